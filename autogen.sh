@@ -1,0 +1,40 @@
+#!/bin/sh
+# autogen.sh — generate ./configure. With --install-deps, first install (as root, with apt-get,
+# only what is missing) the Debian packages lagtop needs to build and run its whole test suite.
+set -eu
+
+# Build: toolchain, autotools, libraries. Tests: cmocka, tmux, Debian's python3-kafka, clang for fuzzers.
+DEPS="build-essential autoconf automake pkg-config libncurses-dev librdkafka-dev libconfig-dev \
+libcmocka-dev tmux python3 python3-kafka clang libclang-rt-14-dev valgrind"
+
+install_deps() {
+	missing=""
+	for p in $DEPS; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+	done
+	if [ -z "$missing" ]; then
+		echo "autogen.sh: all build and test dependencies are installed"
+		return 0
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "autogen.sh: missing packages:$missing — run as root, or: sudo apt-get install$missing" >&2
+		exit 1
+	fi
+	echo "autogen.sh: installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >/dev/null
+}
+
+for arg in "$@"; do
+	case "$arg" in
+		--install-deps) install_deps ;;
+		-h|--help) echo "usage: ./autogen.sh [--install-deps]"; exit 0 ;;
+		*) echo "autogen.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+	esac
+done
+
+cd "$(dirname "$0")"
+mkdir -p m4
+autoreconf -fi

@@ -1,0 +1,1 @@
+## bench — scale and cost benchmarks (`make bench`), not part of `make check`.

@@ -1,0 +1,4 @@
+## src/cli — the command line: option table and the non-interactive modes (--once, resets).
+liblagtop_a_SOURCES += \
+	src/cli/options.c src/cli/options.h src/cli/modes.h \
+	src/cli/pending.c

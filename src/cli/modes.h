@@ -1,0 +1,24 @@
+/* modes.h — the entry point of each thing lagtop can do; main.c picks one from the options.
+ * Every mode returns the process exit status (LT_EXIT_*) and prints its own errors, one line each,
+ * prefixed "lagtop: ". Only main() exits. */
+#ifndef LAGTOP_CLI_MODES_H
+#define LAGTOP_CLI_MODES_H
+
+#include "cli/options.h"
+
+enum {
+	LT_EXIT_OK = 0,
+	LT_EXIT_CLUSTER = 1, /* cannot reach / talk to the cluster, or local I/O failed */
+	LT_EXIT_USAGE = 2,   /* bad options, config, or input files */
+	LT_EXIT_REFUSED = 3, /* the reset guard refused */
+};
+
+int mode_tui(const struct lt_options *o);    /* src/ui/tui.c */
+int mode_demo(const struct lt_options *o);   /* src/ui/demo.c: in-process sim + tui */
+int mode_once(const struct lt_options *o);   /* src/cli/once.c */
+int mode_reset(const struct lt_options *o);  /* src/cli/reset_cmd.c */
+int mode_undo(const struct lt_options *o);   /* src/cli/reset_cmd.c */
+int mode_x_list(const struct lt_options *o); /* src/kafka/client.c: -X list */
+int mode_x_dump(const struct lt_options *o); /* src/kafka/client.c: -X dump (secrets masked) */
+
+#endif

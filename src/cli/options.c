@@ -1,0 +1,356 @@
+/* options.c — the option table, getopt_long parsing and generated --help. */
+#include "cli/options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* Option ids: short options use their character, long-only ones start above 255. */
+enum {
+	OPT_ONCE = 256,
+	OPT_FORMAT,
+	OPT_SAMPLES,
+	OPT_CONFIG,
+	OPT_TIMEOUT,
+	OPT_DEMO,
+	OPT_READ_ONLY,
+	OPT_THEME,
+	OPT_NO_COLOR,
+	OPT_ASCII,
+	OPT_RESET,
+	OPT_ALL_TOPICS,
+	OPT_TOPIC,
+	OPT_TO_EARLIEST,
+	OPT_TO_LATEST,
+	OPT_TO_CURRENT,
+	OPT_TO_OFFSET,
+	OPT_SHIFT_BY,
+	OPT_TO_DATETIME,
+	OPT_BY_DURATION,
+	OPT_FROM_FILE,
+	OPT_DRY_RUN,
+	OPT_EXECUTE,
+	OPT_EXPORT,
+	OPT_UNDO,
+};
+
+enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_RESET };
+
+static const char *const section_titles[] = {
+	[SEC_GENERAL] = "Modes",
+	[SEC_CONNECT] = "Connection",
+	[SEC_VIEW] = "Display and one-shot output",
+	[SEC_RESET] = "Offset resets (dry run unless --execute)",
+};
+
+struct option_def {
+	const char *long_name;
+	int id;             /* short char or OPT_* */
+	int has_arg;        /* no_argument / required_argument */
+	const char *arg;    /* argument name for help */
+	enum section section;
+	const char *help;
+};
+
+static const struct option_def option_table[] = {
+	{ "help", 'h', no_argument, NULL, SEC_GENERAL, "show this help and exit" },
+	{ "version", 'V', no_argument, NULL, SEC_GENERAL, "show the version and exit" },
+	{ "once", OPT_ONCE, no_argument, NULL, SEC_GENERAL, "refresh once, print the groups and exit" },
+	{ "demo", OPT_DEMO, no_argument, NULL, SEC_GENERAL,
+	  "start the built-in simulated cluster and open the dashboard on it" },
+	{ "reset-offsets", OPT_RESET, no_argument, NULL, SEC_GENERAL,
+	  "plan (and with --execute, commit) an offset reset for --group" },
+	{ "undo", OPT_UNDO, required_argument, "GROUP", SEC_GENERAL,
+	  "restore GROUP's offsets from its newest backup (dry run unless --execute)" },
+
+	{ "bootstrap-servers", 'b', required_argument, "HOST:PORT,...", SEC_CONNECT,
+	  "brokers to bootstrap from (overrides the config)" },
+	{ "cluster", 'c', required_argument, "NAME", SEC_CONNECT, "use the named cluster from the config file" },
+	{ "config", OPT_CONFIG, required_argument, "FILE", SEC_CONNECT, "read FILE instead of the default config" },
+	{ "property", 'X', required_argument, "KEY=VALUE", SEC_CONNECT,
+	  "set a librdkafka property (repeatable); -X list shows them, -X dump the effective ones" },
+	{ "timeout", OPT_TIMEOUT, required_argument, "SECONDS", SEC_CONNECT,
+	  "give up on the cluster after SECONDS (default 10)" },
+
+	{ "group", 'g', required_argument, "REGEX", SEC_VIEW,
+	  "only groups matching REGEX (repeatable); with --reset-offsets, the exact group" },
+	{ "interval", 'i', required_argument, "SECONDS", SEC_VIEW, "refresh interval (default 2)" },
+	{ "format", OPT_FORMAT, required_argument, "table|json|csv", SEC_VIEW, "output format for --once (default table)" },
+	{ "samples", OPT_SAMPLES, required_argument, "N", SEC_VIEW,
+	  "with --once, take N refreshes --interval apart so rates, time lag and status are filled" },
+	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset path (keys and options)" },
+	{ "theme", OPT_THEME, required_argument, "NAME", SEC_VIEW, "colour theme (default, light, high-contrast, mono)" },
+	{ "no-color", OPT_NO_COLOR, no_argument, NULL, SEC_VIEW, "no colours (also when NO_COLOR is set)" },
+	{ "ascii", OPT_ASCII, no_argument, NULL, SEC_VIEW, "ASCII glyphs only (automatic when the locale is not UTF-8)" },
+
+	{ "all-topics", OPT_ALL_TOPICS, no_argument, NULL, SEC_RESET, "every partition the group has a committed offset for" },
+	{ "topic", OPT_TOPIC, required_argument, "T[:P,...]", SEC_RESET, "topic T, or only its partitions P (repeatable)" },
+	{ "to-earliest", OPT_TO_EARLIEST, no_argument, NULL, SEC_RESET, "reset to the log start offset" },
+	{ "to-latest", OPT_TO_LATEST, no_argument, NULL, SEC_RESET, "reset to the log end offset" },
+	{ "to-current", OPT_TO_CURRENT, no_argument, NULL, SEC_RESET, "reset to the committed offset (log end if none)" },
+	{ "to-offset", OPT_TO_OFFSET, required_argument, "N", SEC_RESET, "reset to offset N (clamped to the log)" },
+	{ "shift-by", OPT_SHIFT_BY, required_argument, "N", SEC_RESET, "move the committed offset by N, + or - (clamped)" },
+	{ "to-datetime", OPT_TO_DATETIME, required_argument, "YYYY-MM-DDTHH:mm:SS.sss", SEC_RESET,
+	  "reset to the first record at or after the time (UTC unless a zone is given)" },
+	{ "by-duration", OPT_BY_DURATION, required_argument, "PnDTnHnMnS", SEC_RESET, "reset to the first record at or after now minus the duration" },
+	{ "from-file", OPT_FROM_FILE, required_argument, "CSV", SEC_RESET, "reset to the offsets in CSV (topic,partition,offset)" },
+	{ "dry-run", OPT_DRY_RUN, no_argument, NULL, SEC_RESET, "only show the plan (the default)" },
+	{ "execute", OPT_EXECUTE, no_argument, NULL, SEC_RESET, "commit the plan (after a backup)" },
+	{ "export", OPT_EXPORT, no_argument, NULL, SEC_RESET, "print the plan as CSV" },
+};
+
+#define N_OPTIONS (sizeof option_table / sizeof option_table[0])
+
+const char *options_long_name(size_t i)
+{
+	return i < N_OPTIONS ? option_table[i].long_name : NULL;
+}
+
+static const struct option_def *find_def(int id)
+{
+	for (size_t i = 0; i < N_OPTIONS; i++)
+		if (option_table[i].id == id)
+			return &option_table[i];
+	return NULL;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Whole-number seconds or decimal seconds ("0.5") → milliseconds, within [min_ms, max_ms]. */
+static int parse_seconds(const char *s, int min_ms, int max_ms, int *out_ms)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || !(v * 1000.0 >= min_ms) || !(v * 1000.0 <= max_ms))
+		return -1;
+	*out_ms = (int)(v * 1000.0 + 0.5);
+	return 0;
+}
+
+static int parse_int(const char *s, long min, long max, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static void push(const char ***arr, size_t *n, const char *v)
+{
+	*arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
+	(*arr)[(*n)++] = v;
+}
+
+static int set_mode(struct lt_options *o, lt_mode m, const char *name, char *err, size_t errlen)
+{
+	if (o->mode != LT_MODE_TUI && o->mode != m)
+		return fail(err, errlen, "--%s cannot be combined with another mode (--once, --demo, --reset-offsets, --undo)", name);
+	o->mode = m;
+	return 0;
+}
+
+static int set_target(struct lt_options *o, lt_target_kind t, const char *name, const char *arg, char *err, size_t errlen)
+{
+	if (o->target != LT_TARGET_NONE)
+		return fail(err, errlen, "only one reset target may be given (--%s conflicts with an earlier one)", name);
+	o->target = t;
+	o->target_arg = arg;
+	return 0;
+}
+
+int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	struct option longopts[N_OPTIONS + 1];
+	char shortopts[64];
+	size_t ns = 0;
+
+	memset(o, 0, sizeof *o);
+	o->timeout_ms = 10000;
+	o->interval_ms = -1;
+	o->samples = 1;
+	o->format = LT_FORMAT_TABLE;
+
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		longopts[i] = (struct option){ option_table[i].long_name, option_table[i].has_arg, NULL, option_table[i].id };
+		if (option_table[i].id < 256) {
+			shortopts[ns++] = (char)option_table[i].id;
+			if (option_table[i].has_arg == required_argument)
+				shortopts[ns++] = ':';
+		}
+	}
+	longopts[N_OPTIONS] = (struct option){ 0 };
+	shortopts[0 + ns] = '\0';
+	/* leading ':' so missing arguments are reported as ':' and we word the message ourselves */
+	char optstring[sizeof shortopts + 2];
+	snprintf(optstring, sizeof optstring, ":%s", shortopts);
+
+	optind = 0; /* full re-initialisation (glibc), so options_parse can be called more than once */
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		const struct option_def *def = find_def(c);
+		const char *name = def ? def->long_name : "?";
+		switch (c) {
+		case 'h': o->mode = LT_MODE_HELP; return 0;
+		case 'V': o->mode = LT_MODE_VERSION; return 0;
+		case OPT_ONCE: if (set_mode(o, LT_MODE_ONCE, name, err, errlen)) return -1; break;
+		case OPT_DEMO: if (set_mode(o, LT_MODE_DEMO, name, err, errlen)) return -1; break;
+		case OPT_RESET: if (set_mode(o, LT_MODE_RESET, name, err, errlen)) return -1; break;
+		case OPT_UNDO:
+			if (set_mode(o, LT_MODE_UNDO, name, err, errlen))
+				return -1;
+			o->undo_group = optarg;
+			break;
+		case 'b': o->bootstrap = optarg; break;
+		case 'c': o->cluster = optarg; break;
+		case OPT_CONFIG: o->config_path = optarg; break;
+		case 'X':
+			if (strcmp(optarg, "list") == 0) {
+				o->mode = LT_MODE_X_LIST;
+			} else if (strcmp(optarg, "dump") == 0) {
+				o->mode = LT_MODE_X_DUMP;
+			} else {
+				const char *eq = strchr(optarg, '=');
+				if (!eq || eq == optarg)
+					return fail(err, errlen, "-X expects KEY=VALUE, 'list' or 'dump', got '%s'", optarg);
+				push(&o->props, &o->n_props, optarg);
+			}
+			break;
+		case OPT_TIMEOUT:
+			if (parse_seconds(optarg, 100, 3600 * 1000, &o->timeout_ms))
+				return fail(err, errlen, "--timeout expects seconds between 0.1 and 3600, got '%s'", optarg);
+			break;
+		case 'g': push(&o->groups, &o->n_groups, optarg); break;
+		case 'i':
+			if (parse_seconds(optarg, 100, 3600 * 1000, &o->interval_ms))
+				return fail(err, errlen, "--interval expects seconds between 0.1 and 3600, got '%s'", optarg);
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "table") == 0)
+				o->format = LT_FORMAT_TABLE;
+			else if (strcmp(optarg, "json") == 0)
+				o->format = LT_FORMAT_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				o->format = LT_FORMAT_CSV;
+			else
+				return fail(err, errlen, "--format expects table, json or csv, got '%s'", optarg);
+			break;
+		case OPT_SAMPLES:
+			if (parse_int(optarg, 1, 10000, &o->samples))
+				return fail(err, errlen, "--samples expects a whole number from 1 to 10000, got '%s'", optarg);
+			break;
+		case OPT_READ_ONLY: o->read_only = true; break;
+		case OPT_THEME: o->theme = optarg; break;
+		case OPT_NO_COLOR: o->no_color = true; break;
+		case OPT_ASCII: o->ascii = true; break;
+		case OPT_ALL_TOPICS: o->all_topics = true; break;
+		case OPT_TOPIC: push(&o->topics, &o->n_topics, optarg); break;
+		case OPT_TO_EARLIEST: if (set_target(o, LT_TARGET_EARLIEST, name, NULL, err, errlen)) return -1; break;
+		case OPT_TO_LATEST: if (set_target(o, LT_TARGET_LATEST, name, NULL, err, errlen)) return -1; break;
+		case OPT_TO_CURRENT: if (set_target(o, LT_TARGET_CURRENT, name, NULL, err, errlen)) return -1; break;
+		case OPT_TO_OFFSET: if (set_target(o, LT_TARGET_OFFSET, name, optarg, err, errlen)) return -1; break;
+		case OPT_SHIFT_BY: if (set_target(o, LT_TARGET_SHIFT, name, optarg, err, errlen)) return -1; break;
+		case OPT_TO_DATETIME: if (set_target(o, LT_TARGET_DATETIME, name, optarg, err, errlen)) return -1; break;
+		case OPT_BY_DURATION: if (set_target(o, LT_TARGET_DURATION, name, optarg, err, errlen)) return -1; break;
+		case OPT_FROM_FILE: if (set_target(o, LT_TARGET_FILE, name, optarg, err, errlen)) return -1; break;
+		case OPT_DRY_RUN: o->dry_run = true; break;
+		case OPT_EXECUTE: o->execute = true; break;
+		case OPT_EXPORT: o->export_csv = true; break;
+		case ':':
+			return fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+		case '?':
+		default:
+			if (optopt && optopt < 256)
+				return fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
+			return fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+
+	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
+		o->no_color = true;
+
+	/* Cross-option rules. */
+	bool reset_like = o->mode == LT_MODE_RESET || o->mode == LT_MODE_UNDO;
+	if (o->dry_run && o->execute)
+		return fail(err, errlen, "--dry-run and --execute cannot be used together");
+	if (!reset_like && (o->all_topics || o->n_topics || o->target || o->dry_run || o->execute || o->export_csv))
+		return fail(err, errlen, "reset options need --reset-offsets (or --undo)");
+	if (o->read_only && reset_like)
+		return fail(err, errlen, "resets are disabled by --read-only");
+	if (o->mode == LT_MODE_RESET) {
+		if (o->n_groups != 1)
+			return fail(err, errlen, "--reset-offsets needs exactly one --group");
+		if (o->target == LT_TARGET_NONE)
+			return fail(err, errlen, "--reset-offsets needs a target: --to-earliest, --to-latest, --to-current, "
+					       "--to-offset, --shift-by, --to-datetime, --by-duration or --from-file");
+		if (o->target != LT_TARGET_FILE && !o->all_topics && o->n_topics == 0)
+			return fail(err, errlen, "--reset-offsets needs a scope: --all-topics or --topic");
+		if (o->all_topics && o->n_topics)
+			return fail(err, errlen, "--all-topics and --topic cannot be used together");
+	}
+	if (o->mode == LT_MODE_UNDO && (o->target || o->all_topics || o->n_topics))
+		return fail(err, errlen, "--undo takes no target or scope: it restores the newest backup as a whole");
+	if ((o->format != LT_FORMAT_TABLE || o->samples != 1) && o->mode != LT_MODE_ONCE)
+		return fail(err, errlen, "--format and --samples go with --once");
+	if (o->mode == LT_MODE_DEMO && (o->bootstrap || o->cluster))
+		return fail(err, errlen, "--demo runs its own cluster; it takes no -b or -c");
+	return 0;
+}
+
+void options_free(struct lt_options *o)
+{
+	free(o->props);
+	free(o->groups);
+	free(o->topics);
+	memset(o, 0, sizeof *o);
+}
+
+void options_print_help(FILE *out, const char *argv0)
+{
+	fprintf(out,
+		"Usage: %s [OPTIONS]                 live dashboard of consumer groups\n"
+		"       %s --once [--format F] [-g REGEX]...\n"
+		"       %s --reset-offsets -g GROUP (--all-topics|--topic T[:P,...]) TARGET [--execute]\n"
+		"       %s --undo GROUP [--execute]\n"
+		"       %s --demo\n",
+		argv0, argv0, argv0, argv0, argv0);
+	for (int sec = SEC_GENERAL; sec <= SEC_RESET; sec++) {
+		fprintf(out, "\n%s:\n", section_titles[sec]);
+		for (size_t i = 0; i < N_OPTIONS; i++) {
+			const struct option_def *d = &option_table[i];
+			if ((int)d->section != sec)
+				continue;
+			char left[64];
+			if (d->id < 256)
+				snprintf(left, sizeof left, "-%c, --%s%s%s", d->id, d->long_name, d->arg ? " " : "", d->arg ? d->arg : "");
+			else
+				snprintf(left, sizeof left, "    --%s%s%s", d->long_name, d->arg ? " " : "", d->arg ? d->arg : "");
+			if (strlen(left) > 28)
+				fprintf(out, "  %s\n  %-28s  %s\n", left, "", d->help);
+			else
+				fprintf(out, "  %-28s  %s\n", left, d->help);
+		}
+	}
+	fprintf(out,
+		"\nExit status: 0 ok, 1 cluster or I/O error, 2 usage error, 3 reset refused by the guard.\n"
+		"See lagtop(1) for the configuration file, keys and examples.\n");
+}

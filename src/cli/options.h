@@ -1,0 +1,91 @@
+/* options.h — the command line: one table of options, parsed into struct lt_options.
+ *
+ * The table (options.c) is the single source for parsing, `--help` and the man page check
+ * (tests/unit/test_options.c verifies every option appears in doc/lagtop.1).
+ */
+#ifndef LAGTOP_CLI_OPTIONS_H
+#define LAGTOP_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum {
+	LT_MODE_TUI = 0, /* default: the dashboard */
+	LT_MODE_ONCE,    /* --once */
+	LT_MODE_RESET,   /* --reset-offsets */
+	LT_MODE_UNDO,    /* --undo GROUP */
+	LT_MODE_DEMO,    /* --demo */
+	LT_MODE_HELP,
+	LT_MODE_VERSION,
+	LT_MODE_X_LIST,  /* -X list */
+	LT_MODE_X_DUMP,  /* -X dump */
+} lt_mode;
+
+typedef enum {
+	LT_FORMAT_TABLE = 0,
+	LT_FORMAT_JSON,
+	LT_FORMAT_CSV,
+} lt_format;
+
+/* Reset targets (RESET-SEMANTICS.md). */
+typedef enum {
+	LT_TARGET_NONE = 0,
+	LT_TARGET_EARLIEST,
+	LT_TARGET_LATEST,
+	LT_TARGET_CURRENT,
+	LT_TARGET_OFFSET,   /* target_arg: N */
+	LT_TARGET_SHIFT,    /* target_arg: ±N */
+	LT_TARGET_DATETIME, /* target_arg: datetime text */
+	LT_TARGET_DURATION, /* target_arg: ISO-8601 duration text */
+	LT_TARGET_FILE,     /* target_arg: CSV path */
+} lt_target_kind;
+
+struct lt_options {
+	lt_mode mode;
+
+	/* connection */
+	const char *config_path;  /* --config */
+	const char *cluster;      /* -c */
+	const char *bootstrap;    /* -b */
+	size_t n_props;           /* -X key=value, in order */
+	const char **props;
+	int timeout_ms;           /* --timeout, default 10 s */
+
+	/* what to show */
+	size_t n_groups;          /* -g/--group: regexes (once/tui), the exact group (reset) */
+	const char **groups;
+	int interval_ms;          /* -i/--interval: refresh interval; -1 when not given */
+	lt_format format;         /* --format */
+	int samples;              /* --samples, default 1 */
+	const char *theme;        /* --theme */
+	bool read_only;           /* --read-only */
+	bool no_color;            /* --no-color or NO_COLOR */
+	bool ascii;               /* --ascii */
+
+	/* resets */
+	bool all_topics;          /* --all-topics */
+	size_t n_topics;          /* --topic T[:P,...] as given */
+	const char **topics;
+	lt_target_kind target;
+	const char *target_arg;
+	bool dry_run;             /* --dry-run given explicitly */
+	bool execute;             /* --execute */
+	bool export_csv;          /* --export */
+	const char *undo_group;   /* --undo */
+};
+
+/* Parses argv. Returns 0 on success; on a usage error returns -1 with a one-line message in err
+ * (no trailing newline). The options struct points into argv and owns only its arrays. */
+int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t errlen);
+void options_free(struct lt_options *o);
+
+/* Writes --help (generated from the option table). */
+void options_print_help(FILE *out, const char *argv0);
+
+/* Iterates the option table: returns the long name of option i (without "--"), NULL past the end.
+ * Used by the man page consistency test. */
+const char *options_long_name(size_t i);
+
+#endif

@@ -1,0 +1,19 @@
+/* pending.c — modes whose module has not landed yet. Each says so plainly and exits 1; the
+ * module that implements a mode deletes its function here. This file disappears when empty. */
+#include <stdio.h>
+
+#include "cli/modes.h"
+
+static int not_yet(const char *what)
+{
+	fprintf(stderr, "lagtop: %s is not available in this build yet\n", what);
+	return LT_EXIT_CLUSTER;
+}
+
+int mode_tui(const struct lt_options *o) { (void)o; return not_yet("the dashboard"); }
+int mode_demo(const struct lt_options *o) { (void)o; return not_yet("--demo"); }
+int mode_once(const struct lt_options *o) { (void)o; return not_yet("--once"); }
+int mode_reset(const struct lt_options *o) { (void)o; return not_yet("--reset-offsets"); }
+int mode_undo(const struct lt_options *o) { (void)o; return not_yet("--undo"); }
+int mode_x_list(const struct lt_options *o) { (void)o; return not_yet("-X list"); }
+int mode_x_dump(const struct lt_options *o) { (void)o; return not_yet("-X dump"); }

@@ -1,0 +1,1 @@
+## src/config — see doc/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+## src/kafka — see doc/ARCHITECTURE.md.

@@ -1,0 +1,39 @@
+/* main.c — parse the command line, pick a mode, return its exit status. Nothing else. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/modes.h"
+#include "cli/options.h"
+
+int main(int argc, char **argv)
+{
+	struct lt_options opts;
+	char err[512];
+	const char *argv0 = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+
+	setlocale(LC_ALL, "");
+	if (options_parse(&opts, argc, argv, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", argv0, err);
+		options_free(&opts);
+		return LT_EXIT_USAGE;
+	}
+
+	int rc;
+	switch (opts.mode) {
+	case LT_MODE_HELP: options_print_help(stdout, argv0); rc = LT_EXIT_OK; break;
+	case LT_MODE_VERSION: printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION); rc = LT_EXIT_OK; break;
+	case LT_MODE_ONCE: rc = mode_once(&opts); break;
+	case LT_MODE_RESET: rc = mode_reset(&opts); break;
+	case LT_MODE_UNDO: rc = mode_undo(&opts); break;
+	case LT_MODE_DEMO: rc = mode_demo(&opts); break;
+	case LT_MODE_X_LIST: rc = mode_x_list(&opts); break;
+	case LT_MODE_X_DUMP: rc = mode_x_dump(&opts); break;
+	case LT_MODE_TUI:
+	default: rc = mode_tui(&opts); break;
+	}
+	options_free(&opts);
+	return rc;
+}

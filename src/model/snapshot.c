@@ -1,0 +1,217 @@
+/* snapshot.c — building, sorting, sharing and freeing snapshots (see snapshot.h). */
+#include "model/snapshot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* Arrays grow by doubling from 8. A published snapshot is read-only, so no capacity field is
+ * kept: the capacity is implied by the count (8, then the next power of two), and the array is
+ * reallocated exactly when the count reaches it. */
+static void *grow_for_one_more(void *arr, size_t count, size_t elem)
+{
+	if (count == 0)
+		return xcalloc(8, elem);
+	if (count >= 8 && (count & (count - 1)) == 0)
+		arr = xrealloc(arr, count * 2 * elem);
+	return arr;
+}
+
+lt_snapshot *snapshot_new(void)
+{
+	lt_snapshot *s = xcalloc(1, sizeof *s);
+	s->refs = 1;
+	return s;
+}
+
+lt_snapshot *snapshot_ref(lt_snapshot *s)
+{
+	if (s)
+		__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	return s;
+}
+
+static void member_free(lt_member *m)
+{
+	free(m->member_id);
+	free(m->client_id);
+	free(m->host);
+	free(m->instance_id);
+	for (size_t i = 0; i < m->n_assigned; i++)
+		free(m->assigned[i].topic);
+	free(m->assigned);
+}
+
+static void group_free(lt_group *g)
+{
+	free(g->group);
+	free(g->protocol_type);
+	free(g->protocol);
+	free(g->error);
+	for (size_t i = 0; i < g->n_members; i++)
+		member_free(&g->members[i]);
+	free(g->members);
+	for (size_t i = 0; i < g->n_partitions; i++) {
+		free(g->partitions[i].topic);
+		free(g->partitions[i].commit_metadata);
+	}
+	free(g->partitions);
+}
+
+void snapshot_unref(lt_snapshot *s)
+{
+	if (!s || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	for (size_t i = 0; i < s->n_groups; i++)
+		group_free(&s->groups[i]);
+	free(s->groups);
+	free(s->cluster);
+	free(s->error);
+	free(s);
+}
+
+lt_group *snapshot_add_group(lt_snapshot *s, const char *group_id)
+{
+	s->groups = grow_for_one_more(s->groups, s->n_groups, sizeof *s->groups);
+	lt_group *g = &s->groups[s->n_groups++];
+	memset(g, 0, sizeof *g);
+	g->group = xstrdup(group_id ? group_id : "");
+	g->coordinator = -1;
+	return g;
+}
+
+lt_partition *group_add_partition(lt_group *g, const char *topic, int32_t partition)
+{
+	g->partitions = grow_for_one_more(g->partitions, g->n_partitions, sizeof *g->partitions);
+	lt_partition *p = &g->partitions[g->n_partitions++];
+	memset(p, 0, sizeof *p);
+	p->topic = xstrdup(topic ? topic : "");
+	p->partition = partition;
+	p->log_start = p->committed = p->log_end = LT_OFFSET_NONE;
+	p->member = -1;
+	return p;
+}
+
+lt_member *group_add_member(lt_group *g, const char *member_id, const char *client_id, const char *host)
+{
+	g->members = grow_for_one_more(g->members, g->n_members, sizeof *g->members);
+	lt_member *m = &g->members[g->n_members++];
+	memset(m, 0, sizeof *m);
+	m->member_id = xstrdup(member_id ? member_id : "");
+	m->client_id = xstrdup(client_id ? client_id : "");
+	m->host = xstrdup(host ? host : "");
+	return m;
+}
+
+void member_add_assignment(lt_member *m, const char *topic, int32_t partition)
+{
+	m->assigned = grow_for_one_more(m->assigned, m->n_assigned, sizeof *m->assigned);
+	m->assigned[m->n_assigned].topic = xstrdup(topic ? topic : "");
+	m->assigned[m->n_assigned].partition = partition;
+	m->n_assigned++;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	return strcmp(((const lt_group *)a)->group, ((const lt_group *)b)->group);
+}
+
+static int cmp_partition(const void *a, const void *b)
+{
+	const lt_partition *x = a, *y = b;
+	int c = strcmp(x->topic, y->topic);
+	if (c)
+		return c;
+	return (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+static lt_partition *find_partition(lt_group *g, const char *topic, int32_t partition)
+{
+	lt_partition key = { .topic = (char *)topic, .partition = partition };
+	return bsearch(&key, g->partitions, g->n_partitions, sizeof *g->partitions, cmp_partition);
+}
+
+void snapshot_finish(lt_snapshot *s)
+{
+	if (s->n_groups > 1)
+		qsort(s->groups, s->n_groups, sizeof *s->groups, cmp_group);
+	for (size_t i = 0; i < s->n_groups; i++) {
+		lt_group *g = &s->groups[i];
+		/* Assigned partitions without a commit still appear (committed unknown). */
+		for (size_t m = 0; m < g->n_members; m++)
+			for (size_t a = 0; a < g->members[m].n_assigned; a++) {
+				const struct lt_topic_partition *tp = &g->members[m].assigned[a];
+				bool found = false;
+				for (size_t k = 0; k < g->n_partitions && !found; k++)
+					found = g->partitions[k].partition == tp->partition &&
+						strcmp(g->partitions[k].topic, tp->topic) == 0;
+				if (!found)
+					group_add_partition(g, tp->topic, tp->partition);
+			}
+		if (g->n_partitions > 1)
+			qsort(g->partitions, g->n_partitions, sizeof *g->partitions, cmp_partition);
+		for (size_t k = 0; k < g->n_partitions; k++)
+			g->partitions[k].member = -1;
+		for (size_t m = 0; m < g->n_members; m++)
+			for (size_t a = 0; a < g->members[m].n_assigned; a++) {
+				lt_partition *p = find_partition(g, g->members[m].assigned[a].topic,
+								 g->members[m].assigned[a].partition);
+				if (p)
+					p->member = (int)m;
+			}
+	}
+}
+
+const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id)
+{
+	lt_group key = { .group = (char *)group_id };
+	if (!s || !group_id)
+		return NULL;
+	return bsearch(&key, s->groups, s->n_groups, sizeof *s->groups, cmp_group);
+}
+
+static const struct {
+	lt_group_state state;
+	const char *name;
+} group_state_names[] = {
+	{ LT_GROUP_UNKNOWN, "Unknown" },
+	{ LT_GROUP_EMPTY, "Empty" },
+	{ LT_GROUP_PREPARING_REBALANCE, "PreparingRebalance" },
+	{ LT_GROUP_COMPLETING_REBALANCE, "CompletingRebalance" },
+	{ LT_GROUP_STABLE, "Stable" },
+	{ LT_GROUP_DEAD, "Dead" },
+};
+
+const char *group_state_name(lt_group_state st)
+{
+	for (size_t i = 0; i < sizeof group_state_names / sizeof group_state_names[0]; i++)
+		if (group_state_names[i].state == st)
+			return group_state_names[i].name;
+	return "Unknown";
+}
+
+lt_group_state group_state_parse(const char *name)
+{
+	if (!name)
+		return LT_GROUP_UNKNOWN;
+	for (size_t i = 0; i < sizeof group_state_names / sizeof group_state_names[0]; i++)
+		if (strcmp(group_state_names[i].name, name) == 0)
+			return group_state_names[i].state;
+	/* Kafka < 2.0 called CompletingRebalance "AwaitingSync". */
+	if (strcmp(name, "AwaitingSync") == 0)
+		return LT_GROUP_COMPLETING_REBALANCE;
+	return LT_GROUP_UNKNOWN;
+}
+
+const char *status_name(lt_status st)
+{
+	static const char *const names[] = {
+		[LT_STATUS_UNKNOWN] = "-",     [LT_STATUS_OK] = "OK",
+		[LT_STATUS_WARN] = "WARN",     [LT_STATUS_REWIND] = "REWIND",
+		[LT_STATUS_STALL] = "STALL",   [LT_STATUS_STOP] = "STOP",
+	};
+	if ((unsigned)st < sizeof names / sizeof names[0])
+		return names[st];
+	return "-";
+}

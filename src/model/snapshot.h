@@ -1,0 +1,147 @@
+/* snapshot.h — one refresh's picture of a cluster: groups, their members and partitions.
+ *
+ * This is the contract between the collector (src/kafka, which fills the "observed" fields),
+ * the model (src/model, which fills the "derived" fields from its history), and the readers
+ * (src/ui, --once output, the reset planner). Pure data: no librdkafka or curses types.
+ *
+ * Life cycle: the collector builds a snapshot, calls model_enrich() (model.h) to fill the derived
+ * fields, then publishes it. Once published a snapshot is immutable and shared by reference count
+ * (snapshot_ref / snapshot_unref), so the UI can keep drawing an old one while a new one is built.
+ *
+ * Conventions: offsets are int64_t and LT_OFFSET_NONE (-1, Kafka's own "no offset") means unknown.
+ * Durations are in milliseconds (int64_t); rates in messages per second (double); a derived value
+ * that cannot be computed has its has_* flag cleared — never NaN.
+ */
+#ifndef LAGTOP_MODEL_SNAPSHOT_H
+#define LAGTOP_MODEL_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LT_OFFSET_NONE ((int64_t)-1)
+
+/* Group states as Kafka names them; LT_GROUP_UNKNOWN when the state could not be read. */
+typedef enum {
+	LT_GROUP_UNKNOWN = 0,
+	LT_GROUP_EMPTY,
+	LT_GROUP_PREPARING_REBALANCE,
+	LT_GROUP_COMPLETING_REBALANCE,
+	LT_GROUP_STABLE,
+	LT_GROUP_DEAD,
+} lt_group_state;
+
+/* Partition / group status (Burrow's rules, see RESET-SEMANTICS.md). Ordered by severity so that
+ * the group's status is the maximum over its partitions. */
+typedef enum {
+	LT_STATUS_UNKNOWN = 0, /* not enough data yet */
+	LT_STATUS_OK,
+	LT_STATUS_WARN,
+	LT_STATUS_REWIND,
+	LT_STATUS_STALL,
+	LT_STATUS_STOP,
+} lt_status;
+
+/* Per-partition flags. */
+enum {
+	LT_PF_OUT_OF_RANGE = 1u << 0,   /* committed < log_start: consumer will jump per auto.offset.reset */
+	LT_PF_AHEAD_OF_END = 1u << 1,   /* committed > log_end: stale read or truncation; lag shown as 0 */
+	LT_PF_STALE = 1u << 2,          /* offsets not refreshed this round (error); see stale_ms */
+	LT_PF_NO_LEADER = 1u << 3,      /* log offsets unknown: partition has no leader / topic gone */
+	LT_PF_UNASSIGNED = 1u << 4,     /* has a commit but no member owns it */
+	LT_PF_IDLE = 1u << 5,           /* log end has not moved over the window */
+};
+
+typedef struct lt_partition {
+	/* observed (collector) */
+	char *topic;
+	int32_t partition;
+	int64_t log_start;   /* LT_OFFSET_NONE if unknown */
+	int64_t committed;   /* LT_OFFSET_NONE if the group has no commit here */
+	int64_t log_end;     /* LT_OFFSET_NONE if unknown */
+	int member;          /* index into group->members, -1 when unassigned */
+	char *commit_metadata; /* may be NULL */
+
+	/* derived (model_enrich) */
+	unsigned flags;      /* LT_PF_* */
+	bool has_lag;
+	int64_t lag;         /* log_end - committed, clamped at 0 */
+	bool has_time_lag;
+	int64_t time_lag_ms;
+	bool has_rates;
+	double consume_rate; /* committed advance, msgs/s */
+	double produce_rate; /* log-end advance, msgs/s */
+	bool has_eta;        /* false with has_rates: "never" (not catching up) */
+	int64_t eta_ms;
+	lt_status status;
+	int64_t stale_ms;    /* age of the data when LT_PF_STALE */
+} lt_partition;
+
+typedef struct lt_member {
+	char *member_id;
+	char *client_id;
+	char *host;
+	char *instance_id;   /* group.instance.id, may be NULL */
+	size_t n_assigned;
+	struct lt_topic_partition {
+		char *topic;
+		int32_t partition;
+	} *assigned;
+} lt_member;
+
+typedef struct lt_group {
+	/* observed (collector) */
+	char *group;
+	lt_group_state state;
+	char *protocol_type; /* "consumer", "" (simple/admin-only group), ... */
+	char *protocol;      /* assignor, e.g. "range" */
+	int32_t coordinator; /* broker id, -1 unknown */
+	size_t n_members;
+	lt_member *members;
+	size_t n_partitions;
+	lt_partition *partitions; /* sorted by (topic, partition) */
+	char *error;         /* last collection error for this group, NULL if none */
+	int64_t stale_ms;    /* age of the group's data if this refresh failed for it, else 0 */
+
+	/* derived (model_enrich) */
+	int64_t total_lag;   /* sum over partitions with has_lag */
+	int64_t max_lag;
+	bool has_max_time_lag;
+	int64_t max_time_lag_ms;
+	double consume_rate; /* sum over partitions */
+	size_t n_topics;
+	lt_status status;    /* worst partition */
+	size_t n_trend;      /* total-lag history for the TREND sparkline, oldest first */
+	int64_t trend[32];
+} lt_group;
+
+typedef struct lt_snapshot {
+	int refs;            /* atomic; use snapshot_ref/unref */
+	uint64_t seq;        /* increases by one per refresh */
+	int64_t taken_at_ms; /* wall clock (ms since epoch) when the refresh started */
+	int64_t duration_ms; /* how long the refresh took */
+	char *cluster;       /* display name */
+	int brokers_up;
+	int brokers_total;
+	char *error;         /* refresh-wide error (e.g. "all brokers down"), NULL if none */
+	size_t n_groups;
+	lt_group *groups;    /* sorted by group id */
+} lt_snapshot;
+
+/* Construction helpers (snapshot.c). All allocation aborts cleanly on OOM (util/xalloc.h). */
+lt_snapshot *snapshot_new(void);
+lt_snapshot *snapshot_ref(lt_snapshot *s);
+void snapshot_unref(lt_snapshot *s);
+lt_group *snapshot_add_group(lt_snapshot *s, const char *group_id);
+lt_partition *group_add_partition(lt_group *g, const char *topic, int32_t partition);
+lt_member *group_add_member(lt_group *g, const char *member_id, const char *client_id, const char *host);
+void member_add_assignment(lt_member *m, const char *topic, int32_t partition);
+/* Sort groups by id and each group's partitions by (topic, partition); link partitions to members. */
+void snapshot_finish(lt_snapshot *s);
+const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id);
+
+const char *group_state_name(lt_group_state st);        /* "Stable", "Empty", ... "Unknown" */
+lt_group_state group_state_parse(const char *name);     /* Kafka's names; anything else: UNKNOWN */
+const char *status_name(lt_status st);                  /* "OK", "WARN", ... "-" for UNKNOWN */
+
+#endif

@@ -1,0 +1,1 @@
+## src/reset — see doc/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+## src/sim — see doc/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+## src/ui — see doc/ARCHITECTURE.md.

@@ -1,0 +1,24 @@
+/* xalloc.h — allocation that never returns NULL.
+ *
+ * On out-of-memory the registered cleanup hook runs first (the UI registers one that restores the
+ * terminal with endwin()), then a one-line message is printed and the process aborts. Everything
+ * else in lagtop may therefore treat allocation as infallible.
+ */
+#ifndef LAGTOP_UTIL_XALLOC_H
+#define LAGTOP_UTIL_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grows an array of `size`-byte elements to hold at least `need` of them; *cap is updated. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t size);
+char *xstrdup(const char *s);        /* NULL in, NULL out */
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Called once before aborting on OOM (e.g. endwin). NULL clears it. */
+void xalloc_set_fatal_hook(void (*hook)(void));
+
+#endif

@@ -1,0 +1,13 @@
+## tests — the frame: TAP helpers. Each module's tests are listed in that module's fragment
+## (unit) or below (integration, interop, tui), one line per test.
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_snapshot tests/unit/test_options
+TESTS += tests/unit/test_snapshot tests/unit/test_options
+tests_unit_test_snapshot_SOURCES = tests/unit/test_snapshot.c
+tests_unit_test_snapshot_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_snapshot_LDADD = $(UNIT_LDADD)
+tests_unit_test_options_SOURCES = tests/unit/test_options.c
+tests_unit_test_options_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_options_LDADD = $(UNIT_LDADD)
+endif

@@ -1,0 +1,51 @@
+# tests/tap.sh — TAP helpers for shell tests (sourced). Every test script:
+#   . "$LT_SRCDIR/tests/tap.sh"; plan N; ok "name" cmd...; is "name" got want; done_testing
+# Cleanup: register with `on_exit CMD`; everything registered runs on exit, even on failure.
+# Network: tests use 127.0.0.1 only; every wait is bounded (wait_for).
+
+_tap_n=0
+_tap_failed=0
+_tap_cleanup=""
+
+plan() { echo "1..$1"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+diag() { printf '# %s\n' "$*" | sed '2,$s/^/# /'; }
+
+_tap_result() { # pass(0/1) name
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $_tap_n - $2"; else echo "not ok $_tap_n - $2"; _tap_failed=$((_tap_failed + 1)); fi
+}
+# ok NAME CMD... — passes when CMD succeeds
+ok() { local name=$1; shift; if "$@"; then _tap_result 0 "$name"; else _tap_result 1 "$name"; fi; }
+# is NAME GOT WANT — string equality, with a diagnostic on mismatch
+is() {
+	if [ "$2" = "$3" ]; then _tap_result 0 "$1"; else _tap_result 1 "$1"; diag "got:  '$2'"; diag "want: '$3'"; fi
+}
+# like NAME TEXT REGEX — extended regex match
+like() {
+	if printf '%s' "$2" | grep -Eq -- "$3"; then _tap_result 0 "$1"; else _tap_result 1 "$1"; diag "text: '$2'"; diag "does not match: '$3'"; fi
+}
+unlike() {
+	if printf '%s' "$2" | grep -Eq -- "$3"; then _tap_result 1 "$1"; diag "text: '$2'"; diag "matches: '$3'"; else _tap_result 0 "$1"; fi
+}
+done_testing() { exit 0; }
+
+on_exit() { _tap_cleanup="$*; $_tap_cleanup"; trap "$_tap_cleanup" EXIT; }
+
+# wait_for SECONDS CMD... — polls CMD every 0.1 s until it succeeds; fails after SECONDS.
+wait_for() {
+	local limit=$1; shift
+	local tries=$((limit * 10))
+	while [ $tries -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
+# A private temp dir per test, removed on exit.
+lt_tmpdir() {
+	LT_TMP=$(mktemp -d "${TMPDIR:-/tmp}/lagtop-test.XXXXXX")
+	on_exit "rm -rf '$LT_TMP'"
+}

@@ -1,0 +1,1 @@
+## themes — colour themes (libconfig), installed to pkgdatadir.
