@@ -1,0 +1,111 @@
+/* columns.h — the column tables of the two row kinds (groups, partitions), and sorting, filtering
+ * and formatting over them. Pure C: the UI draws what these describe, --once prints them.
+ *
+ * A row is a view into a snapshot: a group row is a `const lt_group *`, a partition row is a
+ * (group, partition) pair. Rows are rebuilt from each new snapshot; the UI keeps its cursor on a
+ * row *identity* (row_key) rather than an index.
+ */
+#ifndef LAGTOP_MODEL_COLUMNS_H
+#define LAGTOP_MODEL_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/snapshot.h"
+
+typedef enum {
+	LT_ROWS_GROUPS = 0,
+	LT_ROWS_PARTITIONS,
+} lt_row_kind;
+
+/* Column ids. Group pane first, then partition pane; names in the table are stable (config files
+ * save names, never these numbers). */
+typedef enum {
+	/* groups pane */
+	LT_COL_GROUP = 0,
+	LT_COL_STATE,
+	LT_COL_MEMBERS,
+	LT_COL_TOPICS,
+	LT_COL_PARTITIONS,
+	LT_COL_LAG,
+	LT_COL_MAX_TIME_LAG,
+	LT_COL_CONSUME_RATE,
+	LT_COL_TREND,
+	LT_COL_STATUS,
+	/* partitions pane */
+	LT_COL_TOPIC,
+	LT_COL_PARTITION,
+	LT_COL_LOG_START,
+	LT_COL_COMMITTED,
+	LT_COL_LOG_END,
+	LT_COL_P_LAG,
+	LT_COL_TIME_LAG,
+	LT_COL_RATE,
+	LT_COL_ETA,
+	LT_COL_P_STATUS,
+	LT_COL_CLIENT_ID,
+	LT_COL_HOST,
+	LT_COL__COUNT
+} lt_col_id;
+
+typedef struct lt_row {
+	const lt_group *group;
+	const lt_partition *part; /* NULL for a group row */
+} lt_row;
+
+typedef struct lt_column {
+	lt_col_id id;
+	lt_row_kind kind;
+	const char *name;    /* stable config name, e.g. "lag", "max-time-lag" */
+	const char *title;   /* header text, e.g. "LAG" */
+	int width;           /* preferred width in cells */
+	int priority;        /* lower is dropped first when the terminal is narrow; 100 = never dropped */
+	bool align_right;
+	bool default_desc;   /* first sort on this column is descending (lag, rates) */
+	const char *help;    /* one line for the help screen and the man page */
+	/* <0, 0, >0 like strcmp; unknown values sort after known ones whatever the direction */
+	int (*compare)(const lt_row *a, const lt_row *b);
+	/* human form ("1.2M", "3h04m", "-" for unknown) into buf; exact=true gives the full value */
+	void (*format)(const lt_row *r, char *buf, size_t len, bool exact);
+} lt_column;
+
+/* The table for one row kind, in display order. */
+const lt_column *columns_for(lt_row_kind kind, size_t *n);
+const lt_column *column_by_id(lt_col_id id);
+const lt_column *column_by_name(lt_row_kind kind, const char *name);
+
+/* Sorts rows by column, ascending or descending, with the fixed tie-break (group, topic,
+ * partition) so the order is total and stable across refreshes. */
+void rows_sort(lt_row *rows, size_t n, lt_col_id col, bool descending);
+
+/* A filter: substring (case-insensitive) or, when the text is a valid extended regex containing a
+ * regex metacharacter, a regex; matches group id or topic. */
+typedef struct lt_filter lt_filter;
+lt_filter *filter_new(const char *text, char *err, size_t errlen); /* NULL + err on a bad regex */
+bool filter_match(const lt_filter *f, const lt_row *r);
+const char *filter_text(const lt_filter *f);
+void filter_free(lt_filter *f);
+
+/* Builds the rows of a snapshot: every group (kind GROUPS) or every partition of one group
+ * (kind PARTITIONS, group != NULL), keeping only rows the filter matches (f may be NULL).
+ * Returns a malloc'd array; *n is set. */
+lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group, const lt_filter *f, size_t *n);
+
+/* Identity of a row that survives refreshes and re-sorts: "group" or "group\0topic\0partition"
+ * compared with row_key_equal. */
+typedef struct lt_row_key {
+	char *group;
+	char *topic;      /* NULL for group rows */
+	int32_t partition;
+} lt_row_key;
+void row_key_set(lt_row_key *k, const lt_row *r);
+bool row_key_equal(const lt_row_key *k, const lt_row *r);
+void row_key_clear(lt_row_key *k);
+
+/* Human formatting shared by every output. All write "-" for unknown values. */
+void format_count(int64_t v, char *buf, size_t len);         /* 999, 1.2K, 3.4M, 5.6G, 7.8T */
+void format_duration_ms(int64_t ms, char *buf, size_t len);  /* 0s, 59s, 3m07s, 3h04m, 2d03h */
+void format_rate(double per_s, char *buf, size_t len);       /* 0/s, 12/s, 1.2K/s */
+
+#endif

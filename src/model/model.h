@@ -1,0 +1,43 @@
+/* model.h — the lag model: history rings and the derived values of a snapshot.
+ *
+ * The collector calls model_enrich() once per refresh, on the snapshot it has just built and
+ * before publishing it. The model records the observed offsets in its rings (per group/topic/
+ * partition: time, committed, log end; per topic/partition: time, log end) and fills every
+ * "derived" field of the snapshot: lag, flags, rates, ETA, time lag, status, group aggregates,
+ * trend. Pure C: no I/O, no clocks — time comes from the snapshot (taken_at_ms).
+ *
+ * Semantics: ../shared/RESET-SEMANTICS.md (status: Burrow's rules with the idle fix; time lag:
+ * kafka-lag-exporter's interpolation) and issue 2.
+ */
+#ifndef LAGTOP_MODEL_MODEL_H
+#define LAGTOP_MODEL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/snapshot.h"
+
+typedef struct lt_model_params {
+	int64_t allowed_lag;  /* status OK while lag <= this (default 0: Burrow's default) */
+	size_t window;        /* samples in the status/rate window (default 10) */
+	size_t ring_capacity; /* samples kept per series (default 64, >= window) */
+	size_t forget_after;  /* drop series not seen for this many refreshes (default 30) */
+} lt_model_params;
+
+void model_params_default(lt_model_params *p);
+
+typedef struct lt_history lt_history;
+
+lt_history *history_new(const lt_model_params *p);
+void history_free(lt_history *h);
+
+/* Record s's observed offsets (at s->taken_at_ms) and fill all derived fields of s. Partitions
+ * flagged LT_PF_STALE are not recorded (their numbers are last round's) but are still derived. */
+void model_enrich(lt_history *h, lt_snapshot *s);
+
+/* Lag history of one partition, oldest first, for the detail popup's sparkline. Returns the
+ * number of values written (at most max); unknown lags are skipped. */
+size_t history_partition_lags(const lt_history *h, const char *group, const char *topic, int32_t partition,
+			      int64_t *out, size_t max);
+
+#endif
