@@ -1,1 +1,1 @@
-## src/kafka — see doc/ARCHITECTURE.md.
+## src/kafka — the only code that includes rdkafka.h: client, collector, reset executor.
