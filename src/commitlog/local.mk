@@ -1,0 +1,19 @@
+## src/commitlog — pure C: __consumer_offsets records (decode, encode, partition of a group) and the
+## commit-stream model (last commit, commit rate, unmoved offsets, offset-expiry forecast). No I/O.
+liblagtop_a_SOURCES += \
+	src/commitlog/record.h src/commitlog/decode.c src/commitlog/encode.c src/commitlog/partition.c \
+	src/commitlog/stream.h src/commitlog/stream.c
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_commitlog_decode tests/unit/test_commitlog_encode tests/unit/test_commitlog_stream
+TESTS += tests/unit/test_commitlog_decode tests/unit/test_commitlog_encode tests/unit/test_commitlog_stream
+tests_unit_test_commitlog_decode_SOURCES = tests/unit/test_commitlog_decode.c tests/unit/commitlog_fixtures.h
+tests_unit_test_commitlog_decode_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_commitlog_decode_LDADD = $(UNIT_LDADD)
+tests_unit_test_commitlog_encode_SOURCES = tests/unit/test_commitlog_encode.c tests/unit/commitlog_fixtures.h
+tests_unit_test_commitlog_encode_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_commitlog_encode_LDADD = $(UNIT_LDADD)
+tests_unit_test_commitlog_stream_SOURCES = tests/unit/test_commitlog_stream.c tests/unit/commitlog_fixtures.h
+tests_unit_test_commitlog_stream_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_commitlog_stream_LDADD = $(UNIT_LDADD)
+endif
