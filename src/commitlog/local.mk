@@ -4,9 +4,15 @@ liblagtop_a_SOURCES += \
 	src/commitlog/record.h src/commitlog/decode.c src/commitlog/encode.c src/commitlog/partition.c \
 	src/commitlog/stream.h src/commitlog/stream.c
 
+## The reader of __consumer_offsets lives in src/kafka (it includes rdkafka.h) but is listed here so
+## that this module's files stay in one fragment.
+liblagtop_a_SOURCES += src/kafka/commitreader.c src/kafka/commitreader.h
+
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_commitlog_decode tests/unit/test_commitlog_encode tests/unit/test_commitlog_stream
-TESTS += tests/unit/test_commitlog_decode tests/unit/test_commitlog_encode tests/unit/test_commitlog_stream
+check_PROGRAMS += tests/unit/test_commitlog_decode tests/unit/test_commitlog_encode tests/unit/test_commitlog_stream \
+	tests/unit/test_commitlog_reader
+TESTS += tests/unit/test_commitlog_decode tests/unit/test_commitlog_encode tests/unit/test_commitlog_stream \
+	tests/unit/test_commitlog_reader
 tests_unit_test_commitlog_decode_SOURCES = tests/unit/test_commitlog_decode.c tests/unit/commitlog_fixtures.h
 tests_unit_test_commitlog_decode_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_commitlog_decode_LDADD = $(UNIT_LDADD)
@@ -16,4 +22,7 @@ tests_unit_test_commitlog_encode_LDADD = $(UNIT_LDADD)
 tests_unit_test_commitlog_stream_SOURCES = tests/unit/test_commitlog_stream.c tests/unit/commitlog_fixtures.h
 tests_unit_test_commitlog_stream_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_commitlog_stream_LDADD = $(UNIT_LDADD)
+tests_unit_test_commitlog_reader_SOURCES = tests/unit/test_commitlog_reader.c tests/unit/commitlog_fixtures.h
+tests_unit_test_commitlog_reader_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_commitlog_reader_LDADD = $(UNIT_LDADD)
 endif
