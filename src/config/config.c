@@ -369,6 +369,19 @@ static const char *type_name(int type)
 	}
 }
 
+/* A duration bound as the user would write it: "0.1s", "0s", "1h", "365d". */
+static void format_bound(int64_t ms, char *buf, size_t len)
+{
+	if (ms >= DAY_MS && ms % DAY_MS == 0)
+		snprintf(buf, len, "%lldd", (long long)(ms / DAY_MS));
+	else if (ms >= 3600000 && ms % 3600000 == 0)
+		snprintf(buf, len, "%lldh", (long long)(ms / 3600000));
+	else if (ms % 1000 == 0)
+		snprintf(buf, len, "%llds", (long long)(ms / 1000));
+	else
+		snprintf(buf, len, "%lldms", (long long)ms);
+}
+
 static int get_duration(const struct loader *L, config_setting_t *s, const char *where, const struct setting_def *d,
 			int64_t *out)
 {
@@ -396,9 +409,11 @@ static int get_duration(const struct loader *L, config_setting_t *s, const char 
 		goto range;
 	*out = ms;
 	return 0;
-range:
-	return at(L, s, "'%s' in %s must be between %g and %g seconds", d->name, where, d->min / 1000.0,
-		  d->max / 1000.0);
+range:;
+	char lo[32], hi[32];
+	format_bound(d->min, lo, sizeof lo);
+	format_bound(d->max, hi, sizeof hi);
+	return at(L, s, "'%s' in %s must be between %s and %s", d->name, where, lo, hi);
 }
 
 static int get_count(const struct loader *L, config_setting_t *s, const char *where, const struct setting_def *d,
@@ -788,8 +803,10 @@ int config_load(struct lt_config *cfg, const char *explicit_path, FILE *warn, ch
 {
 	char *path = NULL;
 	config_init_defaults(cfg);
-	if (config_locate(explicit_path, NULL, &path, err, errlen) != 0)
+	if (config_locate(explicit_path, NULL, &path, err, errlen) != 0) {
+		config_free(cfg);
 		return -1;
+	}
 	if (!path)
 		return 0;
 	config_free(cfg);

@@ -167,10 +167,10 @@ static void explicit_missing_file_is_an_error(void **state)
 	free(want);
 	unsetenv("LAGTOP_CONFIG");
 
-	/* config_load reports it too */
+	/* config_load reports it too, and leaves nothing to free */
 	struct lt_config cfg;
 	assert_int_equal(config_load(&cfg, missing, NULL, err, sizeof err), -1);
-	config_free(&cfg);
+	assert_null(cfg.theme);
 	free(missing);
 }
 
@@ -327,13 +327,13 @@ static void ranges_are_checked(void **state)
 {
 	(void)state;
 	expect_error("general = {\n refresh_interval = 0.01;\n};\n", 2,
-		     "'refresh_interval' in 'general' must be between 0.1 and 3600 seconds");
+		     "'refresh_interval' in 'general' must be between 100ms and 1h");
 	expect_error("general = {\n refresh_interval = 7200;\n};\n", 2,
-		     "'refresh_interval' in 'general' must be between 0.1 and 3600 seconds");
+		     "'refresh_interval' in 'general' must be between 100ms and 1h");
 	expect_error("general = {\n refresh_interval = -1;\n};\n", 2,
-		     "'refresh_interval' in 'general' must be between 0.1 and 3600 seconds");
+		     "'refresh_interval' in 'general' must be between 100ms and 1h");
 	expect_error("general = {\n expiry_horizon = \"400d\";\n};\n", 2,
-		     "'expiry_horizon' in 'general' must be between 0 and 3.1536e+07 seconds");
+		     "'expiry_horizon' in 'general' must be between 0s and 365d");
 	expect_error("general = {\n lag_threshold = -5;\n};\n", 2, "'lag_threshold' in 'general' must be at least 0");
 	expect_error("general = {\n reset_confirm_threshold = -1L;\n};\n", 2,
 		     "'reset_confirm_threshold' in 'general' must be at least 0");
