@@ -18,7 +18,9 @@ lagtop_sim_LDADD = $(LT_LIBS)
 
 ## ---- sim-groups (issue 4): record batches, group membership, Produce/Fetch, JoinGroup & co. ----
 liblagtop_a_SOURCES += src/sim/crc32c.c src/sim/crc32c.h src/sim/records.c src/sim/records.h \
-	src/sim/membership.c src/sim/membership.h
+	src/sim/membership.c src/sim/membership.h \
+	src/sim/record_store.c src/sim/record_store.h \
+	src/sim/api_produce.c src/sim/api_fetch.c src/sim/api_group_membership.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_sim_records
