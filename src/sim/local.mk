@@ -38,4 +38,12 @@ TESTS += tests/unit/test_sim_membership
 tests_unit_test_sim_membership_SOURCES = tests/unit/test_sim_membership.c
 tests_unit_test_sim_membership_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sim_membership_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/integration/test_sim_garbage
+TESTS += tests/integration/test_sim_garbage
+tests_integration_test_sim_garbage_SOURCES = tests/integration/test_sim_garbage.c
+tests_integration_test_sim_garbage_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_garbage_LDADD = $(UNIT_LDADD)
 endif
+
+TESTS += tests/interop/test_sim_kafka_python.py
+EXTRA_DIST += tests/interop/test_sim_kafka_python.py
