@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/record_store.h"
+#include "sim/records.h"
 #include "util/xalloc.h"
 
 void sim_offsets_record_free(struct sim_offsets_record *r)
@@ -116,4 +118,90 @@ int sim_offsets_group_tombstone(const char *group_id, struct sim_offsets_record 
 	    .group = UNCONST(group_id),
 	};
 	return encode(&r, out, err, errlen);
+}
+
+/* ---- the journal ---- */
+
+static void journal_append(struct sim_state *st, const char *group_id, struct sim_offsets_record *r, int64_t ts)
+{
+	struct sim_topic *t = sim_topic_find(st, SIM_OFFSETS_TOPIC, strlen(SIM_OFFSETS_TOPIC));
+	if (!t) {
+		int16_t kerr;
+		char err[160];
+		t = sim_topic_create(st, SIM_OFFSETS_TOPIC, SIM_OFFSETS_PARTITIONS, &kerr, err, sizeof err);
+		if (!t)
+			return;
+	}
+	/* a test may have created the topic with another partition count: Kafka hashes over the real one */
+	int32_t p = commit_partition_for_group(group_id, t->npartitions);
+	struct rec_out ro = {
+	    .timestamp = ts,
+	    .key = r->key.data,
+	    .key_len = (int32_t)r->key.len,
+	    .value = r->value_null ? NULL : r->value.data,
+	    .value_len = r->value_null ? -1 : (int32_t)r->value.len,
+	};
+	struct rec_buf b = {0};
+	records_batch_encode(&b, 0, &ro, 1);
+	struct rec_batch batch;
+	char err[160];
+	if (records_batch_decode(b.data, b.len, &batch, err, sizeof err) == REC_ERR_NONE)
+		(void)sim_store_append(st, &t->parts[p], &batch);
+	rec_buf_free(&b);
+}
+
+void sim_offsets_log_commit(struct sim_state *st, const struct sim_group *g, const char *topic, size_t topic_len,
+                            int32_t partition)
+{
+	const struct sim_commit *c = sim_group_committed(g, topic, topic_len, partition);
+	if (!c || !c->set)
+		return;
+	char *t = xstrndup(topic, topic_len);
+	struct sim_offsets_record r;
+	char err[160];
+	if (sim_offsets_commit_record(g, t, partition, c, &r, err, sizeof err) == 0)
+		journal_append(st, g->group_id, &r, c->commit_ts_ms);
+	sim_offsets_record_free(&r);
+	free(t);
+}
+
+void sim_offsets_log_commit_delete(struct sim_state *st, const char *group_id, const char *topic, size_t topic_len,
+                                   int32_t partition, int64_t now_ms)
+{
+	char *t = xstrndup(topic, topic_len);
+	struct sim_offsets_record r;
+	char err[160];
+	if (sim_offsets_commit_tombstone(group_id, t, partition, &r, err, sizeof err) == 0)
+		journal_append(st, group_id, &r, now_ms);
+	sim_offsets_record_free(&r);
+	free(t);
+}
+
+void sim_offsets_log_group_change(struct sim_state *st, const struct sim_group *g, enum sim_group_state old_state,
+                                  int32_t old_generation, int64_t now_ms)
+{
+	if (g->state != SIM_GROUP_STABLE && g->state != SIM_GROUP_EMPTY)
+		return;
+	if (g->state == old_state && g->generation_id == old_generation)
+		return;
+	struct sim_offsets_record r;
+	char err[160];
+	if (sim_offsets_group_record(g, now_ms, &r, err, sizeof err) == 0)
+		journal_append(st, g->group_id, &r, now_ms);
+	sim_offsets_record_free(&r);
+}
+
+void sim_offsets_log_group_delete(struct sim_state *st, const struct sim_group *g, int64_t now_ms)
+{
+	for (size_t i = 0; i < g->noffsets; i++) {
+		const struct sim_group_topic *gt = &g->offsets[i];
+		for (int32_t p = 0; p < gt->nparts; p++)
+			if (gt->parts[p].set)
+				sim_offsets_log_commit_delete(st, g->group_id, gt->topic, strlen(gt->topic), p, now_ms);
+	}
+	struct sim_offsets_record r;
+	char err[160];
+	if (sim_offsets_group_tombstone(g->group_id, &r, err, sizeof err) == 0)
+		journal_append(st, g->group_id, &r, now_ms);
+	sim_offsets_record_free(&r);
 }

@@ -45,4 +45,25 @@ int sim_offsets_group_record(const struct sim_group *g, int64_t state_ms, struct
 /* The group deleted. */
 int sim_offsets_group_tombstone(const char *group_id, struct sim_offsets_record *out, char *err, size_t errlen);
 
+/* ---- the journal: appending to the sim's own __consumer_offsets ----
+ * Called by the sim where Kafka's coordinator writes (cluster mutex held). The topic is created with
+ * SIM_OFFSETS_PARTITIONS partitions on first use (Kafka creates it on the first FindCoordinator);
+ * each record becomes a one-record batch, timestamped like Kafka's (the commit time / the change
+ * time). Readers blocked in Fetch see it at their next wake-up (at most their MaxWaitTime later).
+ * The topic is not compacted: it keeps every record, as a Kafka log does until the cleaner runs. */
+
+/* After sim_group_commit() accepted g's commit of topic/partition. */
+void sim_offsets_log_commit(struct sim_state *st, const struct sim_group *g, const char *topic, size_t topic_len,
+                            int32_t partition);
+/* After an offset was deleted (OffsetDelete) or expired. */
+void sim_offsets_log_commit_delete(struct sim_state *st, const char *group_id, const char *topic, size_t topic_len,
+                                   int32_t partition, int64_t now_ms);
+/* After g's state or generation changed from (old_state, old_generation): writes the group metadata
+ * when the group became Stable (a rebalance completed) or Empty (its last member left) in a new
+ * state or generation, as Kafka does; otherwise nothing. */
+void sim_offsets_log_group_change(struct sim_state *st, const struct sim_group *g, enum sim_group_state old_state,
+                                  int32_t old_generation, int64_t now_ms);
+/* Before g is deleted (DeleteGroups): a tombstone for every committed offset, then for the group. */
+void sim_offsets_log_group_delete(struct sim_state *st, const struct sim_group *g, int64_t now_ms);
+
 #endif
