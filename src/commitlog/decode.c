@@ -280,6 +280,34 @@ bad:
 	return -1;
 }
 
+int commit_subscription_topics(const uint8_t *p, size_t len, char ***topics, size_t *n)
+{
+	char err[8];
+	cursor c = {.p = p, .len = len, .what = "subscription", .err = err, .errlen = sizeof err};
+	*topics = NULL;
+	*n = 0;
+	if (!p)
+		return -1;
+	int16_t v = read_i16(&c, "version");
+	int32_t cnt = read_i32(&c, "topics count");
+	/* each topic takes at least its 2-byte length: a count beyond that is a lie */
+	if (c.failed || v < 0 || cnt < 0 || (size_t)cnt > (c.len - c.pos) / 2)
+		return -1;
+	char **t = xcalloc((size_t)cnt ? (size_t)cnt : 1, sizeof *t);
+	for (int32_t i = 0; i < cnt; i++) {
+		t[i] = read_string(&c, "topic", STR_ID, NULL);
+		if (c.failed) {
+			for (int32_t k = 0; k < i; k++)
+				free(t[k]);
+			free(t);
+			return -1;
+		}
+	}
+	*topics = t;
+	*n = (size_t)cnt;
+	return 0;
+}
+
 const char *commit_record_type_name(lt_commit_record_type t)
 {
 	static const char *const names[] = {

@@ -90,6 +90,12 @@ void commit_record_free(lt_commit_record *r);
 
 const char *commit_record_type_name(lt_commit_record_type t);
 
+/* The topics of a member's subscription (ConsumerProtocolSubscription v0-v3, non-flexible: int16
+ * version, then topics as an array of strings; the later fields are not needed and not read). Used
+ * for Kafka's expiry rule of Stable consumer groups. Returns 0 with a fresh array of n strings
+ * (free each and the array), or -1 when the bytes are not such a subscription. */
+int commit_subscription_topics(const uint8_t *p, size_t len, char ***topics, size_t *n);
+
 /* A growable byte buffer for the encoder. */
 typedef struct lt_bytes {
 	uint8_t *data;

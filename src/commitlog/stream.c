@@ -41,6 +41,9 @@ typedef struct group {
 	int32_t generation;
 	size_t n_members;
 	int64_t state_ms;
+	bool subs_known; /* a consumer group with members whose subscriptions all parsed */
+	char **subs;     /* the union of the members' subscribed topics */
+	size_t nsubs;
 	part **pb; /* buckets */
 	size_t npb;
 	size_t n_parts;
@@ -92,8 +95,19 @@ static void part_free(part *p)
 	free(p);
 }
 
+static void subs_clear(group *g)
+{
+	for (size_t i = 0; i < g->nsubs; i++)
+		free(g->subs[i]);
+	free(g->subs);
+	g->subs = NULL;
+	g->nsubs = 0;
+	g->subs_known = false;
+}
+
 static void group_free(group *g)
 {
+	subs_clear(g);
 	for (size_t i = 0; i < g->npb; i++) {
 		part *p = g->pb[i];
 		while (p) {
@@ -319,6 +333,33 @@ static void apply_group(lt_commit_stream *s, const lt_commit_record *r)
 	g->generation = r->generation;
 	g->n_members = r->n_members;
 	g->state_ms = r->state_ms;
+	subs_clear(g);
+	if (strcmp(g->protocol_type, "consumer") != 0 || r->n_members == 0)
+		return;
+	/* Kafka's subscribedTopics: defined only when every member's subscription parses */
+	size_t cap = 0;
+	for (size_t i = 0; i < r->n_members; i++) {
+		char **t;
+		size_t n;
+		if (commit_subscription_topics(r->members[i].subscription, r->members[i].subscription_len, &t, &n) <
+		    0) {
+			subs_clear(g);
+			return;
+		}
+		for (size_t k = 0; k < n; k++) {
+			bool dup = false;
+			for (size_t j = 0; j < g->nsubs && !dup; j++)
+				dup = strcmp(g->subs[j], t[k]) == 0;
+			if (dup) {
+				free(t[k]);
+				continue;
+			}
+			g->subs = xgrow(g->subs, &cap, g->nsubs + 1, sizeof *g->subs);
+			g->subs[g->nsubs++] = t[k];
+		}
+		free(t);
+	}
+	g->subs_known = true;
 }
 
 static void apply_group_delete(lt_commit_stream *s, const lt_commit_record *r)
@@ -341,6 +382,7 @@ static void apply_group_delete(lt_commit_stream *s, const lt_commit_record *r)
 	g->generation = -1;
 	g->n_members = 0;
 	g->state_ms = -1;
+	subs_clear(g);
 }
 
 void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r)
@@ -403,6 +445,14 @@ static double part_rate(const lt_commit_stream *s, const part *p, int64_t now)
 	return (double)n * 60000.0 / (double)span;
 }
 
+static bool subscribed(const group *g, const char *topic)
+{
+	for (size_t i = 0; i < g->nsubs; i++)
+		if (strcmp(g->subs[i], topic) == 0)
+			return true;
+	return false;
+}
+
 /* Kafka's expiry rule, see stream.h. */
 static bool part_expiry(const lt_commit_stream *s, const group *g, const part *p, int64_t *at)
 {
@@ -412,6 +462,8 @@ static bool part_expiry(const lt_commit_stream *s, const group *g, const part *p
 		base = p->last_commit_ms;
 	else if (g->n_members == 0)
 		base = g->state_ms >= 0 ? g->state_ms : p->last_commit_ms;
+	else if (g->subs_known && !subscribed(g, p->topic))
+		base = p->last_commit_ms; /* a Stable consumer group's offsets of a topic it no longer reads */
 	else
 		return false;
 	if (p->expire_ms >= 0) {

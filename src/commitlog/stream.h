@@ -12,9 +12,11 @@
  * group's last metadata has no members (Empty), offsets expire `retention` after the time the group
  * became Empty (currentStateTimestamp), or after the commit when that is unknown (v0/v1 metadata);
  * a group with no metadata at all (only admin / simple-consumer commits) expires each offset
- * `retention` after its commit. Offsets of groups with members get no forecast (Kafka only expires
- * their unsubscribed topics). The broker checks every offsets.retention.check.interval.ms (10 min by
- * default), so the real deletion comes up to that much later than the forecast.
+ * `retention` after its commit. A consumer group with members (Stable) keeps the offsets of the
+ * topics its members subscribe to; those of other topics expire `retention` after their commit
+ * (when every member's subscription could be read; otherwise no forecast). The broker checks every
+ * offsets.retention.check.interval.ms (10 min by default), so the real deletion comes up to that much later than the
+ * forecast.
  */
 #ifndef LAGTOP_COMMITLOG_STREAM_H
 #define LAGTOP_COMMITLOG_STREAM_H

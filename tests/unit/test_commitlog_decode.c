@@ -404,6 +404,55 @@ static void malformed_fields_rejected(void **state)
 	assert_non_null(strstr(err, "value: truncated value version"));
 }
 
+static void subscription_topics(void **state)
+{
+	(void)state;
+	/* ConsumerProtocolSubscription v0: topics ["a", "bc"], userData null */
+	static const uint8_t v0[] = {
+		0x00, 0x00,             /* version 0 */
+		0x00, 0x00, 0x00, 0x02, /* topics: 2 */
+		0x00, 0x01, 'a',        /*   "a" */
+		0x00, 0x02, 'b', 'c',   /*   "bc" */
+		0xff, 0xff, 0xff, 0xff, /* userData null */
+	};
+	/* v1: topics ["t"], userData (0 bytes), ownedPartitions [{"t", [0]}] */
+	static const uint8_t v1[] = {
+		0x00, 0x01,             /* version 1 */
+		0x00, 0x00, 0x00, 0x01, /* topics: 1 */
+		0x00, 0x01, 't',        /*   "t" */
+		0x00, 0x00, 0x00, 0x00, /* userData (0 bytes) */
+		0x00, 0x00, 0x00, 0x01, /* ownedPartitions: 1 */
+		0x00, 0x01, 't',        /*   topic "t" */
+		0x00, 0x00, 0x00, 0x01, /*   partitions: 1 */
+		0x00, 0x00, 0x00, 0x00, /*     0 */
+	};
+	char **t;
+	size_t n;
+	uint8_t *copy = malloc(sizeof v0);
+	memcpy(copy, v0, sizeof v0);
+	assert_int_equal(commit_subscription_topics(copy, sizeof v0, &t, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(t[0], "a");
+	assert_string_equal(t[1], "bc");
+	for (size_t i = 0; i < n; i++)
+		free(t[i]);
+	free(t);
+	/* cut anywhere inside the topics: not a subscription */
+	for (size_t len = 0; len < 13; len++)
+		assert_int_equal(commit_subscription_topics(copy, len, &t, &n), -1);
+	free(copy);
+	assert_int_equal(commit_subscription_topics(v1, sizeof v1, &t, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(t[0], "t");
+	free(t[0]);
+	free(t);
+	static const uint8_t negver[] = { 0xff, 0xff, 0, 0, 0, 0 };
+	static const uint8_t liar[] = { 0, 0, 0x10, 0, 0, 0, 0, 1, 'a' };
+	assert_int_equal(commit_subscription_topics(negver, sizeof negver, &t, &n), -1);
+	assert_int_equal(commit_subscription_topics(liar, sizeof liar, &t, &n), -1);
+	assert_int_equal(commit_subscription_topics(NULL, 0, &t, &n), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +468,7 @@ int main(void)
 		cmocka_unit_test(unknown_value_versions_skipped),
 		cmocka_unit_test(truncated_at_every_length),
 		cmocka_unit_test(malformed_fields_rejected),
+		cmocka_unit_test(subscription_topics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

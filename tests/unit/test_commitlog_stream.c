@@ -415,6 +415,47 @@ static void many_groups_and_partitions(void **state)
 	commit_stream_free(s);
 }
 
+static void stable_group_loses_unsubscribed_topics(void **state)
+{
+	(void)state;
+	const int64_t retention = 7 * DAY;
+	lt_commit_stream *s = stream(retention);
+	/* two members: one subscribes ["a"], the other ["a", "b"] (ConsumerProtocolSubscription v0) */
+	uint8_t sub_a[] = { 0, 0, 0, 0, 0, 1, 0, 1, 'a', 0xff, 0xff, 0xff, 0xff };
+	uint8_t sub_ab[] = { 0, 0, 0, 0, 0, 2, 0, 1, 'a', 0, 1, 'b', 0xff, 0xff, 0xff, 0xff };
+	char gname[] = "g", ptype[] = "consumer";
+	lt_commit_member m[2] = {
+		{ .subscription = sub_a, .subscription_len = sizeof sub_a },
+		{ .subscription = sub_ab, .subscription_len = sizeof sub_ab },
+	};
+	lt_commit_record r = { .type = LT_CR_GROUP_METADATA, .key_version = 2, .value_version = 3, .group = gname,
+			       .protocol_type = ptype, .generation = 1, .state_ms = T0, .n_members = 2, .members = m };
+	commit(s, "g", "a", 0, 1, T0);
+	commit(s, "g", "b", 0, 1, T0);
+	commit(s, "g", "c", 0, 1, T0 - DAY); /* the group stopped reading c a while ago */
+	commit_stream_apply(s, &r);
+	lt_commit_stats st;
+	assert_int_equal(commit_stream_stats(s, "g", "a", 0, T0, &st), 0);
+	assert_false(st.has_expiry);
+	assert_int_equal(commit_stream_stats(s, "g", "b", 0, T0, &st), 0);
+	assert_false(st.has_expiry);
+	assert_int_equal(commit_stream_stats(s, "g", "c", 0, T0, &st), 0);
+	assert_true(st.has_expiry);
+	assert_int_equal(st.expires_at_ms, T0 - DAY + retention);
+	assert_false(st.expiry_warn);
+	assert_int_equal(commit_stream_stats(s, "g", "c", 0, T0 + 5 * DAY, &st), 0);
+	assert_true(st.expiry_warn);
+
+	/* one unreadable subscription: Kafka cannot tell what is subscribed, so nothing expires */
+	sub_a[1] = 0xff;
+	sub_a[0] = 0xff; /* version -1 */
+	r.generation = 2;
+	commit_stream_apply(s, &r);
+	assert_int_equal(commit_stream_stats(s, "g", "c", 0, T0, &st), 0);
+	assert_false(st.has_expiry);
+	commit_stream_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +466,7 @@ int main(void)
 		cmocka_unit_test(tombstones_remove),
 		cmocka_unit_test(feed_counts_everything),
 		cmocka_unit_test(many_groups_and_partitions),
+		cmocka_unit_test(stable_group_loses_unsubscribed_topics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
