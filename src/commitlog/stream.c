@@ -16,6 +16,11 @@
 #define NBUCKETS           32    /* > BUCKETS_PER_WINDOW + 1: a window spans at most 31 bucket starts */
 #define MIN_RATE_SPAN_MS   60000 /* one commit a second ago is not "60 per minute" */
 
+struct ring {
+	int64_t id[NBUCKETS]; /* bucket number (time / bucket_ms), INT64_MIN when unused */
+	uint32_t n[NBUCKETS];
+};
+
 typedef struct part {
 	struct part *next;
 	char *topic;
@@ -28,8 +33,7 @@ typedef struct part {
 	bool moved_exact;
 	uint64_t commits;
 	uint64_t same;
-	int64_t bucket_id[NBUCKETS];
-	uint32_t bucket_n[NBUCKETS];
+	struct ring *ring; /* NULL until the second commit: most partitions of a big cluster sit on one */
 } part;
 
 typedef struct group {
@@ -91,6 +95,7 @@ lt_commit_stream *commit_stream_new(const lt_commit_stream_conf *conf)
 
 static void part_free(part *p)
 {
+	free(p->ring);
 	free(p->topic);
 	free(p);
 }
@@ -255,8 +260,6 @@ static part *part_get(group *g, const char *topic, int32_t partition)
 	p->topic = xstrdup(topic);
 	p->partition = partition;
 	p->offset = -1;
-	for (size_t i = 0; i < NBUCKETS; i++)
-		p->bucket_id[i] = INT64_MIN;
 	*pp = p;
 	g->n_parts++;
 	return p;
@@ -270,17 +273,32 @@ static int64_t floor_div(int64_t a, int64_t b)
 	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-static void bucket_add(const lt_commit_stream *s, part *p, int64_t ts)
+static void ring_add(const lt_commit_stream *s, struct ring *rg, int64_t ts)
 {
 	int64_t id = floor_div(ts, s->bucket_ms);
 	size_t slot = (size_t)(((id % NBUCKETS) + NBUCKETS) % NBUCKETS);
-	if (p->bucket_id[slot] != id) {
-		if (p->bucket_id[slot] != INT64_MIN && p->bucket_id[slot] > id)
+	if (rg->id[slot] != id) {
+		if (rg->id[slot] != INT64_MIN && rg->id[slot] > id)
 			return; /* a commit older than the ring reaches back: too old for any window */
-		p->bucket_id[slot] = id;
-		p->bucket_n[slot] = 0;
+		rg->id[slot] = id;
+		rg->n[slot] = 0;
 	}
-	p->bucket_n[slot]++;
+	rg->n[slot]++;
+}
+
+/* Counts a commit at ts (p->commits already counts it). The first commit needs no ring: its time is
+ * first_ms; the ring is made when a second one arrives. */
+static void bucket_add(const lt_commit_stream *s, part *p, int64_t ts)
+{
+	if (p->commits < 2)
+		return;
+	if (!p->ring) {
+		p->ring = xmalloc(sizeof *p->ring);
+		for (size_t i = 0; i < NBUCKETS; i++)
+			p->ring->id[i] = INT64_MIN;
+		ring_add(s, p->ring, p->first_ms);
+	}
+	ring_add(s, p->ring, ts);
 }
 
 static void apply_commit(lt_commit_stream *s, const lt_commit_record *r)
@@ -429,12 +447,16 @@ static double part_rate(const lt_commit_stream *s, const part *p, int64_t now)
 {
 	int64_t w = s->conf.window_ms;
 	uint64_t n = 0;
-	for (size_t i = 0; i < NBUCKETS; i++) {
-		if (p->bucket_id[i] == INT64_MIN)
+	if (!p->ring) {
+		int64_t start = floor_div(p->first_ms, s->bucket_ms) * s->bucket_ms;
+		n = p->commits && start >= now - w && start <= now ? 1 : 0;
+	}
+	for (size_t i = 0; p->ring && i < NBUCKETS; i++) {
+		if (p->ring->id[i] == INT64_MIN)
 			continue;
-		int64_t start = p->bucket_id[i] * s->bucket_ms;
+		int64_t start = p->ring->id[i] * s->bucket_ms;
 		if (start >= now - w && start <= now)
-			n += p->bucket_n[i];
+			n += p->ring->n[i];
 	}
 	int64_t span = now - p->first_ms;
 	if (span > w)

@@ -118,6 +118,13 @@ static void last_commit_and_rate(void **state)
 	assert_int_equal(commit_stream_stats(s, "g", "t", 1, now, &st), 0);
 	assert_true(st.commits_per_min > 2.99 && st.commits_per_min < 3.01);
 
+	/* a single commit (no bucket ring yet): one per minute while fresh, none once out of the window */
+	commit(s, "single", "t", 0, 1, now);
+	assert_int_equal(commit_stream_stats(s, "single", "t", 0, now, &st), 0);
+	assert_true(st.commits_per_min > 0.99 && st.commits_per_min < 1.01);
+	assert_int_equal(commit_stream_stats(s, "single", "t", 0, now + 10 * MIN, &st), 0);
+	assert_true(st.commits_per_min == 0.0);
+
 	lt_commit_group_stats gs;
 	assert_int_equal(commit_stream_group_stats(s, "g", now, &gs), 0);
 	assert_int_equal(gs.n_partitions, 2);
