@@ -245,6 +245,21 @@ int commit_record_decode(const void *key, size_t key_len, const void *value, siz
 		r->group = read_string(&k, "group", STR_ID, NULL);
 	} else {
 		r->type = LT_CR_UNKNOWN_KEY;
+		/* ConsumerGroupMetadataKey: only its group id is read (the value stays unread), so that the
+		 * stream knows this group runs the new protocol; a malformed one just stays anonymous. */
+		if (r->key_version == LT_CR_KEY_CONSUMER_GROUP) {
+			r->group = read_string(&k, "group", STR_ID, NULL);
+			check_end(&k);
+			if (k.failed) {
+				free(r->group);
+				r->group = NULL;
+				if (err && errlen)
+					err[0] = '\0';
+			}
+			if (value && value_len >= 2)
+				r->value_version =
+				    (int16_t)(((const uint8_t *)value)[0] << 8 | ((const uint8_t *)value)[1]);
+		}
 		return 0;
 	}
 	check_end(&k);

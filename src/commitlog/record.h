@@ -8,7 +8,9 @@
  *
  *   key version 0, 1  offset commit key   group, topic, partition (the two versions are identical)
  *   key version 2     group metadata key  group
- *   key version 3+    other coordinator records (KIP-848 groups, share groups, ...): skipped, counted
+ *   key version 3+    other coordinator records (KIP-848 groups, share groups, ...): skipped, counted;
+ *                     of ConsumerGroupMetadataKey (3: group) only the group id is read, to tell that
+ *                     the group runs the new consumer protocol (its state is in records not decoded)
  *
  *   offset commit value  v0: offset, metadata, commitTimestamp
  *                        v1: offset, metadata, commitTimestamp, expireTimestamp
@@ -28,12 +30,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define LT_CR_KEY_CONSUMER_GROUP 3 /* ConsumerGroupMetadataKey: a KIP-848 consumer group exists */
+
 typedef enum {
 	LT_CR_OFFSET_COMMIT = 0, /* key v0/v1 with a value */
 	LT_CR_OFFSET_DELETE,     /* key v0/v1, null value: offset deleted or expired */
 	LT_CR_GROUP_METADATA,    /* key v2 with a value */
 	LT_CR_GROUP_DELETE,      /* key v2, null value: group deleted */
-	LT_CR_UNKNOWN_KEY,       /* key version not 0-2: skipped (only key_version is set) */
+	LT_CR_UNKNOWN_KEY,       /* key version not 0-2: skipped (only key_version is set, and for
+	                            ConsumerGroupMetadataKey the group, value_version -1 on a tombstone) */
 	LT_CR_UNKNOWN_VALUE,     /* known key, value version not handled: skipped (key fields are set) */
 } lt_commit_record_type;
 

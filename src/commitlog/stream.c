@@ -41,6 +41,7 @@ typedef struct group {
 	char *name;
 	bool has_meta;
 	bool deleted;
+	bool new_protocol; /* a KIP-848 consumer group: no expiry forecast */
 	char *protocol_type;
 	int32_t generation;
 	size_t n_members;
@@ -337,7 +338,7 @@ static void apply_offset_delete(lt_commit_stream *s, const lt_commit_record *r)
 		part_free(p);
 		g->n_parts--;
 	}
-	if (g->n_parts == 0 && !g->has_meta)
+	if (g->n_parts == 0 && !g->has_meta && !g->new_protocol)
 		group_drop(s, g);
 }
 
@@ -386,7 +387,7 @@ static void apply_group_delete(lt_commit_stream *s, const lt_commit_record *r)
 	if (!*gp)
 		return;
 	group *g = *gp;
-	if (g->n_parts == 0) {
+	if (g->n_parts == 0 && !g->new_protocol) {
 		group_drop(s, g);
 		return;
 	}
@@ -401,6 +402,22 @@ static void apply_group_delete(lt_commit_stream *s, const lt_commit_record *r)
 	g->n_members = 0;
 	g->state_ms = -1;
 	subs_clear(g);
+}
+
+/* A KIP-848 consumer group (ConsumerGroupMetadataKey): its members and subscriptions live in records
+ * this stream does not decode, so Kafka's expiry rule cannot be applied: no forecast for it. */
+static void apply_new_protocol(lt_commit_stream *s, const lt_commit_record *r)
+{
+	if (r->value_version >= 0) {
+		group_get(s, r->group)->new_protocol = true;
+		return;
+	}
+	group **gp = group_slot(s, r->group);
+	if (!*gp)
+		return;
+	(*gp)->new_protocol = false;
+	if ((*gp)->n_parts == 0 && !(*gp)->has_meta)
+		group_drop(s, *gp);
 }
 
 void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r)
@@ -422,7 +439,11 @@ void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r)
 		s->ctr.group_tombstones++;
 		apply_group_delete(s, r);
 		break;
-	case LT_CR_UNKNOWN_KEY: s->ctr.unknown_key++; break;
+	case LT_CR_UNKNOWN_KEY:
+		s->ctr.unknown_key++;
+		if (r->key_version == LT_CR_KEY_CONSUMER_GROUP && r->group)
+			apply_new_protocol(s, r);
+		break;
 	case LT_CR_UNKNOWN_VALUE: s->ctr.unknown_value++; break;
 	}
 }
@@ -479,6 +500,8 @@ static bool subscribed(const group *g, const char *topic)
 static bool part_expiry(const lt_commit_stream *s, const group *g, const part *p, int64_t *at)
 {
 	int64_t base;
+	if (g->new_protocol)
+		return false;
 	bool simple = !g->has_meta || !g->protocol_type || !g->protocol_type[0];
 	if (simple)
 		base = p->last_commit_ms;
@@ -540,6 +563,7 @@ int commit_stream_group_stats(const lt_commit_stream *s, const char *group_id, i
 	memset(out, 0, sizeof *out);
 	out->has_metadata = g->has_meta;
 	out->deleted = g->deleted;
+	out->new_protocol = g->new_protocol;
 	out->empty = g->has_meta && g->n_members == 0;
 	out->generation = g->generation;
 	out->n_members = g->n_members;

@@ -14,7 +14,8 @@
  * a group with no metadata at all (only admin / simple-consumer commits) expires each offset
  * `retention` after its commit. A consumer group with members (Stable) keeps the offsets of the
  * topics its members subscribe to; those of other topics expire `retention` after their commit
- * (when every member's subscription could be read; otherwise no forecast). The broker checks every
+ * (when every member's subscription could be read; otherwise no forecast). Groups of the new
+ * consumer protocol (KIP-848) keep their state in records not decoded here: no forecast. The broker checks every
  * offsets.retention.check.interval.ms (10 min by default), so the real deletion comes up to that much later than the
  * forecast.
  */
@@ -73,6 +74,7 @@ typedef struct lt_commit_stats {
 typedef struct lt_commit_group_stats {
 	bool has_metadata; /* a group metadata record is live (not deleted) */
 	bool deleted;      /* the last group record was a tombstone */
+	bool new_protocol; /* a KIP-848 consumer group (state not decoded, no expiry forecast) */
 	bool empty;        /* has_metadata and no members */
 	int32_t generation;
 	size_t n_members;

@@ -236,8 +236,11 @@ static void tombstones(void **state)
 static void unknown_key_versions_skipped(void **state)
 {
 	(void)state;
-	/* Key version 3 is ConsumerGroupMetadataKey (KIP-848): group "g1". Not ours: skipped. */
+	/* Key version 3 is ConsumerGroupMetadataKey (KIP-848): group "g1". Skipped, but its group id is
+	 * read so that the stream knows the group runs the new protocol. Its value (flexible) is not read
+	 * beyond the version. */
 	static const uint8_t k3[] = { 0x00, 0x03, 0x00, 0x02, 'g', '1' };
+	static const uint8_t k3_bad[] = { 0x00, 0x03, 0x00, 0x05, 'g', '1' }; /* group length lies */
 	static const uint8_t v[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00 };
 	static const uint8_t kmax[] = { 0x7f, 0xff };
 	static const uint8_t kneg[] = { 0xff, 0xff, 0x01 };
@@ -245,10 +248,18 @@ static void unknown_key_versions_skipped(void **state)
 	assert_int_equal(DECODE(k3, v, &r), 0);
 	assert_int_equal(r.type, LT_CR_UNKNOWN_KEY);
 	assert_int_equal(r.key_version, 3);
-	assert_null(r.group);
+	assert_string_equal(r.group, "g1");
+	assert_int_equal(r.value_version, 0);
+	assert_null(r.topic);
 	commit_record_free(&r);
 	assert_int_equal(decode(k3, FX_LEN(k3), NULL, 0, &r), 0);
 	assert_int_equal(r.type, LT_CR_UNKNOWN_KEY);
+	assert_string_equal(r.group, "g1");
+	assert_int_equal(r.value_version, -1);
+	commit_record_free(&r);
+	assert_int_equal(DECODE(k3_bad, v, &r), 0); /* still just skipped, anonymous */
+	assert_int_equal(r.type, LT_CR_UNKNOWN_KEY);
+	assert_null(r.group);
 	commit_record_free(&r);
 	assert_int_equal(DECODE(kmax, v, &r), 0);
 	assert_int_equal(r.type, LT_CR_UNKNOWN_KEY);

@@ -345,7 +345,7 @@ static void feed_counts_everything(void **state)
 {
 	(void)state;
 	lt_commit_stream *s = stream(0);
-	static const uint8_t k3[] = { 0x00, 0x03, 0x00, 0x02, 'g', '1' };
+	static const uint8_t k7[] = { 0x00, 0x07, 0x00, 0x02, 'g', '1' }; /* a KIP-848 target assignment key */
 	static const uint8_t v4[] = { 0x00, 0x04, 0x00 };
 	struct {
 		const uint8_t *k;
@@ -358,7 +358,7 @@ static void feed_counts_everything(void **state)
 		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), fx_offset_value_v2, FX_LEN(fx_offset_value_v2), 0 },
 		{ fx_group_key, FX_LEN(fx_group_key), fx_group_value_v2, FX_LEN(fx_group_value_v2), 0 },
 		{ fx_group_key, FX_LEN(fx_group_key), fx_group_value_v3_empty, FX_LEN(fx_group_value_v3_empty), 0 },
-		{ k3, sizeof k3, v4, sizeof v4, 0 },                                   /* unknown key */
+		{ k7, sizeof k7, v4, sizeof v4, 0 },                                   /* unknown key */
 		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v4, sizeof v4, 0 },      /* unknown value */
 		{ fx_group_key, FX_LEN(fx_group_key), v4, sizeof v4, 0 },              /* unknown value */
 		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), fx_offset_value_v3, 5, -1 }, /* truncated */
@@ -463,6 +463,43 @@ static void stable_group_loses_unsubscribed_topics(void **state)
 	commit_stream_free(s);
 }
 
+static void new_protocol_groups_get_no_forecast(void **state)
+{
+	(void)state;
+	lt_commit_stream *s = stream(7 * DAY);
+	/* ConsumerGroupMetadataKey "g" (key version 3) with some value, then commits */
+	static const uint8_t k3[] = { 0x00, 0x03, 0x00, 0x01, 'g' };
+	static const uint8_t v3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00 };
+	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, v3, sizeof v3, err, sizeof err), 0);
+	commit(s, "g", "t", 0, 1, T0);
+	lt_commit_stats st;
+	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0, &st), 0);
+	assert_false(st.has_expiry); /* Kafka keeps its subscribed topics' offsets: we cannot tell which */
+	lt_commit_group_stats gs;
+	assert_int_equal(commit_stream_group_stats(s, "g", T0, &gs), 0);
+	assert_true(gs.new_protocol);
+	assert_int_equal(commit_stream_counters(s)->unknown_key, 1);
+	/* an offset of an unsubscribed topic expires: the group stays a new-protocol group */
+	commit(s, "g", "old", 0, 1, T0 - 8 * DAY);
+	tombstone(s, "g", "old", 0);
+	tombstone(s, "g", "t", 0);
+	commit(s, "g", "t", 0, 1, T0);
+	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0, &st), 0);
+	assert_false(st.has_expiry);
+	/* the group deleted (tombstone): its remaining offsets are bare again */
+	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, NULL, 0, err, sizeof err), 0);
+	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0, &st), 0);
+	assert_true(st.has_expiry);
+	tombstone(s, "g", "t", 0);
+	assert_int_equal(commit_stream_n_groups(s), 0);
+	/* a key-3 record alone makes a group known, and its tombstone removes it */
+	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, v3, sizeof v3, err, sizeof err), 0);
+	assert_int_equal(commit_stream_n_groups(s), 1);
+	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, NULL, 0, err, sizeof err), 0);
+	assert_int_equal(commit_stream_n_groups(s), 0);
+	commit_stream_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -474,6 +511,7 @@ int main(void)
 		cmocka_unit_test(feed_counts_everything),
 		cmocka_unit_test(many_groups_and_partitions),
 		cmocka_unit_test(stable_group_loses_unsubscribed_topics),
+		cmocka_unit_test(new_protocol_groups_get_no_forecast),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
