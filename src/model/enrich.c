@@ -51,7 +51,7 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 		lt_status worst = LT_STATUS_UNKNOWN;
 		size_t n_topics = 0;
 		const char *prev_topic = NULL;
-		uint32_t tid = 0;
+		uint32_t tid = 0, hint = history_group_hint(h, gid);
 
 		for (size_t pi = 0; pi < g->n_partitions; pi++) {
 			lt_partition *p = &g->partitions[pi];
@@ -66,7 +66,10 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 			if (p->committed >= 0 && p->member < 0)
 				p->flags |= LT_PF_UNASSIGNED;
 
-			uint32_t sid = history_series(h, gid, tid, p->partition, !stale);
+			uint32_t sid = history_series(h, gid, tid, p->partition, hint, !stale);
+			if (pi == 0)
+				history_set_group_hint(h, gid, sid);
+			hint = sid + 1; /* NO_ID + 1 == 0: a wrong guess is only checked, never trusted */
 			if (!stale) {
 				history_record(h, sid, p->committed, p->log_end);
 				any_recorded = true;

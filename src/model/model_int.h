@@ -57,8 +57,12 @@ lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag,
 void history_begin(lt_history *h, int64_t now_ms);
 uint32_t history_group_id(lt_history *h, const char *group);
 uint32_t history_topic_id(lt_history *h, const char *topic);
-/* Committed series of (group, topic, partition); created when `create`, else UINT32_MAX if absent. */
-uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, bool create);
+/* Committed series of (group, topic, partition); created when `create`, else UINT32_MAX if absent.
+ * hint: a guess of the id (checked first), UINT32_MAX for none. */
+uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, uint32_t hint,
+			bool create);
+uint32_t history_group_hint(const lt_history *h, uint32_t group);
+void history_set_group_hint(lt_history *h, uint32_t group, uint32_t first_series);
 void history_record(lt_history *h, uint32_t series, int64_t committed, int64_t log_end);
 void history_window(const lt_history *h, uint32_t series, lt_window *w);
 /* Appends total to the group's trend and copies the trend (oldest first) into g. */
@@ -68,6 +72,7 @@ const lt_model_params *history_params(const lt_history *h);
 void history_end(lt_history *h);
 /* Bytes held by the history (for the memory budget test and the bench). */
 size_t history_bytes(const lt_history *h);
+size_t history_bytes_used(const lt_history *h);
 size_t history_series_count(const lt_history *h, size_t *n_log_end);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/columns.h"
 #include "model/model.h"
@@ -242,6 +243,36 @@ static void sort_groups_by_lag(void **state)
 	snapshot_unref(s);
 }
 
+static void sort_by_trend_negative_and_zero(void **state)
+{
+	(void)state;
+	/* doubles: negative, -0.0, 0, positive, unknown — radix keys must keep their order */
+	lt_snapshot *s = snapshot_new();
+	const char *names[] = { "a", "b", "c", "d", "e", "f" };
+	const int64_t first[] = { 100, 0, 5, 7, 0, 1000 };
+	const int64_t last[] = { 40, 0, 5, 9, 0, 1 };
+	const size_t n_trend[] = { 2, 2, 2, 2, 1, 2 };
+	for (int i = 0; i < 6; i++) {
+		lt_group *g = snapshot_add_group(s, names[i]);
+		g->n_trend = n_trend[i];
+		g->trend[0] = first[i];
+		g->trend[g->n_trend - 1] = last[i];
+	}
+	snapshot_finish(s);
+	size_t n;
+	lt_row *r = rows_build(s, LT_ROWS_GROUPS, NULL, NULL, &n);
+	rows_sort(r, n, LT_COL_TREND, false);
+	const char *asc = "fabcde"; /* -999, -60, 0 (b, c by name), 2, unknown */
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(r[i].group->group[0], asc[i]);
+	rows_sort(r, n, LT_COL_TREND, true);
+	const char *desc = "dbcafe";
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(r[i].group->group[0], desc[i]);
+	free(r);
+	snapshot_unref(s);
+}
+
 static void sort_partitions_stable(void **state)
 {
 	(void)state;
@@ -381,6 +412,18 @@ static void formatting_rows(void **state)
 	snapshot_unref(s);
 }
 
+/* a before b in (group, topic, partition) order */
+static bool row_tiebreak_check(const lt_row *a, const lt_row *b)
+{
+	int c = strcmp(a->group->group, b->group->group);
+	if (c)
+		return c < 0;
+	c = strcmp(a->part->topic, b->part->topic);
+	if (c)
+		return c < 0;
+	return a->part->partition < b->part->partition;
+}
+
 /* ---- filter ---- */
 
 static size_t count_groups(const lt_snapshot *s, const lt_filter *f)
@@ -506,6 +549,56 @@ static void row_keys(void **state)
 	snapshot_unref(s2);
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* 100,000 partition rows (1,000 groups x 100): rows_build + rows_sort give a correct order; the
+ * time is reported as a TAP comment, not asserted (speed belongs to bench/). */
+static void many_rows(void **state)
+{
+	(void)state;
+	lt_snapshot *s = snapshot_new();
+	char name[32];
+	for (int gi = 0; gi < 1000; gi++) {
+		snprintf(name, sizeof name, "group-%04d", (gi * 7919) % 1000);
+		lt_group *g = snapshot_add_group(s, name);
+		for (int pi = 0; pi < 100; pi++) {
+			snprintf(name, sizeof name, "topic-%02d", pi % 10);
+			lt_partition *p = group_add_partition(g, name, pi / 10);
+			p->has_lag = (pi % 13) != 0;
+			p->lag = (gi * 31 + pi * 17) % 1000;
+		}
+	}
+	snapshot_finish(s);
+	double t0 = now_ms();
+	size_t n;
+	lt_row *r = rows_build(s, LT_ROWS_PARTITIONS, NULL, NULL, &n);
+	rows_sort(r, n, LT_COL_P_LAG, true);
+	double t1 = now_ms();
+	assert_int_equal(n, 100000);
+	size_t unknown = 0;
+	for (size_t i = 1; i < n; i++) {
+		const lt_partition *a = r[i - 1].part, *b = r[i].part;
+		if (!b->has_lag) {
+			unknown++;
+			continue;
+		}
+		assert_true(a->has_lag);
+		assert_true(a->lag > b->lag || (a->lag == b->lag && row_tiebreak_check(&r[i - 1], &r[i])));
+	}
+	assert_int_equal(unknown + (r[0].part->has_lag ? 0 : 1), 1000 * 8);
+	rows_sort(r, n, LT_COL_TOPIC, false);
+	double t2 = now_ms();
+	printf("# 100,000 rows: rows_build + rows_sort(lag) %.1f ms, rows_sort(topic) %.1f ms (this build)\n", t1 - t0,
+	       t2 - t1);
+	free(r);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -515,6 +608,7 @@ int main(void)
 		cmocka_unit_test(fmt_sparkline),
 		cmocka_unit_test(tables),
 		cmocka_unit_test(sort_groups_by_lag),
+		cmocka_unit_test(sort_by_trend_negative_and_zero),
 		cmocka_unit_test(sort_partitions_stable),
 		cmocka_unit_test(rows_of_one_group),
 		cmocka_unit_test(formatting_rows),
@@ -522,6 +616,7 @@ int main(void)
 		cmocka_unit_test(filter_regex),
 		cmocka_unit_test(filter_bad_regex),
 		cmocka_unit_test(row_keys),
+		cmocka_unit_test(many_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

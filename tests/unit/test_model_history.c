@@ -493,6 +493,49 @@ static void series_forgotten(void **state)
 	history_free(h);
 }
 
+/* Partitions appear, disappear and reorder between refreshes, and groups share topics: every
+ * partition must still find its own series (the lookup guesses "next series" first). */
+static void series_identity_when_partitions_change(void **state)
+{
+	(void)state;
+	lt_history *h = hist(3);
+	const int32_t layouts[3][4] = { { 0, 1, 2, -1 }, { 0, 2, -1, -1 }, { 2, 1, 0, 3 } };
+	for (int round = 0; round < 3; round++) {
+		lt_snapshot *s = snapshot_new();
+		s->taken_at_ms = 1000 * (round + 1);
+		const char *groups[] = { "g1", "g2" };
+		for (int gi = 0; gi < 2; gi++) {
+			lt_group *g = snapshot_add_group(s, groups[gi]);
+			for (int k = 0; k < 4 && layouts[round][k] >= 0; k++) {
+				int32_t part = layouts[round][k];
+				lt_partition *p = group_add_partition(g, gi && part == 3 ? "u" : "t", part);
+				/* lag encodes (group, partition, round); the log end is the topic's, shared */
+				p->committed = 1000 * gi;
+				p->log_end = 10000 + 100 * part + round;
+			}
+		}
+		/* no snapshot_finish for round 3: partitions in reverse order must work too */
+		if (round < 2)
+			snapshot_finish(s);
+		model_enrich(h, s);
+		snapshot_unref(s);
+	}
+	int64_t want_g1_t1[] = { 10100, 10102 };
+	lags_readback(h, "g1", "t", 1, want_g1_t1, 2);
+	int64_t want_g2_t1[] = { 9100, 9102 };
+	lags_readback(h, "g2", "t", 1, want_g2_t1, 2);
+	int64_t want_g1_t2[] = { 10200, 10201, 10202 };
+	lags_readback(h, "g1", "t", 2, want_g1_t2, 3);
+	int64_t want_g2_t0[] = { 9000, 9001, 9002 };
+	lags_readback(h, "g2", "t", 0, want_g2_t0, 3);
+	int64_t want_g1_t3[] = { 10302 };
+	lags_readback(h, "g1", "t", 3, want_g1_t3, 1);
+	int64_t want_g2_u3[] = { 9302 };
+	lags_readback(h, "g2", "u", 3, want_g2_u3, 1);
+	assert_int_equal(history_series_count(h, NULL), 2 * 3 + 2);
+	history_free(h);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -500,12 +543,12 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* The L benchmark: 5,000 groups x 64 partitions. Worst case for the history: every group reads
- * its own topic, so no log-end series is shared. Reports bytes per partition (TAP comment) and
- * asserts the budget: under 40 MB at that size. */
-static void memory_budget_l_scale(void **state)
+/* The L benchmark: 5,000 groups x 64 partitions, fed three refreshes. Reports bytes per partition
+ * (TAP comment) and asserts the budget. `ntopics` 0: every group reads its own topic, the worst
+ * case for the history (no log-end series shared); else groups share ntopics topics like the
+ * simulator's scale scenario. */
+static void l_scale(int ntopics, size_t budget)
 {
-	(void)state;
 	enum { GROUPS = 5000, PARTS = 64 };
 	lt_history *h = history_new(NULL);
 	double enrich_ms = 0;
@@ -516,7 +559,7 @@ static void memory_budget_l_scale(void **state)
 		for (int gi = 0; gi < GROUPS; gi++) {
 			snprintf(name, sizeof name, "group-%05d", gi);
 			lt_group *g = snapshot_add_group(s, name);
-			snprintf(name, sizeof name, "topic-%05d", gi);
+			snprintf(name, sizeof name, "topic-%05d", ntopics ? gi % ntopics : gi);
 			for (int pi = 0; pi < PARTS; pi++) {
 				lt_partition *p = group_add_partition(g, name, pi);
 				p->log_start = 0;
@@ -532,14 +575,27 @@ static void memory_budget_l_scale(void **state)
 	}
 	size_t n_le, n = history_series_count(h, &n_le);
 	assert_int_equal(n, GROUPS * PARTS);
-	assert_int_equal(n_le, GROUPS * PARTS);
-	size_t bytes = history_bytes(h);
-	double per = (double)bytes / (GROUPS * PARTS);
-	printf("# history: %zu bytes for %d partitions (%.1f bytes/partition, own topic per group); "
-	       "model_enrich %.0f ms (this build)\n",
-	       bytes, GROUPS * PARTS, per, enrich_ms);
-	assert_true(bytes < 100u * 1024 * 1024); /* first cut; being tightened to 40 MB */
+	assert_int_equal(n_le, ntopics ? ntopics * PARTS : GROUPS * PARTS);
+	size_t bytes = history_bytes(h), used = history_bytes_used(h);
+	printf("# history, %d groups x %d partitions, %s: %.1f MB allocated (%.1f bytes/partition), "
+	       "%.1f MB used (%.1f bytes/partition); model_enrich %.0f ms (this build)\n",
+	       GROUPS, PARTS, ntopics ? "shared topics" : "a topic per group", bytes / 1048576.0,
+	       (double)bytes / (GROUPS * PARTS), used / 1048576.0, (double)used / (GROUPS * PARTS), enrich_ms);
+	assert_true(used <= bytes);
+	assert_true(bytes < budget);
 	history_free(h);
+}
+
+static void memory_budget_l_scale_own_topics(void **state)
+{
+	(void)state;
+	l_scale(0, 48u * 1024 * 1024);
+}
+
+static void memory_budget_l_scale_shared_topics(void **state)
+{
+	(void)state;
+	l_scale(100, 24u * 1024 * 1024);
 }
 
 int main(void)
@@ -559,7 +615,9 @@ int main(void)
 		cmocka_unit_test(partition_lags_query),
 		cmocka_unit_test(trend_keeps_last_32),
 		cmocka_unit_test(series_forgotten),
-		cmocka_unit_test(memory_budget_l_scale),
+		cmocka_unit_test(series_identity_when_partitions_change),
+		cmocka_unit_test(memory_budget_l_scale_own_topics),
+		cmocka_unit_test(memory_budget_l_scale_shared_topics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
