@@ -16,6 +16,23 @@ static const lt_member *row_member(const lt_row *r)
 	return &r->group->members[r->part->member];
 }
 
+/* Group aggregates have no has_* flags: known when some partition's value is. */
+static bool group_any_lag(const lt_group *g)
+{
+	for (size_t i = 0; i < g->n_partitions; i++)
+		if (g->partitions[i].has_lag)
+			return true;
+	return false;
+}
+
+static bool group_any_rates(const lt_group *g)
+{
+	for (size_t i = 0; i < g->n_partitions; i++)
+		if (g->partitions[i].has_rates)
+			return true;
+	return false;
+}
+
 static void key_int(lt_sort_key *k, int64_t v, bool known)
 {
 	k->v.i = v;
@@ -72,14 +89,14 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 		key_int(k, (int64_t)g->n_partitions, true);
 		break;
 	case LT_COL_LAG:
-		key_int(k, g->total_lag, g->max_lag >= 0);
+		key_int(k, g->total_lag, group_any_lag(g));
 		break;
 	case LT_COL_MAX_TIME_LAG:
 		key_int(k, g->max_time_lag_ms, g->has_max_time_lag);
 		break;
 	case LT_COL_CONSUME_RATE:
 		k->v.d = g->consume_rate;
-		k->known = g->consume_rate >= 0;
+		k->known = group_any_rates(g);
 		break;
 	case LT_COL_TREND:
 		/* Sorted by how much the total lag grew over the trend (growing first when descending). */
@@ -277,7 +294,7 @@ static void fmt_partitions(const lt_row *r, char *buf, size_t len, bool exact)
 
 static void fmt_lag(const lt_row *r, char *buf, size_t len, bool exact)
 {
-	put_count(buf, len, r->group->total_lag, r->group->max_lag >= 0, exact);
+	put_count(buf, len, r->group->total_lag, group_any_lag(r->group), exact);
 }
 
 static void fmt_max_time_lag(const lt_row *r, char *buf, size_t len, bool exact)
@@ -287,7 +304,7 @@ static void fmt_max_time_lag(const lt_row *r, char *buf, size_t len, bool exact)
 
 static void fmt_consume_rate(const lt_row *r, char *buf, size_t len, bool exact)
 {
-	put_rate(buf, len, r->group->consume_rate, r->group->consume_rate >= 0, exact);
+	put_rate(buf, len, r->group->consume_rate, group_any_rates(r->group), exact);
 }
 
 static void fmt_trend(const lt_row *r, char *buf, size_t len, bool exact)
