@@ -291,6 +291,8 @@ static void sort_partitions_stable(void **state)
 			for (size_t i = 1; i < n; i++) {
 				int cmp = c->compare(&r[i - 1], &r[i]);
 				assert_true(cmp != 0);
+				if (!desc) /* the public comparator is the ascending order */
+					assert_true(cmp < 0);
 			}
 			/* sorting again (e.g. on the next refresh) gives the same order */
 			lt_row *copy = malloc(n * sizeof *copy);

@@ -132,6 +132,21 @@ static void first_refresh(void **state)
 	history_free(h);
 }
 
+static void observed_flags_kept_derived_recomputed(void **state)
+{
+	(void)state;
+	lt_history *h = hist(5);
+	pspec ps[] = { { "t", 0, 0, 10, 20, true, false } };
+	lt_snapshot *s = snap(1000, "g", ps, 1);
+	lt_partition *p = &s->groups[0].partitions[0];
+	/* flags left by a previous enrich of the same snapshot, or set by the collector */
+	p->flags = LT_PF_NO_LEADER | LT_PF_OUT_OF_RANGE | LT_PF_AHEAD_OF_END | LT_PF_IDLE | LT_PF_UNASSIGNED;
+	model_enrich(h, s);
+	assert_int_equal(p->flags, LT_PF_NO_LEADER);
+	snapshot_unref(s);
+	history_free(h);
+}
+
 static void no_commit_anywhere(void **state)
 {
 	(void)state;
@@ -603,6 +618,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(params_defaults),
 		cmocka_unit_test(first_refresh),
+		cmocka_unit_test(observed_flags_kept_derived_recomputed),
 		cmocka_unit_test(no_commit_anywhere),
 		cmocka_unit_test(rates_eta_and_time_lag),
 		cmocka_unit_test(status_sequences),
