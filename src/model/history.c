@@ -22,7 +22,7 @@
 #include "model/model_int.h"
 #include "util/xalloc.h"
 
-#define NO_ID UINT32_MAX
+#define NO_ID     UINT32_MAX
 #define TREND_MAX 32 /* == sizeof lt_group.trend / sizeof int64_t */
 
 /* Narrow ring cells: int16 deltas from the series' base, and two reserved values. Most
@@ -30,7 +30,7 @@
 typedef int16_t cell;
 enum { N_GAP = INT16_MIN, N_NONE = INT16_MIN + 1, N_MIN = INT16_MIN + 2, N_MAX = INT16_MAX };
 #define TICK_MASK 0x7fffffffu /* ticks are 31-bit, so a ring header packs the wide flag beside one */
-#define W_GAP INT64_MIN /* wide gap; wide "no value" is LT_OFFSET_NONE */
+#define W_GAP     INT64_MIN   /* wide gap; wide "no value" is LT_OFFSET_NONE */
 
 struct vring {
 	uint32_t base_lo, base_hi; /* narrow: int64 base of the deltas; wide: block index in h->wide */
@@ -164,7 +164,8 @@ static void itable_put(struct itable *t, uint64_t hash, uint32_t idx)
 	t->slot[i] = idx + 1;
 }
 
-static void itable_rebuild(const lt_history *h, struct itable *t, size_t n, uint64_t (*hash_of)(const lt_history *, uint32_t))
+static void itable_rebuild(const lt_history *h, struct itable *t, size_t n,
+                           uint64_t (*hash_of)(const lt_history *, uint32_t))
 {
 	size_t cap = 16;
 	while (cap * 7 < (n + 1) * 10)
@@ -177,7 +178,8 @@ static void itable_rebuild(const lt_history *h, struct itable *t, size_t n, uint
 }
 
 /* Adds entry n (the newest) to t, growing t first when it would pass half full. */
-static void itable_add(const lt_history *h, struct itable *t, size_t n, uint64_t (*hash_of)(const lt_history *, uint32_t))
+static void itable_add(const lt_history *h, struct itable *t, size_t n,
+                       uint64_t (*hash_of)(const lt_history *, uint32_t))
 {
 	if (!t->slot || (n + 1) * 10 > (t->mask + 1) * 7)
 		itable_rebuild(h, t, n + 1, hash_of);
@@ -349,8 +351,8 @@ static void ring_put(lt_history *h, struct vring *r, cell *vals, uint32_t tick, 
 
 /* Collects the recorded values of r (oldest first) that are still within the time ring at
  * h->tick; values < 0 are kept only when keep_none. */
-static size_t ring_collect(const lt_history *h, const struct vring *r, const cell *vals, bool keep_none,
-			   int64_t *t, int64_t *v, uint32_t *ticks)
+static size_t ring_collect(const lt_history *h, const struct vring *r, const cell *vals, bool keep_none, int64_t *t,
+                           int64_t *v, uint32_t *ticks)
 {
 	uint32_t age = tick_age(h->tick, r->last_tick);
 	size_t n = 0;
@@ -523,8 +525,7 @@ uint32_t history_topic_id(lt_history *h, const char *topic)
 	return id;
 }
 
-uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, uint32_t hint,
-			bool create)
+uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, uint32_t hint, bool create)
 {
 	/* Snapshots list a group's partitions in the same order every refresh, and a group's series
 	 * were created in that order, so the caller's guess (previous series + 1) is usually right:
@@ -733,7 +734,7 @@ void history_end(lt_history *h)
 /* ---- queries ---- */
 
 size_t history_partition_lags(const lt_history *h, const char *group, const char *topic, int32_t partition,
-			      int64_t *out, size_t max)
+                              int64_t *out, size_t max)
 {
 	if (!h || !group || !topic || !out || max == 0)
 		return 0;

@@ -50,8 +50,8 @@ bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t commi
 /* status.c — Burrow's rules (with lagtop's adaptations, see status.c) over the last `window`
  * samples of w. `owned`: a group member owns the partition. *idle set when the log end has not
  * moved over the window. */
-lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
-			 bool has_lag, int64_t lag, bool *idle);
+lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned, bool has_lag,
+                         int64_t lag, bool *idle);
 
 /* history.c — the store. Ids are dense indexes, valid until history_end(). */
 void history_begin(lt_history *h, int64_t now_ms);
@@ -59,8 +59,7 @@ uint32_t history_group_id(lt_history *h, const char *group);
 uint32_t history_topic_id(lt_history *h, const char *topic);
 /* Committed series of (group, topic, partition); created when `create`, else UINT32_MAX if absent.
  * hint: a guess of the id (checked first), UINT32_MAX for none. */
-uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, uint32_t hint,
-			bool create);
+uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, uint32_t hint, bool create);
 uint32_t history_group_hint(const lt_history *h, uint32_t group);
 void history_set_group_hint(lt_history *h, uint32_t group, uint32_t first_series);
 void history_record(lt_history *h, uint32_t series, int64_t committed, int64_t log_end);

@@ -86,7 +86,7 @@ static void radix_sort(item *a, item *tmp, size_t n)
 		const int shift = 8 * b;
 		if (((diff >> shift) & 0xff) == 0)
 			continue;
-		size_t count[256] = { 0 };
+		size_t count[256] = {0};
 		for (size_t i = 0; i < n; i++)
 			count[(a[i].key >> shift) & 0xff]++;
 		size_t pos = 0;
@@ -185,7 +185,7 @@ void rows_sort(lt_row *rows, size_t n, lt_col_id col, bool descending)
 {
 	if (n < 2 || (unsigned)col >= LT_COL__COUNT)
 		return;
-	sort_ctx ctx = { column_key_kind(col), descending };
+	sort_ctx ctx = {column_key_kind(col), descending};
 	if (ctx.kind != LT_KEY_STR) {
 		rows_sort_numeric(rows, n, col, descending);
 		return;
@@ -224,7 +224,7 @@ lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group
 	lt_row *rows = xmalloc((cap ? cap : 1) * sizeof *rows);
 	if (kind == LT_ROWS_GROUPS) {
 		for (size_t i = 0; i < s->n_groups; i++) {
-			lt_row r = { &s->groups[i], NULL };
+			lt_row r = {&s->groups[i], NULL};
 			if (!f || filter_match(f, &r))
 				rows[k++] = r;
 		}
@@ -232,14 +232,14 @@ lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group
 		if (group) {
 			/* The caller's group (of s) is used directly, not looked up again. */
 			for (size_t j = 0; j < group->n_partitions; j++) {
-				lt_row r = { group, &group->partitions[j] };
+				lt_row r = {group, &group->partitions[j]};
 				if (!f || filter_match(f, &r))
 					rows[k++] = r;
 			}
 		} else {
 			for (size_t i = 0; i < s->n_groups; i++)
 				for (size_t j = 0; j < s->groups[i].n_partitions; j++) {
-					lt_row r = { &s->groups[i], &s->groups[i].partitions[j] };
+					lt_row r = {&s->groups[i], &s->groups[i].partitions[j]};
 					if (!f || filter_match(f, &r))
 						rows[k++] = r;
 				}
