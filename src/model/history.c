@@ -48,6 +48,7 @@ struct tpseries {
 	struct vring r;
 	uint32_t topic;
 	int32_t partition;
+	uint32_t moved_lo, moved_hi; /* when the log end last changed (ms); halves keep the struct 4-aligned */
 };
 
 struct hgroup {
@@ -548,6 +549,8 @@ uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t p
 		ring_init(h, &h->tp[tp].r, &h->tp_vals[(size_t)tp * h->C], h->tick);
 		h->tp[tp].topic = topic;
 		h->tp[tp].partition = partition;
+		h->tp[tp].moved_lo = 0;
+		h->tp[tp].moved_hi = 0x80000000u; /* INT64_MIN: never seen moving */
 		itable_add(h, &h->tp_ix, h->n_tp, tp_hash);
 		h->n_tp++;
 	}
@@ -592,12 +595,21 @@ void history_record(lt_history *h, uint32_t series, int64_t committed, int64_t l
 		if (cur != W_GAP && (cur >= 0 || log_end < 0))
 			return;
 	}
+	/* Remember when the log end last moved: once the ring holds only one value, that time is
+	 * all that says how old an unread message is (see timelag.c). */
+	int64_t prev = ring_get(h, &t->r, tv, t->r.last_tick % h->C);
+	if (log_end >= 0 && prev != log_end) {
+		int64_t now = h->tick_time[h->tick % h->C];
+		t->moved_lo = (uint32_t)(uint64_t)now;
+		t->moved_hi = (uint32_t)((uint64_t)now >> 32);
+	}
 	ring_put(h, &t->r, tv, h->tick, log_end);
 }
 
 void history_window(const lt_history *h, uint32_t series, lt_window *w)
 {
 	w->n = w->ne = 0;
+	w->moved_at = INT64_MIN;
 	if (series == NO_ID || series >= h->n_cs)
 		return;
 	const struct cseries *c = &h->cs[series];
@@ -612,6 +624,7 @@ void history_window(const lt_history *h, uint32_t series, lt_window *w)
 		w->e[i] = e == W_GAP ? LT_OFFSET_NONE : e;
 	}
 	w->ne = ring_collect(h, &t->r, tv, false, w->te, w->ev, NULL);
+	w->moved_at = (int64_t)(((uint64_t)t->moved_hi << 32) | t->moved_lo);
 }
 
 void history_trend(lt_history *h, uint32_t group, bool push, int64_t total, lt_group *g)

@@ -28,6 +28,7 @@ typedef struct lt_window {
 	size_t ne;
 	int64_t te[LT_RING_MAX];
 	int64_t ev[LT_RING_MAX];
+	int64_t moved_at; /* when the log end last changed; INT64_MIN if unknown */
 } lt_window;
 
 /* lag.c — lag and the offset flags of one partition from its observed offsets. Returns the
@@ -46,6 +47,9 @@ bool eta_compute(int64_t lag, double consume, double produce, int64_t *eta_ms);
 /* timelag.c — kafka-lag-exporter's time lag of committed offset c at time now over the log-end
  * points (t[i], e[i]), oldest first. */
 bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out_ms);
+/* The same, knowing when the log end last moved (INT64_MIN: unknown); see timelag.c. */
+bool timelag_compute_moved(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now,
+                           int64_t moved_at, int64_t *out_ms);
 
 /* status.c — Burrow's rules (with lagtop's adaptations, see status.c) over the last `window`
  * samples of w. `owned`: a group member owns the partition. *idle set when the log end has not

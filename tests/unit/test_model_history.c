@@ -255,6 +255,27 @@ static void status_sequences(void **state)
 	history_free(h);
 }
 
+static void idle_behind_time_lag_keeps_growing(void **state)
+{
+	(void)state;
+	/* produced until t = 3 s, then idle for much longer than the ring; the consumer sits 100
+	 * messages behind: its time lag grows with the idle time instead of stopping at the ring's span */
+	lt_history *h = hist(5);
+	int64_t c[40], e[40];
+	for (int i = 0; i < 40; i++) {
+		c[i] = 900;
+		e[i] = i < 3 ? 900 + 50 * i : 1000;
+	}
+	lt_snapshot *s = feed(h, 40, c, e, false);
+	lt_partition *p = &s->groups[0].partitions[0];
+	assert_true(p->has_time_lag);
+	assert_int_equal(p->time_lag_ms, 40000 - 3000); /* now (40 s) - when the log end reached 1000 */
+	assert_true(p->flags & LT_PF_IDLE);
+	assert_int_equal(p->status, LT_STATUS_OK); /* idle, nobody owns it: not STOP */
+	snapshot_unref(s);
+	history_free(h);
+}
+
 static void group_is_worst_partition(void **state)
 {
 	(void)state;
@@ -622,6 +643,7 @@ int main(void)
 	    cmocka_unit_test(no_commit_anywhere),
 	    cmocka_unit_test(rates_eta_and_time_lag),
 	    cmocka_unit_test(status_sequences),
+	    cmocka_unit_test(idle_behind_time_lag_keeps_growing),
 	    cmocka_unit_test(group_is_worst_partition),
 	    cmocka_unit_test(log_end_backwards),
 	    cmocka_unit_test(equal_timestamps),

@@ -224,6 +224,29 @@ static void timelag_idle_is_zero_not_nan(void **state)
 	assert_int_equal(out, 3000);
 }
 
+static void timelag_idle_behind_uses_last_move(void **state)
+{
+	(void)state;
+	int64_t t[] = {100000, 102000, 104000};
+	int64_t e[] = {500, 500, 500};
+	int64_t out;
+	/* the log end last moved at 10 s: the unread message at 400 is at least 94 s old */
+	assert_true(timelag_compute_moved(t, e, 3, 400, 104000, 10000, &out));
+	assert_int_equal(out, 94000);
+	/* unknown or later than the table (inconsistent): the oldest point bounds it */
+	assert_true(timelag_compute_moved(t, e, 3, 400, 104000, INT64_MIN, &out));
+	assert_int_equal(out, 4000);
+	assert_true(timelag_compute_moved(t, e, 3, 400, 104000, 103000, &out));
+	assert_int_equal(out, 4000);
+	/* caught up: still 0 */
+	assert_true(timelag_compute_moved(t, e, 3, 500, 104000, 10000, &out));
+	assert_int_equal(out, 0);
+	/* moving table: moved_at is not used */
+	int64_t e2[] = {300, 400, 500};
+	assert_true(timelag_compute_moved(t, e2, 3, 400, 104000, 10000, &out));
+	assert_int_equal(out, 2000);
+}
+
 static void timelag_outside_table(void **state)
 {
 	(void)state;
@@ -428,6 +451,7 @@ int main(void)
 	    cmocka_unit_test(timelag_interpolates),
 	    cmocka_unit_test(timelag_caught_up_and_unknown),
 	    cmocka_unit_test(timelag_idle_is_zero_not_nan),
+	    cmocka_unit_test(timelag_idle_behind_uses_last_move),
 	    cmocka_unit_test(timelag_outside_table),
 	    cmocka_unit_test(timelag_flat_segments_and_equal_times),
 	    cmocka_unit_test(timelag_log_end_backwards),
