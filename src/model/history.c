@@ -104,8 +104,8 @@ struct lt_history {
 
 void model_params_default(lt_model_params *p)
 {
-	/* ring_capacity is 16, not 64: at 320,000 partitions every slot costs 1.3 MB. 16 covers the
-	 * window (10) and gives time-lag interpolation 15 segments. */
+	/* ring_capacity is 16, not 64: every slot costs 2 bytes per series (0.6 MB at 320,000
+	 * partitions). 16 covers the window (10) and gives time-lag interpolation 15 segments. */
 	p->allowed_lag = 0;
 	p->window = 10;
 	p->ring_capacity = 16;
@@ -776,6 +776,11 @@ size_t history_partition_lags(const lt_history *h, const char *group, const char
 		out[i - first] = w->c[i];
 	free(w);
 	return n - first;
+}
+
+size_t history_wide_count(const lt_history *h)
+{
+	return h->n_wide - h->n_wide_free;
 }
 
 size_t history_series_count(const lt_history *h, size_t *n_log_end)

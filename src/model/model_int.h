@@ -77,5 +77,6 @@ void history_end(lt_history *h);
 size_t history_bytes(const lt_history *h);
 size_t history_bytes_used(const lt_history *h);
 size_t history_series_count(const lt_history *h, size_t *n_log_end);
+size_t history_wide_count(const lt_history *h); /* series stored as int64 */
 
 #endif

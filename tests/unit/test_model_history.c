@@ -355,9 +355,9 @@ static void huge_offsets_and_wide_rings(void **state)
 	(void)state;
 	/* Offsets near INT64_MAX; jumps larger than 2^32 (forcing the int64 fallback); steps of 1e8
 	 * (forcing rebases). Lags read back from the history must be exact. */
-	const int64_t starts[] = {INT64_MAX - 100000, 0, 0};
-	const int64_t steps[] = {1000, INT64_C(1000000000000), INT64_C(100000000)};
-	for (size_t k = 0; k < 3; k++) {
+	const int64_t starts[] = {INT64_MAX - 100000, 0, 0, 1000};
+	const int64_t steps[] = {1000, INT64_C(1000000000000), INT64_C(100000000), 6000};
+	for (size_t k = 0; k < 4; k++) {
 		lt_history *h = hist(5);
 		int64_t want[LT_RING_MAX];
 		lt_snapshot *s = NULL;
@@ -377,6 +377,8 @@ static void huge_offsets_and_wide_rings(void **state)
 		}
 		size_t cap = history_params(h)->ring_capacity;
 		lags_readback(h, "g", "t", 0, want + n - cap, cap);
+		/* int16 deltas hold steps of 500 and 3000 (rebasing as they drift); 5e7 and 5e11 go wide */
+		assert_int_equal(history_wide_count(h), k == 1 || k == 2 ? 2 : 0);
 		lt_partition *p = &s->groups[0].partitions[0];
 		assert_true(p->has_rates);
 		assert_true(isfinite(p->consume_rate) && p->consume_rate >= 0);
@@ -405,6 +407,42 @@ static void counters_from_zero_to_max(void **state)
 	}
 	lags_readback(h, "g", "t", 0, want, 5);
 	snapshot_unref(s);
+	history_free(h);
+}
+
+static void wide_blocks_recycled(void **state)
+{
+	(void)state;
+	/* series that went wide are forgotten and their blocks reused by new ones */
+	lt_model_params mp;
+	model_params_default(&mp);
+	mp.forget_after = 2;
+	lt_history *h = history_new(&mp);
+	int64_t t = 0;
+	for (int cycle = 0; cycle < 4; cycle++) {
+		char group[16];
+		snprintf(group, sizeof group, "g%d", cycle);
+		int64_t want[3];
+		for (int i = 0; i < 3; i++) {
+			int64_t c = i % 2 ? INT64_C(1000000000000) * (cycle + 1) : i;
+			pspec p = {"t", cycle, 0, c, c + 10 * i + cycle, true, false};
+			lt_snapshot *s = snap(t += 1000, group, &p, 1);
+			model_enrich(h, s);
+			want[i] = 10 * i + cycle;
+			snapshot_unref(s);
+		}
+		lags_readback(h, group, "t", cycle, want, 3);
+		assert_int_equal(history_wide_count(h), 2); /* committed and log end */
+		for (int i = 0; i < 4; i++) {               /* another group only: group's series are forgotten */
+			pspec p = {"other", 0, 0, 1, 2, true, false};
+			lt_snapshot *s = snap(t += 1000, "other", &p, 1);
+			model_enrich(h, s);
+			snapshot_unref(s);
+		}
+		assert_int_equal(history_partition_lags(h, group, "t", cycle, want, 3), 0);
+		assert_int_equal(history_series_count(h, NULL), 1);
+		assert_int_equal(history_wide_count(h), 0);
+	}
 	history_free(h);
 }
 
@@ -649,6 +687,7 @@ int main(void)
 	    cmocka_unit_test(equal_timestamps),
 	    cmocka_unit_test(huge_offsets_and_wide_rings),
 	    cmocka_unit_test(counters_from_zero_to_max),
+	    cmocka_unit_test(wide_blocks_recycled),
 	    cmocka_unit_test(stale_not_recorded),
 	    cmocka_unit_test(partition_lags_query),
 	    cmocka_unit_test(trend_keeps_last_32),
