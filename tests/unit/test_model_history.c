@@ -610,6 +610,42 @@ static void series_identity_when_partitions_change(void **state)
 	history_free(h);
 }
 
+/* snapshot_finish (fixed to O(P log P)): assigned partitions without a commit are added once,
+ * even when assigned twice; committed ones are not duplicated; members are linked. */
+static void snapshot_finish_assignments(void **state)
+{
+	(void)state;
+	lt_snapshot *s = snapshot_new();
+	lt_group *g = snapshot_add_group(s, "g");
+	for (int i = 99; i >= 0; i -= 2) /* committed: odd partitions, added in reverse */
+		group_add_partition(g, "t", i)->committed = i;
+	lt_member *m1 = group_add_member(g, "m1", "c1", "h1");
+	lt_member *m2 = group_add_member(g, "m2", "c2", "h2");
+	for (int i = 0; i < 100; i++)
+		member_add_assignment(i < 50 ? m1 : m2, "t", i);
+	member_add_assignment(m2, "t", 10); /* also assigned to m1 */
+	member_add_assignment(m2, "t", 12);
+	member_add_assignment(m1, "u", 0); /* uncommitted, twice */
+	member_add_assignment(m1, "u", 0);
+	snapshot_finish(s);
+	g = &s->groups[0];
+	assert_int_equal(g->n_partitions, 101);
+	for (int i = 0; i < 100; i++) {
+		assert_string_equal(g->partitions[i].topic, "t");
+		assert_int_equal(g->partitions[i].partition, i);
+		assert_int_equal(g->partitions[i].committed, i % 2 ? i : LT_OFFSET_NONE);
+		assert_true(g->partitions[i].member >= 0);
+	}
+	assert_int_equal(g->partitions[99].member, 1);
+	assert_int_equal(g->partitions[1].member, 0);
+	assert_string_equal(g->partitions[100].topic, "u");
+	assert_int_equal(g->partitions[100].member, 0);
+	/* the array still grows correctly after dropping repeats */
+	group_add_partition(g, "v", 0);
+	assert_int_equal(g->n_partitions, 102);
+	snapshot_unref(s);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -688,6 +724,7 @@ int main(void)
 	    cmocka_unit_test(huge_offsets_and_wide_rings),
 	    cmocka_unit_test(counters_from_zero_to_max),
 	    cmocka_unit_test(wide_blocks_recycled),
+	    cmocka_unit_test(snapshot_finish_assignments),
 	    cmocka_unit_test(stale_not_recorded),
 	    cmocka_unit_test(partition_lags_query),
 	    cmocka_unit_test(trend_keeps_last_32),
