@@ -1,8 +1,9 @@
 /* rows.c — building the rows of a snapshot, sorting them, and row identities.
  *
- * Sorting decorates each row with its key once (one column_key call per row, not per comparison)
- * and sorts the decorated array with qsort_r and an explicit context (no file-static state). One
- * temporary array per sort; no per-row allocation. */
+ * Sorting reads each row's key once (one column_key call per row, not per comparison): numeric
+ * columns are radix-sorted (100,000 rows in a few ms), text columns decorated and sorted with
+ * qsort_r and an explicit context (no file-static state). A few temporary arrays per sort; no
+ * per-row allocation. */
 #include "config.h" /* _GNU_SOURCE: qsort_r */
 
 #include <stdint.h>
@@ -35,8 +36,8 @@ static uint64_t str_prefix(const char *s)
 
 /* The tie-break (group, topic, partition) by address: rows are views into one snapshot, whose
  * groups array is sorted by id and each group's partitions by (topic, partition) (snapshot.h), so
- * address order is that order, without comparing strings. Rows of a group row sort before the
- * group's partitions. */
+ * address order is that order, without comparing strings. A group row (part NULL) comes before
+ * its group's partition rows. */
 static int address_tiebreak(const lt_row *a, const lt_row *b)
 {
 	if (a->group != b->group)
