@@ -346,7 +346,8 @@ static void conn_read(struct sim_conn *c)
 		size_t off = 0;
 		while (!c->dead && c->in.len - off >= 4) {
 			const uint8_t *q = c->in.data + off;
-			int32_t size = (int32_t)(((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) | ((uint32_t)q[2] << 8) | q[3]);
+			int32_t size =
+			    (int32_t)(((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) | ((uint32_t)q[2] << 8) | q[3]);
 			if (size < 8 || size > SIM_MAX_FRAME) {
 				char why[80];
 				snprintf(why, sizeof(why), "bad request length %d", size);

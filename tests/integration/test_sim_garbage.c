@@ -291,7 +291,8 @@ static void test_garbage_stream(void **state)
 			junk[2] = 0x0f;
 			junk[3] = 0xfc;
 		}
-		int32_t len = (int32_t)(((uint32_t)junk[0] << 24) | ((uint32_t)junk[1] << 16) | ((uint32_t)junk[2] << 8) | junk[3]);
+		int32_t len = (int32_t)(((uint32_t)junk[0] << 24) | ((uint32_t)junk[1] << 16) |
+		                        ((uint32_t)junk[2] << 8) | junk[3]);
 		send_all(fd, junk, sizeof(junk));
 		/* An impossible length closes at once; a plausible one may get an answer and stay open. */
 		if (len < 8 || len > 100 * 1024 * 1024)
