@@ -389,6 +389,69 @@ static void test_many_connections(void **state)
 	wire_buf_free(&b);
 }
 
+/* A client that pipelines ~45 MB of answers before reading any: the sim stops reading from it (bounded
+ * memory), keeps serving others meanwhile, and resumes when the client reads — every answer in order. */
+static void test_slow_reader(void **state)
+{
+	(void)state;
+	enum { N = 30000 };
+	int fd = connect_broker(1);
+	struct wire_buf b;
+	wire_buf_init(&b);
+	for (int i = 0; i < N; i++) {
+		size_t start = b.len;
+		request(&b, 3, 1, i, false); /* Metadata v1, all topics: ~1.5 KB answers */
+		wire_put_i32(&b, -1);
+		finish(&b, start);
+	}
+	size_t sent = 0;
+	for (int tries = 0; tries < 50 && sent < b.len; tries++) {
+		ssize_t k = send(fd, b.data + sent, b.len - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (k > 0)
+			sent += (size_t)k;
+		else
+			usleep(20000);
+	}
+	assert_alive();
+
+	uint8_t *in = malloc(1 << 20);
+	size_t inlen = 0;
+	int next = 0;
+	for (int rounds = 0; next < N && rounds < 200000; rounds++) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN | (sent < b.len ? POLLOUT : 0)};
+		assert_true(poll(&pfd, 1, 10000) > 0);
+		if ((pfd.revents & POLLOUT) && sent < b.len) {
+			ssize_t k = send(fd, b.data + sent, b.len - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+			if (k > 0)
+				sent += (size_t)k;
+		}
+		if (!(pfd.revents & POLLIN))
+			continue;
+		ssize_t k = recv(fd, in + inlen, (1 << 20) - inlen, 0);
+		assert_true(k > 0);
+		inlen += (size_t)k;
+		size_t off = 0;
+		while (inlen - off >= 8) {
+			uint32_t len = ((uint32_t)in[off] << 24) | ((uint32_t)in[off + 1] << 16) |
+				       ((uint32_t)in[off + 2] << 8) | in[off + 3];
+			assert_true(len < (1u << 19));
+			if (inlen - off - 4 < len)
+				break;
+			struct wire_rd rd;
+			wire_rd_init(&rd, in + off + 4, len);
+			assert_int_equal(wire_i32(&rd), next);
+			next++;
+			off += 4 + len;
+		}
+		memmove(in, in + off, inlen - off);
+		inlen -= off;
+	}
+	assert_int_equal(next, N);
+	free(in);
+	wire_buf_free(&b);
+	close(fd);
+}
+
 static void test_wire_codec(void **state)
 {
 	(void)state;
@@ -450,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_huge_length_prefix),
 		cmocka_unit_test(test_truncated_frames),
 		cmocka_unit_test(test_many_connections),
+		cmocka_unit_test(test_slow_reader),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
