@@ -17,6 +17,11 @@ lagtop_sim_SOURCES = src/sim/main.c
 lagtop_sim_LDADD = $(LT_LIBS)
 
 if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sim_cluster
+TESTS += tests/unit/test_sim_cluster
+tests_unit_test_sim_cluster_SOURCES = tests/unit/test_sim_cluster.c
+tests_unit_test_sim_cluster_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_cluster_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/integration/test_sim_admin
 TESTS += tests/integration/test_sim_admin
 tests_integration_test_sim_admin_SOURCES = tests/integration/test_sim_admin.c
