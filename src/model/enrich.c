@@ -38,6 +38,8 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 
 void model_enrich(lt_history *h, lt_snapshot *s)
 {
+	if (!h || !s)
+		return;
 	const lt_model_params *mp = history_params(h);
 	const int64_t now = s->taken_at_ms;
 	lt_window *w = xmalloc(sizeof *w);

@@ -86,6 +86,11 @@ static void params_defaults(void **state)
 	history_free(h);
 	h = history_new(NULL);
 	assert_int_equal(history_params(h)->ring_capacity, 16);
+	model_enrich(h, NULL); /* a failed refresh may have no snapshot */
+	model_enrich(NULL, NULL);
+	lt_snapshot *s = snapshot_new();
+	model_enrich(h, s); /* no groups */
+	snapshot_unref(s);
 	history_free(h);
 	history_free(NULL);
 }
