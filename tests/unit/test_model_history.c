@@ -281,6 +281,28 @@ static void idle_behind_time_lag_keeps_growing(void **state)
 	history_free(h);
 }
 
+/* A committed series keeps window + 2 samples: two failed (stale) refreshes inside the window
+ * still leave it full; three do not ("not enough data": OK). */
+static void status_window_with_gaps(void **state)
+{
+	(void)state;
+	for (int n_stale = 2; n_stale <= 3; n_stale++) {
+		lt_history *h = hist(5);
+		lt_snapshot *s = NULL;
+		for (int i = 0; i < 7; i++) {
+			bool stale = i >= 1 && i <= n_stale; /* refreshes 1..n_stale failed */
+			pspec p = {"t", 0, 0, 5, 10 + 10 * i, false, stale};
+			if (s)
+				snapshot_unref(s);
+			s = snap(1000 * (i + 1), "g", &p, 1);
+			model_enrich(h, s);
+		}
+		assert_int_equal(s->groups[0].partitions[0].status, n_stale == 2 ? LT_STATUS_STOP : LT_STATUS_OK);
+		snapshot_unref(s);
+		history_free(h);
+	}
+}
+
 static void group_is_worst_partition(void **state)
 {
 	(void)state;
@@ -380,7 +402,8 @@ static void huge_offsets_and_wide_rings(void **state)
 			want[i] = e - c;
 			assert_int_equal(s->groups[0].partitions[0].lag, want[i]);
 		}
-		size_t cap = history_params(h)->ring_capacity;
+		size_t cap = history_committed_capacity(h);
+		assert_int_equal(cap, 7); /* window 5 + 2 */
 		lags_readback(h, "g", "t", 0, want + n - cap, cap);
 		/* int16 deltas hold steps of 500 and 3000 (rebasing as they drift); 5e7 and 5e11 go wide */
 		assert_int_equal(history_wide_count(h), k == 1 || k == 2 ? 2 : 0);
@@ -491,7 +514,7 @@ static void partition_lags_query(void **state)
 	}
 	lt_snapshot *s = feed(h, 20, c, e, true);
 	int64_t out[4];
-	/* the newest 4 of the 16 kept, oldest first */
+	/* the newest 4 of the 7 kept (window 5 + 2), oldest first */
 	assert_int_equal(history_partition_lags(h, "g", "t", 0, out, 4), 4);
 	assert_int_equal(out[0], 2 * 16);
 	assert_int_equal(out[3], 2 * 19);
@@ -559,7 +582,7 @@ static void series_forgotten(void **state)
 	assert_int_equal(n_le, 1);
 	int64_t out[16];
 	assert_int_equal(history_partition_lags(h, "a", "shared", 0, out, 16), 0);
-	assert_true(history_partition_lags(h, "b", "shared", 0, out, 16) >= 8);
+	assert_int_equal(history_partition_lags(h, "b", "shared", 0, out, 16), 5); /* window 3 + 2 */
 
 	/* a comes back: a fresh series */
 	pspec p = {"only-a", 0, 0, 3, 9, true, false};
@@ -723,6 +746,7 @@ int main(void)
 	    cmocka_unit_test(rates_eta_and_time_lag),
 	    cmocka_unit_test(status_sequences),
 	    cmocka_unit_test(idle_behind_time_lag_keeps_growing),
+	    cmocka_unit_test(status_window_with_gaps),
 	    cmocka_unit_test(group_is_worst_partition),
 	    cmocka_unit_test(log_end_backwards),
 	    cmocka_unit_test(equal_timestamps),
