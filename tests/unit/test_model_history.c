@@ -674,6 +674,121 @@ static void snapshot_finish_assignments(void **state)
 	snapshot_unref(s);
 }
 
+/* Random walk against a plain reference: the compact rings (int16 deltas, rebases, wide
+ * fallback, gaps) must give back exactly the lags a full int64 history would. Offsets move by
+ * small steps, big jumps (2^40), drops (recreation), unknown values; partitions go stale or
+ * disappear for a while. Deterministic (fixed seed). */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+enum { RG = 3, RP = 4, ROUNDS = 300 };
+
+static int64_t walk(int64_t v)
+{
+	uint64_t r = rng() % 100;
+	if (r < 70 && v > INT64_MAX - 100000)
+		return INT64_MAX - (int64_t)(rng() % 1000); /* stays near the top */
+	if (r < 60)
+		return v + (int64_t)(rng() % 3000);
+	if (r < 70)
+		return v + (int64_t)(rng() % 100000);
+	if (r < 75)
+		return v < INT64_C(1) << 50 ? v + (INT64_C(1) << 40) : 3; /* a jump, or back to small */
+	if (r < 80)
+		return v / 2; /* backwards */
+	if (r < 83)
+		return INT64_MAX - (int64_t)(rng() % 1000);
+	return v;
+}
+
+static void random_walk_matches_reference(void **state)
+{
+	(void)state;
+	lt_model_params mp;
+	model_params_default(&mp);
+	mp.forget_after = 1000;
+	lt_history *h = history_new(&mp);
+	const size_t cap = history_committed_capacity(h);
+	int64_t committed[RG][RP], log_end[RP];
+	/* reference: per refresh, the lag each (group, partition) recorded, or none */
+	static int64_t ref[ROUNDS][RG][RP];
+	static bool has[ROUNDS][RG][RP];
+	for (int p = 0; p < RP; p++)
+		log_end[p] = (int64_t)(rng() % 1000);
+	for (int g = 0; g < RG; g++)
+		for (int p = 0; p < RP; p++)
+			committed[g][p] = 0;
+	for (int round = 0; round < ROUNDS; round++) {
+		lt_snapshot *s = snapshot_new();
+		s->taken_at_ms = 1000 * (round + 1);
+		int64_t tp_log_end[RP]; /* what the history keeps for the shared topic-partition */
+		bool tp_set[RP] = {false};
+		for (int p = 0; p < RP; p++)
+			log_end[p] = walk(log_end[p]);
+		for (int g = 0; g < RG; g++) {
+			char name[8];
+			snprintf(name, sizeof name, "g%d", g);
+			lt_group *grp = snapshot_add_group(s, name);
+			for (int p = 0; p < RP; p++) {
+				has[round][g][p] = false;
+				if (rng() % 10 == 0)
+					continue; /* absent this round */
+				committed[g][p] = walk(committed[g][p]);
+				lt_partition *lp = group_add_partition(grp, "t", p);
+				lp->committed = rng() % 8 == 0 ? LT_OFFSET_NONE : committed[g][p];
+				lp->log_end = rng() % 12 == 0 ? LT_OFFSET_NONE : log_end[p];
+				if (rng() % 15 == 0) {
+					lp->flags |= LT_PF_STALE;
+					continue;
+				}
+				/* first known log end of the refresh wins for the shared series */
+				if (!tp_set[p] || (tp_log_end[p] < 0 && lp->log_end >= 0)) {
+					tp_log_end[p] = lp->log_end;
+					tp_set[p] = true;
+				}
+				ref[round][g][p] = lp->committed; /* lag computed below, once the log end is known */
+				has[round][g][p] = true;
+			}
+		}
+		for (int g = 0; g < RG; g++)
+			for (int p = 0; p < RP; p++)
+				if (has[round][g][p]) {
+					bool known;
+					int64_t lag;
+					lag_compute(LT_OFFSET_NONE, ref[round][g][p], tp_log_end[p], &known, &lag);
+					has[round][g][p] = known;
+					ref[round][g][p] = lag;
+				}
+		snapshot_finish(s);
+		model_enrich(h, s);
+		snapshot_unref(s);
+
+		for (int g = 0; g < RG; g++)
+			for (int p = 0; p < RP; p++) {
+				int64_t want[LT_RING_MAX];
+				size_t n = 0;
+				for (int r = round - (int)cap + 1; r <= round; r++)
+					if (r >= 0 && has[r][g][p])
+						want[n++] = ref[r][g][p];
+				char name[8];
+				snprintf(name, sizeof name, "g%d", g);
+				int64_t out[LT_RING_MAX];
+				size_t got = history_partition_lags(h, name, "t", p, out, LT_RING_MAX);
+				assert_int_equal(got, n);
+				for (size_t i = 0; i < n; i++)
+					assert_int_equal(out[i], want[i]);
+			}
+	}
+	assert_true(history_wide_count(h) > 0); /* the walk did reach the int64 fallback */
+	history_free(h);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -759,6 +874,7 @@ int main(void)
 	    cmocka_unit_test(trend_keeps_last_32),
 	    cmocka_unit_test(series_forgotten),
 	    cmocka_unit_test(series_identity_when_partitions_change),
+	    cmocka_unit_test(random_walk_matches_reference),
 	    cmocka_unit_test(memory_budget_l_scale_own_topics),
 	    cmocka_unit_test(memory_budget_l_scale_shared_topics),
 	};
