@@ -39,15 +39,23 @@ static int title_width(const lt_column *c)
 size_t layout_columns(const lt_column *cols, size_t n, int width, int name_want, struct ui_col_slot *out)
 {
 	bool keep[LT_COL__COUNT];
+	int w[LT_COL__COUNT];
 	int total = 0;
-	size_t kept = 0;
 
 	if (n == 0 || n > LT_COL__COUNT)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		keep[i] = true;
-		total += title_width(&cols[i]) + (i ? 1 : 0);
-		kept++;
+		w[i] = title_width(&cols[i]);
+		total += w[i] + (i ? 1 : 0);
+	}
+	/* the name column starts at what the names need (within its preferred width), so short names
+	 * leave room for more columns */
+	if (name_want > 0 && name_want < w[0]) {
+		int need = (int)strlen(cols[0].title) + 1;
+		int nw = name_want > need ? name_want : need;
+		total -= w[0] - nw;
+		w[0] = nw;
 	}
 	while (total > width) {
 		/* drop the lowest priority; among equals the rightmost */
@@ -58,27 +66,26 @@ size_t layout_columns(const lt_column *cols, size_t n, int width, int name_want,
 		if (victim == n)
 			break;
 		keep[victim] = false;
-		total -= title_width(&cols[victim]) + 1;
-		kept--;
+		total -= w[victim] + 1;
 	}
 
 	size_t k = 0;
-	int x = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!keep[i])
 			continue;
 		out[k].col = &cols[i];
-		out[k].width = title_width(&cols[i]);
+		out[k].width = w[i];
 		k++;
 	}
-	/* the name column absorbs the difference: grows into spare room, shrinks (to a minimum) when even
-	 * the undroppable columns do not fit */
+	/* the name column absorbs the difference: grows into spare room up to the longest name,
+	 * shrinks (to a minimum) when even the undroppable columns do not fit */
 	int diff = width - total;
-	if (diff > 0 && out[0].width + diff > name_want)
-		diff = name_want > out[0].width ? name_want - out[0].width : 0;
+	if (diff > 0)
+		diff = name_want > out[0].width ? (name_want - out[0].width < diff ? name_want - out[0].width : diff) : 0;
 	out[0].width += diff;
 	if (out[0].width < UI_NAME_MIN)
 		out[0].width = UI_NAME_MIN;
+	int x = 0;
 	for (size_t i = 0; i < k; i++) {
 		out[i].x = x;
 		x += out[i].width + 1;

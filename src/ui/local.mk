@@ -16,3 +16,8 @@ tests_unit_test_ui_theme_SOURCES = tests/unit/test_ui_theme.c
 tests_unit_test_ui_theme_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_ui_theme_LDADD = $(UNIT_LDADD)
 endif
+
+## The terminal tests' cluster: a simulated cluster with a fixed picture (tests/tui/tui_fixture.c).
+check_PROGRAMS += tests/tui/tui_fixture
+tests_tui_tui_fixture_SOURCES = tests/tui/tui_fixture.c
+tests_tui_tui_fixture_LDADD = $(LT_LIBS)

@@ -70,6 +70,18 @@ static void priority_100_never_dropped_name_shrinks_to_minimum(void **state)
 	assert_int_equal(s[0].width, UI_NAME_MIN);
 }
 
+static void short_names_make_room_for_more_columns(void **state)
+{
+	(void)state;
+	struct ui_col_slot s[N];
+	/* with names of 10 cells the name column starts at 10, not 20: TREND fits again at 58 */
+	size_t n = layout_columns(cols, N, 58, 10, s);
+	assert_int_equal(n, N);
+	assert_int_equal(s[0].width, 10);
+	n = layout_columns(cols, N, 58, 0, s);
+	assert_int_equal(n, N - 1);
+}
+
 static void screen_split_and_too_small(void **state)
 {
 	(void)state;
@@ -99,6 +111,7 @@ int main(void)
 		cmocka_unit_test(wide_keeps_everything_and_name_grows_to_want),
 		cmocka_unit_test(narrow_drops_lowest_priority_first),
 		cmocka_unit_test(priority_100_never_dropped_name_shrinks_to_minimum),
+		cmocka_unit_test(short_names_make_room_for_more_columns),
 		cmocka_unit_test(screen_split_and_too_small),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
