@@ -233,6 +233,20 @@ static void draw_header(const struct ui *u, int y, const struct ui_col_slot *slo
 	}
 }
 
+static bool exact_when_fits(lt_col_id id)
+{
+	switch (id) {
+	case LT_COL_MEMBERS:
+	case LT_COL_PARTITIONS:
+	case LT_COL_LAG:
+	case LT_COL_LOG_START:
+	case LT_COL_COMMITTED:
+	case LT_COL_LOG_END:
+	case LT_COL_P_LAG: return true;
+	default: return false;
+	}
+}
+
 static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r)
 {
 	char buf[256];
@@ -243,7 +257,14 @@ static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, c
 		mvaddstr(y, sl->x + sl->width - w, buf); /* glyphs only: nothing untrusted */
 		return;
 	}
-	sl->col->format(r, buf, sizeof buf, false);
+	/* offsets and counts are shown exactly when they fit: operators compare them with other tools */
+	if (exact_when_fits(sl->col->id)) {
+		sl->col->format(r, buf, sizeof buf, true);
+		if ((int)strlen(buf) > sl->width)
+			sl->col->format(r, buf, sizeof buf, false);
+	} else {
+		sl->col->format(r, buf, sizeof buf, false);
+	}
 	put_cells(u, y, sl->x, buf, sl->width, sl->col->align_right);
 }
 

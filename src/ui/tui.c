@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/modes.h"
+#include "cli/target.h"
 #include "kafka/collector.h"
 #include "ui/keys.h"
 #include "ui/ui.h"
@@ -110,6 +111,17 @@ const lt_group *ui_open_group_ptr(const struct ui *u)
 	return snapshot_find_group(u->snap, u->open_group);
 }
 
+/* Cells a name takes on screen. Plain ASCII (nearly every name) is its length, which is cheap over
+ * 100,000 rows; anything else goes through the sanitizer's measure (escapes are wider). */
+static int name_cells(const char *name, bool utf8)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	for (; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			return display_width(name, utf8);
+	return (int)(p - (const unsigned char *)name);
+}
+
 static void list_rebuild(struct ui *u, struct ui_list *l, const lt_group *group)
 {
 	lt_row *rows = NULL;
@@ -147,7 +159,7 @@ static void list_rebuild(struct ui *u, struct ui_list *l, const lt_group *group)
 	int want = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = l->kind == LT_ROWS_GROUPS ? rows[i].group->group : rows[i].part->topic;
-		int w = display_width(name, !u->ascii);
+		int w = name_cells(name, !u->ascii);
 		if (w > want)
 			want = w;
 	}
@@ -380,12 +392,15 @@ static void on_resize(struct ui *u)
 	struct winsize ws;
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
 		resize_term(ws.ws_row, ws.ws_col);
+	/* the terminal has reflowed or cut what was on it: repaint everything, not a diff */
+	clearok(curscr, TRUE);
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
 static void on_key(struct ui *u, int ch)
 {
 	if (ch == KEY_RESIZE) {
+		clearok(curscr, TRUE);
 		u->dirty |= UI_DIRTY_DRAW;
 		return;
 	}
@@ -528,20 +543,22 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms)
 		ui_free(&u);
 		return LT_EXIT_USAGE;
 	}
-	if (signals_install(err, sizeof err) != 0) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		ui_free(&u);
-		return LT_EXIT_CLUSTER;
-	}
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		const char *term = getenv("TERM");
 		char *safe = sanitize_dup(term ? term : "", false);
 		fprintf(stderr, "lagtop: cannot open the terminal (TERM='%s' unknown?)\n", safe);
 		free(safe);
-		signals_restore();
 		ui_free(&u);
 		return LT_EXIT_USAGE;
+	}
+	/* after newterm, so ours replace the handlers curses installs: a resize must wake poll() */
+	if (signals_install(err, sizeof err) != 0) {
+		endwin();
+		delscreen(scr);
+		fprintf(stderr, "lagtop: %s\n", err);
+		ui_free(&u);
+		return LT_EXIT_CLUSTER;
 	}
 	xalloc_set_fatal_hook(restore_terminal);
 	cbreak();
@@ -628,33 +645,25 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms)
 
 int mode_tui(const struct lt_options *o)
 {
-	char err[512];
-	if (!o->bootstrap) {
-		fprintf(stderr, "lagtop: no cluster given: use -b HOST:PORT (or --demo to try the simulated cluster)\n");
+	char err[1024];
+	struct lt_target t;
+	if (target_from_options(o, &t, true, err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}
-	struct lt_collector_conf conf;
-	memset(&conf, 0, sizeof conf);
-	const char **keys = xcalloc(o->n_props + 1, sizeof *keys);
-	const char **vals = xcalloc(o->n_props + 1, sizeof *vals);
-	char **owned = xcalloc(o->n_props + 1, sizeof *owned);
-	for (size_t i = 0; i < o->n_props; i++) {
-		owned[i] = xstrdup(o->props[i]);
-		char *eq = strchr(owned[i], '=');
-		if (eq)
-			*eq++ = '\0';
-		keys[i] = owned[i];
-		vals[i] = eq ? eq : "";
-	}
-	conf.cluster_name = o->cluster ? o->cluster : o->bootstrap;
-	conf.bootstrap = o->bootstrap;
-	conf.n_props = o->n_props;
-	conf.prop_keys = keys;
-	conf.prop_values = vals;
-	conf.n_group_regex = o->n_groups;
-	conf.group_regex = o->groups;
-	conf.interval_ms = tui_interval_ms(o);
-	conf.timeout_ms = o->timeout_ms;
+	struct lt_collector_conf conf = {
+		.cluster_name = t.cluster_name,
+		.bootstrap = t.bootstrap,
+		.n_props = t.n_props,
+		.prop_keys = (const char *const *)t.prop_keys,
+		.prop_values = (const char *const *)t.prop_values,
+		.n_group_regex = t.n_include,
+		.group_regex = (const char *const *)t.include,
+		.n_group_exclude = t.n_exclude,
+		.group_exclude = (const char *const *)t.exclude,
+		.interval_ms = t.interval_ms,
+		.timeout_ms = o->timeout_ms,
+	};
 	model_params_default(&conf.model);
 
 	int rc;
@@ -662,24 +671,19 @@ int mode_tui(const struct lt_options *o)
 	if (!c) {
 		fprintf(stderr, "lagtop: %s\n", err);
 		rc = LT_EXIT_USAGE;
-		goto out;
-	}
-	if (collector_start(c, err, sizeof err) != 0) {
+	} else if (collector_start(c, err, sizeof err) != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
 		collector_free(c);
 		rc = LT_EXIT_CLUSTER;
-		goto out;
+	} else {
+		struct lt_options eff = *o;
+		eff.read_only = t.read_only; /* the cluster's read_only counts too */
+		ui_source *src = source_collector_new(c);
+		rc = tui_run(&eff, src, conf.interval_ms);
+		source_free(src);
+		collector_free(c);
 	}
-	ui_source *src = source_collector_new(c);
-	rc = tui_run(o, src, conf.interval_ms);
-	source_free(src);
-	collector_free(c);
-out:
-	for (size_t i = 0; i < o->n_props; i++)
-		free(owned[i]);
-	free(owned);
-	free(keys);
-	free(vals);
+	target_free(&t);
 	return rc;
 }
 

@@ -36,8 +36,10 @@ tui_start() {
 	printf '#!/bin/sh\nenv %s LAGTOP_THEMES_DIR=%s %s %s 2>%s\necho "EXITED=$?"\nexec sleep 60\n' \
 		"$envs" "$LT_SRCDIR/themes" "$LAGTOP" "$args" "$LT_TMP/lagtop.err" >"$LT_TMP/run.sh"
 	chmod +x "$LT_TMP/run.sh"
+	# a second start replaces the first session (renamed first, so the server never runs empty)
+	tm rename-session -t t old >/dev/null 2>&1
 	tm new-session -d -s t -x "$cols" -y "$lines" "$LT_TMP/run.sh"
-	tm set-option -t t -g window-size manual >/dev/null 2>&1
+	tm kill-session -t old >/dev/null 2>&1
 }
 
 tui_screen() { tm capture-pane -p -t t; }
