@@ -53,7 +53,7 @@ int mode_demo(const struct lt_options *o)
 		rc = LT_EXIT_CLUSTER;
 	} else {
 		ui_source *src = source_collector_new(c);
-		rc = tui_run(o, src, conf.interval_ms);
+		rc = tui_run(o, src, conf.interval_ms, NULL);
 		source_free(src);
 		collector_free(c);
 	}

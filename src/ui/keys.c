@@ -220,6 +220,11 @@ static void act_theme(struct ui *u)
 	ui_next_theme(u);
 }
 
+static void act_cluster(struct ui *u)
+{
+	ui_choose_cluster(u);
+}
+
 static void act_error(struct ui *u)
 {
 	u->popup = UI_POPUP_ERROR;
@@ -254,6 +259,7 @@ static const struct ui_key key_table[] = {
 	{ { '-' }, "-", NULL, "refresh more often (shorter interval)", UI_PANE_ALL, 0, act_faster },
 	{ { KEY_F(5) }, "F5", NULL, "refresh now", UI_PANE_ALL, 0, act_refresh },
 	{ { 'm' }, "m", "Members", "show or hide the group's members", UI_PANE_ALL, 0, act_members },
+	{ { 'c' }, "c", NULL, "choose the cluster (from the config file)", UI_PANE_ALL, 0, act_cluster },
 	{ { 'e' }, "e", NULL, "show the last collection error in full", UI_PANE_ALL, 0, act_error },
 	{ { 't' }, "t", "Theme", "next colour theme", UI_PANE_ALL, 0, act_theme },
 	/* Offset resets (R, U) join here, flagged UI_KEY_WRITES so that --read-only never offers them. */

@@ -683,6 +683,30 @@ static void draw_error(struct ui *u)
 	free(wrapped);
 }
 
+static void draw_clusters(struct ui *u)
+{
+	const struct tui_clusters *cl = u->clusters;
+	struct popup p;
+	int w = 30;
+	for (size_t i = 0; i < cl->n; i++) {
+		int dw = display_width(cl->names[i], utf8(u)) + 8;
+		w = dw > w ? dw : w;
+	}
+	popup_frame(u, &p, (int)cl->n + 2, w, "cluster (Enter picks, Esc closes)");
+	int inner = p.h - 2;
+	int top = u->popup_top >= inner ? u->popup_top - inner + 1 : 0;
+	for (int i = 0; i < inner && (size_t)(top + i) < cl->n; i++) {
+		size_t ci = (size_t)(top + i);
+		char line[300];
+		char *safe = sanitize_dup(cl->names[ci], utf8(u));
+		snprintf(line, sizeof line, "%s %s", ci == cl->current ? "*" : " ", safe);
+		free(safe);
+		set_role((int)ci == u->popup_top ? UI_ROLE_CURSOR : UI_ROLE_POPUP);
+		put_cells(u, p.y + 1 + i, p.x + 1, line, p.w - 2, false);
+	}
+	set_role(UI_ROLE_POPUP);
+}
+
 /* ---- the frame ---- */
 
 static void draw_too_small(const struct ui *u)
@@ -733,6 +757,7 @@ void screen_draw(struct ui *u)
 	case UI_POPUP_HELP: draw_help(u); break;
 	case UI_POPUP_DETAIL: draw_detail(u); break;
 	case UI_POPUP_ERROR: draw_error(u); break;
+	case UI_POPUP_CLUSTERS: draw_clusters(u); break;
 	default: break;
 	}
 	refresh();

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@
 #include <unistd.h>
 
 #include "cli/modes.h"
-#include "cli/target.h"
+#include "config/config.h"
 #include "kafka/collector.h"
 #include "ui/keys.h"
 #include "ui/ui.h"
@@ -285,18 +286,18 @@ void ui_apply_filter_text(struct ui *u)
 
 void ui_next_theme(struct ui *u)
 {
-	char err[256];
+	char err[256] = "";
 	for (size_t step = 1; step <= u->themes.n; step++) {
 		size_t i = (u->theme_idx + step) % u->themes.n;
 		struct ui_theme t;
-		if (theme_list_load(&u->themes, i, &t, err, sizeof err) != 0) {
-			ui_set_message(u, "%s", err);
-			continue;
-		}
+		if (theme_list_load(&u->themes, i, &t, err, sizeof err) != 0)
+			continue; /* a broken file is skipped, and said so below */
 		u->theme_idx = i;
 		u->theme = t;
 		theme_apply(&u->theme, u->color);
-		if (!u->msg[0] || u->msg_until == 0)
+		if (err[0])
+			ui_set_message(u, "theme %s; skipped: %s", t.name, err);
+		else
 			ui_set_message(u, "theme %s%s", t.name, u->color ? "" : " (no colours on this terminal)");
 		return;
 	}
@@ -349,8 +350,93 @@ static void filter_key(struct ui *u, int ch)
 	keys_dispatch(u, ch); /* arrows and the like still move */
 }
 
+static void switch_cluster(struct ui *u, size_t i)
+{
+	struct tui_clusters *cl = u->clusters;
+	char err[512];
+	int interval = u->interval_ms;
+	bool ro = u->read_only;
+	ui_source *src = cl->open(cl->ctx, i, &interval, &ro, err, sizeof err);
+	if (!src) {
+		ui_set_message(u, "%s", err);
+		return;
+	}
+	cl->retire(cl->ctx, u->src);
+	cl->current = i;
+	u->src = src;
+	u->interval_ms = interval;
+	u->read_only = ro || u->opts->read_only;
+	u->paused = false;
+	/* everything shown belonged to the old cluster */
+	if (u->next)
+		snapshot_unref(u->next);
+	u->next = NULL;
+	free(u->open_group);
+	u->open_group = NULL;
+	u->show_members = false;
+	u->focus = UI_PANE_GROUPS;
+	u->groups.cursor = u->groups.top = 0;
+	u->groups.has_sel = false;
+	row_key_clear(&u->groups.sel);
+	lt_snapshot *old = u->snap;
+	u->snap = NULL;
+	rebuild_rows(u); /* empty: the rows pointed into the old snapshot */
+	if (old)
+		snapshot_unref(old);
+	u->src->ops->set_interval(u->src, u->interval_ms);
+	ui_set_message(u, "cluster %s", cl->names[i]);
+	u->dirty |= UI_DIRTY_ROWS;
+}
+
+void ui_choose_cluster(struct ui *u)
+{
+	if (!u->clusters || u->clusters->n == 0) {
+		ui_set_message(u, "no clusters to choose from: define them in the config file (see lagtop(1))");
+		return;
+	}
+	u->popup = UI_POPUP_CLUSTERS;
+	u->popup_top = u->clusters->current < u->clusters->n ? (int)u->clusters->current : 0;
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
+static void clusters_key(struct ui *u, int ch)
+{
+	int n = (int)u->clusters->n;
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		if (u->popup_top > 0)
+			u->popup_top--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		if (u->popup_top + 1 < n)
+			u->popup_top++;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		u->popup = UI_POPUP_NONE;
+		if ((size_t)u->popup_top != u->clusters->current)
+			switch_cluster(u, (size_t)u->popup_top);
+		break;
+	case KEY_ESC:
+	case 'q':
+	case 'c':
+		u->popup = UI_POPUP_NONE;
+		break;
+	default:
+		return;
+	}
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
 static void popup_key(struct ui *u, int ch)
 {
+	if (u->popup == UI_POPUP_CLUSTERS) {
+		clusters_key(u, ch);
+		return;
+	}
 	switch (ch) {
 	case KEY_UP:
 	case 'k':
@@ -525,7 +611,7 @@ static void ui_init(struct ui *u, const struct lt_options *o, ui_source *src, in
 	u->glyphs = glyphs_get(u->ascii);
 }
 
-int tui_run(const struct lt_options *o, ui_source *src, int interval_ms)
+int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct tui_clusters *clusters)
 {
 	struct ui u;
 	char err[512];
@@ -533,6 +619,7 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms)
 	const char *nc = getenv("NO_COLOR");
 
 	ui_init(&u, o, src, interval_ms);
+	u.clusters = clusters;
 	if (themes_init(&u, o, err, sizeof err) != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
 		ui_free(&u);
@@ -643,47 +730,136 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms)
 
 /* ---- mode_tui: the dashboard on a live cluster ---- */
 
-int mode_tui(const struct lt_options *o)
+/* The clusters of the config file, and the collectors opened on them. A replaced collector is
+ * freed on its own thread: its refresh may be waiting on a dead broker, and the UI must not. */
+struct live {
+	const struct lt_options *o;
+	struct lt_config cfg;
+	const char **names;
+	lt_collector *cur;
+	ui_source *cur_src; /* the source over cur, handed to the UI */
+	size_t n_retiring;
+	pthread_t *retiring;
+};
+
+static void *collector_free_thread(void *arg)
 {
-	char err[1024];
-	struct lt_target t;
-	if (target_from_options(o, &t, true, err, sizeof err) != 0) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		return LT_EXIT_USAGE;
-	}
+	collector_free(arg);
+	return NULL;
+}
+
+static lt_collector *live_connect(struct live *l, const struct lt_options *o, int *interval_ms, bool *read_only,
+				  char *err, size_t errlen)
+{
+	struct lt_cluster_conf cc;
+	if (config_select(&l->cfg, o, &cc, err, errlen) != 0)
+		return NULL;
+	/* -g narrows the cluster's own include list; without it the config's list applies */
 	struct lt_collector_conf conf = {
-		.cluster_name = t.cluster_name,
-		.bootstrap = t.bootstrap,
-		.n_props = t.n_props,
-		.prop_keys = (const char *const *)t.prop_keys,
-		.prop_values = (const char *const *)t.prop_values,
-		.n_group_regex = t.n_include,
-		.group_regex = (const char *const *)t.include,
-		.n_group_exclude = t.n_exclude,
-		.group_exclude = (const char *const *)t.exclude,
-		.interval_ms = t.interval_ms,
+		.cluster_name = cc.name ? cc.name : cc.bootstrap,
+		.bootstrap = cc.bootstrap,
+		.n_props = cc.n_props,
+		.prop_keys = (const char *const *)cc.prop_keys,
+		.prop_values = (const char *const *)cc.prop_values,
+		.n_group_regex = o->n_groups ? o->n_groups : cc.n_include,
+		.group_regex = o->n_groups ? o->groups : (const char *const *)cc.include,
+		.n_group_exclude = cc.n_exclude,
+		.group_exclude = (const char *const *)cc.exclude,
+		.interval_ms = cc.refresh_ms,
 		.timeout_ms = o->timeout_ms,
 	};
 	model_params_default(&conf.model);
-
-	int rc;
-	lt_collector *c = collector_new(&conf, err, sizeof err);
-	if (!c) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		rc = LT_EXIT_USAGE;
-	} else if (collector_start(c, err, sizeof err) != 0) {
-		fprintf(stderr, "lagtop: %s\n", err);
+	conf.model.allowed_lag = cc.lag_threshold;
+	lt_collector *c = collector_new(&conf, err, errlen);
+	if (c && collector_start(c, err, errlen) != 0) {
 		collector_free(c);
-		rc = LT_EXIT_CLUSTER;
-	} else {
-		struct lt_options eff = *o;
-		eff.read_only = t.read_only; /* the cluster's read_only counts too */
-		ui_source *src = source_collector_new(c);
-		rc = tui_run(&eff, src, conf.interval_ms);
-		source_free(src);
-		collector_free(c);
+		c = NULL;
 	}
-	target_free(&t);
+	*interval_ms = cc.refresh_ms;
+	*read_only = cc.read_only;
+	cluster_conf_free(&cc);
+	return c;
+}
+
+static ui_source *live_open(void *ctx, size_t i, int *interval_ms, bool *read_only, char *err, size_t errlen)
+{
+	struct live *l = ctx;
+	struct lt_options eff = *l->o;
+	eff.cluster = l->cfg.clusters[i].name;
+	eff.bootstrap = NULL; /* -b named the first cluster, not this one */
+	lt_collector *c = live_connect(l, &eff, interval_ms, read_only, err, errlen);
+	if (!c)
+		return NULL;
+	pthread_t t;
+	if (pthread_create(&t, NULL, collector_free_thread, l->cur) == 0) {
+		l->retiring = xrealloc(l->retiring, (l->n_retiring + 1) * sizeof *l->retiring);
+		l->retiring[l->n_retiring++] = t;
+	} else {
+		collector_free(l->cur);
+	}
+	l->cur = c;
+	l->cur_src = source_collector_new(c);
+	return l->cur_src;
+}
+
+static void live_retire(void *ctx, ui_source *old)
+{
+	(void)ctx;
+	source_free(old); /* the wrapper; its collector is being freed by live_open's thread */
+}
+
+int mode_tui(const struct lt_options *o)
+{
+	char err[1024];
+	struct live l;
+	memset(&l, 0, sizeof l);
+	l.o = o;
+	if (config_load(&l.cfg, o->config_path, stderr, err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		config_free(&l.cfg);
+		return LT_EXIT_USAGE;
+	}
+	int interval_ms;
+	bool read_only;
+	struct lt_cluster_conf cc;
+	if (config_select(&l.cfg, o, &cc, err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		config_free(&l.cfg);
+		return LT_EXIT_USAGE;
+	}
+	struct lt_options eff = *o;
+	eff.theme = o->theme ? o->theme : l.cfg.theme; /* --theme, else the config's */
+	const char *first = cc.name;
+	l.cur = live_connect(&l, o, &interval_ms, &read_only, err, sizeof err);
+	if (!l.cur) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		cluster_conf_free(&cc);
+		config_free(&l.cfg);
+		return LT_EXIT_USAGE;
+	}
+	eff.read_only = read_only;
+
+	struct tui_clusters clusters = { .open = live_open, .retire = live_retire, .ctx = &l };
+	l.names = xcalloc(l.cfg.n_clusters + 1, sizeof *l.names);
+	for (size_t i = 0; i < l.cfg.n_clusters; i++)
+		l.names[i] = l.cfg.clusters[i].name;
+	clusters.n = l.cfg.n_clusters;
+	clusters.names = l.names;
+	clusters.current = l.cfg.n_clusters;
+	for (size_t i = 0; first && !o->bootstrap && i < l.cfg.n_clusters; i++)
+		if (strcmp(l.cfg.clusters[i].name, first) == 0)
+			clusters.current = i;
+
+	l.cur_src = source_collector_new(l.cur);
+	int rc = tui_run(&eff, l.cur_src, interval_ms, &clusters);
+	source_free(l.cur_src);
+	collector_free(l.cur);
+	for (size_t i = 0; i < l.n_retiring; i++)
+		pthread_join(l.retiring[i], NULL);
+	free(l.retiring);
+	free(l.names);
+	cluster_conf_free(&cc);
+	config_free(&l.cfg);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
 #include "ui/layout.h"
 #include "ui/source.h"
 #include "ui/theme.h"
+#include "ui/tui.h"
 
 /* Which pane a key applies to (ui_key.panes) and which one has the focus. */
 enum ui_pane {
@@ -21,7 +22,7 @@ enum ui_pane {
 };
 #define UI_PANE_ALL (UI_PANE_GROUPS | UI_PANE_PARTS | UI_PANE_MEMBERS)
 
-enum ui_popup { UI_POPUP_NONE = 0, UI_POPUP_HELP, UI_POPUP_DETAIL, UI_POPUP_ERROR };
+enum ui_popup { UI_POPUP_NONE = 0, UI_POPUP_HELP, UI_POPUP_DETAIL, UI_POPUP_ERROR, UI_POPUP_CLUSTERS };
 
 /* Dirty flags: changes set them, the loop acts on them once per pass. */
 enum {
@@ -77,6 +78,8 @@ struct ui {
 	char msg[160];       /* transient message in the key bar */
 	int64_t msg_until;   /* monotonic ms */
 
+	struct tui_clusters *clusters; /* NULL: no cluster switching */
+
 	struct ui_geom geom;
 	bool color, ascii;
 	const struct ui_glyphs *glyphs;
@@ -98,6 +101,7 @@ void ui_apply_filter_text(struct ui *u);       /* from filter_buf */
 int ui_page_rows(const struct ui *u);          /* rows visible in the focused pane */
 const lt_group *ui_open_group_ptr(const struct ui *u);
 void ui_next_theme(struct ui *u);
+void ui_choose_cluster(struct ui *u);          /* opens the cluster list popup */
 
 /* screen.c */
 void screen_draw(struct ui *u);
