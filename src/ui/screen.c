@@ -665,12 +665,17 @@ static void draw_error(struct ui *u)
 	size_t nw = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *safe = sanitize_dup(lines[i], utf8(u));
-		size_t len = strlen(safe);
-		for (size_t off = 0; off < len || off == 0; off += (size_t)w) {
-			add_line(&wrapped, &nw, xstrndup(safe + off, (size_t)w));
-			if (len == 0)
-				break;
-		}
+		size_t len = strlen(safe), off = 0;
+		do {
+			size_t take = len - off < (size_t)w ? len - off : (size_t)w;
+			/* never cut inside a UTF-8 character */
+			while (take > 0 && off + take < len && ((unsigned char)safe[off + take] & 0xC0) == 0x80)
+				take--;
+			if (take == 0)
+				take = len - off < (size_t)w ? len - off : (size_t)w;
+			add_line(&wrapped, &nw, xstrndup(safe + off, take));
+			off += take;
+		} while (off < len);
 		free(safe);
 		free(lines[i]);
 	}

@@ -3,7 +3,7 @@
 # refresh, opening a group, members, filter, help, quit.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 19
+plan 21
 
 tui_start_fixture || exit 1
 tui_start 120 30 -- -b "$BOOTSTRAP" -i 1
@@ -37,6 +37,12 @@ tui_keys Enter
 ok "the selection stayed on billing" tui_wait_text "Partitions of billing"
 n=$(tui_screen | grep -cE '^ *orders +[0-3] +(0 +)?900 +1000 +100 ')
 is "Enter shows billing's four partitions with their offsets" "$n" "4"
+
+tui_keys Enter
+ok "Enter on a partition opens its detail" tui_wait_text "orders [0]"
+like "detail: exact offsets and the lag history" "$(tui_screen)" "COMMITTED +900.*|lag history"
+tui_keys Escape
+tui_wait_gone "orders [0]" >/dev/null
 
 tui_keys m
 ok "members pane" tui_wait_text "Members of billing"
