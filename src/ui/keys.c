@@ -164,7 +164,7 @@ static void act_pause(struct ui *u)
 	ui_set_message(u, "%s", u->paused ? "paused: no refreshes until p" : "resumed");
 }
 
-static const int intervals_ms[] = { 500, 1000, 2000, 5000, 10000, 30000, 60000 };
+static const int intervals_ms[] = {500, 1000, 2000, 5000, 10000, 30000, 60000};
 #define N_INTERVALS (sizeof intervals_ms / sizeof intervals_ms[0])
 
 static void interval_step(struct ui *u, int dir)
@@ -231,6 +231,7 @@ static void act_error(struct ui *u)
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
+/* clang-format off */
 /* The table. Order is the help screen's order; the key bar shows entries with a label, in order. */
 static const struct ui_key key_table[] = {
 	{ { 'q' }, "q", "Quit", "quit (restores the terminal)", UI_PANE_ALL, 0, act_quit },
@@ -264,6 +265,7 @@ static const struct ui_key key_table[] = {
 	{ { 't' }, "t", "Theme", "next colour theme", UI_PANE_ALL, 0, act_theme },
 	/* Offset resets (R, U) join here, flagged UI_KEY_WRITES so that --read-only never offers them. */
 };
+/* clang-format on */
 
 #define N_KEYS (sizeof key_table / sizeof key_table[0])
 
@@ -307,7 +309,7 @@ char **keys_help_lines(bool read_only, int name_width)
 		for (; j < N_KEYS && strcmp(key_table[j].help, key_table[i].help) == 0; j++)
 			if (keys_enabled(&key_table[j], read_only))
 				snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j > i ? ", " : "",
-					 key_table[j].name);
+				         key_table[j].name);
 		lines[n++] = xasprintf("%-*s %s", name_width, names, key_table[i].help);
 		i = j;
 	}

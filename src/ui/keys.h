@@ -14,12 +14,12 @@ enum {
 };
 
 struct ui_key {
-	int codes[3];      /* curses key codes, 0-terminated */
-	const char *name;  /* "q", "Up", "PgDn", "F5", "Space" */
-	const char *bar;   /* label in the bottom key bar, NULL when not shown there */
-	const char *help;  /* one line; consecutive keys with the same text share a help line */
-	unsigned panes;    /* UI_PANE_* where the key works */
-	unsigned flags;    /* UI_KEY_* */
+	int codes[3];     /* curses key codes, 0-terminated */
+	const char *name; /* "q", "Up", "PgDn", "F5", "Space" */
+	const char *bar;  /* label in the bottom key bar, NULL when not shown there */
+	const char *help; /* one line; consecutive keys with the same text share a help line */
+	unsigned panes;   /* UI_PANE_* where the key works */
+	unsigned flags;   /* UI_KEY_* */
 	void (*action)(struct ui *u);
 };
 

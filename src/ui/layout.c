@@ -61,7 +61,8 @@ size_t layout_columns(const lt_column *cols, size_t n, int width, int name_want,
 		/* drop the lowest priority; among equals the rightmost */
 		size_t victim = n;
 		for (size_t i = 0; i < n; i++)
-			if (keep[i] && cols[i].priority < 100 && (victim == n || cols[i].priority <= cols[victim].priority))
+			if (keep[i] && cols[i].priority < 100 &&
+			    (victim == n || cols[i].priority <= cols[victim].priority))
 				victim = i;
 		if (victim == n)
 			break;
@@ -81,7 +82,8 @@ size_t layout_columns(const lt_column *cols, size_t n, int width, int name_want,
 	 * shrinks (to a minimum) when even the undroppable columns do not fit */
 	int diff = width - total;
 	if (diff > 0)
-		diff = name_want > out[0].width ? (name_want - out[0].width < diff ? name_want - out[0].width : diff) : 0;
+		diff =
+		    name_want > out[0].width ? (name_want - out[0].width < diff ? name_want - out[0].width : diff) : 0;
 	out[0].width += diff;
 	if (out[0].width < UI_NAME_MIN)
 		out[0].width = UI_NAME_MIN;

@@ -10,17 +10,17 @@
 #include "model/columns.h"
 
 /* Below this the screen shows only "terminal too small". 80x24 is the size everything is designed for. */
-#define UI_MIN_COLS 50
+#define UI_MIN_COLS  50
 #define UI_MIN_LINES 12
-#define UI_NAME_MIN 8 /* the first (name) column never shrinks below this */
+#define UI_NAME_MIN  8 /* the first (name) column never shrinks below this */
 
 struct ui_geom {
 	bool too_small;
 	int lines, cols;
-	int top_y;             /* top bar */
-	int main_y, main_h;    /* groups pane: title line, header line, rows */
+	int top_y;              /* top bar */
+	int main_y, main_h;     /* groups pane: title line, header line, rows */
 	int bottom_y, bottom_h; /* partitions/members pane, 0 height when closed */
-	int keys_y;            /* bottom key bar */
+	int keys_y;             /* bottom key bar */
 };
 
 void layout_screen(int lines, int cols, bool bottom_open, struct ui_geom *g);

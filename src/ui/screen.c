@@ -111,7 +111,7 @@ static bool refresh_late(const struct ui *u, int64_t wall, int64_t *late_by)
 static void draw_top_bar(const struct ui *u)
 {
 	const struct ui_geom *g = &u->geom;
-	struct bar b = { u, g->top_y, 0, g->cols };
+	struct bar b = {u, g->top_y, 0, g->cols};
 	char buf[256], t1[32], t2[32];
 	int64_t wall = ui_now_wall_ms();
 	const lt_snapshot *s = u->snap;
@@ -152,7 +152,7 @@ static void draw_top_bar(const struct ui *u)
 	bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
 	if (late) {
 		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, u->src->ops->busy(u->src) ? "LATE: refresh still running" : "LATE",
-			false);
+		        false);
 	}
 	if (u->paused)
 		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, "PAUSED", false);
@@ -227,7 +227,8 @@ static void draw_header(const struct ui *u, int y, const struct ui_col_slot *slo
 		const lt_column *c = slots[i].col;
 		bool sorted = l && c->id == l->sort_col;
 		char t[64];
-		snprintf(t, sizeof t, "%s%s", c->title, sorted ? (l->sort_desc ? u->glyphs->sort_desc : u->glyphs->sort_asc) : "");
+		snprintf(t, sizeof t, "%s%s", c->title,
+		         sorted ? (l->sort_desc ? u->glyphs->sort_desc : u->glyphs->sort_asc) : "");
 		set_role(sorted ? UI_ROLE_HEADER_SORT : UI_ROLE_HEADER);
 		put_cells(u, y, slots[i].x, t, slots[i].width, c->align_right);
 	}
@@ -314,8 +315,9 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 	}
 	if (l->n_rows == 0 && rows_h > 0) {
 		set_role(UI_ROLE_NORMAL);
-		mvaddstr(y + 2, 2, l->filter ? "(no rows match the filter; Esc clears it)"
-				     : (u->snap ? "(nothing here)" : "(waiting for data)"));
+		mvaddstr(y + 2, 2,
+		         l->filter ? "(no rows match the filter; Esc clears it)"
+		                   : (u->snap ? "(nothing here)" : "(waiting for data)"));
 	}
 }
 
@@ -328,10 +330,10 @@ size_t screen_members_count(const struct ui *u)
 }
 
 static const lt_column member_cols[] = {
-	{ .title = "MEMBER-ID", .width = 20, .priority = 100 },
-	{ .title = "CLIENT-ID", .width = 18, .priority = 80 },
-	{ .title = "HOST", .width = 16, .priority = 60 },
-	{ .title = "PARTITIONS", .width = 20, .priority = 90 },
+	{.title = "MEMBER-ID", .width = 20, .priority = 100},
+	{.title = "CLIENT-ID", .width = 18, .priority = 80},
+	{.title = "HOST", .width = 16, .priority = 60},
+	{.title = "PARTITIONS", .width = 20, .priority = 90},
 };
 
 static void assigned_text(const lt_member *m, char *out, size_t outlen)
@@ -349,7 +351,8 @@ static void assigned_text(const lt_member *m, char *out, size_t outlen)
 		if (prev && strcmp(prev, tp->topic) == 0)
 			w = snprintf(out + len, outlen - len, ",%" PRId32, tp->partition);
 		else
-			w = snprintf(out + len, outlen - len, "%s%s:%" PRId32, prev ? " " : "", tp->topic, tp->partition);
+			w = snprintf(out + len, outlen - len, "%s%s:%" PRId32, prev ? " " : "", tp->topic,
+			             tp->partition);
 		if (w < 0 || (size_t)w >= outlen - len)
 			break;
 		len += (size_t)w;
@@ -377,7 +380,7 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 		size_t mi = u->mem_top + (size_t)i;
 		int ly = y + 2 + i;
 		set_role(mi == u->mem_cursor && mi < nm ? (focused ? UI_ROLE_CURSOR : UI_ROLE_CURSOR_UNFOCUSED)
-							  : UI_ROLE_NORMAL);
+		                                        : UI_ROLE_NORMAL);
 		fill_line(ly, 0, u->geom.cols);
 		if (mi >= nm)
 			continue;
@@ -496,7 +499,7 @@ static void popup_frame(const struct ui *u, struct popup *p, int want_h, int wan
 	char t[128];
 	snprintf(t, sizeof t, " %s ", title);
 	put_cells(u, p->y, p->x + 2, t, display_width(t, utf8(u)) < p->w - 4 ? display_width(t, utf8(u)) : p->w - 4,
-		  false);
+	          false);
 	set_role(UI_ROLE_POPUP);
 }
 
@@ -577,7 +580,7 @@ static void draw_detail(struct ui *u)
 	if (!p) {
 		add_line(&lines, &n, xstrdup("(this partition is no longer in the group's data)"));
 	} else {
-		lt_row r = { g, p };
+		lt_row r = {g, p};
 		size_t nc;
 		const lt_column *cols = columns_for(LT_ROWS_PARTITIONS, &nc);
 		for (size_t i = 0; i < nc; i++) {
@@ -594,17 +597,17 @@ static void draw_detail(struct ui *u)
 			unsigned bit;
 			const char *text;
 		} fl[] = {
-			{ LT_PF_OUT_OF_RANGE, "out-of-range (committed < log start)" },
-			{ LT_PF_AHEAD_OF_END, "ahead-of-end (committed > log end)" },
-			{ LT_PF_STALE, "stale" },
-			{ LT_PF_NO_LEADER, "no-leader" },
-			{ LT_PF_UNASSIGNED, "unassigned" },
-			{ LT_PF_IDLE, "idle" },
+		    {LT_PF_OUT_OF_RANGE, "out-of-range (committed < log start)"},
+		    {LT_PF_AHEAD_OF_END, "ahead-of-end (committed > log end)"},
+		    {LT_PF_STALE, "stale"},
+		    {LT_PF_NO_LEADER, "no-leader"},
+		    {LT_PF_UNASSIGNED, "unassigned"},
+		    {LT_PF_IDLE, "idle"},
 		};
 		for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
 			if (p->flags & fl[i].bit)
-				snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s", flags[0] ? ", " : "",
-					 fl[i].text);
+				snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s",
+				         flags[0] ? ", " : "", fl[i].text);
 		add_line(&lines, &n, xasprintf("flags      %s", flags[0] ? flags : "none"));
 		if (p->flags & LT_PF_STALE) {
 			char d[32];
@@ -618,7 +621,7 @@ static void draw_detail(struct ui *u)
 		}
 		int64_t hist[64];
 		size_t nh = u->src->ops->partition_lags(u->src, u->detail.group, u->detail.topic, u->detail.partition,
-							hist, 64);
+		                                        hist, 64);
 		if (nh) {
 			char spark[64 * 4 + 8], lo[32], hi[32];
 			sparkline(u, hist, nh, 50, spark, sizeof spark);
@@ -719,7 +722,7 @@ static void draw_too_small(const struct ui *u)
 	char msg[96];
 	set_role(UI_ROLE_NORMAL);
 	snprintf(msg, sizeof msg, "terminal too small: %dx%d, need %dx%d", u->geom.cols, u->geom.lines, UI_MIN_COLS,
-		 UI_MIN_LINES);
+	         UI_MIN_LINES);
 	int y = u->geom.lines / 2, x = 0;
 	int len = (int)strlen(msg);
 	if (len < u->geom.cols)
@@ -743,7 +746,7 @@ void screen_draw(struct ui *u)
 	char title[64];
 	snprintf(title, sizeof title, "Groups");
 	draw_list(u, &u->groups, u->geom.main_y, u->geom.main_h, u->focus == UI_PANE_GROUPS, title,
-		  u->snap ? u->snap->n_groups : 0);
+	          u->snap ? u->snap->n_groups : 0);
 	if (u->open_group) {
 		if (u->show_members) {
 			draw_members(u, u->geom.bottom_y, u->geom.bottom_h, u->focus != UI_PANE_GROUPS);
@@ -752,7 +755,7 @@ void screen_draw(struct ui *u)
 			char *safe = sanitize_dup(u->open_group, utf8(u));
 			char *t = xasprintf("Partitions of %s%s", safe, g ? "" : " (gone)");
 			draw_list(u, &u->parts, u->geom.bottom_y, u->geom.bottom_h, u->focus != UI_PANE_GROUPS, t,
-				  g ? g->n_partitions : 0);
+			          g ? g->n_partitions : 0);
 			free(t);
 			free(safe);
 		}

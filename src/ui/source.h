@@ -18,11 +18,11 @@ struct lt_collector;
 typedef struct ui_source ui_source;
 
 struct ui_source_ops {
-	int (*wake_fd)(ui_source *s);                /* readable when latest() has news; -1: never */
-	void (*ack)(ui_source *s);                   /* drain the wake fd */
-	lt_snapshot *(*latest)(ui_source *s);        /* new reference, NULL before the first */
-	size_t (*partition_lags)(ui_source *s, const char *group, const char *topic, int32_t partition,
-				 int64_t *out, size_t max);
+	int (*wake_fd)(ui_source *s);         /* readable when latest() has news; -1: never */
+	void (*ack)(ui_source *s);            /* drain the wake fd */
+	lt_snapshot *(*latest)(ui_source *s); /* new reference, NULL before the first */
+	size_t (*partition_lags)(ui_source *s, const char *group, const char *topic, int32_t partition, int64_t *out,
+	                         size_t max);
 	void (*refresh_now)(ui_source *s);
 	void (*set_interval)(ui_source *s, int interval_ms);
 	void (*set_paused)(ui_source *s, bool paused);

@@ -31,8 +31,8 @@ static lt_snapshot *coll_latest(ui_source *s)
 	return collector_latest(C(s));
 }
 
-static size_t coll_partition_lags(ui_source *s, const char *group, const char *topic, int32_t partition,
-				  int64_t *out, size_t max)
+static size_t coll_partition_lags(ui_source *s, const char *group, const char *topic, int32_t partition, int64_t *out,
+				  size_t max)
 {
 	return collector_partition_lags(C(s), group, topic, partition, out, max);
 }

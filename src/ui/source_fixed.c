@@ -34,8 +34,8 @@ static lt_snapshot *fixed_latest(ui_source *s)
 	return f->snap ? snapshot_ref(f->snap) : NULL;
 }
 
-static size_t fixed_partition_lags(ui_source *s, const char *group, const char *topic, int32_t partition,
-				   int64_t *out, size_t max)
+static size_t fixed_partition_lags(ui_source *s, const char *group, const char *topic, int32_t partition, int64_t *out,
+				   size_t max)
 {
 	struct fixed *f = (struct fixed *)s;
 	(void)group, (void)topic, (void)partition;

@@ -22,9 +22,19 @@
 #include <stddef.h>
 
 enum { UI_A_BOLD = 1, UI_A_DIM = 2, UI_A_REVERSE = 4, UI_A_UNDERLINE = 8 };
-enum { UI_C_DEFAULT = -1, UI_C_BLACK = 0, UI_C_RED, UI_C_GREEN, UI_C_YELLOW, UI_C_BLUE, UI_C_MAGENTA, UI_C_CYAN,
-       UI_C_WHITE };
+enum {
+	UI_C_DEFAULT = -1,
+	UI_C_BLACK = 0,
+	UI_C_RED,
+	UI_C_GREEN,
+	UI_C_YELLOW,
+	UI_C_BLUE,
+	UI_C_MAGENTA,
+	UI_C_CYAN,
+	UI_C_WHITE
+};
 
+/* clang-format off */
 /*        id                name                fg             bg            attrs          monochrome attrs */
 #define UI_ROLES(X)                                                                                             \
 	X(NORMAL,           "normal",           UI_C_DEFAULT, UI_C_DEFAULT, 0,            0)                    \
@@ -49,12 +59,13 @@ enum { UI_C_DEFAULT = -1, UI_C_BLACK = 0, UI_C_RED, UI_C_GREEN, UI_C_YELLOW, UI_
 	X(POPUP,            "popup",            UI_C_WHITE,   UI_C_BLUE,    0,            0)                    \
 	X(POPUP_TITLE,      "popup-title",      UI_C_YELLOW,  UI_C_BLUE,    UI_A_BOLD,    UI_A_BOLD | UI_A_REVERSE) \
 	X(SPARKLINE,        "sparkline",        UI_C_CYAN,    UI_C_DEFAULT, 0,            0)
+/* clang-format on */
 
 typedef enum {
 #define UI_ROLE_ENUM(id, name, fg, bg, attrs, mono) UI_ROLE_##id,
 	UI_ROLES(UI_ROLE_ENUM)
 #undef UI_ROLE_ENUM
-	UI_ROLE__COUNT
+	    UI_ROLE__COUNT
 } ui_role;
 
 struct ui_style {
@@ -85,7 +96,7 @@ struct ui_theme_list {
 	struct ui_theme_entry {
 		char *name;
 		char *path; /* NULL: built-in */
-	} *e;
+	} * e;
 };
 void theme_list_scan(struct ui_theme_list *l, const char *const *dirs, size_t n_dirs);
 void theme_list_free(struct ui_theme_list *l);

@@ -49,8 +49,8 @@ int64_t ui_now_wall_ms(void)
 
 /* ---- signals become events: the handlers only write the signal number to a pipe ---- */
 
-static int sig_pipe[2] = { -1, -1 };
-static const int caught_signals[] = { SIGWINCH, SIGTERM, SIGINT, SIGHUP };
+static int sig_pipe[2] = {-1, -1};
+static const int caught_signals[] = {SIGWINCH, SIGTERM, SIGINT, SIGHUP};
 #define N_CAUGHT (sizeof caught_signals / sizeof caught_signals[0])
 static struct sigaction saved_actions[N_CAUGHT];
 
@@ -336,8 +336,7 @@ static void filter_key(struct ui *u, int ch)
 		u->filter_buf[0] = '\0';
 		ui_apply_filter_text(u);
 		return;
-	default:
-		break;
+	default: break;
 	}
 	if (ch >= 32 && ch < 256 && ch != 127) {
 		if (len + 1 < sizeof u->filter_buf) {
@@ -422,11 +421,8 @@ static void clusters_key(struct ui *u, int ch)
 		break;
 	case KEY_ESC:
 	case 'q':
-	case 'c':
-		u->popup = UI_POPUP_NONE;
-		break;
-	default:
-		return;
+	case 'c': u->popup = UI_POPUP_NONE; break;
+	default: return;
 	}
 	u->dirty |= UI_DIRTY_DRAW;
 }
@@ -444,19 +440,11 @@ static void popup_key(struct ui *u, int ch)
 			u->popup_top--;
 		break;
 	case KEY_DOWN:
-	case 'j':
-		u->popup_top++;
-		break;
-	case KEY_PPAGE:
-		u->popup_top = u->popup_top > 10 ? u->popup_top - 10 : 0;
-		break;
+	case 'j': u->popup_top++; break;
+	case KEY_PPAGE: u->popup_top = u->popup_top > 10 ? u->popup_top - 10 : 0; break;
 	case KEY_NPAGE:
-	case ' ':
-		u->popup_top += 10;
-		break;
-	case KEY_HOME:
-		u->popup_top = 0;
-		break;
+	case ' ': u->popup_top += 10; break;
+	case KEY_HOME: u->popup_top = 0; break;
 	case KEY_ESC:
 	case 'q':
 	case '?':
@@ -467,8 +455,7 @@ static void popup_key(struct ui *u, int ch)
 		u->popup = UI_POPUP_NONE;
 		u->popup_top = 0;
 		break;
-	default:
-		return;
+	default: return;
 	}
 	u->dirty |= UI_DIRTY_DRAW;
 }
@@ -514,12 +501,14 @@ static void take_snapshot(struct ui *u)
 	}
 	if (u->next)
 		snapshot_unref(u->next);
+	else
+		u->next_since = ui_now_mono_ms();
 	u->next = s;
 }
 
 static void adopt_next(struct ui *u, int64_t now)
 {
-	if (!u->next || now < u->hold_until)
+	if (!u->next || (now < u->hold_until && now < u->next_since + UI_HOLD_MAX_MS))
 		return;
 	/* the rows point into the old snapshot: rebuild them before it goes */
 	lt_snapshot *old = u->snap;
@@ -537,8 +526,12 @@ static int next_timeout(const struct ui *u, int64_t now)
 	/* the top bar's clock ("updated 3s ago") ticks once a second */
 	int64_t wall = ui_now_wall_ms();
 	int64_t t = 1000 - wall % 1000;
-	if (u->next && u->hold_until > now && u->hold_until - now < t)
-		t = u->hold_until - now;
+	if (u->next && u->hold_until > now) {
+		int64_t until =
+		    u->hold_until < u->next_since + UI_HOLD_MAX_MS ? u->hold_until : u->next_since + UI_HOLD_MAX_MS;
+		if (until - now < t)
+			t = until - now;
+	}
 	if (u->msg_until && u->msg_until > now && u->msg_until - now < t)
 		t = u->msg_until - now;
 	return t < 1 ? 1 : (int)t;
@@ -546,7 +539,7 @@ static int next_timeout(const struct ui *u, int64_t now)
 
 static void ui_free(struct ui *u)
 {
-	struct ui_list *lists[] = { &u->groups, &u->parts };
+	struct ui_list *lists[] = {&u->groups, &u->parts};
 	for (size_t i = 0; i < 2; i++) {
 		free(lists[i]->rows);
 		row_key_clear(&lists[i]->sel);
@@ -580,7 +573,7 @@ static int themes_init(struct ui *u, const struct lt_options *o, char *err, size
 		char names[256] = "";
 		for (size_t i = 0; i < u->themes.n; i++)
 			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
-				 u->themes.e[i].name);
+			         u->themes.e[i].name);
 		char *safe = sanitize_dup(want, false);
 		snprintf(err, errlen, "unknown theme '%s' (known: %s)", safe, names);
 		free(safe);
@@ -679,9 +672,9 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 		}
 
 		struct pollfd pfd[3] = {
-			{ .fd = STDIN_FILENO, .events = POLLIN },
-			{ .fd = sig_pipe[0], .events = POLLIN },
-			{ .fd = u.src->ops->wake_fd(u.src), .events = POLLIN },
+		    {.fd = STDIN_FILENO, .events = POLLIN},
+		    {.fd = sig_pipe[0], .events = POLLIN},
+		    {.fd = u.src->ops->wake_fd(u.src), .events = POLLIN},
 		};
 		int nfds = pfd[2].fd >= 0 ? 3 : 2;
 		int pr = poll(pfd, (nfds_t)nfds, next_timeout(&u, now));
@@ -756,17 +749,17 @@ static lt_collector *live_connect(struct live *l, const struct lt_options *o, in
 		return NULL;
 	/* -g narrows the cluster's own include list; without it the config's list applies */
 	struct lt_collector_conf conf = {
-		.cluster_name = cc.name ? cc.name : cc.bootstrap,
-		.bootstrap = cc.bootstrap,
-		.n_props = cc.n_props,
-		.prop_keys = (const char *const *)cc.prop_keys,
-		.prop_values = (const char *const *)cc.prop_values,
-		.n_group_regex = o->n_groups ? o->n_groups : cc.n_include,
-		.group_regex = o->n_groups ? o->groups : (const char *const *)cc.include,
-		.n_group_exclude = cc.n_exclude,
-		.group_exclude = (const char *const *)cc.exclude,
-		.interval_ms = cc.refresh_ms,
-		.timeout_ms = o->timeout_ms,
+	    .cluster_name = cc.name ? cc.name : cc.bootstrap,
+	    .bootstrap = cc.bootstrap,
+	    .n_props = cc.n_props,
+	    .prop_keys = (const char *const *)cc.prop_keys,
+	    .prop_values = (const char *const *)cc.prop_values,
+	    .n_group_regex = o->n_groups ? o->n_groups : cc.n_include,
+	    .group_regex = o->n_groups ? o->groups : (const char *const *)cc.include,
+	    .n_group_exclude = cc.n_exclude,
+	    .group_exclude = (const char *const *)cc.exclude,
+	    .interval_ms = cc.refresh_ms,
+	    .timeout_ms = o->timeout_ms,
 	};
 	model_params_default(&conf.model);
 	conf.model.allowed_lag = cc.lag_threshold;
@@ -839,7 +832,7 @@ int mode_tui(const struct lt_options *o)
 	}
 	eff.read_only = read_only;
 
-	struct tui_clusters clusters = { .open = live_open, .retire = live_retire, .ctx = &l };
+	struct tui_clusters clusters = {.open = live_open, .retire = live_retire, .ctx = &l};
 	l.names = xcalloc(l.cfg.n_clusters + 1, sizeof *l.names);
 	for (size_t i = 0; i < l.cfg.n_clusters; i++)
 		l.names[i] = l.cfg.clusters[i].name;
@@ -865,8 +858,8 @@ int mode_tui(const struct lt_options *o)
 
 /* ---- the offscreen draw benchmark ---- */
 
-int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_biggest, struct tui_bench *r,
-		   char *err, size_t errlen)
+int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_biggest, struct tui_bench *r, char *err,
+		   size_t errlen)
 {
 	struct lt_options o;
 	struct ui u;

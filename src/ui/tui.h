@@ -34,12 +34,12 @@ int tui_interval_ms(const struct lt_options *o);
  * /dev/null, moving a page down each frame; with open_biggest, in the partitions pane of the
  * group with the most partitions. */
 struct tui_bench {
-	size_t rows;         /* rows in the pane drawn */
+	size_t rows; /* rows in the pane drawn */
 	int frames;
 	double rebuild_ms;   /* build + filter + sort of the rows, once */
 	double ms_per_frame; /* layout + formatting of the visible rows + curses update */
 };
-int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_biggest, struct tui_bench *r,
-		   char *err, size_t errlen);
+int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_biggest, struct tui_bench *r, char *err,
+		   size_t errlen);
 
 #endif

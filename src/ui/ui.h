@@ -33,6 +33,8 @@ enum {
 /* Re-sorting and new snapshots wait this long after a movement key, so rows do not jump away
  * from under the cursor while the user is moving. */
 #define UI_HOLD_MS 1000
+/* ... but never longer than this after a new snapshot arrived: holding a key must not freeze the data. */
+#define UI_HOLD_MAX_MS 3000
 
 /* One list of rows (groups, or the open group's partitions). */
 struct ui_list {
@@ -53,16 +55,17 @@ struct ui {
 	ui_source *src;
 	lt_snapshot *snap;  /* the snapshot being shown (one reference); rows point into it */
 	lt_snapshot *next;  /* a newer one, adopted (with a rebuild of the rows) when the hold ends */
+	int64_t next_since; /* monotonic ms when next arrived */
 
 	struct ui_list groups, parts;
-	char *open_group;   /* group of the bottom pane, NULL when closed */
-	bool show_members;  /* bottom pane shows members instead of partitions */
+	char *open_group;  /* group of the bottom pane, NULL when closed */
+	bool show_members; /* bottom pane shows members instead of partitions */
 	size_t mem_cursor, mem_top;
-	unsigned focus;     /* UI_PANE_* */
+	unsigned focus; /* UI_PANE_* */
 
 	enum ui_popup popup;
-	int popup_top;      /* scroll of the help popup */
-	lt_row_key detail;  /* partition of the detail popup */
+	int popup_top;     /* scroll of the help popup */
+	lt_row_key detail; /* partition of the detail popup */
 
 	bool filter_editing;
 	char filter_buf[256];
@@ -74,9 +77,9 @@ struct ui {
 
 	unsigned dirty;
 	bool quit;
-	int64_t hold_until;  /* monotonic ms */
-	char msg[160];       /* transient message in the key bar */
-	int64_t msg_until;   /* monotonic ms */
+	int64_t hold_until; /* monotonic ms */
+	char msg[160];      /* transient message in the key bar */
+	int64_t msg_until;  /* monotonic ms */
 
 	struct tui_clusters *clusters; /* NULL: no cluster switching */
 
@@ -97,11 +100,11 @@ void ui_move(struct ui *u, long delta);        /* moves the focused pane's curso
 void ui_move_to(struct ui *u, bool end);
 void ui_set_message(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_open_group(struct ui *u, const lt_group *g);
-void ui_apply_filter_text(struct ui *u);       /* from filter_buf */
-int ui_page_rows(const struct ui *u);          /* rows visible in the focused pane */
+void ui_apply_filter_text(struct ui *u); /* from filter_buf */
+int ui_page_rows(const struct ui *u);    /* rows visible in the focused pane */
 const lt_group *ui_open_group_ptr(const struct ui *u);
 void ui_next_theme(struct ui *u);
-void ui_choose_cluster(struct ui *u);          /* opens the cluster list popup */
+void ui_choose_cluster(struct ui *u); /* opens the cluster list popup */
 
 /* screen.c */
 void screen_draw(struct ui *u);

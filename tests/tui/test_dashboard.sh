@@ -3,7 +3,7 @@
 # refresh, opening a group, members, filter, help, quit.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 21
+plan 23
 
 tui_start_fixture || exit 1
 tui_start 120 30 -- -b "$BOOTSTRAP" -i 1
@@ -56,6 +56,13 @@ is "filter narrows to matching groups" "$(tui_group_rows | awk '{print $1}' | tr
 tui_keys Escape
 tui_wait_text "analytics" >/dev/null
 is "Esc clears the filter" "$(tui_group_rows | wc -l | tr -d ' ')" "5"
+
+tui_keys p
+ok "p pauses: PAUSED in the top bar" tui_wait_text "│ PAUSED"
+tui_keys p
+tui_wait_gone "│ PAUSED" >/dev/null
+tui_keys +
+ok "+ lengthens the interval" tui_wait_text "every 2s"
 
 tui_keys '?'
 tui_wait_text "lagtop help" >/dev/null && tui_keys Escape

@@ -92,8 +92,8 @@ static void names_unique_codes_unique_help_present(void **state)
 static void issue_keys_are_all_there(void **state)
 {
 	(void)state;
-	const char *want[] = { "q", "?", "Up", "Down", "j", "k", "PgUp", "PgDn", "Home", "End", "Tab", "Enter", "Esc",
-			       "/", "<", ">", "I", "p", "Space", "+", "-", "F5", "m", "t" };
+	const char *want[] = {"q",   "?", "Up", "Down", "j", "k", "PgUp",  "PgDn", "Home", "End", "Tab", "Enter",
+	                      "Esc", "/", "<",  ">",    "I", "p", "Space", "+",    "-",    "F5",  "m",   "t"};
 	for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
 		bool found = false;
 		for (size_t i = 0; keys_at(i); i++)
@@ -125,7 +125,7 @@ static void help_is_generated_from_the_table(void **state)
 static void read_only_removes_writing_keys(void **state)
 {
 	(void)state;
-	struct ui_key k = { .flags = UI_KEY_WRITES };
+	struct ui_key k = {.flags = UI_KEY_WRITES};
 	assert_false(keys_enabled(&k, true));
 	assert_true(keys_enabled(&k, false));
 	for (size_t i = 0; keys_at(i); i++)
@@ -143,11 +143,9 @@ static void read_only_removes_writing_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(every_key_is_in_the_man_page),
-		cmocka_unit_test(names_unique_codes_unique_help_present),
-		cmocka_unit_test(issue_keys_are_all_there),
-		cmocka_unit_test(help_is_generated_from_the_table),
-		cmocka_unit_test(read_only_removes_writing_keys),
+	    cmocka_unit_test(every_key_is_in_the_man_page),   cmocka_unit_test(names_unique_codes_unique_help_present),
+	    cmocka_unit_test(issue_keys_are_all_there),       cmocka_unit_test(help_is_generated_from_the_table),
+	    cmocka_unit_test(read_only_removes_writing_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
