@@ -10,7 +10,7 @@ liblagtop_a_SOURCES += \
 	src/ui/demo.c
 
 if HAVE_CMOCKA
-UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme
+UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme tests/unit/test_ui_state
 check_PROGRAMS += $(UI_UNIT_TESTS)
 TESTS += $(UI_UNIT_TESTS)
 tests_unit_test_ui_layout_SOURCES = tests/unit/test_ui_layout.c
@@ -22,6 +22,9 @@ tests_unit_test_ui_keys_LDADD = $(UNIT_LDADD)
 tests_unit_test_ui_theme_SOURCES = tests/unit/test_ui_theme.c
 tests_unit_test_ui_theme_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_ui_theme_LDADD = $(UNIT_LDADD)
+tests_unit_test_ui_state_SOURCES = tests/unit/test_ui_state.c
+tests_unit_test_ui_state_CFLAGS = $(UNIT_CFLAGS) $(CURSES_CFLAGS)
+tests_unit_test_ui_state_LDADD = $(UNIT_LDADD)
 endif
 
 ## The terminal tests: the real binary inside a private tmux server, against tui_fixture (a

@@ -38,6 +38,8 @@ struct ui_source {
 /* A source that always returns the same snapshot (takes its own reference). partition_lags
  * answers from the optional history array (n values for every partition), which is copied. */
 ui_source *source_fixed_new(lt_snapshot *snap, const int64_t *lags, size_t n_lags);
+/* Replaces the fixed source's snapshot (tests: "the next refresh"). */
+void source_fixed_set(ui_source *s, lt_snapshot *snap);
 
 /* A source over a started collector. The collector is borrowed: the caller frees it after the
  * source. */

@@ -106,3 +106,11 @@ ui_source *source_fixed_new(lt_snapshot *snap, const int64_t *lags, size_t n_lag
 	}
 	return &f->base;
 }
+
+void source_fixed_set(ui_source *s, lt_snapshot *snap)
+{
+	struct fixed *f = (struct fixed *)s;
+	if (f->snap)
+		snapshot_unref(f->snap);
+	f->snap = snap ? snapshot_ref(snap) : NULL;
+}

@@ -167,7 +167,7 @@ static void list_rebuild(struct ui *u, struct ui_list *l, const lt_group *group)
 	l->name_want = want;
 }
 
-static void rebuild_rows(struct ui *u)
+void ui_rebuild_rows(struct ui *u)
 {
 	list_rebuild(u, &u->groups, NULL);
 	list_rebuild(u, &u->parts, ui_open_group_ptr(u));
@@ -379,7 +379,7 @@ static void switch_cluster(struct ui *u, size_t i)
 	row_key_clear(&u->groups.sel);
 	lt_snapshot *old = u->snap;
 	u->snap = NULL;
-	rebuild_rows(u); /* empty: the rows pointed into the old snapshot */
+	ui_rebuild_rows(u); /* empty: the rows pointed into the old snapshot */
 	if (old)
 		snapshot_unref(old);
 	u->src->ops->set_interval(u->src, u->interval_ms);
@@ -470,7 +470,7 @@ static void on_resize(struct ui *u)
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
-static void on_key(struct ui *u, int ch)
+void ui_on_key(struct ui *u, int ch)
 {
 	if (ch == KEY_RESIZE) {
 		clearok(curscr, TRUE);
@@ -490,7 +490,7 @@ static void on_key(struct ui *u, int ch)
 
 /* ---- the loop ---- */
 
-static void take_snapshot(struct ui *u)
+void ui_take_snapshot(struct ui *u)
 {
 	lt_snapshot *s = u->src->ops->latest(u->src);
 	if (!s)
@@ -506,7 +506,7 @@ static void take_snapshot(struct ui *u)
 	u->next = s;
 }
 
-static void adopt_next(struct ui *u, int64_t now)
+void ui_adopt_next(struct ui *u, int64_t now)
 {
 	if (!u->next || (now < u->hold_until && now < u->next_since + UI_HOLD_MAX_MS))
 		return;
@@ -514,7 +514,7 @@ static void adopt_next(struct ui *u, int64_t now)
 	lt_snapshot *old = u->snap;
 	u->snap = u->next;
 	u->next = NULL;
-	rebuild_rows(u);
+	ui_rebuild_rows(u);
 	u->dirty &= ~UI_DIRTY_ROWS;
 	u->dirty |= UI_DIRTY_DRAW;
 	if (old)
@@ -537,7 +537,7 @@ static int next_timeout(const struct ui *u, int64_t now)
 	return t < 1 ? 1 : (int)t;
 }
 
-static void ui_free(struct ui *u)
+void ui_state_free(struct ui *u)
 {
 	struct ui_list *lists[] = {&u->groups, &u->parts};
 	for (size_t i = 0; i < 2; i++) {
@@ -588,7 +588,7 @@ static int themes_init(struct ui *u, const struct lt_options *o, char *err, size
 	return 0;
 }
 
-static void ui_init(struct ui *u, const struct lt_options *o, ui_source *src, int interval_ms)
+void ui_state_init(struct ui *u, const struct lt_options *o, ui_source *src, int interval_ms)
 {
 	memset(u, 0, sizeof *u);
 	u->opts = o;
@@ -611,16 +611,16 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 	int rc = LT_EXIT_OK;
 	const char *nc = getenv("NO_COLOR");
 
-	ui_init(&u, o, src, interval_ms);
+	ui_state_init(&u, o, src, interval_ms);
 	u.clusters = clusters;
 	if (themes_init(&u, o, err, sizeof err) != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
-		ui_free(&u);
+		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "lagtop: the dashboard needs a terminal (use --once to print to a pipe)\n");
-		ui_free(&u);
+		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}
 	SCREEN *scr = newterm(NULL, stdout, stdin);
@@ -629,7 +629,7 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 		char *safe = sanitize_dup(term ? term : "", false);
 		fprintf(stderr, "lagtop: cannot open the terminal (TERM='%s' unknown?)\n", safe);
 		free(safe);
-		ui_free(&u);
+		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}
 	/* after newterm, so ours replace the handlers curses installs: a resize must wake poll() */
@@ -637,7 +637,7 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 		endwin();
 		delscreen(scr);
 		fprintf(stderr, "lagtop: %s\n", err);
-		ui_free(&u);
+		ui_state_free(&u);
 		return LT_EXIT_CLUSTER;
 	}
 	xalloc_set_fatal_hook(restore_terminal);
@@ -653,19 +653,19 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 	theme_apply(&u.theme, u.color);
 
 	u.src->ops->set_interval(u.src, u.interval_ms);
-	take_snapshot(&u);
+	ui_take_snapshot(&u);
 	u.dirty = UI_DIRTY_ROWS | UI_DIRTY_DRAW;
 
 	while (!u.quit) {
 		int64_t now = ui_now_mono_ms();
-		adopt_next(&u, now);
+		ui_adopt_next(&u, now);
 		if (u.msg_until && now >= u.msg_until) {
 			u.msg[0] = '\0';
 			u.msg_until = 0;
 			u.dirty |= UI_DIRTY_DRAW;
 		}
 		if (u.dirty & UI_DIRTY_ROWS)
-			rebuild_rows(&u);
+			ui_rebuild_rows(&u);
 		if (u.dirty) {
 			screen_draw(&u);
 			u.dirty = 0;
@@ -698,14 +698,14 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 		}
 		if (nfds == 3 && (pfd[2].revents & POLLIN)) {
 			u.src->ops->ack(u.src);
-			take_snapshot(&u);
+			ui_take_snapshot(&u);
 		}
 		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			if (pfd[0].revents & (POLLHUP | POLLERR) && !(pfd[0].revents & POLLIN))
 				u.quit = true; /* the terminal went away */
 			int ch;
 			while (!u.quit && (ch = getch()) != ERR)
-				on_key(&u, ch);
+				ui_on_key(&u, ch);
 		}
 	}
 
@@ -715,7 +715,7 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 	delscreen(scr);
 	xalloc_set_fatal_hook(NULL);
 	signals_restore();
-	ui_free(&u);
+	ui_state_free(&u);
 	if (rc != LT_EXIT_OK)
 		fprintf(stderr, "lagtop: %s\n", err);
 	return rc;
@@ -864,7 +864,7 @@ int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_bi
 	struct lt_options o;
 	struct ui u;
 	memset(&o, 0, sizeof o);
-	ui_init(&u, &o, src, 2000);
+	ui_state_init(&u, &o, src, 2000);
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 	if (!out || !in) {
 		snprintf(err, errlen, "cannot open /dev/null");
@@ -886,10 +886,10 @@ int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_bi
 	theme_builtin(&u.theme, false);
 	theme_apply(&u.theme, u.color);
 
-	take_snapshot(&u);
+	ui_take_snapshot(&u);
 	int64_t t0 = ui_now_mono_ms();
-	adopt_next(&u, t0);
-	rebuild_rows(&u);
+	ui_adopt_next(&u, t0);
+	ui_rebuild_rows(&u);
 	r->rebuild_ms = (double)(ui_now_mono_ms() - t0);
 	if (open_biggest && u.snap) {
 		const lt_group *big = NULL;
@@ -899,7 +899,7 @@ int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_bi
 		if (big) {
 			ui_open_group(&u, big);
 			t0 = ui_now_mono_ms();
-			rebuild_rows(&u);
+			ui_rebuild_rows(&u);
 			r->rebuild_ms = (double)(ui_now_mono_ms() - t0);
 		}
 	}
@@ -919,6 +919,6 @@ int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_bi
 	delscreen(scr);
 	fclose(out);
 	fclose(in);
-	ui_free(&u);
+	ui_state_free(&u);
 	return 0;
 }

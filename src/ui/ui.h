@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli/options.h"
 #include "model/columns.h"
 #include "model/snapshot.h"
 #include "ui/layout.h"
@@ -105,6 +106,14 @@ int ui_page_rows(const struct ui *u);    /* rows visible in the focused pane */
 const lt_group *ui_open_group_ptr(const struct ui *u);
 void ui_next_theme(struct ui *u);
 void ui_choose_cluster(struct ui *u); /* opens the cluster list popup */
+
+/* tui.c: the state machine the loop drives (also driven directly by tests/unit/test_ui_state). */
+void ui_state_init(struct ui *u, const struct lt_options *o, ui_source *src, int interval_ms);
+void ui_state_free(struct ui *u);
+void ui_take_snapshot(struct ui *u);           /* newest snapshot from the source becomes `next` */
+void ui_adopt_next(struct ui *u, int64_t now); /* `next` replaces `snap` unless the user is moving */
+void ui_rebuild_rows(struct ui *u);            /* rows from snap: build, filter, sort, follow the selection */
+void ui_on_key(struct ui *u, int ch);          /* one key, through popups, the filter line and the key table */
 
 /* screen.c */
 void screen_draw(struct ui *u);
