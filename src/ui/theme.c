@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "util/xalloc.h"
 
@@ -305,6 +306,17 @@ size_t theme_dirs(char **dirs, size_t max)
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
 
+	/* next to the program: `./configure && make && ./lagtop` in the source tree finds themes/ */
+	char exe[4096];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len > 0 && n < max) {
+		exe[len] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			dirs[n++] = xasprintf("%s/themes", exe);
+		}
+	}
 	if (n < max)
 		dirs[n++] = xstrdup(PKGDATADIR "/themes");
 	if (env && *env && n < max)

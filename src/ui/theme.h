@@ -105,9 +105,9 @@ int theme_list_find(const struct ui_theme_list *l, const char *name);
 /* Loads entry i into t (built-in or file). */
 int theme_list_load(const struct ui_theme_list *l, size_t i, struct ui_theme *t, char *err, size_t errlen);
 
-/* The directories searched, in override order: pkgdatadir/themes, $LAGTOP_THEMES_DIR (uninstalled
- * runs and tests), then the user's $XDG_CONFIG_HOME/lagtop/themes (or ~/.config/lagtop/themes).
- * Returns how many were written (strings owned by the caller). */
+/* The directories searched, in override order: themes/ next to the program (a build in the source
+ * tree), pkgdatadir/themes, $LAGTOP_THEMES_DIR, then the user's $XDG_CONFIG_HOME/lagtop/themes (or
+ * ~/.config/lagtop/themes). Returns how many were written (strings owned by the caller). */
 size_t theme_dirs(char **dirs, size_t max);
 
 /* Glyphs: UTF-8 or ASCII. */

@@ -562,8 +562,8 @@ int tui_interval_ms(const struct lt_options *o)
 
 static int themes_init(struct ui *u, const struct lt_options *o, char *err, size_t errlen)
 {
-	char *dirs[4];
-	size_t nd = theme_dirs(dirs, 4);
+	char *dirs[5];
+	size_t nd = theme_dirs(dirs, 5);
 	theme_list_scan(&u->themes, (const char *const *)dirs, nd);
 	for (size_t i = 0; i < nd; i++)
 		free(dirs[i]);
