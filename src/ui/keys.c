@@ -249,7 +249,7 @@ static const struct ui_key key_table[] = {
 	  UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_enter },
 	{ { KEY_ESC }, "Esc", "Back", "back: close a popup, clear the filter, close the group", UI_PANE_ALL, 0,
 	  act_back },
-	{ { '/' }, "/", "Filter", "filter rows (substring, or a regex); Enter keeps it, Esc clears it",
+	{ { '/' }, "/", "Filter", "filter (substring or regex); Enter keeps it, Esc clears it",
 	  UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_filter },
 	{ { '<' }, "<", NULL, "sort by the previous column", UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_sort_prev },
 	{ { '>' }, ">", "Sort", "sort by the next column", UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_sort_next },
