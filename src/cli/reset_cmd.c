@@ -1,0 +1,249 @@
+/* reset_cmd.c — `lagtop --reset-offsets` and `lagtop --undo`: plan, print, and with --execute commit through
+ * the guarded executor. Exit: 0 planned/executed, 3 refused, 1 cluster or I/O error, 2 usage error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/modes.h"
+#include "kafka/reset_exec.h"
+#include "kafka/reset_store.h"
+#include "reset/csv.h"
+#include "reset/plan.h"
+#include "reset/render.h"
+#include "util/xalloc.h"
+
+#define FROM_FILE_MAX_BYTES (64u << 20)
+
+static const struct {
+	lt_target_kind cli;
+	lt_reset_target reset;
+} target_map[] = {
+	{ LT_TARGET_EARLIEST, LT_RESET_EARLIEST }, { LT_TARGET_LATEST, LT_RESET_LATEST },
+	{ LT_TARGET_CURRENT, LT_RESET_CURRENT },   { LT_TARGET_OFFSET, LT_RESET_OFFSET },
+	{ LT_TARGET_SHIFT, LT_RESET_SHIFT },       { LT_TARGET_DATETIME, LT_RESET_DATETIME },
+	{ LT_TARGET_DURATION, LT_RESET_DURATION }, { LT_TARGET_FILE, LT_RESET_FILE },
+};
+
+static lt_reset_target map_target(lt_target_kind k)
+{
+	for (size_t i = 0; i < sizeof target_map / sizeof target_map[0]; i++)
+		if (target_map[i].cli == k)
+			return target_map[i].reset;
+	return LT_RESET_NONE;
+}
+
+/* -X key=value pairs, split for the connection config. */
+struct props {
+	size_t n;
+	char **keys;
+	char **values;
+};
+
+static void props_free(struct props *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->keys[i]);
+		free(p->values[i]);
+	}
+	free(p->keys);
+	free(p->values);
+}
+
+/* The connection for a reset: -b and -X from the command line. Named clusters from the config file (-c,
+ * --config) come from src/config; until it is wired here they are refused with a clear message. */
+static lt_reset_conn *connect_from_options(const struct lt_options *o, char *err, size_t errlen)
+{
+	if (o->cluster || o->config_path) {
+		snprintf(err, errlen, "-c/--config are not supported with --reset-offsets/--undo in this build; give "
+				      "the brokers with -b HOST:PORT (and -X for client properties)");
+		return NULL;
+	}
+	if (!o->bootstrap) {
+		snprintf(err, errlen, "no cluster given: use -b HOST:PORT");
+		return NULL;
+	}
+	struct props p = { 0 };
+	p.keys = xcalloc(o->n_props + 1, sizeof *p.keys);
+	p.values = xcalloc(o->n_props + 1, sizeof *p.values);
+	for (size_t i = 0; i < o->n_props; i++) {
+		const char *eq = strchr(o->props[i], '=');
+		p.keys[p.n] = xstrndup(o->props[i], (size_t)(eq - o->props[i]));
+		p.values[p.n++] = xstrdup(eq + 1);
+	}
+	struct lt_reset_conn_conf cf = {
+		.cluster_name = o->bootstrap,
+		.bootstrap = o->bootstrap,
+		.n_props = p.n,
+		.prop_keys = (const char *const *)p.keys,
+		.prop_values = (const char *const *)p.values,
+		.timeout_ms = o->timeout_ms,
+	};
+	lt_reset_conn *c = reset_conn_new(&cf, err, errlen);
+	props_free(&p);
+	return c;
+}
+
+static void print_lines(FILE *f, const char *prefix, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		fprintf(f, "%s%.*s\n", prefix, (int)len, p);
+		p += len + (nl != NULL);
+	}
+}
+
+static void print_result(const lt_reset_result *res)
+{
+	if (res->n_parts && res->status != LT_EXEC_REFUSED) {
+		printf("\n%-30s %-10s %-15s %-15s %s\n", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT");
+		for (size_t i = 0; i < res->n_parts; i++) {
+			const lt_reset_part_result *r = &res->parts[i];
+			char now[24] = "-";
+			if (r->after >= 0)
+				snprintf(now, sizeof now, "%lld", (long long)r->after);
+			printf("%-30s %-10d %-15lld %-15s %s\n", r->topic, r->partition, (long long)r->planned, now,
+			       r->error ? r->error : r->matches ? "ok" : "differs");
+		}
+	}
+	if (res->status == LT_EXEC_REFUSED) {
+		for (size_t i = 0; i < res->n_parts; i++)
+			if (res->parts[i].error)
+				fprintf(stderr, "lagtop: %s-%d: refused: %s\n", res->parts[i].topic,
+					res->parts[i].partition, res->parts[i].error);
+	}
+	if (res->backup_path)
+		fprintf(stderr, "lagtop: backup of the previous offsets: %s\n", res->backup_path);
+	print_lines(stderr, "lagtop: ", res->message ? res->message : "");
+	if (res->audit_error)
+		fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", res->audit_error);
+}
+
+/* Plans rq on the cluster, prints it, and commits it with --execute. */
+static int run(const struct lt_options *o, lt_reset_request *rq, const char *target_desc)
+{
+	char err[1024], msg[8192];
+	lt_reset_conn *c = connect_from_options(o, err, sizeof err);
+	if (!c) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		return o->bootstrap ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
+	}
+	int rc = LT_EXIT_OK;
+	lt_reset_plan *plan = NULL;
+	lt_reset_input in;
+	reset_input_init(&in);
+	if (reset_exec_gather(c, rq, &in, err, sizeof err)) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		rc = LT_EXIT_CLUSTER;
+		goto out;
+	}
+	/* Like kafka-consumer-groups: an active group is refused before anything is planned or printed. */
+	if (reset_guard(rq->group, &in, msg, sizeof msg) != LT_GUARD_PROCEED) {
+		print_lines(stderr, "lagtop: ", msg);
+		if (o->execute) {
+			char *ae = reset_exec_audit(c, rq->group, NULL, target_desc, "refused", NULL);
+			if (ae)
+				fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", ae);
+			free(ae);
+		}
+		rc = LT_EXIT_REFUSED;
+		goto out;
+	}
+	plan = reset_plan_build(rq, &in, err, sizeof err);
+	if (!plan) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		rc = LT_EXIT_USAGE;
+		goto out;
+	}
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		fprintf(stderr, "lagtop: warning: %s\n", plan->warnings[i]);
+	if (o->export_csv) {
+		char *csv = reset_csv_export((const lt_reset_plan *const[]){ plan }, 1);
+		fputs(csv, stdout);
+		free(csv);
+	} else {
+		char *table = reset_plan_table(plan), *totals = reset_plan_totals(plan);
+		printf("%s\n%s\n", table, totals);
+		free(table);
+		free(totals);
+	}
+	fflush(stdout);
+	if (plan->n_rows == 0) {
+		fprintf(stderr, "lagtop: nothing to reset: the scope holds no partition\n");
+		goto out;
+	}
+	if (!o->execute) {
+		fprintf(stderr, "lagtop: dry run: nothing was committed (add --execute to commit this plan)\n");
+		goto out;
+	}
+	lt_reset_result res;
+	switch (reset_exec_commit(c, plan, target_desc, &res)) {
+	case LT_EXEC_EXECUTED: rc = LT_EXIT_OK; break;
+	case LT_EXEC_REFUSED: rc = LT_EXIT_REFUSED; break;
+	case LT_EXEC_FAILED:
+	case LT_EXEC_MISMATCH:
+	default: rc = LT_EXIT_CLUSTER; break;
+	}
+	print_result(&res);
+	reset_result_free(&res);
+out:
+	reset_plan_free(plan);
+	reset_input_free(&in);
+	reset_conn_free(c);
+	return rc;
+}
+
+int mode_reset(const struct lt_options *o)
+{
+	char err[1024];
+	lt_reset_request rq;
+	lt_reset_target target = map_target(o->target);
+	if (reset_request_init(&rq, o->groups[0], target, o->target_arg, reset_now_ms(), err, sizeof err)) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		reset_request_free(&rq);
+		return LT_EXIT_USAGE;
+	}
+	rq.all_topics = o->all_topics;
+	for (size_t i = 0; i < o->n_topics; i++)
+		if (reset_request_add_topic(&rq, o->topics[i], err, sizeof err)) {
+			fprintf(stderr, "lagtop: %s\n", err);
+			reset_request_free(&rq);
+			return LT_EXIT_USAGE;
+		}
+	if (target == LT_RESET_FILE) {
+		char *text = reset_file_read(o->target_arg, FROM_FILE_MAX_BYTES, err, sizeof err);
+		if (!text || reset_request_load_csv(&rq, text, err, sizeof err)) {
+			fprintf(stderr, "lagtop: %s%s%s\n", text ? o->target_arg : "", text ? ": " : "", err);
+			free(text);
+			reset_request_free(&rq);
+			return LT_EXIT_USAGE;
+		}
+		free(text);
+	}
+	char *desc = o->target_arg ? xasprintf("%s %s", reset_target_name(target), o->target_arg)
+				   : xstrdup(reset_target_name(target));
+	int rc = run(o, &rq, desc);
+	free(desc);
+	reset_request_free(&rq);
+	return rc;
+}
+
+int mode_undo(const struct lt_options *o)
+{
+	char err[1024], path[4096];
+	lt_reset_request rq;
+	memset(&rq, 0, sizeof rq);
+	int u = reset_undo_request(o->undo_group, &rq, path, sizeof path, err, sizeof err);
+	if (u != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		reset_request_free(&rq);
+		return u > 0 ? LT_EXIT_USAGE : LT_EXIT_CLUSTER;
+	}
+	fprintf(stderr, "lagtop: restoring group '%s' from its newest backup %s\n", o->undo_group, path);
+	char *desc = xasprintf("undo %s", path);
+	int rc = run(o, &rq, desc);
+	free(desc);
+	reset_request_free(&rq);
+	return rc;
+}
