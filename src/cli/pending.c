@@ -12,6 +12,3 @@ static int not_yet(const char *what)
 
 int mode_tui(const struct lt_options *o) { (void)o; return not_yet("the dashboard"); }
 int mode_demo(const struct lt_options *o) { (void)o; return not_yet("--demo"); }
-int mode_once(const struct lt_options *o) { (void)o; return not_yet("--once"); }
-int mode_x_list(const struct lt_options *o) { (void)o; return not_yet("-X list"); }
-int mode_x_dump(const struct lt_options *o) { (void)o; return not_yet("-X dump"); }

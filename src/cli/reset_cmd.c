@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/modes.h"
+#include "cli/target.h"
 #include "kafka/reset_exec.h"
 #include "kafka/reset_store.h"
 #include "reset/csv.h"
@@ -32,54 +33,23 @@ static lt_reset_target map_target(lt_target_kind k)
 	return LT_RESET_NONE;
 }
 
-/* -X key=value pairs, split for the connection config. */
-struct props {
-	size_t n;
-	char **keys;
-	char **values;
-};
-
-static void props_free(struct props *p)
+/* The connection for a reset: the same target (-b, -X, and -c once the config module is wired) as --once. */
+static lt_reset_conn *connect_from_options(const struct lt_options *o, int *exit_code, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->keys[i]);
-		free(p->values[i]);
-	}
-	free(p->keys);
-	free(p->values);
-}
-
-/* The connection for a reset: -b and -X from the command line. Named clusters from the config file (-c,
- * --config) come from src/config; until it is wired here they are refused with a clear message. */
-static lt_reset_conn *connect_from_options(const struct lt_options *o, char *err, size_t errlen)
-{
-	if (o->cluster || o->config_path) {
-		snprintf(err, errlen, "-c/--config are not supported with --reset-offsets/--undo in this build; give "
-				      "the brokers with -b HOST:PORT (and -X for client properties)");
+	struct lt_target t;
+	*exit_code = LT_EXIT_USAGE;
+	if (target_from_options(o, &t, true, err, errlen))
 		return NULL;
-	}
-	if (!o->bootstrap) {
-		snprintf(err, errlen, "no cluster given: use -b HOST:PORT");
-		return NULL;
-	}
-	struct props p = { 0 };
-	p.keys = xcalloc(o->n_props + 1, sizeof *p.keys);
-	p.values = xcalloc(o->n_props + 1, sizeof *p.values);
-	for (size_t i = 0; i < o->n_props; i++) {
-		const char *eq = strchr(o->props[i], '=');
-		p.keys[p.n] = xstrndup(o->props[i], (size_t)(eq - o->props[i]));
-		p.values[p.n++] = xstrdup(eq + 1);
-	}
 	struct lt_reset_conn_conf cf = {
-		.cluster_name = o->bootstrap,
-		.bootstrap = o->bootstrap,
-		.n_props = p.n,
-		.prop_keys = (const char *const *)p.keys,
-		.prop_values = (const char *const *)p.values,
+		.cluster_name = t.cluster_name,
+		.bootstrap = t.bootstrap,
+		.n_props = t.n_props,
+		.prop_keys = (const char *const *)t.prop_keys,
+		.prop_values = (const char *const *)t.prop_values,
 		.timeout_ms = o->timeout_ms,
 	};
 	lt_reset_conn *c = reset_conn_new(&cf, err, errlen);
-	props_free(&p);
+	target_free(&t);
 	return c;
 }
 
@@ -124,10 +94,11 @@ static void print_result(const lt_reset_result *res)
 static int run(const struct lt_options *o, lt_reset_request *rq, const char *target_desc)
 {
 	char err[1024], msg[8192];
-	lt_reset_conn *c = connect_from_options(o, err, sizeof err);
+	int exit_code;
+	lt_reset_conn *c = connect_from_options(o, &exit_code, err, sizeof err);
 	if (!c) {
 		fprintf(stderr, "lagtop: %s\n", err);
-		return o->bootstrap ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
+		return exit_code;
 	}
 	int rc = LT_EXIT_OK;
 	lt_reset_plan *plan = NULL;

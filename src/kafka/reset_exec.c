@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kafka/client.h"
 #include "kafka/reset_store.h"
 #include "reset/csv.h"
 #include "reset/strbuf.h"
@@ -19,7 +20,8 @@
 #include "util/xalloc.h"
 
 struct lt_reset_conn {
-	rd_kafka_t *rk;
+	lt_client *cl;
+	rd_kafka_t *rk;         /* owned by cl */
 	rd_kafka_queue_t *q;
 	int timeout_ms;
 	char *cluster;
@@ -42,53 +44,24 @@ int64_t reset_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* librdkafka logs connection trouble on its own; the executor reports errors through its results, so the
- * log is silent unless the operator asked for -X debug=... */
-static void quiet_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
-{
-	(void)rk;
-	(void)level;
-	(void)fac;
-	(void)buf;
-}
-
 lt_reset_conn *reset_conn_new(const struct lt_reset_conn_conf *cf, char *err, size_t errlen)
 {
-	char errstr[512];
-	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	bool debug = false;
-	if (!cf->bootstrap || !*cf->bootstrap) {
-		rd_kafka_conf_destroy(conf);
-		fail(err, errlen, "no bootstrap servers given (-b HOST:PORT)");
+	struct lt_client_conf cc = {
+		.bootstrap = cf->bootstrap,
+		.n_props = cf->n_props,
+		.prop_keys = cf->prop_keys,
+		.prop_values = cf->prop_values,
+	};
+	lt_client *cl = client_new(&cc, err, errlen);
+	if (!cl)
 		return NULL;
-	}
-	if (rd_kafka_conf_set(conf, "bootstrap.servers", cf->bootstrap, errstr, sizeof errstr) != RD_KAFKA_CONF_OK)
-		goto bad_conf;
-	for (size_t i = 0; i < cf->n_props; i++) {
-		if (strcmp(cf->prop_keys[i], "debug") == 0)
-			debug = true;
-		if (rd_kafka_conf_set(conf, cf->prop_keys[i], cf->prop_values[i], errstr, sizeof errstr) !=
-		    RD_KAFKA_CONF_OK)
-			goto bad_conf;
-	}
-	if (!debug)
-		rd_kafka_conf_set_log_cb(conf, quiet_log);
-	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
-	if (!rk) {
-		rd_kafka_conf_destroy(conf);
-		fail(err, errlen, "cannot create the Kafka client: %s", errstr);
-		return NULL;
-	}
 	lt_reset_conn *c = xcalloc(1, sizeof *c);
-	c->rk = rk;
-	c->q = rd_kafka_queue_new(rk);
+	c->cl = cl;
+	c->rk = client_rk(cl);
+	c->q = rd_kafka_queue_new(c->rk);
 	c->timeout_ms = cf->timeout_ms > 0 ? cf->timeout_ms : 10000;
-	c->cluster = xstrdup(cf->cluster_name ? cf->cluster_name : cf->bootstrap);
+	c->cluster = xstrdup(cf->cluster_name ? cf->cluster_name : cf->bootstrap ? cf->bootstrap : "-");
 	return c;
-bad_conf:
-	rd_kafka_conf_destroy(conf);
-	fail(err, errlen, "bad client property: %s", errstr);
-	return NULL;
 }
 
 void reset_conn_free(lt_reset_conn *c)
@@ -96,7 +69,7 @@ void reset_conn_free(lt_reset_conn *c)
 	if (!c)
 		return;
 	rd_kafka_queue_destroy(c->q);
-	rd_kafka_destroy(c->rk);
+	client_free(c->cl);
 	free(c->cluster);
 	free(c);
 }
