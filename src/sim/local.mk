@@ -1,1 +1,17 @@
-## src/sim — see doc/ARCHITECTURE.md.
+## src/sim — the simulated Kafka cluster (Kafka wire protocol on 127.0.0.1); see doc/ARCHITECTURE.md.
+## Everything but main.c is in the library, so lagtop --demo and the tests run the sim in-process.
+liblagtop_a_SOURCES += \
+	src/sim/wire.c src/sim/wire.h \
+	src/sim/strmap.c src/sim/strmap.h \
+	src/sim/cluster.c src/sim/cluster.h \
+	src/sim/server.c src/sim/server.h \
+	src/sim/api.h src/sim/api_table.c \
+	src/sim/api_versions.c src/sim/api_metadata.c src/sim/api_find_coordinator.c \
+	src/sim/api_groups.c src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c \
+	src/sim/control.c src/sim/control.h \
+	src/sim/scenario.c src/sim/scenario.h \
+	src/sim/sim.c src/sim/sim.h
+
+bin_PROGRAMS += lagtop-sim
+lagtop_sim_SOURCES = src/sim/main.c
+lagtop_sim_LDADD = $(LT_LIBS)

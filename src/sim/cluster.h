@@ -1,0 +1,232 @@
+/* cluster.h — the simulated cluster's state: brokers, topics, partitions, groups, members, offsets.
+ *
+ * Pure data plus the operations on it; no I/O. Not thread-safe by itself: the server holds its mutex
+ * around every request handler, timer and control call (sim.h), so code here never locks.
+ *
+ * Record timestamps are stored as runs (struct sim_segment), so a partition with millions of records
+ * costs one entry per append call, not one per record.
+ *
+ * Ownership: every char* and byte array here is heap-allocated and owned by its struct.
+ */
+#ifndef LAGTOP_SIM_CLUSTER_H
+#define LAGTOP_SIM_CLUSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/strmap.h"
+
+/* Kafka error codes the sim answers with. */
+enum {
+	KERR_NONE = 0,
+	KERR_OFFSET_OUT_OF_RANGE = 1,
+	KERR_CORRUPT_MESSAGE = 2,
+	KERR_UNKNOWN_TOPIC_OR_PARTITION = 3,
+	KERR_NOT_LEADER_OR_FOLLOWER = 6,
+	KERR_REQUEST_TIMED_OUT = 7,
+	KERR_COORDINATOR_LOAD_IN_PROGRESS = 14,
+	KERR_COORDINATOR_NOT_AVAILABLE = 15,
+	KERR_NOT_COORDINATOR = 16,
+	KERR_INVALID_TOPIC_EXCEPTION = 17,
+	KERR_ILLEGAL_GENERATION = 22,
+	KERR_INCONSISTENT_GROUP_PROTOCOL = 23,
+	KERR_INVALID_GROUP_ID = 24,
+	KERR_UNKNOWN_MEMBER_ID = 25,
+	KERR_INVALID_SESSION_TIMEOUT = 26,
+	KERR_REBALANCE_IN_PROGRESS = 27,
+	KERR_UNSUPPORTED_VERSION = 35,
+	KERR_TOPIC_ALREADY_EXISTS = 36,
+	KERR_INVALID_PARTITIONS = 37,
+	KERR_INVALID_REPLICATION_FACTOR = 38,
+	KERR_INVALID_REQUEST = 42,
+	KERR_NON_EMPTY_GROUP = 68,
+	KERR_GROUP_ID_NOT_FOUND = 69,
+	KERR_MEMBER_ID_REQUIRED = 79,
+	KERR_GROUP_SUBSCRIBED_TO_TOPIC = 86,
+};
+
+/* ---- brokers ---- */
+
+struct sim_node {
+	int32_t node_id; /* 1..N */
+	char host[64];   /* always "127.0.0.1" */
+	int port;        /* the real listening port (known after bind) */
+	bool up;         /* false while stopped through the control API */
+};
+
+/* ---- topics and partitions ---- */
+
+/* A run of records: offsets first_offset .. first_offset+count-1 with timestamps first_ts + i*ts_step. */
+struct sim_segment {
+	int64_t first_offset;
+	int64_t count;
+	int64_t first_ts;
+	int64_t ts_step; /* >= 0 */
+};
+
+struct sim_record_store; /* issue 4 (records.c): produced record batches; opaque here */
+
+struct sim_partition {
+	int32_t index;
+	int32_t leader;    /* node id */
+	int64_t log_start; /* first offset still in the log */
+	int64_t log_end;   /* high watermark: offset of the next record */
+	struct sim_segment *segs; /* timestamps of [segs[0].first_offset, log_end), ascending offsets */
+	size_t nsegs, segs_cap;
+	struct sim_record_store *store; /* NULL until something is produced; freed by state->store_free */
+};
+
+struct sim_topic {
+	char *name;
+	uint8_t id[16];
+	int32_t npartitions;
+	struct sim_partition *parts;
+	size_t seq; /* creation order, for stable listings */
+};
+
+/* ---- groups ---- */
+
+enum sim_group_state {
+	SIM_GROUP_EMPTY,
+	SIM_GROUP_PREPARING_REBALANCE,
+	SIM_GROUP_COMPLETING_REBALANCE,
+	SIM_GROUP_STABLE,
+	SIM_GROUP_DEAD,
+};
+
+/* One protocol a member offered in JoinGroup (e.g. "range") with its metadata (the subscription). */
+struct sim_protocol {
+	char *name;
+	uint8_t *metadata;
+	int32_t metadata_len;
+};
+
+struct sim_member {
+	char *member_id;
+	char *group_instance_id; /* NULL unless static membership */
+	char *client_id;
+	char *client_host; /* "/127.0.0.1" like Kafka */
+	int32_t session_timeout_ms;
+	int32_t rebalance_timeout_ms;
+	struct sim_protocol *protocols; /* in the member's order of preference */
+	size_t nprotocols;
+	uint8_t *assignment; /* from SyncGroup (or the control API) */
+	int32_t assignment_len;
+	bool synthetic;           /* made by the control API / a scenario: no connection, never expires */
+	int64_t last_seen_ms;     /* monotonic ms of the last join/heartbeat (membership.c) */
+	void *priv;               /* membership.c's per-member state (pending join/sync, timers) */
+	void (*priv_free)(void *priv);
+};
+
+struct sim_commit {
+	bool set;
+	int64_t offset;
+	int32_t leader_epoch; /* -1 when unknown */
+	char *metadata;       /* may be NULL */
+	int64_t commit_ts_ms; /* wall clock */
+};
+
+/* A group's committed offsets of one topic, indexed by partition. */
+struct sim_group_topic {
+	char *topic;
+	struct sim_commit *parts;
+	int32_t nparts; /* allocated length of parts */
+};
+
+struct sim_group {
+	char *group_id;
+	enum sim_group_state state;
+	char *protocol_type; /* "" for simple (admin-created) groups, "consumer" for consumers */
+	char *protocol_name; /* the chosen protocol, e.g. "range"; "" when none */
+	int32_t generation_id;
+	char *leader_id; /* member id of the leader, NULL when none */
+	struct sim_member **members;
+	size_t nmembers, members_cap;
+	struct sim_group_topic *offsets;
+	size_t noffsets, offsets_cap;
+	void *priv; /* membership.c's per-group state (join barrier, timers) */
+	void (*priv_free)(void *priv);
+};
+
+/* ---- the whole cluster ---- */
+
+struct sim_state {
+	int nnodes;
+	struct sim_node *nodes; /* nodes[i].node_id == i + 1 */
+	char *cluster_id;
+	struct strmap topics; /* name → struct sim_topic* */
+	size_t topic_seq;
+	struct strmap groups; /* id → struct sim_group* */
+	uint64_t rng;         /* xorshift state, for scenarios */
+	void (*store_free)(struct sim_record_store *store); /* set by records.c when it stores anything */
+};
+
+struct sim_state *sim_state_new(int nnodes, uint64_t seed);
+void sim_state_free(struct sim_state *st);
+uint64_t sim_state_rand(struct sim_state *st);
+struct sim_node *sim_state_node(struct sim_state *st, int32_t node_id); /* NULL if unknown */
+
+const char *sim_group_state_name(enum sim_group_state s);
+int sim_group_state_parse(const char *name, enum sim_group_state *out);
+
+/* Topics. Returns NULL and fills err on a bad name / count or an existing topic (*kerr gets the Kafka code). */
+struct sim_topic *sim_topic_create(struct sim_state *st, const char *name, int32_t npartitions, int16_t *kerr,
+				   char *err, size_t errlen);
+struct sim_topic *sim_topic_find(const struct sim_state *st, const char *name, size_t len);
+struct sim_partition *sim_partition_find(const struct sim_state *st, const char *topic, size_t len, int32_t p);
+/* Topics in creation order (caller frees the array). */
+struct sim_topic **sim_topics_sorted(const struct sim_state *st, size_t *n);
+
+/* Appends count records with timestamps first_ts, first_ts+step, ...; returns the first new offset. */
+int64_t sim_partition_append(struct sim_partition *p, int64_t count, int64_t first_ts, int64_t ts_step);
+/* Moves the log start forward (retention), clamped to log_end; never backwards. */
+void sim_partition_set_log_start(struct sim_partition *p, int64_t offset);
+/* First offset in [log_start, log_end) whose timestamp >= ts, with that timestamp; -1 when none. */
+int64_t sim_partition_offset_for_time(const struct sim_partition *p, int64_t ts, int64_t *found_ts);
+/* Timestamp of the record at offset (-1 when outside [log_start, log_end)). */
+int64_t sim_partition_timestamp_at(const struct sim_partition *p, int64_t offset);
+
+/* Groups. The coordinator of a group is fixed by hashing its id over the brokers. */
+int32_t sim_coordinator_for(const struct sim_state *st, const char *group_id, size_t len);
+struct sim_group *sim_group_find(const struct sim_state *st, const char *id, size_t len);
+/* Creates an Empty simple group (protocol type "") when it does not exist. */
+struct sim_group *sim_group_get_or_create(struct sim_state *st, const char *id);
+void sim_group_delete(struct sim_state *st, struct sim_group *g);
+
+struct sim_member *sim_member_new(const char *member_id, const char *client_id, const char *client_host);
+void sim_member_free(struct sim_member *m);
+void sim_member_add_protocol(struct sim_member *m, const char *name, const void *metadata, int32_t len);
+void sim_member_set_assignment(struct sim_member *m, const void *bytes, int32_t len);
+void sim_group_add_member(struct sim_group *g, struct sim_member *m); /* takes ownership */
+struct sim_member *sim_group_find_member(const struct sim_group *g, const char *member_id, size_t len);
+/* Removes and frees; returns 0, or -1 when not a member. */
+int sim_group_remove_member(struct sim_group *g, const char *member_id);
+/* The metadata a member offered for the group's chosen protocol (NULL when none). */
+const struct sim_protocol *sim_member_protocol(const struct sim_member *m, const char *name);
+
+/* Committed offsets. */
+void sim_group_commit(struct sim_group *g, const char *topic, size_t topic_len, int32_t partition, int64_t offset,
+		      int32_t leader_epoch, const char *metadata, size_t metadata_len, int64_t now_ms);
+const struct sim_commit *sim_group_committed(const struct sim_group *g, const char *topic, size_t len, int32_t p);
+/* Returns 0 when something was deleted, -1 when there was nothing. */
+int sim_group_commit_delete(struct sim_group *g, const char *topic, size_t len, int32_t partition);
+/* Number of committed partitions. */
+size_t sim_group_commit_count(const struct sim_group *g);
+/* Whether some member of an active "consumer" group subscribes topic (parsed from the chosen protocol's
+ * ConsumerProtocolSubscription; a member's assignment counts too). */
+bool sim_group_subscribes(const struct sim_group *g, const char *topic, size_t len);
+
+/* Consumer protocol encodings (ConsumerProtocolSubscription v0, ConsumerProtocolAssignment v0). */
+struct sim_assignment {
+	const char *topic;
+	const int32_t *partitions;
+	int npartitions;
+};
+uint8_t *sim_consumer_subscription_encode(const char *const *topics, int ntopics, int32_t *len);
+uint8_t *sim_consumer_assignment_encode(const struct sim_assignment *a, int n, int32_t *len);
+/* Calls fn for every topic in a subscription or assignment (returns -1 when malformed). */
+int sim_consumer_topics_each(const uint8_t *bytes, int32_t len, bool assignment,
+			     void (*fn)(const char *topic, size_t len, void *arg), void *arg);
+
+#endif

@@ -1,0 +1,310 @@
+/* scenario.c — see scenario.h.
+ *
+ * "demo" tells a small story a dashboard can show in a minute: healthy consumers keeping up, one lagging
+ * further every second, one stalled with members, an Empty group falling behind, one cycling through
+ * rebalances, and an Empty group whose committed offset fell below the log start after retention.
+ * Traffic is driven by a one-second loop timer, with timestamps from the wall clock so time lag is real.
+ *
+ * "scale" builds G groups over T topics of P partitions with one timestamp run per partition, so even
+ * 5,000 groups x 64 partitions are built in well under a second, and stay static (for benchmarks).
+ */
+#include "sim/scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/control.h"
+#include "util/xalloc.h"
+
+enum behaviour { B_HEALTHY, B_LAGGING, B_STALLED, B_EMPTY, B_REBALANCING, B_BELOW_START };
+
+struct demo_topic {
+	const char *name;
+	int partitions;
+	int rate; /* records per second per partition */
+	int retention_s; /* 0: keep everything */
+};
+
+struct demo_group {
+	const char *name;
+	enum behaviour behaviour;
+	const char *topics[2];
+	int members;
+	int start_lag_s; /* initial lag, in seconds of production */
+};
+
+static const struct demo_topic demo_topics[] = {
+	{"orders", 12, 40, 0},
+	{"payments", 6, 15, 0},
+	{"clickstream", 24, 100, 1800},
+	{"audit-log", 3, 5, 0},
+	{"inventory", 6, 8, 0},
+};
+
+static const struct demo_group demo_groups[] = {
+	{"orders-processor", B_HEALTHY, {"orders", NULL}, 3, 1},
+	{"payments-ledger", B_HEALTHY, {"payments", NULL}, 2, 1},
+	{"fraud-detector", B_HEALTHY, {"payments", "orders"}, 2, 3},
+	{"clickstream-etl", B_LAGGING, {"clickstream", NULL}, 4, 120},
+	{"audit-archiver", B_STALLED, {"audit-log", NULL}, 1, 300},
+	{"inventory-sync", B_EMPTY, {"inventory", NULL}, 0, 1200},
+	{"orders-analytics", B_REBALANCING, {"orders", NULL}, 2, 5},
+	{"clickstream-replay", B_BELOW_START, {"clickstream", NULL}, 0, 3000},
+};
+
+#define NDEMO_TOPICS (sizeof(demo_topics) / sizeof(demo_topics[0]))
+#define NDEMO_GROUPS (sizeof(demo_groups) / sizeof(demo_groups[0]))
+#define DEMO_HISTORY_S 3600
+#define DEMO_TICK_MS 1000
+#define REBALANCE_CYCLE_S 30
+
+struct sim_scenario {
+	struct sim_server *srv;
+	uint64_t timer;
+	int64_t ticks;
+};
+
+static int64_t rnd(struct sim_state *st, int64_t n)
+{
+	return n > 0 ? (int64_t)(sim_state_rand(st) % (uint64_t)n) : 0;
+}
+
+/* Adds n members to group over its topics' partitions, round-robin. */
+static int add_members(struct sim_state *st, const char *group, const char *const *topics, int ntopics, int n,
+		       const char *client_prefix, char *err, size_t errlen)
+{
+	for (int m = 0; m < n; m++) {
+		struct sim_member_assignment as[4];
+		int32_t *parts[4] = {NULL};
+		int nas = 0;
+		for (int t = 0; t < ntopics && t < 4; t++) {
+			struct sim_topic *tp = sim_topic_find(st, topics[t], strlen(topics[t]));
+			if (!tp)
+				continue;
+			parts[nas] = xcalloc((size_t)tp->npartitions + 1, sizeof(int32_t));
+			int np = 0;
+			for (int32_t p = m; p < tp->npartitions; p += n)
+				parts[nas][np++] = p;
+			as[nas] = (struct sim_member_assignment){topics[t], parts[nas], np};
+			nas++;
+		}
+		char client[96], host[32];
+		snprintf(client, sizeof(client), "%s-%d", client_prefix, m + 1);
+		snprintf(host, sizeof(host), "/10.0.%d.%d", (int)(strlen(group) % 8), 10 + m);
+		struct sim_member_spec spec = {
+			.client_id = client,
+			.client_host = host,
+			.topics = topics,
+			.ntopics = ntopics,
+			.assignment = as,
+			.nassignment = nas,
+		};
+		struct sim_member *mem = ctl_add_member(st, group, &spec, err, errlen);
+		for (int i = 0; i < nas; i++)
+			free(parts[i]);
+		if (!mem)
+			return -1;
+	}
+	return 0;
+}
+
+static const struct demo_topic *demo_topic(const char *name)
+{
+	for (size_t i = 0; i < NDEMO_TOPICS; i++)
+		if (strcmp(demo_topics[i].name, name) == 0)
+			return &demo_topics[i];
+	return NULL;
+}
+
+/* Commits, for every partition of the group's topics, the log end minus lag_s seconds of production. */
+static void commit_behind(struct sim_state *st, const struct demo_group *dg, double lag_s, int64_t now)
+{
+	char err[160];
+	for (int t = 0; t < 2 && dg->topics[t]; t++) {
+		const struct demo_topic *dt = demo_topic(dg->topics[t]);
+		struct sim_topic *tp = sim_topic_find(st, dt->name, strlen(dt->name));
+		for (int32_t p = 0; p < tp->npartitions; p++) {
+			int64_t off = tp->parts[p].log_end - (int64_t)(lag_s * dt->rate) - rnd(st, dt->rate / 4 + 1);
+			if (off < 0)
+				off = 0;
+			(void)ctl_commit(st, dg->name, dt->name, p, off, "", now, err, sizeof(err));
+		}
+	}
+}
+
+static void demo_tick(struct sim_server *srv, void *arg)
+{
+	struct sim_scenario *scn = arg;
+	struct sim_state *st = srv->st;
+	int64_t now = sim_wall_ms();
+	char err[160];
+	scn->ticks++;
+	/* Production: rate ± 25% per partition, spread evenly over the last second. */
+	for (size_t i = 0; i < NDEMO_TOPICS; i++) {
+		const struct demo_topic *dt = &demo_topics[i];
+		struct sim_topic *tp = sim_topic_find(st, dt->name, strlen(dt->name));
+		if (!tp)
+			continue;
+		for (int32_t p = 0; p < tp->npartitions; p++) {
+			struct sim_partition *part = &tp->parts[p];
+			int64_t n = dt->rate * 3 / 4 + rnd(st, dt->rate / 2 + 1);
+			int64_t step = n ? DEMO_TICK_MS / n : 0;
+			sim_partition_append(part, n, now - DEMO_TICK_MS + step, step);
+			if (dt->retention_s) {
+				int64_t keep = (int64_t)dt->retention_s * dt->rate;
+				if (part->log_end - part->log_start > keep)
+					sim_partition_set_log_start(part, part->log_end - keep);
+			}
+		}
+	}
+	/* Consumption. */
+	for (size_t i = 0; i < NDEMO_GROUPS; i++) {
+		const struct demo_group *dg = &demo_groups[i];
+		struct sim_group *g = sim_group_find(st, dg->name, strlen(dg->name));
+		if (!g)
+			continue; /* deleted by a user of the demo */
+		switch (dg->behaviour) {
+		case B_HEALTHY:
+			if (g->state == SIM_GROUP_STABLE)
+				commit_behind(st, dg, dg->start_lag_s, now);
+			break;
+		case B_LAGGING:
+			/* Falls behind by a further 30% of the production every second. */
+			if (g->state == SIM_GROUP_STABLE)
+				commit_behind(st, dg, dg->start_lag_s + 0.3 * (double)scn->ticks, now);
+			break;
+		case B_REBALANCING: {
+			int64_t phase = scn->ticks % REBALANCE_CYCLE_S;
+			if (phase == REBALANCE_CYCLE_S - 8 && g->state == SIM_GROUP_STABLE)
+				g->state = SIM_GROUP_PREPARING_REBALANCE;
+			else if (phase == REBALANCE_CYCLE_S - 3 && g->state == SIM_GROUP_PREPARING_REBALANCE)
+				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_COMPLETING_REBALANCE, err, sizeof(err));
+			else if (phase == 0 && g->state == SIM_GROUP_COMPLETING_REBALANCE)
+				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_STABLE, err, sizeof(err));
+			if (g->state == SIM_GROUP_STABLE)
+				commit_behind(st, dg, dg->start_lag_s, now);
+			break;
+		}
+		case B_STALLED:
+		case B_EMPTY:
+		case B_BELOW_START:
+			break; /* nobody commits: the lag grows with production */
+		}
+	}
+	scn->timer = sim_timer_add(srv, sim_mono_ms() + DEMO_TICK_MS, demo_tick, scn);
+}
+
+static int build_demo(struct sim_scenario *scn, char *err, size_t errlen)
+{
+	struct sim_state *st = scn->srv->st;
+	int64_t now = sim_wall_ms();
+	for (size_t i = 0; i < NDEMO_TOPICS; i++) {
+		const struct demo_topic *dt = &demo_topics[i];
+		struct sim_topic *tp = sim_topic_create(st, dt->name, dt->partitions, NULL, err, errlen);
+		if (!tp)
+			return -1;
+		for (int32_t p = 0; p < tp->npartitions; p++) {
+			int64_t n = (int64_t)DEMO_HISTORY_S * dt->rate;
+			int64_t step = 1000 / dt->rate;
+			sim_partition_append(&tp->parts[p], n, now - n * step, step);
+			if (dt->retention_s)
+				sim_partition_set_log_start(&tp->parts[p], n - (int64_t)dt->retention_s * dt->rate);
+		}
+	}
+	for (size_t i = 0; i < NDEMO_GROUPS; i++) {
+		const struct demo_group *dg = &demo_groups[i];
+		int nt = dg->topics[1] ? 2 : 1;
+		if (dg->members > 0) {
+			if (add_members(st, dg->name, dg->topics, nt, dg->members, dg->name, err, errlen) < 0)
+				return -1;
+		} else {
+			(void)sim_group_get_or_create(st, dg->name);
+		}
+		commit_behind(st, &dg[0], dg->start_lag_s, now);
+	}
+	scn->timer = sim_timer_add(scn->srv, sim_mono_ms() + DEMO_TICK_MS, demo_tick, scn);
+	return 0;
+}
+
+static int build_scale(struct sim_scenario *scn, const struct sim_options *o, char *err, size_t errlen)
+{
+	struct sim_state *st = scn->srv->st;
+	int ngroups = o->groups > 0 ? o->groups : 100;
+	int nparts = o->partitions > 0 ? o->partitions : 8;
+	int ntopics = o->topics > 0 ? o->topics : 4;
+	int64_t now = sim_wall_ms();
+	char name[64];
+	for (int t = 0; t < ntopics; t++) {
+		snprintf(name, sizeof(name), "scale-topic-%03d", t);
+		struct sim_topic *tp = sim_topic_create(st, name, nparts, NULL, err, errlen);
+		if (!tp)
+			return -1;
+		for (int32_t p = 0; p < nparts; p++) {
+			int64_t n = 1000000 + rnd(st, 100000);
+			sim_partition_append(&tp->parts[p], n, now - n * 10, 10); /* 100 records/s for ~3 hours */
+			sim_partition_set_log_start(&tp->parts[p], n / 10);
+		}
+	}
+	for (int g = 0; g < ngroups; g++) {
+		char gname[64];
+		snprintf(gname, sizeof(gname), "scale-group-%05d", g);
+		snprintf(name, sizeof(name), "scale-topic-%03d", g % ntopics);
+		const char *topics[1] = {name};
+		int members = g % 5 == 0 ? 0 : 1 + g % 4;
+		if (members) {
+			if (add_members(st, gname, topics, 1, members, "scale-consumer", err, errlen) < 0)
+				return -1;
+		} else {
+			(void)sim_group_get_or_create(st, gname);
+		}
+		struct sim_topic *tp = sim_topic_find(st, name, strlen(name));
+		for (int32_t p = 0; p < tp->npartitions; p++) {
+			int64_t off = tp->parts[p].log_end - rnd(st, 5000);
+			if (ctl_commit(st, gname, name, p, off, "", now, err, errlen) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+struct sim_scenario *sim_scenario_build(struct sim_server *srv, const struct sim_options *opt, char *err,
+					size_t errlen)
+{
+	struct sim_scenario *scn = xcalloc(1, sizeof(*scn));
+	scn->srv = srv;
+	const char *name = opt->scenario ? opt->scenario : "empty";
+	int rc = 0;
+	if (strcmp(name, "demo") == 0) {
+		rc = build_demo(scn, err, errlen);
+	} else if (strcmp(name, "scale") == 0) {
+		rc = build_scale(scn, opt, err, errlen);
+	} else if (strcmp(name, "empty") != 0) {
+		snprintf(err, errlen, "unknown scenario '%s' (%s)", name, sim_scenario_names());
+		rc = -1;
+	}
+	if (rc < 0) {
+		sim_scenario_free(scn);
+		return NULL;
+	}
+	return scn;
+}
+
+void sim_scenario_free(struct sim_scenario *scn)
+{
+	if (!scn)
+		return;
+	if (scn->timer)
+		sim_timer_cancel(scn->srv, scn->timer);
+	free(scn);
+}
+
+const char *sim_scenario_names(void)
+{
+	return "empty, demo, scale";
+}
+
+bool sim_scenario_known(const char *name)
+{
+	return strcmp(name, "empty") == 0 || strcmp(name, "demo") == 0 || strcmp(name, "scale") == 0;
+}

@@ -1,0 +1,102 @@
+/* sim.h — the simulated Kafka cluster as a library: lagtop --demo and the C tests run it in-process.
+ *
+ * sim_new() builds the state (a scenario) and binds every broker's listener, so sim_bootstrap() is valid
+ * right away; sim_start() runs the event loop in a background thread. Every control call below is
+ * thread-safe (it takes the cluster mutex) and may be used before or after sim_start(). Control calls
+ * return 0, or -1 with a one-line message in err.
+ *
+ * This is a test and demo double speaking the real Kafka wire protocol on 127.0.0.1 — not a Kafka.
+ */
+#ifndef LAGTOP_SIM_SIM_H
+#define LAGTOP_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim_options {
+	int brokers;          /* 1..64; 0 means 3 */
+	int port;             /* first port (brokers use port, port+1, ...); 0: ephemeral ports */
+	const char *scenario; /* NULL/"empty", "demo", "scale" */
+	int groups, partitions, topics; /* "scale" sizes (0: defaults 100, 8, 4) */
+	uint64_t seed;        /* scenario randomness; 0: fixed default */
+};
+
+typedef struct sim_cluster sim_cluster;
+
+sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen);
+int sim_start(sim_cluster *sim);
+const char *sim_bootstrap(const sim_cluster *sim); /* "127.0.0.1:P1,127.0.0.1:P2,..." */
+void sim_stop(sim_cluster *sim);                   /* stops the loop thread (listeners stay bound) */
+void sim_free(sim_cluster *sim);                   /* stops, closes everything */
+/* Names the scenarios (for --help and error messages). */
+const char *sim_scenario_names(void);
+bool sim_scenario_known(const char *name);
+
+/* ---- topics and records ---- */
+int sim_create_topic(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen);
+/* Appends count records with timestamps first_ts_ms, first_ts_ms + step_ms, ... (ms since the epoch). */
+int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms,
+	       int64_t step_ms, char *err, size_t errlen);
+/* Retention: moves the log start offset forward (never back; clamped to the log end). */
+int sim_set_log_start(sim_cluster *sim, const char *topic, int partition, int64_t offset, char *err, size_t errlen);
+int sim_get_offsets(sim_cluster *sim, const char *topic, int partition, int64_t *log_start, int64_t *log_end,
+		    char *err, size_t errlen);
+/* The node id of a partition's leader (or -1). */
+int sim_leader(sim_cluster *sim, const char *topic, int partition);
+
+/* ---- groups ---- */
+struct sim_member_assignment {
+	const char *topic;
+	const int32_t *partitions;
+	int npartitions;
+};
+
+struct sim_member_spec {
+	const char *member_id; /* NULL: generated */
+	const char *client_id;
+	const char *client_host;       /* NULL: "/127.0.0.1" */
+	const char *group_instance_id; /* NULL: dynamic member */
+	const char *const *topics;     /* subscription; NULL: the assigned topics */
+	int ntopics;
+	const struct sim_member_assignment *assignment;
+	int nassignment;
+};
+
+/* Adds a synthetic consumer member (protocol type "consumer", protocol "range"), creating the group if
+ * needed; the group becomes Stable with a new generation. The member id actually used goes to id_out. */
+int sim_add_member(sim_cluster *sim, const char *group, const struct sim_member_spec *spec, char *id_out,
+		   size_t id_outlen, char *err, size_t errlen);
+/* Removes a member; the group becomes Empty (new generation) when it was the last one. */
+int sim_remove_member(sim_cluster *sim, const char *group, const char *member_id, char *err, size_t errlen);
+/* Commits an offset (creates the group, Empty, when unknown), whatever the group's state. */
+int sim_commit(sim_cluster *sim, const char *group, const char *topic, int partition, int64_t offset,
+	       const char *metadata, char *err, size_t errlen);
+/* -1: no committed offset (or no group). */
+int64_t sim_committed(sim_cluster *sim, const char *group, const char *topic, int partition);
+/* States: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead. */
+int sim_set_group_state(sim_cluster *sim, const char *group, const char *state, char *err, size_t errlen);
+/* Writes the state name ("" when the group does not exist); returns the member count or -1. */
+int sim_group_info(sim_cluster *sim, const char *group, char *state, size_t statelen);
+/* Coordinator node id of a group. */
+int sim_coordinator(sim_cluster *sim, const char *group);
+/* Counts (for scale reports). */
+void sim_sizes(sim_cluster *sim, size_t *topics, size_t *partitions, size_t *groups, size_t *commits);
+
+/* ---- brokers and faults ---- */
+int sim_broker_count(const sim_cluster *sim);
+int sim_broker_port(const sim_cluster *sim, int node_id);
+/* Closes the broker's listener and connections / reopens it on the same port. node_id is 1..N. */
+int sim_broker_stop(sim_cluster *sim, int node_id, char *err, size_t errlen);
+int sim_broker_start(sim_cluster *sim, int node_id, char *err, size_t errlen);
+/* Holds back every answer of a broker by latency_ms (0: off). */
+int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);
+
+/* ---- request counters ---- */
+/* Requests received per API key since the last reset (keys >= SIM_COUNT_KEYS are summed in [SIM_COUNT_KEYS]). */
+#define SIM_COUNT_KEYS 80
+void sim_counts(sim_cluster *sim, uint64_t counts[SIM_COUNT_KEYS + 1], bool reset);
+/* The counts as one-line JSON {"ApiVersions":3,"Metadata":2,...,"total":N} (caller frees). */
+char *sim_counts_json(sim_cluster *sim, bool reset);
+
+#endif
