@@ -66,7 +66,8 @@ static void print_lines(FILE *f, const char *prefix, const char *text)
 
 static void print_result(const lt_reset_result *res)
 {
-	if (res->n_parts && res->status != LT_EXEC_REFUSED) {
+	/* the per-partition outcome, once a commit was attempted (a backup is always written first) */
+	if (res->n_parts && res->backup_path && res->status != LT_EXEC_REFUSED) {
 		printf("\n%-30s %-10s %-15s %-15s %s\n", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT");
 		for (size_t i = 0; i < res->n_parts; i++) {
 			const lt_reset_part_result *r = &res->parts[i];

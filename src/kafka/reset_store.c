@@ -38,10 +38,10 @@ static int mkdir_one(const char *path, char *err, size_t errlen)
 	return fail(err, errlen, "cannot create %s: %s", path, strerror(errno));
 }
 
-/* mkdir -p for the components after `from` (the part before it must exist). */
-static int mkdir_p(char *path, size_t from, char *err, size_t errlen)
+/* mkdir -p (new directories 0700; existing ones are left as they are). */
+static int mkdir_p(char *path, char *err, size_t errlen)
 {
-	for (size_t i = from + 1; path[i]; i++) {
+	for (size_t i = 1; path[i]; i++) {
 		if (path[i] != '/')
 			continue;
 		path[i] = '\0';
@@ -57,14 +57,11 @@ int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen)
 {
 	const char *xdg = getenv("XDG_STATE_HOME");
 	const char *home = getenv("HOME");
-	size_t base_len;
 	int n;
 	/* XDG: a relative XDG_STATE_HOME is invalid and must be ignored */
 	if (xdg && xdg[0] == '/') {
-		base_len = strlen(xdg);
 		n = snprintf(out, len, "%s/lagtop", xdg);
 	} else if (home && home[0] == '/') {
-		base_len = strlen(home);
 		n = snprintf(out, len, "%s/.local/state/lagtop", home);
 	} else {
 		return fail(err, errlen, "neither XDG_STATE_HOME nor HOME is set to an absolute path: nowhere to "
@@ -76,7 +73,7 @@ int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen)
 		return 0;
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s/backups", out);
-	return mkdir_p(tmp, base_len, err, errlen);
+	return mkdir_p(tmp, err, errlen);
 }
 
 /* Percent-encodes a group id for a file name. */
