@@ -6,3 +6,14 @@ liblagtop_a_SOURCES += \
 	src/cli/once.c \
 	src/cli/pending.c \
 	src/cli/reset_cmd.c
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_output
+TESTS += tests/unit/test_output
+tests_unit_test_output_SOURCES = tests/unit/test_output.c
+tests_unit_test_output_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_output_LDADD = $(UNIT_LDADD)
+endif
+
+TESTS += tests/integration/test_once_errors.sh
+EXTRA_DIST += tests/integration/test_once_errors.sh

@@ -10,6 +10,7 @@
 #include "cli/output.h"
 #include "cli/target.h"
 #include "kafka/collector.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 /* A -g value without regex syntax is also a group name to describe even if ListGroups omits it. */
@@ -25,13 +26,6 @@ static void sleep_ms(int64_t ms)
 	struct timespec ts = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000L };
 	while (nanosleep(&ts, &ts) != 0) {
 	}
-}
-
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Errors are printed as warnings: --once still prints what it has (stale data is marked in JSON). */
@@ -102,7 +96,7 @@ int mode_once(const struct lt_options *o)
 	lt_snapshot *s = NULL;
 	int samples = o->samples > 0 ? o->samples : 1;
 	for (int i = 0; i < samples; i++) {
-		int64_t t0 = mono_ms();
+		int64_t t0 = now_mono_ms();
 		snapshot_unref(s);
 		if (collector_refresh_once(c, &s, err, sizeof err) != 0) {
 			char *e = output_sanitize(err);
@@ -112,17 +106,18 @@ int mode_once(const struct lt_options *o)
 			break;
 		}
 		if (i + 1 < samples)
-			sleep_ms(t0 + t.interval_ms - mono_ms());
+			sleep_ms(t0 + t.interval_ms - now_mono_ms());
 	}
 	if (rc == LT_EXIT_OK) {
 		print_warnings(s);
+		int wr = 0;
 		switch (o->format) {
-		case LT_FORMAT_JSON: output_json(stdout, s); break;
-		case LT_FORMAT_CSV: output_csv(stdout, s); break;
+		case LT_FORMAT_JSON: wr = output_json(stdout, s); break;
+		case LT_FORMAT_CSV: wr = output_csv(stdout, s); break;
 		case LT_FORMAT_TABLE:
 		default: output_table(stdout, s); break;
 		}
-		if (fflush(stdout) != 0) {
+		if (fflush(stdout) != 0 || wr != 0) {
 			fprintf(stderr, "lagtop: cannot write the output\n");
 			rc = LT_EXIT_CLUSTER;
 		}

@@ -4,95 +4,27 @@
 #include "cli/output.h"
 
 #include <langinfo.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
-#include <wctype.h>
+#include <strings.h>
 
+#include "util/csv.h"
+#include "util/json.h"
+#include "util/sanitize.h"
 #include "util/xalloc.h"
 
 /* ------------------------------------------------------------------ text helpers */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid; *cp receives the code point. */
-static size_t utf8_seq(const unsigned char *s, uint32_t *cp)
-{
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	size_t n;
-	uint32_t c, min;
-	if ((s[0] & 0xE0) == 0xC0) {
-		n = 2, c = s[0] & 0x1F, min = 0x80;
-	} else if ((s[0] & 0xF0) == 0xE0) {
-		n = 3, c = s[0] & 0x0F, min = 0x800;
-	} else if ((s[0] & 0xF8) == 0xF0) {
-		n = 4, c = s[0] & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return n;
-}
-
 static bool locale_is_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);
-	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
 }
 
 char *output_sanitize(const char *s)
 {
-	if (!s)
-		return xstrdup("");
-	bool utf8 = locale_is_utf8();
-	size_t len = strlen(s);
-	char *out = xmalloc(len + 1);
-	size_t o = 0;
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
-		uint32_t cp;
-		size_t n = utf8_seq(p, &cp);
-		bool printable = n > 0 && cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp < 0xA0);
-		if (printable && n > 1)
-			printable = utf8 && iswprint((wint_t)cp);
-		if (printable) {
-			memcpy(out + o, p, n);
-			o += n;
-			p += n;
-		} else {
-			out[o++] = '?';
-			p += n ? n : 1;
-		}
-	}
-	out[o] = '\0';
-	return out;
-}
-
-/* Display width of sanitized text (wide characters count 2). */
-static size_t text_width(const char *s)
-{
-	size_t w = 0;
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
-		uint32_t cp;
-		size_t n = utf8_seq(p, &cp);
-		if (n == 0)
-			n = 1, cp = '?';
-		int cw = cp < 0x80 ? 1 : wcwidth((wchar_t)cp);
-		w += cw > 0 ? (size_t)cw : 0;
-		p += n;
-	}
-	return w;
+	return sanitize_dup(s, locale_is_utf8());
 }
 
 void output_duration(char *buf, size_t len, int64_t ms)
@@ -179,6 +111,7 @@ static void row_fill_dashes(char **row)
 void output_table(FILE *out, const lt_snapshot *s)
 {
 	struct table t = { 0 };
+	bool utf8 = locale_is_utf8();
 	bool show[N_COLS];
 	for (int c = 0; c < N_COLS; c++)
 		show[c] = true;
@@ -231,7 +164,7 @@ void output_table(FILE *out, const lt_snapshot *s)
 	for (int c = 0; c < N_COLS; c++) {
 		width[c] = strlen(table_cols[c].title);
 		for (size_t r = 0; r < t.n; r++) {
-			size_t w = text_width(t.cells[r][c]);
+			size_t w = (size_t)display_width(t.cells[r][c], utf8);
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -243,7 +176,7 @@ void output_table(FILE *out, const lt_snapshot *s)
 			if (!show[c])
 				continue;
 			const char *cell = r == 0 ? table_cols[c].title : t.cells[r - 1][c];
-			size_t pad = width[c] - text_width(cell);
+			size_t pad = width[c] - (size_t)display_width(cell, utf8);
 			if (!first)
 				fputc(' ', out);
 			first = false;
@@ -264,71 +197,6 @@ void output_table(FILE *out, const lt_snapshot *s)
 
 /* ------------------------------------------------------------------ JSON */
 
-static void json_str(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
-		uint32_t cp;
-		size_t n = utf8_seq(p, &cp);
-		if (n == 0) {
-			fputs("\\ufffd", out); /* invalid UTF-8 byte: JSON must be valid UTF-8 */
-			p++;
-			continue;
-		}
-		switch (cp) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		default:
-			if (cp < 0x20 || cp == 0x7F || cp == 0x2028 || cp == 0x2029)
-				fprintf(out, "\\u%04x", (unsigned)cp);
-			else
-				fwrite(p, 1, n, out);
-		}
-		p += n;
-	}
-	fputc('"', out);
-}
-
-static void json_key(FILE *out, bool *first, const char *key)
-{
-	fputs(*first ? "" : ",", out);
-	*first = false;
-	json_str(out, key);
-	fputc(':', out);
-}
-
-static void json_int(FILE *out, bool *first, const char *key, bool known, int64_t v)
-{
-	json_key(out, first, key);
-	if (known)
-		fprintf(out, "%lld", (long long)v);
-	else
-		fputs("null", out);
-}
-
-static void json_double(FILE *out, bool *first, const char *key, bool known, double v)
-{
-	json_key(out, first, key);
-	if (known && isfinite(v))
-		fprintf(out, "%.3f", v);
-	else
-		fputs("null", out);
-}
-
-static void json_text(FILE *out, bool *first, const char *key, const char *v)
-{
-	json_key(out, first, key);
-	json_str(out, v);
-}
-
 static const struct {
 	unsigned flag;
 	const char *name;
@@ -338,169 +206,159 @@ static const struct {
 	{ LT_PF_UNASSIGNED, "unassigned" },     { LT_PF_IDLE, "idle" },
 };
 
-static void json_partition(FILE *out, const lt_group *g, const lt_partition *p)
+static void json_kv_rate(lt_json *j, const char *key, bool known, double v)
+{
+	if (known)
+		json_kv_double(j, key, v);
+	else
+		json_kv_null(j, key);
+}
+
+static void json_partition(lt_json *j, const lt_group *g, const lt_partition *p)
 {
 	const lt_member *m = partition_member(g, p);
-	bool f = true;
-	fputc('{', out);
-	json_text(out, &f, "topic", p->topic);
-	json_int(out, &f, "partition", true, p->partition);
-	json_int(out, &f, "log_start", p->log_start >= 0, p->log_start);
-	json_int(out, &f, "committed", p->committed >= 0, p->committed);
-	json_int(out, &f, "log_end", p->log_end >= 0, p->log_end);
-	json_int(out, &f, "lag", p->has_lag, p->lag);
-	json_text(out, &f, "consumer_id", m ? m->member_id : NULL);
-	json_text(out, &f, "client_id", m ? m->client_id : NULL);
-	json_text(out, &f, "host", m ? m->host : NULL);
-	json_int(out, &f, "time_lag_ms", p->has_time_lag, p->time_lag_ms);
-	json_double(out, &f, "consume_rate", p->has_rates, p->consume_rate);
-	json_double(out, &f, "produce_rate", p->has_rates, p->produce_rate);
-	json_int(out, &f, "eta_ms", p->has_eta, p->eta_ms);
-	json_text(out, &f, "status", p->status == LT_STATUS_UNKNOWN ? NULL : status_name(p->status));
-	json_text(out, &f, "metadata", p->commit_metadata);
-	json_key(out, &f, "flags");
-	fputc('[', out);
-	bool ff = true;
+	json_object_begin(j);
+	json_kv_string(j, "topic", p->topic);
+	json_kv_int(j, "partition", p->partition);
+	json_kv_int_or_null(j, "log_start", p->log_start, p->log_start >= 0);
+	json_kv_int_or_null(j, "committed", p->committed, p->committed >= 0);
+	json_kv_int_or_null(j, "log_end", p->log_end, p->log_end >= 0);
+	json_kv_int_or_null(j, "lag", p->lag, p->has_lag);
+	json_kv_string(j, "consumer_id", m ? m->member_id : NULL);
+	json_kv_string(j, "client_id", m ? m->client_id : NULL);
+	json_kv_string(j, "host", m ? m->host : NULL);
+	json_kv_int_or_null(j, "time_lag_ms", p->time_lag_ms, p->has_time_lag);
+	json_kv_rate(j, "consume_rate", p->has_rates, p->consume_rate);
+	json_kv_rate(j, "produce_rate", p->has_rates, p->produce_rate);
+	json_kv_int_or_null(j, "eta_ms", p->eta_ms, p->has_eta);
+	json_kv_string(j, "status", p->status == LT_STATUS_UNKNOWN ? NULL : status_name(p->status));
+	json_kv_string(j, "metadata", p->commit_metadata);
+	json_key(j, "flags");
+	json_array_begin(j);
 	for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++)
-		if (p->flags & flag_names[i].flag) {
-			fputs(ff ? "" : ",", out);
-			ff = false;
-			json_str(out, flag_names[i].name);
-		}
-	fputc(']', out);
+		if (p->flags & flag_names[i].flag)
+			json_string(j, flag_names[i].name);
+	json_array_end(j);
 	if (p->flags & LT_PF_STALE)
-		json_int(out, &f, "stale_ms", true, p->stale_ms);
-	fputc('}', out);
+		json_kv_int(j, "stale_ms", p->stale_ms);
+	json_object_end(j);
 }
 
-static void json_member(FILE *out, const lt_member *m)
+static void json_member(lt_json *j, const lt_member *m)
 {
-	bool f = true;
-	fputc('{', out);
-	json_text(out, &f, "consumer_id", m->member_id);
-	json_text(out, &f, "client_id", m->client_id);
-	json_text(out, &f, "host", m->host);
-	json_text(out, &f, "instance_id", m->instance_id);
-	json_key(out, &f, "assignment");
-	fputc('[', out);
+	json_object_begin(j);
+	json_kv_string(j, "consumer_id", m->member_id);
+	json_kv_string(j, "client_id", m->client_id);
+	json_kv_string(j, "host", m->host);
+	json_kv_string(j, "instance_id", m->instance_id);
+	json_key(j, "assignment");
+	json_array_begin(j);
 	for (size_t a = 0; a < m->n_assigned; a++) {
-		bool af = true;
-		fputs(a ? ",{" : "{", out);
-		json_text(out, &af, "topic", m->assigned[a].topic);
-		json_int(out, &af, "partition", true, m->assigned[a].partition);
-		fputc('}', out);
+		json_object_begin(j);
+		json_kv_string(j, "topic", m->assigned[a].topic);
+		json_kv_int(j, "partition", m->assigned[a].partition);
+		json_object_end(j);
 	}
-	fputs("]}", out);
+	json_array_end(j);
+	json_object_end(j);
 }
 
-static void json_group(FILE *out, const lt_group *g)
+static void json_group(lt_json *j, const lt_group *g)
 {
 	bool any_lag = false;
 	for (size_t k = 0; k < g->n_partitions; k++)
 		any_lag |= g->partitions[k].has_lag;
-	bool f = true;
-	fputc('{', out);
-	json_text(out, &f, "group", g->group);
-	json_text(out, &f, "state", group_state_name(g->state));
-	json_int(out, &f, "members", true, (int64_t)g->n_members);
-	json_int(out, &f, "lag", any_lag, g->total_lag);
-	json_int(out, &f, "max_lag", any_lag, g->max_lag);
-	json_int(out, &f, "max_time_lag_ms", g->has_max_time_lag, g->max_time_lag_ms);
-	json_double(out, &f, "consume_rate", true, g->consume_rate);
-	json_text(out, &f, "status", g->status == LT_STATUS_UNKNOWN ? NULL : status_name(g->status));
-	json_text(out, &f, "protocol_type", g->protocol_type);
-	json_text(out, &f, "protocol", g->protocol);
-	json_int(out, &f, "coordinator", g->coordinator >= 0, g->coordinator);
-	json_text(out, &f, "error", g->error);
-	json_int(out, &f, "stale_ms", true, g->stale_ms);
-	json_key(out, &f, "member_list");
-	fputc('[', out);
-	for (size_t m = 0; m < g->n_members; m++) {
-		fputs(m ? "," : "", out);
-		json_member(out, &g->members[m]);
-	}
-	fputc(']', out);
-	json_key(out, &f, "partitions");
-	fputc('[', out);
-	for (size_t k = 0; k < g->n_partitions; k++) {
-		fputs(k ? "," : "", out);
-		json_partition(out, g, &g->partitions[k]);
-	}
-	fputs("]}", out);
+	json_object_begin(j);
+	json_kv_string(j, "group", g->group);
+	json_kv_string(j, "state", group_state_name(g->state));
+	json_kv_int(j, "members", (int64_t)g->n_members);
+	json_kv_int_or_null(j, "lag", g->total_lag, any_lag);
+	json_kv_int_or_null(j, "max_lag", g->max_lag, any_lag);
+	json_kv_int_or_null(j, "max_time_lag_ms", g->max_time_lag_ms, g->has_max_time_lag);
+	json_kv_double(j, "consume_rate", g->consume_rate);
+	json_kv_string(j, "status", g->status == LT_STATUS_UNKNOWN ? NULL : status_name(g->status));
+	json_kv_string(j, "protocol_type", g->protocol_type);
+	json_kv_string(j, "protocol", g->protocol);
+	json_kv_int_or_null(j, "coordinator", g->coordinator, g->coordinator >= 0);
+	json_kv_string(j, "error", g->error);
+	json_kv_int(j, "stale_ms", g->stale_ms);
+	json_key(j, "member_list");
+	json_array_begin(j);
+	for (size_t m = 0; m < g->n_members; m++)
+		json_member(j, &g->members[m]);
+	json_array_end(j);
+	json_key(j, "partitions");
+	json_array_begin(j);
+	for (size_t k = 0; k < g->n_partitions; k++)
+		json_partition(j, g, &g->partitions[k]);
+	json_array_end(j);
+	json_object_end(j);
 }
 
-void output_json(FILE *out, const lt_snapshot *s)
+int output_json(FILE *out, const lt_snapshot *s)
 {
-	bool f = true;
-	fputc('{', out);
-	json_text(out, &f, "cluster", s->cluster);
-	json_int(out, &f, "taken_at_ms", true, s->taken_at_ms);
-	json_int(out, &f, "duration_ms", true, s->duration_ms);
-	json_int(out, &f, "brokers_up", true, s->brokers_up);
-	json_int(out, &f, "brokers_total", true, s->brokers_total);
-	json_text(out, &f, "error", s->error);
-	json_key(out, &f, "groups");
-	fputc('[', out);
-	for (size_t i = 0; i < s->n_groups; i++) {
-		fputs(i ? ",\n" : "\n", out);
-		json_group(out, &s->groups[i]);
-	}
-	fputs("]}\n", out);
+	lt_json j;
+	json_init_file(&j, out);
+	json_object_begin(&j);
+	json_kv_string(&j, "cluster", s->cluster);
+	json_kv_int(&j, "seq", (int64_t)s->seq);
+	json_kv_int(&j, "taken_at_ms", s->taken_at_ms);
+	json_kv_int(&j, "duration_ms", s->duration_ms);
+	json_kv_int(&j, "brokers_up", s->brokers_up);
+	json_kv_int(&j, "brokers_total", s->brokers_total);
+	json_kv_string(&j, "error", s->error);
+	json_key(&j, "groups");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->n_groups; i++)
+		json_group(&j, &s->groups[i]);
+	json_array_end(&j);
+	json_object_end(&j);
+	return json_finish(&j);
 }
 
 /* ------------------------------------------------------------------ CSV */
 
-static void csv_field(FILE *out, const char *s, bool last)
+static const char *const csv_header[] = {
+	"group", "state", "topic", "partition", "log_start", "committed", "log_end", "lag", "time_lag_ms",
+	"status", "consumer_id", "host", "client_id",
+};
+#define CSV_COLS (sizeof csv_header / sizeof csv_header[0])
+
+static char *num_or_empty(bool known, int64_t v)
 {
-	if (s && strpbrk(s, ",\"\r\n")) {
-		fputc('"', out);
-		for (const char *p = s; *p; p++) {
-			if (*p == '"')
-				fputc('"', out);
-			fputc(*p, out);
-		}
-		fputc('"', out);
-	} else if (s) {
-		fputs(s, out);
-	}
-	fputc(last ? '\n' : ',', out);
+	return known ? xasprintf("%lld", (long long)v) : NULL;
 }
 
-static void csv_num(FILE *out, bool known, int64_t v)
+int output_csv(FILE *out, const lt_snapshot *s)
 {
-	if (known)
-		fprintf(out, "%lld", (long long)v);
-	fputc(',', out);
-}
-
-void output_csv(FILE *out, const lt_snapshot *s)
-{
-	fputs("group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,consumer_id,host,"
-	      "client_id\n",
-	      out);
+	int rc = csv_write_row(out, csv_header, CSV_COLS);
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];
-		for (size_t k = 0; k < g->n_partitions; k++) {
-			const lt_partition *p = &g->partitions[k];
-			const lt_member *m = partition_member(g, p);
-			csv_field(out, g->group, false);
-			csv_field(out, group_state_name(g->state), false);
-			csv_field(out, p->topic, false);
-			csv_num(out, true, p->partition);
-			csv_num(out, p->log_start >= 0, p->log_start);
-			csv_num(out, p->committed >= 0, p->committed);
-			csv_num(out, p->log_end >= 0, p->log_end);
-			csv_num(out, p->has_lag, p->lag);
-			csv_num(out, p->has_time_lag, p->time_lag_ms);
-			csv_field(out, p->status == LT_STATUS_UNKNOWN ? NULL : status_name(p->status), false);
-			csv_field(out, m ? m->member_id : NULL, false);
-			csv_field(out, m ? m->host : NULL, false);
-			csv_field(out, m ? m->client_id : NULL, true);
-		}
-		if (g->n_partitions == 0) {
-			csv_field(out, g->group, false);
-			csv_field(out, group_state_name(g->state), false);
-			fputs(",,,,,,,,,,\n", out); /* the other 11 columns, empty */
+		for (size_t k = 0; k <= g->n_partitions; k++) {
+			if (k == g->n_partitions && g->n_partitions > 0)
+				break;
+			/* A group without partitions still gets a row (group and state only). */
+			const lt_partition *p = k < g->n_partitions ? &g->partitions[k] : NULL;
+			const lt_member *m = p ? partition_member(g, p) : NULL;
+			char *owned[6] = { 0 };
+			const char *f[CSV_COLS] = { g->group, group_state_name(g->state) };
+			if (p) {
+				f[2] = p->topic;
+				f[3] = owned[0] = xasprintf("%d", (int)p->partition);
+				f[4] = owned[1] = num_or_empty(p->log_start >= 0, p->log_start);
+				f[5] = owned[2] = num_or_empty(p->committed >= 0, p->committed);
+				f[6] = owned[3] = num_or_empty(p->log_end >= 0, p->log_end);
+				f[7] = owned[4] = num_or_empty(p->has_lag, p->lag);
+				f[8] = owned[5] = num_or_empty(p->has_time_lag, p->time_lag_ms);
+				f[9] = p->status == LT_STATUS_UNKNOWN ? NULL : status_name(p->status);
+				f[10] = m ? m->member_id : NULL;
+				f[11] = m ? m->host : NULL;
+				f[12] = m ? m->client_id : NULL;
+			}
+			rc |= csv_write_row(out, f, CSV_COLS);
+			for (size_t o = 0; o < 6; o++)
+				free(owned[o]);
 		}
 	}
+	return rc ? -1 : 0;
 }

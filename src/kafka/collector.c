@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kafka/refresh.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 struct lt_collector {
@@ -142,7 +143,7 @@ static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, s
 	pthread_mutex_lock(&c->refresh_mu);
 	pthread_mutex_lock(&c->mu);
 	c->busy = true;
-	c->started_ms = refresh_wall_ms();
+	c->started_ms = now_wall_ms();
 	pthread_mutex_unlock(&c->mu);
 
 	lt_snapshot *s = NULL;
@@ -211,7 +212,7 @@ static void *collector_main(void *arg)
 		c->refresh_now = false;
 		pthread_mutex_unlock(&c->mu);
 
-		int64_t t0 = refresh_mono_ms();
+		int64_t t0 = now_mono_ms();
 		char err[512];
 		lt_snapshot *s = NULL;
 		collector_do_refresh(c, &s, err, sizeof err);
@@ -223,14 +224,14 @@ static void *collector_main(void *arg)
 		/* The next refresh starts one interval after this one started (not ended), so a slow
 		 * cluster does not stretch the period; at least 50 ms apart. */
 		while (!c->stop && !c->refresh_now) {
-			int64_t wait = t0 + c->interval_ms - refresh_mono_ms();
+			int64_t wait = t0 + c->interval_ms - now_mono_ms();
 			if (wait < 50)
 				wait = 50;
 			if (c->paused) {
 				pthread_cond_wait(&c->cv, &c->mu);
 				continue;
 			}
-			if (refresh_mono_ms() - t0 >= c->interval_ms)
+			if (now_mono_ms() - t0 >= c->interval_ms)
 				break;
 			struct timespec ts = deadline_after(wait);
 			pthread_cond_timedwait(&c->cv, &c->mu, &ts);

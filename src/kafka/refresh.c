@@ -7,8 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 /* Log-offset lookups run one thread per partition leader (offsets_for_times blocks), at most this many. */
@@ -16,23 +16,9 @@
 /* The event loop wakes at least this often to notice a stop request. */
 #define POLL_SLICE_MS 100
 
-int64_t refresh_mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int64_t refresh_wall_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int remaining_ms(int64_t deadline)
 {
-	int64_t r = deadline - refresh_mono_ms();
+	int64_t r = deadline - now_mono_ms();
 	return r > 0 ? (int)r : 0;
 }
 
@@ -645,11 +631,11 @@ static void carry_all_stale(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t n
 
 int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, char *err, size_t errlen)
 {
-	int64_t t0 = refresh_mono_ms();
+	int64_t t0 = now_mono_ms();
 	int64_t deadline = t0 + rc->timeout_ms;
 	lt_snapshot *s = snapshot_new();
 	s->seq = ++rc->seq;
-	s->taken_at_ms = refresh_wall_ms();
+	s->taken_at_ms = now_wall_ms();
 	s->cluster = xstrdup(rc->cluster_name);
 	*out = s;
 	err[0] = '\0';
@@ -660,7 +646,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		s->brokers_total = (int)rc->n_known_brokers;
 		carry_all_stale(rc, s, s->taken_at_ms, err);
 		snapshot_finish(s);
-		s->duration_ms = refresh_mono_ms() - t0;
+		s->duration_ms = now_mono_ms() - t0;
 		return LT_REFRESH_UNREACHABLE;
 	}
 
@@ -705,7 +691,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 	client_poll(rc->client);
 
 	snapshot_finish(s);
-	s->duration_ms = refresh_mono_ms() - t0;
+	s->duration_ms = now_mono_ms() - t0;
 	bool partial = s->error != NULL;
 	for (size_t i = 0; i < s->n_groups && !partial; i++)
 		partial = s->groups[i].error != NULL;

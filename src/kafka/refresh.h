@@ -47,7 +47,4 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 /* True if group passes the include/exclude regexes. */
 bool refresh_group_wanted(const struct lt_refresh_ctx *rc, const char *group);
 
-int64_t refresh_mono_ms(void);
-int64_t refresh_wall_ms(void);
-
 #endif
