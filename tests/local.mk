@@ -20,3 +20,5 @@ tests_integration_test_reset_sim_SOURCES = tests/integration/test_reset_sim.c
 tests_integration_test_reset_sim_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_reset_sim_LDADD = $(UNIT_LDADD)
 endif
+TESTS += tests/integration/test_reset_consumers.py
+EXTRA_DIST += tests/integration/test_reset_consumers.py
