@@ -502,6 +502,86 @@ static void member_joins_between_preview_and_commit(void **state)
 	reset_conn_free(c);
 }
 
+/* Notes the first offset seen per partition of "pay" (first[p] < 0 until then); returns 1 if it was new. */
+static int note_first(rd_kafka_message_t *m, int64_t first[3])
+{
+	int fresh = 0;
+	if (!m->err && m->partition >= 0 && m->partition < 3 && first[m->partition] < 0) {
+		first[m->partition] = m->offset;
+		fresh = 1;
+	}
+	rd_kafka_message_destroy(m);
+	return fresh;
+}
+
+/* A librdkafka consumer in group, subscribed to "pay"; returns once it owns partitions. Messages it
+ * receives meanwhile are noted in first[]. */
+static rd_kafka_t *start_consumer(const char *group, const char *client_id, int64_t first[3])
+{
+	char errstr[256];
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	const char *kv[][2] = { { "bootstrap.servers", bootstrap }, { "group.id", group }, { "client.id", client_id },
+				{ "enable.auto.commit", "false" }, { "auto.offset.reset", "latest" },
+				{ "session.timeout.ms", "6000" } };
+	for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+		assert_int_equal(rd_kafka_conf_set(conf, kv[i][0], kv[i][1], errstr, sizeof errstr), 0);
+	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
+	assert_non_null(rk);
+	rd_kafka_poll_set_consumer(rk);
+	rd_kafka_topic_partition_list_t *sub = rd_kafka_topic_partition_list_new(1);
+	rd_kafka_topic_partition_list_add(sub, "pay", RD_KAFKA_PARTITION_UA);
+	assert_int_equal(rd_kafka_subscribe(rk, sub), 0);
+	rd_kafka_topic_partition_list_destroy(sub);
+	for (int i = 0; i < 200; i++) {
+		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
+		if (m)
+			note_first(m, first);
+		rd_kafka_topic_partition_list_t *a = NULL;
+		if (rd_kafka_assignment(rk, &a) == 0 && a->cnt > 0) {
+			rd_kafka_topic_partition_list_destroy(a);
+			return rk;
+		}
+		if (a)
+			rd_kafka_topic_partition_list_destroy(a);
+	}
+	fail_msg("the librdkafka consumer got no assignment within 20 s");
+	return NULL;
+}
+
+static void librdkafka_consumer_member(void **state)
+{
+	(void)state;
+	commit3("stream", 40, 40, 40);
+	int64_t first[3] = { -1, -1, -1 };
+	rd_kafka_t *rk = start_consumer("stream", "stream-rdk-1", first);
+	struct run r;
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "stream", "--topic", "pay", "--to-earliest",
+					      "--execute", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 3);
+	expect_in(r.err, "is inactive, but the current state is ");
+	expect_in(r.err, "client-id stream-rdk-1");
+	for (int p = 0; p < 3; p++)
+		assert_int_equal(sim_committed(sim, "stream", "pay", p), 40);
+	rd_kafka_consumer_close(rk);
+	rd_kafka_destroy(rk);
+
+	/* gone (LeaveGroup): the reset goes through, and a new consumer starts at the new offset */
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "stream", "--topic", "pay", "--to-offset", "150",
+					      "--execute", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 0);
+	first[0] = first[1] = first[2] = -1;
+	rk = start_consumer("stream", "stream-rdk-2", first);
+	for (int i = 0; i < 300 && (first[0] < 0 || first[1] < 0 || first[2] < 0); i++) {
+		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
+		if (m)
+			note_first(m, first);
+	}
+	rd_kafka_consumer_close(rk);
+	rd_kafka_destroy(rk);
+	for (int p = 0; p < 3; p++)
+		assert_int_equal(first[p], 150);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -512,6 +592,7 @@ int main(void)
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(from_file_round_trip),
 		cmocka_unit_test(member_joins_between_preview_and_commit),
+		cmocka_unit_test(librdkafka_consumer_member),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
