@@ -236,17 +236,15 @@ static int read_metadata(lt_reset_conn *c, char **topics, size_t n_topics, lt_re
 
 enum lookup { LOOKUP_START, LOOKUP_END, LOOKUP_TIME };
 
-/* One ListOffsets round (per leader, by librdkafka) for every partition with a leader of the wanted topics. */
-static int read_log_offsets(lt_reset_conn *c, char **topics, size_t n_topics, lt_reset_input *in, enum lookup what,
+/* One ListOffsets round (per leader, by librdkafka) for every partition in the request's scope that has a
+ * leader. offsets_for_times fails as a whole if one leader fails: then the reset is not planned at all. */
+static int read_log_offsets(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_input *in, enum lookup what,
 			    int64_t ts, char *err, size_t errlen)
 {
 	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(16);
 	for (size_t i = 0; i < in->n_parts; i++) {
 		lt_reset_part *p = &in->parts[i];
-		bool wanted = false;
-		for (size_t k = 0; k < n_topics && !wanted; k++)
-			wanted = strcmp(topics[k], p->topic) == 0;
-		if (wanted && p->exists && p->has_leader)
+		if (reset_request_wants(rq, p) && p->exists && p->has_leader)
 			rd_kafka_topic_partition_list_add(l, p->topic, p->partition)->offset =
 				what == LOOKUP_START ? RD_KAFKA_OFFSET_BEGINNING
 				: what == LOOKUP_END ? RD_KAFKA_OFFSET_END
@@ -293,10 +291,10 @@ int reset_exec_gather(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_inp
 	char **topics = reset_request_topics(rq, in, &n_topics);
 	int rc = 0;
 	if (n_topics && (read_metadata(c, topics, n_topics, in, err, errlen) ||
-			 read_log_offsets(c, topics, n_topics, in, LOOKUP_START, 0, err, errlen) ||
-			 read_log_offsets(c, topics, n_topics, in, LOOKUP_END, 0, err, errlen) ||
+			 read_log_offsets(c, rq, in, LOOKUP_START, 0, err, errlen) ||
+			 read_log_offsets(c, rq, in, LOOKUP_END, 0, err, errlen) ||
 			 ((rq->target == LT_RESET_DATETIME || rq->target == LT_RESET_DURATION) &&
-			  read_log_offsets(c, topics, n_topics, in, LOOKUP_TIME, rq->timestamp_ms, err, errlen))))
+			  read_log_offsets(c, rq, in, LOOKUP_TIME, rq->timestamp_ms, err, errlen))))
 		rc = -1;
 	reset_strv_free(topics, n_topics);
 	return rc;

@@ -320,6 +320,29 @@ char **reset_request_topics(const lt_reset_request *rq, const lt_reset_input *in
 	return v;
 }
 
+bool reset_request_wants(const lt_reset_request *rq, const lt_reset_part *p)
+{
+	if (rq->target == LT_RESET_FILE) {
+		for (size_t i = 0; i < rq->n_rows; i++)
+			if (rq->rows[i].partition == p->partition && strcmp(rq->rows[i].topic, p->topic) == 0)
+				return true;
+		return false;
+	}
+	if (rq->all_topics)
+		return p->committed >= 0;
+	for (size_t i = 0; i < rq->n_scopes; i++) {
+		const lt_reset_scope *sc = &rq->scopes[i];
+		if (strcmp(sc->topic, p->topic) != 0)
+			continue;
+		if (sc->n_parts == 0)
+			return true;
+		for (size_t k = 0; k < sc->n_parts; k++)
+			if (sc->parts[k] == p->partition)
+				return true;
+	}
+	return false;
+}
+
 void reset_strv_free(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -128,6 +128,9 @@ void reset_input_from_group(lt_reset_input *in, const lt_group *g);
  * a committed offset in `in`; for --from-file the file's topics. Sorted, unique; free with reset_strv_free. */
 char **reset_request_topics(const lt_reset_request *rq, const lt_reset_input *in, size_t *n);
 void reset_strv_free(char **v, size_t n);
+/* Whether partition p is in the request's scope (so the executor looks up log offsets only for those: a
+ * dead leader elsewhere on the topic must not block the reset). */
+bool reset_request_wants(const lt_reset_request *rq, const lt_reset_part *p);
 
 /* ---- the plan ---- */
 

@@ -263,6 +263,8 @@ static void from_file(void **state)
 	assert_int_equal(reset_request_load_csv(&rq, "t,9,1\n", err, sizeof err), 0);
 	assert_null(reset_plan_build(&rq, &in, err, sizeof err));
 	assert_string_equal(err, "The partitions \"t-9\" do not exist");
+	assert_false(reset_request_wants(&rq, reset_input_find(&in, "t", 0)));
+	assert_true(reset_request_wants(&rq, reset_input_part(&in, "t", 9)));
 	reset_request_free(&rq);
 	reset_input_free(&in);
 }
@@ -292,6 +294,8 @@ static void scope_all_topics(void **state)
 	assert_string_equal(p->rows[2].topic, "v");
 	assert_null(reset_plan_find(p, "t", 2));
 	reset_plan_free(p);
+	assert_true(reset_request_wants(&rq, reset_input_find(&in, "t", 1)));
+	assert_false(reset_request_wants(&rq, reset_input_find(&in, "t", 2))); /* no commit */
 
 	size_t n;
 	char **names = reset_request_topics(&rq, &in, &n);
@@ -333,6 +337,11 @@ static void scope_topics(void **state)
 	assert_int_equal(p->rows[0].partition, 0);
 	assert_int_equal(p->rows[2].partition, 2);
 	reset_plan_free(p);
+
+	/* the scope test the executor uses to limit its log offset lookups */
+	assert_true(reset_request_wants(&rq, reset_input_find(&in, "t", 2)));
+	assert_true(reset_request_wants(&rq, reset_input_find(&in, "v", 0)));
+	assert_false(reset_request_wants(&rq, reset_input_find(&in, "u", 0)));
 
 	/* a missing partition: nothing planned, kafka-consumer-groups' message lists them all */
 	assert_int_equal(reset_request_add_topic(&rq, "t:7,8", err, sizeof err), 0);
