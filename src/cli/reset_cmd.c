@@ -40,6 +40,11 @@ static lt_reset_conn *connect_from_options(const struct lt_options *o, int *exit
 	*exit_code = LT_EXIT_USAGE;
 	if (target_from_options(o, &t, true, err, errlen))
 		return NULL;
+	if (t.read_only) {
+		snprintf(err, errlen, "resets are disabled for cluster '%s' (read-only)", t.cluster_name);
+		target_free(&t);
+		return NULL;
+	}
 	struct lt_reset_conn_conf cf = {
 		.cluster_name = t.cluster_name,
 		.bootstrap = t.bootstrap,

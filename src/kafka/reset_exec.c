@@ -402,6 +402,11 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 							.planned = plan->rows[i].new_offset,
 							.after = LT_OFFSET_NONE };
 
+	if (plan->n_rows == 0) {
+		result_set(res, LT_EXEC_EXECUTED, xstrdup("nothing to commit: the plan holds no partition"));
+		return res->status;
+	}
+
 	/* 1. The guard, again, immediately before committing. */
 	lt_reset_input now;
 	reset_input_init(&now);
