@@ -11,6 +11,7 @@
 #include "reset/csv.h"
 #include "reset/plan.h"
 #include "reset/render.h"
+#include "util/sanitize.h"
 #include "util/xalloc.h"
 
 #define FROM_FILE_MAX_BYTES (64u << 20)
@@ -58,13 +59,17 @@ static lt_reset_conn *connect_from_options(const struct lt_options *o, int *exit
 	return c;
 }
 
+/* Messages carry names from the cluster (client ids, hosts, topics): each line is made terminal-safe. */
 static void print_lines(FILE *f, const char *prefix, const char *text)
 {
 	const char *p = text;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		fprintf(f, "%s%.*s\n", prefix, (int)len, p);
+		char *line = xstrndup(p, len), *safe = sanitize_dup(line, true);
+		fprintf(f, "%s%s\n", prefix, safe);
+		free(safe);
+		free(line);
 		p += len + (nl != NULL);
 	}
 }
@@ -79,15 +84,20 @@ static void print_result(const lt_reset_result *res)
 			char now[24] = "-";
 			if (r->after >= 0)
 				snprintf(now, sizeof now, "%lld", (long long)r->after);
-			printf("%-30s %-10d %-15lld %-15s %s\n", r->topic, r->partition, (long long)r->planned, now,
+			char *topic = sanitize_dup(r->topic, true);
+			printf("%-30s %-10d %-15lld %-15s %s\n", topic, r->partition, (long long)r->planned, now,
 			       r->error ? r->error : r->matches ? "ok" : "differs");
+			free(topic);
 		}
 	}
 	if (res->status == LT_EXEC_REFUSED) {
 		for (size_t i = 0; i < res->n_parts; i++)
-			if (res->parts[i].error)
-				fprintf(stderr, "lagtop: %s-%d: refused: %s\n", res->parts[i].topic,
-					res->parts[i].partition, res->parts[i].error);
+			if (res->parts[i].error) {
+				char *line = xasprintf("%s-%d: refused: %s", res->parts[i].topic, res->parts[i].partition,
+						       res->parts[i].error);
+				print_lines(stderr, "lagtop: ", line);
+				free(line);
+			}
 	}
 	if (res->backup_path)
 		fprintf(stderr, "lagtop: backup of the previous offsets: %s\n", res->backup_path);
@@ -103,7 +113,7 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	int exit_code;
 	lt_reset_conn *c = connect_from_options(o, &exit_code, err, sizeof err);
 	if (!c) {
-		fprintf(stderr, "lagtop: %s\n", err);
+		print_lines(stderr, "lagtop: ", err);
 		return exit_code;
 	}
 	int rc = LT_EXIT_OK;
@@ -111,7 +121,7 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	lt_reset_input in;
 	reset_input_init(&in);
 	if (reset_exec_gather(c, rq, &in, err, sizeof err)) {
-		fprintf(stderr, "lagtop: %s\n", err);
+		print_lines(stderr, "lagtop: ", err);
 		rc = LT_EXIT_CLUSTER;
 		goto out;
 	}
@@ -129,12 +139,12 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	}
 	plan = reset_plan_build(rq, &in, err, sizeof err);
 	if (!plan) {
-		fprintf(stderr, "lagtop: %s\n", err);
+		print_lines(stderr, "lagtop: ", err);
 		rc = LT_EXIT_USAGE;
 		goto out;
 	}
 	for (size_t i = 0; i < plan->n_warnings; i++)
-		fprintf(stderr, "lagtop: warning: %s\n", plan->warnings[i]);
+		print_lines(stderr, "lagtop: warning: ", plan->warnings[i]);
 	if (o->export_csv) {
 		char *csv = reset_csv_export((const lt_reset_plan *const[]){ plan }, 1);
 		fputs(csv, stdout);
@@ -177,14 +187,14 @@ int mode_reset(const struct lt_options *o)
 	lt_reset_request rq;
 	lt_reset_target target = map_target(o->target);
 	if (reset_request_init(&rq, o->groups[0], target, o->target_arg, reset_now_ms(), err, sizeof err)) {
-		fprintf(stderr, "lagtop: %s\n", err);
+		print_lines(stderr, "lagtop: ", err);
 		reset_request_free(&rq);
 		return LT_EXIT_USAGE;
 	}
 	rq.all_topics = o->all_topics;
 	for (size_t i = 0; i < o->n_topics; i++)
 		if (reset_request_add_topic(&rq, o->topics[i], err, sizeof err)) {
-			fprintf(stderr, "lagtop: %s\n", err);
+			print_lines(stderr, "lagtop: ", err);
 			reset_request_free(&rq);
 			return LT_EXIT_USAGE;
 		}
@@ -213,7 +223,7 @@ int mode_undo(const struct lt_options *o)
 	memset(&rq, 0, sizeof rq);
 	int u = reset_undo_request(o->undo_group, &rq, path, sizeof path, err, sizeof err);
 	if (u != 0) {
-		fprintf(stderr, "lagtop: %s\n", err);
+		print_lines(stderr, "lagtop: ", err);
 		reset_request_free(&rq);
 		return u > 0 ? LT_EXIT_USAGE : LT_EXIT_CLUSTER;
 	}

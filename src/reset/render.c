@@ -4,9 +4,12 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reset/strbuf.h"
+#include "util/sanitize.h"
+#include "util/xalloc.h"
 
 static int max_int(int a, int b)
 {
@@ -28,10 +31,14 @@ static void trim_line(lt_strbuf *b)
 
 char *reset_plan_table(const lt_reset_plan *p)
 {
-	int gw = max_int(15, (int)strlen(p->group)), tw = 15;
+	/* names come from the cluster: shown in their terminal-safe form (the CSV export keeps them exact) */
+	char *group = sanitize_dup(p->group, true);
+	char **topics = xcalloc(p->n_rows + 1, sizeof *topics);
+	int gw = max_int(15, display_width(p->group, true)), tw = 15;
 	bool notes = false;
 	for (size_t i = 0; i < p->n_rows; i++) {
-		tw = max_int(tw, (int)strlen(p->rows[i].topic));
+		topics[i] = sanitize_dup(p->rows[i].topic, true);
+		tw = max_int(tw, display_width(p->rows[i].topic, true));
 		notes |= p->rows[i].note != NULL;
 	}
 	lt_strbuf b = { 0 };
@@ -45,11 +52,15 @@ char *reset_plan_table(const lt_reset_plan *p)
 			snprintf(prev, sizeof prev, "%" PRId64, r->previous);
 		if (r->has_delta)
 			snprintf(delta, sizeof delta, r->delta > 0 ? "+%" PRId64 : "%" PRId64, r->delta);
-		sb_printf(&b, "%-*s %-*s %-10d %-15" PRId64 " %-15s %-12s%s%s", gw, p->group, tw, r->topic, r->partition,
-			  r->new_offset, prev, delta, r->note ? " " : "", r->note ? r->note : "");
+		sb_printf(&b, "%s%*s %s%*s %-10d %-15" PRId64 " %-15s %-12s%s%s", group,
+			  gw - display_width(p->group, true), "", topics[i], tw - display_width(r->topic, true), "",
+			  r->partition, r->new_offset, prev, delta, r->note ? " " : "", r->note ? r->note : "");
 		sb_printf(&b, "\n");
 		trim_line(&b);
+		free(topics[i]);
 	}
+	free(topics);
+	free(group);
 	return sb_take(&b);
 }
 

@@ -397,6 +397,33 @@ static void table_and_totals(void **state)
 	reset_plan_free(p);
 }
 
+static void table_is_terminal_safe(void **state)
+{
+	(void)state;
+	char err[256];
+	lt_reset_input in;
+	lt_reset_request rq;
+	reset_input_init(&in);
+	in.state = LT_GROUP_EMPTY;
+	lt_reset_part *p = reset_input_part(&in, "evil\x1b[2J", 0);
+	p->exists = p->has_leader = true;
+	p->log_start = 0;
+	p->log_end = 5;
+	reset_input_topic(&in, "evil\x1b[2J", true);
+	assert_int_equal(reset_request_init(&rq, "g\x07", LT_RESET_LATEST, NULL, NOW, err, sizeof err), 0);
+	assert_int_equal(reset_request_add_topic(&rq, "evil\x1b[2J", err, sizeof err), 0);
+	lt_reset_plan *plan = reset_plan_build(&rq, &in, err, sizeof err);
+	assert_non_null(plan);
+	char *t = reset_plan_table(plan);
+	assert_null(strchr(t, '\x1b'));
+	assert_null(strchr(t, '\x07'));
+	assert_non_null(strstr(t, "g\\x07           evil\\x1b[2J     0          5"));
+	free(t);
+	reset_plan_free(plan);
+	reset_request_free(&rq);
+	reset_input_free(&in);
+}
+
 static void guard_decisions(void **state)
 {
 	(void)state;
@@ -476,6 +503,7 @@ int main(void)
 		cmocka_unit_test(datetime_and_fallback), cmocka_unit_test(from_file),
 		cmocka_unit_test(scope_all_topics),   cmocka_unit_test(scope_topics),
 		cmocka_unit_test(table_and_totals),   cmocka_unit_test(guard_decisions),
+		cmocka_unit_test(table_is_terminal_safe),
 		cmocka_unit_test(input_from_snapshot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
