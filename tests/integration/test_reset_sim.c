@@ -399,6 +399,16 @@ static void from_file_round_trip(void **state)
 	assert_int_equal(sim_committed(sim, "files", "pay", 0), 11);
 	assert_int_equal(sim_committed(sim, "files", "pay", 1), 6);
 	assert_int_equal(sim_committed(sim, "files", "pay", 2), 200);
+
+	/* a group that does not exist yet may be given offsets (kafka-consumer-groups allows it too) */
+	char info[32];
+	assert_int_equal(sim_group_info(sim, "fresh", info, sizeof info), -1);
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "fresh", "--topic", "pay:1", "--to-datetime",
+					      "2026-11-29T11:00:00.000Z", "--execute", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 0);
+	expect_in(r.out, "fresh           pay             1          100             -               -");
+	expect_in(r.out, "1 partition: 0 messages replayed, 0 skipped, 1 without a previous commit");
+	assert_int_equal(sim_committed(sim, "fresh", "pay", 1), 100);
 }
 
 /* A member joins after the guard's last look but before the commit: the broker refuses (UNKNOWN_MEMBER_ID)
