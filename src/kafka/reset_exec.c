@@ -22,7 +22,6 @@
 struct lt_reset_conn {
 	lt_client *cl;
 	rd_kafka_t *rk;         /* owned by cl */
-	rd_kafka_queue_t *q;
 	int timeout_ms;
 	char *cluster;
 };
@@ -58,7 +57,6 @@ lt_reset_conn *reset_conn_new(const struct lt_reset_conn_conf *cf, char *err, si
 	lt_reset_conn *c = xcalloc(1, sizeof *c);
 	c->cl = cl;
 	c->rk = client_rk(cl);
-	c->q = rd_kafka_queue_new(c->rk);
 	c->timeout_ms = cf->timeout_ms > 0 ? cf->timeout_ms : 10000;
 	c->cluster = xstrdup(cf->cluster_name ? cf->cluster_name : cf->bootstrap ? cf->bootstrap : "-");
 	return c;
@@ -68,33 +66,39 @@ void reset_conn_free(lt_reset_conn *c)
 {
 	if (!c)
 		return;
-	rd_kafka_queue_destroy(c->q);
 	client_free(c->cl);
 	free(c->cluster);
 	free(c);
 }
 
+/* Every admin call the executor makes goes through FindCoordinator. In librdkafka 2.0.2 such a request
+ * that times out while its coordinator lookup is pending aborts the process when the coordinator comes
+ * back (librdkafka issue 4605; see the collector in refresh.c). So the request itself is given an hour,
+ * and the executor stops waiting at its own deadline instead. Each call has its own result queue, so a
+ * late answer can never be taken for the answer of a later call (a stale "Empty" must not pass the guard). */
+#define COLD_TIMEOUT_MS (3600 * 1000)
+
 static rd_kafka_AdminOptions_t *admin_options(lt_reset_conn *c, rd_kafka_admin_op_t op)
 {
 	char errstr[256];
 	rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(c->rk, op);
-	rd_kafka_AdminOptions_set_request_timeout(o, c->timeout_ms, errstr, sizeof errstr);
+	rd_kafka_AdminOptions_set_request_timeout(o, COLD_TIMEOUT_MS, errstr, sizeof errstr);
 	return o;
 }
 
-/* Waits for the admin result of `type` on the connection's queue. NULL with err on timeout or a
- * request-level error. */
-static rd_kafka_event_t *wait_result(lt_reset_conn *c, rd_kafka_event_type_t type, const char *what, char *err,
-				     size_t errlen)
+/* Waits for the admin result of `type` on q, at most the connection's timeout. NULL with err on timeout
+ * or a request-level error. */
+static rd_kafka_event_t *wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
+				     const char *what, char *err, size_t errlen)
 {
-	int64_t deadline = reset_now_ms() + c->timeout_ms + 2000;
+	int64_t deadline = reset_now_ms() + c->timeout_ms;
 	for (;;) {
 		int64_t left = deadline - reset_now_ms();
 		if (left <= 0) {
-			fail(err, errlen, "%s: timed out after %d ms", what, c->timeout_ms);
+			fail(err, errlen, "%s: no answer within %d ms", what, c->timeout_ms);
 			return NULL;
 		}
-		rd_kafka_event_t *ev = rd_kafka_queue_poll(c->q, (int)left);
+		rd_kafka_event_t *ev = rd_kafka_queue_poll(q, (int)left);
 		if (!ev)
 			continue;
 		if (rd_kafka_event_type(ev) != type) {
@@ -128,10 +132,12 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 	char err[512];
 	const char *groups[1] = { group };
 	rd_kafka_AdminOptions_t *o = admin_options(c, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
-	rd_kafka_DescribeConsumerGroups(c->rk, groups, 1, o, c->q);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_DescribeConsumerGroups(c->rk, groups, 1, o, q);
 	rd_kafka_AdminOptions_destroy(o);
-	rd_kafka_event_t *ev = wait_result(c, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT, "describing the group",
+	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT, "describing the group",
 					   err, sizeof err);
+	rd_kafka_queue_destroy(q);
 	if (!ev) {
 		reset_input_set_error(in, err);
 		return;
@@ -170,11 +176,13 @@ static int read_committed(lt_reset_conn *c, const char *group, const rd_kafka_to
 {
 	rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(group, parts);
 	rd_kafka_AdminOptions_t *o = admin_options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
-	rd_kafka_ListConsumerGroupOffsets(c->rk, &req, 1, o, c->q);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_ListConsumerGroupOffsets(c->rk, &req, 1, o, q);
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
-	rd_kafka_event_t *ev = wait_result(c, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
+	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
 					   "reading committed offsets", err, errlen);
+	rd_kafka_queue_destroy(q);
 	if (!ev)
 		return -1;
 	size_t n = 0;
@@ -451,11 +459,14 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	rd_kafka_AlterConsumerGroupOffsets_t *req = rd_kafka_AlterConsumerGroupOffsets_new(plan->group, l);
 	rd_kafka_topic_partition_list_destroy(l);
 	rd_kafka_AdminOptions_t *o = admin_options(c, RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS);
-	rd_kafka_AlterConsumerGroupOffsets(c->rk, &req, 1, o, c->q);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_AlterConsumerGroupOffsets(c->rk, &req, 1, o, q);
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_AlterConsumerGroupOffsets_destroy(req);
-	rd_kafka_event_t *ev =
-		wait_result(c, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT, "committing offsets", err, sizeof err);
+	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
+					   "committing offsets (its outcome is unknown: see the offsets read back)", err,
+					   sizeof err);
+	rd_kafka_queue_destroy(q);
 	size_t n_refused = 0, n_failed = 0;
 	char *group_error = NULL;
 	bool group_refused = false;
