@@ -28,9 +28,10 @@
 /* libconfig 1.5 leaks a string token when a syntax error follows it (e.g. a quoted setting name),
  * even after config_destroy. Under AddressSanitizer that one-off leak would turn lagtop's "bad
  * configuration" exit status 2 into LeakSanitizer's; only leaks allocated inside libconfig are
- * suppressed. (Without ASan this function is never called.) */
+ * suppressed. (Without ASan this function is never called.) Weak, so that a test program that
+ * defines its own suppressions links and wins. */
 const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
+__attribute__((weak)) const char *__lsan_default_suppressions(void)
 {
 	return "leak:libconfig.so\n";
 }
@@ -270,7 +271,8 @@ int config_parse_duration(const char *s, int64_t *ms)
 			size_t i;
 			for (i = 0; i < sizeof units / sizeof units[0]; i++) {
 				size_t ul = strlen(units[i].unit);
-				if (strncmp(p, units[i].unit, ul) == 0 && !(ul == 1 && units[i].unit[0] == 'm' && p[1] == 's'))
+				if (strncmp(p, units[i].unit, ul) == 0 &&
+				    !(ul == 1 && units[i].unit[0] == 'm' && p[1] == 's'))
 					break;
 			}
 			if (i == sizeof units / sizeof units[0])
@@ -343,7 +345,8 @@ static const char *src_file(const struct loader *L, const config_setting_t *s)
 	return f ? f : L->path;
 }
 
-static int at(const struct loader *L, const config_setting_t *s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int at(const struct loader *L, const config_setting_t *s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static int at(const struct loader *L, const config_setting_t *s, const char *fmt, ...)
 {
 	char msg[384];
@@ -369,6 +372,19 @@ static const char *type_name(int type)
 	}
 }
 
+/* A duration bound as the user would write it: "0.1s", "0s", "1h", "365d". */
+static void format_bound(int64_t ms, char *buf, size_t len)
+{
+	if (ms >= DAY_MS && ms % DAY_MS == 0)
+		snprintf(buf, len, "%lldd", (long long)(ms / DAY_MS));
+	else if (ms >= 3600000 && ms % 3600000 == 0)
+		snprintf(buf, len, "%lldh", (long long)(ms / 3600000));
+	else if (ms % 1000 == 0)
+		snprintf(buf, len, "%llds", (long long)(ms / 1000));
+	else
+		snprintf(buf, len, "%lldms", (long long)ms);
+}
+
 static int get_duration(const struct loader *L, config_setting_t *s, const char *where, const struct setting_def *d,
 			int64_t *out)
 {
@@ -386,8 +402,9 @@ static int get_duration(const struct loader *L, config_setting_t *s, const char 
 		ms = (int64_t)(v * 1000 + 0.5);
 	} else if (t == CONFIG_TYPE_STRING) {
 		if (config_parse_duration(config_setting_get_string(s), &ms) != 0)
-			return at(L, s, "'%s' in %s must be seconds or a duration like \"500ms\", \"2s\", \"1h30m\", \"3d\"",
-				  d->name, where);
+			return at(L, s,
+			          "'%s' in %s must be seconds or a duration like \"500ms\", \"2s\", \"1h30m\", \"3d\"",
+			          d->name, where);
 	} else {
 		return at(L, s, "'%s' in %s must be a number of seconds or a duration string, not %s", d->name, where,
 			  type_name(t));
@@ -396,9 +413,11 @@ static int get_duration(const struct loader *L, config_setting_t *s, const char 
 		goto range;
 	*out = ms;
 	return 0;
-range:
-	return at(L, s, "'%s' in %s must be between %g and %g seconds", d->name, where, d->min / 1000.0,
-		  d->max / 1000.0);
+range:;
+	char lo[32], hi[32];
+	format_bound(d->min, lo, sizeof lo);
+	format_bound(d->max, hi, sizeof hi);
+	return at(L, s, "'%s' in %s must be between %s and %s", d->name, where, lo, hi);
 }
 
 static int get_count(const struct loader *L, config_setting_t *s, const char *where, const struct setting_def *d,
@@ -425,7 +444,8 @@ static int get_string(const struct loader *L, config_setting_t *s, const char *w
 		return at(L, s, "'%s' in %s must not be empty", d->name, where);
 	if (d->kind == K_NAME && !is_name(v)) {
 		char *safe = sanitize_dup(v, true);
-		at(L, s, "'%s' in %s must be a name of letters, digits, '_', '-' or '.', got '%s'", d->name, where, safe);
+		at(L, s, "'%s' in %s must be a name of letters, digits, '_', '-' or '.', got '%s'", d->name, where,
+		   safe);
 		free(safe);
 		return -1;
 	}
@@ -464,8 +484,8 @@ static int load_props(const struct loader *L, config_setting_t *s, const char *w
 			return at(L, e, "'%s' in %s: element %d must be \"key=value\"", d->name, where, i + 1);
 		char *key = xstrndup(kv, (size_t)(eq - kv));
 		if (!is_name(key)) {
-			at(L, e, "'%s' in %s: element %d has a bad property name (letters, digits, '.', '_', '-')", d->name,
-			   where, i + 1);
+			at(L, e, "'%s' in %s: element %d has a bad property name (letters, digits, '.', '_', '-')",
+			   d->name, where, i + 1);
 			free(key);
 			return -1;
 		}
@@ -631,8 +651,9 @@ static int load_clusters(struct loader *L, config_setting_t *g)
 	for (int i = 0; i < n; i++) {
 		config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		if (config_setting_type(s) != CONFIG_TYPE_GROUP)
-			return at(L, s, "cluster '%s' in 'clusters' must be a group { bootstrap_servers = ...; }, not %s",
-				  config_setting_name(s), type_name(config_setting_type(s)));
+			return at(L, s,
+			          "cluster '%s' in 'clusters' must be a group { bootstrap_servers = ...; }, not %s",
+			          config_setting_name(s), type_name(config_setting_type(s)));
 		struct lt_cluster_def *c = &cfg->clusters[cfg->n_clusters++];
 		c->name = xstrdup(config_setting_name(s));
 		c->line = config_setting_source_line(s);
@@ -669,7 +690,8 @@ static int load_root(struct loader *L, config_t *cf)
 		if (!general && !clusters)
 			return at(L, s, "unknown setting '%s' (the file has two groups: general and clusters)", name);
 		if (config_setting_type(s) != CONFIG_TYPE_GROUP)
-			return at(L, s, "'%s' must be a group { ... }, not %s", name, type_name(config_setting_type(s)));
+			return at(L, s, "'%s' must be a group { ... }, not %s", name,
+			          type_name(config_setting_type(s)));
 		if (general ? load_general(L, s) : load_clusters(L, s))
 			return -1;
 	}
@@ -788,8 +810,10 @@ int config_load(struct lt_config *cfg, const char *explicit_path, FILE *warn, ch
 {
 	char *path = NULL;
 	config_init_defaults(cfg);
-	if (config_locate(explicit_path, NULL, &path, err, errlen) != 0)
+	if (config_locate(explicit_path, NULL, &path, err, errlen) != 0) {
+		config_free(cfg);
 		return -1;
+	}
 	if (!path)
 		return 0;
 	config_free(cfg);
@@ -903,7 +927,8 @@ int config_select(const struct lt_config *cfg, const struct lt_options *opts, st
 			     cfg->path ? cfg->path : "?", c->line);
 		else
 			fail(err, errlen, "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER%s",
-			     cfg->path ? " (or set default_cluster in the configuration)" : " with a configuration file");
+			     cfg->path ? " (or set default_cluster in the configuration)"
+			               : " with a configuration file");
 		cluster_conf_free(out);
 		return -1;
 	}

@@ -167,10 +167,10 @@ static void explicit_missing_file_is_an_error(void **state)
 	free(want);
 	unsetenv("LAGTOP_CONFIG");
 
-	/* config_load reports it too */
+	/* config_load reports it too, and leaves nothing to free */
 	struct lt_config cfg;
 	assert_int_equal(config_load(&cfg, missing, NULL, err, sizeof err), -1);
-	config_free(&cfg);
+	assert_null(cfg.theme);
 	free(missing);
 }
 
@@ -289,12 +289,14 @@ static void parse_errors_name_file_and_line(void **state)
 static void unknown_keys_name_key_and_line(void **state)
 {
 	(void)state;
-	expect_error("general = {\n  theme = \"x\";\n  refersh = 2;\n};\n", 3, "unknown setting 'refersh' in 'general'");
+	expect_error("general = {\n  theme = \"x\";\n  refersh = 2;\n};\n", 3,
+	             "unknown setting 'refersh' in 'general'");
 	expect_error("general = {\n\n  refresh_intervall = 2;\n};\n", 3,
 		     "unknown setting 'refresh_intervall' in 'general' (did you mean 'refresh_interval'?)");
 	expect_error("clusters = {\n  prod = {\n    bootstrap_servers = \"h:1\";\n    read_onyl = true;\n  };\n};\n", 4,
 		     "unknown setting 'read_onyl' in cluster 'prod' (did you mean 'read_only'?)");
-	expect_error("cluster = { };\n", 1, "unknown setting 'cluster' (the file has two groups: general and clusters)");
+	expect_error("cluster = { };\n", 1,
+	             "unknown setting 'cluster' (the file has two groups: general and clusters)");
 	expect_error("refresh_interval = 2;\n", 1,
 		     "unknown setting 'refresh_interval' (the file has two groups: general and clusters)");
 }
@@ -305,14 +307,16 @@ static void wrong_types_are_named(void **state)
 	expect_error("general = 5;\n", 1, "'general' must be a group { ... }, not an integer");
 	expect_error("general = {\n refresh_interval = true;\n};\n", 2,
 		     "'refresh_interval' in 'general' must be a number of seconds or a duration string, not a boolean");
-	expect_error("general = {\n refresh_interval = \"fast\";\n};\n", 2,
-		     "'refresh_interval' in 'general' must be seconds or a duration like \"500ms\", \"2s\", \"1h30m\", \"3d\"");
+	expect_error(
+	    "general = {\n refresh_interval = \"fast\";\n};\n", 2,
+	    "'refresh_interval' in 'general' must be seconds or a duration like \"500ms\", \"2s\", \"1h30m\", \"3d\"");
 	expect_error("general = {\n lag_threshold = 1.5;\n};\n", 2,
 		     "'lag_threshold' in 'general' must be a whole number, not a decimal number");
 	expect_error("general = {\n theme = 3;\n};\n", 2, "'theme' in 'general' must be a string, not an integer");
 	expect_error("general = {\n theme = \"../../etc/x\";\n};\n", 2,
 		     "'theme' in 'general' must be a name of letters, digits, '_', '-' or '.', got '../../etc/x'");
-	expect_error("general = {\n default_cluster = \"\";\n};\n", 2, "'default_cluster' in 'general' must not be empty");
+	expect_error("general = {\n default_cluster = \"\";\n};\n", 2,
+	             "'default_cluster' in 'general' must not be empty");
 	expect_error("clusters = {\n a = \"h:1\";\n};\n", 2,
 		     "cluster 'a' in 'clusters' must be a group { bootstrap_servers = ...; }, not a string");
 	expect_error("clusters = {\n a = { read_only = \"yes\"; };\n};\n", 2,
@@ -327,13 +331,13 @@ static void ranges_are_checked(void **state)
 {
 	(void)state;
 	expect_error("general = {\n refresh_interval = 0.01;\n};\n", 2,
-		     "'refresh_interval' in 'general' must be between 0.1 and 3600 seconds");
+		     "'refresh_interval' in 'general' must be between 100ms and 1h");
 	expect_error("general = {\n refresh_interval = 7200;\n};\n", 2,
-		     "'refresh_interval' in 'general' must be between 0.1 and 3600 seconds");
+		     "'refresh_interval' in 'general' must be between 100ms and 1h");
 	expect_error("general = {\n refresh_interval = -1;\n};\n", 2,
-		     "'refresh_interval' in 'general' must be between 0.1 and 3600 seconds");
+		     "'refresh_interval' in 'general' must be between 100ms and 1h");
 	expect_error("general = {\n expiry_horizon = \"400d\";\n};\n", 2,
-		     "'expiry_horizon' in 'general' must be between 0 and 3.1536e+07 seconds");
+		     "'expiry_horizon' in 'general' must be between 0s and 365d");
 	expect_error("general = {\n lag_threshold = -5;\n};\n", 2, "'lag_threshold' in 'general' must be at least 0");
 	expect_error("general = {\n reset_confirm_threshold = -1L;\n};\n", 2,
 		     "'reset_confirm_threshold' in 'general' must be at least 0");
@@ -374,9 +378,10 @@ static void bad_regex_is_named(void **state)
 	struct lt_config cfg;
 	char err[512];
 	char *path;
-	assert_int_equal(load_text(&cfg, "clusters = {\n a = {\n  exclude_groups = [ \"ok\",\n \"(unclosed\" ];\n };\n};\n",
-				   err, sizeof err, &path),
-			 -1);
+	assert_int_equal(load_text(&cfg,
+	                           "clusters = {\n a = {\n  exclude_groups = [ \"ok\",\n \"(unclosed\" ];\n };\n};\n",
+	                           err, sizeof err, &path),
+	                 -1);
 	char *want = xasprintf("%s:4: bad regex '(unclosed' in 'exclude_groups' of cluster 'a': ", path);
 	assert_memory_equal(err, want, strlen(want)); /* then regerror's text */
 	assert_true(strlen(err) > strlen(want));
@@ -424,14 +429,15 @@ static void parse_opts(struct lt_options *o, ...)
 	assert_int_equal(options_parse(o, argc, argv, err, sizeof err), 0);
 }
 
-static const char *two_clusters = "general = { default_cluster = \"dev\"; refresh_interval = 5; theme = \"light\"; };\n"
-				  "clusters = {\n"
-				  "  dev = { bootstrap_servers = \"dev:9092\"; properties = [ \"client.id=lagtop\" ]; };\n"
-				  "  prod = { bootstrap_servers = \"prod:9093\"; read_only = true;\n"
-				  "           properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=s3cret\" ];\n"
-				  "           include_groups = [ \"^pay\" ]; };\n"
-				  "  nobs = { read_only = false; };\n"
-				  "};\n";
+static const char *two_clusters =
+    "general = { default_cluster = \"dev\"; refresh_interval = 5; theme = \"light\"; };\n"
+    "clusters = {\n"
+    "  dev = { bootstrap_servers = \"dev:9092\"; properties = [ \"client.id=lagtop\" ]; };\n"
+    "  prod = { bootstrap_servers = \"prod:9093\"; read_only = true;\n"
+    "           properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=s3cret\" ];\n"
+    "           include_groups = [ \"^pay\" ]; };\n"
+    "  nobs = { read_only = false; };\n"
+    "};\n";
 
 static void select_default_and_named_cluster(void **state)
 {
@@ -517,7 +523,8 @@ static void select_needs_bootstrap(void **state)
 	config_init_defaults(&cfg);
 	parse_opts(&o, NULL);
 	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
-	assert_string_equal(err, "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file");
+	assert_string_equal(err,
+	                    "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file");
 	options_free(&o);
 
 	/* -b alone, no file: works */
@@ -651,9 +658,10 @@ static void permission_warning_names_file_and_mode(void **state)
 	chmod(path, 0644);
 	assert_int_equal(config_load_file(&cfg, path, warn, err, sizeof err), 0);
 	fclose(warn);
-	char *want = xasprintf("lagtop: warning: %s holds secrets (sasl.password) but is readable by others (mode 0644); "
-			       "run: chmod 600 %s\n",
-			       path, path);
+	char *want =
+	    xasprintf("lagtop: warning: %s holds secrets (sasl.password) but is readable by others (mode 0644); "
+	              "run: chmod 600 %s\n",
+	              path, path);
 	assert_string_equal(text, want);
 	assert_null(strstr(text, "s3cret"));
 	assert_non_null(cfg.warning);
@@ -682,10 +690,12 @@ static void errors_never_show_secret_values(void **state)
 	struct lt_config cfg;
 	char err[512];
 	/* an error after a secret was read: the message names keys, not values */
-	assert_int_equal(load_text(&cfg,
-				   "clusters = { a = { properties = [ \"sasl.password=hunter2\", \"sasl.password=hunter3\" ]; }; };\n",
-				   err, sizeof err, NULL),
-			 -1);
+	assert_int_equal(
+	    load_text(
+	        &cfg,
+	        "clusters = { a = { properties = [ \"sasl.password=hunter2\", \"sasl.password=hunter3\" ]; }; };\n",
+	        err, sizeof err, NULL),
+	    -1);
 	assert_null(strstr(err, "hunter"));
 	assert_non_null(strstr(err, "sasl.password"));
 	config_free(&cfg);
@@ -726,7 +736,8 @@ static void example_config_loads(void **state)
 	assert_true(prod->read_only);
 	bool sasl_ssl = false;
 	for (size_t i = 0; i < prod->n_props; i++)
-		if (strcmp(prod->prop_keys[i], "security.protocol") == 0 && strcmp(prod->prop_values[i], "SASL_SSL") == 0)
+		if (strcmp(prod->prop_keys[i], "security.protocol") == 0 &&
+		    strcmp(prod->prop_values[i], "SASL_SSL") == 0)
 			sasl_ssl = true;
 	assert_true(sasl_ssl);
 	config_free(&cfg);
