@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/modes.h"
-#include "cli/target.h"
+#include "config/config.h"
 #include "kafka/reset_exec.h"
 #include "kafka/reset_store.h"
 #include "reset/csv.h"
@@ -34,28 +34,32 @@ static lt_reset_target map_target(lt_target_kind k)
 	return LT_RESET_NONE;
 }
 
-/* The connection for a reset: the same target (-b, -X, and -c once the config module is wired) as --once. */
+/* The connection for a reset: the cluster from the config file (-c, default_cluster) merged with -b and
+ * -X (src/config). A cluster marked read_only in the config has no reset path. */
 static lt_reset_conn *connect_from_options(const struct lt_options *o, int *exit_code, char *err, size_t errlen)
 {
-	struct lt_target t;
+	struct lt_config cfg;
+	struct lt_cluster_conf cc;
 	*exit_code = LT_EXIT_USAGE;
-	if (target_from_options(o, &t, true, err, errlen))
+	if (config_resolve(o, stderr, &cfg, &cc, err, errlen))
 		return NULL;
-	if (t.read_only) {
-		snprintf(err, errlen, "resets are disabled for cluster '%s' (read-only)", t.cluster_name);
-		target_free(&t);
-		return NULL;
+	lt_reset_conn *c = NULL;
+	if (cc.read_only) {
+		snprintf(err, errlen, "resets are disabled for cluster '%s' (read_only = true in %s)",
+			 cc.name ? cc.name : cc.bootstrap, cfg.path ? cfg.path : "the configuration");
+	} else {
+		struct lt_reset_conn_conf cf = {
+			.cluster_name = cc.name ? cc.name : cc.bootstrap,
+			.bootstrap = cc.bootstrap,
+			.n_props = cc.n_props,
+			.prop_keys = (const char *const *)cc.prop_keys,
+			.prop_values = (const char *const *)cc.prop_values,
+			.timeout_ms = o->timeout_ms,
+		};
+		c = reset_conn_new(&cf, err, errlen);
 	}
-	struct lt_reset_conn_conf cf = {
-		.cluster_name = t.cluster_name,
-		.bootstrap = t.bootstrap,
-		.n_props = t.n_props,
-		.prop_keys = (const char *const *)t.prop_keys,
-		.prop_values = (const char *const *)t.prop_values,
-		.timeout_ms = o->timeout_ms,
-	};
-	lt_reset_conn *c = reset_conn_new(&cf, err, errlen);
-	target_free(&t);
+	cluster_conf_free(&cc);
+	config_free(&cfg);
 	return c;
 }
 

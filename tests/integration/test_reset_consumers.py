@@ -35,7 +35,8 @@ def main():
         return 0
     lagtop, sim_bin = os.environ["LAGTOP"], os.environ["LAGTOP_SIM"]
     state = tempfile.mkdtemp(prefix="lagtop-reset-py.")
-    env = dict(os.environ, XDG_STATE_HOME=state)
+    env = dict(os.environ, XDG_STATE_HOME=state, XDG_CONFIG_HOME=state)
+    env.pop("LAGTOP_CONFIG", None)
     sim = subprocess.Popen([sim_bin, "--brokers", "1"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     consumer = None
     try:

@@ -62,6 +62,8 @@ static int setup(void **state)
 	if (!mkdtemp(statedir))
 		return -1;
 	setenv("XDG_STATE_HOME", statedir, 1);
+	setenv("XDG_CONFIG_HOME", statedir, 1); /* no user configuration leaks into the tests */
+	unsetenv("LAGTOP_CONFIG");
 	return 0;
 }
 
@@ -375,6 +377,17 @@ static void usage_errors(void **state)
 	run_lagtop(&r, (const char *const[]){ "--undo", "never-reset", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 2);
 	expect_in(r.err, "no backup of group 'never-reset'");
+	/* a cluster marked read_only in the configuration has no reset path */
+	char confpath[400];
+	snprintf(confpath, sizeof confpath, "%s/ro.conf", statedir);
+	f = fopen(confpath, "w");
+	fprintf(f, "clusters = { prod = { bootstrap_servers = \"%s\"; read_only = true; }; };\n", bootstrap);
+	fclose(f);
+	run_lagtop(&r, (const char *const[]){ "--config", confpath, "-c", "prod", "--reset-offsets", "-g", "x",
+					      "--topic", "pay", "--to-earliest", "--execute", NULL });
+	assert_int_equal(r.status, 2);
+	expect_in(r.err, "resets are disabled for cluster 'prod'");
+	assert_int_equal(sim_committed(sim, "x", "pay", 0), -1);
 	/* unreachable cluster: exit 1 */
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "x", "--all-topics", "--to-earliest", "-b",
 					      "127.0.0.1:1", "--timeout", "1", NULL });
