@@ -78,18 +78,19 @@ static void print_lines(FILE *f, const char *prefix, const char *text)
 	}
 }
 
-static void print_result(const lt_reset_result *res)
+/* out: stdout, or stderr when stdout carries the --export CSV. */
+static void print_result(const lt_reset_result *res, FILE *out)
 {
 	/* the per-partition outcome, once a commit was attempted (a backup is always written first) */
 	if (res->n_parts && res->backup_path && res->status != LT_EXEC_REFUSED) {
-		printf("\n%-30s %-10s %-15s %-15s %s\n", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT");
+		fprintf(out, "\n%-30s %-10s %-15s %-15s %s\n", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT");
 		for (size_t i = 0; i < res->n_parts; i++) {
 			const lt_reset_part_result *r = &res->parts[i];
 			char now[24] = "-";
 			if (r->after >= 0)
 				snprintf(now, sizeof now, "%lld", (long long)r->after);
 			char *topic = sanitize_dup(r->topic, true);
-			printf("%-30s %-10d %-15lld %-15s %s\n", topic, r->partition, (long long)r->planned, now,
+			fprintf(out, "%-30s %-10d %-15lld %-15s %s\n", topic, r->partition, (long long)r->planned, now,
 			       r->error ? r->error : r->matches ? "ok" : "differs");
 			free(topic);
 		}
@@ -176,7 +177,7 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	case LT_EXEC_MISMATCH:
 	default: rc = LT_EXIT_CLUSTER; break;
 	}
-	print_result(&res);
+	print_result(&res, o->export_csv ? stderr : stdout);
 	reset_result_free(&res);
 out:
 	reset_plan_free(plan);
