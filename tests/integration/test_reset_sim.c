@@ -247,6 +247,16 @@ static void executed_when_empty_then_undo(void **state)
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 0), 50);
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 1), 150);
 	assert_int_equal(count_backups("ledger."), 0);
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "ledger", "--topic", "pay", "--to-latest",
+					      "--dry-run", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 0);
+	expect_in(r.err, "dry run: nothing was committed");
+	assert_int_equal(sim_committed(sim, "ledger", "pay", 0), 50);
+	assert_int_equal(sim_committed(sim, "ledger", "pay", 2), -1);
+	assert_int_equal(count_backups("ledger."), 0);
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "ledger", "--topic", "pay", "--to-latest",
+					      "--dry-run", "--execute", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 2);
 
 	/* --execute: exactly the plan; a backup of the previous offsets first */
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "ledger", "--topic", "pay", "--to-offset", "120",
