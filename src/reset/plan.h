@@ -1,5 +1,5 @@
 /* plan.h — offset reset planning, pure C (no I/O, no clocks): kafka-consumer-groups' semantics
- * (doc: /work/shared/RESET-SEMANTICS.md, the project's RESET-SEMANTICS section of doc/ARCHITECTURE.md).
+ * (its GroupOffsetsResetter: same numbers, same messages; see "Resets" in doc/ARCHITECTURE.md).
  *
  * Three plain structs:
  *   lt_reset_request — what the operator asked: group, target (+ argument), scope, CSV rows for --from-file.
