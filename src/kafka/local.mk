@@ -4,7 +4,6 @@ liblagtop_a_SOURCES += \
 	src/kafka/collector.c src/kafka/collector.h \
 	src/kafka/refresh.c src/kafka/refresh.h \
 	src/kafka/xmodes.c \
-	src/kafka/model_pending.c \
 	src/kafka/reset_exec.c src/kafka/reset_exec.h \
 	src/kafka/reset_store.c src/kafka/reset_store.h
 
