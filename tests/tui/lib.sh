@@ -28,7 +28,10 @@ tui_start_fixture() {
 # "EXITED=<status>" and stays open, so the test can check what was left on the terminal.
 tui_start() {
 	local cols=$1 lines=$2; shift 2
-	local envs="TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8"
+	# a private HOME and XDG_CONFIG_HOME: the user's own config and themes stay out of the test
+	mkdir -p "$LT_TMP/home" "$LT_TMP/xdg"
+	local envs="-u LAGTOP_CONFIG -u NO_COLOR HOME=$LT_TMP/home XDG_CONFIG_HOME=$LT_TMP/xdg"
+	envs="$envs TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8"
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs="$envs $1"; shift; done
 	[ "$1" = "--" ] && shift
 	local args=""
