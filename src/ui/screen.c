@@ -154,6 +154,8 @@ static void draw_top_bar(const struct ui *u)
 		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, u->src->ops->busy(u->src) ? "LATE: refresh still running" : "LATE",
 		        false);
 	}
+	if (u->read_only)
+		bar_seg(&b, UI_ROLE_TOP_BAR, "read-only", false);
 	if (u->paused)
 		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, "PAUSED", false);
 	else {

@@ -3,11 +3,12 @@
 # `e` shows it in full, and the dashboard keeps answering.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 7
+plan 8
 
 tui_start_fixture || exit 1
-tui_start 100 30 -- -b "$BOOTSTRAP" -i 1 --timeout 2
+tui_start 100 30 -- -b "$BOOTSTRAP" -i 1 --timeout 2 --read-only
 ok "dashboard up" tui_wait_text "shipping" 15
+like "--read-only is shown in the top bar" "$(tui_screen | head -n 1)" "│ read-only │"
 kill -TERM "$FIXTURE_PID"
 ok "cluster gone: the top bar shows an error" tui_wait_text "error:" 15
 like "... and that no broker is reachable" "$(tui_screen | head -n 1)" "brokers 0/1"
