@@ -179,7 +179,8 @@ static void demo_tick(struct sim_server *srv, void *arg)
 			if (phase == REBALANCE_CYCLE_S - 8 && g->state == SIM_GROUP_STABLE)
 				g->state = SIM_GROUP_PREPARING_REBALANCE;
 			else if (phase == REBALANCE_CYCLE_S - 3 && g->state == SIM_GROUP_PREPARING_REBALANCE)
-				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_COMPLETING_REBALANCE, err, sizeof(err));
+				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_COMPLETING_REBALANCE, err,
+				                          sizeof(err));
 			else if (phase == 0 && g->state == SIM_GROUP_COMPLETING_REBALANCE)
 				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_STABLE, err, sizeof(err));
 			if (g->state == SIM_GROUP_STABLE)

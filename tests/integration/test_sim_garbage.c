@@ -291,7 +291,8 @@ static void test_garbage_stream(void **state)
 			junk[2] = 0x0f;
 			junk[3] = 0xfc;
 		}
-		int32_t len = (int32_t)(((uint32_t)junk[0] << 24) | ((uint32_t)junk[1] << 16) | ((uint32_t)junk[2] << 8) | junk[3]);
+		int32_t len = (int32_t)(((uint32_t)junk[0] << 24) | ((uint32_t)junk[1] << 16) |
+		                        ((uint32_t)junk[2] << 8) | junk[3]);
 		send_all(fd, junk, sizeof(junk));
 		/* An impossible length closes at once; a plausible one may get an answer and stay open. */
 		if (len < 8 || len > 100 * 1024 * 1024)
@@ -388,6 +389,117 @@ static void test_many_connections(void **state)
 	wire_buf_free(&b);
 }
 
+/* A client that pipelines ~45 MB of answers before reading any: the sim stops reading from it (bounded
+ * memory), keeps serving others meanwhile, and resumes when the client reads — every answer in order. */
+static void test_slow_reader(void **state)
+{
+	(void)state;
+	enum { N = 30000 };
+	int fd = connect_broker(1);
+	struct wire_buf b;
+	wire_buf_init(&b);
+	for (int i = 0; i < N; i++) {
+		size_t start = b.len;
+		request(&b, 3, 1, i, false); /* Metadata v1, all topics: ~1.5 KB answers */
+		wire_put_i32(&b, -1);
+		finish(&b, start);
+	}
+	size_t sent = 0;
+	for (int tries = 0; tries < 50 && sent < b.len; tries++) {
+		ssize_t k = send(fd, b.data + sent, b.len - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (k > 0)
+			sent += (size_t)k;
+		else
+			usleep(20000);
+	}
+	assert_alive();
+
+	uint8_t *in = malloc(1 << 20);
+	size_t inlen = 0;
+	int next = 0;
+	for (int rounds = 0; next < N && rounds < 200000; rounds++) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN | (sent < b.len ? POLLOUT : 0)};
+		assert_true(poll(&pfd, 1, 10000) > 0);
+		if ((pfd.revents & POLLOUT) && sent < b.len) {
+			ssize_t k = send(fd, b.data + sent, b.len - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+			if (k > 0)
+				sent += (size_t)k;
+		}
+		if (!(pfd.revents & POLLIN))
+			continue;
+		ssize_t k = recv(fd, in + inlen, (1 << 20) - inlen, 0);
+		assert_true(k > 0);
+		inlen += (size_t)k;
+		size_t off = 0;
+		while (inlen - off >= 8) {
+			uint32_t len = ((uint32_t)in[off] << 24) | ((uint32_t)in[off + 1] << 16) |
+				       ((uint32_t)in[off + 2] << 8) | in[off + 3];
+			assert_true(len < (1u << 19));
+			if (inlen - off - 4 < len)
+				break;
+			struct wire_rd rd;
+			wire_rd_init(&rd, in + off + 4, len);
+			assert_int_equal(wire_i32(&rd), next);
+			next++;
+			off += 4 + len;
+		}
+		memmove(in, in + off, inlen - off);
+		inlen -= off;
+	}
+	assert_int_equal(next, N);
+	free(in);
+	wire_buf_free(&b);
+	close(fd);
+}
+
+/* OffsetCommit v2 over the wire: a consumer's commit (generation >= 0) for a group the coordinator does not
+ * know is from an older generation (ILLEGAL_GENERATION, nothing created); the wrong broker says
+ * NOT_COORDINATOR. */
+static void test_commit_routing_and_generation(void **state)
+{
+	(void)state;
+	const char *group = "g-generation";
+	int coord = sim_coordinator(sim, group);
+	int other = coord == 1 ? 2 : 1;
+	int16_t want[2] = {22, 16}; /* ILLEGAL_GENERATION, NOT_COORDINATOR */
+	int nodes[2] = {coord, other};
+	for (int k = 0; k < 2; k++) {
+		int fd = connect_broker(nodes[k]);
+		struct wire_buf b;
+		wire_buf_init(&b);
+		request(&b, 8, 2, 9, false);
+		wire_put_str(&b, group, false);
+		wire_put_i32(&b, 5);          /* generation */
+		wire_put_str(&b, "m-1", false); /* member */
+		wire_put_i64(&b, -1);         /* retention */
+		wire_put_i32(&b, 1);
+		wire_put_str(&b, "orders", false);
+		wire_put_i32(&b, 1);
+		wire_put_i32(&b, 0);
+		wire_put_i64(&b, 5);
+		wire_put_str(&b, "", false);
+		finish(&b, 0);
+		send_all(fd, b.data, b.len);
+		uint8_t *r;
+		ssize_t n = read_frame(fd, &r);
+		assert_true(n > 0);
+		struct wire_rd rd;
+		wire_rd_init(&rd, r, (size_t)n);
+		assert_int_equal(wire_i32(&rd), 9);
+		assert_int_equal(wire_array(&rd, false, 1), 1);
+		assert_true(wire_str_eq(wire_str(&rd, false), "orders"));
+		assert_int_equal(wire_array(&rd, false, 1), 1);
+		assert_int_equal(wire_i32(&rd), 0);
+		assert_int_equal(wire_i16(&rd), want[k]);
+		assert_false(rd.err);
+		free(r);
+		wire_buf_free(&b);
+		close(fd);
+	}
+	char st[32];
+	assert_int_equal(sim_group_info(sim, group, st, sizeof(st)), -1);
+}
+
 static void test_wire_codec(void **state)
 {
 	(void)state;
@@ -449,6 +561,8 @@ int main(void)
 		cmocka_unit_test(test_huge_length_prefix),
 		cmocka_unit_test(test_truncated_frames),
 		cmocka_unit_test(test_many_connections),
+		cmocka_unit_test(test_slow_reader),
+		cmocka_unit_test(test_commit_routing_and_generation),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -57,12 +57,13 @@ signal.alarm(90)
 try:
     from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
     from kafka.structs import OffsetAndMetadata
+    from kafka.admin import NewTopic
     import kafka.errors as Errors
 except ImportError as e:
     print("1..0 # SKIP kafka-python not available: %s" % e)
     sys.exit(0)
 
-print("1..17")
+print("1..20")
 sim, bootstrap = start_sim("fixture")
 common = dict(bootstrap_servers=bootstrap, api_version=(2, 0, 0), request_timeout_ms=15000)
 try:
@@ -132,6 +133,23 @@ try:
     sc.close()
     after = admin.list_consumer_group_offsets("fx-stable")[tps[0]].offset
     ok(refused is not None and after == 500, "commit into a Stable group is refused", (refused, after))
+
+    res = dict((g, e.__name__) for g, e in admin.delete_consumer_groups(["fx-new", "fx-stable", "fx-nope"]))
+    ok(res == {"fx-new": "NoError", "fx-stable": "NonEmptyGroupError", "fx-nope": "GroupIdNotFoundError"},
+       "delete_consumer_groups: Empty deleted, active and unknown refused", res)
+    left = sorted(g for g, _ in admin.list_consumer_groups())
+    ok(left == ["fx-empty", "fx-rebalancing", "fx-stable"], "the deleted group is gone", left)
+
+    admin.create_topics([NewTopic("fx-created", 4, 1)])
+    again = None
+    try:
+        admin.create_topics([NewTopic("fx-created", 4, 1)])
+    except Errors.TopicAlreadyExistsError as e:
+        again = e
+    c = KafkaConsumer(**common)
+    ok(c.partitions_for_topic("fx-created") == {0, 1, 2, 3} and again is not None,
+       "create_topics: created once, then TopicAlreadyExists", (c.partitions_for_topic("fx-created"), again))
+    c.close()
     admin.close()
 finally:
     sim.send_signal(signal.SIGTERM)
@@ -161,14 +179,21 @@ try:
     below = [tp.partition for tp, om in replay.items() if om.offset < begin[tp]]
     ok(len(replay) > 0 and len(below) == len(replay), "demo: clickstream-replay committed below log start",
        (replay, begin))
-    lag1 = admin.list_consumer_group_offsets("clickstream-etl")
-    end1 = c.end_offsets(list(lag1.keys()))
-    time.sleep(2.5)
-    lag2 = admin.list_consumer_group_offsets("clickstream-etl")
-    end2 = c.end_offsets(list(lag2.keys()))
-    total1 = sum(end1[tp] - om.offset for tp, om in lag1.items())
-    total2 = sum(end2[tp] - om.offset for tp, om in lag2.items())
-    ok(sum(end2.values()) > sum(end1.values()) and total2 > total1,
+    def lag_sample():
+        # Production and commits change together once a second: take a sample no tick fell into.
+        for _ in range(20):
+            committed = admin.list_consumer_group_offsets("clickstream-etl")
+            e_a = c.end_offsets(list(committed.keys()))
+            again = admin.list_consumer_group_offsets("clickstream-etl")
+            e_b = c.end_offsets(list(committed.keys()))
+            if e_a == e_b and again == committed:
+                return sum(e_a.values()), sum(e_a[tp] - om.offset for tp, om in committed.items())
+            time.sleep(0.1)
+        return None, None
+    end1, total1 = lag_sample()
+    time.sleep(3.5)
+    end2, total2 = lag_sample()
+    ok(end1 is not None and end2 is not None and end2 > end1 and total2 > total1,
        "demo: traffic flows and clickstream-etl lags further", (total1, total2))
     c.close()
     admin.close()
