@@ -348,6 +348,12 @@ static void stream_matches_what_clients_did(void **state)
 	assert_true(commit_stream_counters(s)->group_tombstones >= 1);
 	commit_reader_unlock(r);
 	commit_reader_stop(r);
+
+	/* as in Kafka, a group's coordinator leads its __consumer_offsets partition */
+	const char *groups[] = { "g-live", "g-admin", "my-group", "polygenelubricants" };
+	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+		assert_int_equal(sim_coordinator(sim, groups[i]),
+				 sim_leader(sim, SIM_OFFSETS_TOPIC, sim_offsets_partition(groups[i])));
 }
 
 int main(void)
