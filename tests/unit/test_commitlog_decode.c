@@ -352,6 +352,47 @@ static void truncated_at_every_length(void **state)
 	assert_true(checked > 500);
 }
 
+/* Random corruption of every fixture (fixed seed): each decode either succeeds or fails cleanly; ASan
+ * turns any read outside the exact-size copies into a failure. A successful decode of a commit must
+ * still carry a key, and decoded member counts must match the array. */
+static void random_corruption_never_reads_outside(void **state)
+{
+	(void)state;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	size_t ok = 0, bad = 0;
+	for (int iter = 0; iter < 20000; iter++) {
+		const struct pair *p = &pairs[(size_t)iter % (sizeof pairs / sizeof pairs[0])];
+		uint8_t k[64], v[256];
+		memcpy(k, p->k, p->klen);
+		memcpy(v, p->v, p->vlen);
+		int flips = 1 + (int)(iter % 4);
+		for (int f = 0; f < flips; f++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			size_t at = (size_t)(x >> 8) % (p->klen + p->vlen);
+			uint8_t val = (uint8_t)x;
+			if (at < p->klen)
+				k[at] = val;
+			else
+				v[at - p->klen] = val;
+		}
+		lt_commit_record r;
+		if (decode(k, p->klen, v, p->vlen, &r) == 0) {
+			if (r.type == LT_CR_OFFSET_COMMIT || r.type == LT_CR_GROUP_METADATA)
+				assert_non_null(r.group);
+			if (r.n_members)
+				assert_non_null(r.members);
+			commit_record_free(&r);
+			ok++;
+		} else {
+			assert_true(err[0] != '\0');
+			bad++;
+		}
+	}
+	assert_true(ok > 0 && bad > 0);
+}
+
 static void malformed_fields_rejected(void **state)
 {
 	(void)state;
@@ -479,6 +520,7 @@ int main(void)
 		cmocka_unit_test(unknown_value_versions_skipped),
 		cmocka_unit_test(truncated_at_every_length),
 		cmocka_unit_test(malformed_fields_rejected),
+		cmocka_unit_test(random_corruption_never_reads_outside),
 		cmocka_unit_test(subscription_topics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
