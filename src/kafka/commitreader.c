@@ -17,12 +17,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 #define POLL_MS             100
 #define METADATA_TIMEOUT_MS 5000
 #define RETRY_MS            3000
 #define ADMIN_TIMEOUT_MS    10000
+#define RETENTION_RETRY_MS  60000 /* a failed DescribeConfigs is asked again this much later */
 
 struct lt_commit_reader {
 	pthread_t thread;
@@ -47,6 +49,8 @@ struct lt_commit_reader {
 	int32_t started;     /* partitions 0..started-1 are being consumed */
 	rd_kafka_queue_t *admin_q;
 	bool admin_pending;
+	int64_t retention_retry_at; /* monotonic ms; 0: no retry planned */
+	bool transient;             /* `why` holds a transient fetch error, cleared by the next record */
 };
 
 static const char *const state_names[] = {
@@ -144,7 +148,8 @@ static void ask_retention(lt_commit_reader *r)
 	rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, id);
 	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(r->rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS);
 	rd_kafka_AdminOptions_set_request_timeout(opt, ADMIN_TIMEOUT_MS, errstr, sizeof errstr);
-	r->admin_q = rd_kafka_queue_new(r->rk);
+	if (!r->admin_q)
+		r->admin_q = rd_kafka_queue_new(r->rk);
 	rd_kafka_DescribeConfigs(r->rk, &res, 1, opt, r->admin_q);
 	rd_kafka_AdminOptions_destroy(opt);
 	rd_kafka_ConfigResource_destroy(res);
@@ -199,6 +204,18 @@ static void check_retention(lt_commit_reader *r)
 	set_retention_note(r, "broker %d did not report offsets.retention.minutes", r->broker_id);
 out:
 	rd_kafka_event_destroy(ev);
+	if (commit_reader_retention(r, NULL, 0) < 0)
+		r->retention_retry_at = now_mono_ms() + RETENTION_RETRY_MS;
+}
+
+/* Collects the DescribeConfigs answer, or asks again once a failed attempt is old enough. */
+static void retention_tick(lt_commit_reader *r)
+{
+	check_retention(r);
+	if (!r->admin_pending && r->retention_retry_at && now_mono_ms() >= r->retention_retry_at) {
+		r->retention_retry_at = 0;
+		ask_retention(r);
+	}
 }
 
 static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
@@ -222,11 +239,19 @@ static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 			pthread_mutex_lock(&r->mu);
 			snprintf(r->why, sizeof r->why, "%s", rd_kafka_message_errstr(m));
 			pthread_mutex_unlock(&r->mu);
+			r->transient = true;
 		}
 		return;
 	}
 	char err[160];
 	pthread_mutex_lock(&r->mu);
+	if (r->transient) {
+		r->transient = false;
+		if (r->state == LT_READER_LIVE)
+			r->why[0] = '\0';
+		else
+			snprintf(r->why, sizeof r->why, "reading the commit history of %d partitions", r->n_parts);
+	}
 	/* A malformed record is counted by the stream and skipped: one bad record must not hide the rest. */
 	(void)commit_stream_feed(r->stream, m->key, m->key_len, m->payload, m->len, err, sizeof err);
 	pthread_mutex_unlock(&r->mu);
@@ -271,12 +296,12 @@ static void *reader_main(void *arg)
 			rd_kafka_message_destroy(m);
 		}
 		rd_kafka_poll(r->rk, 0); /* serve librdkafka's own events (logs, errors) */
-		check_retention(r);
+		retention_tick(r);
 	}
 	stop_consuming(r);
 	/* denied: stay idle (the state says why) until stopped, still answering the retention question */
 	while (!atomic_load(&r->stop)) {
-		check_retention(r);
+		retention_tick(r);
 		nap(r, POLL_MS);
 	}
 	return NULL;
