@@ -200,6 +200,35 @@ static void reads_history_then_follows(void **state)
 	mock_stop(&m);
 }
 
+static void survives_a_broker_restart(void **state)
+{
+	(void)state;
+	mock m;
+	mock_start(&m, true);
+	produce_commit(&m, "g", "t", 0, 1, T0);
+	flush(&m);
+	lt_commit_reader *r = reader_for(&m);
+	char why[256];
+	if (!wait_state(r, LT_READER_LIVE, why, sizeof why))
+		fail_msg("reader not live: %s", why);
+	assert_int_equal(rd_kafka_mock_broker_set_down(m.mc, 1), 0);
+	sleep_ms(1500);
+	assert_int_equal(rd_kafka_mock_broker_set_up(m.mc, 1), 0);
+	produce_commit(&m, "g", "t", 0, 2, T0 + 1000);
+	flush(&m);
+	for (int t = 0; t < WAIT_MS && offset_commits(r) < 2; t += 50)
+		sleep_ms(50);
+	const lt_commit_stream *s = commit_reader_lock(r);
+	lt_commit_stats st;
+	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0 + 1000, &st), 0);
+	assert_int_equal(st.offset, 2);
+	assert_int_equal(st.commits, 2);
+	commit_reader_unlock(r);
+	assert_int_equal(commit_reader_state(r, why, sizeof why), LT_READER_LIVE);
+	commit_reader_stop(r);
+	mock_stop(&m);
+}
+
 static void denied_says_so(void **state)
 {
 	(void)state;
@@ -240,6 +269,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_history_then_follows),
+		cmocka_unit_test(survives_a_broker_restart),
 		cmocka_unit_test(denied_says_so),
 		cmocka_unit_test(denied_at_fetch_says_so),
 	};
