@@ -15,9 +15,12 @@
  * `retention` after its commit. A consumer group with members (Stable) keeps the offsets of the
  * topics its members subscribe to; those of other topics expire `retention` after their commit
  * (when every member's subscription could be read; otherwise no forecast). Groups of the new
- * consumer protocol (KIP-848) keep their state in records not decoded here: no forecast. The broker checks every
- * offsets.retention.check.interval.ms (10 min by default), so the real deletion comes up to that much later than the
- * forecast.
+ * consumer protocol (KIP-848) keep their state in records not decoded here: no forecast. The
+ * broker checks every offsets.retention.check.interval.ms (10 min by default), so the real
+ * deletion comes up to that much later than the forecast.
+ *
+ * Not thread-safe: the reader (src/kafka/commitreader.h) guards it with a mutex; pointers in the
+ * results (protocol_type) stay valid only while that lock is held, until the next record.
  */
 #ifndef LAGTOP_COMMITLOG_STREAM_H
 #define LAGTOP_COMMITLOG_STREAM_H
@@ -79,7 +82,7 @@ typedef struct lt_commit_group_stats {
 	int32_t generation;
 	size_t n_members;
 	int64_t state_ms;          /* currentStateTimestamp, -1 if unknown */
-	const char *protocol_type; /* valid until the next feed; "" when none */
+	const char *protocol_type; /* valid until the next record is applied; "" when none */
 	size_t n_partitions;       /* partitions with a live commit */
 	int64_t last_commit_ms;    /* latest over partitions, -1 if none */
 	int64_t last_commit_age_ms;
