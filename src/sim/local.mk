@@ -34,3 +34,11 @@ tests_unit_test_sim_membership_SOURCES = tests/unit/test_sim_membership.c
 tests_unit_test_sim_membership_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sim_membership_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_sim_consumers
+TESTS += tests/integration/test_sim_consumers
+tests_integration_test_sim_consumers_SOURCES = tests/integration/test_sim_consumers.c
+tests_integration_test_sim_consumers_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_consumers_LDADD = $(UNIT_LDADD)
+endif
