@@ -42,3 +42,5 @@ tests_integration_test_sim_consumers_SOURCES = tests/integration/test_sim_consum
 tests_integration_test_sim_consumers_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_sim_consumers_LDADD = $(UNIT_LDADD)
 endif
+TESTS += tests/interop/test_sim_groups_kafka_python.py
+EXTRA_DIST += tests/interop/test_sim_groups_kafka_python.py
