@@ -12,8 +12,5 @@ static int not_yet(const char *what)
 
 int mode_tui(const struct lt_options *o) { (void)o; return not_yet("the dashboard"); }
 int mode_demo(const struct lt_options *o) { (void)o; return not_yet("--demo"); }
-int mode_once(const struct lt_options *o) { (void)o; return not_yet("--once"); }
 int mode_reset(const struct lt_options *o) { (void)o; return not_yet("--reset-offsets"); }
 int mode_undo(const struct lt_options *o) { (void)o; return not_yet("--undo"); }
-int mode_x_list(const struct lt_options *o) { (void)o; return not_yet("-X list"); }
-int mode_x_dump(const struct lt_options *o) { (void)o; return not_yet("-X dump"); }

@@ -1,3 +1,27 @@
 ## src/util — small helpers shared by every module (no librdkafka, no curses).
 liblagtop_a_SOURCES += \
-	src/util/xalloc.c src/util/xalloc.h
+	src/util/xalloc.c src/util/xalloc.h \
+	src/util/utf8.c src/util/utf8.h \
+	src/util/sanitize.c src/util/sanitize.h \
+	src/util/json.c src/util/json.h \
+	src/util/csv.c src/util/csv.h \
+	src/util/timeutil.c src/util/timeutil.h
+
+if HAVE_CMOCKA
+UTIL_UNIT_TESTS = tests/unit/test_util_sanitize tests/unit/test_util_json tests/unit/test_util_csv \
+	tests/unit/test_util_timeutil
+check_PROGRAMS += $(UTIL_UNIT_TESTS)
+TESTS += $(UTIL_UNIT_TESTS)
+tests_unit_test_util_sanitize_SOURCES = tests/unit/test_util_sanitize.c
+tests_unit_test_util_sanitize_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_util_sanitize_LDADD = $(UNIT_LDADD)
+tests_unit_test_util_json_SOURCES = tests/unit/test_util_json.c
+tests_unit_test_util_json_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_util_json_LDADD = $(UNIT_LDADD)
+tests_unit_test_util_csv_SOURCES = tests/unit/test_util_csv.c
+tests_unit_test_util_csv_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_util_csv_LDADD = $(UNIT_LDADD)
+tests_unit_test_util_timeutil_SOURCES = tests/unit/test_util_timeutil.c
+tests_unit_test_util_timeutil_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_util_timeutil_LDADD = $(UNIT_LDADD)
+endif

@@ -1,0 +1,131 @@
+/* once.c — --once: one refresh (or --samples N, --interval apart), print, exit. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/modes.h"
+#include "cli/output.h"
+#include "cli/target.h"
+#include "kafka/collector.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+/* A -g value without regex syntax is also a group name to describe even if ListGroups omits it. */
+static bool is_literal_name(const char *re)
+{
+	return *re && !strpbrk(re, ".[]()*+?{}|^$\\");
+}
+
+static void sleep_ms(int64_t ms)
+{
+	if (ms <= 0)
+		return;
+	struct timespec ts = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) != 0) {
+	}
+}
+
+/* Errors are printed as warnings: --once still prints what it has (stale data is marked in JSON). */
+static void print_warnings(const lt_snapshot *s)
+{
+	if (s->error) {
+		char *e = output_sanitize(s->error);
+		fprintf(stderr, "lagtop: warning: %s\n", e);
+		free(e);
+	}
+	for (size_t i = 0; i < s->n_groups; i++) {
+		const lt_group *g = &s->groups[i];
+		if (!g->error)
+			continue;
+		char *name = output_sanitize(g->group), *e = output_sanitize(g->error);
+		if (g->stale_ms > 0) {
+			char age[32];
+			output_duration(age, sizeof age, g->stale_ms);
+			fprintf(stderr, "lagtop: warning: group %s: %s (showing data %s old)\n", name, e, age);
+		} else {
+			fprintf(stderr, "lagtop: warning: group %s: %s\n", name, e);
+		}
+		free(name);
+		free(e);
+	}
+}
+
+int mode_once(const struct lt_options *o)
+{
+	struct lt_target t;
+	char err[1024];
+	if (target_from_options(o, &t, true, err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		return LT_EXIT_USAGE;
+	}
+
+	size_t n_extra = 0;
+	const char **extra = xcalloc(t.n_include + 1, sizeof *extra);
+	for (size_t i = 0; i < t.n_include; i++)
+		if (is_literal_name(t.include[i]))
+			extra[n_extra++] = t.include[i];
+
+	struct lt_collector_conf conf = {
+		.cluster_name = t.cluster_name,
+		.bootstrap = t.bootstrap,
+		.n_props = t.n_props,
+		.prop_keys = (const char *const *)t.prop_keys,
+		.prop_values = (const char *const *)t.prop_values,
+		.n_group_regex = t.n_include,
+		.group_regex = (const char *const *)t.include,
+		.n_group_exclude = t.n_exclude,
+		.group_exclude = (const char *const *)t.exclude,
+		.n_extra_groups = n_extra,
+		.extra_groups = extra,
+		.interval_ms = t.interval_ms,
+		.timeout_ms = o->timeout_ms,
+	};
+	model_params_default(&conf.model);
+
+	int rc = LT_EXIT_OK;
+	lt_collector *c = collector_new(&conf, err, sizeof err);
+	if (!c) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		rc = LT_EXIT_USAGE;
+		goto out;
+	}
+
+	lt_snapshot *s = NULL;
+	int samples = o->samples > 0 ? o->samples : 1;
+	for (int i = 0; i < samples; i++) {
+		int64_t t0 = now_mono_ms();
+		snapshot_unref(s);
+		if (collector_refresh_once(c, &s, err, sizeof err) != 0) {
+			char *e = output_sanitize(err);
+			fprintf(stderr, "lagtop: %s\n", e);
+			free(e);
+			rc = LT_EXIT_CLUSTER;
+			break;
+		}
+		if (i + 1 < samples)
+			sleep_ms(t0 + t.interval_ms - now_mono_ms());
+	}
+	if (rc == LT_EXIT_OK) {
+		print_warnings(s);
+		int wr = 0;
+		switch (o->format) {
+		case LT_FORMAT_JSON: wr = output_json(stdout, s); break;
+		case LT_FORMAT_CSV: wr = output_csv(stdout, s); break;
+		case LT_FORMAT_TABLE:
+		default: output_table(stdout, s); break;
+		}
+		if (fflush(stdout) != 0 || wr != 0) {
+			fprintf(stderr, "lagtop: cannot write the output\n");
+			rc = LT_EXIT_CLUSTER;
+		}
+	}
+	snapshot_unref(s);
+	collector_free(c);
+out:
+	free(extra);
+	target_free(&t);
+	return rc;
+}

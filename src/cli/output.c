@@ -1,0 +1,364 @@
+/* output.c — table, JSON and CSV renderings of a snapshot (see output.h). */
+#include "config.h"
+
+#include "cli/output.h"
+
+#include <langinfo.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/csv.h"
+#include "util/json.h"
+#include "util/sanitize.h"
+#include "util/xalloc.h"
+
+/* ------------------------------------------------------------------ text helpers */
+
+static bool locale_is_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+char *output_sanitize(const char *s)
+{
+	return sanitize_dup(s, locale_is_utf8());
+}
+
+void output_duration(char *buf, size_t len, int64_t ms)
+{
+	if (ms < 0)
+		ms = 0;
+	int64_t s = ms / 1000;
+	if (ms < 1000)
+		snprintf(buf, len, "%dms", (int)ms);
+	else if (s < 60)
+		snprintf(buf, len, "%.1fs", (double)ms / 1000.0);
+	else if (s < 3600)
+		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)(s % 60));
+	else if (s < 86400)
+		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)(s % 3600 / 60));
+	else
+		snprintf(buf, len, "%dd%02dh", (int)(s / 86400), (int)(s % 86400 / 3600));
+}
+
+static const lt_member *partition_member(const lt_group *g, const lt_partition *p)
+{
+	return p->member >= 0 && (size_t)p->member < g->n_members ? &g->members[p->member] : NULL;
+}
+
+static bool member_has_partitions(const lt_group *g, size_t m)
+{
+	for (size_t k = 0; k < g->n_partitions; k++)
+		if (g->partitions[k].member == (int)m)
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------------------ table */
+
+enum {
+	COL_GROUP, COL_TOPIC, COL_PARTITION, COL_LOG_START, COL_CURRENT, COL_LOG_END, COL_LAG,
+	COL_TIME_LAG, COL_STATUS, COL_CONSUMER, COL_HOST, COL_CLIENT, N_COLS
+};
+
+static const struct {
+	const char *title;
+	bool right; /* numbers are right-aligned */
+} table_cols[N_COLS] = {
+	[COL_GROUP] = { "GROUP", false },          [COL_TOPIC] = { "TOPIC", false },
+	[COL_PARTITION] = { "PARTITION", true },   [COL_LOG_START] = { "LOG-START", true },
+	[COL_CURRENT] = { "CURRENT-OFFSET", true }, [COL_LOG_END] = { "LOG-END-OFFSET", true },
+	[COL_LAG] = { "LAG", true },               [COL_TIME_LAG] = { "TIME-LAG", true },
+	[COL_STATUS] = { "STATUS", false },        [COL_CONSUMER] = { "CONSUMER-ID", false },
+	[COL_HOST] = { "HOST", false },            [COL_CLIENT] = { "CLIENT-ID", false },
+};
+
+struct table {
+	char *(*cells)[N_COLS];
+	size_t n, cap;
+};
+
+static char *num_or_dash(int64_t v)
+{
+	return v >= 0 ? xasprintf("%lld", (long long)v) : xstrdup("-");
+}
+
+static char *text_or_dash(const char *s)
+{
+	return s && *s ? output_sanitize(s) : xstrdup("-");
+}
+
+static char **table_row(struct table *t, const lt_group *g)
+{
+	t->cells = xgrow(t->cells, &t->cap, t->n + 1, sizeof *t->cells);
+	char **row = t->cells[t->n++];
+	for (int c = 0; c < N_COLS; c++)
+		row[c] = NULL;
+	row[COL_GROUP] = text_or_dash(g->group);
+	return row;
+}
+
+static void row_fill_dashes(char **row)
+{
+	for (int c = 0; c < N_COLS; c++)
+		if (!row[c])
+			row[c] = xstrdup("-");
+}
+
+void output_table(FILE *out, const lt_snapshot *s)
+{
+	struct table t = { 0 };
+	bool utf8 = locale_is_utf8();
+	bool show[N_COLS];
+	for (int c = 0; c < N_COLS; c++)
+		show[c] = true;
+	show[COL_TIME_LAG] = show[COL_STATUS] = false;
+
+	for (size_t i = 0; i < s->n_groups; i++) {
+		const lt_group *g = &s->groups[i];
+		for (size_t k = 0; k < g->n_partitions; k++) {
+			const lt_partition *p = &g->partitions[k];
+			const lt_member *m = partition_member(g, p);
+			char **row = table_row(&t, g);
+			row[COL_TOPIC] = text_or_dash(p->topic);
+			row[COL_PARTITION] = xasprintf("%d", (int)p->partition);
+			row[COL_LOG_START] = num_or_dash(p->log_start);
+			row[COL_CURRENT] = num_or_dash(p->committed);
+			row[COL_LOG_END] = num_or_dash(p->log_end);
+			row[COL_LAG] = p->has_lag ? xasprintf("%lld", (long long)p->lag) : xstrdup("-");
+			if (p->has_time_lag) {
+				char d[32];
+				output_duration(d, sizeof d, p->time_lag_ms);
+				row[COL_TIME_LAG] = xstrdup(d);
+				show[COL_TIME_LAG] = true;
+			}
+			if (p->status != LT_STATUS_UNKNOWN) {
+				row[COL_STATUS] = xstrdup(status_name(p->status));
+				show[COL_STATUS] = true;
+			}
+			if (m) {
+				row[COL_CONSUMER] = text_or_dash(m->member_id);
+				row[COL_HOST] = text_or_dash(m->host);
+				row[COL_CLIENT] = text_or_dash(m->client_id);
+			}
+			row_fill_dashes(row);
+		}
+		/* Members without partitions, and groups with neither, still get a row (as Kafka's tool does). */
+		for (size_t m = 0; m < g->n_members; m++) {
+			if (member_has_partitions(g, m))
+				continue;
+			char **row = table_row(&t, g);
+			row[COL_CONSUMER] = text_or_dash(g->members[m].member_id);
+			row[COL_HOST] = text_or_dash(g->members[m].host);
+			row[COL_CLIENT] = text_or_dash(g->members[m].client_id);
+			row_fill_dashes(row);
+		}
+		if (g->n_partitions == 0 && g->n_members == 0)
+			row_fill_dashes(table_row(&t, g));
+	}
+
+	size_t width[N_COLS];
+	for (int c = 0; c < N_COLS; c++) {
+		width[c] = strlen(table_cols[c].title);
+		for (size_t r = 0; r < t.n; r++) {
+			size_t w = (size_t)display_width(t.cells[r][c], utf8);
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	for (size_t r = 0; r <= t.n; r++) {
+		bool first = true;
+		int last = N_COLS - 1;
+		for (int c = 0; c < N_COLS; c++) {
+			if (!show[c])
+				continue;
+			const char *cell = r == 0 ? table_cols[c].title : t.cells[r - 1][c];
+			size_t pad = width[c] - (size_t)display_width(cell, utf8);
+			if (!first)
+				fputc(' ', out);
+			first = false;
+			if (table_cols[c].right)
+				fprintf(out, "%*s%s", (int)pad, "", cell);
+			else if (c == last)
+				fputs(cell, out); /* no trailing blanks */
+			else
+				fprintf(out, "%s%*s", cell, (int)pad, "");
+		}
+		fputc('\n', out);
+	}
+	for (size_t r = 0; r < t.n; r++)
+		for (int c = 0; c < N_COLS; c++)
+			free(t.cells[r][c]);
+	free(t.cells);
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static const struct {
+	unsigned flag;
+	const char *name;
+} flag_names[] = {
+	{ LT_PF_OUT_OF_RANGE, "out_of_range" }, { LT_PF_AHEAD_OF_END, "ahead_of_end" },
+	{ LT_PF_STALE, "stale" },               { LT_PF_NO_LEADER, "no_leader" },
+	{ LT_PF_UNASSIGNED, "unassigned" },     { LT_PF_IDLE, "idle" },
+};
+
+static void json_kv_rate(lt_json *j, const char *key, bool known, double v)
+{
+	if (known)
+		json_kv_double(j, key, v);
+	else
+		json_kv_null(j, key);
+}
+
+static void json_partition(lt_json *j, const lt_group *g, const lt_partition *p)
+{
+	const lt_member *m = partition_member(g, p);
+	json_object_begin(j);
+	json_kv_string(j, "topic", p->topic);
+	json_kv_int(j, "partition", p->partition);
+	json_kv_int_or_null(j, "log_start", p->log_start, p->log_start >= 0);
+	json_kv_int_or_null(j, "committed", p->committed, p->committed >= 0);
+	json_kv_int_or_null(j, "log_end", p->log_end, p->log_end >= 0);
+	json_kv_int_or_null(j, "lag", p->lag, p->has_lag);
+	json_kv_string(j, "consumer_id", m ? m->member_id : NULL);
+	json_kv_string(j, "client_id", m ? m->client_id : NULL);
+	json_kv_string(j, "host", m ? m->host : NULL);
+	json_kv_int_or_null(j, "time_lag_ms", p->time_lag_ms, p->has_time_lag);
+	json_kv_rate(j, "consume_rate", p->has_rates, p->consume_rate);
+	json_kv_rate(j, "produce_rate", p->has_rates, p->produce_rate);
+	json_kv_int_or_null(j, "eta_ms", p->eta_ms, p->has_eta);
+	json_kv_string(j, "status", p->status == LT_STATUS_UNKNOWN ? NULL : status_name(p->status));
+	json_kv_string(j, "metadata", p->commit_metadata);
+	json_key(j, "flags");
+	json_array_begin(j);
+	for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++)
+		if (p->flags & flag_names[i].flag)
+			json_string(j, flag_names[i].name);
+	json_array_end(j);
+	if (p->flags & LT_PF_STALE)
+		json_kv_int(j, "stale_ms", p->stale_ms);
+	json_object_end(j);
+}
+
+static void json_member(lt_json *j, const lt_member *m)
+{
+	json_object_begin(j);
+	json_kv_string(j, "consumer_id", m->member_id);
+	json_kv_string(j, "client_id", m->client_id);
+	json_kv_string(j, "host", m->host);
+	json_kv_string(j, "instance_id", m->instance_id);
+	json_key(j, "assignment");
+	json_array_begin(j);
+	for (size_t a = 0; a < m->n_assigned; a++) {
+		json_object_begin(j);
+		json_kv_string(j, "topic", m->assigned[a].topic);
+		json_kv_int(j, "partition", m->assigned[a].partition);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static void json_group(lt_json *j, const lt_group *g)
+{
+	bool any_lag = false;
+	for (size_t k = 0; k < g->n_partitions; k++)
+		any_lag |= g->partitions[k].has_lag;
+	json_object_begin(j);
+	json_kv_string(j, "group", g->group);
+	json_kv_string(j, "state", group_state_name(g->state));
+	json_kv_int(j, "members", (int64_t)g->n_members);
+	json_kv_int_or_null(j, "lag", g->total_lag, any_lag);
+	json_kv_int_or_null(j, "max_lag", g->max_lag, any_lag);
+	json_kv_int_or_null(j, "max_time_lag_ms", g->max_time_lag_ms, g->has_max_time_lag);
+	json_kv_double(j, "consume_rate", g->consume_rate);
+	json_kv_string(j, "status", g->status == LT_STATUS_UNKNOWN ? NULL : status_name(g->status));
+	json_kv_string(j, "protocol_type", g->protocol_type);
+	json_kv_string(j, "protocol", g->protocol);
+	json_kv_int_or_null(j, "coordinator", g->coordinator, g->coordinator >= 0);
+	json_kv_string(j, "error", g->error);
+	json_kv_int(j, "stale_ms", g->stale_ms);
+	json_key(j, "member_list");
+	json_array_begin(j);
+	for (size_t m = 0; m < g->n_members; m++)
+		json_member(j, &g->members[m]);
+	json_array_end(j);
+	json_key(j, "partitions");
+	json_array_begin(j);
+	for (size_t k = 0; k < g->n_partitions; k++)
+		json_partition(j, g, &g->partitions[k]);
+	json_array_end(j);
+	json_object_end(j);
+}
+
+int output_json(FILE *out, const lt_snapshot *s)
+{
+	lt_json j;
+	json_init_file(&j, out);
+	json_object_begin(&j);
+	json_kv_string(&j, "cluster", s->cluster);
+	json_kv_int(&j, "seq", (int64_t)s->seq);
+	json_kv_int(&j, "taken_at_ms", s->taken_at_ms);
+	json_kv_int(&j, "duration_ms", s->duration_ms);
+	json_kv_int(&j, "brokers_up", s->brokers_up);
+	json_kv_int(&j, "brokers_total", s->brokers_total);
+	json_kv_string(&j, "error", s->error);
+	json_key(&j, "groups");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->n_groups; i++)
+		json_group(&j, &s->groups[i]);
+	json_array_end(&j);
+	json_object_end(&j);
+	return json_finish(&j);
+}
+
+/* ------------------------------------------------------------------ CSV */
+
+static const char *const csv_header[] = {
+	"group", "state", "topic", "partition", "log_start", "committed", "log_end", "lag", "time_lag_ms",
+	"status", "consumer_id", "host", "client_id",
+};
+#define CSV_COLS (sizeof csv_header / sizeof csv_header[0])
+
+static char *num_or_empty(bool known, int64_t v)
+{
+	return known ? xasprintf("%lld", (long long)v) : NULL;
+}
+
+int output_csv(FILE *out, const lt_snapshot *s)
+{
+	int rc = csv_write_row(out, csv_header, CSV_COLS);
+	for (size_t i = 0; i < s->n_groups; i++) {
+		const lt_group *g = &s->groups[i];
+		for (size_t k = 0; k <= g->n_partitions; k++) {
+			if (k == g->n_partitions && g->n_partitions > 0)
+				break;
+			/* A group without partitions still gets a row (group and state only). */
+			const lt_partition *p = k < g->n_partitions ? &g->partitions[k] : NULL;
+			const lt_member *m = p ? partition_member(g, p) : NULL;
+			char *owned[6] = { 0 };
+			const char *f[CSV_COLS] = { g->group, group_state_name(g->state) };
+			if (p) {
+				f[2] = p->topic;
+				f[3] = owned[0] = xasprintf("%d", (int)p->partition);
+				f[4] = owned[1] = num_or_empty(p->log_start >= 0, p->log_start);
+				f[5] = owned[2] = num_or_empty(p->committed >= 0, p->committed);
+				f[6] = owned[3] = num_or_empty(p->log_end >= 0, p->log_end);
+				f[7] = owned[4] = num_or_empty(p->has_lag, p->lag);
+				f[8] = owned[5] = num_or_empty(p->has_time_lag, p->time_lag_ms);
+				f[9] = p->status == LT_STATUS_UNKNOWN ? NULL : status_name(p->status);
+				f[10] = m ? m->member_id : NULL;
+				f[11] = m ? m->host : NULL;
+				f[12] = m ? m->client_id : NULL;
+			}
+			rc |= csv_write_row(out, f, CSV_COLS);
+			for (size_t o = 0; o < 6; o++)
+				free(owned[o]);
+		}
+	}
+	return rc ? -1 : 0;
+}

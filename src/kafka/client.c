@@ -1,0 +1,215 @@
+/* client.c — the librdkafka handle: configuration, error and log callbacks, -X list / -X dump. */
+#include "config.h"
+
+#include "kafka/client.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+struct lt_client {
+	rd_kafka_t *rk;
+	pthread_mutex_t mu;        /* guards last_error/last_fatal: callbacks run on librdkafka threads */
+	char last_error[512];
+	bool last_fatal;
+	bool debug;                /* LAGTOP_DEBUG set: librdkafka's log lines go to stderr (masked) */
+	size_t n_secrets;          /* values to mask in every message */
+	char **secrets;
+};
+
+/* Set before the user's properties so that -X can override every one of them. */
+static const struct {
+	const char *key, *value;
+} client_defaults[] = {
+	{ "client.id", "lagtop" },
+	/* Idle admin connections are closed by brokers; that is not worth a log line. */
+	{ "log.connection.close", "false" },
+};
+
+bool client_prop_is_secret(const char *key)
+{
+	static const char *const words[] = { "password", "secret", "key" };
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcasestr(key, words[i]))
+			return true;
+	return false;
+}
+
+/* Replaces every occurrence of each secret value in buf (in place, truncating) with [hidden]. */
+static void mask_secrets(char *buf, size_t len, char *const *secrets, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t sl = strlen(secrets[i]);
+		if (sl == 0)
+			continue;
+		char *hit;
+		char *from = buf;
+		while ((hit = strstr(from, secrets[i])) != NULL) {
+			char *rest = xstrdup(hit + sl);
+			snprintf(hit, len - (size_t)(hit - buf), "[hidden]%s", rest);
+			free(rest);
+			from = hit + strlen("[hidden]");
+			if ((size_t)(from - buf) >= len - 1)
+				break;
+		}
+	}
+}
+
+static void record_error(lt_client *cl, bool fatal, const char *msg)
+{
+	pthread_mutex_lock(&cl->mu);
+	snprintf(cl->last_error, sizeof cl->last_error, "%s", msg);
+	mask_secrets(cl->last_error, sizeof cl->last_error, cl->secrets, cl->n_secrets);
+	/* A fatal error stays the one reported: later transient noise must not hide it. */
+	if (!cl->last_fatal)
+		cl->last_fatal = fatal;
+	pthread_mutex_unlock(&cl->mu);
+}
+
+static void on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
+{
+	lt_client *cl = opaque;
+	char buf[512];
+	bool fatal = false;
+
+	if (err == RD_KAFKA_RESP_ERR__FATAL) {
+		/* The handle is unusable from now on; the real cause is kept by librdkafka. */
+		char why[400];
+		rd_kafka_fatal_error(rk, why, sizeof why);
+		snprintf(buf, sizeof buf, "fatal: %s", why);
+		fatal = true;
+	} else {
+		/* Everything else (__TRANSPORT, __ALL_BROKERS_DOWN, __RESOLVE, auth retries...) is transient:
+		 * librdkafka keeps reconnecting, and the collector keeps refreshing. */
+		snprintf(buf, sizeof buf, "%s", reason ? reason : rd_kafka_err2str(err));
+	}
+	record_error(cl, fatal, buf);
+	if (cl->debug) {
+		pthread_mutex_lock(&cl->mu);
+		fprintf(stderr, "lagtop: librdkafka %s: %s\n", fatal ? "fatal error" : "error", cl->last_error);
+		pthread_mutex_unlock(&cl->mu);
+	}
+}
+
+static void on_log(const rd_kafka_t *rk, int level, const char *fac, const char *msg)
+{
+	lt_client *cl = rd_kafka_opaque(rk);
+	if (!cl || !cl->debug)
+		return; /* quiet by default: the terminal belongs to the dashboard or to --once's output */
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", msg);
+	mask_secrets(buf, sizeof buf, cl->secrets, cl->n_secrets);
+	fprintf(stderr, "lagtop: librdkafka log %d %s: %s\n", level, fac, buf);
+}
+
+static int conf_set(rd_kafka_conf_t *conf, const char *key, const char *value, char *err, size_t errlen)
+{
+	char why[512];
+	if (rd_kafka_conf_set(conf, key, value, why, sizeof why) == RD_KAFKA_CONF_OK)
+		return 0;
+	if (client_prop_is_secret(key) && value) {
+		char *const secrets[] = { (char *)value };
+		mask_secrets(why, sizeof why, secrets, 1);
+	}
+	snprintf(err, errlen, "librdkafka property '%s': %s", key, why);
+	return -1;
+}
+
+rd_kafka_conf_t *client_conf_build(const struct lt_client_conf *cc, char *err, size_t errlen)
+{
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+
+	for (size_t i = 0; i < sizeof client_defaults / sizeof client_defaults[0]; i++)
+		if (conf_set(conf, client_defaults[i].key, client_defaults[i].value, err, errlen))
+			goto fail;
+	if (cc->bootstrap && conf_set(conf, "bootstrap.servers", cc->bootstrap, err, errlen))
+		goto fail;
+	for (size_t i = 0; i < cc->n_props; i++)
+		if (conf_set(conf, cc->prop_keys[i], cc->prop_values[i], err, errlen))
+			goto fail;
+	return conf;
+fail:
+	rd_kafka_conf_destroy(conf);
+	return NULL;
+}
+
+lt_client *client_new(const struct lt_client_conf *cc, char *err, size_t errlen)
+{
+	rd_kafka_conf_t *conf = client_conf_build(cc, err, errlen);
+	if (!conf)
+		return NULL;
+
+	lt_client *cl = xcalloc(1, sizeof *cl);
+	pthread_mutex_init(&cl->mu, NULL);
+	const char *dbg = getenv("LAGTOP_DEBUG");
+	cl->debug = dbg && *dbg && strcmp(dbg, "0") != 0;
+	for (size_t i = 0; i < cc->n_props; i++)
+		if (client_prop_is_secret(cc->prop_keys[i]) && cc->prop_values[i][0]) {
+			cl->secrets = xrealloc(cl->secrets, (cl->n_secrets + 1) * sizeof *cl->secrets);
+			cl->secrets[cl->n_secrets++] = xstrdup(cc->prop_values[i]);
+		}
+
+	rd_kafka_conf_set_opaque(conf, cl);
+	rd_kafka_conf_set_error_cb(conf, on_error);
+	rd_kafka_conf_set_log_cb(conf, on_log);
+
+	char why[512];
+	cl->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, why, sizeof why);
+	if (!cl->rk) {
+		/* rd_kafka_new validates property combinations (e.g. SASL without a mechanism). */
+		mask_secrets(why, sizeof why, cl->secrets, cl->n_secrets);
+		snprintf(err, errlen, "cannot create the Kafka client: %s", why);
+		rd_kafka_conf_destroy(conf);
+		client_free(cl);
+		return NULL;
+	}
+	return cl;
+}
+
+void client_free(lt_client *cl)
+{
+	if (!cl)
+		return;
+	if (cl->rk)
+		rd_kafka_destroy(cl->rk);
+	for (size_t i = 0; i < cl->n_secrets; i++)
+		free(cl->secrets[i]);
+	free(cl->secrets);
+	pthread_mutex_destroy(&cl->mu);
+	free(cl);
+}
+
+rd_kafka_t *client_rk(const lt_client *cl)
+{
+	return cl->rk;
+}
+
+void client_poll(lt_client *cl)
+{
+	rd_kafka_poll(cl->rk, 0);
+}
+
+bool client_last_error(lt_client *cl, char *buf, size_t len)
+{
+	pthread_mutex_lock(&cl->mu);
+	snprintf(buf, len, "%s", cl->last_error);
+	bool fatal = cl->last_fatal;
+	pthread_mutex_unlock(&cl->mu);
+	return fatal;
+}
+
+int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size_t errlen)
+{
+	rd_kafka_conf_t *conf = client_conf_build(cc, err, errlen);
+	if (!conf)
+		return -1;
+	size_t cnt = 0;
+	const char **kv = rd_kafka_conf_dump(conf, &cnt);
+	for (size_t i = 0; i + 1 < cnt; i += 2)
+		fprintf(out, "%s = %s\n", kv[i], client_prop_is_secret(kv[i]) ? "[hidden]" : kv[i + 1]);
+	rd_kafka_conf_dump_free(kv, cnt);
+	rd_kafka_conf_destroy(conf);
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* client.h — one admin-capable librdkafka handle built from bootstrap servers + ordered properties.
+ *
+ * Only src/kafka includes this header (it exposes rd_kafka_t). The handle is a producer-type handle:
+ * it never produces, but it is the usual choice for the admin API and needs no group.id.
+ *
+ * librdkafka's own log output is captured (never written to the terminal, which the dashboard owns)
+ * and its error events are sorted into fatal ones (the handle is unusable) and transient ones
+ * (e.g. __ALL_BROKERS_DOWN: the cluster may come back). Secret property values (keys containing
+ * "password", "secret" or "key") are masked as [hidden] in every message kept or printed.
+ */
+#ifndef LAGTOP_KAFKA_CLIENT_H
+#define LAGTOP_KAFKA_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <librdkafka/rdkafka.h>
+
+typedef struct lt_client lt_client;
+
+struct lt_client_conf {
+	const char *bootstrap;       /* "host:port,..." (may be NULL when a property sets it) */
+	size_t n_props;              /* applied in order, after lagtop's defaults */
+	const char *const *prop_keys;
+	const char *const *prop_values;
+};
+
+/* Builds the rd_kafka_conf_t (lagtop's defaults, then bootstrap, then the properties in order).
+ * On a bad property returns NULL and err names the key (librdkafka's reason, secrets masked). */
+rd_kafka_conf_t *client_conf_build(const struct lt_client_conf *cc, char *err, size_t errlen);
+
+/* Creates the handle. Does not connect yet (librdkafka connects lazily). */
+lt_client *client_new(const struct lt_client_conf *cc, char *err, size_t errlen);
+void client_free(lt_client *cl);
+rd_kafka_t *client_rk(const lt_client *cl);
+
+/* Serves queued error callbacks (call now and then from the owning thread). */
+void client_poll(lt_client *cl);
+
+/* The newest error librdkafka reported (secrets masked), "" if none. Returns true if it was fatal. */
+bool client_last_error(lt_client *cl, char *buf, size_t len);
+
+/* True for property names whose values must never be shown (password, secret, key). */
+bool client_prop_is_secret(const char *key);
+
+/* Writes "key = value" for every effective property of cc (defaults included), secrets masked. */
+int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size_t errlen);
+
+#endif

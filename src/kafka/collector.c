@@ -1,0 +1,353 @@
+/* collector.c — the refresh loop: thread, controls, publishing (see collector.h).
+ * One refresh's round trips live in refresh.c; this file owns the lifecycle and the locking. */
+#include "config.h"
+
+#include "kafka/collector.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kafka/refresh.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+struct lt_collector {
+	struct lt_refresh_ctx rc;  /* the handle, filters, previous snapshot (refresh.h) */
+	lt_history *history;       /* guarded by mu */
+
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t refresh_mu; /* one refresh at a time (thread or collector_refresh_once) */
+	pthread_mutex_t mu;         /* everything below, and history */
+	pthread_cond_t cv;
+	bool stop, paused, refresh_now, busy;
+	int interval_ms;
+	int64_t started_ms;
+	lt_snapshot *latest;
+	int wake_fd;
+};
+
+static char **strv_dup(size_t n, const char *const *v)
+{
+	char **out = xcalloc(n + 1, sizeof *out);
+	for (size_t i = 0; i < n; i++)
+		out[i] = xstrdup(v[i]);
+	return out;
+}
+
+static void strv_free(size_t n, char **v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int regexes_compile(size_t n, const char *const *src, regex_t **out, char *err, size_t errlen)
+{
+	*out = xcalloc(n ? n : 1, sizeof **out);
+	for (size_t i = 0; i < n; i++) {
+		int rc = regcomp(&(*out)[i], src[i], REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			char why[200];
+			regerror(rc, &(*out)[i], why, sizeof why);
+			snprintf(err, errlen, "bad group regex '%s': %s", src[i], why);
+			for (size_t k = 0; k < i; k++)
+				regfree(&(*out)[k]);
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void regexes_free(size_t n, regex_t *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < n; i++)
+		regfree(&r[i]);
+	free(r);
+}
+
+lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, size_t errlen)
+{
+	lt_collector *c = xcalloc(1, sizeof *c);
+	struct lt_refresh_ctx *rc = &c->rc;
+	c->wake_fd = -1;
+
+	rc->cluster_name = xstrdup(conf->cluster_name ? conf->cluster_name : (conf->bootstrap ? conf->bootstrap : ""));
+	rc->timeout_ms = conf->timeout_ms > 0 ? conf->timeout_ms : 10000;
+	rc->n_include = conf->n_group_regex;
+	rc->n_exclude = conf->n_group_exclude;
+	if (regexes_compile(conf->n_group_regex, conf->group_regex, &rc->include, err, errlen) ||
+	    regexes_compile(conf->n_group_exclude, conf->group_exclude, &rc->exclude, err, errlen))
+		goto fail;
+	rc->n_extra = conf->n_extra_groups;
+	rc->extra = strv_dup(conf->n_extra_groups, conf->extra_groups);
+
+	struct lt_client_conf cc = {
+		.bootstrap = conf->bootstrap,
+		.n_props = conf->n_props,
+		.prop_keys = conf->prop_keys,
+		.prop_values = conf->prop_values,
+	};
+	rc->client = client_new(&cc, err, errlen);
+	if (!rc->client)
+		goto fail;
+
+	c->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (c->wake_fd < 0) {
+		snprintf(err, errlen, "cannot create the wake-up fd: %s", strerror(errno));
+		goto fail;
+	}
+	lt_model_params mp = conf->model;
+	if (mp.window == 0 || mp.ring_capacity == 0)
+		model_params_default(&mp);
+	c->history = history_new(&mp);
+	c->interval_ms = conf->interval_ms > 0 ? conf->interval_ms : 2000;
+
+	pthread_mutex_init(&c->refresh_mu, NULL);
+	pthread_mutex_init(&c->mu, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	return c;
+fail:
+	client_free(rc->client);
+	regexes_free(rc->n_include, rc->include);
+	regexes_free(rc->n_exclude, rc->exclude);
+	strv_free(rc->n_extra, rc->extra);
+	free(rc->cluster_name);
+	if (c->wake_fd >= 0)
+		close(c->wake_fd);
+	free(c);
+	return NULL;
+}
+
+/* Runs one refresh (under refresh_mu), enriches it with the history and remembers it as the base
+ * for the next refresh's stale data. Returns the refresh's result code (refresh.h). */
+static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, size_t errlen)
+{
+	pthread_mutex_lock(&c->refresh_mu);
+	pthread_mutex_lock(&c->mu);
+	c->busy = true;
+	c->started_ms = now_wall_ms();
+	pthread_mutex_unlock(&c->mu);
+
+	lt_snapshot *s = NULL;
+	int rc = refresh_run(&c->rc, &c->stop, &s, err, errlen);
+
+	pthread_mutex_lock(&c->mu);
+	model_enrich(c->history, s);
+	c->busy = false;
+	pthread_mutex_unlock(&c->mu);
+
+	snapshot_unref(c->rc.prev);
+	c->rc.prev = snapshot_ref(s);
+	pthread_mutex_unlock(&c->refresh_mu);
+	*out = s;
+	return rc;
+}
+
+static void publish(lt_collector *c, lt_snapshot *s)
+{
+	pthread_mutex_lock(&c->mu);
+	lt_snapshot *old = c->latest;
+	c->latest = s;
+	pthread_mutex_unlock(&c->mu);
+	snapshot_unref(old);
+	uint64_t one = 1;
+	/* EAGAIN only if the counter would overflow: the fd is readable anyway. */
+	if (write(c->wake_fd, &one, sizeof one) < 0) {
+	}
+}
+
+int collector_refresh_once(lt_collector *c, lt_snapshot **out, char *err, size_t errlen)
+{
+	lt_snapshot *s = NULL;
+	int rc = collector_do_refresh(c, &s, err, errlen);
+	if (rc == LT_REFRESH_UNREACHABLE) {
+		snapshot_unref(s);
+		*out = NULL;
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+static struct timespec deadline_after(int64_t ms)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += (time_t)(ms / 1000);
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
+static void *collector_main(void *arg)
+{
+	lt_collector *c = arg;
+	pthread_mutex_lock(&c->mu);
+	while (!c->stop) {
+		if (c->paused && !c->refresh_now) {
+			pthread_cond_wait(&c->cv, &c->mu);
+			continue;
+		}
+		c->refresh_now = false;
+		pthread_mutex_unlock(&c->mu);
+
+		int64_t t0 = now_mono_ms();
+		char err[512];
+		lt_snapshot *s = NULL;
+		collector_do_refresh(c, &s, err, sizeof err);
+		/* A refresh that failed entirely is still published: it carries the error and the
+		 * previous groups marked stale, which is what the dashboard shows. */
+		publish(c, s);
+
+		pthread_mutex_lock(&c->mu);
+		/* The next refresh starts one interval after this one started (not ended), so a slow
+		 * cluster does not stretch the period; at least 50 ms apart. */
+		while (!c->stop && !c->refresh_now) {
+			int64_t wait = t0 + c->interval_ms - now_mono_ms();
+			if (wait < 50)
+				wait = 50;
+			if (c->paused) {
+				pthread_cond_wait(&c->cv, &c->mu);
+				continue;
+			}
+			if (now_mono_ms() - t0 >= c->interval_ms)
+				break;
+			struct timespec ts = deadline_after(wait);
+			pthread_cond_timedwait(&c->cv, &c->mu, &ts);
+		}
+	}
+	pthread_mutex_unlock(&c->mu);
+	return NULL;
+}
+
+int collector_start(lt_collector *c, char *err, size_t errlen)
+{
+	if (c->started)
+		return 0;
+	int rc = pthread_create(&c->thread, NULL, collector_main, c);
+	if (rc != 0) {
+		snprintf(err, errlen, "cannot start the collector thread: %s", strerror(rc));
+		return -1;
+	}
+	c->started = true;
+	return 0;
+}
+
+int collector_wake_fd(const lt_collector *c)
+{
+	return c->wake_fd;
+}
+
+void collector_ack(lt_collector *c)
+{
+	uint64_t v;
+	if (read(c->wake_fd, &v, sizeof v) < 0) {
+		/* EAGAIN: nothing pending */
+	}
+}
+
+lt_snapshot *collector_latest(lt_collector *c)
+{
+	pthread_mutex_lock(&c->mu);
+	lt_snapshot *s = snapshot_ref(c->latest);
+	pthread_mutex_unlock(&c->mu);
+	return s;
+}
+
+size_t collector_partition_lags(lt_collector *c, const char *group, const char *topic, int32_t partition,
+				int64_t *out, size_t max)
+{
+	pthread_mutex_lock(&c->mu);
+	size_t n = history_partition_lags(c->history, group, topic, partition, out, max);
+	pthread_mutex_unlock(&c->mu);
+	return n;
+}
+
+void collector_refresh_now(lt_collector *c)
+{
+	pthread_mutex_lock(&c->mu);
+	c->refresh_now = true;
+	pthread_cond_signal(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+}
+
+void collector_set_interval(lt_collector *c, int interval_ms)
+{
+	pthread_mutex_lock(&c->mu);
+	c->interval_ms = interval_ms > 50 ? interval_ms : 50;
+	pthread_cond_signal(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+}
+
+void collector_set_paused(lt_collector *c, bool paused)
+{
+	pthread_mutex_lock(&c->mu);
+	c->paused = paused;
+	pthread_cond_signal(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+}
+
+bool collector_busy(lt_collector *c)
+{
+	pthread_mutex_lock(&c->mu);
+	bool b = c->busy;
+	pthread_mutex_unlock(&c->mu);
+	return b;
+}
+
+int64_t collector_refresh_started_ms(lt_collector *c)
+{
+	pthread_mutex_lock(&c->mu);
+	int64_t t = c->started_ms;
+	pthread_mutex_unlock(&c->mu);
+	return t;
+}
+
+void collector_free(lt_collector *c)
+{
+	if (!c)
+		return;
+	if (c->started) {
+		pthread_mutex_lock(&c->mu);
+		__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
+		pthread_cond_signal(&c->cv);
+		pthread_mutex_unlock(&c->mu);
+		pthread_join(c->thread, NULL);
+	}
+	struct lt_refresh_ctx *rc = &c->rc;
+	snapshot_unref(rc->prev);
+	snapshot_unref(c->latest);
+	history_free(c->history);
+	client_free(rc->client);
+	regexes_free(rc->n_include, rc->include);
+	regexes_free(rc->n_exclude, rc->exclude);
+	strv_free(rc->n_extra, rc->extra);
+	free(rc->known_brokers);
+	free(rc->cluster_name);
+	close(c->wake_fd);
+	pthread_cond_destroy(&c->cv);
+	pthread_mutex_destroy(&c->mu);
+	pthread_mutex_destroy(&c->refresh_mu);
+	free(c);
+}

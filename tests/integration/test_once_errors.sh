@@ -1,0 +1,55 @@
+#!/bin/sh
+# test_once_errors.sh — bad input to --once and -X: one clear line on stderr, the documented exit code,
+# and no waiting beyond --timeout.
+. "$LT_SRCDIR/tests/tap.sh"
+plan 20
+lt_tmpdir
+
+# run ARGS... — sets $out, $err (stderr text), $rc
+run() {
+	"$LAGTOP" "$@" >"$LT_TMP/out" 2>"$LT_TMP/err"
+	rc=$?
+	out=$(cat "$LT_TMP/out")
+	err=$(cat "$LT_TMP/err")
+}
+
+# A port that was free a moment ago: nothing listens there.
+closed_port=$("$DEBIAN_PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+
+run --once -b "127.0.0.1:$closed_port" --timeout 2
+is "unreachable bootstrap exits 1" "$rc" 1
+like "unreachable bootstrap: one line naming the problem" "$err" '^lagtop: cannot reach the cluster within 2\.0 s: .*Connection refused'
+is "unreachable bootstrap: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
+is "unreachable bootstrap: nothing on stdout" "$out" ""
+
+run --once -c no-such-cluster --timeout 2
+is "unknown cluster exits 2" "$rc" 2
+like "unknown cluster named" "$err" "^lagtop: .*'no-such-cluster'"
+
+run --once -b 127.0.0.1:9 -X foo
+is "malformed -X exits 2" "$rc" 2
+like "malformed -X named" "$err" "^lagtop: .*-X.*'foo'"
+
+run --once -b "127.0.0.1:$closed_port" -X no.such.property=1
+is "unknown property exits 2" "$rc" 2
+like "unknown property named" "$err" "^lagtop: .*'no.such.property'"
+
+run --once -b "127.0.0.1:$closed_port" -X sasl.password=hunter2 -X security.protocol=bogus
+is "bad property value exits 2" "$rc" 2
+unlike "a secret never appears in errors" "$err" 'hunter2'
+
+run --once -b "127.0.0.1:$closed_port" -g 'ok' -g '(oops'
+is "bad group regex exits 2" "$rc" 2
+like "bad group regex named" "$err" "^lagtop: bad group regex '\(oops'"
+
+run --once
+is "no cluster at all exits 2" "$rc" 2
+
+run -X dump -b 127.0.0.1:9092 -X sasl.password=hunter2 -X ssl.key.password=swordfish -X client.id=me
+is "-X dump exits 0" "$rc" 0
+like "-X dump shows the effective properties" "$out" 'client.id = me'
+like "-X dump masks secrets" "$out" 'sasl.password = \[hidden\]'
+unlike "-X dump never prints secret values" "$out" 'hunter2|swordfish'
+
+run -X list
+like "-X list lists librdkafka's properties" "$out" 'bootstrap.servers'

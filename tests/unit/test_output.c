@@ -1,0 +1,150 @@
+/* test_output.c — --once renderings of a hand-built snapshot: JSON shape and nulls, CSV, table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/output.h"
+#include "model/snapshot.h"
+
+static lt_snapshot *sample(void)
+{
+	lt_snapshot *s = snapshot_new();
+	s->cluster = strdup("test");
+	s->brokers_up = s->brokers_total = 3;
+	lt_group *g = snapshot_add_group(s, "orders");
+	g->state = LT_GROUP_STABLE;
+	lt_member *m = group_add_member(g, "m-1", "c1", "/127.0.0.1");
+	member_add_assignment(m, "t", 0);
+	member_add_assignment(m, "t", 1);
+	lt_partition *p = group_add_partition(g, "t", 0);
+	p->log_start = 0, p->committed = 100, p->log_end = 150, p->has_lag = true, p->lag = 50;
+	p = group_add_partition(g, "t", 1); /* assigned, never committed */
+	p->log_start = 5, p->log_end = 9;
+	g->total_lag = 50;
+
+	lt_group *e = snapshot_add_group(s, "evil\x1b[2J\"g,");
+	e->state = LT_GROUP_EMPTY;
+	p = group_add_partition(e, "t\n2", 3);
+	p->committed = 7, p->log_end = LT_OFFSET_NONE, p->flags = LT_PF_NO_LEADER;
+	snapshot_finish(s);
+	return s;
+}
+
+static char *render(int which, const lt_snapshot *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (which == 0)
+		assert_int_equal(output_json(f, s), 0);
+	else if (which == 1)
+		assert_int_equal(output_csv(f, s), 0);
+	else
+		output_table(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void json_shape_and_nulls(void **state)
+{
+	(void)state;
+	lt_snapshot *s = sample();
+	char *j = render(0, s);
+	assert_non_null(strstr(j, "\"group\":\"orders\",\"state\":\"Stable\",\"members\":1,\"lag\":50"));
+	assert_non_null(strstr(j, "{\"topic\":\"t\",\"partition\":0,\"log_start\":0,\"committed\":100,"
+				  "\"log_end\":150,\"lag\":50,\"consumer_id\":\"m-1\",\"client_id\":\"c1\","
+				  "\"host\":\"/127.0.0.1\""));
+	/* unknown committed: null, and so is the lag — never 0 */
+	assert_non_null(strstr(j, "\"partition\":1,\"log_start\":5,\"committed\":null,\"log_end\":9,\"lag\":null"));
+	/* untrusted names escaped, not raw */
+	assert_non_null(strstr(j, "\"group\":\"evil\\u001b[2J\\\"g,\""));
+	assert_non_null(strstr(j, "\"topic\":\"t\\u000a2\""));
+	assert_non_null(strstr(j, "\"log_end\":null"));
+	assert_non_null(strstr(j, "\"flags\":[\"no_leader\"]"));
+	assert_null(strchr(j, '\x1b'));
+	free(j);
+	snapshot_unref(s);
+}
+
+static void csv_header_and_quoting(void **state)
+{
+	(void)state;
+	lt_snapshot *s = sample();
+	char *c = render(1, s);
+	assert_memory_equal(c, "group,state,topic,partition,log_start,committed,log_end,lag,", 60);
+	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1\n"));
+	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1\n"));
+	assert_non_null(strstr(c, "\"evil\x1b[2J\"\"g,\",Empty,\"t\n2\",3,,7,,,,,,,\n"));
+	free(c);
+	snapshot_unref(s);
+}
+
+static void table_columns_and_sanitizing(void **state)
+{
+	(void)state;
+	lt_snapshot *s = sample();
+	char *t = render(2, s);
+	const char *nl = strchr(t, '\n');
+	assert_non_null(nl);
+	char *hdr = strndup(t, (size_t)(nl - t));
+	const char *want[] = { "GROUP", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
+			       "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID" };
+	const char *at = hdr;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		at = strstr(at, want[i]);
+		assert_non_null(at);
+	}
+	/* time lag and status unknown everywhere: their columns are left out */
+	assert_null(strstr(hdr, "TIME-LAG"));
+	assert_null(strstr(hdr, "STATUS"));
+	assert_null(strchr(t, '\x1b'));
+	assert_non_null(strstr(t, "evil\\x1b[2J\"g,"));
+	/* missing values are '-' */
+	assert_non_null(strstr(t, "orders"));
+	char *row1 = strstr(t, "\norders");
+	row1 = strstr(row1 + 1, "\norders"); /* second row: partition 1, no commit */
+	assert_non_null(row1);
+	assert_non_null(strstr(row1, " - "));
+	free(hdr);
+	free(t);
+
+	s->groups[1].partitions[0].has_time_lag = true;
+	s->groups[1].partitions[0].time_lag_ms = 4500;
+	s->groups[1].partitions[0].status = LT_STATUS_STALL;
+	t = render(2, s);
+	assert_non_null(strstr(t, "TIME-LAG"));
+	assert_non_null(strstr(t, "STALL"));
+	assert_non_null(strstr(t, "4.5s"));
+	free(t);
+	snapshot_unref(s);
+}
+
+static void durations(void **state)
+{
+	(void)state;
+	char b[32];
+	output_duration(b, sizeof b, 850);
+	assert_string_equal(b, "850ms");
+	output_duration(b, sizeof b, 12300);
+	assert_string_equal(b, "12.3s");
+	output_duration(b, sizeof b, 245000);
+	assert_string_equal(b, "4m05s");
+	output_duration(b, sizeof b, 7380000);
+	assert_string_equal(b, "2h03m");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(json_shape_and_nulls),
+		cmocka_unit_test(csv_header_and_quoting),
+		cmocka_unit_test(table_columns_and_sanitizing),
+		cmocka_unit_test(durations),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
