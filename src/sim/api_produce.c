@@ -1,5 +1,7 @@
-/* api_produce.c — Produce v3–v7: record batches (magic v2, CRC-32C checked, uncompressed) appended to the
- * partition leader's log with their CreateTime timestamps.
+/* api_produce.c — Produce v0–v7: record batches (magic v2, CRC-32C checked, uncompressed) appended to the
+ * partition leader's log with their CreateTime timestamps. Versions 0–2 are advertised as Kafka 2.x/3.x
+ * does (librdkafka only compresses when the broker lists Produce v0), but their old message formats
+ * (magic 0/1) are refused with INVALID_RECORD, and compressed batches with UNSUPPORTED_COMPRESSION_TYPE.
  *
  * Like Kafka, every batch of a partition's record set is validated before any is appended, so a bad
  * batch appends nothing for that partition; other partitions of the request are independent.
