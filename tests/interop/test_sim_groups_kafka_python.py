@@ -58,7 +58,8 @@ def on_alarm(signum, frame):
 def start_sim():
     global sim
     exe = os.environ.get("LAGTOP_SIM", "lagtop-sim")
-    sim = subprocess.Popen([exe, "--brokers", "3", "--port", "0"], stdout=subprocess.PIPE,
+    sim = subprocess.Popen([exe, "--brokers", "3", "--port", "0", "--group-min-session-timeout", "1000"],
+                           stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, text=True)
     ready, _, _ = select.select([sim.stdout], [], [], 10)
     line = sim.stdout.readline() if ready else ""
@@ -99,18 +100,19 @@ class Consumer(threading.Thread):
     group, so two consumers polled in turns by one thread would starve each other's rebalance. Other
     calls are shipped to that thread (KafkaConsumer is not thread-safe)."""
 
-    def __init__(self, bs, client_id, group):
+    def __init__(self, bs, client_id, group, session_timeout_ms=6000):
         super().__init__(daemon=True)
-        self.args = (bs, client_id, group)
+        self.args = (bs, client_id, group, session_timeout_ms)
         self.seen = Seen()
         self.cmds = queue.Queue()
         self.stopping = False
         self.start()
 
     def run(self):
-        bs, client_id, group = self.args
+        bs, client_id, group, session_timeout_ms = self.args
         c = KafkaConsumer(TOPIC, bootstrap_servers=bs, api_version=API, client_id=client_id, group_id=group,
-                          enable_auto_commit=False, auto_offset_reset="earliest", session_timeout_ms=6000,
+                          enable_auto_commit=False, auto_offset_reset="earliest",
+                          session_timeout_ms=session_timeout_ms,
                           heartbeat_interval_ms=300, fetch_max_wait_ms=100, request_timeout_ms=7000,
                           max_poll_interval_ms=10000)
         while not self.stopping:
@@ -310,6 +312,34 @@ def main():
         for p in range(NPART):
             assert min(o for (q, o) in c4.seen.records if q == p) == 10
         c4.close()
+
+    @step
+    def killed_consumer_evicted_after_session_timeout():
+        # a consumer in another process that dies without LeaveGroup: only its session timeout removes it
+        code = ("import sys, time\n"
+                "from kafka import KafkaConsumer\n"
+                "c = KafkaConsumer(%r, bootstrap_servers=%r, api_version=%r, client_id='py-doomed',\n"
+                "                  group_id='pyg3', session_timeout_ms=2000, heartbeat_interval_ms=300,\n"
+                "                  enable_auto_commit=False, request_timeout_ms=3000)\n"
+                "while True:\n"
+                "    c.poll(timeout_ms=100)\n" % (TOPIC, bs, API))
+        doomed = subprocess.Popen([sys.executable, "-c", code])
+        try:
+            a = state["a"] = Consumer(bs, "py-a", "pyg3", session_timeout_ms=2000)
+            assert wait_until(lambda: len(a.assignment()) == 2 and describe(admin, "pyg3")[0] == "Stable"
+                              and set(describe(admin, "pyg3")[2]) == {"py-a", "py-doomed"}), \
+                (a.assignment(), describe(admin, "pyg3"))
+        finally:
+            doomed.kill()
+            doomed.wait()
+        t = time.time()
+        assert wait_until(lambda: set(describe(admin, "pyg3")[2]) == {"py-a"} and len(a.assignment()) == NPART)
+        log("dead member evicted and its partitions reassigned after %.0f ms (session timeout 2000 ms)"
+            % ((time.time() - t) * 1000))
+        st, _, members = describe(admin, "pyg3")
+        assert st == "Stable" and members["py-a"][1] == set(range(NPART)), (st, members)
+        state.pop("a").close()
+        assert describe(admin, "pyg3")[0] == "Empty"
 
     print("1..%d" % len(steps), flush=True)
     failed = 0
