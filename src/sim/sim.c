@@ -80,8 +80,10 @@ void sim_free(sim_cluster *sim)
 		return;
 	sim_server_stop(sim->srv); /* first: nothing runs scenario timers afterwards */
 	sim_scenario_free(sim->scn);
-	sim_server_free(sim->srv);
+	/* State before server: a group's coordinator answers its held requests and cancels its timers on
+	 * the (still existing) server when it is freed. */
 	sim_state_free(sim->st);
+	sim_server_free(sim->srv);
 	free(sim);
 }
 
