@@ -292,6 +292,60 @@ static rd_kafka_resp_err_t admin_commit(const char *group, int64_t offset)
 	return err;
 }
 
+/* First error of a group result (group level, then partitions). */
+static rd_kafka_resp_err_t group_result_err(const rd_kafka_group_result_t *gr)
+{
+	const rd_kafka_error_t *ge = rd_kafka_group_result_error(gr);
+	if (ge)
+		return rd_kafka_error_code(ge);
+	const rd_kafka_topic_partition_list_t *pl = rd_kafka_group_result_partitions(gr);
+	for (int i = 0; pl && i < pl->cnt; i++)
+		if (pl->elems[i].err)
+			return pl->elems[i].err;
+	return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+static rd_kafka_resp_err_t delete_group(const char *group)
+{
+	rd_kafka_DeleteGroup_t *d = rd_kafka_DeleteGroup_new(group);
+	rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(admin, RD_KAFKA_ADMIN_OP_DELETEGROUPS);
+	rd_kafka_DeleteGroups(admin, &d, 1, o, adminq);
+	rd_kafka_DeleteGroup_destroy(d);
+	rd_kafka_AdminOptions_destroy(o);
+	rd_kafka_event_t *ev = admin_wait(RD_KAFKA_EVENT_DELETEGROUPS_RESULT);
+	size_t n;
+	const rd_kafka_group_result_t **gr = rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev), &n);
+	assert_int_equal(n, 1);
+	rd_kafka_resp_err_t err = group_result_err(gr[0]);
+	rd_kafka_event_destroy(ev);
+	return err;
+}
+
+/* OffsetDelete of partition 0. */
+static rd_kafka_resp_err_t delete_offset(const char *group)
+{
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
+	rd_kafka_topic_partition_list_add(l, TOPIC, 0);
+	rd_kafka_DeleteConsumerGroupOffsets_t *d = rd_kafka_DeleteConsumerGroupOffsets_new(group, l);
+	rd_kafka_topic_partition_list_destroy(l);
+	rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(admin, RD_KAFKA_ADMIN_OP_DELETECONSUMERGROUPOFFSETS);
+	rd_kafka_DeleteConsumerGroupOffsets(admin, &d, 1, o, adminq);
+	rd_kafka_DeleteConsumerGroupOffsets_destroy(d);
+	rd_kafka_AdminOptions_destroy(o);
+	rd_kafka_event_t *ev = rd_kafka_queue_poll(adminq, WAIT_MS);
+	assert_non_null(ev);
+	rd_kafka_resp_err_t err = rd_kafka_event_error(ev);
+	if (!err) {
+		size_t n;
+		const rd_kafka_group_result_t **gr = rd_kafka_DeleteConsumerGroupOffsets_result_groups(
+			rd_kafka_event_DeleteConsumerGroupOffsets_result(ev), &n);
+		assert_int_equal(n, 1);
+		err = group_result_err(gr[0]);
+	}
+	rd_kafka_event_destroy(ev);
+	return err;
+}
+
 static void produce(int count)
 {
 	char err[256];
@@ -501,6 +555,10 @@ static void admin_commit_refused_while_member(void **state)
 	describe("g-admin", &gv);
 	assert_string_equal(gv.state, "Stable"); /* and the member is still there */
 	assert_int_equal(gv.nmembers, 1);
+	/* a group with a real member is not deleted, nor are offsets of a topic it consumes */
+	assert_int_equal(delete_group("g-admin"), RD_KAFKA_RESP_ERR_NON_EMPTY_GROUP);
+	assert_int_equal(delete_offset("g-admin"), RD_KAFKA_RESP_ERR_GROUP_SUBSCRIBED_TO_TOPIC);
+	assert_int_equal(committed("g-admin", off), NPART);
 }
 
 static void admin_commit_after_close_then_resume(void **state)
@@ -525,6 +583,11 @@ static void admin_commit_after_close_then_resume(void **state)
 	for (int p = 0; p < NPART; p++)
 		assert_int_equal(s.first[p], 10); /* resumed from the admin's offset */
 	consumer_close(&c1);
+	/* Empty again: now it can be deleted, with its offsets */
+	assert_int_equal(delete_group("g-admin"), RD_KAFKA_RESP_ERR_NO_ERROR);
+	describe("g-admin", &gv);
+	assert_string_equal(gv.state, "Dead");
+	assert_int_equal(committed("g-admin", off), 0);
 }
 
 static int setup(void **state)

@@ -164,7 +164,8 @@ def describe(admin, group):
             for topic, ps in m.member_assignment.assignment:
                 assert topic == TOPIC, topic
                 parts.update(ps)
-        members[m.client_id] = (m.client_host, parts, m.member_id)
+        sub = list(m.member_metadata.subscription) if m.member_metadata else None
+        members[m.client_id] = (m.client_host, parts, m.member_id, sub)
     return g.state, g.protocol_type, members
 
 
@@ -226,8 +227,9 @@ def main():
         assert st == "Stable" and ptype == "consumer", (st, ptype)
         assert set(members) == {"py1", "py2"}, members
         for cid, c in (("py1", c1), ("py2", c2)):
-            host, parts, member_id = members[cid]
+            host, parts, member_id, sub = members[cid]
             assert host == "/127.0.0.1", host
+            assert sub == [TOPIC], sub  # the subscription the client sent in JoinGroup
             assert member_id.startswith(cid + "-"), member_id
             assert parts == c.assignment(), (cid, parts, c.assignment())
         assert members["py1"][1] | members["py2"][1] == set(range(NPART))
