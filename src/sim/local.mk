@@ -54,6 +54,11 @@ TESTS += tests/unit/test_sim_membership
 tests_unit_test_sim_membership_SOURCES = tests/unit/test_sim_membership.c
 tests_unit_test_sim_membership_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sim_membership_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_sim_record_store
+TESTS += tests/unit/test_sim_record_store
+tests_unit_test_sim_record_store_SOURCES = tests/unit/test_sim_record_store.c
+tests_unit_test_sim_record_store_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_record_store_LDADD = $(UNIT_LDADD)
 endif
 
 if HAVE_CMOCKA
