@@ -8,6 +8,7 @@ and commit; one leaves and the other gets everything; both leave and the group i
 without membership (generation -1, like an admin commit) is refused while a consumer is a member, accepted
 once it closed, and a new consumer resumes from it. TAP output; run with /usr/bin/python3.
 """
+import json
 import os
 import queue
 import select
@@ -169,6 +170,19 @@ def describe(admin, group):
     return g.state, g.protocol_type, members
 
 
+def lagtop_once(bs, group):
+    """lagtop's own collection path (--once --format json) for one group; None when lagtop is not built."""
+    exe = os.environ.get("LAGTOP")
+    if not exe or not os.access(exe, os.X_OK):
+        return None
+    out = subprocess.run([exe, "--once", "--format", "json", "-b", ",".join(bs), "-g", "^%s$" % group],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    groups = json.loads(out.stdout)["groups"]
+    assert len(groups) == 1, groups
+    return groups[0]
+
+
 def committed(admin, group):
     offs = admin.list_consumer_group_offsets(group)
     return {tp.partition: om.offset for tp, om in offs.items() if tp.topic == TOPIC}
@@ -246,6 +260,18 @@ def main():
         c1.commit()
         c2.commit()
         assert committed(admin, "pyg") == {p: 50 for p in range(NPART)}
+        # lagtop itself sees the same: two real members, their partitions, nothing left to read
+        g = lagtop_once(bs, "pyg")
+        if g is None:
+            log("lagtop not built: its view is not checked")
+            return
+        assert g["state"] == "Stable" and g["members"] == 2 and g["lag"] == 0, g
+        owner = {p: cid for cid, c in (("py1", c1), ("py2", c2)) for p in c.assignment()}
+        parts = {p["partition"]: p for p in g["partitions"] if p["topic"] == TOPIC}
+        assert sorted(parts) == list(range(NPART)), parts
+        for n, p in parts.items():
+            assert (p["committed"], p["log_end"], p["lag"]) == (50, 50, 0), p
+            assert p["client_id"] == owner[n] and p["host"] == "/127.0.0.1", (p, owner)
 
     @step
     def one_leaves_other_gets_everything():
