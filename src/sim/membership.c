@@ -409,6 +409,7 @@ static void complete_join(struct mb_group *g, int64_t now_ms)
 		}
 	}
 	g->initial_join = false;
+	g->new_member_added = false; /* Kafka leaves it set; a stale flag would stretch a later initial delay */
 	if (g->state == MB_DEAD)
 		return;
 	if (!elect_joined_leader(g) && g->n_members) {
