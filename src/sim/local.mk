@@ -77,6 +77,11 @@ TESTS += tests/integration/test_sim_group_wire
 tests_integration_test_sim_group_wire_SOURCES = tests/integration/test_sim_group_wire.c
 tests_integration_test_sim_group_wire_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_sim_group_wire_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/integration/test_sim_group_churn
+TESTS += tests/integration/test_sim_group_churn
+tests_integration_test_sim_group_churn_SOURCES = tests/integration/test_sim_group_churn.c
+tests_integration_test_sim_group_churn_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_group_churn_LDADD = $(UNIT_LDADD)
 endif
 TESTS += tests/interop/test_sim_groups_kafka_python.py
 EXTRA_DIST += tests/interop/test_sim_groups_kafka_python.py
