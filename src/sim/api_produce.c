@@ -5,7 +5,8 @@
  *
  * Like Kafka, every batch of a partition's record set is validated before any is appended, so a bad
  * batch appends nothing for that partition; other partitions of the request are independent.
- * acks=0 gets no answer at all (Kafka sends none; the client does not wait for one).
+ * acks=0 gets no answer at all (Kafka sends none; the client does not wait for one); if it failed, the
+ * connection is closed, as Kafka does, since there is no other way to tell the client.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +50,7 @@ int sim_api_produce(struct sim_req *req, struct wire_rd *rd, struct wire_buf *ou
 {
 	int16_t v = req->api_version;
 	bool flex = req->flex;
-	bool appended = false;
+	bool appended = false, failed = false;
 
 	if (v >= 3)
 		(void)wire_str(rd, flex); /* transactional_id: transactions are not simulated */
@@ -82,6 +83,8 @@ int sim_api_produce(struct sim_req *req, struct wire_rd *rd, struct wire_buf *ou
 				err = produce_partition(req, p, recs, &base);
 			if (err == KERR_NONE)
 				appended = true;
+			else
+				failed = true;
 			wire_put_i32(out, index);
 			wire_put_i16(out, err);
 			wire_put_i64(out, base);
@@ -101,7 +104,9 @@ int sim_api_produce(struct sim_req *req, struct wire_rd *rd, struct wire_buf *ou
 		return SIM_API_MALFORMED;
 	if (appended)
 		sim_fetch_wake(req->srv);
-	return acks == 0 ? SIM_API_NO_RESPONSE : SIM_API_OK;
+	if (acks == 0) /* no answer; a failure closes the connection, as Kafka does, so the client notices */
+		return failed ? SIM_API_CLOSE : SIM_API_NO_RESPONSE;
+	return SIM_API_OK;
 }
 
 struct sim_topic *sim_topic_auto_create(struct sim_state *st, struct wire_str name)

@@ -526,6 +526,56 @@ static void produce_fetch_by_hand(void **state)
 	close(other.fd);
 }
 
+/* acks=0: never an answer; when the append fails, the connection is closed instead (Kafka's way of
+ * telling a client that waits for nothing). */
+static void produce_acks0(void **state)
+{
+	(void)state;
+	char err[128];
+	assert_int_equal(sim_create_topic(sim, "wire-a0", 1, err, sizeof err), 0);
+	struct conn c = conn_to(sim_leader(sim, "wire-a0", 0));
+	struct rec_out rec = {5, NULL, -1, "v", 1};
+	struct rec_buf batch = {0};
+	records_batch_encode(&batch, 0, &rec, 1);
+	for (int attempt = 0; attempt < 2; attempt++) {
+		struct wire_buf b;
+		wire_buf_init(&b);
+		wire_put_str(&b, NULL, false);
+		wire_put_i16(&b, 0); /* acks */
+		wire_put_i32(&b, 1000);
+		wire_put_array(&b, 1, false);
+		wire_put_str(&b, "wire-a0", false);
+		wire_put_array(&b, 1, false);
+		wire_put_i32(&b, 0);
+		if (attempt == 1)
+			batch.data[batch.len - 1] ^= 0xff;
+		wire_put_bytes(&b, batch.data, (int32_t)batch.len, false);
+		send_req(&c, K_PRODUCE, 7, &b);
+		wire_buf_free(&b);
+		if (attempt == 0) {
+			/* the next answer on the connection is the Metadata's, not the Produce's */
+			struct wire_buf md;
+			wire_buf_init(&md);
+			wire_put_array(&md, 0, false);
+			int32_t corr = send_req(&c, K_METADATA, 1, &md);
+			wire_buf_free(&md);
+			struct wire_buf body;
+			struct wire_rd rd;
+			recv_resp(&c, corr, &body, &rd);
+			wire_buf_free(&body);
+			int64_t ls, le;
+			assert_int_equal(sim_get_offsets(sim, "wire-a0", 0, &ls, &le, err, sizeof err), 0);
+			assert_int_equal(le, 1);
+		} else {
+			char byte;
+			assert_true(readable(&c, 5000));
+			assert_int_equal(read(c.fd, &byte, 1), 0); /* closed */
+		}
+	}
+	rec_buf_free(&batch);
+	close(c.fd);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -551,7 +601,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(versions_single_member), cmocka_unit_test(barrier_keeps_request_order),
 	    cmocka_unit_test(disconnect_while_held),  cmocka_unit_test(group_errors),
-	    cmocka_unit_test(produce_fetch_by_hand),
+	    cmocka_unit_test(produce_fetch_by_hand),  cmocka_unit_test(produce_acks0),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
