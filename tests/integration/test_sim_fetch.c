@@ -49,6 +49,7 @@ static rd_kafka_t *reader(const char *topic, int partition, int64_t offset, cons
 	conf_set(conf, "auto.offset.reset", reset);
 	conf_set(conf, "fetch.wait.max.ms", wait_ms);
 	conf_set(conf, "enable.partition.eof", "true");
+	conf_set(conf, "check.crcs", "true"); /* librdkafka verifies our CRC-32C of every batch */
 	conf_set(conf, "log_level", "3");
 	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
 	assert_non_null(rk);

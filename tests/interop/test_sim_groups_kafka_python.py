@@ -369,6 +369,38 @@ def main():
         state.pop("a").close()
         assert describe(admin, "pyg3")[0] == "Empty"
 
+    @step
+    def synthetic_records_readable():
+        # records the sim made up (the fixture scenario) read by an independent decoder that checks CRCs
+        exe = os.environ.get("LAGTOP_SIM", "lagtop-sim")
+        fx = subprocess.Popen([exe, "--brokers", "1", "--port", "0", "--scenario", "fixture"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            ready, _, _ = select.select([fx.stdout], [], [], 10)
+            line = fx.stdout.readline() if ready else ""
+            assert line.startswith("ready bootstrap="), line
+            fbs = line.strip().split("=", 1)[1].split(",")
+            c = KafkaConsumer(bootstrap_servers=fbs, api_version=API, check_crcs=True, enable_auto_commit=False,
+                              fetch_max_wait_ms=100)
+            tps = [TopicPartition("fx-orders", p) for p in range(3)]
+            c.assign(tps)
+            c.seek_to_beginning()
+            got = {}
+            end = time.time() + WAIT
+            while sum(len(v) for v in got.values()) < 2900 and time.time() < end:
+                for tp, recs in c.poll(timeout_ms=100).items():
+                    for r in recs:
+                        assert r.value == b"sim-%d" % r.offset, r
+                        assert r.timestamp == 1700000000000 + r.offset * 1000, r
+                        got.setdefault(tp.partition, []).append(r.offset)
+            c.close()
+            assert {p: (min(v), max(v), len(v)) for p, v in got.items()} == \
+                {0: (100, 999, 900), 1: (0, 999, 1000), 2: (0, 999, 1000)}, \
+                {p: (min(v), max(v), len(v)) for p, v in got.items()}
+        finally:
+            fx.terminate()
+            fx.wait(5)
+
     print("1..%d" % len(steps), flush=True)
     failed = 0
     for n, fn in enumerate(steps, 1):
