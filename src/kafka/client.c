@@ -26,6 +26,10 @@ static const struct {
 	{ "client.id", "lagtop" },
 	/* Idle admin connections are closed by brokers; that is not worth a log line. */
 	{ "log.connection.close", "false" },
+	/* A monitoring tool must never create topics: librdkafka producer handles (which the admin API
+	 * uses) default to asking for auto-creation when they look up a topic's metadata, so a reset
+	 * or offset lookup naming a deleted or misspelled topic would create it on brokers that allow it. */
+	{ "allow.auto.create.topics", "false" },
 };
 
 bool client_prop_is_secret(const char *key)
