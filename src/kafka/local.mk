@@ -7,9 +7,12 @@ liblagtop_a_SOURCES += \
 	src/kafka/model_pending.c
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_collector
-TESTS += tests/unit/test_collector
+check_PROGRAMS += tests/unit/test_collector tests/integration/test_collector_sim
+TESTS += tests/unit/test_collector tests/integration/test_collector_sim
 tests_unit_test_collector_SOURCES = tests/unit/test_collector.c
 tests_unit_test_collector_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_collector_LDADD = $(UNIT_LDADD)
+tests_integration_test_collector_sim_SOURCES = tests/integration/test_collector_sim.c
+tests_integration_test_collector_sim_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_collector_sim_LDADD = $(UNIT_LDADD)
 endif

@@ -58,51 +58,70 @@ bool refresh_group_wanted(const struct lt_refresh_ctx *rc, const char *group)
 struct group_work {
 	char *name;
 	bool listed;   /* ListGroups returned it (else: an extra group, or kept from the last refresh) */
-	bool warm;     /* in the previous snapshot without error: coordinator cached, offsets go early */
-	bool desc_done, off_sent, off_done;
+	int32_t coord; /* coordinator broker id: last refresh's, then the describe's; -1 unknown */
+	bool warm;     /* coordinator known from last refresh: requests go straight to it */
+	bool desc_done, desc_retried, off_sent, off_done, off_retried;
 	const rd_kafka_ConsumerGroupDescription_t *desc; /* points into a kept event */
 	const rd_kafka_group_result_t *off;              /* idem */
 	char *error;
 };
 
-static int cmp_work(const void *a, const void *b)
-{
-	return strcmp(((const struct group_work *)a)->name, ((const struct group_work *)b)->name);
-}
-
-static struct group_work *work_find(struct group_work *w, size_t n, const char *name)
-{
-	struct group_work key = { .name = (char *)name };
-	return bsearch(&key, w, n, sizeof *w, cmp_work);
-}
-
+/* Pointers, so that a group's work stays put while the set grows (requests hold it as opaque). */
 struct work_set {
-	struct group_work *w;
+	struct group_work **w; /* sorted by name after work_sort() */
 	size_t n, cap;
 };
 
-static void work_add(struct work_set *ws, const char *name, bool listed)
+static int cmp_work(const void *a, const void *b)
 {
-	ws->w = xgrow(ws->w, &ws->cap, ws->n + 1, sizeof *ws->w);
-	ws->w[ws->n++] = (struct group_work){ .name = xstrdup(name), .listed = listed };
+	return strcmp((*(struct group_work *const *)a)->name, (*(struct group_work *const *)b)->name);
 }
 
-/* Sorts and merges duplicates (a name listed by ListGroups and also given as extra keeps listed). */
-static void work_sort_unique(struct work_set *ws)
+static struct group_work *work_find(const struct work_set *ws, const char *name)
+{
+	struct group_work key = { .name = (char *)name }, *kp = &key;
+	struct group_work **hit = ws->n ? bsearch(&kp, ws->w, ws->n, sizeof *ws->w, cmp_work) : NULL;
+	return hit ? *hit : NULL;
+}
+
+static struct group_work *work_add(struct work_set *ws, const char *name, bool listed)
+{
+	ws->w = xgrow(ws->w, &ws->cap, ws->n + 1, sizeof *ws->w);
+	struct group_work *gw = xcalloc(1, sizeof *gw);
+	gw->name = xstrdup(name);
+	gw->listed = listed;
+	gw->coord = -1;
+	ws->w[ws->n++] = gw;
+	return gw;
+}
+
+/* Sorts and merges duplicates (a group both remembered and given as extra is one group). */
+static void work_sort(struct work_set *ws)
 {
 	if (ws->n == 0)
 		return;
 	qsort(ws->w, ws->n, sizeof *ws->w, cmp_work);
 	size_t o = 0;
 	for (size_t i = 1; i < ws->n; i++) {
-		if (strcmp(ws->w[i].name, ws->w[o].name) == 0) {
-			ws->w[o].listed |= ws->w[i].listed;
-			free(ws->w[i].name);
+		if (strcmp(ws->w[i]->name, ws->w[o]->name) == 0) {
+			ws->w[o]->listed |= ws->w[i]->listed;
+			free(ws->w[i]->name);
+			free(ws->w[i]);
 		} else {
 			ws->w[++o] = ws->w[i];
 		}
 	}
 	ws->n = o + 1;
+}
+
+static void work_free(struct work_set *ws)
+{
+	for (size_t i = 0; i < ws->n; i++) {
+		free(ws->w[i]->name);
+		free(ws->w[i]->error);
+		free(ws->w[i]);
+	}
+	free(ws->w);
 }
 
 /* Kept result events: descriptions and offsets point into them until the snapshot is built. */
@@ -123,8 +142,18 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 			  const struct rd_kafka_metadata **mdp, char *err, size_t errlen)
 {
 	rd_kafka_t *rk = client_rk(rc->client);
-	rd_kafka_resp_err_t e = rd_kafka_metadata(rk, 1, NULL, mdp, remaining_ms(deadline));
-	client_poll(rc->client);
+	/* Several shorter attempts rather than one long one: librdkafka sends the request to one broker
+	 * it believes usable, and if that broker has just died the request waits for the whole timeout
+	 * while the others could answer. Each attempt picks a usable broker anew. */
+	int slice = rc->timeout_ms / 4 > 500 ? rc->timeout_ms / 4 : 500;
+	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR__TIMED_OUT;
+	while (remaining_ms(deadline) > 0) {
+		int r = remaining_ms(deadline);
+		e = rd_kafka_metadata(rk, 1, NULL, mdp, r < slice ? r : slice);
+		client_poll(rc->client);
+		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
+			break;
+	}
 	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
 		char last[512];
 		client_last_error(rc->client, last, sizeof last);
@@ -151,7 +180,21 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 	return 0;
 }
 
-/* ------------------------------------------------------------------ stage 2: group list */
+/* ------------------------------------------------------------------ stage 2: groups */
+
+/* One event loop for the group list, the describes and the committed offsets:
+ *  - ListConsumerGroups goes out first, with a shorter timeout (a dead broker must not hold the
+ *    refresh: librdkafka keeps sending it ListGroups until the request times out);
+ *  - at the same time, the groups of the last refresh are described and their offsets fetched:
+ *    they rarely change, and a broker that does not answer ListGroups cannot make them vanish;
+ *  - groups the list adds are described when it arrives, and their offsets fetched when their
+ *    describe answers.
+ * Why requests name their broker: librdkafka 2.0.2 sends a FindCoordinator before every group admin
+ * request unless the coordinator is in its cache, and that cache keeps only about ten entries. With
+ * hundreds of groups it never hits, which would make four requests per group. So a group's
+ * coordinator comes from the last refresh (or from this refresh's describe, which did the one
+ * FindCoordinator), and the request goes straight there (rd_kafka_AdminOptions_set_broker). A group
+ * whose coordinator moved fails there once and is retried through the FindCoordinator path. */
 
 static rd_kafka_event_t *wait_event(rd_kafka_queue_t *q, lt_client *cl, int64_t deadline, const bool *stop)
 {
@@ -167,70 +210,72 @@ static rd_kafka_event_t *wait_event(rd_kafka_queue_t *q, lt_client *cl, int64_t 
 	return NULL;
 }
 
-static void list_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, rd_kafka_queue_t *q, int64_t deadline,
-		       const bool *stop, struct work_set *ws)
+struct describe_batch {        /* one DescribeConsumerGroups call: the opaque of its result */
+	size_t n;
+	struct group_work **g;
+};
+
+struct stage2 {
+	struct lt_refresh_ctx *rc;
+	lt_snapshot *s;
+	rd_kafka_t *rk;
+	rd_kafka_queue_t *q;
+	int64_t deadline;            /* for describes and offsets */
+	size_t pending;              /* results still expected */
+	bool list_done;
+	size_t n_batches, cap_batches;
+	struct describe_batch **batches; /* freed at the end of the stage */
+};
+
+static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline)
 {
-	rd_kafka_t *rk = client_rk(rc->client);
-	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
 	char why[256];
-	rd_kafka_AdminOptions_set_request_timeout(opt, remaining_ms(deadline), why, sizeof why);
-	rd_kafka_ListConsumerGroups(rk, opt, q);
-	rd_kafka_AdminOptions_destroy(opt);
-
-	bool complete = false;
-	rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop);
-	if (!ev) {
-		errors_add(&s->error, "ListGroups: no answer within the timeout");
-	} else if (rd_kafka_event_error(ev)) {
-		errors_add(&s->error, "ListGroups: %s", rd_kafka_event_error_string(ev));
-	} else {
-		const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
-		size_t n_valid = 0, n_err = 0;
-		const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
-		const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
-		for (size_t i = 0; i < n_valid; i++) {
-			const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
-			if (name && refresh_group_wanted(rc, name))
-				work_add(ws, name, true);
-		}
-		for (size_t i = 0; i < n_err; i++)
-			errors_add(&s->error, "ListGroups: %s", rd_kafka_error_string(errs[i]));
-		complete = n_err == 0;
-	}
-	if (ev)
-		rd_kafka_event_destroy(ev);
-
-	/* A broker that did not answer may coordinate groups we showed last time: describe them anyway,
-	 * so they stay (stale, with the error) instead of silently vanishing. */
-	if (!complete && rc->prev)
-		for (size_t i = 0; i < rc->prev->n_groups; i++)
-			work_add(ws, rc->prev->groups[i].group, false);
-	for (size_t i = 0; i < rc->n_extra; i++)
-		work_add(ws, rc->extra[i], false);
-	work_sort_unique(ws);
-
-	/* Groups shown last time without error have their coordinator in librdkafka's cache. */
-	for (size_t i = 0; i < ws->n; i++) {
-		const lt_group *pg = snapshot_find_group(rc->prev, ws->w[i].name);
-		ws->w[i].warm = pg && !pg->error;
-	}
+	int r = remaining_ms(deadline);
+	rd_kafka_AdminOptions_set_request_timeout(opt, r > 0 ? r : 1, why, sizeof why);
 }
 
-/* ------------------------------------------------------------------ stage 3: describe + offsets */
-
-static void offsets_send(rd_kafka_t *rk, rd_kafka_AdminOptions_t *opt, rd_kafka_queue_t *q, struct group_work *gw,
-			 int64_t deadline)
+static void describe_send(struct stage2 *st, struct group_work **g, size_t n, int32_t broker)
 {
+	if (n == 0)
+		return;
+	struct describe_batch *b = xcalloc(1, sizeof *b);
+	b->n = n;
+	b->g = xcalloc(n, sizeof *b->g);
+	memcpy(b->g, g, n * sizeof *g);
+	st->batches = xgrow(st->batches, &st->cap_batches, st->n_batches + 1, sizeof *st->batches);
+	st->batches[st->n_batches++] = b;
+
+	const char **names = xcalloc(n, sizeof *names);
+	for (size_t i = 0; i < n; i++)
+		names[i] = g[i]->name;
+	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st->rk, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
+	options_timeout(opt, st->deadline);
 	char why[256];
+	if (broker >= 0)
+		rd_kafka_AdminOptions_set_broker(opt, broker, why, sizeof why);
+	rd_kafka_AdminOptions_set_opaque(opt, b);
+	rd_kafka_DescribeConsumerGroups(st->rk, names, n, opt, st->q);
+	rd_kafka_AdminOptions_destroy(opt);
+	free(names);
+	st->pending++;
+}
+
+static void offsets_send(struct stage2 *st, struct group_work *gw, int32_t broker)
+{
+	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st->rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
+	options_timeout(opt, st->deadline);
+	char why[256];
+	if (broker >= 0)
+		rd_kafka_AdminOptions_set_broker(opt, broker, why, sizeof why);
+	rd_kafka_AdminOptions_set_opaque(opt, gw);
 	/* NULL partitions: every partition the group has committed (Empty groups have no assignment
 	 * to ask about). One group per call in librdkafka 2.0.2; all calls share the queue. */
 	rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(gw->name, NULL);
-	rd_kafka_AdminOptions_set_request_timeout(opt, remaining_ms(deadline) > 0 ? remaining_ms(deadline) : 1,
-						  why, sizeof why);
-	rd_kafka_AdminOptions_set_opaque(opt, gw);
-	rd_kafka_ListConsumerGroupOffsets(rk, &req, 1, opt, q);
+	rd_kafka_ListConsumerGroupOffsets(st->rk, &req, 1, opt, st->q);
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
+	rd_kafka_AdminOptions_destroy(opt);
 	gw->off_sent = true;
+	st->pending++;
 }
 
 static void set_error(struct group_work *gw, const char *what, const char *why)
@@ -240,101 +285,244 @@ static void set_error(struct group_work *gw, const char *what, const char *why)
 	gw->error = xasprintf("%s: %s", what, why);
 }
 
-static void describe_offsets_stage(struct lt_refresh_ctx *rc, rd_kafka_queue_t *q, int64_t deadline,
-				   const bool *stop, struct work_set *ws, struct event_keep *keep)
+static int cmp_coord(const void *a, const void *b)
 {
-	if (ws->n == 0)
+	const struct group_work *const *x = a, *const *y = b;
+	if ((*x)->coord != (*y)->coord)
+		return ((*x)->coord > (*y)->coord) - ((*x)->coord < (*y)->coord);
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/* Sends the first requests for groups not yet asked about: warm ones per coordinator (describe and
+ * offsets at once), cold ones in one describe. */
+static void send_new(struct stage2 *st, struct group_work **g, size_t n)
+{
+	struct group_work **by = xcalloc(n + 1, sizeof *by);
+	size_t nb = 0;
+	for (size_t i = 0; i < n; i++)
+		if (g[i]->warm)
+			by[nb++] = g[i];
+	qsort(by, nb, sizeof *by, cmp_coord);
+	for (size_t i = 0; i < nb;) {
+		size_t e = i;
+		while (e < nb && by[e]->coord == by[i]->coord)
+			e++;
+		describe_send(st, &by[i], e - i, by[i]->coord);
+		for (size_t j = i; j < e; j++)
+			offsets_send(st, by[j], by[j]->coord);
+		i = e;
+	}
+	nb = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!g[i]->warm)
+			by[nb++] = g[i];
+	describe_send(st, by, nb, -1);
+	free(by);
+}
+
+static bool broker_in(const struct rd_kafka_metadata *md, int32_t id)
+{
+	for (int i = 0; i < md->broker_cnt; i++)
+		if (md->brokers[i].id == id)
+			return true;
+	return false;
+}
+
+static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws)
+{
+	st->list_done = true;
+	if (rd_kafka_event_error(ev)) {
+		errors_add(&st->s->error, "ListGroups: %s", rd_kafka_event_error_string(ev));
 		return;
-	rd_kafka_t *rk = client_rk(rc->client);
-	char why[256];
-	const char **names = xcalloc(ws->n, sizeof *names);
-	for (size_t i = 0; i < ws->n; i++)
-		names[i] = ws->w[i].name;
+	}
+	const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
+	size_t n_valid = 0, n_err = 0;
+	const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
+	const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
+	for (size_t i = 0; i < n_err; i++)
+		errors_add(&st->s->error, "ListGroups: %s", rd_kafka_error_string(errs[i]));
 
-	rd_kafka_AdminOptions_t *dopt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
-	rd_kafka_AdminOptions_set_request_timeout(dopt, remaining_ms(deadline), why, sizeof why);
-	rd_kafka_DescribeConsumerGroups(rk, names, ws->n, dopt, q);
-	rd_kafka_AdminOptions_destroy(dopt);
-	free(names);
+	size_t first_new = ws->n;
+	for (size_t i = 0; i < n_valid; i++) {
+		const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
+		if (!name || !refresh_group_wanted(st->rc, name))
+			continue;
+		struct group_work *gw = work_find(ws, name);
+		if (gw)
+			gw->listed = true;
+		else
+			work_add(ws, name, true);
+	}
+	if (ws->n == first_new)
+		return;
+	struct group_work **fresh = xcalloc(ws->n - first_new, sizeof *fresh);
+	size_t nf = ws->n - first_new;
+	memcpy(fresh, &ws->w[first_new], nf * sizeof *fresh);
+	work_sort(ws); /* the names were new and distinct: nothing is merged, the pointers stay valid */
+	send_new(st, fresh, nf);
+	free(fresh);
+}
 
-	rd_kafka_AdminOptions_t *oopt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
-	size_t pending = 1;
-	for (size_t i = 0; i < ws->n; i++)
-		if (ws->w[i].warm) {
-			offsets_send(rk, oopt, q, &ws->w[i], deadline);
-			pending++;
+/* A group's describe failed: retry once the long way if it was asked of a remembered coordinator. */
+static void describe_failed(struct group_work *gw, const char *why, struct group_work **retry, size_t *nretry)
+{
+	if (gw->warm && !gw->desc_retried) {
+		gw->desc_retried = true;
+		retry[(*nretry)++] = gw;
+		return;
+	}
+	gw->desc_done = true;
+	set_error(gw, "DescribeGroups", why);
+}
+
+static void on_describe(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws)
+{
+	struct describe_batch *b = rd_kafka_event_opaque(ev);
+	struct group_work **retry = xcalloc(b->n + 1, sizeof *retry);
+	size_t nretry = 0;
+
+	if (rd_kafka_event_error(ev)) {
+		for (size_t i = 0; i < b->n; i++)
+			describe_failed(b->g[i], rd_kafka_event_error_string(ev), retry, &nretry);
+	} else {
+		size_t n = 0;
+		const rd_kafka_ConsumerGroupDescription_t **d =
+			rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
+		for (size_t i = 0; i < n; i++) {
+			struct group_work *gw = work_find(ws, rd_kafka_ConsumerGroupDescription_group_id(d[i]));
+			if (!gw || gw->desc_done)
+				continue;
+			const rd_kafka_error_t *ge = rd_kafka_ConsumerGroupDescription_error(d[i]);
+			if (ge) {
+				describe_failed(gw, rd_kafka_error_string(ge), retry, &nretry);
+				continue;
+			}
+			gw->desc_done = true;
+			gw->desc = d[i];
+			const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d[i]);
+			gw->coord = node ? rd_kafka_Node_id(node) : -1;
+			if (!gw->off_sent && !gw->off_done)
+				offsets_send(st, gw, gw->coord);
 		}
+		/* groups of this call the answer left out */
+		for (size_t i = 0; i < b->n; i++)
+			if (!b->g[i]->desc_done && !b->g[i]->desc_retried)
+				describe_failed(b->g[i], "missing from the answer", retry, &nretry);
+	}
+	describe_send(st, retry, nretry, -1);
+	free(retry);
+	/* a group whose describe failed for good needs no offsets */
+	for (size_t i = 0; i < b->n; i++)
+		if (b->g[i]->desc_done && !b->g[i]->desc && !b->g[i]->off_sent)
+			b->g[i]->off_done = true;
+}
 
-	while (pending > 0) {
+static void on_offsets(struct stage2 *st, rd_kafka_event_t *ev)
+{
+	struct group_work *gw = rd_kafka_event_opaque(ev);
+	const char *why = NULL;
+	const rd_kafka_group_result_t *res = NULL;
+	if (rd_kafka_event_error(ev)) {
+		why = rd_kafka_event_error_string(ev);
+	} else {
+		size_t n = 0;
+		const rd_kafka_group_result_t **gr = rd_kafka_ListConsumerGroupOffsets_result_groups(
+			rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
+		if (n < 1)
+			why = "empty result";
+		else if (rd_kafka_group_result_error(gr[0]))
+			why = rd_kafka_error_string(rd_kafka_group_result_error(gr[0]));
+		else
+			res = gr[0];
+	}
+	if (res) {
+		gw->off = res;
+		gw->off_done = true;
+		return;
+	}
+	if (gw->warm && !gw->off_retried) {
+		/* The coordinator may have moved. If the describe already found the current one, ask it;
+		 * if the describe is still running, it sends the offsets request when it answers. */
+		gw->off_retried = true;
+		gw->off_sent = false;
+		if (gw->desc_done && gw->desc)
+			offsets_send(st, gw, gw->coord);
+		else if (gw->desc_done)
+			gw->off_done = true; /* the describe failed for good: so does the group */
+		return;
+	}
+	gw->off_done = true;
+	set_error(gw, "OffsetFetch", why);
+}
+
+static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kafka_metadata *md,
+			 rd_kafka_queue_t *q, int64_t deadline, const bool *stop, struct work_set *ws,
+			 struct event_keep *keep)
+{
+	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline };
+
+	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st.rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+	int list_ms = rc->timeout_ms / 3 > 500 ? rc->timeout_ms / 3 : 500;
+	options_timeout(opt, now_mono_ms() + list_ms < deadline ? now_mono_ms() + list_ms : deadline);
+	rd_kafka_ListConsumerGroups(st.rk, opt, q);
+	rd_kafka_AdminOptions_destroy(opt);
+	st.pending++;
+
+	/* Last refresh's groups and the explicit ones go out now, without waiting for the list. */
+	for (size_t i = 0; rc->prev && i < rc->prev->n_groups; i++)
+		work_add(ws, rc->prev->groups[i].group, false);
+	for (size_t i = 0; i < rc->n_extra; i++)
+		work_add(ws, rc->extra[i], false);
+	work_sort(ws);
+	for (size_t i = 0; i < ws->n; i++) {
+		struct group_work *gw = ws->w[i];
+		const lt_group *pg = snapshot_find_group(rc->prev, gw->name);
+		/* a remembered coordinator that is not up is not asked: FindCoordinator may know better */
+		gw->warm = pg && !pg->error && pg->coordinator >= 0 && broker_in(md, pg->coordinator);
+		gw->coord = gw->warm ? pg->coordinator : -1;
+	}
+	send_new(&st, ws->w, ws->n);
+
+	while (st.pending > 0) {
 		rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop);
 		if (!ev)
 			break;
-		pending--;
-		keep_event(keep, ev);
+		st.pending--;
 		switch (rd_kafka_event_type(ev)) {
-		case RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT: {
-			if (rd_kafka_event_error(ev)) {
-				for (size_t i = 0; i < ws->n; i++)
-					set_error(&ws->w[i], "DescribeGroups", rd_kafka_event_error_string(ev));
-			} else {
-				size_t n = 0;
-				const rd_kafka_ConsumerGroupDescription_t **d = rd_kafka_DescribeConsumerGroups_result_groups(
-					rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
-				for (size_t i = 0; i < n; i++) {
-					struct group_work *gw =
-						work_find(ws->w, ws->n, rd_kafka_ConsumerGroupDescription_group_id(d[i]));
-					if (!gw)
-						continue;
-					const rd_kafka_error_t *ge = rd_kafka_ConsumerGroupDescription_error(d[i]);
-					if (ge)
-						set_error(gw, "DescribeGroups", rd_kafka_error_string(ge));
-					else
-						gw->desc = d[i];
-				}
-			}
-			for (size_t i = 0; i < ws->n; i++) {
-				ws->w[i].desc_done = true;
-				if (!ws->w[i].off_sent) {
-					offsets_send(rk, oopt, q, &ws->w[i], deadline);
-					pending++;
-				}
-			}
+		case RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT:
+			on_list(&st, ev, ws);
+			rd_kafka_event_destroy(ev);
 			break;
-		}
-		case RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT: {
-			struct group_work *gw = rd_kafka_event_opaque(ev);
-			gw->off_done = true;
-			if (rd_kafka_event_error(ev)) {
-				set_error(gw, "OffsetFetch", rd_kafka_event_error_string(ev));
-				break;
-			}
-			size_t n = 0;
-			const rd_kafka_group_result_t **gr = rd_kafka_ListConsumerGroupOffsets_result_groups(
-				rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
-			if (n < 1) {
-				set_error(gw, "OffsetFetch", "empty result");
-			} else if (rd_kafka_group_result_error(gr[0])) {
-				set_error(gw, "OffsetFetch", rd_kafka_error_string(rd_kafka_group_result_error(gr[0])));
-			} else {
-				gw->off = gr[0];
-			}
+		case RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT:
+			keep_event(keep, ev);
+			on_describe(&st, ev, ws);
 			break;
-		}
+		case RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT:
+			keep_event(keep, ev);
+			on_offsets(&st, ev);
+			break;
 		default:
-			pending++; /* not ours (cannot happen on a private queue) */
+			rd_kafka_event_destroy(ev);
+			st.pending++; /* not ours (cannot happen on a private queue) */
 			break;
 		}
 	}
-	rd_kafka_AdminOptions_destroy(oopt);
 
+	const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
+	if (!st.list_done)
+		errors_add(&s->error, "ListGroups: %s", why_missing);
 	for (size_t i = 0; i < ws->n; i++) {
-		struct group_work *gw = &ws->w[i];
-		const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
+		struct group_work *gw = ws->w[i];
 		if (!gw->desc_done)
 			set_error(gw, "DescribeGroups", why_missing);
 		else if (!gw->off_done)
 			set_error(gw, "OffsetFetch", why_missing);
 	}
+	for (size_t i = 0; i < st.n_batches; i++) {
+		free(st.batches[i]->g);
+		free(st.batches[i]);
+	}
+	free(st.batches);
 }
 
 /* ------------------------------------------------------------------ building groups */
@@ -650,14 +838,15 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		return LT_REFRESH_UNREACHABLE;
 	}
 
+	/* Describes and offsets stop early enough to leave a fifth of the timeout to the log offsets. */
+	int64_t admin_deadline = deadline - rc->timeout_ms / 5;
 	rd_kafka_queue_t *q = rd_kafka_queue_new(client_rk(rc->client));
 	struct work_set ws = { 0 };
 	struct event_keep keep = { 0 };
-	list_stage(rc, s, q, deadline, stop, &ws);
-	describe_offsets_stage(rc, q, deadline, stop, &ws, &keep);
+	groups_stage(rc, s, md, q, admin_deadline, stop, &ws, &keep);
 
 	for (size_t i = 0; i < ws.n; i++) {
-		struct group_work *gw = &ws.w[i];
+		struct group_work *gw = ws.w[i];
 		if (!gw->error && gw->desc && gw->off) {
 			group_build(s, gw);
 			continue;
@@ -665,7 +854,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		const lt_group *pg = snapshot_find_group(rc->prev, gw->name);
 		if (pg) {
 			group_copy_stale(s, pg, rc->prev->taken_at_ms, s->taken_at_ms, gw->error);
-		} else if (gw->listed || (gw->desc && gw->off)) {
+		} else if (gw->listed) {
 			/* Never seen before and failed now: show it with its error, nothing else known. */
 			lt_group *g = snapshot_add_group(s, gw->name);
 			g->error = xstrdup(gw->error ? gw->error : "incomplete answer");
@@ -678,19 +867,16 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 	for (size_t i = 0; i < keep.n; i++)
 		rd_kafka_event_destroy(keep.ev[i]);
 	free(keep.ev);
-	for (size_t i = 0; i < ws.n; i++) {
-		free(ws.w[i].name);
-		free(ws.w[i].error);
-	}
-	free(ws.w);
+	work_free(&ws);
 	rd_kafka_queue_destroy(q);
 
+	/* Sorts, and adds the assigned partitions that have no commit: they need log offsets too. */
+	snapshot_finish(s);
 	if (!stopping(stop))
 		log_offsets_stage(rc, s, md, deadline);
 	rd_kafka_metadata_destroy(md);
 	client_poll(rc->client);
 
-	snapshot_finish(s);
 	s->duration_ms = now_mono_ms() - t0;
 	bool partial = s->error != NULL;
 	for (size_t i = 0; i < s->n_groups && !partial; i++)
