@@ -210,27 +210,96 @@ static rd_kafka_event_t *wait_event(rd_kafka_queue_t *q, lt_client *cl, int64_t 
 	return NULL;
 }
 
-struct describe_batch {        /* one DescribeConsumerGroups call: the opaque of its result */
-	size_t n;
-	struct group_work **g;
+/* Every admin request carries a ticket as its opaque. Results are matched to the current refresh's
+ * work by group name, never by pointer, because a request may be answered after its refresh ended
+ * (then the answer is dropped).
+ *
+ * Why requests through FindCoordinator ("cold") get an hour-long timeout: in librdkafka 2.0.2 an
+ * admin request that times out while its coordinator lookup is still pending (the coordinator is
+ * down) aborts the process on an assertion when the coordinator comes back
+ * (rd_kafka_enq_once_del_source_return: eonce->refcnt > 0; librdkafka issue 4605). So a cold request
+ * is never allowed to time out in practice: the refresh stops waiting for it at its own deadline,
+ * the request stays in flight, and the group is not asked about the long way again until it answers.
+ * Requests sent to a named broker do not look up coordinators and keep the refresh's timeout. */
+enum ticket_kind { TICKET_LIST, TICKET_DESCRIBE, TICKET_OFFSETS };
+
+struct lt_ticket {
+	struct lt_ticket *prev, *next;
+	enum ticket_kind kind;
+	uint64_t seq;       /* the refresh that sent it */
+	bool cold;          /* through FindCoordinator */
+	size_t n;           /* groups: a describe's batch, or the one group of an offsets request */
+	char **names;
 };
+
+#define COLD_TIMEOUT_MS (3600 * 1000)
+
+static struct lt_ticket *ticket_new(struct lt_refresh_ctx *rc, enum ticket_kind kind, bool cold,
+				    struct group_work *const *g, size_t n)
+{
+	struct lt_ticket *t = xcalloc(1, sizeof *t);
+	t->kind = kind;
+	t->seq = rc->seq;
+	t->cold = cold;
+	t->n = n;
+	t->names = xcalloc(n + 1, sizeof *t->names);
+	for (size_t i = 0; i < n; i++)
+		t->names[i] = xstrdup(g[i]->name);
+	t->next = rc->tickets;
+	if (rc->tickets)
+		rc->tickets->prev = t;
+	rc->tickets = t;
+	return t;
+}
+
+static void ticket_free(struct lt_refresh_ctx *rc, struct lt_ticket *t)
+{
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		rc->tickets = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t);
+}
+
+/* Is a cold describe for this group still in flight from an earlier refresh? */
+static bool cold_in_flight(const struct lt_refresh_ctx *rc, const char *name)
+{
+	for (const struct lt_ticket *t = rc->tickets; t; t = t->next)
+		if (t->cold && t->seq != rc->seq)
+			for (size_t i = 0; i < t->n; i++)
+				if (strcmp(t->names[i], name) == 0)
+					return true;
+	return false;
+}
+
+void refresh_ctx_close(struct lt_refresh_ctx *rc)
+{
+	if (rc->q)
+		rd_kafka_queue_destroy(rc->q);
+	rc->q = NULL;
+	while (rc->tickets)
+		ticket_free(rc, rc->tickets);
+}
 
 struct stage2 {
 	struct lt_refresh_ctx *rc;
 	lt_snapshot *s;
 	rd_kafka_t *rk;
 	rd_kafka_queue_t *q;
-	int64_t deadline;            /* for describes and offsets */
-	size_t pending;              /* results still expected */
+	int64_t deadline;            /* for requests to named brokers */
+	size_t pending;              /* this refresh's results still expected */
 	bool list_done;
-	size_t n_batches, cap_batches;
-	struct describe_batch **batches; /* freed at the end of the stage */
 };
 
-static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline)
+static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline, bool cold)
 {
 	char why[256];
-	int r = remaining_ms(deadline);
+	int r = cold ? COLD_TIMEOUT_MS : remaining_ms(deadline);
 	rd_kafka_AdminOptions_set_request_timeout(opt, r > 0 ? r : 1, why, sizeof why);
 }
 
@@ -238,22 +307,16 @@ static void describe_send(struct stage2 *st, struct group_work **g, size_t n, in
 {
 	if (n == 0)
 		return;
-	struct describe_batch *b = xcalloc(1, sizeof *b);
-	b->n = n;
-	b->g = xcalloc(n, sizeof *b->g);
-	memcpy(b->g, g, n * sizeof *g);
-	st->batches = xgrow(st->batches, &st->cap_batches, st->n_batches + 1, sizeof *st->batches);
-	st->batches[st->n_batches++] = b;
-
+	struct lt_ticket *t = ticket_new(st->rc, TICKET_DESCRIBE, broker < 0, g, n);
 	const char **names = xcalloc(n, sizeof *names);
 	for (size_t i = 0; i < n; i++)
 		names[i] = g[i]->name;
 	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st->rk, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
-	options_timeout(opt, st->deadline);
+	options_timeout(opt, st->deadline, broker < 0);
 	char why[256];
 	if (broker >= 0)
 		rd_kafka_AdminOptions_set_broker(opt, broker, why, sizeof why);
-	rd_kafka_AdminOptions_set_opaque(opt, b);
+	rd_kafka_AdminOptions_set_opaque(opt, t);
 	rd_kafka_DescribeConsumerGroups(st->rk, names, n, opt, st->q);
 	rd_kafka_AdminOptions_destroy(opt);
 	free(names);
@@ -262,12 +325,13 @@ static void describe_send(struct stage2 *st, struct group_work **g, size_t n, in
 
 static void offsets_send(struct stage2 *st, struct group_work *gw, int32_t broker)
 {
+	struct lt_ticket *t = ticket_new(st->rc, TICKET_OFFSETS, broker < 0, &gw, 1);
 	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st->rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
-	options_timeout(opt, st->deadline);
+	options_timeout(opt, st->deadline, broker < 0);
 	char why[256];
 	if (broker >= 0)
 		rd_kafka_AdminOptions_set_broker(opt, broker, why, sizeof why);
-	rd_kafka_AdminOptions_set_opaque(opt, gw);
+	rd_kafka_AdminOptions_set_opaque(opt, t);
 	/* NULL partitions: every partition the group has committed (Empty groups have no assignment
 	 * to ask about). One group per call in librdkafka 2.0.2; all calls share the queue. */
 	rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(gw->name, NULL);
@@ -313,9 +377,17 @@ static void send_new(struct stage2 *st, struct group_work **g, size_t n)
 		i = e;
 	}
 	nb = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!g[i]->warm)
-			by[nb++] = g[i];
+	for (size_t i = 0; i < n; i++) {
+		if (g[i]->warm)
+			continue;
+		if (cold_in_flight(st->rc, g[i]->name)) {
+			/* still looking for its coordinator since an earlier refresh: do not pile up */
+			g[i]->desc_done = g[i]->off_done = true;
+			set_error(g[i], "DescribeGroups", "coordinator not available (lookup still pending)");
+			continue;
+		}
+		by[nb++] = g[i];
+	}
 	describe_send(st, by, nb, -1);
 	free(by);
 }
@@ -375,15 +447,23 @@ static void describe_failed(struct group_work *gw, const char *why, struct group
 	set_error(gw, "DescribeGroups", why);
 }
 
-static void on_describe(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws)
+static void on_describe(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_ticket *t,
+			struct work_set *ws)
 {
-	struct describe_batch *b = rd_kafka_event_opaque(ev);
-	struct group_work **retry = xcalloc(b->n + 1, sizeof *retry);
+	struct group_work **batch = xcalloc(t->n + 1, sizeof *batch);
+	size_t nb = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct group_work *gw = work_find(ws, t->names[i]);
+		if (gw)
+			batch[nb++] = gw;
+	}
+	struct group_work **retry = xcalloc(nb + 1, sizeof *retry);
 	size_t nretry = 0;
 
 	if (rd_kafka_event_error(ev)) {
-		for (size_t i = 0; i < b->n; i++)
-			describe_failed(b->g[i], rd_kafka_event_error_string(ev), retry, &nretry);
+		for (size_t i = 0; i < nb; i++)
+			if (!batch[i]->desc_done)
+				describe_failed(batch[i], rd_kafka_event_error_string(ev), retry, &nretry);
 	} else {
 		size_t n = 0;
 		const rd_kafka_ConsumerGroupDescription_t **d =
@@ -405,21 +485,30 @@ static void on_describe(struct stage2 *st, rd_kafka_event_t *ev, struct work_set
 				offsets_send(st, gw, gw->coord);
 		}
 		/* groups of this call the answer left out */
-		for (size_t i = 0; i < b->n; i++)
-			if (!b->g[i]->desc_done && !b->g[i]->desc_retried)
-				describe_failed(b->g[i], "missing from the answer", retry, &nretry);
+		for (size_t i = 0; i < nb; i++)
+			if (!batch[i]->desc_done && !batch[i]->desc_retried)
+				describe_failed(batch[i], "missing from the answer", retry, &nretry);
 	}
+	for (size_t i = 0; i < nretry; i++)
+		if (cold_in_flight(st->rc, retry[i]->name)) {
+			retry[i]->desc_done = true;
+			set_error(retry[i], "DescribeGroups", "coordinator not available (lookup still pending)");
+			retry[i--] = retry[--nretry];
+		}
 	describe_send(st, retry, nretry, -1);
 	free(retry);
 	/* a group whose describe failed for good needs no offsets */
-	for (size_t i = 0; i < b->n; i++)
-		if (b->g[i]->desc_done && !b->g[i]->desc && !b->g[i]->off_sent)
-			b->g[i]->off_done = true;
+	for (size_t i = 0; i < nb; i++)
+		if (batch[i]->desc_done && !batch[i]->desc && !batch[i]->off_sent)
+			batch[i]->off_done = true;
+	free(batch);
 }
 
-static void on_offsets(struct stage2 *st, rd_kafka_event_t *ev)
+static void on_offsets(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_ticket *t, struct work_set *ws)
 {
-	struct group_work *gw = rd_kafka_event_opaque(ev);
+	struct group_work *gw = work_find(ws, t->names[0]);
+	if (!gw || gw->off_done)
+		return;
 	const char *why = NULL;
 	const rd_kafka_group_result_t *res = NULL;
 	if (rd_kafka_event_error(ev)) {
@@ -456,14 +545,17 @@ static void on_offsets(struct stage2 *st, rd_kafka_event_t *ev)
 }
 
 static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kafka_metadata *md,
-			 rd_kafka_queue_t *q, int64_t deadline, const bool *stop, struct work_set *ws,
-			 struct event_keep *keep)
+			 int64_t deadline, const bool *stop, struct work_set *ws, struct event_keep *keep)
 {
+	if (!rc->q)
+		rc->q = rd_kafka_queue_new(client_rk(rc->client));
+	rd_kafka_queue_t *q = rc->q;
 	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline };
 
 	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st.rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
 	int list_ms = rc->timeout_ms / 3 > 500 ? rc->timeout_ms / 3 : 500;
-	options_timeout(opt, now_mono_ms() + list_ms < deadline ? now_mono_ms() + list_ms : deadline);
+	options_timeout(opt, now_mono_ms() + list_ms < deadline ? now_mono_ms() + list_ms : deadline, false);
+	rd_kafka_AdminOptions_set_opaque(opt, ticket_new(rc, TICKET_LIST, false, NULL, 0));
 	rd_kafka_ListConsumerGroups(st.rk, opt, q);
 	rd_kafka_AdminOptions_destroy(opt);
 	st.pending++;
@@ -487,6 +579,14 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop);
 		if (!ev)
 			break;
+		struct lt_ticket *t = rd_kafka_event_opaque(ev);
+		if (!t || t->seq != rc->seq) {
+			/* an answer to an earlier refresh: too late to use */
+			if (t)
+				ticket_free(rc, t);
+			rd_kafka_event_destroy(ev);
+			continue;
+		}
 		st.pending--;
 		switch (rd_kafka_event_type(ev)) {
 		case RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT:
@@ -495,17 +595,17 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 			break;
 		case RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT:
 			keep_event(keep, ev);
-			on_describe(&st, ev, ws);
+			on_describe(&st, ev, t, ws);
 			break;
 		case RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT:
 			keep_event(keep, ev);
-			on_offsets(&st, ev);
+			on_offsets(&st, ev, t, ws);
 			break;
 		default:
 			rd_kafka_event_destroy(ev);
-			st.pending++; /* not ours (cannot happen on a private queue) */
 			break;
 		}
+		ticket_free(rc, t);
 	}
 
 	const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
@@ -518,11 +618,6 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		else if (!gw->off_done)
 			set_error(gw, "OffsetFetch", why_missing);
 	}
-	for (size_t i = 0; i < st.n_batches; i++) {
-		free(st.batches[i]->g);
-		free(st.batches[i]);
-	}
-	free(st.batches);
 }
 
 /* ------------------------------------------------------------------ building groups */
@@ -840,10 +935,9 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 
 	/* Describes and offsets stop early enough to leave a fifth of the timeout to the log offsets. */
 	int64_t admin_deadline = deadline - rc->timeout_ms / 5;
-	rd_kafka_queue_t *q = rd_kafka_queue_new(client_rk(rc->client));
 	struct work_set ws = { 0 };
 	struct event_keep keep = { 0 };
-	groups_stage(rc, s, md, q, admin_deadline, stop, &ws, &keep);
+	groups_stage(rc, s, md, admin_deadline, stop, &ws, &keep);
 
 	for (size_t i = 0; i < ws.n; i++) {
 		struct group_work *gw = ws.w[i];
@@ -868,7 +962,6 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		rd_kafka_event_destroy(keep.ev[i]);
 	free(keep.ev);
 	work_free(&ws);
-	rd_kafka_queue_destroy(q);
 
 	/* Sorts, and adds the assigned partitions that have no commit: they need log offsets too. */
 	snapshot_finish(s);

@@ -32,6 +32,8 @@ struct lt_refresh_ctx {
 	uint64_t seq;
 	size_t n_known_brokers;    /* broker ids ever seen in metadata: brokers_total */
 	int32_t *known_brokers;
+	rd_kafka_queue_t *q;       /* admin results; kept across refreshes, so late answers land here */
+	struct lt_ticket *tickets; /* requests sent and not answered yet (refresh.c) */
 };
 
 enum {
@@ -43,6 +45,9 @@ enum {
 /* Builds a snapshot (observed fields only; model_enrich is the caller's job). *out is always set.
  * *stop is polled so that a stopping collector does not wait for a whole timeout. */
 int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, char *err, size_t errlen);
+
+/* Destroys the result queue and forgets unanswered requests. Call before destroying the client. */
+void refresh_ctx_close(struct lt_refresh_ctx *rc);
 
 /* True if group passes the include/exclude regexes. */
 bool refresh_group_wanted(const struct lt_refresh_ctx *rc, const char *group);
