@@ -15,3 +15,11 @@ liblagtop_a_SOURCES += \
 bin_PROGRAMS += lagtop-sim
 lagtop_sim_SOURCES = src/sim/main.c
 lagtop_sim_LDADD = $(LT_LIBS)
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_sim_admin
+TESTS += tests/integration/test_sim_admin
+tests_integration_test_sim_admin_SOURCES = tests/integration/test_sim_admin.c
+tests_integration_test_sim_admin_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_admin_LDADD = $(UNIT_LDADD)
+endif

@@ -89,7 +89,8 @@ static enum split_result split(const char *line, size_t len, lt_csv_fields *out,
 			i++;
 			for (;;) {
 				if (i >= len) {
-					snprintf(err, errlen, "unterminated quoted field starting at column %zu", start + 1);
+					snprintf(err, errlen, "unterminated quoted field starting at column %zu",
+					         start + 1);
 					free(field);
 					csv_fields_free(out);
 					return SPLIT_OPEN_QUOTE;
@@ -108,7 +109,8 @@ static enum split_result split(const char *line, size_t len, lt_csv_fields *out,
 				field[fl++] = line[i++];
 			}
 			if (i < len && line[i] != ',') {
-				snprintf(err, errlen, "unexpected character after the closing quote at column %zu", i + 1);
+				snprintf(err, errlen, "unexpected character after the closing quote at column %zu",
+				         i + 1);
 				goto fail;
 			}
 		} else {

@@ -16,9 +16,11 @@ static void quoting_only_when_needed(void **state)
 	static const struct {
 		const char *in, *out;
 	} cases[] = {
-		{ "plain", "plain" }, { "", "" },           { "a,b", "\"a,b\"" },     { "say \"hi\"", "\"say \"\"hi\"\"\"" },
-		{ "l1\nl2", "\"l1\nl2\"" }, { "cr\r", "\"cr\r\"" }, { " lead", "\" lead\"" }, { "trail ", "\"trail \"" },
-		{ "in side", "in side" },
+	    {"plain", "plain"},       {"", ""},
+	    {"a,b", "\"a,b\""},       {"say \"hi\"", "\"say \"\"hi\"\"\""},
+	    {"l1\nl2", "\"l1\nl2\""}, {"cr\r", "\"cr\r\""},
+	    {" lead", "\" lead\""},   {"trail ", "\"trail \""},
+	    {"in side", "in side"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *q = csv_quote_dup(cases[i].in);

@@ -25,8 +25,8 @@ static void decode_rejects_bad_sequences(void **state)
 	assert_int_equal(utf8_decode("\xf0\x9f\x98\x80", 4, &cp), 4);
 	assert_int_equal(cp, 0x1F600);
 	/* overlong '/', surrogate, above U+10FFFF, lone continuation, truncated, bad continuation */
-	const char *bad[] = { "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80", "\xe4\xb8", "\xe4\x41\x41",
-			      "\xff" };
+	const char *bad[] = {"\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+	                     "\x80",     "\xe4\xb8",     "\xe4\x41\x41", "\xff"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		assert_int_equal(utf8_decode(bad[i], strlen(bad[i]), &cp), 1);
 		assert_true(cp == UTF8_INVALID);

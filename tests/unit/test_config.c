@@ -1,0 +1,800 @@
+/* test_config.c — the configuration file: search order, validation with file:line errors, cluster
+ * selection with -c/-b/-X, secrets (detection, masking, permission warning), and the shipped
+ * example and docs (src/config). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/options.h"
+#include "config/config.h"
+#include "util/xalloc.h"
+
+#ifndef TOP_SRCDIR
+#define TOP_SRCDIR "."
+#endif
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "%s/lagtop-config-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	unsetenv("LAGTOP_CONFIG");
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("HOME", tmpdir, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+	int rc = system(cmd);
+	free(cmd);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Writes text to tmpdir/rel (creating directories), mode 0600; returns the malloc'd path. */
+static char *write_file(const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", tmpdir, rel);
+	for (char *p = path + strlen(tmpdir) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(path, 0700);
+		*p = '/';
+	}
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	chmod(path, 0600);
+	return path;
+}
+
+/* Loads text as a config file; returns config_load_file's result, err filled. */
+static int load_text(struct lt_config *cfg, const char *text, char *err, size_t errlen, char **path_out)
+{
+	char *path = write_file("t.conf", text);
+	err[0] = '\0';
+	int rc = config_load_file(cfg, path, NULL, err, errlen);
+	if (path_out)
+		*path_out = path;
+	else
+		free(path);
+	return rc;
+}
+
+/* err must be exactly "<tmpdir>/t.conf:<line>: <msg>". */
+static void expect_error(const char *text, int line, const char *msg)
+{
+	struct lt_config cfg;
+	char err[512];
+	char *path;
+	assert_int_equal(load_text(&cfg, text, err, sizeof err, &path), -1);
+	char *want = xasprintf("%s:%d: %s", path, line, msg);
+	assert_string_equal(err, want);
+	free(want);
+	free(path);
+	assert_int_equal(cfg.n_clusters, 0); /* emptied, and safe to free again */
+	config_free(&cfg);
+}
+
+/* ------------------------------------------------------------------ search order */
+
+static void search_order_is_respected(void **state)
+{
+	(void)state;
+	char err[512];
+	char *path;
+	char *sys = xasprintf("%s/etc", tmpdir);
+	char *xdg = xasprintf("%s/xdg", tmpdir);
+
+	/* nothing anywhere: fine, no path */
+	assert_int_equal(config_locate(NULL, sys, &path, err, sizeof err), 0);
+	assert_null(path);
+
+	char *f_sys = write_file("etc/lagtop/lagtop.conf", "");
+	assert_int_equal(config_locate(NULL, sys, &path, err, sizeof err), 0);
+	assert_string_equal(path, f_sys);
+	free(path);
+
+	char *f_home = write_file(".config/lagtop/lagtop.conf", "");
+	assert_int_equal(config_locate(NULL, sys, &path, err, sizeof err), 0);
+	assert_string_equal(path, f_home);
+	free(path);
+
+	char *f_xdg = write_file("xdg/lagtop/lagtop.conf", "");
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	assert_int_equal(config_locate(NULL, sys, &path, err, sizeof err), 0);
+	assert_string_equal(path, f_xdg);
+	free(path);
+
+	/* a relative XDG_CONFIG_HOME is ignored (XDG spec) */
+	setenv("XDG_CONFIG_HOME", "xdg", 1);
+	assert_int_equal(config_locate(NULL, sys, &path, err, sizeof err), 0);
+	assert_string_equal(path, f_home);
+	free(path);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+
+	char *f_env = write_file("env.conf", "");
+	setenv("LAGTOP_CONFIG", f_env, 1);
+	assert_int_equal(config_locate(NULL, sys, &path, err, sizeof err), 0);
+	assert_string_equal(path, f_env);
+	free(path);
+
+	char *f_cli = write_file("cli.conf", "");
+	assert_int_equal(config_locate(f_cli, sys, &path, err, sizeof err), 0);
+	assert_string_equal(path, f_cli);
+	free(path);
+
+	/* an empty $LAGTOP_CONFIG counts as unset */
+	setenv("LAGTOP_CONFIG", "", 1);
+	assert_int_equal(config_locate(NULL, sys, &path, err, sizeof err), 0);
+	assert_string_equal(path, f_xdg);
+	free(path);
+
+	unsetenv("LAGTOP_CONFIG");
+	unsetenv("XDG_CONFIG_HOME");
+	free(f_sys), free(f_home), free(f_xdg), free(f_env), free(f_cli), free(sys), free(xdg);
+}
+
+static void explicit_missing_file_is_an_error(void **state)
+{
+	(void)state;
+	char err[512];
+	char *path = (char *)"x";
+	char *missing = xasprintf("%s/nope.conf", tmpdir);
+
+	assert_int_equal(config_locate(missing, NULL, &path, err, sizeof err), -1);
+	assert_null(path);
+	char *want = xasprintf("%s: No such file or directory (given by --config)", missing);
+	assert_string_equal(err, want);
+	free(want);
+
+	setenv("LAGTOP_CONFIG", missing, 1);
+	assert_int_equal(config_locate(NULL, NULL, &path, err, sizeof err), -1);
+	want = xasprintf("%s: No such file or directory (given by $LAGTOP_CONFIG)", missing);
+	assert_string_equal(err, want);
+	free(want);
+	unsetenv("LAGTOP_CONFIG");
+
+	/* config_load reports it too, and leaves nothing to free */
+	struct lt_config cfg;
+	assert_int_equal(config_load(&cfg, missing, NULL, err, sizeof err), -1);
+	assert_null(cfg.theme);
+	free(missing);
+}
+
+static void no_file_gives_defaults(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	/* HOME is an empty directory; SYSCONFDIR/lagtop/lagtop.conf is not expected on a build machine */
+	char *home = xasprintf("%s/emptyhome", tmpdir);
+	mkdir(home, 0700);
+	setenv("HOME", home, 1);
+	char *sysconf = xasprintf("%s/lagtop/lagtop.conf", SYSCONFDIR);
+	bool sys_has_one = access(sysconf, F_OK) == 0;
+	free(sysconf);
+	assert_int_equal(config_load(&cfg, NULL, NULL, err, sizeof err), 0);
+	if (!sys_has_one) {
+		assert_null(cfg.path);
+		assert_int_equal(cfg.n_clusters, 0);
+	}
+	assert_int_equal(cfg.refresh_ms, LT_DEFAULT_REFRESH_MS);
+	assert_string_equal(cfg.theme, "default");
+	assert_int_equal(cfg.expiry_horizon_ms, 3LL * 24 * 3600 * 1000);
+	config_free(&cfg);
+	setenv("HOME", tmpdir, 1);
+	free(home);
+}
+
+static void unreadable_or_odd_files_are_errors(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	assert_int_equal(config_load_file(&cfg, tmpdir, NULL, err, sizeof err), -1);
+	char *want = xasprintf("%s: not a regular file", tmpdir);
+	assert_string_equal(err, want);
+	free(want);
+	config_free(&cfg);
+
+	if (geteuid() != 0) { /* root reads anything */
+		char *p = write_file("locked.conf", "general = { };\n");
+		chmod(p, 0);
+		assert_int_equal(config_load_file(&cfg, p, NULL, err, sizeof err), -1);
+		want = xasprintf("%s: Permission denied", p);
+		assert_string_equal(err, want);
+		free(want);
+		free(p);
+		config_free(&cfg);
+	}
+}
+
+/* ------------------------------------------------------------------ validation */
+
+static void full_file_is_read(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	assert_int_equal(load_text(&cfg,
+				   "# comment\n"
+				   "general = {\n"
+				   "  default_cluster = \"b\";\n"
+				   "  refresh_interval = 0.5;\n"
+				   "  lag_threshold = 100;\n"
+				   "  time_lag_threshold = \"1m30s\";\n"
+				   "  theme = \"high-contrast\";\n"
+				   "  reset_confirm_threshold = 5000000000L;\n"
+				   "  expiry_horizon = 86400;\n"
+				   "};\n"
+				   "clusters = {\n"
+				   "  a = { bootstrap_servers = \"h1:9092\"; };\n"
+				   "  b = {\n"
+				   "    bootstrap_servers = \"h2:9093,h3:9093\";\n"
+				   "    properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=p=w\" ];\n"
+				   "    include_groups = [ \"^pay\", \"x|y\" ];\n"
+				   "    exclude_groups = ( \"-test$\" );\n"
+				   "    read_only = true;\n"
+				   "  };\n"
+				   "};\n",
+				   err, sizeof err, NULL),
+			 0);
+	assert_string_equal(cfg.default_cluster, "b");
+	assert_int_equal(cfg.refresh_ms, 500);
+	assert_int_equal(cfg.lag_threshold, 100);
+	assert_int_equal(cfg.time_lag_threshold_ms, 90000);
+	assert_string_equal(cfg.theme, "high-contrast");
+	assert_int_equal(cfg.reset_confirm_threshold, 5000000000LL);
+	assert_int_equal(cfg.expiry_horizon_ms, 86400000LL);
+	assert_int_equal(cfg.n_clusters, 2);
+	const struct lt_cluster_def *b = config_find_cluster(&cfg, "b");
+	assert_non_null(b);
+	assert_string_equal(b->bootstrap, "h2:9093,h3:9093");
+	assert_int_equal(b->n_props, 2);
+	assert_string_equal(b->prop_keys[1], "sasl.password");
+	assert_string_equal(b->prop_values[1], "p=w"); /* split at the first '=' only */
+	assert_int_equal(b->n_include, 2);
+	assert_string_equal(b->include[1], "x|y");
+	assert_int_equal(b->n_exclude, 1);
+	assert_true(b->read_only);
+	assert_false(config_find_cluster(&cfg, "a")->read_only);
+	assert_int_equal(b->line, 13);
+	assert_null(config_find_cluster(&cfg, "c"));
+	config_free(&cfg);
+}
+
+static void parse_errors_name_file_and_line(void **state)
+{
+	(void)state;
+	expect_error("general = {\n  theme = \"x\";\n  refresh_interval = ;\n};\n", 3, "syntax error");
+	expect_error("general = {\n  theme = \"x\"\n", 3, "syntax error");
+	expect_error("general = { theme = \"a\"; };\ngeneral = { };\n", 2, "duplicate setting name");
+	/* quoted or dotted setting names are not libconfig: properties are "key=value" strings */
+	expect_error("clusters = { a = { \"security.protocol\" = \"SSL\"; }; };\n", 1, "syntax error");
+}
+
+static void unknown_keys_name_key_and_line(void **state)
+{
+	(void)state;
+	expect_error("general = {\n  theme = \"x\";\n  refersh = 2;\n};\n", 3,
+	             "unknown setting 'refersh' in 'general'");
+	expect_error("general = {\n\n  refresh_intervall = 2;\n};\n", 3,
+		     "unknown setting 'refresh_intervall' in 'general' (did you mean 'refresh_interval'?)");
+	expect_error("clusters = {\n  prod = {\n    bootstrap_servers = \"h:1\";\n    read_onyl = true;\n  };\n};\n", 4,
+		     "unknown setting 'read_onyl' in cluster 'prod' (did you mean 'read_only'?)");
+	expect_error("cluster = { };\n", 1,
+	             "unknown setting 'cluster' (the file has two groups: general and clusters)");
+	expect_error("refresh_interval = 2;\n", 1,
+		     "unknown setting 'refresh_interval' (the file has two groups: general and clusters)");
+}
+
+static void wrong_types_are_named(void **state)
+{
+	(void)state;
+	expect_error("general = 5;\n", 1, "'general' must be a group { ... }, not an integer");
+	expect_error("general = {\n refresh_interval = true;\n};\n", 2,
+		     "'refresh_interval' in 'general' must be a number of seconds or a duration string, not a boolean");
+	expect_error(
+	    "general = {\n refresh_interval = \"fast\";\n};\n", 2,
+	    "'refresh_interval' in 'general' must be seconds or a duration like \"500ms\", \"2s\", \"1h30m\", \"3d\"");
+	expect_error("general = {\n lag_threshold = 1.5;\n};\n", 2,
+		     "'lag_threshold' in 'general' must be a whole number, not a decimal number");
+	expect_error("general = {\n theme = 3;\n};\n", 2, "'theme' in 'general' must be a string, not an integer");
+	expect_error("general = {\n theme = \"../../etc/x\";\n};\n", 2,
+		     "'theme' in 'general' must be a name of letters, digits, '_', '-' or '.', got '../../etc/x'");
+	expect_error("general = {\n default_cluster = \"\";\n};\n", 2,
+	             "'default_cluster' in 'general' must not be empty");
+	expect_error("clusters = {\n a = \"h:1\";\n};\n", 2,
+		     "cluster 'a' in 'clusters' must be a group { bootstrap_servers = ...; }, not a string");
+	expect_error("clusters = {\n a = { read_only = \"yes\"; };\n};\n", 2,
+		     "'read_only' in cluster 'a' must be true or false, not a string");
+	expect_error("clusters = {\n a = { properties = \"security.protocol=SSL\"; };\n};\n", 2,
+		     "'properties' in cluster 'a' must be a list of strings like [ \"a\", \"b\" ], not a string");
+	expect_error("clusters = {\n a = { include_groups = ( \"x\",\n 5 ); };\n};\n", 3,
+		     "'include_groups' in cluster 'a' must hold only strings; element 2 is an integer");
+}
+
+static void ranges_are_checked(void **state)
+{
+	(void)state;
+	expect_error("general = {\n refresh_interval = 0.01;\n};\n", 2,
+		     "'refresh_interval' in 'general' must be between 100ms and 1h");
+	expect_error("general = {\n refresh_interval = 7200;\n};\n", 2,
+		     "'refresh_interval' in 'general' must be between 100ms and 1h");
+	expect_error("general = {\n refresh_interval = -1;\n};\n", 2,
+		     "'refresh_interval' in 'general' must be between 100ms and 1h");
+	expect_error("general = {\n expiry_horizon = \"400d\";\n};\n", 2,
+		     "'expiry_horizon' in 'general' must be between 0s and 365d");
+	expect_error("general = {\n lag_threshold = -5;\n};\n", 2, "'lag_threshold' in 'general' must be at least 0");
+	expect_error("general = {\n reset_confirm_threshold = -1L;\n};\n", 2,
+		     "'reset_confirm_threshold' in 'general' must be at least 0");
+
+	struct lt_config cfg;
+	char err[512];
+	assert_int_equal(load_text(&cfg, "general = { refresh_interval = \"100ms\"; time_lag_threshold = 0; };\n", err,
+				   sizeof err, NULL),
+			 0);
+	assert_int_equal(cfg.refresh_ms, 100);
+	assert_int_equal(cfg.time_lag_threshold_ms, 0);
+	config_free(&cfg);
+}
+
+static void durations_parse(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *s;
+		int64_t ms;
+	} ok[] = { { "2", 2000 }, { "0.5", 500 }, { "500ms", 500 }, { "2s", 2000 }, { "1m", 60000 },
+		   { "1h30m", 5400000 }, { "3d", 259200000 }, { "1.5s", 1500 }, { "1m1ms", 60001 } };
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		int64_t ms = -1;
+		assert_int_equal(config_parse_duration(ok[i].s, &ms), 0);
+		assert_int_equal(ms, ok[i].ms);
+	}
+	const char *bad[] = { "", "s", "-1", "1x", "1 s", "1e3", "2s3", "1.2.3s", "inf", "99999999999999d" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int64_t ms;
+		assert_int_equal(config_parse_duration(bad[i], &ms), -1);
+	}
+}
+
+static void bad_regex_is_named(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	char *path;
+	assert_int_equal(load_text(&cfg,
+	                           "clusters = {\n a = {\n  exclude_groups = [ \"ok\",\n \"(unclosed\" ];\n };\n};\n",
+	                           err, sizeof err, &path),
+	                 -1);
+	char *want = xasprintf("%s:4: bad regex '(unclosed' in 'exclude_groups' of cluster 'a': ", path);
+	assert_memory_equal(err, want, strlen(want)); /* then regerror's text */
+	assert_true(strlen(err) > strlen(want));
+	free(want);
+	free(path);
+	config_free(&cfg);
+}
+
+static void properties_are_validated_without_showing_values(void **state)
+{
+	(void)state;
+	expect_error("clusters = {\n a = { properties = [\n \"sasl.password:hunter2\" ]; };\n};\n", 3,
+		     "'properties' in cluster 'a': element 1 must be \"key=value\"");
+	expect_error("clusters = {\n a = { properties = [ \"=x\" ]; };\n};\n", 2,
+		     "'properties' in cluster 'a': element 1 must be \"key=value\"");
+	expect_error("clusters = {\n a = { properties = [ \"bad key=x\" ]; };\n};\n", 2,
+		     "'properties' in cluster 'a': element 1 has a bad property name (letters, digits, '.', '_', '-')");
+	expect_error("clusters = {\n a = { properties = [ \"client.id=a\",\n \"client.id=b\" ]; };\n};\n", 3,
+		     "'properties' in cluster 'a': property 'client.id' is given twice");
+	expect_error("clusters = {\n a = { properties = [ \"bootstrap.servers=h:1\" ]; };\n};\n", 2,
+		     "'properties' in cluster 'a': give bootstrap.servers as bootstrap_servers = \"host:port,...\"");
+}
+
+static void default_cluster_must_exist(void **state)
+{
+	(void)state;
+	expect_error("general = {\n\n default_cluster = \"nope\";\n};\nclusters = { a = { }; b = { }; };\n", 3,
+		     "default_cluster 'nope' is not defined in 'clusters' (known: a, b)");
+}
+
+/* ------------------------------------------------------------------ selection */
+
+static void parse_opts(struct lt_options *o, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+	va_start(ap, o);
+	argv[argc++] = (char *)"lagtop";
+	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	char err[256];
+	assert_int_equal(options_parse(o, argc, argv, err, sizeof err), 0);
+}
+
+static const char *two_clusters =
+    "general = { default_cluster = \"dev\"; refresh_interval = 5; theme = \"light\"; };\n"
+    "clusters = {\n"
+    "  dev = { bootstrap_servers = \"dev:9092\"; properties = [ \"client.id=lagtop\" ]; };\n"
+    "  prod = { bootstrap_servers = \"prod:9093\"; read_only = true;\n"
+    "           properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=s3cret\" ];\n"
+    "           include_groups = [ \"^pay\" ]; };\n"
+    "  nobs = { read_only = false; };\n"
+    "};\n";
+
+static void select_default_and_named_cluster(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	struct lt_options o;
+	struct lt_cluster_conf cc;
+	char err[512];
+	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+
+	parse_opts(&o, NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
+	assert_string_equal(cc.name, "dev");
+	assert_string_equal(cc.bootstrap, "dev:9092");
+	assert_int_equal(cc.refresh_ms, 5000);
+	assert_string_equal(cc.theme, "light");
+	assert_false(cc.read_only);
+	cluster_conf_free(&cc);
+	options_free(&o);
+
+	parse_opts(&o, "-c", "prod", "-i", "1", "--theme", "mono", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
+	assert_string_equal(cc.name, "prod");
+	assert_string_equal(cc.bootstrap, "prod:9093");
+	assert_true(cc.read_only);
+	assert_true(cc.cluster_read_only);
+	assert_int_equal(cc.n_props, 2);
+	assert_int_equal(cc.n_include, 1);
+	assert_string_equal(cc.include[0], "^pay");
+	assert_int_equal(cc.refresh_ms, 1000);
+	assert_string_equal(cc.theme, "mono");
+	cluster_conf_free(&cc);
+	options_free(&o);
+
+	/* --read-only alone makes any cluster read-only */
+	parse_opts(&o, "--read-only", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
+	assert_true(cc.read_only);
+	assert_false(cc.cluster_read_only);
+	cluster_conf_free(&cc);
+	options_free(&o);
+	config_free(&cfg);
+}
+
+static void select_unknown_cluster_lists_known(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	struct lt_options o;
+	struct lt_cluster_conf cc;
+	char err[512];
+	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	parse_opts(&o, "-c", "staging", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
+	assert_string_equal(err, "unknown cluster 'staging' (known: dev, prod, nobs)");
+	assert_null(cc.name);
+	options_free(&o);
+
+	/* a hostile name is shown escaped */
+	parse_opts(&o, "-c", "x\x1b[2J", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
+	assert_string_equal(err, "unknown cluster 'x\\x1b[2J' (known: dev, prod, nobs)");
+	options_free(&o);
+	config_free(&cfg);
+
+	/* without a file */
+	config_init_defaults(&cfg);
+	parse_opts(&o, "-c", "prod", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
+	assert_string_equal(err, "unknown cluster 'prod' (no configuration file was found)");
+	options_free(&o);
+	config_free(&cfg);
+}
+
+static void select_needs_bootstrap(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	struct lt_options o;
+	struct lt_cluster_conf cc;
+	char err[512];
+
+	config_init_defaults(&cfg);
+	parse_opts(&o, NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
+	assert_string_equal(err,
+	                    "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file");
+	options_free(&o);
+
+	/* -b alone, no file: works */
+	parse_opts(&o, "-b", "127.0.0.1:9092", "-X", "client.id=x", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
+	assert_null(cc.name);
+	assert_string_equal(cc.bootstrap, "127.0.0.1:9092");
+	assert_int_equal(cc.n_props, 1);
+	assert_int_equal(cc.refresh_ms, LT_DEFAULT_REFRESH_MS);
+	assert_string_equal(cc.theme, "default");
+	cluster_conf_free(&cc);
+	options_free(&o);
+	config_free(&cfg);
+
+	char *path;
+	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, &path), 0);
+	parse_opts(&o, "-c", "nobs", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
+	char *want = xasprintf("cluster 'nobs' has no bootstrap_servers (%s:7); give -b HOST:PORT", path);
+	assert_string_equal(err, want);
+	free(want);
+	options_free(&o);
+	parse_opts(&o, "-c", "nobs", "-b", "h:1", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
+	assert_string_equal(cc.bootstrap, "h:1");
+	cluster_conf_free(&cc);
+	options_free(&o);
+	free(path);
+	config_free(&cfg);
+}
+
+static void b_and_x_override_in_order(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	struct lt_options o;
+	struct lt_cluster_conf cc;
+	char err[512];
+	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	parse_opts(&o, "-c", "prod", "-b", "other:1", "-X", "sasl.password=new", "-X", "client.id=me", "-X",
+		   "security.protocol=SSL", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
+	assert_string_equal(cc.bootstrap, "other:1");
+	assert_int_equal(cc.n_props, 3);
+	/* replaced in place, keeping the file's order; new ones appended */
+	assert_string_equal(cc.prop_keys[0], "security.protocol");
+	assert_string_equal(cc.prop_values[0], "SSL");
+	assert_string_equal(cc.prop_keys[1], "sasl.password");
+	assert_string_equal(cc.prop_values[1], "new");
+	assert_string_equal(cc.prop_keys[2], "client.id");
+	assert_string_equal(cc.prop_values[2], "me");
+	cluster_conf_free(&cc);
+	options_free(&o);
+
+	/* -X bootstrap.servers comes after -b */
+	parse_opts(&o, "-b", "first:1", "-X", "bootstrap.servers=second:2", NULL);
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
+	assert_string_equal(cc.name, "dev");
+	assert_string_equal(cc.bootstrap, "second:2");
+	assert_int_equal(cc.n_props, 1); /* not passed on as a property too */
+	cluster_conf_free(&cc);
+	options_free(&o);
+
+	/* the file's cluster is not modified by a selection */
+	assert_string_equal(config_find_cluster(&cfg, "prod")->prop_values[1], "s3cret");
+	config_free(&cfg);
+}
+
+static void resolve_loads_and_selects(void **state)
+{
+	(void)state;
+	char *path = write_file("r.conf", two_clusters);
+	struct lt_options o;
+	struct lt_config cfg;
+	struct lt_cluster_conf cc;
+	char err[512];
+	parse_opts(&o, "--config", path, "-c", "prod", NULL);
+	assert_int_equal(config_resolve(&o, NULL, &cfg, &cc, err, sizeof err), 0);
+	assert_string_equal(cfg.path, path);
+	assert_string_equal(cc.bootstrap, "prod:9093");
+	cluster_conf_free(&cc);
+	config_free(&cfg);
+	options_free(&o);
+
+	parse_opts(&o, "--config", path, "-c", "zzz", NULL);
+	assert_int_equal(config_resolve(&o, NULL, &cfg, &cc, err, sizeof err), -1);
+	assert_string_equal(err, "unknown cluster 'zzz' (known: dev, prod, nobs)");
+	options_free(&o);
+	free(path);
+}
+
+/* ------------------------------------------------------------------ secrets */
+
+static void secret_keys_are_detected_and_masked(void **state)
+{
+	(void)state;
+	const char *secret[] = { "sasl.password", "ssl.key.password", "ssl.keystore.password", "ssl.key.pem",
+				 "sasl.oauthbearer.client.secret", "SASL.PASSWORD", "sasl.oauthbearer.config",
+				 "ssl_key", "my.token" };
+	const char *plain[] = { "security.protocol", "sasl.mechanism", "sasl.username", "bootstrap.servers",
+				"client.id", "ssl.ca.location", NULL };
+	for (size_t i = 0; i < sizeof secret / sizeof secret[0]; i++) {
+		assert_true(config_is_secret_key(secret[i]));
+		assert_string_equal(config_display_value(secret[i], "hunter2"), "[hidden]");
+	}
+	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+		assert_false(config_is_secret_key(plain[i]));
+		if (plain[i])
+			assert_string_equal(config_display_value(plain[i], "v"), "v");
+	}
+	assert_string_equal(config_display_value("client.id", NULL), "");
+}
+
+static void permission_warning_names_file_and_mode(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	char *text = NULL;
+	size_t len = 0;
+	char *path = write_file("s.conf", "clusters = { a = { properties = [ \"sasl.password=s3cret\" ]; }; };\n");
+
+	chmod(path, 0600);
+	FILE *warn = open_memstream(&text, &len);
+	assert_int_equal(config_load_file(&cfg, path, warn, err, sizeof err), 0);
+	fflush(warn);
+	assert_int_equal(len, 0);
+	assert_null(cfg.warning);
+	config_free(&cfg);
+
+	chmod(path, 0644);
+	assert_int_equal(config_load_file(&cfg, path, warn, err, sizeof err), 0);
+	fclose(warn);
+	char *want =
+	    xasprintf("lagtop: warning: %s holds secrets (sasl.password) but is readable by others (mode 0644); "
+	              "run: chmod 600 %s\n",
+	              path, path);
+	assert_string_equal(text, want);
+	assert_null(strstr(text, "s3cret"));
+	assert_non_null(cfg.warning);
+	free(want);
+	free(text);
+	config_free(&cfg);
+
+	chmod(path, 0640);
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	assert_non_null(strstr(cfg.warning, "readable by its group (mode 0640)"));
+	config_free(&cfg);
+
+	/* no secret, no warning, whatever the mode */
+	free(path);
+	path = write_file("n.conf", "clusters = { a = { properties = [ \"client.id=x\" ]; }; };\n");
+	chmod(path, 0644);
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	assert_null(cfg.warning);
+	config_free(&cfg);
+	free(path);
+}
+
+static void errors_never_show_secret_values(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	/* an error after a secret was read: the message names keys, not values */
+	assert_int_equal(
+	    load_text(
+	        &cfg,
+	        "clusters = { a = { properties = [ \"sasl.password=hunter2\", \"sasl.password=hunter3\" ]; }; };\n",
+	        err, sizeof err, NULL),
+	    -1);
+	assert_null(strstr(err, "hunter"));
+	assert_non_null(strstr(err, "sasl.password"));
+	config_free(&cfg);
+}
+
+/* ------------------------------------------------------------------ shipped files */
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+	for (;;) {
+		buf = xgrow(buf, &cap, len + 4097, 1);
+		size_t n = fread(buf + len, 1, 4096, fp);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	buf[len] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+static void example_config_loads(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512] = "";
+	int rc = config_load_file(&cfg, TOP_SRCDIR "/doc/lagtop.conf.example", NULL, err, sizeof err);
+	if (rc != 0)
+		print_error("%s\n", err);
+	assert_int_equal(rc, 0);
+	assert_string_equal(cfg.default_cluster, "local");
+	const struct lt_cluster_def *prod = config_find_cluster(&cfg, "prod");
+	assert_non_null(prod);
+	assert_true(prod->read_only);
+	bool sasl_ssl = false;
+	for (size_t i = 0; i < prod->n_props; i++)
+		if (strcmp(prod->prop_keys[i], "security.protocol") == 0 &&
+		    strcmp(prod->prop_values[i], "SASL_SSL") == 0)
+			sasl_ssl = true;
+	assert_true(sasl_ssl);
+	config_free(&cfg);
+}
+
+static void docs_name_every_setting(void **state)
+{
+	(void)state;
+	char *md = slurp(TOP_SRCDIR "/doc/CONFIG.md");
+	char *example = slurp(TOP_SRCDIR "/doc/lagtop.conf.example");
+	size_t i;
+	for (i = 0; config_setting_path(i); i++) {
+		const char *name = strchr(config_setting_path(i), '.') + 1;
+		char *code = xasprintf("`%s`", name);
+		if (!strstr(md, code))
+			print_error("doc/CONFIG.md does not document `%s`\n", name);
+		assert_non_null(strstr(md, code));
+		assert_non_null(strstr(example, name));
+		free(code);
+	}
+	assert_true(i >= 12);
+	free(md);
+	free(example);
+
+	char *man = slurp(TOP_SRCDIR "/doc/lagtop.1");
+	assert_non_null(strstr(man, "\n.SH CONFIGURATION\n"));
+	assert_non_null(strstr(man, "\n.SH FILES\n"));
+	assert_non_null(strstr(man, "LAGTOP_CONFIG"));
+	free(man);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(search_order_is_respected),
+		cmocka_unit_test(explicit_missing_file_is_an_error),
+		cmocka_unit_test(no_file_gives_defaults),
+		cmocka_unit_test(unreadable_or_odd_files_are_errors),
+		cmocka_unit_test(full_file_is_read),
+		cmocka_unit_test(parse_errors_name_file_and_line),
+		cmocka_unit_test(unknown_keys_name_key_and_line),
+		cmocka_unit_test(wrong_types_are_named),
+		cmocka_unit_test(ranges_are_checked),
+		cmocka_unit_test(durations_parse),
+		cmocka_unit_test(bad_regex_is_named),
+		cmocka_unit_test(properties_are_validated_without_showing_values),
+		cmocka_unit_test(default_cluster_must_exist),
+		cmocka_unit_test(select_default_and_named_cluster),
+		cmocka_unit_test(select_unknown_cluster_lists_known),
+		cmocka_unit_test(select_needs_bootstrap),
+		cmocka_unit_test(b_and_x_override_in_order),
+		cmocka_unit_test(resolve_loads_and_selects),
+		cmocka_unit_test(secret_keys_are_detected_and_masked),
+		cmocka_unit_test(permission_warning_names_file_and_mode),
+		cmocka_unit_test(errors_never_show_secret_values),
+		cmocka_unit_test(example_config_loads),
+		cmocka_unit_test(docs_name_every_setting),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
