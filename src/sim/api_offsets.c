@@ -196,8 +196,9 @@ int sim_api_offset_commit(struct sim_req *req, struct wire_rd *rd, struct wire_b
 			if (!err && md.len > SIM_MAX_COMMIT_METADATA)
 				err = KERR_OFFSET_METADATA_TOO_LARGE;
 			if (!err)
-				sim_group_commit(g, name.p, (size_t)name.len, p, offset, epoch, md.len >= 0 ? md.p : NULL,
-						 md.len >= 0 ? (size_t)md.len : 0, req->now_ms);
+				sim_group_commit(g, name.p, (size_t)name.len, p, offset, epoch,
+				                 md.len >= 0 ? md.p : NULL, md.len >= 0 ? (size_t)md.len : 0,
+				                 req->now_ms);
 			wire_put_i32(out, p);
 			wire_put_i16(out, err);
 		}

@@ -17,9 +17,22 @@ lagtop_sim_SOURCES = src/sim/main.c
 lagtop_sim_LDADD = $(LT_LIBS)
 
 if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sim_cluster
+TESTS += tests/unit/test_sim_cluster
+tests_unit_test_sim_cluster_SOURCES = tests/unit/test_sim_cluster.c
+tests_unit_test_sim_cluster_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_cluster_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/integration/test_sim_admin
 TESTS += tests/integration/test_sim_admin
 tests_integration_test_sim_admin_SOURCES = tests/integration/test_sim_admin.c
 tests_integration_test_sim_admin_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_sim_admin_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/integration/test_sim_garbage
+TESTS += tests/integration/test_sim_garbage
+tests_integration_test_sim_garbage_SOURCES = tests/integration/test_sim_garbage.c
+tests_integration_test_sim_garbage_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_garbage_LDADD = $(UNIT_LDADD)
 endif
+
+TESTS += tests/interop/test_sim_kafka_python.py
+EXTRA_DIST += tests/interop/test_sim_kafka_python.py

@@ -48,6 +48,8 @@ struct sim_conn {
 	struct wire_buf in;
 	struct sim_resp *head, *tail;
 	bool epollout;
+	bool paused;      /* not reading: too many answers wait to be sent (a client that does not read) */
+	size_t out_bytes; /* bytes of ready answers not yet sent */
 	bool dead;
 	struct sim_conn *dead_next;
 	char peer[48];
