@@ -147,7 +147,11 @@ def compare(doc, view, start, end):
 
 
 def main():
-    print("1..17")
+    # no config file of the person running the tests may leak in
+    os.environ["HOME"] = TMP
+    os.environ["XDG_CONFIG_HOME"] = os.path.join(TMP, "xdg")
+    os.environ.pop("LAGTOP_CONFIG", None)
+    print("1..23")
     groups = 200
     brokers = 3
     sim = Sim("--brokers", str(brokers), "--scenario", "scale", "--groups", str(groups),
@@ -189,6 +193,20 @@ def main():
         rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "no-such-group")
         ok(rc == 0 and json.loads(out)["groups"] == [], "-g matching nothing: no groups, exit 0", out + err)
 
+        # a named cluster from a config file: its include/exclude regexes; -g replaces the include list
+        conf = os.path.join(TMP, "lagtop.conf")
+        with open(conf, "w") as f:
+            f.write('clusters = { sim = { bootstrap_servers = "%s"; include_groups = [ "^scale-group-0000" ];'
+                    ' exclude_groups = [ "[13579]$" ]; }; };\n' % sim.bootstrap)
+        rc, out, err = lagtop("--once", "--format", "json", "--config", conf, "-c", "sim")
+        names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
+        ok(names == ["scale-group-0000%d" % i for i in (0, 2, 4, 6, 8)] and json.loads(out)["cluster"] == "sim",
+           "-c NAME: the cluster's include and exclude regexes", (names, err))
+        rc, out, err = lagtop("--once", "--format", "json", "--config", conf, "-c", "sim", "-g", "^scale-group-0001[0-2]$")
+        names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
+        ok(names == ["scale-group-00010", "scale-group-00012"], "-g replaces the include list, exclude still applies",
+           (names, err))
+
         # CSV: a header, one row per partition, same numbers as JSON
         rc, out, err = lagtop("--once", "--format", "csv", "-b", sim.bootstrap, "-g", "^scale-group-0001")
         rows = list(csv.DictReader(io.StringIO(out)))
@@ -203,16 +221,20 @@ def main():
         rc, out, err = lagtop("--once", "-b", sim.bootstrap, "-g", "^scale-group-0000[05]$")
         lines = out.splitlines()
         header = lines[0].split() if lines else []
-        ok(rc == 0 and header == ["GROUP", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
-                                  "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"], "table header", out[:300])
-        ok(len(lines) == 1 + 8 and all(len(l.split()) == 10 for l in lines[1:]), "table: one aligned row per partition",
-           out)
+        base = [c for c in header if c not in ("TIME-LAG", "STATUS")]
+        ok(rc == 0 and base == ["GROUP", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
+                                "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
+           and header[7:len(header) - 3] in ([], ["TIME-LAG"], ["STATUS"], ["TIME-LAG", "STATUS"]),
+           "table header (TIME-LAG and STATUS after LAG when known)", out[:300])
+        col = {c: i for i, c in enumerate(header)}
+        ok(len(lines) == 1 + 8 and all(len(l.split()) == len(header) for l in lines[1:]),
+           "table: one aligned row per partition", out)
         empty_rows = [l.split() for l in lines[1:] if l.startswith("scale-group-00000 ")]
-        ok(empty_rows and all(r[7:] == ["-", "-", "-"] for r in empty_rows), "table: '-' where a partition has no owner",
-           out)
+        ok(empty_rows and all(r[col["CONSUMER-ID"]:] == ["-", "-", "-"] for r in empty_rows),
+           "table: '-' where a partition has no owner", out)
         vals = {(r[0], r[1], int(r[2])): r for r in (l.split() for l in lines[1:])}
         g5 = view["scale-group-00005"]
-        ok(all(vals[("scale-group-00005", t, p)][4] == str(o) for (t, p), o in g5[2].items()),
+        ok(all(vals[("scale-group-00005", t, p)][col["CURRENT-OFFSET"]] == str(o) for (t, p), o in g5[2].items()),
            "table: CURRENT-OFFSET equals the committed offsets", out)
 
         # --samples: several refreshes; the JSON is the last one
@@ -243,6 +265,23 @@ def main():
                 bad.append(g["group"])
         ok(rc == 0 and len(d["groups"]) >= 6 and not bad, "demo scenario: lags, owners and members consistent",
            (err, bad[:3]))
+        parts = [p for g in d["groups"] for p in g["partitions"]]
+        ok(parts and all(p["consume_rate"] is None and p["time_lag_ms"] is None for p in parts),
+           "one sample: no rates, no time lag yet", parts[:1])
+
+        # --samples: the model's history fills rates, time lag and status
+        rc, out, err = lagtop("--once", "--format", "json", "-b", demo.bootstrap, "-g", "^orders-processor$",
+                              "--samples", "3", "--interval", "1")
+        d = json.loads(out) if rc == 0 else {"groups": [{"partitions": []}]}
+        parts = d["groups"][0]["partitions"]
+        ok(parts and all(p["consume_rate"] is not None and p["produce_rate"] is not None for p in parts)
+           and any(p["produce_rate"] > 0 for p in parts), "--samples 3 fills consume and produce rates", out[:400])
+        ok(parts and all(p["time_lag_ms"] is not None and p["status"] is not None for p in parts),
+           "--samples 3 fills time lag and status", out[:400])
+        rc, out, err = lagtop("--once", "-b", demo.bootstrap, "-g", "^orders-processor$", "--samples", "2",
+                              "--interval", "1")
+        header = out.splitlines()[0].split() if out else []
+        ok(rc == 0 and header[7:9] == ["TIME-LAG", "STATUS"], "table: TIME-LAG and STATUS columns when known", out[:300])
     finally:
         demo.stop()
 
