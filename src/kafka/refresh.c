@@ -60,7 +60,7 @@ struct group_work {
 	bool listed;   /* ListGroups returned it (else: an extra group, or kept from the last refresh) */
 	int32_t coord; /* coordinator broker id: last refresh's, then the describe's; -1 unknown */
 	bool warm;     /* coordinator known from last refresh: requests go straight to it */
-	bool desc_done, desc_retried, off_sent, off_done, off_retried;
+	bool desc_sent, desc_done, off_sent, off_done, off_retried;
 	const rd_kafka_ConsumerGroupDescription_t *desc; /* points into a kept event */
 	const rd_kafka_group_result_t *off;              /* idem */
 	char *error;
@@ -357,36 +357,50 @@ static int cmp_coord(const void *a, const void *b)
 	return strcmp((*x)->name, (*y)->name);
 }
 
-/* Sends the first requests for groups not yet asked about: warm ones per coordinator (describe and
- * offsets at once), cold ones in one describe. */
-static void send_new(struct stage2 *st, struct group_work **g, size_t n)
+/* Warm groups: per coordinator, one describe and the offsets requests, all at once. */
+static void send_warm(struct stage2 *st, struct work_set *ws)
 {
-	struct group_work **by = xcalloc(n + 1, sizeof *by);
+	struct group_work **by = xcalloc(ws->n + 1, sizeof *by);
 	size_t nb = 0;
-	for (size_t i = 0; i < n; i++)
-		if (g[i]->warm)
-			by[nb++] = g[i];
+	for (size_t i = 0; i < ws->n; i++)
+		if (ws->w[i]->warm)
+			by[nb++] = ws->w[i];
 	qsort(by, nb, sizeof *by, cmp_coord);
 	for (size_t i = 0; i < nb;) {
 		size_t e = i;
 		while (e < nb && by[e]->coord == by[i]->coord)
 			e++;
 		describe_send(st, &by[i], e - i, by[i]->coord);
-		for (size_t j = i; j < e; j++)
+		for (size_t j = i; j < e; j++) {
+			by[j]->desc_sent = true;
 			offsets_send(st, by[j], by[j]->coord);
+		}
 		i = e;
 	}
-	nb = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (g[i]->warm)
+	free(by);
+}
+
+/* Cold groups (coordinator unknown) in one describe, which looks coordinators up. Only groups whose
+ * coordinator is known to be up: ListGroups just listed them (a broker lists the groups it
+ * coordinates), or every broker answered ListGroups. A lookup whose coordinator is down never ends
+ * in librdkafka 2.0.2: it aborts the process when the coordinator returns after the request timed
+ * out, and it blocks rd_kafka_destroy while the coordinator stays away. */
+static void send_cold(struct stage2 *st, struct work_set *ws, bool list_complete)
+{
+	struct group_work **by = xcalloc(ws->n + 1, sizeof *by);
+	size_t nb = 0;
+	for (size_t i = 0; i < ws->n; i++) {
+		struct group_work *gw = ws->w[i];
+		if (gw->warm || gw->desc_sent || !(gw->listed || list_complete))
 			continue;
-		if (cold_in_flight(st->rc, g[i]->name)) {
+		gw->desc_sent = true;
+		if (cold_in_flight(st->rc, gw->name)) {
 			/* still looking for its coordinator since an earlier refresh: do not pile up */
-			g[i]->desc_done = g[i]->off_done = true;
-			set_error(g[i], "DescribeGroups", "coordinator not available (lookup still pending)");
+			gw->desc_done = gw->off_done = true;
+			set_error(gw, "DescribeGroups", "coordinator not available (lookup still pending)");
 			continue;
 		}
-		by[nb++] = g[i];
+		by[nb++] = gw;
 	}
 	describe_send(st, by, nb, -1);
 	free(by);
@@ -425,24 +439,15 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws
 		else
 			work_add(ws, name, true);
 	}
-	if (ws->n == first_new)
-		return;
-	struct group_work **fresh = xcalloc(ws->n - first_new, sizeof *fresh);
-	size_t nf = ws->n - first_new;
-	memcpy(fresh, &ws->w[first_new], nf * sizeof *fresh);
-	work_sort(ws); /* the names were new and distinct: nothing is merged, the pointers stay valid */
-	send_new(st, fresh, nf);
-	free(fresh);
+	if (ws->n != first_new)
+		work_sort(ws); /* the names were new and distinct: nothing is merged, the pointers stay valid */
+	send_cold(st, ws, n_err == 0);
 }
 
-/* A group's describe failed: retry once the long way if it was asked of a remembered coordinator. */
-static void describe_failed(struct group_work *gw, const char *why, struct group_work **retry, size_t *nretry)
+/* A group's describe failed. No retry through FindCoordinator here (see send_cold): next refresh
+ * the group is cold, and asked again once ListGroups shows its coordinator is up. */
+static void describe_failed(struct group_work *gw, const char *why)
 {
-	if (gw->warm && !gw->desc_retried) {
-		gw->desc_retried = true;
-		retry[(*nretry)++] = gw;
-		return;
-	}
 	gw->desc_done = true;
 	set_error(gw, "DescribeGroups", why);
 }
@@ -457,13 +462,10 @@ static void on_describe(struct stage2 *st, rd_kafka_event_t *ev, const struct lt
 		if (gw)
 			batch[nb++] = gw;
 	}
-	struct group_work **retry = xcalloc(nb + 1, sizeof *retry);
-	size_t nretry = 0;
-
 	if (rd_kafka_event_error(ev)) {
 		for (size_t i = 0; i < nb; i++)
 			if (!batch[i]->desc_done)
-				describe_failed(batch[i], rd_kafka_event_error_string(ev), retry, &nretry);
+				describe_failed(batch[i], rd_kafka_event_error_string(ev));
 	} else {
 		size_t n = 0;
 		const rd_kafka_ConsumerGroupDescription_t **d =
@@ -474,30 +476,26 @@ static void on_describe(struct stage2 *st, rd_kafka_event_t *ev, const struct lt
 				continue;
 			const rd_kafka_error_t *ge = rd_kafka_ConsumerGroupDescription_error(d[i]);
 			if (ge) {
-				describe_failed(gw, rd_kafka_error_string(ge), retry, &nretry);
+				describe_failed(gw, rd_kafka_error_string(ge));
 				continue;
 			}
 			gw->desc_done = true;
 			gw->desc = d[i];
 			const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d[i]);
 			gw->coord = node ? rd_kafka_Node_id(node) : -1;
-			if (!gw->off_sent && !gw->off_done)
-				offsets_send(st, gw, gw->coord);
+			if (!gw->off_sent && !gw->off_done) {
+				if (gw->coord >= 0)
+					offsets_send(st, gw, gw->coord);
+				else
+					describe_failed(gw, "no coordinator in the answer");
+			}
 		}
 		/* groups of this call the answer left out */
 		for (size_t i = 0; i < nb; i++)
-			if (!batch[i]->desc_done && !batch[i]->desc_retried)
-				describe_failed(batch[i], "missing from the answer", retry, &nretry);
+			if (!batch[i]->desc_done)
+				describe_failed(batch[i], "missing from the answer");
 	}
-	for (size_t i = 0; i < nretry; i++)
-		if (cold_in_flight(st->rc, retry[i]->name)) {
-			retry[i]->desc_done = true;
-			set_error(retry[i], "DescribeGroups", "coordinator not available (lookup still pending)");
-			retry[i--] = retry[--nretry];
-		}
-	describe_send(st, retry, nretry, -1);
-	free(retry);
-	/* a group whose describe failed for good needs no offsets */
+	/* a group whose describe failed needs no offsets */
 	for (size_t i = 0; i < nb; i++)
 		if (batch[i]->desc_done && !batch[i]->desc && !batch[i]->off_sent)
 			batch[i]->off_done = true;
@@ -534,7 +532,7 @@ static void on_offsets(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_
 		 * if the describe is still running, it sends the offsets request when it answers. */
 		gw->off_retried = true;
 		gw->off_sent = false;
-		if (gw->desc_done && gw->desc)
+		if (gw->desc_done && gw->desc && gw->coord >= 0)
 			offsets_send(st, gw, gw->coord);
 		else if (gw->desc_done)
 			gw->off_done = true; /* the describe failed for good: so does the group */
@@ -573,7 +571,7 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		gw->warm = pg && !pg->error && pg->coordinator >= 0 && broker_in(md, pg->coordinator);
 		gw->coord = gw->warm ? pg->coordinator : -1;
 	}
-	send_new(&st, ws->w, ws->n);
+	send_warm(&st, ws);
 
 	while (st.pending > 0) {
 		rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop);
@@ -613,7 +611,10 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		errors_add(&s->error, "ListGroups: %s", why_missing);
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
-		if (!gw->desc_done)
+		if (!gw->desc_sent)
+			set_error(gw, "DescribeGroups", "not asked: its coordinator is unknown and a broker did not list its "
+				  "groups");
+		else if (!gw->desc_done)
 			set_error(gw, "DescribeGroups", why_missing);
 		else if (!gw->off_done)
 			set_error(gw, "OffsetFetch", why_missing);

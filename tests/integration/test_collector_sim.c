@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,6 +361,49 @@ static void broker_goes_away_and_comes_back(void **state)
 	sim_free(sim);
 }
 
+static bool wait_readable(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+/* The background thread against the sim: publishes and wakes; keeps publishing while a coordinator
+ * is down (its groups stale, lookups in flight); collector_free joins while the broker is still down. */
+static void thread_survives_a_dead_coordinator(void **state)
+{
+	(void)state;
+	char err[ERR_LEN];
+	sim_cluster *sim = small_cluster();
+	struct lt_collector_conf c = { .timeout_ms = 1500 };
+	lt_collector *col = collector_for(sim, &c);
+	assert_int_equal(collector_start(col, err, sizeof err), 0);
+	assert_true(wait_readable(collector_wake_fd(col), 10000));
+	collector_ack(col);
+	lt_snapshot *s = collector_latest(col);
+	assert_int_equal(s->n_groups, 3);
+	snapshot_unref(s);
+
+	int victim = sim_coordinator(sim, "ahead");
+	assert_int_equal(sim_broker_stop(sim, victim, err, sizeof err), 0);
+	uint64_t seq = 0;
+	for (int i = 0; i < 3; i++) {
+		assert_true(wait_readable(collector_wake_fd(col), 10000));
+		collector_ack(col);
+		s = collector_latest(col);
+		assert_true(s->seq > seq);
+		seq = s->seq;
+		snapshot_unref(s);
+	}
+	s = collector_latest(col);
+	const lt_group *g = snapshot_find_group(s, "ahead");
+	assert_non_null(g);
+	assert_non_null(g->error);
+	assert_true(g->stale_ms > 0);
+	snapshot_unref(s);
+	collector_free(col); /* while the broker is down and lookups are in flight */
+	sim_free(sim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +411,9 @@ int main(void)
 		cmocka_unit_test(filters_and_explicit_groups),
 		cmocka_unit_test(request_budget_on_200_groups),
 		cmocka_unit_test(broker_goes_away_and_comes_back),
+		cmocka_unit_test(thread_survives_a_dead_coordinator),
 	};
+	if (getenv("LT_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("LT_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
