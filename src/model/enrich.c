@@ -27,7 +27,8 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 	p->has_time_lag = false;
 	p->time_lag_ms = 0;
 	if (p->has_lag)
-		p->has_time_lag = timelag_compute(w->te, w->ev, w->ne, p->committed, now, &p->time_lag_ms);
+		p->has_time_lag =
+		    timelag_compute_moved(w->te, w->ev, w->ne, p->committed, now, w->moved_at, &p->time_lag_ms);
 
 	bool idle = false;
 	p->status = status_compute(w, mp->window, mp->allowed_lag, now, p->member >= 0, p->has_lag, p->lag, &idle);
@@ -37,6 +38,8 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 
 void model_enrich(lt_history *h, lt_snapshot *s)
 {
+	if (!h || !s)
+		return;
 	const lt_model_params *mp = history_params(h);
 	const int64_t now = s->taken_at_ms;
 	lt_window *w = xmalloc(sizeof *w);

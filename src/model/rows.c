@@ -1,8 +1,9 @@
 /* rows.c — building the rows of a snapshot, sorting them, and row identities.
  *
- * Sorting decorates each row with its key once (one column_key call per row, not per comparison)
- * and sorts the decorated array with qsort_r and an explicit context (no file-static state). One
- * temporary array per sort; no per-row allocation. */
+ * Sorting reads each row's key once (one column_key call per row, not per comparison): numeric
+ * columns are radix-sorted (100,000 rows in a few ms), text columns decorated and sorted with
+ * qsort_r and an explicit context (no file-static state). A few temporary arrays per sort; no
+ * per-row allocation. */
 #include "config.h" /* _GNU_SOURCE: qsort_r */
 
 #include <stdint.h>
@@ -35,8 +36,8 @@ static uint64_t str_prefix(const char *s)
 
 /* The tie-break (group, topic, partition) by address: rows are views into one snapshot, whose
  * groups array is sorted by id and each group's partitions by (topic, partition) (snapshot.h), so
- * address order is that order, without comparing strings. Rows of a group row sort before the
- * group's partitions. */
+ * address order is that order, without comparing strings. A group row (part NULL) comes before
+ * its group's partition rows. */
 static int address_tiebreak(const lt_row *a, const lt_row *b)
 {
 	if (a->group != b->group)
@@ -86,7 +87,7 @@ static void radix_sort(item *a, item *tmp, size_t n)
 		const int shift = 8 * b;
 		if (((diff >> shift) & 0xff) == 0)
 			continue;
-		size_t count[256] = { 0 };
+		size_t count[256] = {0};
 		for (size_t i = 0; i < n; i++)
 			count[(a[i].key >> shift) & 0xff]++;
 		size_t pos = 0;
@@ -185,7 +186,7 @@ void rows_sort(lt_row *rows, size_t n, lt_col_id col, bool descending)
 {
 	if (n < 2 || (unsigned)col >= LT_COL__COUNT)
 		return;
-	sort_ctx ctx = { column_key_kind(col), descending };
+	sort_ctx ctx = {column_key_kind(col), descending};
 	if (ctx.kind != LT_KEY_STR) {
 		rows_sort_numeric(rows, n, col, descending);
 		return;
@@ -207,6 +208,32 @@ void rows_sort(lt_row *rows, size_t n, lt_col_id col, bool descending)
 	free(d);
 }
 
+/* The partition rows of g that f matches. Same result as filter_match per row, but the group id
+ * is tested once and each topic once per run of its partitions (they are sorted by topic): with a
+ * regex, 320,000 rows cost thousands of regexec calls, not 640,000. */
+static size_t add_partition_rows(lt_row *rows, const lt_group *g, const lt_filter *f)
+{
+	size_t k = 0;
+	const bool group_ok = !f || filter_match_name(f, g->group);
+	const char *prev = NULL;
+	bool topic_ok = false;
+	for (size_t j = 0; j < g->n_partitions; j++) {
+		const lt_partition *p = &g->partitions[j];
+		if (!group_ok) {
+			if (!prev || strcmp(prev, p->topic) != 0) {
+				topic_ok = filter_match_name(f, p->topic);
+				prev = p->topic;
+			}
+			if (!topic_ok)
+				continue;
+		}
+		rows[k].group = g;
+		rows[k].part = p;
+		k++;
+	}
+	return k;
+}
+
 lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group, const lt_filter *f, size_t *n)
 {
 	size_t cap = 0, k = 0;
@@ -224,26 +251,15 @@ lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group
 	lt_row *rows = xmalloc((cap ? cap : 1) * sizeof *rows);
 	if (kind == LT_ROWS_GROUPS) {
 		for (size_t i = 0; i < s->n_groups; i++) {
-			lt_row r = { &s->groups[i], NULL };
+			lt_row r = {&s->groups[i], NULL};
 			if (!f || filter_match(f, &r))
 				rows[k++] = r;
 		}
+	} else if (group) {
+		k = add_partition_rows(rows, group, f);
 	} else {
-		if (group) {
-			/* The caller's group (of s) is used directly, not looked up again. */
-			for (size_t j = 0; j < group->n_partitions; j++) {
-				lt_row r = { group, &group->partitions[j] };
-				if (!f || filter_match(f, &r))
-					rows[k++] = r;
-			}
-		} else {
-			for (size_t i = 0; i < s->n_groups; i++)
-				for (size_t j = 0; j < s->groups[i].n_partitions; j++) {
-					lt_row r = { &s->groups[i], &s->groups[i].partitions[j] };
-					if (!f || filter_match(f, &r))
-						rows[k++] = r;
-				}
-		}
+		for (size_t i = 0; i < s->n_groups; i++)
+			k += add_partition_rows(rows + k, &s->groups[i], f);
 	}
 	*n = k;
 	return rows;

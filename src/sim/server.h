@@ -93,6 +93,7 @@ struct sim_server {
 	uint64_t next_conn_id;
 	struct sim_conn *dead; /* closed this pass, freed after the event batch */
 	char *bootstrap;
+	struct sim_fetch_wait *fetch_waits; /* Fetches held for MaxWaitTime (api_fetch.c) */
 };
 
 int64_t sim_mono_ms(void);

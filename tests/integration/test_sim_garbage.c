@@ -452,6 +452,54 @@ static void test_slow_reader(void **state)
 	close(fd);
 }
 
+/* OffsetCommit v2 over the wire: a consumer's commit (generation >= 0) for a group the coordinator does not
+ * know is from an older generation (ILLEGAL_GENERATION, nothing created); the wrong broker says
+ * NOT_COORDINATOR. */
+static void test_commit_routing_and_generation(void **state)
+{
+	(void)state;
+	const char *group = "g-generation";
+	int coord = sim_coordinator(sim, group);
+	int other = coord == 1 ? 2 : 1;
+	int16_t want[2] = {22, 16}; /* ILLEGAL_GENERATION, NOT_COORDINATOR */
+	int nodes[2] = {coord, other};
+	for (int k = 0; k < 2; k++) {
+		int fd = connect_broker(nodes[k]);
+		struct wire_buf b;
+		wire_buf_init(&b);
+		request(&b, 8, 2, 9, false);
+		wire_put_str(&b, group, false);
+		wire_put_i32(&b, 5);          /* generation */
+		wire_put_str(&b, "m-1", false); /* member */
+		wire_put_i64(&b, -1);         /* retention */
+		wire_put_i32(&b, 1);
+		wire_put_str(&b, "orders", false);
+		wire_put_i32(&b, 1);
+		wire_put_i32(&b, 0);
+		wire_put_i64(&b, 5);
+		wire_put_str(&b, "", false);
+		finish(&b, 0);
+		send_all(fd, b.data, b.len);
+		uint8_t *r;
+		ssize_t n = read_frame(fd, &r);
+		assert_true(n > 0);
+		struct wire_rd rd;
+		wire_rd_init(&rd, r, (size_t)n);
+		assert_int_equal(wire_i32(&rd), 9);
+		assert_int_equal(wire_array(&rd, false, 1), 1);
+		assert_true(wire_str_eq(wire_str(&rd, false), "orders"));
+		assert_int_equal(wire_array(&rd, false, 1), 1);
+		assert_int_equal(wire_i32(&rd), 0);
+		assert_int_equal(wire_i16(&rd), want[k]);
+		assert_false(rd.err);
+		free(r);
+		wire_buf_free(&b);
+		close(fd);
+	}
+	char st[32];
+	assert_int_equal(sim_group_info(sim, group, st, sizeof(st)), -1);
+}
+
 static void test_wire_codec(void **state)
 {
 	(void)state;
@@ -514,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_frames),
 		cmocka_unit_test(test_many_connections),
 		cmocka_unit_test(test_slow_reader),
+		cmocka_unit_test(test_commit_routing_and_generation),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

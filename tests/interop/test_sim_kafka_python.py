@@ -179,14 +179,21 @@ try:
     below = [tp.partition for tp, om in replay.items() if om.offset < begin[tp]]
     ok(len(replay) > 0 and len(below) == len(replay), "demo: clickstream-replay committed below log start",
        (replay, begin))
-    lag1 = admin.list_consumer_group_offsets("clickstream-etl")
-    end1 = c.end_offsets(list(lag1.keys()))
-    time.sleep(2.5)
-    lag2 = admin.list_consumer_group_offsets("clickstream-etl")
-    end2 = c.end_offsets(list(lag2.keys()))
-    total1 = sum(end1[tp] - om.offset for tp, om in lag1.items())
-    total2 = sum(end2[tp] - om.offset for tp, om in lag2.items())
-    ok(sum(end2.values()) > sum(end1.values()) and total2 > total1,
+    def lag_sample():
+        # Production and commits change together once a second: take a sample no tick fell into.
+        for _ in range(20):
+            committed = admin.list_consumer_group_offsets("clickstream-etl")
+            e_a = c.end_offsets(list(committed.keys()))
+            again = admin.list_consumer_group_offsets("clickstream-etl")
+            e_b = c.end_offsets(list(committed.keys()))
+            if e_a == e_b and again == committed:
+                return sum(e_a.values()), sum(e_a[tp] - om.offset for tp, om in committed.items())
+            time.sleep(0.1)
+        return None, None
+    end1, total1 = lag_sample()
+    time.sleep(3.5)
+    end2, total2 = lag_sample()
+    ok(end1 is not None and end2 is not None and end2 > end1 and total2 > total1,
        "demo: traffic flows and clickstream-etl lags further", (total1, total2))
     c.close()
     admin.close()
