@@ -8,15 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kafka/log_offsets.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-/* Log-offset lookups run one thread per partition leader (offsets_for_times blocks), at most this many. */
-#define MAX_LEADER_THREADS 16
 /* The event loop wakes at least this often to notice a stop request. */
 #define POLL_SLICE_MS 100
 
-static int remaining_ms(int64_t deadline)
+int refresh_remaining_ms(int64_t deadline)
 {
 	int64_t r = deadline - now_mono_ms();
 	return r > 0 ? (int)r : 0;
@@ -28,8 +27,7 @@ static bool stopping(const bool *stop)
 }
 
 /* Appends "; what" to *dst (a growing list of refresh errors). */
-static void errors_add(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void errors_add(char **dst, const char *fmt, ...)
+void refresh_errors_add(char **dst, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -147,8 +145,8 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 	 * while the others could answer. Each attempt picks a usable broker anew. */
 	int slice = rc->timeout_ms / 4 > 500 ? rc->timeout_ms / 4 : 500;
 	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR__TIMED_OUT;
-	while (remaining_ms(deadline) > 0) {
-		int r = remaining_ms(deadline);
+	while (refresh_remaining_ms(deadline) > 0) {
+		int r = refresh_remaining_ms(deadline);
 		e = rd_kafka_metadata(rk, 1, NULL, mdp, r < slice ? r : slice);
 		client_poll(rc->client);
 		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
@@ -199,7 +197,7 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 static rd_kafka_event_t *wait_event(rd_kafka_queue_t *q, lt_client *cl, int64_t deadline, const bool *stop)
 {
 	while (!stopping(stop)) {
-		int r = remaining_ms(deadline);
+		int r = refresh_remaining_ms(deadline);
 		if (r <= 0)
 			return NULL;
 		rd_kafka_event_t *ev = rd_kafka_queue_poll(q, r < POLL_SLICE_MS ? r : POLL_SLICE_MS);
@@ -299,7 +297,7 @@ struct stage2 {
 static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline, bool cold)
 {
 	char why[256];
-	int r = cold ? COLD_TIMEOUT_MS : remaining_ms(deadline);
+	int r = cold ? COLD_TIMEOUT_MS : refresh_remaining_ms(deadline);
 	rd_kafka_AdminOptions_set_request_timeout(opt, r > 0 ? r : 1, why, sizeof why);
 }
 
@@ -418,7 +416,7 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws
 {
 	st->list_done = true;
 	if (rd_kafka_event_error(ev)) {
-		errors_add(&st->s->error, "ListGroups: %s", rd_kafka_event_error_string(ev));
+		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_event_error_string(ev));
 		return;
 	}
 	const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
@@ -426,7 +424,7 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws
 	const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
 	const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
 	for (size_t i = 0; i < n_err; i++)
-		errors_add(&st->s->error, "ListGroups: %s", rd_kafka_error_string(errs[i]));
+		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_error_string(errs[i]));
 
 	size_t first_new = ws->n;
 	for (size_t i = 0; i < n_valid; i++) {
@@ -608,7 +606,7 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 
 	const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
 	if (!st.list_done)
-		errors_add(&s->error, "ListGroups: %s", why_missing);
+		refresh_errors_add(&s->error, "ListGroups: %s", why_missing);
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
 		if (!gw->desc_sent)
@@ -720,191 +718,6 @@ static bool group_build(lt_snapshot *s, const struct group_work *gw)
 	return true;
 }
 
-/* ------------------------------------------------------------------ stage 4: log offsets */
-
-struct tp_ent {
-	const char *topic;  /* points into the snapshot */
-	int32_t partition;
-	int32_t leader;     /* -1: none (topic gone, partition unknown, no leader) */
-	int64_t log_start, log_end;
-	bool ok;
-};
-
-static int cmp_tp(const void *a, const void *b)
-{
-	const struct tp_ent *x = a, *y = b;
-	int c = strcmp(x->topic, y->topic);
-	if (c)
-		return c;
-	return (x->partition > y->partition) - (x->partition < y->partition);
-}
-
-static int cmp_tp_leader(const void *a, const void *b)
-{
-	const struct tp_ent *x = a, *y = b;
-	if (x->leader != y->leader)
-		return (x->leader > y->leader) - (x->leader < y->leader);
-	return cmp_tp(a, b);
-}
-
-static int cmp_md_topic(const void *a, const void *b)
-{
-	return strcmp((*(const rd_kafka_metadata_topic_t *const *)a)->topic,
-		      (*(const rd_kafka_metadata_topic_t *const *)b)->topic);
-}
-
-static int32_t leader_of(const rd_kafka_metadata_topic_t *const *idx, size_t n, const struct rd_kafka_metadata *md,
-			 const char *topic, int32_t partition)
-{
-	rd_kafka_metadata_topic_t key = { .topic = (char *)topic };
-	const rd_kafka_metadata_topic_t *kp = &key;
-	const rd_kafka_metadata_topic_t *const *hit = bsearch(&kp, idx, n, sizeof *idx, cmp_md_topic);
-	if (!hit || (*hit)->err)
-		return -1;
-	for (int i = 0; i < (*hit)->partition_cnt; i++) {
-		const rd_kafka_metadata_partition_t *mp = &(*hit)->partitions[i];
-		if (mp->id != partition)
-			continue;
-		if (mp->leader < 0)
-			return -1;
-		for (int b = 0; b < md->broker_cnt; b++)
-			if (md->brokers[b].id == mp->leader)
-				return mp->leader;
-		return -1; /* leader not among the live brokers */
-	}
-	return -1;
-}
-
-struct leader_job {
-	rd_kafka_t *rk;
-	struct tp_ent *tps;    /* this leader's range */
-	size_t n;
-	int64_t deadline;
-	rd_kafka_resp_err_t err;
-	int32_t leader;
-};
-
-/* Two offsets_for_times calls for one leader: −2 (log start) then −1 (log end); each sends one
- * ListOffsets. A call per leader (rather than one for all) keeps a dead leader from failing the
- * others: offsets_for_times drops every result when any leader fails. */
-static void *leader_job_run(void *arg)
-{
-	struct leader_job *j = arg;
-	static const int64_t which[2] = { -2, -1 };
-	for (int w = 0; w < 2 && !j->err; w++) {
-		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)j->n);
-		for (size_t i = 0; i < j->n; i++)
-			rd_kafka_topic_partition_list_add(l, j->tps[i].topic, j->tps[i].partition)->offset = which[w];
-		int r = remaining_ms(j->deadline);
-		j->err = r > 0 ? rd_kafka_offsets_for_times(j->rk, l, r) : RD_KAFKA_RESP_ERR__TIMED_OUT;
-		for (int i = 0; !j->err && i < l->cnt; i++) {
-			const rd_kafka_topic_partition_t *e = &l->elems[i];
-			struct tp_ent *t = &j->tps[i];
-			/* The list keeps its order: element i is tps[i]. */
-			if (e->err || e->offset < 0) {
-				t->ok = false;
-				continue;
-			}
-			if (w == 0) {
-				t->log_start = e->offset;
-				t->ok = true;
-			} else if (t->ok) {
-				t->log_end = e->offset;
-			}
-		}
-		rd_kafka_topic_partition_list_destroy(l);
-	}
-	if (j->err)
-		for (size_t i = 0; i < j->n; i++)
-			j->tps[i].ok = false;
-	return NULL;
-}
-
-static void log_offsets_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kafka_metadata *md,
-			      int64_t deadline)
-{
-	size_t n = 0, cap = 0;
-	struct tp_ent *tps = NULL;
-	for (size_t g = 0; g < s->n_groups; g++) {
-		lt_group *gr = &s->groups[g];
-		if (gr->error)
-			continue; /* stale or failed groups keep last round's numbers */
-		for (size_t k = 0; k < gr->n_partitions; k++) {
-			tps = xgrow(tps, &cap, n + 1, sizeof *tps);
-			tps[n++] = (struct tp_ent){ .topic = gr->partitions[k].topic,
-						    .partition = gr->partitions[k].partition };
-		}
-	}
-	if (n == 0)
-		return;
-	qsort(tps, n, sizeof *tps, cmp_tp);
-	size_t u = 0;
-	for (size_t i = 1; i < n; i++)
-		if (cmp_tp(&tps[i], &tps[u]) != 0)
-			tps[++u] = tps[i];
-	n = u + 1;
-
-	const rd_kafka_metadata_topic_t **idx = xcalloc((size_t)md->topic_cnt + 1, sizeof *idx);
-	for (int i = 0; i < md->topic_cnt; i++)
-		idx[i] = &md->topics[i];
-	qsort(idx, (size_t)md->topic_cnt, sizeof *idx, cmp_md_topic);
-	for (size_t i = 0; i < n; i++) {
-		tps[i].leader = leader_of(idx, (size_t)md->topic_cnt, md, tps[i].topic, tps[i].partition);
-		tps[i].log_start = tps[i].log_end = LT_OFFSET_NONE;
-	}
-	free(idx);
-	qsort(tps, n, sizeof *tps, cmp_tp_leader);
-
-	size_t n_jobs = 0;
-	struct leader_job *jobs = xcalloc(n, sizeof *jobs);
-	for (size_t i = 0; i < n;) {
-		size_t e = i;
-		while (e < n && tps[e].leader == tps[i].leader)
-			e++;
-		if (tps[i].leader >= 0)
-			jobs[n_jobs++] = (struct leader_job){ .rk = client_rk(rc->client), .tps = &tps[i], .n = e - i,
-							      .deadline = deadline, .leader = tps[i].leader };
-		i = e;
-	}
-	for (size_t b = 0; b < n_jobs; b += MAX_LEADER_THREADS) {
-		pthread_t th[MAX_LEADER_THREADS];
-		bool started[MAX_LEADER_THREADS] = { false };
-		size_t end = b + MAX_LEADER_THREADS < n_jobs ? b + MAX_LEADER_THREADS : n_jobs;
-		for (size_t j = b; j < end; j++)
-			started[j - b] = pthread_create(&th[j - b], NULL, leader_job_run, &jobs[j]) == 0;
-		for (size_t j = b; j < end; j++) {
-			if (started[j - b])
-				pthread_join(th[j - b], NULL);
-			else
-				leader_job_run(&jobs[j]);
-		}
-	}
-	for (size_t j = 0; j < n_jobs; j++)
-		if (jobs[j].err)
-			errors_add(&s->error, "ListOffsets (broker %d): %s", (int)jobs[j].leader,
-				   rd_kafka_err2str(jobs[j].err));
-	free(jobs);
-
-	qsort(tps, n, sizeof *tps, cmp_tp);
-	for (size_t g = 0; g < s->n_groups; g++) {
-		lt_group *gr = &s->groups[g];
-		if (gr->error)
-			continue;
-		for (size_t k = 0; k < gr->n_partitions; k++) {
-			lt_partition *p = &gr->partitions[k];
-			struct tp_ent key = { .topic = p->topic, .partition = p->partition };
-			struct tp_ent *t = bsearch(&key, tps, n, sizeof *tps, cmp_tp);
-			if (t && t->ok) {
-				p->log_start = t->log_start;
-				p->log_end = t->log_end;
-			} else {
-				p->flags |= LT_PF_NO_LEADER;
-			}
-		}
-	}
-	free(tps);
-}
-
 /* ------------------------------------------------------------------ the refresh */
 
 static void carry_all_stale(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t now, const char *why)
@@ -956,7 +769,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 			if (gw->desc)
 				g->state = state_from_rd(rd_kafka_ConsumerGroupDescription_state(gw->desc));
 		} else if (gw->error) {
-			errors_add(&s->error, "group %s: %s", gw->name, gw->error);
+			refresh_errors_add(&s->error, "group %s: %s", gw->name, gw->error);
 		}
 	}
 	for (size_t i = 0; i < keep.n; i++)
@@ -967,7 +780,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 	/* Sorts, and adds the assigned partitions that have no commit: they need log offsets too. */
 	snapshot_finish(s);
 	if (!stopping(stop))
-		log_offsets_stage(rc, s, md, deadline);
+		log_offsets_fill(client_rk(rc->client), s, md, deadline);
 	rd_kafka_metadata_destroy(md);
 	client_poll(rc->client);
 

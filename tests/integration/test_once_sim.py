@@ -202,7 +202,8 @@ def main():
         names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
         ok(names == ["scale-group-0000%d" % i for i in (0, 2, 4, 6, 8)] and json.loads(out)["cluster"] == "sim",
            "-c NAME: the cluster's include and exclude regexes", (names, err))
-        rc, out, err = lagtop("--once", "--format", "json", "--config", conf, "-c", "sim", "-g", "^scale-group-0001[0-2]$")
+        rc, out, err = lagtop("--once", "--format", "json", "--config", conf, "-c", "sim",
+                              "-g", "^scale-group-0001[0-2]$")
         names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
         ok(names == ["scale-group-00010", "scale-group-00012"], "-g replaces the include list, exclude still applies",
            (names, err))
@@ -281,7 +282,8 @@ def main():
         rc, out, err = lagtop("--once", "-b", demo.bootstrap, "-g", "^orders-processor$", "--samples", "2",
                               "--interval", "1")
         header = out.splitlines()[0].split() if out else []
-        ok(rc == 0 and header[7:9] == ["TIME-LAG", "STATUS"], "table: TIME-LAG and STATUS columns when known", out[:300])
+        ok(rc == 0 and header[7:9] == ["TIME-LAG", "STATUS"], "table: TIME-LAG and STATUS columns when known",
+           out[:300])
     finally:
         demo.stop()
 
