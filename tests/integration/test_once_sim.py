@@ -151,7 +151,7 @@ def main():
     os.environ["HOME"] = TMP
     os.environ["XDG_CONFIG_HOME"] = os.path.join(TMP, "xdg")
     os.environ.pop("LAGTOP_CONFIG", None)
-    print("1..23")
+    print("1..25")
     groups = 200
     brokers = 3
     sim = Sim("--brokers", str(brokers), "--scenario", "scale", "--groups", str(groups),
@@ -287,8 +287,50 @@ def main():
     finally:
         demo.stop()
 
+    # the fixture scenario: static and exactly known (src/sim/sim.h)
+    fx = Sim("--brokers", "3", "--scenario", "fixture")
+    try:
+        rc, out, err = lagtop("--once", "--format", "json", "-b", fx.bootstrap)
+        d = json.loads(out) if rc == 0 else {"groups": []}
+        got = {g["group"]: (g["state"], g["members"], g["lag"],
+                            [(p["topic"], p["partition"], p["log_start"], p["committed"], p["log_end"], p["lag"],
+                              p["client_id"], p["host"], p["metadata"]) for p in g["partitions"]],
+                            sorted((m["consumer_id"], m["client_id"], m["host"],
+                                    [(a["topic"], a["partition"]) for a in m["assignment"]]) for m in g["member_list"]))
+               for g in d["groups"]}
+        want = {
+            "fx-empty": ("Empty", 0, 990 + 980,
+                         [("fx-orders", 0, 100, 10, 1000, 990, None, None, "m0"),
+                          ("fx-orders", 2, 0, 20, 1000, 980, None, None, None)], []),
+            "fx-rebalancing": ("PreparingRebalance", 1, None, [], [("fx-c3-member", "fx-c3", "/127.0.0.1", [])]),
+            "fx-stable": ("Stable", 2, 500 + 400 + 300,
+                          [("fx-orders", 0, 100, 500, 1000, 500, "fx-c1", "/10.9.0.1", None),
+                           ("fx-orders", 1, 0, 600, 1000, 400, "fx-c1", "/10.9.0.1", None),
+                           ("fx-orders", 2, 0, 700, 1000, 300, "fx-c2", "/10.9.0.2", None)],
+                          [("fx-c1-member", "fx-c1", "/10.9.0.1", [("fx-orders", 0), ("fx-orders", 1)]),
+                           ("fx-c2-member", "fx-c2", "/10.9.0.2", [("fx-orders", 2)])]),
+        }
+        ok(rc == 0 and got == want, "fixture scenario: every value of the JSON is the known one",
+           "\n".join("%s: got %s want %s" % (k, got.get(k), want.get(k)) for k in sorted(set(got) | set(want))
+                     if got.get(k) != want.get(k)) + err)
+        rc, out, err = lagtop("--once", "-b", fx.bootstrap)
+        rows = [l.split() for l in out.splitlines()]
+        col = {c: i for i, c in enumerate(rows[0])} if rows else {}
+        pick = [(r[col["GROUP"]], r[col["TOPIC"]], r[col["PARTITION"]], r[col["LOG-START"]], r[col["CURRENT-OFFSET"]],
+                 r[col["LOG-END-OFFSET"]], r[col["LAG"]], r[col["CONSUMER-ID"]], r[col["HOST"]], r[col["CLIENT-ID"]])
+                for r in rows[1:]] if col else []
+        ok(pick == [("fx-empty", "fx-orders", "0", "100", "10", "1000", "990", "-", "-", "-"),
+                    ("fx-empty", "fx-orders", "2", "0", "20", "1000", "980", "-", "-", "-"),
+                    ("fx-rebalancing", "-", "-", "-", "-", "-", "-", "fx-c3-member", "/127.0.0.1", "fx-c3"),
+                    ("fx-stable", "fx-orders", "0", "100", "500", "1000", "500", "fx-c1-member", "/10.9.0.1", "fx-c1"),
+                    ("fx-stable", "fx-orders", "1", "0", "600", "1000", "400", "fx-c1-member", "/10.9.0.1", "fx-c1"),
+                    ("fx-stable", "fx-orders", "2", "0", "700", "1000", "300", "fx-c2-member", "/10.9.0.2", "fx-c2")],
+           "fixture scenario: the table, row by row", out)
+    finally:
+        fx.stop()
+
     # unreachable after a cluster that was there: one line, exit 1
-    rc, out, err = lagtop("--once", "-b", sim.bootstrap, "--timeout", "1")
+    rc, out, err = lagtop("--once", "-b", fx.bootstrap, "--timeout", "1")
     ok(rc == 1 and out == "" and len(err.splitlines()) == 1 and err.startswith("lagtop: cannot reach the cluster"),
        "stopped cluster: one line on stderr, exit 1", err)
     return 0 if all(results) else 1
