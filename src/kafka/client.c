@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "util/xalloc.h"
 
 struct lt_client {
@@ -34,11 +35,8 @@ static const struct {
 
 bool client_prop_is_secret(const char *key)
 {
-	static const char *const words[] = { "password", "secret", "key" };
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (strcasestr(key, words[i]))
-			return true;
-	return false;
+	/* One rule for the whole program (password, secret, key, token, credential...). */
+	return config_is_secret_key(key);
 }
 
 /* Replaces every occurrence of each secret value in buf (in place, truncating) with [hidden]. */
