@@ -67,6 +67,7 @@ struct sim_req {
 	int64_t now_ms;            /* wall clock, ms */
 	int64_t mono_ms;           /* monotonic clock, ms (for timers) */
 	struct sim_resp *deferred; /* set by sim_req_defer() */
+	int16_t inject_err;        /* fault injection: answer with this error (sim_req_check_coordinator) */
 };
 
 typedef int sim_api_fn(struct sim_req *req, struct wire_rd *rd, struct wire_buf *out);
@@ -112,7 +113,7 @@ sim_api_fn sim_api_offset_delete;
 sim_api_fn sim_api_create_topics;
 
 /* Shared checks for handlers. */
-/* NOT_COORDINATOR unless this broker coordinates group (and it is up). */
+/* NOT_COORDINATOR unless this broker coordinates group (and it is up); an injected fault's error first. */
 int16_t sim_req_check_coordinator(const struct sim_req *req, const char *group, size_t len);
 
 #endif

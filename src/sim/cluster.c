@@ -300,6 +300,9 @@ int64_t sim_partition_offset_for_time(const struct sim_partition *p, int64_t ts,
 
 int32_t sim_coordinator_for(const struct sim_state *st, const char *group_id, size_t len)
 {
+	const struct sim_group *g = sim_group_find(st, group_id, len);
+	if (g && g->coordinator > 0)
+		return g->coordinator;
 	return (int32_t)(strmap_hash(group_id, len) % (uint64_t)st->nnodes) + 1;
 }
 

@@ -147,6 +147,7 @@ struct sim_group {
 	size_t noffsets, offsets_cap;
 	void *priv; /* membership.c's per-group state (join barrier, timers) */
 	void (*priv_free)(void *priv);
+	int32_t coordinator; /* fault injection: a moved coordinator's node id; 0: the hash decides */
 };
 
 /* ---- the whole cluster ---- */
@@ -187,7 +188,7 @@ int64_t sim_partition_offset_for_time(const struct sim_partition *p, int64_t ts,
 /* Timestamp of the record at offset (-1 when outside [log_start, log_end)). */
 int64_t sim_partition_timestamp_at(const struct sim_partition *p, int64_t offset);
 
-/* Groups. The coordinator of a group is fixed by hashing its id over the brokers. */
+/* Groups. The coordinator of a group is fixed by hashing its id over the brokers (unless a test moved it). */
 int32_t sim_coordinator_for(const struct sim_state *st, const char *group_id, size_t len);
 struct sim_group *sim_group_find(const struct sim_state *st, const char *id, size_t len);
 /* Creates an Empty simple group (protocol type "") when it does not exist. */

@@ -101,6 +101,30 @@ int sim_broker_start(sim_cluster *sim, int node_id, char *err, size_t errlen);
 /* Holds back every answer of a broker by latency_ms (0: off). */
 int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);
 
+/* ---- fault injection (issue 9) ----
+ * node_id 0 means every broker. Errors are injected only into the answers of the group coordinator APIs
+ * (FindCoordinator, ListGroups, DescribeGroups, OffsetFetch, OffsetCommit, DeleteGroups, OffsetDelete,
+ * Join/Sync/Heartbeat/LeaveGroup), in the error field(s) Kafka uses for that API and version. A frozen sim
+ * is SIGSTOP on lagtop-sim (or sim_stop() in-process: the listeners stay bound, nothing answers). */
+/* The same as sim_broker_set_latency, for one broker or all. */
+int sim_fault_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);
+/* Answers the next count requests (api_key, or -1 for any of the APIs above), then a share rate (0..1) of
+ * them, with error_code (0 turns it off). */
+int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_key, double rate, int count,
+		     char *err, size_t errlen);
+/* Sends only the first half of a share rate (0..1) of answers, then closes the connection. */
+int sim_fault_drop_rate(sim_cluster *sim, int node_id, double rate, char *err, size_t errlen);
+/* Turns every fault off (latency included). */
+void sim_fault_clear(sim_cluster *sim);
+/* Faults injected so far: error answers, dropped connections. */
+void sim_fault_counts(sim_cluster *sim, uint64_t *errors, uint64_t *drops);
+/* Moves an existing group's coordinator to node_id (0: back to the hashed one). */
+int sim_group_move_coordinator(sim_cluster *sim, const char *group, int node_id, char *err, size_t errlen);
+/* The retriable errors by Kafka name (case-insensitive): COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR,
+ * COORDINATOR_LOAD_IN_PROGRESS, REQUEST_TIMED_OUT. */
+int sim_error_code_parse(const char *name, int16_t *code);
+const char *sim_error_code_names(void);
+
 /* ---- request counters ---- */
 /* Requests received per API key since the last reset (keys >= SIM_COUNT_KEYS are summed in [SIM_COUNT_KEYS]). */
 #define SIM_COUNT_KEYS 80
