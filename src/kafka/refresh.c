@@ -218,6 +218,13 @@ static void list_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, rd_kafka_queue
 
 /* ------------------------------------------------------------------ stage 3: describe + offsets */
 
+/* Requests routed to a group coordinator (DescribeGroups, OffsetFetch) must not time out inside librdkafka:
+ * in 2.0.2 one that times out while its coordinator lookup is still pending aborts the process when the
+ * lookup completes later (rd_kafka_enq_once refcount assertion, librdkafka issue 4605) — seen with the
+ * sim dropping connections in the middle of answers. The refresh stops waiting at its own deadline
+ * instead (wait_event); a late answer lands on the refresh's queue, destroyed by then, and is dropped. */
+#define COORD_REQUEST_TIMEOUT_MS (3600 * 1000)
+
 static void offsets_send(rd_kafka_t *rk, rd_kafka_AdminOptions_t *opt, rd_kafka_queue_t *q, struct group_work *gw,
 			 int64_t deadline)
 {
@@ -225,8 +232,8 @@ static void offsets_send(rd_kafka_t *rk, rd_kafka_AdminOptions_t *opt, rd_kafka_
 	/* NULL partitions: every partition the group has committed (Empty groups have no assignment
 	 * to ask about). One group per call in librdkafka 2.0.2; all calls share the queue. */
 	rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(gw->name, NULL);
-	rd_kafka_AdminOptions_set_request_timeout(opt, remaining_ms(deadline) > 0 ? remaining_ms(deadline) : 1,
-						  why, sizeof why);
+	(void)deadline;
+	rd_kafka_AdminOptions_set_request_timeout(opt, COORD_REQUEST_TIMEOUT_MS, why, sizeof why);
 	rd_kafka_AdminOptions_set_opaque(opt, gw);
 	rd_kafka_ListConsumerGroupOffsets(rk, &req, 1, opt, q);
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
@@ -252,7 +259,7 @@ static void describe_offsets_stage(struct lt_refresh_ctx *rc, rd_kafka_queue_t *
 		names[i] = ws->w[i].name;
 
 	rd_kafka_AdminOptions_t *dopt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
-	rd_kafka_AdminOptions_set_request_timeout(dopt, remaining_ms(deadline), why, sizeof why);
+	rd_kafka_AdminOptions_set_request_timeout(dopt, COORD_REQUEST_TIMEOUT_MS, why, sizeof why);
 	rd_kafka_DescribeConsumerGroups(rk, names, ws->n, dopt, q);
 	rd_kafka_AdminOptions_destroy(dopt);
 	free(names);
