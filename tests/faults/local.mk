@@ -1,0 +1,9 @@
+## tests/faults — issue 9: lagtop under faults and bad input (the tests live in tests/integration/).
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_faults_collector
+TESTS += tests/integration/test_faults_collector
+tests_integration_test_faults_collector_SOURCES = tests/integration/test_faults_collector.c
+tests_integration_test_faults_collector_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_faults_collector_LDADD = $(UNIT_LDADD)
+endif
