@@ -12,5 +12,3 @@ static int not_yet(const char *what)
 
 int mode_tui(const struct lt_options *o) { (void)o; return not_yet("the dashboard"); }
 int mode_demo(const struct lt_options *o) { (void)o; return not_yet("--demo"); }
-int mode_reset(const struct lt_options *o) { (void)o; return not_yet("--reset-offsets"); }
-int mode_undo(const struct lt_options *o) { (void)o; return not_yet("--undo"); }

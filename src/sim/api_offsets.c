@@ -129,6 +129,8 @@ static int16_t commit_group_error(struct sim_req *req, struct sim_group **gp, st
 		return KERR_NONE;
 	}
 	*gp = g;
+	if (sim_group_commit_check(req, g, member_id, generation, &err) == 0)
+		return err;
 	if (g->state == SIM_GROUP_DEAD)
 		return KERR_COORDINATOR_NOT_AVAILABLE;
 	if (generation < 0 && g->state == SIM_GROUP_EMPTY)

@@ -390,7 +390,7 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		conn_close(c, why);
 		return -1;
 	}
-	if (rc == SIM_API_DEFERRED) {
+	if (rc == SIM_API_DEFERRED || rc == SIM_API_NO_RESPONSE) {
 		wire_buf_free(&body);
 		return 0;
 	}

@@ -101,6 +101,7 @@ struct sim_server {
 	uint64_t fault_rng;                       /* fault injection's own randomness (scenarios keep theirs) */
 	uint64_t injected_errors, injected_drops; /* how many faults were injected */
 	char *bootstrap;
+	struct sim_fetch_wait *fetch_waits; /* Fetches held for MaxWaitTime (api_fetch.c) */
 };
 
 int64_t sim_mono_ms(void);
