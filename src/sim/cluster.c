@@ -137,7 +137,7 @@ struct sim_topic *sim_topic_create(struct sim_state *st, const char *name, int32
 	int16_t dummy;
 	if (!kerr)
 		kerr = &dummy;
-	if (!topic_name_valid(name)) {
+	if (!st->any_topic_names && !topic_name_valid(name)) {
 		*kerr = KERR_INVALID_TOPIC_EXCEPTION;
 		snprintf(err, errlen, "invalid topic name '%s'", name);
 		return NULL;

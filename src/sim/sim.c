@@ -92,6 +92,18 @@ int sim_create_topic(sim_cluster *sim, const char *topic, int partitions, char *
 	return t ? 0 : -1;
 }
 
+int sim_create_topic_any_name(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen)
+{
+	LOCK(sim);
+	sim->st->any_topic_names = true;
+	struct sim_topic *t = *topic ? sim_topic_create(sim->st, topic, partitions, NULL, err, errlen) : NULL;
+	sim->st->any_topic_names = false;
+	UNLOCK(sim);
+	if (!*topic)
+		snprintf(err, errlen, "empty topic name");
+	return t ? 0 : -1;
+}
+
 int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms,
 	       int64_t step_ms, char *err, size_t errlen)
 {

@@ -44,6 +44,8 @@ bool sim_scenario_known(const char *name);
 
 /* ---- topics and records ---- */
 int sim_create_topic(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen);
+/* A hostile broker's topic (issue 9): any non-empty name, escape sequences and invalid UTF-8 included. */
+int sim_create_topic_any_name(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen);
 /* Appends count records with timestamps first_ts_ms, first_ts_ms + step_ms, ... (ms since the epoch). */
 int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms,
 	       int64_t step_ms, char *err, size_t errlen);
