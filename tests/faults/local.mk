@@ -7,3 +7,12 @@ tests_integration_test_faults_collector_SOURCES = tests/integration/test_faults_
 tests_integration_test_faults_collector_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_faults_collector_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_faults_hostile
+TESTS += tests/integration/test_faults_hostile
+tests_integration_test_faults_hostile_SOURCES = tests/integration/test_faults_hostile.c
+tests_integration_test_faults_hostile_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_faults_hostile_LDADD = $(UNIT_LDADD)
+endif
+EXTRA_DIST += tests/integration/check_hostile.py
