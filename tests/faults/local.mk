@@ -16,3 +16,6 @@ tests_integration_test_faults_hostile_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_faults_hostile_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/integration/check_hostile.py
+
+TESTS += tests/integration/test_faults_once.sh
+EXTRA_DIST += tests/integration/test_faults_once.sh
