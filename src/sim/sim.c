@@ -77,6 +77,15 @@ void sim_free(sim_cluster *sim)
 		return;
 	sim_server_stop(sim->srv); /* first: nothing runs scenario timers afterwards */
 	sim_scenario_free(sim->scn);
+	/* Group coordinator state cancels its timers on the server: free it while the server exists
+	 * (found by fuzz_sim: a group joined over the wire, then sim_free, was a use after free). */
+	size_t it = 0;
+	struct sim_group *g;
+	while ((g = strmap_next(&sim->st->groups, &it))) {
+		if (g->priv && g->priv_free)
+			g->priv_free(g->priv);
+		g->priv = NULL;
+	}
 	sim_server_free(sim->srv);
 	sim_state_free(sim->st);
 	free(sim);
@@ -435,6 +444,15 @@ int sim_group_move_coordinator(sim_cluster *sim, const char *group, int node_id,
 		return -1;
 	}
 	return 0;
+}
+
+/* For fuzzing: request frames through the dispatch path, no socket (see sim_server_feed). */
+int sim_feed(sim_cluster *sim, int node_id, const uint8_t *data, size_t len)
+{
+	LOCK(sim);
+	int n = sim_server_feed(sim->srv, node_id, data, len);
+	UNLOCK(sim);
+	return n;
 }
 
 /* ---- counters ---- */

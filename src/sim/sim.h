@@ -127,6 +127,11 @@ int sim_group_move_coordinator(sim_cluster *sim, const char *group, int node_id,
 int sim_error_code_parse(const char *name, int16_t *code);
 const char *sim_error_code_names(void);
 
+/* Fuzzing: runs a byte stream of length-prefixed request frames through broker node_id's dispatch path
+ * as if it came from a connection, without a socket (answers are built, then dropped). Returns the
+ * frames handled, or -1 when the stream would have closed the connection. Only before sim_start(). */
+int sim_feed(sim_cluster *sim, int node_id, const uint8_t *data, size_t len);
+
 /* ---- request counters ---- */
 /* Requests received per API key since the last reset (keys >= SIM_COUNT_KEYS are summed in [SIM_COUNT_KEYS]). */
 #define SIM_COUNT_KEYS 80
