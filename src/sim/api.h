@@ -10,6 +10,8 @@
  *   SIM_API_OK        — out holds the response;
  *   SIM_API_MALFORMED — the request could not be parsed: the server logs and closes the connection;
  *   SIM_API_NO_RESPONSE — the request gets no answer at all (Produce with acks=0, as in Kafka);
+ *   SIM_API_CLOSE     — an answer-less request failed: close the connection so the client notices
+ *                       (Kafka does this for a failed acks=0 Produce);
  *   SIM_API_DEFERRED  — the handler called sim_req_defer() and will answer later (JoinGroup's barrier,
  *                       Fetch's MaxWaitTime). Later responses on the same connection wait behind it, so
  *                       answers stay in request order.
@@ -29,7 +31,7 @@ struct sim_broker;
 struct sim_conn;
 struct sim_resp;
 
-enum { SIM_API_OK = 0, SIM_API_MALFORMED = -1, SIM_API_DEFERRED = 1, SIM_API_NO_RESPONSE = 2 };
+enum { SIM_API_OK = 0, SIM_API_MALFORMED = -1, SIM_API_DEFERRED = 1, SIM_API_NO_RESPONSE = 2, SIM_API_CLOSE = 3 };
 
 /* Kafka API keys the sim knows by name. */
 enum {

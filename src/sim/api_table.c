@@ -9,7 +9,7 @@
 #define NEVER INT16_MAX
 
 const struct sim_api sim_api_table[] = {
-	{KAPI_PRODUCE, "Produce", 3, 7, 9, sim_api_produce},
+	{KAPI_PRODUCE, "Produce", 0, 7, 9, sim_api_produce},
 	{KAPI_FETCH, "Fetch", 4, 11, 12, sim_api_fetch},
 	{KAPI_LIST_OFFSETS, "ListOffsets", 1, 2, 6, sim_api_list_offsets},
 	{KAPI_METADATA, "Metadata", 0, 4, 9, sim_api_metadata},

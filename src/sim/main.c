@@ -17,7 +17,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: lagtop-sim [--brokers N] [--port P] [--scenario NAME] [--groups N] [--partitions P]\n"
-		"                  [--topics T] [--seed S]\n"
+		"                  [--topics T] [--seed S] [--auto-create-partitions N]\n"
+		"                  [--group-min-session-timeout MS] [--group-initial-rebalance-delay MS]\n"
 		"                  [--fault-broker N] [--latency-ms MS] [--error-rate P] [--error-code NAME]\n"
 		"                  [--error-api KEY] [--drop-rate P]\n"
 		"A simulated Kafka cluster on 127.0.0.1, for lagtop's demo, tests and benchmarks (not a Kafka).\n"
@@ -26,6 +27,9 @@ static void usage(FILE *f)
 		"  --scenario NAME  %s (default empty)\n"
 		"  --groups N, --partitions P, --topics T   sizes of the scale scenario\n"
 		"  --seed S         randomness of the scenarios\n"
+		"  --auto-create-partitions N   partitions of topics created on first use (default 1; 0: never create)\n"
+		"  --group-min-session-timeout MS, --group-initial-rebalance-delay MS\n"
+		"                   group coordinator settings (defaults 6000 as Kafka, and 0)\n"
 		"Fault injection (on every broker, or only on --fault-broker N):\n"
 		"  --latency-ms MS  hold back every answer this long\n"
 		"  --error-rate P   answer this share (0..1) of the group coordinator requests with --error-code\n"
@@ -112,6 +116,18 @@ int main(int argc, char **argv)
 			if (parse_int(a, v, 0, LONG_MAX, &n) < 0)
 				return 2;
 			o.seed = (uint64_t)n;
+		} else if (strcmp(a, "--auto-create-partitions") == 0) {
+			if (parse_int(a, v, 0, 10000, &n) < 0)
+				return 2;
+			o.auto_create_partitions = n ? (int)n : -1;
+		} else if (strcmp(a, "--group-min-session-timeout") == 0) {
+			if (parse_int(a, v, 1, 1800000, &n) < 0)
+				return 2;
+			o.group_min_session_timeout_ms = (int)n;
+		} else if (strcmp(a, "--group-initial-rebalance-delay") == 0) {
+			if (parse_int(a, v, 0, 300000, &n) < 0)
+				return 2;
+			o.group_initial_rebalance_delay_ms = (int)n;
 		} else if (strcmp(a, "--fault-broker") == 0) {
 			if (parse_int(a, v, 0, 64, &fault_broker) < 0)
 				return 2;
