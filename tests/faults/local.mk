@@ -19,3 +19,6 @@ EXTRA_DIST += tests/integration/check_hostile.py
 
 TESTS += tests/integration/test_faults_once.sh
 EXTRA_DIST += tests/integration/test_faults_once.sh
+
+TESTS += tests/integration/test_faults_badinput.sh
+EXTRA_DIST += tests/integration/test_faults_badinput.sh
