@@ -303,6 +303,15 @@ void sim_resp_complete(struct sim_server *srv, struct sim_resp *resp, const stru
 	resp_release(srv, resp);
 }
 
+int16_t sim_req_commit_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition)
+{
+	const struct sim_server *srv = req->srv;
+	if (!srv->commit_fail_topic || partition != srv->commit_fail_partition ||
+	    strlen(srv->commit_fail_topic) != len || memcmp(srv->commit_fail_topic, topic, len) != 0)
+		return KERR_NONE;
+	return srv->commit_fail_code;
+}
+
 int16_t sim_req_check_coordinator(const struct sim_req *req, const char *group, size_t len)
 {
 	if (req->inject_err)
@@ -736,6 +745,7 @@ void sim_server_free(struct sim_server *srv)
 	if (srv->wakefd >= 0)
 		close(srv->wakefd);
 	free(srv->brokers);
+	free(srv->commit_fail_topic);
 	free(srv->timers);
 	free(srv->bootstrap);
 	pthread_cond_destroy(&srv->changed);

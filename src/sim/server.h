@@ -100,6 +100,9 @@ struct sim_server {
 	struct sim_conn *dead; /* closed this pass, freed after the event batch */
 	uint64_t fault_rng;                       /* fault injection's own randomness (scenarios keep theirs) */
 	uint64_t injected_errors, injected_drops; /* how many faults were injected */
+	char *commit_fail_topic;       /* fault injection: OffsetCommit fails for this one partition ... */
+	int32_t commit_fail_partition;
+	int16_t commit_fail_code;      /* ... with this error (a commit that fails part-way) */
 	char *bootstrap;
 	struct sim_fetch_wait *fetch_waits; /* Fetches held for MaxWaitTime (api_fetch.c) */
 };

@@ -120,6 +120,10 @@ int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_
 		     char *err, size_t errlen);
 /* Sends only the first half of a share rate (0..1) of answers, then closes the connection. */
 int sim_fault_drop_rate(sim_cluster *sim, int node_id, double rate, char *err, size_t errlen);
+/* OffsetCommit fails for topic/partition with error_code (a commit that fails part-way: the other
+ * partitions of the same request succeed); topic NULL turns it off. */
+int sim_fault_commit_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code, char *err,
+				size_t errlen);
 /* Turns every fault off (latency included). */
 void sim_fault_clear(sim_cluster *sim);
 /* Faults injected so far: error answers, dropped connections. */
