@@ -13,6 +13,8 @@ SECRET=hunter2-s3cr3t
 
 # sim_up ARGS... — starts lagtop-sim, sets $SIM_PID and $BOOT
 sim_up() {
+	# no stale "ready" line from the previous sim: the redirection below happens in the child, later
+	rm -f "$LT_TMP/sim.out" "$LT_TMP/sim.err"
 	"$LAGTOP_SIM" "$@" >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
 	SIM_PID=$!
 	on_exit "kill -CONT $SIM_PID 2>/dev/null; kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
