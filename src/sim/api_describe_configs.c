@@ -29,7 +29,9 @@ static size_t broker_configs(const struct sim_req *req, struct cfg *c)
 	c[n] = (struct cfg){.name = "broker.id", .read_only = true, .source = SRC_STATIC_BROKER};
 	snprintf(c[n++].value, sizeof c->value, "%d", req->node_id);
 	c[n] = (struct cfg){.name = "offsets.retention.minutes", .read_only = true, .source = SRC_DEFAULT};
-	snprintf(c[n++].value, sizeof c->value, "%d", SIM_OFFSETS_RETENTION_MINUTES);
+	snprintf(c[n++].value, sizeof c->value, "%d",
+	         req->st->offsets_retention_minutes > 0 ? req->st->offsets_retention_minutes
+	                                                : SIM_OFFSETS_RETENTION_MINUTES);
 	c[n] = (struct cfg){.name = "offsets.retention.check.interval.ms", .read_only = true, .source = SRC_DEFAULT};
 	snprintf(c[n++].value, sizeof c->value, "%d", 600000);
 	c[n] = (struct cfg){.name = "offsets.topic.num.partitions", .read_only = true, .source = SRC_DEFAULT};

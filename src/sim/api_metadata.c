@@ -8,10 +8,25 @@
 #include "util/xalloc.h"
 
 #define KERR_LEADER_NOT_AVAILABLE 5
+#define KERR_TOPIC_AUTHORIZATION_FAILED 29
+
+/* Fault switch (--deny-offsets-topic): a cluster whose ACLs hide __consumer_offsets from lagtop. */
+static bool denied(const struct sim_req *req, const char *topic)
+{
+	return req->st->deny_offsets_topic && strcmp(topic, "__consumer_offsets") == 0;
+}
 
 static void put_topic(struct sim_req *req, struct wire_buf *out, const struct sim_topic *t)
 {
 	int16_t v = req->api_version;
+	if (denied(req, t->name)) {
+		wire_put_i16(out, KERR_TOPIC_AUTHORIZATION_FAILED);
+		wire_put_str(out, t->name, false);
+		if (v >= 1)
+			wire_put_bool(out, true);
+		wire_put_array(out, 0, false);
+		return;
+	}
 	wire_put_i16(out, KERR_NONE);
 	wire_put_str(out, t->name, false);
 	if (v >= 1)
@@ -89,8 +104,11 @@ int sim_api_metadata(struct sim_req *req, struct wire_rd *rd, struct wire_buf *o
 	if (all) {
 		size_t nt;
 		struct sim_topic **ts = sim_topics_sorted(req->st, &nt);
-		wire_put_array(out, (int32_t)nt, false);
+		size_t shown = 0; /* as Kafka, a listing of all topics leaves out those one may not describe */
 		for (size_t i = 0; i < nt; i++)
+			ts[shown] = ts[i], shown += !denied(req, ts[i]->name);
+		wire_put_array(out, (int32_t)shown, false);
+		for (size_t i = 0; i < shown; i++)
 			put_topic(req, out, ts[i]);
 		free(ts);
 	} else {

@@ -168,6 +168,8 @@ struct sim_state {
 	int32_t group_max_session_timeout_ms;     /* 0: 1800000 */
 	int32_t group_initial_rebalance_delay_ms; /* Kafka's default is 3000; the sim's is 0 (fast tests) */
 	bool any_topic_names; /* fault injection: a hostile broker's topics ignore Kafka's name rules */
+	int32_t offsets_retention_minutes; /* served by DescribeConfigs; 0: Kafka's default (7 days) */
+	bool deny_offsets_topic;           /* fault injection: __consumer_offsets is TOPIC_AUTHORIZATION_FAILED */
 };
 
 struct sim_state *sim_state_new(int nnodes, uint64_t seed);

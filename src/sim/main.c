@@ -20,7 +20,7 @@ static void usage(FILE *f)
 		"                  [--topics T] [--seed S] [--auto-create-partitions N]\n"
 		"                  [--group-min-session-timeout MS] [--group-initial-rebalance-delay MS]\n"
 		"                  [--fault-broker N] [--latency-ms MS] [--error-rate P] [--error-code NAME]\n"
-		"                  [--error-api KEY] [--drop-rate P]\n"
+		"                  [--error-api KEY] [--drop-rate P] [--offsets-retention-minutes N] [--deny-offsets-topic]\n"
 		"A simulated Kafka cluster on 127.0.0.1, for lagtop's demo, tests and benchmarks (not a Kafka).\n"
 		"  --brokers N      brokers, listening on consecutive ports (default 3)\n"
 		"  --port P         first port; 0 picks free ports (default 0)\n"
@@ -30,6 +30,7 @@ static void usage(FILE *f)
 		"  --auto-create-partitions N   partitions of topics created on first use (default 1; 0: never create)\n"
 		"  --group-min-session-timeout MS, --group-initial-rebalance-delay MS\n"
 		"                   group coordinator settings (defaults 6000 as Kafka, and 0)\n"
+		"  --offsets-retention-minutes N   offsets.retention.minutes served by DescribeConfigs (default 10080)\n"
 		"Fault injection (on every broker, or only on --fault-broker N):\n"
 		"  --latency-ms MS  hold back every answer this long\n"
 		"  --error-rate P   answer this share (0..1) of the group coordinator requests with --error-code\n"
@@ -37,6 +38,7 @@ static void usage(FILE *f)
 		"                   (default COORDINATOR_NOT_AVAILABLE)\n"
 		"  --error-api KEY  only into answers of this API key (e.g. 15 for DescribeGroups)\n"
 		"  --drop-rate P    cut this share (0..1) of answers in the middle and close the connection\n"
+		"  --deny-offsets-topic  answer Metadata for __consumer_offsets with TOPIC_AUTHORIZATION_FAILED\n"
 		"  (SIGSTOP freezes the whole cluster; SIGCONT thaws it.)\n"
 		"Prints 'ready bootstrap=HOST:PORT,...' when listening;\n"
 		"SIGUSR1 (and exit) prints the request counts per API as JSON on stderr.\n",
@@ -128,6 +130,13 @@ int main(int argc, char **argv)
 			if (parse_int(a, v, 0, 300000, &n) < 0)
 				return 2;
 			o.group_initial_rebalance_delay_ms = (int)n;
+		} else if (strcmp(a, "--offsets-retention-minutes") == 0) {
+			if (parse_int(a, v, 1, 1000000000, &n) < 0)
+				return 2;
+			o.offsets_retention_minutes = (int)n;
+		} else if (strcmp(a, "--deny-offsets-topic") == 0) {
+			o.deny_offsets_topic = true;
+			i--; /* takes no value */
 		} else if (strcmp(a, "--fault-broker") == 0) {
 			if (parse_int(a, v, 0, 64, &fault_broker) < 0)
 				return 2;

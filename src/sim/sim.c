@@ -41,6 +41,8 @@ sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
 	sim->st->auto_create_partitions = o.auto_create_partitions > 0 ? o.auto_create_partitions : 0;
 	sim->st->group_min_session_timeout_ms = o.group_min_session_timeout_ms;
 	sim->st->group_initial_rebalance_delay_ms = o.group_initial_rebalance_delay_ms;
+	sim->st->offsets_retention_minutes = o.offsets_retention_minutes;
+	sim->st->deny_offsets_topic = o.deny_offsets_topic;
 	sim->srv = sim_server_new(sim->st, o.port, err, errlen);
 	if (!sim->srv) {
 		sim_state_free(sim->st);

@@ -24,6 +24,8 @@ struct sim_options {
 	int auto_create_partitions;           /* num.partitions of auto-created topics (1); -1: no auto-creation */
 	int group_min_session_timeout_ms;     /* group.min.session.timeout.ms (6000, as Kafka) */
 	int group_initial_rebalance_delay_ms; /* group.initial.rebalance.delay.ms (0; Kafka's is 3000) */
+	int offsets_retention_minutes;        /* offsets.retention.minutes served by DescribeConfigs (10080) */
+	bool deny_offsets_topic;              /* fault: Metadata answers TOPIC_AUTHORIZATION_FAILED for __consumer_offsets */
 };
 
 /* The "fixture" scenario, static and exactly known (tests with independent clients rely on it):
