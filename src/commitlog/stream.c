@@ -4,6 +4,10 @@
  * (topic, partition). Commit rates come from a ring of time buckets per partition (the window cut
  * in BUCKETS_PER_WINDOW slices), so memory per partition is fixed however fast a group commits; the
  * price is a rate exact to one bucket (1/30 of the window).
+ *
+ * Memory (a big cluster has hundreds of thousands of committed partitions): topic names are
+ * interned once per stream; the ring is 16-bit counters behind one bucket number (the newest), and
+ * only exists from a partition's second commit. About 200 bytes per partition.
  */
 #include "commitlog/stream.h"
 
@@ -16,24 +20,25 @@
 #define NBUCKETS           32    /* > BUCKETS_PER_WINDOW + 1: a window spans at most 31 bucket starts */
 #define MIN_RATE_SPAN_MS   60000 /* one commit a second ago is not "60 per minute" */
 
+/* Bucket b (time / bucket_ms) lives in slot b % NBUCKETS while head - NBUCKETS < b <= head. */
 struct ring {
-	int64_t id[NBUCKETS]; /* bucket number (time / bucket_ms), INT64_MIN when unused */
-	uint32_t n[NBUCKETS];
+	int64_t head;          /* the newest bucket number counted */
+	uint16_t n[NBUCKETS];  /* commits per bucket, saturating */
 };
 
 typedef struct part {
 	struct part *next;
-	char *topic;
-	int32_t partition;
+	const char *topic; /* interned (topic_intern): owned by the stream */
+	struct ring *ring; /* NULL until the second commit: most partitions of a big cluster sit on one */
 	int64_t offset;
 	int64_t last_commit_ms;
 	int64_t expire_ms;
 	int64_t moved_ms;
 	int64_t first_ms; /* first commit seen: the rate's span starts here when younger than the window */
+	uint32_t commits; /* saturating */
+	uint32_t same;
+	int32_t partition;
 	bool moved_exact;
-	uint64_t commits;
-	uint64_t same;
-	struct ring *ring; /* NULL until the second commit: most partitions of a big cluster sit on one */
 } part;
 
 typedef struct group {
@@ -56,6 +61,8 @@ typedef struct group {
 
 struct lt_commit_stream {
 	lt_commit_stream_conf conf;
+	char **topics; /* interned topic names, open addressing */
+	size_t ntopics, ntb;
 	int64_t bucket_ms;
 	group **gb;
 	size_t ngb;
@@ -79,6 +86,35 @@ static uint64_t part_hash(const char *topic, int32_t partition)
 	return (h ^ (uint32_t)partition) * 1099511628211ULL;
 }
 
+/* The stream's one copy of a topic name (kept until the stream is freed: topics are few). */
+static const char *topic_intern(lt_commit_stream *s, const char *topic)
+{
+	if (s->ntopics * 2 >= s->ntb) {
+		size_t n = s->ntb ? s->ntb * 2 : 64;
+		char **nt = xcalloc(n, sizeof *nt);
+		for (size_t i = 0; i < s->ntb; i++) {
+			if (!s->topics[i])
+				continue;
+			size_t h = hash_str(s->topics[i], FNV_BASIS) & (n - 1);
+			while (nt[h])
+				h = (h + 1) & (n - 1);
+			nt[h] = s->topics[i];
+		}
+		free(s->topics);
+		s->topics = nt;
+		s->ntb = n;
+	}
+	size_t h = hash_str(topic, FNV_BASIS) & (s->ntb - 1);
+	while (s->topics[h]) {
+		if (strcmp(s->topics[h], topic) == 0)
+			return s->topics[h];
+		h = (h + 1) & (s->ntb - 1);
+	}
+	s->topics[h] = xstrdup(topic);
+	s->ntopics++;
+	return s->topics[h];
+}
+
 lt_commit_stream *commit_stream_new(const lt_commit_stream_conf *conf)
 {
 	lt_commit_stream *s = xcalloc(1, sizeof *s);
@@ -97,7 +133,6 @@ lt_commit_stream *commit_stream_new(const lt_commit_stream_conf *conf)
 static void part_free(part *p)
 {
 	free(p->ring);
-	free(p->topic);
 	free(p);
 }
 
@@ -141,6 +176,9 @@ void commit_stream_free(lt_commit_stream *s)
 		}
 	}
 	free(s->gb);
+	for (size_t i = 0; i < s->ntb; i++)
+		free(s->topics[i]);
+	free(s->topics);
 	free(s);
 }
 
@@ -248,7 +286,7 @@ static void parts_rehash(group *g)
 	g->npb = n;
 }
 
-static part *part_get(group *g, const char *topic, int32_t partition)
+static part *part_get(lt_commit_stream *s, group *g, const char *topic, int32_t partition)
 {
 	part **pp = part_slot(g, topic, partition);
 	if (*pp)
@@ -258,7 +296,7 @@ static part *part_get(group *g, const char *topic, int32_t partition)
 		pp = part_slot(g, topic, partition);
 	}
 	part *p = xcalloc(1, sizeof *p);
-	p->topic = xstrdup(topic);
+	p->topic = topic_intern(s, topic);
 	p->partition = partition;
 	p->offset = -1;
 	*pp = p;
@@ -274,17 +312,26 @@ static int64_t floor_div(int64_t a, int64_t b)
 	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
+static size_t ring_slot(int64_t id)
+{
+	return (size_t)(((id % NBUCKETS) + NBUCKETS) % NBUCKETS);
+}
+
 static void ring_add(const lt_commit_stream *s, struct ring *rg, int64_t ts)
 {
 	int64_t id = floor_div(ts, s->bucket_ms);
-	size_t slot = (size_t)(((id % NBUCKETS) + NBUCKETS) % NBUCKETS);
-	if (rg->id[slot] != id) {
-		if (rg->id[slot] != INT64_MIN && rg->id[slot] > id)
-			return; /* a commit older than the ring reaches back: too old for any window */
-		rg->id[slot] = id;
-		rg->n[slot] = 0;
+	if (id > rg->head) {
+		/* moving forward: the buckets passed over (at most the whole ring) start empty */
+		int64_t from = id - rg->head > NBUCKETS ? id - NBUCKETS + 1 : rg->head + 1;
+		for (int64_t b = from; b <= id; b++)
+			rg->n[ring_slot(b)] = 0;
+		rg->head = id;
+	} else if (id <= rg->head - NBUCKETS) {
+		return; /* a commit older than the ring reaches back: too old for any window */
 	}
-	rg->n[slot]++;
+	size_t slot = ring_slot(id);
+	if (rg->n[slot] < UINT16_MAX)
+		rg->n[slot]++;
 }
 
 /* Counts a commit at ts (p->commits already counts it). The first commit needs no ring: its time is
@@ -294,9 +341,8 @@ static void bucket_add(const lt_commit_stream *s, part *p, int64_t ts)
 	if (p->commits < 2)
 		return;
 	if (!p->ring) {
-		p->ring = xmalloc(sizeof *p->ring);
-		for (size_t i = 0; i < NBUCKETS; i++)
-			p->ring->id[i] = INT64_MIN;
+		p->ring = xcalloc(1, sizeof *p->ring);
+		p->ring->head = floor_div(p->first_ms, s->bucket_ms);
 		ring_add(s, p->ring, p->first_ms);
 	}
 	ring_add(s, p->ring, ts);
@@ -305,7 +351,7 @@ static void bucket_add(const lt_commit_stream *s, part *p, int64_t ts)
 static void apply_commit(lt_commit_stream *s, const lt_commit_record *r)
 {
 	group *g = group_get(s, r->group);
-	part *p = part_get(g, r->topic, r->partition);
+	part *p = part_get(s, g, r->topic, r->partition);
 	if (p->commits == 0) {
 		p->first_ms = r->commit_ms;
 		p->moved_ms = r->commit_ms;
@@ -315,13 +361,14 @@ static void apply_commit(lt_commit_stream *s, const lt_commit_record *r)
 		p->moved_ms = r->commit_ms;
 		p->moved_exact = true;
 		p->same = 0;
-	} else {
+	} else if (p->same < UINT32_MAX) {
 		p->same++;
 	}
 	p->offset = r->offset;
 	p->last_commit_ms = r->commit_ms;
 	p->expire_ms = r->expire_ms;
-	p->commits++;
+	if (p->commits < UINT32_MAX)
+		p->commits++;
 	bucket_add(s, p, r->commit_ms);
 }
 
@@ -472,12 +519,10 @@ static double part_rate(const lt_commit_stream *s, const part *p, int64_t now)
 		int64_t start = floor_div(p->first_ms, s->bucket_ms) * s->bucket_ms;
 		n = p->commits && start >= now - w && start <= now ? 1 : 0;
 	}
-	for (size_t i = 0; p->ring && i < NBUCKETS; i++) {
-		if (p->ring->id[i] == INT64_MIN)
-			continue;
-		int64_t start = p->ring->id[i] * s->bucket_ms;
+	for (int64_t b = p->ring ? p->ring->head - NBUCKETS + 1 : 0; p->ring && b <= p->ring->head; b++) {
+		int64_t start = b * s->bucket_ms;
 		if (start >= now - w && start <= now)
-			n += p->ring->n[i];
+			n += p->ring->n[ring_slot(b)];
 	}
 	int64_t span = now - p->first_ms;
 	if (span > w)

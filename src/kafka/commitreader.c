@@ -317,9 +317,23 @@ static int conf_set(rd_kafka_conf_t *conf, const char *k, const char *v, char *e
 	return 0;
 }
 
+/* The terminal belongs to the dashboard or to --once's output: librdkafka's own log lines and
+ * error events are dropped; what matters reaches the user through the state and `why`. */
+static void quiet_log(const rd_kafka_t *rk, int level, const char *fac, const char *msg)
+{
+	(void)rk, (void)level, (void)fac, (void)msg;
+}
+
+static void quiet_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
+{
+	(void)rk, (void)err, (void)reason, (void)opaque;
+}
+
 lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
                                       size_t errlen)
 {
+	rd_kafka_conf_set_log_cb(conf, quiet_log);
+	rd_kafka_conf_set_error_cb(conf, quiet_error);
 	/* No group.id: librdkafka's simple (queue) consumer reads partitions without a group, so nothing
 	 * is ever committed and no coordinator is needed (2.0.2's rd_kafka_assign() requires a group.id).
 	 * read_committed: aborted
@@ -328,6 +342,12 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 	static const char *const props[][2] = {
 	    {"enable.auto.commit", "false"},   {"enable.auto.offset.store", "false"}, {"enable.partition.eof", "true"},
 	    {"auto.offset.reset", "earliest"}, {"isolation.level", "read_committed"},
+	    /* The simple consumer's prefetch limit applies per partition (50 of them): librdkafka's
+	     * default (64 MB each) lets the history pile up in memory faster than it is applied. Measured
+	     * on the sim's 5,000 groups x 64 partitions (330,000 records): defaults 158 MB peak RSS, load
+	     * 1.7 s; 2 MB + 512 KB fetches 64 MB, 3.6 s; 1 MB + 256 KB and fewer queued messages 47 MB but
+	     * 22 s (each pause of a partition's fetch costs a backoff). */
+	    {"queued.max.messages.kbytes", "2048"}, {"fetch.message.max.bytes", "524288"},
 	};
 	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
 		if (conf_set(conf, props[i][0], props[i][1], err, errlen) < 0) {
