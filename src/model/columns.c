@@ -55,6 +55,7 @@ lt_key_kind column_key_kind(lt_col_id id)
 	case LT_COL_HOST: return LT_KEY_STR;
 	case LT_COL_CONSUME_RATE:
 	case LT_COL_TREND:
+	case LT_COL_COMMITS_PER_MIN:
 	case LT_COL_RATE: return LT_KEY_DOUBLE;
 	default: return LT_KEY_INT;
 	}
@@ -87,6 +88,8 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 		k->v.d = k->known ? (double)g->trend[g->n_trend - 1] - (double)g->trend[0] : 0;
 		break;
 	case LT_COL_STATUS: key_int(k, g->status, g->status != LT_STATUS_UNKNOWN); break;
+	case LT_COL_LAST_COMMIT: key_int(k, g->last_commit_age_ms, g->has_last_commit); break;
+	case LT_COL_EXPIRES: key_int(k, g->expires_in_ms, g->has_expiry); break;
 	case LT_COL_TOPIC: key_str(k, p->topic); break;
 	case LT_COL_PARTITION: key_int(k, p->partition, true); break;
 	case LT_COL_LOG_START: key_int(k, p->log_start, p->log_start >= 0); break;
@@ -111,6 +114,12 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 		m = row_member(r);
 		key_str(k, m ? m->host : NULL);
 		break;
+	case LT_COL_P_LAST_COMMIT: key_int(k, p->last_commit_age_ms, p->has_last_commit); break;
+	case LT_COL_COMMITS_PER_MIN:
+		k->v.d = p->commits_per_min;
+		k->known = p->has_last_commit;
+		break;
+	case LT_COL_UNMOVED: key_int(k, p->unmoved_ms, p->has_unmoved); break;
 	case LT_COL__COUNT: break;
 	}
 }
@@ -185,6 +194,11 @@ COMPARATOR(cmp_eta, LT_COL_ETA)
 COMPARATOR(cmp_p_status, LT_COL_P_STATUS)
 COMPARATOR(cmp_client_id, LT_COL_CLIENT_ID)
 COMPARATOR(cmp_host, LT_COL_HOST)
+COMPARATOR(cmp_last_commit, LT_COL_LAST_COMMIT)
+COMPARATOR(cmp_expires, LT_COL_EXPIRES)
+COMPARATOR(cmp_p_last_commit, LT_COL_P_LAST_COMMIT)
+COMPARATOR(cmp_commits_per_min, LT_COL_COMMITS_PER_MIN)
+COMPARATOR(cmp_unmoved, LT_COL_UNMOVED)
 
 /* ---- formatters ---- */
 
@@ -363,6 +377,63 @@ static void fmt_host(const lt_row *r, char *buf, size_t len, bool exact)
 	put_str(buf, len, m ? m->host : NULL);
 }
 
+/* Ages: a commit stamped a little ahead of our clock (broker skew) reads as "0s", not as nothing. */
+static void put_age(char *buf, size_t len, int64_t ms, bool known, bool exact)
+{
+	put_duration(buf, len, ms < 0 ? 0 : ms, known, exact);
+}
+
+static void fmt_last_commit(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	put_age(buf, len, r->group->last_commit_age_ms, r->group->has_last_commit, exact);
+}
+
+static void fmt_expires(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	const lt_group *g = r->group;
+	if (g->has_expiry && g->expires_in_ms <= 0)
+		snprintf(buf, len, "overdue");
+	else
+		put_duration(buf, len, g->expires_in_ms, g->has_expiry, exact);
+}
+
+static void fmt_p_last_commit(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	put_age(buf, len, r->part ? r->part->last_commit_age_ms : 0, r->part && r->part->has_last_commit, exact);
+}
+
+static void fmt_commits_per_min(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	if (!r->part || !r->part->has_last_commit)
+		snprintf(buf, len, "-");
+	else if (exact)
+		snprintf(buf, len, "%.2f", r->part->commits_per_min);
+	else
+		format_per_min(r->part->commits_per_min, buf, len);
+}
+
+static void fmt_unmoved(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	const lt_partition *p = r->part;
+	put_age(buf, len, p ? p->unmoved_ms : 0, p && p->has_unmoved, exact);
+	/* alive but stuck: it keeps committing the same offset */
+	if (p && p->has_unmoved && p->repeating) {
+		size_t n = strlen(buf);
+		if (n + 1 < len)
+			snprintf(buf + n, len - n, "=");
+	}
+}
+
+void format_per_min(double v, char *buf, size_t len)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else if (v < 10 && v != (double)(int64_t)v)
+		snprintf(buf, len, "%.1f", v);
+	else
+		format_count((int64_t)(v + 0.5), buf, len);
+}
+
 /* ---- the tables ---- */
 
 /* Indexed by lt_col_id; the groups pane's columns come first, in display order. */
@@ -387,6 +458,11 @@ static const lt_column column_table[LT_COL__COUNT] = {
      fmt_trend},
     {LT_COL_STATUS, LT_ROWS_GROUPS, "status", "STATUS", 6, 90, false, true,
      "worst partition status: OK, WARN, REWIND, STALL, STOP", cmp_status, fmt_status},
+    {LT_COL_LAST_COMMIT, LT_ROWS_GROUPS, "last-commit", "LAST-COMMIT", 11, 25, true, false,
+     "time since the group's newest commit (from __consumer_offsets)", cmp_last_commit, fmt_last_commit},
+    {LT_COL_EXPIRES, LT_ROWS_GROUPS, "expires", "EXPIRES", 8, 28, true, false,
+     "time until the broker deletes the group's committed offsets (offsets.retention.minutes; Empty groups)",
+     cmp_expires, fmt_expires},
     {LT_COL_TOPIC, LT_ROWS_PARTITIONS, "topic", "TOPIC", 24, 100, false, false, "topic name", cmp_topic, fmt_topic},
     {LT_COL_PARTITION, LT_ROWS_PARTITIONS, "partition", "PARTITION", 9, 100, true, false, "partition number",
      cmp_partition, fmt_partition},
@@ -410,6 +486,15 @@ static const lt_column column_table[LT_COL__COUNT] = {
      "client id of the member that owns the partition", cmp_client_id, fmt_client_id},
     {LT_COL_HOST, LT_ROWS_PARTITIONS, "host", "HOST", 16, 35, false, false,
      "host of the member that owns the partition", cmp_host, fmt_host},
+    {LT_COL_P_LAST_COMMIT, LT_ROWS_PARTITIONS, "last-commit", "LAST-COMMIT", 11, 25, true, false,
+     "time since the last commit, even of the same offset (from __consumer_offsets)", cmp_p_last_commit,
+     fmt_p_last_commit},
+    {LT_COL_COMMITS_PER_MIN, LT_ROWS_PARTITIONS, "commits-per-min", "COMMITS/MIN", 11, 20, true, true,
+     "offset commits per minute over the last 5 minutes (from __consumer_offsets)", cmp_commits_per_min,
+     fmt_commits_per_min},
+    {LT_COL_UNMOVED, LT_ROWS_PARTITIONS, "unmoved", "UNMOVED", 8, 15, true, true,
+     "time since the committed offset last moved; = marks a consumer committing the same offset again and again",
+     cmp_unmoved, fmt_unmoved},
 };
 
 const lt_column *columns_for(lt_row_kind kind, size_t *n)

@@ -33,6 +33,8 @@ typedef enum {
 	LT_COL_CONSUME_RATE,
 	LT_COL_TREND,
 	LT_COL_STATUS,
+	LT_COL_LAST_COMMIT,  /* the commit stream (issue 10) */
+	LT_COL_EXPIRES,
 	/* partitions pane */
 	LT_COL_TOPIC,
 	LT_COL_PARTITION,
@@ -46,6 +48,9 @@ typedef enum {
 	LT_COL_P_STATUS,
 	LT_COL_CLIENT_ID,
 	LT_COL_HOST,
+	LT_COL_P_LAST_COMMIT, /* the commit stream (issue 10) */
+	LT_COL_COMMITS_PER_MIN,
+	LT_COL_UNMOVED,
 	LT_COL__COUNT
 } lt_col_id;
 
@@ -107,6 +112,7 @@ void row_key_clear(lt_row_key *k);
 void format_count(int64_t v, char *buf, size_t len);         /* 999, 1.2K, 3.4M, 5.6G, 7.8T */
 void format_duration_ms(int64_t ms, char *buf, size_t len);  /* 0s, 59s, 3m07s, 3h04m, 2d03h */
 void format_rate(double per_s, char *buf, size_t len);       /* 0/s, 12/s, 1.2K/s */
+void format_per_min(double per_min, char *buf, size_t len);  /* 0, 0.2, 12, 1.2K (commits per minute) */
 /* Exact forms (the detail view, exact=true): "3h04m07.123s", "1234.57/s". */
 void format_duration_exact(int64_t ms, char *buf, size_t len);
 void format_rate_exact(double per_s, char *buf, size_t len);

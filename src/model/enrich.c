@@ -31,7 +31,8 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 		    timelag_compute_moved(w->te, w->ev, w->ne, p->committed, now, w->moved_at, &p->time_lag_ms);
 
 	bool idle = false;
-	p->status = status_compute(w, mp->window, mp->allowed_lag, now, p->member >= 0, p->has_lag, p->lag, &idle);
+	p->status = status_compute_commits(w, mp->window, mp->allowed_lag, now, p->member >= 0, p->has_lag, p->lag,
+	                                   p->has_last_commit ? p->last_commit_ms : -1, &idle);
 	if (idle)
 		p->flags |= LT_PF_IDLE;
 }

@@ -56,6 +56,10 @@ bool timelag_compute_moved(const int64_t *t, const int64_t *e, size_t n, int64_t
  * moved over the window. */
 lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned, bool has_lag,
                          int64_t lag, bool *idle);
+/* The same, knowing the exact time of the partition's last commit from the commit stream
+ * (last_commit_ms < 0: unknown, which is status_compute). See rule 4 in status.c. */
+lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
+                                 bool has_lag, int64_t lag, int64_t last_commit_ms, bool *idle);
 
 /* history.c — the store. Ids are dense indexes, valid until history_end(). */
 void history_begin(lt_history *h, int64_t now_ms);

@@ -68,6 +68,7 @@ void snapshot_unref(lt_snapshot *s)
 	free(s->groups);
 	free(s->cluster);
 	free(s->error);
+	free(s->commit_stream_reason);
 	free(s);
 }
 
@@ -237,4 +238,13 @@ const char *status_name(lt_status st)
 	if ((unsigned)st < sizeof names / sizeof names[0])
 		return names[st];
 	return "-";
+}
+
+const char *cstream_state_name(lt_cstream_state st)
+{
+	static const char *const names[] = {
+		[LT_CSTREAM_OFF] = "off",         [LT_CSTREAM_STARTING] = "starting", [LT_CSTREAM_LOADING] = "loading",
+		[LT_CSTREAM_LIVE] = "live",       [LT_CSTREAM_DENIED] = "denied",     [LT_CSTREAM_FAILED] = "failed",
+	};
+	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
 }

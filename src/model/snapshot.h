@@ -75,6 +75,15 @@ typedef struct lt_partition {
 	int64_t eta_ms;
 	lt_status status;
 	int64_t stale_ms;    /* age of the data when LT_PF_STALE */
+
+	/* observed from the commit stream (__consumer_offsets, issue 10); ages are at the end of the refresh */
+	bool has_last_commit;
+	int64_t last_commit_ms;     /* wall clock of the last commit (the broker's commitTimestamp) */
+	int64_t last_commit_age_ms;
+	double commits_per_min;     /* valid with has_last_commit */
+	bool has_unmoved;
+	int64_t unmoved_ms;         /* time since the committed offset last moved (a lower bound if never seen moving) */
+	bool repeating;             /* commits the same offset again and again: alive but not moving */
 } lt_partition;
 
 typedef struct lt_member {
@@ -113,7 +122,27 @@ typedef struct lt_group {
 	lt_status status;    /* worst partition */
 	size_t n_trend;      /* total-lag history for the TREND sparkline, oldest first */
 	int64_t trend[32];
+
+	/* observed from the commit stream (issue 10); ages are at the end of the refresh */
+	bool has_last_commit;
+	int64_t last_commit_ms;     /* newest commit over the group's partitions */
+	int64_t last_commit_age_ms;
+	double commits_per_min;     /* sum over partitions */
+	bool has_expiry;            /* offset-expiry forecast (Empty groups, see commitlog/stream.h) */
+	int64_t expires_at_ms;      /* earliest over partitions */
+	int64_t expires_in_ms;      /* negative: overdue */
+	bool expiry_warn;           /* expires sooner than the configured horizon */
 } lt_group;
+
+/* Whether commit times are known: the reader of __consumer_offsets (src/kafka/commitreader.h). */
+typedef enum {
+	LT_CSTREAM_OFF = 0,  /* disabled by configuration (or not started: resets) */
+	LT_CSTREAM_STARTING,
+	LT_CSTREAM_LOADING,  /* reading the history: values may be incomplete */
+	LT_CSTREAM_LIVE,
+	LT_CSTREAM_DENIED,   /* not authorized: polling only */
+	LT_CSTREAM_FAILED,
+} lt_cstream_state;
 
 typedef struct lt_snapshot {
 	int refs;            /* atomic; use snapshot_ref/unref */
@@ -126,6 +155,8 @@ typedef struct lt_snapshot {
 	char *error;         /* refresh-wide error (e.g. "all brokers down"), NULL if none */
 	size_t n_groups;
 	lt_group *groups;    /* sorted by group id */
+	lt_cstream_state commit_stream; /* the commit-stream columns are empty unless LIVE (or LOADING) */
+	char *commit_stream_reason;     /* one line saying why they are empty or partial, NULL if none */
 } lt_snapshot;
 
 /* Construction helpers (snapshot.c). All allocation aborts cleanly on OOM (util/xalloc.h). */
@@ -143,5 +174,6 @@ const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id);
 const char *group_state_name(lt_group_state st);        /* "Stable", "Empty", ... "Unknown" */
 lt_group_state group_state_parse(const char *name);     /* Kafka's names; anything else: UNKNOWN */
 const char *status_name(lt_status st);                  /* "OK", "WARN", ... "-" for UNKNOWN */
+const char *cstream_state_name(lt_cstream_state st);    /* "off", "starting", "loading", "live", "denied", "failed" */
 
 #endif

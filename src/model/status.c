@@ -16,6 +16,11 @@
  *     (Burrow's STALL) from "no longer committing" (Burrow's STOP), the difference is taken from
  *     the group: STOP only when no member owns the partition (the consumer is gone); an owned
  *     partition that does not advance is STALL (rule 7).
+ *     With the commit stream (__consumer_offsets read, issue 10) the commit times are known, and
+ *     Burrow's rule applies as written: a commit of the same offset is still a commit. Stopped =
+ *     the last commit is older than the window's span (first to last sample); then STOP whether
+ *     or not a member owns the partition (idle fix kept), and a partition still committing
+ *     without moving is STALL (alive but stuck).
  *  5. REWIND: the committed offset went down between two samples of the window.
  *  6. Some sample of the window had lag <= allowed lag: OK.
  *  7. STALL: every committed offset of the window is the same — except an idle partition that
@@ -41,6 +46,12 @@ static bool log_end_idle(const lt_window *w, size_t window)
 
 lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned, bool has_lag,
                          int64_t lag, bool *idle)
+{
+	return status_compute_commits(w, window, allowed_lag, now, owned, has_lag, lag, -1, idle);
+}
+
+lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
+                                 bool has_lag, int64_t lag, int64_t last_commit_ms, bool *idle)
 {
 	*idle = log_end_idle(w, window);
 	if (!has_lag)
@@ -85,6 +96,13 @@ lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag,
 		prev_lag = l;
 	}
 	bool stopped = !moved || now - last_move > last_move - first_move;
+	bool exact = last_commit_ms >= 0;
+	if (exact) {
+		int64_t span = w->t[idx[k - 1]] - w->t[idx[0]];
+		stopped = now - last_commit_ms > span;
+		if (stopped && !*idle)
+			return LT_STATUS_STOP;
+	}
 	if (stopped && !*idle && !owned)
 		return LT_STATUS_STOP;
 	if (rewound)
@@ -92,7 +110,7 @@ lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag,
 	if (some_ok)
 		return LT_STATUS_OK;
 	if (!moved)
-		return *idle && !owned ? LT_STATUS_OK : LT_STATUS_STALL;
+		return *idle && !owned && (!exact || stopped) ? LT_STATUS_OK : LT_STATUS_STALL;
 	if (never_decreased)
 		return LT_STATUS_WARN;
 	return LT_STATUS_OK;

@@ -142,9 +142,9 @@ static void tables(void **state)
 	(void)state;
 	size_t n;
 	const lt_column *g = columns_for(LT_ROWS_GROUPS, &n);
-	const char *gnames[] = {"group", "state",        "members",      "topics", "partitions",
-	                        "lag",   "max-time-lag", "consume-rate", "trend",  "status"};
-	assert_int_equal(n, 10);
+	const char *gnames[] = {"group",  "state",  "members",     "topics", "partitions", "lag", "max-time-lag",
+	                        "consume-rate", "trend", "status", "last-commit", "expires"};
+	assert_int_equal(n, 12);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(g[i].name, gnames[i]);
 		assert_int_equal(g[i].kind, LT_ROWS_GROUPS);
@@ -156,8 +156,9 @@ static void tables(void **state)
 	}
 	const lt_column *p = columns_for(LT_ROWS_PARTITIONS, &n);
 	const char *ptitles[] = {"TOPIC",    "PARTITION", "LOG-START", "COMMITTED", "LOG-END",   "LAG",
-	                         "TIME-LAG", "RATE",      "ETA",       "STATUS",    "CLIENT-ID", "HOST"};
-	assert_int_equal(n, 12);
+	                         "TIME-LAG", "RATE",      "ETA",       "STATUS",    "CLIENT-ID", "HOST",
+	                         "LAST-COMMIT", "COMMITS/MIN", "UNMOVED"};
+	assert_int_equal(n, 15);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(p[i].title, ptitles[i]);
 		assert_int_equal(p[i].kind, LT_ROWS_PARTITIONS);

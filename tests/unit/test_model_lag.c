@@ -427,6 +427,48 @@ static void status_warn_and_ok(void **state)
 	free(w);
 }
 
+/* With the commit stream: the exact time of the last commit decides "stopped" (issue 10). */
+static lt_status stc(const lt_window *w, bool owned, int64_t last_commit_ms)
+{
+	bool has, idle;
+	int64_t lag;
+	lag_compute(LT_OFFSET_NONE, w->c[w->n - 1], w->e[w->n - 1], &has, &lag);
+	return status_compute_commits(w, 5, 0, (int64_t)w->n * 1000, owned, has, lag, last_commit_ms, &idle);
+}
+
+static void status_with_commit_times(void **state)
+{
+	(void)state;
+	/* window 1 s .. 5 s (span 4 s), now = 5 s; committed stuck at 5, log end moving */
+	int64_t c[] = {5, 5, 5, 5, 5};
+	int64_t e[] = {10, 20, 30, 40, 50};
+	lt_window *w = mkwin(5, c, e);
+	/* unowned, but it committed (the same offset) 1 s ago: alive and stuck = STALL, not STOP */
+	assert_int_equal(stc(w, false, 4000), LT_STATUS_STALL);
+	/* owned, and no commit for 4.5 s (longer than the window): STOP, not STALL */
+	assert_int_equal(stc(w, true, 500), LT_STATUS_STOP);
+	/* owned and committing: STALL, as without the stream */
+	assert_int_equal(stc(w, true, 4900), LT_STATUS_STALL);
+	/* unknown commit time: the polling rules (status_compute) */
+	assert_int_equal(stc(w, false, -1), LT_STATUS_STOP);
+	assert_int_equal(stc(w, true, -1), LT_STATUS_STALL);
+	free(w);
+	/* consuming and committing: the commit time does not change an OK/WARN verdict */
+	int64_t c2[] = {10, 40, 70, 100, 130};
+	int64_t e2[] = {100, 120, 140, 160, 180};
+	w = mkwin(5, c2, e2);
+	assert_int_equal(stc(w, true, 5000), LT_STATUS_OK);
+	free(w);
+	/* idle log, nobody owns it, no commit for long: still the idle fix (OK, leftover lag) */
+	int64_t c3[] = {5, 5, 5, 5, 5};
+	int64_t e3[] = {50, 50, 50, 50, 50};
+	w = mkwin(5, c3, e3);
+	assert_int_equal(stc(w, false, 100), LT_STATUS_OK);
+	/* idle log but someone keeps committing the same offset without reading: STALL */
+	assert_int_equal(stc(w, false, 4800), LT_STATUS_STALL);
+	free(w);
+}
+
 static void status_unknown_samples_do_not_fill_window(void **state)
 {
 	(void)state;
@@ -461,6 +503,7 @@ int main(void)
 	    cmocka_unit_test(status_rewind),
 	    cmocka_unit_test(status_warn_and_ok),
 	    cmocka_unit_test(status_unknown_samples_do_not_fill_window),
+	    cmocka_unit_test(status_with_commit_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
