@@ -51,6 +51,22 @@ static void print_warnings(const lt_snapshot *s)
 		free(name);
 		free(e);
 	}
+	/* Offsets about to expire: the group will restart from auto.offset.reset when it comes back. */
+	for (size_t i = 0; i < s->n_groups; i++) {
+		const lt_group *g = &s->groups[i];
+		if (!g->has_expiry || !g->expiry_warn)
+			continue;
+		char *name = output_sanitize(g->group);
+		char in[32];
+		output_duration(in, sizeof in, g->expires_in_ms);
+		if (g->expires_in_ms <= 0)
+			fprintf(stderr, "lagtop: warning: group %s: committed offsets are past their retention and will be "
+				"deleted at the broker's next expiry check\n", name);
+		else
+			fprintf(stderr, "lagtop: warning: group %s: committed offsets expire in %s "
+				"(offsets.retention.minutes after the last commit or after the group became Empty)\n", name, in);
+		free(name);
+	}
 }
 
 int mode_once(const struct lt_options *o)
@@ -82,6 +98,8 @@ int mode_once(const struct lt_options *o)
 		.extra_groups = extra,
 		.interval_ms = t.interval_ms,
 		.timeout_ms = o->timeout_ms,
+		.commit_stream = t.commit_stream,
+		.expiry_horizon_ms = t.expiry_horizon_ms,
 	};
 	model_params_default(&conf.model);
 	conf.model.allowed_lag = t.allowed_lag;
@@ -106,6 +124,11 @@ int mode_once(const struct lt_options *o)
 			rc = LT_EXIT_CLUSTER;
 			break;
 		}
+		/* The cluster answered: the commit times need the reader to have read __consumer_offsets'
+		 * history first; wait for it (bounded by --timeout; commit_stream in the JSON says if it
+		 * was not loaded in time). */
+		if (i + 1 == samples)
+			collector_complete_commit_stream(c, s, o->timeout_ms);
 		if (i + 1 < samples)
 			sleep_ms(t0 + t.interval_ms - now_mono_ms());
 	}

@@ -241,6 +241,15 @@ static void json_partition(lt_json *j, const lt_group *g, const lt_partition *p)
 	json_array_end(j);
 	if (p->flags & LT_PF_STALE)
 		json_kv_int(j, "stale_ms", p->stale_ms);
+	/* the commit stream (null when it does not know the partition: see commit_stream at the top) */
+	json_kv_int_or_null(j, "last_commit_ms", p->last_commit_ms, p->has_last_commit);
+	json_kv_rate(j, "commits_per_min", p->has_last_commit, p->commits_per_min);
+	json_kv_int_or_null(j, "unmoved_ms", p->unmoved_ms, p->has_unmoved);
+	json_key(j, "repeating");
+	if (p->has_last_commit)
+		json_bool(j, p->repeating);
+	else
+		json_null(j);
 	json_object_end(j);
 }
 
@@ -282,6 +291,11 @@ static void json_group(lt_json *j, const lt_group *g)
 	json_kv_int_or_null(j, "coordinator", g->coordinator, g->coordinator >= 0);
 	json_kv_string(j, "error", g->error);
 	json_kv_int(j, "stale_ms", g->stale_ms);
+	json_kv_int_or_null(j, "last_commit_ms", g->last_commit_ms, g->has_last_commit);
+	json_kv_rate(j, "commits_per_min", g->has_last_commit, g->commits_per_min);
+	json_kv_int_or_null(j, "expires_at_ms", g->expires_at_ms, g->has_expiry);
+	json_key(j, "expiry_warning");
+	json_bool(j, g->has_expiry && g->expiry_warn);
 	json_key(j, "member_list");
 	json_array_begin(j);
 	for (size_t m = 0; m < g->n_members; m++)
@@ -307,6 +321,11 @@ int output_json(FILE *out, const lt_snapshot *s)
 	json_kv_int(&j, "brokers_up", s->brokers_up);
 	json_kv_int(&j, "brokers_total", s->brokers_total);
 	json_kv_string(&j, "error", s->error);
+	json_key(&j, "commit_stream");
+	json_object_begin(&j);
+	json_kv_string(&j, "state", cstream_state_name(s->commit_stream));
+	json_kv_string(&j, "reason", s->commit_stream_reason);
+	json_object_end(&j);
 	json_key(&j, "groups");
 	json_array_begin(&j);
 	for (size_t i = 0; i < s->n_groups; i++)

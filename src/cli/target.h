@@ -24,6 +24,8 @@ struct lt_target {
 	bool read_only;
 	int interval_ms;         /* -i, else refresh_interval */
 	int64_t allowed_lag;     /* lag_threshold */
+	bool commit_stream;      /* the cluster's commit_stream, else general's */
+	int64_t expiry_horizon_ms;
 };
 
 /* Returns 0, or -1 with a one-line error in err (config file errors name file and line; unknown

@@ -7,6 +7,8 @@ liblagtop_a_SOURCES += \
 ## The reader of __consumer_offsets lives in src/kafka (it includes rdkafka.h) but is listed here so
 ## that this module's files stay in one fragment.
 liblagtop_a_SOURCES += src/kafka/commitreader.c src/kafka/commitreader.h
+## ... and the copy of its facts into each snapshot (called by the collector).
+liblagtop_a_SOURCES += src/kafka/commit_snapshot.c src/kafka/commit_snapshot.h
 ## Likewise the simulated cluster's side: the records it writes to __consumer_offsets, and the
 ## DescribeConfigs API that serves offsets.retention.minutes.
 liblagtop_a_SOURCES += src/sim/offsets_log.c src/sim/offsets_log.h src/sim/api_describe_configs.c
@@ -35,3 +37,7 @@ tests_integration_test_commitlog_sim_SOURCES = tests/integration/test_commitlog_
 tests_integration_test_commitlog_sim_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_commitlog_sim_LDADD = $(UNIT_LDADD)
 endif
+
+## End to end: kafka-python commits at known moments, `lagtop --once` reports them; off and denied.
+TESTS += tests/integration/test_commitstream_sim.py
+EXTRA_DIST += tests/integration/test_commitstream_sim.py

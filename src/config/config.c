@@ -56,6 +56,7 @@ enum setting_id {
 	S_THEME,
 	S_RESET_CONFIRM,
 	S_EXPIRY_HORIZON,
+	S_COMMIT_STREAM,
 	S_BOOTSTRAP,
 	S_PROPERTIES,
 	S_INCLUDE,
@@ -80,6 +81,7 @@ static const struct setting_def general_settings[] = {
 	{ "theme", S_THEME, K_NAME, 0, 0 },
 	{ "reset_confirm_threshold", S_RESET_CONFIRM, K_COUNT, 0, INT64_MAX },
 	{ "expiry_horizon", S_EXPIRY_HORIZON, K_DURATION, 0, 365 * DAY_MS },
+	{ "commit_stream", S_COMMIT_STREAM, K_BOOL, 0, 0 },
 };
 
 static const struct setting_def cluster_settings[] = {
@@ -88,6 +90,7 @@ static const struct setting_def cluster_settings[] = {
 	{ "include_groups", S_INCLUDE, K_REGEXES, 0, 0 },
 	{ "exclude_groups", S_EXCLUDE, K_REGEXES, 0, 0 },
 	{ "read_only", S_READ_ONLY, K_BOOL, 0, 0 },
+	{ "commit_stream", S_COMMIT_STREAM, K_BOOL, 0, 0 },
 };
 
 #define N_GENERAL (sizeof general_settings / sizeof general_settings[0])
@@ -587,6 +590,12 @@ static int load_general(struct loader *L, config_setting_t *g)
 			if (get_count(L, s, where, d, &cfg->reset_confirm_threshold))
 				return -1;
 			break;
+		case S_COMMIT_STREAM:
+			if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+				return at(L, s, "'%s' in %s must be true or false, not %s", d->name, where,
+					  type_name(config_setting_type(s)));
+			cfg->commit_stream = config_setting_get_bool(s);
+			break;
 		default:
 			break;
 		}
@@ -636,6 +645,12 @@ static int load_cluster(struct loader *L, config_setting_t *g, struct lt_cluster
 					  type_name(config_setting_type(s)));
 			c->read_only = config_setting_get_bool(s);
 			break;
+		case S_COMMIT_STREAM:
+			if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+				return at(L, s, "'%s' in %s must be true or false, not %s", d->name, where,
+					  type_name(config_setting_type(s)));
+			c->commit_stream = config_setting_get_bool(s) ? 1 : 0;
+			break;
 		default:
 			break;
 		}
@@ -656,6 +671,7 @@ static int load_clusters(struct loader *L, config_setting_t *g)
 			          config_setting_name(s), type_name(config_setting_type(s)));
 		struct lt_cluster_def *c = &cfg->clusters[cfg->n_clusters++];
 		c->name = xstrdup(config_setting_name(s));
+		c->commit_stream = -1;
 		c->line = config_setting_source_line(s);
 		if (load_cluster(L, s, c))
 			return -1;
@@ -744,6 +760,7 @@ void config_init_defaults(struct lt_config *cfg)
 	cfg->theme = xstrdup(LT_DEFAULT_THEME);
 	cfg->reset_confirm_threshold = LT_DEFAULT_RESET_CONFIRM;
 	cfg->expiry_horizon_ms = LT_DEFAULT_EXPIRY_HORIZON_MS;
+	cfg->commit_stream = true;
 }
 
 int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *err, size_t errlen)
@@ -903,6 +920,8 @@ int config_select(const struct lt_config *cfg, const struct lt_options *opts, st
 		out->exclude = dup_strv(c->exclude, c->n_exclude);
 		out->cluster_read_only = c->read_only;
 	}
+	/* the cluster's own setting wins over general's */
+	out->commit_stream = c && c->commit_stream >= 0 ? c->commit_stream == 1 : cfg->commit_stream;
 	if (opts->bootstrap) {
 		free(out->bootstrap);
 		out->bootstrap = xstrdup(opts->bootstrap);

@@ -49,6 +49,7 @@ struct lt_cluster_def {
 	size_t n_exclude;       /* exclude_groups */
 	char **exclude;
 	bool read_only;
+	int commit_stream;      /* -1: not set (general's applies), 0: false, 1: true */
 	int line;               /* where the cluster is defined (0 if unknown) */
 };
 
@@ -61,6 +62,7 @@ struct lt_config {
 	char *theme;
 	int64_t reset_confirm_threshold; /* a reset moving more messages than this asks for the group name */
 	int64_t expiry_horizon_ms;       /* warn when an Empty group's offsets expire sooner; 0 = never */
+	bool commit_stream;              /* read __consumer_offsets for commit times (default true) */
 	size_t n_clusters;
 	struct lt_cluster_def *clusters;
 	char *warning;          /* the permission warning given, NULL if none */
@@ -86,6 +88,7 @@ struct lt_cluster_conf {
 	int64_t time_lag_threshold_ms;
 	int64_t reset_confirm_threshold;
 	int64_t expiry_horizon_ms;
+	bool commit_stream;     /* the cluster's commit_stream, else general's */
 };
 
 /* Sets every field to its default (no file, no clusters). */

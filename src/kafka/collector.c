@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kafka/commit_snapshot.h"
 #include "kafka/refresh.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -21,6 +22,7 @@
 struct lt_collector {
 	struct lt_refresh_ctx rc;  /* the handle, filters, previous snapshot (refresh.h) */
 	lt_history *history;       /* guarded by mu */
+	lt_commit_reader *reader;  /* NULL when the commit stream is off */
 
 	pthread_t thread;
 	bool started;
@@ -105,6 +107,14 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	if (!rc->client)
 		goto fail;
 
+	if (conf->commit_stream) {
+		rd_kafka_conf_t *kc = client_conf_build(&cc, err, errlen);
+		lt_commit_stream_conf sc = {.horizon_ms = conf->expiry_horizon_ms};
+		c->reader = kc ? commit_reader_start(kc, &sc, err, errlen) : NULL;
+		if (!c->reader)
+			goto fail;
+	}
+
 	c->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (c->wake_fd < 0) {
 		snprintf(err, errlen, "cannot create the wake-up fd: %s", strerror(errno));
@@ -125,6 +135,7 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	pthread_condattr_destroy(&ca);
 	return c;
 fail:
+	commit_reader_stop(c->reader);
 	client_free(rc->client);
 	regexes_free(rc->n_include, rc->include);
 	regexes_free(rc->n_exclude, rc->exclude);
@@ -148,6 +159,8 @@ static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, s
 
 	lt_snapshot *s = NULL;
 	int rc = refresh_run(&c->rc, &c->stop, &s, err, errlen);
+	if (s)
+		commit_snapshot_fill(c->reader, s, now_wall_ms());
 
 	pthread_mutex_lock(&c->mu);
 	model_enrich(c->history, s);
@@ -324,6 +337,14 @@ int64_t collector_refresh_started_ms(lt_collector *c)
 	return t;
 }
 
+void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeout_ms)
+{
+	if (!c->reader || (s->commit_stream != LT_CSTREAM_STARTING && s->commit_stream != LT_CSTREAM_LOADING))
+		return;
+	commit_reader_wait_loaded(c->reader, timeout_ms);
+	commit_snapshot_fill(c->reader, s, now_wall_ms());
+}
+
 void collector_free(lt_collector *c)
 {
 	if (!c)
@@ -339,6 +360,7 @@ void collector_free(lt_collector *c)
 	snapshot_unref(rc->prev);
 	snapshot_unref(c->latest);
 	history_free(c->history);
+	commit_reader_stop(c->reader);
 	refresh_ctx_close(rc);
 	client_free(rc->client);
 	regexes_free(rc->n_include, rc->include);

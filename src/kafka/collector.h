@@ -34,6 +34,8 @@ struct lt_collector_conf {
 	int interval_ms;             /* between refreshes */
 	int timeout_ms;              /* per refresh; a refresh that takes longer is cut short */
 	lt_model_params model;
+	bool commit_stream;          /* read __consumer_offsets for commit times (commit_snapshot.h) */
+	int64_t expiry_horizon_ms;   /* warn when offsets expire sooner; <= 0: the default (3 days) */
 };
 
 typedef struct lt_collector lt_collector;
@@ -65,6 +67,12 @@ void collector_set_interval(lt_collector *c, int interval_ms);
 void collector_set_paused(lt_collector *c, bool paused);
 bool collector_busy(lt_collector *c);          /* a refresh is in progress */
 int64_t collector_refresh_started_ms(lt_collector *c); /* wall clock start of the current/last refresh */
+
+/* For --once, whose single refresh comes right after the reader started: when the snapshot's
+ * commit stream is still starting or loading, waits (at most timeout_ms) until the reader has
+ * loaded the history of __consumer_offsets, then copies the commit-stream fields into s again.
+ * s must not be shared with another thread yet. Returns at once when the stream is off. */
+void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeout_ms);
 
 /* Stops and joins the thread (if started), destroys the handle. */
 void collector_free(lt_collector *c);

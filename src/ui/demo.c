@@ -40,6 +40,7 @@ int mode_demo(const struct lt_options *o)
 	conf.group_regex = o->groups;
 	conf.interval_ms = tui_interval_ms(o);
 	conf.timeout_ms = o->timeout_ms;
+	conf.commit_stream = true;
 	model_params_default(&conf.model);
 
 	int rc;

@@ -167,6 +167,11 @@ static void draw_top_bar(const struct ui *u)
 		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
 		free(one);
 	}
+	/* after the error: the commit-stream columns are empty or partial (the reason is in the 'e' popup) */
+	if (s->commit_stream == LT_CSTREAM_DENIED || s->commit_stream == LT_CSTREAM_FAILED)
+		bar_seg(&b, UI_ROLE_TOP_BAR, "no commit times (e)", false);
+	else if (s->commit_stream == LT_CSTREAM_LOADING)
+		bar_seg(&b, UI_ROLE_TOP_BAR, "loading commit times", false);
 }
 
 /* ---- panes ---- */
@@ -312,8 +317,16 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			role = focused ? UI_ROLE_CURSOR : UI_ROLE_CURSOR_UNFOCUSED;
 		set_role(role);
 		fill_line(ly, 0, u->geom.cols);
-		for (size_t c = 0; c < n; c++)
+		for (size_t c = 0; c < n; c++) {
+			/* offsets about to expire (issue 10): the EXPIRES cell in the warning colour */
+			bool expiring = slots[c].col->id == LT_COL_EXPIRES && r->group->has_expiry && r->group->expiry_warn &&
+			                ri != l->cursor;
+			if (expiring)
+				set_role(UI_ROLE_STATUS_WARN);
 			draw_cell(u, ly, &slots[c], r);
+			if (expiring)
+				set_role(role);
+		}
 	}
 	if (l->n_rows == 0 && rows_h > 0) {
 		set_role(UI_ROLE_NORMAL);
@@ -662,6 +675,9 @@ static void draw_error(struct ui *u)
 	for (size_t i = 0; s && i < s->n_groups; i++)
 		if (s->groups[i].error)
 			add_line(&lines, &n, xasprintf("group %s: %s", s->groups[i].group, s->groups[i].error));
+	if (s && s->commit_stream_reason)
+		add_line(&lines, &n, xasprintf("commit stream (%s): %s", cstream_state_name(s->commit_stream),
+		                               s->commit_stream_reason));
 	if (n == 0)
 		add_line(&lines, &n, xstrdup("no errors in the last refresh"));
 	/* long messages wrap into several lines */

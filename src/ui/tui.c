@@ -760,6 +760,8 @@ static lt_collector *live_connect(struct live *l, const struct lt_options *o, in
 	    .group_exclude = (const char *const *)cc.exclude,
 	    .interval_ms = cc.refresh_ms,
 	    .timeout_ms = o->timeout_ms,
+	    .commit_stream = cc.commit_stream,
+	    .expiry_horizon_ms = cc.expiry_horizon_ms,
 	};
 	model_params_default(&conf.model);
 	conf.model.allowed_lag = cc.lag_threshold;

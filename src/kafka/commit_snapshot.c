@@ -1,0 +1,116 @@
+/* commit_snapshot.c — the commit stream's facts copied into a snapshot (see commit_snapshot.h). */
+#include "config.h"
+
+#include "kafka/commit_snapshot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static lt_cstream_state state_of(lt_reader_state st)
+{
+	switch (st) {
+	case LT_READER_STARTING: return LT_CSTREAM_STARTING;
+	case LT_READER_LOADING: return LT_CSTREAM_LOADING;
+	case LT_READER_LIVE: return LT_CSTREAM_LIVE;
+	case LT_READER_DENIED: return LT_CSTREAM_DENIED;
+	case LT_READER_FAILED:
+	default: return LT_CSTREAM_FAILED;
+	}
+}
+
+static void fill_partition(const lt_commit_stream *cs, const lt_group *g, lt_partition *p, int64_t now_ms)
+{
+	lt_commit_stats st;
+	if (commit_stream_stats(cs, g->group, p->topic, p->partition, now_ms, &st) != 0)
+		return;
+	p->has_last_commit = true;
+	p->last_commit_ms = st.last_commit_ms;
+	p->last_commit_age_ms = st.last_commit_age_ms;
+	p->commits_per_min = st.commits_per_min;
+	p->has_unmoved = true;
+	p->unmoved_ms = st.unmoved_ms;
+	p->repeating = st.repeating;
+}
+
+static void fill_group(const lt_commit_stream *cs, lt_group *g, int64_t now_ms)
+{
+	for (size_t k = 0; k < g->n_partitions; k++)
+		fill_partition(cs, g, &g->partitions[k], now_ms);
+	lt_commit_group_stats gs;
+	if (commit_stream_group_stats(cs, g->group, now_ms, &gs) != 0)
+		return;
+	if (gs.last_commit_ms >= 0) {
+		g->has_last_commit = true;
+		g->last_commit_ms = gs.last_commit_ms;
+		g->last_commit_age_ms = gs.last_commit_age_ms;
+		g->commits_per_min = gs.commits_per_min;
+	}
+	/* The forecast follows Kafka's rule (stream.h); a group the coordinator reports with members
+	 * keeps its subscribed offsets, which the stream knows from the metadata it read. */
+	if (gs.has_expiry) {
+		g->has_expiry = true;
+		g->expires_at_ms = gs.expires_at_ms;
+		g->expires_in_ms = gs.expires_in_ms;
+		g->expiry_warn = gs.expiry_warn;
+	}
+}
+
+void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms)
+{
+	free(s->commit_stream_reason);
+	s->commit_stream_reason = NULL;
+	if (!r) {
+		s->commit_stream = LT_CSTREAM_OFF;
+		s->commit_stream_reason =
+		    xstrdup("commit times unavailable: the commit stream is off (commit_stream = false), polling only");
+		return;
+	}
+	char why[256];
+	lt_reader_state st = commit_reader_state(r, why, sizeof why);
+	s->commit_stream = state_of(st);
+	if (st == LT_READER_DENIED || st == LT_READER_FAILED) {
+		s->commit_stream_reason = xasprintf("commit times unavailable: %s", why);
+		return;
+	}
+	if (st == LT_READER_STARTING) {
+		s->commit_stream_reason = xasprintf("commit times not loaded yet: %s", why);
+		return;
+	}
+	char note[160];
+	int64_t retention = commit_reader_retention(r, note, sizeof note);
+	if (st == LT_READER_LOADING)
+		s->commit_stream_reason = xasprintf("commit times partial: loading %s", LT_OFFSETS_TOPIC);
+	else if (why[0])
+		s->commit_stream_reason = xstrdup(why);
+	else if (retention < 0)
+		s->commit_stream_reason = xasprintf("no offset-expiry forecast: offsets.retention.minutes unknown (%s)", note);
+
+	const lt_commit_stream *cs = commit_reader_lock(r);
+	for (size_t i = 0; i < s->n_groups; i++)
+		fill_group(cs, &s->groups[i], now_ms);
+	commit_reader_unlock(r);
+}
+
+lt_reader_state commit_reader_wait_loaded(lt_commit_reader *r, int timeout_ms)
+{
+	int64_t deadline = now_mono_ms() + timeout_ms;
+	for (;;) {
+		lt_reader_state st = commit_reader_state(r, NULL, 0);
+		if (st == LT_READER_DENIED || st == LT_READER_FAILED || now_mono_ms() >= deadline)
+			return st;
+		if (st == LT_READER_LIVE) {
+			/* the expiry forecast also needs the retention: wait for the answer, not for a retry */
+			char note[160];
+			if (commit_reader_retention(r, note, sizeof note) >= 0 ||
+			    (strncmp(note, "asking", 6) != 0 && strncmp(note, "not asked", 9) != 0))
+				return st;
+		}
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = 20 * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+}

@@ -1,0 +1,227 @@
+"""test_commitstream_sim.py — the commit stream (issue 10) end to end: a real client (kafka-python,
+Debian's) commits at known moments against lagtop-sim, and `lagtop --once` must report what it did:
+the last commit's time, commits per minute, the time since the offset moved, and for the group once
+it is Empty the offset-expiry forecast = when it became Empty (or its last commit) + the
+offsets.retention.minutes the sim serves, with a warning when that is within the horizon. With the
+stream switched off (config) or denied by the cluster (the sim's --deny-offsets-topic), lagtop still
+works and the JSON says why the commit fields are empty.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+LAGTOP = os.environ["LAGTOP"]
+SIM = os.environ["LAGTOP_SIM"]
+TESTS = 18
+RETENTION_MIN = 60
+
+results = []
+
+
+def ok(cond, name, diag=None):
+    results.append(bool(cond))
+    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
+    if not cond and diag is not None:
+        for line in str(diag).splitlines()[:25]:
+            print("# " + line)
+    sys.stdout.flush()
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+class Sim:
+    def __init__(self, tmp, *args):
+        self.err = open(os.path.join(tmp, "sim.err"), "w")
+        self.p = subprocess.Popen([SIM, "--brokers", "1", "--port", "0"] + list(args), stdout=subprocess.PIPE,
+                                  stderr=self.err, text=True)
+        line = self.p.stdout.readline()
+        if not line.startswith("ready bootstrap="):
+            self.stop()
+            raise RuntimeError("lagtop-sim did not start: %r" % line)
+        self.bootstrap = line.strip().split("=", 1)[1]
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.terminate()
+            try:
+                self.p.wait(10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        self.err.close()
+
+
+def lagtop(env, *args):
+    t0 = now_ms()
+    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, env=env, timeout=60)
+    return p.returncode, p.stdout, p.stderr, t0, now_ms()
+
+
+def find(doc, group):
+    for g in doc.get("groups", []):
+        if g["group"] == group:
+            return g
+    return None
+
+
+def part(g, topic, p):
+    for x in g["partitions"] if g else []:
+        if x["topic"] == topic and x["partition"] == p:
+            return x
+    return None
+
+
+def commit_at(consumer, tp, offset):
+    """One synchronous commit; returns the wall-clock interval it happened in."""
+    from kafka.structs import OffsetAndMetadata
+    before = now_ms()
+    consumer.commit({tp: OffsetAndMetadata(offset, "")})
+    return before, now_ms()
+
+
+def main():
+    print("1..%d" % TESTS)
+    try:
+        from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+    except ImportError:
+        for i in range(TESTS):
+            print("ok %d # SKIP kafka-python is not installed" % (i + 1))
+        return 0
+    tmp = tempfile.mkdtemp(prefix="lagtop-cstream.")
+    env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"), XDG_STATE_HOME=tmp)
+    env.pop("LAGTOP_CONFIG", None)
+
+    sim = Sim(tmp, "--offsets-retention-minutes", str(RETENTION_MIN), "--auto-create-partitions", "2")
+    consumer = None
+    try:
+        producer = KafkaProducer(bootstrap_servers=sim.bootstrap)
+        for i in range(60):
+            producer.send("cs-orders", value=b"m%d" % i, partition=i % 2)
+        producer.flush()
+        producer.close()
+
+        # A member of group cs-live commits partition 0 six times (moving), partition 1 twice: the
+        # same offset, 3 s apart, so that "offset last moved" is the first of the two.
+        consumer = KafkaConsumer(bootstrap_servers=sim.bootstrap, group_id="cs-live", client_id="cs-py",
+                                 enable_auto_commit=False, auto_offset_reset="earliest")
+        tp0, tp1 = TopicPartition("cs-orders", 0), TopicPartition("cs-orders", 1)
+        consumer.subscribe(["cs-orders"])
+        deadline = time.time() + 20
+        while not consumer.assignment() and time.time() < deadline:
+            consumer.poll(timeout_ms=200)
+        ok(consumer.assignment() == {tp0, tp1}, "the kafka-python consumer joined and owns both partitions",
+           consumer.assignment())
+        p0 = [commit_at(consumer, tp0, 5 * (k + 1)) for k in range(6)]
+        p1_first = commit_at(consumer, tp1, 7)
+        time.sleep(3)
+        p1_second = commit_at(consumer, tp1, 7)
+
+        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20")
+        doc = json.loads(out) if rc == 0 and out else {}
+        ok(rc == 0 and doc.get("commit_stream", {}).get("state") == "live",
+           "--once waits for the commit stream to load: state live", (rc, err, doc.get("commit_stream")))
+        g = find(doc, "cs-live")
+        a, b = part(g, "cs-orders", 0), part(g, "cs-orders", 1)
+        ok(a and b and a["committed"] == 30 and b["committed"] == 7, "committed offsets as the client left them",
+           (a, b))
+        ok(a and p0[-1][0] - 5 <= a["last_commit_ms"] <= p0[-1][1] + 5
+           and b and p1_second[0] - 5 <= b["last_commit_ms"] <= p1_second[1] + 5,
+           "last_commit_ms is the time of each partition's last commit (a repeat of the same offset counts)",
+           (a and a["last_commit_ms"], p0[-1], b and b["last_commit_ms"], p1_second))
+        # all commits within a minute: the rate is the count over the minimum span of one minute
+        ok(a and abs(a["commits_per_min"] - 6) < 1e-6 and b and abs(b["commits_per_min"] - 2) < 1e-6
+           and g and abs(g["commits_per_min"] - 8) < 1e-6,
+           "commits_per_min: 6 and 2 on the partitions, 8 for the group",
+           (a and a["commits_per_min"], b and b["commits_per_min"], g and g["commits_per_min"]))
+        # unmoved_ms is measured at some moment within [t0, t1]: the offset moved at the first commit of 7
+        moved_lo, moved_hi = (t0 - b["unmoved_ms"], t1 - b["unmoved_ms"]) if b and b["unmoved_ms"] is not None \
+            else (0, 0)
+        ok(moved_lo <= p1_first[1] + 5 and moved_hi >= p1_first[0] - 5,
+           "unmoved_ms counts from the first commit of the current offset, not from its repeat",
+           (moved_lo, moved_hi, p1_first, p1_second))
+        ok(a and a["repeating"] is False and b and b["repeating"] is False,
+           "repeating is false (two commits of an offset in seconds are not a stuck consumer yet)", (a, b))
+        ok(g and g["state"] == "Stable" and g["expires_at_ms"] is None and g["expiry_warning"] is False,
+           "a Stable group keeps its subscribed offsets: no expiry forecast", g and {k: g[k] for k in (
+               "state", "expires_at_ms", "expiry_warning")})
+
+        # The member leaves: the group is Empty and its offsets expire RETENTION_MIN after that.
+        left0 = now_ms()
+        consumer.close()
+        consumer = None
+        left1 = now_ms()
+        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20")
+        doc = json.loads(out) if rc == 0 and out else {}
+        g = find(doc, "cs-live")
+        ok(g and g["state"] == "Empty", "after close() the group is Empty", g and g["state"])
+        retention = RETENTION_MIN * 60000
+        exp = g["expires_at_ms"] if g else None
+        # Kafka (and the sim) write the group's metadata with currentStateTimestamp when it turns Empty
+        ok(exp is not None and left0 - 5 <= exp - retention <= left1 + 5,
+           "expires_at_ms = when the group became Empty + the sim's offsets.retention.minutes",
+           (exp, exp and exp - retention, p0[-1], (left0, left1)))
+        ok(g and g["expiry_warning"] is True, "expiry within the 3-day horizon: expiry_warning", g)
+        rc, out, err, t0, t1 = lagtop(env, "--once", "-b", sim.bootstrap, "--timeout", "20")
+        warn = [l for l in err.splitlines() if "cs-live" in l and "expire" in l]
+        ok(rc == 0 and len(warn) == 1 and warn[0].startswith("lagtop: warning: group cs-live: committed offsets "
+                                                             "expire in "),
+           "table output: one warning line on stderr for the expiring group", err)
+
+        # Switched off by the configuration: lagtop polls as before and says why the fields are empty.
+        conf = os.path.join(tmp, "off.conf")
+        with open(conf, "w") as f:
+            f.write("general = { commit_stream = false; };\n")
+        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--config", conf)
+        doc = json.loads(out) if rc == 0 and out else {}
+        g = find(doc, "cs-live")
+        cs = doc.get("commit_stream", {})
+        ok(rc == 0 and err == "" and cs.get("state") == "off" and "commit_stream = false" in (cs.get("reason") or ""),
+           "commit_stream = false: state off, the reason names the setting", (rc, err, cs))
+        a = part(g, "cs-orders", 0)
+        ok(a and a["committed"] == 30 and a["last_commit_ms"] is None and a["commits_per_min"] is None
+           and a["unmoved_ms"] is None and a["repeating"] is None and g["expires_at_ms"] is None,
+           "off: committed offsets still polled, the commit fields are null", a)
+    finally:
+        if consumer is not None:
+            consumer.close()
+        sim.stop()
+
+    # A cluster that denies __consumer_offsets: polling alone, and the reason says so.
+    sim = Sim(tmp, "--deny-offsets-topic")
+    try:
+        consumer = KafkaConsumer(bootstrap_servers=sim.bootstrap, group_id="cs-denied", enable_auto_commit=False)
+        from kafka.structs import OffsetAndMetadata
+        tp = TopicPartition("cs-orders", 0)
+        producer = KafkaProducer(bootstrap_servers=sim.bootstrap)
+        for i in range(10):
+            producer.send("cs-orders", value=b"m", partition=0)
+        producer.flush()
+        producer.close()
+        consumer.commit({tp: OffsetAndMetadata(4, "")})
+        consumer.close()
+        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "10")
+        doc = json.loads(out) if rc == 0 and out else {}
+        cs = doc.get("commit_stream", {})
+        ok(rc == 0 and err == "" and cs.get("state") == "denied", "denied: exit 0, no warning, state denied",
+           (rc, err, cs))
+        ok("not authorized to read __consumer_offsets" in (cs.get("reason") or "")
+           and "polling only" in (cs.get("reason") or ""), "denied: the reason says why, in one line", cs)
+        g = find(doc, "cs-denied")
+        a = part(g, "cs-orders", 0)
+        ok(a and a["committed"] == 4 and a["lag"] == 6 and a["last_commit_ms"] is None
+           and a["commits_per_min"] is None and g["expires_at_ms"] is None,
+           "denied: committed offset and lag from polling, the commit fields are null", g)
+        rc, out, err, t0, t1 = lagtop(env, "--once", "-b", sim.bootstrap, "--timeout", "10")
+        ok(rc == 0 and "cs-denied" in out and err == "", "denied: the table works as before", (rc, out, err))
+    finally:
+        sim.stop()
+    return 0 if all(results) and len(results) == TESTS else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
