@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,16 +77,48 @@ int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen)
 	return mkdir_p(tmp, err, errlen);
 }
 
-/* Percent-encodes a group id for a file name. */
+/* The longest encoded group id kept in a backup's file name: with ".<stamp>-NN.csv" the name stays far
+ * below NAME_MAX (255). A longer one is cut and given a hash of the whole id, so long ids (or short ones
+ * that grow threefold when percent-encoded, like most non-ASCII names) can still be backed up. */
+#define ENC_NAME_MAX 160
+
+static uint64_t fnv1a64(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		h ^= *p;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* Percent-encodes a group id for a file name ('~' never appears in an encoding, so a hashed name cannot
+ * equal a plain one). out must hold ENC_NAME_MAX + 1 bytes. */
 static void encode_group(const char *group, char *out, size_t len)
 {
 	size_t o = 0;
-	for (const unsigned char *p = (const unsigned char *)group; *p && o + 4 < len; p++) {
+	bool cut = false;
+	for (const unsigned char *p = (const unsigned char *)group; *p; p++) {
+		char e[4];
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
 		    *p == '-' || (*p == '.' && p != (const unsigned char *)group))
-			out[o++] = (char)*p;
+			snprintf(e, sizeof e, "%c", *p);
 		else
-			o += (size_t)snprintf(out + o, len - o, "%%%02X", *p);
+			snprintf(e, sizeof e, "%%%02X", *p);
+		size_t el = strlen(e);
+		if (o + el > ENC_NAME_MAX || o + el >= len) {
+			cut = true;
+			break;
+		}
+		memcpy(out + o, e, el);
+		o += el;
+	}
+	if (cut) {
+		/* back off to leave room for "~" and 16 hex digits, never inside a %XX escape */
+		while (o > ENC_NAME_MAX - 17 || (o >= 1 && out[o - 1] == '%') || (o >= 2 && out[o - 2] == '%'))
+			o--;
+		snprintf(out + o, len - o, "~%016llx", (unsigned long long)fnv1a64(group));
+		return;
 	}
 	out[o] = '\0';
 }
@@ -178,6 +211,7 @@ int reset_backup_newest(const char *group, char *path_out, size_t pathlen, char 
 	}
 	size_t el = strlen(enc);
 	char best[512] = "";
+	int best_seq = -1;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		const char *name = de->d_name;
@@ -195,10 +229,21 @@ int reset_backup_newest(const char *group, char *path_out, size_t pathlen, char 
 		for (size_t i = 0; i < 19; i++)
 			if (i != 8 && i != 15 && (st[i] < '0' || st[i] > '9'))
 				shape = false;
+		/* "-NN": the NNth file written in the same millisecond, newer than the one without a suffix */
+		int seq = 0;
+		if (sl == 23) {
+			if (st[20] != '-' || st[21] < '0' || st[21] > '9' || st[22] < '0' || st[22] > '9')
+				shape = false;
+			else
+				seq = (st[21] - '0') * 10 + (st[22] - '0');
+		}
 		if (!shape || nl >= sizeof best)
 			continue;
-		if (strcmp(name, best) > 0)
+		int c = best[0] ? strncmp(st, best + el + 1, 19) : 1;
+		if (c > 0 || (c == 0 && seq > best_seq)) {
 			snprintf(best, sizeof best, "%s", name);
+			best_seq = seq;
+		}
 	}
 	closedir(d);
 	if (!best[0]) {
