@@ -16,3 +16,6 @@ endif
 
 TESTS += tests/integration/test_once_errors.sh
 EXTRA_DIST += tests/integration/test_once_errors.sh
+
+TESTS += tests/integration/test_reset_cli_errors.sh
+EXTRA_DIST += tests/integration/test_reset_cli_errors.sh
