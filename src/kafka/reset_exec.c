@@ -427,10 +427,17 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 		return res->status;
 	}
 
-	/* 2. The backup of what is committed right now; no backup, no commit. */
+	/* 2. The backup of what is committed right now on the plan's partitions; no backup, no commit.
+	 *    Only those: --undo restores a backup as a whole, and it must put back what this reset moved,
+	 *    not rewind the partitions it left alone (which the consumers may have advanced since). */
 	lt_reset_input cur;
 	reset_input_init(&cur);
-	if (read_committed(c, plan->group, NULL, backup_into, &cur, err, sizeof err)) {
+	rd_kafka_topic_partition_list_t *bl = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		rd_kafka_topic_partition_list_add(bl, plan->rows[i].topic, plan->rows[i].partition);
+	int bkrc = read_committed(c, plan->group, bl, backup_into, &cur, err, sizeof err);
+	rd_kafka_topic_partition_list_destroy(bl);
+	if (bkrc) {
 		reset_input_free(&cur);
 		result_set(res, LT_EXEC_FAILED, xasprintf("cannot back up the committed offsets, nothing was "
 							  "committed: %s", err));
