@@ -12,17 +12,8 @@
 #include "reset/csv.h"
 #include "reset/strbuf.h"
 #include "reset/timeparse.h"
+#include "util/errbuf.h"
 #include "util/xalloc.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* An error in the cluster's answer rather than in the request (see reset_plan_build_ex). */
 static int fail_cluster(bool *cluster_fault, char *err, size_t errlen, const char *fmt, ...)
@@ -90,12 +81,12 @@ int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target 
 	switch (target) {
 	case LT_RESET_OFFSET:
 		if (!parse_long(arg, &rq->offset))
-			return fail(err, errlen, "--to-offset expects a whole number, got '%s'", arg ? arg : "");
+			return err_set(err, errlen, "--to-offset expects a whole number, got '%s'", arg ? arg : "");
 		break;
 	case LT_RESET_SHIFT:
 		if (!parse_long(arg, &rq->offset))
-			return fail(err, errlen, "--shift-by expects a whole number like 10 or -10, got '%s'",
-				    arg ? arg : "");
+			return err_set(err, errlen, "--shift-by expects a whole number like 10 or -10, got '%s'",
+				       arg ? arg : "");
 		break;
 	case LT_RESET_DATETIME:
 		return reset_parse_datetime(arg, now_ms, &rq->timestamp_ms, err, errlen);
@@ -103,7 +94,7 @@ int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target 
 		return reset_duration_before(arg, now_ms, &rq->timestamp_ms, err, errlen);
 	case LT_RESET_FILE:
 		if (!arg || !*arg)
-			return fail(err, errlen, "--from-file needs a file name");
+			return err_set(err, errlen, "--from-file needs a file name");
 		break;
 	case LT_RESET_EARLIEST:
 	case LT_RESET_LATEST:
@@ -111,7 +102,7 @@ int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target 
 		break;
 	case LT_RESET_NONE:
 	default:
-		return fail(err, errlen, "no reset target given");
+		return err_set(err, errlen, "no reset target given");
 	}
 	return 0;
 }
@@ -129,13 +120,13 @@ int reset_request_add_topic(lt_reset_request *rq, const char *arg, char *err, si
 {
 	const char *colon = strchr(arg, ':');
 	if (!*arg || colon == arg)
-		return fail(err, errlen, "Invalid topic arg '%s', expected topic name and partitions", arg);
+		return err_set(err, errlen, "Invalid topic arg '%s', expected topic name and partitions", arg);
 	lt_reset_scope sc = { .topic = colon ? xstrndup(arg, (size_t)(colon - arg)) : xstrdup(arg) };
 	if (colon) {
 		const char *p = colon + 1;
 		if (!*p || strchr(p, ':')) {
 			free(sc.topic);
-			return fail(err, errlen, "Invalid topic arg '%s', expected topic name and partitions", arg);
+			return err_set(err, errlen, "Invalid topic arg '%s', expected topic name and partitions", arg);
 		}
 		for (;;) {
 			const char *comma = strchr(p, ',');
@@ -146,8 +137,8 @@ int reset_request_add_topic(lt_reset_request *rq, const char *arg, char *err, si
 			if (len >= sizeof num || !parse_long(num, &v) || v < INT32_MIN || v > INT32_MAX) {
 				free(sc.topic);
 				free(sc.parts);
-				return fail(err, errlen, "Invalid partition '%.*s' specified in topic arg '%s'", (int)len, p,
-					    arg);
+				return err_set(err, errlen, "Invalid partition '%.*s' specified in topic arg '%s'", (int)len, p,
+					       arg);
 			}
 			scope_add_part(&sc, (int32_t)v);
 			if (!comma)
@@ -404,7 +395,7 @@ static int collect_scope(const lt_reset_request *rq, const lt_reset_input *in, s
 	size_t n = 0, cap = 0;
 	if (rq->target == LT_RESET_FILE) {
 		if (rq->n_rows == 0)
-			return fail(err, errlen, "No reset plan for group %s found.", rq->group);
+			return err_set(err, errlen, "No reset plan for group %s found.", rq->group);
 		for (size_t i = 0; i < rq->n_rows; i++)
 			want_add(&w, &n, &cap, in, rq->rows[i].topic, rq->rows[i].partition, rq->rows[i].offset);
 	} else if (rq->all_topics) {
@@ -434,8 +425,8 @@ static int collect_scope(const lt_reset_request *rq, const lt_reset_input *in, s
 		}
 		if (n_missing) {
 			char *m = sb_take(&missing);
-			fail(err, errlen, "The topic%s \"%s\" do%s not exist", n_missing > 1 ? "s" : "", m,
-			     n_missing > 1 ? "" : "es");
+			err_set(err, errlen, "The topic%s \"%s\" do%s not exist", n_missing > 1 ? "s" : "", m,
+				n_missing > 1 ? "" : "es");
 			free(m);
 			free(w);
 			return -1;
@@ -457,7 +448,7 @@ static int check_valid(const struct want *w, size_t n, bool *cluster_fault, char
 			sb_printf(&b, "%s%s-%d", b.len ? "," : "", w[i].topic, w[i].partition);
 	if (b.len) {
 		char *s = sb_take(&b);
-		fail(err, errlen, "The partitions \"%s\" do not exist", s);
+		err_set(err, errlen, "The partitions \"%s\" do not exist", s);
 		free(s);
 		return -1;
 	}
@@ -466,7 +457,7 @@ static int check_valid(const struct want *w, size_t n, bool *cluster_fault, char
 			sb_printf(&b, "%s%s-%d", b.len ? "," : "", w[i].topic, w[i].partition);
 	if (b.len) {
 		char *s = sb_take(&b);
-		fail(err, errlen, "The partitions \"%s\" have no leader", s);
+		err_set(err, errlen, "The partitions \"%s\" have no leader", s);
 		free(s);
 		*cluster_fault = true;
 		return -1;
@@ -544,9 +535,9 @@ static int plan_row(const lt_reset_request *rq, lt_reset_plan *p, lt_reset_row *
 		return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_SHIFT:
 		if (part->committed < 0)
-			return fail(err, errlen,
-				    "Cannot shift offset for partition %s-%d since there is no current committed offset",
-				    row->topic, row->partition);
+			return err_set(err, errlen,
+				       "Cannot shift offset for partition %s-%d since there is no current committed offset",
+				       row->topic, row->partition);
 		row->requested = sat_add(part->committed, rq->offset);
 		return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_DATETIME:
@@ -574,7 +565,7 @@ static int plan_row(const lt_reset_request *rq, lt_reset_plan *p, lt_reset_row *
 		return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_NONE:
 	default:
-		return fail(err, errlen, "no reset target given");
+		return err_set(err, errlen, "no reset target given");
 	}
 	return 0;
 }
