@@ -207,8 +207,8 @@ int mode_reset(const struct lt_options *o)
 	if (target == LT_RESET_FILE) {
 		char *text = reset_file_read(o->target_arg, FROM_FILE_MAX_BYTES, err, sizeof err);
 		if (!text || reset_request_load_csv(&rq, text, err, sizeof err)) {
-			/* the file's own text (a topic that is not one) may hold escapes: sanitized like the rest */
-			char *msg = text ? xasprintf("%s: %s", o->target_arg, err) : xstrdup(err);
+			/* err quotes the file's bytes: terminal-safe like every other message */
+			char *msg = xasprintf("%s%s%s", text ? o->target_arg : "", text ? ": " : "", err);
 			print_lines(stderr, "lagtop: ", msg);
 			free(msg);
 			free(text);
