@@ -523,6 +523,25 @@ static int load_regexes(const struct loader *L, config_setting_t *s, const char 
 	return 0;
 }
 
+static const struct setting_def *find_setting(const struct setting_def *defs, size_t n, const char *name)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(defs[k].name, name) == 0)
+			return &defs[k];
+	return NULL;
+}
+
+/* "unknown setting 'x' in <where>", with the nearest known name when one is close. */
+static int unknown_setting(const struct loader *L, const config_setting_t *s, const struct setting_def *defs,
+			   size_t n, const char *where)
+{
+	const char *name = config_setting_name(s);
+	const char *hint = suggest(name, defs, n);
+	if (hint)
+		return at(L, s, "unknown setting '%s' in %s (did you mean '%s'?)", name, where, hint);
+	return at(L, s, "unknown setting '%s' in %s", name, where);
+}
+
 static int load_general(struct loader *L, config_setting_t *g)
 {
 	struct lt_config *cfg = L->cfg;
@@ -530,16 +549,9 @@ static int load_general(struct loader *L, config_setting_t *g)
 	for (int i = 0; i < config_setting_length(g); i++) {
 		config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		const char *name = config_setting_name(s);
-		const struct setting_def *d = NULL;
-		for (size_t k = 0; k < N_GENERAL; k++)
-			if (strcmp(general_settings[k].name, name) == 0)
-				d = &general_settings[k];
-		if (!d) {
-			const char *hint = suggest(name, general_settings, N_GENERAL);
-			if (hint)
-				return at(L, s, "unknown setting '%s' in 'general' (did you mean '%s'?)", name, hint);
-			return at(L, s, "unknown setting '%s' in 'general'", name);
-		}
+		const struct setting_def *d = find_setting(general_settings, N_GENERAL, name);
+		if (!d)
+			return unknown_setting(L, s, general_settings, N_GENERAL, where);
 		const char *str;
 		int64_t v;
 		switch (d->id) {
@@ -592,16 +604,9 @@ static int load_cluster(struct loader *L, config_setting_t *g, struct lt_cluster
 	for (int i = 0; i < config_setting_length(g); i++) {
 		config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		const char *name = config_setting_name(s);
-		const struct setting_def *d = NULL;
-		for (size_t k = 0; k < N_CLUSTER; k++)
-			if (strcmp(cluster_settings[k].name, name) == 0)
-				d = &cluster_settings[k];
-		if (!d) {
-			const char *hint = suggest(name, cluster_settings, N_CLUSTER);
-			if (hint)
-				return at(L, s, "unknown setting '%s' in %s (did you mean '%s'?)", name, where, hint);
-			return at(L, s, "unknown setting '%s' in %s", name, where);
-		}
+		const struct setting_def *d = find_setting(cluster_settings, N_CLUSTER, name);
+		if (!d)
+			return unknown_setting(L, s, cluster_settings, N_CLUSTER, where);
 		const char *str;
 		switch (d->id) {
 		case S_BOOTSTRAP:
