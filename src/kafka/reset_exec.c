@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kafka/client.h"
@@ -17,6 +16,7 @@
 #include "reset/strbuf.h"
 #include "reset/timeparse.h"
 #include "util/errbuf.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 struct lt_reset_conn {
@@ -28,9 +28,7 @@ struct lt_reset_conn {
 
 int64_t reset_now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return now_wall_ms();
 }
 
 lt_reset_conn *reset_conn_new(const struct lt_reset_conn_conf *cf, char *err, size_t errlen)
@@ -81,9 +79,10 @@ static rd_kafka_AdminOptions_t *admin_options(lt_reset_conn *c, rd_kafka_admin_o
 static rd_kafka_event_t *wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
 				     const char *what, char *err, size_t errlen)
 {
-	int64_t deadline = reset_now_ms() + c->timeout_ms;
+	/* the monotonic clock: a wall-clock step must not cut a wait short (or stretch it) */
+	int64_t deadline = now_mono_ms() + c->timeout_ms;
 	for (;;) {
-		int64_t left = deadline - reset_now_ms();
+		int64_t left = deadline - now_mono_ms();
 		if (left <= 0) {
 			err_set(err, errlen, "%s: no answer within %d ms", what, c->timeout_ms);
 			return NULL;
