@@ -1,10 +1,11 @@
-## src/ui — the dashboard. The only module that includes curses (and only in tui.c, screen.c,
-## keys.c, theme_curses.c); layout.c and theme.c are plain C so they are unit tested without a terminal.
+## src/ui — the dashboard. The only module that includes curses (and only in tui.c, screen.c, keys.c,
+## theme_curses.c, and reset_dialog.c for its key codes); layout.c and theme.c are plain C so they are unit tested without a terminal.
 liblagtop_a_SOURCES += \
 	src/ui/ui.h src/ui/tui.h src/ui/tui.c \
 	src/ui/source.h src/ui/source_fixed.c src/ui/source_collector.c \
 	src/ui/screen.c \
 	src/ui/keys.h src/ui/keys.c \
+	src/ui/reset_dialog.h src/ui/reset_dialog.c src/ui/reset_worker.h src/ui/reset_worker.c src/ui/reset_ui.c \
 	src/ui/layout.h src/ui/layout.c \
 	src/ui/theme.h src/ui/theme.c src/ui/theme_curses.c \
 	src/ui/demo.c
