@@ -11,7 +11,8 @@ liblagtop_a_SOURCES += \
 	src/ui/demo.c
 
 if HAVE_CMOCKA
-UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme tests/unit/test_ui_state
+UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme tests/unit/test_ui_state \
+	tests/unit/test_ui_reset
 check_PROGRAMS += $(UI_UNIT_TESTS)
 TESTS += $(UI_UNIT_TESTS)
 tests_unit_test_ui_layout_SOURCES = tests/unit/test_ui_layout.c
@@ -26,6 +27,9 @@ tests_unit_test_ui_theme_LDADD = $(UNIT_LDADD)
 tests_unit_test_ui_state_SOURCES = tests/unit/test_ui_state.c
 tests_unit_test_ui_state_CFLAGS = $(UNIT_CFLAGS) $(CURSES_CFLAGS)
 tests_unit_test_ui_state_LDADD = $(UNIT_LDADD)
+tests_unit_test_ui_reset_SOURCES = tests/unit/test_ui_reset.c
+tests_unit_test_ui_reset_CFLAGS = $(UNIT_CFLAGS) $(CURSES_CFLAGS)
+tests_unit_test_ui_reset_LDADD = $(UNIT_LDADD)
 endif
 
 ## The terminal tests: the real binary inside a private tmux server, against tui_fixture (a
