@@ -5,7 +5,7 @@
 # pane, the group name above the confirm threshold, and read-only mode (flag and cluster config).
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 46
+plan 49
 
 tui_start_fixture || exit 1
 STATE="$LT_TMP/state"
@@ -33,6 +33,15 @@ like "the refusal names the active member" "$(tui_screen)" "client-id shipper on
 tui_keys Escape
 ok "Esc closes the refusal" tui_wait_gone "REFUSED"
 is "shipping's offsets unchanged" "$(committed shipping)" "100 100"
+
+# --- names from the cluster are escaped in the dialog ---
+tui_keys Home Down Down Down R
+ok "the group name is escaped in the title" tui_wait_text 'Reset offsets of group evil\x1b[31mred'
+tui_keys Enter
+ok "its preview" tui_wait_text "Commit these offsets?" 15
+like "audit 0: 50 -> 0, replay 50" "$(tui_screen)" "audit +0 +50 -> 0 +replay 50 "
+tui_keys Escape
+tui_wait_gone "Commit these offsets?" >/dev/null
 
 # --- an Empty group: preview, No, Esc ---
 tui_keys Home R Enter
