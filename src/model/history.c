@@ -73,7 +73,8 @@ struct itable {
 
 struct lt_history {
 	lt_model_params p;
-	uint32_t C; /* ring capacity */
+	uint32_t C;  /* ring capacity: refresh times, log-end series, wide blocks */
+	uint32_t Cc; /* committed series: window + 2 (<= C), see model_params_default */
 	uint32_t tick;
 	int64_t *tick_time;
 
@@ -105,7 +106,9 @@ struct lt_history {
 void model_params_default(lt_model_params *p)
 {
 	/* ring_capacity is 16, not 64: every slot costs 2 bytes per series (0.6 MB at 320,000
-	 * partitions). 16 covers the window (10) and gives time-lag interpolation 15 segments. */
+	 * partitions). 16 log-end points give time-lag interpolation 15 segments. A committed series
+	 * keeps only window + 2 samples (12): what status and rates read, plus two refreshes of slack
+	 * for gaps; the topic-partition's log-end series, shared by all groups, keeps ring_capacity. */
 	p->allowed_lag = 0;
 	p->window = 10;
 	p->ring_capacity = 16;
@@ -228,11 +231,11 @@ static int64_t ring_get(const lt_history *h, const struct vring *r, const cell *
 	return ring_base(r) + d; /* was stored as value - base, so it cannot overflow */
 }
 
-static void ring_init(const lt_history *h, struct vring *r, cell *vals, uint32_t tick)
+static void ring_init(struct vring *r, cell *vals, uint32_t cap, uint32_t tick)
 {
 	memset(r, 0, sizeof *r);
 	r->last_tick = tick;
-	for (uint32_t i = 0; i < h->C; i++)
+	for (uint32_t i = 0; i < cap; i++)
 		vals[i] = N_GAP;
 }
 
@@ -242,14 +245,14 @@ static uint32_t tick_age(uint32_t now, uint32_t then)
 	return (now - then) & TICK_MASK;
 }
 
-static void ring_fill_gaps(lt_history *h, struct vring *r, cell *vals, uint32_t tick)
+static void ring_fill_gaps(lt_history *h, struct vring *r, cell *vals, uint32_t cap, uint32_t tick)
 {
 	uint32_t age = tick_age(tick, r->last_tick);
 	if (age <= 1)
 		return;
-	uint32_t n = age - 1 < h->C ? age - 1 : h->C;
+	uint32_t n = age - 1 < cap ? age - 1 : cap;
 	for (uint32_t k = 1; k <= n; k++) {
-		uint32_t slot = ((r->last_tick + k) & TICK_MASK) % h->C;
+		uint32_t slot = ((r->last_tick + k) & TICK_MASK) % cap;
 		if (r->wide)
 			wide_block(h, r)[slot] = W_GAP;
 		else
@@ -287,10 +290,10 @@ static bool delta_fits(int64_t v, int64_t base, cell *out)
 }
 
 /* v does not fit the current base: re-centre the base on the values in the ring, or go wide. */
-static void ring_rebase(lt_history *h, struct vring *r, cell *vals, uint32_t slot, int64_t v)
+static void ring_rebase(lt_history *h, struct vring *r, cell *vals, uint32_t cap, uint32_t slot, int64_t v)
 {
 	int64_t lo = v, hi = v;
-	for (uint32_t i = 0; i < h->C; i++) {
+	for (uint32_t i = 0; i < cap; i++) {
 		if (i == slot)
 			continue;
 		int64_t x = ring_get(h, r, vals, i);
@@ -303,7 +306,7 @@ static void ring_rebase(lt_history *h, struct vring *r, cell *vals, uint32_t slo
 	if ((uint64_t)(hi - lo) <= (uint64_t)((int64_t)N_MAX - N_MIN)) {
 		int64_t nb = lo + (int64_t)(((uint64_t)(hi - lo)) / 2);
 		cell d = 0;
-		for (uint32_t i = 0; i < h->C; i++) {
+		for (uint32_t i = 0; i < cap; i++) {
 			if (i == slot)
 				continue;
 			int64_t x = ring_get(h, r, vals, i);
@@ -319,20 +322,20 @@ static void ring_rebase(lt_history *h, struct vring *r, cell *vals, uint32_t slo
 	}
 	uint32_t b = wide_alloc(h);
 	int64_t *w = &h->wide[(size_t)b * h->C];
-	for (uint32_t i = 0; i < h->C; i++)
+	for (uint32_t i = 0; i < cap; i++)
 		w[i] = i == slot ? v : ring_get(h, r, vals, i);
 	r->wide = 1;
 	r->base_lo = b;
 	r->base_hi = 0;
-	for (uint32_t i = 0; i < h->C; i++)
+	for (uint32_t i = 0; i < cap; i++)
 		vals[i] = N_GAP; /* unused while wide; keeps the narrow cells defined */
 }
 
-static void ring_put(lt_history *h, struct vring *r, cell *vals, uint32_t tick, int64_t v)
+static void ring_put(lt_history *h, struct vring *r, cell *vals, uint32_t cap, uint32_t tick, int64_t v)
 {
-	ring_fill_gaps(h, r, vals, tick);
+	ring_fill_gaps(h, r, vals, cap, tick);
 	r->last_tick = tick;
-	uint32_t slot = tick % h->C;
+	uint32_t slot = tick % cap;
 	if (v < 0)
 		v = LT_OFFSET_NONE;
 	if (r->wide) {
@@ -347,25 +350,24 @@ static void ring_put(lt_history *h, struct vring *r, cell *vals, uint32_t tick, 
 	if (delta_fits(v, ring_base(r), &d))
 		vals[slot] = d;
 	else
-		ring_rebase(h, r, vals, slot, v);
+		ring_rebase(h, r, vals, cap, slot, v);
 }
 
 /* Collects the recorded values of r (oldest first) that are still within the time ring at
  * h->tick; values < 0 are kept only when keep_none. */
-static size_t ring_collect(const lt_history *h, const struct vring *r, const cell *vals, bool keep_none, int64_t *t,
-                           int64_t *v, uint32_t *ticks)
+static size_t ring_collect(const lt_history *h, const struct vring *r, const cell *vals, uint32_t cap, bool keep_none,
+                           int64_t *t, int64_t *v, uint32_t *ticks)
 {
 	uint32_t age = tick_age(h->tick, r->last_tick);
 	size_t n = 0;
-	if (age >= h->C)
+	if (age >= cap)
 		return 0;
-	for (uint32_t k = h->C - age; k-- > 0;) {
+	for (uint32_t k = cap - age; k-- > 0;) {
 		uint32_t tk = (r->last_tick - k) & TICK_MASK;
-		uint32_t slot = tk % h->C;
-		int64_t x = ring_get(h, r, vals, slot);
+		int64_t x = ring_get(h, r, vals, tk % cap);
 		if (x == W_GAP || (x < 0 && !keep_none))
 			continue;
-		t[n] = h->tick_time[slot];
+		t[n] = h->tick_time[tk % h->C];
 		v[n] = x;
 		if (ticks)
 			ticks[n] = tk;
@@ -396,6 +398,7 @@ lt_history *history_new(const lt_model_params *p)
 	if (h->p.allowed_lag < 0)
 		h->p.allowed_lag = 0;
 	h->C = (uint32_t)h->p.ring_capacity;
+	h->Cc = h->p.window + 2 < h->C ? (uint32_t)h->p.window + 2 : h->C;
 	h->tick_time = xcalloc(h->C, sizeof *h->tick_time);
 	return h;
 }
@@ -546,7 +549,7 @@ uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t p
 			h->tp_vals = xrealloc(h->tp_vals, h->cap_tp * h->C * sizeof *h->tp_vals);
 		}
 		tp = (uint32_t)h->n_tp;
-		ring_init(h, &h->tp[tp].r, &h->tp_vals[(size_t)tp * h->C], h->tick);
+		ring_init(&h->tp[tp].r, &h->tp_vals[(size_t)tp * h->C], h->C, h->tick);
 		h->tp[tp].topic = topic;
 		h->tp[tp].partition = partition;
 		h->tp[tp].moved_lo = 0;
@@ -559,10 +562,10 @@ uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t p
 		if (h->n_cs == h->cap_cs) {
 			h->cap_cs = next_cap(h->cap_cs);
 			h->cs = xrealloc(h->cs, h->cap_cs * sizeof *h->cs);
-			h->cs_vals = xrealloc(h->cs_vals, h->cap_cs * h->C * sizeof *h->cs_vals);
+			h->cs_vals = xrealloc(h->cs_vals, h->cap_cs * h->Cc * sizeof *h->cs_vals);
 		}
 		id = (uint32_t)h->n_cs;
-		ring_init(h, &h->cs[id].r, &h->cs_vals[(size_t)id * h->C], h->tick);
+		ring_init(&h->cs[id].r, &h->cs_vals[(size_t)id * h->Cc], h->Cc, h->tick);
 		h->cs[id].tp = tp;
 		h->cs[id].group = group;
 		itable_add(h, &h->cs_ix, h->n_cs, cs_hash);
@@ -584,7 +587,7 @@ void history_set_group_hint(lt_history *h, uint32_t group, uint32_t first_series
 void history_record(lt_history *h, uint32_t series, int64_t committed, int64_t log_end)
 {
 	struct cseries *c = &h->cs[series];
-	ring_put(h, &c->r, &h->cs_vals[(size_t)series * h->C], h->tick, committed);
+	ring_put(h, &c->r, &h->cs_vals[(size_t)series * h->Cc], h->Cc, h->tick, committed);
 	/* The log end is shared by every group reading the partition: the first known value of a
 	 * refresh wins (the collector reads it once per partition anyway). */
 	struct tpseries *t = &h->tp[c->tp];
@@ -603,7 +606,7 @@ void history_record(lt_history *h, uint32_t series, int64_t committed, int64_t l
 		t->moved_lo = (uint32_t)(uint64_t)now;
 		t->moved_hi = (uint32_t)((uint64_t)now >> 32);
 	}
-	ring_put(h, &t->r, tv, h->tick, log_end);
+	ring_put(h, &t->r, tv, h->C, h->tick, log_end);
 }
 
 void history_window(const lt_history *h, uint32_t series, lt_window *w)
@@ -616,14 +619,14 @@ void history_window(const lt_history *h, uint32_t series, lt_window *w)
 	const struct tpseries *t = &h->tp[c->tp];
 	const cell *tv = &h->tp_vals[(size_t)c->tp * h->C];
 	uint32_t ticks[LT_RING_MAX];
-	w->n = ring_collect(h, &c->r, &h->cs_vals[(size_t)series * h->C], true, w->t, w->c, ticks);
+	w->n = ring_collect(h, &c->r, &h->cs_vals[(size_t)series * h->Cc], h->Cc, true, w->t, w->c, ticks);
 	for (size_t i = 0; i < w->n; i++) {
 		/* Recording c at a tick always records t at that tick; t's slot is older than the
 		 * time ring only if c's is, so this reads the same refresh. */
 		int64_t e = ring_get(h, &t->r, tv, ticks[i] % h->C);
 		w->e[i] = e == W_GAP ? LT_OFFSET_NONE : e;
 	}
-	w->ne = ring_collect(h, &t->r, tv, false, w->te, w->ev, NULL);
+	w->ne = ring_collect(h, &t->r, tv, h->C, false, w->te, w->ev, NULL);
 	w->moved_at = (int64_t)(((uint64_t)t->moved_hi << 32) | t->moved_lo);
 }
 
@@ -709,7 +712,7 @@ void history_end(lt_history *h)
 		c->tp = tmap[c->tp];
 		if (j != i) {
 			h->cs[j] = *c;
-			memcpy(&h->cs_vals[j * h->C], &h->cs_vals[i * h->C], h->C * sizeof *h->cs_vals);
+			memcpy(&h->cs_vals[j * h->Cc], &h->cs_vals[i * h->Cc], h->Cc * sizeof *h->cs_vals);
 		}
 		j++;
 	}
@@ -778,6 +781,11 @@ size_t history_partition_lags(const lt_history *h, const char *group, const char
 	return n - first;
 }
 
+size_t history_committed_capacity(const lt_history *h)
+{
+	return h->Cc;
+}
+
 size_t history_wide_count(const lt_history *h)
 {
 	return h->n_wide - h->n_wide_free;
@@ -796,7 +804,7 @@ size_t history_bytes(const lt_history *h)
 	size_t b = sizeof *h + h->C * sizeof *h->tick_time;
 	b += h->cap_grp * sizeof *h->grp + h->cap_top * sizeof *h->top + h->names_bytes;
 	b += h->cap_tp * (sizeof *h->tp + h->C * sizeof *h->tp_vals);
-	b += h->cap_cs * (sizeof *h->cs + h->C * sizeof *h->cs_vals);
+	b += h->cap_cs * (sizeof *h->cs + h->Cc * sizeof *h->cs_vals);
 	b += (h->grp_ix.mask + 1 + h->top_ix.mask + 1 + h->tp_ix.mask + 1 + h->cs_ix.mask + 1) * sizeof(uint32_t);
 	b += h->cap_wide * h->C * sizeof *h->wide + h->cap_wide_free * sizeof *h->wide_free;
 	return b;
@@ -807,7 +815,7 @@ size_t history_bytes_used(const lt_history *h)
 	size_t b = sizeof *h + h->C * sizeof *h->tick_time;
 	b += h->n_grp * sizeof *h->grp + h->n_top * sizeof *h->top + h->names_bytes;
 	b += h->n_tp * (sizeof *h->tp + h->C * sizeof *h->tp_vals);
-	b += h->n_cs * (sizeof *h->cs + h->C * sizeof *h->cs_vals);
+	b += h->n_cs * (sizeof *h->cs + h->Cc * sizeof *h->cs_vals);
 	b += (h->grp_ix.mask + 1 + h->top_ix.mask + 1 + h->tp_ix.mask + 1 + h->cs_ix.mask + 1) * sizeof(uint32_t);
 	b += (h->n_wide - h->n_wide_free) * h->C * sizeof *h->wide;
 	return b;

@@ -77,6 +77,7 @@ void history_end(lt_history *h);
 size_t history_bytes(const lt_history *h);
 size_t history_bytes_used(const lt_history *h);
 size_t history_series_count(const lt_history *h, size_t *n_log_end);
-size_t history_wide_count(const lt_history *h); /* series stored as int64 */
+size_t history_wide_count(const lt_history *h);         /* series stored as int64 */
+size_t history_committed_capacity(const lt_history *h); /* samples kept per committed series */
 
 #endif

@@ -208,6 +208,32 @@ void rows_sort(lt_row *rows, size_t n, lt_col_id col, bool descending)
 	free(d);
 }
 
+/* The partition rows of g that f matches. Same result as filter_match per row, but the group id
+ * is tested once and each topic once per run of its partitions (they are sorted by topic): with a
+ * regex, 320,000 rows cost thousands of regexec calls, not 640,000. */
+static size_t add_partition_rows(lt_row *rows, const lt_group *g, const lt_filter *f)
+{
+	size_t k = 0;
+	const bool group_ok = !f || filter_match_name(f, g->group);
+	const char *prev = NULL;
+	bool topic_ok = false;
+	for (size_t j = 0; j < g->n_partitions; j++) {
+		const lt_partition *p = &g->partitions[j];
+		if (!group_ok) {
+			if (!prev || strcmp(prev, p->topic) != 0) {
+				topic_ok = filter_match_name(f, p->topic);
+				prev = p->topic;
+			}
+			if (!topic_ok)
+				continue;
+		}
+		rows[k].group = g;
+		rows[k].part = p;
+		k++;
+	}
+	return k;
+}
+
 lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group, const lt_filter *f, size_t *n)
 {
 	size_t cap = 0, k = 0;
@@ -229,22 +255,11 @@ lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group
 			if (!f || filter_match(f, &r))
 				rows[k++] = r;
 		}
+	} else if (group) {
+		k = add_partition_rows(rows, group, f);
 	} else {
-		if (group) {
-			/* The caller's group (of s) is used directly, not looked up again. */
-			for (size_t j = 0; j < group->n_partitions; j++) {
-				lt_row r = {group, &group->partitions[j]};
-				if (!f || filter_match(f, &r))
-					rows[k++] = r;
-			}
-		} else {
-			for (size_t i = 0; i < s->n_groups; i++)
-				for (size_t j = 0; j < s->groups[i].n_partitions; j++) {
-					lt_row r = {&s->groups[i], &s->groups[i].partitions[j]};
-					if (!f || filter_match(f, &r))
-						rows[k++] = r;
-				}
-		}
+		for (size_t i = 0; i < s->n_groups; i++)
+			k += add_partition_rows(rows + k, &s->groups[i], f);
 	}
 	*n = k;
 	return rows;

@@ -17,13 +17,17 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: lagtop-sim [--brokers N] [--port P] [--scenario NAME] [--groups N] [--partitions P]\n"
-		"                  [--topics T] [--seed S]\n"
+		"                  [--topics T] [--seed S] [--auto-create-partitions N]\n"
+		"                  [--group-min-session-timeout MS] [--group-initial-rebalance-delay MS]\n"
 		"A simulated Kafka cluster on 127.0.0.1, for lagtop's demo, tests and benchmarks (not a Kafka).\n"
 		"  --brokers N      brokers, listening on consecutive ports (default 3)\n"
 		"  --port P         first port; 0 picks free ports (default 0)\n"
 		"  --scenario NAME  %s (default empty)\n"
 		"  --groups N, --partitions P, --topics T   sizes of the scale scenario\n"
 		"  --seed S         randomness of the scenarios\n"
+		"  --auto-create-partitions N   partitions of topics created on first use (default 1; 0: never create)\n"
+		"  --group-min-session-timeout MS, --group-initial-rebalance-delay MS\n"
+		"                   group coordinator settings (defaults 6000 as Kafka, and 0)\n"
 		"Prints 'ready bootstrap=HOST:PORT,...' when listening;\n"
 		"SIGUSR1 (and exit) prints the request counts per API as JSON on stderr.\n",
 		sim_scenario_names());
@@ -86,6 +90,18 @@ int main(int argc, char **argv)
 			if (parse_int(a, v, 0, LONG_MAX, &n) < 0)
 				return 2;
 			o.seed = (uint64_t)n;
+		} else if (strcmp(a, "--auto-create-partitions") == 0) {
+			if (parse_int(a, v, 0, 10000, &n) < 0)
+				return 2;
+			o.auto_create_partitions = n ? (int)n : -1;
+		} else if (strcmp(a, "--group-min-session-timeout") == 0) {
+			if (parse_int(a, v, 1, 1800000, &n) < 0)
+				return 2;
+			o.group_min_session_timeout_ms = (int)n;
+		} else if (strcmp(a, "--group-initial-rebalance-delay") == 0) {
+			if (parse_int(a, v, 0, 300000, &n) < 0)
+				return 2;
+			o.group_initial_rebalance_delay_ms = (int)n;
 		} else {
 			fprintf(stderr, "lagtop-sim: unknown option '%s' (try --help)\n", a);
 			return 2;

@@ -326,6 +326,13 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		conn_close(c, why);
 		return -1;
 	}
+	if (rc == SIM_API_CLOSE) {
+		wire_buf_free(&body);
+		snprintf(why, sizeof(why), "%s v%d without an answer failed (correlation id %d)", api->name, ver,
+			 h.correlation_id);
+		conn_close(c, why);
+		return -1;
+	}
 	if (rc == SIM_API_DEFERRED || rc == SIM_API_NO_RESPONSE) {
 		wire_buf_free(&body);
 		return 0;

@@ -36,6 +36,10 @@ sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
 	}
 	sim_cluster *sim = xcalloc(1, sizeof(*sim));
 	sim->st = sim_state_new(o.brokers, o.seed);
+	sim->st->no_auto_create_topics = o.auto_create_partitions < 0;
+	sim->st->auto_create_partitions = o.auto_create_partitions > 0 ? o.auto_create_partitions : 0;
+	sim->st->group_min_session_timeout_ms = o.group_min_session_timeout_ms;
+	sim->st->group_initial_rebalance_delay_ms = o.group_initial_rebalance_delay_ms;
 	sim->srv = sim_server_new(sim->st, o.port, err, errlen);
 	if (!sim->srv) {
 		sim_state_free(sim->st);
@@ -76,8 +80,10 @@ void sim_free(sim_cluster *sim)
 		return;
 	sim_server_stop(sim->srv); /* first: nothing runs scenario timers afterwards */
 	sim_scenario_free(sim->scn);
-	sim_server_free(sim->srv);
+	/* State before server: a group's coordinator answers its held requests and cancels its timers on
+	 * the (still existing) server when it is freed. */
 	sim_state_free(sim->st);
+	sim_server_free(sim->srv);
 	free(sim);
 }
 
@@ -100,8 +106,10 @@ int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count
 	}
 	LOCK(sim);
 	struct sim_partition *p = ctl_partition(sim->st, topic, partition, err, errlen);
-	if (p)
+	if (p) {
 		sim_partition_append(p, count, first_ts_ms, step_ms);
+		sim_fetch_wake(sim->srv); /* consumers waiting in Fetch get the new records now */
+	}
 	UNLOCK(sim);
 	return p ? 0 : -1;
 }

@@ -20,6 +20,10 @@ struct sim_options {
 	const char *scenario; /* NULL/"empty", "demo", "scale", "fixture" (see below) */
 	int groups, partitions, topics; /* "scale" sizes (0: defaults 100, 8, 4) */
 	uint64_t seed;        /* scenario randomness; 0: fixed default */
+	/* Broker settings for real clients (issue 4); 0 keeps the default. */
+	int auto_create_partitions;           /* num.partitions of auto-created topics (1); -1: no auto-creation */
+	int group_min_session_timeout_ms;     /* group.min.session.timeout.ms (6000, as Kafka) */
+	int group_initial_rebalance_delay_ms; /* group.initial.rebalance.delay.ms (0; Kafka's is 3000) */
 };
 
 /* The "fixture" scenario, static and exactly known (tests with independent clients rely on it):

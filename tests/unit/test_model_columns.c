@@ -487,6 +487,44 @@ static void filter_regex(void **state)
 	snapshot_unref(s);
 }
 
+/* rows_build's filtered partition rows are exactly the rows filter_match accepts */
+static void filter_rows_agree(void **state)
+{
+	(void)state;
+	lt_snapshot *s = fixture();
+	const char *texts[] = {"orders", "ORD", "^audit$", "bill|pay", "events", "zz", "", "s-a", "^(e|O)"};
+	size_t n_all;
+	lt_row *all = rows_build(s, LT_ROWS_PARTITIONS, NULL, NULL, &n_all);
+	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+		char err[128];
+		lt_filter *f = filter_new(texts[t], err, sizeof err);
+		assert_non_null(f);
+		size_t n;
+		lt_row *r = rows_build(s, LT_ROWS_PARTITIONS, NULL, f, &n);
+		size_t k = 0;
+		for (size_t i = 0; i < n_all; i++)
+			if (filter_match(f, &all[i])) {
+				assert_true(k < n);
+				assert_ptr_equal(r[k].part, all[i].part);
+				k++;
+			}
+		assert_int_equal(k, n);
+		free(r);
+		const lt_group *g = snapshot_find_group(s, "payments");
+		r = rows_build(s, LT_ROWS_PARTITIONS, g, f, &n);
+		k = 0;
+		for (size_t j = 0; j < g->n_partitions; j++) {
+			lt_row x = {g, &g->partitions[j]};
+			k += filter_match(f, &x);
+		}
+		assert_int_equal(k, n);
+		free(r);
+		filter_free(f);
+	}
+	free(all);
+	snapshot_unref(s);
+}
+
 static void filter_bad_regex(void **state)
 {
 	(void)state;
@@ -612,6 +650,7 @@ int main(void)
 	    cmocka_unit_test(formatting_rows),
 	    cmocka_unit_test(filter_substring),
 	    cmocka_unit_test(filter_regex),
+	    cmocka_unit_test(filter_rows_agree),
 	    cmocka_unit_test(filter_bad_regex),
 	    cmocka_unit_test(row_keys),
 	    cmocka_unit_test(many_rows),

@@ -281,6 +281,28 @@ static void idle_behind_time_lag_keeps_growing(void **state)
 	history_free(h);
 }
 
+/* A committed series keeps window + 2 samples: two failed (stale) refreshes inside the window
+ * still leave it full; three do not ("not enough data": OK). */
+static void status_window_with_gaps(void **state)
+{
+	(void)state;
+	for (int n_stale = 2; n_stale <= 3; n_stale++) {
+		lt_history *h = hist(5);
+		lt_snapshot *s = NULL;
+		for (int i = 0; i < 7; i++) {
+			bool stale = i >= 1 && i <= n_stale; /* refreshes 1..n_stale failed */
+			pspec p = {"t", 0, 0, 5, 10 + 10 * i, false, stale};
+			if (s)
+				snapshot_unref(s);
+			s = snap(1000 * (i + 1), "g", &p, 1);
+			model_enrich(h, s);
+		}
+		assert_int_equal(s->groups[0].partitions[0].status, n_stale == 2 ? LT_STATUS_STOP : LT_STATUS_OK);
+		snapshot_unref(s);
+		history_free(h);
+	}
+}
+
 static void group_is_worst_partition(void **state)
 {
 	(void)state;
@@ -380,7 +402,8 @@ static void huge_offsets_and_wide_rings(void **state)
 			want[i] = e - c;
 			assert_int_equal(s->groups[0].partitions[0].lag, want[i]);
 		}
-		size_t cap = history_params(h)->ring_capacity;
+		size_t cap = history_committed_capacity(h);
+		assert_int_equal(cap, 7); /* window 5 + 2 */
 		lags_readback(h, "g", "t", 0, want + n - cap, cap);
 		/* int16 deltas hold steps of 500 and 3000 (rebasing as they drift); 5e7 and 5e11 go wide */
 		assert_int_equal(history_wide_count(h), k == 1 || k == 2 ? 2 : 0);
@@ -491,7 +514,7 @@ static void partition_lags_query(void **state)
 	}
 	lt_snapshot *s = feed(h, 20, c, e, true);
 	int64_t out[4];
-	/* the newest 4 of the 16 kept, oldest first */
+	/* the newest 4 of the 7 kept (window 5 + 2), oldest first */
 	assert_int_equal(history_partition_lags(h, "g", "t", 0, out, 4), 4);
 	assert_int_equal(out[0], 2 * 16);
 	assert_int_equal(out[3], 2 * 19);
@@ -559,7 +582,7 @@ static void series_forgotten(void **state)
 	assert_int_equal(n_le, 1);
 	int64_t out[16];
 	assert_int_equal(history_partition_lags(h, "a", "shared", 0, out, 16), 0);
-	assert_true(history_partition_lags(h, "b", "shared", 0, out, 16) >= 8);
+	assert_int_equal(history_partition_lags(h, "b", "shared", 0, out, 16), 5); /* window 3 + 2 */
 
 	/* a comes back: a fresh series */
 	pspec p = {"only-a", 0, 0, 3, 9, true, false};
@@ -651,6 +674,121 @@ static void snapshot_finish_assignments(void **state)
 	snapshot_unref(s);
 }
 
+/* Random walk against a plain reference: the compact rings (int16 deltas, rebases, wide
+ * fallback, gaps) must give back exactly the lags a full int64 history would. Offsets move by
+ * small steps, big jumps (2^40), drops (recreation), unknown values; partitions go stale or
+ * disappear for a while. Deterministic (fixed seed). */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+enum { RG = 3, RP = 4, ROUNDS = 300 };
+
+static int64_t walk(int64_t v)
+{
+	uint64_t r = rng() % 100;
+	if (r < 70 && v > INT64_MAX - 100000)
+		return INT64_MAX - (int64_t)(rng() % 1000); /* stays near the top */
+	if (r < 60)
+		return v + (int64_t)(rng() % 3000);
+	if (r < 70)
+		return v + (int64_t)(rng() % 100000);
+	if (r < 75)
+		return v < INT64_C(1) << 50 ? v + (INT64_C(1) << 40) : 3; /* a jump, or back to small */
+	if (r < 80)
+		return v / 2; /* backwards */
+	if (r < 83)
+		return INT64_MAX - (int64_t)(rng() % 1000);
+	return v;
+}
+
+static void random_walk_matches_reference(void **state)
+{
+	(void)state;
+	lt_model_params mp;
+	model_params_default(&mp);
+	mp.forget_after = 1000;
+	lt_history *h = history_new(&mp);
+	const size_t cap = history_committed_capacity(h);
+	int64_t committed[RG][RP], log_end[RP];
+	/* reference: per refresh, the lag each (group, partition) recorded, or none */
+	static int64_t ref[ROUNDS][RG][RP];
+	static bool has[ROUNDS][RG][RP];
+	for (int p = 0; p < RP; p++)
+		log_end[p] = (int64_t)(rng() % 1000);
+	for (int g = 0; g < RG; g++)
+		for (int p = 0; p < RP; p++)
+			committed[g][p] = 0;
+	for (int round = 0; round < ROUNDS; round++) {
+		lt_snapshot *s = snapshot_new();
+		s->taken_at_ms = 1000 * (round + 1);
+		int64_t tp_log_end[RP]; /* what the history keeps for the shared topic-partition */
+		bool tp_set[RP] = {false};
+		for (int p = 0; p < RP; p++)
+			log_end[p] = walk(log_end[p]);
+		for (int g = 0; g < RG; g++) {
+			char name[8];
+			snprintf(name, sizeof name, "g%d", g);
+			lt_group *grp = snapshot_add_group(s, name);
+			for (int p = 0; p < RP; p++) {
+				has[round][g][p] = false;
+				if (rng() % 10 == 0)
+					continue; /* absent this round */
+				committed[g][p] = walk(committed[g][p]);
+				lt_partition *lp = group_add_partition(grp, "t", p);
+				lp->committed = rng() % 8 == 0 ? LT_OFFSET_NONE : committed[g][p];
+				lp->log_end = rng() % 12 == 0 ? LT_OFFSET_NONE : log_end[p];
+				if (rng() % 15 == 0) {
+					lp->flags |= LT_PF_STALE;
+					continue;
+				}
+				/* first known log end of the refresh wins for the shared series */
+				if (!tp_set[p] || (tp_log_end[p] < 0 && lp->log_end >= 0)) {
+					tp_log_end[p] = lp->log_end;
+					tp_set[p] = true;
+				}
+				ref[round][g][p] = lp->committed; /* lag computed below, once the log end is known */
+				has[round][g][p] = true;
+			}
+		}
+		for (int g = 0; g < RG; g++)
+			for (int p = 0; p < RP; p++)
+				if (has[round][g][p]) {
+					bool known;
+					int64_t lag;
+					lag_compute(LT_OFFSET_NONE, ref[round][g][p], tp_log_end[p], &known, &lag);
+					has[round][g][p] = known;
+					ref[round][g][p] = lag;
+				}
+		snapshot_finish(s);
+		model_enrich(h, s);
+		snapshot_unref(s);
+
+		for (int g = 0; g < RG; g++)
+			for (int p = 0; p < RP; p++) {
+				int64_t want[LT_RING_MAX];
+				size_t n = 0;
+				for (int r = round - (int)cap + 1; r <= round; r++)
+					if (r >= 0 && has[r][g][p])
+						want[n++] = ref[r][g][p];
+				char name[8];
+				snprintf(name, sizeof name, "g%d", g);
+				int64_t out[LT_RING_MAX];
+				size_t got = history_partition_lags(h, name, "t", p, out, LT_RING_MAX);
+				assert_int_equal(got, n);
+				for (size_t i = 0; i < n; i++)
+					assert_int_equal(out[i], want[i]);
+			}
+	}
+	assert_true(history_wide_count(h) > 0); /* the walk did reach the int64 fallback */
+	history_free(h);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -723,6 +861,7 @@ int main(void)
 	    cmocka_unit_test(rates_eta_and_time_lag),
 	    cmocka_unit_test(status_sequences),
 	    cmocka_unit_test(idle_behind_time_lag_keeps_growing),
+	    cmocka_unit_test(status_window_with_gaps),
 	    cmocka_unit_test(group_is_worst_partition),
 	    cmocka_unit_test(log_end_backwards),
 	    cmocka_unit_test(equal_timestamps),
@@ -735,6 +874,7 @@ int main(void)
 	    cmocka_unit_test(trend_keeps_last_32),
 	    cmocka_unit_test(series_forgotten),
 	    cmocka_unit_test(series_identity_when_partitions_change),
+	    cmocka_unit_test(random_walk_matches_reference),
 	    cmocka_unit_test(memory_budget_l_scale_own_topics),
 	    cmocka_unit_test(memory_budget_l_scale_shared_topics),
 	};
