@@ -1,5 +1,6 @@
 ## src/ui — the dashboard. The only module that includes curses (and only in tui.c, screen.c, keys.c,
-## theme_curses.c, and reset_dialog.c for its key codes); layout.c and theme.c are plain C so they are unit tested without a terminal.
+## theme_curses.c, and reset_dialog.c for its key codes); layout.c and theme.c are plain C so they are unit
+## tested without a terminal.
 liblagtop_a_SOURCES += \
 	src/ui/ui.h src/ui/tui.h src/ui/tui.c \
 	src/ui/source.h src/ui/source_fixed.c src/ui/source_collector.c \

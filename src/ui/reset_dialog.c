@@ -433,10 +433,13 @@ void rd_view_build(const struct ui_reset *rd, struct rd_view *v)
 	switch (rd->step) {
 	case RD_TARGET: view_target(rd, v); break;
 	case RD_WORKING:
-		push(&v->body, &v->n_body,
-		     xstrdup(rd->committing ? "Committing: checking the group again, writing the backup, committing, "
-					      "reading back..."
-					    : "Working... reading the group, its offsets and the logs from the cluster"));
+		if (rd->committing)
+			push(&v->body, &v->n_body,
+			     xstrdup("Committing: checking the group again, writing the backup, committing, "
+				     "reading back..."));
+		else
+			push(&v->body, &v->n_body,
+			     xstrdup("Working... reading the group, its offsets and the logs from the cluster"));
 		push(&v->foot, &v->n_foot, xstrdup(rd->committing ? "please wait" : "Esc cancels"));
 		break;
 	case RD_PREVIEW: view_preview(rd, v); break;

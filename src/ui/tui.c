@@ -863,7 +863,8 @@ int mode_tui(const struct lt_options *o)
 	}
 	eff.read_only = read_only;
 
-	struct tui_clusters clusters = {.open = live_open, .retire = live_retire, .reset_conf = live_reset_conf, .ctx = &l};
+	struct tui_clusters clusters = {
+	    .open = live_open, .retire = live_retire, .reset_conf = live_reset_conf, .ctx = &l};
 	l.names = xcalloc(l.cfg.n_clusters + 1, sizeof *l.names);
 	for (size_t i = 0; i < l.cfg.n_clusters; i++)
 		l.names[i] = l.cfg.clusters[i].name;

@@ -5,7 +5,7 @@
 # pane, the group name above the confirm threshold, and read-only mode (flag and cluster config).
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 49
+plan 51
 
 tui_start_fixture || exit 1
 STATE="$LT_TMP/state"
@@ -111,7 +111,7 @@ tui_keys Right Enter
 tui_wait_text "EXECUTED" 15 >/dev/null
 ok "only partition 1 moved" wait_for 10 committed_is analytics "1000 990 1000 1000"
 tui_keys Escape q
-tui_wait_text "EXITED=0" >/dev/null
+ok "quits with status 0 after the commits (ASan: no leak)" tui_wait_text "EXITED=0"
 
 # --- above the confirm threshold the group name must be typed ---
 cat >"$LT_TMP/low.conf" <<CONF
@@ -135,7 +135,7 @@ tui_keys Enter
 ok "the exact name commits" tui_wait_text "EXECUTED" 15
 ok "offsets at the log start" wait_for 10 committed_is analytics "0 0 0 0"
 tui_keys Escape q
-tui_wait_text "EXITED=0" >/dev/null
+ok "quits with status 0 after the confirmed reset" tui_wait_text "EXITED=0"
 
 # --- read-only: --read-only, and a cluster with read_only = true ---
 tui_start 120 30 XDG_STATE_HOME="$STATE" -- --read-only -b "$BOOTSTRAP" -i 1
