@@ -157,8 +157,18 @@ lt_client *client_new(const struct lt_client_conf *cc, char *err, size_t errlen)
 	rd_kafka_conf_set_error_cb(conf, on_error);
 	rd_kafka_conf_set_log_cb(conf, on_log);
 
+	/* librdkafka 2.0.2 (up to at least 2.4, its issue #5040) answers NOT_COORDINATOR or
+	 * COORDINATOR_NOT_AVAILABLE to an OffsetFetch by poking the handle's consumer group, which a
+	 * producer handle does not have: a NULL dereference, i.e. lagtop crashed whenever a group's
+	 * coordinator moved or was loading. A consumer handle with a group id has one; it never subscribes,
+	 * so it never joins (at most it asks for its own group's coordinator). */
 	char why[512];
-	cl->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, why, sizeof why);
+	char gid[256];
+	size_t gidlen = sizeof gid;
+	if (rd_kafka_conf_get(conf, "group.id", gid, &gidlen) != RD_KAFKA_CONF_OK || !gid[0])
+		rd_kafka_conf_set(conf, "group.id", "lagtop-admin-never-joins", why, sizeof why);
+	rd_kafka_conf_set(conf, "enable.auto.commit", "false", why, sizeof why);
+	cl->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, why, sizeof why);
 	if (!cl->rk) {
 		/* rd_kafka_new validates property combinations (e.g. SASL without a mechanism). */
 		mask_secrets(why, sizeof why, cl->secrets, cl->n_secrets);
@@ -174,8 +184,8 @@ void client_free(lt_client *cl)
 {
 	if (!cl)
 		return;
-	if (cl->rk)
-		rd_kafka_destroy(cl->rk);
+	if (cl->rk) /* no consumer close: the handle never joined, and closing must not wait for brokers */
+		rd_kafka_destroy_flags(cl->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	for (size_t i = 0; i < cl->n_secrets; i++)
 		free(cl->secrets[i]);
 	free(cl->secrets);

@@ -71,6 +71,7 @@ struct sim_req {
 	int64_t now_ms;            /* wall clock, ms */
 	int64_t mono_ms;           /* monotonic clock, ms (for timers) */
 	struct sim_resp *deferred; /* set by sim_req_defer() */
+	int16_t inject_err;        /* fault injection: answer with this error (sim_req_check_coordinator) */
 };
 
 typedef int sim_api_fn(struct sim_req *req, struct wire_rd *rd, struct wire_buf *out);
@@ -133,7 +134,9 @@ int sim_group_commit_check(struct sim_req *req, struct sim_group *g, struct wire
 struct sim_topic *sim_topic_auto_create(struct sim_state *st, struct wire_str name);
 
 /* Shared checks for handlers. */
-/* NOT_COORDINATOR unless this broker coordinates group (and it is up). */
+/* The injected error for committing topic/partition (sim_fault_commit_partition), or 0. */
+int16_t sim_req_commit_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition);
+/* NOT_COORDINATOR unless this broker coordinates group (and it is up); an injected fault's error first. */
 int16_t sim_req_check_coordinator(const struct sim_req *req, const char *group, size_t len);
 
 #endif

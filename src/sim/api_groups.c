@@ -10,9 +10,13 @@ int sim_api_list_groups(struct sim_req *req, struct wire_rd *rd, struct wire_buf
 	(void)rd; /* v0–v2 have an empty body */
 	if (req->api_version >= 1)
 		wire_put_i32(out, 0); /* throttle_time_ms */
-	wire_put_i16(out, KERR_NONE);
+	wire_put_i16(out, req->inject_err);
 	size_t slot = wire_put_array_slot(out, false);
 	int32_t n = 0;
+	if (req->inject_err) { /* a failing coordinator lists nothing */
+		wire_patch_array(out, slot, 0, false);
+		return SIM_API_OK;
+	}
 	size_t it = 0;
 	struct sim_group *g;
 	while ((g = strmap_next(&req->st->groups, &it))) {

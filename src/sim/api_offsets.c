@@ -198,6 +198,8 @@ int sim_api_offset_commit(struct sim_req *req, struct wire_rd *rd, struct wire_b
 				err = KERR_UNKNOWN_TOPIC_OR_PARTITION;
 			if (!err && md.len > SIM_MAX_COMMIT_METADATA)
 				err = KERR_OFFSET_METADATA_TOO_LARGE;
+			if (!err)
+				err = sim_req_commit_fault(req, name.p, (size_t)name.len, p);
 			if (!err) {
 				sim_group_commit(g, name.p, (size_t)name.len, p, offset, epoch,
 				                 md.len >= 0 ? md.p : NULL, md.len >= 0 ? (size_t)md.len : 0,

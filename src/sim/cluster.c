@@ -138,7 +138,7 @@ struct sim_topic *sim_topic_create(struct sim_state *st, const char *name, int32
 	int16_t dummy;
 	if (!kerr)
 		kerr = &dummy;
-	if (!topic_name_valid(name)) {
+	if (!st->any_topic_names && !topic_name_valid(name)) {
 		*kerr = KERR_INVALID_TOPIC_EXCEPTION;
 		snprintf(err, errlen, "invalid topic name '%s'", name);
 		return NULL;
@@ -303,6 +303,10 @@ int64_t sim_partition_offset_for_time(const struct sim_partition *p, int64_t ts,
 
 int32_t sim_coordinator_for(const struct sim_state *st, const char *group_id, size_t len)
 {
+	/* A coordinator moved by fault injection (sim_fault_move_coordinator) wins. */
+	const struct sim_group *g = sim_group_find(st, group_id, len);
+	if (g && g->coordinator > 0)
+		return g->coordinator;
 	/* As in Kafka: the leader of the group's __consumer_offsets partition (sim_topic_create gives
 	 * its partition p to broker p % N + 1). */
 	char buf[256];
