@@ -107,5 +107,10 @@ void row_key_clear(lt_row_key *k);
 void format_count(int64_t v, char *buf, size_t len);         /* 999, 1.2K, 3.4M, 5.6G, 7.8T */
 void format_duration_ms(int64_t ms, char *buf, size_t len);  /* 0s, 59s, 3m07s, 3h04m, 2d03h */
 void format_rate(double per_s, char *buf, size_t len);       /* 0/s, 12/s, 1.2K/s */
+/* Exact forms (the detail view, exact=true): "3h04m07.123s", "1234.57/s". */
+void format_duration_exact(int64_t ms, char *buf, size_t len);
+void format_rate_exact(double per_s, char *buf, size_t len);
+/* One glyph per value scaled between the values' min and max: UTF-8 blocks, or ASCII "_.-=+*#@". */
+void format_sparkline(const int64_t *v, size_t n, bool ascii, char *buf, size_t len);
 
 #endif

@@ -1,4 +1,23 @@
 ## src/model — pure C: snapshot, history rings, lag, rates, time lag, status, columns, sort, filter.
 ## No I/O, no librdkafka, no curses.
 liblagtop_a_SOURCES += \
-	src/model/snapshot.c src/model/snapshot.h
+	src/model/snapshot.c src/model/snapshot.h \
+	src/model/model.h src/model/model_int.h \
+	src/model/history.c src/model/lag.c src/model/rates.c src/model/timelag.c \
+	src/model/status.c src/model/enrich.c \
+	src/model/columns.h src/model/colkey.h src/model/columns.c src/model/rows.c \
+	src/model/filter.c src/model/format.c
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_model_lag tests/unit/test_model_history tests/unit/test_model_columns
+TESTS += tests/unit/test_model_lag tests/unit/test_model_history tests/unit/test_model_columns
+tests_unit_test_model_lag_SOURCES = tests/unit/test_model_lag.c
+tests_unit_test_model_lag_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_model_lag_LDADD = $(UNIT_LDADD)
+tests_unit_test_model_history_SOURCES = tests/unit/test_model_history.c
+tests_unit_test_model_history_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_model_history_LDADD = $(UNIT_LDADD)
+tests_unit_test_model_columns_SOURCES = tests/unit/test_model_columns.c
+tests_unit_test_model_columns_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_model_columns_LDADD = $(UNIT_LDADD)
+endif

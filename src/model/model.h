@@ -20,7 +20,7 @@
 typedef struct lt_model_params {
 	int64_t allowed_lag;  /* status OK while lag <= this (default 0: Burrow's default) */
 	size_t window;        /* samples in the status/rate window (default 10) */
-	size_t ring_capacity; /* samples kept per series (default 64, >= window) */
+	size_t ring_capacity; /* samples kept per series (default 16, >= window, <= 256) */
 	size_t forget_after;  /* drop series not seen for this many refreshes (default 30) */
 } lt_model_params;
 
@@ -31,7 +31,9 @@ typedef struct lt_history lt_history;
 lt_history *history_new(const lt_model_params *p);
 void history_free(lt_history *h);
 
-/* Record s's observed offsets (at s->taken_at_ms) and fill all derived fields of s. Partitions
+/* Not thread-safe: the caller serialises model_enrich and history_partition_lags on one history.
+ *
+ * Record s's observed offsets (at s->taken_at_ms) and fill all derived fields of s. Partitions
  * flagged LT_PF_STALE are not recorded (their numbers are last round's) but are still derived. */
 void model_enrich(lt_history *h, lt_snapshot *s);
 

@@ -1,0 +1,105 @@
+/* enrich.c — model_enrich: record one snapshot in the history and fill its derived fields.
+ *
+ * Group aggregates, and two sentinels (lt_group has no has_* flags for them):
+ *  - max_lag = -1 when no partition of the group has a known lag (LAG column shows "-");
+ *  - consume_rate = -1 when no partition has rates yet (CONSUME-RATE shows "-").
+ * Cost: O(partitions) hash lookups; no allocation per partition once the series exist.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_int.h"
+#include "util/xalloc.h"
+
+static void derive_partition(lt_partition *p, const lt_window *w, const lt_model_params *mp, int64_t now)
+{
+	double consume = 0, produce = 0;
+	bool c_ok = rate_compute(w->t, w->c, w->n, mp->window, &consume);
+	bool p_ok = rate_compute(w->te, w->ev, w->ne, mp->window, &produce);
+	p->has_rates = c_ok && p_ok;
+	p->consume_rate = p->has_rates ? consume : 0;
+	p->produce_rate = p->has_rates ? produce : 0;
+	p->has_eta = false;
+	p->eta_ms = 0;
+	if (p->has_rates && p->has_lag)
+		p->has_eta = eta_compute(p->lag, consume, produce, &p->eta_ms);
+
+	p->has_time_lag = false;
+	p->time_lag_ms = 0;
+	if (p->has_lag)
+		p->has_time_lag = timelag_compute(w->te, w->ev, w->ne, p->committed, now, &p->time_lag_ms);
+
+	bool idle = false;
+	p->status = status_compute(w, mp->window, mp->allowed_lag, now, p->member >= 0, p->has_lag, p->lag, &idle);
+	if (idle)
+		p->flags |= LT_PF_IDLE;
+}
+
+void model_enrich(lt_history *h, lt_snapshot *s)
+{
+	const lt_model_params *mp = history_params(h);
+	const int64_t now = s->taken_at_ms;
+	lt_window *w = xmalloc(sizeof *w);
+
+	history_begin(h, now);
+	for (size_t gi = 0; gi < s->n_groups; gi++) {
+		lt_group *g = &s->groups[gi];
+		uint32_t gid = history_group_id(h, g->group);
+		int64_t total = 0, max_lag = -1, max_tl = 0;
+		bool any_lag = false, any_tl = false, any_rate = false, any_recorded = false;
+		double rate = 0;
+		lt_status worst = LT_STATUS_UNKNOWN;
+		size_t n_topics = 0;
+		const char *prev_topic = NULL;
+		uint32_t tid = 0;
+
+		for (size_t pi = 0; pi < g->n_partitions; pi++) {
+			lt_partition *p = &g->partitions[pi];
+			if (!prev_topic || strcmp(prev_topic, p->topic) != 0) {
+				tid = history_topic_id(h, p->topic);
+				prev_topic = p->topic;
+				n_topics++; /* partitions are sorted by topic (snapshot_finish) */
+			}
+			const bool stale = p->flags & LT_PF_STALE;
+			p->flags &= LT_PF_STALE | LT_PF_NO_LEADER; /* observed flags; the rest is derived */
+			p->flags |= lag_compute(p->log_start, p->committed, p->log_end, &p->has_lag, &p->lag);
+			if (p->committed >= 0 && p->member < 0)
+				p->flags |= LT_PF_UNASSIGNED;
+
+			uint32_t sid = history_series(h, gid, tid, p->partition, !stale);
+			if (!stale) {
+				history_record(h, sid, p->committed, p->log_end);
+				any_recorded = true;
+			}
+			history_window(h, sid, w);
+			derive_partition(p, w, mp, now);
+
+			if (p->has_lag) {
+				any_lag = true;
+				total = sat_add(total, p->lag);
+				if (p->lag > max_lag)
+					max_lag = p->lag;
+			}
+			if (p->has_time_lag && (!any_tl || p->time_lag_ms > max_tl)) {
+				max_tl = p->time_lag_ms;
+				any_tl = true;
+			}
+			if (p->has_rates) {
+				rate += p->consume_rate;
+				any_rate = true;
+			}
+			if (p->status > worst)
+				worst = p->status;
+		}
+		g->total_lag = total;
+		g->max_lag = any_lag ? max_lag : -1;
+		g->has_max_time_lag = any_tl;
+		g->max_time_lag_ms = any_tl ? max_tl : 0;
+		g->consume_rate = any_rate ? rate : -1;
+		g->n_topics = n_topics;
+		g->status = worst;
+		history_trend(h, gid, any_recorded && any_lag, total, g);
+	}
+	history_end(h);
+	free(w);
+}

@@ -1,0 +1,73 @@
+/* model_int.h — internals of the lag model shared by its source files (not a public contract).
+ *
+ * The pure rules (lag.c, rates.c, timelag.c, status.c) work on plain arrays of samples so they can
+ * be unit-tested without a history; history.c stores the samples compactly; enrich.c wires the two.
+ */
+#ifndef LAGTOP_MODEL_MODEL_INT_H
+#define LAGTOP_MODEL_MODEL_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "model/snapshot.h"
+
+/* Upper bound of ring_capacity: windows are gathered into fixed arrays of this size (no VLAs). */
+#define LT_RING_MAX 256
+
+/* The samples of one partition, oldest first, as gathered from the history at one tick.
+ * t/c/e: the group's committed series (e is the topic-partition's log end at the same refresh);
+ * te/ev: the topic-partition's log-end series (every refresh any group saw it). Unknown offsets
+ * are LT_OFFSET_NONE. */
+typedef struct lt_window {
+	size_t n;
+	int64_t t[LT_RING_MAX];
+	int64_t c[LT_RING_MAX];
+	int64_t e[LT_RING_MAX];
+	size_t ne;
+	int64_t te[LT_RING_MAX];
+	int64_t ev[LT_RING_MAX];
+} lt_window;
+
+/* lag.c — lag and the offset flags of one partition from its observed offsets. Returns the
+ * LT_PF_OUT_OF_RANGE / LT_PF_AHEAD_OF_END bits; sets *has_lag and *lag. */
+unsigned lag_compute(int64_t log_start, int64_t committed, int64_t log_end, bool *has_lag, int64_t *lag);
+int64_t sat_add(int64_t a, int64_t b); /* saturating at INT64_MAX / INT64_MIN */
+
+/* rates.c — advance per second of a counter over the last `window` known samples (t[i], v[i]),
+ * oldest first. Only the run after the counter last went backwards is used (topic recreation,
+ * a rewind), so a rate is never negative. False when fewer than two usable samples or no time
+ * passed. */
+bool rate_compute(const int64_t *t, const int64_t *v, size_t n, size_t window, double *rate);
+/* ETA to catch up: lag / (consume - produce) when consuming faster than producing. */
+bool eta_compute(int64_t lag, double consume, double produce, int64_t *eta_ms);
+
+/* timelag.c — kafka-lag-exporter's time lag of committed offset c at time now over the log-end
+ * points (t[i], e[i]), oldest first. */
+bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out_ms);
+
+/* status.c — Burrow's rules (with lagtop's adaptations, see status.c) over the last `window`
+ * samples of w. `owned`: a group member owns the partition. *idle set when the log end has not
+ * moved over the window. */
+lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
+			 bool has_lag, int64_t lag, bool *idle);
+
+/* history.c — the store. Ids are dense indexes, valid until history_end(). */
+void history_begin(lt_history *h, int64_t now_ms);
+uint32_t history_group_id(lt_history *h, const char *group);
+uint32_t history_topic_id(lt_history *h, const char *topic);
+/* Committed series of (group, topic, partition); created when `create`, else UINT32_MAX if absent. */
+uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, bool create);
+void history_record(lt_history *h, uint32_t series, int64_t committed, int64_t log_end);
+void history_window(const lt_history *h, uint32_t series, lt_window *w);
+/* Appends total to the group's trend and copies the trend (oldest first) into g. */
+void history_trend(lt_history *h, uint32_t group, bool push, int64_t total, lt_group *g);
+const lt_model_params *history_params(const lt_history *h);
+/* Forgets what was not seen for forget_after refreshes. */
+void history_end(lt_history *h);
+/* Bytes held by the history (for the memory budget test and the bench). */
+size_t history_bytes(const lt_history *h);
+size_t history_series_count(const lt_history *h, size_t *n_log_end);
+
+#endif

@@ -1,0 +1,99 @@
+/* status.c — partition status by Burrow's evaluation rules (RESET-SEMANTICS.md, "Status").
+ *
+ * Burrow reads every commit from __consumer_offsets, with its timestamp; lagtop polls committed
+ * offsets once per refresh. The rules are Burrow's, evaluated over the last `window` samples that
+ * have both a committed offset and a log end, with these adaptations (each one says why):
+ *  1. No committed offset (or no log end): UNKNOWN ("-"); nothing can be judged. This is the
+ *     only use of LT_STATUS_UNKNOWN.
+ *  2. Fewer than `window` samples: OK — "not enough data", as Burrow does for a window that is
+ *     not full. (Not UNKNOWN, which would hide a partition that has a commit.)
+ *  3. Current lag <= allowed lag: OK.
+ *  4. STOP: Burrow's "time since the last commit > the window's commit span". Polling cannot see
+ *     commit times, so a "commit" is a sample where the committed offset moved; with first and
+ *     last such moves F and L in the window, stopped = no move at all, or now - L > L - F.
+ *     Idle fix (Burrow#38, #128): a partition whose log end has not moved over the window is
+ *     idle, never STOP. And because polling cannot tell "still committing the same offset"
+ *     (Burrow's STALL) from "no longer committing" (Burrow's STOP), the difference is taken from
+ *     the group: STOP only when no member owns the partition (the consumer is gone); an owned
+ *     partition that does not advance is STALL (rule 7).
+ *  5. REWIND: the committed offset went down between two samples of the window.
+ *  6. Some sample of the window had lag <= allowed lag: OK.
+ *  7. STALL: every committed offset of the window is the same — except an idle partition that
+ *     no member owns: nothing arrives and nobody is there to read it; that is leftover lag, not
+ *     a failing consumer (the idle fix again), so it is OK (its lag still shows).
+ *  8. WARN: the lag never decreased between two samples of the window.
+ *  9. Otherwise OK.
+ */
+#include <stdint.h>
+
+#include "model/model_int.h"
+
+static bool log_end_idle(const lt_window *w, size_t window)
+{
+	size_t first = w->ne > window ? w->ne - window : 0;
+	if (w->ne - first < 2)
+		return false;
+	for (size_t i = first + 1; i < w->ne; i++)
+		if (w->ev[i] != w->ev[first])
+			return false;
+	return true;
+}
+
+lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
+			 bool has_lag, int64_t lag, bool *idle)
+{
+	*idle = log_end_idle(w, window);
+	if (!has_lag)
+		return LT_STATUS_UNKNOWN;
+
+	/* The last `window` complete samples, oldest first (indexes into w). */
+	size_t idx[LT_RING_MAX];
+	size_t k = 0;
+	for (size_t i = w->n; i-- > 0 && k < window;)
+		if (w->c[i] >= 0 && w->e[i] >= 0)
+			idx[k++] = i;
+	if (k < window || window < 2)
+		return LT_STATUS_OK;
+	for (size_t a = 0, b = k - 1; a < b; a++, b--) {
+		size_t x = idx[a];
+		idx[a] = idx[b];
+		idx[b] = x;
+	}
+	if (lag <= allowed_lag)
+		return LT_STATUS_OK;
+
+	bool moved = false, rewound = false, some_ok = false, never_decreased = true;
+	int64_t first_move = 0, last_move = 0, prev_lag = 0;
+	for (size_t j = 0; j < k; j++) {
+		const size_t i = idx[j];
+		int64_t l = w->e[i] > w->c[i] ? w->e[i] - w->c[i] : 0;
+		if (l <= allowed_lag)
+			some_ok = true;
+		if (j > 0) {
+			const size_t pi = idx[j - 1];
+			if (w->c[i] != w->c[pi]) {
+				if (!moved)
+					first_move = w->t[i];
+				last_move = w->t[i];
+				moved = true;
+			}
+			if (w->c[i] < w->c[pi])
+				rewound = true;
+			if (l < prev_lag)
+				never_decreased = false;
+		}
+		prev_lag = l;
+	}
+	bool stopped = !moved || now - last_move > last_move - first_move;
+	if (stopped && !*idle && !owned)
+		return LT_STATUS_STOP;
+	if (rewound)
+		return LT_STATUS_REWIND;
+	if (some_ok)
+		return LT_STATUS_OK;
+	if (!moved)
+		return *idle && !owned ? LT_STATUS_OK : LT_STATUS_STALL;
+	if (never_decreased)
+		return LT_STATUS_WARN;
+	return LT_STATUS_OK;
+}

@@ -1,0 +1,527 @@
+/* test_model_columns.c — column tables, sort, filter, rows, row keys and human formatting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/columns.h"
+#include "model/model.h"
+
+/* ---- formatting ---- */
+
+static void fmt_count_boundaries(void **state)
+{
+	(void)state;
+	char b[32];
+	const struct {
+		int64_t v;
+		const char *want;
+	} cases[] = {
+		{ -1, "-" },
+		{ 0, "0" },
+		{ 999, "999" },
+		{ 1000, "1.0K" },
+		{ 1049, "1.0K" },
+		{ 1050, "1.1K" }, /* round half up in tenths (1.05 → 1.1 may be 1.0 in binary; see below) */
+		{ 1234, "1.2K" },
+		{ 9949, "9.9K" },
+		{ 9960, "10K" },
+		{ 12345, "12K" },
+		{ 99499, "99K" },
+		{ 999499, "999K" },
+		{ 999500, "1.0M" },
+		{ 999999, "1.0M" },
+		{ 3400000, "3.4M" },
+		{ INT64_C(5600000000), "5.6G" },
+		{ INT64_C(7800000000000), "7.8T" },
+		{ INT64_MAX, "9.2E" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		format_count(cases[i].v, b, sizeof b);
+		if (cases[i].v == 1050)
+			assert_true(strcmp(b, "1.1K") == 0 || strcmp(b, "1.0K") == 0);
+		else
+			assert_string_equal(b, cases[i].want);
+	}
+	/* tiny buffers are respected */
+	char small[3];
+	format_count(123456, small, sizeof small);
+	assert_int_equal(strlen(small), 2);
+	format_count(5, NULL, 0);
+}
+
+static void fmt_duration_boundaries(void **state)
+{
+	(void)state;
+	char b[32];
+	const struct {
+		int64_t ms;
+		const char *want;
+	} cases[] = {
+		{ -1, "-" },
+		{ 0, "0s" },
+		{ 999, "0s" },
+		{ 59999, "59s" },
+		{ 60000, "1m00s" },
+		{ 187000, "3m07s" },
+		{ 3599999, "59m59s" },
+		{ 3600000, "1h00m" },
+		{ 11040000, "3h04m" },
+		{ 86399999, "23h59m" },
+		{ 86400000, "1d00h" },
+		{ 183600000, "2d03h" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		format_duration_ms(cases[i].ms, b, sizeof b);
+		assert_string_equal(b, cases[i].want);
+	}
+	format_duration_ms(INT64_MAX, b, sizeof b);
+	assert_non_null(strchr(b, 'd'));
+	format_duration_exact(11047123, b, sizeof b);
+	assert_string_equal(b, "3h04m07.123s");
+	format_duration_exact(1500, b, sizeof b);
+	assert_string_equal(b, "1.500s");
+	format_duration_exact(90061001, b, sizeof b);
+	assert_string_equal(b, "1d01h01m01.001s");
+	format_duration_exact(-5, b, sizeof b);
+	assert_string_equal(b, "-");
+}
+
+static void fmt_rate_boundaries(void **state)
+{
+	(void)state;
+	char b[32];
+	format_rate(0, b, sizeof b);
+	assert_string_equal(b, "0/s");
+	format_rate(0.5, b, sizeof b);
+	assert_string_equal(b, "0.5/s");
+	format_rate(12, b, sizeof b);
+	assert_string_equal(b, "12/s");
+	format_rate(999.4, b, sizeof b);
+	assert_string_equal(b, "999/s");
+	format_rate(999.6, b, sizeof b);
+	assert_string_equal(b, "1.0K/s");
+	format_rate(1234, b, sizeof b);
+	assert_string_equal(b, "1.2K/s");
+	format_rate(-1, b, sizeof b);
+	assert_string_equal(b, "-");
+	format_rate(NAN, b, sizeof b);
+	assert_string_equal(b, "-");
+	format_rate(INFINITY, b, sizeof b);
+	assert_string_equal(b, "-");
+	format_rate_exact(1234.567, b, sizeof b);
+	assert_string_equal(b, "1234.57/s");
+}
+
+static void fmt_sparkline(void **state)
+{
+	(void)state;
+	char b[64];
+	int64_t v[] = { 0, 7, 14 };
+	format_sparkline(v, 3, true, b, sizeof b);
+	assert_string_equal(b, "_+@");
+	format_sparkline(v, 3, false, b, sizeof b);
+	assert_string_equal(b, "\u2581\u2585\u2588");
+	int64_t flat[] = { 5, 5 };
+	format_sparkline(flat, 2, true, b, sizeof b);
+	assert_string_equal(b, "__");
+	format_sparkline(v, 0, true, b, sizeof b);
+	assert_string_equal(b, "-");
+	char small[5]; /* room for one 3-byte glyph only */
+	format_sparkline(v, 3, false, small, sizeof small);
+	assert_int_equal(strlen(small), 3);
+	int64_t big[] = { 0, INT64_MAX };
+	format_sparkline(big, 2, true, b, sizeof b);
+	assert_string_equal(b, "_@");
+}
+
+/* ---- tables ---- */
+
+static void tables(void **state)
+{
+	(void)state;
+	size_t n;
+	const lt_column *g = columns_for(LT_ROWS_GROUPS, &n);
+	const char *gnames[] = { "group", "state", "members", "topics", "partitions", "lag",
+				 "max-time-lag", "consume-rate", "trend", "status" };
+	assert_int_equal(n, 10);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(g[i].name, gnames[i]);
+		assert_int_equal(g[i].kind, LT_ROWS_GROUPS);
+		assert_ptr_equal(column_by_id(g[i].id), &g[i]);
+		assert_non_null(g[i].compare);
+		assert_non_null(g[i].format);
+		assert_non_null(g[i].help);
+		assert_true(g[i].width >= (int)strlen(g[i].title));
+	}
+	const lt_column *p = columns_for(LT_ROWS_PARTITIONS, &n);
+	const char *ptitles[] = { "TOPIC", "PARTITION", "LOG-START", "COMMITTED", "LOG-END", "LAG",
+				  "TIME-LAG", "RATE", "ETA", "STATUS", "CLIENT-ID", "HOST" };
+	assert_int_equal(n, 12);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(p[i].title, ptitles[i]);
+		assert_int_equal(p[i].kind, LT_ROWS_PARTITIONS);
+		assert_ptr_equal(column_by_id(p[i].id), &p[i]);
+		assert_true(p[i].width >= (int)strlen(p[i].title));
+	}
+	assert_int_equal(column_by_name(LT_ROWS_GROUPS, "lag")->id, LT_COL_LAG);
+	assert_int_equal(column_by_name(LT_ROWS_PARTITIONS, "lag")->id, LT_COL_P_LAG);
+	assert_int_equal(column_by_name(LT_ROWS_PARTITIONS, "TIME-LAG")->id, LT_COL_TIME_LAG);
+	assert_null(column_by_name(LT_ROWS_GROUPS, "topic"));
+	assert_null(column_by_name(LT_ROWS_GROUPS, NULL));
+	assert_null(column_by_id(LT_COL__COUNT));
+	assert_true(column_by_id(LT_COL_LAG)->default_desc);
+	assert_false(column_by_id(LT_COL_GROUP)->default_desc);
+}
+
+/* ---- a snapshot to sort and filter ---- */
+
+static lt_snapshot *fixture(void)
+{
+	lt_snapshot *s = snapshot_new();
+	const char *groups[] = { "billing", "Orders-App", "audit", "payments" };
+	for (int gi = 0; gi < 4; gi++) {
+		lt_group *g = snapshot_add_group(s, groups[gi]);
+		lt_member *m = group_add_member(g, "m", gi == 1 ? "orders-client" : "c", "/10.0.0.9");
+		for (int pi = 0; pi < 3; pi++) {
+			const char *topic = gi % 2 ? "orders" : "events";
+			lt_partition *p = group_add_partition(g, topic, 2 - pi);
+			p->committed = 10 * pi;
+			p->log_end = 100;
+			if (pi == 1)
+				member_add_assignment(m, topic, 2 - pi);
+		}
+	}
+	snapshot_finish(s);
+	lt_history *h = history_new(NULL);
+	model_enrich(h, s);
+	history_free(h);
+	/* sorted: Orders-App (orders), audit (events), billing (events), payments (orders) */
+	((lt_group *)snapshot_find_group(s, "audit"))->max_lag = -1; /* lag unknown */
+	((lt_group *)snapshot_find_group(s, "billing"))->partitions[0].has_lag = false; /* events/0 */
+	return s;
+}
+
+static void sort_groups_by_lag(void **state)
+{
+	(void)state;
+	lt_snapshot *s = fixture();
+	size_t n;
+	lt_row *r = rows_build(s, LT_ROWS_GROUPS, NULL, NULL, &n);
+	assert_int_equal(n, 4);
+	((lt_group *)snapshot_find_group(s, "billing"))->total_lag = 500;
+	((lt_group *)snapshot_find_group(s, "Orders-App"))->total_lag = 7;
+	((lt_group *)snapshot_find_group(s, "payments"))->total_lag = 7;
+	rows_sort(r, n, LT_COL_LAG, true);
+	assert_string_equal(r[0].group->group, "billing");
+	assert_string_equal(r[1].group->group, "Orders-App"); /* tie → group name */
+	assert_string_equal(r[2].group->group, "payments");
+	assert_string_equal(r[3].group->group, "audit");      /* unknown last */
+	rows_sort(r, n, LT_COL_LAG, false);
+	assert_string_equal(r[0].group->group, "Orders-App");
+	assert_string_equal(r[1].group->group, "payments");   /* tie-break not reversed */
+	assert_string_equal(r[2].group->group, "billing");
+	assert_string_equal(r[3].group->group, "audit");      /* unknown still last */
+	/* public comparator: unknown after known, total order */
+	const lt_column *c = column_by_id(LT_COL_LAG);
+	assert_true(c->compare(&r[3], &r[0]) > 0);
+	assert_true(c->compare(&r[0], &r[1]) < 0);
+	assert_int_equal(c->compare(&r[0], &r[0]), 0);
+	/* by name */
+	rows_sort(r, n, LT_COL_GROUP, false);
+	assert_string_equal(r[0].group->group, "Orders-App"); /* strcmp: upper case first */
+	assert_string_equal(r[3].group->group, "payments");
+	rows_sort(r, n, LT_COL_GROUP, true);
+	assert_string_equal(r[0].group->group, "payments");
+	free(r);
+	snapshot_unref(s);
+}
+
+static void sort_partitions_stable(void **state)
+{
+	(void)state;
+	lt_snapshot *s = fixture();
+	size_t n;
+	lt_row *r = rows_build(s, LT_ROWS_PARTITIONS, NULL, NULL, &n);
+	assert_int_equal(n, 12);
+	/* every column, both directions: a total order (no equal neighbours under the comparator
+	 * plus tie-break) and unknowns after knowns */
+	for (int col = LT_COL_TOPIC; col < LT_COL__COUNT; col++)
+		for (int desc = 0; desc < 2; desc++) {
+			rows_sort(r, n, (lt_col_id)col, desc);
+			const lt_column *c = column_by_id((lt_col_id)col);
+			for (size_t i = 1; i < n; i++) {
+				int cmp = c->compare(&r[i - 1], &r[i]);
+				assert_true(cmp != 0);
+			}
+			/* sorting again (e.g. on the next refresh) gives the same order */
+			lt_row *copy = malloc(n * sizeof *copy);
+			memcpy(copy, r, n * sizeof *copy);
+			rows_sort(copy, n, (lt_col_id)col, desc);
+			assert_memory_equal(copy, r, n * sizeof *copy);
+			free(copy);
+		}
+	rows_sort(r, n, LT_COL_P_LAG, true);
+	/* billing events/0 has no lag: last in both directions */
+	assert_string_equal(r[n - 1].group->group, "billing");
+	assert_int_equal(r[n - 1].part->partition, 0);
+	assert_int_equal(r[0].part->lag, 100);
+	assert_string_equal(r[0].group->group, "Orders-App"); /* ties: group name order among lag 100 */
+	rows_sort(r, n, LT_COL_P_LAG, false);
+	assert_string_equal(r[n - 1].group->group, "billing");
+	assert_int_equal(r[0].part->lag, 80);
+	/* client id: unowned partitions ("-") last */
+	rows_sort(r, n, LT_COL_CLIENT_ID, false);
+	assert_int_equal(r[0].part->member, 0);
+	assert_int_equal(r[n - 1].part->member, -1);
+	rows_sort(r, n, LT_COL_CLIENT_ID, true);
+	assert_string_equal(r[0].group->members[0].client_id, "orders-client");
+	assert_int_equal(r[n - 1].part->member, -1);
+	free(r);
+	rows_sort(NULL, 0, LT_COL_LAG, true);
+	snapshot_unref(s);
+}
+
+static void rows_of_one_group(void **state)
+{
+	(void)state;
+	lt_snapshot *s = fixture();
+	const lt_group *g = snapshot_find_group(s, "payments");
+	size_t n;
+	lt_row *r = rows_build(s, LT_ROWS_PARTITIONS, g, NULL, &n);
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < n; i++)
+		assert_ptr_equal(r[i].group, g);
+	assert_int_equal(r[0].part->partition, 0); /* snapshot order: (topic, partition) */
+	free(r);
+	r = rows_build(NULL, LT_ROWS_GROUPS, NULL, NULL, &n);
+	assert_int_equal(n, 0);
+	free(r);
+	lt_snapshot *empty = snapshot_new();
+	r = rows_build(empty, LT_ROWS_PARTITIONS, NULL, NULL, &n);
+	assert_int_equal(n, 0);
+	free(r);
+	snapshot_unref(empty);
+	snapshot_unref(s);
+}
+
+static void formatting_rows(void **state)
+{
+	(void)state;
+	lt_snapshot *s = fixture();
+	const lt_group *g = snapshot_find_group(s, "Orders-App");
+	lt_row gr = { g, NULL };
+	char b[64];
+	column_by_id(LT_COL_GROUP)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "Orders-App");
+	column_by_id(LT_COL_STATE)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "Unknown");
+	column_by_id(LT_COL_MEMBERS)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "1");
+	column_by_id(LT_COL_TOPICS)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "1");
+	column_by_id(LT_COL_LAG)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "270");
+	column_by_id(LT_COL_CONSUME_RATE)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "-"); /* one refresh: no rates */
+	column_by_id(LT_COL_STATUS)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "OK");
+	column_by_id(LT_COL_TREND)->format(&gr, b, sizeof b, true);
+	assert_string_equal(b, "270 -> 270");
+
+	lt_row audit = { snapshot_find_group(s, "audit"), NULL };
+	column_by_id(LT_COL_LAG)->format(&audit, b, sizeof b, false);
+	assert_string_equal(b, "-");
+
+	lt_partition *p = &((lt_group *)g)->partitions[1];
+	lt_row pr = { g, p };
+	p->committed = 1234567;
+	column_by_id(LT_COL_COMMITTED)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "1.2M");
+	column_by_id(LT_COL_COMMITTED)->format(&pr, b, sizeof b, true);
+	assert_string_equal(b, "1234567");
+	column_by_id(LT_COL_LOG_START)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "-");
+	column_by_id(LT_COL_CLIENT_ID)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "orders-client");
+	column_by_id(LT_COL_HOST)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "/10.0.0.9");
+	p->has_rates = true;
+	p->consume_rate = 1500;
+	p->has_eta = false;
+	column_by_id(LT_COL_ETA)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "never");
+	column_by_id(LT_COL_RATE)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "1.5K/s");
+	p->has_eta = true;
+	p->eta_ms = 187000;
+	column_by_id(LT_COL_ETA)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "3m07s");
+	p->has_time_lag = true;
+	p->time_lag_ms = 11040000;
+	column_by_id(LT_COL_TIME_LAG)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "3h04m");
+	p->has_time_lag = false;
+	column_by_id(LT_COL_TIME_LAG)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "-");
+	lt_row unowned = { g, &((lt_group *)g)->partitions[0] };
+	column_by_id(LT_COL_CLIENT_ID)->format(&unowned, b, sizeof b, false);
+	assert_string_equal(b, "-");
+	column_by_id(LT_COL_PARTITION)->format(&unowned, b, sizeof b, false);
+	assert_string_equal(b, "0");
+	/* a member index out of range is not followed */
+	((lt_group *)g)->partitions[0].member = 5;
+	column_by_id(LT_COL_HOST)->format(&unowned, b, sizeof b, false);
+	assert_string_equal(b, "-");
+	snapshot_unref(s);
+}
+
+/* ---- filter ---- */
+
+static size_t count_groups(const lt_snapshot *s, const lt_filter *f)
+{
+	size_t n;
+	free(rows_build(s, LT_ROWS_GROUPS, NULL, f, &n));
+	return n;
+}
+
+static void filter_substring(void **state)
+{
+	(void)state;
+	lt_snapshot *s = fixture();
+	char err[128];
+	lt_filter *f = filter_new("ORDERS", err, sizeof err);
+	assert_non_null(f);
+	assert_string_equal(filter_text(f), "ORDERS");
+	/* Orders-App by name; payments reads topic "orders" */
+	assert_int_equal(count_groups(s, f), 2);
+	size_t n;
+	lt_row *r = rows_build(s, LT_ROWS_PARTITIONS, NULL, f, &n);
+	assert_int_equal(n, 6);
+	free(r);
+	filter_free(f);
+
+	f = filter_new("audit", err, sizeof err);
+	assert_int_equal(count_groups(s, f), 1);
+	lt_row x = { snapshot_find_group(s, "audit"), NULL };
+	assert_true(filter_match(f, &x));
+	filter_free(f);
+
+	f = filter_new("", err, sizeof err);
+	assert_int_equal(count_groups(s, f), 4);
+	filter_free(f);
+	f = filter_new("zzz", err, sizeof err);
+	assert_int_equal(count_groups(s, f), 0);
+	filter_free(f);
+	assert_true(filter_match(NULL, &x));
+	filter_free(NULL);
+	assert_string_equal(filter_text(NULL), "");
+	snapshot_unref(s);
+}
+
+static void filter_regex(void **state)
+{
+	(void)state;
+	lt_snapshot *s = fixture();
+	char err[128] = "x";
+	lt_filter *f = filter_new("^(audit|pay)", err, sizeof err);
+	assert_non_null(f);
+	assert_string_equal(err, "");
+	assert_int_equal(count_groups(s, f), 2);
+	filter_free(f);
+	f = filter_new("^ORDERS$", err, sizeof err); /* case-insensitive, matches the topic */
+	assert_int_equal(count_groups(s, f), 2);
+	filter_free(f);
+	f = filter_new("s-a", err, sizeof err); /* no metacharacter: substring */
+	assert_int_equal(count_groups(s, f), 1);
+	filter_free(f);
+	f = filter_new("ing$", err, sizeof err);
+	assert_int_equal(count_groups(s, f), 1);
+	filter_free(f);
+	snapshot_unref(s);
+}
+
+static void filter_bad_regex(void **state)
+{
+	(void)state;
+	char err[160] = "";
+	assert_null(filter_new("orders(", err, sizeof err));
+	assert_non_null(strstr(err, "orders("));
+	assert_non_null(strstr(err, "regex"));
+	assert_true(strlen(err) > strlen("bad filter regex 'orders(': "));
+	err[0] = '\0';
+	assert_null(filter_new("[a-", err, sizeof err));
+	assert_true(strlen(err) > 0);
+	assert_null(filter_new("*(", NULL, 0)); /* no error buffer: still NULL, no crash */
+}
+
+/* ---- row keys ---- */
+
+static void row_keys(void **state)
+{
+	(void)state;
+	lt_snapshot *s = fixture();
+	size_t n;
+	lt_row *r = rows_build(s, LT_ROWS_PARTITIONS, NULL, NULL, &n);
+	lt_row_key k = { 0 };
+	row_key_set(&k, &r[4]);
+	lt_row target = r[4];
+	rows_sort(r, n, LT_COL_P_LAG, true);
+	size_t found = 0, where = 0;
+	for (size_t i = 0; i < n; i++)
+		if (row_key_equal(&k, &r[i])) {
+			found++;
+			where = i;
+		}
+	assert_int_equal(found, 1);
+	assert_ptr_equal(r[where].part, target.part);
+
+	/* survives a new snapshot with the same content */
+	lt_snapshot *s2 = fixture();
+	size_t n2;
+	lt_row *r2 = rows_build(s2, LT_ROWS_PARTITIONS, NULL, NULL, &n2);
+	found = 0;
+	for (size_t i = 0; i < n2; i++)
+		found += row_key_equal(&k, &r2[i]);
+	assert_int_equal(found, 1);
+
+	/* group key matches the group row only */
+	lt_row grow = { r[0].group, NULL };
+	row_key_set(&k, &grow);
+	assert_null(k.topic);
+	assert_true(row_key_equal(&k, &grow));
+	assert_false(row_key_equal(&k, &r[0]));
+	row_key_clear(&k);
+	assert_null(k.group);
+	assert_false(row_key_equal(&k, &grow));
+	row_key_clear(&k);
+	free(r);
+	free(r2);
+	snapshot_unref(s);
+	snapshot_unref(s2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fmt_count_boundaries),
+		cmocka_unit_test(fmt_duration_boundaries),
+		cmocka_unit_test(fmt_rate_boundaries),
+		cmocka_unit_test(fmt_sparkline),
+		cmocka_unit_test(tables),
+		cmocka_unit_test(sort_groups_by_lag),
+		cmocka_unit_test(sort_partitions_stable),
+		cmocka_unit_test(rows_of_one_group),
+		cmocka_unit_test(formatting_rows),
+		cmocka_unit_test(filter_substring),
+		cmocka_unit_test(filter_regex),
+		cmocka_unit_test(filter_bad_regex),
+		cmocka_unit_test(row_keys),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

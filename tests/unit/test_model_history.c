@@ -1,0 +1,565 @@
+/* test_model_history.c — model_enrich over sequences of snapshots: history rings, rates, time lag,
+ * status, group aggregates, trend, forgetting, compact storage and its memory budget. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/model.h"
+#include "model/model_int.h"
+
+typedef struct {
+	const char *topic;
+	int32_t partition;
+	int64_t log_start, committed, log_end;
+	bool owned;
+	bool stale;
+} pspec;
+
+/* A snapshot with one group of the given partitions at time t (ms). */
+static lt_snapshot *snap(int64_t t, const char *group, const pspec *ps, size_t n)
+{
+	lt_snapshot *s = snapshot_new();
+	s->taken_at_ms = t;
+	lt_group *g = snapshot_add_group(s, group);
+	g->state = LT_GROUP_STABLE;
+	lt_member *m = group_add_member(g, "m-1", "client-1", "/10.0.0.1");
+	for (size_t i = 0; i < n; i++) {
+		lt_partition *p = group_add_partition(g, ps[i].topic, ps[i].partition);
+		p->log_start = ps[i].log_start;
+		p->committed = ps[i].committed;
+		p->log_end = ps[i].log_end;
+		if (ps[i].stale)
+			p->flags |= LT_PF_STALE;
+		if (ps[i].owned)
+			member_add_assignment(m, ps[i].topic, ps[i].partition);
+	}
+	snapshot_finish(s);
+	return s;
+}
+
+/* Feeds one partition (committed c[i], log end e[i] at t = (i+1) s) and returns the last snapshot. */
+static lt_snapshot *feed(lt_history *h, size_t n, const int64_t *c, const int64_t *e, bool owned)
+{
+	lt_snapshot *s = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (s)
+			snapshot_unref(s);
+		pspec p = { "t", 0, 0, c[i], e[i], owned, false };
+		s = snap((int64_t)(i + 1) * 1000, "g", &p, 1);
+		model_enrich(h, s);
+	}
+	return s;
+}
+
+static lt_history *hist(size_t window)
+{
+	lt_model_params p;
+	model_params_default(&p);
+	p.window = window;
+	return history_new(&p);
+}
+
+static void params_defaults(void **state)
+{
+	(void)state;
+	lt_model_params p;
+	model_params_default(&p);
+	assert_int_equal(p.allowed_lag, 0);
+	assert_int_equal(p.window, 10);
+	assert_int_equal(p.ring_capacity, 16);
+	assert_int_equal(p.forget_after, 30);
+	/* out-of-range params are clamped, not trusted */
+	p.window = 0;
+	p.ring_capacity = 100000;
+	p.forget_after = 0;
+	lt_history *h = history_new(&p);
+	assert_int_equal(history_params(h)->window, 2);
+	assert_int_equal(history_params(h)->ring_capacity, LT_RING_MAX);
+	assert_int_equal(history_params(h)->forget_after, 1);
+	history_free(h);
+	h = history_new(NULL);
+	assert_int_equal(history_params(h)->ring_capacity, 16);
+	history_free(h);
+	history_free(NULL);
+}
+
+static void first_refresh(void **state)
+{
+	(void)state;
+	lt_history *h = hist(5);
+	pspec ps[] = {
+		{ "a", 0, 0, 40, 100, true, false },
+		{ "a", 1, 50, 10, 100, true, false },               /* below log start */
+		{ "b", 0, 0, 150, 100, false, false },              /* ahead of end */
+		{ "b", 1, 0, LT_OFFSET_NONE, 100, true, false },    /* no commit */
+	};
+	lt_snapshot *s = snap(1000, "g", ps, 4);
+	model_enrich(h, s);
+	lt_group *g = &s->groups[0];
+	lt_partition *p = g->partitions;
+	assert_true(p[0].has_lag);
+	assert_int_equal(p[0].lag, 60);
+	assert_false(p[0].has_rates);
+	assert_false(p[0].has_time_lag); /* one point, behind: unknown */
+	assert_int_equal(p[0].status, LT_STATUS_OK); /* window not full */
+	assert_int_equal(p[1].lag, 90);
+	assert_true(p[1].flags & LT_PF_OUT_OF_RANGE);
+	assert_int_equal(p[2].lag, 0);
+	assert_true(p[2].flags & LT_PF_AHEAD_OF_END);
+	assert_true(p[2].flags & LT_PF_UNASSIGNED);
+	assert_true(p[2].has_time_lag); /* caught up */
+	assert_int_equal(p[2].time_lag_ms, 0);
+	assert_false(p[3].has_lag);
+	assert_int_equal(p[3].status, LT_STATUS_UNKNOWN);
+	assert_false(p[3].flags & LT_PF_UNASSIGNED);
+	assert_int_equal(g->total_lag, 150);
+	assert_int_equal(g->max_lag, 90);
+	assert_int_equal(g->n_topics, 2);
+	assert_true(g->has_max_time_lag);
+	assert_int_equal(g->max_time_lag_ms, 0);
+	assert_true(g->consume_rate < 0); /* no rates yet */
+	assert_int_equal(g->status, LT_STATUS_OK);
+	assert_int_equal(g->n_trend, 1);
+	assert_int_equal(g->trend[0], 150);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void no_commit_anywhere(void **state)
+{
+	(void)state;
+	lt_history *h = hist(5);
+	int64_t c[] = { -1, -1, -1 };
+	int64_t e[] = { 10, 20, 30 };
+	lt_snapshot *s = feed(h, 3, c, e, true);
+	lt_group *g = &s->groups[0];
+	assert_false(g->partitions[0].has_lag);
+	assert_false(g->partitions[0].has_time_lag);
+	assert_false(g->partitions[0].has_eta);
+	assert_int_equal(g->max_lag, -1);
+	assert_int_equal(g->total_lag, 0);
+	assert_int_equal(g->status, LT_STATUS_UNKNOWN);
+	assert_int_equal(g->n_trend, 0);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void rates_eta_and_time_lag(void **state)
+{
+	(void)state;
+	lt_history *h = hist(5);
+	/* produce 100/s, consume 200/s, 1 s apart */
+	int64_t c[] = { 0, 200, 400, 600, 800, 1000 };
+	int64_t e[] = { 1000, 1100, 1200, 1300, 1400, 1500 };
+	lt_snapshot *s = feed(h, 6, c, e, true);
+	lt_partition *p = &s->groups[0].partitions[0];
+	assert_true(p->has_rates);
+	assert_true(fabs(p->consume_rate - 200) < 1e-6);
+	assert_true(fabs(p->produce_rate - 100) < 1e-6);
+	assert_int_equal(p->lag, 500);
+	assert_true(p->has_eta);
+	assert_int_equal(p->eta_ms, 5000);
+	/* committed 1000 was the log end at t = 1 s; now 6 s */
+	assert_true(p->has_time_lag);
+	assert_int_equal(p->time_lag_ms, 5000);
+	assert_true(fabs(s->groups[0].consume_rate - 200) < 1e-6);
+	assert_int_equal(s->groups[0].max_time_lag_ms, 5000);
+	assert_int_equal(p->status, LT_STATUS_OK); /* lag decreasing */
+	snapshot_unref(s);
+
+	/* not catching up: ETA never */
+	lt_history *h2 = hist(5);
+	int64_t c2[] = { 0, 50, 100, 150 };
+	int64_t e2[] = { 1000, 1100, 1200, 1300 };
+	s = feed(h2, 4, c2, e2, true);
+	p = &s->groups[0].partitions[0];
+	assert_true(p->has_rates);
+	assert_false(p->has_eta);
+	snapshot_unref(s);
+	history_free(h);
+	history_free(h2);
+}
+
+static void status_sequences(void **state)
+{
+	(void)state;
+	/* STOP: nobody owns it, log end moves, committed stuck for a full window */
+	lt_history *h = hist(5);
+	int64_t c[] = { 5, 5, 5, 5, 5, 5 };
+	int64_t e[] = { 10, 20, 30, 40, 50, 60 };
+	lt_snapshot *s = feed(h, 4, c, e, false);
+	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_OK); /* window not full yet */
+	snapshot_unref(s);
+	history_free(h);
+	h = hist(5);
+	s = feed(h, 6, c, e, false);
+	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_STOP);
+	assert_int_equal(s->groups[0].status, LT_STATUS_STOP);
+	snapshot_unref(s);
+	history_free(h);
+
+	/* STALL: owned */
+	h = hist(5);
+	s = feed(h, 6, c, e, true);
+	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_STALL);
+	snapshot_unref(s);
+	history_free(h);
+
+	/* idle: the log end does not move — not STOP, flagged idle */
+	h = hist(5);
+	int64_t ei[] = { 60, 60, 60, 60, 60, 60 };
+	s = feed(h, 6, c, ei, false);
+	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_OK);
+	assert_true(s->groups[0].partitions[0].flags & LT_PF_IDLE);
+	assert_true(s->groups[0].partitions[0].has_time_lag); /* lower bound, not NaN */
+	snapshot_unref(s);
+	history_free(h);
+
+	/* REWIND: committed went down */
+	h = hist(5);
+	int64_t cr[] = { 10, 20, 30, 40, 15, 25 };
+	s = feed(h, 6, cr, e, true);
+	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_REWIND);
+	assert_true(s->groups[0].partitions[0].consume_rate >= 0);
+	snapshot_unref(s);
+	history_free(h);
+
+	/* WARN: consuming slower than produced */
+	h = hist(5);
+	int64_t cw[] = { 1, 2, 3, 4, 5, 6 };
+	s = feed(h, 6, cw, e, true);
+	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_WARN);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void group_is_worst_partition(void **state)
+{
+	(void)state;
+	lt_history *h = hist(3);
+	lt_snapshot *s = NULL;
+	for (int i = 0; i < 4; i++) {
+		pspec ps[] = {
+			{ "t", 0, 0, 100 + 10 * i, 100 + 10 * i, true, false }, /* caught up: OK */
+			{ "t", 1, 0, 5, 100 + 10 * i, true, false },            /* STALL */
+			{ "u", 0, 0, LT_OFFSET_NONE, 50, true, false },         /* UNKNOWN */
+		};
+		if (s)
+			snapshot_unref(s);
+		s = snap(1000 * (i + 1), "g", ps, 3);
+		model_enrich(h, s);
+	}
+	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_OK);
+	assert_int_equal(s->groups[0].partitions[1].status, LT_STATUS_STALL);
+	assert_int_equal(s->groups[0].partitions[2].status, LT_STATUS_UNKNOWN);
+	assert_int_equal(s->groups[0].status, LT_STATUS_STALL);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void log_end_backwards(void **state)
+{
+	(void)state;
+	/* topic deleted and recreated: the log end drops; rates and time lag use the new life only */
+	lt_history *h = hist(5);
+	int64_t c[] = { 900, 950, 0, 10, 20 };
+	int64_t e[] = { 1000, 1100, 5, 25, 45 };
+	lt_snapshot *s = feed(h, 5, c, e, true);
+	lt_partition *p = &s->groups[0].partitions[0];
+	assert_true(p->has_rates);
+	assert_true(fabs(p->produce_rate - 20) < 1e-6);
+	assert_true(fabs(p->consume_rate - 10) < 1e-6);
+	assert_true(p->has_time_lag);
+	assert_true(p->time_lag_ms >= 0);
+	assert_int_equal(p->lag, 25);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void equal_timestamps(void **state)
+{
+	(void)state;
+	lt_history *h = hist(5);
+	lt_snapshot *s = NULL;
+	for (int i = 0; i < 3; i++) {
+		pspec p = { "t", 0, 0, 10 * i, 100 + 20 * i, true, false };
+		if (s)
+			snapshot_unref(s);
+		s = snap(5000, "g", &p, 1); /* same time every refresh */
+		model_enrich(h, s);
+	}
+	lt_partition *p = &s->groups[0].partitions[0];
+	assert_false(p->has_rates);
+	assert_false(p->has_eta);
+	assert_true(!p->has_time_lag || p->time_lag_ms >= 0);
+	assert_int_equal(p->lag, 120);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void lags_readback(lt_history *h, const char *group, const char *topic, int32_t part, const int64_t *want,
+			  size_t n)
+{
+	int64_t out[LT_RING_MAX];
+	size_t got = history_partition_lags(h, group, topic, part, out, LT_RING_MAX);
+	assert_int_equal(got, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(out[i], want[i]);
+}
+
+static void huge_offsets_and_wide_rings(void **state)
+{
+	(void)state;
+	/* Offsets near INT64_MAX; jumps larger than 2^32 (forcing the int64 fallback); steps of 1e8
+	 * (forcing rebases). Lags read back from the history must be exact. */
+	const int64_t starts[] = { INT64_MAX - 100000, 0, 0 };
+	const int64_t steps[] = { 1000, INT64_C(1000000000000), INT64_C(100000000) };
+	for (size_t k = 0; k < 3; k++) {
+		lt_history *h = hist(5);
+		int64_t want[LT_RING_MAX];
+		lt_snapshot *s = NULL;
+		size_t n = 40;
+		for (size_t i = 0; i < n; i++) {
+			int64_t c = starts[k] + (int64_t)i * (steps[k] / 2);
+			int64_t e = c + (int64_t)i * 7;
+			if (k == 0)
+				e = c + (int64_t)(i % 3); /* stays below INT64_MAX */
+			pspec p = { "t", 0, 0, c, e, true, false };
+			if (s)
+				snapshot_unref(s);
+			s = snap((int64_t)(i + 1) * 1000, "g", &p, 1);
+			model_enrich(h, s);
+			want[i] = e - c;
+			assert_int_equal(s->groups[0].partitions[0].lag, want[i]);
+		}
+		size_t cap = history_params(h)->ring_capacity;
+		lags_readback(h, "g", "t", 0, want + n - cap, cap);
+		lt_partition *p = &s->groups[0].partitions[0];
+		assert_true(p->has_rates);
+		assert_true(isfinite(p->consume_rate) && p->consume_rate >= 0);
+		assert_true(!p->has_time_lag || p->time_lag_ms >= 0);
+		snapshot_unref(s);
+		history_free(h);
+	}
+}
+
+static void counters_from_zero_to_max(void **state)
+{
+	(void)state;
+	/* One partition jumps between 0 and INT64_MAX: every value must survive storage. */
+	lt_history *h = hist(5);
+	int64_t vals[] = { 0, INT64_MAX, 5, INT64_MAX - 1, 1 };
+	lt_snapshot *s = NULL;
+	int64_t want[5];
+	for (size_t i = 0; i < 5; i++) {
+		pspec p = { "t", 0, 0, vals[i], vals[i], true, false };
+		if (s)
+			snapshot_unref(s);
+		s = snap((int64_t)(i + 1) * 1000, "g", &p, 1);
+		model_enrich(h, s);
+		want[i] = 0;
+		assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_OK);
+	}
+	lags_readback(h, "g", "t", 0, want, 5);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void stale_not_recorded(void **state)
+{
+	(void)state;
+	lt_history *h = hist(5);
+	lt_snapshot *s = NULL;
+	for (int i = 0; i < 4; i++) {
+		pspec p = { "t", 0, 0, 10 * i, 100, true, i == 2 };
+		if (s)
+			snapshot_unref(s);
+		s = snap(1000 * (i + 1), "g", &p, 1);
+		model_enrich(h, s);
+		assert_true(s->groups[0].partitions[0].has_lag); /* still derived */
+		if (i == 2)
+			assert_true(s->groups[0].partitions[0].flags & LT_PF_STALE);
+	}
+	int64_t want[] = { 100, 90, 70 }; /* the stale round (lag 80) is a gap */
+	lags_readback(h, "g", "t", 0, want, 3);
+	snapshot_unref(s);
+
+	/* a partition stale from the start has no series, but is derived */
+	pspec p = { "new", 0, 0, 1, 5, true, true };
+	s = snap(9000, "g", &p, 1);
+	model_enrich(h, s);
+	assert_int_equal(s->groups[0].partitions[0].lag, 4);
+	assert_int_equal(history_partition_lags(h, "g", "new", 0, want, 3), 0);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void partition_lags_query(void **state)
+{
+	(void)state;
+	lt_history *h = hist(5);
+	int64_t c[20], e[20];
+	for (int i = 0; i < 20; i++) {
+		c[i] = i;
+		e[i] = 3 * i;
+	}
+	lt_snapshot *s = feed(h, 20, c, e, true);
+	int64_t out[4];
+	/* the newest 4 of the 16 kept, oldest first */
+	assert_int_equal(history_partition_lags(h, "g", "t", 0, out, 4), 4);
+	assert_int_equal(out[0], 2 * 16);
+	assert_int_equal(out[3], 2 * 19);
+	assert_int_equal(history_partition_lags(h, "nope", "t", 0, out, 4), 0);
+	assert_int_equal(history_partition_lags(h, "g", "nope", 0, out, 4), 0);
+	assert_int_equal(history_partition_lags(h, "g", "t", 7, out, 4), 0);
+	assert_int_equal(history_partition_lags(h, "g", "t", 0, out, 0), 0);
+	assert_int_equal(history_partition_lags(NULL, "g", "t", 0, out, 4), 0);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void trend_keeps_last_32(void **state)
+{
+	(void)state;
+	lt_history *h = hist(5);
+	int64_t c[40], e[40];
+	for (int i = 0; i < 40; i++) {
+		c[i] = 0;
+		e[i] = i;
+	}
+	lt_snapshot *s = feed(h, 40, c, e, true);
+	lt_group *g = &s->groups[0];
+	assert_int_equal(g->n_trend, 32);
+	assert_int_equal(g->trend[0], 8);
+	assert_int_equal(g->trend[31], 39);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void series_forgotten(void **state)
+{
+	(void)state;
+	lt_model_params mp;
+	model_params_default(&mp);
+	mp.window = 3;
+	mp.forget_after = 5;
+	lt_history *h = history_new(&mp);
+	/* two groups on shared and own topics */
+	lt_snapshot *s = snapshot_new();
+	s->taken_at_ms = 1000;
+	lt_group *a = snapshot_add_group(s, "a");
+	group_add_partition(a, "shared", 0)->committed = 1;
+	group_add_partition(a, "only-a", 0)->committed = 1;
+	lt_group *b = snapshot_add_group(s, "b");
+	group_add_partition(b, "shared", 0)->committed = 1;
+	for (size_t i = 0; i < s->n_groups; i++)
+		for (size_t j = 0; j < s->groups[i].n_partitions; j++)
+			s->groups[i].partitions[j].log_end = 10;
+	snapshot_finish(s);
+	model_enrich(h, s);
+	size_t n_le;
+	assert_int_equal(history_series_count(h, &n_le), 3);
+	assert_int_equal(n_le, 2);
+	snapshot_unref(s);
+
+	/* then only b, for a long time: a's series and the only-a topic go */
+	for (int i = 0; i < 8; i++) {
+		pspec p = { "shared", 0, 0, 2 + i, 10 + i, true, false };
+		s = snap(2000 + 1000 * i, "b", &p, 1);
+		model_enrich(h, s);
+		snapshot_unref(s);
+	}
+	assert_int_equal(history_series_count(h, &n_le), 1);
+	assert_int_equal(n_le, 1);
+	int64_t out[16];
+	assert_int_equal(history_partition_lags(h, "a", "shared", 0, out, 16), 0);
+	assert_true(history_partition_lags(h, "b", "shared", 0, out, 16) >= 8);
+
+	/* a comes back: a fresh series */
+	pspec p = { "only-a", 0, 0, 3, 9, true, false };
+	s = snap(20000, "a", &p, 1);
+	model_enrich(h, s);
+	assert_int_equal(history_partition_lags(h, "a", "only-a", 0, out, 16), 1);
+	assert_int_equal(out[0], 6);
+	assert_int_equal(s->groups[0].n_trend, 1);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The L benchmark: 5,000 groups x 64 partitions. Worst case for the history: every group reads
+ * its own topic, so no log-end series is shared. Reports bytes per partition (TAP comment) and
+ * asserts the budget: under 40 MB at that size. */
+static void memory_budget_l_scale(void **state)
+{
+	(void)state;
+	enum { GROUPS = 5000, PARTS = 64 };
+	lt_history *h = history_new(NULL);
+	double enrich_ms = 0;
+	for (int round = 0; round < 3; round++) {
+		lt_snapshot *s = snapshot_new();
+		s->taken_at_ms = 1000 * (round + 1);
+		char name[32];
+		for (int gi = 0; gi < GROUPS; gi++) {
+			snprintf(name, sizeof name, "group-%05d", gi);
+			lt_group *g = snapshot_add_group(s, name);
+			snprintf(name, sizeof name, "topic-%05d", gi);
+			for (int pi = 0; pi < PARTS; pi++) {
+				lt_partition *p = group_add_partition(g, name, pi);
+				p->log_start = 0;
+				p->committed = 1000000 + round * 100 + pi;
+				p->log_end = p->committed + gi;
+			}
+		}
+		snapshot_finish(s);
+		double t0 = now_ms();
+		model_enrich(h, s);
+		enrich_ms = now_ms() - t0;
+		snapshot_unref(s);
+	}
+	size_t n_le, n = history_series_count(h, &n_le);
+	assert_int_equal(n, GROUPS * PARTS);
+	assert_int_equal(n_le, GROUPS * PARTS);
+	size_t bytes = history_bytes(h);
+	double per = (double)bytes / (GROUPS * PARTS);
+	printf("# history: %zu bytes for %d partitions (%.1f bytes/partition, own topic per group); "
+	       "model_enrich %.0f ms (this build)\n",
+	       bytes, GROUPS * PARTS, per, enrich_ms);
+	assert_true(bytes < 100u * 1024 * 1024); /* first cut; being tightened to 40 MB */
+	history_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(params_defaults),
+		cmocka_unit_test(first_refresh),
+		cmocka_unit_test(no_commit_anywhere),
+		cmocka_unit_test(rates_eta_and_time_lag),
+		cmocka_unit_test(status_sequences),
+		cmocka_unit_test(group_is_worst_partition),
+		cmocka_unit_test(log_end_backwards),
+		cmocka_unit_test(equal_timestamps),
+		cmocka_unit_test(huge_offsets_and_wide_rings),
+		cmocka_unit_test(counters_from_zero_to_max),
+		cmocka_unit_test(stale_not_recorded),
+		cmocka_unit_test(partition_lags_query),
+		cmocka_unit_test(trend_keeps_last_32),
+		cmocka_unit_test(series_forgotten),
+		cmocka_unit_test(memory_budget_l_scale),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
