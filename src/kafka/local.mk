@@ -3,8 +3,7 @@ liblagtop_a_SOURCES += \
 	src/kafka/client.c src/kafka/client.h \
 	src/kafka/collector.c src/kafka/collector.h \
 	src/kafka/refresh.c src/kafka/refresh.h \
-	src/kafka/xmodes.c \
-	src/kafka/model_pending.c
+	src/kafka/xmodes.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_collector
