@@ -5,7 +5,7 @@
  *   ListConsumerGroups                             B ListGroups (one per broker)
  *   DescribeConsumerGroups (all groups, one call)  G DescribeGroups (+ FindCoordinator when not cached)
  *   ListConsumerGroupOffsets (one call per group)  G OffsetFetch, all in flight on one queue
- *   offsets_for_times −2 and −1, per leader        2 × L ListOffsets (L <= B)
+ *   offsets_for_times −2 and −1, per leader        2 × L ListOffsets (L <= B; one pair per 500 partitions)
  * Groups seen in the previous refresh have their coordinator cached by librdkafka, so their offsets are
  * fetched in parallel with the describe; new groups wait for the describe so that its FindCoordinator
  * is cached and reused (one FindCoordinator per new group, not two).
