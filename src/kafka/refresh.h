@@ -3,12 +3,12 @@
  * Order and cost per refresh (B brokers, G groups described, L partition leaders):
  *   Metadata (all topics)                          1 request: brokers and partition leaders
  *   ListConsumerGroups                             B ListGroups (one per broker)
- *   DescribeConsumerGroups (all groups, one call)  G DescribeGroups (+ FindCoordinator when not cached)
- *   ListConsumerGroupOffsets (one call per group)  G OffsetFetch, all in flight on one queue
+ *   DescribeConsumerGroups (one group per call)    G DescribeGroups + G FindCoordinator
+ *   ListConsumerGroupOffsets (one call per group)  G OffsetFetch (coordinator from the describe's lookup)
  *   offsets_for_times −2 and −1, per leader        2 × L ListOffsets (L <= B; one pair per 500 partitions)
- * Groups seen in the previous refresh have their coordinator cached by librdkafka, so their offsets are
- * fetched in parallel with the describe; new groups wait for the describe so that its FindCoordinator
- * is cached and reused (one FindCoordinator per new group, not two).
+ * librdkafka 2.0.2 caches only ~11 coordinators, so groups are described a few at a time and each
+ * group's offsets are asked for as soon as its description is in, while its coordinator is still
+ * cached: one FindCoordinator per group, not two (DESCRIBE_WINDOW in refresh.c; bench/ measures it).
  */
 #ifndef LAGTOP_KAFKA_REFRESH_H
 #define LAGTOP_KAFKA_REFRESH_H
