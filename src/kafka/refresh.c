@@ -11,13 +11,15 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-/* Log-offset lookups run one thread per partition leader (offsets_for_times blocks), at most this many. */
+/* Log-offset lookups run one thread per chunk of a partition leader's partitions (offsets_for_times
+ * blocks), at most this many at a time. */
 #define MAX_LEADER_THREADS 16
 /* Partitions per offsets_for_times call. librdkafka 2.0.2 matches a ListOffsets answer to its request
  * with rd_kafka_topic_partition_list_find, a linear scan per partition: a call costs O(n^2) strcmp
  * (1,067 partitions per leader: 35 ms of CPU a refresh, 10,667: seconds). Chunks make it O(n * chunk)
- * for one extra pair of ListOffsets per chunk (bench/, doc/PERFORMANCE.md). */
-#define OFFSETS_CHUNK 500
+ * for one extra pair of ListOffsets per chunk, and the chunks run in parallel (bench/,
+ * doc/PERFORMANCE.md). */
+#define OFFSETS_CHUNK 250
 /* The event loop wakes at least this often to notice a stop request. */
 #define POLL_SLICE_MS 100
 
@@ -509,22 +511,23 @@ struct leader_job {
 	int32_t leader;
 };
 
-/* Two offsets_for_times calls for one leader: −2 (log start) then −1 (log end); each sends one
- * ListOffsets (per OFFSETS_CHUNK partitions). A call per leader (rather than one for all) keeps a dead
- * leader from failing the others: offsets_for_times drops every result when any leader fails. */
-static void leader_chunk_run(struct leader_job *j, size_t c0, size_t cn)
+/* Two offsets_for_times calls for one chunk of a leader's partitions: −2 (log start) then −1 (log end);
+ * each sends one ListOffsets. A call per leader (rather than one for all) keeps a dead leader from
+ * failing the others: offsets_for_times drops every result when any leader fails. */
+static void *leader_job_run(void *arg)
 {
+	struct leader_job *j = arg;
 	static const int64_t which[2] = { -2, -1 };
 	for (int w = 0; w < 2 && !j->err; w++) {
-		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)cn);
-		for (size_t i = c0; i < c0 + cn; i++)
+		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)j->n);
+		for (size_t i = 0; i < j->n; i++)
 			rd_kafka_topic_partition_list_add(l, j->tps[i].topic, j->tps[i].partition)->offset = which[w];
 		int r = remaining_ms(j->deadline);
 		j->err = r > 0 ? rd_kafka_offsets_for_times(j->rk, l, r) : RD_KAFKA_RESP_ERR__TIMED_OUT;
 		for (int i = 0; !j->err && i < l->cnt; i++) {
 			const rd_kafka_topic_partition_t *e = &l->elems[i];
-			/* The list keeps its order: element i is tps[c0 + i]. */
-			struct tp_ent *t = &j->tps[c0 + (size_t)i];
+			struct tp_ent *t = &j->tps[i];
+			/* The list keeps its order: element i is tps[i]. */
 			if (e->err || e->offset < 0) {
 				t->ok = false;
 				continue;
@@ -538,13 +541,6 @@ static void leader_chunk_run(struct leader_job *j, size_t c0, size_t cn)
 		}
 		rd_kafka_topic_partition_list_destroy(l);
 	}
-}
-
-static void *leader_job_run(void *arg)
-{
-	struct leader_job *j = arg;
-	for (size_t c0 = 0; c0 < j->n && !j->err; c0 += OFFSETS_CHUNK)
-		leader_chunk_run(j, c0, j->n - c0 < OFFSETS_CHUNK ? j->n - c0 : OFFSETS_CHUNK);
 	if (j->err)
 		for (size_t i = 0; i < j->n; i++)
 			j->tps[i].ok = false;
@@ -592,8 +588,9 @@ static void log_offsets_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const s
 		size_t e = i;
 		while (e < n && tps[e].leader == tps[i].leader)
 			e++;
-		if (tps[i].leader >= 0)
-			jobs[n_jobs++] = (struct leader_job){ .rk = client_rk(rc->client), .tps = &tps[i], .n = e - i,
+		for (size_t c = i; tps[i].leader >= 0 && c < e; c += OFFSETS_CHUNK)
+			jobs[n_jobs++] = (struct leader_job){ .rk = client_rk(rc->client), .tps = &tps[c],
+							      .n = e - c < OFFSETS_CHUNK ? e - c : OFFSETS_CHUNK,
 							      .deadline = deadline, .leader = tps[i].leader };
 		i = e;
 	}

@@ -5,7 +5,7 @@
  *   ListConsumerGroups                             B ListGroups (one per broker)
  *   DescribeConsumerGroups (one group per call)    G DescribeGroups + G FindCoordinator
  *   ListConsumerGroupOffsets (one call per group)  G OffsetFetch (coordinator from the describe's lookup)
- *   offsets_for_times −2 and −1, per leader        2 × L ListOffsets (L <= B; one pair per 500 partitions)
+ *   offsets_for_times −2 and −1, per leader        2 × L ListOffsets (L <= B; a pair per 250 partitions)
  * librdkafka 2.0.2 caches only ~11 coordinators, so groups are described a few at a time and each
  * group's offsets are asked for as soon as its description is in, while its coordinator is still
  * cached: one FindCoordinator per group, not two (DESCRIBE_WINDOW in refresh.c; bench/ measures it).
