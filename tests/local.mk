@@ -11,3 +11,14 @@ tests_unit_test_options_SOURCES = tests/unit/test_options.c
 tests_unit_test_options_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_options_LDADD = $(UNIT_LDADD)
 endif
+
+## integration: guarded resets against the in-process simulated cluster (and the lagtop binary)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_reset_sim
+TESTS += tests/integration/test_reset_sim
+tests_integration_test_reset_sim_SOURCES = tests/integration/test_reset_sim.c
+tests_integration_test_reset_sim_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_reset_sim_LDADD = $(UNIT_LDADD)
+endif
+TESTS += tests/integration/test_reset_consumers.py
+EXTRA_DIST += tests/integration/test_reset_consumers.py

@@ -4,7 +4,7 @@ liblagtop_a_SOURCES += \
 	src/cli/target.c src/cli/target.h \
 	src/cli/output.c src/cli/output.h \
 	src/cli/once.c \
-	src/cli/pending.c
+	src/cli/reset_cmd.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_output

@@ -22,6 +22,9 @@ lt_key_kind column_key_kind(lt_col_id id);
 void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k);
 /* Known before unknown, then the value ascending (negated when descending); 0 on a tie. */
 int sort_key_compare(lt_key_kind kind, const lt_sort_key *a, const lt_sort_key *b, bool descending);
+/* filter.c: does the filter match this one name (group id or topic)? */
+bool filter_match_name(const lt_filter *f, const char *s);
+
 /* The fixed tie-break: group, topic, partition, ascending. */
 int row_tiebreak(const lt_row *a, const lt_row *b);
 

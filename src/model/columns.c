@@ -16,6 +16,23 @@ static const lt_member *row_member(const lt_row *r)
 	return &r->group->members[r->part->member];
 }
 
+/* Group aggregates have no has_* flags: known when some partition's value is. */
+static bool group_any_lag(const lt_group *g)
+{
+	for (size_t i = 0; i < g->n_partitions; i++)
+		if (g->partitions[i].has_lag)
+			return true;
+	return false;
+}
+
+static bool group_any_rates(const lt_group *g)
+{
+	for (size_t i = 0; i < g->n_partitions; i++)
+		if (g->partitions[i].has_rates)
+			return true;
+	return false;
+}
+
 static void key_int(lt_sort_key *k, int64_t v, bool known)
 {
 	k->v.i = v;
@@ -35,14 +52,11 @@ lt_key_kind column_key_kind(lt_col_id id)
 	case LT_COL_STATE:
 	case LT_COL_TOPIC:
 	case LT_COL_CLIENT_ID:
-	case LT_COL_HOST:
-		return LT_KEY_STR;
+	case LT_COL_HOST: return LT_KEY_STR;
 	case LT_COL_CONSUME_RATE:
 	case LT_COL_TREND:
-	case LT_COL_RATE:
-		return LT_KEY_DOUBLE;
-	default:
-		return LT_KEY_INT;
+	case LT_COL_RATE: return LT_KEY_DOUBLE;
+	default: return LT_KEY_INT;
 	}
 }
 
@@ -56,60 +70,30 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 	if (!g || (id >= LT_COL_TOPIC && !p))
 		return;
 	switch (id) {
-	case LT_COL_GROUP:
-		key_str(k, g->group);
-		break;
-	case LT_COL_STATE:
-		key_str(k, group_state_name(g->state));
-		break;
-	case LT_COL_MEMBERS:
-		key_int(k, (int64_t)g->n_members, true);
-		break;
-	case LT_COL_TOPICS:
-		key_int(k, (int64_t)g->n_topics, true);
-		break;
-	case LT_COL_PARTITIONS:
-		key_int(k, (int64_t)g->n_partitions, true);
-		break;
-	case LT_COL_LAG:
-		key_int(k, g->total_lag, g->max_lag >= 0);
-		break;
-	case LT_COL_MAX_TIME_LAG:
-		key_int(k, g->max_time_lag_ms, g->has_max_time_lag);
-		break;
+	case LT_COL_GROUP: key_str(k, g->group); break;
+	case LT_COL_STATE: key_str(k, group_state_name(g->state)); break;
+	case LT_COL_MEMBERS: key_int(k, (int64_t)g->n_members, true); break;
+	case LT_COL_TOPICS: key_int(k, (int64_t)g->n_topics, true); break;
+	case LT_COL_PARTITIONS: key_int(k, (int64_t)g->n_partitions, true); break;
+	case LT_COL_LAG: key_int(k, g->total_lag, group_any_lag(g)); break;
+	case LT_COL_MAX_TIME_LAG: key_int(k, g->max_time_lag_ms, g->has_max_time_lag); break;
 	case LT_COL_CONSUME_RATE:
 		k->v.d = g->consume_rate;
-		k->known = g->consume_rate >= 0;
+		k->known = group_any_rates(g);
 		break;
 	case LT_COL_TREND:
 		/* Sorted by how much the total lag grew over the trend (growing first when descending). */
 		k->known = g->n_trend >= 2;
 		k->v.d = k->known ? (double)g->trend[g->n_trend - 1] - (double)g->trend[0] : 0;
 		break;
-	case LT_COL_STATUS:
-		key_int(k, g->status, g->status != LT_STATUS_UNKNOWN);
-		break;
-	case LT_COL_TOPIC:
-		key_str(k, p->topic);
-		break;
-	case LT_COL_PARTITION:
-		key_int(k, p->partition, true);
-		break;
-	case LT_COL_LOG_START:
-		key_int(k, p->log_start, p->log_start >= 0);
-		break;
-	case LT_COL_COMMITTED:
-		key_int(k, p->committed, p->committed >= 0);
-		break;
-	case LT_COL_LOG_END:
-		key_int(k, p->log_end, p->log_end >= 0);
-		break;
-	case LT_COL_P_LAG:
-		key_int(k, p->lag, p->has_lag);
-		break;
-	case LT_COL_TIME_LAG:
-		key_int(k, p->time_lag_ms, p->has_time_lag);
-		break;
+	case LT_COL_STATUS: key_int(k, g->status, g->status != LT_STATUS_UNKNOWN); break;
+	case LT_COL_TOPIC: key_str(k, p->topic); break;
+	case LT_COL_PARTITION: key_int(k, p->partition, true); break;
+	case LT_COL_LOG_START: key_int(k, p->log_start, p->log_start >= 0); break;
+	case LT_COL_COMMITTED: key_int(k, p->committed, p->committed >= 0); break;
+	case LT_COL_LOG_END: key_int(k, p->log_end, p->log_end >= 0); break;
+	case LT_COL_P_LAG: key_int(k, p->lag, p->has_lag); break;
+	case LT_COL_TIME_LAG: key_int(k, p->time_lag_ms, p->has_time_lag); break;
 	case LT_COL_RATE:
 		k->v.d = p->consume_rate;
 		k->known = p->has_rates;
@@ -118,9 +102,7 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 		/* "never" (rates known, not catching up) sorts as the longest ETA. */
 		key_int(k, p->has_eta ? p->eta_ms : INT64_MAX, p->has_eta || p->has_rates);
 		break;
-	case LT_COL_P_STATUS:
-		key_int(k, p->status, p->status != LT_STATUS_UNKNOWN);
-		break;
+	case LT_COL_P_STATUS: key_int(k, p->status, p->status != LT_STATUS_UNKNOWN); break;
 	case LT_COL_CLIENT_ID:
 		m = row_member(r);
 		key_str(k, m ? m->client_id : NULL);
@@ -129,8 +111,7 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 		m = row_member(r);
 		key_str(k, m ? m->host : NULL);
 		break;
-	case LT_COL__COUNT:
-		break;
+	case LT_COL__COUNT: break;
 	}
 }
 
@@ -142,15 +123,9 @@ int sort_key_compare(lt_key_kind kind, const lt_sort_key *a, const lt_sort_key *
 		return 0;
 	int c;
 	switch (kind) {
-	case LT_KEY_STR:
-		c = strcmp(a->v.s, b->v.s);
-		break;
-	case LT_KEY_DOUBLE:
-		c = (a->v.d > b->v.d) - (a->v.d < b->v.d);
-		break;
-	default:
-		c = (a->v.i > b->v.i) - (a->v.i < b->v.i);
-		break;
+	case LT_KEY_STR: c = strcmp(a->v.s, b->v.s); break;
+	case LT_KEY_DOUBLE: c = (a->v.d > b->v.d) - (a->v.d < b->v.d); break;
+	default: c = (a->v.i > b->v.i) - (a->v.i < b->v.i); break;
 	}
 	return descending ? -c : c;
 }
@@ -183,10 +158,10 @@ static int compare_by(lt_col_id id, const lt_row *a, const lt_row *b)
 	return c ? c : row_tiebreak(a, b);
 }
 
-#define COMPARATOR(fn, id)                                  \
-	static int fn(const lt_row *a, const lt_row *b)     \
-	{                                                   \
-		return compare_by(id, a, b);                \
+#define COMPARATOR(fn, id)                                                                                             \
+	static int fn(const lt_row *a, const lt_row *b)                                                                \
+	{                                                                                                              \
+		return compare_by(id, a, b);                                                                           \
 	}
 COMPARATOR(cmp_group, LT_COL_GROUP)
 COMPARATOR(cmp_state, LT_COL_STATE)
@@ -277,7 +252,7 @@ static void fmt_partitions(const lt_row *r, char *buf, size_t len, bool exact)
 
 static void fmt_lag(const lt_row *r, char *buf, size_t len, bool exact)
 {
-	put_count(buf, len, r->group->total_lag, r->group->max_lag >= 0, exact);
+	put_count(buf, len, r->group->total_lag, group_any_lag(r->group), exact);
 }
 
 static void fmt_max_time_lag(const lt_row *r, char *buf, size_t len, bool exact)
@@ -287,7 +262,7 @@ static void fmt_max_time_lag(const lt_row *r, char *buf, size_t len, bool exact)
 
 static void fmt_consume_rate(const lt_row *r, char *buf, size_t len, bool exact)
 {
-	put_rate(buf, len, r->group->consume_rate, r->group->consume_rate >= 0, exact);
+	put_rate(buf, len, r->group->consume_rate, group_any_rates(r->group), exact);
 }
 
 static void fmt_trend(const lt_row *r, char *buf, size_t len, bool exact)
@@ -392,51 +367,49 @@ static void fmt_host(const lt_row *r, char *buf, size_t len, bool exact)
 
 /* Indexed by lt_col_id; the groups pane's columns come first, in display order. */
 static const lt_column column_table[LT_COL__COUNT] = {
-	{ LT_COL_GROUP, LT_ROWS_GROUPS, "group", "GROUP", 32, 100, false, false,
-	  "consumer group id", cmp_group, fmt_group },
-	{ LT_COL_STATE, LT_ROWS_GROUPS, "state", "STATE", 19, 60, false, false,
-	  "group state as the coordinator reports it (Stable, Empty, ...)", cmp_state, fmt_state },
-	{ LT_COL_MEMBERS, LT_ROWS_GROUPS, "members", "MEMBERS", 7, 50, true, true,
-	  "number of members (consumers) in the group", cmp_members, fmt_members },
-	{ LT_COL_TOPICS, LT_ROWS_GROUPS, "topics", "TOPICS", 6, 40, true, true,
-	  "number of topics the group has offsets or assignments for", cmp_topics, fmt_topics },
-	{ LT_COL_PARTITIONS, LT_ROWS_GROUPS, "partitions", "PARTITIONS", 10, 45, true, true,
-	  "number of partitions the group has offsets or assignments for", cmp_partitions, fmt_partitions },
-	{ LT_COL_LAG, LT_ROWS_GROUPS, "lag", "LAG", 8, 100, true, true,
-	  "total lag: messages between committed offsets and log ends", cmp_lag, fmt_lag },
-	{ LT_COL_MAX_TIME_LAG, LT_ROWS_GROUPS, "max-time-lag", "MAX-TIME-LAG", 12, 80, true, true,
-	  "largest time lag of the group's partitions (how old the oldest unread message is)", cmp_max_time_lag,
-	  fmt_max_time_lag },
-	{ LT_COL_CONSUME_RATE, LT_ROWS_GROUPS, "consume-rate", "CONSUME-RATE", 12, 70, true, true,
-	  "messages committed per second over the status window", cmp_consume_rate, fmt_consume_rate },
-	{ LT_COL_TREND, LT_ROWS_GROUPS, "trend", "TREND", 8, 30, false, true,
-	  "total lag over the last refreshes", cmp_trend, fmt_trend },
-	{ LT_COL_STATUS, LT_ROWS_GROUPS, "status", "STATUS", 6, 90, false, true,
-	  "worst partition status: OK, WARN, REWIND, STALL, STOP", cmp_status, fmt_status },
-	{ LT_COL_TOPIC, LT_ROWS_PARTITIONS, "topic", "TOPIC", 24, 100, false, false,
-	  "topic name", cmp_topic, fmt_topic },
-	{ LT_COL_PARTITION, LT_ROWS_PARTITIONS, "partition", "PARTITION", 9, 100, true, false,
-	  "partition number", cmp_partition, fmt_partition },
-	{ LT_COL_LOG_START, LT_ROWS_PARTITIONS, "log-start", "LOG-START", 9, 30, true, false,
-	  "first offset still in the log", cmp_log_start, fmt_log_start },
-	{ LT_COL_COMMITTED, LT_ROWS_PARTITIONS, "committed", "COMMITTED", 9, 60, true, false,
-	  "the group's committed offset (next message to read)", cmp_committed, fmt_committed },
-	{ LT_COL_LOG_END, LT_ROWS_PARTITIONS, "log-end", "LOG-END", 9, 60, true, false,
-	  "offset the next produced message will get", cmp_log_end, fmt_log_end },
-	{ LT_COL_P_LAG, LT_ROWS_PARTITIONS, "lag", "LAG", 8, 100, true, true,
-	  "log end minus committed offset", cmp_p_lag, fmt_p_lag },
-	{ LT_COL_TIME_LAG, LT_ROWS_PARTITIONS, "time-lag", "TIME-LAG", 8, 80, true, true,
-	  "age of the oldest unread message, interpolated from the log-end history", cmp_time_lag, fmt_time_lag },
-	{ LT_COL_RATE, LT_ROWS_PARTITIONS, "rate", "RATE", 8, 70, true, true,
-	  "messages committed per second over the status window", cmp_rate, fmt_rate },
-	{ LT_COL_ETA, LT_ROWS_PARTITIONS, "eta", "ETA", 8, 50, true, true,
-	  "time to catch up at the current rates; never when not catching up", cmp_eta, fmt_eta },
-	{ LT_COL_P_STATUS, LT_ROWS_PARTITIONS, "status", "STATUS", 6, 90, false, true,
-	  "partition status: OK, WARN, REWIND, STALL, STOP", cmp_p_status, fmt_p_status },
-	{ LT_COL_CLIENT_ID, LT_ROWS_PARTITIONS, "client-id", "CLIENT-ID", 20, 40, false, false,
-	  "client id of the member that owns the partition", cmp_client_id, fmt_client_id },
-	{ LT_COL_HOST, LT_ROWS_PARTITIONS, "host", "HOST", 16, 35, false, false,
-	  "host of the member that owns the partition", cmp_host, fmt_host },
+    {LT_COL_GROUP, LT_ROWS_GROUPS, "group", "GROUP", 32, 100, false, false, "consumer group id", cmp_group, fmt_group},
+    {LT_COL_STATE, LT_ROWS_GROUPS, "state", "STATE", 19, 60, false, false,
+     "group state as the coordinator reports it (Stable, Empty, ...)", cmp_state, fmt_state},
+    {LT_COL_MEMBERS, LT_ROWS_GROUPS, "members", "MEMBERS", 7, 50, true, true,
+     "number of members (consumers) in the group", cmp_members, fmt_members},
+    {LT_COL_TOPICS, LT_ROWS_GROUPS, "topics", "TOPICS", 6, 40, true, true,
+     "number of topics the group has offsets or assignments for", cmp_topics, fmt_topics},
+    {LT_COL_PARTITIONS, LT_ROWS_GROUPS, "partitions", "PARTITIONS", 10, 45, true, true,
+     "number of partitions the group has offsets or assignments for", cmp_partitions, fmt_partitions},
+    {LT_COL_LAG, LT_ROWS_GROUPS, "lag", "LAG", 8, 100, true, true,
+     "total lag: messages between committed offsets and log ends", cmp_lag, fmt_lag},
+    {LT_COL_MAX_TIME_LAG, LT_ROWS_GROUPS, "max-time-lag", "MAX-TIME-LAG", 12, 80, true, true,
+     "largest time lag of the group's partitions (how old the oldest unread message is)", cmp_max_time_lag,
+     fmt_max_time_lag},
+    {LT_COL_CONSUME_RATE, LT_ROWS_GROUPS, "consume-rate", "CONSUME-RATE", 12, 70, true, true,
+     "messages committed per second over the status window", cmp_consume_rate, fmt_consume_rate},
+    {LT_COL_TREND, LT_ROWS_GROUPS, "trend", "TREND", 8, 30, false, true, "total lag over the last refreshes", cmp_trend,
+     fmt_trend},
+    {LT_COL_STATUS, LT_ROWS_GROUPS, "status", "STATUS", 6, 90, false, true,
+     "worst partition status: OK, WARN, REWIND, STALL, STOP", cmp_status, fmt_status},
+    {LT_COL_TOPIC, LT_ROWS_PARTITIONS, "topic", "TOPIC", 24, 100, false, false, "topic name", cmp_topic, fmt_topic},
+    {LT_COL_PARTITION, LT_ROWS_PARTITIONS, "partition", "PARTITION", 9, 100, true, false, "partition number",
+     cmp_partition, fmt_partition},
+    {LT_COL_LOG_START, LT_ROWS_PARTITIONS, "log-start", "LOG-START", 9, 30, true, false,
+     "first offset still in the log", cmp_log_start, fmt_log_start},
+    {LT_COL_COMMITTED, LT_ROWS_PARTITIONS, "committed", "COMMITTED", 9, 60, true, false,
+     "the group's committed offset (next message to read)", cmp_committed, fmt_committed},
+    {LT_COL_LOG_END, LT_ROWS_PARTITIONS, "log-end", "LOG-END", 9, 60, true, false,
+     "offset the next produced message will get", cmp_log_end, fmt_log_end},
+    {LT_COL_P_LAG, LT_ROWS_PARTITIONS, "lag", "LAG", 8, 100, true, true, "log end minus committed offset", cmp_p_lag,
+     fmt_p_lag},
+    {LT_COL_TIME_LAG, LT_ROWS_PARTITIONS, "time-lag", "TIME-LAG", 8, 80, true, true,
+     "age of the oldest unread message, interpolated from the log-end history", cmp_time_lag, fmt_time_lag},
+    {LT_COL_RATE, LT_ROWS_PARTITIONS, "rate", "RATE", 8, 70, true, true,
+     "messages committed per second over the status window", cmp_rate, fmt_rate},
+    {LT_COL_ETA, LT_ROWS_PARTITIONS, "eta", "ETA", 8, 50, true, true,
+     "time to catch up at the current rates; never when not catching up", cmp_eta, fmt_eta},
+    {LT_COL_P_STATUS, LT_ROWS_PARTITIONS, "status", "STATUS", 6, 90, false, true,
+     "partition status: OK, WARN, REWIND, STALL, STOP", cmp_p_status, fmt_p_status},
+    {LT_COL_CLIENT_ID, LT_ROWS_PARTITIONS, "client-id", "CLIENT-ID", 20, 40, false, false,
+     "client id of the member that owns the partition", cmp_client_id, fmt_client_id},
+    {LT_COL_HOST, LT_ROWS_PARTITIONS, "host", "HOST", 16, 35, false, false,
+     "host of the member that owns the partition", cmp_host, fmt_host},
 };
 
 const lt_column *columns_for(lt_row_kind kind, size_t *n)
@@ -471,8 +444,8 @@ const lt_column *column_by_name(lt_row_kind kind, const char *name)
 
 void format_sparkline(const int64_t *v, size_t n, bool ascii, char *buf, size_t len)
 {
-	static const char *const blocks[] = { "\u2581", "\u2582", "\u2583", "\u2584",
-					      "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char *const blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584",
+	                                     "\u2585", "\u2586", "\u2587", "\u2588"};
 	static const char ascii_levels[] = "_.-=+*#@";
 	if (!buf || len == 0)
 		return;
@@ -491,7 +464,7 @@ void format_sparkline(const int64_t *v, size_t n, bool ascii, char *buf, size_t 
 		int level = 0;
 		if (hi > lo)
 			level = (int)(((double)v[i] - (double)lo) / ((double)hi - (double)lo) * 7.0 + 0.5);
-		char one[2] = { ascii_levels[level], '\0' };
+		char one[2] = {ascii_levels[level], '\0'};
 		const char *glyph = ascii ? one : blocks[level];
 		size_t gl = strlen(glyph);
 		if (used + gl + 1 > len)

@@ -1,9 +1,9 @@
 /* enrich.c — model_enrich: record one snapshot in the history and fill its derived fields.
  *
- * Group aggregates, and two sentinels (lt_group has no has_* flags for them):
- *  - max_lag = -1 when no partition of the group has a known lag (LAG column shows "-");
- *  - consume_rate = -1 when no partition has rates yet (CONSUME-RATE shows "-").
- * Cost: O(partitions) hash lookups; no allocation per partition once the series exist.
+ * Group aggregates are sums and maxima over the partitions whose value is known (0 when none is;
+ * lt_group has no has_* flag for them, so readers that must tell "unknown" from 0 look at the
+ * partitions' has_lag / has_rates, as the LAG and CONSUME-RATE columns do).
+ * Cost: O(partitions); no allocation per partition once the series exist.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,8 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 	p->has_time_lag = false;
 	p->time_lag_ms = 0;
 	if (p->has_lag)
-		p->has_time_lag = timelag_compute(w->te, w->ev, w->ne, p->committed, now, &p->time_lag_ms);
+		p->has_time_lag =
+		    timelag_compute_moved(w->te, w->ev, w->ne, p->committed, now, w->moved_at, &p->time_lag_ms);
 
 	bool idle = false;
 	p->status = status_compute(w, mp->window, mp->allowed_lag, now, p->member >= 0, p->has_lag, p->lag, &idle);
@@ -37,6 +38,8 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 
 void model_enrich(lt_history *h, lt_snapshot *s)
 {
+	if (!h || !s)
+		return;
 	const lt_model_params *mp = history_params(h);
 	const int64_t now = s->taken_at_ms;
 	lt_window *w = xmalloc(sizeof *w);
@@ -45,13 +48,13 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 	for (size_t gi = 0; gi < s->n_groups; gi++) {
 		lt_group *g = &s->groups[gi];
 		uint32_t gid = history_group_id(h, g->group);
-		int64_t total = 0, max_lag = -1, max_tl = 0;
-		bool any_lag = false, any_tl = false, any_rate = false, any_recorded = false;
+		int64_t total = 0, max_lag = 0, max_tl = 0;
+		bool any_lag = false, any_tl = false, any_recorded = false;
 		double rate = 0;
 		lt_status worst = LT_STATUS_UNKNOWN;
 		size_t n_topics = 0;
 		const char *prev_topic = NULL;
-		uint32_t tid = 0;
+		uint32_t tid = 0, hint = history_group_hint(h, gid);
 
 		for (size_t pi = 0; pi < g->n_partitions; pi++) {
 			lt_partition *p = &g->partitions[pi];
@@ -66,7 +69,10 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 			if (p->committed >= 0 && p->member < 0)
 				p->flags |= LT_PF_UNASSIGNED;
 
-			uint32_t sid = history_series(h, gid, tid, p->partition, !stale);
+			uint32_t sid = history_series(h, gid, tid, p->partition, hint, !stale);
+			if (pi == 0)
+				history_set_group_hint(h, gid, sid);
+			hint = sid + 1; /* NO_ID + 1 == 0: a wrong guess is only checked, never trusted */
 			if (!stale) {
 				history_record(h, sid, p->committed, p->log_end);
 				any_recorded = true;
@@ -84,18 +90,16 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 				max_tl = p->time_lag_ms;
 				any_tl = true;
 			}
-			if (p->has_rates) {
+			if (p->has_rates)
 				rate += p->consume_rate;
-				any_rate = true;
-			}
 			if (p->status > worst)
 				worst = p->status;
 		}
 		g->total_lag = total;
-		g->max_lag = any_lag ? max_lag : -1;
+		g->max_lag = max_lag;
 		g->has_max_time_lag = any_tl;
 		g->max_time_lag_ms = any_tl ? max_tl : 0;
-		g->consume_rate = any_rate ? rate : -1;
+		g->consume_rate = rate;
 		g->n_topics = n_topics;
 		g->status = worst;
 		history_trend(h, gid, any_recorded && any_lag, total, g);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/columns.h"
+#include "model/colkey.h"
 #include "util/xalloc.h"
 
 struct lt_filter {
@@ -63,8 +63,10 @@ static bool contains_icase(const char *hay, const char *needle)
 	return false;
 }
 
-static bool text_match(const lt_filter *f, const char *s)
+bool filter_match_name(const lt_filter *f, const char *s)
 {
+	if (!f || !f->text[0])
+		return true;
 	if (!s)
 		return false;
 	if (f->is_regex)
@@ -80,17 +82,17 @@ bool filter_match(const lt_filter *f, const lt_row *r)
 		return true;
 	if (!r || !r->group)
 		return false;
-	if (text_match(f, r->group->group))
+	if (filter_match_name(f, r->group->group))
 		return true;
 	if (r->part)
-		return text_match(f, r->part->topic);
+		return filter_match_name(f, r->part->topic);
 	const char *prev = NULL;
 	for (size_t i = 0; i < r->group->n_partitions; i++) {
 		const char *t = r->group->partitions[i].topic;
 		if (prev && strcmp(prev, t) == 0)
 			continue; /* partitions are sorted by topic: test each topic once */
 		prev = t;
-		if (text_match(f, t))
+		if (filter_match_name(f, t))
 			return true;
 	}
 	return false;

@@ -6,9 +6,10 @@
  *    its values in a ring of the same capacity indexed by tick, so no sample carries its time;
  *  - a committed series (group, topic, partition) stores only committed offsets; the log end at
  *    the same tick is read from the topic-partition's series, which every group shares;
- *  - values are int32 deltas from a per-series int64 base. A series whose values spread more
- *    than ~2^32 within its ring (huge jumps, offsets near INT64_MAX next to small ones) is
- *    rebased, and if that is not enough switches to int64 values ("wide") for the rest of its life;
+ *  - values are int16 deltas from a per-series int64 base. A series whose values spread more
+ *    than ~65,000 within its ring (a busy partition, a jump, offsets near INT64_MAX next to small
+ *    ones) is rebased, and if that is not enough switches to int64 values ("wide") for the rest
+ *    of its life (until forgotten);
  *  - names are interned: series hold 32-bit ids, found through open-addressing hash tables, so
  *    model_enrich costs O(partitions).
  * A refresh in which a series was not recorded leaves a gap in its ring (see ring_fill_gaps).
@@ -21,17 +22,20 @@
 #include "model/model_int.h"
 #include "util/xalloc.h"
 
-#define NO_ID UINT32_MAX
+#define NO_ID     UINT32_MAX
 #define TREND_MAX 32 /* == sizeof lt_group.trend / sizeof int64_t */
 
-/* Narrow ring cells: deltas from base, and two reserved values. */
-enum { N_GAP = INT32_MIN, N_NONE = INT32_MIN + 1, N_MIN = INT32_MIN + 2 };
-#define W_GAP INT64_MIN /* wide gap; wide "no value" is LT_OFFSET_NONE */
+/* Narrow ring cells: int16 deltas from the series' base, and two reserved values. Most
+ * partitions move by far less than 65,000 offsets over a ring (16 refreshes); the others go wide. */
+typedef int16_t cell;
+enum { N_GAP = INT16_MIN, N_NONE = INT16_MIN + 1, N_MIN = INT16_MIN + 2, N_MAX = INT16_MAX };
+#define TICK_MASK 0x7fffffffu /* ticks are 31-bit, so a ring header packs the wide flag beside one */
+#define W_GAP     INT64_MIN   /* wide gap; wide "no value" is LT_OFFSET_NONE */
 
 struct vring {
 	uint32_t base_lo, base_hi; /* narrow: int64 base of the deltas; wide: block index in h->wide */
-	uint32_t last_tick;        /* last tick recorded */
-	uint32_t wide;
+	uint32_t last_tick : 31;   /* last tick recorded */
+	uint32_t wide : 1;         /* values are int64, in h->wide */
 };
 
 struct cseries {
@@ -44,11 +48,13 @@ struct tpseries {
 	struct vring r;
 	uint32_t topic;
 	int32_t partition;
+	uint32_t moved_lo, moved_hi; /* when the log end last changed (ms); halves keep the struct 4-aligned */
 };
 
 struct hgroup {
 	char *name;
 	uint32_t last_tick;
+	uint32_t first_cs; /* series of the group's first partition last refresh (a hint) */
 	uint32_t n_trend, trend_head;
 	int64_t trend[TREND_MAX];
 };
@@ -58,7 +64,8 @@ struct htopic {
 	uint32_t mark;
 };
 
-/* Open addressing, linear probing; a slot holds index + 1, 0 is empty. Load factor <= 1/2. */
+/* Open addressing, linear probing; a slot holds index + 1, 0 is empty. Load factor <= 0.7:
+ * 4-byte slots keep even a sparse table at ~6 bytes per series. */
 struct itable {
 	uint32_t *slot;
 	size_t mask;
@@ -66,7 +73,8 @@ struct itable {
 
 struct lt_history {
 	lt_model_params p;
-	uint32_t C; /* ring capacity */
+	uint32_t C;  /* ring capacity: refresh times, log-end series, wide blocks */
+	uint32_t Cc; /* committed series: window + 2 (<= C), see model_params_default */
 	uint32_t tick;
 	int64_t *tick_time;
 
@@ -79,12 +87,12 @@ struct lt_history {
 	struct itable top_ix;
 
 	struct tpseries *tp;
-	int32_t *tp_vals;
+	cell *tp_vals;
 	size_t n_tp, cap_tp;
 	struct itable tp_ix;
 
 	struct cseries *cs;
-	int32_t *cs_vals;
+	cell *cs_vals;
 	size_t n_cs, cap_cs;
 	struct itable cs_ix;
 
@@ -97,8 +105,10 @@ struct lt_history {
 
 void model_params_default(lt_model_params *p)
 {
-	/* ring_capacity is 16, not 64: at 320,000 partitions every slot costs 1.3 MB. 16 covers the
-	 * window (10) and gives time-lag interpolation 15 segments. */
+	/* ring_capacity is 16, not 64: every slot costs 2 bytes per series (0.6 MB at 320,000
+	 * partitions). 16 log-end points give time-lag interpolation 15 segments. A committed series
+	 * keeps only window + 2 samples (12): what status and rates read, plus two refreshes of slack
+	 * for gaps; the topic-partition's log-end series, shared by all groups, keeps ring_capacity. */
 	p->allowed_lag = 0;
 	p->window = 10;
 	p->ring_capacity = 16;
@@ -158,10 +168,11 @@ static void itable_put(struct itable *t, uint64_t hash, uint32_t idx)
 	t->slot[i] = idx + 1;
 }
 
-static void itable_rebuild(const lt_history *h, struct itable *t, size_t n, uint64_t (*hash_of)(const lt_history *, uint32_t))
+static void itable_rebuild(const lt_history *h, struct itable *t, size_t n,
+                           uint64_t (*hash_of)(const lt_history *, uint32_t))
 {
 	size_t cap = 16;
-	while (cap < 2 * n + 2)
+	while (cap * 7 < (n + 1) * 10)
 		cap <<= 1;
 	free(t->slot);
 	t->slot = xcalloc(cap, sizeof *t->slot);
@@ -171,18 +182,22 @@ static void itable_rebuild(const lt_history *h, struct itable *t, size_t n, uint
 }
 
 /* Adds entry n (the newest) to t, growing t first when it would pass half full. */
-static void itable_add(const lt_history *h, struct itable *t, size_t n, uint64_t (*hash_of)(const lt_history *, uint32_t))
+static void itable_add(const lt_history *h, struct itable *t, size_t n,
+                       uint64_t (*hash_of)(const lt_history *, uint32_t))
 {
-	if (!t->slot || 2 * (n + 1) > t->mask + 1)
+	if (!t->slot || (n + 1) * 10 > (t->mask + 1) * 7)
 		itable_rebuild(h, t, n + 1, hash_of);
 	else
 		itable_put(t, hash_of(h, (uint32_t)n), (uint32_t)n);
 }
 
-/* Arrays grow by half (not double): at 320,000 series the slack of doubling is megabytes. */
+/* Large arrays grow by a quarter (not double): at 320,000 series the slack of doubling is
+ * megabytes. realloc of big blocks moves pages (mremap), so growing often is cheap. */
 static size_t next_cap(size_t cap)
 {
-	return cap < 64 ? 64 : cap + cap / 2;
+	if (cap < 64)
+		return 64;
+	return cap < 4096 ? cap + cap / 2 : cap + cap / 4;
 }
 
 /* ---- value rings ---- */
@@ -204,11 +219,11 @@ static int64_t *wide_block(const lt_history *h, const struct vring *r)
 }
 
 /* The value in slot: W_GAP (not recorded that tick), LT_OFFSET_NONE, or an offset >= 0. */
-static int64_t ring_get(const lt_history *h, const struct vring *r, const int32_t *vals, uint32_t slot)
+static int64_t ring_get(const lt_history *h, const struct vring *r, const cell *vals, uint32_t slot)
 {
 	if (r->wide)
 		return wide_block(h, r)[slot];
-	int32_t d = vals[slot];
+	cell d = vals[slot];
 	if (d == N_GAP)
 		return W_GAP;
 	if (d == N_NONE)
@@ -216,23 +231,28 @@ static int64_t ring_get(const lt_history *h, const struct vring *r, const int32_
 	return ring_base(r) + d; /* was stored as value - base, so it cannot overflow */
 }
 
-static void ring_init(const lt_history *h, struct vring *r, int32_t *vals, uint32_t tick)
+static void ring_init(struct vring *r, cell *vals, uint32_t cap, uint32_t tick)
 {
 	memset(r, 0, sizeof *r);
 	r->last_tick = tick;
-	for (uint32_t i = 0; i < h->C; i++)
+	for (uint32_t i = 0; i < cap; i++)
 		vals[i] = N_GAP;
 }
 
 /* Ticks skipped since the last record become gaps, so a slot never shows a value of an older lap. */
-static void ring_fill_gaps(lt_history *h, struct vring *r, int32_t *vals, uint32_t tick)
+static uint32_t tick_age(uint32_t now, uint32_t then)
 {
-	uint32_t age = tick - r->last_tick;
+	return (now - then) & TICK_MASK;
+}
+
+static void ring_fill_gaps(lt_history *h, struct vring *r, cell *vals, uint32_t cap, uint32_t tick)
+{
+	uint32_t age = tick_age(tick, r->last_tick);
 	if (age <= 1)
 		return;
-	uint32_t n = age - 1 < h->C ? age - 1 : h->C;
+	uint32_t n = age - 1 < cap ? age - 1 : cap;
 	for (uint32_t k = 1; k <= n; k++) {
-		uint32_t slot = (r->last_tick + k) % h->C;
+		uint32_t slot = ((r->last_tick + k) & TICK_MASK) % cap;
 		if (r->wide)
 			wide_block(h, r)[slot] = W_GAP;
 		else
@@ -260,20 +280,20 @@ static void wide_release(lt_history *h, struct vring *r)
 	r->wide = 0;
 }
 
-static bool delta_fits(int64_t v, int64_t base, int32_t *out)
+static bool delta_fits(int64_t v, int64_t base, cell *out)
 {
 	int64_t d;
-	if (__builtin_sub_overflow(v, base, &d) || d < N_MIN || d > INT32_MAX)
+	if (__builtin_sub_overflow(v, base, &d) || d < N_MIN || d > N_MAX)
 		return false;
-	*out = (int32_t)d;
+	*out = (cell)d;
 	return true;
 }
 
 /* v does not fit the current base: re-centre the base on the values in the ring, or go wide. */
-static void ring_rebase(lt_history *h, struct vring *r, int32_t *vals, uint32_t slot, int64_t v)
+static void ring_rebase(lt_history *h, struct vring *r, cell *vals, uint32_t cap, uint32_t slot, int64_t v)
 {
 	int64_t lo = v, hi = v;
-	for (uint32_t i = 0; i < h->C; i++) {
+	for (uint32_t i = 0; i < cap; i++) {
 		if (i == slot)
 			continue;
 		int64_t x = ring_get(h, r, vals, i);
@@ -283,10 +303,10 @@ static void ring_rebase(lt_history *h, struct vring *r, int32_t *vals, uint32_t 
 		hi = x > hi ? x : hi;
 	}
 	/* hi - lo may not fit int64 arithmetic in general, but both are >= 0 here. */
-	if ((uint64_t)(hi - lo) <= (uint64_t)INT32_MAX - (uint64_t)N_MIN) {
+	if ((uint64_t)(hi - lo) <= (uint64_t)((int64_t)N_MAX - N_MIN)) {
 		int64_t nb = lo + (int64_t)(((uint64_t)(hi - lo)) / 2);
-		int32_t d;
-		for (uint32_t i = 0; i < h->C; i++) {
+		cell d = 0;
+		for (uint32_t i = 0; i < cap; i++) {
 			if (i == slot)
 				continue;
 			int64_t x = ring_get(h, r, vals, i);
@@ -302,20 +322,20 @@ static void ring_rebase(lt_history *h, struct vring *r, int32_t *vals, uint32_t 
 	}
 	uint32_t b = wide_alloc(h);
 	int64_t *w = &h->wide[(size_t)b * h->C];
-	for (uint32_t i = 0; i < h->C; i++)
+	for (uint32_t i = 0; i < cap; i++)
 		w[i] = i == slot ? v : ring_get(h, r, vals, i);
 	r->wide = 1;
 	r->base_lo = b;
 	r->base_hi = 0;
-	for (uint32_t i = 0; i < h->C; i++)
+	for (uint32_t i = 0; i < cap; i++)
 		vals[i] = N_GAP; /* unused while wide; keeps the narrow cells defined */
 }
 
-static void ring_put(lt_history *h, struct vring *r, int32_t *vals, uint32_t tick, int64_t v)
+static void ring_put(lt_history *h, struct vring *r, cell *vals, uint32_t cap, uint32_t tick, int64_t v)
 {
-	ring_fill_gaps(h, r, vals, tick);
+	ring_fill_gaps(h, r, vals, cap, tick);
 	r->last_tick = tick;
-	uint32_t slot = tick % h->C;
+	uint32_t slot = tick % cap;
 	if (v < 0)
 		v = LT_OFFSET_NONE;
 	if (r->wide) {
@@ -326,29 +346,28 @@ static void ring_put(lt_history *h, struct vring *r, int32_t *vals, uint32_t tic
 		vals[slot] = N_NONE;
 		return;
 	}
-	int32_t d;
+	cell d;
 	if (delta_fits(v, ring_base(r), &d))
 		vals[slot] = d;
 	else
-		ring_rebase(h, r, vals, slot, v);
+		ring_rebase(h, r, vals, cap, slot, v);
 }
 
 /* Collects the recorded values of r (oldest first) that are still within the time ring at
  * h->tick; values < 0 are kept only when keep_none. */
-static size_t ring_collect(const lt_history *h, const struct vring *r, const int32_t *vals, bool keep_none,
-			   int64_t *t, int64_t *v, uint32_t *ticks)
+static size_t ring_collect(const lt_history *h, const struct vring *r, const cell *vals, uint32_t cap, bool keep_none,
+                           int64_t *t, int64_t *v, uint32_t *ticks)
 {
-	uint32_t age = h->tick - r->last_tick;
+	uint32_t age = tick_age(h->tick, r->last_tick);
 	size_t n = 0;
-	if (age >= h->C)
+	if (age >= cap)
 		return 0;
-	for (uint32_t k = h->C - age; k-- > 0;) {
-		uint32_t tk = r->last_tick - k;
-		uint32_t slot = tk % h->C;
-		int64_t x = ring_get(h, r, vals, slot);
+	for (uint32_t k = cap - age; k-- > 0;) {
+		uint32_t tk = (r->last_tick - k) & TICK_MASK;
+		int64_t x = ring_get(h, r, vals, tk % cap);
 		if (x == W_GAP || (x < 0 && !keep_none))
 			continue;
-		t[n] = h->tick_time[slot];
+		t[n] = h->tick_time[tk % h->C];
 		v[n] = x;
 		if (ticks)
 			ticks[n] = tk;
@@ -379,6 +398,7 @@ lt_history *history_new(const lt_model_params *p)
 	if (h->p.allowed_lag < 0)
 		h->p.allowed_lag = 0;
 	h->C = (uint32_t)h->p.ring_capacity;
+	h->Cc = h->p.window + 2 < h->C ? (uint32_t)h->p.window + 2 : h->C;
 	h->tick_time = xcalloc(h->C, sizeof *h->tick_time);
 	return h;
 }
@@ -414,7 +434,7 @@ const lt_model_params *history_params(const lt_history *h)
 
 void history_begin(lt_history *h, int64_t now_ms)
 {
-	h->tick++;
+	h->tick = (h->tick + 1) & TICK_MASK;
 	h->tick_time[h->tick % h->C] = now_ms;
 }
 
@@ -481,6 +501,7 @@ uint32_t history_group_id(lt_history *h, const char *group)
 		id = (uint32_t)h->n_grp;
 		memset(&h->grp[id], 0, sizeof h->grp[id]);
 		h->grp[id].name = xstrdup(group);
+		h->grp[id].first_cs = NO_ID;
 		h->names_bytes += strlen(group) + 1;
 		itable_add(h, &h->grp_ix, h->n_grp, grp_hash);
 		h->n_grp++;
@@ -508,8 +529,16 @@ uint32_t history_topic_id(lt_history *h, const char *topic)
 	return id;
 }
 
-uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, bool create)
+uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, uint32_t hint, bool create)
 {
+	/* Snapshots list a group's partitions in the same order every refresh, and a group's series
+	 * were created in that order, so the caller's guess (previous series + 1) is usually right:
+	 * checking it reads memory sequentially instead of probing two hash tables. */
+	if (hint < h->n_cs) {
+		const struct cseries *c = &h->cs[hint];
+		if (c->group == group && h->tp[c->tp].topic == topic && h->tp[c->tp].partition == partition)
+			return hint;
+	}
 	uint32_t tp = tp_find(h, topic, partition);
 	if (tp == NO_ID) {
 		if (!create)
@@ -520,9 +549,11 @@ uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t p
 			h->tp_vals = xrealloc(h->tp_vals, h->cap_tp * h->C * sizeof *h->tp_vals);
 		}
 		tp = (uint32_t)h->n_tp;
-		ring_init(h, &h->tp[tp].r, &h->tp_vals[(size_t)tp * h->C], h->tick);
+		ring_init(&h->tp[tp].r, &h->tp_vals[(size_t)tp * h->C], h->C, h->tick);
 		h->tp[tp].topic = topic;
 		h->tp[tp].partition = partition;
+		h->tp[tp].moved_lo = 0;
+		h->tp[tp].moved_hi = 0x80000000u; /* INT64_MIN: never seen moving */
 		itable_add(h, &h->tp_ix, h->n_tp, tp_hash);
 		h->n_tp++;
 	}
@@ -531,10 +562,10 @@ uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t p
 		if (h->n_cs == h->cap_cs) {
 			h->cap_cs = next_cap(h->cap_cs);
 			h->cs = xrealloc(h->cs, h->cap_cs * sizeof *h->cs);
-			h->cs_vals = xrealloc(h->cs_vals, h->cap_cs * h->C * sizeof *h->cs_vals);
+			h->cs_vals = xrealloc(h->cs_vals, h->cap_cs * h->Cc * sizeof *h->cs_vals);
 		}
 		id = (uint32_t)h->n_cs;
-		ring_init(h, &h->cs[id].r, &h->cs_vals[(size_t)id * h->C], h->tick);
+		ring_init(&h->cs[id].r, &h->cs_vals[(size_t)id * h->Cc], h->Cc, h->tick);
 		h->cs[id].tp = tp;
 		h->cs[id].group = group;
 		itable_add(h, &h->cs_ix, h->n_cs, cs_hash);
@@ -543,40 +574,60 @@ uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t p
 	return id;
 }
 
+uint32_t history_group_hint(const lt_history *h, uint32_t group)
+{
+	return h->grp[group].first_cs;
+}
+
+void history_set_group_hint(lt_history *h, uint32_t group, uint32_t first_series)
+{
+	h->grp[group].first_cs = first_series;
+}
+
 void history_record(lt_history *h, uint32_t series, int64_t committed, int64_t log_end)
 {
 	struct cseries *c = &h->cs[series];
-	ring_put(h, &c->r, &h->cs_vals[(size_t)series * h->C], h->tick, committed);
+	ring_put(h, &c->r, &h->cs_vals[(size_t)series * h->Cc], h->Cc, h->tick, committed);
 	/* The log end is shared by every group reading the partition: the first known value of a
 	 * refresh wins (the collector reads it once per partition anyway). */
 	struct tpseries *t = &h->tp[c->tp];
-	int32_t *tv = &h->tp_vals[(size_t)c->tp * h->C];
+	cell *tv = &h->tp_vals[(size_t)c->tp * h->C];
 	uint32_t slot = h->tick % h->C;
 	if (t->r.last_tick == h->tick) {
 		int64_t cur = ring_get(h, &t->r, tv, slot);
 		if (cur != W_GAP && (cur >= 0 || log_end < 0))
 			return;
 	}
-	ring_put(h, &t->r, tv, h->tick, log_end);
+	/* Remember when the log end last moved: once the ring holds only one value, that time is
+	 * all that says how old an unread message is (see timelag.c). */
+	int64_t prev = ring_get(h, &t->r, tv, t->r.last_tick % h->C);
+	if (log_end >= 0 && prev != log_end) {
+		int64_t now = h->tick_time[h->tick % h->C];
+		t->moved_lo = (uint32_t)(uint64_t)now;
+		t->moved_hi = (uint32_t)((uint64_t)now >> 32);
+	}
+	ring_put(h, &t->r, tv, h->C, h->tick, log_end);
 }
 
 void history_window(const lt_history *h, uint32_t series, lt_window *w)
 {
 	w->n = w->ne = 0;
+	w->moved_at = INT64_MIN;
 	if (series == NO_ID || series >= h->n_cs)
 		return;
 	const struct cseries *c = &h->cs[series];
 	const struct tpseries *t = &h->tp[c->tp];
-	const int32_t *tv = &h->tp_vals[(size_t)c->tp * h->C];
+	const cell *tv = &h->tp_vals[(size_t)c->tp * h->C];
 	uint32_t ticks[LT_RING_MAX];
-	w->n = ring_collect(h, &c->r, &h->cs_vals[(size_t)series * h->C], true, w->t, w->c, ticks);
+	w->n = ring_collect(h, &c->r, &h->cs_vals[(size_t)series * h->Cc], h->Cc, true, w->t, w->c, ticks);
 	for (size_t i = 0; i < w->n; i++) {
 		/* Recording c at a tick always records t at that tick; t's slot is older than the
 		 * time ring only if c's is, so this reads the same refresh. */
 		int64_t e = ring_get(h, &t->r, tv, ticks[i] % h->C);
 		w->e[i] = e == W_GAP ? LT_OFFSET_NONE : e;
 	}
-	w->ne = ring_collect(h, &t->r, tv, false, w->te, w->ev, NULL);
+	w->ne = ring_collect(h, &t->r, tv, h->C, false, w->te, w->ev, NULL);
+	w->moved_at = (int64_t)(((uint64_t)t->moved_hi << 32) | t->moved_lo);
 }
 
 void history_trend(lt_history *h, uint32_t group, bool push, int64_t total, lt_group *g)
@@ -600,7 +651,7 @@ void history_trend(lt_history *h, uint32_t group, bool push, int64_t total, lt_g
 
 static bool too_old(const lt_history *h, uint32_t last_tick)
 {
-	return h->tick - last_tick > h->p.forget_after;
+	return tick_age(h->tick, last_tick) > h->p.forget_after;
 }
 
 void history_end(lt_history *h)
@@ -661,7 +712,7 @@ void history_end(lt_history *h)
 		c->tp = tmap[c->tp];
 		if (j != i) {
 			h->cs[j] = *c;
-			memcpy(&h->cs_vals[j * h->C], &h->cs_vals[i * h->C], h->C * sizeof *h->cs_vals);
+			memcpy(&h->cs_vals[j * h->Cc], &h->cs_vals[i * h->Cc], h->Cc * sizeof *h->cs_vals);
 		}
 		j++;
 	}
@@ -699,7 +750,7 @@ void history_end(lt_history *h)
 /* ---- queries ---- */
 
 size_t history_partition_lags(const lt_history *h, const char *group, const char *topic, int32_t partition,
-			      int64_t *out, size_t max)
+                              int64_t *out, size_t max)
 {
 	if (!h || !group || !topic || !out || max == 0)
 		return 0;
@@ -730,6 +781,16 @@ size_t history_partition_lags(const lt_history *h, const char *group, const char
 	return n - first;
 }
 
+size_t history_committed_capacity(const lt_history *h)
+{
+	return h->Cc;
+}
+
+size_t history_wide_count(const lt_history *h)
+{
+	return h->n_wide - h->n_wide_free;
+}
+
 size_t history_series_count(const lt_history *h, size_t *n_log_end)
 {
 	if (n_log_end)
@@ -737,13 +798,25 @@ size_t history_series_count(const lt_history *h, size_t *n_log_end)
 	return h->n_cs;
 }
 
+/* Capacity (an upper bound of what is resident); history_bytes_used counts only what is filled. */
 size_t history_bytes(const lt_history *h)
 {
 	size_t b = sizeof *h + h->C * sizeof *h->tick_time;
 	b += h->cap_grp * sizeof *h->grp + h->cap_top * sizeof *h->top + h->names_bytes;
 	b += h->cap_tp * (sizeof *h->tp + h->C * sizeof *h->tp_vals);
-	b += h->cap_cs * (sizeof *h->cs + h->C * sizeof *h->cs_vals);
+	b += h->cap_cs * (sizeof *h->cs + h->Cc * sizeof *h->cs_vals);
 	b += (h->grp_ix.mask + 1 + h->top_ix.mask + 1 + h->tp_ix.mask + 1 + h->cs_ix.mask + 1) * sizeof(uint32_t);
 	b += h->cap_wide * h->C * sizeof *h->wide + h->cap_wide_free * sizeof *h->wide_free;
+	return b;
+}
+
+size_t history_bytes_used(const lt_history *h)
+{
+	size_t b = sizeof *h + h->C * sizeof *h->tick_time;
+	b += h->n_grp * sizeof *h->grp + h->n_top * sizeof *h->top + h->names_bytes;
+	b += h->n_tp * (sizeof *h->tp + h->C * sizeof *h->tp_vals);
+	b += h->n_cs * (sizeof *h->cs + h->Cc * sizeof *h->cs_vals);
+	b += (h->grp_ix.mask + 1 + h->top_ix.mask + 1 + h->tp_ix.mask + 1 + h->cs_ix.mask + 1) * sizeof(uint32_t);
+	b += (h->n_wide - h->n_wide_free) * h->C * sizeof *h->wide;
 	return b;
 }

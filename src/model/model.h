@@ -20,7 +20,8 @@
 typedef struct lt_model_params {
 	int64_t allowed_lag;  /* status OK while lag <= this (default 0: Burrow's default) */
 	size_t window;        /* samples in the status/rate window (default 10) */
-	size_t ring_capacity; /* samples kept per series (default 16, >= window, <= 256) */
+	size_t ring_capacity; /* log-end samples kept per partition (default 16, >= window, <= 256);
+	                         committed series keep window + 2 */
 	size_t forget_after;  /* drop series not seen for this many refreshes (default 30) */
 } lt_model_params;
 
@@ -37,8 +38,8 @@ void history_free(lt_history *h);
  * flagged LT_PF_STALE are not recorded (their numbers are last round's) but are still derived. */
 void model_enrich(lt_history *h, lt_snapshot *s);
 
-/* Lag history of one partition, oldest first, for the detail popup's sparkline. Returns the
- * number of values written (at most max); unknown lags are skipped. */
+/* Lag history of one partition, oldest first, for the detail popup's sparkline (up to window + 2
+ * values). Returns the number of values written (at most max); unknown lags are skipped. */
 size_t history_partition_lags(const lt_history *h, const char *group, const char *topic, int32_t partition,
 			      int64_t *out, size_t max);
 

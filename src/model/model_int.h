@@ -28,6 +28,7 @@ typedef struct lt_window {
 	size_t ne;
 	int64_t te[LT_RING_MAX];
 	int64_t ev[LT_RING_MAX];
+	int64_t moved_at; /* when the log end last changed; INT64_MIN if unknown */
 } lt_window;
 
 /* lag.c — lag and the offset flags of one partition from its observed offsets. Returns the
@@ -46,19 +47,25 @@ bool eta_compute(int64_t lag, double consume, double produce, int64_t *eta_ms);
 /* timelag.c — kafka-lag-exporter's time lag of committed offset c at time now over the log-end
  * points (t[i], e[i]), oldest first. */
 bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out_ms);
+/* The same, knowing when the log end last moved (INT64_MIN: unknown); see timelag.c. */
+bool timelag_compute_moved(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now,
+                           int64_t moved_at, int64_t *out_ms);
 
 /* status.c — Burrow's rules (with lagtop's adaptations, see status.c) over the last `window`
  * samples of w. `owned`: a group member owns the partition. *idle set when the log end has not
  * moved over the window. */
-lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
-			 bool has_lag, int64_t lag, bool *idle);
+lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned, bool has_lag,
+                         int64_t lag, bool *idle);
 
 /* history.c — the store. Ids are dense indexes, valid until history_end(). */
 void history_begin(lt_history *h, int64_t now_ms);
 uint32_t history_group_id(lt_history *h, const char *group);
 uint32_t history_topic_id(lt_history *h, const char *topic);
-/* Committed series of (group, topic, partition); created when `create`, else UINT32_MAX if absent. */
-uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, bool create);
+/* Committed series of (group, topic, partition); created when `create`, else UINT32_MAX if absent.
+ * hint: a guess of the id (checked first), UINT32_MAX for none. */
+uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t partition, uint32_t hint, bool create);
+uint32_t history_group_hint(const lt_history *h, uint32_t group);
+void history_set_group_hint(lt_history *h, uint32_t group, uint32_t first_series);
 void history_record(lt_history *h, uint32_t series, int64_t committed, int64_t log_end);
 void history_window(const lt_history *h, uint32_t series, lt_window *w);
 /* Appends total to the group's trend and copies the trend (oldest first) into g. */
@@ -68,6 +75,9 @@ const lt_model_params *history_params(const lt_history *h);
 void history_end(lt_history *h);
 /* Bytes held by the history (for the memory budget test and the bench). */
 size_t history_bytes(const lt_history *h);
+size_t history_bytes_used(const lt_history *h);
 size_t history_series_count(const lt_history *h, size_t *n_log_end);
+size_t history_wide_count(const lt_history *h);         /* series stored as int64 */
+size_t history_committed_capacity(const lt_history *h); /* samples kept per committed series */
 
 #endif

@@ -39,8 +39,8 @@ static bool log_end_idle(const lt_window *w, size_t window)
 	return true;
 }
 
-lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
-			 bool has_lag, int64_t lag, bool *idle)
+lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned, bool has_lag,
+                         int64_t lag, bool *idle)
 {
 	*idle = log_end_idle(w, window);
 	if (!has_lag)

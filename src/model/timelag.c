@@ -10,7 +10,9 @@
  *  - flat segments are never divided by: the segment searched is the newest one with
  *    l.e <= c < r.e, which has r.e > l.e;
  *  - c older than the whole table: extrapolate along oldest..newest; if the log end never moved
- *    over the table, the lag is at least now - oldest point, which is what is returned;
+ *    over the table (an idle partition with unread messages), the message at c was written no
+ *    later than the log end last moved, so the lag is now minus that time (the history keeps it
+ *    per partition) — or, when that is not known, now minus the oldest point: a lower bound;
  *  - the result is clamped to [0, INT64_MAX/2].
  */
 #include <math.h>
@@ -28,6 +30,12 @@ static int64_t clamp_lag(double lag)
 }
 
 bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out_ms)
+{
+	return timelag_compute_moved(t, e, n, committed, now, INT64_MIN, out_ms);
+}
+
+bool timelag_compute_moved(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now,
+                           int64_t moved_at, int64_t *out_ms)
 {
 	*out_ms = 0;
 	if (committed < 0 || n == 0)
@@ -61,6 +69,8 @@ bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t commi
 		predicted = (double)t[start] - ((double)e[start] - (double)committed) * slope;
 	} else {
 		predicted = (double)t[start];
+		if (moved_at != INT64_MIN && moved_at < t[start])
+			predicted = (double)moved_at;
 	}
 	*out_ms = clamp_lag((double)now - predicted);
 	return true;

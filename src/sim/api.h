@@ -9,6 +9,7 @@
  * correlation id and header tagged fields. It returns:
  *   SIM_API_OK        — out holds the response;
  *   SIM_API_MALFORMED — the request could not be parsed: the server logs and closes the connection;
+ *   SIM_API_NO_RESPONSE — the request gets no answer at all (Produce with acks=0, as in Kafka);
  *   SIM_API_DEFERRED  — the handler called sim_req_defer() and will answer later (JoinGroup's barrier,
  *                       Fetch's MaxWaitTime). Later responses on the same connection wait behind it, so
  *                       answers stay in request order.
@@ -28,7 +29,7 @@ struct sim_broker;
 struct sim_conn;
 struct sim_resp;
 
-enum { SIM_API_OK = 0, SIM_API_MALFORMED = -1, SIM_API_DEFERRED = 1 };
+enum { SIM_API_OK = 0, SIM_API_MALFORMED = -1, SIM_API_DEFERRED = 1, SIM_API_NO_RESPONSE = 2 };
 
 /* Kafka API keys the sim knows by name. */
 enum {
@@ -110,6 +111,22 @@ sim_api_fn sim_api_list_offsets;
 sim_api_fn sim_api_delete_groups;
 sim_api_fn sim_api_offset_delete;
 sim_api_fn sim_api_create_topics;
+/* Issue 4: real producers and consumer groups (api_produce.c, api_fetch.c, api_group_membership.c). */
+sim_api_fn sim_api_produce;
+sim_api_fn sim_api_fetch;
+sim_api_fn sim_api_join_group;
+sim_api_fn sim_api_sync_group;
+sim_api_fn sim_api_heartbeat;
+sim_api_fn sim_api_leave_group;
+/* Answers held-back Fetches that now have data (after an append). */
+void sim_fetch_wake(struct sim_server *srv);
+/* OffsetCommit against a group real consumers joined (it has a coordinator state machine): Kafka's
+ * member/generation checks. Returns -1 when g is not such a group (the caller decides), else 0 with *err. */
+int sim_group_commit_check(struct sim_req *req, struct sim_group *g, struct wire_str member_id, int32_t generation,
+			   int16_t *err);
+/* Kafka's auto.create.topics.enable: creates an unknown topic named in a Metadata request (NULL when
+ * auto-creation is off, or the name is invalid). */
+struct sim_topic *sim_topic_auto_create(struct sim_state *st, struct wire_str name);
 
 /* Shared checks for handlers. */
 /* NOT_COORDINATOR unless this broker coordinates group (and it is up). */

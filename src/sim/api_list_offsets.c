@@ -1,5 +1,5 @@
-/* api_list_offsets.c — ListOffsets v1–v2: -2 → log start, -1 → high watermark, T ≥ 0 → the first offset whose
- * record timestamp is ≥ T (with that timestamp), or -1/-1 with no error when there is none — Kafka's
+/* api_list_offsets.c — ListOffsets v1–v2: -2 → log start, -1 → high watermark, T ≥ 0 → the first offset
+ * whose record timestamp is ≥ T (with that timestamp), or -1/-1 with no error when there is none — Kafka's
  * answer, which clients must not mistake for the log end. Only the partition's leader answers. */
 #include "sim/api.h"
 

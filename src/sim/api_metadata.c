@@ -50,8 +50,9 @@ int sim_api_metadata(struct sim_req *req, struct wire_rd *rd, struct wire_buf *o
 		for (int32_t i = 0; i < n; i++)
 			names[i] = wire_str(rd, false);
 	}
+	bool allow_auto = true; /* v0-v3: Kafka creates whenever auto.create.topics.enable is on */
 	if (v >= 4)
-		(void)wire_bool(rd); /* allow_auto_topic_creation: the sim never auto-creates */
+		allow_auto = wire_bool(rd);
 	if (rd->err) {
 		free(names);
 		return SIM_API_MALFORMED;
@@ -95,6 +96,8 @@ int sim_api_metadata(struct sim_req *req, struct wire_rd *rd, struct wire_buf *o
 		wire_put_array(out, n, false);
 		for (int32_t i = 0; i < n; i++) {
 			const struct sim_topic *t = names[i].len >= 0 ? sim_topic_find(req->st, names[i].p, (size_t)names[i].len) : NULL;
+			if (!t && allow_auto)
+				t = sim_topic_auto_create(req->st, names[i]);
 			if (t)
 				put_topic(req, out, t);
 			else

@@ -121,7 +121,7 @@ static int16_t commit_group_error(struct sim_req *req, struct sim_group **gp, st
 	struct sim_group *g = sim_group_find(req->st, gid.p, (size_t)gid.len);
 	if (!g) {
 		if (generation >= 0)
-			return KERR_UNKNOWN_MEMBER_ID;
+			return KERR_ILLEGAL_GENERATION; /* Kafka: a commit from an older generation */
 		char *id = wire_str_dup(gid);
 		g = sim_group_get_or_create(req->st, id);
 		free(id);
@@ -129,6 +129,8 @@ static int16_t commit_group_error(struct sim_req *req, struct sim_group **gp, st
 		return KERR_NONE;
 	}
 	*gp = g;
+	if (sim_group_commit_check(req, g, member_id, generation, &err) == 0)
+		return err;
 	if (g->state == SIM_GROUP_DEAD)
 		return KERR_COORDINATOR_NOT_AVAILABLE;
 	if (generation < 0 && g->state == SIM_GROUP_EMPTY)
@@ -196,8 +198,9 @@ int sim_api_offset_commit(struct sim_req *req, struct wire_rd *rd, struct wire_b
 			if (!err && md.len > SIM_MAX_COMMIT_METADATA)
 				err = KERR_OFFSET_METADATA_TOO_LARGE;
 			if (!err)
-				sim_group_commit(g, name.p, (size_t)name.len, p, offset, epoch, md.len >= 0 ? md.p : NULL,
-						 md.len >= 0 ? (size_t)md.len : 0, req->now_ms);
+				sim_group_commit(g, name.p, (size_t)name.len, p, offset, epoch,
+				                 md.len >= 0 ? md.p : NULL, md.len >= 0 ? (size_t)md.len : 0,
+				                 req->now_ms);
 			wire_put_i32(out, p);
 			wire_put_i16(out, err);
 		}

@@ -9,17 +9,17 @@
 #define NEVER INT16_MAX
 
 const struct sim_api sim_api_table[] = {
-	{KAPI_PRODUCE, "Produce", 0, 7, 9, NULL},
-	{KAPI_FETCH, "Fetch", 0, 11, 12, NULL},
+	{KAPI_PRODUCE, "Produce", 3, 7, 9, sim_api_produce},
+	{KAPI_FETCH, "Fetch", 4, 11, 12, sim_api_fetch},
 	{KAPI_LIST_OFFSETS, "ListOffsets", 1, 2, 6, sim_api_list_offsets},
 	{KAPI_METADATA, "Metadata", 0, 4, 9, sim_api_metadata},
 	{KAPI_OFFSET_COMMIT, "OffsetCommit", 0, 7, 8, sim_api_offset_commit},
 	{KAPI_OFFSET_FETCH, "OffsetFetch", 0, 7, 6, sim_api_offset_fetch},
 	{KAPI_FIND_COORDINATOR, "FindCoordinator", 0, 2, 3, sim_api_find_coordinator},
-	{KAPI_JOIN_GROUP, "JoinGroup", 0, 5, 6, NULL},
-	{KAPI_HEARTBEAT, "Heartbeat", 0, 3, 4, NULL},
-	{KAPI_LEAVE_GROUP, "LeaveGroup", 0, 1, 4, NULL},
-	{KAPI_SYNC_GROUP, "SyncGroup", 0, 3, 4, NULL},
+	{KAPI_JOIN_GROUP, "JoinGroup", 0, 5, 6, sim_api_join_group},
+	{KAPI_HEARTBEAT, "Heartbeat", 0, 3, 4, sim_api_heartbeat},
+	{KAPI_LEAVE_GROUP, "LeaveGroup", 0, 1, 4, sim_api_leave_group},
+	{KAPI_SYNC_GROUP, "SyncGroup", 0, 3, 4, sim_api_sync_group},
 	{KAPI_DESCRIBE_GROUPS, "DescribeGroups", 0, 4, 5, sim_api_describe_groups},
 	{KAPI_LIST_GROUPS, "ListGroups", 0, 2, 3, sim_api_list_groups},
 	{KAPI_API_VERSIONS, "ApiVersions", 0, 3, 3, sim_api_api_versions},

@@ -214,7 +214,8 @@ int64_t sim_partition_append(struct sim_partition *p, int64_t count, int64_t fir
 	/* Extend the last run when the new records continue its arithmetic progression. */
 	if (last && last->first_offset + last->count == first) {
 		int64_t next_ts = last->first_ts + last->ts_step * last->count;
-		if (last->count == 1 && first_ts >= last->first_ts && (count == 1 || ts_step == first_ts - last->first_ts)) {
+		if (last->count == 1 && first_ts >= last->first_ts &&
+		    (count == 1 || ts_step == first_ts - last->first_ts)) {
 			last->ts_step = first_ts - last->first_ts;
 			last->count += count;
 			p->log_end += count;

@@ -159,7 +159,13 @@ struct sim_state {
 	size_t topic_seq;
 	struct strmap groups; /* id → struct sim_group* */
 	uint64_t rng;         /* xorshift state, for scenarios */
-	void (*store_free)(struct sim_record_store *store); /* set by records.c when it stores anything */
+	void (*store_free)(struct sim_record_store *store); /* set by record_store.c when it stores anything */
+	/* Broker settings for real clients (issue 4); 0 means Kafka's default where it has one. */
+	bool no_auto_create_topics;               /* auto.create.topics.enable=false */
+	int32_t auto_create_partitions;           /* num.partitions (0: 1) */
+	int32_t group_min_session_timeout_ms;     /* 0: 6000 */
+	int32_t group_max_session_timeout_ms;     /* 0: 1800000 */
+	int32_t group_initial_rebalance_delay_ms; /* Kafka's default is 3000; the sim's is 0 (fast tests) */
 };
 
 struct sim_state *sim_state_new(int nnodes, uint64_t seed);

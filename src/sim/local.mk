@@ -17,9 +17,41 @@ lagtop_sim_SOURCES = src/sim/main.c
 lagtop_sim_LDADD = $(LT_LIBS)
 
 if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sim_cluster
+TESTS += tests/unit/test_sim_cluster
+tests_unit_test_sim_cluster_SOURCES = tests/unit/test_sim_cluster.c
+tests_unit_test_sim_cluster_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_cluster_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/integration/test_sim_admin
 TESTS += tests/integration/test_sim_admin
 tests_integration_test_sim_admin_SOURCES = tests/integration/test_sim_admin.c
 tests_integration_test_sim_admin_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_sim_admin_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/integration/test_sim_garbage
+TESTS += tests/integration/test_sim_garbage
+tests_integration_test_sim_garbage_SOURCES = tests/integration/test_sim_garbage.c
+tests_integration_test_sim_garbage_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_garbage_LDADD = $(UNIT_LDADD)
 endif
+
+## ---- sim-groups (issue 4): record batches, group membership, Produce/Fetch, JoinGroup & co. ----
+liblagtop_a_SOURCES += src/sim/crc32c.c src/sim/crc32c.h src/sim/records.c src/sim/records.h \
+	src/sim/membership.c src/sim/membership.h \
+	src/sim/record_store.c src/sim/record_store.h \
+	src/sim/api_produce.c src/sim/api_fetch.c src/sim/api_group_membership.c
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sim_records
+TESTS += tests/unit/test_sim_records
+tests_unit_test_sim_records_SOURCES = tests/unit/test_sim_records.c
+tests_unit_test_sim_records_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_records_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_sim_membership
+TESTS += tests/unit/test_sim_membership
+tests_unit_test_sim_membership_SOURCES = tests/unit/test_sim_membership.c
+tests_unit_test_sim_membership_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_membership_LDADD = $(UNIT_LDADD)
+endif
+
+TESTS += tests/interop/test_sim_kafka_python.py
+EXTRA_DIST += tests/interop/test_sim_kafka_python.py

@@ -24,7 +24,8 @@ static void usage(FILE *f)
 		"  --scenario NAME  %s (default empty)\n"
 		"  --groups N, --partitions P, --topics T   sizes of the scale scenario\n"
 		"  --seed S         randomness of the scenarios\n"
-		"Prints 'ready bootstrap=HOST:PORT,...' when listening; SIGUSR1 prints request counts (JSON) on stderr.\n",
+		"Prints 'ready bootstrap=HOST:PORT,...' when listening;\n"
+		"SIGUSR1 (and exit) prints the request counts per API as JSON on stderr.\n",
 		sim_scenario_names());
 }
 
@@ -117,9 +118,10 @@ int main(int argc, char **argv)
 	}
 	size_t nt, np, ng, nc;
 	sim_sizes(sim, &nt, &np, &ng, &nc);
-	fprintf(stderr, "lagtop-sim: scenario %s: %zu topics, %zu partitions, %zu groups, %zu committed offsets, built in %.3f s\n",
-		o.scenario, nt, np, ng, nc,
-		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	fprintf(
+	    stderr,
+	    "lagtop-sim: scenario %s: %zu topics, %zu partitions, %zu groups, %zu committed offsets, built in %.3f s\n",
+	    o.scenario, nt, np, ng, nc, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	printf("ready bootstrap=%s\n", sim_bootstrap(sim));
 	fflush(stdout);
 

@@ -179,7 +179,8 @@ static void demo_tick(struct sim_server *srv, void *arg)
 			if (phase == REBALANCE_CYCLE_S - 8 && g->state == SIM_GROUP_STABLE)
 				g->state = SIM_GROUP_PREPARING_REBALANCE;
 			else if (phase == REBALANCE_CYCLE_S - 3 && g->state == SIM_GROUP_PREPARING_REBALANCE)
-				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_COMPLETING_REBALANCE, err, sizeof(err));
+				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_COMPLETING_REBALANCE, err,
+				                          sizeof(err));
 			else if (phase == 0 && g->state == SIM_GROUP_COMPLETING_REBALANCE)
 				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_STABLE, err, sizeof(err));
 			if (g->state == SIM_GROUP_STABLE)
@@ -268,6 +269,40 @@ static int build_scale(struct sim_scenario *scn, const struct sim_options *o, ch
 	return 0;
 }
 
+/* "fixture": small, static and exactly known, for tests with independent clients (see doc comment in sim.h). */
+static int build_fixture(struct sim_scenario *scn, char *err, size_t errlen)
+{
+	struct sim_state *st = scn->srv->st;
+	const int64_t base = SIM_FIXTURE_BASE_TS;
+	struct sim_topic *orders = sim_topic_create(st, "fx-orders", 3, NULL, err, errlen);
+	if (!orders || !sim_topic_create(st, "fx-audit", 1, NULL, err, errlen))
+		return -1;
+	for (int32_t p = 0; p < 3; p++)
+		sim_partition_append(&orders->parts[p], 1000, base, 1000);
+	sim_partition_set_log_start(&orders->parts[0], 100);
+
+	static const int32_t p01[] = {0, 1}, p2[] = {2};
+	static const char *const topics[] = {"fx-orders"};
+	struct sim_member_assignment a1 = {"fx-orders", p01, 2}, a2 = {"fx-orders", p2, 1};
+	struct sim_member_spec m1 = {.member_id = "fx-c1-member", .client_id = "fx-c1", .client_host = "/10.9.0.1",
+				     .topics = topics, .ntopics = 1, .assignment = &a1, .nassignment = 1};
+	struct sim_member_spec m2 = {.member_id = "fx-c2-member", .client_id = "fx-c2", .client_host = "/10.9.0.2",
+				     .topics = topics, .ntopics = 1, .assignment = &a2, .nassignment = 1};
+	if (!ctl_add_member(st, "fx-stable", &m1, err, errlen) || !ctl_add_member(st, "fx-stable", &m2, err, errlen))
+		return -1;
+	for (int p = 0; p < 3; p++)
+		if (ctl_commit(st, "fx-stable", "fx-orders", p, 500 + 100 * p, "", base, err, errlen) < 0)
+			return -1;
+	if (ctl_commit(st, "fx-empty", "fx-orders", 0, 10, "m0", base, err, errlen) < 0 ||
+	    ctl_commit(st, "fx-empty", "fx-orders", 2, 20, "", base, err, errlen) < 0)
+		return -1;
+	struct sim_member_spec m3 = {.member_id = "fx-c3-member", .client_id = "fx-c3", .topics = topics, .ntopics = 1,
+				     .assignment = &a1, .nassignment = 1};
+	if (!ctl_add_member(st, "fx-rebalancing", &m3, err, errlen))
+		return -1;
+	return ctl_set_group_state(st, "fx-rebalancing", SIM_GROUP_PREPARING_REBALANCE, err, errlen);
+}
+
 struct sim_scenario *sim_scenario_build(struct sim_server *srv, const struct sim_options *opt, char *err,
 					size_t errlen)
 {
@@ -279,6 +314,8 @@ struct sim_scenario *sim_scenario_build(struct sim_server *srv, const struct sim
 		rc = build_demo(scn, err, errlen);
 	} else if (strcmp(name, "scale") == 0) {
 		rc = build_scale(scn, opt, err, errlen);
+	} else if (strcmp(name, "fixture") == 0) {
+		rc = build_fixture(scn, err, errlen);
 	} else if (strcmp(name, "empty") != 0) {
 		snprintf(err, errlen, "unknown scenario '%s' (%s)", name, sim_scenario_names());
 		rc = -1;
@@ -301,10 +338,11 @@ void sim_scenario_free(struct sim_scenario *scn)
 
 const char *sim_scenario_names(void)
 {
-	return "empty, demo, scale";
+	return "empty, demo, scale, fixture";
 }
 
 bool sim_scenario_known(const char *name)
 {
-	return strcmp(name, "empty") == 0 || strcmp(name, "demo") == 0 || strcmp(name, "scale") == 0;
+	return strcmp(name, "empty") == 0 || strcmp(name, "demo") == 0 || strcmp(name, "scale") == 0 ||
+	       strcmp(name, "fixture") == 0;
 }

@@ -20,6 +20,9 @@
 
 /* Largest request frame accepted: Kafka's default socket.request.max.bytes. */
 #define SIM_MAX_FRAME (100 * 1024 * 1024)
+/* A connection stops being read while this many answer bytes wait for a client that does not read,
+ * and resumes below half of it: memory stays bounded whatever a client pipelines. */
+#define SIM_MAX_PENDING_OUT (32u * 1024 * 1024)
 
 int64_t sim_mono_ms(void)
 {
@@ -63,9 +66,9 @@ static int timers_run(struct sim_server *srv)
 		if (srv->timers[i].due <= now) {
 			struct sim_timer t = srv->timers[i];
 			srv->timers[i] = srv->timers[--srv->ntimers];
-			t.fn(srv, t.arg); /* may add or cancel timers: restart the scan */
-			i = 0;
-			now = sim_mono_ms();
+			/* fn may add or cancel timers; slot i now holds another timer (or the scan ends), and one
+			 * moved behind i by a cancel is simply run on the next pass. */
+			t.fn(srv, t.arg);
 			continue;
 		}
 		i++;
@@ -122,13 +125,20 @@ static void conn_free(struct sim_conn *c)
 	free(c);
 }
 
+static void conn_set_events(struct sim_conn *c, bool out, bool paused)
+{
+	if ((c->epollout == out && c->paused == paused) || c->dead)
+		return;
+	struct epoll_event ev = {.events = (paused ? 0 : EPOLLIN) | (out ? EPOLLOUT : 0), .data.ptr = c};
+	epoll_ctl(c->broker->srv->epfd, EPOLL_CTL_MOD, c->fd, &ev);
+	c->epollout = out;
+	c->paused = paused;
+}
+
 static void conn_want_out(struct sim_conn *c, bool on)
 {
-	if (c->epollout == on || c->dead)
-		return;
-	struct epoll_event ev = {.events = EPOLLIN | (on ? EPOLLOUT : 0), .data.ptr = c};
-	epoll_ctl(c->broker->srv->epfd, EPOLL_CTL_MOD, c->fd, &ev);
-	c->epollout = on;
+	bool paused = c->out_bytes > SIM_MAX_PENDING_OUT || (c->paused && c->out_bytes > SIM_MAX_PENDING_OUT / 2);
+	conn_set_events(c, on, paused);
 }
 
 /* Writes ready answers from the head of the queue, in order. */
@@ -148,6 +158,7 @@ static void conn_flush(struct sim_conn *c)
 			return;
 		}
 		r->off += (size_t)n;
+		c->out_bytes -= (size_t)n;
 		if (r->off < r->len)
 			continue;
 		c->head = r->next;
@@ -189,12 +200,18 @@ static void resp_fill(struct sim_resp *r, const struct wire_buf *body)
 	r->off = 0;
 }
 
+static void resp_ready(struct sim_resp *r)
+{
+	r->ready = true;
+	r->conn->out_bytes += r->len;
+	conn_flush(r->conn);
+}
+
 static void delay_done(struct sim_server *srv, void *arg)
 {
 	struct sim_resp *r = arg;
 	r->delay_timer = 0;
-	r->ready = true;
-	conn_flush(r->conn);
+	resp_ready(r);
 }
 
 /* Marks an answer ready, or holds it back when the broker has injected latency. */
@@ -205,8 +222,7 @@ static void resp_release(struct sim_server *srv, struct sim_resp *r)
 		r->delay_timer = sim_timer_add(srv, sim_mono_ms() + lat, delay_done, r);
 		return;
 	}
-	r->ready = true;
-	conn_flush(r->conn);
+	resp_ready(r);
 }
 
 struct sim_resp *sim_req_defer(struct sim_req *req, void (*cancel)(void *arg, struct sim_resp *resp), void *arg)
@@ -310,7 +326,7 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		conn_close(c, why);
 		return -1;
 	}
-	if (rc == SIM_API_DEFERRED) {
+	if (rc == SIM_API_DEFERRED || rc == SIM_API_NO_RESPONSE) {
 		wire_buf_free(&body);
 		return 0;
 	}
@@ -324,6 +340,8 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 static void conn_read(struct sim_conn *c)
 {
 	for (;;) {
+		if (c->out_bytes > SIM_MAX_PENDING_OUT)
+			break; /* conn_flush() below pauses reading until the client catches up */
 		if (c->in.cap - c->in.len < 65536)
 			c->in.data = xgrow(c->in.data, &c->in.cap, c->in.len + 65536, 1);
 		ssize_t n = recv(c->fd, c->in.data + c->in.len, c->in.cap - c->in.len, 0);
@@ -346,7 +364,8 @@ static void conn_read(struct sim_conn *c)
 		size_t off = 0;
 		while (!c->dead && c->in.len - off >= 4) {
 			const uint8_t *q = c->in.data + off;
-			int32_t size = (int32_t)(((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) | ((uint32_t)q[2] << 8) | q[3]);
+			int32_t size =
+			    (int32_t)(((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) | ((uint32_t)q[2] << 8) | q[3]);
 			if (size < 8 || size > SIM_MAX_FRAME) {
 				char why[80];
 				snprintf(why, sizeof(why), "bad request length %d", size);

@@ -48,6 +48,8 @@ struct sim_conn {
 	struct wire_buf in;
 	struct sim_resp *head, *tail;
 	bool epollout;
+	bool paused;      /* not reading: too many answers wait to be sent (a client that does not read) */
+	size_t out_bytes; /* bytes of ready answers not yet sent */
 	bool dead;
 	struct sim_conn *dead_next;
 	char peer[48];
@@ -91,6 +93,7 @@ struct sim_server {
 	uint64_t next_conn_id;
 	struct sim_conn *dead; /* closed this pass, freed after the event batch */
 	char *bootstrap;
+	struct sim_fetch_wait *fetch_waits; /* Fetches held for MaxWaitTime (api_fetch.c) */
 };
 
 int64_t sim_mono_ms(void);

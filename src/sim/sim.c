@@ -184,7 +184,8 @@ int sim_set_group_state(sim_cluster *sim, const char *group, const char *state, 
 	enum sim_group_state s;
 	if (sim_group_state_parse(state, &s) < 0) {
 		snprintf(err, errlen,
-			 "unknown group state '%s' (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead)", state);
+		         "unknown group state '%s' (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead)",
+		         state);
 		return -1;
 	}
 	LOCK(sim);

@@ -17,10 +17,19 @@
 struct sim_options {
 	int brokers;          /* 1..64; 0 means 3 */
 	int port;             /* first port (brokers use port, port+1, ...); 0: ephemeral ports */
-	const char *scenario; /* NULL/"empty", "demo", "scale" */
+	const char *scenario; /* NULL/"empty", "demo", "scale", "fixture" (see below) */
 	int groups, partitions, topics; /* "scale" sizes (0: defaults 100, 8, 4) */
 	uint64_t seed;        /* scenario randomness; 0: fixed default */
 };
+
+/* The "fixture" scenario, static and exactly known (tests with independent clients rely on it):
+ *   fx-orders: 3 partitions x 1000 records, offset k at SIM_FIXTURE_BASE_TS + k*1000 ms; partition 0's log
+ *              starts at 100.  fx-audit: 1 partition, empty.
+ *   fx-stable: Stable, "consumer"/"range", members fx-c1-member (client fx-c1, host /10.9.0.1, fx-orders 0,1)
+ *              and fx-c2-member (fx-c2, /10.9.0.2, fx-orders 2); committed 500, 600, 700.
+ *   fx-empty:  Empty simple group; committed fx-orders/0 = 10 (metadata "m0"), fx-orders/2 = 20.
+ *   fx-rebalancing: PreparingRebalance, one member fx-c3-member (client fx-c3); nothing committed. */
+#define SIM_FIXTURE_BASE_TS 1700000000000LL
 
 typedef struct sim_cluster sim_cluster;
 

@@ -1,11 +1,16 @@
 /* test_sim_admin.c — librdkafka 2.0.2's admin API (the client lagtop uses) against the in-process
  * simulated cluster: the picture it gets must be the sim's state, with Kafka's semantics. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <librdkafka/rdkafka.h>
@@ -42,7 +47,8 @@ static int setup(void **state)
 
 	static const int32_t p01[] = {0, 1}, p23[] = {2, 3};
 	struct sim_member_assignment a1 = {"t1", p01, 2}, a2 = {"t1", p23, 2};
-	struct sim_member_spec m1 = {.client_id = "c1", .client_host = "/10.1.1.1", .assignment = &a1, .nassignment = 1};
+	struct sim_member_spec m1 = {
+	    .client_id = "c1", .client_host = "/10.1.1.1", .assignment = &a1, .nassignment = 1};
 	struct sim_member_spec m2 = {.client_id = "c2", .assignment = &a2, .nassignment = 1};
 	must(sim_add_member(sim, "g-stable", &m1, stable_m1, sizeof(stable_m1), err, sizeof(err)), err);
 	must(sim_add_member(sim, "g-stable", &m2, NULL, 0, err, sizeof(err)), err);
@@ -157,7 +163,8 @@ static void test_describe_groups(void **state)
 			assert_int_equal(nm, 2);
 			int found = 0;
 			for (size_t k = 0; k < nm; k++) {
-				const rd_kafka_MemberDescription_t *m = rd_kafka_ConsumerGroupDescription_member(d[i], k);
+				const rd_kafka_MemberDescription_t *m =
+				    rd_kafka_ConsumerGroupDescription_member(d[i], k);
 				if (strcmp(rd_kafka_MemberDescription_client_id(m), "c1") != 0)
 					continue;
 				found = 1;
@@ -199,7 +206,8 @@ static rd_kafka_topic_partition_list_t *list_offsets(const char *group, rd_kafka
 		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
 	assert_int_equal(n, 1);
 	assert_null(rd_kafka_group_result_error(g[0]));
-	rd_kafka_topic_partition_list_t *out = rd_kafka_topic_partition_list_copy(rd_kafka_group_result_partitions(g[0]));
+	const rd_kafka_topic_partition_list_t *res = rd_kafka_group_result_partitions(g[0]);
+	rd_kafka_topic_partition_list_t *out = rd_kafka_topic_partition_list_copy(res);
 	rd_kafka_event_destroy(ev);
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
@@ -292,7 +300,7 @@ static rd_kafka_resp_err_t alter(const char *group, const char *topic, int p, in
 	rd_kafka_event_t *ev = wait_event(RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT);
 	size_t n;
 	const rd_kafka_group_result_t **g =
-		rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
+	    rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
 	assert_int_equal(n, 1);
 	const rd_kafka_topic_partition_list_t *res = rd_kafka_group_result_partitions(g[0]);
 	assert_non_null(res);
@@ -418,6 +426,101 @@ static void test_request_counts(void **state)
 	assert_true(total < 3); /* reset worked (a Metadata refresh may slip in) */
 }
 
+/* The "fixture" scenario seen through librdkafka: the same facts the kafka-python interop test checks, so
+ * both clients are shown to get the same picture of the same cluster. */
+static void test_fixture_same_picture(void **state)
+{
+	(void)state;
+	char err[256];
+	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "fixture"};
+	sim_cluster *fx = sim_new(&o, err, sizeof(err));
+	if (!fx || sim_start(fx) < 0)
+		fail_msg("fixture sim: %s", err);
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	rd_kafka_conf_set(conf, "bootstrap.servers", sim_bootstrap(fx), err, sizeof(err));
+	rd_kafka_t *saved_rk = rk;
+	rd_kafka_queue_t *saved_q = q;
+	rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+	assert_non_null(rk);
+	q = rd_kafka_queue_new(rk);
+
+	const char *groups[] = {"fx-stable"};
+	rd_kafka_DescribeConsumerGroups(rk, groups, 1, NULL, q);
+	rd_kafka_event_t *ev = wait_event(RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT);
+	size_t n;
+	const rd_kafka_ConsumerGroupDescription_t **d =
+		rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(rd_kafka_ConsumerGroupDescription_state(d[0]), RD_KAFKA_CONSUMER_GROUP_STATE_STABLE);
+	assert_int_equal(rd_kafka_ConsumerGroupDescription_member_count(d[0]), 2);
+	const rd_kafka_MemberDescription_t *m = rd_kafka_ConsumerGroupDescription_member(d[0], 0);
+	assert_string_equal(rd_kafka_MemberDescription_consumer_id(m), "fx-c1-member");
+	assert_string_equal(rd_kafka_MemberDescription_client_id(m), "fx-c1");
+	assert_string_equal(rd_kafka_MemberDescription_host(m), "/10.9.0.1");
+	assert_int_equal(rd_kafka_MemberAssignment_partitions(rd_kafka_MemberDescription_assignment(m))->cnt, 2);
+	rd_kafka_event_destroy(ev);
+
+	rd_kafka_topic_partition_list_t *l = list_offsets("fx-empty", NULL);
+	assert_int_equal(l->cnt, 2);
+	assert_int_equal(l->elems[0].offset, 10);
+	assert_memory_equal(l->elems[0].metadata, "m0", 2);
+	assert_int_equal(l->elems[1].partition, 2);
+	assert_int_equal(l->elems[1].offset, 20);
+	rd_kafka_topic_partition_list_destroy(l);
+
+	l = rd_kafka_topic_partition_list_new(4);
+	rd_kafka_topic_partition_list_add(l, "fx-orders", 0)->offset = SIM_FIXTURE_BASE_TS;
+	rd_kafka_topic_partition_list_add(l, "fx-orders", 1)->offset = SIM_FIXTURE_BASE_TS + 500500;
+	rd_kafka_topic_partition_list_add(l, "fx-orders", 2)->offset = SIM_FIXTURE_BASE_TS + 10000000;
+	rd_kafka_topic_partition_list_add(l, "fx-audit", 0)->offset = -1;
+	assert_int_equal(rd_kafka_offsets_for_times(rk, l, WAIT_MS), RD_KAFKA_RESP_ERR_NO_ERROR);
+	rd_kafka_topic_partition_list_sort(l, NULL, NULL);
+	assert_string_equal(l->elems[0].topic, "fx-audit");
+	assert_int_equal(l->elems[0].offset, 0);
+	assert_int_equal(l->elems[1].offset, 100);
+	assert_int_equal(l->elems[2].offset, 501);
+	assert_int_equal(l->elems[3].offset, -1);
+	rd_kafka_topic_partition_list_destroy(l);
+
+	rd_kafka_queue_destroy(q);
+	rd_kafka_destroy(rk);
+	rk = saved_rk;
+	q = saved_q;
+	sim_free(fx);
+}
+
+static bool port_accepts(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	bool ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* A stopped broker: its listener is gone; it comes back on the same port. */
+static void test_broker_stop_start(void **state)
+{
+	(void)state;
+	char err[200];
+	int port = sim_broker_port(sim, 3);
+	assert_int_equal(sim_broker_stop(sim, 3, err, sizeof(err)), 0);
+	assert_false(port_accepts(port));
+	assert_int_equal(sim_broker_start(sim, 3, err, sizeof(err)), 0);
+	assert_true(port_accepts(port));
+	assert_int_equal(sim_broker_port(sim, 3), port);
+	/* Still fully usable afterwards. */
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(4);
+	for (int p = 0; p < 4; p++)
+		rd_kafka_topic_partition_list_add(l, "t1", p)->offset = -1;
+	assert_int_equal(rd_kafka_offsets_for_times(rk, l, WAIT_MS), RD_KAFKA_RESP_ERR_NO_ERROR);
+	for (int p = 0; p < 4; p++)
+		assert_int_equal(l->elems[p].offset, 1000);
+	rd_kafka_topic_partition_list_destroy(l);
+	assert_int_equal(sim_broker_stop(sim, 9, err, sizeof(err)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +533,8 @@ int main(void)
 		cmocka_unit_test(test_delete_groups),
 		cmocka_unit_test(test_delete_offsets),
 		cmocka_unit_test(test_request_counts),
+		cmocka_unit_test(test_fixture_same_picture),
+		cmocka_unit_test(test_broker_stop_start),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -51,7 +51,7 @@ static lt_snapshot *feed(lt_history *h, size_t n, const int64_t *c, const int64_
 	for (size_t i = 0; i < n; i++) {
 		if (s)
 			snapshot_unref(s);
-		pspec p = { "t", 0, 0, c[i], e[i], owned, false };
+		pspec p = {"t", 0, 0, c[i], e[i], owned, false};
 		s = snap((int64_t)(i + 1) * 1000, "g", &p, 1);
 		model_enrich(h, s);
 	}
@@ -86,6 +86,11 @@ static void params_defaults(void **state)
 	history_free(h);
 	h = history_new(NULL);
 	assert_int_equal(history_params(h)->ring_capacity, 16);
+	model_enrich(h, NULL); /* a failed refresh may have no snapshot */
+	model_enrich(NULL, NULL);
+	lt_snapshot *s = snapshot_new();
+	model_enrich(h, s); /* no groups */
+	snapshot_unref(s);
 	history_free(h);
 	history_free(NULL);
 }
@@ -95,10 +100,10 @@ static void first_refresh(void **state)
 	(void)state;
 	lt_history *h = hist(5);
 	pspec ps[] = {
-		{ "a", 0, 0, 40, 100, true, false },
-		{ "a", 1, 50, 10, 100, true, false },               /* below log start */
-		{ "b", 0, 0, 150, 100, false, false },              /* ahead of end */
-		{ "b", 1, 0, LT_OFFSET_NONE, 100, true, false },    /* no commit */
+	    {"a", 0, 0, 40, 100, true, false},
+	    {"a", 1, 50, 10, 100, true, false},            /* below log start */
+	    {"b", 0, 0, 150, 100, false, false},           /* ahead of end */
+	    {"b", 1, 0, LT_OFFSET_NONE, 100, true, false}, /* no commit */
 	};
 	lt_snapshot *s = snap(1000, "g", ps, 4);
 	model_enrich(h, s);
@@ -107,7 +112,7 @@ static void first_refresh(void **state)
 	assert_true(p[0].has_lag);
 	assert_int_equal(p[0].lag, 60);
 	assert_false(p[0].has_rates);
-	assert_false(p[0].has_time_lag); /* one point, behind: unknown */
+	assert_false(p[0].has_time_lag);             /* one point, behind: unknown */
 	assert_int_equal(p[0].status, LT_STATUS_OK); /* window not full */
 	assert_int_equal(p[1].lag, 90);
 	assert_true(p[1].flags & LT_PF_OUT_OF_RANGE);
@@ -124,10 +129,25 @@ static void first_refresh(void **state)
 	assert_int_equal(g->n_topics, 2);
 	assert_true(g->has_max_time_lag);
 	assert_int_equal(g->max_time_lag_ms, 0);
-	assert_true(g->consume_rate < 0); /* no rates yet */
+	assert_true(g->consume_rate == 0); /* no rates yet */
 	assert_int_equal(g->status, LT_STATUS_OK);
 	assert_int_equal(g->n_trend, 1);
 	assert_int_equal(g->trend[0], 150);
+	snapshot_unref(s);
+	history_free(h);
+}
+
+static void observed_flags_kept_derived_recomputed(void **state)
+{
+	(void)state;
+	lt_history *h = hist(5);
+	pspec ps[] = {{"t", 0, 0, 10, 20, true, false}};
+	lt_snapshot *s = snap(1000, "g", ps, 1);
+	lt_partition *p = &s->groups[0].partitions[0];
+	/* flags left by a previous enrich of the same snapshot, or set by the collector */
+	p->flags = LT_PF_NO_LEADER | LT_PF_OUT_OF_RANGE | LT_PF_AHEAD_OF_END | LT_PF_IDLE | LT_PF_UNASSIGNED;
+	model_enrich(h, s);
+	assert_int_equal(p->flags, LT_PF_NO_LEADER);
 	snapshot_unref(s);
 	history_free(h);
 }
@@ -136,14 +156,14 @@ static void no_commit_anywhere(void **state)
 {
 	(void)state;
 	lt_history *h = hist(5);
-	int64_t c[] = { -1, -1, -1 };
-	int64_t e[] = { 10, 20, 30 };
+	int64_t c[] = {-1, -1, -1};
+	int64_t e[] = {10, 20, 30};
 	lt_snapshot *s = feed(h, 3, c, e, true);
 	lt_group *g = &s->groups[0];
 	assert_false(g->partitions[0].has_lag);
 	assert_false(g->partitions[0].has_time_lag);
 	assert_false(g->partitions[0].has_eta);
-	assert_int_equal(g->max_lag, -1);
+	assert_int_equal(g->max_lag, 0);
 	assert_int_equal(g->total_lag, 0);
 	assert_int_equal(g->status, LT_STATUS_UNKNOWN);
 	assert_int_equal(g->n_trend, 0);
@@ -156,8 +176,8 @@ static void rates_eta_and_time_lag(void **state)
 	(void)state;
 	lt_history *h = hist(5);
 	/* produce 100/s, consume 200/s, 1 s apart */
-	int64_t c[] = { 0, 200, 400, 600, 800, 1000 };
-	int64_t e[] = { 1000, 1100, 1200, 1300, 1400, 1500 };
+	int64_t c[] = {0, 200, 400, 600, 800, 1000};
+	int64_t e[] = {1000, 1100, 1200, 1300, 1400, 1500};
 	lt_snapshot *s = feed(h, 6, c, e, true);
 	lt_partition *p = &s->groups[0].partitions[0];
 	assert_true(p->has_rates);
@@ -176,8 +196,8 @@ static void rates_eta_and_time_lag(void **state)
 
 	/* not catching up: ETA never */
 	lt_history *h2 = hist(5);
-	int64_t c2[] = { 0, 50, 100, 150 };
-	int64_t e2[] = { 1000, 1100, 1200, 1300 };
+	int64_t c2[] = {0, 50, 100, 150};
+	int64_t e2[] = {1000, 1100, 1200, 1300};
 	s = feed(h2, 4, c2, e2, true);
 	p = &s->groups[0].partitions[0];
 	assert_true(p->has_rates);
@@ -192,8 +212,8 @@ static void status_sequences(void **state)
 	(void)state;
 	/* STOP: nobody owns it, log end moves, committed stuck for a full window */
 	lt_history *h = hist(5);
-	int64_t c[] = { 5, 5, 5, 5, 5, 5 };
-	int64_t e[] = { 10, 20, 30, 40, 50, 60 };
+	int64_t c[] = {5, 5, 5, 5, 5, 5};
+	int64_t e[] = {10, 20, 30, 40, 50, 60};
 	lt_snapshot *s = feed(h, 4, c, e, false);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_OK); /* window not full yet */
 	snapshot_unref(s);
@@ -214,7 +234,7 @@ static void status_sequences(void **state)
 
 	/* idle: the log end does not move — not STOP, flagged idle */
 	h = hist(5);
-	int64_t ei[] = { 60, 60, 60, 60, 60, 60 };
+	int64_t ei[] = {60, 60, 60, 60, 60, 60};
 	s = feed(h, 6, c, ei, false);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_OK);
 	assert_true(s->groups[0].partitions[0].flags & LT_PF_IDLE);
@@ -224,7 +244,7 @@ static void status_sequences(void **state)
 
 	/* REWIND: committed went down */
 	h = hist(5);
-	int64_t cr[] = { 10, 20, 30, 40, 15, 25 };
+	int64_t cr[] = {10, 20, 30, 40, 15, 25};
 	s = feed(h, 6, cr, e, true);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_REWIND);
 	assert_true(s->groups[0].partitions[0].consume_rate >= 0);
@@ -233,11 +253,54 @@ static void status_sequences(void **state)
 
 	/* WARN: consuming slower than produced */
 	h = hist(5);
-	int64_t cw[] = { 1, 2, 3, 4, 5, 6 };
+	int64_t cw[] = {1, 2, 3, 4, 5, 6};
 	s = feed(h, 6, cw, e, true);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_WARN);
 	snapshot_unref(s);
 	history_free(h);
+}
+
+static void idle_behind_time_lag_keeps_growing(void **state)
+{
+	(void)state;
+	/* produced until t = 3 s, then idle for much longer than the ring; the consumer sits 100
+	 * messages behind: its time lag grows with the idle time instead of stopping at the ring's span */
+	lt_history *h = hist(5);
+	int64_t c[40], e[40];
+	for (int i = 0; i < 40; i++) {
+		c[i] = 900;
+		e[i] = i < 3 ? 900 + 50 * i : 1000;
+	}
+	lt_snapshot *s = feed(h, 40, c, e, false);
+	lt_partition *p = &s->groups[0].partitions[0];
+	assert_true(p->has_time_lag);
+	assert_int_equal(p->time_lag_ms, 40000 - 3000); /* now (40 s) - when the log end reached 1000 */
+	assert_true(p->flags & LT_PF_IDLE);
+	assert_int_equal(p->status, LT_STATUS_OK); /* idle, nobody owns it: not STOP */
+	snapshot_unref(s);
+	history_free(h);
+}
+
+/* A committed series keeps window + 2 samples: two failed (stale) refreshes inside the window
+ * still leave it full; three do not ("not enough data": OK). */
+static void status_window_with_gaps(void **state)
+{
+	(void)state;
+	for (int n_stale = 2; n_stale <= 3; n_stale++) {
+		lt_history *h = hist(5);
+		lt_snapshot *s = NULL;
+		for (int i = 0; i < 7; i++) {
+			bool stale = i >= 1 && i <= n_stale; /* refreshes 1..n_stale failed */
+			pspec p = {"t", 0, 0, 5, 10 + 10 * i, false, stale};
+			if (s)
+				snapshot_unref(s);
+			s = snap(1000 * (i + 1), "g", &p, 1);
+			model_enrich(h, s);
+		}
+		assert_int_equal(s->groups[0].partitions[0].status, n_stale == 2 ? LT_STATUS_STOP : LT_STATUS_OK);
+		snapshot_unref(s);
+		history_free(h);
+	}
 }
 
 static void group_is_worst_partition(void **state)
@@ -247,9 +310,9 @@ static void group_is_worst_partition(void **state)
 	lt_snapshot *s = NULL;
 	for (int i = 0; i < 4; i++) {
 		pspec ps[] = {
-			{ "t", 0, 0, 100 + 10 * i, 100 + 10 * i, true, false }, /* caught up: OK */
-			{ "t", 1, 0, 5, 100 + 10 * i, true, false },            /* STALL */
-			{ "u", 0, 0, LT_OFFSET_NONE, 50, true, false },         /* UNKNOWN */
+		    {"t", 0, 0, 100 + 10 * i, 100 + 10 * i, true, false}, /* caught up: OK */
+		    {"t", 1, 0, 5, 100 + 10 * i, true, false},            /* STALL */
+		    {"u", 0, 0, LT_OFFSET_NONE, 50, true, false},         /* UNKNOWN */
 		};
 		if (s)
 			snapshot_unref(s);
@@ -269,8 +332,8 @@ static void log_end_backwards(void **state)
 	(void)state;
 	/* topic deleted and recreated: the log end drops; rates and time lag use the new life only */
 	lt_history *h = hist(5);
-	int64_t c[] = { 900, 950, 0, 10, 20 };
-	int64_t e[] = { 1000, 1100, 5, 25, 45 };
+	int64_t c[] = {900, 950, 0, 10, 20};
+	int64_t e[] = {1000, 1100, 5, 25, 45};
 	lt_snapshot *s = feed(h, 5, c, e, true);
 	lt_partition *p = &s->groups[0].partitions[0];
 	assert_true(p->has_rates);
@@ -289,7 +352,7 @@ static void equal_timestamps(void **state)
 	lt_history *h = hist(5);
 	lt_snapshot *s = NULL;
 	for (int i = 0; i < 3; i++) {
-		pspec p = { "t", 0, 0, 10 * i, 100 + 20 * i, true, false };
+		pspec p = {"t", 0, 0, 10 * i, 100 + 20 * i, true, false};
 		if (s)
 			snapshot_unref(s);
 		s = snap(5000, "g", &p, 1); /* same time every refresh */
@@ -305,7 +368,7 @@ static void equal_timestamps(void **state)
 }
 
 static void lags_readback(lt_history *h, const char *group, const char *topic, int32_t part, const int64_t *want,
-			  size_t n)
+                          size_t n)
 {
 	int64_t out[LT_RING_MAX];
 	size_t got = history_partition_lags(h, group, topic, part, out, LT_RING_MAX);
@@ -319,9 +382,9 @@ static void huge_offsets_and_wide_rings(void **state)
 	(void)state;
 	/* Offsets near INT64_MAX; jumps larger than 2^32 (forcing the int64 fallback); steps of 1e8
 	 * (forcing rebases). Lags read back from the history must be exact. */
-	const int64_t starts[] = { INT64_MAX - 100000, 0, 0 };
-	const int64_t steps[] = { 1000, INT64_C(1000000000000), INT64_C(100000000) };
-	for (size_t k = 0; k < 3; k++) {
+	const int64_t starts[] = {INT64_MAX - 100000, 0, 0, 1000};
+	const int64_t steps[] = {1000, INT64_C(1000000000000), INT64_C(100000000), 6000};
+	for (size_t k = 0; k < 4; k++) {
 		lt_history *h = hist(5);
 		int64_t want[LT_RING_MAX];
 		lt_snapshot *s = NULL;
@@ -331,7 +394,7 @@ static void huge_offsets_and_wide_rings(void **state)
 			int64_t e = c + (int64_t)i * 7;
 			if (k == 0)
 				e = c + (int64_t)(i % 3); /* stays below INT64_MAX */
-			pspec p = { "t", 0, 0, c, e, true, false };
+			pspec p = {"t", 0, 0, c, e, true, false};
 			if (s)
 				snapshot_unref(s);
 			s = snap((int64_t)(i + 1) * 1000, "g", &p, 1);
@@ -339,8 +402,11 @@ static void huge_offsets_and_wide_rings(void **state)
 			want[i] = e - c;
 			assert_int_equal(s->groups[0].partitions[0].lag, want[i]);
 		}
-		size_t cap = history_params(h)->ring_capacity;
+		size_t cap = history_committed_capacity(h);
+		assert_int_equal(cap, 7); /* window 5 + 2 */
 		lags_readback(h, "g", "t", 0, want + n - cap, cap);
+		/* int16 deltas hold steps of 500 and 3000 (rebasing as they drift); 5e7 and 5e11 go wide */
+		assert_int_equal(history_wide_count(h), k == 1 || k == 2 ? 2 : 0);
 		lt_partition *p = &s->groups[0].partitions[0];
 		assert_true(p->has_rates);
 		assert_true(isfinite(p->consume_rate) && p->consume_rate >= 0);
@@ -355,11 +421,11 @@ static void counters_from_zero_to_max(void **state)
 	(void)state;
 	/* One partition jumps between 0 and INT64_MAX: every value must survive storage. */
 	lt_history *h = hist(5);
-	int64_t vals[] = { 0, INT64_MAX, 5, INT64_MAX - 1, 1 };
+	int64_t vals[] = {0, INT64_MAX, 5, INT64_MAX - 1, 1};
 	lt_snapshot *s = NULL;
 	int64_t want[5];
 	for (size_t i = 0; i < 5; i++) {
-		pspec p = { "t", 0, 0, vals[i], vals[i], true, false };
+		pspec p = {"t", 0, 0, vals[i], vals[i], true, false};
 		if (s)
 			snapshot_unref(s);
 		s = snap((int64_t)(i + 1) * 1000, "g", &p, 1);
@@ -372,13 +438,49 @@ static void counters_from_zero_to_max(void **state)
 	history_free(h);
 }
 
+static void wide_blocks_recycled(void **state)
+{
+	(void)state;
+	/* series that went wide are forgotten and their blocks reused by new ones */
+	lt_model_params mp;
+	model_params_default(&mp);
+	mp.forget_after = 2;
+	lt_history *h = history_new(&mp);
+	int64_t t = 0;
+	for (int cycle = 0; cycle < 4; cycle++) {
+		char group[16];
+		snprintf(group, sizeof group, "g%d", cycle);
+		int64_t want[3];
+		for (int i = 0; i < 3; i++) {
+			int64_t c = i % 2 ? INT64_C(1000000000000) * (cycle + 1) : i;
+			pspec p = {"t", cycle, 0, c, c + 10 * i + cycle, true, false};
+			lt_snapshot *s = snap(t += 1000, group, &p, 1);
+			model_enrich(h, s);
+			want[i] = 10 * i + cycle;
+			snapshot_unref(s);
+		}
+		lags_readback(h, group, "t", cycle, want, 3);
+		assert_int_equal(history_wide_count(h), 2); /* committed and log end */
+		for (int i = 0; i < 4; i++) {               /* another group only: group's series are forgotten */
+			pspec p = {"other", 0, 0, 1, 2, true, false};
+			lt_snapshot *s = snap(t += 1000, "other", &p, 1);
+			model_enrich(h, s);
+			snapshot_unref(s);
+		}
+		assert_int_equal(history_partition_lags(h, group, "t", cycle, want, 3), 0);
+		assert_int_equal(history_series_count(h, NULL), 1);
+		assert_int_equal(history_wide_count(h), 0);
+	}
+	history_free(h);
+}
+
 static void stale_not_recorded(void **state)
 {
 	(void)state;
 	lt_history *h = hist(5);
 	lt_snapshot *s = NULL;
 	for (int i = 0; i < 4; i++) {
-		pspec p = { "t", 0, 0, 10 * i, 100, true, i == 2 };
+		pspec p = {"t", 0, 0, 10 * i, 100, true, i == 2};
 		if (s)
 			snapshot_unref(s);
 		s = snap(1000 * (i + 1), "g", &p, 1);
@@ -387,12 +489,12 @@ static void stale_not_recorded(void **state)
 		if (i == 2)
 			assert_true(s->groups[0].partitions[0].flags & LT_PF_STALE);
 	}
-	int64_t want[] = { 100, 90, 70 }; /* the stale round (lag 80) is a gap */
+	int64_t want[] = {100, 90, 70}; /* the stale round (lag 80) is a gap */
 	lags_readback(h, "g", "t", 0, want, 3);
 	snapshot_unref(s);
 
 	/* a partition stale from the start has no series, but is derived */
-	pspec p = { "new", 0, 0, 1, 5, true, true };
+	pspec p = {"new", 0, 0, 1, 5, true, true};
 	s = snap(9000, "g", &p, 1);
 	model_enrich(h, s);
 	assert_int_equal(s->groups[0].partitions[0].lag, 4);
@@ -412,7 +514,7 @@ static void partition_lags_query(void **state)
 	}
 	lt_snapshot *s = feed(h, 20, c, e, true);
 	int64_t out[4];
-	/* the newest 4 of the 16 kept, oldest first */
+	/* the newest 4 of the 7 kept (window 5 + 2), oldest first */
 	assert_int_equal(history_partition_lags(h, "g", "t", 0, out, 4), 4);
 	assert_int_equal(out[0], 2 * 16);
 	assert_int_equal(out[3], 2 * 19);
@@ -471,7 +573,7 @@ static void series_forgotten(void **state)
 
 	/* then only b, for a long time: a's series and the only-a topic go */
 	for (int i = 0; i < 8; i++) {
-		pspec p = { "shared", 0, 0, 2 + i, 10 + i, true, false };
+		pspec p = {"shared", 0, 0, 2 + i, 10 + i, true, false};
 		s = snap(2000 + 1000 * i, "b", &p, 1);
 		model_enrich(h, s);
 		snapshot_unref(s);
@@ -480,16 +582,210 @@ static void series_forgotten(void **state)
 	assert_int_equal(n_le, 1);
 	int64_t out[16];
 	assert_int_equal(history_partition_lags(h, "a", "shared", 0, out, 16), 0);
-	assert_true(history_partition_lags(h, "b", "shared", 0, out, 16) >= 8);
+	assert_int_equal(history_partition_lags(h, "b", "shared", 0, out, 16), 5); /* window 3 + 2 */
 
 	/* a comes back: a fresh series */
-	pspec p = { "only-a", 0, 0, 3, 9, true, false };
+	pspec p = {"only-a", 0, 0, 3, 9, true, false};
 	s = snap(20000, "a", &p, 1);
 	model_enrich(h, s);
 	assert_int_equal(history_partition_lags(h, "a", "only-a", 0, out, 16), 1);
 	assert_int_equal(out[0], 6);
 	assert_int_equal(s->groups[0].n_trend, 1);
 	snapshot_unref(s);
+	history_free(h);
+}
+
+/* Partitions appear, disappear and reorder between refreshes, and groups share topics: every
+ * partition must still find its own series (the lookup guesses "next series" first). */
+static void series_identity_when_partitions_change(void **state)
+{
+	(void)state;
+	lt_history *h = hist(3);
+	const int32_t layouts[3][4] = {{0, 1, 2, -1}, {0, 2, -1, -1}, {2, 1, 0, 3}};
+	for (int round = 0; round < 3; round++) {
+		lt_snapshot *s = snapshot_new();
+		s->taken_at_ms = 1000 * (round + 1);
+		const char *groups[] = {"g1", "g2"};
+		for (int gi = 0; gi < 2; gi++) {
+			lt_group *g = snapshot_add_group(s, groups[gi]);
+			for (int k = 0; k < 4 && layouts[round][k] >= 0; k++) {
+				int32_t part = layouts[round][k];
+				lt_partition *p = group_add_partition(g, gi && part == 3 ? "u" : "t", part);
+				/* lag encodes (group, partition, round); the log end is the topic's, shared */
+				p->committed = 1000 * gi;
+				p->log_end = 10000 + 100 * part + round;
+			}
+		}
+		/* no snapshot_finish for round 3: partitions in reverse order must work too */
+		if (round < 2)
+			snapshot_finish(s);
+		model_enrich(h, s);
+		snapshot_unref(s);
+	}
+	int64_t want_g1_t1[] = {10100, 10102};
+	lags_readback(h, "g1", "t", 1, want_g1_t1, 2);
+	int64_t want_g2_t1[] = {9100, 9102};
+	lags_readback(h, "g2", "t", 1, want_g2_t1, 2);
+	int64_t want_g1_t2[] = {10200, 10201, 10202};
+	lags_readback(h, "g1", "t", 2, want_g1_t2, 3);
+	int64_t want_g2_t0[] = {9000, 9001, 9002};
+	lags_readback(h, "g2", "t", 0, want_g2_t0, 3);
+	int64_t want_g1_t3[] = {10302};
+	lags_readback(h, "g1", "t", 3, want_g1_t3, 1);
+	int64_t want_g2_u3[] = {9302};
+	lags_readback(h, "g2", "u", 3, want_g2_u3, 1);
+	assert_int_equal(history_series_count(h, NULL), 2 * 3 + 2);
+	history_free(h);
+}
+
+/* snapshot_finish (fixed to O(P log P)): assigned partitions without a commit are added once,
+ * even when assigned twice; committed ones are not duplicated; members are linked. */
+static void snapshot_finish_assignments(void **state)
+{
+	(void)state;
+	lt_snapshot *s = snapshot_new();
+	lt_group *g = snapshot_add_group(s, "g");
+	for (int i = 99; i >= 0; i -= 2) /* committed: odd partitions, added in reverse */
+		group_add_partition(g, "t", i)->committed = i;
+	lt_member *m1 = group_add_member(g, "m1", "c1", "h1");
+	lt_member *m2 = group_add_member(g, "m2", "c2", "h2");
+	for (int i = 0; i < 100; i++)
+		member_add_assignment(i < 50 ? m1 : m2, "t", i);
+	member_add_assignment(m2, "t", 10); /* also assigned to m1 */
+	member_add_assignment(m2, "t", 12);
+	member_add_assignment(m1, "u", 0); /* uncommitted, twice */
+	member_add_assignment(m1, "u", 0);
+	snapshot_finish(s);
+	g = &s->groups[0];
+	assert_int_equal(g->n_partitions, 101);
+	for (int i = 0; i < 100; i++) {
+		assert_string_equal(g->partitions[i].topic, "t");
+		assert_int_equal(g->partitions[i].partition, i);
+		assert_int_equal(g->partitions[i].committed, i % 2 ? i : LT_OFFSET_NONE);
+		assert_true(g->partitions[i].member >= 0);
+	}
+	assert_int_equal(g->partitions[99].member, 1);
+	assert_int_equal(g->partitions[1].member, 0);
+	assert_string_equal(g->partitions[100].topic, "u");
+	assert_int_equal(g->partitions[100].member, 0);
+	/* the array still grows correctly after dropping repeats */
+	group_add_partition(g, "v", 0);
+	assert_int_equal(g->n_partitions, 102);
+	snapshot_unref(s);
+}
+
+/* Random walk against a plain reference: the compact rings (int16 deltas, rebases, wide
+ * fallback, gaps) must give back exactly the lags a full int64 history would. Offsets move by
+ * small steps, big jumps (2^40), drops (recreation), unknown values; partitions go stale or
+ * disappear for a while. Deterministic (fixed seed). */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+enum { RG = 3, RP = 4, ROUNDS = 300 };
+
+static int64_t walk(int64_t v)
+{
+	uint64_t r = rng() % 100;
+	if (r < 70 && v > INT64_MAX - 100000)
+		return INT64_MAX - (int64_t)(rng() % 1000); /* stays near the top */
+	if (r < 60)
+		return v + (int64_t)(rng() % 3000);
+	if (r < 70)
+		return v + (int64_t)(rng() % 100000);
+	if (r < 75)
+		return v < INT64_C(1) << 50 ? v + (INT64_C(1) << 40) : 3; /* a jump, or back to small */
+	if (r < 80)
+		return v / 2; /* backwards */
+	if (r < 83)
+		return INT64_MAX - (int64_t)(rng() % 1000);
+	return v;
+}
+
+static void random_walk_matches_reference(void **state)
+{
+	(void)state;
+	lt_model_params mp;
+	model_params_default(&mp);
+	mp.forget_after = 1000;
+	lt_history *h = history_new(&mp);
+	const size_t cap = history_committed_capacity(h);
+	int64_t committed[RG][RP], log_end[RP];
+	/* reference: per refresh, the lag each (group, partition) recorded, or none */
+	static int64_t ref[ROUNDS][RG][RP];
+	static bool has[ROUNDS][RG][RP];
+	for (int p = 0; p < RP; p++)
+		log_end[p] = (int64_t)(rng() % 1000);
+	for (int g = 0; g < RG; g++)
+		for (int p = 0; p < RP; p++)
+			committed[g][p] = 0;
+	for (int round = 0; round < ROUNDS; round++) {
+		lt_snapshot *s = snapshot_new();
+		s->taken_at_ms = 1000 * (round + 1);
+		int64_t tp_log_end[RP]; /* what the history keeps for the shared topic-partition */
+		bool tp_set[RP] = {false};
+		for (int p = 0; p < RP; p++)
+			log_end[p] = walk(log_end[p]);
+		for (int g = 0; g < RG; g++) {
+			char name[8];
+			snprintf(name, sizeof name, "g%d", g);
+			lt_group *grp = snapshot_add_group(s, name);
+			for (int p = 0; p < RP; p++) {
+				has[round][g][p] = false;
+				if (rng() % 10 == 0)
+					continue; /* absent this round */
+				committed[g][p] = walk(committed[g][p]);
+				lt_partition *lp = group_add_partition(grp, "t", p);
+				lp->committed = rng() % 8 == 0 ? LT_OFFSET_NONE : committed[g][p];
+				lp->log_end = rng() % 12 == 0 ? LT_OFFSET_NONE : log_end[p];
+				if (rng() % 15 == 0) {
+					lp->flags |= LT_PF_STALE;
+					continue;
+				}
+				/* first known log end of the refresh wins for the shared series */
+				if (!tp_set[p] || (tp_log_end[p] < 0 && lp->log_end >= 0)) {
+					tp_log_end[p] = lp->log_end;
+					tp_set[p] = true;
+				}
+				ref[round][g][p] = lp->committed; /* lag computed below, once the log end is known */
+				has[round][g][p] = true;
+			}
+		}
+		for (int g = 0; g < RG; g++)
+			for (int p = 0; p < RP; p++)
+				if (has[round][g][p]) {
+					bool known;
+					int64_t lag;
+					lag_compute(LT_OFFSET_NONE, ref[round][g][p], tp_log_end[p], &known, &lag);
+					has[round][g][p] = known;
+					ref[round][g][p] = lag;
+				}
+		snapshot_finish(s);
+		model_enrich(h, s);
+		snapshot_unref(s);
+
+		for (int g = 0; g < RG; g++)
+			for (int p = 0; p < RP; p++) {
+				int64_t want[LT_RING_MAX];
+				size_t n = 0;
+				for (int r = round - (int)cap + 1; r <= round; r++)
+					if (r >= 0 && has[r][g][p])
+						want[n++] = ref[r][g][p];
+				char name[8];
+				snprintf(name, sizeof name, "g%d", g);
+				int64_t out[LT_RING_MAX];
+				size_t got = history_partition_lags(h, name, "t", p, out, LT_RING_MAX);
+				assert_int_equal(got, n);
+				for (size_t i = 0; i < n; i++)
+					assert_int_equal(out[i], want[i]);
+			}
+	}
+	assert_true(history_wide_count(h) > 0); /* the walk did reach the int64 fallback */
 	history_free(h);
 }
 
@@ -500,12 +796,12 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* The L benchmark: 5,000 groups x 64 partitions. Worst case for the history: every group reads
- * its own topic, so no log-end series is shared. Reports bytes per partition (TAP comment) and
- * asserts the budget: under 40 MB at that size. */
-static void memory_budget_l_scale(void **state)
+/* The L benchmark: 5,000 groups x 64 partitions, fed three refreshes. Reports bytes per partition
+ * (TAP comment) and asserts the budget. `ntopics` 0: every group reads its own topic, the worst
+ * case for the history (no log-end series shared); else groups share ntopics topics like the
+ * simulator's scale scenario. */
+static void l_scale(int ntopics, size_t budget)
 {
-	(void)state;
 	enum { GROUPS = 5000, PARTS = 64 };
 	lt_history *h = history_new(NULL);
 	double enrich_ms = 0;
@@ -516,7 +812,7 @@ static void memory_budget_l_scale(void **state)
 		for (int gi = 0; gi < GROUPS; gi++) {
 			snprintf(name, sizeof name, "group-%05d", gi);
 			lt_group *g = snapshot_add_group(s, name);
-			snprintf(name, sizeof name, "topic-%05d", gi);
+			snprintf(name, sizeof name, "topic-%05d", ntopics ? gi % ntopics : gi);
 			for (int pi = 0; pi < PARTS; pi++) {
 				lt_partition *p = group_add_partition(g, name, pi);
 				p->log_start = 0;
@@ -532,34 +828,55 @@ static void memory_budget_l_scale(void **state)
 	}
 	size_t n_le, n = history_series_count(h, &n_le);
 	assert_int_equal(n, GROUPS * PARTS);
-	assert_int_equal(n_le, GROUPS * PARTS);
-	size_t bytes = history_bytes(h);
-	double per = (double)bytes / (GROUPS * PARTS);
-	printf("# history: %zu bytes for %d partitions (%.1f bytes/partition, own topic per group); "
-	       "model_enrich %.0f ms (this build)\n",
-	       bytes, GROUPS * PARTS, per, enrich_ms);
-	assert_true(bytes < 100u * 1024 * 1024); /* first cut; being tightened to 40 MB */
+	assert_int_equal(n_le, ntopics ? ntopics * PARTS : GROUPS * PARTS);
+	size_t bytes = history_bytes(h), used = history_bytes_used(h);
+	printf("# history, %d groups x %d partitions, %s: %.1f MB allocated (%.1f bytes/partition), "
+	       "%.1f MB used (%.1f bytes/partition); model_enrich %.0f ms (this build)\n",
+	       GROUPS, PARTS, ntopics ? "shared topics" : "a topic per group", bytes / 1048576.0,
+	       (double)bytes / (GROUPS * PARTS), used / 1048576.0, (double)used / (GROUPS * PARTS), enrich_ms);
+	assert_true(used <= bytes);
+	assert_true(bytes < budget);
 	history_free(h);
+}
+
+static void memory_budget_l_scale_own_topics(void **state)
+{
+	(void)state;
+	l_scale(0, 48u * 1024 * 1024);
+}
+
+static void memory_budget_l_scale_shared_topics(void **state)
+{
+	(void)state;
+	l_scale(100, 24u * 1024 * 1024);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(params_defaults),
-		cmocka_unit_test(first_refresh),
-		cmocka_unit_test(no_commit_anywhere),
-		cmocka_unit_test(rates_eta_and_time_lag),
-		cmocka_unit_test(status_sequences),
-		cmocka_unit_test(group_is_worst_partition),
-		cmocka_unit_test(log_end_backwards),
-		cmocka_unit_test(equal_timestamps),
-		cmocka_unit_test(huge_offsets_and_wide_rings),
-		cmocka_unit_test(counters_from_zero_to_max),
-		cmocka_unit_test(stale_not_recorded),
-		cmocka_unit_test(partition_lags_query),
-		cmocka_unit_test(trend_keeps_last_32),
-		cmocka_unit_test(series_forgotten),
-		cmocka_unit_test(memory_budget_l_scale),
+	    cmocka_unit_test(params_defaults),
+	    cmocka_unit_test(first_refresh),
+	    cmocka_unit_test(observed_flags_kept_derived_recomputed),
+	    cmocka_unit_test(no_commit_anywhere),
+	    cmocka_unit_test(rates_eta_and_time_lag),
+	    cmocka_unit_test(status_sequences),
+	    cmocka_unit_test(idle_behind_time_lag_keeps_growing),
+	    cmocka_unit_test(status_window_with_gaps),
+	    cmocka_unit_test(group_is_worst_partition),
+	    cmocka_unit_test(log_end_backwards),
+	    cmocka_unit_test(equal_timestamps),
+	    cmocka_unit_test(huge_offsets_and_wide_rings),
+	    cmocka_unit_test(counters_from_zero_to_max),
+	    cmocka_unit_test(wide_blocks_recycled),
+	    cmocka_unit_test(snapshot_finish_assignments),
+	    cmocka_unit_test(stale_not_recorded),
+	    cmocka_unit_test(partition_lags_query),
+	    cmocka_unit_test(trend_keeps_last_32),
+	    cmocka_unit_test(series_forgotten),
+	    cmocka_unit_test(series_identity_when_partitions_change),
+	    cmocka_unit_test(random_walk_matches_reference),
+	    cmocka_unit_test(memory_budget_l_scale_own_topics),
+	    cmocka_unit_test(memory_budget_l_scale_shared_topics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

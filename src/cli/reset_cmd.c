@@ -1,0 +1,241 @@
+/* reset_cmd.c — `lagtop --reset-offsets` and `lagtop --undo`: plan, print, and with --execute commit through
+ * the guarded executor. Exit: 0 planned/executed, 3 refused, 1 cluster or I/O error, 2 usage error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/modes.h"
+#include "config/config.h"
+#include "kafka/reset_exec.h"
+#include "kafka/reset_store.h"
+#include "reset/csv.h"
+#include "reset/plan.h"
+#include "reset/render.h"
+#include "util/sanitize.h"
+#include "util/xalloc.h"
+
+#define FROM_FILE_MAX_BYTES (64u << 20)
+
+static const struct {
+	lt_target_kind cli;
+	lt_reset_target reset;
+} target_map[] = {
+	{ LT_TARGET_EARLIEST, LT_RESET_EARLIEST }, { LT_TARGET_LATEST, LT_RESET_LATEST },
+	{ LT_TARGET_CURRENT, LT_RESET_CURRENT },   { LT_TARGET_OFFSET, LT_RESET_OFFSET },
+	{ LT_TARGET_SHIFT, LT_RESET_SHIFT },       { LT_TARGET_DATETIME, LT_RESET_DATETIME },
+	{ LT_TARGET_DURATION, LT_RESET_DURATION }, { LT_TARGET_FILE, LT_RESET_FILE },
+};
+
+static lt_reset_target map_target(lt_target_kind k)
+{
+	for (size_t i = 0; i < sizeof target_map / sizeof target_map[0]; i++)
+		if (target_map[i].cli == k)
+			return target_map[i].reset;
+	return LT_RESET_NONE;
+}
+
+/* The connection for a reset: the cluster from the config file (-c, default_cluster) merged with -b and
+ * -X (src/config). A cluster marked read_only in the config has no reset path. */
+static lt_reset_conn *connect_from_options(const struct lt_options *o, int *exit_code, char *err, size_t errlen)
+{
+	struct lt_config cfg;
+	struct lt_cluster_conf cc;
+	*exit_code = LT_EXIT_USAGE;
+	if (config_resolve(o, stderr, &cfg, &cc, err, errlen))
+		return NULL;
+	lt_reset_conn *c = NULL;
+	if (cc.read_only) {
+		snprintf(err, errlen, "resets are disabled for cluster '%s' (read_only = true in %s)",
+			 cc.name ? cc.name : cc.bootstrap, cfg.path ? cfg.path : "the configuration");
+	} else {
+		struct lt_reset_conn_conf cf = {
+			.cluster_name = cc.name ? cc.name : cc.bootstrap,
+			.bootstrap = cc.bootstrap,
+			.n_props = cc.n_props,
+			.prop_keys = (const char *const *)cc.prop_keys,
+			.prop_values = (const char *const *)cc.prop_values,
+			.timeout_ms = o->timeout_ms,
+		};
+		c = reset_conn_new(&cf, err, errlen);
+	}
+	cluster_conf_free(&cc);
+	config_free(&cfg);
+	return c;
+}
+
+/* Messages carry names from the cluster (client ids, hosts, topics): each line is made terminal-safe. */
+static void print_lines(FILE *f, const char *prefix, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len), *safe = sanitize_dup(line, true);
+		fprintf(f, "%s%s\n", prefix, safe);
+		free(safe);
+		free(line);
+		p += len + (nl != NULL);
+	}
+}
+
+/* out: stdout, or stderr when stdout carries the --export CSV. */
+static void print_result(const lt_reset_result *res, FILE *out)
+{
+	/* the per-partition outcome, once a commit was attempted (a backup is always written first) */
+	if (res->n_parts && res->backup_path && res->status != LT_EXEC_REFUSED) {
+		fprintf(out, "\n%-30s %-10s %-15s %-15s %s\n", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT");
+		for (size_t i = 0; i < res->n_parts; i++) {
+			const lt_reset_part_result *r = &res->parts[i];
+			char now[24] = "-";
+			if (r->after >= 0)
+				snprintf(now, sizeof now, "%lld", (long long)r->after);
+			char *topic = sanitize_dup(r->topic, true);
+			fprintf(out, "%-30s %-10d %-15lld %-15s %s\n", topic, r->partition, (long long)r->planned, now,
+			       r->error ? r->error : r->matches ? "ok" : "differs");
+			free(topic);
+		}
+	}
+	if (res->status == LT_EXEC_REFUSED) {
+		for (size_t i = 0; i < res->n_parts; i++)
+			if (res->parts[i].error) {
+				char *line = xasprintf("%s-%d: refused: %s", res->parts[i].topic, res->parts[i].partition,
+						       res->parts[i].error);
+				print_lines(stderr, "lagtop: ", line);
+				free(line);
+			}
+	}
+	if (res->backup_path)
+		fprintf(stderr, "lagtop: backup of the previous offsets: %s\n", res->backup_path);
+	print_lines(stderr, "lagtop: ", res->message ? res->message : "");
+	if (res->audit_error)
+		fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", res->audit_error);
+}
+
+/* Plans rq on the cluster, prints it, and commits it with --execute. */
+static int run(const struct lt_options *o, lt_reset_request *rq, const char *target_desc)
+{
+	char err[1024], msg[8192];
+	int exit_code;
+	lt_reset_conn *c = connect_from_options(o, &exit_code, err, sizeof err);
+	if (!c) {
+		print_lines(stderr, "lagtop: ", err);
+		return exit_code;
+	}
+	int rc = LT_EXIT_OK;
+	lt_reset_plan *plan = NULL;
+	lt_reset_input in;
+	reset_input_init(&in);
+	if (reset_exec_gather(c, rq, &in, err, sizeof err)) {
+		print_lines(stderr, "lagtop: ", err);
+		rc = LT_EXIT_CLUSTER;
+		goto out;
+	}
+	/* Like kafka-consumer-groups: an active group is refused before anything is planned or printed. */
+	if (reset_guard(rq->group, &in, msg, sizeof msg) != LT_GUARD_PROCEED) {
+		print_lines(stderr, "lagtop: ", msg);
+		if (o->execute) {
+			char *ae = reset_exec_audit(c, rq->group, NULL, target_desc, "refused", NULL);
+			if (ae)
+				fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", ae);
+			free(ae);
+		}
+		rc = LT_EXIT_REFUSED;
+		goto out;
+	}
+	plan = reset_plan_build(rq, &in, err, sizeof err);
+	if (!plan) {
+		print_lines(stderr, "lagtop: ", err);
+		rc = LT_EXIT_USAGE;
+		goto out;
+	}
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		print_lines(stderr, "lagtop: warning: ", plan->warnings[i]);
+	if (o->export_csv) {
+		char *csv = reset_csv_export((const lt_reset_plan *const[]){ plan }, 1);
+		fputs(csv, stdout);
+		free(csv);
+	} else {
+		char *table = reset_plan_table(plan), *totals = reset_plan_totals(plan);
+		printf("%s\n%s\n", table, totals);
+		free(table);
+		free(totals);
+	}
+	fflush(stdout);
+	if (plan->n_rows == 0) {
+		fprintf(stderr, "lagtop: nothing to reset: the scope holds no partition\n");
+		goto out;
+	}
+	if (!o->execute) {
+		fprintf(stderr, "lagtop: dry run: nothing was committed (add --execute to commit this plan)\n");
+		goto out;
+	}
+	lt_reset_result res;
+	switch (reset_exec_commit(c, plan, target_desc, &res)) {
+	case LT_EXEC_EXECUTED: rc = LT_EXIT_OK; break;
+	case LT_EXEC_REFUSED: rc = LT_EXIT_REFUSED; break;
+	case LT_EXEC_FAILED:
+	case LT_EXEC_MISMATCH:
+	default: rc = LT_EXIT_CLUSTER; break;
+	}
+	print_result(&res, o->export_csv ? stderr : stdout);
+	reset_result_free(&res);
+out:
+	reset_plan_free(plan);
+	reset_input_free(&in);
+	reset_conn_free(c);
+	return rc;
+}
+
+int mode_reset(const struct lt_options *o)
+{
+	char err[1024];
+	lt_reset_request rq;
+	lt_reset_target target = map_target(o->target);
+	if (reset_request_init(&rq, o->groups[0], target, o->target_arg, reset_now_ms(), err, sizeof err)) {
+		print_lines(stderr, "lagtop: ", err);
+		reset_request_free(&rq);
+		return LT_EXIT_USAGE;
+	}
+	rq.all_topics = o->all_topics;
+	for (size_t i = 0; i < o->n_topics; i++)
+		if (reset_request_add_topic(&rq, o->topics[i], err, sizeof err)) {
+			print_lines(stderr, "lagtop: ", err);
+			reset_request_free(&rq);
+			return LT_EXIT_USAGE;
+		}
+	if (target == LT_RESET_FILE) {
+		char *text = reset_file_read(o->target_arg, FROM_FILE_MAX_BYTES, err, sizeof err);
+		if (!text || reset_request_load_csv(&rq, text, err, sizeof err)) {
+			fprintf(stderr, "lagtop: %s%s%s\n", text ? o->target_arg : "", text ? ": " : "", err);
+			free(text);
+			reset_request_free(&rq);
+			return LT_EXIT_USAGE;
+		}
+		free(text);
+	}
+	char *desc = o->target_arg ? xasprintf("%s %s", reset_target_name(target), o->target_arg)
+				   : xstrdup(reset_target_name(target));
+	int rc = run(o, &rq, desc);
+	free(desc);
+	reset_request_free(&rq);
+	return rc;
+}
+
+int mode_undo(const struct lt_options *o)
+{
+	char err[1024], path[4096];
+	lt_reset_request rq;
+	memset(&rq, 0, sizeof rq);
+	int u = reset_undo_request(o->undo_group, &rq, path, sizeof path, err, sizeof err);
+	if (u != 0) {
+		print_lines(stderr, "lagtop: ", err);
+		reset_request_free(&rq);
+		return u > 0 ? LT_EXIT_USAGE : LT_EXIT_CLUSTER;
+	}
+	fprintf(stderr, "lagtop: restoring group '%s' from its newest backup %s\n", o->undo_group, path);
+	char *desc = xasprintf("undo %s", path);
+	int rc = run(o, &rq, desc);
+	free(desc);
+	reset_request_free(&rq);
+	return rc;
+}

@@ -1,0 +1,565 @@
+/* reset_exec.c — the guarded reset executor (see reset_exec.h). */
+#include "kafka/reset_exec.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <librdkafka/rdkafka.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kafka/client.h"
+#include "kafka/reset_store.h"
+#include "reset/csv.h"
+#include "reset/strbuf.h"
+#include "reset/timeparse.h"
+#include "util/xalloc.h"
+
+struct lt_reset_conn {
+	lt_client *cl;
+	rd_kafka_t *rk;         /* owned by cl */
+	int timeout_ms;
+	char *cluster;
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int64_t reset_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+lt_reset_conn *reset_conn_new(const struct lt_reset_conn_conf *cf, char *err, size_t errlen)
+{
+	struct lt_client_conf cc = {
+		.bootstrap = cf->bootstrap,
+		.n_props = cf->n_props,
+		.prop_keys = cf->prop_keys,
+		.prop_values = cf->prop_values,
+	};
+	lt_client *cl = client_new(&cc, err, errlen);
+	if (!cl)
+		return NULL;
+	lt_reset_conn *c = xcalloc(1, sizeof *c);
+	c->cl = cl;
+	c->rk = client_rk(cl);
+	c->timeout_ms = cf->timeout_ms > 0 ? cf->timeout_ms : 10000;
+	c->cluster = xstrdup(cf->cluster_name ? cf->cluster_name : cf->bootstrap ? cf->bootstrap : "-");
+	return c;
+}
+
+void reset_conn_free(lt_reset_conn *c)
+{
+	if (!c)
+		return;
+	client_free(c->cl);
+	free(c->cluster);
+	free(c);
+}
+
+/* Every admin call the executor makes goes through FindCoordinator. In librdkafka 2.0.2 such a request
+ * that times out while its coordinator lookup is pending aborts the process when the coordinator comes
+ * back (librdkafka issue 4605; see the collector in refresh.c). So the request itself is given an hour,
+ * and the executor stops waiting at its own deadline instead. Each call has its own result queue, so a
+ * late answer can never be taken for the answer of a later call (a stale "Empty" must not pass the guard). */
+#define COLD_TIMEOUT_MS (3600 * 1000)
+
+static rd_kafka_AdminOptions_t *admin_options(lt_reset_conn *c, rd_kafka_admin_op_t op)
+{
+	char errstr[256];
+	rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(c->rk, op);
+	rd_kafka_AdminOptions_set_request_timeout(o, COLD_TIMEOUT_MS, errstr, sizeof errstr);
+	return o;
+}
+
+/* Waits for the admin result of `type` on q, at most the connection's timeout. NULL with err on timeout
+ * or a request-level error. */
+static rd_kafka_event_t *wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
+				     const char *what, char *err, size_t errlen)
+{
+	int64_t deadline = reset_now_ms() + c->timeout_ms;
+	for (;;) {
+		int64_t left = deadline - reset_now_ms();
+		if (left <= 0) {
+			fail(err, errlen, "%s: no answer within %d ms", what, c->timeout_ms);
+			return NULL;
+		}
+		rd_kafka_event_t *ev = rd_kafka_queue_poll(q, (int)left);
+		if (!ev)
+			continue;
+		if (rd_kafka_event_type(ev) != type) {
+			rd_kafka_event_destroy(ev);
+			continue;
+		}
+		if (rd_kafka_event_error(ev)) {
+			fail(err, errlen, "%s: %s", what, rd_kafka_event_error_string(ev));
+			rd_kafka_event_destroy(ev);
+			return NULL;
+		}
+		return ev;
+	}
+}
+
+static lt_group_state map_state(rd_kafka_consumer_group_state_t s)
+{
+	switch (s) {
+	case RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE: return LT_GROUP_PREPARING_REBALANCE;
+	case RD_KAFKA_CONSUMER_GROUP_STATE_COMPLETING_REBALANCE: return LT_GROUP_COMPLETING_REBALANCE;
+	case RD_KAFKA_CONSUMER_GROUP_STATE_STABLE: return LT_GROUP_STABLE;
+	case RD_KAFKA_CONSUMER_GROUP_STATE_DEAD: return LT_GROUP_DEAD;
+	case RD_KAFKA_CONSUMER_GROUP_STATE_EMPTY: return LT_GROUP_EMPTY;
+	case RD_KAFKA_CONSUMER_GROUP_STATE_UNKNOWN:
+	default: return LT_GROUP_UNKNOWN;
+	}
+}
+
+void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *in)
+{
+	char err[512];
+	const char *groups[1] = { group };
+	rd_kafka_AdminOptions_t *o = admin_options(c, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_DescribeConsumerGroups(c->rk, groups, 1, o, q);
+	rd_kafka_AdminOptions_destroy(o);
+	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT, "describing the group",
+					   err, sizeof err);
+	rd_kafka_queue_destroy(q);
+	if (!ev) {
+		reset_input_set_error(in, err);
+		return;
+	}
+	size_t n = 0;
+	const rd_kafka_ConsumerGroupDescription_t **d =
+		rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
+	if (n != 1) {
+		reset_input_set_error(in, "the broker described no group");
+	} else {
+		const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d[0]);
+		if (e && rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND) {
+			in->group_exists = false;
+			in->state = LT_GROUP_DEAD;
+		} else if (e) {
+			snprintf(err, sizeof err, "describing the group: %s", rd_kafka_error_string(e));
+			reset_input_set_error(in, err);
+		} else {
+			in->state = map_state(rd_kafka_ConsumerGroupDescription_state(d[0]));
+			if (in->state == LT_GROUP_UNKNOWN)
+				reset_input_set_error(in, "the broker reported the state as Unknown");
+			size_t nm = rd_kafka_ConsumerGroupDescription_member_count(d[0]);
+			for (size_t i = 0; i < nm; i++) {
+				const rd_kafka_MemberDescription_t *m = rd_kafka_ConsumerGroupDescription_member(d[0], i);
+				reset_input_member(in, rd_kafka_MemberDescription_consumer_id(m),
+						   rd_kafka_MemberDescription_client_id(m), rd_kafka_MemberDescription_host(m));
+			}
+		}
+	}
+	rd_kafka_event_destroy(ev);
+}
+
+/* The group's committed offsets (every partition when parts is NULL). Calls cb for each committed one. */
+static int read_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
+			  void (*cb)(void *, const char *, int32_t, int64_t), void *arg, char *err, size_t errlen)
+{
+	rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(group, parts);
+	rd_kafka_AdminOptions_t *o = admin_options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_ListConsumerGroupOffsets(c->rk, &req, 1, o, q);
+	rd_kafka_AdminOptions_destroy(o);
+	rd_kafka_ListConsumerGroupOffsets_destroy(req);
+	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
+					   "reading committed offsets", err, errlen);
+	rd_kafka_queue_destroy(q);
+	if (!ev)
+		return -1;
+	size_t n = 0;
+	const rd_kafka_group_result_t **g =
+		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
+	int rc = 0;
+	if (n != 1) {
+		rc = fail(err, errlen, "reading committed offsets: no result for the group");
+	} else if (rd_kafka_group_result_error(g[0])) {
+		rc = fail(err, errlen, "reading committed offsets: %s",
+			  rd_kafka_error_string(rd_kafka_group_result_error(g[0])));
+	} else {
+		const rd_kafka_topic_partition_list_t *l = rd_kafka_group_result_partitions(g[0]);
+		for (int i = 0; l && i < l->cnt; i++) {
+			const rd_kafka_topic_partition_t *p = &l->elems[i];
+			if (p->err) {
+				rc = fail(err, errlen, "reading the committed offset of %s-%d: %s", p->topic,
+					  p->partition, rd_kafka_err2str(p->err));
+				break;
+			}
+			if (p->offset >= 0)
+				cb(arg, p->topic, p->partition, p->offset);
+		}
+	}
+	rd_kafka_event_destroy(ev);
+	return rc;
+}
+
+static void committed_into_input(void *arg, const char *topic, int32_t partition, int64_t offset)
+{
+	reset_input_part(arg, topic, partition)->committed = offset;
+}
+
+/* Metadata of every topic (one request); marks the wanted topics and their partitions in `in`. */
+static int read_metadata(lt_reset_conn *c, char **topics, size_t n_topics, lt_reset_input *in, char *err,
+			 size_t errlen)
+{
+	const struct rd_kafka_metadata *md = NULL;
+	rd_kafka_resp_err_t e = rd_kafka_metadata(c->rk, 1, NULL, &md, c->timeout_ms);
+	if (e)
+		return fail(err, errlen, "reading topic metadata: %s", rd_kafka_err2str(e));
+	for (size_t i = 0; i < n_topics; i++) {
+		const struct rd_kafka_metadata_topic *t = NULL;
+		for (int k = 0; k < md->topic_cnt; k++)
+			if (strcmp(md->topics[k].topic, topics[i]) == 0)
+				t = &md->topics[k];
+		bool exists = t && t->err != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART && t->partition_cnt > 0;
+		reset_input_topic(in, topics[i], exists);
+		for (int k = 0; exists && k < t->partition_cnt; k++) {
+			lt_reset_part *p = reset_input_part(in, topics[i], t->partitions[k].id);
+			p->exists = true;
+			p->has_leader = t->partitions[k].leader >= 0 &&
+					t->partitions[k].err != RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE;
+		}
+	}
+	rd_kafka_metadata_destroy(md);
+	return 0;
+}
+
+enum lookup { LOOKUP_START, LOOKUP_END, LOOKUP_TIME };
+
+/* One ListOffsets round (per leader, by librdkafka) for every partition in the request's scope that has a
+ * leader. offsets_for_times fails as a whole if one leader fails: then the reset is not planned at all. */
+static int read_log_offsets(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_input *in, enum lookup what,
+			    int64_t ts, char *err, size_t errlen)
+{
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(16);
+	for (size_t i = 0; i < in->n_parts; i++) {
+		lt_reset_part *p = &in->parts[i];
+		if (reset_request_wants(rq, p) && p->exists && p->has_leader)
+			rd_kafka_topic_partition_list_add(l, p->topic, p->partition)->offset =
+				what == LOOKUP_START ? RD_KAFKA_OFFSET_BEGINNING
+				: what == LOOKUP_END ? RD_KAFKA_OFFSET_END
+						     : ts;
+	}
+	int rc = 0;
+	if (l->cnt == 0)
+		goto out;
+	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(c->rk, l, c->timeout_ms);
+	if (e) {
+		rc = fail(err, errlen, "reading log offsets: %s", rd_kafka_err2str(e));
+		goto out;
+	}
+	for (int i = 0; i < l->cnt; i++) {
+		const rd_kafka_topic_partition_t *tp = &l->elems[i];
+		lt_reset_part *p = reset_input_part(in, tp->topic, tp->partition);
+		if (what == LOOKUP_TIME) {
+			/* -1: no message at or after the time; an error leaves it unknown (the planner refuses) */
+			p->ts_offset = tp->err ? LT_RESET_TS_UNKNOWN : tp->offset < 0 ? LT_OFFSET_NONE : tp->offset;
+			continue;
+		}
+		if (tp->err || tp->offset < 0) {
+			rc = fail(err, errlen, "reading the %s offset of %s-%d: %s",
+				  what == LOOKUP_START ? "log start" : "log end", tp->topic, tp->partition,
+				  tp->err ? rd_kafka_err2str(tp->err) : "no offset returned");
+			goto out;
+		}
+		if (what == LOOKUP_START)
+			p->log_start = tp->offset;
+		else
+			p->log_end = tp->offset;
+	}
+out:
+	rd_kafka_topic_partition_list_destroy(l);
+	return rc;
+}
+
+int reset_exec_gather(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_input *in, char *err, size_t errlen)
+{
+	reset_exec_read_state(c, rq->group, in);
+	if (read_committed(c, rq->group, NULL, committed_into_input, in, err, errlen))
+		return -1;
+	size_t n_topics = 0;
+	char **topics = reset_request_topics(rq, in, &n_topics);
+	int rc = 0;
+	if (n_topics && (read_metadata(c, topics, n_topics, in, err, errlen) ||
+			 read_log_offsets(c, rq, in, LOOKUP_START, 0, err, errlen) ||
+			 read_log_offsets(c, rq, in, LOOKUP_END, 0, err, errlen) ||
+			 ((rq->target == LT_RESET_DATETIME || rq->target == LT_RESET_DURATION) &&
+			  read_log_offsets(c, rq, in, LOOKUP_TIME, rq->timestamp_ms, err, errlen))))
+		rc = -1;
+	reset_strv_free(topics, n_topics);
+	return rc;
+}
+
+/* ---- commit ---- */
+
+static bool is_membership_error(rd_kafka_resp_err_t e)
+{
+	/* Kafka rejects an admin commit (generation -1, no member id) to a group with members this way. */
+	return e == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID || e == RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION ||
+	       e == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS || e == RD_KAFKA_RESP_ERR_FENCED_INSTANCE_ID;
+}
+
+static void result_set(lt_reset_result *res, lt_exec_status st, char *msg)
+{
+	res->status = st;
+	free(res->message);
+	res->message = msg;
+}
+
+/* Audit values are one token each: whitespace, quotes and controls are escaped so a line stays a line. */
+static void audit_value(lt_strbuf *b, const char *key, const char *v)
+{
+	sb_printf(b, " %s=", key);
+	if (!v || !*v) {
+		sb_printf(b, "-");
+		return;
+	}
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p <= ' ' || *p == '"' || *p == '\\' || *p == '%' || *p == 0x7f)
+			sb_printf(b, "%%%02X", *p);
+		else
+			sb_printf(b, "%c", *p);
+	}
+}
+
+static void audit(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc, lt_reset_result *res,
+		  const char *result_word)
+{
+	char *e = reset_exec_audit(c, plan->group, plan, target_desc, result_word, res->backup_path);
+	if (e)
+		res->audit_error = e;
+}
+
+char *reset_exec_audit(lt_reset_conn *c, const char *group, const lt_reset_plan *plan, const char *target_desc,
+		       const char *result_word, const char *backup_path)
+{
+	char host[256] = "-", when[40], user[256] = "-";
+	gethostname(host, sizeof host - 1);
+	host[sizeof host - 1] = '\0';
+	struct passwd pw, *pwp = NULL;
+	char pwbuf[1024];
+	if (getpwuid_r(getuid(), &pw, pwbuf, sizeof pwbuf, &pwp) == 0 && pwp)
+		snprintf(user, sizeof user, "%s", pw.pw_name);
+	else if (getenv("USER"))
+		snprintf(user, sizeof user, "%s", getenv("USER"));
+	reset_format_time(reset_now_ms(), when, sizeof when);
+	lt_strbuf b = { 0 };
+	sb_printf(&b, "%s", when);
+	audit_value(&b, "user", user);
+	audit_value(&b, "host", host);
+	audit_value(&b, "cluster", c->cluster);
+	audit_value(&b, "group", group);
+	audit_value(&b, "target", target_desc);
+	if (plan) {
+		sb_printf(&b, " partitions=%zu", plan->n_rows);
+		sb_printf(&b, " replayed=%" PRId64 " skipped=%" PRId64, plan->replayed, plan->skipped);
+	} else {
+		sb_printf(&b, " partitions=-");
+	}
+	audit_value(&b, "result", result_word);
+	audit_value(&b, "backup", backup_path);
+	char *line = sb_take(&b);
+	char err[512];
+	char *ret = reset_audit_append(line, err, sizeof err) ? xstrdup(err) : NULL;
+	free(line);
+	return ret;
+}
+
+static void backup_into(void *arg, const char *topic, int32_t partition, int64_t offset)
+{
+	lt_reset_part *p = reset_input_part(arg, topic, partition);
+	p->committed = offset;
+}
+
+static void readback_into(void *arg, const char *topic, int32_t partition, int64_t offset)
+{
+	lt_reset_result *res = arg;
+	for (size_t i = 0; i < res->n_parts; i++)
+		if (res->parts[i].partition == partition && strcmp(res->parts[i].topic, topic) == 0)
+			res->parts[i].after = offset;
+}
+
+lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc,
+				 lt_reset_result *res)
+{
+	char err[1024], msg[4096];
+	memset(res, 0, sizeof *res);
+	res->n_parts = plan->n_rows;
+	res->parts = xcalloc(plan->n_rows ? plan->n_rows : 1, sizeof *res->parts);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		res->parts[i] = (lt_reset_part_result){ .topic = xstrdup(plan->rows[i].topic),
+							.partition = plan->rows[i].partition,
+							.planned = plan->rows[i].new_offset,
+							.after = LT_OFFSET_NONE };
+
+	if (plan->n_rows == 0) {
+		result_set(res, LT_EXEC_EXECUTED, xstrdup("nothing to commit: the plan holds no partition"));
+		return res->status;
+	}
+
+	/* 1. The guard, again, immediately before committing. */
+	lt_reset_input now;
+	reset_input_init(&now);
+	reset_exec_read_state(c, plan->group, &now);
+	lt_guard g = reset_guard(plan->group, &now, msg, sizeof msg);
+	reset_input_free(&now);
+	if (g != LT_GUARD_PROCEED) {
+		result_set(res, LT_EXEC_REFUSED, xstrdup(msg));
+		audit(c, plan, target_desc, res, "refused");
+		return res->status;
+	}
+
+	/* 2. The backup of what is committed right now; no backup, no commit. */
+	lt_reset_input cur;
+	reset_input_init(&cur);
+	if (read_committed(c, plan->group, NULL, backup_into, &cur, err, sizeof err)) {
+		reset_input_free(&cur);
+		result_set(res, LT_EXEC_FAILED, xasprintf("cannot back up the committed offsets, nothing was "
+							  "committed: %s", err));
+		audit(c, plan, target_desc, res, "failed");
+		return res->status;
+	}
+	char *csv = reset_csv_backup(&cur);
+	reset_input_free(&cur);
+	char path[4096];
+	int brc = reset_backup_write(plan->group, reset_now_ms(), csv, path, sizeof path, err, sizeof err);
+	free(csv);
+	if (brc) {
+		result_set(res, LT_EXEC_FAILED, xasprintf("the backup could not be written, nothing was committed: %s",
+							  err));
+		audit(c, plan, target_desc, res, "failed");
+		return res->status;
+	}
+	res->backup_path = xstrdup(path);
+
+	/* 3. The commit: an admin commit (no member id, generation -1), which Kafka refuses for a group
+	 *    that has members. */
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		rd_kafka_topic_partition_list_add(l, plan->rows[i].topic, plan->rows[i].partition)->offset =
+			plan->rows[i].new_offset;
+	rd_kafka_AlterConsumerGroupOffsets_t *req = rd_kafka_AlterConsumerGroupOffsets_new(plan->group, l);
+	rd_kafka_topic_partition_list_destroy(l);
+	rd_kafka_AdminOptions_t *o = admin_options(c, RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_AlterConsumerGroupOffsets(c->rk, &req, 1, o, q);
+	rd_kafka_AdminOptions_destroy(o);
+	rd_kafka_AlterConsumerGroupOffsets_destroy(req);
+	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
+					   "committing offsets (its outcome is unknown: see the offsets read back)", err,
+					   sizeof err);
+	rd_kafka_queue_destroy(q);
+	size_t n_refused = 0, n_failed = 0;
+	char *group_error = NULL;
+	bool group_refused = false;
+	if (!ev) {
+		group_error = xstrdup(err);
+	} else {
+		size_t n = 0;
+		const rd_kafka_group_result_t **gr = rd_kafka_AlterConsumerGroupOffsets_result_groups(
+			rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
+		if (n != 1) {
+			group_error = xstrdup("committing offsets: no result for the group");
+		} else if (rd_kafka_group_result_error(gr[0])) {
+			const rd_kafka_error_t *e = rd_kafka_group_result_error(gr[0]);
+			group_error = xasprintf("committing offsets: %s", rd_kafka_error_string(e));
+			group_refused = is_membership_error(rd_kafka_error_code(e));
+		}
+		const rd_kafka_topic_partition_list_t *pl = n == 1 ? rd_kafka_group_result_partitions(gr[0]) : NULL;
+		for (int i = 0; pl && i < pl->cnt; i++) {
+			const rd_kafka_topic_partition_t *tp = &pl->elems[i];
+			if (!tp->err)
+				continue;
+			for (size_t k = 0; k < res->n_parts; k++) {
+				lt_reset_part_result *pr = &res->parts[k];
+				if (pr->partition != tp->partition || strcmp(pr->topic, tp->topic) != 0)
+					continue;
+				pr->error = xstrdup(rd_kafka_err2str(tp->err));
+				pr->refused = is_membership_error(tp->err);
+				if (pr->refused)
+					n_refused++;
+				else
+					n_failed++;
+			}
+		}
+		rd_kafka_event_destroy(ev);
+	}
+	res->committed = !group_error && n_refused + n_failed < res->n_parts;
+
+	/* 4. Read back what is committed now, whatever happened. */
+	rd_kafka_topic_partition_list_t *rl = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		rd_kafka_topic_partition_list_add(rl, plan->rows[i].topic, plan->rows[i].partition);
+	char rberr[512] = "";
+	int rb = plan->n_rows ? read_committed(c, plan->group, rl, readback_into, res, rberr, sizeof rberr) : 0;
+	rd_kafka_topic_partition_list_destroy(rl);
+	size_t n_mismatch = 0;
+	for (size_t i = 0; i < res->n_parts; i++) {
+		res->parts[i].matches = rb == 0 && res->parts[i].after == res->parts[i].planned;
+		n_mismatch += !res->parts[i].matches;
+	}
+
+	const char *word;
+	if (group_refused || (n_refused && n_refused + n_failed == res->n_parts && !group_error)) {
+		result_set(res, LT_EXEC_REFUSED,
+			   xasprintf("The broker refused the commit: a member joined group '%s' between the preview and "
+				     "the commit (%s). Nothing was changed by this commit.",
+				     plan->group, group_error ? group_error : "UNKNOWN_MEMBER_ID"));
+		word = "refused-by-broker";
+	} else if (group_error) {
+		result_set(res, LT_EXEC_FAILED, xasprintf("%s", group_error));
+		word = "failed";
+	} else if (n_refused || n_failed) {
+		result_set(res, LT_EXEC_FAILED,
+			   xasprintf("%zu of %zu partitions were not committed (see the per-partition errors)",
+				     n_refused + n_failed, res->n_parts));
+		word = "partial";
+	} else if (rb) {
+		result_set(res, LT_EXEC_MISMATCH,
+			   xasprintf("committed, but the offsets could not be read back: %s", rberr));
+		word = "unverified";
+	} else if (n_mismatch) {
+		result_set(res, LT_EXEC_MISMATCH,
+			   xasprintf("committed, but %zu partition%s do%s not read back as planned", n_mismatch,
+				     n_mismatch == 1 ? "" : "s", n_mismatch == 1 ? "es" : ""));
+		word = "mismatch";
+	} else {
+		result_set(res, LT_EXEC_EXECUTED, xasprintf("committed %zu partition%s; every offset reads back as "
+							    "planned", res->n_parts, res->n_parts == 1 ? "" : "s"));
+		word = "executed";
+	}
+	free(group_error);
+	audit(c, plan, target_desc, res, word);
+	return res->status;
+}
+
+void reset_result_free(lt_reset_result *res)
+{
+	for (size_t i = 0; i < res->n_parts; i++) {
+		free(res->parts[i].topic);
+		free(res->parts[i].error);
+	}
+	free(res->parts);
+	free(res->message);
+	free(res->backup_path);
+	free(res->audit_error);
+	memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,93 @@
+/* reset_exec.h — the guarded reset executor: reads what the planner needs from the cluster, and commits
+ * a plan with the guard re-checked, a backup written first, the result read back and an audit line.
+ *
+ * Every function blocks (bounded by the connection's timeout) and touches no global state, so the dashboard
+ * can run them on a worker thread and the command line in main's thread. One lt_reset_conn must not be used
+ * by two threads at once; separate connections are independent.
+ *
+ * Flow (the command line and the dashboard do the same):
+ *   c = reset_conn_new(&conf, err)                       librdkafka handle
+ *   reset_exec_gather(c, &rq, &in, err)                  state, members, commits, metadata, log offsets,
+ *                                                        offsets for the request's time
+ *   plan = reset_plan_build(&rq, &in, ...)               pure (src/reset)
+ *   reset_guard(group, &in, msg)                         refuse early (preview)
+ *   reset_exec_commit(c, plan, target_desc, &res)        guard again, backup, commit, read back, audit
+ *   reset_result_free(&res); reset_conn_free(c)
+ */
+#ifndef LAGTOP_KAFKA_RESET_EXEC_H
+#define LAGTOP_KAFKA_RESET_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reset/plan.h"
+
+struct lt_reset_conn_conf {
+	const char *cluster_name;     /* for the audit log ("-" if NULL) */
+	const char *bootstrap;        /* "host:port,..." */
+	size_t n_props;               /* librdkafka properties, applied in order after bootstrap */
+	const char *const *prop_keys;
+	const char *const *prop_values;
+	int timeout_ms;               /* per cluster request */
+};
+
+typedef struct lt_reset_conn lt_reset_conn;
+
+lt_reset_conn *reset_conn_new(const struct lt_reset_conn_conf *conf, char *err, size_t errlen);
+void reset_conn_free(lt_reset_conn *c);
+
+/* Fills `in` (initialised by the caller) for the request: the group's state and members (a failure to read
+ * them is recorded in in->state_error, so the guard fails closed), its committed offsets, metadata of the
+ * request's topics, log start/end of their partitions, and for --to-datetime/--by-duration the offsets for
+ * rq->timestamp_ms. Returns -1 with err when the cluster cannot answer (exit 1). */
+int reset_exec_gather(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_input *in, char *err, size_t errlen);
+
+/* Reads only the state and members of group into `in` (initialised by the caller). */
+void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *in);
+
+typedef enum {
+	LT_EXEC_EXECUTED = 0,   /* committed, and every partition reads back as planned */
+	LT_EXEC_REFUSED,        /* the guard (state re-read) or the broker (a member joined) refused */
+	LT_EXEC_FAILED,         /* cluster or local I/O error (e.g. the backup could not be written) */
+	LT_EXEC_MISMATCH,       /* committed, but some partition does not read back as planned */
+} lt_exec_status;
+
+typedef struct lt_reset_part_result {
+	char *topic;
+	int32_t partition;
+	int64_t planned;
+	int64_t after;          /* committed offset read back, LT_OFFSET_NONE if none / unread */
+	char *error;            /* the broker's error for this partition, NULL if none */
+	bool refused;           /* the error means "the group is not empty" (UNKNOWN_MEMBER_ID, ...) */
+	bool matches;           /* after == planned */
+} lt_reset_part_result;
+
+typedef struct lt_reset_result {
+	lt_exec_status status;
+	char *message;          /* what happened, possibly several lines (guard text, error) */
+	char *backup_path;      /* NULL if no backup was written */
+	bool committed;         /* the commit request was sent and accepted at least in part */
+	size_t n_parts;
+	lt_reset_part_result *parts;
+	char *audit_error;      /* the audit line could not be written (reported, not fatal) */
+} lt_reset_result;
+
+/* Commits plan for plan->group: re-reads the state (guard), reads the current committed offsets and writes
+ * them as a backup (refuses to go on if that fails), commits with AlterConsumerGroupOffsets, reads the
+ * offsets back, and appends an audit line. target_desc ("to-earliest", "to-datetime 2026-...") goes into
+ * the audit log. Always fills res; returns its status. */
+lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc,
+				 lt_reset_result *res);
+void reset_result_free(lt_reset_result *res);
+
+/* Appends one audit line (time, user, host, cluster, group, target, partitions, result, backup) for a reset
+ * decided outside reset_exec_commit (e.g. refused at the preview under --execute). plan and backup_path may
+ * be NULL. Returns NULL, or an allocated error message if the line could not be written. */
+char *reset_exec_audit(lt_reset_conn *c, const char *group, const lt_reset_plan *plan, const char *target_desc,
+		       const char *result_word, const char *backup_path);
+
+/* Current wall clock in ms (the executor is the one place of the reset path allowed to read clocks). */
+int64_t reset_now_ms(void);
+
+#endif

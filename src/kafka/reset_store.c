@@ -1,0 +1,292 @@
+/* reset_store.c — backups and the audit log (see reset_store.h). */
+#include "kafka/reset_store.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reset/timeparse.h"
+#include "util/xalloc.h"
+
+#define BACKUP_MAX_BYTES (64u << 20)
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int mkdir_one(const char *path, char *err, size_t errlen)
+{
+	if (mkdir(path, 0700) == 0 || errno == EEXIST) {
+		struct stat st;
+		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+			return fail(err, errlen, "%s is not a directory", path);
+		return 0;
+	}
+	return fail(err, errlen, "cannot create %s: %s", path, strerror(errno));
+}
+
+/* mkdir -p (new directories 0700; existing ones are left as they are). */
+static int mkdir_p(char *path, char *err, size_t errlen)
+{
+	for (size_t i = 1; path[i]; i++) {
+		if (path[i] != '/')
+			continue;
+		path[i] = '\0';
+		int rc = mkdir_one(path, err, errlen);
+		path[i] = '/';
+		if (rc)
+			return -1;
+	}
+	return mkdir_one(path, err, errlen);
+}
+
+int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen)
+{
+	const char *xdg = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	int n;
+	/* XDG: a relative XDG_STATE_HOME is invalid and must be ignored */
+	if (xdg && xdg[0] == '/') {
+		n = snprintf(out, len, "%s/lagtop", xdg);
+	} else if (home && home[0] == '/') {
+		n = snprintf(out, len, "%s/.local/state/lagtop", home);
+	} else {
+		return fail(err, errlen, "neither XDG_STATE_HOME nor HOME is set to an absolute path: nowhere to "
+					 "keep backups");
+	}
+	if (n < 0 || (size_t)n + sizeof "/backups/" + 300 > len)
+		return fail(err, errlen, "state directory path too long");
+	if (!create)
+		return 0;
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s/backups", out);
+	return mkdir_p(tmp, err, errlen);
+}
+
+/* Percent-encodes a group id for a file name. */
+static void encode_group(const char *group, char *out, size_t len)
+{
+	size_t o = 0;
+	for (const unsigned char *p = (const unsigned char *)group; *p && o + 4 < len; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		    *p == '-' || (*p == '.' && p != (const unsigned char *)group))
+			out[o++] = (char)*p;
+		else
+			o += (size_t)snprintf(out + o, len - o, "%%%02X", *p);
+	}
+	out[o] = '\0';
+}
+
+static int write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+int reset_backup_write(const char *group, int64_t now_ms, const char *csv, char *path_out, size_t pathlen,
+		       char *err, size_t errlen)
+{
+	char dir[4096], enc[1024], when[40];
+	if (reset_store_dir(dir, sizeof dir, 1, err, errlen))
+		return -1;
+	encode_group(group, enc, sizeof enc);
+	reset_format_time(now_ms, when, sizeof when);
+	/* 2026-11-29T10:00:00.123Z -> 20261129T100000.123Z: sorts by time, no ':' in the name */
+	char stamp[32];
+	size_t k = 0;
+	for (const char *p = when; *p && k + 1 < sizeof stamp; p++)
+		if (*p != '-' && *p != ':')
+			stamp[k++] = *p;
+	stamp[k] = '\0';
+
+	for (int attempt = 0; attempt < 100; attempt++) {
+		char suffix[8] = "";
+		if (attempt)
+			snprintf(suffix, sizeof suffix, "-%02d", attempt);
+		int n = snprintf(path_out, pathlen, "%s/backups/%s.%s%s.csv", dir, enc, stamp, suffix);
+		if (n < 0 || (size_t)n >= pathlen)
+			return fail(err, errlen, "backup path too long");
+		int fd = open(path_out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return fail(err, errlen, "cannot create backup %s: %s", path_out, strerror(errno));
+		if (write_all(fd, csv, strlen(csv)) != 0 || fsync(fd) != 0) {
+			int e = errno;
+			close(fd);
+			unlink(path_out);
+			return fail(err, errlen, "cannot write backup %s: %s", path_out, strerror(e));
+		}
+		if (close(fd) != 0) {
+			int e = errno;
+			unlink(path_out);
+			return fail(err, errlen, "cannot write backup %s: %s", path_out, strerror(e));
+		}
+		char bdir[4200];
+		snprintf(bdir, sizeof bdir, "%s/backups", dir);
+		fsync_dir(bdir);
+		return 0;
+	}
+	return fail(err, errlen, "cannot create a unique backup file name in %s/backups", dir);
+}
+
+int reset_backup_newest(const char *group, char *path_out, size_t pathlen, char *err, size_t errlen)
+{
+	char dir[4096], enc[1024], bdir[4200];
+	if (reset_store_dir(dir, sizeof dir, 0, err, errlen))
+		return -1;
+	encode_group(group, enc, sizeof enc);
+	snprintf(bdir, sizeof bdir, "%s/backups", dir);
+	DIR *d = opendir(bdir);
+	if (!d) {
+		if (errno == ENOENT) {
+			fail(err, errlen, "no backup of group '%s' in %s", group, bdir);
+			return 1;
+		}
+		return fail(err, errlen, "cannot read %s: %s", bdir, strerror(errno));
+	}
+	size_t el = strlen(enc);
+	char best[512] = "";
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *name = de->d_name;
+		size_t nl = strlen(name);
+		/* <enc>.<8 digits>T<6 digits>.<3 digits>Z[-NN].csv: the stamp's exact shape right after "<enc>."
+		 * keeps group "g" from matching the backups of group "g.x". */
+		if (nl <= el + 1 || strncmp(name, enc, el) != 0 || name[el] != '.' || nl < 4 ||
+		    strcmp(name + nl - 4, ".csv") != 0)
+			continue;
+		const char *st = name + el + 1;
+		size_t sl = nl - el - 1 - 4;
+		if (!(sl == 20 || sl == 23) || st[8] != 'T' || st[15] != '.' || st[19] != 'Z')
+			continue;
+		bool shape = true;
+		for (size_t i = 0; i < 19; i++)
+			if (i != 8 && i != 15 && (st[i] < '0' || st[i] > '9'))
+				shape = false;
+		if (!shape || nl >= sizeof best)
+			continue;
+		if (strcmp(name, best) > 0)
+			snprintf(best, sizeof best, "%s", name);
+	}
+	closedir(d);
+	if (!best[0]) {
+		fail(err, errlen, "no backup of group '%s' in %s", group, bdir);
+		return 1;
+	}
+	int n = snprintf(path_out, pathlen, "%s/%s", bdir, best);
+	if (n < 0 || (size_t)n >= pathlen)
+		return fail(err, errlen, "backup path too long");
+	return 0;
+}
+
+int reset_audit_append(const char *line, char *err, size_t errlen)
+{
+	char dir[4096], path[4200];
+	if (reset_store_dir(dir, sizeof dir, 1, err, errlen))
+		return -1;
+	snprintf(path, sizeof path, "%s/audit.log", dir);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	char *s = xasprintf("%s\n", line);
+	int rc = write_all(fd, s, strlen(s)) == 0 && fsync(fd) == 0 ? 0 : -1;
+	int e = errno;
+	free(s);
+	close(fd);
+	if (rc)
+		return fail(err, errlen, "cannot append to %s: %s", path, strerror(e));
+	return 0;
+}
+
+char *reset_file_read(const char *path, size_t max, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap)
+			buf = xgrow(buf, &cap, cap * 2, 1);
+		ssize_t r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
+			goto bad;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			fail(err, errlen, "%s is larger than %zu bytes", path, max);
+			goto bad;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (strlen(buf) != n) {
+		fail(err, errlen, "%s contains a NUL byte: not a CSV file", path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+bad:
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+int reset_undo_request(const char *group, lt_reset_request *rq, char *path_out, size_t pathlen, char *err,
+		       size_t errlen)
+{
+	int rc = reset_backup_newest(group, path_out, pathlen, err, errlen);
+	if (rc)
+		return rc;
+	char *text = reset_file_read(path_out, BACKUP_MAX_BYTES, err, errlen);
+	if (!text)
+		return -1;
+	char e2[512];
+	if (reset_request_init(rq, group, LT_RESET_FILE, path_out, 0, e2, sizeof e2) ||
+	    reset_request_load_csv(rq, text, e2, sizeof e2)) {
+		fail(err, errlen, "backup %s: %s", path_out, e2);
+		free(text);
+		return -1;
+	}
+	free(text);
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* csv.h — kafka-consumer-groups' reset CSV, pure (text in, text out; the caller reads and writes files).
+ *
+ * No header. One group: topic,partition,offset. Several groups: group,topic,partition,offset.
+ * Import (kafka-consumer-groups' rule): if the first line has 3 fields (and lagtop always resets exactly
+ * one group) the whole file is the 3-column form for that group; otherwise every line has 4 fields and the
+ * rows of the group are kept. No row for the group: "No reset plan for group g found.".
+ * Strict: every line has the form's field count, a non-empty legal topic name, a partition 0..2^31-1 and an
+ * offset 0..2^63-1; the first bad line is reported as "line N: …". Blank lines are skipped; CRLF is fine.
+ * A partition given twice with different offsets is an error (kafka-consumer-groups would silently keep
+ * the last one).
+ */
+#ifndef LAGTOP_RESET_CSV_H
+#define LAGTOP_RESET_CSV_H
+
+#include <stddef.h>
+
+#include "reset/plan.h"
+
+/* Parses the file text; fills the rows for `group` (caller frees with reset_csv_rows_free). */
+int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **rows, size_t *n, char *err,
+		    size_t errlen);
+void reset_csv_rows_free(lt_reset_csv_row *rows, size_t n);
+
+/* --export: the plans as CSV (3 columns for one plan, 4 with the group for several). Newly allocated. */
+char *reset_csv_export(const lt_reset_plan *const *plans, size_t n_plans);
+
+/* The backup written before a commit: the group's current committed offsets, 3-column form, sorted.
+ * Partitions without a commit are omitted (there is nothing to restore). Newly allocated. */
+char *reset_csv_backup(const lt_reset_input *in);
+
+#endif

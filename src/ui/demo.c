@@ -1,0 +1,63 @@
+/* demo.c — `lagtop --demo`: the simulated cluster (src/sim) in-process on ephemeral loopback ports
+ * with the "demo" scenario, and the dashboard on it through the real client path (collector,
+ * librdkafka, TCP). The cluster stops when the dashboard closes. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/modes.h"
+#include "kafka/collector.h"
+#include "sim/sim.h"
+#include "ui/source.h"
+#include "ui/tui.h"
+
+int mode_demo(const struct lt_options *o)
+{
+	char err[512];
+	struct sim_options so;
+	memset(&so, 0, sizeof so);
+	so.brokers = 3;
+	so.port = 0;
+	so.scenario = "demo";
+
+	sim_cluster *sim = sim_new(&so, err, sizeof err);
+	if (!sim) {
+		fprintf(stderr, "lagtop: cannot start the simulated cluster: %s\n", err);
+		return LT_EXIT_CLUSTER;
+	}
+	if (sim_start(sim) != 0) {
+		fprintf(stderr, "lagtop: cannot start the simulated cluster's thread\n");
+		sim_free(sim);
+		return LT_EXIT_CLUSTER;
+	}
+
+	struct lt_collector_conf conf;
+	memset(&conf, 0, sizeof conf);
+	conf.cluster_name = "demo (simulated)";
+	conf.bootstrap = sim_bootstrap(sim);
+	conf.n_group_regex = o->n_groups;
+	conf.group_regex = o->groups;
+	conf.interval_ms = tui_interval_ms(o);
+	conf.timeout_ms = o->timeout_ms;
+	model_params_default(&conf.model);
+
+	int rc;
+	lt_collector *c = collector_new(&conf, err, sizeof err);
+	if (!c) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		rc = LT_EXIT_CLUSTER;
+	} else if (collector_start(c, err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		collector_free(c);
+		rc = LT_EXIT_CLUSTER;
+	} else {
+		ui_source *src = source_collector_new(c);
+		rc = tui_run(o, src, conf.interval_ms, NULL);
+		source_free(src);
+		collector_free(c);
+	}
+	sim_stop(sim);
+	sim_free(sim);
+	return rc;
+}

@@ -1,0 +1,327 @@
+/* keys.c — the key table and the actions behind it. Actions only change state and set dirty
+ * flags; drawing happens once per loop pass (tui.c). */
+#include "config.h"
+
+#include "ui/keys.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/ui.h"
+#include "util/xalloc.h"
+
+#define KEY_ESC 27
+
+static void act_quit(struct ui *u)
+{
+	u->quit = true;
+}
+
+static void act_help(struct ui *u)
+{
+	u->popup = UI_POPUP_HELP;
+	u->popup_top = 0;
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
+static void act_up(struct ui *u)
+{
+	ui_move(u, -1);
+}
+
+static void act_down(struct ui *u)
+{
+	ui_move(u, 1);
+}
+
+static void act_page_up(struct ui *u)
+{
+	ui_move(u, -(long)(ui_page_rows(u) > 1 ? ui_page_rows(u) - 1 : 1));
+}
+
+static void act_page_down(struct ui *u)
+{
+	ui_move(u, ui_page_rows(u) > 1 ? ui_page_rows(u) - 1 : 1);
+}
+
+static void act_home(struct ui *u)
+{
+	ui_move_to(u, false);
+}
+
+static void act_end(struct ui *u)
+{
+	ui_move_to(u, true);
+}
+
+static void act_tab(struct ui *u)
+{
+	if (!u->open_group)
+		return;
+	u->focus = u->focus == UI_PANE_GROUPS ? (u->show_members ? UI_PANE_MEMBERS : UI_PANE_PARTS) : UI_PANE_GROUPS;
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
+static void act_enter(struct ui *u)
+{
+	if (u->focus == UI_PANE_GROUPS) {
+		if (u->groups.cursor < u->groups.n_rows) {
+			u->show_members = false;
+			ui_open_group(u, u->groups.rows[u->groups.cursor].group);
+		}
+	} else if (u->focus == UI_PANE_PARTS && u->parts.cursor < u->parts.n_rows) {
+		row_key_clear(&u->detail);
+		row_key_set(&u->detail, &u->parts.rows[u->parts.cursor]);
+		u->popup = UI_POPUP_DETAIL;
+		u->dirty |= UI_DIRTY_DRAW;
+	}
+}
+
+static void act_back(struct ui *u)
+{
+	struct ui_list *l = ui_focused_list(u);
+	if (l && l->filter) {
+		u->filter_buf[0] = '\0';
+		ui_apply_filter_text(u);
+		return;
+	}
+	if (u->open_group) {
+		free(u->open_group);
+		u->open_group = NULL;
+		u->focus = UI_PANE_GROUPS;
+		u->show_members = false;
+		u->dirty |= UI_DIRTY_ROWS;
+	}
+}
+
+static void act_filter(struct ui *u)
+{
+	struct ui_list *l = ui_focused_list(u);
+	if (!l)
+		return;
+	snprintf(u->filter_buf, sizeof u->filter_buf, "%s", l->filter ? filter_text(l->filter) : "");
+	u->filter_err[0] = '\0';
+	u->filter_editing = true;
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
+static bool sortable(const lt_column *c)
+{
+	return c->compare != NULL;
+}
+
+static void sort_step(struct ui *u, int dir)
+{
+	struct ui_list *l = ui_focused_list(u);
+	if (!l)
+		return;
+	size_t n;
+	const lt_column *cols = columns_for(l->kind, &n);
+	size_t cur = 0;
+	for (size_t i = 0; i < n; i++)
+		if (cols[i].id == l->sort_col)
+			cur = i;
+	for (size_t step = 1; step <= n; step++) {
+		long li = ((long)cur + (long)dir * (long)step) % (long)n;
+		size_t i = (size_t)(li < 0 ? li + (long)n : li);
+		if (sortable(&cols[i])) {
+			l->sort_col = cols[i].id;
+			l->sort_desc = cols[i].default_desc;
+			ui_set_message(u, "sorted by %s%s", cols[i].title, l->sort_desc ? ", descending" : "");
+			break;
+		}
+	}
+	u->hold_until = 0; /* an explicit sort applies at once */
+	u->dirty |= UI_DIRTY_ROWS;
+}
+
+static void act_sort_prev(struct ui *u)
+{
+	sort_step(u, -1);
+}
+
+static void act_sort_next(struct ui *u)
+{
+	sort_step(u, 1);
+}
+
+static void act_invert(struct ui *u)
+{
+	struct ui_list *l = ui_focused_list(u);
+	if (!l)
+		return;
+	l->sort_desc = !l->sort_desc;
+	u->hold_until = 0;
+	u->dirty |= UI_DIRTY_ROWS;
+}
+
+static void act_pause(struct ui *u)
+{
+	u->paused = !u->paused;
+	u->src->ops->set_paused(u->src, u->paused);
+	ui_set_message(u, "%s", u->paused ? "paused: no refreshes until p" : "resumed");
+}
+
+static const int intervals_ms[] = {500, 1000, 2000, 5000, 10000, 30000, 60000};
+#define N_INTERVALS (sizeof intervals_ms / sizeof intervals_ms[0])
+
+static void interval_step(struct ui *u, int dir)
+{
+	size_t i = 0;
+	if (dir > 0) {
+		while (i < N_INTERVALS - 1 && intervals_ms[i] <= u->interval_ms)
+			i++;
+	} else {
+		i = N_INTERVALS - 1;
+		while (i > 0 && intervals_ms[i] >= u->interval_ms)
+			i--;
+	}
+	u->interval_ms = intervals_ms[i];
+	u->src->ops->set_interval(u->src, u->interval_ms);
+	ui_set_message(u, "refresh every %g s", u->interval_ms / 1000.0);
+}
+
+static void act_slower(struct ui *u)
+{
+	interval_step(u, 1);
+}
+
+static void act_faster(struct ui *u)
+{
+	interval_step(u, -1);
+}
+
+static void act_refresh(struct ui *u)
+{
+	u->src->ops->refresh_now(u->src);
+	ui_set_message(u, "refreshing");
+}
+
+static void act_members(struct ui *u)
+{
+	if (!u->open_group) {
+		if (u->groups.cursor >= u->groups.n_rows)
+			return;
+		u->show_members = true;
+		ui_open_group(u, u->groups.rows[u->groups.cursor].group);
+		u->focus = UI_PANE_MEMBERS;
+		return;
+	}
+	u->show_members = !u->show_members;
+	if (u->focus != UI_PANE_GROUPS)
+		u->focus = u->show_members ? UI_PANE_MEMBERS : UI_PANE_PARTS;
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
+static void act_theme(struct ui *u)
+{
+	ui_next_theme(u);
+}
+
+static void act_cluster(struct ui *u)
+{
+	ui_choose_cluster(u);
+}
+
+static void act_error(struct ui *u)
+{
+	u->popup = UI_POPUP_ERROR;
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
+/* clang-format off */
+/* The table. Order is the help screen's order; the key bar shows entries with a label, in order. */
+static const struct ui_key key_table[] = {
+	{ { 'q' }, "q", "Quit", "quit (restores the terminal)", UI_PANE_ALL, 0, act_quit },
+	{ { '?' }, "?", "Help", "this help (Esc closes it)", UI_PANE_ALL, 0, act_help },
+	{ { KEY_UP }, "Up", NULL, "move up", UI_PANE_ALL, 0, act_up },
+	{ { 'k' }, "k", NULL, "move up", UI_PANE_ALL, 0, act_up },
+	{ { KEY_DOWN }, "Down", NULL, "move down", UI_PANE_ALL, 0, act_down },
+	{ { 'j' }, "j", NULL, "move down", UI_PANE_ALL, 0, act_down },
+	{ { KEY_PPAGE }, "PgUp", NULL, "move one page up", UI_PANE_ALL, 0, act_page_up },
+	{ { KEY_NPAGE }, "PgDn", NULL, "move one page down", UI_PANE_ALL, 0, act_page_down },
+	{ { KEY_HOME }, "Home", NULL, "first row", UI_PANE_ALL, 0, act_home },
+	{ { KEY_END }, "End", NULL, "last row", UI_PANE_ALL, 0, act_end },
+	{ { '\t' }, "Tab", "Pane", "switch between the groups pane and the group's pane", UI_PANE_ALL, 0, act_tab },
+	{ { '\n', '\r', KEY_ENTER }, "Enter", "Open", "open the group (its partitions); on a partition, its detail",
+	  UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_enter },
+	{ { KEY_ESC }, "Esc", "Back", "back: close a popup, clear the filter, close the group", UI_PANE_ALL, 0,
+	  act_back },
+	{ { '/' }, "/", "Filter", "filter (substring or regex); Enter keeps it, Esc clears it",
+	  UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_filter },
+	{ { '<' }, "<", NULL, "sort by the previous column", UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_sort_prev },
+	{ { '>' }, ">", "Sort", "sort by the next column", UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_sort_next },
+	{ { 'I' }, "I", "Invert", "invert the sort order", UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_invert },
+	{ { 'p' }, "p", "Pause", "pause or resume refreshing", UI_PANE_ALL, 0, act_pause },
+	{ { ' ' }, "Space", NULL, "pause or resume refreshing", UI_PANE_ALL, 0, act_pause },
+	{ { '+' }, "+", NULL, "refresh less often (longer interval)", UI_PANE_ALL, 0, act_slower },
+	{ { '-' }, "-", NULL, "refresh more often (shorter interval)", UI_PANE_ALL, 0, act_faster },
+	{ { KEY_F(5) }, "F5", NULL, "refresh now", UI_PANE_ALL, 0, act_refresh },
+	{ { 'm' }, "m", "Members", "show or hide the group's members", UI_PANE_ALL, 0, act_members },
+	{ { 'c' }, "c", NULL, "choose the cluster (from the config file)", UI_PANE_ALL, 0, act_cluster },
+	{ { 'e' }, "e", NULL, "show the last collection error in full", UI_PANE_ALL, 0, act_error },
+	{ { 't' }, "t", "Theme", "next colour theme", UI_PANE_ALL, 0, act_theme },
+	/* Offset resets (R, U) join here, flagged UI_KEY_WRITES so that --read-only never offers them. */
+};
+/* clang-format on */
+
+#define N_KEYS (sizeof key_table / sizeof key_table[0])
+
+const struct ui_key *keys_at(size_t i)
+{
+	return i < N_KEYS ? &key_table[i] : NULL;
+}
+
+bool keys_enabled(const struct ui_key *k, bool read_only)
+{
+	return !(read_only && (k->flags & UI_KEY_WRITES));
+}
+
+bool keys_dispatch(struct ui *u, int code)
+{
+	for (size_t i = 0; i < N_KEYS; i++) {
+		const struct ui_key *k = &key_table[i];
+		if (!keys_enabled(k, u->read_only))
+			continue;
+		for (int j = 0; j < 3 && k->codes[j]; j++)
+			if (k->codes[j] == code) {
+				if (k->panes & u->focus)
+					k->action(u);
+				return true;
+			}
+	}
+	return false;
+}
+
+char **keys_help_lines(bool read_only, int name_width)
+{
+	char **lines = xcalloc(N_KEYS + 1, sizeof *lines);
+	size_t n = 0;
+	for (size_t i = 0; i < N_KEYS;) {
+		if (!keys_enabled(&key_table[i], read_only)) {
+			i++;
+			continue;
+		}
+		char names[64] = "";
+		size_t j = i;
+		for (; j < N_KEYS && strcmp(key_table[j].help, key_table[i].help) == 0; j++)
+			if (keys_enabled(&key_table[j], read_only))
+				snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j > i ? ", " : "",
+				         key_table[j].name);
+		lines[n++] = xasprintf("%-*s %s", name_width, names, key_table[i].help);
+		i = j;
+	}
+	lines[n] = NULL;
+	return lines;
+}
+
+void keys_help_free(char **lines)
+{
+	if (!lines)
+		return;
+	for (size_t i = 0; lines[i]; i++)
+		free(lines[i]);
+	free(lines);
+}

@@ -1,0 +1,40 @@
+/* keys.h — the one key table: every key the dashboard answers to, with its name (as written in
+ * the help screen and the man page), its key-bar label, its help line, the panes it works in and
+ * its action. The help screen, the key bar and the man-page check are all generated from it. */
+#ifndef LAGTOP_UI_KEYS_H
+#define LAGTOP_UI_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ui;
+
+enum {
+	UI_KEY_WRITES = 1u << 0, /* changes the cluster (offset resets): never offered in --read-only */
+};
+
+struct ui_key {
+	int codes[3];     /* curses key codes, 0-terminated */
+	const char *name; /* "q", "Up", "PgDn", "F5", "Space" */
+	const char *bar;  /* label in the bottom key bar, NULL when not shown there */
+	const char *help; /* one line; consecutive keys with the same text share a help line */
+	unsigned panes;   /* UI_PANE_* where the key works */
+	unsigned flags;   /* UI_KEY_* */
+	void (*action)(struct ui *u);
+};
+
+/* The table, entry i; NULL past the end (used by the help screen and the man page test). */
+const struct ui_key *keys_at(size_t i);
+
+/* Whether the key is offered at all in this mode (read-only removes UI_KEY_WRITES keys). */
+bool keys_enabled(const struct ui_key *k, bool read_only);
+
+/* Runs the action bound to code in the focused pane. Returns false when no key matched. */
+bool keys_dispatch(struct ui *u, int code);
+
+/* The help text, one line per entry (keys sharing a help line joined by ", "), into a
+ * NULL-terminated array of malloc'd strings; free with keys_help_free. */
+char **keys_help_lines(bool read_only, int name_width);
+void keys_help_free(char **lines);
+
+#endif

@@ -1,0 +1,39 @@
+/* layout.h — where things go on the screen: pure arithmetic over sizes and the column tables, so
+ * the rules (minimum size, pane split, which columns drop first as the width shrinks) are unit
+ * tested without a terminal. */
+#ifndef LAGTOP_UI_LAYOUT_H
+#define LAGTOP_UI_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/columns.h"
+
+/* Below this the screen shows only "terminal too small". 80x24 is the size everything is designed for. */
+#define UI_MIN_COLS  50
+#define UI_MIN_LINES 12
+#define UI_NAME_MIN  8 /* the first (name) column never shrinks below this */
+
+struct ui_geom {
+	bool too_small;
+	int lines, cols;
+	int top_y;              /* top bar */
+	int main_y, main_h;     /* groups pane: title line, header line, rows */
+	int bottom_y, bottom_h; /* partitions/members pane, 0 height when closed */
+	int keys_y;             /* bottom key bar */
+};
+
+void layout_screen(int lines, int cols, bool bottom_open, struct ui_geom *g);
+
+struct ui_col_slot {
+	const lt_column *col;
+	int x, width;
+};
+
+/* Fits a column table into `width` cells: columns with the lowest priority go first (the rightmost
+ * among equals); priority 100 never goes. Extra room widens the first column (the name). Columns are
+ * separated by one space. The name column grows up to name_want cells (the longest name shown), so
+ * numbers stay near the names on wide terminals. Returns how many slots were written (room for n). */
+size_t layout_columns(const lt_column *cols, size_t n, int width, int name_want, struct ui_col_slot *out);
+
+#endif

@@ -1,0 +1,774 @@
+/* screen.c — drawing: top bar, panes, key bar, popups, and the "too small" screen. Reads the
+ * state, never changes it (apart from keeping scroll offsets in range). Only the rows on screen are
+ * formatted, so the cost of a frame does not grow with the number of rows. */
+#include "config.h"
+
+#include <curses.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/keys.h"
+#include "ui/ui.h"
+#include "util/sanitize.h"
+#include "util/xalloc.h"
+
+#define CELL_BYTES 1024
+
+static bool utf8(const struct ui *u)
+{
+	return !u->ascii;
+}
+
+static void set_role(ui_role r)
+{
+	attrset((attr_t)theme_attr(r));
+}
+
+/* Writes untrusted (or any) text at y,x in exactly `cells` cells, escaped and cut with an ellipsis. */
+static void put_cells(const struct ui *u, int y, int x, const char *text, int cells, bool right)
+{
+	char buf[CELL_BYTES];
+	if (cells <= 0)
+		return;
+	if (cells > (int)(sizeof buf / 4) - 2)
+		cells = (int)(sizeof buf / 4) - 2;
+	fit_cells_padded(text, cells, utf8(u), right, buf, sizeof buf);
+	mvaddstr(y, x, buf);
+}
+
+static void fill_line(int y, int x, int w)
+{
+	for (int i = 0; i < w; i++)
+		mvaddch(y, x + i, ' ');
+}
+
+/* A sparkline of values (oldest first) in `cells` cells, the newest at the right. */
+static void sparkline(const struct ui *u, const int64_t *v, size_t n, int cells, char *out, size_t outlen)
+{
+	size_t first = n > (size_t)cells ? n - (size_t)cells : 0;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	out[0] = '\0';
+	for (size_t i = first; i < n; i++) {
+		if (v[i] < lo)
+			lo = v[i];
+		if (v[i] > hi)
+			hi = v[i];
+	}
+	size_t len = 0;
+	for (size_t i = first; i < n && len + 8 < outlen; i++) {
+		int level = hi > lo ? (int)((double)(v[i] - lo) * 7.0 / (double)(hi - lo) + 0.5) : (hi > 0 ? 3 : 0);
+		const char *g = u->glyphs->spark[level];
+		size_t gl = strlen(g);
+		memcpy(out + len, g, gl);
+		len += gl;
+	}
+	out[len] = '\0';
+}
+
+/* ---- top bar ---- */
+
+struct bar {
+	const struct ui *u;
+	int y, x, w;
+};
+
+static void bar_seg(struct bar *b, ui_role role, const char *text, bool untrusted)
+{
+	int room = b->w - b->x;
+	if (room <= 2)
+		return;
+	int need = display_width(text, utf8(b->u));
+	if (b->x > 0) {
+		set_role(UI_ROLE_TOP_BAR);
+		mvaddstr(b->y, b->x, " ");
+		mvaddstr(b->y, b->x + 1, b->u->glyphs->vbar);
+		mvaddstr(b->y, b->x + 2, " ");
+		b->x += 3;
+		room -= 3;
+	}
+	if (room <= 0)
+		return;
+	int cells = need < room ? need : room;
+	set_role(role);
+	(void)untrusted; /* everything goes through the sanitizer anyway */
+	put_cells(b->u, b->y, b->x, text, cells, false);
+	b->x += cells;
+}
+
+static bool refresh_late(const struct ui *u, int64_t wall, int64_t *late_by)
+{
+	if (u->paused || !u->snap)
+		return false;
+	int64_t done = u->snap->taken_at_ms + u->snap->duration_ms;
+	int64_t age = wall - done;
+	*late_by = age;
+	/* a refresh is late when none finished for two intervals and a second */
+	return age > 2 * (int64_t)u->interval_ms + 1000;
+}
+
+static void draw_top_bar(const struct ui *u)
+{
+	const struct ui_geom *g = &u->geom;
+	struct bar b = {u, g->top_y, 0, g->cols};
+	char buf[256], t1[32], t2[32];
+	int64_t wall = ui_now_wall_ms();
+	const lt_snapshot *s = u->snap;
+
+	set_role(UI_ROLE_TOP_BAR);
+	fill_line(g->top_y, 0, g->cols);
+	mvaddstr(g->top_y, 0, " ");
+	b.x = 1;
+	if (!s) {
+		int64_t started = u->src->ops->refresh_started_ms(u->src);
+		format_duration_ms(started ? wall - started : 0, t1, sizeof t1);
+		snprintf(buf, sizeof buf, "lagtop: waiting for the first refresh (%s)", t1);
+		bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+		b.x = b.w; /* nothing else yet */
+		return;
+	}
+	/* cluster name on the left */
+	char name[64];
+	fit_cells(s->cluster ? s->cluster : "?", 24, utf8(u), name, sizeof name);
+	set_role(UI_ROLE_TOP_BAR);
+	attron(A_BOLD);
+	mvaddstr(b.y, b.x, name);
+	b.x += display_width(name, utf8(u));
+
+	snprintf(buf, sizeof buf, "brokers %d/%d", s->brokers_up, s->brokers_total);
+	bar_seg(&b, s->brokers_up < s->brokers_total ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR, buf, false);
+	snprintf(buf, sizeof buf, "%zu group%s", s->n_groups, s->n_groups == 1 ? "" : "s");
+	bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+
+	int64_t late_by = 0;
+	bool late = refresh_late(u, wall, &late_by);
+	int64_t age = wall - (s->taken_at_ms + s->duration_ms);
+	format_duration_ms(age > 0 ? age : 0, t1, sizeof t1);
+	format_duration_ms(s->duration_ms, t2, sizeof t2);
+	if (s->duration_ms < 1000)
+		snprintf(t2, sizeof t2, "%" PRId64 "ms", s->duration_ms);
+	snprintf(buf, sizeof buf, "%s ago, took %s", t1, t2);
+	bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+	if (late) {
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, u->src->ops->busy(u->src) ? "LATE: refresh still running" : "LATE",
+		        false);
+	}
+	if (u->read_only)
+		bar_seg(&b, UI_ROLE_TOP_BAR, "read-only", false);
+	if (u->paused)
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, "PAUSED", false);
+	else {
+		snprintf(buf, sizeof buf, "every %gs", u->interval_ms / 1000.0);
+		bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+	}
+	if (s->error) {
+		char *one = xasprintf("error: %s (e)", s->error);
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
+		free(one);
+	}
+}
+
+/* ---- panes ---- */
+
+static ui_role status_role(lt_status st)
+{
+	switch (st) {
+	case LT_STATUS_OK: return UI_ROLE_STATUS_OK;
+	case LT_STATUS_WARN: return UI_ROLE_STATUS_WARN;
+	case LT_STATUS_REWIND: return UI_ROLE_STATUS_REWIND;
+	case LT_STATUS_STALL: return UI_ROLE_STATUS_STALL;
+	case LT_STATUS_STOP: return UI_ROLE_STATUS_STOP;
+	default: return UI_ROLE_STATUS_UNKNOWN;
+	}
+}
+
+static ui_role row_role(const lt_row *r)
+{
+	if (r->part) {
+		if (r->part->flags & LT_PF_STALE)
+			return UI_ROLE_STALE;
+		return status_role(r->part->status);
+	}
+	if (r->group->stale_ms > 0)
+		return UI_ROLE_STALE;
+	return status_role(r->group->status);
+}
+
+static void draw_pane_title(const struct ui *u, int y, bool focused, const char *title, const struct ui_list *l,
+			    size_t shown, size_t total)
+{
+	char buf[128];
+	set_role(focused ? UI_ROLE_PANE_TITLE : UI_ROLE_NORMAL);
+	fill_line(y, 0, u->geom.cols);
+	int x = 0;
+	mvaddstr(y, x, focused ? ">" : " ");
+	x = 1;
+	int tw = u->geom.cols / 2;
+	put_cells(u, y, x, title, tw, false);
+	x += display_width(title, utf8(u)) < tw ? display_width(title, utf8(u)) : tw;
+	if (l && l->filter)
+		snprintf(buf, sizeof buf, "  %zu of %zu", shown, total);
+	else
+		snprintf(buf, sizeof buf, "  %zu", shown);
+	mvaddstr(y, x, buf);
+	x += (int)strlen(buf);
+	if (l && l->filter && x + 12 < u->geom.cols) {
+		set_role(UI_ROLE_FILTER);
+		mvaddstr(y, x, "  filter: ");
+		x += 10;
+		put_cells(u, y, x, filter_text(l->filter), u->geom.cols - x - 1, false);
+	}
+}
+
+static void draw_header(const struct ui *u, int y, const struct ui_col_slot *slots, size_t n, const struct ui_list *l)
+{
+	set_role(UI_ROLE_HEADER);
+	fill_line(y, 0, u->geom.cols);
+	for (size_t i = 0; i < n; i++) {
+		const lt_column *c = slots[i].col;
+		bool sorted = l && c->id == l->sort_col;
+		char t[64];
+		snprintf(t, sizeof t, "%s%s", c->title,
+		         sorted ? (l->sort_desc ? u->glyphs->sort_desc : u->glyphs->sort_asc) : "");
+		set_role(sorted ? UI_ROLE_HEADER_SORT : UI_ROLE_HEADER);
+		put_cells(u, y, slots[i].x, t, slots[i].width, c->align_right);
+	}
+}
+
+static bool exact_when_fits(lt_col_id id)
+{
+	switch (id) {
+	case LT_COL_MEMBERS:
+	case LT_COL_PARTITIONS:
+	case LT_COL_LAG:
+	case LT_COL_LOG_START:
+	case LT_COL_COMMITTED:
+	case LT_COL_LOG_END:
+	case LT_COL_P_LAG: return true;
+	default: return false;
+	}
+}
+
+static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r)
+{
+	char buf[256];
+	if (sl->col->id == LT_COL_TREND) {
+		sparkline(u, r->group->trend, r->group->n_trend, sl->width, buf, sizeof buf);
+		int w = display_width(buf, utf8(u));
+		fill_line(y, sl->x, sl->width - w);
+		mvaddstr(y, sl->x + sl->width - w, buf); /* glyphs only: nothing untrusted */
+		return;
+	}
+	/* offsets and counts are shown exactly when they fit: operators compare them with other tools */
+	if (exact_when_fits(sl->col->id)) {
+		sl->col->format(r, buf, sizeof buf, true);
+		if ((int)strlen(buf) > sl->width)
+			sl->col->format(r, buf, sizeof buf, false);
+	} else {
+		sl->col->format(r, buf, sizeof buf, false);
+	}
+	put_cells(u, y, sl->x, buf, sl->width, sl->col->align_right);
+}
+
+static void clamp_scroll(size_t *top, size_t cursor, size_t n, int h)
+{
+	if (h <= 0)
+		return;
+	if (cursor < *top)
+		*top = cursor;
+	if (cursor >= *top + (size_t)h)
+		*top = cursor - (size_t)h + 1;
+	if (n > (size_t)h && *top > n - (size_t)h)
+		*top = n - (size_t)h;
+	if (n <= (size_t)h)
+		*top = 0;
+}
+
+static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focused, const char *title, size_t total)
+{
+	size_t ncol;
+	const lt_column *cols = columns_for(l->kind, &ncol);
+	struct ui_col_slot slots[LT_COL__COUNT];
+	size_t n = layout_columns(cols, ncol, u->geom.cols, l->name_want, slots);
+
+	draw_pane_title(u, y, focused, title, l, l->n_rows, total);
+	if (h < 2)
+		return;
+	draw_header(u, y + 1, slots, n, l);
+	int rows_h = h - 2;
+	clamp_scroll(&l->top, l->cursor, l->n_rows, rows_h);
+	for (int i = 0; i < rows_h; i++) {
+		size_t ri = l->top + (size_t)i;
+		int ly = y + 2 + i;
+		if (ri >= l->n_rows) {
+			set_role(UI_ROLE_NORMAL);
+			fill_line(ly, 0, u->geom.cols);
+			continue;
+		}
+		const lt_row *r = &l->rows[ri];
+		ui_role role = row_role(r);
+		if (ri == l->cursor)
+			role = focused ? UI_ROLE_CURSOR : UI_ROLE_CURSOR_UNFOCUSED;
+		set_role(role);
+		fill_line(ly, 0, u->geom.cols);
+		for (size_t c = 0; c < n; c++)
+			draw_cell(u, ly, &slots[c], r);
+	}
+	if (l->n_rows == 0 && rows_h > 0) {
+		set_role(UI_ROLE_NORMAL);
+		mvaddstr(y + 2, 2,
+		         l->filter ? "(no rows match the filter; Esc clears it)"
+		                   : (u->snap ? "(nothing here)" : "(waiting for data)"));
+	}
+}
+
+/* ---- members pane ---- */
+
+size_t screen_members_count(const struct ui *u)
+{
+	const lt_group *g = ui_open_group_ptr(u);
+	return g ? g->n_members : 0;
+}
+
+static const lt_column member_cols[] = {
+	{.title = "MEMBER-ID", .width = 20, .priority = 100},
+	{.title = "CLIENT-ID", .width = 18, .priority = 80},
+	{.title = "HOST", .width = 16, .priority = 60},
+	{.title = "PARTITIONS", .width = 20, .priority = 90},
+};
+
+static void assigned_text(const lt_member *m, char *out, size_t outlen)
+{
+	size_t len = 0;
+	const char *prev = NULL;
+	out[0] = '\0';
+	if (m->n_assigned == 0) {
+		snprintf(out, outlen, "-");
+		return;
+	}
+	for (size_t i = 0; i < m->n_assigned && len + 1 < outlen; i++) {
+		const struct lt_topic_partition *tp = &m->assigned[i];
+		int w;
+		if (prev && strcmp(prev, tp->topic) == 0)
+			w = snprintf(out + len, outlen - len, ",%" PRId32, tp->partition);
+		else
+			w = snprintf(out + len, outlen - len, "%s%s:%" PRId32, prev ? " " : "", tp->topic,
+			             tp->partition);
+		if (w < 0 || (size_t)w >= outlen - len)
+			break;
+		len += (size_t)w;
+		prev = tp->topic;
+	}
+}
+
+static void draw_members(struct ui *u, int y, int h, bool focused)
+{
+	const lt_group *g = ui_open_group_ptr(u);
+	char title[300];
+	char *safe = sanitize_dup(u->open_group, utf8(u));
+	snprintf(title, sizeof title, "Members of %s%s", safe, g ? "" : " (gone)");
+	free(safe);
+	size_t nm = g ? g->n_members : 0;
+	draw_pane_title(u, y, focused, title, NULL, nm, nm);
+	if (h < 2)
+		return;
+	struct ui_col_slot slots[4];
+	size_t n = layout_columns(member_cols, 4, u->geom.cols, 48, slots);
+	draw_header(u, y + 1, slots, n, NULL);
+	int rows_h = h - 2;
+	clamp_scroll(&u->mem_top, u->mem_cursor, nm, rows_h);
+	for (int i = 0; i < rows_h; i++) {
+		size_t mi = u->mem_top + (size_t)i;
+		int ly = y + 2 + i;
+		set_role(mi == u->mem_cursor && mi < nm ? (focused ? UI_ROLE_CURSOR : UI_ROLE_CURSOR_UNFOCUSED)
+		                                        : UI_ROLE_NORMAL);
+		fill_line(ly, 0, u->geom.cols);
+		if (mi >= nm)
+			continue;
+		const lt_member *m = &g->members[mi];
+		char assigned[512];
+		assigned_text(m, assigned, sizeof assigned);
+		for (size_t c = 0; c < n; c++) {
+			const char *text = "";
+			if (slots[c].col == &member_cols[0])
+				text = m->member_id;
+			else if (slots[c].col == &member_cols[1])
+				text = m->client_id;
+			else if (slots[c].col == &member_cols[2])
+				text = m->host;
+			else
+				text = assigned;
+			put_cells(u, ly, slots[c].x, text ? text : "-", slots[c].width, false);
+		}
+	}
+	if (nm == 0 && rows_h > 0) {
+		set_role(UI_ROLE_NORMAL);
+		mvaddstr(y + 2, 2, "(no members: the group is empty)");
+	}
+}
+
+/* ---- key bar ---- */
+
+static void draw_key_bar(const struct ui *u)
+{
+	const struct ui_geom *g = &u->geom;
+	int y = g->keys_y, x = 0;
+	set_role(UI_ROLE_NORMAL);
+	fill_line(y, 0, g->cols);
+	if (u->filter_editing) {
+		set_role(UI_ROLE_FILTER);
+		mvaddstr(y, 0, "Filter: ");
+		x = 8;
+		int room = g->cols - x - 40;
+		if (room < 10)
+			room = 10;
+		char buf[CELL_BYTES];
+		int w = fit_cells(u->filter_buf, room, utf8(u), buf, sizeof buf);
+		mvaddstr(y, x, buf);
+		x += w;
+		set_role(UI_ROLE_CURSOR);
+		mvaddstr(y, x, " ");
+		x += 2;
+		set_role(u->filter_err[0] ? UI_ROLE_MESSAGE : UI_ROLE_NORMAL);
+		put_cells(u, y, x, u->filter_err[0] ? u->filter_err : "Enter keep  Esc clear", g->cols - x, false);
+		return;
+	}
+	if (u->msg[0]) {
+		set_role(UI_ROLE_MESSAGE);
+		put_cells(u, y, 1, u->msg, g->cols - 1, false);
+		return;
+	}
+	for (size_t i = 0; keys_at(i); i++) {
+		const struct ui_key *k = keys_at(i);
+		if (!k->bar || !keys_enabled(k, u->read_only) || !(k->panes & u->focus))
+			continue;
+		int need = (int)strlen(k->name) + (int)strlen(k->bar) + 1;
+		if (x + need > g->cols)
+			break;
+		set_role(UI_ROLE_KEY_BAR_KEY);
+		mvaddstr(y, x, k->name);
+		x += (int)strlen(k->name);
+		set_role(UI_ROLE_KEY_BAR_LABEL);
+		mvaddstr(y, x, k->bar);
+		x += (int)strlen(k->bar);
+		set_role(UI_ROLE_NORMAL);
+		mvaddstr(y, x, " ");
+		x++;
+	}
+}
+
+/* ---- popups ---- */
+
+struct popup {
+	int y, x, h, w;
+};
+
+static void popup_frame(const struct ui *u, struct popup *p, int want_h, int want_w, const char *title)
+{
+	const struct ui_geom *g = &u->geom;
+	p->h = want_h < g->lines - 2 ? want_h : g->lines - 2;
+	p->w = want_w < g->cols - 2 ? want_w : g->cols - 2;
+	p->y = (g->lines - p->h) / 2;
+	p->x = (g->cols - p->w) / 2;
+	set_role(UI_ROLE_POPUP);
+	for (int i = 0; i < p->h; i++)
+		fill_line(p->y + i, p->x, p->w);
+	if (u->ascii) {
+		for (int i = 1; i < p->w - 1; i++) {
+			mvaddch(p->y, p->x + i, '-');
+			mvaddch(p->y + p->h - 1, p->x + i, '-');
+		}
+		for (int i = 1; i < p->h - 1; i++) {
+			mvaddch(p->y + i, p->x, '|');
+			mvaddch(p->y + i, p->x + p->w - 1, '|');
+		}
+		mvaddch(p->y, p->x, '+');
+		mvaddch(p->y, p->x + p->w - 1, '+');
+		mvaddch(p->y + p->h - 1, p->x, '+');
+		mvaddch(p->y + p->h - 1, p->x + p->w - 1, '+');
+	} else {
+		mvhline(p->y, p->x + 1, ACS_HLINE, p->w - 2);
+		mvhline(p->y + p->h - 1, p->x + 1, ACS_HLINE, p->w - 2);
+		mvvline(p->y + 1, p->x, ACS_VLINE, p->h - 2);
+		mvvline(p->y + 1, p->x + p->w - 1, ACS_VLINE, p->h - 2);
+		mvaddch(p->y, p->x, ACS_ULCORNER);
+		mvaddch(p->y, p->x + p->w - 1, ACS_URCORNER);
+		mvaddch(p->y + p->h - 1, p->x, ACS_LLCORNER);
+		mvaddch(p->y + p->h - 1, p->x + p->w - 1, ACS_LRCORNER);
+	}
+	set_role(UI_ROLE_POPUP_TITLE);
+	char t[128];
+	snprintf(t, sizeof t, " %s ", title);
+	put_cells(u, p->y, p->x + 2, t, display_width(t, utf8(u)) < p->w - 4 ? display_width(t, utf8(u)) : p->w - 4,
+	          false);
+	set_role(UI_ROLE_POPUP);
+}
+
+/* Lines of a scrolling popup: line i of n at inner row i - top. */
+static void popup_lines(struct ui *u, const struct popup *p, char *const *lines, size_t n)
+{
+	int inner = p->h - 2;
+	if (inner <= 0)
+		return;
+	if ((size_t)u->popup_top + (size_t)inner > n)
+		u->popup_top = n > (size_t)inner ? (int)(n - (size_t)inner) : 0;
+	for (int i = 0; i < inner && (size_t)(u->popup_top + i) < n; i++)
+		put_cells(u, p->y + 1 + i, p->x + 2, lines[u->popup_top + i], p->w - 4, false);
+	if (n > (size_t)inner) {
+		char more[32];
+		snprintf(more, sizeof more, " %d-%d of %zu ", u->popup_top + 1, u->popup_top + inner, n);
+		mvaddstr(p->y + p->h - 1, p->x + p->w - 2 - (int)strlen(more), more);
+	}
+}
+
+static void draw_help(struct ui *u)
+{
+	char **keys = keys_help_lines(u->read_only, 12);
+	size_t nk = 0;
+	while (keys[nk])
+		nk++;
+	size_t ng, np;
+	const lt_column *gc = columns_for(LT_ROWS_GROUPS, &ng);
+	const lt_column *pc = columns_for(LT_ROWS_PARTITIONS, &np);
+	size_t n = nk + ng + np + 4, k = 0;
+	char **lines = xcalloc(n + 1, sizeof *lines);
+	for (size_t i = 0; i < nk; i++)
+		lines[k++] = xstrdup(keys[i]);
+	lines[k++] = xstrdup("");
+	lines[k++] = xstrdup("Groups pane columns:");
+	for (size_t i = 0; i < ng; i++)
+		lines[k++] = xasprintf("%-12s %s", gc[i].title, gc[i].help ? gc[i].help : "");
+	lines[k++] = xstrdup("");
+	lines[k++] = xstrdup("Partitions pane columns:");
+	for (size_t i = 0; i < np; i++)
+		lines[k++] = xasprintf("%-12s %s", pc[i].title, pc[i].help ? pc[i].help : "");
+	struct popup p;
+	popup_frame(u, &p, (int)k + 2, 78, "lagtop help (Esc closes, arrows scroll)");
+	popup_lines(u, &p, lines, k);
+	for (size_t i = 0; i < k; i++)
+		free(lines[i]);
+	free(lines);
+	keys_help_free(keys);
+}
+
+static const lt_partition *find_partition(const lt_group *g, const lt_row_key *key)
+{
+	if (!g || !key->topic)
+		return NULL;
+	for (size_t i = 0; i < g->n_partitions; i++)
+		if (g->partitions[i].partition == key->partition && strcmp(g->partitions[i].topic, key->topic) == 0)
+			return &g->partitions[i];
+	return NULL;
+}
+
+static void add_line(char ***lines, size_t *n, char *line)
+{
+	*lines = xrealloc(*lines, (*n + 1) * sizeof **lines);
+	(*lines)[(*n)++] = line;
+}
+
+static void draw_detail(struct ui *u)
+{
+	const lt_group *g = u->snap && u->detail.group ? snapshot_find_group(u->snap, u->detail.group) : NULL;
+	const lt_partition *p = find_partition(g, &u->detail);
+	char **lines = NULL;
+	size_t n = 0;
+	char *sg = sanitize_dup(u->detail.group, utf8(u)), *st = sanitize_dup(u->detail.topic, utf8(u));
+	char title[256];
+	snprintf(title, sizeof title, "%s [%" PRId32 "]", st, u->detail.partition);
+
+	add_line(&lines, &n, xasprintf("group      %s", sg));
+	if (!p) {
+		add_line(&lines, &n, xstrdup("(this partition is no longer in the group's data)"));
+	} else {
+		lt_row r = {g, p};
+		size_t nc;
+		const lt_column *cols = columns_for(LT_ROWS_PARTITIONS, &nc);
+		for (size_t i = 0; i < nc; i++) {
+			if (cols[i].id == LT_COL_TOPIC || cols[i].id == LT_COL_PARTITION)
+				continue;
+			char v[256];
+			cols[i].format(&r, v, sizeof v, true);
+			char *sv = sanitize_dup(v, utf8(u));
+			add_line(&lines, &n, xasprintf("%-10s %s", cols[i].title, sv));
+			free(sv);
+		}
+		char flags[256] = "";
+		static const struct {
+			unsigned bit;
+			const char *text;
+		} fl[] = {
+		    {LT_PF_OUT_OF_RANGE, "out-of-range (committed < log start)"},
+		    {LT_PF_AHEAD_OF_END, "ahead-of-end (committed > log end)"},
+		    {LT_PF_STALE, "stale"},
+		    {LT_PF_NO_LEADER, "no-leader"},
+		    {LT_PF_UNASSIGNED, "unassigned"},
+		    {LT_PF_IDLE, "idle"},
+		};
+		for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
+			if (p->flags & fl[i].bit)
+				snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s",
+				         flags[0] ? ", " : "", fl[i].text);
+		add_line(&lines, &n, xasprintf("flags      %s", flags[0] ? flags : "none"));
+		if (p->flags & LT_PF_STALE) {
+			char d[32];
+			format_duration_ms(p->stale_ms, d, sizeof d);
+			add_line(&lines, &n, xasprintf("stale for  %s", d));
+		}
+		if (p->commit_metadata && p->commit_metadata[0]) {
+			char *sm = sanitize_dup(p->commit_metadata, utf8(u));
+			add_line(&lines, &n, xasprintf("metadata   %s", sm));
+			free(sm);
+		}
+		int64_t hist[64];
+		size_t nh = u->src->ops->partition_lags(u->src, u->detail.group, u->detail.topic, u->detail.partition,
+		                                        hist, 64);
+		if (nh) {
+			char spark[64 * 4 + 8], lo[32], hi[32];
+			sparkline(u, hist, nh, 50, spark, sizeof spark);
+			int64_t mn = hist[0], mx = hist[0];
+			for (size_t i = 1; i < nh; i++) {
+				mn = hist[i] < mn ? hist[i] : mn;
+				mx = hist[i] > mx ? hist[i] : mx;
+			}
+			format_count(mn, lo, sizeof lo);
+			format_count(mx, hi, sizeof hi);
+			add_line(&lines, &n, xstrdup(""));
+			add_line(&lines, &n, xasprintf("lag history (%zu samples, min %s, max %s):", nh, lo, hi));
+			add_line(&lines, &n, xasprintf("  %s", spark));
+		} else {
+			add_line(&lines, &n, xstrdup("lag history: none yet"));
+		}
+	}
+	struct popup pp;
+	popup_frame(u, &pp, (int)n + 2, 70, title);
+	/* lines were sanitized piecewise above; the sparkline holds only glyphs */
+	popup_lines(u, &pp, lines, n);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	free(sg);
+	free(st);
+}
+
+static void draw_error(struct ui *u)
+{
+	char **lines = NULL;
+	size_t n = 0;
+	const lt_snapshot *s = u->snap;
+	if (s && s->error)
+		add_line(&lines, &n, xasprintf("refresh: %s", s->error));
+	for (size_t i = 0; s && i < s->n_groups; i++)
+		if (s->groups[i].error)
+			add_line(&lines, &n, xasprintf("group %s: %s", s->groups[i].group, s->groups[i].error));
+	if (n == 0)
+		add_line(&lines, &n, xstrdup("no errors in the last refresh"));
+	/* long messages wrap into several lines */
+	int w = u->geom.cols - 8 > 20 ? u->geom.cols - 8 : 20;
+	char **wrapped = NULL;
+	size_t nw = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *safe = sanitize_dup(lines[i], utf8(u));
+		size_t len = strlen(safe), off = 0;
+		do {
+			size_t take = len - off < (size_t)w ? len - off : (size_t)w;
+			/* never cut inside a UTF-8 character */
+			while (take > 0 && off + take < len && ((unsigned char)safe[off + take] & 0xC0) == 0x80)
+				take--;
+			if (take == 0)
+				take = len - off < (size_t)w ? len - off : (size_t)w;
+			add_line(&wrapped, &nw, xstrndup(safe + off, take));
+			off += take;
+		} while (off < len);
+		free(safe);
+		free(lines[i]);
+	}
+	free(lines);
+	struct popup p;
+	popup_frame(u, &p, (int)nw + 2, u->geom.cols - 4, "collection errors");
+	popup_lines(u, &p, wrapped, nw);
+	for (size_t i = 0; i < nw; i++)
+		free(wrapped[i]);
+	free(wrapped);
+}
+
+static void draw_clusters(struct ui *u)
+{
+	const struct tui_clusters *cl = u->clusters;
+	struct popup p;
+	int w = 30;
+	for (size_t i = 0; i < cl->n; i++) {
+		int dw = display_width(cl->names[i], utf8(u)) + 8;
+		w = dw > w ? dw : w;
+	}
+	popup_frame(u, &p, (int)cl->n + 2, w, "cluster (Enter picks, Esc closes)");
+	int inner = p.h - 2;
+	int top = u->popup_top >= inner ? u->popup_top - inner + 1 : 0;
+	for (int i = 0; i < inner && (size_t)(top + i) < cl->n; i++) {
+		size_t ci = (size_t)(top + i);
+		char line[300];
+		char *safe = sanitize_dup(cl->names[ci], utf8(u));
+		snprintf(line, sizeof line, "%s %s", ci == cl->current ? "*" : " ", safe);
+		free(safe);
+		set_role((int)ci == u->popup_top ? UI_ROLE_CURSOR : UI_ROLE_POPUP);
+		put_cells(u, p.y + 1 + i, p.x + 1, line, p.w - 2, false);
+	}
+	set_role(UI_ROLE_POPUP);
+}
+
+/* ---- the frame ---- */
+
+static void draw_too_small(const struct ui *u)
+{
+	char msg[96];
+	set_role(UI_ROLE_NORMAL);
+	snprintf(msg, sizeof msg, "terminal too small: %dx%d, need %dx%d", u->geom.cols, u->geom.lines, UI_MIN_COLS,
+	         UI_MIN_LINES);
+	int y = u->geom.lines / 2, x = 0;
+	int len = (int)strlen(msg);
+	if (len < u->geom.cols)
+		x = (u->geom.cols - len) / 2;
+	mvaddnstr(y > 0 ? y - 1 : 0, x, msg, u->geom.cols);
+	if (u->geom.lines > 2)
+		mvaddnstr(y + 1 < u->geom.lines ? y + 1 : y, 0, "q quits", u->geom.cols);
+}
+
+void screen_draw(struct ui *u)
+{
+	layout_screen(LINES, COLS, u->open_group != NULL, &u->geom);
+	bkgdset((chtype)theme_attr(UI_ROLE_NORMAL) | ' ');
+	erase();
+	if (u->geom.too_small) {
+		draw_too_small(u);
+		refresh();
+		return;
+	}
+	draw_top_bar(u);
+	char title[64];
+	snprintf(title, sizeof title, "Groups");
+	draw_list(u, &u->groups, u->geom.main_y, u->geom.main_h, u->focus == UI_PANE_GROUPS, title,
+	          u->snap ? u->snap->n_groups : 0);
+	if (u->open_group) {
+		if (u->show_members) {
+			draw_members(u, u->geom.bottom_y, u->geom.bottom_h, u->focus != UI_PANE_GROUPS);
+		} else {
+			const lt_group *g = ui_open_group_ptr(u);
+			char *safe = sanitize_dup(u->open_group, utf8(u));
+			char *t = xasprintf("Partitions of %s%s", safe, g ? "" : " (gone)");
+			draw_list(u, &u->parts, u->geom.bottom_y, u->geom.bottom_h, u->focus != UI_PANE_GROUPS, t,
+			          g ? g->n_partitions : 0);
+			free(t);
+			free(safe);
+		}
+	}
+	draw_key_bar(u);
+	switch (u->popup) {
+	case UI_POPUP_HELP: draw_help(u); break;
+	case UI_POPUP_DETAIL: draw_detail(u); break;
+	case UI_POPUP_ERROR: draw_error(u); break;
+	case UI_POPUP_CLUSTERS: draw_clusters(u); break;
+	default: break;
+	}
+	refresh();
+}

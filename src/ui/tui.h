@@ -1,0 +1,45 @@
+/* tui.h — the dashboard loop over any data source (source.h). mode_tui (live cluster) and
+ * mode_demo (in-process simulated cluster) both end up here. */
+#ifndef LAGTOP_UI_TUI_H
+#define LAGTOP_UI_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/options.h"
+#include "ui/source.h"
+
+/* The clusters the `c` key offers (from the config file). open() connects to cluster i and returns a
+ * started source, with the cluster's interval and read-only flag; it must not wait on the network.
+ * The source it replaces goes to retire(), which must not block either (a collector's thread may be
+ * in the middle of a refresh). */
+struct tui_clusters {
+	size_t n;
+	const char *const *names;
+	size_t current; /* n when the cluster shown is none of them (-b only) */
+	ui_source *(*open)(void *ctx, size_t i, int *interval_ms, bool *read_only, char *err, size_t errlen);
+	void (*retire)(void *ctx, ui_source *old);
+	void *ctx;
+};
+
+/* Runs the dashboard until the user quits or SIGTERM/SIGINT/SIGHUP. Restores the terminal on every
+ * way out. clusters may be NULL (no `c` key). Returns an LT_EXIT_* status; errors before the screen
+ * opens are printed ("lagtop: ..."). */
+int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct tui_clusters *clusters);
+
+/* The refresh interval the options ask for (default 2 s). */
+int tui_interval_ms(const struct lt_options *o);
+
+/* Offscreen draw benchmark (bench/bench_ui_draw): draws `frames` frames of cols x lines into
+ * /dev/null, moving a page down each frame; with open_biggest, in the partitions pane of the
+ * group with the most partitions. */
+struct tui_bench {
+	size_t rows; /* rows in the pane drawn */
+	int frames;
+	double rebuild_ms;   /* build + filter + sort of the rows, once */
+	double ms_per_frame; /* layout + formatting of the visible rows + curses update */
+};
+int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_biggest, struct tui_bench *r, char *err,
+		   size_t errlen);
+
+#endif

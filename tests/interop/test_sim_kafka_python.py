@@ -1,0 +1,202 @@
+# test_sim_kafka_python.py — an independent client (Debian's kafka-python 2.0.2) against lagtop-sim:
+# what it sees must be exactly the sim's "fixture" scenario (documented in src/sim/sim.h), and what it
+# commits must land. Also a few checks of the live "demo" scenario. Speaks TAP; run with /usr/bin/python3.
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+BASE = 1700000000000
+N = 0
+FAILED = 0
+procs = []
+
+
+def ok(cond, name, diag=None):
+    global N, FAILED
+    N += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (N, name))
+    if not cond:
+        FAILED += 1
+        if diag is not None:
+            for line in str(diag).splitlines():
+                print("# " + line)
+    sys.stdout.flush()
+
+
+def cleanup():
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def on_alarm(signum, frame):
+    print("# timed out")
+    cleanup()
+    sys.exit(1)
+
+
+def start_sim(scenario):
+    sim = os.environ.get("LAGTOP_SIM", "./lagtop-sim")
+    p = subprocess.Popen([sim, "--brokers", "3", "--port", "0", "--scenario", scenario],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    procs.append(p)
+    line = p.stdout.readline().strip()
+    if not line.startswith("ready bootstrap="):
+        print("1..0 # SKIP lagtop-sim did not start: %r" % line)
+        cleanup()
+        sys.exit(0)
+    return p, line[len("ready bootstrap="):].split(",")
+
+
+signal.signal(signal.SIGALRM, on_alarm)
+signal.alarm(90)
+try:
+    from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
+    from kafka.structs import OffsetAndMetadata
+    from kafka.admin import NewTopic
+    import kafka.errors as Errors
+except ImportError as e:
+    print("1..0 # SKIP kafka-python not available: %s" % e)
+    sys.exit(0)
+
+print("1..20")
+sim, bootstrap = start_sim("fixture")
+common = dict(bootstrap_servers=bootstrap, api_version=(2, 0, 0), request_timeout_ms=15000)
+try:
+    admin = KafkaAdminClient(**common)
+    groups = dict(admin.list_consumer_groups())
+    ok(groups == {"fx-stable": "consumer", "fx-empty": "", "fx-rebalancing": "consumer"},
+       "list_consumer_groups: every group with its protocol type", groups)
+
+    desc = {d.group: d for d in admin.describe_consumer_groups(["fx-stable", "fx-empty", "fx-rebalancing"])}
+    d = desc["fx-stable"]
+    ok(d.state == "Stable" and d.protocol_type == "consumer" and d.protocol == "range",
+       "describe: fx-stable is Stable/consumer/range", d)
+    members = sorted((m.member_id, m.client_id, m.client_host,
+                      sorted((t, sorted(ps)) for t, ps in m.member_assignment.assignment))
+                     for m in d.members)
+    ok(members == [("fx-c1-member", "fx-c1", "/10.9.0.1", [("fx-orders", [0, 1])]),
+                   ("fx-c2-member", "fx-c2", "/10.9.0.2", [("fx-orders", [2])])],
+       "describe: members, hosts and assignments", members)
+    subs = sorted(tuple(m.member_metadata.subscription) for m in d.members)
+    ok(subs == [("fx-orders",), ("fx-orders",)], "describe: subscriptions", subs)
+    ok(desc["fx-empty"].state == "Empty" and len(desc["fx-empty"].members) == 0, "describe: fx-empty is Empty",
+       desc["fx-empty"])
+    ok(desc["fx-rebalancing"].state == "PreparingRebalance" and len(desc["fx-rebalancing"].members) == 1,
+       "describe: fx-rebalancing is PreparingRebalance with one member", desc["fx-rebalancing"])
+
+    offs = admin.list_consumer_group_offsets("fx-empty")
+    got = {(tp.topic, tp.partition): (om.offset, om.metadata) for tp, om in offs.items()}
+    ok(got == {("fx-orders", 0): (10, "m0"), ("fx-orders", 2): (20, "")},
+       "list_consumer_group_offsets: all committed partitions", got)
+    offs = admin.list_consumer_group_offsets("fx-stable", partitions=[TopicPartition("fx-orders", p) for p in range(3)])
+    got = {tp.partition: om.offset for tp, om in offs.items()}
+    ok(got == {0: 500, 1: 600, 2: 700}, "list_consumer_group_offsets: explicit partitions", got)
+
+    c = KafkaConsumer(**common)
+    tps = [TopicPartition("fx-orders", p) for p in range(3)] + [TopicPartition("fx-audit", 0)]
+    begin, end = c.beginning_offsets(tps), c.end_offsets(tps)
+    got = [(tp.topic, tp.partition, begin[tp], end[tp]) for tp in tps]
+    ok(got == [("fx-orders", 0, 100, 1000), ("fx-orders", 1, 0, 1000), ("fx-orders", 2, 0, 1000),
+               ("fx-audit", 0, 0, 0)], "beginning_offsets / end_offsets", got)
+
+    q = {tps[0]: BASE, tps[1]: BASE + 500500, tps[2]: BASE + 10 ** 7}
+    r = c.offsets_for_times(q)
+    got = {tp.partition: (v.offset, v.timestamp) if v else None for tp, v in r.items()}
+    ok(got == {0: (100, BASE + 100000), 1: (501, BASE + 501000), 2: None},
+       "offsets_for_times: first record at or after T, none after the last", got)
+    c.close()
+
+    # A new group, committed by a consumer with assign() (generation -1, no member): created Empty.
+    nc = KafkaConsumer(group_id="fx-new", enable_auto_commit=False, **common)
+    nc.assign([tps[1]])
+    nc.commit({tps[1]: OffsetAndMetadata(42, "py")})
+    nc.close()
+    offs = admin.list_consumer_group_offsets("fx-new")
+    got = {(tp.topic, tp.partition): (om.offset, om.metadata) for tp, om in offs.items()}
+    ok(got == {("fx-orders", 1): (42, "py")}, "commit for a new group lands", got)
+    d = admin.describe_consumer_groups(["fx-new"])[0]
+    ok(d.state == "Empty" and d.protocol_type == "", "the new group is an Empty simple group", d)
+
+    # The same commit into an active group is refused and changes nothing.
+    sc = KafkaConsumer(group_id="fx-stable", enable_auto_commit=False, **common)
+    sc.assign([tps[0]])
+    refused = None
+    try:
+        sc.commit({tps[0]: OffsetAndMetadata(1, "")})
+    except Exception as e:  # kafka-python raises CommitFailedError for UNKNOWN_MEMBER_ID
+        refused = e
+    sc.close()
+    after = admin.list_consumer_group_offsets("fx-stable")[tps[0]].offset
+    ok(refused is not None and after == 500, "commit into a Stable group is refused", (refused, after))
+
+    res = dict((g, e.__name__) for g, e in admin.delete_consumer_groups(["fx-new", "fx-stable", "fx-nope"]))
+    ok(res == {"fx-new": "NoError", "fx-stable": "NonEmptyGroupError", "fx-nope": "GroupIdNotFoundError"},
+       "delete_consumer_groups: Empty deleted, active and unknown refused", res)
+    left = sorted(g for g, _ in admin.list_consumer_groups())
+    ok(left == ["fx-empty", "fx-rebalancing", "fx-stable"], "the deleted group is gone", left)
+
+    admin.create_topics([NewTopic("fx-created", 4, 1)])
+    again = None
+    try:
+        admin.create_topics([NewTopic("fx-created", 4, 1)])
+    except Errors.TopicAlreadyExistsError as e:
+        again = e
+    c = KafkaConsumer(**common)
+    ok(c.partitions_for_topic("fx-created") == {0, 1, 2, 3} and again is not None,
+       "create_topics: created once, then TopicAlreadyExists", (c.partitions_for_topic("fx-created"), again))
+    c.close()
+    admin.close()
+finally:
+    sim.send_signal(signal.SIGTERM)
+    try:
+        _, err = sim.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        sim.kill()
+        _, err = sim.communicate()
+counts = {}
+for line in err.splitlines():
+    if line.startswith("{"):
+        counts = json.loads(line)
+ok(sim.returncode == 0 and counts.get("DescribeGroups", 0) >= 1 and counts.get("total", 0) > 10,
+   "SIGTERM: clean exit with request counts as JSON", (sim.returncode, err[-500:]))
+
+# The live demo: the story the dashboard tells.
+demo, bootstrap = start_sim("demo")
+common = dict(bootstrap_servers=bootstrap, api_version=(2, 0, 0), request_timeout_ms=15000)
+try:
+    admin = KafkaAdminClient(**common)
+    names = sorted(g for g, _ in admin.list_consumer_groups())
+    ok(len(names) >= 6 and "clickstream-replay" in names and "inventory-sync" in names,
+       "demo: 6-10 groups", names)
+    replay = admin.list_consumer_group_offsets("clickstream-replay")
+    c = KafkaConsumer(**common)
+    begin = c.beginning_offsets(list(replay.keys()))
+    below = [tp.partition for tp, om in replay.items() if om.offset < begin[tp]]
+    ok(len(replay) > 0 and len(below) == len(replay), "demo: clickstream-replay committed below log start",
+       (replay, begin))
+    def lag_sample():
+        # Production and commits change together once a second: take a sample no tick fell into.
+        for _ in range(20):
+            committed = admin.list_consumer_group_offsets("clickstream-etl")
+            e_a = c.end_offsets(list(committed.keys()))
+            again = admin.list_consumer_group_offsets("clickstream-etl")
+            e_b = c.end_offsets(list(committed.keys()))
+            if e_a == e_b and again == committed:
+                return sum(e_a.values()), sum(e_a[tp] - om.offset for tp, om in committed.items())
+            time.sleep(0.1)
+        return None, None
+    end1, total1 = lag_sample()
+    time.sleep(3.5)
+    end2, total2 = lag_sample()
+    ok(end1 is not None and end2 is not None and end2 > end1 and total2 > total1,
+       "demo: traffic flows and clickstream-etl lags further", (total1, total2))
+    c.close()
+    admin.close()
+finally:
+    cleanup()
+sys.exit(1 if FAILED else 0)

@@ -1,0 +1,42 @@
+#!/bin/sh
+# test_clusters.sh — clusters from the config file (c switches), themes (t cycles, --theme checks
+# the name), NO_COLOR.
+. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/tui/lib.sh"
+plan 9
+
+tui_start_fixture || exit 1
+cat >"$LT_TMP/lagtop.conf" <<CONF
+clusters = {
+  alpha = { bootstrap_servers = "$BOOTSTRAP"; };
+  beta = { bootstrap_servers = "$BOOTSTRAP"; include_groups = [ "^bill" ]; };
+};
+CONF
+
+tui_start 120 30 -- --config "$LT_TMP/lagtop.conf" -c alpha -i 1
+ok "the config's cluster: alpha, 5 groups" tui_wait_text "alpha │ brokers 1/1 │ 5 groups" 15
+tui_keys c
+ok "c lists the config's clusters" tui_wait_text "  beta"
+like "the current cluster is marked" "$(tui_screen)" '\* alpha'
+tui_keys Down Enter
+ok "switched to beta: its include_groups apply" tui_wait_text "beta │ brokers 1/1 │ 1 group " 15
+is "beta shows only billing" "$(tui_group_rows | awk '{print $1}' | tr '\n' ' ')" "billing "
+
+tui_keys t
+ok "t switches to the next theme" tui_wait_text "theme light"
+tui_keys q
+tui_wait_text "EXITED=0" >/dev/null
+
+esc=$(printf '\033')
+colour_sgr() { tm capture-pane -p -e -t t | grep -qE "${esc}\\[([0-9]*;)*(3[0-7]|4[0-7]|38|48)[;m]"; }
+no_colour_sgr() { ! colour_sgr; }
+tui_start 100 30 NO_COLOR=1 -- -b "$BOOTSTRAP"
+tui_wait_text "shipping" 15 >/dev/null
+ok "NO_COLOR: no colours on a colour terminal" no_colour_sgr
+tui_keys q
+tui_wait_text "EXITED=0" >/dev/null
+
+tui_start 100 30 -- -b "$BOOTSTRAP" --theme nosuch
+ok "--theme with an unknown name: exit 2" tui_wait_text "EXITED=2"
+like "... and a one-line error naming the known themes" "$(cat "$LT_TMP/lagtop.err")" \
+	"^lagtop: unknown theme 'nosuch' \(known: default, light, high-contrast, mono\)$"

@@ -1,0 +1,35 @@
+#!/bin/sh
+# test_terminal.sh — sizes, terminals and untrusted names: 80x24 reflow, "too small" at 40x10 and
+# back, TERM=vt100 + LANG=C without colours or UTF-8, a group id with an escape sequence shown escaped.
+. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/tui/lib.sh"
+plan 11
+
+esc=$(printf '\033')
+colour_sgr() { tm capture-pane -p -e -t t | grep -qE "${esc}\\[([0-9]*;)*(3[0-7]|4[0-7]|38|48)[;m]"; }
+no_colour_sgr() { ! colour_sgr; }
+
+tui_start_fixture || exit 1
+tui_start 132 40 -- -b "$BOOTSTRAP" -i 1
+ok "dashboard up at 132x40" tui_wait_text "shipping" 15
+ok "TERM=screen: colours are used" colour_sgr
+like "wide: every groups column" "$(tui_line GROUP)" "GROUP.* STATE .*MEMBERS .*TOPICS .*PARTITIONS .*LAG .*TREND .*STATUS"
+like "the escape sequence in a group id is shown escaped" "$(tui_screen)" 'evil\\x1b\[31mred'
+
+tui_resize 80 24
+# tmux cuts the old lines at 80 columns; only a redraw for 80 columns ends the header with STATUS
+header_fits() { tui_line GROUP | grep -qE 'GROUP.* LAG.* STATUS *$'; }
+ok "reflows to 80x24: columns dropped, not cut" wait_for 5 header_fits
+tui_resize 40 10
+ok "40x10: terminal too small" tui_wait_text "terminal too small"
+tui_resize 100 30
+ok "back to 100x30: the groups again" tui_wait_text "shipping"
+tui_keys q
+tui_wait_text "EXITED=0" >/dev/null
+
+# vt100 has no colours; LANG=C is not UTF-8: only ASCII, no SGR colour codes
+tui_start 100 30 TERM=vt100 LANG=C LC_ALL=C -- -b "$BOOTSTRAP" -i 1
+ok "vt100 + LANG=C: dashboard up" tui_wait_text "shipping" 15
+ok "ASCII only (no UTF-8 bytes)" sh -c "! '$TMUX_BIN' -S '$TUI_SOCK' capture-pane -p -t t | LC_ALL=C grep -q '[^ -~]'"
+ok "no colours (no colour SGR codes reach the terminal)" no_colour_sgr
+like "ASCII sort marker and separators" "$(tui_screen)" 'GROUP\^.*|^ .* \| brokers 1/1'

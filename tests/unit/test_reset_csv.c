@@ -1,0 +1,154 @@
+/* test_reset_csv.c — kafka-consumer-groups' reset CSV: both forms, the import rules, every malformed line,
+ * export and the backup form. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reset/csv.h"
+#include "reset/plan.h"
+
+static void parse_ok(const char *text, const char *group, size_t want_n, lt_reset_csv_row **rows)
+{
+	char err[256] = "";
+	size_t n = 0;
+	if (reset_csv_parse(text, group, rows, &n, err, sizeof err) != 0)
+		fail_msg("rejected: %s", err);
+	assert_int_equal(n, want_n);
+}
+
+static void parse_bad(const char *text, const char *want)
+{
+	char err[256] = "";
+	lt_reset_csv_row *rows = NULL;
+	size_t n = 0;
+	if (reset_csv_parse(text, "g", &rows, &n, err, sizeof err) == 0)
+		fail_msg("accepted: %s", text);
+	if (strcmp(err, want) != 0)
+		fail_msg("error '%s', want '%s'", err, want);
+	assert_null(rows);
+}
+
+static void three_columns(void **state)
+{
+	(void)state;
+	lt_reset_csv_row *r;
+	parse_ok("t,0,5\nt,1,6\nother.topic-x_y,2,0\n", "g", 3, &r);
+	assert_string_equal(r[0].topic, "t");
+	assert_int_equal(r[1].partition, 1);
+	assert_int_equal(r[1].offset, 6);
+	assert_int_equal(r[2].line, 3);
+	assert_null(r[0].group);
+	reset_csv_rows_free(r, 3);
+
+	/* CRLF, no final newline, blank lines, quoted fields (as a CSV writer may produce) */
+	parse_ok("t,0,5\r\n\r\n\"t\",\"1\",\"9223372036854775807\"", "g", 2, &r);
+	assert_int_equal(r[1].offset, INT64_MAX);
+	assert_int_equal(r[1].line, 3);
+	reset_csv_rows_free(r, 2);
+
+	/* the same partition twice with the same offset is harmless */
+	parse_ok("t,0,5\nt,0,5\n", "g", 1, &r);
+	reset_csv_rows_free(r, 1);
+}
+
+static void four_columns(void **state)
+{
+	(void)state;
+	lt_reset_csv_row *r;
+	parse_ok("a,t,0,5\ng,t,1,6\ng,u,0,7\nb,t,0,1\n", "g", 2, &r);
+	assert_string_equal(r[0].group, "g");
+	assert_string_equal(r[1].topic, "u");
+	assert_int_equal(r[0].line, 2);
+	reset_csv_rows_free(r, 2);
+	parse_bad("a,t,0,5\nb,t,1,6\n", "No reset plan for group g found.");
+	parse_bad("", "No reset plan for group g found.");
+	parse_bad("\n\n", "No reset plan for group g found.");
+}
+
+static void malformed(void **state)
+{
+	(void)state;
+	parse_bad("t,0,5\nt,1\n", "line 2: expected 3 fields (topic,partition,offset), got 2");
+	parse_bad("t,0,5\ng,t,1,6\n", "line 2: expected 3 fields (topic,partition,offset), got 4");
+	parse_bad("g,t,0,5\nt,1,6\n", "line 2: expected 4 fields (group,topic,partition,offset), got 3");
+	parse_bad("t\n", "line 1: expected 4 fields (group,topic,partition,offset), got 1");
+	parse_bad("a,b,c,d,e,f,g\n", "line 1: expected 4 fields (group,topic,partition,offset), got more than 5");
+	parse_bad("t,x,5\n", "line 1: partition 'x' is not a whole number from 0 to 2147483647");
+	parse_bad("t,-1,5\n", "line 1: partition '-1' is not a whole number from 0 to 2147483647");
+	parse_bad("t,2147483648,5\n", "line 1: partition '2147483648' is not a whole number from 0 to 2147483647");
+	parse_bad("t,0,5x\n", "line 1: offset '5x' is not a whole number");
+	parse_bad("t,0,\n", "line 1: offset '' is not a whole number");
+	parse_bad("t,0, 5\n", "line 1: offset ' 5' is not a whole number");
+	parse_bad("t,0,99999999999999999999\n", "line 1: offset '99999999999999999999' is not a whole number");
+	parse_bad("t,0,-3\n", "line 1: offset -3 is negative");
+	parse_bad(",0,5\n", "line 1: '' is not a valid topic name");
+	parse_bad("bad topic,0,5\n", "line 1: 'bad topic' is not a valid topic name");
+	parse_bad(",t,0,5\n", "line 1: the group is empty");
+	parse_bad("t,0,5\nt,0,6\n", "line 2: partition t-0 was already given on line 1 with another offset (5)");
+	/* an error in another group's rows still stops the import: the file is bad */
+	parse_bad("other,t,x,5\ng,t,0,1\n", "line 1: partition 'x' is not a whole number from 0 to 2147483647");
+}
+
+static void export_and_backup(void **state)
+{
+	(void)state;
+	char err[256];
+	lt_reset_input in;
+	reset_input_init(&in);
+	in.state = LT_GROUP_EMPTY;
+	const char *topics[] = { "b", "a", "a" };
+	int parts[] = { 0, 1, 0 };
+	int64_t committed[] = { 7, 3, LT_OFFSET_NONE };
+	for (int i = 0; i < 3; i++) {
+		lt_reset_part *p = reset_input_part(&in, topics[i], parts[i]);
+		p->exists = p->has_leader = true;
+		p->committed = committed[i];
+		p->log_start = 0;
+		p->log_end = 10;
+		reset_input_topic(&in, topics[i], true);
+	}
+	char *backup = reset_csv_backup(&in);
+	assert_string_equal(backup, "a,1,3\nb,0,7\n"); /* sorted; no row for a-0 which has no commit */
+
+	/* the backup re-imports as a --from-file plan that restores exactly those offsets */
+	lt_reset_request rq;
+	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_FILE, "backup.csv", 0, err, sizeof err), 0);
+	assert_int_equal(reset_request_load_csv(&rq, backup, err, sizeof err), 0);
+	lt_reset_plan *p = reset_plan_build(&rq, &in, err, sizeof err);
+	assert_non_null(p);
+	assert_int_equal(p->n_rows, 2);
+	assert_int_equal(p->n_changed, 0);
+
+	char *one = reset_csv_export((const lt_reset_plan *const[]){ p }, 1);
+	assert_string_equal(one, backup);
+	free(one);
+
+	lt_reset_plan *p2 = reset_plan_build(&rq, &in, err, sizeof err);
+	free(p2->group);
+	p2->group = strdup("h");
+	char *two = reset_csv_export((const lt_reset_plan *const[]){ p, p2 }, 2);
+	assert_string_equal(two, "g,a,1,3\ng,b,0,7\nh,a,1,3\nh,b,0,7\n");
+	free(two);
+
+	reset_plan_free(p);
+	reset_plan_free(p2);
+	free(backup);
+	reset_request_free(&rq);
+	reset_input_free(&in);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(three_columns),
+		cmocka_unit_test(four_columns),
+		cmocka_unit_test(malformed),
+		cmocka_unit_test(export_and_backup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,180 @@
+/* test_reset_store.c — backups and the audit log on disk: modes, names, newest-first, refusals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kafka/reset_store.h"
+#include "reset/plan.h"
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "%s/lagtop-store.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	setenv("XDG_STATE_HOME", tmpdir, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+#define T0 1795946400000LL /* 2026-11-29T10:00:00.000Z */
+
+static void backup_written_private_and_found(void **state)
+{
+	(void)state;
+	char err[512], path[4096], newest[4096];
+	assert_int_equal(reset_backup_newest("g", newest, sizeof newest, err, sizeof err), 1);
+	assert_non_null(strstr(err, "no backup of group 'g'"));
+
+	assert_int_equal(reset_backup_write("g", T0, "t,0,5\n", path, sizeof path, err, sizeof err), 0);
+	char want[4096];
+	snprintf(want, sizeof want, "%s/lagtop/backups/g.20261129T100000.000Z.csv", tmpdir);
+	assert_string_equal(path, want);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	char bdir[4096];
+	snprintf(bdir, sizeof bdir, "%s/lagtop", tmpdir);
+	assert_int_equal(stat(bdir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	char *text = reset_file_read(path, 1000, err, sizeof err);
+	assert_string_equal(text, "t,0,5\n");
+	free(text);
+
+	/* same millisecond: a new file, never an overwrite */
+	char path2[4096];
+	assert_int_equal(reset_backup_write("g", T0, "t,0,6\n", path2, sizeof path2, err, sizeof err), 0);
+	assert_string_not_equal(path, path2);
+	/* a later one, and one for a group whose name starts like ours */
+	assert_int_equal(reset_backup_write("g", T0 + 1000, "t,0,7\n", path, sizeof path, err, sizeof err), 0);
+	assert_int_equal(reset_backup_write("g.x", T0 + 5000, "t,0,8\n", path2, sizeof path2, err, sizeof err), 0);
+	assert_int_equal(reset_backup_newest("g", newest, sizeof newest, err, sizeof err), 0);
+	assert_string_equal(newest, path);
+	assert_int_equal(reset_backup_newest("g.x", newest, sizeof newest, err, sizeof err), 0);
+	assert_string_equal(newest, path2);
+
+	/* any group id is a safe file name */
+	assert_int_equal(reset_backup_write("../evil/ g", T0, "t,0,1\n", path, sizeof path, err, sizeof err), 0);
+	assert_non_null(strstr(path, "/backups/%2E.%2Fevil%2F%20g."));
+	assert_int_equal(reset_backup_newest("../evil/ g", newest, sizeof newest, err, sizeof err), 0);
+	assert_string_equal(newest, path);
+}
+
+static void undo_request_from_newest(void **state)
+{
+	(void)state;
+	char err[512], path[4096], used[4096];
+	assert_int_equal(reset_backup_write("u", T0, "t,0,5\nt,1,9\n", path, sizeof path, err, sizeof err), 0);
+	assert_int_equal(reset_backup_write("u", T0 + 1, "t,0,6\n", path, sizeof path, err, sizeof err), 0);
+	lt_reset_request rq;
+	assert_int_equal(reset_undo_request("u", &rq, used, sizeof used, err, sizeof err), 0);
+	assert_string_equal(used, path);
+	assert_int_equal(rq.target, LT_RESET_FILE);
+	assert_int_equal(rq.n_rows, 1);
+	assert_int_equal(rq.rows[0].offset, 6);
+	reset_request_free(&rq);
+
+	memset(&rq, 0, sizeof rq);
+	assert_int_equal(reset_undo_request("nobody", &rq, used, sizeof used, err, sizeof err), 1);
+	reset_request_free(&rq);
+
+	/* an empty backup (the group had no commits) restores nothing: kafka-consumer-groups' message */
+	assert_int_equal(reset_backup_write("e", T0, "", path, sizeof path, err, sizeof err), 0);
+	memset(&rq, 0, sizeof rq);
+	assert_int_equal(reset_undo_request("e", &rq, used, sizeof used, err, sizeof err), -1);
+	assert_non_null(strstr(err, "No reset plan for group e found."));
+	reset_request_free(&rq);
+}
+
+static void audit_appends_private_lines(void **state)
+{
+	(void)state;
+	char err[512], path[4096];
+	assert_int_equal(reset_audit_append("first", err, sizeof err), 0);
+	assert_int_equal(reset_audit_append("second", err, sizeof err), 0);
+	snprintf(path, sizeof path, "%s/lagtop/audit.log", tmpdir);
+	char *text = reset_file_read(path, 1000, err, sizeof err);
+	assert_string_equal(text, "first\nsecond\n");
+	free(text);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+
+	/* never through a symlink */
+	unlink(path);
+	assert_int_equal(symlink("/tmp/elsewhere-audit", path), 0);
+	assert_int_equal(reset_audit_append("third", err, sizeof err), -1);
+	assert_non_null(strstr(err, "audit.log"));
+	unlink(path);
+}
+
+static void unwritable_state_dir_refuses(void **state)
+{
+	(void)state;
+	char err[512], path[4096], file[400];
+	snprintf(file, sizeof file, "%s/not-a-dir", tmpdir);
+	FILE *f = fopen(file, "w");
+	assert_non_null(f);
+	fclose(f);
+	setenv("XDG_STATE_HOME", file, 1);
+	assert_int_equal(reset_backup_write("g", T0, "t,0,5\n", path, sizeof path, err, sizeof err), -1);
+	assert_non_null(strstr(err, "not-a-dir"));
+	/* relative XDG_STATE_HOME is ignored (XDG spec): HOME is used */
+	setenv("XDG_STATE_HOME", "relative", 1);
+	char home[400];
+	snprintf(home, sizeof home, "%s/home", tmpdir);
+	mkdir(home, 0700);
+	char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	setenv("HOME", home, 1);
+	assert_int_equal(reset_backup_write("g", T0, "t,0,5\n", path, sizeof path, err, sizeof err), 0);
+	assert_non_null(strstr(path, "/home/.local/state/lagtop/backups/g."));
+	if (old_home) {
+		setenv("HOME", old_home, 1);
+		free(old_home);
+	}
+	setenv("XDG_STATE_HOME", tmpdir, 1);
+}
+
+static void file_read_limits(void **state)
+{
+	(void)state;
+	char err[512], path[400];
+	snprintf(path, sizeof path, "%s/big", tmpdir);
+	FILE *f = fopen(path, "w");
+	for (int i = 0; i < 100; i++)
+		fputs("t,0,1\n", f);
+	fclose(f);
+	assert_null(reset_file_read(path, 100, err, sizeof err));
+	assert_non_null(strstr(err, "larger than 100 bytes"));
+	char *t = reset_file_read(path, 1000, err, sizeof err);
+	assert_int_equal(strlen(t), 600);
+	free(t);
+	assert_null(reset_file_read("/nonexistent/x.csv", 100, err, sizeof err));
+	assert_non_null(strstr(err, "/nonexistent/x.csv"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(backup_written_private_and_found), cmocka_unit_test(undo_request_from_newest),
+		cmocka_unit_test(audit_appends_private_lines),      cmocka_unit_test(unwritable_state_dir_refuses),
+		cmocka_unit_test(file_read_limits),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,118 @@
+/* test_ui_layout.c — screen geometry and which columns drop first as the terminal narrows. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "ui/layout.h"
+
+/* A table shaped like the groups pane: name first (never dropped), numbers with priorities. */
+static const lt_column cols[] = {
+	{.title = "GROUP", .width = 20, .priority = 100},
+	{.title = "STATE", .width = 10, .priority = 40},
+	{.title = "MEMBERS", .width = 7, .priority = 50},
+	{.title = "LAG", .width = 8, .priority = 100, .align_right = true},
+	{.title = "TREND", .width = 10, .priority = 10},
+	{.title = "STATUS", .width = 6, .priority = 90},
+};
+#define N (sizeof cols / sizeof cols[0])
+
+static bool has(const struct ui_col_slot *s, size_t n, const char *title)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s[i].col->title, title) == 0)
+			return true;
+	return false;
+}
+
+static void wide_keeps_everything_and_name_grows_to_want(void **state)
+{
+	(void)state;
+	struct ui_col_slot s[N];
+	size_t n = layout_columns(cols, N, 200, 30, s);
+	assert_int_equal(n, N);
+	assert_int_equal(s[0].width, 30); /* grew to the longest name, not to the whole width */
+	assert_int_equal(s[1].x, 31);
+	for (size_t i = 1; i < n; i++)
+		assert_int_equal(s[i].x, s[i - 1].x + s[i - 1].width + 1);
+}
+
+static void narrow_drops_lowest_priority_first(void **state)
+{
+	(void)state;
+	struct ui_col_slot s[N];
+	/* natural width: 20+10+8+8+10+7 + 5 gaps = 68 */
+	size_t n = layout_columns(cols, N, 67, 0, s);
+	assert_int_equal(n, N - 1);
+	assert_false(has(s, n, "TREND"));
+	n = layout_columns(cols, N, 50, 0, s);
+	assert_false(has(s, n, "TREND"));
+	assert_false(has(s, n, "STATE"));
+	assert_true(has(s, n, "MEMBERS"));
+	assert_true(has(s, n, "STATUS"));
+	/* the last column ends within the width */
+	assert_true(s[n - 1].x + s[n - 1].width <= 50);
+}
+
+static void priority_100_never_dropped_name_shrinks_to_minimum(void **state)
+{
+	(void)state;
+	struct ui_col_slot s[N];
+	size_t n = layout_columns(cols, N, 25, 0, s);
+	assert_int_equal(n, 2);
+	assert_int_equal(s[0].width, 25 - 1 - 8); /* the name gives up what the undroppable columns need */
+	n = layout_columns(cols, N, 15, 0, s);
+	assert_int_equal(n, 2);
+	assert_string_equal(s[0].col->title, "GROUP");
+	assert_string_equal(s[1].col->title, "LAG");
+	assert_int_equal(s[0].width, UI_NAME_MIN);
+}
+
+static void short_names_make_room_for_more_columns(void **state)
+{
+	(void)state;
+	struct ui_col_slot s[N];
+	/* with names of 10 cells the name column starts at 10, not 20: TREND fits again at 58 */
+	size_t n = layout_columns(cols, N, 58, 10, s);
+	assert_int_equal(n, N);
+	assert_int_equal(s[0].width, 10);
+	n = layout_columns(cols, N, 58, 0, s);
+	assert_int_equal(n, N - 1);
+}
+
+static void screen_split_and_too_small(void **state)
+{
+	(void)state;
+	struct ui_geom g;
+	layout_screen(24, 80, false, &g);
+	assert_false(g.too_small);
+	assert_int_equal(g.main_y, 1);
+	assert_int_equal(g.main_h, 22);
+	assert_int_equal(g.keys_y, 23);
+	assert_int_equal(g.bottom_h, 0);
+	layout_screen(24, 80, true, &g);
+	assert_int_equal(g.main_h + g.bottom_h, 22);
+	assert_true(g.bottom_h > g.main_h);
+	assert_int_equal(g.bottom_y, g.main_y + g.main_h);
+	layout_screen(10, 40, false, &g);
+	assert_true(g.too_small);
+	layout_screen(UI_MIN_LINES, UI_MIN_COLS, true, &g);
+	assert_false(g.too_small);
+	assert_true(g.main_h >= 4);
+	layout_screen(UI_MIN_LINES - 1, 200, false, &g);
+	assert_true(g.too_small);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(wide_keeps_everything_and_name_grows_to_want),
+	    cmocka_unit_test(narrow_drops_lowest_priority_first),
+	    cmocka_unit_test(priority_100_never_dropped_name_shrinks_to_minimum),
+	    cmocka_unit_test(short_names_make_room_for_more_columns),
+	    cmocka_unit_test(screen_split_and_too_small),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
