@@ -66,20 +66,16 @@ struct group_work {
 	char *name;
 	bool listed;   /* ListGroups returned it (else: an extra group, or kept from the last refresh) */
 	bool desc_done, off_sent, off_done;
-	const rd_kafka_ConsumerGroupDescription_t *desc; /* points into a kept event */
-	const rd_kafka_group_result_t *off;              /* idem */
+	const rd_kafka_ConsumerGroupDescription_t *desc; /* points into desc_ev */
+	const rd_kafka_group_result_t *off;              /* points into off_ev */
+	rd_kafka_event_t *desc_ev, *off_ev;              /* kept until the group is built */
+	bool built;    /* added to the snapshot (or found not to exist) as soon as both answers were in */
 	char *error;
 };
 
 static int cmp_work(const void *a, const void *b)
 {
 	return strcmp(((const struct group_work *)a)->name, ((const struct group_work *)b)->name);
-}
-
-static struct group_work *work_find(struct group_work *w, size_t n, const char *name)
-{
-	struct group_work key = { .name = (char *)name };
-	return bsearch(&key, w, n, sizeof *w, cmp_work);
 }
 
 struct work_set {
@@ -109,18 +105,6 @@ static void work_sort_unique(struct work_set *ws)
 		}
 	}
 	ws->n = o + 1;
-}
-
-/* Kept result events: descriptions and offsets point into them until the snapshot is built. */
-struct event_keep {
-	rd_kafka_event_t **ev;
-	size_t n, cap;
-};
-
-static void keep_event(struct event_keep *k, rd_kafka_event_t *ev)
-{
-	k->ev = xgrow(k->ev, &k->cap, k->n + 1, sizeof *k->ev);
-	k->ev[k->n++] = ev;
 }
 
 /* ------------------------------------------------------------------ stage 1: metadata */
@@ -240,6 +224,23 @@ static void set_error(struct group_work *gw, const char *what, const char *why)
 	gw->error = xasprintf("%s: %s", what, why);
 }
 
+static bool group_build(lt_snapshot *s, const struct group_work *gw);
+
+/* Both answers in and no error: the group goes into the snapshot now and its result events are freed,
+ * so a refresh never holds every group's librdkafka results at once (bench L: 78 MB). */
+static void work_build_early(lt_snapshot *s, struct group_work *gw)
+{
+	if (gw->error || !gw->desc || !gw->off)
+		return;
+	group_build(s, gw);
+	gw->built = true;
+	gw->desc = NULL;
+	gw->off = NULL;
+	rd_kafka_event_destroy(gw->desc_ev);
+	rd_kafka_event_destroy(gw->off_ev);
+	gw->desc_ev = gw->off_ev = NULL;
+}
+
 static void describe_send(rd_kafka_t *rk, rd_kafka_AdminOptions_t *opt, rd_kafka_queue_t *q, struct group_work *gw,
 			  int64_t deadline)
 {
@@ -260,7 +261,7 @@ static void describe_send(rd_kafka_t *rk, rd_kafka_AdminOptions_t *opt, rd_kafka
 #define DESCRIBE_WINDOW 6
 
 static void describe_offsets_stage(struct lt_refresh_ctx *rc, rd_kafka_queue_t *q, int64_t deadline,
-				   const bool *stop, struct work_set *ws, struct event_keep *keep)
+				   const bool *stop, struct work_set *ws, lt_snapshot *s)
 {
 	if (ws->n == 0)
 		return;
@@ -281,11 +282,11 @@ static void describe_offsets_stage(struct lt_refresh_ctx *rc, rd_kafka_queue_t *
 		if (!ev)
 			break;
 		pending--;
-		keep_event(keep, ev);
 		switch (rd_kafka_event_type(ev)) {
 		case RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT: {
 			struct group_work *gw = rd_kafka_event_opaque(ev);
 			describing--;
+			gw->desc_ev = ev;
 			if (rd_kafka_event_error(ev)) {
 				set_error(gw, "DescribeGroups", rd_kafka_event_error_string(ev));
 			} else {
@@ -293,15 +294,14 @@ static void describe_offsets_stage(struct lt_refresh_ctx *rc, rd_kafka_queue_t *
 				const rd_kafka_ConsumerGroupDescription_t **d = rd_kafka_DescribeConsumerGroups_result_groups(
 					rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
 				for (size_t i = 0; i < n; i++) {
-					struct group_work *dw =
-						work_find(ws->w, ws->n, rd_kafka_ConsumerGroupDescription_group_id(d[i]));
-					if (!dw)
+					/* One group per call: only its own description counts. */
+					if (strcmp(rd_kafka_ConsumerGroupDescription_group_id(d[i]), gw->name) != 0)
 						continue;
 					const rd_kafka_error_t *ge = rd_kafka_ConsumerGroupDescription_error(d[i]);
 					if (ge)
-						set_error(dw, "DescribeGroups", rd_kafka_error_string(ge));
+						set_error(gw, "DescribeGroups", rd_kafka_error_string(ge));
 					else
-						dw->desc = d[i];
+						gw->desc = d[i];
 				}
 			}
 			gw->desc_done = true;
@@ -314,6 +314,7 @@ static void describe_offsets_stage(struct lt_refresh_ctx *rc, rd_kafka_queue_t *
 		case RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT: {
 			struct group_work *gw = rd_kafka_event_opaque(ev);
 			gw->off_done = true;
+			gw->off_ev = ev;
 			if (rd_kafka_event_error(ev)) {
 				set_error(gw, "OffsetFetch", rd_kafka_event_error_string(ev));
 				break;
@@ -328,9 +329,11 @@ static void describe_offsets_stage(struct lt_refresh_ctx *rc, rd_kafka_queue_t *
 			} else {
 				gw->off = gr[0];
 			}
+			work_build_early(s, gw);
 			break;
 		}
 		default:
+			rd_kafka_event_destroy(ev);
 			pending++; /* not ours (cannot happen on a private queue) */
 			break;
 		}
@@ -664,12 +667,13 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 
 	rd_kafka_queue_t *q = rd_kafka_queue_new(client_rk(rc->client));
 	struct work_set ws = { 0 };
-	struct event_keep keep = { 0 };
 	list_stage(rc, s, q, deadline, stop, &ws);
-	describe_offsets_stage(rc, q, deadline, stop, &ws, &keep);
+	describe_offsets_stage(rc, q, deadline, stop, &ws, s);
 
 	for (size_t i = 0; i < ws.n; i++) {
 		struct group_work *gw = &ws.w[i];
+		if (gw->built)
+			continue;
 		if (!gw->error && gw->desc && gw->off) {
 			group_build(s, gw);
 			continue;
@@ -687,10 +691,11 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 			errors_add(&s->error, "group %s: %s", gw->name, gw->error);
 		}
 	}
-	for (size_t i = 0; i < keep.n; i++)
-		rd_kafka_event_destroy(keep.ev[i]);
-	free(keep.ev);
 	for (size_t i = 0; i < ws.n; i++) {
+		if (ws.w[i].desc_ev)
+			rd_kafka_event_destroy(ws.w[i].desc_ev);
+		if (ws.w[i].off_ev)
+			rd_kafka_event_destroy(ws.w[i].off_ev);
 		free(ws.w[i].name);
 		free(ws.w[i].error);
 	}
