@@ -8,7 +8,7 @@ CLEANFILES += bench/lagtop-bench$(EXEEXT)
 EXTRA_DIST += bench/run_bench.py bench/peer_kafka_python.py
 
 ## BENCH_ARGS: e.g. `make bench BENCH_ARGS='--scenarios S,M'` (see bench/run_bench.py --help).
-bench: lagtop$(EXEEXT) lagtop-sim$(EXEEXT) bench/lagtop-bench$(EXEEXT)
+bench: lagtop$(EXEEXT) lagtop-sim$(EXEEXT) bench/lagtop-bench$(EXEEXT) bench/bench_ui_draw$(EXEEXT)
 	$(DEBIAN_PYTHON) $(srcdir)/bench/run_bench.py --builddir '$(abs_top_builddir)' --tmux '$(TMUX)' $(BENCH_ARGS)
 .PHONY: bench
 

@@ -44,6 +44,9 @@ def main():
                 committed[(g, tp.topic, tp.partition)] = om.offset
 
     tps = sorted({TopicPartition(t, p) for (_, t, p) in committed})
+    # Load every topic's metadata first: without it kafka-python 2.0.2 learns the leaders one metadata
+    # round per retry and its offsets lookup does not finish on 32,000 partitions (60 s timeout).
+    consumer.topics()
     start = consumer.beginning_offsets(tps) if tps else {}
     end = consumer.end_offsets(tps) if tps else {}
 

@@ -31,5 +31,5 @@ like "DescribeGroups per refresh" "$table" '^  DescribeGroups +5$'
 like "OffsetFetch per refresh" "$table" '^  OffsetFetch +5$'
 # 3 ListGroups + 3 x 5 + 2 ListOffsets x 2 leaders + 1 Metadata
 like "lower bound" "$table" '^lower bound \(librdkafka 2.0.2\) +23$'
-like "draw line with 2000 rows" "$table" '^draw: rebuild 2000 rows ms +[0-9.]+ '
+like "draw line with 2000 rows" "$table" '^draw: frame, 2000 partition rows, ms +[0-9.]+ '
 done_testing
