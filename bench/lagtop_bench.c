@@ -11,8 +11,8 @@
  *   lagtop-bench draw [--rows N] [--lines L] [--frames F]
  *       One group of N partition rows (default 100,000) in a fixed snapshot, enriched twice by the model;
  *       times rows_build + rows_sort (the rebuild a new snapshot costs) and the per-frame work of the
- *       partitions pane: formatting every column of the L visible rows (the curses update is not
- *       included: the dashboard's offscreen draw is not on this build).
+ *       partitions pane: formatting every column of the L visible rows, without curses. run_bench.py
+ *       uses it only when the dashboard's own offscreen benchmark (bench/bench_ui_draw) is not built.
  *
  * Timing belongs here, not in the tests: tests/bench/test_bench_smoke.sh only checks the output's shape.
  */

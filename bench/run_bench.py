@@ -7,8 +7,8 @@ not lagtop's), then, against it:
     (wall, CPU, peak RSS, requests per API per refresh from the simulator's counters, simulator CPU);
   - `lagtop --once` run R times as a whole process (wall, CPU, max RSS);
   - bench/peer_kafka_python.py run P times (wall, CPU);
-then once: bench/lagtop-bench draw (100,000 partition rows) and, when the dashboard is on this build and
-tmux is there, the CPU of an idle dashboard at a 2 s interval on scenario M.
+then once: bench/bench_ui_draw (the dashboard's offscreen draw, 100,000 partition rows) and, with tmux,
+the CPU of an idle dashboard at a 2 s interval on scenario M.
 Prints one table (metrics x scenarios, with the targets and whether they are met).
 """
 import argparse
