@@ -206,7 +206,10 @@ int mode_reset(const struct lt_options *o)
 	if (target == LT_RESET_FILE) {
 		char *text = reset_file_read(o->target_arg, FROM_FILE_MAX_BYTES, err, sizeof err);
 		if (!text || reset_request_load_csv(&rq, text, err, sizeof err)) {
-			fprintf(stderr, "lagtop: %s%s%s\n", text ? o->target_arg : "", text ? ": " : "", err);
+			/* err quotes the file's bytes: terminal-safe like every other message */
+			char *msg = xasprintf("%s%s%s", text ? o->target_arg : "", text ? ": " : "", err);
+			print_lines(stderr, "lagtop: ", msg);
+			free(msg);
 			free(text);
 			reset_request_free(&rq);
 			return LT_EXIT_USAGE;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "util/xalloc.h"
 
 struct lt_client {
@@ -26,15 +27,16 @@ static const struct {
 	{ "client.id", "lagtop" },
 	/* Idle admin connections are closed by brokers; that is not worth a log line. */
 	{ "log.connection.close", "false" },
+	/* A monitoring tool must never create topics: librdkafka producer handles (which the admin API
+	 * uses) default to asking for auto-creation when they look up a topic's metadata, so a reset
+	 * or offset lookup naming a deleted or misspelled topic would create it on brokers that allow it. */
+	{ "allow.auto.create.topics", "false" },
 };
 
 bool client_prop_is_secret(const char *key)
 {
-	static const char *const words[] = { "password", "secret", "key" };
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (strcasestr(key, words[i]))
-			return true;
-	return false;
+	/* One rule for the whole program (password, secret, key, token, credential...). */
+	return config_is_secret_key(key);
 }
 
 /* Replaces every occurrence of each secret value in buf (in place, truncating) with [hidden]. */
@@ -155,8 +157,18 @@ lt_client *client_new(const struct lt_client_conf *cc, char *err, size_t errlen)
 	rd_kafka_conf_set_error_cb(conf, on_error);
 	rd_kafka_conf_set_log_cb(conf, on_log);
 
+	/* librdkafka 2.0.2 (up to at least 2.4, its issue #5040) answers NOT_COORDINATOR or
+	 * COORDINATOR_NOT_AVAILABLE to an OffsetFetch by poking the handle's consumer group, which a
+	 * producer handle does not have: a NULL dereference, i.e. lagtop crashed whenever a group's
+	 * coordinator moved or was loading. A consumer handle with a group id has one; it never subscribes,
+	 * so it never joins (at most it asks for its own group's coordinator). */
 	char why[512];
-	cl->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, why, sizeof why);
+	char gid[256];
+	size_t gidlen = sizeof gid;
+	if (rd_kafka_conf_get(conf, "group.id", gid, &gidlen) != RD_KAFKA_CONF_OK || !gid[0])
+		rd_kafka_conf_set(conf, "group.id", "lagtop-admin-never-joins", why, sizeof why);
+	rd_kafka_conf_set(conf, "enable.auto.commit", "false", why, sizeof why);
+	cl->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, why, sizeof why);
 	if (!cl->rk) {
 		/* rd_kafka_new validates property combinations (e.g. SASL without a mechanism). */
 		mask_secrets(why, sizeof why, cl->secrets, cl->n_secrets);
@@ -172,8 +184,8 @@ void client_free(lt_client *cl)
 {
 	if (!cl)
 		return;
-	if (cl->rk)
-		rd_kafka_destroy(cl->rk);
+	if (cl->rk) /* no consumer close: the handle never joined, and closing must not wait for brokers */
+		rd_kafka_destroy_flags(cl->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	for (size_t i = 0; i < cl->n_secrets; i++)
 		free(cl->secrets[i]);
 	free(cl->secrets);

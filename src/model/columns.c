@@ -368,9 +368,9 @@ static void fmt_host(const lt_row *r, char *buf, size_t len, bool exact)
 /* Indexed by lt_col_id; the groups pane's columns come first, in display order. */
 static const lt_column column_table[LT_COL__COUNT] = {
     {LT_COL_GROUP, LT_ROWS_GROUPS, "group", "GROUP", 32, 100, false, false, "consumer group id", cmp_group, fmt_group},
-    {LT_COL_STATE, LT_ROWS_GROUPS, "state", "STATE", 19, 60, false, false,
+    {LT_COL_STATE, LT_ROWS_GROUPS, "state", "STATE", 19, 85, false, false,
      "group state as the coordinator reports it (Stable, Empty, ...)", cmp_state, fmt_state},
-    {LT_COL_MEMBERS, LT_ROWS_GROUPS, "members", "MEMBERS", 7, 50, true, true,
+    {LT_COL_MEMBERS, LT_ROWS_GROUPS, "members", "MEMBERS", 7, 75, true, true,
      "number of members (consumers) in the group", cmp_members, fmt_members},
     {LT_COL_TOPICS, LT_ROWS_GROUPS, "topics", "TOPICS", 6, 40, true, true,
      "number of topics the group has offsets or assignments for", cmp_topics, fmt_topics},

@@ -10,6 +10,8 @@
  *   SIM_API_OK        — out holds the response;
  *   SIM_API_MALFORMED — the request could not be parsed: the server logs and closes the connection;
  *   SIM_API_NO_RESPONSE — the request gets no answer at all (Produce with acks=0, as in Kafka);
+ *   SIM_API_CLOSE     — an answer-less request failed: close the connection so the client notices
+ *                       (Kafka does this for a failed acks=0 Produce);
  *   SIM_API_DEFERRED  — the handler called sim_req_defer() and will answer later (JoinGroup's barrier,
  *                       Fetch's MaxWaitTime). Later responses on the same connection wait behind it, so
  *                       answers stay in request order.
@@ -29,7 +31,7 @@ struct sim_broker;
 struct sim_conn;
 struct sim_resp;
 
-enum { SIM_API_OK = 0, SIM_API_MALFORMED = -1, SIM_API_DEFERRED = 1, SIM_API_NO_RESPONSE = 2 };
+enum { SIM_API_OK = 0, SIM_API_MALFORMED = -1, SIM_API_DEFERRED = 1, SIM_API_NO_RESPONSE = 2, SIM_API_CLOSE = 3 };
 
 /* Kafka API keys the sim knows by name. */
 enum {
@@ -48,6 +50,7 @@ enum {
 	KAPI_LIST_GROUPS = 16,
 	KAPI_API_VERSIONS = 18,
 	KAPI_CREATE_TOPICS = 19,
+	KAPI_DESCRIBE_CONFIGS = 32,
 	KAPI_DELETE_GROUPS = 42,
 	KAPI_OFFSET_DELETE = 47,
 	KAPI_KEY_MAX = 80, /* counters are kept for keys 0..KAPI_KEY_MAX-1; others count as "unknown" */
@@ -68,6 +71,7 @@ struct sim_req {
 	int64_t now_ms;            /* wall clock, ms */
 	int64_t mono_ms;           /* monotonic clock, ms (for timers) */
 	struct sim_resp *deferred; /* set by sim_req_defer() */
+	int16_t inject_err;        /* fault injection: answer with this error (sim_req_check_coordinator) */
 };
 
 typedef int sim_api_fn(struct sim_req *req, struct wire_rd *rd, struct wire_buf *out);
@@ -111,6 +115,7 @@ sim_api_fn sim_api_list_offsets;
 sim_api_fn sim_api_delete_groups;
 sim_api_fn sim_api_offset_delete;
 sim_api_fn sim_api_create_topics;
+sim_api_fn sim_api_describe_configs;
 /* Issue 4: real producers and consumer groups (api_produce.c, api_fetch.c, api_group_membership.c). */
 sim_api_fn sim_api_produce;
 sim_api_fn sim_api_fetch;
@@ -129,7 +134,9 @@ int sim_group_commit_check(struct sim_req *req, struct sim_group *g, struct wire
 struct sim_topic *sim_topic_auto_create(struct sim_state *st, struct wire_str name);
 
 /* Shared checks for handlers. */
-/* NOT_COORDINATOR unless this broker coordinates group (and it is up). */
+/* The injected error for committing topic/partition (sim_fault_commit_partition), or 0. */
+int16_t sim_req_commit_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition);
+/* NOT_COORDINATOR unless this broker coordinates group (and it is up); an injected fault's error first. */
 int16_t sim_req_check_coordinator(const struct sim_req *req, const char *group, size_t len);
 
 #endif

@@ -13,6 +13,8 @@ int sim_api_find_coordinator(struct sim_req *req, struct wire_rd *rd, struct wir
 	int16_t err = KERR_NONE;
 	if (key_type != 0 && key_type != 1) {
 		err = KERR_INVALID_REQUEST;
+	} else if (req->inject_err) {
+		err = req->inject_err;
 	} else {
 		node = sim_state_node(req->st, sim_coordinator_for(req->st, key.p, (size_t)key.len));
 		if (!node || !node->up) {

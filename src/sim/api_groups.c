@@ -3,15 +3,20 @@
 #include <string.h>
 
 #include "sim/api.h"
+#include "sim/offsets_log.h"
 
 int sim_api_list_groups(struct sim_req *req, struct wire_rd *rd, struct wire_buf *out)
 {
 	(void)rd; /* v0–v2 have an empty body */
 	if (req->api_version >= 1)
 		wire_put_i32(out, 0); /* throttle_time_ms */
-	wire_put_i16(out, KERR_NONE);
+	wire_put_i16(out, req->inject_err);
 	size_t slot = wire_put_array_slot(out, false);
 	int32_t n = 0;
+	if (req->inject_err) { /* a failing coordinator lists nothing */
+		wire_patch_array(out, slot, 0, false);
+		return SIM_API_OK;
+	}
 	size_t it = 0;
 	struct sim_group *g;
 	while ((g = strmap_next(&req->st->groups, &it))) {
@@ -109,8 +114,10 @@ int sim_api_delete_groups(struct sim_req *req, struct wire_rd *rd, struct wire_b
 				err = KERR_GROUP_ID_NOT_FOUND;
 			else if (g->state != SIM_GROUP_EMPTY)
 				err = KERR_NON_EMPTY_GROUP;
-			else
+			else {
+				sim_offsets_log_group_delete(req->st, g, req->now_ms);
 				sim_group_delete(req->st, g);
+			}
 		}
 		wire_put_strn(out, id.p, id.len, false);
 		wire_put_i16(out, err);

@@ -1,9 +1,12 @@
-/* api_produce.c — Produce v3–v7: record batches (magic v2, CRC-32C checked, uncompressed) appended to the
- * partition leader's log with their CreateTime timestamps.
+/* api_produce.c — Produce v0–v7: record batches (magic v2, CRC-32C checked, uncompressed) appended to the
+ * partition leader's log with their CreateTime timestamps. Versions 0–2 are advertised as Kafka 2.x/3.x
+ * does (librdkafka only compresses when the broker lists Produce v0), but their old message formats
+ * (magic 0/1) are refused with INVALID_RECORD, and compressed batches with UNSUPPORTED_COMPRESSION_TYPE.
  *
  * Like Kafka, every batch of a partition's record set is validated before any is appended, so a bad
  * batch appends nothing for that partition; other partitions of the request are independent.
- * acks=0 gets no answer at all (Kafka sends none; the client does not wait for one).
+ * acks=0 gets no answer at all (Kafka sends none; the client does not wait for one); if it failed, the
+ * connection is closed, as Kafka does, since there is no other way to tell the client.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +50,7 @@ int sim_api_produce(struct sim_req *req, struct wire_rd *rd, struct wire_buf *ou
 {
 	int16_t v = req->api_version;
 	bool flex = req->flex;
-	bool appended = false;
+	bool appended = false, failed = false;
 
 	if (v >= 3)
 		(void)wire_str(rd, flex); /* transactional_id: transactions are not simulated */
@@ -68,8 +71,8 @@ int sim_api_produce(struct sim_req *req, struct wire_rd *rd, struct wire_buf *ou
 				break;
 			int16_t err = KERR_NONE;
 			int64_t base = -1;
-			struct sim_partition *p = name.len > 0 ? sim_partition_find(req->st, name.p, (size_t)name.len, index)
-							       : NULL;
+			struct sim_partition *p =
+			    name.len > 0 ? sim_partition_find(req->st, name.p, (size_t)name.len, index) : NULL;
 			if (acks != 0 && acks != 1 && acks != -1)
 				err = KERR_INVALID_REQUIRED_ACKS;
 			else if (!p)
@@ -80,6 +83,8 @@ int sim_api_produce(struct sim_req *req, struct wire_rd *rd, struct wire_buf *ou
 				err = produce_partition(req, p, recs, &base);
 			if (err == KERR_NONE)
 				appended = true;
+			else
+				failed = true;
 			wire_put_i32(out, index);
 			wire_put_i16(out, err);
 			wire_put_i64(out, base);
@@ -99,7 +104,9 @@ int sim_api_produce(struct sim_req *req, struct wire_rd *rd, struct wire_buf *ou
 		return SIM_API_MALFORMED;
 	if (appended)
 		sim_fetch_wake(req->srv);
-	return acks == 0 ? SIM_API_NO_RESPONSE : SIM_API_OK;
+	if (acks == 0) /* no answer; a failure closes the connection, as Kafka does, so the client notices */
+		return failed ? SIM_API_CLOSE : SIM_API_NO_RESPONSE;
+	return SIM_API_OK;
 }
 
 struct sim_topic *sim_topic_auto_create(struct sim_state *st, struct wire_str name)
@@ -109,8 +116,8 @@ struct sim_topic *sim_topic_auto_create(struct sim_state *st, struct wire_str na
 	char *n = wire_str_dup(name);
 	int16_t kerr;
 	char err[160];
-	struct sim_topic *t =
-		sim_topic_create(st, n, st->auto_create_partitions > 0 ? st->auto_create_partitions : 1, &kerr, err, sizeof err);
+	struct sim_topic *t = sim_topic_create(st, n, st->auto_create_partitions > 0 ? st->auto_create_partitions : 1,
+	                                       &kerr, err, sizeof err);
 	free(n);
 	return t;
 }

@@ -147,6 +147,7 @@ struct sim_group {
 	size_t noffsets, offsets_cap;
 	void *priv; /* membership.c's per-group state (join barrier, timers) */
 	void (*priv_free)(void *priv);
+	int32_t coordinator; /* fault injection: a moved coordinator's node id; 0: the hash decides */
 };
 
 /* ---- the whole cluster ---- */
@@ -166,6 +167,7 @@ struct sim_state {
 	int32_t group_min_session_timeout_ms;     /* 0: 6000 */
 	int32_t group_max_session_timeout_ms;     /* 0: 1800000 */
 	int32_t group_initial_rebalance_delay_ms; /* Kafka's default is 3000; the sim's is 0 (fast tests) */
+	bool any_topic_names; /* fault injection: a hostile broker's topics ignore Kafka's name rules */
 };
 
 struct sim_state *sim_state_new(int nnodes, uint64_t seed);
@@ -193,7 +195,7 @@ int64_t sim_partition_offset_for_time(const struct sim_partition *p, int64_t ts,
 /* Timestamp of the record at offset (-1 when outside [log_start, log_end)). */
 int64_t sim_partition_timestamp_at(const struct sim_partition *p, int64_t offset);
 
-/* Groups. The coordinator of a group is fixed by hashing its id over the brokers. */
+/* Groups. The coordinator of a group is fixed by hashing its id over the brokers (unless a test moved it). */
 int32_t sim_coordinator_for(const struct sim_state *st, const char *group_id, size_t len);
 struct sim_group *sim_group_find(const struct sim_state *st, const char *id, size_t len);
 /* Creates an Empty simple group (protocol type "") when it does not exist. */

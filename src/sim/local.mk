@@ -34,6 +34,9 @@ tests_integration_test_sim_garbage_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_sim_garbage_LDADD = $(UNIT_LDADD)
 endif
 
+TESTS += tests/interop/test_sim_kafka_python.py
+EXTRA_DIST += tests/interop/test_sim_kafka_python.py
+
 ## ---- sim-groups (issue 4): record batches, group membership, Produce/Fetch, JoinGroup & co. ----
 liblagtop_a_SOURCES += src/sim/crc32c.c src/sim/crc32c.h src/sim/records.c src/sim/records.h \
 	src/sim/membership.c src/sim/membership.h \
@@ -51,7 +54,34 @@ TESTS += tests/unit/test_sim_membership
 tests_unit_test_sim_membership_SOURCES = tests/unit/test_sim_membership.c
 tests_unit_test_sim_membership_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sim_membership_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_sim_record_store
+TESTS += tests/unit/test_sim_record_store
+tests_unit_test_sim_record_store_SOURCES = tests/unit/test_sim_record_store.c
+tests_unit_test_sim_record_store_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_record_store_LDADD = $(UNIT_LDADD)
 endif
 
-TESTS += tests/interop/test_sim_kafka_python.py
-EXTRA_DIST += tests/interop/test_sim_kafka_python.py
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_sim_consumers
+TESTS += tests/integration/test_sim_consumers
+tests_integration_test_sim_consumers_SOURCES = tests/integration/test_sim_consumers.c
+tests_integration_test_sim_consumers_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_consumers_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/integration/test_sim_fetch
+TESTS += tests/integration/test_sim_fetch
+tests_integration_test_sim_fetch_SOURCES = tests/integration/test_sim_fetch.c
+tests_integration_test_sim_fetch_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_fetch_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/integration/test_sim_group_wire
+TESTS += tests/integration/test_sim_group_wire
+tests_integration_test_sim_group_wire_SOURCES = tests/integration/test_sim_group_wire.c
+tests_integration_test_sim_group_wire_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_group_wire_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/integration/test_sim_group_churn
+TESTS += tests/integration/test_sim_group_churn
+tests_integration_test_sim_group_churn_SOURCES = tests/integration/test_sim_group_churn.c
+tests_integration_test_sim_group_churn_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_group_churn_LDADD = $(UNIT_LDADD)
+endif
+TESTS += tests/interop/test_sim_groups_kafka_python.py
+EXTRA_DIST += tests/interop/test_sim_groups_kafka_python.py

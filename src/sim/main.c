@@ -17,16 +17,43 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: lagtop-sim [--brokers N] [--port P] [--scenario NAME] [--groups N] [--partitions P]\n"
-		"                  [--topics T] [--seed S]\n"
+		"                  [--topics T] [--seed S] [--auto-create-partitions N]\n"
+		"                  [--group-min-session-timeout MS] [--group-initial-rebalance-delay MS]\n"
+		"                  [--fault-broker N] [--latency-ms MS] [--error-rate P] [--error-code NAME]\n"
+		"                  [--error-api KEY] [--drop-rate P]\n"
 		"A simulated Kafka cluster on 127.0.0.1, for lagtop's demo, tests and benchmarks (not a Kafka).\n"
 		"  --brokers N      brokers, listening on consecutive ports (default 3)\n"
 		"  --port P         first port; 0 picks free ports (default 0)\n"
 		"  --scenario NAME  %s (default empty)\n"
 		"  --groups N, --partitions P, --topics T   sizes of the scale scenario\n"
 		"  --seed S         randomness of the scenarios\n"
+		"  --auto-create-partitions N   partitions of topics created on first use (default 1; 0: never create)\n"
+		"  --group-min-session-timeout MS, --group-initial-rebalance-delay MS\n"
+		"                   group coordinator settings (defaults 6000 as Kafka, and 0)\n"
+		"Fault injection (on every broker, or only on --fault-broker N):\n"
+		"  --latency-ms MS  hold back every answer this long\n"
+		"  --error-rate P   answer this share (0..1) of the group coordinator requests with --error-code\n"
+		"  --error-code NAME  %s\n"
+		"                   (default COORDINATOR_NOT_AVAILABLE)\n"
+		"  --error-api KEY  only into answers of this API key (e.g. 15 for DescribeGroups)\n"
+		"  --drop-rate P    cut this share (0..1) of answers in the middle and close the connection\n"
+		"  (SIGSTOP freezes the whole cluster; SIGCONT thaws it.)\n"
 		"Prints 'ready bootstrap=HOST:PORT,...' when listening;\n"
 		"SIGUSR1 (and exit) prints the request counts per API as JSON on stderr.\n",
-		sim_scenario_names());
+		sim_scenario_names(), sim_error_code_names());
+}
+
+static int parse_rate(const char *flag, const char *v, double *out)
+{
+	char *end;
+	errno = 0;
+	double d = v ? strtod(v, &end) : 0;
+	if (!v || errno || *end || end == v || !(d >= 0 && d <= 1)) {
+		fprintf(stderr, "lagtop-sim: %s needs a share from 0 to 1, got '%s'\n", flag, v ? v : "");
+		return -1;
+	}
+	*out = d;
+	return 0;
 }
 
 static int parse_int(const char *flag, const char *v, long lo, long hi, long *out)
@@ -45,6 +72,9 @@ static int parse_int(const char *flag, const char *v, long lo, long hi, long *ou
 int main(int argc, char **argv)
 {
 	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "empty"};
+	long fault_broker = 0, latency_ms = 0, error_api = -1;
+	double error_rate = 0, drop_rate = 0;
+	int16_t error_code = 15; /* COORDINATOR_NOT_AVAILABLE */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -86,6 +116,39 @@ int main(int argc, char **argv)
 			if (parse_int(a, v, 0, LONG_MAX, &n) < 0)
 				return 2;
 			o.seed = (uint64_t)n;
+		} else if (strcmp(a, "--auto-create-partitions") == 0) {
+			if (parse_int(a, v, 0, 10000, &n) < 0)
+				return 2;
+			o.auto_create_partitions = n ? (int)n : -1;
+		} else if (strcmp(a, "--group-min-session-timeout") == 0) {
+			if (parse_int(a, v, 1, 1800000, &n) < 0)
+				return 2;
+			o.group_min_session_timeout_ms = (int)n;
+		} else if (strcmp(a, "--group-initial-rebalance-delay") == 0) {
+			if (parse_int(a, v, 0, 300000, &n) < 0)
+				return 2;
+			o.group_initial_rebalance_delay_ms = (int)n;
+		} else if (strcmp(a, "--fault-broker") == 0) {
+			if (parse_int(a, v, 0, 64, &fault_broker) < 0)
+				return 2;
+		} else if (strcmp(a, "--latency-ms") == 0) {
+			if (parse_int(a, v, 0, 3600000, &latency_ms) < 0)
+				return 2;
+		} else if (strcmp(a, "--error-api") == 0) {
+			if (parse_int(a, v, 0, 32767, &error_api) < 0)
+				return 2;
+		} else if (strcmp(a, "--error-rate") == 0) {
+			if (parse_rate(a, v, &error_rate) < 0)
+				return 2;
+		} else if (strcmp(a, "--drop-rate") == 0) {
+			if (parse_rate(a, v, &drop_rate) < 0)
+				return 2;
+		} else if (strcmp(a, "--error-code") == 0) {
+			if (!v || sim_error_code_parse(v, &error_code) < 0) {
+				fprintf(stderr, "lagtop-sim: --error-code needs one of %s, got '%s'\n", sim_error_code_names(),
+					v ? v : "");
+				return 2;
+			}
 		} else {
 			fprintf(stderr, "lagtop-sim: unknown option '%s' (try --help)\n", a);
 			return 2;
@@ -112,6 +175,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if ((latency_ms && sim_fault_latency(sim, (int)fault_broker, (int)latency_ms, err, sizeof(err)) < 0) ||
+	    (error_rate > 0 &&
+	     sim_fault_errors(sim, (int)fault_broker, error_code, (int)error_api, error_rate, 0, err, sizeof(err)) < 0) ||
+	    (drop_rate > 0 && sim_fault_drop_rate(sim, (int)fault_broker, drop_rate, err, sizeof(err)) < 0)) {
+		fprintf(stderr, "lagtop-sim: %s\n", err);
+		sim_free(sim);
+		return 2;
+	}
 	if (sim_start(sim) < 0) {
 		sim_free(sim);
 		return 1;

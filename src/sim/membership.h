@@ -25,14 +25,14 @@
 #include <stdint.h>
 
 /* Kafka error codes this module answers with. */
-#define MB_ERR_NONE 0
-#define MB_ERR_COORDINATOR_NOT_AVAILABLE 15
-#define MB_ERR_ILLEGAL_GENERATION 22
+#define MB_ERR_NONE                        0
+#define MB_ERR_COORDINATOR_NOT_AVAILABLE   15
+#define MB_ERR_ILLEGAL_GENERATION          22
 #define MB_ERR_INCONSISTENT_GROUP_PROTOCOL 23
-#define MB_ERR_UNKNOWN_MEMBER_ID 25
-#define MB_ERR_INVALID_SESSION_TIMEOUT 26
-#define MB_ERR_REBALANCE_IN_PROGRESS 27
-#define MB_ERR_MEMBER_ID_REQUIRED 79
+#define MB_ERR_UNKNOWN_MEMBER_ID           25
+#define MB_ERR_INVALID_SESSION_TIMEOUT     26
+#define MB_ERR_REBALANCE_IN_PROGRESS       27
+#define MB_ERR_MEMBER_ID_REQUIRED          79
 
 /* Kafka's GroupCoordinator.NewMemberJoinTimeoutMs: a new member parked in JoinGroup is dropped after it. */
 #define MB_NEW_MEMBER_JOIN_TIMEOUT_MS 300000
@@ -43,10 +43,10 @@ enum mb_state { MB_EMPTY, MB_PREPARING_REBALANCE, MB_COMPLETING_REBALANCE, MB_ST
 const char *mb_state_name(enum mb_state s);
 
 struct mb_config {
-	int32_t min_session_timeout_ms; /* group.min.session.timeout.ms (Kafka: 6000) */
-	int32_t max_session_timeout_ms; /* group.max.session.timeout.ms (Kafka: 1800000) */
+	int32_t min_session_timeout_ms;     /* group.min.session.timeout.ms (Kafka: 6000) */
+	int32_t max_session_timeout_ms;     /* group.max.session.timeout.ms (Kafka: 1800000) */
 	int32_t initial_rebalance_delay_ms; /* group.initial.rebalance.delay.ms (Kafka: 3000) */
-	bool require_member_id; /* answer MEMBER_ID_REQUIRED to a first JoinGroup v4+ (Kafka: always) */
+	bool require_member_id;             /* answer MEMBER_ID_REQUIRED to a first JoinGroup v4+ (Kafka: always) */
 };
 
 /* Kafka's defaults. */
@@ -69,10 +69,10 @@ struct mb_member {
 	uint8_t *assignment; /* from the leader's SyncGroup; NULL/0 when none */
 	size_t assignment_len;
 	int64_t last_heartbeat_ms;
-	bool is_new; /* joined, but no JoinGroup answered yet */
+	bool is_new;        /* joined, but no JoinGroup answered yet */
 	bool awaiting_join; /* a JoinGroup of this member is parked at the barrier */
 	bool awaiting_sync; /* a SyncGroup of this member waits for the leader */
-	void *join_waiter; /* NULL when the parked request's client went away */
+	void *join_waiter;  /* NULL when the parked request's client went away */
 	void *sync_waiter;
 };
 
@@ -89,9 +89,9 @@ struct mb_join_member {
 };
 struct mb_join_result {
 	int16_t error;
-	int32_t generation_id; /* -1 with an error */
+	int32_t generation_id;     /* -1 with an error */
 	const char *protocol_name; /* "" with an error */
-	const char *leader_id; /* "" with an error */
+	const char *leader_id;     /* "" with an error */
 	const char *member_id;
 	const struct mb_join_member *members; /* only to the leader; NULL/0 otherwise */
 	size_t n_members;
@@ -107,9 +107,9 @@ struct mb_group {
 	char *group_id;
 	enum mb_state state;
 	int32_t generation_id;
-	char *protocol_type; /* set by the first member; NULL for a group that never had one */
-	char *protocol_name; /* the selected protocol; NULL unless CompletingRebalance/Stable */
-	char *leader_id; /* NULL when there are no members */
+	char *protocol_type;        /* set by the first member; NULL for a group that never had one */
+	char *protocol_name;        /* the selected protocol; NULL unless CompletingRebalance/Stable */
+	char *leader_id;            /* NULL when there are no members */
 	struct mb_member **members; /* in join order */
 	size_t n_members, cap_members;
 	struct mb_pending *pending; /* member ids handed out with MEMBER_ID_REQUIRED */
@@ -153,7 +153,7 @@ struct mb_assignment_in {
 
 /* cfg and ops must outlive the group. seed makes generated member ids differ between runs/groups. */
 struct mb_group *mb_group_new(const char *group_id, const struct mb_config *cfg, const struct mb_ops *ops,
-			      uint64_t seed);
+                              uint64_t seed);
 /* Frees the group without answering parked requests: call mb_group_kill() first if there may be any. */
 void mb_group_free(struct mb_group *g);
 /* The group is going away (deleted, coordinator stopped): answer every parked request with
@@ -167,7 +167,7 @@ int16_t mb_check_session_timeout(const struct mb_config *cfg, int32_t session_ti
 void mb_join(struct mb_group *g, const struct mb_join_req *req, void *waiter, int64_t now_ms);
 /* SyncGroup: the answer comes through ops->sync_reply(waiter, ...), now or later. */
 void mb_sync(struct mb_group *g, const char *member_id, int32_t generation_id, const struct mb_assignment_in *a,
-	     size_t n, void *waiter, int64_t now_ms);
+             size_t n, void *waiter, int64_t now_ms);
 /* Heartbeat: NONE, REBALANCE_IN_PROGRESS, UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, COORDINATOR_NOT_AVAILABLE. */
 int16_t mb_heartbeat(struct mb_group *g, const char *member_id, int32_t generation_id, int64_t now_ms);
 /* LeaveGroup for one member: NONE or UNKNOWN_MEMBER_ID (COORDINATOR_NOT_AVAILABLE when Dead). */

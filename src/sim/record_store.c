@@ -66,7 +66,7 @@ int64_t sim_store_append(struct sim_state *st, struct sim_partition *p, const st
 	/* partitionLeaderEpoch: what the leader stamps on append (not covered by the CRC) */
 	memset(copy + 12, 0, 4);
 	s->b = xgrow(s->b, &s->cap, s->n + 1, sizeof s->b[0]);
-	s->b[s->n++] = (struct stored_batch){ base, base + b->n_records - 1, copy, b->raw_len };
+	s->b[s->n++] = (struct stored_batch){base, base + b->n_records - 1, copy, b->raw_len};
 	s->bytes += b->raw_len;
 	return base;
 }
@@ -95,13 +95,13 @@ static void synth_batch(const struct sim_partition *p, int64_t from, int64_t to,
 {
 	size_t n = (size_t)(to - from);
 	struct rec_out *recs = xcalloc(n, sizeof *recs);
-	char (*vals)[24] = xmalloc(n * sizeof *vals);
+	char(*vals)[24] = xmalloc(n * sizeof *vals);
 	for (size_t i = 0; i < n; i++) {
 		int64_t off = from + (int64_t)i;
 		int64_t ts = sim_partition_timestamp_at(p, off);
 		int len = snprintf(vals[i], sizeof vals[i], "sim-%lld", (long long)off);
-		recs[i] = (struct rec_out){ .timestamp = ts, .key = NULL, .key_len = -1, .value = vals[i],
-					    .value_len = len };
+		recs[i] =
+		    (struct rec_out){.timestamp = ts, .key = NULL, .key_len = -1, .value = vals[i], .value_len = len};
 	}
 	records_batch_encode(out, from, recs, n);
 	free(vals);

@@ -21,20 +21,20 @@
 #include <stdint.h>
 
 /* Kafka error codes that batch validation produces. */
-#define REC_ERR_NONE 0
-#define REC_ERR_CORRUPT_MESSAGE 2
+#define REC_ERR_NONE                         0
+#define REC_ERR_CORRUPT_MESSAGE              2
 #define REC_ERR_UNSUPPORTED_COMPRESSION_TYPE 76
-#define REC_ERR_INVALID_RECORD 87
+#define REC_ERR_INVALID_RECORD               87
 
-#define REC_BATCH_HEADER_SIZE 61 /* bytes before the first record */
+#define REC_BATCH_HEADER_SIZE  61 /* bytes before the first record */
 #define REC_BATCH_LOG_OVERHEAD 12 /* baseOffset + batchLength */
-#define REC_MAGIC_V2 2
+#define REC_MAGIC_V2           2
 
 /* attributes bits */
 #define REC_ATTR_COMPRESSION_MASK 0x07
-#define REC_ATTR_LOG_APPEND_TIME 0x08
-#define REC_ATTR_TRANSACTIONAL 0x10
-#define REC_ATTR_CONTROL 0x20
+#define REC_ATTR_LOG_APPEND_TIME  0x08
+#define REC_ATTR_TRANSACTIONAL    0x10
+#define REC_ATTR_CONTROL          0x20
 
 /* ---- varints ---- */
 #define VARINT_MAX_BYTES 10

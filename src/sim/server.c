@@ -89,15 +89,17 @@ static void conn_close(struct sim_conn *c, const char *why)
 	if (c->dead)
 		return;
 	struct sim_server *srv = c->broker->srv;
-	if (why)
+	if (why && !c->detached)
 		fprintf(stderr, "lagtop-sim: broker %d: closing connection %s: %s\n", c->broker->node_id, c->peer, why);
-	epoll_ctl(srv->epfd, EPOLL_CTL_DEL, c->fd, NULL);
-	close(c->fd);
+	if (c->fd >= 0) {
+		epoll_ctl(srv->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+		close(c->fd);
+	}
 	c->fd = -1;
 	c->dead = true;
 	if (c->prev)
 		c->prev->next = c->next;
-	else
+	else if (c->broker->conns == c)
 		c->broker->conns = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
@@ -127,7 +129,7 @@ static void conn_free(struct sim_conn *c)
 
 static void conn_set_events(struct sim_conn *c, bool out, bool paused)
 {
-	if ((c->epollout == out && c->paused == paused) || c->dead)
+	if ((c->epollout == out && c->paused == paused) || c->dead || c->detached)
 		return;
 	struct epoll_event ev = {.events = (paused ? 0 : EPOLLIN) | (out ? EPOLLOUT : 0), .data.ptr = c};
 	epoll_ctl(c->broker->srv->epfd, EPOLL_CTL_MOD, c->fd, &ev);
@@ -146,7 +148,8 @@ static void conn_flush(struct sim_conn *c)
 {
 	while (!c->dead && c->head && c->head->ready) {
 		struct sim_resp *r = c->head;
-		ssize_t n = send(c->fd, r->data + r->off, r->len - r->off, MSG_NOSIGNAL);
+		size_t end = r->cut ? r->cut : r->len;
+		ssize_t n = c->detached ? (ssize_t)(end - r->off) : send(c->fd, r->data + r->off, end - r->off, MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK) {
 				conn_want_out(c, true);
@@ -159,8 +162,12 @@ static void conn_flush(struct sim_conn *c)
 		}
 		r->off += (size_t)n;
 		c->out_bytes -= (size_t)n;
-		if (r->off < r->len)
+		if (r->off < end)
 			continue;
+		if (r->cut) {
+			conn_close(c, "fault injection: connection dropped in the middle of an answer");
+			return;
+		}
 		c->head = r->next;
 		if (!c->head)
 			c->tail = NULL;
@@ -214,9 +221,63 @@ static void delay_done(struct sim_server *srv, void *arg)
 	resp_ready(r);
 }
 
+/* xorshift64*: uniform in [0, 1). */
+static double fault_rand(struct sim_server *srv)
+{
+	uint64_t x = srv->fault_rng ? srv->fault_rng : 0x9e3779b97f4a7c15ULL;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	srv->fault_rng = x;
+	return (double)((x * 0x2545f4914f6cdd1dULL) >> 11) / 9007199254740992.0;
+}
+
+/* The APIs whose answers carry a coordinator error (the ones the injected errors make sense for). */
+static bool fault_api(int16_t key)
+{
+	switch (key) {
+	case KAPI_OFFSET_COMMIT:
+	case KAPI_OFFSET_FETCH:
+	case KAPI_FIND_COORDINATOR:
+	case KAPI_JOIN_GROUP:
+	case KAPI_HEARTBEAT:
+	case KAPI_LEAVE_GROUP:
+	case KAPI_SYNC_GROUP:
+	case KAPI_DESCRIBE_GROUPS:
+	case KAPI_LIST_GROUPS:
+	case KAPI_DELETE_GROUPS:
+	case KAPI_OFFSET_DELETE: return true;
+	default: return false;
+	}
+}
+
+/* The error to inject into this request's answer (0: none). */
+static int16_t fault_pick_error(struct sim_server *srv, struct sim_broker *b, int16_t key)
+{
+	struct sim_fault *f = &b->fault;
+	if (!f->error_code || !fault_api(key) || (f->error_api >= 0 && f->error_api != key))
+		return 0;
+	bool hit = false;
+	if (f->error_count > 0) {
+		f->error_count--;
+		hit = true;
+	} else if (f->error_rate > 0) {
+		hit = fault_rand(srv) < f->error_rate;
+	}
+	if (!hit)
+		return 0;
+	srv->injected_errors++;
+	return f->error_code;
+}
+
 /* Marks an answer ready, or holds it back when the broker has injected latency. */
 static void resp_release(struct sim_server *srv, struct sim_resp *r)
 {
+	double drop = r->conn->broker->fault.drop_rate;
+	if (drop > 0 && fault_rand(srv) < drop) {
+		r->cut = r->len / 2; /* the length prefix and part of the body: the client waits for the rest */
+		srv->injected_drops++;
+	}
 	int32_t lat = r->conn->broker->fault.latency_ms;
 	if (lat > 0) {
 		r->delay_timer = sim_timer_add(srv, sim_mono_ms() + lat, delay_done, r);
@@ -242,8 +303,19 @@ void sim_resp_complete(struct sim_server *srv, struct sim_resp *resp, const stru
 	resp_release(srv, resp);
 }
 
+int16_t sim_req_commit_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition)
+{
+	const struct sim_server *srv = req->srv;
+	if (!srv->commit_fail_topic || partition != srv->commit_fail_partition ||
+	    strlen(srv->commit_fail_topic) != len || memcmp(srv->commit_fail_topic, topic, len) != 0)
+		return KERR_NONE;
+	return srv->commit_fail_code;
+}
+
 int16_t sim_req_check_coordinator(const struct sim_req *req, const char *group, size_t len)
 {
+	if (req->inject_err)
+		return req->inject_err;
 	return sim_coordinator_for(req->st, group, len) == req->node_id ? KERR_NONE : KERR_NOT_COORDINATOR;
 }
 
@@ -312,6 +384,7 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		.flex = flex,
 		.now_ms = sim_wall_ms(),
 		.mono_ms = sim_mono_ms(),
+		.inject_err = fault_pick_error(srv, c->broker, key),
 	};
 	/* Reserve the answer's place first so a handler that defers keeps request order. */
 	int rc = api->fn(&req, &rd, &body);
@@ -323,6 +396,13 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		}
 		snprintf(why, sizeof(why), "malformed %s v%d request (correlation id %d, %zu bytes)", api->name, ver,
 			 h.correlation_id, len);
+		conn_close(c, why);
+		return -1;
+	}
+	if (rc == SIM_API_CLOSE) {
+		wire_buf_free(&body);
+		snprintf(why, sizeof(why), "%s v%d without an answer failed (correlation id %d)", api->name, ver,
+			 h.correlation_id);
 		conn_close(c, why);
 		return -1;
 	}
@@ -484,6 +564,41 @@ void sim_server_apply_brokers(struct sim_server *srv)
 	pthread_cond_broadcast(&srv->changed);
 }
 
+int sim_server_feed(struct sim_server *srv, int node_id, const uint8_t *data, size_t len)
+{
+	if (node_id < 1 || node_id > srv->nbrokers)
+		return -1;
+	struct sim_conn *c = xcalloc(1, sizeof(*c));
+	c->kind = SIM_EV_CONN;
+	c->fd = -1;
+	c->detached = true;
+	c->id = ++srv->next_conn_id;
+	c->broker = &srv->brokers[node_id - 1];
+	wire_buf_init(&c->in);
+	snprintf(c->peer, sizeof(c->peer), "feed");
+	/* The same framing rules as conn_read(). */
+	int frames = 0;
+	size_t off = 0;
+	while (!c->dead && len - off >= 4) {
+		const uint8_t *q = data + off;
+		int32_t size = (int32_t)(((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) | ((uint32_t)q[2] << 8) | q[3]);
+		if (size < 8 || size > SIM_MAX_FRAME || len - off - 4 < (size_t)size)
+			break;
+		if (handle_frame(c, q + 4, (size_t)size) < 0)
+			break;
+		frames++;
+		off += 4 + (size_t)size;
+	}
+	int rc = c->dead ? -1 : frames;
+	conn_close(c, NULL); /* cancels deferred answers and latency timers */
+	while (srv->dead) {
+		struct sim_conn *d = srv->dead;
+		srv->dead = d->dead_next;
+		conn_free(d);
+	}
+	return rc;
+}
+
 void sim_server_wake(struct sim_server *srv)
 {
 	uint64_t one = 1;
@@ -519,6 +634,7 @@ struct sim_server *sim_server_new(struct sim_state *st, int base_port, char *err
 		b->srv = srv;
 		b->node_id = st->nodes[i].node_id;
 		b->want_up = true;
+		b->fault.error_api = -1;
 		if (listener_open(b, base_port ? base_port + i : 0, err, errlen) < 0) {
 			sim_server_free(srv);
 			return NULL;
@@ -629,6 +745,7 @@ void sim_server_free(struct sim_server *srv)
 	if (srv->wakefd >= 0)
 		close(srv->wakefd);
 	free(srv->brokers);
+	free(srv->commit_fail_topic);
 	free(srv->timers);
 	free(srv->bootstrap);
 	pthread_cond_destroy(&srv->changed);

@@ -15,12 +15,16 @@
 #include "sim/cluster.h"
 #include "sim/wire.h"
 
-/* Per-broker fault injection (issue 9 fills in the error side; latency works now). */
+/* Per-broker fault injection (issue 9), set through the control API (sim.h). Errors go only into answers
+ * of the group coordinator APIs (FindCoordinator, ListGroups and the group/offset APIs), in the fields
+ * Kafka uses for them (sim_req_check_coordinator). */
 struct sim_fault {
 	int32_t latency_ms;  /* every answer of this broker is held back this long */
-	int16_t error_code;  /* reserved: inject this error ... */
-	int16_t error_api;   /* ... into answers of this API key (-1: any) ... */
-	int32_t error_count; /* ... this many times */
+	int16_t error_code;  /* inject this error (0: none) ... */
+	int16_t error_api;   /* ... into answers of this API key (-1: any coordinator API) ... */
+	int32_t error_count; /* ... the next this many times, then ... */
+	double error_rate;   /* ... into this share of them (0..1) */
+	double drop_rate;    /* share of answers cut in the middle, then the connection closed */
 };
 
 enum sim_ev_kind { SIM_EV_LISTENER = 1, SIM_EV_CONN, SIM_EV_WAKE };
@@ -35,6 +39,7 @@ struct sim_resp {
 	int32_t correlation_id;
 	bool flex_header;
 	uint64_t delay_timer; /* latency injection */
+	size_t cut;           /* fault injection: send only this many bytes, then close (0: whole frame) */
 	void (*cancel)(void *arg, struct sim_resp *resp);
 	void *cancel_arg;
 };
@@ -51,6 +56,7 @@ struct sim_conn {
 	bool paused;      /* not reading: too many answers wait to be sent (a client that does not read) */
 	size_t out_bytes; /* bytes of ready answers not yet sent */
 	bool dead;
+	bool detached; /* no socket (sim_server_feed): answers are built, then dropped */
 	struct sim_conn *dead_next;
 	char peer[48];
 };
@@ -92,6 +98,11 @@ struct sim_server {
 	uint64_t count_unknown;
 	uint64_t next_conn_id;
 	struct sim_conn *dead; /* closed this pass, freed after the event batch */
+	uint64_t fault_rng;                       /* fault injection's own randomness (scenarios keep theirs) */
+	uint64_t injected_errors, injected_drops; /* how many faults were injected */
+	char *commit_fail_topic;       /* fault injection: OffsetCommit fails for this one partition ... */
+	int32_t commit_fail_partition;
+	int16_t commit_fail_code;      /* ... with this error (a commit that fails part-way) */
 	char *bootstrap;
 	struct sim_fetch_wait *fetch_waits; /* Fetches held for MaxWaitTime (api_fetch.c) */
 };
@@ -106,6 +117,10 @@ void sim_server_stop(struct sim_server *srv);                           /* joins
 void sim_server_free(struct sim_server *srv);
 /* Applies broker up/down requests: called by the loop, or directly when it is not running. Lock held. */
 void sim_server_apply_brokers(struct sim_server *srv);
+/* Runs a byte stream of length-prefixed request frames through the dispatch path of broker node_id, as if
+ * it arrived on a connection, without a socket; answers are built and dropped. Returns the number of frames
+ * handled, or -1 when the stream would have closed the connection. The loop must not be running (fuzzing). */
+int sim_server_feed(struct sim_server *srv, int node_id, const uint8_t *data, size_t len);
 /* Wakes the loop (from any thread). */
 void sim_server_wake(struct sim_server *srv);
 

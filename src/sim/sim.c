@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sim/control.h"
 #include "sim/scenario.h"
@@ -36,6 +37,10 @@ sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
 	}
 	sim_cluster *sim = xcalloc(1, sizeof(*sim));
 	sim->st = sim_state_new(o.brokers, o.seed);
+	sim->st->no_auto_create_topics = o.auto_create_partitions < 0;
+	sim->st->auto_create_partitions = o.auto_create_partitions > 0 ? o.auto_create_partitions : 0;
+	sim->st->group_min_session_timeout_ms = o.group_min_session_timeout_ms;
+	sim->st->group_initial_rebalance_delay_ms = o.group_initial_rebalance_delay_ms;
 	sim->srv = sim_server_new(sim->st, o.port, err, errlen);
 	if (!sim->srv) {
 		sim_state_free(sim->st);
@@ -76,8 +81,10 @@ void sim_free(sim_cluster *sim)
 		return;
 	sim_server_stop(sim->srv); /* first: nothing runs scenario timers afterwards */
 	sim_scenario_free(sim->scn);
-	sim_server_free(sim->srv);
+	/* State before server: a group's coordinator answers its held requests and cancels its timers on
+	 * the (still existing) server when it is freed. */
 	sim_state_free(sim->st);
+	sim_server_free(sim->srv);
 	free(sim);
 }
 
@@ -91,6 +98,18 @@ int sim_create_topic(sim_cluster *sim, const char *topic, int partitions, char *
 	return t ? 0 : -1;
 }
 
+int sim_create_topic_any_name(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen)
+{
+	LOCK(sim);
+	sim->st->any_topic_names = true;
+	struct sim_topic *t = *topic ? sim_topic_create(sim->st, topic, partitions, NULL, err, errlen) : NULL;
+	sim->st->any_topic_names = false;
+	UNLOCK(sim);
+	if (!*topic)
+		snprintf(err, errlen, "empty topic name");
+	return t ? 0 : -1;
+}
+
 int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms,
 	       int64_t step_ms, char *err, size_t errlen)
 {
@@ -100,8 +119,10 @@ int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count
 	}
 	LOCK(sim);
 	struct sim_partition *p = ctl_partition(sim->st, topic, partition, err, errlen);
-	if (p)
+	if (p) {
 		sim_partition_append(p, count, first_ts_ms, step_ms);
+		sim_fetch_wake(sim->srv); /* consumers waiting in Fetch get the new records now */
+	}
 	UNLOCK(sim);
 	return p ? 0 : -1;
 }
@@ -292,6 +313,163 @@ int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *
 	sim->srv->brokers[node_id - 1].fault.latency_ms = latency_ms;
 	UNLOCK(sim);
 	return 0;
+}
+
+/* ---- fault injection (issue 9) ---- */
+
+/* The brokers a fault call applies to: node_id, or every broker for 0. */
+static int fault_range(sim_cluster *sim, int node_id, int *lo, int *hi, char *err, size_t errlen)
+{
+	if (node_id < 0 || node_id > sim->srv->nbrokers) {
+		snprintf(err, errlen, "no broker %d (brokers are 1..%d, 0 for all)", node_id, sim->srv->nbrokers);
+		return -1;
+	}
+	*lo = node_id ? node_id : 1;
+	*hi = node_id ? node_id : sim->srv->nbrokers;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int16_t code;
+} fault_errors[] = {
+	{"COORDINATOR_NOT_AVAILABLE", KERR_COORDINATOR_NOT_AVAILABLE},
+	{"NOT_COORDINATOR", KERR_NOT_COORDINATOR},
+	{"COORDINATOR_LOAD_IN_PROGRESS", KERR_COORDINATOR_LOAD_IN_PROGRESS},
+	{"REQUEST_TIMED_OUT", KERR_REQUEST_TIMED_OUT},
+};
+
+int sim_error_code_parse(const char *name, int16_t *code)
+{
+	for (size_t i = 0; i < sizeof(fault_errors) / sizeof(fault_errors[0]); i++) {
+		if (strcasecmp(name, fault_errors[i].name) == 0) {
+			*code = fault_errors[i].code;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *sim_error_code_names(void)
+{
+	return "COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, REQUEST_TIMED_OUT";
+}
+
+int sim_fault_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen)
+{
+	int lo, hi;
+	if (fault_range(sim, node_id, &lo, &hi, err, errlen) < 0)
+		return -1;
+	if (latency_ms < 0 || latency_ms > 3600000) {
+		snprintf(err, errlen, "latency %d ms out of range 0..3600000", latency_ms);
+		return -1;
+	}
+	LOCK(sim);
+	for (int i = lo; i <= hi; i++)
+		sim->srv->brokers[i - 1].fault.latency_ms = latency_ms;
+	UNLOCK(sim);
+	return 0;
+}
+
+int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_key, double rate, int count,
+		     char *err, size_t errlen)
+{
+	int lo, hi;
+	if (fault_range(sim, node_id, &lo, &hi, err, errlen) < 0)
+		return -1;
+	if (!(rate >= 0 && rate <= 1) || count < 0 || api_key < -1 || api_key > INT16_MAX || error_code < 0) {
+		snprintf(err, errlen, "bad error fault (rate %g must be 0..1, count %d >= 0, api key %d)", rate, count,
+			 api_key);
+		return -1;
+	}
+	LOCK(sim);
+	for (int i = lo; i <= hi; i++) {
+		struct sim_fault *f = &sim->srv->brokers[i - 1].fault;
+		f->error_code = error_code;
+		f->error_api = (int16_t)api_key;
+		f->error_rate = rate;
+		f->error_count = count;
+	}
+	UNLOCK(sim);
+	return 0;
+}
+
+int sim_fault_drop_rate(sim_cluster *sim, int node_id, double rate, char *err, size_t errlen)
+{
+	int lo, hi;
+	if (fault_range(sim, node_id, &lo, &hi, err, errlen) < 0)
+		return -1;
+	if (!(rate >= 0 && rate <= 1)) {
+		snprintf(err, errlen, "drop rate %g out of range 0..1", rate);
+		return -1;
+	}
+	LOCK(sim);
+	for (int i = lo; i <= hi; i++)
+		sim->srv->brokers[i - 1].fault.drop_rate = rate;
+	UNLOCK(sim);
+	return 0;
+}
+
+int sim_fault_commit_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code, char *err,
+				size_t errlen)
+{
+	if (topic && (partition < 0 || error_code <= 0)) {
+		snprintf(err, errlen, "bad commit fault (partition %d, error %d)", partition, error_code);
+		return -1;
+	}
+	LOCK(sim);
+	free(sim->srv->commit_fail_topic);
+	sim->srv->commit_fail_topic = topic ? xstrdup(topic) : NULL;
+	sim->srv->commit_fail_partition = partition;
+	sim->srv->commit_fail_code = error_code;
+	UNLOCK(sim);
+	return 0;
+}
+
+void sim_fault_clear(sim_cluster *sim)
+{
+	LOCK(sim);
+	free(sim->srv->commit_fail_topic);
+	sim->srv->commit_fail_topic = NULL;
+	for (int i = 0; i < sim->srv->nbrokers; i++)
+		sim->srv->brokers[i].fault = (struct sim_fault){.error_api = -1};
+	UNLOCK(sim);
+}
+
+void sim_fault_counts(sim_cluster *sim, uint64_t *errors, uint64_t *drops)
+{
+	LOCK(sim);
+	*errors = sim->srv->injected_errors;
+	*drops = sim->srv->injected_drops;
+	UNLOCK(sim);
+}
+
+int sim_group_move_coordinator(sim_cluster *sim, const char *group, int node_id, char *err, size_t errlen)
+{
+	if (node_id < 0 || node_id > sim->srv->nbrokers) {
+		snprintf(err, errlen, "no broker %d (brokers are 1..%d, 0 for the default)", node_id,
+			 sim->srv->nbrokers);
+		return -1;
+	}
+	LOCK(sim);
+	struct sim_group *g = sim_group_find(sim->st, group, strlen(group));
+	if (g)
+		g->coordinator = node_id;
+	UNLOCK(sim);
+	if (!g) {
+		snprintf(err, errlen, "unknown group '%s'", group);
+		return -1;
+	}
+	return 0;
+}
+
+/* For fuzzing: request frames through the dispatch path, no socket (see sim_server_feed). */
+int sim_feed(sim_cluster *sim, int node_id, const uint8_t *data, size_t len)
+{
+	LOCK(sim);
+	int n = sim_server_feed(sim->srv, node_id, data, len);
+	UNLOCK(sim);
+	return n;
 }
 
 /* ---- counters ---- */

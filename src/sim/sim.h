@@ -20,6 +20,10 @@ struct sim_options {
 	const char *scenario; /* NULL/"empty", "demo", "scale", "fixture" (see below) */
 	int groups, partitions, topics; /* "scale" sizes (0: defaults 100, 8, 4) */
 	uint64_t seed;        /* scenario randomness; 0: fixed default */
+	/* Broker settings for real clients (issue 4); 0 keeps the default. */
+	int auto_create_partitions;           /* num.partitions of auto-created topics (1); -1: no auto-creation */
+	int group_min_session_timeout_ms;     /* group.min.session.timeout.ms (6000, as Kafka) */
+	int group_initial_rebalance_delay_ms; /* group.initial.rebalance.delay.ms (0; Kafka's is 3000) */
 };
 
 /* The "fixture" scenario, static and exactly known (tests with independent clients rely on it):
@@ -44,6 +48,8 @@ bool sim_scenario_known(const char *name);
 
 /* ---- topics and records ---- */
 int sim_create_topic(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen);
+/* A hostile broker's topic (issue 9): any non-empty name, escape sequences and invalid UTF-8 included. */
+int sim_create_topic_any_name(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen);
 /* Appends count records with timestamps first_ts_ms, first_ts_ms + step_ms, ... (ms since the epoch). */
 int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms,
 	       int64_t step_ms, char *err, size_t errlen);
@@ -100,6 +106,39 @@ int sim_broker_stop(sim_cluster *sim, int node_id, char *err, size_t errlen);
 int sim_broker_start(sim_cluster *sim, int node_id, char *err, size_t errlen);
 /* Holds back every answer of a broker by latency_ms (0: off). */
 int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);
+
+/* ---- fault injection (issue 9) ----
+ * node_id 0 means every broker. Errors are injected only into the answers of the group coordinator APIs
+ * (FindCoordinator, ListGroups, DescribeGroups, OffsetFetch, OffsetCommit, DeleteGroups, OffsetDelete,
+ * Join/Sync/Heartbeat/LeaveGroup), in the error field(s) Kafka uses for that API and version. A frozen sim
+ * is SIGSTOP on lagtop-sim (or sim_stop() in-process: the listeners stay bound, nothing answers). */
+/* The same as sim_broker_set_latency, for one broker or all. */
+int sim_fault_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);
+/* Answers the next count requests (api_key, or -1 for any of the APIs above), then a share rate (0..1) of
+ * them, with error_code (0 turns it off). */
+int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_key, double rate, int count,
+		     char *err, size_t errlen);
+/* Sends only the first half of a share rate (0..1) of answers, then closes the connection. */
+int sim_fault_drop_rate(sim_cluster *sim, int node_id, double rate, char *err, size_t errlen);
+/* OffsetCommit fails for topic/partition with error_code (a commit that fails part-way: the other
+ * partitions of the same request succeed); topic NULL turns it off. */
+int sim_fault_commit_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code, char *err,
+				size_t errlen);
+/* Turns every fault off (latency included). */
+void sim_fault_clear(sim_cluster *sim);
+/* Faults injected so far: error answers, dropped connections. */
+void sim_fault_counts(sim_cluster *sim, uint64_t *errors, uint64_t *drops);
+/* Moves an existing group's coordinator to node_id (0: back to the hashed one). */
+int sim_group_move_coordinator(sim_cluster *sim, const char *group, int node_id, char *err, size_t errlen);
+/* The retriable errors by Kafka name (case-insensitive): COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR,
+ * COORDINATOR_LOAD_IN_PROGRESS, REQUEST_TIMED_OUT. */
+int sim_error_code_parse(const char *name, int16_t *code);
+const char *sim_error_code_names(void);
+
+/* Fuzzing: runs a byte stream of length-prefixed request frames through broker node_id's dispatch path
+ * as if it came from a connection, without a socket (answers are built, then dropped). Returns the
+ * frames handled, or -1 when the stream would have closed the connection. Only before sim_start(). */
+int sim_feed(sim_cluster *sim, int node_id, const uint8_t *data, size_t len);
 
 /* ---- request counters ---- */
 /* Requests received per API key since the last reset (keys >= SIM_COUNT_KEYS are summed in [SIM_COUNT_KEYS]). */

@@ -1,0 +1,32 @@
+## tests/faults — issue 9: lagtop under faults and bad input (the tests live in tests/integration/).
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_faults_collector
+TESTS += tests/integration/test_faults_collector
+tests_integration_test_faults_collector_SOURCES = tests/integration/test_faults_collector.c
+tests_integration_test_faults_collector_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_faults_collector_LDADD = $(UNIT_LDADD)
+endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_faults_hostile
+TESTS += tests/integration/test_faults_hostile
+tests_integration_test_faults_hostile_SOURCES = tests/integration/test_faults_hostile.c
+tests_integration_test_faults_hostile_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_faults_hostile_LDADD = $(UNIT_LDADD)
+endif
+EXTRA_DIST += tests/integration/check_hostile.py
+
+TESTS += tests/integration/test_faults_once.sh
+EXTRA_DIST += tests/integration/test_faults_once.sh
+
+TESTS += tests/integration/test_faults_badinput.sh
+EXTRA_DIST += tests/integration/test_faults_badinput.sh
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_faults_reset
+TESTS += tests/integration/test_faults_reset
+tests_integration_test_faults_reset_SOURCES = tests/integration/test_faults_reset.c
+tests_integration_test_faults_reset_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_faults_reset_LDADD = $(UNIT_LDADD)
+endif

@@ -1,0 +1,61 @@
+/* fuzz_config.c — libFuzzer harness for the config loader (libconfig + lagtop's strict validation) and
+ * its duration parser. The input is written to a private temp file and loaded with config_load_file(),
+ * exactly the path a user's file takes. Inputs with @include are skipped: they would read other files
+ * (a long run could find "@include \"/dev/zero\""). */
+#define _GNU_SOURCE /* memmem */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/config.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path[64];
+
+static void cleanup(void)
+{
+	if (path[0])
+		unlink(path);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size > 1 << 16 || memmem(data, size, "@include", 8))
+		return 0;
+	if (!path[0]) {
+		snprintf(path, sizeof path, "/tmp/lagtop-fuzz-config.XXXXXX");
+		int fd = mkstemp(path);
+		if (fd < 0)
+			abort();
+		close(fd);
+		atexit(cleanup);
+	}
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		abort();
+	fwrite(data, 1, size, f);
+	fclose(f);
+
+	struct lt_config cfg;
+	memset(&cfg, 0, sizeof cfg); /* config_load_file starts from the defaults itself */
+	char err[512] = "";
+	if (config_load_file(&cfg, path, NULL, err, sizeof err) != 0) {
+		/* one line naming the problem */
+		if (!err[0] || strchr(err, '\n'))
+			abort();
+	}
+	config_free(&cfg);
+
+	/* The duration parser on the same bytes, as a C string. */
+	char *s = malloc(size + 1);
+	memcpy(s, data, size);
+	s[size] = '\0';
+	int64_t ms;
+	if (config_parse_duration(s, &ms) == 0 && ms < 0)
+		abort();
+	free(s);
+	return 0;
+}

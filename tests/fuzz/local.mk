@@ -1,0 +1,42 @@
+## tests/fuzz — libFuzzer harnesses (issue 9). The library is built with gcc, so each harness is compiled
+## together with the sources it needs by $(CLANG) with -fsanitize=fuzzer,address,undefined. `make check`
+## runs each briefly from its checked-in seed corpus (tests/fuzz/run_fuzz.sh; a TAP skip without clang's
+## libFuzzer). Longer runs: doc/FUZZING.md.
+
+FUZZ_NAMES = util config reset sim
+FUZZ_SRC_UTIL = src/util/xalloc.c src/util/utf8.c src/util/sanitize.c src/util/json.c src/util/csv.c \
+	src/util/timeutil.c
+FUZZ_SRC_CONFIG = src/config/config.c
+FUZZ_SRC_RESET = src/reset/plan.c src/reset/timeparse.c src/reset/csv.c src/reset/render.c src/reset/strbuf.c \
+	src/model/snapshot.c
+FUZZ_SRC_SIM = src/sim/wire.c src/sim/strmap.c src/sim/cluster.c src/sim/server.c src/sim/api_table.c \
+	src/sim/api_versions.c src/sim/api_metadata.c src/sim/api_find_coordinator.c src/sim/api_groups.c \
+	src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c src/sim/api_produce.c \
+	src/sim/api_fetch.c src/sim/api_group_membership.c src/sim/membership.c src/sim/records.c \
+	src/sim/record_store.c src/sim/crc32c.c src/sim/control.c src/sim/scenario.c src/sim/sim.c \
+	src/sim/offsets_log.c src/sim/api_describe_configs.c src/commitlog/encode.c src/commitlog/decode.c src/commitlog/partition.c
+
+EXTRA_DIST += tests/fuzz/run_fuzz.sh tests/fuzz/make_sim_seeds.py $(FUZZ_NAMES:%=tests/fuzz/fuzz_%.c) \
+	tests/fuzz/corpus doc/FUZZING.md
+TESTS += tests/fuzz/run_fuzz.sh
+
+if HAVE_FUZZ
+FUZZ_BINS = $(FUZZ_NAMES:%=tests/fuzz/fuzz_%)
+check_SCRIPTS = $(FUZZ_BINS)
+CLEANFILES += $(FUZZ_BINS)
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-I$(top_srcdir)/src -I$(top_builddir) -DPKGDATADIR='"$(pkgdatadir)"' -DSYSCONFDIR='"$(sysconfdir)"' -pthread
+FUZZ_LINK = $(AM_V_CCLD)$(MKDIR_P) tests/fuzz && $(CLANG) $(FUZZ_CFLAGS) -o $@
+
+tests/fuzz/fuzz_util: $(top_srcdir)/tests/fuzz/fuzz_util.c $(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
+	$(FUZZ_LINK) $^ -lm
+tests/fuzz/fuzz_config: $(top_srcdir)/tests/fuzz/fuzz_config.c $(FUZZ_SRC_CONFIG:%=$(top_srcdir)/%) \
+		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
+	$(FUZZ_LINK) $(LIBCONFIG_CFLAGS) $^ $(LIBCONFIG_LIBS) -lm
+tests/fuzz/fuzz_reset: $(top_srcdir)/tests/fuzz/fuzz_reset.c $(FUZZ_SRC_RESET:%=$(top_srcdir)/%) \
+		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
+	$(FUZZ_LINK) $^ -lm
+tests/fuzz/fuzz_sim: $(top_srcdir)/tests/fuzz/fuzz_sim.c $(FUZZ_SRC_SIM:%=$(top_srcdir)/%) \
+		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
+	$(FUZZ_LINK) $^ -lm
+endif

@@ -1,0 +1,156 @@
+#!/bin/sh
+# test_faults_once.sh — lagtop --once against a faulty lagtop-sim (issue 9): a frozen cluster (SIGSTOP),
+# a cluster slower than --timeout, connections cut in the middle of answers, coordinators answering
+# retriable errors. --once must never hang (every run here is bounded by `timeout`, and a hang is a
+# failure), must exit with the documented status and say what was wrong in one line, and a secret
+# given with -X or in the config file must never appear in anything it prints, error paths included.
+. "$LT_SRCDIR/tests/tap.sh"
+plan 43
+lt_tmpdir
+export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP"
+unset LAGTOP_CONFIG
+SECRET=hunter2-s3cr3t
+
+# sim_up ARGS... — starts lagtop-sim, sets $SIM_PID and $BOOT
+sim_up() {
+	# no stale "ready" line from the previous sim: the redirection below happens in the child, later
+	rm -f "$LT_TMP/sim.out" "$LT_TMP/sim.err"
+	"$LAGTOP_SIM" "$@" >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
+	SIM_PID=$!
+	on_exit "kill -CONT $SIM_PID 2>/dev/null; kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
+	wait_for 10 grep -q '^ready' "$LT_TMP/sim.out" || { diag "lagtop-sim did not start"; cat "$LT_TMP/sim.err"; }
+	BOOT=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
+}
+sim_down() {
+	kill -CONT "$SIM_PID" 2>/dev/null
+	kill "$SIM_PID" 2>/dev/null
+	wait "$SIM_PID" 2>/dev/null
+}
+
+# run ARGS... — lagtop bounded by 30 s (124: it hung); sets $rc, $out, $err
+run() {
+	timeout -s KILL 30 "$LAGTOP" "$@" >"$LT_TMP/out" 2>"$LT_TMP/err"
+	rc=$?
+	out=$(cat "$LT_TMP/out")
+	err=$(cat "$LT_TMP/err")
+}
+no_secret() { # NAME — the secret is in neither stream
+	if grep -q "$SECRET" "$LT_TMP/out" "$LT_TMP/err"; then _tap_result 1 "$1"; else _tap_result 0 "$1"; fi
+}
+
+# ---- a frozen cluster: accepts connections (the kernel does), never answers
+sim_up --scenario fixture
+kill -STOP "$SIM_PID"
+run --once -b "$BOOT" --timeout 2 -X "sasl.password=$SECRET"
+is "frozen sim: exits 1 (no hang)" "$rc" 1
+like "frozen sim: one line naming the problem" "$err" '^lagtop: .*(2\.0 s|timed out|timeout)'
+is "frozen sim: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
+is "frozen sim: nothing on stdout" "$out" ""
+no_secret "frozen sim: the -X secret is not printed"
+run --once -b "$BOOT" --timeout 2 --format json
+is "frozen sim, json: exits 1" "$rc" 1
+is "frozen sim, json: stdout stays empty (no half document)" "$out" ""
+kill -CONT "$SIM_PID"
+run --once -b "$BOOT" --timeout 5 --format json
+is "thawed sim: exits 0" "$rc" 0
+ok "thawed sim: valid JSON with the groups" "$DEBIAN_PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["groups"]) == 3, d' "$LT_TMP/out"
+sim_down
+
+# ---- slower than --timeout
+sim_up --scenario fixture --latency-ms 6000
+run --once -b "$BOOT" --timeout 2
+is "slow sim: exits 1 (no hang)" "$rc" 1
+like "slow sim: one line" "$err" '^lagtop: '
+is "slow sim: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
+sim_down
+
+# ---- every answer cut in the middle
+sim_up --scenario fixture --drop-rate 1
+run --once -b "$BOOT" --timeout 2 -X "sasl.password=$SECRET"
+is "dropping sim: exits 1 (no hang)" "$rc" 1
+like "dropping sim: one line" "$err" '^lagtop: '
+is "dropping sim: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
+no_secret "dropping sim: the -X secret is not printed"
+sim_down
+
+# ---- half of the answers cut: whatever happens, bounded and a documented status
+sim_up --scenario fixture --drop-rate 0.5 --seed 7
+run --once -b "$BOOT" --timeout 3 --format json
+ok "half-dropping sim: exits 0 or 1 (no crash, no hang)" test "$rc" -le 1
+if [ "$rc" -eq 0 ]; then
+	ok "half-dropping sim: valid JSON" "$DEBIAN_PYTHON" -c 'import json,sys; json.load(open(sys.argv[1]))' "$LT_TMP/out"
+else
+	is "half-dropping sim: nothing on stdout on failure" "$out" ""
+fi
+sim_down
+
+# ---- coordinators answering each retriable error to DescribeGroups (15) and OffsetFetch (9)
+for api in 15 9; do
+	for code in COORDINATOR_NOT_AVAILABLE NOT_COORDINATOR COORDINATOR_LOAD_IN_PROGRESS REQUEST_TIMED_OUT; do
+		sim_up --scenario fixture --error-rate 1 --error-api $api --error-code $code
+		run --once -b "$BOOT" --timeout 5 --format json -X "sasl.password=$SECRET"
+		[ "$rc" -eq 0 ] || diag "rc $rc: $err; sim: $(grep -v "^lagtop-sim: scenario" "$LT_TMP/sim.err" | head -3)"
+		# exit 0: --once prints what it has; each group carries its error, and stderr warns once per group
+		ok "$code on API $api: exits 0 with every group marked with its error" "$DEBIAN_PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["groups"]) == 3, d
+assert all(g["error"] for g in d["groups"]), d' "$LT_TMP/out"
+		sim_down
+	done
+done
+like "warnings name the group and the error" "$err" "^lagtop: warning: group fx-[a-z]+: .*(timed out|Request timed out)"
+
+# ---- every coordinator API failing, FindCoordinator and ListGroups included
+sim_up --scenario fixture --error-rate 1 --error-code COORDINATOR_LOAD_IN_PROGRESS
+run --once -b "$BOOT" --timeout 3
+is "all coordinator APIs failing: exits 0 (the cluster answered)" "$rc" 0
+like "all coordinator APIs failing: the warning says so" "$err" '^lagtop: warning: .*oordinator load in progress'
+ok "all coordinator APIs failing: stderr lines are all prefixed" sh -c '! grep -v "^lagtop: " "$1"' - "$LT_TMP/err"
+sim_down
+
+# ---- lagtop-sim's own fault flags are checked
+"$LAGTOP_SIM" --error-rate 2 >/dev/null 2>"$LT_TMP/serr"; rc=$?
+is "lagtop-sim --error-rate 2: exit 2" "$rc" 2
+like "lagtop-sim --error-rate 2: named" "$(cat "$LT_TMP/serr")" "error-rate.*'2'"
+"$LAGTOP_SIM" --error-code BOGUS >/dev/null 2>"$LT_TMP/serr"; rc=$?
+is "lagtop-sim --error-code BOGUS: exit 2" "$rc" 2
+"$LAGTOP_SIM" --fault-broker 9 --brokers 3 --latency-ms 5 >/dev/null 2>"$LT_TMP/serr"; rc=$?
+is "lagtop-sim --fault-broker beyond the brokers: exit 2" "$rc" 2
+
+# ---- secrets from the config file, on error paths and in -X dump
+closed_port=$("$DEBIAN_PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+cat >"$LT_TMP/c.conf" <<CONF
+clusters = {
+    sec = {
+        bootstrap_servers = "127.0.0.1:$closed_port";
+        properties = [ "sasl.password=$SECRET", "sasl.username=u", "security.protocol=SASL_PLAINTEXT",
+                       "sasl.mechanism=PLAIN" ];
+    };
+    bad = {
+        bootstrap_servers = "127.0.0.1:$closed_port";
+        properties = [ "sasl.password=$SECRET", "security.protocol=bogus" ];
+    };
+};
+CONF
+chmod 600 "$LT_TMP/c.conf"
+# (--once does not read the config file yet — its target is -b/-X only — so the config's secrets are
+# exercised through --reset-offsets, which does.)
+RESET="--reset-offsets -g fx-empty --all-topics --to-earliest"
+run --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2
+is "config secret, unreachable: exits 1" "$rc" 1
+no_secret "config secret, unreachable: not printed"
+run --config "$LT_TMP/c.conf" -c bad $RESET --timeout 2
+is "config secret, bad property: exits 2" "$rc" 2
+no_secret "config secret, bad property: not printed"
+LAGTOP_DEBUG=1 run --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2 -X debug=security,broker
+no_secret "config secret, LAGTOP_DEBUG librdkafka logs: not printed"
+sim_up --scenario fixture
+LAGTOP_DEBUG=1 run --config "$LT_TMP/c.conf" -c sec -b "$BOOT" $RESET --timeout 2 -X debug=security,protocol
+ok "config secret, SASL against a sim without SASL: exits 1" test "$rc" -eq 1
+no_secret "config secret, SASL against a sim without SASL, with debug logs: not printed"
+LAGTOP_DEBUG=1 run -b "$BOOT" --once --timeout 2 -X "sasl.password=$SECRET" -X sasl.username=u \
+	-X security.protocol=SASL_PLAINTEXT -X sasl.mechanism=PLAIN -X debug=security,protocol
+is "-X secret, SASL against a sim without SASL: exits 1" "$rc" 1
+no_secret "-X secret, SASL against a sim without SASL, with debug logs: not printed"
+sim_down

@@ -1,0 +1,343 @@
+/* test_faults_reset.c — offset resets under faults (issue 9), the real lagtop binary against the in-process
+ * sim on 127.0.0.1:
+ *   - the guard fails closed when the group's state cannot be read: each retriable coordinator error on
+ *     DescribeGroups, OffsetFetch or FindCoordinator, and a frozen cluster — nothing committed, no backup;
+ *   - a commit that fails part-way (one partition refused) is reported per partition, the backup of the
+ *     previous offsets exists (0600), and --undo restores them;
+ *   - the audit log and backups are never written through a symlink planted at their path.
+ * Topic "pay": 3 partitions of 200 records. Every run is bounded (30 s, then SIGKILL: a failure). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/sim.h"
+
+#define T1 1795946400000LL
+enum { API_OFFSET_FETCH = 9, API_FIND_COORDINATOR = 10, API_DESCRIBE_GROUPS = 15 };
+
+extern char **environ;
+
+static sim_cluster *sim;
+static char bootstrap[512];
+static char statedir[256];
+
+static void must(int rc, const char *err)
+{
+	if (rc != 0)
+		fail_msg("control call failed: %s", err);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	char err[512];
+	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "empty"};
+	sim = sim_new(&o, err, sizeof err);
+	if (!sim)
+		return -1;
+	snprintf(bootstrap, sizeof bootstrap, "%s", sim_bootstrap(sim));
+	if (sim_start(sim) || sim_create_topic(sim, "pay", 3, err, sizeof err))
+		return -1;
+	for (int p = 0; p < 3; p++)
+		if (sim_append(sim, "pay", p, 200, T1, 1000, err, sizeof err))
+			return -1;
+	snprintf(statedir, sizeof statedir, "/tmp/lagtop-faults-reset.XXXXXX");
+	if (!mkdtemp(statedir))
+		return -1;
+	setenv("XDG_STATE_HOME", statedir, 1);
+	setenv("XDG_CONFIG_HOME", statedir, 1);
+	setenv("HOME", statedir, 1);
+	unsetenv("LAGTOP_CONFIG");
+	return 0;
+}
+
+/* rm -r without a shell */
+static void remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			char sub[1024];
+			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+			remove_tree(sub);
+		}
+		if (d)
+			closedir(d);
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sim_free(sim);
+	remove_tree(statedir);
+	return 0;
+}
+
+struct run {
+	int status;
+	char err[32768];
+	char out[32768];
+};
+
+/* $LAGTOP args..., stderr and stdout captured; killed after 30 s (status 137: a hang). */
+static void run_lagtop(struct run *r, const char *const *args)
+{
+	const char *bin = getenv("LAGTOP");
+	if (!bin)
+		skip();
+	const char *argv[64];
+	int n = 0;
+	argv[n++] = bin;
+	for (int i = 0; args[i] && n < 62; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	int pe[2];
+	assert_int_equal(pipe(pe), 0);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	char outpath[300];
+	snprintf(outpath, sizeof outpath, "%s/stdout", statedir);
+	posix_spawn_file_actions_addopen(&fa, 1, outpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+	posix_spawn_file_actions_addclose(&fa, pe[0]);
+	pid_t pid;
+	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, (char *const *)argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pe[1]);
+	size_t ne = 0;
+	time_t deadline = time(NULL) + 30;
+	struct pollfd pfd = {pe[0], POLLIN, 0};
+	while (time(NULL) < deadline) {
+		if (poll(&pfd, 1, 500) <= 0)
+			continue;
+		ssize_t k = read(pe[0], r->err + ne, sizeof r->err - 1 - ne);
+		if (k <= 0)
+			break;
+		ne += (size_t)k;
+	}
+	r->err[ne] = '\0';
+	close(pe[0]);
+	if (time(NULL) >= deadline)
+		kill(pid, SIGKILL);
+	int st;
+	waitpid(pid, &st, 0);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	FILE *f = fopen(outpath, "r");
+	size_t no = f ? fread(r->out, 1, sizeof r->out - 1, f) : 0;
+	r->out[no] = '\0';
+	if (f)
+		fclose(f);
+	unlink(outpath);
+}
+
+static void expect_in(const char *text, const char *needle)
+{
+	if (!strstr(text, needle))
+		fail_msg("'%s' not found in:\n%s", needle, text);
+}
+
+static int count_backups(const char *prefix)
+{
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/lagtop/backups", statedir);
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+	closedir(d);
+	return n;
+}
+
+static void commit3(const char *group, int64_t o)
+{
+	char err[256];
+	for (int p = 0; p < 3; p++)
+		must(sim_commit(sim, group, "pay", p, o, NULL, err, sizeof err), err);
+}
+
+static void assert_offsets(const char *group, int64_t o0, int64_t o1, int64_t o2)
+{
+	assert_int_equal(sim_committed(sim, group, "pay", 0), o0);
+	assert_int_equal(sim_committed(sim, group, "pay", 1), o1);
+	assert_int_equal(sim_committed(sim, group, "pay", 2), o2);
+}
+
+static const char *const codes[] = {"COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR", "COORDINATOR_LOAD_IN_PROGRESS",
+				    "REQUEST_TIMED_OUT"};
+
+/* Each retriable error answered by every broker to one API: the reset refuses or fails, and changes nothing. */
+static void guard_fails_closed_on_errors(void **state)
+{
+	(void)state;
+	static const int apis[] = {API_DESCRIBE_GROUPS, API_OFFSET_FETCH, API_FIND_COORDINATOR};
+	char err[256];
+	commit3("closed", 50);
+	for (size_t a = 0; a < 3; a++) {
+		for (size_t i = 0; i < 4; i++) {
+			int16_t code;
+			assert_int_equal(sim_error_code_parse(codes[i], &code), 0);
+			must(sim_fault_errors(sim, 0, code, apis[a], 1.0, 0, err, sizeof err), err);
+			struct run r;
+			run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "closed", "--topic", "pay",
+							     "--to-earliest", "--execute", "--timeout", "2", "-b",
+							     bootstrap, NULL});
+			sim_fault_clear(sim);
+			if (r.status != 1 && r.status != 3)
+				fail_msg("%s on API %d: exit %d (want 1 or 3): %s", codes[i], apis[a], r.status, r.err);
+			assert_true(r.err[0] != '\0');
+			assert_offsets("closed", 50, 50, 50);
+			assert_int_equal(count_backups("closed."), 0);
+		}
+	}
+	/* and without the fault it goes through: the faults were what stopped it */
+	struct run r;
+	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "closed", "--topic", "pay", "--to-earliest",
+					     "--execute", "--timeout", "5", "-b", bootstrap, NULL});
+	if (r.status != 0)
+		fail_msg("without faults: exit %d: %s", r.status, r.err);
+	assert_offsets("closed", 0, 0, 0);
+}
+
+/* The whole cluster frozen (the loop stopped, listeners bound: connections hang): bounded, fails closed. */
+static void frozen_cluster(void **state)
+{
+	(void)state;
+	commit3("frozen", 70);
+	sim_stop(sim);
+	struct run r;
+	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "frozen", "--topic", "pay", "--to-earliest",
+					     "--execute", "--timeout", "2", "-b", bootstrap, NULL});
+	assert_int_equal(sim_start(sim), 0);
+	if (r.status != 1 && r.status != 3)
+		fail_msg("frozen cluster: exit %d (want 1 or 3): %s", r.status, r.err);
+	assert_offsets("frozen", 70, 70, 70);
+	assert_int_equal(count_backups("frozen."), 0);
+}
+
+/* One partition's commit refused: reported per partition, the others committed, backup there, undo works. */
+static void partial_commit_then_undo(void **state)
+{
+	(void)state;
+	char err[256];
+	commit3("partial", 5);
+	must(sim_fault_commit_partition(sim, "pay", 1, 7 /* REQUEST_TIMED_OUT */, err, sizeof err), err);
+	struct run r;
+	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "partial", "--topic", "pay", "--to-offset",
+					     "120", "--execute", "--timeout", "5", "-b", bootstrap, NULL});
+	must(sim_fault_commit_partition(sim, NULL, 0, 0, err, sizeof err), err);
+	if (r.status == 0)
+		fail_msg("a partly failed commit exited 0: %s", r.err);
+	assert_offsets("partial", 120, 5, 120);
+	/* per partition: the failed one is named with its error */
+	expect_in(r.err, "1 of 3 partitions were not committed");
+	const char *line = strstr(r.out, "imed out");
+	if (!line)
+		fail_msg("no per-partition error in:\n%s", r.out);
+	while (line > r.out && line[-1] != '\n')
+		line--;
+	size_t ll = strcspn(line, "\n");
+	char row[512];
+	snprintf(row, sizeof row, "%.*s", (int)(ll < 511 ? ll : 511), line);
+	if (!strstr(row, "pay") || !strstr(row, " 1 "))
+		fail_msg("the error row does not name pay partition 1: '%s'\n%s", row, r.out);
+	/* the backup of the previous offsets exists, 0600 */
+	assert_int_equal(count_backups("partial."), 1);
+	expect_in(r.err, "backup of the previous offsets: ");
+	const char *bp = strstr(r.err, "backup of the previous offsets: ") + strlen("backup of the previous offsets: ");
+	char path[1024];
+	snprintf(path, sizeof path, "%.*s", (int)strcspn(bp, "\n"), bp);
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0600);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char csv[256] = "";
+	size_t n = fread(csv, 1, sizeof csv - 1, f);
+	csv[n] = '\0';
+	fclose(f);
+	assert_string_equal(csv, "pay,0,5\npay,1,5\npay,2,5\n");
+
+	run_lagtop(&r, (const char *const[]){"--undo", "partial", "--execute", "--timeout", "5", "-b", bootstrap, NULL});
+	if (r.status != 0)
+		fail_msg("undo: exit %d: %s", r.status, r.err);
+	assert_offsets("partial", 5, 5, 5);
+}
+
+/* Symlinks planted at the audit log's path are not followed; audit log and backups are 0600. */
+static void no_symlinks_followed(void **state)
+{
+	(void)state;
+	char dir[512], audit[600], target[600], victim[600];
+	snprintf(dir, sizeof dir, "%s/lagtop", statedir);
+	snprintf(audit, sizeof audit, "%s/audit.log", dir);
+	snprintf(target, sizeof target, "%s/victim", statedir);
+	snprintf(victim, sizeof victim, "%s", target);
+	/* the audit log exists after the resets above: 0600 */
+	struct stat st;
+	if (lstat(audit, &st) == 0)
+		assert_int_equal(st.st_mode & 0777, 0600);
+	FILE *f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("precious\n", f);
+	fclose(f);
+	unlink(audit);
+	assert_int_equal(symlink(target, audit), 0);
+
+	commit3("linked", 9);
+	struct run r;
+	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "linked", "--topic", "pay", "--to-offset", "11",
+					     "--execute", "--timeout", "5", "-b", bootstrap, NULL});
+	/* the reset itself may go through (the audit is best effort, with a warning) or be refused; the
+	 * symlink's target must be untouched either way */
+	f = fopen(victim, "r");
+	assert_non_null(f);
+	char buf[64] = "";
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_string_equal(buf, "precious\n");
+	assert_int_equal(lstat(audit, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	if (r.status == 0)
+		expect_in(r.err, "audit log was not written");
+	unlink(audit);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(guard_fails_closed_on_errors),
+	    cmocka_unit_test(frozen_cluster),
+	    cmocka_unit_test(partial_commit_then_undo),
+	    cmocka_unit_test(no_symlinks_followed),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

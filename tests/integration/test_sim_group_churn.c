@@ -1,0 +1,120 @@
+/* test_sim_group_churn.c — five librdkafka consumers in one group, leaving one by one: after every leave
+ * the group settles Stable with the remaining members owning all partitions exactly once; at the end it
+ * is Empty. Rebalance times are printed, not asserted. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <librdkafka/rdkafka.h>
+
+#include "sim/sim.h"
+
+#define NC    5
+#define NPART 12
+
+static int64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void conf_set(rd_kafka_conf_t *c, const char *k, const char *v)
+{
+	char err[256];
+	if (rd_kafka_conf_set(c, k, v, err, sizeof err) != RD_KAFKA_CONF_OK)
+		fail_msg("conf %s=%s: %s", k, v, err);
+}
+
+/* Partitions assigned to rk, as a bit set. */
+static unsigned assigned(rd_kafka_t *rk)
+{
+	rd_kafka_topic_partition_list_t *l = NULL;
+	assert_int_equal(rd_kafka_assignment(rk, &l), RD_KAFKA_RESP_ERR_NO_ERROR);
+	unsigned bits = 0;
+	for (int i = 0; i < l->cnt; i++)
+		bits |= 1u << l->elems[i].partition;
+	rd_kafka_topic_partition_list_destroy(l);
+	return bits;
+}
+
+static void leave_one_by_one(void **state)
+{
+	(void)state;
+	char err[256];
+	struct sim_options o = {.brokers = 3};
+	sim_cluster *sim = sim_new(&o, err, sizeof err);
+	assert_non_null(sim);
+	assert_int_equal(sim_start(sim), 0);
+	assert_int_equal(sim_create_topic(sim, "churn", NPART, err, sizeof err), 0);
+	for (int p = 0; p < NPART; p++)
+		assert_int_equal(sim_append(sim, "churn", p, 10000, 1600000000000LL, 1, err, sizeof err), 0);
+
+	rd_kafka_t *c[NC];
+	for (int i = 0; i < NC; i++) {
+		rd_kafka_conf_t *k = rd_kafka_conf_new();
+		char id[16];
+		snprintf(id, sizeof id, "churn-%d", i);
+		conf_set(k, "bootstrap.servers", sim_bootstrap(sim));
+		conf_set(k, "group.id", "churn-g");
+		conf_set(k, "client.id", id);
+		conf_set(k, "session.timeout.ms", "6000");
+		conf_set(k, "heartbeat.interval.ms", "200");
+		conf_set(k, "auto.offset.reset", "earliest");
+		conf_set(k, "fetch.wait.max.ms", "100");
+		conf_set(k, "log_level", "3");
+		c[i] = rd_kafka_new(RD_KAFKA_CONSUMER, k, err, sizeof err);
+		assert_non_null(c[i]);
+		rd_kafka_poll_set_consumer(c[i]);
+		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
+		rd_kafka_topic_partition_list_add(l, "churn", RD_KAFKA_PARTITION_UA);
+		assert_int_equal(rd_kafka_subscribe(c[i], l), 0);
+		rd_kafka_topic_partition_list_destroy(l);
+	}
+	for (int gone = 0; gone < NC; gone++) {
+		int alive = NC - gone;
+		int64_t start = now_ms();
+		bool settled = false;
+		while (!settled && now_ms() - start < 20000) {
+			unsigned all = 0;
+			int owners = 0;
+			bool overlap = false;
+			for (int i = gone; i < NC; i++) {
+				rd_kafka_message_t *m = rd_kafka_consumer_poll(c[i], 5);
+				if (m)
+					rd_kafka_message_destroy(m);
+				unsigned mine = assigned(c[i]);
+				overlap |= (all & mine) != 0;
+				all |= mine;
+				owners += mine != 0;
+			}
+			char st[32];
+			int members = sim_group_info(sim, "churn-g", st, sizeof st);
+			settled = !overlap && all == (1u << NPART) - 1 && owners == alive && members == alive &&
+			          !strcmp(st, "Stable");
+		}
+		print_message("# %d members: settled after %" PRId64 " ms\n", alive, now_ms() - start);
+		assert_true(settled);
+		assert_int_equal(rd_kafka_consumer_close(c[gone]), 0);
+		rd_kafka_destroy(c[gone]);
+	}
+	char st[32];
+	assert_int_equal(sim_group_info(sim, "churn-g", st, sizeof st), 0);
+	assert_string_equal(st, "Empty");
+	sim_free(sim);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(leave_one_by_one),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
