@@ -1,7 +1,9 @@
 /* client.h — one admin-capable librdkafka handle built from bootstrap servers + ordered properties.
  *
- * Only src/kafka includes this header (it exposes rd_kafka_t). The handle is a producer-type handle:
- * it never produces, but it is the usual choice for the admin API and needs no group.id.
+ * Only src/kafka includes this header (it exposes rd_kafka_t). The handle is a consumer-type handle
+ * with a group id that never subscribes (so never joins): librdkafka 2.0.2 dereferences the handle's
+ * consumer group when an OffsetFetch meets NOT_COORDINATOR, which crashes a producer handle (see
+ * client.c). Its cost: one more connection (its own group coordinator) when the process starts.
  *
  * librdkafka's own log output is captured (never written to the terminal, which the dashboard owns)
  * and its error events are sorted into fatal ones (the handle is unusable) and transient ones

@@ -783,6 +783,9 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		log_offsets_fill(client_rk(rc->client), s, md, deadline);
 	rd_kafka_metadata_destroy(md);
 	client_poll(rc->client);
+	char last[512];
+	if (client_last_error(rc->client, last, sizeof last))
+		refresh_errors_add(&s->error, "librdkafka: %s", last); /* fatal: the handle no longer works */
 
 	s->duration_ms = now_mono_ms() - t0;
 	bool partial = s->error != NULL;

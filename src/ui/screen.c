@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ui/keys.h"
+#include "ui/reset_dialog.h"
 #include "ui/ui.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
@@ -733,6 +734,60 @@ static void draw_clusters(struct ui *u)
 	set_role(UI_ROLE_POPUP);
 }
 
+/* The reset dialog: title, a scrolling body (the targets, the plan, the result) and a fixed footer (input
+ * line, totals, buttons, the last error). Every line goes through put_cells, which escapes it: group, topic
+ * and client names and the cluster's messages are untrusted. */
+static void draw_reset(struct ui *u)
+{
+	struct rd_view v;
+	rd_view_build(u->reset, &v);
+	int w = 20;
+	for (size_t i = 0; i < v.n_body; i++) {
+		int dw = display_width(v.body[i], utf8(u)) + 4;
+		w = dw > w ? dw : w;
+	}
+	for (size_t i = 0; i < v.n_foot; i++) {
+		int dw = display_width(v.foot[i], utf8(u)) + 4;
+		w = dw > w ? dw : w;
+	}
+	int tw = display_width(v.title, utf8(u)) + 8;
+	w = tw > w ? tw : w;
+	int foot = (int)v.n_foot + 1; /* a rule between body and footer */
+	struct popup p;
+	char *title = sanitize_dup(v.title, utf8(u));
+	popup_frame(u, &p, (int)v.n_body + foot + 2, w, title);
+	free(title);
+	int body_h = p.h - 2 - foot;
+	if (body_h < 1)
+		body_h = 1;
+	struct ui_reset *rd = u->reset;
+	if (rd->top + body_h > (int)v.n_body)
+		rd->top = (int)v.n_body > body_h ? (int)v.n_body - body_h : 0;
+	for (int i = 0; i < body_h && (size_t)(rd->top + i) < v.n_body; i++) {
+		int li = rd->top + i;
+		set_role(li == v.hl ? UI_ROLE_CURSOR : UI_ROLE_POPUP);
+		put_cells(u, p.y + 1 + i, p.x + 2, v.body[li], p.w - 4, false);
+	}
+	set_role(UI_ROLE_POPUP);
+	if ((int)v.n_body > body_h) {
+		char more[40];
+		snprintf(more, sizeof more, " %d-%d of %zu ", rd->top + 1, rd->top + body_h, v.n_body);
+		mvaddstr(p.y + 1 + body_h, p.x + p.w - 2 - (int)strlen(more), more);
+	}
+	int fy = p.y + 1 + body_h + 1;
+	for (size_t i = 0; i < v.n_foot && fy + (int)i < p.y + p.h - 1; i++) {
+		bool err = v.foot_err && i + 1 == v.n_foot;
+		set_role(err ? UI_ROLE_MESSAGE : UI_ROLE_POPUP);
+		put_cells(u, fy + (int)i, p.x + 2, v.foot[i], p.w - 4, false);
+		if ((int)i == v.foot_hl && v.btn_col + v.btn_len <= p.w - 4) {
+			set_role(UI_ROLE_CURSOR);
+			mvaddnstr(fy + (int)i, p.x + 2 + v.btn_col, v.foot[i] + v.btn_col, v.btn_len);
+		}
+	}
+	set_role(UI_ROLE_POPUP);
+	rd_view_free(&v);
+}
+
 /* ---- the frame ---- */
 
 static void draw_too_small(const struct ui *u)
@@ -784,6 +839,7 @@ void screen_draw(struct ui *u)
 	case UI_POPUP_DETAIL: draw_detail(u); break;
 	case UI_POPUP_ERROR: draw_error(u); break;
 	case UI_POPUP_CLUSTERS: draw_clusters(u); break;
+	case UI_POPUP_RESET: draw_reset(u); break;
 	default: break;
 	}
 	refresh();

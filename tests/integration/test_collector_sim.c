@@ -224,10 +224,13 @@ static const char *const api_names[] = {
 	[18] = "ApiVersions",
 };
 
+static uint64_t last_api_versions;
+
 static uint64_t counts_report(sim_cluster *sim, const char *what)
 {
 	uint64_t n[SIM_COUNT_KEYS + 1];
 	sim_counts(sim, n, true);
+	last_api_versions = n[18];
 	uint64_t total = 0;
 	char line[512];
 	size_t o = (size_t)snprintf(line, sizeof line, "# %s:", what);
@@ -264,7 +267,10 @@ static void request_budget_on_200_groups(void **state)
 		assert_null(s->error);
 		assert_int_equal(s->n_groups, groups);
 		check_against_sim(sim, s);
-		if (total > budget)
+		/* The first refresh also opens the connections: their ApiVersions handshakes (one per broker,
+		 * plus the consumer handle's group coordinator) are not refresh work. Later ones: everything. */
+		uint64_t handshakes = r == 1 ? last_api_versions : 0;
+		if (total - handshakes > budget)
 			fail_msg("refresh %d sent %" PRIu64 " requests, budget %" PRIu64, r, total, budget);
 		snapshot_unref(s);
 	}
