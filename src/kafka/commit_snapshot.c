@@ -103,6 +103,8 @@ lt_reader_state commit_reader_wait_loaded(lt_commit_reader *r, int timeout_ms)
 		lt_reader_state st = commit_reader_state(r, NULL, 0);
 		if (st == LT_READER_DENIED || st == LT_READER_FAILED || now_mono_ms() >= deadline)
 			return st;
+		if (st == LT_READER_STARTING && commit_reader_topic_missing(r))
+			return st; /* nothing committed on this cluster yet: no history to wait for */
 		if (st == LT_READER_LIVE) {
 			/* the expiry forecast also needs the retention: wait for the answer, not for a retry */
 			char note[160];
