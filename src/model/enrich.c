@@ -101,7 +101,8 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 		g->max_time_lag_ms = any_tl ? max_tl : 0;
 		g->consume_rate = rate;
 		g->n_topics = n_topics;
-		g->status = worst;
+		/* Burrow's group rule: any REWIND/STALL/STOP partition makes the group ERR. */
+		g->status = worst >= LT_STATUS_REWIND ? LT_STATUS_ERR : worst;
 		history_trend(h, gid, any_recorded && any_lag, total, g);
 	}
 	history_end(h);

@@ -31,8 +31,9 @@ typedef enum {
 	LT_GROUP_DEAD,
 } lt_group_state;
 
-/* Partition / group status (Burrow's rules, see RESET-SEMANTICS.md). Ordered by severity so that
- * the group's status is the maximum over its partitions. */
+/* Partition / group status (Burrow's rules, see RESET-SEMANTICS.md). Ordered by severity. A group's
+ * status is its worst partition's, except that REWIND, STALL and STOP become ERR for the group, as
+ * Burrow reports it; the partitions pane says which. */
 typedef enum {
 	LT_STATUS_UNKNOWN = 0, /* not enough data yet */
 	LT_STATUS_OK,
@@ -40,6 +41,7 @@ typedef enum {
 	LT_STATUS_REWIND,
 	LT_STATUS_STALL,
 	LT_STATUS_STOP,
+	LT_STATUS_ERR,     /* groups only: some partition is REWIND, STALL or STOP (Burrow's group rule) */
 } lt_status;
 
 /* Per-partition flags. */

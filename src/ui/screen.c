@@ -179,7 +179,8 @@ static ui_role status_role(lt_status st)
 	case LT_STATUS_WARN: return UI_ROLE_STATUS_WARN;
 	case LT_STATUS_REWIND: return UI_ROLE_STATUS_REWIND;
 	case LT_STATUS_STALL: return UI_ROLE_STATUS_STALL;
-	case LT_STATUS_STOP: return UI_ROLE_STATUS_STOP;
+	case LT_STATUS_STOP:
+	case LT_STATUS_ERR: return UI_ROLE_STATUS_STOP;
 	default: return UI_ROLE_STATUS_UNKNOWN;
 	}
 }
