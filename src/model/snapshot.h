@@ -52,6 +52,7 @@ enum {
 	LT_PF_NO_LEADER = 1u << 3,      /* log offsets unknown: partition has no leader / topic gone */
 	LT_PF_UNASSIGNED = 1u << 4,     /* has a commit but no member owns it */
 	LT_PF_IDLE = 1u << 5,           /* log end has not moved over the window */
+	LT_PF_TIME_LAG_HIGH = 1u << 6,  /* time lag above the configured threshold (time_lag_threshold) */
 };
 
 typedef struct lt_partition {
@@ -110,6 +111,7 @@ typedef struct lt_group {
 	int64_t max_lag;
 	bool has_max_time_lag;
 	int64_t max_time_lag_ms;
+	bool time_lag_high;  /* some partition has LT_PF_TIME_LAG_HIGH */
 	double consume_rate; /* sum over partitions */
 	size_t n_topics;
 	lt_status status;    /* worst partition */

@@ -314,8 +314,17 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			role = focused ? UI_ROLE_CURSOR : UI_ROLE_CURSOR_UNFOCUSED;
 		set_role(role);
 		fill_line(ly, 0, u->geom.cols);
-		for (size_t c = 0; c < n; c++)
+		for (size_t c = 0; c < n; c++) {
+			/* time lag above the operator's time_lag_threshold: that cell in the warning colour */
+			bool high = ri != l->cursor &&
+				    ((slots[c].col->id == LT_COL_TIME_LAG && r->part && (r->part->flags & LT_PF_TIME_LAG_HIGH)) ||
+				     (slots[c].col->id == LT_COL_MAX_TIME_LAG && !r->part && r->group->time_lag_high));
+			if (high)
+				set_role(UI_ROLE_STATUS_WARN);
 			draw_cell(u, ly, &slots[c], r);
+			if (high)
+				set_role(role);
+		}
 	}
 	if (l->n_rows == 0 && rows_h > 0) {
 		set_role(UI_ROLE_NORMAL);
@@ -607,6 +616,7 @@ static void draw_detail(struct ui *u)
 		    {LT_PF_NO_LEADER, "no-leader"},
 		    {LT_PF_UNASSIGNED, "unassigned"},
 		    {LT_PF_IDLE, "idle"},
+		    {LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)"},
 		};
 		for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
 			if (p->flags & fl[i].bit)

@@ -66,6 +66,31 @@ static lt_history *hist(size_t window)
 	return history_new(&p);
 }
 
+/* time_lag_threshold marks partitions (and their group) whose time lag is above it; 0 never marks. */
+static void time_lag_threshold_flags(void **state)
+{
+	(void)state;
+	const int64_t c[] = {100, 100, 100, 100, 100, 100};
+	const int64_t e[] = {100, 200, 300, 400, 500, 600}; /* log end was 100 at t=1s; now is t=6s */
+	const int64_t thresholds[] = {0, 3000, 10000};
+	const bool want[] = {false, true, false};
+	for (size_t i = 0; i < 3; i++) {
+		lt_model_params p;
+		model_params_default(&p);
+		p.window = 5;
+		p.time_lag_threshold_ms = thresholds[i];
+		lt_history *h = history_new(&p);
+		lt_snapshot *s = feed(h, 6, c, e, true);
+		const lt_partition *pt = &s->groups[0].partitions[0];
+		assert_true(pt->has_time_lag);
+		assert_int_equal(pt->time_lag_ms, 5000);
+		assert_int_equal(!!(pt->flags & LT_PF_TIME_LAG_HIGH), want[i]);
+		assert_int_equal(s->groups[0].time_lag_high, want[i]);
+		snapshot_unref(s);
+		history_free(h);
+	}
+}
+
 static void params_defaults(void **state)
 {
 	(void)state;
@@ -856,6 +881,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(params_defaults),
+	    cmocka_unit_test(time_lag_threshold_flags),
 	    cmocka_unit_test(first_refresh),
 	    cmocka_unit_test(observed_flags_kept_derived_recomputed),
 	    cmocka_unit_test(no_commit_anywhere),
