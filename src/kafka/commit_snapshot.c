@@ -67,7 +67,8 @@ void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms)
 	if (!r) {
 		s->commit_stream = LT_CSTREAM_OFF;
 		s->commit_stream_reason =
-		    xstrdup("commit times unavailable: the commit stream is off (commit_stream = false), polling only");
+		    xstrdup("commit times unavailable: the commit stream is off (commit_stream = false or "
+		            "--no-commit-stream), polling only");
 		return;
 	}
 	char why[256];
