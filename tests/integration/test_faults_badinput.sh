@@ -5,7 +5,7 @@
 # byte), with nothing on stdout — never a crash, never a hang (every run bounded by `timeout`).
 # Plus: no shell is ever invoked (the sources call no system/popen/exec*).
 . "$LT_SRCDIR/tests/tap.sh"
-plan 91
+plan 107
 lt_tmpdir
 export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP"
 unset LAGTOP_CONFIG
@@ -112,6 +112,26 @@ head -c 300000 /dev/urandom >"$LT_TMP/p.csv"
 bad "plan: 300 KB of random bytes" "p.csv" --reset-offsets -g g --all-topics -b "$B" --from-file "$LT_TMP/p.csv"
 bad "plan: a directory" "p.csv|$LT_TMP" --reset-offsets -g g --all-topics -b "$B" --from-file "$LT_TMP"
 bad "plan: does not exist" "nope.csv" --reset-offsets -g g --all-topics -b "$B" --from-file "$LT_TMP/nope.csv"
+
+# ---- theme files (read before the dashboard opens the terminal: the error goes to stderr)
+mkdir -p "$LT_TMP/lagtop/themes"
+theme_bad() { # NAME REGEX CONTENT(printf format)
+	printf "$3" >"$LT_TMP/lagtop/themes/t.conf"
+	bad "$1" "$2" -b "$B" --theme t
+}
+theme_bad "theme: syntax error" "t.conf:[0-9]+" 'roles = { normal = { fg = "red" };\n'
+theme_bad "theme: unknown colour" "t.conf.*bogus" 'roles = { normal = { fg = "bogus"; }; };\n'
+theme_bad "theme: unknown role" "t.conf.*nope" 'roles = { nope = { fg = "red"; }; };\n'
+theme_bad "theme: colour out of range" "t.conf" 'roles = { normal = { fg = 300; }; };\n'
+theme_bad "theme: escape sequence and newline in a value" "t.conf" \
+	'roles = { normal = { attrs = [ "\033[31mred\nline2" ]; }; };\n'
+head -c 4096 /dev/urandom | tr -d '@' >"$LT_TMP/lagtop/themes/t.conf"
+bad "theme: binary garbage" "t.conf" -b "$B" --theme t
+rm -f "$LT_TMP/lagtop/themes/t.conf"
+mkdir "$LT_TMP/lagtop/themes/t.conf"
+bad "theme: a directory named like a theme" "theme" -b "$B" --theme t
+rmdir "$LT_TMP/lagtop/themes/t.conf"
+bad "theme: unknown name with an escape sequence" "unknown theme" -b "$B" --theme "$(printf 'x\033[2J')"
 
 # ---- no shell, ever: the program never runs another program
 shells=$(grep -rnE '\b(system|popen|execl|execlp|execle|execv|execvp|execvpe|posix_spawnp?|wordexp)[[:space:]]*\(|/bin/sh' \
