@@ -30,3 +30,7 @@ tests_integration_test_faults_reset_SOURCES = tests/integration/test_faults_rese
 tests_integration_test_faults_reset_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_faults_reset_LDADD = $(UNIT_LDADD)
 endif
+
+## valgrind memcheck of --once and a dashboard session: skips itself in ASan builds (see the script).
+TESTS += tests/valgrind.sh
+EXTRA_DIST += tests/valgrind.sh
