@@ -16,3 +16,5 @@ endif
 
 TESTS += tests/integration/test_once_errors.sh
 EXTRA_DIST += tests/integration/test_once_errors.sh
+TESTS += tests/integration/test_once_sim.py
+EXTRA_DIST += tests/integration/test_once_sim.py

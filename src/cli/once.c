@@ -57,7 +57,7 @@ int mode_once(const struct lt_options *o)
 {
 	struct lt_target t;
 	char err[1024];
-	if (target_from_options(o, &t, true, err, sizeof err) != 0) {
+	if (target_from_options(o, &t, stderr, err, sizeof err) != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}
@@ -84,6 +84,7 @@ int mode_once(const struct lt_options *o)
 		.timeout_ms = o->timeout_ms,
 	};
 	model_params_default(&conf.model);
+	conf.model.allowed_lag = t.allowed_lag;
 
 	int rc = LT_EXIT_OK;
 	lt_collector *c = collector_new(&conf, err, sizeof err);

@@ -265,9 +265,11 @@ static void json_member(lt_json *j, const lt_member *m)
 
 static void json_group(lt_json *j, const lt_group *g)
 {
-	bool any_lag = false;
-	for (size_t k = 0; k < g->n_partitions; k++)
+	bool any_lag = false, any_rate = false;
+	for (size_t k = 0; k < g->n_partitions; k++) {
 		any_lag |= g->partitions[k].has_lag;
+		any_rate |= g->partitions[k].has_rates;
+	}
 	json_object_begin(j);
 	json_kv_string(j, "group", g->group);
 	json_kv_string(j, "state", group_state_name(g->state));
@@ -275,7 +277,7 @@ static void json_group(lt_json *j, const lt_group *g)
 	json_kv_int_or_null(j, "lag", g->total_lag, any_lag);
 	json_kv_int_or_null(j, "max_lag", g->max_lag, any_lag);
 	json_kv_int_or_null(j, "max_time_lag_ms", g->max_time_lag_ms, g->has_max_time_lag);
-	json_kv_double(j, "consume_rate", g->consume_rate);
+	json_kv_rate(j, "consume_rate", any_rate, g->consume_rate);
 	json_kv_string(j, "status", g->status == LT_STATUS_UNKNOWN ? NULL : status_name(g->status));
 	json_kv_string(j, "protocol_type", g->protocol_type);
 	json_kv_string(j, "protocol", g->protocol);

@@ -1,32 +1,35 @@
-/* target.h — which cluster to talk to and how: bootstrap, librdkafka properties and group filters,
- * from the command line (and, once the config module is merged, from the config file's cluster).
- * Shared by --once, -X dump and the other modes that connect. */
+/* target.h — which cluster to talk to and how, for the modes that connect (--once, -X dump): the
+ * config file's cluster (config_resolve: -c, default cluster, -b, -X, --read-only, -i) plus the
+ * group filters (-g, else the cluster's include_groups) and the model thresholds. */
 #ifndef LAGTOP_CLI_TARGET_H
 #define LAGTOP_CLI_TARGET_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "cli/options.h"
 
 struct lt_target {
-	char *cluster_name;      /* display name: -c NAME, else the bootstrap list */
-	char *bootstrap;         /* may be NULL if a property sets bootstrap.servers */
-	size_t n_props;          /* config properties first, then -X, in order */
+	char *cluster_name;      /* display name: the cluster's name, else the bootstrap list */
+	char *bootstrap;
+	size_t n_props;          /* the cluster's properties, then -X, in order */
 	char **prop_keys;
 	char **prop_values;
-	size_t n_include;        /* group regexes: -g, else the config's include list */
+	size_t n_include;        /* group regexes: -g, else the cluster's include_groups */
 	char **include;
-	size_t n_exclude;
+	size_t n_exclude;        /* the cluster's exclude_groups */
 	char **exclude;
 	bool read_only;
-	int interval_ms;         /* -i, else the config's, else 2000 */
+	int interval_ms;         /* -i, else refresh_interval */
+	int64_t allowed_lag;     /* lag_threshold */
 };
 
-/* Returns 0, or -1 with a one-line usage error in err (unknown cluster, malformed -X, and no bootstrap
- * servers when need_bootstrap). */
-int target_from_options(const struct lt_options *o, struct lt_target *t, bool need_bootstrap, char *err,
-			size_t errlen);
+/* Returns 0, or -1 with a one-line error in err (config file errors name file and line; unknown
+ * cluster; malformed -X; no bootstrap servers). Config warnings (a readable file holding a
+ * password) go to `warn` when not NULL. */
+int target_from_options(const struct lt_options *o, struct lt_target *t, FILE *warn, char *err, size_t errlen);
 void target_free(struct lt_target *t);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "util/xalloc.h"
 
 struct lt_client {
@@ -26,15 +27,16 @@ static const struct {
 	{ "client.id", "lagtop" },
 	/* Idle admin connections are closed by brokers; that is not worth a log line. */
 	{ "log.connection.close", "false" },
+	/* A monitoring tool must never create topics: librdkafka producer handles (which the admin API
+	 * uses) default to asking for auto-creation when they look up a topic's metadata, so a reset
+	 * or offset lookup naming a deleted or misspelled topic would create it on brokers that allow it. */
+	{ "allow.auto.create.topics", "false" },
 };
 
 bool client_prop_is_secret(const char *key)
 {
-	static const char *const words[] = { "password", "secret", "key" };
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (strcasestr(key, words[i]))
-			return true;
-	return false;
+	/* One rule for the whole program (password, secret, key, token, credential...). */
+	return config_is_secret_key(key);
 }
 
 /* Replaces every occurrence of each secret value in buf (in place, truncating) with [hidden]. */

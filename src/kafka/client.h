@@ -1,12 +1,15 @@
 /* client.h — one admin-capable librdkafka handle built from bootstrap servers + ordered properties.
  *
- * Only src/kafka includes this header (it exposes rd_kafka_t). The handle is a producer-type handle:
- * it never produces, but it is the usual choice for the admin API and needs no group.id.
+ * Only src/kafka includes this header (it exposes rd_kafka_t). The handle is a consumer-type handle
+ * with a group id that never subscribes (so never joins): librdkafka 2.0.2 dereferences the handle's
+ * consumer group when an OffsetFetch meets NOT_COORDINATOR, which crashes a producer handle (see
+ * client.c). Its cost: one more connection (its own group coordinator) when the process starts.
  *
  * librdkafka's own log output is captured (never written to the terminal, which the dashboard owns)
  * and its error events are sorted into fatal ones (the handle is unusable) and transient ones
- * (e.g. __ALL_BROKERS_DOWN: the cluster may come back). Secret property values (keys containing
- * "password", "secret" or "key") are masked as [hidden] in every message kept or printed.
+ * (e.g. __ALL_BROKERS_DOWN: the cluster may come back). Secret property values (config_is_secret_key:
+ * names containing password, secret, key, token...) are masked as [hidden] in every message kept
+ * or printed.
  */
 #ifndef LAGTOP_KAFKA_CLIENT_H
 #define LAGTOP_KAFKA_CLIENT_H
@@ -41,7 +44,7 @@ void client_poll(lt_client *cl);
 /* The newest error librdkafka reported (secrets masked), "" if none. Returns true if it was fatal. */
 bool client_last_error(lt_client *cl, char *buf, size_t len);
 
-/* True for property names whose values must never be shown (password, secret, key). */
+/* True for property names whose values must never be shown (config_is_secret_key's rule). */
 bool client_prop_is_secret(const char *key);
 
 /* Writes "key = value" for every effective property of cc (defaults included), secrets masked. */

@@ -339,6 +339,7 @@ void collector_free(lt_collector *c)
 	snapshot_unref(rc->prev);
 	snapshot_unref(c->latest);
 	history_free(c->history);
+	refresh_ctx_close(rc);
 	client_free(rc->client);
 	regexes_free(rc->n_include, rc->include);
 	regexes_free(rc->n_exclude, rc->exclude);

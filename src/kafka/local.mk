@@ -3,16 +3,20 @@ liblagtop_a_SOURCES += \
 	src/kafka/client.c src/kafka/client.h \
 	src/kafka/collector.c src/kafka/collector.h \
 	src/kafka/refresh.c src/kafka/refresh.h \
+	src/kafka/log_offsets.c src/kafka/log_offsets.h \
 	src/kafka/xmodes.c \
 	src/kafka/reset_exec.c src/kafka/reset_exec.h \
 	src/kafka/reset_store.c src/kafka/reset_store.h
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_collector tests/unit/test_reset_store
-TESTS += tests/unit/test_collector tests/unit/test_reset_store
+check_PROGRAMS += tests/unit/test_collector tests/integration/test_collector_sim tests/unit/test_reset_store
+TESTS += tests/unit/test_collector tests/integration/test_collector_sim tests/unit/test_reset_store
 tests_unit_test_collector_SOURCES = tests/unit/test_collector.c
 tests_unit_test_collector_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_collector_LDADD = $(UNIT_LDADD)
+tests_integration_test_collector_sim_SOURCES = tests/integration/test_collector_sim.c
+tests_integration_test_collector_sim_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_collector_sim_LDADD = $(UNIT_LDADD)
 tests_unit_test_reset_store_SOURCES = tests/unit/test_reset_store.c
 tests_unit_test_reset_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_reset_store_LDADD = $(UNIT_LDADD)

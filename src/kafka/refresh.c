@@ -8,15 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kafka/log_offsets.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-/* Log-offset lookups run one thread per partition leader (offsets_for_times blocks), at most this many. */
-#define MAX_LEADER_THREADS 16
 /* The event loop wakes at least this often to notice a stop request. */
 #define POLL_SLICE_MS 100
 
-static int remaining_ms(int64_t deadline)
+int refresh_remaining_ms(int64_t deadline)
 {
 	int64_t r = deadline - now_mono_ms();
 	return r > 0 ? (int)r : 0;
@@ -28,8 +27,7 @@ static bool stopping(const bool *stop)
 }
 
 /* Appends "; what" to *dst (a growing list of refresh errors). */
-static void errors_add(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void errors_add(char **dst, const char *fmt, ...)
+void refresh_errors_add(char **dst, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -58,51 +56,70 @@ bool refresh_group_wanted(const struct lt_refresh_ctx *rc, const char *group)
 struct group_work {
 	char *name;
 	bool listed;   /* ListGroups returned it (else: an extra group, or kept from the last refresh) */
-	bool warm;     /* in the previous snapshot without error: coordinator cached, offsets go early */
-	bool desc_done, off_sent, off_done;
+	int32_t coord; /* coordinator broker id: last refresh's, then the describe's; -1 unknown */
+	bool warm;     /* coordinator known from last refresh: requests go straight to it */
+	bool desc_sent, desc_done, off_sent, off_done, off_retried;
 	const rd_kafka_ConsumerGroupDescription_t *desc; /* points into a kept event */
 	const rd_kafka_group_result_t *off;              /* idem */
 	char *error;
 };
 
-static int cmp_work(const void *a, const void *b)
-{
-	return strcmp(((const struct group_work *)a)->name, ((const struct group_work *)b)->name);
-}
-
-static struct group_work *work_find(struct group_work *w, size_t n, const char *name)
-{
-	struct group_work key = { .name = (char *)name };
-	return bsearch(&key, w, n, sizeof *w, cmp_work);
-}
-
+/* Pointers, so that a group's work stays put while the set grows (requests hold it as opaque). */
 struct work_set {
-	struct group_work *w;
+	struct group_work **w; /* sorted by name after work_sort() */
 	size_t n, cap;
 };
 
-static void work_add(struct work_set *ws, const char *name, bool listed)
+static int cmp_work(const void *a, const void *b)
 {
-	ws->w = xgrow(ws->w, &ws->cap, ws->n + 1, sizeof *ws->w);
-	ws->w[ws->n++] = (struct group_work){ .name = xstrdup(name), .listed = listed };
+	return strcmp((*(struct group_work *const *)a)->name, (*(struct group_work *const *)b)->name);
 }
 
-/* Sorts and merges duplicates (a name listed by ListGroups and also given as extra keeps listed). */
-static void work_sort_unique(struct work_set *ws)
+static struct group_work *work_find(const struct work_set *ws, const char *name)
+{
+	struct group_work key = { .name = (char *)name }, *kp = &key;
+	struct group_work **hit = ws->n ? bsearch(&kp, ws->w, ws->n, sizeof *ws->w, cmp_work) : NULL;
+	return hit ? *hit : NULL;
+}
+
+static struct group_work *work_add(struct work_set *ws, const char *name, bool listed)
+{
+	ws->w = xgrow(ws->w, &ws->cap, ws->n + 1, sizeof *ws->w);
+	struct group_work *gw = xcalloc(1, sizeof *gw);
+	gw->name = xstrdup(name);
+	gw->listed = listed;
+	gw->coord = -1;
+	ws->w[ws->n++] = gw;
+	return gw;
+}
+
+/* Sorts and merges duplicates (a group both remembered and given as extra is one group). */
+static void work_sort(struct work_set *ws)
 {
 	if (ws->n == 0)
 		return;
 	qsort(ws->w, ws->n, sizeof *ws->w, cmp_work);
 	size_t o = 0;
 	for (size_t i = 1; i < ws->n; i++) {
-		if (strcmp(ws->w[i].name, ws->w[o].name) == 0) {
-			ws->w[o].listed |= ws->w[i].listed;
-			free(ws->w[i].name);
+		if (strcmp(ws->w[i]->name, ws->w[o]->name) == 0) {
+			ws->w[o]->listed |= ws->w[i]->listed;
+			free(ws->w[i]->name);
+			free(ws->w[i]);
 		} else {
 			ws->w[++o] = ws->w[i];
 		}
 	}
 	ws->n = o + 1;
+}
+
+static void work_free(struct work_set *ws)
+{
+	for (size_t i = 0; i < ws->n; i++) {
+		free(ws->w[i]->name);
+		free(ws->w[i]->error);
+		free(ws->w[i]);
+	}
+	free(ws->w);
 }
 
 /* Kept result events: descriptions and offsets point into them until the snapshot is built. */
@@ -123,8 +140,18 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 			  const struct rd_kafka_metadata **mdp, char *err, size_t errlen)
 {
 	rd_kafka_t *rk = client_rk(rc->client);
-	rd_kafka_resp_err_t e = rd_kafka_metadata(rk, 1, NULL, mdp, remaining_ms(deadline));
-	client_poll(rc->client);
+	/* Several shorter attempts rather than one long one: librdkafka sends the request to one broker
+	 * it believes usable, and if that broker has just died the request waits for the whole timeout
+	 * while the others could answer. Each attempt picks a usable broker anew. */
+	int slice = rc->timeout_ms / 4 > 500 ? rc->timeout_ms / 4 : 500;
+	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR__TIMED_OUT;
+	while (refresh_remaining_ms(deadline) > 0) {
+		int r = refresh_remaining_ms(deadline);
+		e = rd_kafka_metadata(rk, 1, NULL, mdp, r < slice ? r : slice);
+		client_poll(rc->client);
+		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
+			break;
+	}
 	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
 		char last[512];
 		client_last_error(rc->client, last, sizeof last);
@@ -151,12 +178,26 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 	return 0;
 }
 
-/* ------------------------------------------------------------------ stage 2: group list */
+/* ------------------------------------------------------------------ stage 2: groups */
+
+/* One event loop for the group list, the describes and the committed offsets:
+ *  - ListConsumerGroups goes out first, with a shorter timeout (a dead broker must not hold the
+ *    refresh: librdkafka keeps sending it ListGroups until the request times out);
+ *  - at the same time, the groups of the last refresh are described and their offsets fetched:
+ *    they rarely change, and a broker that does not answer ListGroups cannot make them vanish;
+ *  - groups the list adds are described when it arrives, and their offsets fetched when their
+ *    describe answers.
+ * Why requests name their broker: librdkafka 2.0.2 sends a FindCoordinator before every group admin
+ * request unless the coordinator is in its cache, and that cache keeps only about ten entries. With
+ * hundreds of groups it never hits, which would make four requests per group. So a group's
+ * coordinator comes from the last refresh (or from this refresh's describe, which did the one
+ * FindCoordinator), and the request goes straight there (rd_kafka_AdminOptions_set_broker). A group
+ * whose coordinator moved fails there once and is retried through the FindCoordinator path. */
 
 static rd_kafka_event_t *wait_event(rd_kafka_queue_t *q, lt_client *cl, int64_t deadline, const bool *stop)
 {
 	while (!stopping(stop)) {
-		int r = remaining_ms(deadline);
+		int r = refresh_remaining_ms(deadline);
 		if (r <= 0)
 			return NULL;
 		rd_kafka_event_t *ev = rd_kafka_queue_poll(q, r < POLL_SLICE_MS ? r : POLL_SLICE_MS);
@@ -167,77 +208,136 @@ static rd_kafka_event_t *wait_event(rd_kafka_queue_t *q, lt_client *cl, int64_t 
 	return NULL;
 }
 
-static void list_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, rd_kafka_queue_t *q, int64_t deadline,
-		       const bool *stop, struct work_set *ws)
+/* Every admin request carries a ticket as its opaque. Results are matched to the current refresh's
+ * work by group name, never by pointer, because a request may be answered after its refresh ended
+ * (then the answer is dropped).
+ *
+ * Why requests through FindCoordinator ("cold") get an hour-long timeout: in librdkafka 2.0.2 an
+ * admin request that times out while its coordinator lookup is still pending (the coordinator is
+ * down) aborts the process on an assertion when the coordinator comes back
+ * (rd_kafka_enq_once_del_source_return: eonce->refcnt > 0; librdkafka issue 4605). So a cold request
+ * is never allowed to time out in practice: the refresh stops waiting for it at its own deadline,
+ * the request stays in flight, and the group is not asked about the long way again until it answers.
+ * Requests sent to a named broker do not look up coordinators and keep the refresh's timeout. */
+enum ticket_kind { TICKET_LIST, TICKET_DESCRIBE, TICKET_OFFSETS };
+
+struct lt_ticket {
+	struct lt_ticket *prev, *next;
+	enum ticket_kind kind;
+	uint64_t seq;       /* the refresh that sent it */
+	bool cold;          /* through FindCoordinator */
+	size_t n;           /* groups: a describe's batch, or the one group of an offsets request */
+	char **names;
+};
+
+#define COLD_TIMEOUT_MS (3600 * 1000)
+
+static struct lt_ticket *ticket_new(struct lt_refresh_ctx *rc, enum ticket_kind kind, bool cold,
+				    struct group_work *const *g, size_t n)
 {
-	rd_kafka_t *rk = client_rk(rc->client);
-	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
-	char why[256];
-	rd_kafka_AdminOptions_set_request_timeout(opt, remaining_ms(deadline), why, sizeof why);
-	rd_kafka_ListConsumerGroups(rk, opt, q);
-	rd_kafka_AdminOptions_destroy(opt);
-
-	bool complete = false;
-	rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop);
-	if (!ev) {
-		errors_add(&s->error, "ListGroups: no answer within the timeout");
-	} else if (rd_kafka_event_error(ev)) {
-		errors_add(&s->error, "ListGroups: %s", rd_kafka_event_error_string(ev));
-	} else {
-		const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
-		size_t n_valid = 0, n_err = 0;
-		const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
-		const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
-		for (size_t i = 0; i < n_valid; i++) {
-			const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
-			if (name && refresh_group_wanted(rc, name))
-				work_add(ws, name, true);
-		}
-		for (size_t i = 0; i < n_err; i++)
-			errors_add(&s->error, "ListGroups: %s", rd_kafka_error_string(errs[i]));
-		complete = n_err == 0;
-	}
-	if (ev)
-		rd_kafka_event_destroy(ev);
-
-	/* A broker that did not answer may coordinate groups we showed last time: describe them anyway,
-	 * so they stay (stale, with the error) instead of silently vanishing. */
-	if (!complete && rc->prev)
-		for (size_t i = 0; i < rc->prev->n_groups; i++)
-			work_add(ws, rc->prev->groups[i].group, false);
-	for (size_t i = 0; i < rc->n_extra; i++)
-		work_add(ws, rc->extra[i], false);
-	work_sort_unique(ws);
-
-	/* Groups shown last time without error have their coordinator in librdkafka's cache. */
-	for (size_t i = 0; i < ws->n; i++) {
-		const lt_group *pg = snapshot_find_group(rc->prev, ws->w[i].name);
-		ws->w[i].warm = pg && !pg->error;
-	}
+	struct lt_ticket *t = xcalloc(1, sizeof *t);
+	t->kind = kind;
+	t->seq = rc->seq;
+	t->cold = cold;
+	t->n = n;
+	t->names = xcalloc(n + 1, sizeof *t->names);
+	for (size_t i = 0; i < n; i++)
+		t->names[i] = xstrdup(g[i]->name);
+	t->next = rc->tickets;
+	if (rc->tickets)
+		rc->tickets->prev = t;
+	rc->tickets = t;
+	return t;
 }
 
-/* ------------------------------------------------------------------ stage 3: describe + offsets */
+static void ticket_free(struct lt_refresh_ctx *rc, struct lt_ticket *t)
+{
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		rc->tickets = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t);
+}
 
-/* Requests routed to a group coordinator (DescribeGroups, OffsetFetch) must not time out inside librdkafka:
- * in 2.0.2 one that times out while its coordinator lookup is still pending aborts the process when the
- * lookup completes later (rd_kafka_enq_once refcount assertion, librdkafka issue 4605) — seen with the
- * sim dropping connections in the middle of answers. The refresh stops waiting at its own deadline
- * instead (wait_event); a late answer lands on the refresh's queue, destroyed by then, and is dropped. */
-#define COORD_REQUEST_TIMEOUT_MS (3600 * 1000)
+/* Is a cold describe for this group still in flight from an earlier refresh? */
+static bool cold_in_flight(const struct lt_refresh_ctx *rc, const char *name)
+{
+	for (const struct lt_ticket *t = rc->tickets; t; t = t->next)
+		if (t->cold && t->seq != rc->seq)
+			for (size_t i = 0; i < t->n; i++)
+				if (strcmp(t->names[i], name) == 0)
+					return true;
+	return false;
+}
 
-static void offsets_send(rd_kafka_t *rk, rd_kafka_AdminOptions_t *opt, rd_kafka_queue_t *q, struct group_work *gw,
-			 int64_t deadline)
+void refresh_ctx_close(struct lt_refresh_ctx *rc)
+{
+	if (rc->q)
+		rd_kafka_queue_destroy(rc->q);
+	rc->q = NULL;
+	while (rc->tickets)
+		ticket_free(rc, rc->tickets);
+}
+
+struct stage2 {
+	struct lt_refresh_ctx *rc;
+	lt_snapshot *s;
+	rd_kafka_t *rk;
+	rd_kafka_queue_t *q;
+	int64_t deadline;            /* for requests to named brokers */
+	size_t pending;              /* this refresh's results still expected */
+	bool list_done;
+};
+
+static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline, bool cold)
 {
 	char why[256];
+	int r = cold ? COLD_TIMEOUT_MS : refresh_remaining_ms(deadline);
+	rd_kafka_AdminOptions_set_request_timeout(opt, r > 0 ? r : 1, why, sizeof why);
+}
+
+static void describe_send(struct stage2 *st, struct group_work **g, size_t n, int32_t broker)
+{
+	if (n == 0)
+		return;
+	struct lt_ticket *t = ticket_new(st->rc, TICKET_DESCRIBE, broker < 0, g, n);
+	const char **names = xcalloc(n, sizeof *names);
+	for (size_t i = 0; i < n; i++)
+		names[i] = g[i]->name;
+	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st->rk, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
+	options_timeout(opt, st->deadline, broker < 0);
+	char why[256];
+	if (broker >= 0)
+		rd_kafka_AdminOptions_set_broker(opt, broker, why, sizeof why);
+	rd_kafka_AdminOptions_set_opaque(opt, t);
+	rd_kafka_DescribeConsumerGroups(st->rk, names, n, opt, st->q);
+	rd_kafka_AdminOptions_destroy(opt);
+	free(names);
+	st->pending++;
+}
+
+static void offsets_send(struct stage2 *st, struct group_work *gw, int32_t broker)
+{
+	struct lt_ticket *t = ticket_new(st->rc, TICKET_OFFSETS, broker < 0, &gw, 1);
+	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st->rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
+	options_timeout(opt, st->deadline, broker < 0);
+	char why[256];
+	if (broker >= 0)
+		rd_kafka_AdminOptions_set_broker(opt, broker, why, sizeof why);
+	rd_kafka_AdminOptions_set_opaque(opt, t);
 	/* NULL partitions: every partition the group has committed (Empty groups have no assignment
 	 * to ask about). One group per call in librdkafka 2.0.2; all calls share the queue. */
 	rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(gw->name, NULL);
-	(void)deadline;
-	rd_kafka_AdminOptions_set_request_timeout(opt, COORD_REQUEST_TIMEOUT_MS, why, sizeof why);
-	rd_kafka_AdminOptions_set_opaque(opt, gw);
-	rd_kafka_ListConsumerGroupOffsets(rk, &req, 1, opt, q);
+	rd_kafka_ListConsumerGroupOffsets(st->rk, &req, 1, opt, st->q);
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
+	rd_kafka_AdminOptions_destroy(opt);
 	gw->off_sent = true;
+	st->pending++;
 }
 
 static void set_error(struct group_work *gw, const char *what, const char *why)
@@ -247,97 +347,272 @@ static void set_error(struct group_work *gw, const char *what, const char *why)
 	gw->error = xasprintf("%s: %s", what, why);
 }
 
-static void describe_offsets_stage(struct lt_refresh_ctx *rc, rd_kafka_queue_t *q, int64_t deadline,
-				   const bool *stop, struct work_set *ws, struct event_keep *keep)
+static int cmp_coord(const void *a, const void *b)
 {
-	if (ws->n == 0)
-		return;
-	rd_kafka_t *rk = client_rk(rc->client);
-	char why[256];
-	const char **names = xcalloc(ws->n, sizeof *names);
-	for (size_t i = 0; i < ws->n; i++)
-		names[i] = ws->w[i].name;
+	const struct group_work *const *x = a, *const *y = b;
+	if ((*x)->coord != (*y)->coord)
+		return ((*x)->coord > (*y)->coord) - ((*x)->coord < (*y)->coord);
+	return strcmp((*x)->name, (*y)->name);
+}
 
-	rd_kafka_AdminOptions_t *dopt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
-	rd_kafka_AdminOptions_set_request_timeout(dopt, COORD_REQUEST_TIMEOUT_MS, why, sizeof why);
-	rd_kafka_DescribeConsumerGroups(rk, names, ws->n, dopt, q);
-	rd_kafka_AdminOptions_destroy(dopt);
-	free(names);
-
-	rd_kafka_AdminOptions_t *oopt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
-	size_t pending = 1;
+/* Warm groups: per coordinator, one describe and the offsets requests, all at once. */
+static void send_warm(struct stage2 *st, struct work_set *ws)
+{
+	struct group_work **by = xcalloc(ws->n + 1, sizeof *by);
+	size_t nb = 0;
 	for (size_t i = 0; i < ws->n; i++)
-		if (ws->w[i].warm) {
-			offsets_send(rk, oopt, q, &ws->w[i], deadline);
-			pending++;
+		if (ws->w[i]->warm)
+			by[nb++] = ws->w[i];
+	qsort(by, nb, sizeof *by, cmp_coord);
+	for (size_t i = 0; i < nb;) {
+		size_t e = i;
+		while (e < nb && by[e]->coord == by[i]->coord)
+			e++;
+		describe_send(st, &by[i], e - i, by[i]->coord);
+		for (size_t j = i; j < e; j++) {
+			by[j]->desc_sent = true;
+			offsets_send(st, by[j], by[j]->coord);
 		}
+		i = e;
+	}
+	free(by);
+}
 
-	while (pending > 0) {
+/* Cold groups (coordinator unknown) in one describe, which looks coordinators up. Only groups whose
+ * coordinator is known to be up: ListGroups just listed them (a broker lists the groups it
+ * coordinates), or every broker answered ListGroups. A lookup whose coordinator is down never ends
+ * in librdkafka 2.0.2: it aborts the process when the coordinator returns after the request timed
+ * out, and it blocks rd_kafka_destroy while the coordinator stays away. */
+static void send_cold(struct stage2 *st, struct work_set *ws, bool list_complete)
+{
+	struct group_work **by = xcalloc(ws->n + 1, sizeof *by);
+	size_t nb = 0;
+	for (size_t i = 0; i < ws->n; i++) {
+		struct group_work *gw = ws->w[i];
+		if (gw->warm || gw->desc_sent || !(gw->listed || list_complete))
+			continue;
+		gw->desc_sent = true;
+		if (cold_in_flight(st->rc, gw->name)) {
+			/* still looking for its coordinator since an earlier refresh: do not pile up */
+			gw->desc_done = gw->off_done = true;
+			set_error(gw, "DescribeGroups", "coordinator not available (lookup still pending)");
+			continue;
+		}
+		by[nb++] = gw;
+	}
+	describe_send(st, by, nb, -1);
+	free(by);
+}
+
+static bool broker_in(const struct rd_kafka_metadata *md, int32_t id)
+{
+	for (int i = 0; i < md->broker_cnt; i++)
+		if (md->brokers[i].id == id)
+			return true;
+	return false;
+}
+
+static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws)
+{
+	st->list_done = true;
+	if (rd_kafka_event_error(ev)) {
+		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_event_error_string(ev));
+		return;
+	}
+	const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
+	size_t n_valid = 0, n_err = 0;
+	const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
+	const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
+	for (size_t i = 0; i < n_err; i++)
+		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_error_string(errs[i]));
+
+	size_t first_new = ws->n;
+	for (size_t i = 0; i < n_valid; i++) {
+		const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
+		if (!name || !refresh_group_wanted(st->rc, name))
+			continue;
+		struct group_work *gw = work_find(ws, name);
+		if (gw)
+			gw->listed = true;
+		else
+			work_add(ws, name, true);
+	}
+	if (ws->n != first_new)
+		work_sort(ws); /* the names were new and distinct: nothing is merged, the pointers stay valid */
+	send_cold(st, ws, n_err == 0);
+}
+
+/* A group's describe failed. No retry through FindCoordinator here (see send_cold): next refresh
+ * the group is cold, and asked again once ListGroups shows its coordinator is up. */
+static void describe_failed(struct group_work *gw, const char *why)
+{
+	gw->desc_done = true;
+	set_error(gw, "DescribeGroups", why);
+}
+
+static void on_describe(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_ticket *t,
+			struct work_set *ws)
+{
+	struct group_work **batch = xcalloc(t->n + 1, sizeof *batch);
+	size_t nb = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct group_work *gw = work_find(ws, t->names[i]);
+		if (gw)
+			batch[nb++] = gw;
+	}
+	if (rd_kafka_event_error(ev)) {
+		for (size_t i = 0; i < nb; i++)
+			if (!batch[i]->desc_done)
+				describe_failed(batch[i], rd_kafka_event_error_string(ev));
+	} else {
+		size_t n = 0;
+		const rd_kafka_ConsumerGroupDescription_t **d =
+			rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
+		for (size_t i = 0; i < n; i++) {
+			struct group_work *gw = work_find(ws, rd_kafka_ConsumerGroupDescription_group_id(d[i]));
+			if (!gw || gw->desc_done)
+				continue;
+			const rd_kafka_error_t *ge = rd_kafka_ConsumerGroupDescription_error(d[i]);
+			if (ge) {
+				describe_failed(gw, rd_kafka_error_string(ge));
+				continue;
+			}
+			gw->desc_done = true;
+			gw->desc = d[i];
+			const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d[i]);
+			gw->coord = node ? rd_kafka_Node_id(node) : -1;
+			if (!gw->off_sent && !gw->off_done) {
+				if (gw->coord >= 0)
+					offsets_send(st, gw, gw->coord);
+				else
+					describe_failed(gw, "no coordinator in the answer");
+			}
+		}
+		/* groups of this call the answer left out */
+		for (size_t i = 0; i < nb; i++)
+			if (!batch[i]->desc_done)
+				describe_failed(batch[i], "missing from the answer");
+	}
+	/* a group whose describe failed needs no offsets */
+	for (size_t i = 0; i < nb; i++)
+		if (batch[i]->desc_done && !batch[i]->desc && !batch[i]->off_sent)
+			batch[i]->off_done = true;
+	free(batch);
+}
+
+static void on_offsets(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_ticket *t, struct work_set *ws)
+{
+	struct group_work *gw = work_find(ws, t->names[0]);
+	if (!gw || gw->off_done)
+		return;
+	const char *why = NULL;
+	const rd_kafka_group_result_t *res = NULL;
+	if (rd_kafka_event_error(ev)) {
+		why = rd_kafka_event_error_string(ev);
+	} else {
+		size_t n = 0;
+		const rd_kafka_group_result_t **gr = rd_kafka_ListConsumerGroupOffsets_result_groups(
+			rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
+		if (n < 1)
+			why = "empty result";
+		else if (rd_kafka_group_result_error(gr[0]))
+			why = rd_kafka_error_string(rd_kafka_group_result_error(gr[0]));
+		else
+			res = gr[0];
+	}
+	if (res) {
+		gw->off = res;
+		gw->off_done = true;
+		return;
+	}
+	if (gw->warm && !gw->off_retried) {
+		/* The coordinator may have moved. If the describe already found the current one, ask it;
+		 * if the describe is still running, it sends the offsets request when it answers. */
+		gw->off_retried = true;
+		gw->off_sent = false;
+		if (gw->desc_done && gw->desc && gw->coord >= 0)
+			offsets_send(st, gw, gw->coord);
+		else if (gw->desc_done)
+			gw->off_done = true; /* the describe failed for good: so does the group */
+		return;
+	}
+	gw->off_done = true;
+	set_error(gw, "OffsetFetch", why);
+}
+
+static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kafka_metadata *md,
+			 int64_t deadline, const bool *stop, struct work_set *ws, struct event_keep *keep)
+{
+	if (!rc->q)
+		rc->q = rd_kafka_queue_new(client_rk(rc->client));
+	rd_kafka_queue_t *q = rc->q;
+	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline };
+
+	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st.rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+	int list_ms = rc->timeout_ms / 3 > 500 ? rc->timeout_ms / 3 : 500;
+	options_timeout(opt, now_mono_ms() + list_ms < deadline ? now_mono_ms() + list_ms : deadline, false);
+	rd_kafka_AdminOptions_set_opaque(opt, ticket_new(rc, TICKET_LIST, false, NULL, 0));
+	rd_kafka_ListConsumerGroups(st.rk, opt, q);
+	rd_kafka_AdminOptions_destroy(opt);
+	st.pending++;
+
+	/* Last refresh's groups and the explicit ones go out now, without waiting for the list. */
+	for (size_t i = 0; rc->prev && i < rc->prev->n_groups; i++)
+		work_add(ws, rc->prev->groups[i].group, false);
+	for (size_t i = 0; i < rc->n_extra; i++)
+		work_add(ws, rc->extra[i], false);
+	work_sort(ws);
+	for (size_t i = 0; i < ws->n; i++) {
+		struct group_work *gw = ws->w[i];
+		const lt_group *pg = snapshot_find_group(rc->prev, gw->name);
+		/* a remembered coordinator that is not up is not asked: FindCoordinator may know better */
+		gw->warm = pg && !pg->error && pg->coordinator >= 0 && broker_in(md, pg->coordinator);
+		gw->coord = gw->warm ? pg->coordinator : -1;
+	}
+	send_warm(&st, ws);
+
+	while (st.pending > 0) {
 		rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop);
 		if (!ev)
 			break;
-		pending--;
-		keep_event(keep, ev);
+		struct lt_ticket *t = rd_kafka_event_opaque(ev);
+		if (!t || t->seq != rc->seq) {
+			/* an answer to an earlier refresh: too late to use */
+			if (t)
+				ticket_free(rc, t);
+			rd_kafka_event_destroy(ev);
+			continue;
+		}
+		st.pending--;
 		switch (rd_kafka_event_type(ev)) {
-		case RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT: {
-			if (rd_kafka_event_error(ev)) {
-				for (size_t i = 0; i < ws->n; i++)
-					set_error(&ws->w[i], "DescribeGroups", rd_kafka_event_error_string(ev));
-			} else {
-				size_t n = 0;
-				const rd_kafka_ConsumerGroupDescription_t **d = rd_kafka_DescribeConsumerGroups_result_groups(
-					rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
-				for (size_t i = 0; i < n; i++) {
-					struct group_work *gw =
-						work_find(ws->w, ws->n, rd_kafka_ConsumerGroupDescription_group_id(d[i]));
-					if (!gw)
-						continue;
-					const rd_kafka_error_t *ge = rd_kafka_ConsumerGroupDescription_error(d[i]);
-					if (ge)
-						set_error(gw, "DescribeGroups", rd_kafka_error_string(ge));
-					else
-						gw->desc = d[i];
-				}
-			}
-			for (size_t i = 0; i < ws->n; i++) {
-				ws->w[i].desc_done = true;
-				if (!ws->w[i].off_sent) {
-					offsets_send(rk, oopt, q, &ws->w[i], deadline);
-					pending++;
-				}
-			}
+		case RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT:
+			on_list(&st, ev, ws);
+			rd_kafka_event_destroy(ev);
 			break;
-		}
-		case RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT: {
-			struct group_work *gw = rd_kafka_event_opaque(ev);
-			gw->off_done = true;
-			if (rd_kafka_event_error(ev)) {
-				set_error(gw, "OffsetFetch", rd_kafka_event_error_string(ev));
-				break;
-			}
-			size_t n = 0;
-			const rd_kafka_group_result_t **gr = rd_kafka_ListConsumerGroupOffsets_result_groups(
-				rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
-			if (n < 1) {
-				set_error(gw, "OffsetFetch", "empty result");
-			} else if (rd_kafka_group_result_error(gr[0])) {
-				set_error(gw, "OffsetFetch", rd_kafka_error_string(rd_kafka_group_result_error(gr[0])));
-			} else {
-				gw->off = gr[0];
-			}
+		case RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT:
+			keep_event(keep, ev);
+			on_describe(&st, ev, t, ws);
 			break;
-		}
+		case RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT:
+			keep_event(keep, ev);
+			on_offsets(&st, ev, t, ws);
+			break;
 		default:
-			pending++; /* not ours (cannot happen on a private queue) */
+			rd_kafka_event_destroy(ev);
 			break;
 		}
+		ticket_free(rc, t);
 	}
-	rd_kafka_AdminOptions_destroy(oopt);
 
+	const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
+	if (!st.list_done)
+		refresh_errors_add(&s->error, "ListGroups: %s", why_missing);
 	for (size_t i = 0; i < ws->n; i++) {
-		struct group_work *gw = &ws->w[i];
-		const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
-		if (!gw->desc_done)
+		struct group_work *gw = ws->w[i];
+		if (!gw->desc_sent)
+			set_error(gw, "DescribeGroups", "not asked: its coordinator is unknown and a broker did not list its "
+				  "groups");
+		else if (!gw->desc_done)
 			set_error(gw, "DescribeGroups", why_missing);
 		else if (!gw->off_done)
 			set_error(gw, "OffsetFetch", why_missing);
@@ -443,191 +718,6 @@ static bool group_build(lt_snapshot *s, const struct group_work *gw)
 	return true;
 }
 
-/* ------------------------------------------------------------------ stage 4: log offsets */
-
-struct tp_ent {
-	const char *topic;  /* points into the snapshot */
-	int32_t partition;
-	int32_t leader;     /* -1: none (topic gone, partition unknown, no leader) */
-	int64_t log_start, log_end;
-	bool ok;
-};
-
-static int cmp_tp(const void *a, const void *b)
-{
-	const struct tp_ent *x = a, *y = b;
-	int c = strcmp(x->topic, y->topic);
-	if (c)
-		return c;
-	return (x->partition > y->partition) - (x->partition < y->partition);
-}
-
-static int cmp_tp_leader(const void *a, const void *b)
-{
-	const struct tp_ent *x = a, *y = b;
-	if (x->leader != y->leader)
-		return (x->leader > y->leader) - (x->leader < y->leader);
-	return cmp_tp(a, b);
-}
-
-static int cmp_md_topic(const void *a, const void *b)
-{
-	return strcmp((*(const rd_kafka_metadata_topic_t *const *)a)->topic,
-		      (*(const rd_kafka_metadata_topic_t *const *)b)->topic);
-}
-
-static int32_t leader_of(const rd_kafka_metadata_topic_t *const *idx, size_t n, const struct rd_kafka_metadata *md,
-			 const char *topic, int32_t partition)
-{
-	rd_kafka_metadata_topic_t key = { .topic = (char *)topic };
-	const rd_kafka_metadata_topic_t *kp = &key;
-	const rd_kafka_metadata_topic_t *const *hit = bsearch(&kp, idx, n, sizeof *idx, cmp_md_topic);
-	if (!hit || (*hit)->err)
-		return -1;
-	for (int i = 0; i < (*hit)->partition_cnt; i++) {
-		const rd_kafka_metadata_partition_t *mp = &(*hit)->partitions[i];
-		if (mp->id != partition)
-			continue;
-		if (mp->leader < 0)
-			return -1;
-		for (int b = 0; b < md->broker_cnt; b++)
-			if (md->brokers[b].id == mp->leader)
-				return mp->leader;
-		return -1; /* leader not among the live brokers */
-	}
-	return -1;
-}
-
-struct leader_job {
-	rd_kafka_t *rk;
-	struct tp_ent *tps;    /* this leader's range */
-	size_t n;
-	int64_t deadline;
-	rd_kafka_resp_err_t err;
-	int32_t leader;
-};
-
-/* Two offsets_for_times calls for one leader: −2 (log start) then −1 (log end); each sends one
- * ListOffsets. A call per leader (rather than one for all) keeps a dead leader from failing the
- * others: offsets_for_times drops every result when any leader fails. */
-static void *leader_job_run(void *arg)
-{
-	struct leader_job *j = arg;
-	static const int64_t which[2] = { -2, -1 };
-	for (int w = 0; w < 2 && !j->err; w++) {
-		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)j->n);
-		for (size_t i = 0; i < j->n; i++)
-			rd_kafka_topic_partition_list_add(l, j->tps[i].topic, j->tps[i].partition)->offset = which[w];
-		int r = remaining_ms(j->deadline);
-		j->err = r > 0 ? rd_kafka_offsets_for_times(j->rk, l, r) : RD_KAFKA_RESP_ERR__TIMED_OUT;
-		for (int i = 0; !j->err && i < l->cnt; i++) {
-			const rd_kafka_topic_partition_t *e = &l->elems[i];
-			struct tp_ent *t = &j->tps[i];
-			/* The list keeps its order: element i is tps[i]. */
-			if (e->err || e->offset < 0) {
-				t->ok = false;
-				continue;
-			}
-			if (w == 0) {
-				t->log_start = e->offset;
-				t->ok = true;
-			} else if (t->ok) {
-				t->log_end = e->offset;
-			}
-		}
-		rd_kafka_topic_partition_list_destroy(l);
-	}
-	if (j->err)
-		for (size_t i = 0; i < j->n; i++)
-			j->tps[i].ok = false;
-	return NULL;
-}
-
-static void log_offsets_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kafka_metadata *md,
-			      int64_t deadline)
-{
-	size_t n = 0, cap = 0;
-	struct tp_ent *tps = NULL;
-	for (size_t g = 0; g < s->n_groups; g++) {
-		lt_group *gr = &s->groups[g];
-		if (gr->error)
-			continue; /* stale or failed groups keep last round's numbers */
-		for (size_t k = 0; k < gr->n_partitions; k++) {
-			tps = xgrow(tps, &cap, n + 1, sizeof *tps);
-			tps[n++] = (struct tp_ent){ .topic = gr->partitions[k].topic,
-						    .partition = gr->partitions[k].partition };
-		}
-	}
-	if (n == 0)
-		return;
-	qsort(tps, n, sizeof *tps, cmp_tp);
-	size_t u = 0;
-	for (size_t i = 1; i < n; i++)
-		if (cmp_tp(&tps[i], &tps[u]) != 0)
-			tps[++u] = tps[i];
-	n = u + 1;
-
-	const rd_kafka_metadata_topic_t **idx = xcalloc((size_t)md->topic_cnt + 1, sizeof *idx);
-	for (int i = 0; i < md->topic_cnt; i++)
-		idx[i] = &md->topics[i];
-	qsort(idx, (size_t)md->topic_cnt, sizeof *idx, cmp_md_topic);
-	for (size_t i = 0; i < n; i++) {
-		tps[i].leader = leader_of(idx, (size_t)md->topic_cnt, md, tps[i].topic, tps[i].partition);
-		tps[i].log_start = tps[i].log_end = LT_OFFSET_NONE;
-	}
-	free(idx);
-	qsort(tps, n, sizeof *tps, cmp_tp_leader);
-
-	size_t n_jobs = 0;
-	struct leader_job *jobs = xcalloc(n, sizeof *jobs);
-	for (size_t i = 0; i < n;) {
-		size_t e = i;
-		while (e < n && tps[e].leader == tps[i].leader)
-			e++;
-		if (tps[i].leader >= 0)
-			jobs[n_jobs++] = (struct leader_job){ .rk = client_rk(rc->client), .tps = &tps[i], .n = e - i,
-							      .deadline = deadline, .leader = tps[i].leader };
-		i = e;
-	}
-	for (size_t b = 0; b < n_jobs; b += MAX_LEADER_THREADS) {
-		pthread_t th[MAX_LEADER_THREADS];
-		bool started[MAX_LEADER_THREADS] = { false };
-		size_t end = b + MAX_LEADER_THREADS < n_jobs ? b + MAX_LEADER_THREADS : n_jobs;
-		for (size_t j = b; j < end; j++)
-			started[j - b] = pthread_create(&th[j - b], NULL, leader_job_run, &jobs[j]) == 0;
-		for (size_t j = b; j < end; j++) {
-			if (started[j - b])
-				pthread_join(th[j - b], NULL);
-			else
-				leader_job_run(&jobs[j]);
-		}
-	}
-	for (size_t j = 0; j < n_jobs; j++)
-		if (jobs[j].err)
-			errors_add(&s->error, "ListOffsets (broker %d): %s", (int)jobs[j].leader,
-				   rd_kafka_err2str(jobs[j].err));
-	free(jobs);
-
-	qsort(tps, n, sizeof *tps, cmp_tp);
-	for (size_t g = 0; g < s->n_groups; g++) {
-		lt_group *gr = &s->groups[g];
-		if (gr->error)
-			continue;
-		for (size_t k = 0; k < gr->n_partitions; k++) {
-			lt_partition *p = &gr->partitions[k];
-			struct tp_ent key = { .topic = p->topic, .partition = p->partition };
-			struct tp_ent *t = bsearch(&key, tps, n, sizeof *tps, cmp_tp);
-			if (t && t->ok) {
-				p->log_start = t->log_start;
-				p->log_end = t->log_end;
-			} else {
-				p->flags |= LT_PF_NO_LEADER;
-			}
-		}
-	}
-	free(tps);
-}
-
 /* ------------------------------------------------------------------ the refresh */
 
 static void carry_all_stale(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t now, const char *why)
@@ -657,14 +747,14 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		return LT_REFRESH_UNREACHABLE;
 	}
 
-	rd_kafka_queue_t *q = rd_kafka_queue_new(client_rk(rc->client));
+	/* Describes and offsets stop early enough to leave a fifth of the timeout to the log offsets. */
+	int64_t admin_deadline = deadline - rc->timeout_ms / 5;
 	struct work_set ws = { 0 };
 	struct event_keep keep = { 0 };
-	list_stage(rc, s, q, deadline, stop, &ws);
-	describe_offsets_stage(rc, q, deadline, stop, &ws, &keep);
+	groups_stage(rc, s, md, admin_deadline, stop, &ws, &keep);
 
 	for (size_t i = 0; i < ws.n; i++) {
-		struct group_work *gw = &ws.w[i];
+		struct group_work *gw = ws.w[i];
 		if (!gw->error && gw->desc && gw->off) {
 			group_build(s, gw);
 			continue;
@@ -672,32 +762,31 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		const lt_group *pg = snapshot_find_group(rc->prev, gw->name);
 		if (pg) {
 			group_copy_stale(s, pg, rc->prev->taken_at_ms, s->taken_at_ms, gw->error);
-		} else if (gw->listed || (gw->desc && gw->off)) {
+		} else if (gw->listed) {
 			/* Never seen before and failed now: show it with its error, nothing else known. */
 			lt_group *g = snapshot_add_group(s, gw->name);
 			g->error = xstrdup(gw->error ? gw->error : "incomplete answer");
 			if (gw->desc)
 				g->state = state_from_rd(rd_kafka_ConsumerGroupDescription_state(gw->desc));
 		} else if (gw->error) {
-			errors_add(&s->error, "group %s: %s", gw->name, gw->error);
+			refresh_errors_add(&s->error, "group %s: %s", gw->name, gw->error);
 		}
 	}
 	for (size_t i = 0; i < keep.n; i++)
 		rd_kafka_event_destroy(keep.ev[i]);
 	free(keep.ev);
-	for (size_t i = 0; i < ws.n; i++) {
-		free(ws.w[i].name);
-		free(ws.w[i].error);
-	}
-	free(ws.w);
-	rd_kafka_queue_destroy(q);
+	work_free(&ws);
 
+	/* Sorts, and adds the assigned partitions that have no commit: they need log offsets too. */
+	snapshot_finish(s);
 	if (!stopping(stop))
-		log_offsets_stage(rc, s, md, deadline);
+		log_offsets_fill(client_rk(rc->client), s, md, deadline);
 	rd_kafka_metadata_destroy(md);
 	client_poll(rc->client);
+	char last[512];
+	if (client_last_error(rc->client, last, sizeof last))
+		refresh_errors_add(&s->error, "librdkafka: %s", last); /* fatal: the handle no longer works */
 
-	snapshot_finish(s);
 	s->duration_ms = now_mono_ms() - t0;
 	bool partial = s->error != NULL;
 	for (size_t i = 0; i < s->n_groups && !partial; i++)

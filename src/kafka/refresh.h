@@ -1,14 +1,13 @@
 /* refresh.h — one refresh: the batched admin round trips that turn a cluster into a snapshot.
  *
- * Order and cost per refresh (B brokers, G groups described, L partition leaders):
- *   Metadata (all topics)                          1 request: brokers and partition leaders
- *   ListConsumerGroups                             B ListGroups (one per broker)
- *   DescribeConsumerGroups (all groups, one call)  G DescribeGroups (+ FindCoordinator when not cached)
- *   ListConsumerGroupOffsets (one call per group)  G OffsetFetch, all in flight on one queue
- *   offsets_for_times −2 and −1, per leader        2 × L ListOffsets (L <= B)
- * Groups seen in the previous refresh have their coordinator cached by librdkafka, so their offsets are
- * fetched in parallel with the describe; new groups wait for the describe so that its FindCoordinator
- * is cached and reused (one FindCoordinator per new group, not two).
+ * Order and cost (B brokers, G groups, L partition leaders; doc/ARCHITECTURE.md has the why):
+ *   rd_kafka_metadata (all topics)                        1 Metadata: brokers, leaders
+ *   ListConsumerGroups, in parallel with the describes    B ListGroups
+ *   DescribeConsumerGroups, one call per coordinator      G DescribeGroups (+1 FindCoordinator per new group)
+ *   ListConsumerGroupOffsets, one call per group          G OffsetFetch, all in flight on one queue
+ *   offsets_for_times -2 and -1, per leader (log_offsets.h) 2 x L ListOffsets
+ * Requests name their coordinator broker whenever it is known (the last refresh's, or the describe's),
+ * so steady state is 1 + B + 2G + 2L requests.
  */
 #ifndef LAGTOP_KAFKA_REFRESH_H
 #define LAGTOP_KAFKA_REFRESH_H
@@ -32,6 +31,8 @@ struct lt_refresh_ctx {
 	uint64_t seq;
 	size_t n_known_brokers;    /* broker ids ever seen in metadata: brokers_total */
 	int32_t *known_brokers;
+	rd_kafka_queue_t *q;       /* admin results; kept across refreshes, so late answers land here */
+	struct lt_ticket *tickets; /* requests sent and not answered yet (refresh.c) */
 };
 
 enum {
@@ -43,6 +44,15 @@ enum {
 /* Builds a snapshot (observed fields only; model_enrich is the caller's job). *out is always set.
  * *stop is polled so that a stopping collector does not wait for a whole timeout. */
 int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, char *err, size_t errlen);
+
+/* Destroys the result queue and forgets unanswered requests. Call before destroying the client. */
+void refresh_ctx_close(struct lt_refresh_ctx *rc);
+
+/* Milliseconds left until a monotonic deadline (0 when past). */
+int refresh_remaining_ms(int64_t deadline);
+
+/* Appends "; what" to *dst, a growing list of refresh-wide errors (a repeated one only once). */
+void refresh_errors_add(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* True if group passes the include/exclude regexes. */
 bool refresh_group_wanted(const struct lt_refresh_ctx *rc, const char *group);

@@ -18,7 +18,7 @@ int mode_x_dump(const struct lt_options *o)
 {
 	struct lt_target t;
 	char err[512];
-	if (target_from_options(o, &t, false, err, sizeof err) != 0) {
+	if (target_from_options(o, &t, stderr, err, sizeof err) != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}

@@ -15,6 +15,7 @@
 
 #include "sim/api.h"
 #include "sim/membership.h"
+#include "sim/offsets_log.h"
 #include "sim/server.h"
 #include "util/xalloc.h"
 
@@ -110,6 +111,8 @@ static void coord_mirror(struct coord *c)
 {
 	struct sim_group *g = c->g;
 	const struct mb_group *mb = c->mb;
+	enum sim_group_state old_state = g->state;
+	int32_t old_generation = g->generation_id;
 
 	g->state = state_map[mb->state];
 	g->generation_id = mb->generation_id;
@@ -136,6 +139,7 @@ static void coord_mirror(struct coord *c)
 			sim_member_set_assignment(m, x->assignment, (int32_t)x->assignment_len);
 		sim_group_add_member(g, m);
 	}
+	sim_offsets_log_group_change(c->srv->st, g, old_state, old_generation, sim_wall_ms());
 }
 
 static void coord_timer(struct sim_server *srv, void *arg);

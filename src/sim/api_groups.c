@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sim/api.h"
+#include "sim/offsets_log.h"
 
 int sim_api_list_groups(struct sim_req *req, struct wire_rd *rd, struct wire_buf *out)
 {
@@ -113,8 +114,10 @@ int sim_api_delete_groups(struct sim_req *req, struct wire_rd *rd, struct wire_b
 				err = KERR_GROUP_ID_NOT_FOUND;
 			else if (g->state != SIM_GROUP_EMPTY)
 				err = KERR_NON_EMPTY_GROUP;
-			else
+			else {
+				sim_offsets_log_group_delete(req->st, g, req->now_ms);
 				sim_group_delete(req->st, g);
+			}
 		}
 		wire_put_strn(out, id.p, id.len, false);
 		wire_put_i16(out, err);

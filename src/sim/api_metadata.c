@@ -2,6 +2,7 @@
  * A stopped broker is left out of the broker list and its partitions have no leader
  * (LEADER_NOT_AVAILABLE), as with replication factor 1 on a real cluster. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/api.h"
 #include "util/xalloc.h"
@@ -14,7 +15,7 @@ static void put_topic(struct sim_req *req, struct wire_buf *out, const struct si
 	wire_put_i16(out, KERR_NONE);
 	wire_put_str(out, t->name, false);
 	if (v >= 1)
-		wire_put_bool(out, false); /* is_internal */
+		wire_put_bool(out, strcmp(t->name, "__consumer_offsets") == 0); /* is_internal, as Kafka marks it */
 	wire_put_array(out, t->npartitions, false);
 	for (int32_t i = 0; i < t->npartitions; i++) {
 		const struct sim_partition *p = &t->parts[i];

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/api.h"
+#include "sim/offsets_log.h"
 #include "util/xalloc.h"
 
 #define KERR_OFFSET_METADATA_TOO_LARGE 12
@@ -199,10 +200,12 @@ int sim_api_offset_commit(struct sim_req *req, struct wire_rd *rd, struct wire_b
 				err = KERR_OFFSET_METADATA_TOO_LARGE;
 			if (!err)
 				err = sim_req_commit_fault(req, name.p, (size_t)name.len, p);
-			if (!err)
+			if (!err) {
 				sim_group_commit(g, name.p, (size_t)name.len, p, offset, epoch,
 				                 md.len >= 0 ? md.p : NULL, md.len >= 0 ? (size_t)md.len : 0,
 				                 req->now_ms);
+				sim_offsets_log_commit(req->st, g, name.p, (size_t)name.len, p);
+			}
 			wire_put_i32(out, p);
 			wire_put_i16(out, err);
 		}
@@ -253,8 +256,9 @@ int sim_api_offset_delete(struct sim_req *req, struct wire_rd *rd, struct wire_b
 				perr = KERR_UNKNOWN_TOPIC_OR_PARTITION;
 			else if (subscribed)
 				perr = KERR_GROUP_SUBSCRIBED_TO_TOPIC;
-			else
-				(void)sim_group_commit_delete(g, name.p, (size_t)name.len, p);
+			else if (sim_group_commit_delete(g, name.p, (size_t)name.len, p) == 0)
+				sim_offsets_log_commit_delete(req->st, g->group_id, name.p, (size_t)name.len, p,
+							      req->now_ms);
 			wire_put_i32(out, p);
 			wire_put_i16(out, perr);
 		}

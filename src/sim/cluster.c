@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/wire.h"
+#include "sim/offsets_log.h"
 #include "util/xalloc.h"
 
 static const char *const state_names[] = {
@@ -162,8 +163,10 @@ struct sim_topic *sim_topic_create(struct sim_state *st, const char *name, int32
 		t->id[i] = (uint8_t)(h >> (8 * (i % 8))) ^ (uint8_t)(i * 37 + 1);
 	for (int32_t i = 0; i < npartitions; i++) {
 		t->parts[i].index = i;
-		/* Spread leaders: consecutive partitions on consecutive brokers, offset per topic. */
-		t->parts[i].leader = (int32_t)((t->seq + (size_t)i) % (size_t)st->nnodes) + 1;
+		/* Spread leaders: consecutive partitions on consecutive brokers, offset per topic.
+		 * __consumer_offsets has no offset: partition p's leader coordinates its groups. */
+		size_t shift = strcmp(name, SIM_OFFSETS_TOPIC) == 0 ? 0 : t->seq;
+		t->parts[i].leader = (int32_t)((shift + (size_t)i) % (size_t)st->nnodes) + 1;
 	}
 	strmap_put(&st->topics, t->name, t);
 	*kerr = KERR_NONE;
@@ -300,10 +303,20 @@ int64_t sim_partition_offset_for_time(const struct sim_partition *p, int64_t ts,
 
 int32_t sim_coordinator_for(const struct sim_state *st, const char *group_id, size_t len)
 {
+	/* A coordinator moved by fault injection (sim_fault_move_coordinator) wins. */
 	const struct sim_group *g = sim_group_find(st, group_id, len);
 	if (g && g->coordinator > 0)
 		return g->coordinator;
-	return (int32_t)(strmap_hash(group_id, len) % (uint64_t)st->nnodes) + 1;
+	/* As in Kafka: the leader of the group's __consumer_offsets partition (sim_topic_create gives
+	 * its partition p to broker p % N + 1). */
+	char buf[256];
+	char *id = len < sizeof buf ? buf : xmalloc(len + 1);
+	memcpy(id, group_id, len);
+	id[len] = '\0';
+	int32_t node = sim_offsets_partition(id) % st->nnodes + 1;
+	if (id != buf)
+		free(id);
+	return node;
 }
 
 struct sim_group *sim_group_find(const struct sim_state *st, const char *id, size_t len)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/offsets_log.h"
+#include "sim/server.h"
 #include "util/xalloc.h"
 
 struct sim_partition *ctl_partition(struct sim_state *st, const char *topic, int partition, char *err, size_t errlen)
@@ -95,8 +97,10 @@ struct sim_member *ctl_add_member(struct sim_state *st, const char *group, const
 	g->protocol_name = xstrdup("range");
 	if (!g->leader_id)
 		g->leader_id = xstrdup(m->member_id);
-	g->generation_id++;
+	enum sim_group_state old_state = g->state;
+	int32_t old_generation = g->generation_id++;
 	g->state = SIM_GROUP_STABLE;
+	sim_offsets_log_group_change(st, g, old_state, old_generation, sim_wall_ms());
 	return m;
 }
 
@@ -115,12 +119,14 @@ int ctl_remove_member(struct sim_state *st, const char *group, const char *membe
 		free(g->leader_id);
 		g->leader_id = g->nmembers ? xstrdup(g->members[0]->member_id) : NULL;
 	}
-	g->generation_id++;
+	enum sim_group_state old_state = g->state;
+	int32_t old_generation = g->generation_id++;
 	if (g->nmembers == 0) {
 		g->state = SIM_GROUP_EMPTY;
 		free(g->protocol_name);
 		g->protocol_name = xstrdup("");
 	}
+	sim_offsets_log_group_change(st, g, old_state, old_generation, sim_wall_ms());
 	return 0;
 }
 
@@ -140,9 +146,12 @@ int ctl_set_group_state(struct sim_state *st, const char *group, enum sim_group_
 		free(g->protocol_name);
 		g->protocol_name = xstrdup("");
 	}
+	enum sim_group_state old_state = g->state;
+	int32_t old_generation = g->generation_id;
 	if (s != g->state && (s == SIM_GROUP_STABLE || s == SIM_GROUP_COMPLETING_REBALANCE))
 		g->generation_id++;
 	g->state = s;
+	sim_offsets_log_group_change(st, g, old_state, old_generation, sim_wall_ms());
 	return 0;
 }
 
@@ -158,5 +167,6 @@ int ctl_commit(struct sim_state *st, const char *group, const char *topic, int p
 	struct sim_group *g = sim_group_get_or_create(st, group);
 	sim_group_commit(g, topic, strlen(topic), partition, offset, -1, metadata ? metadata : "",
 			 metadata ? strlen(metadata) : 0, now_ms);
+	sim_offsets_log_commit(st, g, topic, strlen(topic), partition);
 	return 0;
 }

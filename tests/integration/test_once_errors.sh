@@ -2,8 +2,11 @@
 # test_once_errors.sh — bad input to --once and -X: one clear line on stderr, the documented exit code,
 # and no waiting beyond --timeout.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 20
+plan 31
 lt_tmpdir
+# No config file of the person running the tests may leak in.
+export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP/xdg"
+unset LAGTOP_CONFIG
 
 # run ARGS... — sets $out, $err (stderr text), $rc
 run() {
@@ -53,3 +56,43 @@ unlike "-X dump never prints secret values" "$out" 'hunter2|swordfish'
 
 run -X list
 like "-X list lists librdkafka's properties" "$out" 'bootstrap.servers'
+
+# ---- configuration files
+cat >"$LT_TMP/good.conf" <<CONF
+general = { default_cluster = "down"; };
+clusters = {
+    down = { bootstrap_servers = "127.0.0.1:$closed_port"; };
+    secure = {
+        bootstrap_servers = "127.0.0.1:$closed_port";
+        properties = [ "security.protocol=SASL_PLAINTEXT", "sasl.mechanism=PLAIN",
+                       "sasl.username=me", "sasl.password=opensesame" ];
+    };
+    broken = { bootstrap_servers = "127.0.0.1:$closed_port"; properties = [ "no.such.property=1" ]; };
+};
+CONF
+chmod 600 "$LT_TMP/good.conf"
+
+run --once --config "$LT_TMP/good.conf" --timeout 1
+is "default cluster from the config file is used (unreachable: exit 1)" "$rc" 1
+like "default cluster unreachable: one line" "$err" '^lagtop: cannot reach the cluster within 1\.0 s'
+
+run --once --config "$LT_TMP/good.conf" -c nope
+is "unknown cluster in a config file exits 2" "$rc" 2
+like "unknown cluster named, known ones listed" "$err" "^lagtop: unknown cluster 'nope'.*down"
+
+run --once --config "$LT_TMP/good.conf" -c broken
+is "bad property from the config file exits 2" "$rc" 2
+like "bad property from the config file named" "$err" "^lagtop: .*'no.such.property'"
+
+run -X dump --config "$LT_TMP/good.conf" -c secure
+like "-X dump shows the cluster's properties" "$out" 'sasl.username = me'
+unlike "-X dump hides the cluster's password" "$out" 'opensesame'
+
+printf 'general = { refresh_interval = 2 \n clusters = ;\n' >"$LT_TMP/broken.conf"
+run --once --config "$LT_TMP/broken.conf" -b 127.0.0.1:9
+is "broken config file exits 2" "$rc" 2
+like "broken config file: file and line named" "$err" "^lagtop: .*broken.conf:[0-9]+: "
+
+mkdir -p "$LT_TMP/dir.conf"
+run --once --config "$LT_TMP/dir.conf" -b 127.0.0.1:9
+is "unreadable config file exits 2" "$rc" 2

@@ -1,0 +1,591 @@
+/* stream.c — the commit-stream model (see stream.h).
+ *
+ * Two levels of chained hash tables: groups by id, and inside each group its partitions by
+ * (topic, partition). Commit rates come from a ring of time buckets per partition (the window cut
+ * in BUCKETS_PER_WINDOW slices), so memory per partition is fixed however fast a group commits; the
+ * price is a rate exact to one bucket (1/30 of the window).
+ */
+#include "commitlog/stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+#define BUCKETS_PER_WINDOW 30
+#define NBUCKETS           32    /* > BUCKETS_PER_WINDOW + 1: a window spans at most 31 bucket starts */
+#define MIN_RATE_SPAN_MS   60000 /* one commit a second ago is not "60 per minute" */
+
+struct ring {
+	int64_t id[NBUCKETS]; /* bucket number (time / bucket_ms), INT64_MIN when unused */
+	uint32_t n[NBUCKETS];
+};
+
+typedef struct part {
+	struct part *next;
+	char *topic;
+	int32_t partition;
+	int64_t offset;
+	int64_t last_commit_ms;
+	int64_t expire_ms;
+	int64_t moved_ms;
+	int64_t first_ms; /* first commit seen: the rate's span starts here when younger than the window */
+	bool moved_exact;
+	uint64_t commits;
+	uint64_t same;
+	struct ring *ring; /* NULL until the second commit: most partitions of a big cluster sit on one */
+} part;
+
+typedef struct group {
+	struct group *next;
+	char *name;
+	bool has_meta;
+	bool deleted;
+	bool new_protocol; /* a KIP-848 consumer group: no expiry forecast */
+	char *protocol_type;
+	int32_t generation;
+	size_t n_members;
+	int64_t state_ms;
+	bool subs_known; /* a consumer group with members whose subscriptions all parsed */
+	char **subs;     /* the union of the members' subscribed topics */
+	size_t nsubs;
+	part **pb; /* buckets */
+	size_t npb;
+	size_t n_parts;
+} group;
+
+struct lt_commit_stream {
+	lt_commit_stream_conf conf;
+	int64_t bucket_ms;
+	group **gb;
+	size_t ngb;
+	size_t n_groups;
+	lt_commit_counters ctr;
+};
+
+/* FNV-1a */
+static uint64_t hash_str(const char *s, uint64_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
+
+#define FNV_BASIS 14695981039346656037ULL
+
+static uint64_t part_hash(const char *topic, int32_t partition)
+{
+	uint64_t h = hash_str(topic, FNV_BASIS);
+	return (h ^ (uint32_t)partition) * 1099511628211ULL;
+}
+
+lt_commit_stream *commit_stream_new(const lt_commit_stream_conf *conf)
+{
+	lt_commit_stream *s = xcalloc(1, sizeof *s);
+	if (conf)
+		s->conf = *conf;
+	if (s->conf.window_ms <= 0)
+		s->conf.window_ms = LT_COMMIT_WINDOW_DEFAULT_MS;
+	if (s->conf.horizon_ms <= 0)
+		s->conf.horizon_ms = LT_COMMIT_HORIZON_DEFAULT_MS;
+	s->bucket_ms = (s->conf.window_ms + BUCKETS_PER_WINDOW - 1) / BUCKETS_PER_WINDOW;
+	s->ngb = 64;
+	s->gb = xcalloc(s->ngb, sizeof *s->gb);
+	return s;
+}
+
+static void part_free(part *p)
+{
+	free(p->ring);
+	free(p->topic);
+	free(p);
+}
+
+static void subs_clear(group *g)
+{
+	for (size_t i = 0; i < g->nsubs; i++)
+		free(g->subs[i]);
+	free(g->subs);
+	g->subs = NULL;
+	g->nsubs = 0;
+	g->subs_known = false;
+}
+
+static void group_free(group *g)
+{
+	subs_clear(g);
+	for (size_t i = 0; i < g->npb; i++) {
+		part *p = g->pb[i];
+		while (p) {
+			part *n = p->next;
+			part_free(p);
+			p = n;
+		}
+	}
+	free(g->pb);
+	free(g->name);
+	free(g->protocol_type);
+	free(g);
+}
+
+void commit_stream_free(lt_commit_stream *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ngb; i++) {
+		group *g = s->gb[i];
+		while (g) {
+			group *n = g->next;
+			group_free(g);
+			g = n;
+		}
+	}
+	free(s->gb);
+	free(s);
+}
+
+void commit_stream_set_retention(lt_commit_stream *s, int64_t retention_ms)
+{
+	s->conf.retention_ms = retention_ms;
+}
+
+void commit_stream_set_horizon(lt_commit_stream *s, int64_t horizon_ms)
+{
+	s->conf.horizon_ms = horizon_ms > 0 ? horizon_ms : LT_COMMIT_HORIZON_DEFAULT_MS;
+}
+
+const lt_commit_counters *commit_stream_counters(const lt_commit_stream *s)
+{
+	return &s->ctr;
+}
+
+size_t commit_stream_n_groups(const lt_commit_stream *s)
+{
+	return s->n_groups;
+}
+
+/* ---- lookup ---- */
+
+static group **group_slot(const lt_commit_stream *s, const char *name)
+{
+	group **gp = &s->gb[hash_str(name, FNV_BASIS) % s->ngb];
+	while (*gp && strcmp((*gp)->name, name) != 0)
+		gp = &(*gp)->next;
+	return gp;
+}
+
+static void groups_rehash(lt_commit_stream *s)
+{
+	size_t n = s->ngb * 4;
+	group **nb = xcalloc(n, sizeof *nb);
+	for (size_t i = 0; i < s->ngb; i++) {
+		group *g = s->gb[i];
+		while (g) {
+			group *next = g->next;
+			size_t h = hash_str(g->name, FNV_BASIS) % n;
+			g->next = nb[h];
+			nb[h] = g;
+			g = next;
+		}
+	}
+	free(s->gb);
+	s->gb = nb;
+	s->ngb = n;
+}
+
+static group *group_get(lt_commit_stream *s, const char *name)
+{
+	group **gp = group_slot(s, name);
+	if (*gp)
+		return *gp;
+	if (s->n_groups >= s->ngb * 2) {
+		groups_rehash(s);
+		gp = group_slot(s, name);
+	}
+	group *g = xcalloc(1, sizeof *g);
+	g->name = xstrdup(name);
+	g->generation = -1;
+	g->state_ms = -1;
+	g->npb = 8;
+	g->pb = xcalloc(g->npb, sizeof *g->pb);
+	*gp = g;
+	s->n_groups++;
+	return g;
+}
+
+static void group_drop(lt_commit_stream *s, group *g)
+{
+	group **gp = group_slot(s, g->name);
+	*gp = g->next;
+	group_free(g);
+	s->n_groups--;
+}
+
+static part **part_slot(const group *g, const char *topic, int32_t partition)
+{
+	part **pp = &g->pb[part_hash(topic, partition) % g->npb];
+	while (*pp && ((*pp)->partition != partition || strcmp((*pp)->topic, topic) != 0))
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static void parts_rehash(group *g)
+{
+	size_t n = g->npb * 4;
+	part **nb = xcalloc(n, sizeof *nb);
+	for (size_t i = 0; i < g->npb; i++) {
+		part *p = g->pb[i];
+		while (p) {
+			part *next = p->next;
+			size_t h = part_hash(p->topic, p->partition) % n;
+			p->next = nb[h];
+			nb[h] = p;
+			p = next;
+		}
+	}
+	free(g->pb);
+	g->pb = nb;
+	g->npb = n;
+}
+
+static part *part_get(group *g, const char *topic, int32_t partition)
+{
+	part **pp = part_slot(g, topic, partition);
+	if (*pp)
+		return *pp;
+	if (g->n_parts >= g->npb * 2) {
+		parts_rehash(g);
+		pp = part_slot(g, topic, partition);
+	}
+	part *p = xcalloc(1, sizeof *p);
+	p->topic = xstrdup(topic);
+	p->partition = partition;
+	p->offset = -1;
+	*pp = p;
+	g->n_parts++;
+	return p;
+}
+
+/* ---- applying records ---- */
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static void ring_add(const lt_commit_stream *s, struct ring *rg, int64_t ts)
+{
+	int64_t id = floor_div(ts, s->bucket_ms);
+	size_t slot = (size_t)(((id % NBUCKETS) + NBUCKETS) % NBUCKETS);
+	if (rg->id[slot] != id) {
+		if (rg->id[slot] != INT64_MIN && rg->id[slot] > id)
+			return; /* a commit older than the ring reaches back: too old for any window */
+		rg->id[slot] = id;
+		rg->n[slot] = 0;
+	}
+	rg->n[slot]++;
+}
+
+/* Counts a commit at ts (p->commits already counts it). The first commit needs no ring: its time is
+ * first_ms; the ring is made when a second one arrives. */
+static void bucket_add(const lt_commit_stream *s, part *p, int64_t ts)
+{
+	if (p->commits < 2)
+		return;
+	if (!p->ring) {
+		p->ring = xmalloc(sizeof *p->ring);
+		for (size_t i = 0; i < NBUCKETS; i++)
+			p->ring->id[i] = INT64_MIN;
+		ring_add(s, p->ring, p->first_ms);
+	}
+	ring_add(s, p->ring, ts);
+}
+
+static void apply_commit(lt_commit_stream *s, const lt_commit_record *r)
+{
+	group *g = group_get(s, r->group);
+	part *p = part_get(g, r->topic, r->partition);
+	if (p->commits == 0) {
+		p->first_ms = r->commit_ms;
+		p->moved_ms = r->commit_ms;
+		p->moved_exact = false;
+		p->same = 0;
+	} else if (r->offset != p->offset) {
+		p->moved_ms = r->commit_ms;
+		p->moved_exact = true;
+		p->same = 0;
+	} else {
+		p->same++;
+	}
+	p->offset = r->offset;
+	p->last_commit_ms = r->commit_ms;
+	p->expire_ms = r->expire_ms;
+	p->commits++;
+	bucket_add(s, p, r->commit_ms);
+}
+
+static void apply_offset_delete(lt_commit_stream *s, const lt_commit_record *r)
+{
+	group **gp = group_slot(s, r->group);
+	if (!*gp)
+		return;
+	group *g = *gp;
+	part **pp = part_slot(g, r->topic, r->partition);
+	if (*pp) {
+		part *p = *pp;
+		*pp = p->next;
+		part_free(p);
+		g->n_parts--;
+	}
+	if (g->n_parts == 0 && !g->has_meta && !g->new_protocol)
+		group_drop(s, g);
+}
+
+static void apply_group(lt_commit_stream *s, const lt_commit_record *r)
+{
+	group *g = group_get(s, r->group);
+	g->has_meta = true;
+	g->deleted = false;
+	free(g->protocol_type);
+	g->protocol_type = xstrdup(r->protocol_type ? r->protocol_type : "");
+	g->generation = r->generation;
+	g->n_members = r->n_members;
+	g->state_ms = r->state_ms;
+	subs_clear(g);
+	if (strcmp(g->protocol_type, "consumer") != 0 || r->n_members == 0)
+		return;
+	/* Kafka's subscribedTopics: defined only when every member's subscription parses */
+	size_t cap = 0;
+	for (size_t i = 0; i < r->n_members; i++) {
+		char **t;
+		size_t n;
+		if (commit_subscription_topics(r->members[i].subscription, r->members[i].subscription_len, &t, &n) <
+		    0) {
+			subs_clear(g);
+			return;
+		}
+		for (size_t k = 0; k < n; k++) {
+			bool dup = false;
+			for (size_t j = 0; j < g->nsubs && !dup; j++)
+				dup = strcmp(g->subs[j], t[k]) == 0;
+			if (dup) {
+				free(t[k]);
+				continue;
+			}
+			g->subs = xgrow(g->subs, &cap, g->nsubs + 1, sizeof *g->subs);
+			g->subs[g->nsubs++] = t[k];
+		}
+		free(t);
+	}
+	g->subs_known = true;
+}
+
+static void apply_group_delete(lt_commit_stream *s, const lt_commit_record *r)
+{
+	group **gp = group_slot(s, r->group);
+	if (!*gp)
+		return;
+	group *g = *gp;
+	if (g->n_parts == 0 && !g->new_protocol) {
+		group_drop(s, g);
+		return;
+	}
+	/* Offsets outlive the metadata until their own tombstones arrive (Kafka writes them in the same
+	 * batch when a group is deleted); meanwhile the group is a bare offset holder, like a group that
+	 * only ever had admin commits. */
+	g->has_meta = false;
+	g->deleted = true;
+	free(g->protocol_type);
+	g->protocol_type = NULL;
+	g->generation = -1;
+	g->n_members = 0;
+	g->state_ms = -1;
+	subs_clear(g);
+}
+
+/* A KIP-848 consumer group (ConsumerGroupMetadataKey): its members and subscriptions live in records
+ * this stream does not decode, so Kafka's expiry rule cannot be applied: no forecast for it. */
+static void apply_new_protocol(lt_commit_stream *s, const lt_commit_record *r)
+{
+	if (r->value_version >= 0) {
+		group_get(s, r->group)->new_protocol = true;
+		return;
+	}
+	group **gp = group_slot(s, r->group);
+	if (!*gp)
+		return;
+	(*gp)->new_protocol = false;
+	if ((*gp)->n_parts == 0 && !(*gp)->has_meta)
+		group_drop(s, *gp);
+}
+
+void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r)
+{
+	switch (r->type) {
+	case LT_CR_OFFSET_COMMIT:
+		s->ctr.offset_commits++;
+		apply_commit(s, r);
+		break;
+	case LT_CR_OFFSET_DELETE:
+		s->ctr.offset_tombstones++;
+		apply_offset_delete(s, r);
+		break;
+	case LT_CR_GROUP_METADATA:
+		s->ctr.group_metadata++;
+		apply_group(s, r);
+		break;
+	case LT_CR_GROUP_DELETE:
+		s->ctr.group_tombstones++;
+		apply_group_delete(s, r);
+		break;
+	case LT_CR_UNKNOWN_KEY:
+		s->ctr.unknown_key++;
+		if (r->key_version == LT_CR_KEY_CONSUMER_GROUP && r->group)
+			apply_new_protocol(s, r);
+		break;
+	case LT_CR_UNKNOWN_VALUE: s->ctr.unknown_value++; break;
+	}
+}
+
+int commit_stream_feed(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
+                       char *err, size_t errlen)
+{
+	lt_commit_record r;
+	s->ctr.records++;
+	if (commit_record_decode(key, key_len, value, value_len, &r, err, errlen) < 0) {
+		s->ctr.malformed++;
+		return -1;
+	}
+	commit_stream_apply(s, &r);
+	commit_record_free(&r);
+	return 0;
+}
+
+/* ---- queries ---- */
+
+static double part_rate(const lt_commit_stream *s, const part *p, int64_t now)
+{
+	int64_t w = s->conf.window_ms;
+	uint64_t n = 0;
+	if (!p->ring) {
+		int64_t start = floor_div(p->first_ms, s->bucket_ms) * s->bucket_ms;
+		n = p->commits && start >= now - w && start <= now ? 1 : 0;
+	}
+	for (size_t i = 0; p->ring && i < NBUCKETS; i++) {
+		if (p->ring->id[i] == INT64_MIN)
+			continue;
+		int64_t start = p->ring->id[i] * s->bucket_ms;
+		if (start >= now - w && start <= now)
+			n += p->ring->n[i];
+	}
+	int64_t span = now - p->first_ms;
+	if (span > w)
+		span = w;
+	int64_t min_span = w < MIN_RATE_SPAN_MS ? w : MIN_RATE_SPAN_MS;
+	if (span < min_span)
+		span = min_span;
+	return (double)n * 60000.0 / (double)span;
+}
+
+static bool subscribed(const group *g, const char *topic)
+{
+	for (size_t i = 0; i < g->nsubs; i++)
+		if (strcmp(g->subs[i], topic) == 0)
+			return true;
+	return false;
+}
+
+/* Kafka's expiry rule, see stream.h. */
+static bool part_expiry(const lt_commit_stream *s, const group *g, const part *p, int64_t *at)
+{
+	int64_t base;
+	if (g->new_protocol)
+		return false;
+	bool simple = !g->has_meta || !g->protocol_type || !g->protocol_type[0];
+	if (simple)
+		base = p->last_commit_ms;
+	else if (g->n_members == 0)
+		base = g->state_ms >= 0 ? g->state_ms : p->last_commit_ms;
+	else if (g->subs_known && !subscribed(g, p->topic))
+		base = p->last_commit_ms; /* a Stable consumer group's offsets of a topic it no longer reads */
+	else
+		return false;
+	if (p->expire_ms >= 0) {
+		*at = p->expire_ms;
+		return true;
+	}
+	if (s->conf.retention_ms <= 0)
+		return false;
+	*at = base + s->conf.retention_ms;
+	return true;
+}
+
+static void fill_stats(const lt_commit_stream *s, const group *g, const part *p, int64_t now, lt_commit_stats *o)
+{
+	memset(o, 0, sizeof *o);
+	o->offset = p->offset;
+	o->last_commit_ms = p->last_commit_ms;
+	o->last_commit_age_ms = now - p->last_commit_ms;
+	o->commits = p->commits;
+	o->commits_per_min = part_rate(s, p, now);
+	o->moved_ms = p->moved_ms;
+	o->unmoved_ms = now - p->moved_ms;
+	o->moved_exact = p->moved_exact;
+	o->same_offset_commits = p->same;
+	o->repeating = o->last_commit_age_ms <= s->conf.window_ms && p->same >= 2 && o->unmoved_ms >= s->conf.window_ms;
+	if (part_expiry(s, g, p, &o->expires_at_ms)) {
+		o->has_expiry = true;
+		o->expires_in_ms = o->expires_at_ms - now;
+		o->expiry_warn = o->expires_in_ms < s->conf.horizon_ms;
+	}
+}
+
+int commit_stream_stats(const lt_commit_stream *s, const char *group_id, const char *topic, int32_t partition,
+                        int64_t now_ms, lt_commit_stats *out)
+{
+	const group *g = *group_slot(s, group_id);
+	if (!g)
+		return -1;
+	const part *p = *part_slot(g, topic, partition);
+	if (!p)
+		return -1;
+	fill_stats(s, g, p, now_ms, out);
+	return 0;
+}
+
+int commit_stream_group_stats(const lt_commit_stream *s, const char *group_id, int64_t now_ms,
+                              lt_commit_group_stats *out)
+{
+	const group *g = *group_slot(s, group_id);
+	if (!g)
+		return -1;
+	memset(out, 0, sizeof *out);
+	out->has_metadata = g->has_meta;
+	out->deleted = g->deleted;
+	out->new_protocol = g->new_protocol;
+	out->empty = g->has_meta && g->n_members == 0;
+	out->generation = g->generation;
+	out->n_members = g->n_members;
+	out->state_ms = g->state_ms;
+	out->protocol_type = g->protocol_type ? g->protocol_type : "";
+	out->n_partitions = g->n_parts;
+	out->last_commit_ms = -1;
+	for (size_t i = 0; i < g->npb; i++) {
+		for (const part *p = g->pb[i]; p; p = p->next) {
+			lt_commit_stats st;
+			fill_stats(s, g, p, now_ms, &st);
+			if (p->last_commit_ms > out->last_commit_ms)
+				out->last_commit_ms = p->last_commit_ms;
+			out->commits_per_min += st.commits_per_min;
+			if (st.has_expiry && (!out->has_expiry || st.expires_at_ms < out->expires_at_ms)) {
+				out->has_expiry = true;
+				out->expires_at_ms = st.expires_at_ms;
+				out->expires_in_ms = st.expires_in_ms;
+				out->expiry_warn = st.expiry_warn;
+			}
+		}
+	}
+	out->last_commit_age_ms = out->last_commit_ms >= 0 ? now_ms - out->last_commit_ms : -1;
+	return 0;
+}

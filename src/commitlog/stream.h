@@ -1,0 +1,118 @@
+/* stream.h — the commit stream: what __consumer_offsets says about each group and partition.
+ *
+ * Fed with decoded records in log order (commit_stream_feed / commit_stream_apply), it keeps per
+ * (group, topic, partition): the last commit, a bucketed count of recent commits (commits per
+ * minute), when the committed offset last moved, and per group the last group metadata (members,
+ * generation, currentStateTimestamp). Queries take `now` in ms since the epoch: pure C, no clock,
+ * no I/O. Commit times are the broker's (the record's commitTimestamp), so ages are exact up to the
+ * skew between the broker's clock and the `now` the caller passes.
+ *
+ * Offset expiry follows Kafka (GroupMetadata.removeExpiredOffsets / the new coordinator's
+ * OffsetExpirationCondition): an explicit expireTimestamp (value v1) wins; otherwise, when the
+ * group's last metadata has no members (Empty), offsets expire `retention` after the time the group
+ * became Empty (currentStateTimestamp), or after the commit when that is unknown (v0/v1 metadata);
+ * a group with no metadata at all (only admin / simple-consumer commits) expires each offset
+ * `retention` after its commit. A consumer group with members (Stable) keeps the offsets of the
+ * topics its members subscribe to; those of other topics expire `retention` after their commit
+ * (when every member's subscription could be read; otherwise no forecast). Groups of the new
+ * consumer protocol (KIP-848) keep their state in records not decoded here: no forecast. The
+ * broker checks every offsets.retention.check.interval.ms (10 min by default), so the real
+ * deletion comes up to that much later than the forecast.
+ *
+ * Not thread-safe: the reader (src/kafka/commitreader.h) guards it with a mutex; pointers in the
+ * results (protocol_type) stay valid only while that lock is held, until the next record.
+ */
+#ifndef LAGTOP_COMMITLOG_STREAM_H
+#define LAGTOP_COMMITLOG_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "commitlog/record.h"
+
+#define LT_COMMIT_WINDOW_DEFAULT_MS  (5 * 60 * 1000LL)        /* commits-per-minute window */
+#define LT_COMMIT_HORIZON_DEFAULT_MS (3 * 24 * 3600 * 1000LL) /* expiry warning horizon: 3 days */
+
+typedef struct lt_commit_stream_conf {
+	int64_t window_ms;    /* rate window; <= 0: default */
+	int64_t horizon_ms;   /* warn when offsets expire sooner than this; <= 0: default */
+	int64_t retention_ms; /* offsets.retention.minutes * 60000; <= 0: unknown (no forecast) */
+} lt_commit_stream_conf;
+
+typedef struct lt_commit_stream lt_commit_stream;
+
+/* Counters of everything fed in, for the status line and the tests. */
+typedef struct lt_commit_counters {
+	uint64_t records; /* fed, decodable or not */
+	uint64_t offset_commits;
+	uint64_t offset_tombstones;
+	uint64_t group_metadata;
+	uint64_t group_tombstones;
+	uint64_t unknown_key;   /* key version 3+: other record types, skipped */
+	uint64_t unknown_value; /* known key, value version not 0-3: skipped */
+	uint64_t malformed;     /* decode errors: skipped */
+} lt_commit_counters;
+
+/* Per (group, topic, partition). */
+typedef struct lt_commit_stats {
+	int64_t offset;               /* last committed offset */
+	int64_t last_commit_ms;       /* commitTimestamp of the last commit */
+	int64_t last_commit_age_ms;   /* now - last_commit_ms (negative if the broker clock is ahead) */
+	uint64_t commits;             /* commits seen since the reader started */
+	double commits_per_min;       /* over the window (or over the time observed, if shorter; >= 1 min) */
+	int64_t moved_ms;             /* commitTimestamp of the first commit of the current offset */
+	int64_t unmoved_ms;           /* now - moved_ms: time since the committed offset last moved */
+	bool moved_exact;             /* false: the offset never changed while observed, unmoved_ms is a lower bound */
+	uint64_t same_offset_commits; /* commits that repeated the current offset since it last moved */
+	bool repeating;               /* alive but not moving: committed within the window, >= 2 repeats,
+	                                 offset unmoved for at least the window */
+	bool has_expiry;              /* expiry forecast available (see the header comment) */
+	int64_t expires_at_ms;
+	int64_t expires_in_ms; /* may be negative: overdue, the broker will delete it on its next check */
+	bool expiry_warn;      /* has_expiry and expires_in_ms < horizon */
+} lt_commit_stats;
+
+/* Per group: the last metadata and aggregates over its partitions. */
+typedef struct lt_commit_group_stats {
+	bool has_metadata; /* a group metadata record is live (not deleted) */
+	bool deleted;      /* the last group record was a tombstone */
+	bool new_protocol; /* a KIP-848 consumer group (state not decoded, no expiry forecast) */
+	bool empty;        /* has_metadata and no members */
+	int32_t generation;
+	size_t n_members;
+	int64_t state_ms;          /* currentStateTimestamp, -1 if unknown */
+	const char *protocol_type; /* valid until the next record is applied; "" when none */
+	size_t n_partitions;       /* partitions with a live commit */
+	int64_t last_commit_ms;    /* latest over partitions, -1 if none */
+	int64_t last_commit_age_ms;
+	double commits_per_min; /* sum over partitions */
+	bool has_expiry;        /* earliest forecast over partitions */
+	int64_t expires_at_ms;
+	int64_t expires_in_ms;
+	bool expiry_warn;
+} lt_commit_group_stats;
+
+lt_commit_stream *commit_stream_new(const lt_commit_stream_conf *conf); /* NULL: defaults */
+void commit_stream_free(lt_commit_stream *s);
+void commit_stream_set_retention(lt_commit_stream *s, int64_t retention_ms);
+void commit_stream_set_horizon(lt_commit_stream *s, int64_t horizon_ms);
+
+/* Decodes and applies one record (value NULL = tombstone). Returns 0 when applied or skipped as an
+ * unknown version (counted), -1 when malformed (counted, err says why, the stream is unchanged). */
+int commit_stream_feed(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
+                       char *err, size_t errlen);
+/* Applies an already decoded record. */
+void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r);
+
+const lt_commit_counters *commit_stream_counters(const lt_commit_stream *s);
+
+/* 0 and *out filled when the stream has a live commit for the partition, -1 otherwise. */
+int commit_stream_stats(const lt_commit_stream *s, const char *group, const char *topic, int32_t partition,
+                        int64_t now_ms, lt_commit_stats *out);
+/* 0 and *out filled when the stream knows the group (metadata or commits), -1 otherwise. */
+int commit_stream_group_stats(const lt_commit_stream *s, const char *group, int64_t now_ms, lt_commit_group_stats *out);
+
+size_t commit_stream_n_groups(const lt_commit_stream *s);
+
+#endif

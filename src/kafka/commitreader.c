@@ -1,0 +1,415 @@
+/* commitreader.c — the background reader of __consumer_offsets (see commitreader.h).
+ *
+ * One thread owns the consumer handle: it looks the topic up (retrying while brokers are away or
+ * the topic does not exist yet: Kafka creates it on the first FindCoordinator), assigns every
+ * partition from the beginning, asks for offsets.retention.minutes on the side, and feeds records
+ * to the stream under a mutex. Everything it learns that the user should know goes into one line
+ * (`why`), which the dashboard and --once show next to the commit columns.
+ */
+#include "kafka/commitreader.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+#define POLL_MS             100
+#define METADATA_TIMEOUT_MS 5000
+#define RETRY_MS            3000
+#define ADMIN_TIMEOUT_MS    10000
+#define RETENTION_RETRY_MS  60000 /* a failed DescribeConfigs is asked again this much later */
+
+struct lt_commit_reader {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	atomic_bool stop;
+	rd_kafka_t *rk;
+	lt_commit_stream *stream;
+
+	/* under mu */
+	lt_reader_state state;
+	char why[256];
+	int64_t retention_ms;
+	char retention_note[160];
+
+	/* reader thread only */
+	int32_t n_parts;
+	bool *eof;
+	int32_t n_eof;
+	int32_t broker_id; /* whom to ask for the retention */
+	rd_kafka_topic_t *rkt;
+	rd_kafka_queue_t *q; /* every partition's messages */
+	int32_t started;     /* partitions 0..started-1 are being consumed */
+	rd_kafka_queue_t *admin_q;
+	bool admin_pending;
+	int64_t retention_retry_at; /* monotonic ms; 0: no retry planned */
+	bool transient;             /* `why` holds a transient fetch error, cleared by the next record */
+};
+
+static const char *const state_names[] = {
+    [LT_READER_STARTING] = "starting", [LT_READER_LOADING] = "loading", [LT_READER_LIVE] = "live",
+    [LT_READER_DENIED] = "denied",     [LT_READER_FAILED] = "failed",
+};
+
+const char *reader_state_name(lt_reader_state st)
+{
+	return (unsigned)st < sizeof state_names / sizeof state_names[0] ? state_names[st] : "?";
+}
+
+__attribute__((format(printf, 3, 4))) static void set_state(lt_commit_reader *r, lt_reader_state st, const char *fmt,
+                                                            ...)
+{
+	pthread_mutex_lock(&r->mu);
+	r->state = st;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof r->why, fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&r->mu);
+}
+
+__attribute__((format(printf, 2, 3))) static void set_retention_note(lt_commit_reader *r, const char *fmt, ...)
+{
+	pthread_mutex_lock(&r->mu);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->retention_note, sizeof r->retention_note, fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* Sleeps up to ms, waking early when asked to stop. Returns false when stopping. */
+static bool nap(lt_commit_reader *r, int ms)
+{
+	for (int slept = 0; slept < ms && !atomic_load(&r->stop); slept += POLL_MS) {
+		struct timespec ts = {0, POLL_MS * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	return !atomic_load(&r->stop);
+}
+
+static bool is_denial(rd_kafka_resp_err_t e)
+{
+	return e == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED ||
+	       e == RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED || e == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
+}
+
+/* Finds the topic's partition count. Returns 1 when found, 0 to retry, -1 on a permanent failure
+ * (state set). */
+static int lookup_topic(lt_commit_reader *r)
+{
+	rd_kafka_topic_t *rkt = rd_kafka_topic_new(r->rk, LT_OFFSETS_TOPIC, NULL);
+	const struct rd_kafka_metadata *md = NULL;
+	rd_kafka_resp_err_t e = rd_kafka_metadata(r->rk, 0, rkt, &md, METADATA_TIMEOUT_MS);
+	rd_kafka_topic_destroy(rkt);
+	if (e) {
+		set_state(r, LT_READER_STARTING, "waiting for the brokers: %s", rd_kafka_err2str(e));
+		return 0;
+	}
+	int rc = 0;
+	if (md->topic_cnt < 1) {
+		set_state(r, LT_READER_STARTING, "%s not in the metadata yet", LT_OFFSETS_TOPIC);
+	} else if (is_denial(md->topics[0].err)) {
+		set_state(r, LT_READER_DENIED, "not authorized to read %s (%s): commit times unavailable, polling only",
+		          LT_OFFSETS_TOPIC, rd_kafka_err2str(md->topics[0].err));
+		rc = -1;
+	} else if (md->topics[0].err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
+		set_state(r, LT_READER_STARTING, "%s does not exist yet (no group has committed)", LT_OFFSETS_TOPIC);
+	} else if (md->topics[0].err || md->topics[0].partition_cnt <= 0) {
+		set_state(r, LT_READER_STARTING, "%s not ready: %s", LT_OFFSETS_TOPIC,
+		          rd_kafka_err2str(md->topics[0].err));
+	} else {
+		r->n_parts = md->topics[0].partition_cnt;
+		r->broker_id = md->broker_cnt > 0 ? md->brokers[0].id : -1;
+		for (int i = 1; i < md->broker_cnt; i++)
+			if (md->brokers[i].id < r->broker_id)
+				r->broker_id = md->brokers[i].id;
+		rc = 1;
+	}
+	rd_kafka_metadata_destroy(md);
+	return rc;
+}
+
+static void ask_retention(lt_commit_reader *r)
+{
+	if (r->broker_id < 0) {
+		set_retention_note(r, "no broker to ask for offsets.retention.minutes");
+		return;
+	}
+	char id[16], errstr[256];
+	snprintf(id, sizeof id, "%d", r->broker_id);
+	rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, id);
+	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(r->rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS);
+	rd_kafka_AdminOptions_set_request_timeout(opt, ADMIN_TIMEOUT_MS, errstr, sizeof errstr);
+	if (!r->admin_q)
+		r->admin_q = rd_kafka_queue_new(r->rk);
+	rd_kafka_DescribeConfigs(r->rk, &res, 1, opt, r->admin_q);
+	rd_kafka_AdminOptions_destroy(opt);
+	rd_kafka_ConfigResource_destroy(res);
+	r->admin_pending = true;
+	set_retention_note(r, "asking broker %d for offsets.retention.minutes", r->broker_id);
+}
+
+static void take_retention(lt_commit_reader *r, const char *value)
+{
+	char *end;
+	long long min = strtoll(value, &end, 10);
+	if (*value == '\0' || *end != '\0' || min <= 0) {
+		set_retention_note(r, "offsets.retention.minutes is \"%s\", not a positive number", value);
+		return;
+	}
+	pthread_mutex_lock(&r->mu);
+	r->retention_ms = (int64_t)min * 60000;
+	r->retention_note[0] = '\0';
+	commit_stream_set_retention(r->stream, r->retention_ms);
+	pthread_mutex_unlock(&r->mu);
+}
+
+static void check_retention(lt_commit_reader *r)
+{
+	if (!r->admin_pending)
+		return;
+	rd_kafka_event_t *ev = rd_kafka_queue_poll(r->admin_q, 0);
+	if (!ev)
+		return;
+	r->admin_pending = false;
+	const rd_kafka_DescribeConfigs_result_t *res = rd_kafka_event_DescribeConfigs_result(ev);
+	if (rd_kafka_event_error(ev) || !res) {
+		set_retention_note(r, "cannot read offsets.retention.minutes: %s", rd_kafka_event_error_string(ev));
+		goto out;
+	}
+	size_t n;
+	const rd_kafka_ConfigResource_t **rs = rd_kafka_DescribeConfigs_result_resources(res, &n);
+	if (n < 1 || rd_kafka_ConfigResource_error(rs[0])) {
+		set_retention_note(r, "cannot read offsets.retention.minutes: %s",
+		                   n < 1 ? "empty answer" : rd_kafka_ConfigResource_error_string(rs[0]));
+		goto out;
+	}
+	size_t ne;
+	const rd_kafka_ConfigEntry_t **ents = rd_kafka_ConfigResource_configs(rs[0], &ne);
+	for (size_t i = 0; i < ne; i++) {
+		if (strcmp(rd_kafka_ConfigEntry_name(ents[i]), "offsets.retention.minutes") == 0) {
+			const char *v = rd_kafka_ConfigEntry_value(ents[i]);
+			take_retention(r, v ? v : "");
+			goto out;
+		}
+	}
+	set_retention_note(r, "broker %d did not report offsets.retention.minutes", r->broker_id);
+out:
+	rd_kafka_event_destroy(ev);
+	if (commit_reader_retention(r, NULL, 0) < 0)
+		r->retention_retry_at = now_mono_ms() + RETENTION_RETRY_MS;
+}
+
+/* Collects the DescribeConfigs answer, or asks again once a failed attempt is old enough. */
+static void retention_tick(lt_commit_reader *r)
+{
+	check_retention(r);
+	if (!r->admin_pending && r->retention_retry_at && now_mono_ms() >= r->retention_retry_at) {
+		r->retention_retry_at = 0;
+		ask_retention(r);
+	}
+}
+
+static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
+{
+	if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+		if (m->partition >= 0 && m->partition < r->n_parts && !r->eof[m->partition]) {
+			r->eof[m->partition] = true;
+			if (++r->n_eof == r->n_parts)
+				set_state(r, LT_READER_LIVE, "%s", "");
+		}
+		return;
+	}
+	if (m->err) {
+		if (is_denial(m->err)) {
+			*denied = true;
+			set_state(r, LT_READER_DENIED,
+			          "not authorized to read %s (%s): commit times unavailable, polling only",
+			          LT_OFFSETS_TOPIC, rd_kafka_err2str(m->err));
+		} else {
+			/* transient (broker down, leader moving): librdkafka retries by itself */
+			pthread_mutex_lock(&r->mu);
+			snprintf(r->why, sizeof r->why, "%s", rd_kafka_message_errstr(m));
+			pthread_mutex_unlock(&r->mu);
+			r->transient = true;
+		}
+		return;
+	}
+	char err[160];
+	pthread_mutex_lock(&r->mu);
+	if (r->transient) {
+		r->transient = false;
+		if (r->state == LT_READER_LIVE)
+			r->why[0] = '\0';
+		else
+			snprintf(r->why, sizeof r->why, "reading the commit history of %d partitions", r->n_parts);
+	}
+	/* A malformed record is counted by the stream and skipped: one bad record must not hide the rest. */
+	(void)commit_stream_feed(r->stream, m->key, m->key_len, m->payload, m->len, err, sizeof err);
+	pthread_mutex_unlock(&r->mu);
+}
+
+static void stop_consuming(lt_commit_reader *r)
+{
+	for (int32_t p = 0; p < r->started; p++)
+		rd_kafka_consume_stop(r->rkt, p);
+	r->started = 0;
+}
+
+static void *reader_main(void *arg)
+{
+	lt_commit_reader *r = arg;
+	int rc;
+	while ((rc = lookup_topic(r)) == 0)
+		if (!nap(r, RETRY_MS))
+			return NULL;
+	if (rc < 0)
+		return NULL;
+
+	r->eof = xcalloc((size_t)r->n_parts, sizeof *r->eof);
+	r->rkt = rd_kafka_topic_new(r->rk, LT_OFFSETS_TOPIC, NULL);
+	r->q = rd_kafka_queue_new(r->rk);
+	for (int32_t p = 0; p < r->n_parts; p++) {
+		if (rd_kafka_consume_start_queue(r->rkt, p, RD_KAFKA_OFFSET_BEGINNING, r->q) < 0) {
+			set_state(r, LT_READER_FAILED, "cannot read %s [%d]: %s", LT_OFFSETS_TOPIC, p,
+			          rd_kafka_err2str(rd_kafka_last_error()));
+			return NULL;
+		}
+		r->started = p + 1;
+	}
+	set_state(r, LT_READER_LOADING, "reading the commit history of %d partitions", r->n_parts);
+	ask_retention(r);
+
+	bool denied = false;
+	while (!atomic_load(&r->stop) && !denied) {
+		rd_kafka_message_t *m = rd_kafka_consume_queue(r->q, POLL_MS);
+		if (m) {
+			on_message(r, m, &denied);
+			rd_kafka_message_destroy(m);
+		}
+		rd_kafka_poll(r->rk, 0); /* serve librdkafka's own events (logs, errors) */
+		retention_tick(r);
+	}
+	stop_consuming(r);
+	/* denied: stay idle (the state says why) until stopped, still answering the retention question */
+	while (!atomic_load(&r->stop)) {
+		retention_tick(r);
+		nap(r, POLL_MS);
+	}
+	return NULL;
+}
+
+static int conf_set(rd_kafka_conf_t *conf, const char *k, const char *v, char *err, size_t errlen)
+{
+	char errstr[256];
+	if (rd_kafka_conf_set(conf, k, v, errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
+		snprintf(err, errlen, "commit reader: %s=%s: %s", k, v, errstr);
+		return -1;
+	}
+	return 0;
+}
+
+lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
+                                      size_t errlen)
+{
+	/* No group.id: librdkafka's simple (queue) consumer reads partitions without a group, so nothing
+	 * is ever committed and no coordinator is needed (2.0.2's rd_kafka_assign() requires a group.id).
+	 * read_committed: aborted
+	 * transactional offset commits never happened. Partition EOF events tell when the history is
+	 * loaded. */
+	static const char *const props[][2] = {
+	    {"enable.auto.commit", "false"},   {"enable.auto.offset.store", "false"}, {"enable.partition.eof", "true"},
+	    {"auto.offset.reset", "earliest"}, {"isolation.level", "read_committed"},
+	};
+	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
+		if (conf_set(conf, props[i][0], props[i][1], err, errlen) < 0) {
+			rd_kafka_conf_destroy(conf);
+			return NULL;
+		}
+	}
+	char errstr[512];
+	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
+	if (!rk) {
+		rd_kafka_conf_destroy(conf);
+		snprintf(err, errlen, "commit reader: %s", errstr);
+		return NULL;
+	}
+
+	lt_commit_reader *r = xcalloc(1, sizeof *r);
+	r->rk = rk;
+	r->stream = commit_stream_new(sconf);
+	r->retention_ms = -1;
+	r->broker_id = -1;
+	snprintf(r->why, sizeof r->why, "looking up %s", LT_OFFSETS_TOPIC);
+	snprintf(r->retention_note, sizeof r->retention_note, "not asked yet");
+	atomic_init(&r->stop, false);
+	pthread_mutex_init(&r->mu, NULL);
+	if (pthread_create(&r->thread, NULL, reader_main, r) != 0) {
+		snprintf(err, errlen, "commit reader: cannot start a thread");
+		pthread_mutex_destroy(&r->mu);
+		commit_stream_free(r->stream);
+		rd_kafka_destroy(rk);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void commit_reader_stop(lt_commit_reader *r)
+{
+	if (!r)
+		return;
+	atomic_store(&r->stop, true);
+	pthread_join(r->thread, NULL);
+	stop_consuming(r);
+	if (r->q)
+		rd_kafka_queue_destroy(r->q);
+	if (r->rkt)
+		rd_kafka_topic_destroy(r->rkt);
+	if (r->admin_q)
+		rd_kafka_queue_destroy(r->admin_q);
+	rd_kafka_destroy(r->rk);
+	pthread_mutex_destroy(&r->mu);
+	commit_stream_free(r->stream);
+	free(r->eof);
+	free(r);
+}
+
+lt_reader_state commit_reader_state(lt_commit_reader *r, char *why, size_t len)
+{
+	pthread_mutex_lock(&r->mu);
+	lt_reader_state st = r->state;
+	if (why && len)
+		snprintf(why, len, "%s", r->why);
+	pthread_mutex_unlock(&r->mu);
+	return st;
+}
+
+int64_t commit_reader_retention(lt_commit_reader *r, char *note, size_t len)
+{
+	pthread_mutex_lock(&r->mu);
+	int64_t v = r->retention_ms;
+	if (note && len)
+		snprintf(note, len, "%s", r->retention_note);
+	pthread_mutex_unlock(&r->mu);
+	return v;
+}
+
+const lt_commit_stream *commit_reader_lock(lt_commit_reader *r)
+{
+	pthread_mutex_lock(&r->mu);
+	return r->stream;
+}
+
+void commit_reader_unlock(lt_commit_reader *r)
+{
+	pthread_mutex_unlock(&r->mu);
+}

@@ -1,0 +1,197 @@
+/* log_offsets.c — log start and log end of every partition in a snapshot (see log_offsets.h). */
+#include "config.h"
+
+#include "kafka/log_offsets.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kafka/refresh.h"
+#include "util/xalloc.h"
+
+/* One thread per partition leader (offsets_for_times blocks), at most this many at a time. */
+#define MAX_LEADER_THREADS 16
+
+struct tp_ent {
+	const char *topic;  /* points into the snapshot */
+	int32_t partition;
+	int32_t leader;     /* -1: none (topic gone, partition unknown, no leader) */
+	int64_t log_start, log_end;
+	bool ok;
+};
+
+static int cmp_tp(const void *a, const void *b)
+{
+	const struct tp_ent *x = a, *y = b;
+	int c = strcmp(x->topic, y->topic);
+	if (c)
+		return c;
+	return (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+static int cmp_tp_leader(const void *a, const void *b)
+{
+	const struct tp_ent *x = a, *y = b;
+	if (x->leader != y->leader)
+		return (x->leader > y->leader) - (x->leader < y->leader);
+	return cmp_tp(a, b);
+}
+
+static int cmp_md_topic(const void *a, const void *b)
+{
+	return strcmp((*(const rd_kafka_metadata_topic_t *const *)a)->topic,
+		      (*(const rd_kafka_metadata_topic_t *const *)b)->topic);
+}
+
+static int32_t leader_of(const rd_kafka_metadata_topic_t *const *idx, size_t n, const struct rd_kafka_metadata *md,
+			 const char *topic, int32_t partition)
+{
+	rd_kafka_metadata_topic_t key = { .topic = (char *)topic };
+	const rd_kafka_metadata_topic_t *kp = &key;
+	const rd_kafka_metadata_topic_t *const *hit = bsearch(&kp, idx, n, sizeof *idx, cmp_md_topic);
+	if (!hit || (*hit)->err)
+		return -1;
+	for (int i = 0; i < (*hit)->partition_cnt; i++) {
+		const rd_kafka_metadata_partition_t *mp = &(*hit)->partitions[i];
+		if (mp->id != partition)
+			continue;
+		if (mp->leader < 0)
+			return -1;
+		for (int b = 0; b < md->broker_cnt; b++)
+			if (md->brokers[b].id == mp->leader)
+				return mp->leader;
+		return -1; /* leader not among the live brokers */
+	}
+	return -1;
+}
+
+struct leader_job {
+	rd_kafka_t *rk;
+	struct tp_ent *tps;    /* this leader's range */
+	size_t n;
+	int64_t deadline;
+	rd_kafka_resp_err_t err;
+	int32_t leader;
+};
+
+/* Two offsets_for_times calls for one leader: −2 (log start) then −1 (log end); each sends one
+ * ListOffsets. A call per leader (rather than one for all) keeps a dead leader from failing the
+ * others: offsets_for_times drops every result when any leader fails. */
+static void *leader_job_run(void *arg)
+{
+	struct leader_job *j = arg;
+	static const int64_t which[2] = { -2, -1 };
+	for (int w = 0; w < 2 && !j->err; w++) {
+		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)j->n);
+		for (size_t i = 0; i < j->n; i++)
+			rd_kafka_topic_partition_list_add(l, j->tps[i].topic, j->tps[i].partition)->offset = which[w];
+		int r = refresh_remaining_ms(j->deadline);
+		j->err = r > 0 ? rd_kafka_offsets_for_times(j->rk, l, r) : RD_KAFKA_RESP_ERR__TIMED_OUT;
+		for (int i = 0; !j->err && i < l->cnt; i++) {
+			const rd_kafka_topic_partition_t *e = &l->elems[i];
+			struct tp_ent *t = &j->tps[i];
+			/* The list keeps its order: element i is tps[i]. */
+			if (e->err || e->offset < 0) {
+				t->ok = false;
+				continue;
+			}
+			if (w == 0) {
+				t->log_start = e->offset;
+				t->ok = true;
+			} else if (t->ok) {
+				t->log_end = e->offset;
+			}
+		}
+		rd_kafka_topic_partition_list_destroy(l);
+	}
+	if (j->err)
+		for (size_t i = 0; i < j->n; i++)
+			j->tps[i].ok = false;
+	return NULL;
+}
+
+void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_metadata *md, int64_t deadline)
+{
+	size_t n = 0, cap = 0;
+	struct tp_ent *tps = NULL;
+	for (size_t g = 0; g < s->n_groups; g++) {
+		lt_group *gr = &s->groups[g];
+		if (gr->error)
+			continue; /* stale or failed groups keep last round's numbers */
+		for (size_t k = 0; k < gr->n_partitions; k++) {
+			tps = xgrow(tps, &cap, n + 1, sizeof *tps);
+			tps[n++] = (struct tp_ent){ .topic = gr->partitions[k].topic,
+						    .partition = gr->partitions[k].partition };
+		}
+	}
+	if (n == 0)
+		return;
+	qsort(tps, n, sizeof *tps, cmp_tp);
+	size_t u = 0;
+	for (size_t i = 1; i < n; i++)
+		if (cmp_tp(&tps[i], &tps[u]) != 0)
+			tps[++u] = tps[i];
+	n = u + 1;
+
+	const rd_kafka_metadata_topic_t **idx = xcalloc((size_t)md->topic_cnt + 1, sizeof *idx);
+	for (int i = 0; i < md->topic_cnt; i++)
+		idx[i] = &md->topics[i];
+	qsort(idx, (size_t)md->topic_cnt, sizeof *idx, cmp_md_topic);
+	for (size_t i = 0; i < n; i++) {
+		tps[i].leader = leader_of(idx, (size_t)md->topic_cnt, md, tps[i].topic, tps[i].partition);
+		tps[i].log_start = tps[i].log_end = LT_OFFSET_NONE;
+	}
+	free(idx);
+	qsort(tps, n, sizeof *tps, cmp_tp_leader);
+
+	size_t n_jobs = 0;
+	struct leader_job *jobs = xcalloc(n, sizeof *jobs);
+	for (size_t i = 0; i < n;) {
+		size_t e = i;
+		while (e < n && tps[e].leader == tps[i].leader)
+			e++;
+		if (tps[i].leader >= 0)
+			jobs[n_jobs++] = (struct leader_job){ .rk = rk, .tps = &tps[i], .n = e - i,
+							      .deadline = deadline, .leader = tps[i].leader };
+		i = e;
+	}
+	for (size_t b = 0; b < n_jobs; b += MAX_LEADER_THREADS) {
+		pthread_t th[MAX_LEADER_THREADS];
+		bool started[MAX_LEADER_THREADS] = { false };
+		size_t end = b + MAX_LEADER_THREADS < n_jobs ? b + MAX_LEADER_THREADS : n_jobs;
+		for (size_t j = b; j < end; j++)
+			started[j - b] = pthread_create(&th[j - b], NULL, leader_job_run, &jobs[j]) == 0;
+		for (size_t j = b; j < end; j++) {
+			if (started[j - b])
+				pthread_join(th[j - b], NULL);
+			else
+				leader_job_run(&jobs[j]);
+		}
+	}
+	for (size_t j = 0; j < n_jobs; j++)
+		if (jobs[j].err)
+			refresh_errors_add(&s->error, "ListOffsets (broker %d): %s", (int)jobs[j].leader,
+				   rd_kafka_err2str(jobs[j].err));
+	free(jobs);
+
+	qsort(tps, n, sizeof *tps, cmp_tp);
+	for (size_t g = 0; g < s->n_groups; g++) {
+		lt_group *gr = &s->groups[g];
+		if (gr->error)
+			continue;
+		for (size_t k = 0; k < gr->n_partitions; k++) {
+			lt_partition *p = &gr->partitions[k];
+			struct tp_ent key = { .topic = p->topic, .partition = p->partition };
+			struct tp_ent *t = bsearch(&key, tps, n, sizeof *tps, cmp_tp);
+			if (t && t->ok) {
+				p->log_start = t->log_start;
+				p->log_end = t->log_end;
+			} else {
+				p->flags |= LT_PF_NO_LEADER;
+			}
+		}
+	}
+	free(tps);
+}
+

@@ -1,0 +1,425 @@
+/* test_collector_sim.c — the collector against the simulated cluster, in process: every observed number
+ * equals the state set through the sim's control API; unknown commits stay unknown; filters and
+ * explicit groups; the request budget per refresh on 200 groups; a broker going away and coming back. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kafka/collector.h"
+#include "sim/sim.h"
+
+#define ERR_LEN 512
+
+static const int32_t t_all[] = { 0, 1, 2, 3 };
+
+/* Two topics, three groups: "shop" (Stable, 1 member owning t/0..3, t/2 never committed),
+ * "batch" (Empty, commits on u), "ahead" (Empty, committed beyond the log end). */
+static sim_cluster *small_cluster(void)
+{
+	char err[ERR_LEN];
+	struct sim_options o = { .brokers = 3, .scenario = "empty" };
+	sim_cluster *sim = sim_new(&o, err, sizeof err);
+	assert_non_null(sim);
+	assert_int_equal(sim_start(sim), 0);
+	assert_int_equal(sim_create_topic(sim, "t", 4, err, sizeof err), 0);
+	assert_int_equal(sim_create_topic(sim, "u", 2, err, sizeof err), 0);
+	for (int p = 0; p < 4; p++)
+		assert_int_equal(sim_append(sim, "t", p, 100 * (p + 1), 1700000000000, 10, err, sizeof err), 0);
+	for (int p = 0; p < 2; p++)
+		assert_int_equal(sim_append(sim, "u", p, 50 + p, 1700000000000, 10, err, sizeof err), 0);
+	assert_int_equal(sim_set_log_start(sim, "t", 0, 10, err, sizeof err), 0);
+
+	struct sim_member_assignment a = { .topic = "t", .partitions = t_all, .npartitions = 4 };
+	struct sim_member_spec m = { .client_id = "shop-1", .client_host = "/10.1.2.3", .assignment = &a, .nassignment = 1 };
+	char id[256];
+	assert_int_equal(sim_add_member(sim, "shop", &m, id, sizeof id, err, sizeof err), 0);
+	assert_int_equal(sim_commit(sim, "shop", "t", 0, 50, "meta", err, sizeof err), 0);
+	assert_int_equal(sim_commit(sim, "shop", "t", 1, 150, NULL, err, sizeof err), 0);
+	assert_int_equal(sim_commit(sim, "shop", "t", 3, 400, NULL, err, sizeof err), 0);
+	assert_int_equal(sim_commit(sim, "batch", "u", 0, 5, NULL, err, sizeof err), 0);
+	assert_int_equal(sim_commit(sim, "batch", "u", 1, 51, NULL, err, sizeof err), 0);
+	assert_int_equal(sim_commit(sim, "ahead", "u", 0, 70, NULL, err, sizeof err), 0);
+	return sim;
+}
+
+static lt_collector *collector_for(sim_cluster *sim, struct lt_collector_conf *c)
+{
+	char err[ERR_LEN] = "";
+	c->bootstrap = sim_bootstrap(sim);
+	c->cluster_name = "sim";
+	if (!c->timeout_ms)
+		c->timeout_ms = 5000;
+	c->interval_ms = 200;
+	static const char *dk[] = { "debug" }, *dv[1];
+	if (getenv("LT_RDKAFKA_DEBUG") && !c->n_props) {
+		dv[0] = getenv("LT_RDKAFKA_DEBUG");
+		c->n_props = 1, c->prop_keys = dk, c->prop_values = dv;
+	}
+	model_params_default(&c->model);
+	lt_collector *col = collector_new(c, err, sizeof err);
+	if (!col)
+		fail_msg("collector_new: %s", err);
+	return col;
+}
+
+static lt_snapshot *refresh(lt_collector *col)
+{
+	char err[ERR_LEN] = "";
+	lt_snapshot *s = NULL;
+	if (collector_refresh_once(col, &s, err, sizeof err) != 0)
+		fail_msg("refresh: %s", err);
+	return s;
+}
+
+/* Every observed number of every group in s equals the sim's own state. */
+static void check_against_sim(sim_cluster *sim, const lt_snapshot *s)
+{
+	char err[ERR_LEN];
+	for (size_t i = 0; i < s->n_groups; i++) {
+		const lt_group *g = &s->groups[i];
+		char state[64];
+		int members = sim_group_info(sim, g->group, state, sizeof state);
+		assert_int_equal((int)g->n_members, members);
+		assert_string_equal(group_state_name(g->state), state);
+		assert_int_equal(g->coordinator, sim_coordinator(sim, g->group));
+		for (size_t k = 0; k < g->n_partitions; k++) {
+			const lt_partition *p = &g->partitions[k];
+			int64_t ls, le;
+			assert_int_equal(sim_get_offsets(sim, p->topic, p->partition, &ls, &le, err, sizeof err), 0);
+			if (p->log_start != ls)
+				printf("# %s %s/%d: log_start %lld want %lld, log_end %lld want %lld, flags %u, error %s\n",
+				       g->group, p->topic, (int)p->partition, (long long)p->log_start, (long long)ls,
+				       (long long)p->log_end, (long long)le, p->flags, s->error ? s->error : "-");
+			assert_int_equal(p->log_start, ls);
+			assert_int_equal(p->log_end, le);
+			assert_int_equal(p->committed, sim_committed(sim, g->group, p->topic, p->partition));
+			assert_int_equal(p->flags & (LT_PF_STALE | LT_PF_NO_LEADER), 0);
+		}
+	}
+}
+
+static const lt_partition *find_part(const lt_group *g, const char *topic, int32_t partition)
+{
+	for (size_t k = 0; k < g->n_partitions; k++)
+		if (g->partitions[k].partition == partition && strcmp(g->partitions[k].topic, topic) == 0)
+			return &g->partitions[k];
+	return NULL;
+}
+
+static void numbers_equal_the_sim(void **state)
+{
+	(void)state;
+	sim_cluster *sim = small_cluster();
+	struct lt_collector_conf c = { 0 };
+	lt_collector *col = collector_for(sim, &c);
+	lt_snapshot *s = refresh(col);
+
+	assert_null(s->error);
+	assert_int_equal(s->brokers_up, 3);
+	assert_int_equal(s->brokers_total, 3);
+	assert_int_equal(s->n_groups, 3);
+	assert_string_equal(s->groups[0].group, "ahead");
+	assert_string_equal(s->groups[1].group, "batch");
+	assert_string_equal(s->groups[2].group, "shop");
+	check_against_sim(sim, s);
+
+	const lt_group *shop = snapshot_find_group(s, "shop");
+	assert_int_equal(shop->state, LT_GROUP_STABLE);
+	assert_string_equal(shop->protocol_type, "consumer");
+	assert_int_equal(shop->n_members, 1);
+	assert_string_equal(shop->members[0].client_id, "shop-1");
+	assert_string_equal(shop->members[0].host, "/10.1.2.3");
+	assert_int_equal(shop->n_partitions, 4);
+	const lt_partition *p0 = find_part(shop, "t", 0);
+	assert_int_equal(p0->log_start, 10);
+	assert_int_equal(p0->committed, 50);
+	assert_int_equal(p0->log_end, 100);
+	assert_string_equal(p0->commit_metadata, "meta");
+	assert_int_equal(p0->member, 0);
+	assert_true(p0->has_lag);
+	assert_int_equal(p0->lag, 50);
+	/* assigned but never committed: unknown, and so is its lag (never 0) */
+	const lt_partition *p2 = find_part(shop, "t", 2);
+	assert_non_null(p2);
+	assert_int_equal(p2->committed, LT_OFFSET_NONE);
+	assert_int_equal(p2->log_end, 300);
+	assert_false(p2->has_lag);
+	assert_int_equal(find_part(shop, "t", 3)->lag, 0);
+	assert_int_equal(shop->total_lag, 50 + 50 + 0);
+
+	const lt_group *batch = snapshot_find_group(s, "batch");
+	assert_int_equal(batch->state, LT_GROUP_EMPTY);
+	assert_int_equal(batch->n_members, 0);
+	assert_int_equal(batch->n_partitions, 2);
+	assert_int_equal(find_part(batch, "u", 1)->log_end, 51);
+	assert_int_equal(find_part(batch, "u", 1)->lag, 0);
+	assert_int_equal(find_part(batch, "u", 0)->lag, 45);
+
+	const lt_group *ahead = snapshot_find_group(s, "ahead");
+	const lt_partition *a0 = find_part(ahead, "u", 0);
+	assert_int_equal(a0->committed, 70);
+	assert_true(a0->flags & LT_PF_AHEAD_OF_END);
+	assert_int_equal(a0->lag, 0);
+
+	/* the numbers move: the next refresh follows */
+	char err[ERR_LEN];
+	assert_int_equal(sim_append(sim, "t", 2, 7, 1700000100000, 10, err, sizeof err), 0);
+	assert_int_equal(sim_commit(sim, "shop", "t", 2, 299, NULL, err, sizeof err), 0);
+	assert_int_equal(sim_set_log_start(sim, "u", 0, 20, err, sizeof err), 0);
+	lt_snapshot *s2 = refresh(col);
+	assert_true(s2->seq > s->seq);
+	check_against_sim(sim, s2);
+	p2 = find_part(snapshot_find_group(s2, "shop"), "t", 2);
+	assert_int_equal(p2->committed, 299);
+	assert_int_equal(p2->log_end, 307);
+	assert_int_equal(p2->lag, 8);
+	assert_true(find_part(snapshot_find_group(s2, "batch"), "u", 0)->flags & LT_PF_OUT_OF_RANGE);
+
+	snapshot_unref(s);
+	snapshot_unref(s2);
+	collector_free(col);
+	sim_free(sim);
+}
+
+static void filters_and_explicit_groups(void **state)
+{
+	(void)state;
+	sim_cluster *sim = small_cluster();
+	const char *inc[] = { "^(shop|batch)$" }, *exc[] = { "^batch" }, *extra[] = { "no-such-group", "ahead" };
+	struct lt_collector_conf c = { .n_group_regex = 1, .group_regex = inc, .n_group_exclude = 1,
+				       .group_exclude = exc };
+	lt_collector *col = collector_for(sim, &c);
+	lt_snapshot *s = refresh(col);
+	assert_int_equal(s->n_groups, 1);
+	assert_string_equal(s->groups[0].group, "shop");
+	snapshot_unref(s);
+	collector_free(col);
+
+	/* explicit groups are described whatever the filters say; one that does not exist is dropped */
+	c.n_extra_groups = 2, c.extra_groups = extra;
+	col = collector_for(sim, &c);
+	s = refresh(col);
+	assert_int_equal(s->n_groups, 2);
+	assert_string_equal(s->groups[0].group, "ahead");
+	assert_string_equal(s->groups[1].group, "shop");
+	assert_null(s->error);
+	check_against_sim(sim, s);
+	snapshot_unref(s);
+	collector_free(col);
+	sim_free(sim);
+}
+
+static const char *const api_names[] = {
+	[0] = "Produce", [1] = "Fetch", [2] = "ListOffsets", [3] = "Metadata", [8] = "OffsetCommit",
+	[9] = "OffsetFetch", [10] = "FindCoordinator", [15] = "DescribeGroups", [16] = "ListGroups",
+	[18] = "ApiVersions",
+};
+
+static uint64_t last_api_versions;
+
+static uint64_t counts_report(sim_cluster *sim, const char *what)
+{
+	uint64_t n[SIM_COUNT_KEYS + 1];
+	sim_counts(sim, n, true);
+	last_api_versions = n[18];
+	uint64_t total = 0;
+	char line[512];
+	size_t o = (size_t)snprintf(line, sizeof line, "# %s:", what);
+	for (int k = 0; k <= SIM_COUNT_KEYS; k++) {
+		total += n[k];
+		if (n[k] && o < sizeof line)
+			o += (size_t)snprintf(line + o, sizeof line - o, " %s=%" PRIu64,
+					      k < (int)(sizeof api_names / sizeof api_names[0]) && api_names[k] ? api_names[k] : "other",
+					      n[k]);
+	}
+	printf("%s total=%" PRIu64 "\n", line, total);
+	return total;
+}
+
+static void request_budget_on_200_groups(void **state)
+{
+	(void)state;
+	char err[ERR_LEN];
+	const int brokers = 3, groups = 200;
+	struct sim_options o = { .brokers = brokers, .scenario = "scale", .groups = groups, .partitions = 8, .topics = 4 };
+	sim_cluster *sim = sim_new(&o, err, sizeof err);
+	assert_non_null(sim);
+	assert_int_equal(sim_start(sim), 0);
+	struct lt_collector_conf c = { .timeout_ms = 20000 };
+	lt_collector *col = collector_for(sim, &c);
+	const uint64_t budget = (uint64_t)(brokers * 3 + groups * 3 + 10);
+
+	sim_counts(sim, (uint64_t[SIM_COUNT_KEYS + 1]){ 0 }, true);
+	for (int r = 1; r <= 3; r++) {
+		lt_snapshot *s = refresh(col);
+		char what[64];
+		snprintf(what, sizeof what, "refresh %d of %d groups (%" PRId64 " ms)", r, groups, s->duration_ms);
+		uint64_t total = counts_report(sim, what);
+		assert_null(s->error);
+		assert_int_equal(s->n_groups, groups);
+		check_against_sim(sim, s);
+		/* The first refresh also opens the connections: their ApiVersions handshakes (one per broker,
+		 * plus the consumer handle's group coordinator) are not refresh work. Later ones: everything. */
+		uint64_t handshakes = r == 1 ? last_api_versions : 0;
+		if (total - handshakes > budget)
+			fail_msg("refresh %d sent %" PRIu64 " requests, budget %" PRIu64, r, total, budget);
+		snapshot_unref(s);
+	}
+	collector_free(col);
+	sim_free(sim);
+}
+
+static int broker_leading(sim_cluster *sim, const char *topic, int npart, int not_this)
+{
+	for (int p = 0; p < npart; p++) {
+		int l = sim_leader(sim, topic, p);
+		if (l != not_this)
+			return l;
+	}
+	return -1;
+}
+
+static void broker_goes_away_and_comes_back(void **state)
+{
+	(void)state;
+	char err[ERR_LEN];
+	sim_cluster *sim = small_cluster();
+	struct lt_collector_conf c = { .timeout_ms = 3000 };
+	lt_collector *col = collector_for(sim, &c);
+	lt_snapshot *s0 = refresh(col);
+	assert_null(s0->error);
+
+	/* stop a broker that leads some of t's partitions but does not coordinate "shop" */
+	int coord = sim_coordinator(sim, "shop");
+	int victim = broker_leading(sim, "t", 4, coord);
+	assert_true(victim > 0);
+	assert_int_equal(sim_broker_stop(sim, victim, err, sizeof err), 0);
+
+	lt_snapshot *s1 = refresh(col);
+	printf("# with broker %d stopped: refresh took %lld ms; error: %s\n", victim, (long long)s1->duration_ms,
+	       s1->error ? s1->error : "-");
+	for (size_t i = 0; i < s1->n_groups; i++)
+		printf("#   group %s (coordinator %d): %s\n", s1->groups[i].group, sim_coordinator(sim, s1->groups[i].group),
+		       s1->groups[i].error ? s1->groups[i].error : "ok");
+	assert_int_equal(s1->brokers_up, 2);
+	assert_int_equal(s1->brokers_total, 3);
+	const lt_group *shop = snapshot_find_group(s1, "shop");
+	assert_non_null(shop);
+	assert_null(shop->error);
+	for (size_t k = 0; k < shop->n_partitions; k++) {
+		const lt_partition *p = &shop->partitions[k];
+		int64_t ls, le;
+		assert_int_equal(sim_get_offsets(sim, p->topic, p->partition, &ls, &le, err, sizeof err), 0);
+		if (sim_leader(sim, p->topic, p->partition) == victim) {
+			/* only the dead leader's partitions lose their log offsets */
+			assert_true(p->flags & LT_PF_NO_LEADER);
+			assert_int_equal(p->log_end, LT_OFFSET_NONE);
+			assert_false(p->has_lag);
+		} else {
+			assert_false(p->flags & LT_PF_NO_LEADER);
+			assert_int_equal(p->log_end, le);
+		}
+		assert_int_equal(p->committed, sim_committed(sim, "shop", p->topic, p->partition));
+	}
+	/* groups the dead broker coordinates keep their last data, marked stale */
+	for (size_t i = 0; i < s1->n_groups; i++) {
+		const lt_group *g = &s1->groups[i];
+		if (sim_coordinator(sim, g->group) != victim)
+			continue;
+		assert_non_null(g->error);
+		assert_true(g->stale_ms > 0);
+		const lt_group *old = snapshot_find_group(s0, g->group);
+		assert_int_equal(g->n_partitions, old->n_partitions);
+		for (size_t k = 0; k < g->n_partitions; k++) {
+			assert_true(g->partitions[k].flags & LT_PF_STALE);
+			assert_int_equal(g->partitions[k].committed, old->partitions[k].committed);
+		}
+	}
+
+	assert_int_equal(sim_broker_start(sim, victim, err, sizeof err), 0);
+	/* back to normal within a few refreshes (librdkafka reconnects with backoff) */
+	lt_snapshot *s2 = NULL;
+	for (int i = 0; i < 10; i++) {
+		snapshot_unref(s2);
+		s2 = refresh(col);
+		bool clean = !s2->error && s2->brokers_up == 3;
+		for (size_t g = 0; g < s2->n_groups; g++)
+			clean = clean && !s2->groups[g].error;
+		if (clean)
+			break;
+	}
+	assert_null(s2->error);
+	assert_int_equal(s2->n_groups, 3);
+	check_against_sim(sim, s2);
+	snapshot_unref(s0);
+	snapshot_unref(s1);
+	snapshot_unref(s2);
+	collector_free(col);
+	sim_free(sim);
+}
+
+static bool wait_readable(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+/* The background thread against the sim: publishes and wakes; keeps publishing while a coordinator
+ * is down (its groups stale, lookups in flight); collector_free joins while the broker is still down. */
+static void thread_survives_a_dead_coordinator(void **state)
+{
+	(void)state;
+	char err[ERR_LEN];
+	sim_cluster *sim = small_cluster();
+	struct lt_collector_conf c = { .timeout_ms = 1500 };
+	lt_collector *col = collector_for(sim, &c);
+	assert_int_equal(collector_start(col, err, sizeof err), 0);
+	assert_true(wait_readable(collector_wake_fd(col), 10000));
+	collector_ack(col);
+	lt_snapshot *s = collector_latest(col);
+	assert_int_equal(s->n_groups, 3);
+	snapshot_unref(s);
+
+	int victim = sim_coordinator(sim, "ahead");
+	assert_int_equal(sim_broker_stop(sim, victim, err, sizeof err), 0);
+	uint64_t seq = 0;
+	for (int i = 0; i < 3; i++) {
+		assert_true(wait_readable(collector_wake_fd(col), 10000));
+		collector_ack(col);
+		s = collector_latest(col);
+		assert_true(s->seq > seq);
+		seq = s->seq;
+		snapshot_unref(s);
+	}
+	s = collector_latest(col);
+	const lt_group *g = snapshot_find_group(s, "ahead");
+	assert_non_null(g);
+	assert_non_null(g->error);
+	assert_true(g->stale_ms > 0);
+	snapshot_unref(s);
+	collector_free(col); /* while the broker is down and lookups are in flight */
+	sim_free(sim);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(numbers_equal_the_sim),
+		cmocka_unit_test(filters_and_explicit_groups),
+		cmocka_unit_test(request_budget_on_200_groups),
+		cmocka_unit_test(broker_goes_away_and_comes_back),
+		cmocka_unit_test(thread_survives_a_dead_coordinator),
+	};
+	if (getenv("LT_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("LT_TEST_FILTER"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

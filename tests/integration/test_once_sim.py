@@ -1,0 +1,353 @@
+"""test_once_sim.py — `lagtop --once` against lagtop-sim, checked with an independent client.
+
+Every number in `--once --format json` must equal what kafka-python (Debian's) reads from the same
+simulated cluster: committed offsets, log start and log end, group state, members and assignments.
+Also: group filters, CSV and table formats, the request budget of one refresh on 200 groups (from the
+sim's own counters), and --samples.
+"""
+import csv
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+LAGTOP = os.environ["LAGTOP"]
+SIM = os.environ["LAGTOP_SIM"]
+
+results = []
+
+
+def ok(cond, name, diag=None):
+    results.append(bool(cond))
+    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
+    if not cond and diag:
+        for line in str(diag).splitlines()[:20]:
+            print("# " + line)
+    sys.stdout.flush()
+
+
+class Sim:
+    def __init__(self, *args):
+        self.errlog = open(os.path.join(TMP, "sim.err"), "w+")
+        self.p = subprocess.Popen([SIM, "--port", "0"] + list(args), stdout=subprocess.PIPE,
+                                  stderr=self.errlog, text=True)
+        deadline = time.time() + 20
+        line = ""
+        while time.time() < deadline:
+            line = self.p.stdout.readline()
+            if line.startswith("ready bootstrap="):
+                break
+        self.bootstrap = line.strip().split("=", 1)[1]
+
+    def counts(self):
+        """Cumulative request counts per API (the sim prints them on SIGUSR1)."""
+        self.errlog.seek(0, io.SEEK_END)
+        start = self.errlog.tell()
+        self.p.send_signal(signal.SIGUSR1)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            self.errlog.seek(start)
+            for line in self.errlog.read().splitlines():
+                line = line.strip()
+                if line.startswith("{"):
+                    return json.loads(line)
+            time.sleep(0.05)
+        raise RuntimeError("no counts from lagtop-sim")
+
+    def stop(self):
+        self.p.terminate()
+        try:
+            self.p.wait(10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+        self.errlog.close()
+
+
+def lagtop(*args, timeout=60):
+    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def kafka_view(bootstrap, groups):
+    """The cluster as kafka-python sees it: {group: (state, members, {(t, p): committed})} and log offsets."""
+    from kafka import KafkaAdminClient, KafkaConsumer
+
+    servers = bootstrap.split(",")
+    admin = KafkaAdminClient(bootstrap_servers=servers, client_id="check")
+    consumer = KafkaConsumer(bootstrap_servers=servers, client_id="check")
+    view = {}
+    tps = set()
+    for info in admin.describe_consumer_groups(groups):
+        committed = {(tp.topic, tp.partition): om.offset
+                     for tp, om in admin.list_consumer_group_offsets(info.group).items()}
+        members = []
+        for m in info.members:
+            assigned = []
+            if m.member_assignment:
+                for topic, parts in m.member_assignment.assignment:
+                    assigned += [(topic, p) for p in parts]
+            members.append((m.member_id, m.client_id, m.client_host, sorted(assigned)))
+        view[info.group] = (info.state, members, committed)
+        tps.update(committed)
+        for m in members:
+            tps.update(m[3])
+    from kafka import TopicPartition
+    tpl = [TopicPartition(t, p) for t, p in tps]
+    end = {(tp.topic, tp.partition): o for tp, o in consumer.end_offsets(tpl).items()}
+    start = {(tp.topic, tp.partition): o for tp, o in consumer.beginning_offsets(tpl).items()}
+    admin.close()
+    consumer.close()
+    return view, start, end
+
+
+def compare(doc, view, start, end):
+    """Returns a list of differences between lagtop's JSON and kafka-python's view."""
+    diffs = []
+    names = [g["group"] for g in doc["groups"]]
+    if sorted(names) != sorted(view):
+        diffs.append("groups differ: %s vs %s" % (sorted(names)[:5], sorted(view)[:5]))
+    for g in doc["groups"]:
+        if g["group"] not in view:
+            continue
+        state, members, committed = view[g["group"]]
+        if g["state"] != state:
+            diffs.append("%s: state %s vs %s" % (g["group"], g["state"], state))
+        if g["members"] != len(members):
+            diffs.append("%s: %d members vs %d" % (g["group"], g["members"], len(members)))
+        ours = sorted((m["consumer_id"], m["client_id"], m["host"],
+                       sorted((a["topic"], a["partition"]) for a in m["assignment"])) for m in g["member_list"])
+        if ours != sorted(members):
+            diffs.append("%s: members %s vs %s" % (g["group"], ours, sorted(members)))
+        owner = {tp: m for m in members for tp in m[3]}
+        seen = set()
+        for p in g["partitions"]:
+            tp = (p["topic"], p["partition"])
+            seen.add(tp)
+            want_committed = committed.get(tp)
+            if want_committed is not None and want_committed < 0:
+                want_committed = None
+            want = {"committed": want_committed, "log_start": start.get(tp), "log_end": end.get(tp)}
+            want["lag"] = (max(0, want["log_end"] - want_committed)
+                           if want_committed is not None and want["log_end"] is not None else None)
+            for k, v in want.items():
+                if p[k] != v:
+                    diffs.append("%s %s/%d: %s %s vs %s" % (g["group"], tp[0], tp[1], k, p[k], v))
+            m = owner.get(tp)
+            if (p["client_id"], p["host"]) != ((m[1], m[2]) if m else (None, None)):
+                diffs.append("%s %s/%d: owner %s/%s" % (g["group"], tp[0], tp[1], p["client_id"], p["host"]))
+        expected_tps = {tp for tp, o in committed.items() if o >= 0} | set(owner)
+        if seen != expected_tps:
+            diffs.append("%s: partitions %s vs %s" % (g["group"], sorted(seen)[:4], sorted(expected_tps)[:4]))
+    return diffs
+
+
+def main():
+    # no config file of the person running the tests may leak in
+    os.environ["HOME"] = TMP
+    os.environ["XDG_CONFIG_HOME"] = os.path.join(TMP, "xdg")
+    os.environ.pop("LAGTOP_CONFIG", None)
+    print("1..26")
+    groups = 200
+    brokers = 3
+    sim = Sim("--brokers", str(brokers), "--scenario", "scale", "--groups", str(groups),
+              "--partitions", "4", "--topics", "5")
+    try:
+        # one refresh, counted by the sim
+        before = sim.counts()
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20")
+        after = sim.counts()
+        ok(rc == 0 and err == "", "--once --format json exits 0 without warnings", err)
+        doc = json.loads(out)
+        ok(len(doc["groups"]) == groups and doc["brokers_up"] == brokers and doc["error"] is None,
+           "every group, every broker, no error")
+        delta = {k: after.get(k, 0) - before.get(k, 0) for k in after if after.get(k, 0) != before.get(k, 0)}
+        budget = brokers * 3 + groups * 3 + 10
+        print("# requests for one --once refresh of %d groups on %d brokers: %s (budget %d)"
+              % (groups, brokers, json.dumps(delta, sort_keys=True), budget))
+        total = delta.get("total", sum(v for k, v in delta.items() if k != "total"))
+        # A fresh process also opens its connections: one ApiVersions handshake per connection (brokers,
+        # and the group coordinator of librdkafka's consumer handle) is not part of a refresh's work.
+        ok(total - delta.get("ApiVersions", 0) <= budget,
+           "first refresh of a fresh process, handshakes aside, within (brokers x 3) + (groups x 3) + 10", delta)
+        before = sim.counts()
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20",
+                              "--samples", "3", "--interval", "0.1")
+        after = sim.counts()
+        total3 = after["total"] - before["total"]
+        print("# the same with --samples 3: %d requests, so %d for the two later refreshes" % (total3, total3 - total))
+        ok(rc == 0 and total3 - total <= 2 * budget, "later refreshes within the budget, handshakes included",
+           (total3, total))
+        ok(all(delta.get(k, 0) == 0 for k in ("Fetch", "Produce")) and delta.get("ListOffsets", 0) <= 2 * brokers,
+           "log offsets: at most two ListOffsets per broker, never per partition", delta)
+
+        view, start, end = kafka_view(sim.bootstrap, [g["group"] for g in doc["groups"]])
+        diffs = compare(doc, view, start, end)
+        ok(not diffs, "every number equals what kafka-python reads", "\n".join(diffs))
+        empties = [g for g in doc["groups"] if g["state"] == "Empty"]
+        ok(empties and all(g["members"] == 0 and g["partitions"] and g["lag"] is not None for g in empties),
+           "Empty groups: committed offsets read, lag known")
+
+        # group filters: regexes, repeatable; a literal name works too
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "0001[0-4]$",
+                              "-g", "^scale-group-00150$")
+        names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
+        ok(names == ["scale-group-00010", "scale-group-00011", "scale-group-00012", "scale-group-00013",
+                     "scale-group-00014", "scale-group-00150"], "-g regexes select groups", names)
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "scale-group-00007")
+        names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
+        ok(names == ["scale-group-00007"], "-g with a plain name", names)
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "no-such-group")
+        ok(rc == 0 and json.loads(out)["groups"] == [], "-g matching nothing: no groups, exit 0", out + err)
+
+        # a named cluster from a config file: its include/exclude regexes; -g replaces the include list
+        conf = os.path.join(TMP, "lagtop.conf")
+        with open(conf, "w") as f:
+            f.write('clusters = { sim = { bootstrap_servers = "%s"; include_groups = [ "^scale-group-0000" ];'
+                    ' exclude_groups = [ "[13579]$" ]; }; };\n' % sim.bootstrap)
+        rc, out, err = lagtop("--once", "--format", "json", "--config", conf, "-c", "sim")
+        names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
+        ok(names == ["scale-group-0000%d" % i for i in (0, 2, 4, 6, 8)] and json.loads(out)["cluster"] == "sim",
+           "-c NAME: the cluster's include and exclude regexes", (names, err))
+        rc, out, err = lagtop("--once", "--format", "json", "--config", conf, "-c", "sim",
+                              "-g", "^scale-group-0001[0-2]$")
+        names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
+        ok(names == ["scale-group-00010", "scale-group-00012"], "-g replaces the include list, exclude still applies",
+           (names, err))
+
+        # CSV: a header, one row per partition, same numbers as JSON
+        rc, out, err = lagtop("--once", "--format", "csv", "-b", sim.bootstrap, "-g", "^scale-group-0001")
+        rows = list(csv.DictReader(io.StringIO(out)))
+        jdoc = json.loads(lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "^scale-group-0001")[1])
+        jrows = [(g["group"], p["topic"], str(p["partition"]), str(p["committed"]), str(p["log_end"]), str(p["lag"]))
+                 for g in jdoc["groups"] for p in g["partitions"]]
+        crows = [(r["group"], r["topic"], r["partition"], r["committed"], r["log_end"], r["lag"]) for r in rows]
+        ok(rc == 0 and out.startswith("group,state,topic,partition,log_start,committed,log_end,lag,")
+           and crows == jrows and len(rows) == 10 * 4, "CSV: header and the same rows as JSON", out[:300])
+
+        # table: kafka-consumer-groups' columns plus LOG-START, '-' for missing values
+        rc, out, err = lagtop("--once", "-b", sim.bootstrap, "-g", "^scale-group-0000[05]$")
+        lines = out.splitlines()
+        header = lines[0].split() if lines else []
+        base = [c for c in header if c not in ("TIME-LAG", "STATUS")]
+        ok(rc == 0 and base == ["GROUP", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
+                                "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
+           and header[7:len(header) - 3] in ([], ["TIME-LAG"], ["STATUS"], ["TIME-LAG", "STATUS"]),
+           "table header (TIME-LAG and STATUS after LAG when known)", out[:300])
+        col = {c: i for i, c in enumerate(header)}
+        ok(len(lines) == 1 + 8 and all(len(l.split()) == len(header) for l in lines[1:]),
+           "table: one aligned row per partition", out)
+        empty_rows = [l.split() for l in lines[1:] if l.startswith("scale-group-00000 ")]
+        ok(empty_rows and all(r[col["CONSUMER-ID"]:] == ["-", "-", "-"] for r in empty_rows),
+           "table: '-' where a partition has no owner", out)
+        vals = {(r[0], r[1], int(r[2])): r for r in (l.split() for l in lines[1:])}
+        g5 = view["scale-group-00005"]
+        ok(all(vals[("scale-group-00005", t, p)][col["CURRENT-OFFSET"]] == str(o) for (t, p), o in g5[2].items()),
+           "table: CURRENT-OFFSET equals the committed offsets", out)
+
+        # --samples: several refreshes; the JSON is the last one
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "^scale-group-0000[0-3]$",
+                              "--samples", "3", "--interval", "0.2")
+        d = json.loads(out) if rc == 0 else {}
+        ok(rc == 0 and d.get("seq") == 3 and len(d["groups"]) == 4, "--samples 3 takes three refreshes", out[:300])
+    finally:
+        sim.stop()
+
+    # the demo scenario moves (producers, consumers, rebalances): check consistency, not values
+    demo = Sim("--brokers", "3", "--scenario", "demo")
+    try:
+        rc, out, err = lagtop("--once", "--format", "json", "-b", demo.bootstrap, "--timeout", "10")
+        d = json.loads(out) if rc == 0 else {"groups": []}
+        bad = []
+        for g in d["groups"]:
+            owners = {(a["topic"], a["partition"]): m["client_id"] for m in g["member_list"] for a in m["assignment"]}
+            for p in g["partitions"]:
+                known = p["committed"] is not None and p["log_end"] is not None
+                if p["lag"] != (max(0, p["log_end"] - p["committed"]) if known else None):
+                    bad.append((g["group"], p))
+                if p["log_start"] is not None and p["log_end"] is not None and p["log_start"] > p["log_end"]:
+                    bad.append((g["group"], p))
+                if p["client_id"] != owners.get((p["topic"], p["partition"])):
+                    bad.append((g["group"], p))
+            if g["members"] != len(g["member_list"]):
+                bad.append(g["group"])
+        ok(rc == 0 and len(d["groups"]) >= 6 and not bad, "demo scenario: lags, owners and members consistent",
+           (err, bad[:3]))
+        parts = [p for g in d["groups"] for p in g["partitions"]]
+        ok(parts and all(p["consume_rate"] is None and p["time_lag_ms"] is None for p in parts),
+           "one sample: no rates, no time lag yet", parts[:1])
+
+        # --samples: the model's history fills rates, time lag and status
+        rc, out, err = lagtop("--once", "--format", "json", "-b", demo.bootstrap, "-g", "^orders-processor$",
+                              "--samples", "3", "--interval", "1")
+        d = json.loads(out) if rc == 0 else {"groups": [{"partitions": []}]}
+        parts = d["groups"][0]["partitions"]
+        ok(parts and all(p["consume_rate"] is not None and p["produce_rate"] is not None for p in parts)
+           and any(p["produce_rate"] > 0 for p in parts), "--samples 3 fills consume and produce rates", out[:400])
+        ok(parts and all(p["time_lag_ms"] is not None and p["status"] is not None for p in parts),
+           "--samples 3 fills time lag and status", out[:400])
+        rc, out, err = lagtop("--once", "-b", demo.bootstrap, "-g", "^orders-processor$", "--samples", "2",
+                              "--interval", "1")
+        header = out.splitlines()[0].split() if out else []
+        ok(rc == 0 and header[7:9] == ["TIME-LAG", "STATUS"], "table: TIME-LAG and STATUS columns when known",
+           out[:300])
+    finally:
+        demo.stop()
+
+    # the fixture scenario: static and exactly known (src/sim/sim.h)
+    fx = Sim("--brokers", "3", "--scenario", "fixture")
+    try:
+        rc, out, err = lagtop("--once", "--format", "json", "-b", fx.bootstrap)
+        d = json.loads(out) if rc == 0 else {"groups": []}
+        got = {g["group"]: (g["state"], g["members"], g["lag"],
+                            [(p["topic"], p["partition"], p["log_start"], p["committed"], p["log_end"], p["lag"],
+                              p["client_id"], p["host"], p["metadata"]) for p in g["partitions"]],
+                            sorted((m["consumer_id"], m["client_id"], m["host"],
+                                    [(a["topic"], a["partition"]) for a in m["assignment"]]) for m in g["member_list"]))
+               for g in d["groups"]}
+        want = {
+            "fx-empty": ("Empty", 0, 990 + 980,
+                         [("fx-orders", 0, 100, 10, 1000, 990, None, None, "m0"),
+                          ("fx-orders", 2, 0, 20, 1000, 980, None, None, None)], []),
+            "fx-rebalancing": ("PreparingRebalance", 1, None, [], [("fx-c3-member", "fx-c3", "/127.0.0.1", [])]),
+            "fx-stable": ("Stable", 2, 500 + 400 + 300,
+                          [("fx-orders", 0, 100, 500, 1000, 500, "fx-c1", "/10.9.0.1", None),
+                           ("fx-orders", 1, 0, 600, 1000, 400, "fx-c1", "/10.9.0.1", None),
+                           ("fx-orders", 2, 0, 700, 1000, 300, "fx-c2", "/10.9.0.2", None)],
+                          [("fx-c1-member", "fx-c1", "/10.9.0.1", [("fx-orders", 0), ("fx-orders", 1)]),
+                           ("fx-c2-member", "fx-c2", "/10.9.0.2", [("fx-orders", 2)])]),
+        }
+        ok(rc == 0 and got == want, "fixture scenario: every value of the JSON is the known one",
+           "\n".join("%s: got %s want %s" % (k, got.get(k), want.get(k)) for k in sorted(set(got) | set(want))
+                     if got.get(k) != want.get(k)) + err)
+        rc, out, err = lagtop("--once", "-b", fx.bootstrap)
+        rows = [l.split() for l in out.splitlines()]
+        col = {c: i for i, c in enumerate(rows[0])} if rows else {}
+        pick = [(r[col["GROUP"]], r[col["TOPIC"]], r[col["PARTITION"]], r[col["LOG-START"]], r[col["CURRENT-OFFSET"]],
+                 r[col["LOG-END-OFFSET"]], r[col["LAG"]], r[col["CONSUMER-ID"]], r[col["HOST"]], r[col["CLIENT-ID"]])
+                for r in rows[1:]] if col else []
+        ok(pick == [("fx-empty", "fx-orders", "0", "100", "10", "1000", "990", "-", "-", "-"),
+                    ("fx-empty", "fx-orders", "2", "0", "20", "1000", "980", "-", "-", "-"),
+                    ("fx-rebalancing", "-", "-", "-", "-", "-", "-", "fx-c3-member", "/127.0.0.1", "fx-c3"),
+                    ("fx-stable", "fx-orders", "0", "100", "500", "1000", "500", "fx-c1-member", "/10.9.0.1", "fx-c1"),
+                    ("fx-stable", "fx-orders", "1", "0", "600", "1000", "400", "fx-c1-member", "/10.9.0.1", "fx-c1"),
+                    ("fx-stable", "fx-orders", "2", "0", "700", "1000", "300", "fx-c2-member", "/10.9.0.2", "fx-c2")],
+           "fixture scenario: the table, row by row", out)
+    finally:
+        fx.stop()
+
+    # unreachable after a cluster that was there: one line, exit 1
+    rc, out, err = lagtop("--once", "-b", fx.bootstrap, "--timeout", "1")
+    ok(rc == 1 and out == "" and len(err.splitlines()) == 1 and err.startswith("lagtop: cannot reach the cluster"),
+       "stopped cluster: one line on stderr, exit 1", err)
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="lagtop-test.") as TMP:
+        sys.exit(main())
