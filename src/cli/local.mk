@@ -18,3 +18,6 @@ TESTS += tests/integration/test_once_errors.sh
 EXTRA_DIST += tests/integration/test_once_errors.sh
 TESTS += tests/integration/test_once_sim.py
 EXTRA_DIST += tests/integration/test_once_sim.py
+
+TESTS += tests/integration/test_reset_cli_errors.sh
+EXTRA_DIST += tests/integration/test_reset_cli_errors.sh

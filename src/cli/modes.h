@@ -18,7 +18,7 @@ int mode_demo(const struct lt_options *o);   /* src/ui/demo.c: in-process sim + 
 int mode_once(const struct lt_options *o);   /* src/cli/once.c */
 int mode_reset(const struct lt_options *o);  /* src/cli/reset_cmd.c */
 int mode_undo(const struct lt_options *o);   /* src/cli/reset_cmd.c */
-int mode_x_list(const struct lt_options *o); /* src/kafka/client.c: -X list */
-int mode_x_dump(const struct lt_options *o); /* src/kafka/client.c: -X dump (secrets masked) */
+int mode_x_list(const struct lt_options *o); /* src/kafka/xmodes.c: -X list */
+int mode_x_dump(const struct lt_options *o); /* src/kafka/xmodes.c: -X dump (secrets masked) */
 
 #endif

@@ -4,10 +4,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/errbuf.h"
 #include "util/xalloc.h"
 
 /* Option ids: short options use their character, long-only ones start above 255. */
@@ -119,16 +119,6 @@ static const struct option_def *find_def(int id)
 	return NULL;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Whole-number seconds or decimal seconds ("0.5") → milliseconds, within [min_ms, max_ms]. */
 static int parse_seconds(const char *s, int min_ms, int max_ms, int *out_ms)
 {
@@ -161,7 +151,8 @@ static void push(const char ***arr, size_t *n, const char *v)
 static int set_mode(struct lt_options *o, lt_mode m, const char *name, char *err, size_t errlen)
 {
 	if (o->mode != LT_MODE_TUI && o->mode != m)
-		return fail(err, errlen, "--%s cannot be combined with another mode (--once, --demo, --reset-offsets, --undo)", name);
+		return err_set(err, errlen,
+			       "--%s cannot be combined with another mode (--once, --demo, --reset-offsets, --undo)", name);
 	o->mode = m;
 	return 0;
 }
@@ -169,7 +160,7 @@ static int set_mode(struct lt_options *o, lt_mode m, const char *name, char *err
 static int set_target(struct lt_options *o, lt_target_kind t, const char *name, const char *arg, char *err, size_t errlen)
 {
 	if (o->target != LT_TARGET_NONE)
-		return fail(err, errlen, "only one reset target may be given (--%s conflicts with an earlier one)", name);
+		return err_set(err, errlen, "only one reset target may be given (--%s conflicts with an earlier one)", name);
 	o->target = t;
 	o->target_arg = arg;
 	return 0;
@@ -229,18 +220,18 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			} else {
 				const char *eq = strchr(optarg, '=');
 				if (!eq || eq == optarg)
-					return fail(err, errlen, "-X expects KEY=VALUE, 'list' or 'dump', got '%s'", optarg);
+					return err_set(err, errlen, "-X expects KEY=VALUE, 'list' or 'dump', got '%s'", optarg);
 				push(&o->props, &o->n_props, optarg);
 			}
 			break;
 		case OPT_TIMEOUT:
 			if (parse_seconds(optarg, 100, 3600 * 1000, &o->timeout_ms))
-				return fail(err, errlen, "--timeout expects seconds between 0.1 and 3600, got '%s'", optarg);
+				return err_set(err, errlen, "--timeout expects seconds between 0.1 and 3600, got '%s'", optarg);
 			break;
 		case 'g': push(&o->groups, &o->n_groups, optarg); break;
 		case 'i':
 			if (parse_seconds(optarg, 100, 3600 * 1000, &o->interval_ms))
-				return fail(err, errlen, "--interval expects seconds between 0.1 and 3600, got '%s'", optarg);
+				return err_set(err, errlen, "--interval expects seconds between 0.1 and 3600, got '%s'", optarg);
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "table") == 0)
@@ -250,11 +241,11 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			else if (strcmp(optarg, "csv") == 0)
 				o->format = LT_FORMAT_CSV;
 			else
-				return fail(err, errlen, "--format expects table, json or csv, got '%s'", optarg);
+				return err_set(err, errlen, "--format expects table, json or csv, got '%s'", optarg);
 			break;
 		case OPT_SAMPLES:
 			if (parse_int(optarg, 1, 10000, &o->samples))
-				return fail(err, errlen, "--samples expects a whole number from 1 to 10000, got '%s'", optarg);
+				return err_set(err, errlen, "--samples expects a whole number from 1 to 10000, got '%s'", optarg);
 			break;
 		case OPT_READ_ONLY: o->read_only = true; break;
 		case OPT_THEME: o->theme = optarg; break;
@@ -274,16 +265,16 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		case OPT_EXECUTE: o->execute = true; break;
 		case OPT_EXPORT: o->export_csv = true; break;
 		case ':':
-			return fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+			return err_set(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
 		case '?':
 		default:
 			if (optopt && optopt < 256)
-				return fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
-			return fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+				return err_set(err, errlen, "unknown option '-%c' (see --help)", optopt);
+			return err_set(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+		return err_set(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
 
 	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
 		o->no_color = true;
@@ -291,28 +282,28 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	/* Cross-option rules. */
 	bool reset_like = o->mode == LT_MODE_RESET || o->mode == LT_MODE_UNDO;
 	if (o->dry_run && o->execute)
-		return fail(err, errlen, "--dry-run and --execute cannot be used together");
+		return err_set(err, errlen, "--dry-run and --execute cannot be used together");
 	if (!reset_like && (o->all_topics || o->n_topics || o->target || o->dry_run || o->execute || o->export_csv))
-		return fail(err, errlen, "reset options need --reset-offsets (or --undo)");
+		return err_set(err, errlen, "reset options need --reset-offsets (or --undo)");
 	if (o->read_only && reset_like)
-		return fail(err, errlen, "resets are disabled by --read-only");
+		return err_set(err, errlen, "resets are disabled by --read-only");
 	if (o->mode == LT_MODE_RESET) {
 		if (o->n_groups != 1)
-			return fail(err, errlen, "--reset-offsets needs exactly one --group");
+			return err_set(err, errlen, "--reset-offsets needs exactly one --group");
 		if (o->target == LT_TARGET_NONE)
-			return fail(err, errlen, "--reset-offsets needs a target: --to-earliest, --to-latest, --to-current, "
+			return err_set(err, errlen, "--reset-offsets needs a target: --to-earliest, --to-latest, --to-current, "
 					       "--to-offset, --shift-by, --to-datetime, --by-duration or --from-file");
 		if (o->target != LT_TARGET_FILE && !o->all_topics && o->n_topics == 0)
-			return fail(err, errlen, "--reset-offsets needs a scope: --all-topics or --topic");
+			return err_set(err, errlen, "--reset-offsets needs a scope: --all-topics or --topic");
 		if (o->all_topics && o->n_topics)
-			return fail(err, errlen, "--all-topics and --topic cannot be used together");
+			return err_set(err, errlen, "--all-topics and --topic cannot be used together");
 	}
 	if (o->mode == LT_MODE_UNDO && (o->target || o->all_topics || o->n_topics))
-		return fail(err, errlen, "--undo takes no target or scope: it restores the newest backup as a whole");
+		return err_set(err, errlen, "--undo takes no target or scope: it restores the newest backup as a whole");
 	if ((o->format != LT_FORMAT_TABLE || o->samples != 1) && o->mode != LT_MODE_ONCE)
-		return fail(err, errlen, "--format and --samples go with --once");
+		return err_set(err, errlen, "--format and --samples go with --once");
 	if (o->mode == LT_MODE_DEMO && (o->bootstrap || o->cluster))
-		return fail(err, errlen, "--demo runs its own cluster; it takes no -b or -c");
+		return err_set(err, errlen, "--demo runs its own cluster; it takes no -b or -c");
 	return 0;
 }
 

@@ -142,10 +142,11 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 		rc = LT_EXIT_REFUSED;
 		goto out;
 	}
-	plan = reset_plan_build(rq, &in, err, sizeof err);
+	bool cluster_fault = false;
+	plan = reset_plan_build_ex(rq, &in, &cluster_fault, err, sizeof err);
 	if (!plan) {
 		print_lines(stderr, "lagtop: ", err);
-		rc = LT_EXIT_USAGE;
+		rc = cluster_fault ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
 		goto out;
 	}
 	for (size_t i = 0; i < plan->n_warnings; i++)

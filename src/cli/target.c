@@ -56,6 +56,7 @@ int target_from_options(const struct lt_options *o, struct lt_target *t, FILE *w
 	t->read_only = cc.read_only;
 	t->interval_ms = cc.refresh_ms;
 	t->allowed_lag = cc.lag_threshold;
+	t->time_lag_threshold_ms = cc.time_lag_threshold_ms;
 	cluster_conf_free(&cc);
 	config_free(&cfg);
 	return 0;

@@ -24,6 +24,7 @@ struct lt_target {
 	bool read_only;
 	int interval_ms;         /* -i, else refresh_interval */
 	int64_t allowed_lag;     /* lag_threshold */
+	int64_t time_lag_threshold_ms; /* time_lag_threshold */
 };
 
 /* Returns 0, or -1 with a one-line error in err (config file errors name file and line; unknown

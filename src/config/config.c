@@ -18,6 +18,7 @@
 
 #include "util/regex.h"
 #include "util/sanitize.h"
+#include "util/errbuf.h"
 #include "util/xalloc.h"
 
 #ifndef SYSCONFDIR
@@ -145,16 +146,6 @@ static void wipe_free(char *s)
 }
 
 /* ------------------------------------------------------------------ small helpers */
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static void push_str(char ***arr, size_t *n, char *s)
 {
@@ -301,14 +292,14 @@ int config_locate(const char *explicit_path, const char *sysconfdir, char **path
 	*path_out = NULL;
 	if (explicit_path) {
 		if (!exists(explicit_path))
-			return fail(err, errlen, "%s: %s (given by --config)", explicit_path, strerror(errno));
+			return err_set(err, errlen, "%s: %s (given by --config)", explicit_path, strerror(errno));
 		*path_out = xstrdup(explicit_path);
 		return 0;
 	}
 	const char *env = getenv("LAGTOP_CONFIG");
 	if (env && *env) {
 		if (!exists(env))
-			return fail(err, errlen, "%s: %s (given by $LAGTOP_CONFIG)", env, strerror(errno));
+			return err_set(err, errlen, "%s: %s (given by $LAGTOP_CONFIG)", env, strerror(errno));
 		*path_out = xstrdup(env);
 		return 0;
 	}
@@ -355,7 +346,7 @@ static int at(const struct loader *L, const config_setting_t *s, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return fail(L->err, L->errlen, "%s:%u: %s", src_file(L, s), (unsigned)config_setting_source_line(s), msg);
+	return err_set(L->err, L->errlen, "%s:%u: %s", src_file(L, s), (unsigned)config_setting_source_line(s), msg);
 }
 
 static const char *type_name(int type)
@@ -531,6 +522,25 @@ static int load_regexes(const struct loader *L, config_setting_t *s, const char 
 	return 0;
 }
 
+static const struct setting_def *find_setting(const struct setting_def *defs, size_t n, const char *name)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(defs[k].name, name) == 0)
+			return &defs[k];
+	return NULL;
+}
+
+/* "unknown setting 'x' in <where>", with the nearest known name when one is close. */
+static int unknown_setting(const struct loader *L, const config_setting_t *s, const struct setting_def *defs,
+			   size_t n, const char *where)
+{
+	const char *name = config_setting_name(s);
+	const char *hint = suggest(name, defs, n);
+	if (hint)
+		return at(L, s, "unknown setting '%s' in %s (did you mean '%s'?)", name, where, hint);
+	return at(L, s, "unknown setting '%s' in %s", name, where);
+}
+
 static int load_general(struct loader *L, config_setting_t *g)
 {
 	struct lt_config *cfg = L->cfg;
@@ -538,16 +548,9 @@ static int load_general(struct loader *L, config_setting_t *g)
 	for (int i = 0; i < config_setting_length(g); i++) {
 		config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		const char *name = config_setting_name(s);
-		const struct setting_def *d = NULL;
-		for (size_t k = 0; k < N_GENERAL; k++)
-			if (strcmp(general_settings[k].name, name) == 0)
-				d = &general_settings[k];
-		if (!d) {
-			const char *hint = suggest(name, general_settings, N_GENERAL);
-			if (hint)
-				return at(L, s, "unknown setting '%s' in 'general' (did you mean '%s'?)", name, hint);
-			return at(L, s, "unknown setting '%s' in 'general'", name);
-		}
+		const struct setting_def *d = find_setting(general_settings, N_GENERAL, name);
+		if (!d)
+			return unknown_setting(L, s, general_settings, N_GENERAL, where);
 		const char *str;
 		int64_t v;
 		switch (d->id) {
@@ -600,16 +603,9 @@ static int load_cluster(struct loader *L, config_setting_t *g, struct lt_cluster
 	for (int i = 0; i < config_setting_length(g); i++) {
 		config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		const char *name = config_setting_name(s);
-		const struct setting_def *d = NULL;
-		for (size_t k = 0; k < N_CLUSTER; k++)
-			if (strcmp(cluster_settings[k].name, name) == 0)
-				d = &cluster_settings[k];
-		if (!d) {
-			const char *hint = suggest(name, cluster_settings, N_CLUSTER);
-			if (hint)
-				return at(L, s, "unknown setting '%s' in %s (did you mean '%s'?)", name, where, hint);
-			return at(L, s, "unknown setting '%s' in %s", name, where);
-		}
+		const struct setting_def *d = find_setting(cluster_settings, N_CLUSTER, name);
+		if (!d)
+			return unknown_setting(L, s, cluster_settings, N_CLUSTER, where);
 		const char *str;
 		switch (d->id) {
 		case S_BOOTSTRAP:
@@ -696,8 +692,8 @@ static int load_root(struct loader *L, config_t *cf)
 	}
 	if (L->cfg->default_cluster && !config_find_cluster(L->cfg, L->cfg->default_cluster)) {
 		char *known = known_clusters(L->cfg);
-		fail(L->err, L->errlen, "%s:%d: default_cluster '%s' is not defined in 'clusters' (%s)",
-		     L->default_cluster_file, L->default_cluster_line, L->cfg->default_cluster, known);
+		err_set(L->err, L->errlen, "%s:%d: default_cluster '%s' is not defined in 'clusters' (%s)",
+			L->default_cluster_file, L->default_cluster_line, L->cfg->default_cluster, known);
 		free(known);
 		return -1;
 	}
@@ -753,12 +749,12 @@ int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *
 
 	FILE *fp = fopen(path, "r");
 	if (!fp) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		err_set(err, errlen, "%s: %s", path, strerror(errno));
 		config_free(cfg);
 		return -1;
 	}
 	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fail(err, errlen, "%s: not a regular file", path);
+		err_set(err, errlen, "%s: not a regular file", path);
 		fclose(fp);
 		config_free(cfg);
 		return -1;
@@ -787,9 +783,9 @@ int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *
 	if (!ok) {
 		const char *f = config_error_file(&cf);
 		if (config_error_type(&cf) == CONFIG_ERR_FILE_IO)
-			fail(err, errlen, "%s: cannot read: %s", f ? f : path, config_error_text(&cf));
+			err_set(err, errlen, "%s: cannot read: %s", f ? f : path, config_error_text(&cf));
 		else
-			fail(err, errlen, "%s:%d: %s", f ? f : path, config_error_line(&cf), config_error_text(&cf));
+			err_set(err, errlen, "%s:%d: %s", f ? f : path, config_error_line(&cf), config_error_text(&cf));
 		rc = -1;
 	} else {
 		struct loader L = { .path = path, .cfg = cfg, .err = err, .errlen = errlen };
@@ -886,7 +882,7 @@ int config_select(const struct lt_config *cfg, const struct lt_options *opts, st
 		if (!c) {
 			char *safe = sanitize_dup(want, true);
 			char *known = known_clusters(cfg);
-			fail(err, errlen, "unknown cluster '%s' (%s)", safe, known);
+			err_set(err, errlen, "unknown cluster '%s' (%s)", safe, known);
 			free(safe);
 			free(known);
 			return -1;
@@ -911,7 +907,7 @@ int config_select(const struct lt_config *cfg, const struct lt_options *opts, st
 		const char *eq = strchr(kv, '=');
 		if (!eq || eq == kv) {
 			cluster_conf_free(out);
-			return fail(err, errlen, "-X expects KEY=VALUE (argument %zu)", i + 1);
+			return err_set(err, errlen, "-X expects KEY=VALUE (argument %zu)", i + 1);
 		}
 		if ((size_t)(eq - kv) == strlen("bootstrap.servers") && strncmp(kv, "bootstrap.servers", 17) == 0) {
 			free(out->bootstrap);
@@ -922,11 +918,11 @@ int config_select(const struct lt_config *cfg, const struct lt_options *opts, st
 	}
 	if (!out->bootstrap || !*out->bootstrap) {
 		if (c)
-			fail(err, errlen, "cluster '%s' has no bootstrap_servers (%s:%d); give -b HOST:PORT", c->name,
-			     cfg->path ? cfg->path : "?", c->line);
+			err_set(err, errlen, "cluster '%s' has no bootstrap_servers (%s:%d); give -b HOST:PORT", c->name,
+				cfg->path ? cfg->path : "?", c->line);
 		else
-			fail(err, errlen, "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER%s",
-			     cfg->path ? " (or set default_cluster in the configuration)"
+			err_set(err, errlen, "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER%s",
+				cfg->path ? " (or set default_cluster in the configuration)"
 			               : " with a configuration file");
 		cluster_conf_free(out);
 		return -1;

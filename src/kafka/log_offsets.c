@@ -10,8 +10,15 @@
 #include "kafka/refresh.h"
 #include "util/xalloc.h"
 
-/* One thread per partition leader (offsets_for_times blocks), at most this many at a time. */
+/* One thread per chunk of a partition leader's partitions (offsets_for_times blocks), at most this many
+ * at a time. */
 #define MAX_LEADER_THREADS 16
+/* Partitions per offsets_for_times call. librdkafka 2.0.2 matches a ListOffsets answer to its request
+ * with rd_kafka_topic_partition_list_find, a linear scan per partition, so a call costs O(n^2) strcmp:
+ * with all of a leader's partitions in one call that was ~20% of a refresh's CPU on bench M (1,067
+ * partitions per leader) and seconds on bench L (10,667). Chunks bound it at O(n * chunk) for one more
+ * ListOffsets pair per chunk (doc/PERFORMANCE.md). */
+#define OFFSETS_CHUNK 250
 
 struct tp_ent {
 	const char *topic;  /* points into the snapshot */
@@ -68,15 +75,15 @@ static int32_t leader_of(const rd_kafka_metadata_topic_t *const *idx, size_t n, 
 
 struct leader_job {
 	rd_kafka_t *rk;
-	struct tp_ent *tps;    /* this leader's range */
+	struct tp_ent *tps;    /* a chunk of this leader's range */
 	size_t n;
 	int64_t deadline;
 	rd_kafka_resp_err_t err;
 	int32_t leader;
 };
 
-/* Two offsets_for_times calls for one leader: −2 (log start) then −1 (log end); each sends one
- * ListOffsets. A call per leader (rather than one for all) keeps a dead leader from failing the
+/* Two offsets_for_times calls for one chunk of a leader's partitions: −2 (log start) then −1 (log end);
+ * each sends one ListOffsets. A call per leader (rather than one for all) keeps a dead leader from failing the
  * others: offsets_for_times drops every result when any leader fails. */
 static void *leader_job_run(void *arg)
 {
@@ -151,8 +158,9 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 		size_t e = i;
 		while (e < n && tps[e].leader == tps[i].leader)
 			e++;
-		if (tps[i].leader >= 0)
-			jobs[n_jobs++] = (struct leader_job){ .rk = rk, .tps = &tps[i], .n = e - i,
+		for (size_t c = i; tps[i].leader >= 0 && c < e; c += OFFSETS_CHUNK)
+			jobs[n_jobs++] = (struct leader_job){ .rk = rk, .tps = &tps[c],
+							      .n = e - c < OFFSETS_CHUNK ? e - c : OFFSETS_CHUNK,
 							      .deadline = deadline, .leader = tps[i].leader };
 		i = e;
 	}

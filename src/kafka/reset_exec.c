@@ -5,11 +5,9 @@
 #include <inttypes.h>
 #include <librdkafka/rdkafka.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kafka/client.h"
@@ -17,6 +15,8 @@
 #include "reset/csv.h"
 #include "reset/strbuf.h"
 #include "reset/timeparse.h"
+#include "util/errbuf.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 struct lt_reset_conn {
@@ -26,21 +26,9 @@ struct lt_reset_conn {
 	char *cluster;
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int64_t reset_now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return now_wall_ms();
 }
 
 lt_reset_conn *reset_conn_new(const struct lt_reset_conn_conf *cf, char *err, size_t errlen)
@@ -91,11 +79,12 @@ static rd_kafka_AdminOptions_t *admin_options(lt_reset_conn *c, rd_kafka_admin_o
 static rd_kafka_event_t *wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
 				     const char *what, char *err, size_t errlen)
 {
-	int64_t deadline = reset_now_ms() + c->timeout_ms;
+	/* the monotonic clock: a wall-clock step must not cut a wait short (or stretch it) */
+	int64_t deadline = now_mono_ms() + c->timeout_ms;
 	for (;;) {
-		int64_t left = deadline - reset_now_ms();
+		int64_t left = deadline - now_mono_ms();
 		if (left <= 0) {
-			fail(err, errlen, "%s: no answer within %d ms", what, c->timeout_ms);
+			err_set(err, errlen, "%s: no answer within %d ms", what, c->timeout_ms);
 			return NULL;
 		}
 		rd_kafka_event_t *ev = rd_kafka_queue_poll(q, (int)left);
@@ -106,7 +95,7 @@ static rd_kafka_event_t *wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_k
 			continue;
 		}
 		if (rd_kafka_event_error(ev)) {
-			fail(err, errlen, "%s: %s", what, rd_kafka_event_error_string(ev));
+			err_set(err, errlen, "%s: %s", what, rd_kafka_event_error_string(ev));
 			rd_kafka_event_destroy(ev);
 			return NULL;
 		}
@@ -190,17 +179,17 @@ static int read_committed(lt_reset_conn *c, const char *group, const rd_kafka_to
 		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
 	int rc = 0;
 	if (n != 1) {
-		rc = fail(err, errlen, "reading committed offsets: no result for the group");
+		rc = err_set(err, errlen, "reading committed offsets: no result for the group");
 	} else if (rd_kafka_group_result_error(g[0])) {
-		rc = fail(err, errlen, "reading committed offsets: %s",
-			  rd_kafka_error_string(rd_kafka_group_result_error(g[0])));
+		rc = err_set(err, errlen, "reading committed offsets: %s",
+			     rd_kafka_error_string(rd_kafka_group_result_error(g[0])));
 	} else {
 		const rd_kafka_topic_partition_list_t *l = rd_kafka_group_result_partitions(g[0]);
 		for (int i = 0; l && i < l->cnt; i++) {
 			const rd_kafka_topic_partition_t *p = &l->elems[i];
 			if (p->err) {
-				rc = fail(err, errlen, "reading the committed offset of %s-%d: %s", p->topic,
-					  p->partition, rd_kafka_err2str(p->err));
+				rc = err_set(err, errlen, "reading the committed offset of %s-%d: %s", p->topic,
+					     p->partition, rd_kafka_err2str(p->err));
 				break;
 			}
 			if (p->offset >= 0)
@@ -223,7 +212,7 @@ static int read_metadata(lt_reset_conn *c, char **topics, size_t n_topics, lt_re
 	const struct rd_kafka_metadata *md = NULL;
 	rd_kafka_resp_err_t e = rd_kafka_metadata(c->rk, 1, NULL, &md, c->timeout_ms);
 	if (e)
-		return fail(err, errlen, "reading topic metadata: %s", rd_kafka_err2str(e));
+		return err_set(err, errlen, "reading topic metadata: %s", rd_kafka_err2str(e));
 	for (size_t i = 0; i < n_topics; i++) {
 		const struct rd_kafka_metadata_topic *t = NULL;
 		for (int k = 0; k < md->topic_cnt; k++)
@@ -263,7 +252,7 @@ static int read_log_offsets(lt_reset_conn *c, const lt_reset_request *rq, lt_res
 		goto out;
 	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(c->rk, l, c->timeout_ms);
 	if (e) {
-		rc = fail(err, errlen, "reading log offsets: %s", rd_kafka_err2str(e));
+		rc = err_set(err, errlen, "reading log offsets: %s", rd_kafka_err2str(e));
 		goto out;
 	}
 	for (int i = 0; i < l->cnt; i++) {
@@ -275,9 +264,9 @@ static int read_log_offsets(lt_reset_conn *c, const lt_reset_request *rq, lt_res
 			continue;
 		}
 		if (tp->err || tp->offset < 0) {
-			rc = fail(err, errlen, "reading the %s offset of %s-%d: %s",
-				  what == LOOKUP_START ? "log start" : "log end", tp->topic, tp->partition,
-				  tp->err ? rd_kafka_err2str(tp->err) : "no offset returned");
+			rc = err_set(err, errlen, "reading the %s offset of %s-%d: %s",
+				     what == LOOKUP_START ? "log start" : "log end", tp->topic, tp->partition,
+				     tp->err ? rd_kafka_err2str(tp->err) : "no offset returned");
 			goto out;
 		}
 		if (what == LOOKUP_START)
@@ -427,10 +416,17 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 		return res->status;
 	}
 
-	/* 2. The backup of what is committed right now; no backup, no commit. */
+	/* 2. The backup of what is committed right now on the plan's partitions; no backup, no commit.
+	 *    Only those: --undo restores a backup as a whole, and it must put back what this reset moved,
+	 *    not rewind the partitions it left alone (which the consumers may have advanced since). */
 	lt_reset_input cur;
 	reset_input_init(&cur);
-	if (read_committed(c, plan->group, NULL, backup_into, &cur, err, sizeof err)) {
+	rd_kafka_topic_partition_list_t *bl = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		rd_kafka_topic_partition_list_add(bl, plan->rows[i].topic, plan->rows[i].partition);
+	int bkrc = read_committed(c, plan->group, bl, backup_into, &cur, err, sizeof err);
+	rd_kafka_topic_partition_list_destroy(bl);
+	if (bkrc) {
 		reset_input_free(&cur);
 		result_set(res, LT_EXEC_FAILED, xasprintf("cannot back up the committed offsets, nothing was "
 							  "committed: %s", err));

@@ -4,8 +4,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,29 +13,20 @@
 #include <unistd.h>
 
 #include "reset/timeparse.h"
+#include "util/errbuf.h"
 #include "util/xalloc.h"
 
 #define BACKUP_MAX_BYTES (64u << 20)
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int mkdir_one(const char *path, char *err, size_t errlen)
 {
 	if (mkdir(path, 0700) == 0 || errno == EEXIST) {
 		struct stat st;
 		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-			return fail(err, errlen, "%s is not a directory", path);
+			return err_set(err, errlen, "%s is not a directory", path);
 		return 0;
 	}
-	return fail(err, errlen, "cannot create %s: %s", path, strerror(errno));
+	return err_set(err, errlen, "cannot create %s: %s", path, strerror(errno));
 }
 
 /* mkdir -p (new directories 0700; existing ones are left as they are). */
@@ -64,11 +55,11 @@ int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen)
 	} else if (home && home[0] == '/') {
 		n = snprintf(out, len, "%s/.local/state/lagtop", home);
 	} else {
-		return fail(err, errlen, "neither XDG_STATE_HOME nor HOME is set to an absolute path: nowhere to "
+		return err_set(err, errlen, "neither XDG_STATE_HOME nor HOME is set to an absolute path: nowhere to "
 					 "keep backups");
 	}
 	if (n < 0 || (size_t)n + sizeof "/backups/" + 300 > len)
-		return fail(err, errlen, "state directory path too long");
+		return err_set(err, errlen, "state directory path too long");
 	if (!create)
 		return 0;
 	char tmp[4096];
@@ -76,16 +67,48 @@ int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen)
 	return mkdir_p(tmp, err, errlen);
 }
 
-/* Percent-encodes a group id for a file name. */
+/* The longest encoded group id kept in a backup's file name: with ".<stamp>-NN.csv" the name stays far
+ * below NAME_MAX (255). A longer one is cut and given a hash of the whole id, so long ids (or short ones
+ * that grow threefold when percent-encoded, like most non-ASCII names) can still be backed up. */
+#define ENC_NAME_MAX 160
+
+static uint64_t fnv1a64(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		h ^= *p;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* Percent-encodes a group id for a file name ('~' never appears in an encoding, so a hashed name cannot
+ * equal a plain one). out must hold ENC_NAME_MAX + 1 bytes. */
 static void encode_group(const char *group, char *out, size_t len)
 {
 	size_t o = 0;
-	for (const unsigned char *p = (const unsigned char *)group; *p && o + 4 < len; p++) {
+	bool cut = false;
+	for (const unsigned char *p = (const unsigned char *)group; *p; p++) {
+		char e[4];
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
 		    *p == '-' || (*p == '.' && p != (const unsigned char *)group))
-			out[o++] = (char)*p;
+			snprintf(e, sizeof e, "%c", *p);
 		else
-			o += (size_t)snprintf(out + o, len - o, "%%%02X", *p);
+			snprintf(e, sizeof e, "%%%02X", *p);
+		size_t el = strlen(e);
+		if (o + el > ENC_NAME_MAX || o + el >= len) {
+			cut = true;
+			break;
+		}
+		memcpy(out + o, e, el);
+		o += el;
+	}
+	if (cut) {
+		/* back off to leave room for "~" and 16 hex digits, never inside a %XX escape */
+		while (o > ENC_NAME_MAX - 17 || (o >= 1 && out[o - 1] == '%') || (o >= 2 && out[o - 2] == '%'))
+			o--;
+		snprintf(out + o, len - o, "~%016llx", (unsigned long long)fnv1a64(group));
+		return;
 	}
 	out[o] = '\0';
 }
@@ -136,29 +159,29 @@ int reset_backup_write(const char *group, int64_t now_ms, const char *csv, char 
 			snprintf(suffix, sizeof suffix, "-%02d", attempt);
 		int n = snprintf(path_out, pathlen, "%s/backups/%s.%s%s.csv", dir, enc, stamp, suffix);
 		if (n < 0 || (size_t)n >= pathlen)
-			return fail(err, errlen, "backup path too long");
+			return err_set(err, errlen, "backup path too long");
 		int fd = open(path_out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0 && errno == EEXIST)
 			continue;
 		if (fd < 0)
-			return fail(err, errlen, "cannot create backup %s: %s", path_out, strerror(errno));
+			return err_set(err, errlen, "cannot create backup %s: %s", path_out, strerror(errno));
 		if (write_all(fd, csv, strlen(csv)) != 0 || fsync(fd) != 0) {
 			int e = errno;
 			close(fd);
 			unlink(path_out);
-			return fail(err, errlen, "cannot write backup %s: %s", path_out, strerror(e));
+			return err_set(err, errlen, "cannot write backup %s: %s", path_out, strerror(e));
 		}
 		if (close(fd) != 0) {
 			int e = errno;
 			unlink(path_out);
-			return fail(err, errlen, "cannot write backup %s: %s", path_out, strerror(e));
+			return err_set(err, errlen, "cannot write backup %s: %s", path_out, strerror(e));
 		}
 		char bdir[4200];
 		snprintf(bdir, sizeof bdir, "%s/backups", dir);
 		fsync_dir(bdir);
 		return 0;
 	}
-	return fail(err, errlen, "cannot create a unique backup file name in %s/backups", dir);
+	return err_set(err, errlen, "cannot create a unique backup file name in %s/backups", dir);
 }
 
 int reset_backup_newest(const char *group, char *path_out, size_t pathlen, char *err, size_t errlen)
@@ -171,13 +194,14 @@ int reset_backup_newest(const char *group, char *path_out, size_t pathlen, char 
 	DIR *d = opendir(bdir);
 	if (!d) {
 		if (errno == ENOENT) {
-			fail(err, errlen, "no backup of group '%s' in %s", group, bdir);
+			err_set(err, errlen, "no backup of group '%s' in %s", group, bdir);
 			return 1;
 		}
-		return fail(err, errlen, "cannot read %s: %s", bdir, strerror(errno));
+		return err_set(err, errlen, "cannot read %s: %s", bdir, strerror(errno));
 	}
 	size_t el = strlen(enc);
 	char best[512] = "";
+	int best_seq = -1;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		const char *name = de->d_name;
@@ -195,19 +219,30 @@ int reset_backup_newest(const char *group, char *path_out, size_t pathlen, char 
 		for (size_t i = 0; i < 19; i++)
 			if (i != 8 && i != 15 && (st[i] < '0' || st[i] > '9'))
 				shape = false;
+		/* "-NN": the NNth file written in the same millisecond, newer than the one without a suffix */
+		int seq = 0;
+		if (sl == 23) {
+			if (st[20] != '-' || st[21] < '0' || st[21] > '9' || st[22] < '0' || st[22] > '9')
+				shape = false;
+			else
+				seq = (st[21] - '0') * 10 + (st[22] - '0');
+		}
 		if (!shape || nl >= sizeof best)
 			continue;
-		if (strcmp(name, best) > 0)
+		int c = best[0] ? strncmp(st, best + el + 1, 19) : 1;
+		if (c > 0 || (c == 0 && seq > best_seq)) {
 			snprintf(best, sizeof best, "%s", name);
+			best_seq = seq;
+		}
 	}
 	closedir(d);
 	if (!best[0]) {
-		fail(err, errlen, "no backup of group '%s' in %s", group, bdir);
+		err_set(err, errlen, "no backup of group '%s' in %s", group, bdir);
 		return 1;
 	}
 	int n = snprintf(path_out, pathlen, "%s/%s", bdir, best);
 	if (n < 0 || (size_t)n >= pathlen)
-		return fail(err, errlen, "backup path too long");
+		return err_set(err, errlen, "backup path too long");
 	return 0;
 }
 
@@ -219,14 +254,14 @@ int reset_audit_append(const char *line, char *err, size_t errlen)
 	snprintf(path, sizeof path, "%s/audit.log", dir);
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return err_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
 	char *s = xasprintf("%s\n", line);
 	int rc = write_all(fd, s, strlen(s)) == 0 && fsync(fd) == 0 ? 0 : -1;
 	int e = errno;
 	free(s);
 	close(fd);
 	if (rc)
-		return fail(err, errlen, "cannot append to %s: %s", path, strerror(e));
+		return err_set(err, errlen, "cannot append to %s: %s", path, strerror(e));
 	return 0;
 }
 
@@ -234,7 +269,7 @@ char *reset_file_read(const char *path, size_t max, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		err_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	size_t cap = 4096, n = 0;
@@ -246,21 +281,21 @@ char *reset_file_read(const char *path, size_t max, char *err, size_t errlen)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
+			err_set(err, errlen, "cannot read %s: %s", path, strerror(errno));
 			goto bad;
 		}
 		if (r == 0)
 			break;
 		n += (size_t)r;
 		if (n > max) {
-			fail(err, errlen, "%s is larger than %zu bytes", path, max);
+			err_set(err, errlen, "%s is larger than %zu bytes", path, max);
 			goto bad;
 		}
 	}
 	close(fd);
 	buf[n] = '\0';
 	if (strlen(buf) != n) {
-		fail(err, errlen, "%s contains a NUL byte: not a CSV file", path);
+		err_set(err, errlen, "%s contains a NUL byte: not a CSV file", path);
 		free(buf);
 		return NULL;
 	}
@@ -283,7 +318,7 @@ int reset_undo_request(const char *group, lt_reset_request *rq, char *path_out, 
 	char e2[512];
 	if (reset_request_init(rq, group, LT_RESET_FILE, path_out, 0, e2, sizeof e2) ||
 	    reset_request_load_csv(rq, text, e2, sizeof e2)) {
-		fail(err, errlen, "backup %s: %s", path_out, e2);
+		err_set(err, errlen, "backup %s: %s", path_out, e2);
 		free(text);
 		return -1;
 	}

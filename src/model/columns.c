@@ -386,7 +386,7 @@ static const lt_column column_table[LT_COL__COUNT] = {
     {LT_COL_TREND, LT_ROWS_GROUPS, "trend", "TREND", 8, 30, false, true, "total lag over the last refreshes", cmp_trend,
      fmt_trend},
     {LT_COL_STATUS, LT_ROWS_GROUPS, "status", "STATUS", 6, 90, false, true,
-     "worst partition status: OK, WARN, REWIND, STALL, STOP", cmp_status, fmt_status},
+     "group status: OK, WARN, or ERR when a partition is REWIND, STALL or STOP", cmp_status, fmt_status},
     {LT_COL_TOPIC, LT_ROWS_PARTITIONS, "topic", "TOPIC", 24, 100, false, false, "topic name", cmp_topic, fmt_topic},
     {LT_COL_PARTITION, LT_ROWS_PARTITIONS, "partition", "PARTITION", 9, 100, true, false, "partition number",
      cmp_partition, fmt_partition},

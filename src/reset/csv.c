@@ -3,26 +3,16 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "reset/strbuf.h"
+#include "util/errbuf.h"
 #include "util/xalloc.h"
 
 #define MAX_FIELDS 5
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* Splits one line (modified in place) at commas; a field wholly wrapped in double quotes is unwrapped.
  * Returns the number of fields, or MAX_FIELDS+1 if there are more than MAX_FIELDS. */
@@ -116,34 +106,34 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 			form = nf == 3 ? 3 : 4;
 		if (nf != form) {
 			if (nf > MAX_FIELDS)
-				fail(err, errlen, "line %zu: expected %zu fields (%s), got more than %d", lineno, form,
-				     form == 3 ? "topic,partition,offset" : "group,topic,partition,offset", MAX_FIELDS);
+				err_set(err, errlen, "line %zu: expected %zu fields (%s), got more than %d", lineno, form,
+					form == 3 ? "topic,partition,offset" : "group,topic,partition,offset", MAX_FIELDS);
 			else
-				fail(err, errlen, "line %zu: expected %zu fields (%s), got %zu", lineno, form,
-				     form == 3 ? "topic,partition,offset" : "group,topic,partition,offset", nf);
+				err_set(err, errlen, "line %zu: expected %zu fields (%s), got %zu", lineno, form,
+					form == 3 ? "topic,partition,offset" : "group,topic,partition,offset", nf);
 			goto out;
 		}
 		char **tf = form == 4 ? f + 1 : f;
 		if (form == 4 && !*f[0]) {
-			fail(err, errlen, "line %zu: the group is empty", lineno);
+			err_set(err, errlen, "line %zu: the group is empty", lineno);
 			goto out;
 		}
 		if (!legal_topic(tf[0])) {
-			fail(err, errlen, "line %zu: '%s' is not a valid topic name", lineno, tf[0]);
+			err_set(err, errlen, "line %zu: '%s' is not a valid topic name", lineno, tf[0]);
 			goto out;
 		}
 		int64_t part, off;
 		if (!parse_i64(tf[1], 0, INT32_MAX, &part)) {
-			fail(err, errlen, "line %zu: partition '%s' is not a whole number from 0 to %d", lineno, tf[1],
-			     INT32_MAX);
+			err_set(err, errlen, "line %zu: partition '%s' is not a whole number from 0 to %d", lineno, tf[1],
+				INT32_MAX);
 			goto out;
 		}
 		if (!parse_i64(tf[2], INT64_MIN, INT64_MAX, &off)) {
-			fail(err, errlen, "line %zu: offset '%s' is not a whole number", lineno, tf[2]);
+			err_set(err, errlen, "line %zu: offset '%s' is not a whole number", lineno, tf[2]);
 			goto out;
 		}
 		if (off < 0) {
-			fail(err, errlen, "line %zu: offset %" PRId64 " is negative", lineno, off);
+			err_set(err, errlen, "line %zu: offset %" PRId64 " is negative", lineno, off);
 			goto out;
 		}
 		if (form == 4 && strcmp(f[0], group) != 0)
@@ -152,9 +142,9 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 		for (size_t i = 0; i < n; i++) {
 			if (rows[i].partition == part && strcmp(rows[i].topic, tf[0]) == 0) {
 				if (rows[i].offset != off) {
-					fail(err, errlen, "line %zu: partition %s-%" PRId64 " was already given on line %zu "
-					     "with another offset (%" PRId64 ")", lineno, tf[0], part, rows[i].line,
-					     rows[i].offset);
+					err_set(err, errlen, "line %zu: partition %s-%" PRId64 " was already given on line %zu "
+						"with another offset (%" PRId64 ")", lineno, tf[0], part, rows[i].line,
+						rows[i].offset);
 					goto out;
 				}
 				dup = true;
@@ -170,7 +160,7 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 						.line = lineno };
 	}
 	if (n == 0) {
-		fail(err, errlen, "No reset plan for group %s found.", group);
+		err_set(err, errlen, "No reset plan for group %s found.", group);
 		goto out;
 	}
 	*out = rows;

@@ -12,16 +12,27 @@
 #include "reset/csv.h"
 #include "reset/strbuf.h"
 #include "reset/timeparse.h"
+#include "util/errbuf.h"
 #include "util/xalloc.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+/* An error in the cluster's answer rather than in the request (see reset_plan_build_ex). */
+static int fail_cluster(bool *cluster_fault, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail_cluster(bool *cluster_fault, char *err, size_t errlen, const char *fmt, ...)
 {
+	*cluster_fault = true;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/* kafka-consumer-groups' message for an offset the cluster did not give. */
+static int no_offset(bool *cluster_fault, const char *which, const lt_reset_row *row, char *err, size_t errlen)
+{
+	return fail_cluster(cluster_fault, err, errlen, "Error getting %s of topic partition: %s-%d", which, row->topic,
+			    row->partition);
 }
 
 static const char *const target_names[] = {
@@ -70,12 +81,12 @@ int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target 
 	switch (target) {
 	case LT_RESET_OFFSET:
 		if (!parse_long(arg, &rq->offset))
-			return fail(err, errlen, "--to-offset expects a whole number, got '%s'", arg ? arg : "");
+			return err_set(err, errlen, "--to-offset expects a whole number, got '%s'", arg ? arg : "");
 		break;
 	case LT_RESET_SHIFT:
 		if (!parse_long(arg, &rq->offset))
-			return fail(err, errlen, "--shift-by expects a whole number like 10 or -10, got '%s'",
-				    arg ? arg : "");
+			return err_set(err, errlen, "--shift-by expects a whole number like 10 or -10, got '%s'",
+				       arg ? arg : "");
 		break;
 	case LT_RESET_DATETIME:
 		return reset_parse_datetime(arg, now_ms, &rq->timestamp_ms, err, errlen);
@@ -83,7 +94,7 @@ int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target 
 		return reset_duration_before(arg, now_ms, &rq->timestamp_ms, err, errlen);
 	case LT_RESET_FILE:
 		if (!arg || !*arg)
-			return fail(err, errlen, "--from-file needs a file name");
+			return err_set(err, errlen, "--from-file needs a file name");
 		break;
 	case LT_RESET_EARLIEST:
 	case LT_RESET_LATEST:
@@ -91,7 +102,7 @@ int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target 
 		break;
 	case LT_RESET_NONE:
 	default:
-		return fail(err, errlen, "no reset target given");
+		return err_set(err, errlen, "no reset target given");
 	}
 	return 0;
 }
@@ -109,13 +120,13 @@ int reset_request_add_topic(lt_reset_request *rq, const char *arg, char *err, si
 {
 	const char *colon = strchr(arg, ':');
 	if (!*arg || colon == arg)
-		return fail(err, errlen, "Invalid topic arg '%s', expected topic name and partitions", arg);
+		return err_set(err, errlen, "Invalid topic arg '%s', expected topic name and partitions", arg);
 	lt_reset_scope sc = { .topic = colon ? xstrndup(arg, (size_t)(colon - arg)) : xstrdup(arg) };
 	if (colon) {
 		const char *p = colon + 1;
 		if (!*p || strchr(p, ':')) {
 			free(sc.topic);
-			return fail(err, errlen, "Invalid topic arg '%s', expected topic name and partitions", arg);
+			return err_set(err, errlen, "Invalid topic arg '%s', expected topic name and partitions", arg);
 		}
 		for (;;) {
 			const char *comma = strchr(p, ',');
@@ -126,8 +137,8 @@ int reset_request_add_topic(lt_reset_request *rq, const char *arg, char *err, si
 			if (len >= sizeof num || !parse_long(num, &v) || v < INT32_MIN || v > INT32_MAX) {
 				free(sc.topic);
 				free(sc.parts);
-				return fail(err, errlen, "Invalid partition '%.*s' specified in topic arg '%s'", (int)len, p,
-					    arg);
+				return err_set(err, errlen, "Invalid partition '%.*s' specified in topic arg '%s'", (int)len, p,
+					       arg);
 			}
 			scope_add_part(&sc, (int32_t)v);
 			if (!comma)
@@ -384,7 +395,7 @@ static int collect_scope(const lt_reset_request *rq, const lt_reset_input *in, s
 	size_t n = 0, cap = 0;
 	if (rq->target == LT_RESET_FILE) {
 		if (rq->n_rows == 0)
-			return fail(err, errlen, "No reset plan for group %s found.", rq->group);
+			return err_set(err, errlen, "No reset plan for group %s found.", rq->group);
 		for (size_t i = 0; i < rq->n_rows; i++)
 			want_add(&w, &n, &cap, in, rq->rows[i].topic, rq->rows[i].partition, rq->rows[i].offset);
 	} else if (rq->all_topics) {
@@ -414,8 +425,8 @@ static int collect_scope(const lt_reset_request *rq, const lt_reset_input *in, s
 		}
 		if (n_missing) {
 			char *m = sb_take(&missing);
-			fail(err, errlen, "The topic%s \"%s\" do%s not exist", n_missing > 1 ? "s" : "", m,
-			     n_missing > 1 ? "" : "es");
+			err_set(err, errlen, "The topic%s \"%s\" do%s not exist", n_missing > 1 ? "s" : "", m,
+				n_missing > 1 ? "" : "es");
 			free(m);
 			free(w);
 			return -1;
@@ -429,7 +440,7 @@ static int collect_scope(const lt_reset_request *rq, const lt_reset_input *in, s
 }
 
 /* kafka-consumer-groups' checkAllTopicPartitionsValid: every partition exists, then every one has a leader. */
-static int check_valid(const struct want *w, size_t n, char *err, size_t errlen)
+static int check_valid(const struct want *w, size_t n, bool *cluster_fault, char *err, size_t errlen)
 {
 	lt_strbuf b = { 0 };
 	for (size_t i = 0; i < n; i++)
@@ -437,7 +448,7 @@ static int check_valid(const struct want *w, size_t n, char *err, size_t errlen)
 			sb_printf(&b, "%s%s-%d", b.len ? "," : "", w[i].topic, w[i].partition);
 	if (b.len) {
 		char *s = sb_take(&b);
-		fail(err, errlen, "The partitions \"%s\" do not exist", s);
+		err_set(err, errlen, "The partitions \"%s\" do not exist", s);
 		free(s);
 		return -1;
 	}
@@ -446,8 +457,9 @@ static int check_valid(const struct want *w, size_t n, char *err, size_t errlen)
 			sb_printf(&b, "%s%s-%d", b.len ? "," : "", w[i].topic, w[i].partition);
 	if (b.len) {
 		char *s = sb_take(&b);
-		fail(err, errlen, "The partitions \"%s\" have no leader", s);
+		err_set(err, errlen, "The partitions \"%s\" have no leader", s);
 		free(s);
+		*cluster_fault = true;
 		return -1;
 	}
 	return 0;
@@ -461,11 +473,11 @@ static void plan_warn(lt_reset_plan *p, char *msg)
 
 /* kafka-consumer-groups' checkOffsetsRange: above the log end → log end, else below the log start → log
  * start; each clamp reported. */
-static int clamp(lt_reset_plan *p, lt_reset_row *row, const lt_reset_part *part, char *err, size_t errlen)
+static int clamp(lt_reset_plan *p, lt_reset_row *row, const lt_reset_part *part, bool *cluster_fault, char *err,
+		 size_t errlen)
 {
 	if (part->log_end < 0)
-		return fail(err, errlen, "Error getting ending offset of topic partition: %s-%d", row->topic,
-			    row->partition);
+		return no_offset(cluster_fault, "ending offset", row, err, errlen);
 	row->new_offset = row->requested;
 	if (row->requested > part->log_end) {
 		row->new_offset = part->log_end;
@@ -493,21 +505,19 @@ static int64_t sat_add(int64_t a, int64_t b)
 }
 
 static int plan_row(const lt_reset_request *rq, lt_reset_plan *p, lt_reset_row *row, const struct want *w,
-		    char *err, size_t errlen)
+		    bool *cluster_fault, char *err, size_t errlen)
 {
 	const lt_reset_part *part = w->part;
 	row->previous = part->committed;
 	switch (rq->target) {
 	case LT_RESET_EARLIEST:
 		if (part->log_start < 0)
-			return fail(err, errlen, "Error getting starting offset of topic partition: %s-%d", row->topic,
-				    row->partition);
+			return no_offset(cluster_fault, "starting offset", row, err, errlen);
 		row->requested = row->new_offset = part->log_start;
 		break;
 	case LT_RESET_LATEST:
 		if (part->log_end < 0)
-			return fail(err, errlen, "Error getting ending offset of topic partition: %s-%d", row->topic,
-				    row->partition);
+			return no_offset(cluster_fault, "ending offset", row, err, errlen);
 		row->requested = row->new_offset = part->log_end;
 		break;
 	case LT_RESET_CURRENT:
@@ -516,33 +526,30 @@ static int plan_row(const lt_reset_request *rq, lt_reset_plan *p, lt_reset_row *
 			break;
 		}
 		if (part->log_end < 0)
-			return fail(err, errlen, "Error getting ending offset of topic partition: %s-%d", row->topic,
-				    row->partition);
+			return no_offset(cluster_fault, "ending offset", row, err, errlen);
 		row->requested = row->new_offset = part->log_end;
 		row->notes |= LT_RESET_NOTE_NO_COMMIT;
 		break;
 	case LT_RESET_OFFSET:
 		row->requested = rq->offset;
-		return clamp(p, row, part, err, errlen);
+		return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_SHIFT:
 		if (part->committed < 0)
-			return fail(err, errlen,
-				    "Cannot shift offset for partition %s-%d since there is no current committed offset",
-				    row->topic, row->partition);
+			return err_set(err, errlen,
+				       "Cannot shift offset for partition %s-%d since there is no current committed offset",
+				       row->topic, row->partition);
 		row->requested = sat_add(part->committed, rq->offset);
-		return clamp(p, row, part, err, errlen);
+		return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_DATETIME:
 	case LT_RESET_DURATION:
 		if (part->ts_offset == LT_RESET_TS_UNKNOWN || part->ts_offset < LT_OFFSET_NONE)
-			return fail(err, errlen, "Error getting offset by timestamp of topic partition: %s-%d",
-				    row->topic, row->partition);
+			return no_offset(cluster_fault, "offset by timestamp", row, err, errlen);
 		if (part->ts_offset >= 0) {
 			row->requested = row->new_offset = part->ts_offset;
 			break;
 		}
 		if (part->log_end < 0)
-			return fail(err, errlen, "Error getting ending offset of topic partition: %s-%d", row->topic,
-				    row->partition);
+			return no_offset(cluster_fault, "ending offset", row, err, errlen);
 		row->requested = row->new_offset = part->log_end;
 		row->notes |= LT_RESET_NOTE_TS_FALLBACK;
 		{
@@ -555,10 +562,10 @@ static int plan_row(const lt_reset_request *rq, lt_reset_plan *p, lt_reset_row *
 		break;
 	case LT_RESET_FILE:
 		row->requested = w->file_offset;
-		return clamp(p, row, part, err, errlen);
+		return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_NONE:
 	default:
-		return fail(err, errlen, "no reset target given");
+		return err_set(err, errlen, "no reset target given");
 	}
 	return 0;
 }
@@ -578,11 +585,21 @@ static const char *note_text(unsigned notes)
 
 lt_reset_plan *reset_plan_build(const lt_reset_request *rq, const lt_reset_input *in, char *err, size_t errlen)
 {
+	return reset_plan_build_ex(rq, in, NULL, err, errlen);
+}
+
+lt_reset_plan *reset_plan_build_ex(const lt_reset_request *rq, const lt_reset_input *in, bool *cluster_fault,
+				   char *err, size_t errlen)
+{
+	bool fault_ignored;
+	if (!cluster_fault)
+		cluster_fault = &fault_ignored;
+	*cluster_fault = false;
 	struct want *w = NULL;
 	size_t n = 0;
 	if (collect_scope(rq, in, &w, &n, err, errlen))
 		return NULL;
-	if (check_valid(w, n, err, errlen)) {
+	if (check_valid(w, n, cluster_fault, err, errlen)) {
 		free(w);
 		return NULL;
 	}
@@ -594,7 +611,7 @@ lt_reset_plan *reset_plan_build(const lt_reset_request *rq, const lt_reset_input
 		lt_reset_row *row = &p->rows[p->n_rows++];
 		row->topic = xstrdup(w[i].topic);
 		row->partition = w[i].partition;
-		if (plan_row(rq, p, row, &w[i], err, errlen)) {
+		if (plan_row(rq, p, row, &w[i], cluster_fault, err, errlen)) {
 			free(w);
 			reset_plan_free(p);
 			return NULL;

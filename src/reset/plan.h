@@ -168,6 +168,11 @@ typedef struct lt_reset_plan {
 /* Builds the plan, or NULL with err (one line: missing partitions, no leader, no commit to shift, unknown
  * log offsets, "No reset plan for group g found."). Does not look at the group state: see reset_guard. */
 lt_reset_plan *reset_plan_build(const lt_reset_request *rq, const lt_reset_input *in, char *err, size_t errlen);
+/* As reset_plan_build; on failure *cluster_fault tells an error in the cluster's answer (a partition with no
+ * leader, a log or timestamp offset the cluster did not give: exit status 1) from one in the request (a
+ * topic or partition that does not exist, a shift without a commit, an empty file plan: exit status 2). */
+lt_reset_plan *reset_plan_build_ex(const lt_reset_request *rq, const lt_reset_input *in, bool *cluster_fault,
+				   char *err, size_t errlen);
 void reset_plan_free(lt_reset_plan *p);
 const lt_reset_row *reset_plan_find(const lt_reset_plan *p, const char *topic, int32_t partition);
 

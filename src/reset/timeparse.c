@@ -2,10 +2,11 @@
 #include "reset/timeparse.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "util/errbuf.h"
 
 #define DT_EXAMPLE "expected yyyy-MM-ddTHH:mm:ss.SSS with an optional zone (Z, +08, +0800, +08:00), " \
 		   "e.g. 2026-11-29T10:00:00.000 or 2026-11-29T10:00:00.000+08:00, or a relative time like -6h"
@@ -14,16 +15,6 @@
 /* Largest magnitudes we accept, so that every intermediate product fits in int64 milliseconds. */
 #define MAX_YEAR 9999
 #define MAX_DURATION_SEC ((int64_t)100000 * 366 * 86400) /* 100,000 years: far beyond any log */
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* Reads exactly n decimal digits at *p; advances. */
 static bool digits(const char **p, int n, int *out)
@@ -96,11 +87,11 @@ static int parse_relative(const char *s, int64_t now_ms, int64_t *out_ms, char *
 	const char *start = p;
 	while (isdigit((unsigned char)*p)) {
 		if (n > MAX_DURATION_SEC)
-			return fail(err, errlen, "invalid datetime '%s': the relative time is too large", s);
+			return err_set(err, errlen, "invalid datetime '%s': the relative time is too large", s);
 		n = n * 10 + (*p++ - '0');
 	}
 	if (p == start || p[0] == '\0' || p[1] != '\0')
-		return fail(err, errlen, "invalid datetime '%s': %s", s, DT_EXAMPLE);
+		return err_set(err, errlen, "invalid datetime '%s': %s", s, DT_EXAMPLE);
 	int64_t unit;
 	switch (*p) {
 	case 's': unit = 1; break;
@@ -108,13 +99,13 @@ static int parse_relative(const char *s, int64_t now_ms, int64_t *out_ms, char *
 	case 'h': unit = 3600; break;
 	case 'd': unit = 86400; break;
 	case 'w': unit = 7 * 86400; break;
-	default: return fail(err, errlen, "invalid datetime '%s': unknown unit '%c' (use s, m, h, d or w)", s, *p);
+	default: return err_set(err, errlen, "invalid datetime '%s': unknown unit '%c' (use s, m, h, d or w)", s, *p);
 	}
 	if (n > MAX_DURATION_SEC / unit)
-		return fail(err, errlen, "invalid datetime '%s': the relative time is too large", s);
+		return err_set(err, errlen, "invalid datetime '%s': the relative time is too large", s);
 	int64_t t = now_ms - n * unit * 1000;
 	if (t < 0)
-		return fail(err, errlen, "invalid datetime '%s': that is before 1970-01-01T00:00:00.000Z", s);
+		return err_set(err, errlen, "invalid datetime '%s': that is before 1970-01-01T00:00:00.000Z", s);
 	*out_ms = t;
 	return 0;
 }
@@ -122,38 +113,38 @@ static int parse_relative(const char *s, int64_t now_ms, int64_t *out_ms, char *
 int reset_parse_datetime(const char *s, int64_t now_ms, int64_t *out_ms, char *err, size_t errlen)
 {
 	if (!s || !*s)
-		return fail(err, errlen, "invalid datetime '': empty; %s", DT_EXAMPLE);
+		return err_set(err, errlen, "invalid datetime '': empty; %s", DT_EXAMPLE);
 	if (!strchr(s, 'T')) {
 		size_t i = s[0] == '-';
 		while (isdigit((unsigned char)s[i]))
 			i++;
 		if (i > (size_t)(s[0] == '-') && isalpha((unsigned char)s[i]) && s[i + 1] == '\0')
 			return parse_relative(s, now_ms, out_ms, err, errlen);
-		return fail(err, errlen, "invalid datetime '%s': it does not contain a 'T' between date and time; %s", s,
-			    DT_EXAMPLE);
+		return err_set(err, errlen, "invalid datetime '%s': it does not contain a 'T' between date and time; %s", s,
+			       DT_EXAMPLE);
 	}
 
 	const char *p = s;
 	int y, mo, d, h, mi, sec, ms = 0;
 	if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) || *p++ != '-' || !digits(&p, 2, &d))
-		return fail(err, errlen, "invalid datetime '%s': the date must be yyyy-MM-dd; %s", s, DT_EXAMPLE);
+		return err_set(err, errlen, "invalid datetime '%s': the date must be yyyy-MM-dd; %s", s, DT_EXAMPLE);
 	if (*p++ != 'T')
-		return fail(err, errlen, "invalid datetime '%s': 'T' must separate the date and the time; %s", s,
-			    DT_EXAMPLE);
+		return err_set(err, errlen, "invalid datetime '%s': 'T' must separate the date and the time; %s", s,
+			       DT_EXAMPLE);
 	if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi) || *p++ != ':' || !digits(&p, 2, &sec))
-		return fail(err, errlen, "invalid datetime '%s': the time must be HH:mm:ss.SSS; %s", s, DT_EXAMPLE);
+		return err_set(err, errlen, "invalid datetime '%s': the time must be HH:mm:ss.SSS; %s", s, DT_EXAMPLE);
 	if (*p == '.') {
 		p++;
 		if (!digits(&p, 3, &ms) || isdigit((unsigned char)*p))
-			return fail(err, errlen, "invalid datetime '%s': milliseconds must be exactly 3 digits; %s", s,
-				    DT_EXAMPLE);
+			return err_set(err, errlen, "invalid datetime '%s': milliseconds must be exactly 3 digits; %s", s,
+				       DT_EXAMPLE);
 	}
 	if (mo < 1 || mo > 12)
-		return fail(err, errlen, "invalid datetime '%s': month %02d does not exist", s, mo);
+		return err_set(err, errlen, "invalid datetime '%s': month %02d does not exist", s, mo);
 	if (d < 1 || d > days_in_month(y, mo))
-		return fail(err, errlen, "invalid datetime '%s': %04d-%02d has no day %02d", s, y, mo, d);
+		return err_set(err, errlen, "invalid datetime '%s': %04d-%02d has no day %02d", s, y, mo, d);
 	if (h > 23 || mi > 59 || sec > 59)
-		return fail(err, errlen, "invalid datetime '%s': %02d:%02d:%02d is not a time of day", s, h, mi, sec);
+		return err_set(err, errlen, "invalid datetime '%s': %02d:%02d:%02d is not a time of day", s, h, mi, sec);
 
 	int64_t off_min = 0;
 	if (*p == 'Z') {
@@ -161,28 +152,28 @@ int reset_parse_datetime(const char *s, int64_t now_ms, int64_t *out_ms, char *e
 	} else if (*p == '+' || *p == '-') {
 		int sign = *p++ == '-' ? -1 : 1, zh, zm = 0;
 		if (!digits(&p, 2, &zh))
-			return fail(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00", s);
+			return err_set(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00", s);
 		if (*p == ':') {
 			p++;
 			if (!digits(&p, 2, &zm))
-				return fail(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00",
-					    s);
+				return err_set(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00",
+					       s);
 		} else if (isdigit((unsigned char)*p)) {
 			if (!digits(&p, 2, &zm))
-				return fail(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00",
-					    s);
+				return err_set(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00",
+					       s);
 		}
 		if (zh > 18 || zm > 59 || (zh == 18 && zm))
-			return fail(err, errlen, "invalid datetime '%s': zone offset out of range (at most ±18:00)", s);
+			return err_set(err, errlen, "invalid datetime '%s': zone offset out of range (at most ±18:00)", s);
 		off_min = sign * (zh * 60 + zm);
 	}
 	if (*p)
-		return fail(err, errlen, "invalid datetime '%s': unexpected '%s' at the end; %s", s, p, DT_EXAMPLE);
+		return err_set(err, errlen, "invalid datetime '%s': unexpected '%s' at the end; %s", s, p, DT_EXAMPLE);
 
 	int64_t t = days_from_civil(y, mo, d) * 86400000 + (int64_t)h * 3600000 + (int64_t)mi * 60000 +
 		    (int64_t)sec * 1000 + ms - off_min * 60000;
 	if (t < 0)
-		return fail(err, errlen, "invalid datetime '%s': that is before 1970-01-01T00:00:00.000Z", s);
+		return err_set(err, errlen, "invalid datetime '%s': that is before 1970-01-01T00:00:00.000Z", s);
 	*out_ms = t;
 	return 0;
 }
@@ -211,11 +202,11 @@ int reset_parse_duration(const char *s, int64_t *out_sec, int32_t *out_nanos, ch
 	const char *p = s;
 	bool neg_all = false;
 	if (!s || !*s)
-		return fail(err, errlen, "invalid duration '': empty; %s", DUR_EXAMPLE);
+		return err_set(err, errlen, "invalid duration '': empty; %s", DUR_EXAMPLE);
 	if (*p == '+' || *p == '-')
 		neg_all = *p++ == '-';
 	if (toupper((unsigned char)*p) != 'P')
-		return fail(err, errlen, "invalid duration '%s': it must start with P; %s", s, DUR_EXAMPLE);
+		return err_set(err, errlen, "invalid duration '%s': it must start with P; %s", s, DUR_EXAMPLE);
 	p++;
 
 	/* Parts in their fixed order; each at most once. Units: D, then after T: H, M, S. */
@@ -227,17 +218,17 @@ int reset_parse_duration(const char *s, int64_t *out_sec, int32_t *out_nanos, ch
 	while (*p) {
 		if (toupper((unsigned char)*p) == 'T') {
 			if (in_time)
-				return fail(err, errlen, "invalid duration '%s': T given twice; %s", s, DUR_EXAMPLE);
+				return err_set(err, errlen, "invalid duration '%s': T given twice; %s", s, DUR_EXAMPLE);
 			in_time = true;
 			p++;
 			if (!*p)
-				return fail(err, errlen, "invalid duration '%s': nothing after T; %s", s, DUR_EXAMPLE);
+				return err_set(err, errlen, "invalid duration '%s': nothing after T; %s", s, DUR_EXAMPLE);
 			continue;
 		}
 		int64_t v;
 		bool neg;
 		if (!dur_number(&p, &v, &neg))
-			return fail(err, errlen, "invalid duration '%s': expected a number at '%s'; %s", s, p, DUR_EXAMPLE);
+			return err_set(err, errlen, "invalid duration '%s': expected a number at '%s'; %s", s, p, DUR_EXAMPLE);
 		int64_t frac = 0;
 		bool has_frac = false;
 		if (*p == '.' || *p == ',') {
@@ -245,7 +236,7 @@ int reset_parse_duration(const char *s, int64_t *out_sec, int32_t *out_nanos, ch
 			int nd = 0;
 			while (isdigit((unsigned char)*p)) {
 				if (++nd > 9)
-					return fail(err, errlen, "invalid duration '%s': at most 9 decimals", s);
+					return err_set(err, errlen, "invalid duration '%s': at most 9 decimals", s);
 				frac = frac * 10 + (*p++ - '0');
 			}
 			for (int i = nd; i < 9; i++)
@@ -255,32 +246,32 @@ int reset_parse_duration(const char *s, int64_t *out_sec, int32_t *out_nanos, ch
 		char u = (char)toupper((unsigned char)*p);
 		const char *at = strchr(order, u);
 		if (!u || !at)
-			return fail(err, errlen, "invalid duration '%s': unknown or missing unit at '%s' (use D, H, M, S); %s",
-				    s, p, DUR_EXAMPLE);
+			return err_set(err, errlen, "invalid duration '%s': unknown or missing unit at '%s' (use D, H, M, S); %s",
+				       s, p, DUR_EXAMPLE);
 		int idx = (int)(at - order);
 		if ((idx == 0) == in_time)
-			return fail(err, errlen, "invalid duration '%s': %s; %s", s,
-				    idx == 0 ? "days must come before T" : "hours, minutes and seconds must come after T",
-				    DUR_EXAMPLE);
+			return err_set(err, errlen, "invalid duration '%s': %s; %s", s,
+				       idx == 0 ? "days must come before T" : "hours, minutes and seconds must come after T",
+				       DUR_EXAMPLE);
 		if (idx <= last)
-			return fail(err, errlen, "invalid duration '%s': parts out of order or repeated; %s", s,
-				    DUR_EXAMPLE);
+			return err_set(err, errlen, "invalid duration '%s': parts out of order or repeated; %s", s,
+				       DUR_EXAMPLE);
 		if (has_frac && u != 'S')
-			return fail(err, errlen, "invalid duration '%s': only seconds may have a fraction", s);
+			return err_set(err, errlen, "invalid duration '%s': only seconds may have a fraction", s);
 		last = idx;
 		p++;
 		parts++;
 		static const int64_t mult[] = { 86400, 3600, 60, 1 };
 		if (v > MAX_DURATION_SEC / mult[idx] || v < -MAX_DURATION_SEC / mult[idx])
-			return fail(err, errlen, "invalid duration '%s': too large", s);
+			return err_set(err, errlen, "invalid duration '%s': too large", s);
 		sec += v * mult[idx];
 		if (has_frac)
 			nanos += neg ? -frac : frac;
 		if (sec > MAX_DURATION_SEC || sec < -MAX_DURATION_SEC)
-			return fail(err, errlen, "invalid duration '%s': too large", s);
+			return err_set(err, errlen, "invalid duration '%s': too large", s);
 	}
 	if (parts == 0)
-		return fail(err, errlen, "invalid duration '%s': no days, hours, minutes or seconds; %s", s, DUR_EXAMPLE);
+		return err_set(err, errlen, "invalid duration '%s': no days, hours, minutes or seconds; %s", s, DUR_EXAMPLE);
 	if (neg_all) {
 		sec = -sec;
 		nanos = -nanos;
@@ -308,7 +299,7 @@ int reset_duration_before(const char *s, int64_t now_ms, int64_t *out_ms, char *
 	/* floor(now − (sec + nanos/1e9)) in ms = now − sec*1000 − ceil(nanos/1e6) */
 	int64_t t = now_ms - sec * 1000 - (nanos + 999999) / 1000000;
 	if (t < 0)
-		return fail(err, errlen, "invalid duration '%s': now minus it is before 1970-01-01T00:00:00.000Z", s);
+		return err_set(err, errlen, "invalid duration '%s': now minus it is before 1970-01-01T00:00:00.000Z", s);
 	*out_ms = t;
 	return 0;
 }

@@ -7,10 +7,28 @@
 #include <string.h>
 
 #include "cli/modes.h"
+#include "config/config.h"
 #include "kafka/collector.h"
 #include "sim/sim.h"
 #include "ui/source.h"
 #include "ui/tui.h"
+
+/* Resets work in the demo too: on the simulated cluster, with the default confirm threshold. */
+struct demo_ctx {
+	const char *bootstrap;
+	int timeout_ms;
+};
+
+static int demo_reset_conf(void *ctx, struct tui_reset_conf *out)
+{
+	const struct demo_ctx *d = ctx;
+	memset(out, 0, sizeof *out);
+	out->conn.cluster_name = "demo";
+	out->conn.bootstrap = d->bootstrap;
+	out->conn.timeout_ms = d->timeout_ms;
+	out->confirm_threshold = LT_DEFAULT_RESET_CONFIRM;
+	return 0;
+}
 
 int mode_demo(const struct lt_options *o)
 {
@@ -53,7 +71,9 @@ int mode_demo(const struct lt_options *o)
 		rc = LT_EXIT_CLUSTER;
 	} else {
 		ui_source *src = source_collector_new(c);
-		rc = tui_run(o, src, conf.interval_ms, NULL);
+		struct demo_ctx d = {conf.bootstrap, o->timeout_ms};
+		struct tui_clusters cl = {.n = 0, .reset_conf = demo_reset_conf, .ctx = &d};
+		rc = tui_run(o, src, conf.interval_ms, &cl);
 		source_free(src);
 		collector_free(c);
 	}

@@ -231,6 +231,16 @@ static void act_error(struct ui *u)
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
+static void act_reset(struct ui *u)
+{
+	ui_reset_open(u, false);
+}
+
+static void act_undo(struct ui *u)
+{
+	ui_reset_open(u, true);
+}
+
 /* clang-format off */
 /* The table. Order is the help screen's order; the key bar shows entries with a label, in order. */
 static const struct ui_key key_table[] = {
@@ -263,7 +273,11 @@ static const struct ui_key key_table[] = {
 	{ { 'c' }, "c", NULL, "choose the cluster (from the config file)", UI_PANE_ALL, 0, act_cluster },
 	{ { 'e' }, "e", NULL, "show the last collection error in full", UI_PANE_ALL, 0, act_error },
 	{ { 't' }, "t", "Theme", "next colour theme", UI_PANE_ALL, 0, act_theme },
-	/* Offset resets (R, U) join here, flagged UI_KEY_WRITES so that --read-only never offers them. */
+	/* Offset resets: flagged UI_KEY_WRITES so that --read-only never offers them. */
+	{ { 'R' }, "R", "Reset", "reset the offsets of the group (or of the partition under the cursor)",
+	  UI_PANE_ALL, UI_KEY_WRITES, act_reset },
+	{ { 'U' }, "U", "Undo", "undo the group's last reset (restore its newest backup)", UI_PANE_ALL,
+	  UI_KEY_WRITES, act_undo },
 };
 /* clang-format on */
 

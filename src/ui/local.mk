@@ -1,16 +1,19 @@
-## src/ui — the dashboard. The only module that includes curses (and only in tui.c, screen.c,
-## keys.c, theme_curses.c); layout.c and theme.c are plain C so they are unit tested without a terminal.
+## src/ui — the dashboard. The only module that includes curses (and only in tui.c, screen.c, keys.c,
+## theme_curses.c, and reset_dialog.c for its key codes); layout.c and theme.c are plain C so they are unit
+## tested without a terminal.
 liblagtop_a_SOURCES += \
 	src/ui/ui.h src/ui/tui.h src/ui/tui.c \
 	src/ui/source.h src/ui/source_fixed.c src/ui/source_collector.c \
 	src/ui/screen.c \
 	src/ui/keys.h src/ui/keys.c \
+	src/ui/reset_dialog.h src/ui/reset_dialog.c src/ui/reset_worker.h src/ui/reset_worker.c src/ui/reset_ui.c \
 	src/ui/layout.h src/ui/layout.c \
 	src/ui/theme.h src/ui/theme.c src/ui/theme_curses.c \
 	src/ui/demo.c
 
 if HAVE_CMOCKA
-UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme tests/unit/test_ui_state
+UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme tests/unit/test_ui_state \
+	tests/unit/test_ui_reset
 check_PROGRAMS += $(UI_UNIT_TESTS)
 TESTS += $(UI_UNIT_TESTS)
 tests_unit_test_ui_layout_SOURCES = tests/unit/test_ui_layout.c
@@ -25,6 +28,9 @@ tests_unit_test_ui_theme_LDADD = $(UNIT_LDADD)
 tests_unit_test_ui_state_SOURCES = tests/unit/test_ui_state.c
 tests_unit_test_ui_state_CFLAGS = $(UNIT_CFLAGS) $(CURSES_CFLAGS)
 tests_unit_test_ui_state_LDADD = $(UNIT_LDADD)
+tests_unit_test_ui_reset_SOURCES = tests/unit/test_ui_reset.c
+tests_unit_test_ui_reset_CFLAGS = $(UNIT_CFLAGS) $(CURSES_CFLAGS)
+tests_unit_test_ui_reset_LDADD = $(UNIT_LDADD)
 endif
 
 ## The terminal tests: the real binary inside a private tmux server, against tui_fixture (a
@@ -33,7 +39,8 @@ check_PROGRAMS += tests/tui/tui_fixture
 tests_tui_tui_fixture_SOURCES = tests/tui/tui_fixture.c
 tests_tui_tui_fixture_LDADD = $(LT_LIBS)
 TUI_TESTS = tests/tui/test_dashboard.sh tests/tui/test_terminal.sh tests/tui/test_frozen.sh \
-	tests/tui/test_clusters.sh tests/tui/test_errors.sh tests/tui/test_demo.sh
+	tests/tui/test_clusters.sh tests/tui/test_errors.sh tests/tui/test_demo.sh tests/tui/test_reset.sh \
+	tests/tui/test_reset_async.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ui/keys.h"
+#include "ui/reset_dialog.h"
 #include "ui/ui.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
@@ -178,7 +179,8 @@ static ui_role status_role(lt_status st)
 	case LT_STATUS_WARN: return UI_ROLE_STATUS_WARN;
 	case LT_STATUS_REWIND: return UI_ROLE_STATUS_REWIND;
 	case LT_STATUS_STALL: return UI_ROLE_STATUS_STALL;
-	case LT_STATUS_STOP: return UI_ROLE_STATUS_STOP;
+	case LT_STATUS_STOP:
+	case LT_STATUS_ERR: return UI_ROLE_STATUS_STOP;
 	default: return UI_ROLE_STATUS_UNKNOWN;
 	}
 }
@@ -312,8 +314,17 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			role = focused ? UI_ROLE_CURSOR : UI_ROLE_CURSOR_UNFOCUSED;
 		set_role(role);
 		fill_line(ly, 0, u->geom.cols);
-		for (size_t c = 0; c < n; c++)
+		for (size_t c = 0; c < n; c++) {
+			/* time lag above the operator's time_lag_threshold: that cell in the warning colour */
+			bool high = ri != l->cursor &&
+				    ((slots[c].col->id == LT_COL_TIME_LAG && r->part && (r->part->flags & LT_PF_TIME_LAG_HIGH)) ||
+				     (slots[c].col->id == LT_COL_MAX_TIME_LAG && !r->part && r->group->time_lag_high));
+			if (high)
+				set_role(UI_ROLE_STATUS_WARN);
 			draw_cell(u, ly, &slots[c], r);
+			if (high)
+				set_role(role);
+		}
 	}
 	if (l->n_rows == 0 && rows_h > 0) {
 		set_role(UI_ROLE_NORMAL);
@@ -605,6 +616,7 @@ static void draw_detail(struct ui *u)
 		    {LT_PF_NO_LEADER, "no-leader"},
 		    {LT_PF_UNASSIGNED, "unassigned"},
 		    {LT_PF_IDLE, "idle"},
+		    {LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)"},
 		};
 		for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
 			if (p->flags & fl[i].bit)
@@ -717,6 +729,60 @@ static void draw_clusters(struct ui *u)
 	set_role(UI_ROLE_POPUP);
 }
 
+/* The reset dialog: title, a scrolling body (the targets, the plan, the result) and a fixed footer (input
+ * line, totals, buttons, the last error). Every line goes through put_cells, which escapes it: group, topic
+ * and client names and the cluster's messages are untrusted. */
+static void draw_reset(struct ui *u)
+{
+	struct rd_view v;
+	rd_view_build(u->reset, &v);
+	int w = 20;
+	for (size_t i = 0; i < v.n_body; i++) {
+		int dw = display_width(v.body[i], utf8(u)) + 4;
+		w = dw > w ? dw : w;
+	}
+	for (size_t i = 0; i < v.n_foot; i++) {
+		int dw = display_width(v.foot[i], utf8(u)) + 4;
+		w = dw > w ? dw : w;
+	}
+	int tw = display_width(v.title, utf8(u)) + 8;
+	w = tw > w ? tw : w;
+	int foot = (int)v.n_foot + 1; /* a rule between body and footer */
+	struct popup p;
+	char *title = sanitize_dup(v.title, utf8(u));
+	popup_frame(u, &p, (int)v.n_body + foot + 2, w, title);
+	free(title);
+	int body_h = p.h - 2 - foot;
+	if (body_h < 1)
+		body_h = 1;
+	struct ui_reset *rd = u->reset;
+	if (rd->top + body_h > (int)v.n_body)
+		rd->top = (int)v.n_body > body_h ? (int)v.n_body - body_h : 0;
+	for (int i = 0; i < body_h && (size_t)(rd->top + i) < v.n_body; i++) {
+		int li = rd->top + i;
+		set_role(li == v.hl ? UI_ROLE_CURSOR : UI_ROLE_POPUP);
+		put_cells(u, p.y + 1 + i, p.x + 2, v.body[li], p.w - 4, false);
+	}
+	set_role(UI_ROLE_POPUP);
+	if ((int)v.n_body > body_h) {
+		char more[40];
+		snprintf(more, sizeof more, " %d-%d of %zu ", rd->top + 1, rd->top + body_h, v.n_body);
+		mvaddstr(p.y + 1 + body_h, p.x + p.w - 2 - (int)strlen(more), more);
+	}
+	int fy = p.y + 1 + body_h + 1;
+	for (size_t i = 0; i < v.n_foot && fy + (int)i < p.y + p.h - 1; i++) {
+		bool err = v.foot_err && i + 1 == v.n_foot;
+		set_role(err ? UI_ROLE_MESSAGE : UI_ROLE_POPUP);
+		put_cells(u, fy + (int)i, p.x + 2, v.foot[i], p.w - 4, false);
+		if ((int)i == v.foot_hl && v.btn_col + v.btn_len <= p.w - 4) {
+			set_role(UI_ROLE_CURSOR);
+			mvaddnstr(fy + (int)i, p.x + 2 + v.btn_col, v.foot[i] + v.btn_col, v.btn_len);
+		}
+	}
+	set_role(UI_ROLE_POPUP);
+	rd_view_free(&v);
+}
+
 /* ---- the frame ---- */
 
 static void draw_too_small(const struct ui *u)
@@ -768,6 +834,7 @@ void screen_draw(struct ui *u)
 	case UI_POPUP_DETAIL: draw_detail(u); break;
 	case UI_POPUP_ERROR: draw_error(u); break;
 	case UI_POPUP_CLUSTERS: draw_clusters(u); break;
+	case UI_POPUP_RESET: draw_reset(u); break;
 	default: break;
 	}
 	refresh();

@@ -477,6 +477,10 @@ void ui_on_key(struct ui *u, int ch)
 		u->dirty |= UI_DIRTY_DRAW;
 		return;
 	}
+	if (u->popup == UI_POPUP_RESET) {
+		ui_reset_key(u, ch);
+		return;
+	}
 	if (u->popup != UI_POPUP_NONE) {
 		popup_key(u, ch);
 		return;
@@ -539,6 +543,7 @@ static int next_timeout(const struct ui *u, int64_t now)
 
 void ui_state_free(struct ui *u)
 {
+	ui_reset_free(u);
 	struct ui_list *lists[] = {&u->groups, &u->parts};
 	for (size_t i = 0; i < 2; i++) {
 		free(lists[i]->rows);
@@ -674,13 +679,14 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 			u.dirty = 0;
 		}
 
-		struct pollfd pfd[3] = {
+		/* poll() skips entries with a negative fd: no source wake fd, no reset job running */
+		struct pollfd pfd[4] = {
 		    {.fd = STDIN_FILENO, .events = POLLIN},
 		    {.fd = sig_pipe[0], .events = POLLIN},
 		    {.fd = u.src->ops->wake_fd(u.src), .events = POLLIN},
+		    {.fd = ui_reset_fd(&u), .events = POLLIN},
 		};
-		int nfds = pfd[2].fd >= 0 ? 3 : 2;
-		int pr = poll(pfd, (nfds_t)nfds, next_timeout(&u, now));
+		int pr = poll(pfd, 4, next_timeout(&u, now));
 		if (pr < 0 && errno != EINTR) {
 			snprintf(err, sizeof err, "poll: %s", strerror(errno));
 			rc = LT_EXIT_CLUSTER;
@@ -699,10 +705,12 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 					u.quit = true;
 			}
 		}
-		if (nfds == 3 && (pfd[2].revents & POLLIN)) {
+		if (pfd[2].fd >= 0 && (pfd[2].revents & POLLIN)) {
 			u.src->ops->ack(u.src);
 			ui_take_snapshot(&u);
 		}
+		if (pfd[3].fd >= 0 && (pfd[3].revents & POLLIN))
+			ui_reset_wake(&u);
 		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			if (pfd[0].revents & (POLLHUP | POLLERR) && !(pfd[0].revents & POLLIN))
 				u.quit = true; /* the terminal went away */
@@ -734,6 +742,7 @@ struct live {
 	const char **names;
 	lt_collector *cur;
 	ui_source *cur_src; /* the source over cur, handed to the UI */
+	struct lt_cluster_conf cc; /* cur's cluster settings (the reset dialog connects with them) */
 	size_t n_retiring;
 	pthread_t *retiring;
 };
@@ -766,6 +775,7 @@ static lt_collector *live_connect(struct live *l, const struct lt_options *o, in
 	};
 	model_params_default(&conf.model);
 	conf.model.allowed_lag = cc.lag_threshold;
+	conf.model.time_lag_threshold_ms = cc.time_lag_threshold_ms;
 	lt_collector *c = collector_new(&conf, err, errlen);
 	if (c && collector_start(c, err, errlen) != 0) {
 		collector_free(c);
@@ -773,8 +783,30 @@ static lt_collector *live_connect(struct live *l, const struct lt_options *o, in
 	}
 	*interval_ms = cc.refresh_ms;
 	*read_only = cc.read_only;
-	cluster_conf_free(&cc);
+	if (c) {
+		cluster_conf_free(&l->cc);
+		l->cc = cc;
+	} else {
+		cluster_conf_free(&cc);
+	}
 	return c;
+}
+
+static int live_reset_conf(void *ctx, struct tui_reset_conf *out)
+{
+	struct live *l = ctx;
+	if (!l->cc.bootstrap)
+		return -1;
+	out->conn = (struct lt_reset_conn_conf){
+	    .cluster_name = l->cc.name ? l->cc.name : l->cc.bootstrap,
+	    .bootstrap = l->cc.bootstrap,
+	    .n_props = l->cc.n_props,
+	    .prop_keys = (const char *const *)l->cc.prop_keys,
+	    .prop_values = (const char *const *)l->cc.prop_values,
+	    .timeout_ms = l->o->timeout_ms,
+	};
+	out->confirm_threshold = l->cc.reset_confirm_threshold;
+	return 0;
 }
 
 static ui_source *live_open(void *ctx, size_t i, int *interval_ms, bool *read_only, char *err, size_t errlen)
@@ -835,7 +867,8 @@ int mode_tui(const struct lt_options *o)
 	}
 	eff.read_only = read_only;
 
-	struct tui_clusters clusters = {.open = live_open, .retire = live_retire, .ctx = &l};
+	struct tui_clusters clusters = {
+	    .open = live_open, .retire = live_retire, .reset_conf = live_reset_conf, .ctx = &l};
 	l.names = xcalloc(l.cfg.n_clusters + 1, sizeof *l.names);
 	for (size_t i = 0; i < l.cfg.n_clusters; i++)
 		l.names[i] = l.cfg.clusters[i].name;
@@ -854,6 +887,7 @@ int mode_tui(const struct lt_options *o)
 		pthread_join(l.retiring[i], NULL);
 	free(l.retiring);
 	free(l.names);
+	cluster_conf_free(&l.cc);
 	cluster_conf_free(&cc);
 	config_free(&l.cfg);
 	return rc;

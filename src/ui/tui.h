@@ -7,18 +7,27 @@
 #include <stddef.h>
 
 #include "cli/options.h"
+#include "kafka/reset_exec.h"
 #include "ui/source.h"
 
 /* The clusters the `c` key offers (from the config file). open() connects to cluster i and returns a
  * started source, with the cluster's interval and read-only flag; it must not wait on the network.
  * The source it replaces goes to retire(), which must not block either (a collector's thread may be
  * in the middle of a refresh). */
+/* What the reset dialog (R, U) needs to reach the cluster shown. */
+struct tui_reset_conf {
+	struct lt_reset_conn_conf conn; /* borrowed: valid until the next cluster switch */
+	int64_t confirm_threshold;      /* general.reset_confirm_threshold */
+};
+
 struct tui_clusters {
 	size_t n;
 	const char *const *names;
 	size_t current; /* n when the cluster shown is none of them (-b only) */
 	ui_source *(*open)(void *ctx, size_t i, int *interval_ms, bool *read_only, char *err, size_t errlen);
 	void (*retire)(void *ctx, ui_source *old);
+	/* The connection settings of the cluster shown, for resets; NULL (or returning -1): no resets. */
+	int (*reset_conf)(void *ctx, struct tui_reset_conf *out);
 	void *ctx;
 };
 

@@ -23,7 +23,7 @@ enum ui_pane {
 };
 #define UI_PANE_ALL (UI_PANE_GROUPS | UI_PANE_PARTS | UI_PANE_MEMBERS)
 
-enum ui_popup { UI_POPUP_NONE = 0, UI_POPUP_HELP, UI_POPUP_DETAIL, UI_POPUP_ERROR, UI_POPUP_CLUSTERS };
+enum ui_popup { UI_POPUP_NONE = 0, UI_POPUP_HELP, UI_POPUP_DETAIL, UI_POPUP_ERROR, UI_POPUP_CLUSTERS, UI_POPUP_RESET };
 
 /* Dirty flags: changes set them, the loop acts on them once per pass. */
 enum {
@@ -84,6 +84,10 @@ struct ui {
 
 	struct tui_clusters *clusters; /* NULL: no cluster switching */
 
+	struct ui_reset *reset;   /* the reset dialog (UI_POPUP_RESET), NULL when closed */
+	struct rw_worker *rw;     /* the reset worker thread, made on first use */
+	struct rw_job *rw_job;    /* the job it runs for the open dialog (NULL: none, or abandoned) */
+
 	struct ui_geom geom;
 	bool color, ascii;
 	const struct ui_glyphs *glyphs;
@@ -114,6 +118,13 @@ void ui_take_snapshot(struct ui *u);           /* newest snapshot from the sourc
 void ui_adopt_next(struct ui *u, int64_t now); /* `next` replaces `snap` unless the user is moving */
 void ui_rebuild_rows(struct ui *u);            /* rows from snap: build, filter, sort, follow the selection */
 void ui_on_key(struct ui *u, int ch);          /* one key, through popups, the filter line and the key table */
+
+/* reset_ui.c: the reset dialog in the loop */
+void ui_reset_open(struct ui *u, bool undo); /* R / U on the selected group or partition */
+void ui_reset_key(struct ui *u, int ch);
+void ui_reset_wake(struct ui *u);            /* the worker's fd is readable */
+int ui_reset_fd(const struct ui *u);         /* -1 when no job runs */
+void ui_reset_free(struct ui *u);            /* waits for a running job (bounded by its timeouts) */
 
 /* screen.c */
 void screen_draw(struct ui *u);

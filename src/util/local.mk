@@ -6,7 +6,8 @@ liblagtop_a_SOURCES += \
 	src/util/json.c src/util/json.h \
 	src/util/csv.c src/util/csv.h \
 	src/util/regex.c src/util/regex.h \
-	src/util/timeutil.c src/util/timeutil.h
+	src/util/timeutil.c src/util/timeutil.h \
+	src/util/errbuf.c src/util/errbuf.h
 
 if HAVE_CMOCKA
 UTIL_UNIT_TESTS = tests/unit/test_util_sanitize tests/unit/test_util_json tests/unit/test_util_csv \

@@ -1,6 +1,8 @@
 /* tui_fixture.c — a simulated cluster with a fixed picture for the terminal tests: known groups,
  * lags and members, and one group id holding an escape sequence. Prints `ready bootstrap=...` like
- * lagtop-sim; SIGUSR2 changes the lags (so a refresh re-sorts the rows); SIGTERM/SIGINT stop it.
+ * lagtop-sim; SIGUSR2 changes the lags (so a refresh re-sorts the rows); SIGUSR1 turns a 3 s delay of
+ * every answer on or off (a slow cluster: the reset dialog's work must not block the UI); SIGTERM/SIGINT
+ * stop it.
  *
  *   group                 members  partitions                    lag
  *   shipping              1        payments 0,1 (100 of 500)     800
@@ -13,6 +15,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -45,6 +48,7 @@ int main(void)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &set, NULL); /* the sim thread inherits the mask; main sigwait()s */
 
 	sim_cluster *sim = sim_new(&so, err, sizeof err);
@@ -84,10 +88,17 @@ int main(void)
 	printf("ready bootstrap=%s\n", sim_bootstrap(sim));
 	fflush(stdout);
 
+	bool slow = false;
 	for (;;) {
 		int sig;
 		if (sigwait(&set, &sig) != 0)
 			break;
+		if (sig == SIGUSR1) {
+			slow = !slow;
+			if (sim_broker_set_latency(sim, 1, slow ? 3000 : 0, err, sizeof err) != 0)
+				fprintf(stderr, "tui_fixture: latency: %s\n", err);
+			continue;
+		}
 		if (sig != SIGUSR2)
 			break;
 		for (int p = 0; p < 2; p++)

@@ -219,8 +219,10 @@ static void datetime_and_fallback(void **state)
 	reset_input_part(&in, "t", 0)->ts_offset = LT_RESET_TS_UNKNOWN;
 	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_DATETIME, "1h", NOW, err, sizeof err), 0);
 	assert_int_equal(reset_request_add_topic(&rq, "t:0", err, sizeof err), 0);
-	assert_null(reset_plan_build(&rq, &in, err, sizeof err));
+	bool cluster_fault = false;
+	assert_null(reset_plan_build_ex(&rq, &in, &cluster_fault, err, sizeof err));
 	assert_string_equal(err, "Error getting offset by timestamp of topic partition: t-0");
+	assert_true(cluster_fault); /* the cluster's fault: exit status 1, not a usage error */
 	reset_request_free(&rq);
 	reset_input_free(&in);
 
@@ -279,11 +281,14 @@ static void scope_all_topics(void **state)
 	/* the deleted topic and the leaderless partition have commits: kafka-consumer-groups refuses */
 	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_EARLIEST, NULL, NOW, err, sizeof err), 0);
 	rq.all_topics = true;
-	assert_null(reset_plan_build(&rq, &in, err, sizeof err));
+	bool cluster_fault = true;
+	assert_null(reset_plan_build_ex(&rq, &in, &cluster_fault, err, sizeof err));
 	assert_string_equal(err, "The partitions \"gone-0\" do not exist");
+	assert_false(cluster_fault); /* the request named it: a usage error */
 	reset_input_part(&in, "gone", 0)->committed = LT_OFFSET_NONE;
-	assert_null(reset_plan_build(&rq, &in, err, sizeof err));
+	assert_null(reset_plan_build_ex(&rq, &in, &cluster_fault, err, sizeof err));
 	assert_string_equal(err, "The partitions \"u-0\" have no leader");
+	assert_true(cluster_fault);
 	reset_input_part(&in, "u", 0)->committed = LT_OFFSET_NONE;
 	lt_reset_plan *p = reset_plan_build(&rq, &in, err, sizeof err);
 	assert_non_null(p);

@@ -169,12 +169,59 @@ static void file_read_limits(void **state)
 	assert_non_null(strstr(err, "/nonexistent/x.csv"));
 }
 
+/* Two backups in the same millisecond: the second ("-01") is the newer one, and --undo must restore it. */
+static void same_millisecond_newest_is_the_later(void **state)
+{
+	(void)state;
+	char err[512], first[4096], second[4096], third[4096], newest[4096];
+	assert_int_equal(reset_backup_write("ms", T0, "t,0,1\n", first, sizeof first, err, sizeof err), 0);
+	assert_int_equal(reset_backup_write("ms", T0, "t,0,2\n", second, sizeof second, err, sizeof err), 0);
+	assert_non_null(strstr(second, "Z-01.csv"));
+	assert_int_equal(reset_backup_newest("ms", newest, sizeof newest, err, sizeof err), 0);
+	assert_string_equal(newest, second);
+	assert_int_equal(reset_backup_write("ms", T0, "t,0,3\n", third, sizeof third, err, sizeof err), 0);
+	assert_int_equal(reset_backup_newest("ms", newest, sizeof newest, err, sizeof err), 0);
+	assert_string_equal(newest, third);
+	/* a later millisecond still wins over every suffix */
+	assert_int_equal(reset_backup_write("ms", T0 + 1, "t,0,4\n", first, sizeof first, err, sizeof err), 0);
+	assert_int_equal(reset_backup_newest("ms", newest, sizeof newest, err, sizeof err), 0);
+	assert_string_equal(newest, first);
+}
+
+/* A group id whose encoded form would not fit in a file name (NAME_MAX is 255 bytes) still gets a backup,
+ * so it can be reset; two such ids with a common prefix keep separate backups. */
+static void long_group_ids_get_backups(void **state)
+{
+	(void)state;
+	char err[512], pa[4096], pb[4096], newest[4096];
+	char ga[301], gb[301];
+	memset(ga, 'g', 300);
+	ga[300] = '\0';
+	memcpy(gb, ga, sizeof gb);
+	gb[299] = 'h';
+	assert_int_equal(reset_backup_write(ga, T0, "t,0,1\n", pa, sizeof pa, err, sizeof err), 0);
+	assert_int_equal(reset_backup_write(gb, T0 + 1, "t,0,2\n", pb, sizeof pb, err, sizeof err), 0);
+	assert_true(strlen(strrchr(pa, '/') + 1) <= 255);
+	assert_int_equal(reset_backup_newest(ga, newest, sizeof newest, err, sizeof err), 0);
+	assert_string_equal(newest, pa);
+	assert_int_equal(reset_backup_newest(gb, newest, sizeof newest, err, sizeof err), 0);
+	assert_string_equal(newest, pb);
+	/* 30 three-byte UTF-8 characters: 270 bytes once percent-encoded */
+	char cjk[91] = "";
+	for (int i = 0; i < 30; i++)
+		strcat(cjk, "\xe6\xb6\x88");
+	assert_int_equal(reset_backup_write(cjk, T0, "t,0,3\n", pa, sizeof pa, err, sizeof err), 0);
+	assert_int_equal(reset_backup_newest(cjk, newest, sizeof newest, err, sizeof err), 0);
+	assert_string_equal(newest, pa);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(backup_written_private_and_found), cmocka_unit_test(undo_request_from_newest),
 		cmocka_unit_test(audit_appends_private_lines),      cmocka_unit_test(unwritable_state_dir_refuses),
 		cmocka_unit_test(file_read_limits),
+		cmocka_unit_test(same_millisecond_newest_is_the_later), cmocka_unit_test(long_group_ids_get_backups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

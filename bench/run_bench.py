@@ -1,0 +1,369 @@
+#!/usr/bin/python3
+"""make bench: scale and cost of lagtop against a kafka-python peer, on the simulated cluster (doc/PERFORMANCE.md).
+
+For each scenario a `lagtop-sim --scenario scale` process is started (so the simulator's CPU and memory are
+not lagtop's), then, against it:
+  - bench/lagtop-bench refresh: one cold and N warm refreshes through the collector in one process
+    (wall, CPU, peak RSS, requests per API per refresh from the simulator's counters, simulator CPU);
+  - `lagtop --once` run R times as a whole process (wall, CPU, max RSS);
+  - bench/peer_kafka_python.py run P times (wall, CPU);
+then once: bench/bench_ui_draw (the dashboard's offscreen draw, 100,000 partition rows) and, with tmux,
+the CPU of an idle dashboard at a 2 s interval on scenario M.
+Prints one table (metrics x scenarios, with the targets and whether they are met).
+"""
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+# name, groups, partitions per group (= per topic), topics, brokers
+SCENARIOS = {
+    "T": (5, 2, 1, 3),  # the smoke test's tiny one
+    "S": (100, 16, 10, 3),
+    "M": (1000, 32, 100, 3),
+    "L": (5000, 64, 500, 3),
+}
+# runs of `lagtop --once` and of the peer per scenario (medians are taken)
+RUNS = {"T": 1, "S": 3, "M": 3, "L": 1}
+REFRESHES = {"T": 2, "S": 7, "M": 7, "L": 5}
+# the APIs listed one per row (others, if any, show up in the total)
+APIS = ["Metadata", "ListGroups", "FindCoordinator", "DescribeGroups", "OffsetFetch", "ListOffsets", "ApiVersions"]
+
+
+def median(v):
+    v = sorted(v)
+    if not v:
+        return None
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def run_timed(argv, stdout=subprocess.PIPE, timeout=600, env=None):
+    """Runs argv; returns (rc, stdout, wall_ms, stderr)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE, env=env)
+    out, err = b"", b""
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    wall = (time.monotonic() - t0) * 1000
+    return p.returncode, (out or b"").decode(errors="replace"), wall, (err or b"").decode(errors="replace")
+
+
+class Children:
+    """CPU and max RSS of the children reaped between start() and stop()."""
+
+    def start(self):
+        self.r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+
+    def stop(self):
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (r.ru_utime + r.ru_stime - self.r0.ru_utime - self.r0.ru_stime) * 1000, r.ru_maxrss
+
+
+def timed(argv, timeout=600):
+    c = Children()
+    c.start()
+    rc, out, wall, err = run_timed(argv, timeout=timeout)
+    cpu, _ = c.stop()
+    return rc, out, wall, cpu, err
+
+
+class Sim:
+    def __init__(self, builddir, tmp, name, groups, parts, topics, brokers):
+        self.log = os.path.join(tmp, "sim-%s.err" % name)
+        self.errf = open(self.log, "w")
+        self.p = subprocess.Popen([os.path.join(builddir, "lagtop-sim"), "--scenario", "scale", "--groups",
+                                   str(groups), "--partitions", str(parts), "--topics", str(topics),
+                                   "--brokers", str(brokers)], stdout=subprocess.PIPE, stderr=self.errf)
+        line = self.p.stdout.readline().decode()
+        m = re.match(r"ready bootstrap=(\S+)", line)
+        if not m:
+            self.stop()
+            raise RuntimeError("lagtop-sim did not start: %r" % line)
+        self.bootstrap = m.group(1)
+
+    def stop(self):
+        if self.p.poll() is not None:
+            with open(self.log) as f:
+                tail = f.read().strip().splitlines()[-1:]
+            sys.stderr.write("run_bench: lagtop-sim exited before the end of the scenario (status %d; last: %s)\n"
+                             % (self.p.returncode, tail))
+        else:
+            self.p.send_signal(signal.SIGTERM)
+            try:
+                self.p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        self.errf.close()
+
+
+def kv(text):
+    d = {}
+    for line in text.splitlines():
+        k, sep, v = line.partition("=")
+        if sep:
+            try:
+                d[k.strip()] = float(v)
+            except ValueError:
+                d[k.strip()] = v.strip()
+    return d
+
+
+def lower_bound(groups, brokers, leaders):
+    """Fewest requests of one refresh with librdkafka 2.0.2's API (issue 8): ListGroups per broker,
+    DescribeGroups and FindCoordinator per group, OffsetFetch per group, two ListOffsets per leader, one
+    Metadata."""
+    return brokers + 3 * groups + 2 * leaders + 1
+
+
+def bench_scenario(a, tmp, name):
+    groups, parts, topics, brokers = SCENARIOS[name]
+    res = {"size": "%dx%d" % (groups, parts), "brokers": brokers, "topics": topics}
+    sim = Sim(a.builddir, tmp, name, groups, parts, topics, brokers)
+    try:
+        # the in-process refresh measure
+        rc, out, _, _, err = timed([os.path.join(a.builddir, "bench", "lagtop-bench"), "refresh", "-b",
+                                    sim.bootstrap, "-n", str(REFRESHES[name]), "--sim-pid", str(sim.p.pid),
+                                    "--sim-log", sim.log])
+        r = kv(out)
+        if rc != 0:
+            sys.stderr.write("run_bench: lagtop-bench refresh on %s failed (%d): %s\n" % (name, rc, err.strip()))
+        res.update({"wall": r.get("wall_ms"), "cpu": r.get("cpu_ms"), "cold_wall": r.get("cold_wall_ms"),
+                    "rss": r.get("rss_kb", 0) / 1024.0 if r.get("rss_kb") else None, "rows": r.get("rows"),
+                    "groups": r.get("groups"), "sim_cpu": r.get("sim_cpu_ms"), "complete": r.get("complete")})
+        for api in APIS + ["total"]:
+            res["req_" + api] = r.get("req_" + api, 0.0)
+            res["cold_req_" + api] = r.get("cold_req_" + api, 0.0)
+        leaders = min(brokers, topics * parts)  # the sim spreads leaders round robin
+        res["lb"] = lower_bound(groups, brokers, leaders)
+
+        # whole `lagtop --once` runs
+        walls, cpus, rsss = [], [], []
+        for _ in range(RUNS[name]):
+            c = Children()
+            c.start()
+            rc, out, wall, err = run_timed([os.path.join(a.builddir, "lagtop"), "--once", "--format", "csv",
+                                            "-b", sim.bootstrap, "--timeout", "120"])
+            cpu, _ = c.stop()
+            lines = out.count("\n")
+            if rc != 0 or lines < 2:
+                sys.stderr.write("run_bench: lagtop --once on %s failed (%d): %s\n" % (name, rc, err.strip()))
+                continue
+            walls.append(wall)
+            cpus.append(cpu)
+        res["once_wall"], res["once_cpu"] = median(walls), median(cpus)
+
+        # the peer
+        walls, cpus, inner = [], [], []
+        if not a.no_peer:
+            for _ in range(RUNS[name]):
+                rc, out, wall, cpu, err = timed([a.python, os.path.join(a.srcdir, "bench", "peer_kafka_python.py"),
+                                                 sim.bootstrap], timeout=1800)
+                if rc != 0:
+                    sys.stderr.write("run_bench: peer on %s failed (%d): %s\n" % (name, rc, err.strip()[-400:]))
+                    continue
+                peer = json.loads(out.strip().splitlines()[-1])
+                inner.append(peer["wall_ms"])
+                if peer["rows"] != res["rows"]:
+                    sys.stderr.write("run_bench: peer on %s saw %s rows, lagtop %s\n" % (name, peer["rows"], res["rows"]))
+                walls.append(wall)
+                cpus.append(cpu)
+        res["peer_wall"], res["peer_cpu"], res["peer_inner"] = median(walls), median(cpus), median(inner)
+        if res["peer_wall"] and res["wall"]:
+            res["speedup"] = res["peer_inner"] / res["wall"]
+            res["speedup_once"] = res["peer_wall"] / res["once_wall"] if res["once_wall"] else None
+
+        # the idle dashboard (scenario M only)
+        if name == "M" and not a.no_idle:
+            res["idle"] = idle_dashboard(a, sim.bootstrap)
+    finally:
+        sim.stop()
+    return res
+
+
+def idle_dashboard(a, bootstrap):
+    """CPU share of one core used by `lagtop -i 2` in a detached tmux over a.idle_seconds, or a reason string."""
+    if not a.tmux or not shutil.which(a.tmux):
+        return "no tmux"
+    sock = "lagtop-bench-%d" % os.getpid()
+    tm = [a.tmux, "-L", sock, "-f", "/dev/null"]
+    cmd = "%s -b %s -i 2" % (os.path.join(a.builddir, "lagtop"), bootstrap)
+    subprocess.run(tm + ["new-session", "-d", "-x", "200", "-y", "50", "exec " + cmd], check=False)
+    try:
+        time.sleep(5)  # the first refreshes, and the dashboard up
+        pid = subprocess.run(tm + ["list-panes", "-F", "#{pane_pid}"], capture_output=True, text=True).stdout.strip()
+        if not pid or not os.path.exists("/proc/%s" % pid):
+            return "no dashboard on this build"
+        def cpu_s():
+            with open("/proc/%s/stat" % pid) as f:
+                s = f.read()
+            fields = s[s.rindex(")") + 2:].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        c0, t0 = cpu_s(), time.monotonic()
+        time.sleep(a.idle_seconds)
+        if not os.path.exists("/proc/%s" % pid):
+            return "dashboard exited"
+        return (cpu_s() - c0) / (time.monotonic() - t0) * 100
+    finally:
+        subprocess.run(tm + ["kill-server"], check=False, capture_output=True)
+
+
+def fmt(v, spec="%.0f"):
+    if v is None:
+        return "-"
+    if isinstance(v, str):
+        return v
+    return spec % v
+
+
+def verdict(ok):
+    return "" if ok is None else ("met" if ok else "MISSED")
+
+
+def print_table(results, draw):
+    names = list(results)
+    rows = []
+
+    def row(label, key, spec="%.0f", target="", check=None):
+        vals = [fmt(results[n].get(key), spec) for n in names]
+        ok = None
+        if check:
+            n, fn = check
+            if n in results and results[n].get(key) is not None and not isinstance(results[n].get(key), str):
+                ok = fn(results[n][key])
+        rows.append((label, vals, target, verdict(ok)))
+
+    row("groups x partitions", "size", "%s")
+    row("rows (group, partition)", "rows")
+    row("refresh wall ms (median)", "wall", "%.1f", "M <= 250, L <= 2000",
+        ("M", lambda v: v <= 250) if "M" in results else ("L", lambda v: v <= 2000))
+    if "M" in results and "L" in results:
+        rows[-1] = rows[-1][:3] + (verdict(results["M"]["wall"] is not None and results["M"]["wall"] <= 250
+                                           and results["L"]["wall"] is not None and results["L"]["wall"] <= 2000),)
+    row("refresh CPU ms (median)", "cpu", "%.1f", "M <= 100", ("M", lambda v: v <= 100))
+    row("first (cold) refresh wall ms", "cold_wall", "%.1f")
+    row("lagtop --once wall ms", "once_wall", "%.0f")
+    row("lagtop --once CPU ms", "once_cpu", "%.0f")
+    row("peer (kafka-python) process wall ms", "peer_wall", "%.0f")
+    row("peer: the table alone (no startup) ms", "peer_inner", "%.0f")
+    row("peer (kafka-python) CPU ms", "peer_cpu", "%.0f")
+    row("speed-up: peer process / --once", "speedup_once", "%.1fx", "M >= 10x", ("M", lambda v: v >= 10))
+    row("speed-up: peer table / refresh", "speedup", "%.1fx", "M >= 10x", ("M", lambda v: v >= 10))
+    row("peak RSS MB (refreshing process)", "rss", "%.1f", "L <= 128", ("L", lambda v: v <= 128))
+    row("requests per refresh", "req_total", "%.0f")
+    for api in APIS:
+        row("  " + api, "req_" + api, "%.0f")
+    row("lower bound (librdkafka 2.0.2)", "lb", "%.0f")
+    for n in names:
+        r = results[n]
+        r["ratio"] = r["req_total"] / r["lb"] if r.get("lb") and r.get("req_total") else None
+    row("requests / lower bound", "ratio", "%.2f", "L <= 1.10", ("L", lambda v: v <= 1.10))
+    row("first refresh requests", "cold_req_total", "%.0f")
+    row("simulator CPU ms per refresh", "sim_cpu", "%.1f")
+    if "M" in results and "idle" in results["M"]:
+        idle = results["M"]["idle"]
+        if isinstance(idle, str):
+            results["M"]["idle_cell"] = "n/a"
+        else:
+            results["M"]["idle_cell"] = idle
+        row("idle dashboard, 2 s interval, % core", "idle_cell", "%.1f", "M <= 5", ("M", lambda v: v <= 5))
+
+    w0 = max(len(r[0]) for r in rows + [("draw: rebuild 100000 partition rows, ms", 0)])
+    w = [max([len(n)] + [len(r[1][i]) for r in rows]) for i, n in enumerate(names)]
+    wt = max(len(r[2]) for r in rows)
+    line = "%-*s  %s  %-*s  %s" % (w0, "metric", "  ".join("%*s" % (w[i], n) for i, n in enumerate(names)),
+                                   wt, "target", "")
+    print(line.rstrip())
+    print("-" * len(line.rstrip()))
+    for label, vals, target, v in rows:
+        print(("%-*s  %s  %-*s  %s" % (w0, label, "  ".join("%*s" % (w[i], x) for i, x in enumerate(vals)),
+                                        wt, target, v)).rstrip())
+    if draw:
+        rows_n = int(draw.get("draw_rows", 0))
+        note = ("  (curses into /dev/null, 200x60)" if draw.get("draw_curses")
+                else "  (model rows + formatting only: the dashboard's draw is not on this build)")
+        fm = draw.get("draw_frame_ms")
+        print("%-*s  %s  <= 5  %s%s" % (w0, "draw: frame, %d partition rows, ms" % rows_n, fmt(fm, "%.3f"),
+                                        verdict(fm <= 5 if fm is not None else None), note))
+        print("%-*s  %s  (rows_build + rows_sort, once per new snapshot)" % (
+            w0, "draw: rebuild %d partition rows, ms" % rows_n, fmt(draw.get("draw_rebuild_ms"), "%.2f")))
+        if "draw_g_frame_ms" in draw:
+            print("%-*s  %s  (frame), %s (rebuild)" % (w0, "draw: %d groups pane, ms" % rows_n,
+                                                       fmt(draw["draw_g_frame_ms"], "%.3f"),
+                                                       fmt(draw["draw_g_rebuild_ms"], "%.2f")))
+    for n in names:
+        if isinstance(results[n].get("idle"), str):
+            print("idle dashboard on %s: not measured (%s)" % (n, results[n]["idle"]))
+
+
+def bench_draw(a):
+    """The dashboard's offscreen draw (bench/bench_ui_draw: curses into /dev/null, partitions pane of one
+    group with a.draw_rows partitions); without it, the model's part only (lagtop-bench draw)."""
+    ui = os.path.join(a.builddir, "bench", "bench_ui_draw")
+    if os.access(ui, os.X_OK):
+        rc, out, _, _, err = timed([ui, str(a.draw_rows)])
+        m = re.search(r"^partitions pane.*rows=(\d+).*rebuild\(build\+sort\)=([0-9.]+) ms draw=([0-9.]+) ms/frame",
+                      out, re.M)
+        g = re.search(r"^groups pane.*rows=(\d+).*rebuild\(build\+sort\)=([0-9.]+) ms draw=([0-9.]+) ms/frame",
+                      out, re.M)
+        if rc != 0 or not m:
+            sys.stderr.write("run_bench: bench_ui_draw failed (%d): %s\n" % (rc, err.strip()))
+            return None
+        d = {"draw_rows": float(m.group(1)), "draw_rebuild_ms": float(m.group(2)),
+             "draw_frame_ms": float(m.group(3)), "draw_curses": 1}
+        if g:
+            d.update({"draw_g_rebuild_ms": float(g.group(2)), "draw_g_frame_ms": float(g.group(3))})
+        return d
+    rc, out, _, _, err = timed([os.path.join(a.builddir, "bench", "lagtop-bench"), "draw", "--rows",
+                                str(a.draw_rows)])
+    if rc != 0:
+        sys.stderr.write("run_bench: lagtop-bench draw failed (%d): %s\n" % (rc, err.strip()))
+    return kv(out)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description="lagtop scale and cost benchmarks (make bench)")
+    ap.add_argument("--builddir", default=os.getcwd())
+    ap.add_argument("--srcdir", default=os.path.dirname(here))
+    ap.add_argument("--scenarios", default="S,M,L", help="comma-separated: T (tiny), S, M, L")
+    ap.add_argument("--python", default=os.environ.get("DEBIAN_PYTHON", "/usr/bin/python3"))
+    ap.add_argument("--tmux", default="tmux")
+    ap.add_argument("--idle-seconds", type=float, default=20)
+    ap.add_argument("--no-peer", action="store_true")
+    ap.add_argument("--no-idle", action="store_true")
+    ap.add_argument("--no-draw", action="store_true")
+    ap.add_argument("--draw-rows", type=int, default=100000)
+    a = ap.parse_args()
+    names = [n.strip() for n in a.scenarios.split(",") if n.strip()]
+    for n in names:
+        if n not in SCENARIOS:
+            sys.stderr.write("run_bench: unknown scenario '%s' (T, S, M, L)\n" % n)
+            return 2
+    tmp = tempfile.mkdtemp(prefix="lagtop-bench.")
+    try:
+        results = {}
+        for n in names:
+            results[n] = bench_scenario(a, tmp, n)
+        draw = None
+        if not a.no_draw:
+            draw = bench_draw(a)
+        print_table(results, draw)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

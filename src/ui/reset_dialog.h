@@ -1,0 +1,109 @@
+/* reset_dialog.h — the dashboard's reset dialog (R, U) as a state machine: keys in, actions out, text lines
+ * to draw. No curses calls, no threads, no cluster: the loop (reset_ui.c) runs the actions on the worker
+ * (reset_worker.h) and hands the answers back, and tests/unit/test_ui_reset drives it directly.
+ *
+ *   R:  TARGET --Enter (value valid)--> WORKING --preview--> PREVIEW --Yes (+ group name)--> WORKING --> RESULT
+ *                                                     \--> REFUSED (guard: state, members) / ERROR
+ *   U:  WORKING (the newest backup as a --from-file request) --> PREVIEW ... as above
+ * Esc closes the dialog at every step, except while a commit runs (it cannot be taken back halfway).
+ * The confirm button starts on No; a plan moving more than `threshold` messages (replayed + skipped; 0:
+ * always) also needs the group name typed exactly.
+ */
+#ifndef LAGTOP_UI_RESET_DIALOG_H
+#define LAGTOP_UI_RESET_DIALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kafka/reset_exec.h"
+#include "reset/plan.h"
+
+enum rd_step {
+	RD_TARGET = 1, /* choose the target, type its value */
+	RD_WORKING,    /* the worker gathers (preview) or commits */
+	RD_PREVIEW,    /* the plan, the buttons, maybe the group name */
+	RD_REFUSED,    /* the guard said no: state and members */
+	RD_ERROR,      /* the cluster could not answer, or no plan */
+	RD_RESULT,     /* what the commit did */
+};
+
+enum rd_action {
+	RD_ACT_NONE = 0,
+	RD_ACT_CLOSE,   /* the dialog is done: free it (a running preview is abandoned) */
+	RD_ACT_PREVIEW, /* start the preview job: rd->rq (R) or rd->group's newest backup (U) */
+	RD_ACT_COMMIT,  /* start the commit of rd->plan */
+};
+
+/* Keys, as the loop passes them (curses codes for the special ones; see reset_dialog.c). */
+struct rd_target_def {
+	lt_reset_target target;
+	const char *label;   /* "to-offset N" */
+	const char *example; /* value example, NULL: the target takes no value */
+};
+const struct rd_target_def *rd_target_at(size_t i); /* NULL past the end */
+
+struct ui_reset {
+	enum rd_step step;
+	bool undo;
+	char *group;
+	char *scope_topic;  /* NULL: every topic the group has offsets on */
+	int32_t scope_part; /* -1: the whole topic */
+	int64_t threshold;
+
+	size_t target; /* index in the target table */
+	char value[128];
+	char err[512]; /* one line shown under the input or the buttons */
+
+	bool committing;      /* RD_WORKING for the commit (Esc is refused) */
+	lt_reset_request rq;  /* the validated request, valid while has_rq */
+	bool has_rq;
+	char *target_desc;    /* "to-earliest", "shift-by -5", "undo <backup>" (audit log) */
+
+	/* preview */
+	lt_reset_plan *plan;
+	char *msg;            /* REFUSED/ERROR: the message (several lines) */
+	bool yes;             /* the selected button */
+	bool need_name;
+	char name[256];
+
+	/* result */
+	lt_reset_result res;
+	bool has_res;
+
+	int top; /* scroll of the body */
+};
+
+/* A new dialog for group. scope_topic NULL: all topics; scope_part -1: the whole topic. For undo the
+ * dialog starts in RD_WORKING and the caller starts the preview job at once. */
+struct ui_reset *rd_new(const char *group, const char *scope_topic, int32_t scope_part, bool undo,
+			int64_t threshold);
+void rd_free(struct ui_reset *rd);
+
+/* One key. now_ms (wall clock) resolves relative datetimes and durations. */
+enum rd_action rd_key(struct ui_reset *rd, int ch, int64_t now_ms);
+
+/* The preview job's answer. The dialog takes ownership of plan, msg and desc (any may be NULL):
+ * refused → REFUSED with msg; plan NULL → ERROR with msg; otherwise PREVIEW. */
+void rd_preview_done(struct ui_reset *rd, bool refused, lt_reset_plan *plan, char *msg, char *desc);
+/* The commit job's answer (ownership of res moves to the dialog). */
+void rd_commit_done(struct ui_reset *rd, lt_reset_result *res);
+
+/* What to draw: a title, the scrolling body and the fixed footer. Lines are malloc'd, untrusted text in
+ * them is not yet escaped (the screen escapes every line). hl: index of the highlighted line in the body
+ * (the selected target), -1 if none. Free with rd_lines_free. */
+struct rd_view {
+	char *title;
+	char **body;
+	size_t n_body;
+	int hl;
+	char **foot;
+	size_t n_foot;
+	int foot_hl;       /* footer line with the buttons, -1 if none */
+	int btn_col, btn_len; /* the selected button inside foot[foot_hl] (bytes) */
+	bool foot_err;     /* the last footer line is an error */
+};
+void rd_view_build(const struct ui_reset *rd, struct rd_view *v);
+void rd_view_free(struct rd_view *v);
+
+#endif

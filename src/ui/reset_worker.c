@@ -1,0 +1,207 @@
+/* reset_worker.c — the reset executor on a worker thread (see reset_worker.h). The body mirrors
+ * src/cli/reset_cmd.c: gather, guard (refuse before planning, like kafka-consumer-groups), plan; and the
+ * commit through reset_exec_commit, which checks the guard again, writes the backup and reads back. */
+#include "config.h"
+
+#include "ui/reset_worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kafka/reset_store.h"
+#include "util/xalloc.h"
+
+struct rw_worker {
+	int pipe[2];
+	pthread_t thread;
+	bool running;  /* a thread was started and not joined */
+	struct rw_job *job;
+};
+
+struct rw_job *rw_job_new(enum rw_kind kind, const struct lt_reset_conn_conf *conn)
+{
+	struct rw_job *j = xcalloc(1, sizeof *j);
+	j->kind = kind;
+	j->conn.cluster_name = conn->cluster_name ? xstrdup(conn->cluster_name) : NULL;
+	j->conn.bootstrap = xstrdup(conn->bootstrap ? conn->bootstrap : "");
+	j->conn.n_props = conn->n_props;
+	j->conn.prop_keys = xcalloc(conn->n_props + 1, sizeof(char *));
+	j->conn.prop_values = xcalloc(conn->n_props + 1, sizeof(char *));
+	for (size_t i = 0; i < conn->n_props; i++) {
+		j->conn.prop_keys[i] = xstrdup(conn->prop_keys[i]);
+		j->conn.prop_values[i] = xstrdup(conn->prop_values[i]);
+	}
+	j->conn.timeout_ms = conn->timeout_ms;
+	return j;
+}
+
+void rw_job_free(struct rw_job *j)
+{
+	if (!j)
+		return;
+	free(j->conn.cluster_name);
+	free(j->conn.bootstrap);
+	for (size_t i = 0; i < j->conn.n_props; i++) {
+		free(j->conn.prop_keys[i]);
+		/* values may be secrets (sasl.password): wiped before they go back to the allocator */
+		explicit_bzero(j->conn.prop_values[i], strlen(j->conn.prop_values[i]));
+		free(j->conn.prop_values[i]);
+	}
+	free(j->conn.prop_keys);
+	free(j->conn.prop_values);
+	free(j->group);
+	reset_request_free(&j->rq);
+	reset_plan_free(j->plan_out);
+	free(j->msg);
+	free(j->desc_out);
+	if (j->kind == RW_COMMIT)
+		reset_result_free(&j->res);
+	free(j);
+}
+
+static lt_reset_conn *job_connect(struct rw_job *j, char *err, size_t errlen)
+{
+	struct lt_reset_conn_conf cf = {
+		.cluster_name = j->conn.cluster_name ? j->conn.cluster_name : j->conn.bootstrap,
+		.bootstrap = j->conn.bootstrap,
+		.n_props = j->conn.n_props,
+		.prop_keys = (const char *const *)j->conn.prop_keys,
+		.prop_values = (const char *const *)j->conn.prop_values,
+		.timeout_ms = j->conn.timeout_ms,
+	};
+	return reset_conn_new(&cf, err, errlen);
+}
+
+static void run_preview(struct rw_job *j)
+{
+	char err[1024], msg[8192];
+	if (j->undo) {
+		char path[4096];
+		reset_request_free(&j->rq);
+		memset(&j->rq, 0, sizeof j->rq);
+		if (reset_undo_request(j->group, &j->rq, path, sizeof path, err, sizeof err) != 0) {
+			j->msg = xstrdup(err);
+			return;
+		}
+		j->desc_out = xasprintf("undo %s", path);
+	}
+	lt_reset_conn *c = job_connect(j, err, sizeof err);
+	if (!c) {
+		j->msg = xstrdup(err);
+		return;
+	}
+	lt_reset_input in;
+	reset_input_init(&in);
+	if (reset_exec_gather(c, &j->rq, &in, err, sizeof err) != 0) {
+		j->msg = xstrdup(err);
+	} else if (reset_guard(j->rq.group, &in, msg, sizeof msg) != LT_GUARD_PROCEED) {
+		j->refused = true;
+		j->msg = xstrdup(msg);
+	} else {
+		j->plan_out = reset_plan_build(&j->rq, &in, err, sizeof err);
+		if (!j->plan_out)
+			j->msg = xstrdup(err);
+	}
+	reset_input_free(&in);
+	reset_conn_free(c);
+}
+
+static void run_commit(struct rw_job *j)
+{
+	char err[1024];
+	lt_reset_conn *c = job_connect(j, err, sizeof err);
+	if (!c) {
+		memset(&j->res, 0, sizeof j->res);
+		j->res.status = LT_EXEC_FAILED;
+		j->res.message = xstrdup(err);
+		return;
+	}
+	reset_exec_commit(c, j->plan, j->target_desc, &j->res);
+	reset_conn_free(c);
+}
+
+void rw_job_run(struct rw_job *j)
+{
+	if (j->kind == RW_PREVIEW)
+		run_preview(j);
+	else
+		run_commit(j);
+}
+
+static void *thread_main(void *arg)
+{
+	struct rw_worker *w = arg;
+	rw_job_run(w->job);
+	char c = 1;
+	if (write(w->pipe[1], &c, 1) < 0) {
+		/* the pipe holds at most a byte per job: it cannot be full */
+	}
+	return NULL;
+}
+
+struct rw_worker *rw_new(char *err, size_t errlen)
+{
+	struct rw_worker *w = xcalloc(1, sizeof *w);
+	if (pipe2(w->pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+		snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void rw_free(struct rw_worker *w)
+{
+	if (!w)
+		return;
+	if (w->running)
+		pthread_join(w->thread, NULL);
+	rw_job_free(w->job);
+	close(w->pipe[0]);
+	close(w->pipe[1]);
+	free(w);
+}
+
+int rw_fd(const struct rw_worker *w)
+{
+	return w ? w->pipe[0] : -1;
+}
+
+bool rw_busy(const struct rw_worker *w)
+{
+	return w && w->running;
+}
+
+int rw_start(struct rw_worker *w, struct rw_job *job, char *err, size_t errlen)
+{
+	if (w->running) {
+		snprintf(err, errlen, "the previous reset request is still running; try again in a moment");
+		return -1;
+	}
+	w->job = job;
+	int rc = pthread_create(&w->thread, NULL, thread_main, w);
+	if (rc != 0) {
+		w->job = NULL;
+		snprintf(err, errlen, "cannot start the reset thread: %s", strerror(rc));
+		return -1;
+	}
+	w->running = true;
+	return 0;
+}
+
+struct rw_job *rw_collect(struct rw_worker *w)
+{
+	char buf[16];
+	if (!w->running || read(w->pipe[0], buf, sizeof buf) <= 0)
+		return NULL;
+	pthread_join(w->thread, NULL);
+	w->running = false;
+	struct rw_job *j = w->job;
+	w->job = NULL;
+	return j;
+}

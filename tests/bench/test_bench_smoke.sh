@@ -1,0 +1,35 @@
+#!/bin/sh
+# The benchmarks still build, and a tiny scenario (5 groups x 2 partitions) goes through the same path as
+# `make bench` (simulator process, lagtop-bench refresh and draw, lagtop --once, the kafka-python peer) and
+# prints the table with its columns and the right counts. No timing is asserted here: that is bench/'s job.
+. "$LT_SRCDIR/tests/tap.sh"
+plan 9
+lt_tmpdir
+
+# Built on demand only (EXTRA_PROGRAMS): build it now, outside the parent make's job server.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -s -C "$LT_BUILDDIR" bench/lagtop-bench \
+	>"$LT_TMP/make.log" 2>&1
+rc=$?
+is "bench/lagtop-bench builds" "$rc" 0
+[ "$rc" -eq 0 ] || diag "$(tail -20 "$LT_TMP/make.log")"
+
+peer=""
+"$DEBIAN_PYTHON" -c 'import kafka' 2>/dev/null || peer="--no-peer"
+"$DEBIAN_PYTHON" "$LT_SRCDIR/bench/run_bench.py" --builddir "$LT_BUILDDIR" --scenarios T --no-idle \
+	--draw-rows 2000 $peer >"$LT_TMP/table" 2>"$LT_TMP/err"
+rc=$?
+is "run_bench.py exits 0" "$rc" 0
+is "no failure reported on stderr" "$(cat "$LT_TMP/err")" ""
+table=$(cat "$LT_TMP/table")
+diag "$table"
+
+like "header names the scenario and the target column" "$(head -1 "$LT_TMP/table")" '^metric +T +target$'
+# 5 groups over one topic of 2 partitions: 10 (group, partition) rows
+like "rows counted from the refresh" "$table" '^rows \(group, partition\) +10$'
+# one DescribeGroups and one OffsetFetch per group, per refresh
+like "DescribeGroups per refresh" "$table" '^  DescribeGroups +5$'
+like "OffsetFetch per refresh" "$table" '^  OffsetFetch +5$'
+# 3 ListGroups + 3 x 5 + 2 ListOffsets x 2 leaders + 1 Metadata
+like "lower bound" "$table" '^lower bound \(librdkafka 2.0.2\) +23$'
+like "draw line with 2000 rows" "$table" '^draw: frame, 2000 partition rows, ms +[0-9.]+ '
+done_testing

@@ -1,0 +1,397 @@
+/* test_ui_reset.c — the reset dialog's state machine without a terminal or a cluster: target choice and
+ * value validation with the planner's parsers, the scope, Esc at every step (not during a commit), the
+ * preview's buttons (No first) and the group name above the threshold, refusals, errors, results, the
+ * text shown; and the worker's thread + pipe hand-over on a job that needs no cluster. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <curses.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ui/reset_dialog.h"
+#include "ui/reset_worker.h"
+#include "util/xalloc.h"
+
+#define NOW_MS INT64_C(1795989600000) /* 2026-11-29T... */
+#define ESC 27
+
+static enum rd_action keys(struct ui_reset *rd, const char *s)
+{
+	enum rd_action a = RD_ACT_NONE;
+	for (; *s; s++)
+		a = rd_key(rd, (unsigned char)*s, NOW_MS);
+	return a;
+}
+
+static enum rd_action key(struct ui_reset *rd, int ch)
+{
+	return rd_key(rd, ch, NOW_MS);
+}
+
+static void select_target(struct ui_reset *rd, lt_reset_target t)
+{
+	key(rd, KEY_HOME);
+	while (rd_target_at(rd->target)->target != t)
+		key(rd, KEY_DOWN);
+}
+
+/* A group on topic orders with n partitions, each committed at `committed` in a log of 0..1000. */
+static lt_reset_plan *plan_for(const lt_reset_request *rq, int n, int64_t committed)
+{
+	lt_reset_input in;
+	char err[256];
+	reset_input_init(&in);
+	in.state = LT_GROUP_EMPTY;
+	in.group_exists = true;
+	reset_input_topic(&in, "orders", true);
+	for (int p = 0; p < n; p++) {
+		lt_reset_part *pt = reset_input_part(&in, "orders", p);
+		pt->exists = pt->has_leader = true;
+		pt->committed = committed;
+		pt->log_start = 0;
+		pt->log_end = 1000;
+	}
+	lt_reset_plan *plan = reset_plan_build(rq, &in, err, sizeof err);
+	assert_non_null(plan);
+	reset_input_free(&in);
+	return plan;
+}
+
+static bool view_has(const struct ui_reset *rd, const char *text)
+{
+	struct rd_view v;
+	rd_view_build(rd, &v);
+	bool found = strstr(v.title, text) != NULL;
+	for (size_t i = 0; i < v.n_body && !found; i++)
+		found = strstr(v.body[i], text) != NULL;
+	for (size_t i = 0; i < v.n_foot && !found; i++)
+		found = strstr(v.foot[i], text) != NULL;
+	rd_view_free(&v);
+	return found;
+}
+
+static void earliest_on_group_asks_for_preview(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+	assert_int_equal(rd->step, RD_TARGET);
+	assert_int_equal(rd_target_at(rd->target)->target, LT_RESET_EARLIEST);
+	assert_true(view_has(rd, "Scope: all topics"));
+	assert_int_equal(key(rd, '\n'), RD_ACT_PREVIEW);
+	assert_int_equal(rd->step, RD_WORKING);
+	assert_true(rd->has_rq);
+	assert_int_equal(rd->rq.target, LT_RESET_EARLIEST);
+	assert_true(rd->rq.all_topics);
+	assert_string_equal(rd->target_desc, "to-earliest");
+	assert_true(view_has(rd, "Working"));
+	rd_free(rd);
+}
+
+static void values_are_validated_by_the_parsers(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+	select_target(rd, LT_RESET_OFFSET);
+	assert_int_equal(key(rd, '\n'), RD_ACT_NONE);
+	assert_string_equal(rd->err, "to-offset needs a value, e.g. 1000");
+	assert_int_equal(keys(rd, "12x\n"), RD_ACT_NONE);
+	assert_int_equal(rd->step, RD_TARGET);
+	assert_string_equal(rd->err, "--to-offset expects a whole number, got '12x'");
+	assert_true(view_has(rd, "expects a whole number"));
+	key(rd, KEY_BACKSPACE); /* typing clears the error */
+	assert_string_equal(rd->err, "");
+	assert_string_equal(rd->value, "12");
+	assert_int_equal(key(rd, '\n'), RD_ACT_PREVIEW);
+	assert_int_equal(rd->rq.offset, 12);
+	assert_string_equal(rd->target_desc, "to-offset 12");
+	rd_free(rd);
+
+	rd = rd_new("g", NULL, -1, false, 10000);
+	select_target(rd, LT_RESET_DATETIME);
+	assert_int_equal(keys(rd, "2026-13-01T00:00:00\n"), RD_ACT_NONE);
+	assert_non_null(strstr(rd->err, "2026-13-01T00:00:00"));
+	key(rd, 21); /* ^U */
+	assert_string_equal(rd->value, "");
+	assert_int_equal(keys(rd, "-6h\n"), RD_ACT_PREVIEW);
+	assert_int_equal(rd->rq.timestamp_ms, NOW_MS - 6 * 3600 * 1000);
+	rd_free(rd);
+
+	rd = rd_new("g", NULL, -1, false, 10000);
+	select_target(rd, LT_RESET_DURATION);
+	assert_int_equal(keys(rd, "6h\n"), RD_ACT_NONE); /* not ISO-8601 */
+	assert_true(rd->err[0] != '\0');
+	key(rd, 21);
+	assert_int_equal(keys(rd, "PT1H\n"), RD_ACT_PREVIEW);
+	assert_int_equal(rd->rq.timestamp_ms, NOW_MS - 3600 * 1000);
+	rd_free(rd);
+
+	rd = rd_new("g", NULL, -1, false, 10000);
+	select_target(rd, LT_RESET_SHIFT);
+	assert_int_equal(keys(rd, "-5\n"), RD_ACT_PREVIEW);
+	assert_int_equal(rd->rq.offset, -5);
+	rd_free(rd);
+}
+
+static void moving_the_choice_clears_the_value(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+	keys(rd, "abc"); /* to-earliest takes no value: ignored */
+	assert_string_equal(rd->value, "");
+	key(rd, KEY_UP); /* stays on the first */
+	assert_int_equal(rd->target, 0);
+	select_target(rd, LT_RESET_OFFSET);
+	keys(rd, "77");
+	key(rd, KEY_DOWN);
+	assert_string_equal(rd->value, "");
+	key(rd, KEY_END);
+	assert_null(rd_target_at(rd->target + 1));
+	key(rd, KEY_DOWN); /* stays on the last */
+	assert_null(rd_target_at(rd->target + 1));
+	/* the selected target is the highlighted line, marked with > */
+	struct rd_view v;
+	rd_view_build(rd, &v);
+	assert_true(v.hl >= 0);
+	assert_non_null(strstr(v.body[v.hl], "> by-duration"));
+	rd_view_free(&v);
+	rd_free(rd);
+}
+
+static void partition_scope(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", "orders", 2, false, 10000);
+	assert_true(view_has(rd, "Scope: partition orders:2"));
+	assert_int_equal(key(rd, '\n'), RD_ACT_PREVIEW);
+	assert_false(rd->rq.all_topics);
+	assert_int_equal(rd->rq.n_scopes, 1);
+	assert_string_equal(rd->rq.scopes[0].topic, "orders");
+	assert_int_equal(rd->rq.scopes[0].n_parts, 1);
+	assert_int_equal(rd->rq.scopes[0].parts[0], 2);
+	lt_reset_plan *plan = plan_for(&rd->rq, 4, 1000);
+	assert_int_equal(plan->n_rows, 1);
+	rd_preview_done(rd, false, plan, NULL, NULL);
+	assert_true(view_has(rd, "replay 1000"));
+	rd_free(rd);
+}
+
+static void esc_cancels_every_step_but_the_commit(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+	assert_int_equal(key(rd, ESC), RD_ACT_CLOSE);
+	key(rd, '\n');
+	assert_int_equal(rd->step, RD_WORKING);
+	assert_int_equal(key(rd, 'x'), RD_ACT_NONE);
+	assert_int_equal(key(rd, ESC), RD_ACT_CLOSE); /* a preview may be abandoned */
+	rd_preview_done(rd, false, plan_for(&rd->rq, 2, 1000), NULL, NULL);
+	assert_int_equal(rd->step, RD_PREVIEW);
+	assert_int_equal(key(rd, ESC), RD_ACT_CLOSE);
+	key(rd, KEY_RIGHT);
+	assert_int_equal(key(rd, '\n'), RD_ACT_COMMIT);
+	assert_true(rd->committing);
+	assert_int_equal(key(rd, ESC), RD_ACT_NONE); /* not while committing */
+	assert_string_equal(rd->err, "the commit is running and cannot be cancelled now");
+	assert_int_equal(key(rd, '\n'), RD_ACT_NONE);
+	lt_reset_result res = { .status = LT_EXEC_EXECUTED, .message = xstrdup("committed 2 partitions"),
+				.backup_path = xstrdup("/s/backups/g.csv") };
+	rd_commit_done(rd, &res);
+	assert_int_equal(rd->step, RD_RESULT);
+	assert_false(rd->committing);
+	assert_true(view_has(rd, "EXECUTED"));
+	assert_true(view_has(rd, "Backup of the previous offsets: /s/backups/g.csv"));
+	assert_int_equal(key(rd, ESC), RD_ACT_CLOSE);
+	assert_int_equal(key(rd, '\n'), RD_ACT_CLOSE);
+	rd_free(rd);
+}
+
+static void confirm_starts_on_no(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+	key(rd, '\n');
+	rd_preview_done(rd, false, plan_for(&rd->rq, 2, 1000), NULL, NULL);
+	assert_false(rd->yes);
+	assert_false(rd->need_name); /* 2000 moved <= 10000 */
+	assert_true(view_has(rd, ">[ No ]<"));
+	assert_true(view_has(rd, "2 partitions: 2000 messages replayed, 0 skipped"));
+	assert_int_equal(key(rd, '\n'), RD_ACT_CLOSE); /* Enter on No */
+	key(rd, KEY_RIGHT);
+	assert_true(rd->yes);
+	assert_true(view_has(rd, ">[ Yes, reset ]<"));
+	key(rd, KEY_LEFT);
+	assert_false(rd->yes);
+	key(rd, '\t');
+	assert_true(rd->yes);
+	assert_int_equal(keys(rd, "y"), RD_ACT_NONE); /* letters do nothing without a name to type */
+	assert_int_equal(key(rd, '\n'), RD_ACT_COMMIT);
+	rd_free(rd);
+}
+
+static void group_name_above_the_threshold(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("orders-app", NULL, -1, false, 1500);
+	key(rd, '\n');
+	rd_preview_done(rd, false, plan_for(&rd->rq, 2, 1000), NULL, NULL);
+	assert_true(rd->need_name); /* 2000 > 1500 */
+	assert_true(view_has(rd, "This moves 2000 messages (confirm threshold 1500)"));
+	key(rd, KEY_RIGHT);
+	assert_int_equal(key(rd, '\n'), RD_ACT_NONE);
+	assert_string_equal(rd->err, "type the group name exactly to confirm (or Esc to cancel)");
+	assert_int_equal(keys(rd, "orders-ap\n"), RD_ACT_NONE);
+	assert_int_equal(rd->step, RD_PREVIEW);
+	assert_int_equal(keys(rd, "pp"), RD_ACT_NONE);
+	key(rd, KEY_BACKSPACE);
+	assert_string_equal(rd->name, "orders-app");
+	assert_int_equal(key(rd, '\n'), RD_ACT_COMMIT);
+	rd_free(rd);
+
+	/* exactly at the threshold: no name; threshold 0: always */
+	rd = rd_new("g", NULL, -1, false, 2000);
+	key(rd, '\n');
+	rd_preview_done(rd, false, plan_for(&rd->rq, 2, 1000), NULL, NULL);
+	assert_false(rd->need_name);
+	rd_free(rd);
+	rd = rd_new("g", NULL, -1, false, 0);
+	select_target(rd, LT_RESET_CURRENT);
+	key(rd, '\n');
+	rd_preview_done(rd, false, plan_for(&rd->rq, 2, 1000), NULL, NULL);
+	assert_int_equal(rd->plan->replayed + rd->plan->skipped, 0);
+	assert_true(rd->need_name);
+	rd_free(rd);
+}
+
+static void empty_plan_cannot_be_confirmed(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+	key(rd, '\n');
+	rd_preview_done(rd, false, plan_for(&rd->rq, 0, 1000), NULL, NULL);
+	assert_int_equal(rd->plan->n_rows, 0);
+	key(rd, KEY_RIGHT);
+	assert_false(rd->yes);
+	assert_true(view_has(rd, "Nothing to reset"));
+	assert_int_equal(key(rd, '\n'), RD_ACT_CLOSE);
+	rd_free(rd);
+}
+
+static void refusals_and_errors(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+	key(rd, '\n');
+	rd_preview_done(rd, true, NULL,
+			xstrdup("Assignments can only be reset if the group 'g' is inactive, but the current state is "
+				"Stable.\n  client-id c1 on host /10.0.0.1"),
+			NULL);
+	assert_int_equal(rd->step, RD_REFUSED);
+	assert_true(view_has(rd, "REFUSED: nothing was changed."));
+	assert_true(view_has(rd, "current state is Stable."));
+	assert_true(view_has(rd, "  client-id c1 on host /10.0.0.1")); /* one line per member */
+	assert_int_equal(key(rd, 'x'), RD_ACT_NONE);
+	assert_int_equal(key(rd, '\n'), RD_ACT_CLOSE);
+	rd_free(rd);
+
+	rd = rd_new("g", NULL, -1, false, 10000);
+	key(rd, '\n');
+	rd_preview_done(rd, false, NULL, xstrdup("cannot reach the cluster"), NULL);
+	assert_int_equal(rd->step, RD_ERROR);
+	assert_true(view_has(rd, "cannot reach the cluster"));
+	rd_free(rd);
+
+	/* a commit refused by the broker: per partition */
+	rd = rd_new("g", NULL, -1, false, 10000);
+	key(rd, '\n');
+	rd_preview_done(rd, false, plan_for(&rd->rq, 1, 1000), NULL, NULL);
+	key(rd, KEY_RIGHT);
+	key(rd, '\n');
+	lt_reset_result res = { .status = LT_EXEC_REFUSED, .message = xstrdup("a member joined") };
+	res.n_parts = 1;
+	res.parts = xcalloc(1, sizeof *res.parts);
+	res.parts[0].topic = xstrdup("orders");
+	res.parts[0].error = xstrdup("UNKNOWN_MEMBER_ID");
+	res.parts[0].refused = true;
+	rd_commit_done(rd, &res);
+	assert_true(view_has(rd, "REFUSED: nothing was changed"));
+	assert_true(view_has(rd, "orders-0: refused: UNKNOWN_MEMBER_ID"));
+	rd_free(rd);
+}
+
+static void undo_starts_working_and_takes_the_description(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", "ignored", 3, true, 10000);
+	assert_int_equal(rd->step, RD_WORKING);
+	assert_true(view_has(rd, "Undo the last reset of group g"));
+	lt_reset_request rq;
+	char err[128];
+	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_EARLIEST, NULL, NOW_MS, err, sizeof err), 0);
+	rq.all_topics = true;
+	rd_preview_done(rd, false, plan_for(&rq, 1, 500), NULL, xstrdup("undo /s/backups/g.1.csv"));
+	reset_request_free(&rq);
+	assert_int_equal(rd->step, RD_PREVIEW);
+	assert_string_equal(rd->target_desc, "undo /s/backups/g.1.csv");
+	assert_true(view_has(rd, "Target: undo /s/backups/g.1.csv"));
+	assert_true(view_has(rd, "the partitions in the backup"));
+	rd_free(rd);
+}
+
+/* The worker: an undo of a group without a backup needs no cluster; the answer comes through the pipe. */
+static void worker_hands_the_answer_back_through_its_pipe(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/lagtop-ui-reset-XXXXXX", err[256];
+	assert_non_null(mkdtemp(dir));
+	setenv("XDG_STATE_HOME", dir, 1);
+	struct rw_worker *w = rw_new(err, sizeof err);
+	assert_non_null(w);
+	assert_false(rw_busy(w));
+	assert_null(rw_collect(w));
+	struct lt_reset_conn_conf cf = { .cluster_name = "c", .bootstrap = "127.0.0.1:1", .timeout_ms = 1000 };
+	struct rw_job *j = rw_job_new(RW_PREVIEW, &cf);
+	j->undo = true;
+	j->group = xstrdup("never-reset");
+	assert_int_equal(rw_start(w, j, err, sizeof err), 0);
+	assert_true(rw_busy(w));
+	struct rw_job *other = rw_job_new(RW_PREVIEW, &cf);
+	assert_int_equal(rw_start(w, other, err, sizeof err), -1); /* one job at a time */
+	rw_job_free(other);
+	struct pollfd pfd = { .fd = rw_fd(w), .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 10000), 1);
+	struct rw_job *done = rw_collect(w);
+	assert_ptr_equal(done, j);
+	assert_false(rw_busy(w));
+	assert_null(done->plan_out);
+	assert_non_null(done->msg);
+	assert_non_null(strstr(done->msg, "never-reset"));
+	rw_job_free(done);
+	rw_free(w);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(earliest_on_group_asks_for_preview),
+		cmocka_unit_test(values_are_validated_by_the_parsers),
+		cmocka_unit_test(moving_the_choice_clears_the_value),
+		cmocka_unit_test(partition_scope),
+		cmocka_unit_test(esc_cancels_every_step_but_the_commit),
+		cmocka_unit_test(confirm_starts_on_no),
+		cmocka_unit_test(group_name_above_the_threshold),
+		cmocka_unit_test(empty_plan_cannot_be_confirmed),
+		cmocka_unit_test(refusals_and_errors),
+		cmocka_unit_test(undo_starts_working_and_takes_the_description),
+		cmocka_unit_test(worker_hands_the_answer_back_through_its_pipe),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
