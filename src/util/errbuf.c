@@ -4,11 +4,20 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "util/sanitize.h"
+
 int err_set(char *err, size_t errlen, const char *fmt, ...)
 {
+	if (!err || errlen == 0)
+		return -1;
+	/* Messages quote what was wrong, and that is often user or cluster input: escape control bytes
+	 * here (a newline in a --to-datetime value, an ESC in a CSV line) so every error stays one line
+	 * and cannot drive the terminal. Escaping is idempotent for text escaped before. */
+	char raw[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	sanitize_display(raw, err, errlen, true);
 	return -1;
 }

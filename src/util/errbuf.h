@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-/* Formats into err (cut to errlen, always NUL-terminated when errlen > 0) and returns -1, so that a
+/* Formats into err (cut to errlen, always NUL-terminated when errlen > 0; control characters escaped,
+ * so the message is one terminal-safe line) and returns -1, so that a
  * failure reads `return err_set(err, errlen, "...", ...);`. */
 int err_set(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "util/errbuf.h"
 #include "util/sanitize.h"
 #include "util/utf8.h"
 
@@ -209,10 +210,30 @@ static void hostile_long_name_is_bounded(void **state)
 	free(big);
 }
 
+/* err_set keeps every error one terminal-safe line, whatever the quoted input holds. */
+static void err_set_escapes_control_bytes(void **state)
+{
+	(void)state;
+	char err[128];
+	assert_int_equal(err_set(err, sizeof err, "invalid datetime '%s': bad", "2026\n\x1b[2Jx"), -1);
+	for (const char *c = err; *c; c++)
+		assert_true((unsigned char)*c >= 0x20 && *c != 0x7f);
+	assert_non_null(strstr(err, "invalid datetime '2026"));
+	assert_non_null(strstr(err, "[2Jx': bad"));
+	/* text escaped before stays as it was, and valid UTF-8 is kept */
+	err_set(err, sizeof err, "%s", "already \\x1b escaped, caf\xc3\xa9");
+	assert_string_equal(err, "already \\x1b escaped, caf\xc3\xa9");
+	/* cut to the buffer, NUL-terminated */
+	char small[8];
+	err_set(small, sizeof small, "%s", "0123456789");
+	assert_int_equal(strlen(small), 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(decode_rejects_bad_sequences),
+		cmocka_unit_test(err_set_escapes_control_bytes),
 		cmocka_unit_test(encode_round_trips),
 		cmocka_unit_test(widths_follow_wcwidth),
 		cmocka_unit_test(controls_and_escapes_are_shown_escaped),
