@@ -252,9 +252,22 @@ int reset_audit_append(const char *line, char *err, size_t errlen)
 	if (reset_store_dir(dir, sizeof dir, 1, err, errlen))
 		return -1;
 	snprintf(path, sizeof path, "%s/audit.log", dir);
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
 	if (fd < 0)
 		return err_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	/* A log that already existed (an older build, a copy, a umask accident) may be wider than 0600 or
+	 * not a regular file at all (a FIFO planted there would block us): refuse the second, tighten the
+	 * first, since it names groups, users and hosts. */
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(err, errlen, "%s is not a regular file", path);
+	}
+	if ((st.st_mode & 077) && fchmod(fd, 0600) != 0) {
+		int e = errno;
+		close(fd);
+		return err_set(err, errlen, "cannot make %s private (mode 0600): %s", path, strerror(e));
+	}
 	char *s = xasprintf("%s\n", line);
 	int rc = write_all(fd, s, strlen(s)) == 0 && fsync(fd) == 0 ? 0 : -1;
 	int e = errno;

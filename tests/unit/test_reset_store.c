@@ -116,6 +116,24 @@ static void audit_appends_private_lines(void **state)
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 
+	/* a log left wider than 0600 is made private again */
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(reset_audit_append("again", err, sizeof err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+
+	/* never into something that is not a regular file, and never blocking on it: a FIFO with no reader
+	 * fails at open (ENXIO, thanks to O_NONBLOCK), a directory at open or at the regular-file check */
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(reset_audit_append("fifo", err, sizeof err), -1);
+	assert_non_null(strstr(err, "audit.log"));
+	unlink(path);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(reset_audit_append("dir", err, sizeof err), -1);
+	assert_non_null(strstr(err, "audit.log"));
+	rmdir(path);
+
 	/* never through a symlink */
 	unlink(path);
 	assert_int_equal(symlink("/tmp/elsewhere-audit", path), 0);
