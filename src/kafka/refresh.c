@@ -328,6 +328,8 @@ struct stage2 {
 	int64_t deadline;            /* for requests to named brokers */
 	size_t pending;              /* this refresh's results still expected */
 	bool list_done;
+	struct warm_ent *warm;       /* warm groups in sending order (send_warm) */
+	size_t n_warm, next_warm;
 };
 
 static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline, bool cold)
@@ -397,9 +399,49 @@ static int cmp_coord(const void *a, const void *b)
  * coordinator (1,667 groups on bench L) every offsets event waited for the largest describe, and the
  * peak RSS held all of them; batches let groups be built while the rest are in flight. */
 #define DESCRIBE_BATCH 32
+/* Warm admin calls in flight at most (a describe batch and its offsets calls are 33). Sending all of
+ * bench L's 10,000 requests at once held ~45 MB of request and answer buffers in librdkafka; a window
+ * of this size still keeps every coordinator's connection busy. */
+#define WARM_WINDOW 400
 
-/* Warm groups: per coordinator, describes in batches, each followed by its groups' offsets requests;
- * all sent at once. */
+struct warm_ent {
+	struct group_work *gw;
+	size_t round; /* batch number within its coordinator: batches go out round-robin over coordinators */
+};
+
+static int cmp_warm(const void *a, const void *b)
+{
+	const struct warm_ent *x = a, *y = b;
+	if (x->round != y->round)
+		return (x->round > y->round) - (x->round < y->round);
+	if (x->gw->coord != y->gw->coord)
+		return (x->gw->coord > y->gw->coord) - (x->gw->coord < y->gw->coord);
+	return strcmp(x->gw->name, y->gw->name);
+}
+
+/* Sends warm batches (a describe, then its groups' offsets requests) while fewer than WARM_WINDOW
+ * calls are in flight. Called at the start and after every answer. */
+static void warm_top_up(struct stage2 *st)
+{
+	while (st->next_warm < st->n_warm && st->pending < WARM_WINDOW) {
+		size_t i = st->next_warm, e = i;
+		struct group_work *batch[DESCRIBE_BATCH];
+		while (e < st->n_warm && st->warm[e].round == st->warm[i].round &&
+		       st->warm[e].gw->coord == st->warm[i].gw->coord) {
+			batch[e - i] = st->warm[e].gw;
+			e++;
+		}
+		describe_send(st, batch, e - i, batch[0]->coord);
+		for (size_t j = 0; j < e - i; j++) {
+			batch[j]->desc_sent = true;
+			offsets_send(st, batch[j], batch[j]->coord);
+		}
+		st->next_warm = e;
+	}
+}
+
+/* Warm groups: per coordinator, describes in batches, each followed by its groups' offsets requests,
+ * through a window (warm_top_up). */
 static void send_warm(struct stage2 *st, struct work_set *ws)
 {
 	struct group_work **by = xcalloc(ws->n + 1, sizeof *by);
@@ -408,18 +450,16 @@ static void send_warm(struct stage2 *st, struct work_set *ws)
 		if (ws->w[i]->warm)
 			by[nb++] = ws->w[i];
 	qsort(by, nb, sizeof *by, cmp_coord);
-	for (size_t i = 0; i < nb;) {
-		size_t e = i;
-		while (e < nb && e - i < DESCRIBE_BATCH && by[e]->coord == by[i]->coord)
-			e++;
-		describe_send(st, &by[i], e - i, by[i]->coord);
-		for (size_t j = i; j < e; j++) {
-			by[j]->desc_sent = true;
-			offsets_send(st, by[j], by[j]->coord);
-		}
-		i = e;
+	st->warm = xcalloc(nb + 1, sizeof *st->warm);
+	for (size_t i = 0, first = 0; i < nb; i++) {
+		if (i > 0 && by[i]->coord != by[i - 1]->coord)
+			first = i;
+		st->warm[i] = (struct warm_ent){ .gw = by[i], .round = (i - first) / DESCRIBE_BATCH };
 	}
 	free(by);
+	st->n_warm = nb;
+	qsort(st->warm, nb, sizeof *st->warm, cmp_warm);
+	warm_top_up(st);
 }
 
 /* Cold groups (coordinator unknown) in one describe, which looks coordinators up. Only groups whose
@@ -444,7 +484,8 @@ static void send_cold(struct stage2 *st, struct work_set *ws, bool list_complete
 		}
 		by[nb++] = gw;
 	}
-	describe_send(st, by, nb, -1);
+	for (size_t i = 0; i < nb; i += DESCRIBE_BATCH) /* batches: see DESCRIBE_BATCH */
+		describe_send(st, &by[i], nb - i < DESCRIBE_BATCH ? nb - i : DESCRIBE_BATCH, -1);
 	free(by);
 }
 
@@ -683,14 +724,19 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 			break;
 		}
 		ticket_free(rc, t);
+		if (!stopping(stop))
+			warm_top_up(&st);
 	}
+	free(st.warm);
 
 	const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
 	if (!st.list_done)
 		refresh_errors_add(&s->error, "ListGroups: %s", why_missing);
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
-		if (!gw->desc_sent)
+		if (!gw->desc_sent && gw->warm) /* still waiting for its turn in the window */
+			set_error(gw, "DescribeGroups", why_missing);
+		else if (!gw->desc_sent)
 			set_error(gw, "DescribeGroups", "not asked: its coordinator is unknown and a broker did not list its "
 				  "groups");
 		else if (!gw->desc_done)
