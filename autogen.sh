@@ -3,9 +3,10 @@
 # only what is missing) the Debian packages lagtop needs to build and run its whole test suite.
 set -eu
 
-# Build: toolchain, autotools, libraries. Tests: cmocka, tmux, Debian's python3-kafka, clang for fuzzers.
+# Build: toolchain, autotools, libraries. Tests: cmocka, tmux (+ procps: pgrep), Debian's python3-kafka,
+# clang with libFuzzer for the fuzzers, valgrind for the memcheck script.
 DEPS="build-essential autoconf automake pkg-config libncurses-dev librdkafka-dev libconfig-dev \
-libcmocka-dev tmux python3 python3-kafka clang libclang-rt-14-dev valgrind"
+libcmocka-dev tmux procps python3 python3-kafka clang libclang-rt-14-dev valgrind"
 
 install_deps() {
 	missing=""

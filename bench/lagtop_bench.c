@@ -205,10 +205,11 @@ static size_t snapshot_rows(const lt_snapshot *s)
 	return n;
 }
 
-static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *sim_log)
+static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *sim_log, bool commit_stream)
 {
 	char err[512];
-	struct lt_collector_conf conf = { .cluster_name = "bench", .bootstrap = bootstrap, .timeout_ms = 60000 };
+	struct lt_collector_conf conf = { .cluster_name = "bench", .bootstrap = bootstrap, .timeout_ms = 60000,
+					  .commit_stream = commit_stream };
 	model_params_default(&conf.model);
 	lt_collector *c = collector_new(&conf, err, sizeof err);
 	if (!c) {
@@ -231,6 +232,14 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 	printf("cold_rss_kb=%ld\n", peak_rss_kb());
 	reset_peak_rss();
 	printf("groups=%zu\nrows=%zu\n", s->n_groups, snapshot_rows(s));
+	if (commit_stream) {
+		/* --commit-stream: the reader of __consumer_offsets runs too; its history load is timed
+		 * from here (it started with the collector, before the cold refresh) */
+		w0 = mono_ms();
+		collector_complete_commit_stream(c, s, 300000);
+		printf("commit_stream=%s\ncommit_stream_wait_ms=%.1f\n", cstream_state_name(s->commit_stream),
+		       mono_ms() - w0);
+	}
 	size_t groups = s->n_groups, rows = snapshot_rows(s);
 	bool partial = s->error != NULL;
 	snapshot_unref(s);
@@ -356,7 +365,7 @@ static int run_draw(size_t rows, int lines, int frames)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: lagtop-bench refresh -b BOOTSTRAP [-n REFRESHES] [--sim-pid PID --sim-log FILE]\n"
+	fputs("Usage: lagtop-bench refresh -b BOOTSTRAP [-n REFRESHES] [--sim-pid PID --sim-log FILE] [--commit-stream]\n"
 	      "       lagtop-bench draw [--rows N] [--lines L] [--frames F]\n",
 	      f);
 }
@@ -384,11 +393,13 @@ int main(int argc, char **argv)
 		{ "bootstrap", required_argument, NULL, 'b' }, { "refreshes", required_argument, NULL, 'n' },
 		{ "sim-pid", required_argument, NULL, 'p' },   { "sim-log", required_argument, NULL, 'l' },
 		{ "rows", required_argument, NULL, 'r' },      { "lines", required_argument, NULL, 'L' },
-		{ "frames", required_argument, NULL, 'f' },    { NULL, 0, NULL, 0 },
+		{ "frames", required_argument, NULL, 'f' },    { "commit-stream", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *bootstrap = NULL, *sim_log = NULL;
 	long n = 5, sim_pid = 0, rows = 100000, lines = 50, frames = 200;
 	int o;
+	bool commit_stream = false;
 	optind = 2;
 	while ((o = getopt_long(argc, argv, "b:n:", opts, NULL)) != -1) {
 		switch (o) {
@@ -399,6 +410,7 @@ int main(int argc, char **argv)
 		case 'r': rows = num_arg("--rows", optarg, 1, 10000000); break;
 		case 'L': lines = num_arg("--lines", optarg, 1, 1000); break;
 		case 'f': frames = num_arg("--frames", optarg, 1, 100000); break;
+		case 'c': commit_stream = true; break;
 		default: usage(stderr); return 2;
 		}
 	}
@@ -407,7 +419,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "lagtop-bench: refresh needs -b BOOTSTRAP\n");
 			return 2;
 		}
-		return run_refresh(bootstrap, (int)n, sim_pid, sim_log);
+		return run_refresh(bootstrap, (int)n, sim_pid, sim_log, commit_stream);
 	}
 	if (strcmp(mode, "draw") == 0)
 		return run_draw((size_t)rows, (int)lines, (int)frames);

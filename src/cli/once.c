@@ -103,6 +103,7 @@ int mode_once(const struct lt_options *o)
 	};
 	model_params_default(&conf.model);
 	conf.model.allowed_lag = t.allowed_lag;
+	conf.model.time_lag_threshold_ms = t.time_lag_threshold_ms;
 
 	int rc = LT_EXIT_OK;
 	lt_collector *c = collector_new(&conf, err, sizeof err);

@@ -19,6 +19,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_DEMO,
 	OPT_READ_ONLY,
+	OPT_NO_COMMIT_STREAM,
 	OPT_THEME,
 	OPT_NO_COLOR,
 	OPT_ASCII,
@@ -84,6 +85,8 @@ static const struct option_def option_table[] = {
 	{ "samples", OPT_SAMPLES, required_argument, "N", SEC_VIEW,
 	  "with --once, take N refreshes --interval apart so rates, time lag and status are filled" },
 	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset path (keys and options)" },
+	{ "no-commit-stream", OPT_NO_COMMIT_STREAM, no_argument, NULL, SEC_VIEW,
+	  "do not read __consumer_offsets (no commit times, commit rates or expiry forecasts)" },
 	{ "theme", OPT_THEME, required_argument, "NAME", SEC_VIEW, "colour theme (default, light, high-contrast, mono)" },
 	{ "no-color", OPT_NO_COLOR, no_argument, NULL, SEC_VIEW, "no colours (also when NO_COLOR is set)" },
 	{ "ascii", OPT_ASCII, no_argument, NULL, SEC_VIEW, "ASCII glyphs only (automatic when the locale is not UTF-8)" },
@@ -248,6 +251,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 				return err_set(err, errlen, "--samples expects a whole number from 1 to 10000, got '%s'", optarg);
 			break;
 		case OPT_READ_ONLY: o->read_only = true; break;
+		case OPT_NO_COMMIT_STREAM: o->no_commit_stream = true; break;
 		case OPT_THEME: o->theme = optarg; break;
 		case OPT_NO_COLOR: o->no_color = true; break;
 		case OPT_ASCII: o->ascii = true; break;

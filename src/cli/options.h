@@ -61,6 +61,7 @@ struct lt_options {
 	int samples;              /* --samples, default 1 */
 	const char *theme;        /* --theme */
 	bool read_only;           /* --read-only */
+	bool no_commit_stream;    /* --no-commit-stream: overrides the config's commit_stream */
 	bool no_color;            /* --no-color or NO_COLOR */
 	bool ascii;               /* --ascii */
 

@@ -58,6 +58,7 @@ int target_from_options(const struct lt_options *o, struct lt_target *t, FILE *w
 	t->allowed_lag = cc.lag_threshold;
 	t->commit_stream = cc.commit_stream;
 	t->expiry_horizon_ms = cc.expiry_horizon_ms;
+	t->time_lag_threshold_ms = cc.time_lag_threshold_ms;
 	cluster_conf_free(&cc);
 	config_free(&cfg);
 	return 0;

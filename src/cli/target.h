@@ -26,6 +26,7 @@ struct lt_target {
 	int64_t allowed_lag;     /* lag_threshold */
 	bool commit_stream;      /* the cluster's commit_stream, else general's */
 	int64_t expiry_horizon_ms;
+	int64_t time_lag_threshold_ms; /* time_lag_threshold */
 };
 
 /* Returns 0, or -1 with a one-line error in err (config file errors name file and line; unknown

@@ -918,6 +918,8 @@ int config_select(const struct lt_config *cfg, const struct lt_options *opts, st
 	}
 	/* the cluster's own setting wins over general's */
 	out->commit_stream = c && c->commit_stream >= 0 ? c->commit_stream == 1 : cfg->commit_stream;
+	if (opts->no_commit_stream)
+		out->commit_stream = false;
 	if (opts->bootstrap) {
 		free(out->bootstrap);
 		out->bootstrap = xstrdup(opts->bootstrap);

@@ -27,10 +27,15 @@ static const struct {
 	{ "client.id", "lagtop" },
 	/* Idle admin connections are closed by brokers; that is not worth a log line. */
 	{ "log.connection.close", "false" },
-	/* A monitoring tool must never create topics: librdkafka producer handles (which the admin API
-	 * uses) default to asking for auto-creation when they look up a topic's metadata, so a reset
-	 * or offset lookup naming a deleted or misspelled topic would create it on brokers that allow it. */
+	/* A monitoring tool must never create topics: a reset or offset lookup naming a deleted or
+	 * misspelled topic must not create it on brokers that allow auto-creation. (librdkafka's default
+	 * depends on the handle type — true for producers — so it is set explicitly.) */
 	{ "allow.auto.create.topics", "false" },
+	/* The log end is the high watermark, as kafka-consumer-groups reports it (its consumer reads
+	 * uncommitted). librdkafka defaults to read_committed, which makes ListOffsets(-1) answer the last
+	 * stable offset instead: LOG-END, LAG, --to-latest and clamping would all be off while a
+	 * transaction is open. */
+	{ "isolation.level", "read_uncommitted" },
 };
 
 bool client_prop_is_secret(const char *key)

@@ -67,7 +67,8 @@ void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms)
 	if (!r) {
 		s->commit_stream = LT_CSTREAM_OFF;
 		s->commit_stream_reason =
-		    xstrdup("commit times unavailable: the commit stream is off (commit_stream = false), polling only");
+		    xstrdup("commit times unavailable: the commit stream is off (commit_stream = false or "
+		            "--no-commit-stream), polling only");
 		return;
 	}
 	char why[256];
@@ -103,6 +104,8 @@ lt_reader_state commit_reader_wait_loaded(lt_commit_reader *r, int timeout_ms)
 		lt_reader_state st = commit_reader_state(r, NULL, 0);
 		if (st == LT_READER_DENIED || st == LT_READER_FAILED || now_mono_ms() >= deadline)
 			return st;
+		if (st == LT_READER_STARTING && commit_reader_topic_missing(r))
+			return st; /* nothing committed on this cluster yet: no history to wait for */
 		if (st == LT_READER_LIVE) {
 			/* the expiry forecast also needs the retention: wait for the answer, not for a retry */
 			char note[160];

@@ -36,6 +36,7 @@ struct lt_commit_reader {
 	/* under mu */
 	lt_reader_state state;
 	char why[256];
+	bool topic_missing; /* the last lookup found no __consumer_offsets (nothing committed yet) */
 	int64_t retention_ms;
 	char retention_note[160];
 
@@ -122,10 +123,16 @@ static int lookup_topic(lt_commit_reader *r)
 		rc = -1;
 	} else if (md->topics[0].err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
 		set_state(r, LT_READER_STARTING, "%s does not exist yet (no group has committed)", LT_OFFSETS_TOPIC);
+		pthread_mutex_lock(&r->mu);
+		r->topic_missing = true;
+		pthread_mutex_unlock(&r->mu);
 	} else if (md->topics[0].err || md->topics[0].partition_cnt <= 0) {
 		set_state(r, LT_READER_STARTING, "%s not ready: %s", LT_OFFSETS_TOPIC,
 		          rd_kafka_err2str(md->topics[0].err));
 	} else {
+		pthread_mutex_lock(&r->mu);
+		r->topic_missing = false;
+		pthread_mutex_unlock(&r->mu);
 		r->n_parts = md->topics[0].partition_cnt;
 		r->broker_id = md->broker_cnt > 0 ? md->brokers[0].id : -1;
 		for (int i = 1; i < md->broker_cnt; i++)
@@ -411,6 +418,14 @@ lt_reader_state commit_reader_state(lt_commit_reader *r, char *why, size_t len)
 		snprintf(why, len, "%s", r->why);
 	pthread_mutex_unlock(&r->mu);
 	return st;
+}
+
+bool commit_reader_topic_missing(lt_commit_reader *r)
+{
+	pthread_mutex_lock(&r->mu);
+	bool m = r->topic_missing;
+	pthread_mutex_unlock(&r->mu);
+	return m;
 }
 
 int64_t commit_reader_retention(lt_commit_reader *r, char *note, size_t len)

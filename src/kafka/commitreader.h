@@ -13,6 +13,7 @@
 #ifndef LAGTOP_KAFKA_COMMITREADER_H
 #define LAGTOP_KAFKA_COMMITREADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,9 @@ void commit_reader_stop(lt_commit_reader *r);
 /* The state, and in why a one-line explanation ("" when LIVE with nothing to say). */
 lt_reader_state commit_reader_state(lt_commit_reader *r, char *why, size_t len);
 const char *reader_state_name(lt_reader_state st);
+/* True while STARTING because the topic does not exist (Kafka creates it on the first commit's
+ * FindCoordinator): there is no history to wait for. */
+bool commit_reader_topic_missing(lt_commit_reader *r);
 
 /* The retention read from the brokers in ms, or -1 while unknown; note says why when unknown. */
 int64_t commit_reader_retention(lt_commit_reader *r, char *note, size_t len);

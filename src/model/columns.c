@@ -457,7 +457,7 @@ static const lt_column column_table[LT_COL__COUNT] = {
     {LT_COL_TREND, LT_ROWS_GROUPS, "trend", "TREND", 8, 30, false, true, "total lag over the last refreshes", cmp_trend,
      fmt_trend},
     {LT_COL_STATUS, LT_ROWS_GROUPS, "status", "STATUS", 6, 90, false, true,
-     "worst partition status: OK, WARN, REWIND, STALL, STOP", cmp_status, fmt_status},
+     "group status: OK, WARN, or ERR when a partition is REWIND, STALL or STOP", cmp_status, fmt_status},
     {LT_COL_LAST_COMMIT, LT_ROWS_GROUPS, "last-commit", "LAST-COMMIT", 11, 25, true, false,
      "time since the group's newest commit (from __consumer_offsets)", cmp_last_commit, fmt_last_commit},
     {LT_COL_EXPIRES, LT_ROWS_GROUPS, "expires", "EXPIRES", 8, 28, true, false,

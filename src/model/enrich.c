@@ -35,6 +35,10 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 	                                   p->has_last_commit ? p->last_commit_ms : -1, &idle);
 	if (idle)
 		p->flags |= LT_PF_IDLE;
+	/* A highlight, not a status: Burrow's rules stay as they are, the operator's threshold only marks
+	 * the cell (the dashboard) and the flag (--once JSON). */
+	if (mp->time_lag_threshold_ms > 0 && p->has_time_lag && p->time_lag_ms > mp->time_lag_threshold_ms)
+		p->flags |= LT_PF_TIME_LAG_HIGH;
 }
 
 void model_enrich(lt_history *h, lt_snapshot *s)
@@ -55,6 +59,7 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 		lt_status worst = LT_STATUS_UNKNOWN;
 		size_t n_topics = 0;
 		const char *prev_topic = NULL;
+		bool tl_high = false;
 		uint32_t tid = 0, hint = history_group_hint(h, gid);
 
 		for (size_t pi = 0; pi < g->n_partitions; pi++) {
@@ -93,6 +98,8 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 			}
 			if (p->has_rates)
 				rate += p->consume_rate;
+			if (p->flags & LT_PF_TIME_LAG_HIGH)
+				tl_high = true;
 			if (p->status > worst)
 				worst = p->status;
 		}
@@ -100,9 +107,11 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 		g->max_lag = max_lag;
 		g->has_max_time_lag = any_tl;
 		g->max_time_lag_ms = any_tl ? max_tl : 0;
+		g->time_lag_high = tl_high;
 		g->consume_rate = rate;
 		g->n_topics = n_topics;
-		g->status = worst;
+		/* Burrow's group rule: any REWIND/STALL/STOP partition makes the group ERR. */
+		g->status = worst >= LT_STATUS_REWIND ? LT_STATUS_ERR : worst;
 		history_trend(h, gid, any_recorded && any_lag, total, g);
 	}
 	history_end(h);

@@ -316,6 +316,7 @@ const char *status_name(lt_status st)
 		[LT_STATUS_UNKNOWN] = "-",     [LT_STATUS_OK] = "OK",
 		[LT_STATUS_WARN] = "WARN",     [LT_STATUS_REWIND] = "REWIND",
 		[LT_STATUS_STALL] = "STALL",   [LT_STATUS_STOP] = "STOP",
+		[LT_STATUS_ERR] = "ERR",
 	};
 	if ((unsigned)st < sizeof names / sizeof names[0])
 		return names[st];

@@ -38,8 +38,9 @@ typedef enum {
 	LT_GROUP_DEAD,
 } lt_group_state;
 
-/* Partition / group status (Burrow's rules, see RESET-SEMANTICS.md). Ordered by severity so that
- * the group's status is the maximum over its partitions. */
+/* Partition / group status (Burrow's rules, see RESET-SEMANTICS.md). Ordered by severity. A group's
+ * status is its worst partition's, except that REWIND, STALL and STOP become ERR for the group, as
+ * Burrow reports it; the partitions pane says which. */
 typedef enum {
 	LT_STATUS_UNKNOWN = 0, /* not enough data yet */
 	LT_STATUS_OK,
@@ -47,6 +48,7 @@ typedef enum {
 	LT_STATUS_REWIND,
 	LT_STATUS_STALL,
 	LT_STATUS_STOP,
+	LT_STATUS_ERR,     /* groups only: some partition is REWIND, STALL or STOP (Burrow's group rule) */
 } lt_status;
 
 /* Per-partition flags. */
@@ -57,6 +59,7 @@ enum {
 	LT_PF_NO_LEADER = 1u << 3,      /* log offsets unknown: partition has no leader / topic gone */
 	LT_PF_UNASSIGNED = 1u << 4,     /* has a commit but no member owns it */
 	LT_PF_IDLE = 1u << 5,           /* log end has not moved over the window */
+	LT_PF_TIME_LAG_HIGH = 1u << 6,  /* time lag above the configured threshold (time_lag_threshold) */
 };
 
 /* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bools): a
@@ -131,6 +134,7 @@ typedef struct lt_group {
 	int64_t max_lag;
 	bool has_max_time_lag;
 	int64_t max_time_lag_ms;
+	bool time_lag_high;  /* some partition has LT_PF_TIME_LAG_HIGH */
 	double consume_rate; /* sum over partitions */
 	size_t n_topics;
 	lt_status status;    /* worst partition */

@@ -184,7 +184,8 @@ static ui_role status_role(lt_status st)
 	case LT_STATUS_WARN: return UI_ROLE_STATUS_WARN;
 	case LT_STATUS_REWIND: return UI_ROLE_STATUS_REWIND;
 	case LT_STATUS_STALL: return UI_ROLE_STATUS_STALL;
-	case LT_STATUS_STOP: return UI_ROLE_STATUS_STOP;
+	case LT_STATUS_STOP:
+	case LT_STATUS_ERR: return UI_ROLE_STATUS_STOP;
 	default: return UI_ROLE_STATUS_UNKNOWN;
 	}
 }
@@ -319,13 +320,16 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 		set_role(role);
 		fill_line(ly, 0, u->geom.cols);
 		for (size_t c = 0; c < n; c++) {
-			/* offsets about to expire (issue 10): the EXPIRES cell in the warning colour */
-			bool expiring = slots[c].col->id == LT_COL_EXPIRES && r->group->has_expiry && r->group->expiry_warn &&
-			                ri != l->cursor;
-			if (expiring)
+			/* time lag above the operator's time_lag_threshold, and offsets about to expire (issue 10):
+			 * that cell in the warning colour */
+			bool high = ri != l->cursor &&
+				    ((slots[c].col->id == LT_COL_TIME_LAG && r->part && (r->part->flags & LT_PF_TIME_LAG_HIGH)) ||
+				     (slots[c].col->id == LT_COL_MAX_TIME_LAG && !r->part && r->group->time_lag_high) ||
+				     (slots[c].col->id == LT_COL_EXPIRES && r->group->has_expiry && r->group->expiry_warn));
+			if (high)
 				set_role(UI_ROLE_STATUS_WARN);
 			draw_cell(u, ly, &slots[c], r);
-			if (expiring)
+			if (high)
 				set_role(role);
 		}
 	}
@@ -619,6 +623,7 @@ static void draw_detail(struct ui *u)
 		    {LT_PF_NO_LEADER, "no-leader"},
 		    {LT_PF_UNASSIGNED, "unassigned"},
 		    {LT_PF_IDLE, "idle"},
+		    {LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)"},
 		};
 		for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
 			if (p->flags & fl[i].bit)

@@ -774,6 +774,7 @@ static lt_collector *live_connect(struct live *l, const struct lt_options *o, in
 	};
 	model_params_default(&conf.model);
 	conf.model.allowed_lag = cc.lag_threshold;
+	conf.model.time_lag_threshold_ms = cc.time_lag_threshold_ms;
 	lt_collector *c = collector_new(&conf, err, errlen);
 	if (c && collector_start(c, err, errlen) != 0) {
 		collector_free(c);

@@ -15,7 +15,7 @@ import time
 
 LAGTOP = os.environ["LAGTOP"]
 SIM = os.environ["LAGTOP_SIM"]
-TESTS = 18
+TESTS = 19
 RETENTION_MIN = 60
 
 results = []
@@ -186,6 +186,11 @@ def main():
         ok(a and a["committed"] == 30 and a["last_commit_ms"] is None and a["commits_per_min"] is None
            and a["unmoved_ms"] is None and a["repeating"] is None and g["expires_at_ms"] is None,
            "off: committed offsets still polled, the commit fields are null", a)
+        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--no-commit-stream")
+        doc = json.loads(out) if rc == 0 and out else {}
+        a = part(find(doc, "cs-live"), "cs-orders", 0)
+        ok(rc == 0 and doc.get("commit_stream", {}).get("state") == "off" and a and a["committed"] == 30
+           and a["last_commit_ms"] is None, "--no-commit-stream: the same, for one run", (rc, err, doc.get("commit_stream"), a))
     finally:
         if consumer is not None:
             consumer.close()

@@ -175,6 +175,70 @@ static void tables(void **state)
 	assert_false(column_by_id(LT_COL_GROUP)->default_desc);
 }
 
+/* ---- the commit-stream columns (issue 10) ---- */
+
+static void commit_stream_columns(void **state)
+{
+	(void)state;
+	char b[64];
+	char gname[] = "g", hname[] = "h", tname[] = "t";
+	lt_group g = {.group = gname};
+	lt_partition p = {.topic = tname, .partition = 0};
+	g.partitions = &p;
+	g.n_partitions = 1;
+	lt_row gr = {&g, NULL}, pr = {&g, &p};
+
+	/* unknown: "-" everywhere */
+	column_by_id(LT_COL_LAST_COMMIT)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "-");
+	column_by_id(LT_COL_EXPIRES)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "-");
+	column_by_id(LT_COL_COMMITS_PER_MIN)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "-");
+	column_by_id(LT_COL_UNMOVED)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "-");
+
+	g.has_last_commit = true, g.last_commit_age_ms = 187000;
+	column_by_id(LT_COL_LAST_COMMIT)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "3m07s");
+	g.last_commit_age_ms = -300; /* broker clock a little ahead: an age of 0, not a negative one */
+	column_by_id(LT_COL_LAST_COMMIT)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "0s");
+	g.has_expiry = true, g.expires_in_ms = 2 * 86400000LL + 3 * 3600000LL;
+	column_by_id(LT_COL_EXPIRES)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "2d03h");
+	g.expires_in_ms = -1000;
+	column_by_id(LT_COL_EXPIRES)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "overdue");
+
+	p.has_last_commit = true, p.last_commit_age_ms = 5000, p.commits_per_min = 0.4;
+	column_by_id(LT_COL_P_LAST_COMMIT)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "5s");
+	column_by_id(LT_COL_COMMITS_PER_MIN)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "0.4");
+	p.commits_per_min = 12;
+	column_by_id(LT_COL_COMMITS_PER_MIN)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "12");
+	p.commits_per_min = 1500;
+	column_by_id(LT_COL_COMMITS_PER_MIN)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "1.5K");
+	p.has_unmoved = true, p.unmoved_ms = 600000, p.repeating = true;
+	column_by_id(LT_COL_UNMOVED)->format(&pr, b, sizeof b, false);
+	assert_string_equal(b, "10m00s=");
+
+	/* sorting: known before unknown, by age / time left */
+	lt_group g2 = {.group = hname};
+	lt_row rows[2] = {{&g2, NULL}, {&g, NULL}};
+	g.expires_in_ms = 5000;
+	rows_sort(rows, 2, LT_COL_EXPIRES, false);
+	assert_ptr_equal(rows[0].group, &g);
+	rows_sort(rows, 2, LT_COL_EXPIRES, true);
+	assert_ptr_equal(rows[0].group, &g);
+	/* low priority: the 80-column essentials are dropped after them */
+	assert_true(column_by_id(LT_COL_LAST_COMMIT)->priority < column_by_id(LT_COL_MEMBERS)->priority);
+	assert_true(column_by_id(LT_COL_COMMITS_PER_MIN)->priority < column_by_id(LT_COL_COMMITTED)->priority);
+}
+
 /* ---- a snapshot to sort and filter ---- */
 
 static lt_snapshot *fixture(void)
@@ -640,6 +704,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(fmt_count_boundaries),
+	    cmocka_unit_test(commit_stream_columns),
 	    cmocka_unit_test(fmt_duration_boundaries),
 	    cmocka_unit_test(fmt_rate_boundaries),
 	    cmocka_unit_test(fmt_sparkline),

@@ -66,6 +66,31 @@ static lt_history *hist(size_t window)
 	return history_new(&p);
 }
 
+/* time_lag_threshold marks partitions (and their group) whose time lag is above it; 0 never marks. */
+static void time_lag_threshold_flags(void **state)
+{
+	(void)state;
+	const int64_t c[] = {100, 100, 100, 100, 100, 100};
+	const int64_t e[] = {100, 200, 300, 400, 500, 600}; /* log end was 100 at t=1s; now is t=6s */
+	const int64_t thresholds[] = {0, 3000, 10000};
+	const bool want[] = {false, true, false};
+	for (size_t i = 0; i < 3; i++) {
+		lt_model_params p;
+		model_params_default(&p);
+		p.window = 5;
+		p.time_lag_threshold_ms = thresholds[i];
+		lt_history *h = history_new(&p);
+		lt_snapshot *s = feed(h, 6, c, e, true);
+		const lt_partition *pt = &s->groups[0].partitions[0];
+		assert_true(pt->has_time_lag);
+		assert_int_equal(pt->time_lag_ms, 5000);
+		assert_int_equal(!!(pt->flags & LT_PF_TIME_LAG_HIGH), want[i]);
+		assert_int_equal(s->groups[0].time_lag_high, want[i]);
+		snapshot_unref(s);
+		history_free(h);
+	}
+}
+
 static void params_defaults(void **state)
 {
 	(void)state;
@@ -221,7 +246,7 @@ static void status_sequences(void **state)
 	h = hist(5);
 	s = feed(h, 6, c, e, false);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_STOP);
-	assert_int_equal(s->groups[0].status, LT_STATUS_STOP);
+	assert_int_equal(s->groups[0].status, LT_STATUS_ERR); /* Burrow's group rule */
 	snapshot_unref(s);
 	history_free(h);
 
@@ -247,6 +272,7 @@ static void status_sequences(void **state)
 	int64_t cr[] = {10, 20, 30, 40, 15, 25};
 	s = feed(h, 6, cr, e, true);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_REWIND);
+	assert_int_equal(s->groups[0].status, LT_STATUS_ERR);
 	assert_true(s->groups[0].partitions[0].consume_rate >= 0);
 	snapshot_unref(s);
 	history_free(h);
@@ -322,7 +348,7 @@ static void group_is_worst_partition(void **state)
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_OK);
 	assert_int_equal(s->groups[0].partitions[1].status, LT_STATUS_STALL);
 	assert_int_equal(s->groups[0].partitions[2].status, LT_STATUS_UNKNOWN);
-	assert_int_equal(s->groups[0].status, LT_STATUS_STALL);
+	assert_int_equal(s->groups[0].status, LT_STATUS_ERR);
 	snapshot_unref(s);
 	history_free(h);
 }
@@ -855,6 +881,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(params_defaults),
+	    cmocka_unit_test(time_lag_threshold_flags),
 	    cmocka_unit_test(first_refresh),
 	    cmocka_unit_test(observed_flags_kept_derived_recomputed),
 	    cmocka_unit_test(no_commit_anywhere),

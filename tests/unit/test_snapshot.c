@@ -73,6 +73,7 @@ static void state_names_round_trip(void **state)
 	assert_int_equal(group_state_parse("bogus"), LT_GROUP_UNKNOWN);
 	assert_int_equal(group_state_parse(NULL), LT_GROUP_UNKNOWN);
 	assert_string_equal(status_name(LT_STATUS_STALL), "STALL");
+	assert_string_equal(status_name(LT_STATUS_ERR), "ERR");
 	assert_string_equal(status_name(LT_STATUS_UNKNOWN), "-");
 }
 
