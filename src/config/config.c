@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "util/regex.h"
 #include "util/sanitize.h"
 #include "util/errbuf.h"
 #include "util/xalloc.h"
@@ -511,10 +512,8 @@ static int load_regexes(const struct loader *L, config_setting_t *s, const char 
 		config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
 		const char *re = config_setting_get_string(e);
 		regex_t rx;
-		int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
-		if (rc != 0) {
-			char why[128];
-			regerror(rc, &rx, why, sizeof why);
+		char why[128];
+		if (regex_compile(&rx, re, REG_EXTENDED | REG_NOSUB, why, sizeof why) != 0) {
 			char *safe = sanitize_dup(re, true);
 			at(L, e, "bad regex '%s' in '%s' of %s: %s", safe, d->name, where, why);
 			free(safe);

@@ -191,8 +191,10 @@ void client_free(lt_client *cl)
 		return;
 	if (cl->rk) /* no consumer close: the handle never joined, and closing must not wait for brokers */
 		rd_kafka_destroy_flags(cl->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
-	for (size_t i = 0; i < cl->n_secrets; i++)
+	for (size_t i = 0; i < cl->n_secrets; i++) { /* secrets do not outlive their use in readable form */
+		explicit_bzero(cl->secrets[i], strlen(cl->secrets[i]));
 		free(cl->secrets[i]);
+	}
 	free(cl->secrets);
 	pthread_mutex_destroy(&cl->mu);
 	free(cl);

@@ -16,6 +16,7 @@
 
 #include "kafka/commit_snapshot.h"
 #include "kafka/refresh.h"
+#include "util/regex.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -61,10 +62,8 @@ static int regexes_compile(size_t n, const char *const *src, regex_t **out, char
 {
 	*out = xcalloc(n ? n : 1, sizeof **out);
 	for (size_t i = 0; i < n; i++) {
-		int rc = regcomp(&(*out)[i], src[i], REG_EXTENDED | REG_NOSUB);
-		if (rc != 0) {
-			char why[200];
-			regerror(rc, &(*out)[i], why, sizeof why);
+		char why[200];
+		if (regex_compile(&(*out)[i], src[i], REG_EXTENDED | REG_NOSUB, why, sizeof why) != 0) {
 			snprintf(err, errlen, "bad group regex '%s': %s", src[i], why);
 			for (size_t k = 0; k < i; k++)
 				regfree(&(*out)[k]);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/colkey.h"
+#include "util/regex.h"
 #include "util/xalloc.h"
 
 struct lt_filter {
@@ -27,10 +28,8 @@ lt_filter *filter_new(const char *text, char *err, size_t errlen)
 	lt_filter *f = xcalloc(1, sizeof *f);
 	f->text = xstrdup(text);
 	if (strpbrk(text, metachars)) {
-		int rc = regcomp(&f->re, text, REG_EXTENDED | REG_ICASE | REG_NOSUB);
-		if (rc != 0) {
-			char why[128];
-			regerror(rc, &f->re, why, sizeof why);
+		char why[128];
+		if (regex_compile(&f->re, text, REG_EXTENDED | REG_ICASE | REG_NOSUB, why, sizeof why) != 0) {
 			if (err && errlen)
 				snprintf(err, errlen, "bad filter regex '%s': %s", text, why);
 			free(f->text);

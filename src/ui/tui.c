@@ -619,7 +619,10 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 	ui_state_init(&u, o, src, interval_ms);
 	u.clusters = clusters;
 	if (themes_init(&u, o, err, sizeof err) != 0) {
-		fprintf(stderr, "lagtop: %s\n", err);
+		/* a theme file's error quotes its bytes: terminal-safe, one line */
+		char *safe = sanitize_dup(err, locale_is_utf8());
+		fprintf(stderr, "lagtop: %s\n", safe);
+		free(safe);
 		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}

@@ -5,6 +5,7 @@ liblagtop_a_SOURCES += \
 	src/util/sanitize.c src/util/sanitize.h \
 	src/util/json.c src/util/json.h \
 	src/util/csv.c src/util/csv.h \
+	src/util/regex.c src/util/regex.h \
 	src/util/timeutil.c src/util/timeutil.h \
 	src/util/errbuf.c src/util/errbuf.h
 

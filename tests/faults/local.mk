@@ -11,7 +11,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_faults_hostile
 TESTS += tests/integration/test_faults_hostile
-tests_integration_test_faults_hostile_SOURCES = tests/integration/test_faults_hostile.c
+tests_integration_test_faults_hostile_SOURCES = tests/integration/test_faults_hostile.c tests/faults/hostile.h
 tests_integration_test_faults_hostile_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_faults_hostile_LDADD = $(UNIT_LDADD)
 endif
@@ -30,3 +30,14 @@ tests_integration_test_faults_reset_SOURCES = tests/integration/test_faults_rese
 tests_integration_test_faults_reset_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_faults_reset_LDADD = $(UNIT_LDADD)
 endif
+
+## valgrind memcheck of --once and a dashboard session: skips itself in ASan builds (see the script).
+TESTS += tests/valgrind.sh
+EXTRA_DIST += tests/valgrind.sh
+
+## The dashboard under faults and hostile names (tmux; tests/tui/lib.sh), against faults_fixture.
+check_PROGRAMS += tests/tui/faults_fixture
+tests_tui_faults_fixture_SOURCES = tests/tui/faults_fixture.c tests/faults/hostile.h
+tests_tui_faults_fixture_LDADD = $(LT_LIBS)
+TESTS += tests/tui/test_faults_tui.sh
+EXTRA_DIST += tests/tui/test_faults_tui.sh

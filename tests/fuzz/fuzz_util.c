@@ -1,5 +1,6 @@
 /* fuzz_util.c — libFuzzer harness for src/util: sanitize (display, width, fit), the JSON string
  * writer and the CSV writer/reader, on arbitrary bytes. Properties checked, not only "no crash":
+ * user regexes go through regex_compile()'s cost guard (a pathological one must not exhaust memory);
  * the sanitized form is terminal-safe (no C0/DEL byte), JSON output is valid UTF-8 without raw
  * control bytes, and a quoted CSV field splits back to the exact input. */
 #include <stdint.h>
@@ -8,6 +9,7 @@
 
 #include "util/csv.h"
 #include "util/json.h"
+#include "util/regex.h"
 #include "util/sanitize.h"
 #include "util/utf8.h"
 
@@ -90,6 +92,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	csv_fields_free(&f);
 	free(q);
+
+	/* User regexes (-g, the dashboard's filter): compiled only when cheap enough. */
+	regex_t re;
+	char why[160];
+	if (regex_compile(&re, s, REG_EXTENDED | REG_NOSUB, why, sizeof why) == 0)
+		regfree(&re);
+	else if (!why[0])
+		abort();
 
 	/* The reader on raw input: errors are fine, crashes are not. */
 	memset(&f, 0, sizeof f);

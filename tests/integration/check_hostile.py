@@ -2,7 +2,7 @@
 # check_hostile.py FORMAT FILE — checks lagtop --once output of test_faults_hostile.c's hostile cluster:
 # json: valid JSON whose names are exactly what the cluster sent (invalid UTF-8 bytes as U+FFFD);
 # csv: RFC 4180 that parses back to the exact bytes, 13 fields a row. Exit 0 when fine, else 1 and why.
-# Keep the names in step with test_faults_hostile.c.
+# Keep the names in step with tests/faults/hostile.h.
 import csv
 import io
 import json

@@ -5,13 +5,15 @@
 # byte), with nothing on stdout — never a crash, never a hang (every run bounded by `timeout`).
 # Plus: no shell is ever invoked (the sources call no system/popen/exec*).
 . "$LT_SRCDIR/tests/tap.sh"
-plan 91
+plan 113
 lt_tmpdir
 export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP"
 unset LAGTOP_CONFIG
 closed_port=$("$DEBIAN_PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 B="127.0.0.1:$closed_port"
 esc=$(printf '\033')
+# 4 KB of every byte but NUL and '@' (fixed, so a failure reproduces)
+garbage() { LC_ALL=C awk 'BEGIN { for (i = 0; i < 17; i++) for (c = 255; c >= 1; c--) if (c != 64) printf "%c", c }'; }
 
 # bad NAME REGEX ARGS... — lagtop ARGS exits 2 with one safe line matching REGEX (2 TAP tests)
 bad() {
@@ -32,7 +34,7 @@ bad() {
 # ---- configuration files (read by --reset-offsets, the dashboard and -X dump)
 RESET="--reset-offsets -g g --all-topics --to-earliest -b $B --timeout 2"
 conf() { printf '%s\n' "$1" >"$LT_TMP/c.conf"; chmod 600 "$LT_TMP/c.conf"; }
-head -c 4096 /dev/urandom | tr -d '@' >"$LT_TMP/c.conf"
+garbage >"$LT_TMP/c.conf"
 bad "binary garbage config" "c.conf:[0-9]+: " --config "$LT_TMP/c.conf" $RESET
 conf 'general = { refresh_interval = 2;'
 bad "truncated config" "c.conf:[0-9]+: .*syntax error" --config "$LT_TMP/c.conf" $RESET
@@ -94,6 +96,12 @@ bad "--by-duration of 10^14 days" "duration" --reset-offsets -g g --all-topics -
 bad "--to-datetime with an escape sequence" "datetime" --reset-offsets -g g --all-topics -b "$B" \
 	--to-datetime "$(printf '2024\033[31m')"
 
+# regexes whose compiled form would take gigabytes (glibc copies the tree per bounded repetition)
+bad "-g with nested repetitions" "too complex" --once -b "$B" -g '(((a{200}){200}){200})'
+bad "-g with quantifiers in a row (glibc: exponential time)" "too complex" --once -b "$B" -g 'b*++++++*+++++++'
+conf 'clusters = { a = { bootstrap_servers = "127.0.0.1:9"; include_groups = [ "((x{100}){100}){100}" ]; }; };'
+bad "config regex with nested repetitions" "c.conf:1: .*too complex" --config "$LT_TMP/c.conf" -c a --once
+
 # ---- malformed CSV plans (--from-file)
 plan_bad() { # NAME REGEX CONTENT(printf format)
 	printf "$3" >"$LT_TMP/p.csv"
@@ -108,10 +116,30 @@ plan_bad "plan: NUL byte" "p.csv" 't,0,1\0\n'
 plan_bad "plan: escape sequence in a field" "line 1" 't,0,5\033[31m\n'
 plan_bad "plan: same partition twice" "line 2" 't,0,1\nt,0,2\n'
 plan_bad "plan: illegal topic name" "line 1" 'a b,0,1\n'
-head -c 300000 /dev/urandom >"$LT_TMP/p.csv"
-bad "plan: 300 KB of random bytes" "p.csv" --reset-offsets -g g --all-topics -b "$B" --from-file "$LT_TMP/p.csv"
+for i in $(seq 70); do garbage; done >"$LT_TMP/p.csv"
+bad "plan: 300 KB of binary garbage" "p.csv" --reset-offsets -g g --all-topics -b "$B" --from-file "$LT_TMP/p.csv"
 bad "plan: a directory" "p.csv|$LT_TMP" --reset-offsets -g g --all-topics -b "$B" --from-file "$LT_TMP"
 bad "plan: does not exist" "nope.csv" --reset-offsets -g g --all-topics -b "$B" --from-file "$LT_TMP/nope.csv"
+
+# ---- theme files (read before the dashboard opens the terminal: the error goes to stderr)
+mkdir -p "$LT_TMP/lagtop/themes"
+theme_bad() { # NAME REGEX CONTENT(printf format)
+	printf "$3" >"$LT_TMP/lagtop/themes/t.conf"
+	bad "$1" "$2" -b "$B" --theme t
+}
+theme_bad "theme: syntax error" "t.conf:[0-9]+" 'roles = { normal = { fg = "red" };\n'
+theme_bad "theme: unknown colour" "t.conf.*bogus" 'roles = { normal = { fg = "bogus"; }; };\n'
+theme_bad "theme: unknown role" "t.conf.*nope" 'roles = { nope = { fg = "red"; }; };\n'
+theme_bad "theme: colour out of range" "t.conf" 'roles = { normal = { fg = 300; }; };\n'
+theme_bad "theme: escape sequence and newline in a value" "t.conf" \
+	'roles = { normal = { attrs = [ "\033[31mred\nline2" ]; }; };\n'
+garbage >"$LT_TMP/lagtop/themes/t.conf"
+bad "theme: binary garbage" "t.conf" -b "$B" --theme t
+rm -f "$LT_TMP/lagtop/themes/t.conf"
+mkdir "$LT_TMP/lagtop/themes/t.conf"
+bad "theme: a directory named like a theme" "theme" -b "$B" --theme t
+rmdir "$LT_TMP/lagtop/themes/t.conf"
+bad "theme: unknown name with an escape sequence" "unknown theme" -b "$B" --theme "$(printf 'x\033[2J')"
 
 # ---- no shell, ever: the program never runs another program
 shells=$(grep -rnE '\b(system|popen|execl|execlp|execle|execv|execvp|execvpe|posix_spawnp?|wordexp)[[:space:]]*\(|/bin/sh' \

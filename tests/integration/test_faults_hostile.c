@@ -22,39 +22,13 @@
 
 #include <cmocka.h>
 
-#include "sim/sim.h"
 
 extern char **environ;
 
+#include "../faults/hostile.h"
+
 static sim_cluster *sim;
 static char tmpdir[64];
-static char big_group[10300], big_topic[10100], big_client[10300];
-
-/* Keep in step with check_hostile.py. */
-#define G_OSC "evil\x1b]0;pwned\x07\x1b[2J"
-#define G_UTF8 "bad\xff\xfe\xc3-utf8"
-#define G_C1 "c1\xc2\x9b" "31mred"
-#define G_BIDI "bidi\xe2\x80\xae" "cod.exe"
-#define G_LINES "line1\nline2\tx\rcr,\"q\""
-#define T_ESC "t\x1b[1mopic"
-#define C_ESC "\x1b[31mclient"
-#define H_OSC8 "/\x1b]8;;http://example.invalid\x07link"
-
-static void must(int rc, const char *err)
-{
-	if (rc != 0)
-		fail_msg("control call failed: %s", err);
-}
-
-static void add_group(const char *group, const char *topic, const char *client, const char *host)
-{
-	char err[256];
-	static const int32_t p0[] = {0};
-	struct sim_member_assignment a = {topic, p0, 1};
-	struct sim_member_spec m = {.client_id = client, .client_host = host, .assignment = &a, .nassignment = 1};
-	must(sim_add_member(sim, group, &m, NULL, 0, err, sizeof(err)), err);
-	must(sim_commit(sim, group, topic, 0, 5, "meta\x1b[0m", err, sizeof(err)), err);
-}
 
 static int setup(void **state)
 {
@@ -64,23 +38,8 @@ static int setup(void **state)
 	sim = sim_new(&o, err, sizeof(err));
 	if (!sim)
 		fail_msg("sim_new: %s", err);
-	memset(big_group, 'G', sizeof(big_group) - 20);
-	strcpy(big_group + sizeof(big_group) - 20, "\x1b[31mEND");
-	memset(big_topic, 'T', sizeof(big_topic) - 1);
-	memset(big_client, 'C', sizeof(big_client) - 20);
-	strcpy(big_client + sizeof(big_client) - 20, "\x1b[31mEND");
-	must(sim_create_topic(sim, "plain", 1, err, sizeof(err)), err);
-	must(sim_create_topic_any_name(sim, T_ESC, 1, err, sizeof(err)), err);
-	must(sim_create_topic_any_name(sim, big_topic, 1, err, sizeof(err)), err);
-	must(sim_append(sim, "plain", 0, 10, 1700000000000LL, 1000, err, sizeof(err)), err);
-	must(sim_append(sim, T_ESC, 0, 10, 1700000000000LL, 1000, err, sizeof(err)), err);
-	must(sim_append(sim, big_topic, 0, 10, 1700000000000LL, 1000, err, sizeof(err)), err);
-	add_group(G_OSC, T_ESC, C_ESC, H_OSC8);
-	add_group(G_UTF8, "plain", "ok", NULL);
-	add_group(G_C1, "plain", G_C1, NULL);
-	add_group(G_BIDI, big_topic, G_BIDI, NULL);
-	add_group(G_LINES, "plain", G_LINES, G_LINES);
-	add_group(big_group, "plain", big_client, NULL);
+	if (hostile_build(sim, err, sizeof(err)) != 0)
+		fail_msg("hostile_build: %s", err);
 	if (sim_start(sim) < 0)
 		fail_msg("sim_start");
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/lagtop-hostile.XXXXXX");
