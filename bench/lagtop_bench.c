@@ -22,6 +22,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -49,6 +50,31 @@ static double cpu_ms(void)
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3 + ru.ru_stime.tv_sec * 1e3 +
 	       ru.ru_stime.tv_usec / 1e3;
+}
+
+/* Peak RSS since the last reset_peak_rss() (VmHWM; -1 if /proc is not there). */
+static long hwm_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/* Resets VmHWM (Linux: "5" in clear_refs), so that the steady refreshes' peak can be told apart
+ * from the cold one's. ru_maxrss is not reset: it stays the whole process's peak. */
+static void reset_peak_rss(void)
+{
+	FILE *f = fopen("/proc/self/clear_refs", "w");
+	if (f) {
+		fputs("5", f);
+		fclose(f);
+	}
 }
 
 static long peak_rss_kb(void)
@@ -203,6 +229,8 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		return 1;
 	}
 	printf("cold_wall_ms=%.1f\ncold_cpu_ms=%.1f\n", mono_ms() - w0, cpu_ms() - u0);
+	printf("cold_rss_kb=%ld\n", peak_rss_kb());
+	reset_peak_rss();
 	printf("groups=%zu\nrows=%zu\n", s->n_groups, snapshot_rows(s));
 	if (commit_stream) {
 		/* --commit-stream: the reader of __consumer_offsets runs too; its history load is timed
@@ -229,6 +257,11 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		}
 		wall[i] = mono_ms() - w0;
 		cpu[i] = cpu_ms() - u0;
+		if (getenv("LT_BENCH_MALLINFO")) {
+			struct mallinfo2 mi = mallinfo2();
+			fprintf(stderr, "after refresh %d: in use %zu MB, arena %zu MB, mmap %zu MB\n", i,
+				mi.uordblks >> 20, mi.arena >> 20, mi.hblkhd >> 20);
+		}
 		if (s->n_groups != groups || snapshot_rows(s) != rows || s->error)
 			partial = true;
 		snapshot_unref(s);
@@ -239,6 +272,7 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 	printf("refreshes=%d\n", n);
 	printf("wall_ms=%.1f\ncpu_ms=%.1f\n", median(wall, (size_t)n), median(cpu, (size_t)n));
 	printf("rss_kb=%ld\n", peak_rss_kb());
+	printf("steady_rss_kb=%ld\n", hwm_kb());
 	printf("complete=%d\n", !partial);
 	if (counting) {
 		counts_print("cold_req_", &c0, &c1, 1);

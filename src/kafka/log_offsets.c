@@ -4,6 +4,7 @@
 #include "kafka/log_offsets.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,19 +22,22 @@
 #define OFFSETS_CHUNK 250
 
 struct tp_ent {
-	const char *topic;  /* points into the snapshot */
+	const char *topic;  /* points into the snapshot: interned, so one pointer per topic name */
 	int32_t partition;
 	int32_t leader;     /* -1: none (topic gone, partition unknown, no leader) */
 	int64_t log_start, log_end;
 	bool ok;
 };
 
+/* By topic pointer, not name: the snapshot interns its topic names (snapshot.h), so equal names are
+ * equal pointers, and the order only has to group and find entries. strcmp here was ~5% of a
+ * refresh's CPU on bench M (32,000 rows sorted and looked up). */
 static int cmp_tp(const void *a, const void *b)
 {
 	const struct tp_ent *x = a, *y = b;
-	int c = strcmp(x->topic, y->topic);
-	if (c)
-		return c;
+	uintptr_t tx = (uintptr_t)x->topic, ty = (uintptr_t)y->topic;
+	if (tx != ty)
+		return (tx > ty) - (tx < ty);
 	return (x->partition > y->partition) - (x->partition < y->partition);
 }
 
@@ -51,16 +55,24 @@ static int cmp_md_topic(const void *a, const void *b)
 		      (*(const rd_kafka_metadata_topic_t *const *)b)->topic);
 }
 
-static int32_t leader_of(const rd_kafka_metadata_topic_t *const *idx, size_t n, const struct rd_kafka_metadata *md,
-			 const char *topic, int32_t partition)
+static const rd_kafka_metadata_topic_t *md_topic(const rd_kafka_metadata_topic_t *const *idx, size_t n,
+						      const char *topic)
 {
 	rd_kafka_metadata_topic_t key = { .topic = (char *)topic };
 	const rd_kafka_metadata_topic_t *kp = &key;
 	const rd_kafka_metadata_topic_t *const *hit = bsearch(&kp, idx, n, sizeof *idx, cmp_md_topic);
-	if (!hit || (*hit)->err)
+	return hit && !(*hit)->err ? *hit : NULL;
+}
+
+static int32_t leader_of(const rd_kafka_metadata_topic_t *mt, const struct rd_kafka_metadata *md, int32_t partition)
+{
+	if (!mt)
 		return -1;
-	for (int i = 0; i < (*hit)->partition_cnt; i++) {
-		const rd_kafka_metadata_partition_t *mp = &(*hit)->partitions[i];
+	/* Partitions are usually listed in id order: start looking at index `partition` (O(1) then, rather
+	 * than a scan per partition: topics of 64 partitions on bench L). */
+	for (int k = 0; k < mt->partition_cnt; k++) {
+		int i = (partition >= 0 && partition < mt->partition_cnt) ? (partition + k) % mt->partition_cnt : k;
+		const rd_kafka_metadata_partition_t *mp = &mt->partitions[i];
 		if (mp->id != partition)
 			continue;
 		if (mp->leader < 0)
@@ -120,6 +132,18 @@ static void *leader_job_run(void *arg)
 
 void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_metadata *md, int64_t deadline)
 {
+	/* Distinct topic-partitions through a hash set of (interned topic, partition): groups share topics
+	 * (10 groups per topic on the benchmarks), and an entry per row cost 13 MB and a sort of 320,000
+	 * on bench L for 32,000 distinct partitions. */
+	size_t rows = 0;
+	for (size_t g = 0; g < s->n_groups; g++)
+		rows += s->groups[g].error ? 0 : s->groups[g].n_partitions;
+	if (rows == 0)
+		return;
+	size_t hcap = 64;
+	while (hcap < 2 * rows)
+		hcap *= 2;
+	uint32_t *set = xcalloc(hcap, sizeof *set); /* index + 1 into tps, 0 empty */
 	size_t n = 0, cap = 0;
 	struct tp_ent *tps = NULL;
 	for (size_t g = 0; g < s->n_groups; g++) {
@@ -127,26 +151,31 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 		if (gr->error)
 			continue; /* stale or failed groups keep last round's numbers */
 		for (size_t k = 0; k < gr->n_partitions; k++) {
+			const lt_partition *p = &gr->partitions[k];
+			uint64_t h = ((uint64_t)(uintptr_t)p->topic * 0x9E3779B97F4A7C15ull) ^ (uint32_t)p->partition;
+			size_t j = (size_t)((h * 0xBF58476D1CE4E5B9ull) >> 32) & (hcap - 1);
+			for (; set[j]; j = (j + 1) & (hcap - 1))
+				if (tps[set[j] - 1].topic == p->topic && tps[set[j] - 1].partition == p->partition)
+					break;
+			if (set[j])
+				continue;
 			tps = xgrow(tps, &cap, n + 1, sizeof *tps);
-			tps[n++] = (struct tp_ent){ .topic = gr->partitions[k].topic,
-						    .partition = gr->partitions[k].partition };
+			tps[n++] = (struct tp_ent){ .topic = p->topic, .partition = p->partition };
+			set[j] = (uint32_t)n;
 		}
 	}
-	if (n == 0)
-		return;
+	free(set);
 	qsort(tps, n, sizeof *tps, cmp_tp);
-	size_t u = 0;
-	for (size_t i = 1; i < n; i++)
-		if (cmp_tp(&tps[i], &tps[u]) != 0)
-			tps[++u] = tps[i];
-	n = u + 1;
 
 	const rd_kafka_metadata_topic_t **idx = xcalloc((size_t)md->topic_cnt + 1, sizeof *idx);
 	for (int i = 0; i < md->topic_cnt; i++)
 		idx[i] = &md->topics[i];
 	qsort(idx, (size_t)md->topic_cnt, sizeof *idx, cmp_md_topic);
+	const rd_kafka_metadata_topic_t *mt = NULL;
 	for (size_t i = 0; i < n; i++) {
-		tps[i].leader = leader_of(idx, (size_t)md->topic_cnt, md, tps[i].topic, tps[i].partition);
+		if (i == 0 || tps[i].topic != tps[i - 1].topic) /* sorted: one lookup per topic */
+			mt = md_topic(idx, (size_t)md->topic_cnt, tps[i].topic);
+		tps[i].leader = leader_of(mt, md, tps[i].partition);
 		tps[i].log_start = tps[i].log_end = LT_OFFSET_NONE;
 	}
 	free(idx);

@@ -18,10 +18,94 @@ static void *grow_for_one_more(void *arr, size_t count, size_t elem)
 	return arr;
 }
 
+/* The snapshot's topic names: each distinct name stored once (an open-addressing hash set over
+ * strings packed in chunks). On L (320,000 rows of 500 topics) this replaces 640,000 small
+ * strdups (rows and assignments) by 500 names, which saves memory and most of the build's mallocs. */
+struct strtab_chunk {
+	struct strtab_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct lt_strtab {
+	char **slots; /* power-of-two capacity, at most half full */
+	size_t cap, n;
+	struct strtab_chunk *chunks;
+};
+
+#define STRTAB_CHUNK 4096
+
+static uint64_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static char *strtab_store(struct lt_strtab *t, const char *s, size_t len)
+{
+	struct strtab_chunk *c = t->chunks;
+	if (!c || c->cap - c->used < len + 1) {
+		size_t cap = len + 1 > STRTAB_CHUNK ? len + 1 : STRTAB_CHUNK;
+		c = xmalloc(sizeof *c + cap);
+		c->used = 0;
+		c->cap = cap;
+		c->next = t->chunks;
+		t->chunks = c;
+	}
+	char *d = c->data + c->used;
+	memcpy(d, s, len);
+	d[len] = '\0';
+	c->used += len + 1;
+	return d;
+}
+
+static char *strtab_intern(struct lt_strtab *t, const char *s)
+{
+	if (!s)
+		s = "";
+	if (2 * (t->n + 1) > t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 64;
+		char **ns = xcalloc(ncap, sizeof *ns);
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slots[i]) {
+				size_t j = str_hash(t->slots[i], strlen(t->slots[i])) & (ncap - 1);
+				while (ns[j])
+					j = (j + 1) & (ncap - 1);
+				ns[j] = t->slots[i];
+			}
+		free(t->slots);
+		t->slots = ns;
+		t->cap = ncap;
+	}
+	size_t len = strlen(s);
+	size_t j = str_hash(s, len) & (t->cap - 1);
+	for (; t->slots[j]; j = (j + 1) & (t->cap - 1))
+		if (strcmp(t->slots[j], s) == 0)
+			return t->slots[j];
+	t->n++;
+	return t->slots[j] = strtab_store(t, s, len);
+}
+
+static void strtab_free(struct lt_strtab *t)
+{
+	if (!t)
+		return;
+	while (t->chunks) {
+		struct strtab_chunk *c = t->chunks;
+		t->chunks = c->next;
+		free(c);
+	}
+	free(t->slots);
+	free(t);
+}
+
 lt_snapshot *snapshot_new(void)
 {
 	lt_snapshot *s = xcalloc(1, sizeof *s);
 	s->refs = 1;
+	s->strtab = xcalloc(1, sizeof *s->strtab);
 	return s;
 }
 
@@ -38,9 +122,7 @@ static void member_free(lt_member *m)
 	free(m->client_id);
 	free(m->host);
 	free(m->instance_id);
-	for (size_t i = 0; i < m->n_assigned; i++)
-		free(m->assigned[i].topic);
-	free(m->assigned);
+	free(m->assigned); /* the topics are interned */
 }
 
 static void group_free(lt_group *g)
@@ -52,10 +134,8 @@ static void group_free(lt_group *g)
 	for (size_t i = 0; i < g->n_members; i++)
 		member_free(&g->members[i]);
 	free(g->members);
-	for (size_t i = 0; i < g->n_partitions; i++) {
-		free(g->partitions[i].topic);
-		free(g->partitions[i].commit_metadata);
-	}
+	for (size_t i = 0; i < g->n_partitions; i++)
+		free(g->partitions[i].commit_metadata); /* the topics are interned */
 	free(g->partitions);
 }
 
@@ -69,6 +149,7 @@ void snapshot_unref(lt_snapshot *s)
 	free(s->cluster);
 	free(s->error);
 	free(s->commit_stream_reason);
+	strtab_free(s->strtab);
 	free(s);
 }
 
@@ -79,6 +160,7 @@ lt_group *snapshot_add_group(lt_snapshot *s, const char *group_id)
 	memset(g, 0, sizeof *g);
 	g->group = xstrdup(group_id ? group_id : "");
 	g->coordinator = -1;
+	g->strtab = s->strtab;
 	return g;
 }
 
@@ -87,7 +169,7 @@ lt_partition *group_add_partition(lt_group *g, const char *topic, int32_t partit
 	g->partitions = grow_for_one_more(g->partitions, g->n_partitions, sizeof *g->partitions);
 	lt_partition *p = &g->partitions[g->n_partitions++];
 	memset(p, 0, sizeof *p);
-	p->topic = xstrdup(topic ? topic : "");
+	p->topic = strtab_intern(g->strtab, topic);
 	p->partition = partition;
 	p->log_start = p->committed = p->log_end = LT_OFFSET_NONE;
 	p->member = -1;
@@ -102,13 +184,14 @@ lt_member *group_add_member(lt_group *g, const char *member_id, const char *clie
 	m->member_id = xstrdup(member_id ? member_id : "");
 	m->client_id = xstrdup(client_id ? client_id : "");
 	m->host = xstrdup(host ? host : "");
+	m->strtab = g->strtab;
 	return m;
 }
 
 void member_add_assignment(lt_member *m, const char *topic, int32_t partition)
 {
 	m->assigned = grow_for_one_more(m->assigned, m->n_assigned, sizeof *m->assigned);
-	m->assigned[m->n_assigned].topic = xstrdup(topic ? topic : "");
+	m->assigned[m->n_assigned].topic = strtab_intern(m->strtab, topic);
 	m->assigned[m->n_assigned].partition = partition;
 	m->n_assigned++;
 }
@@ -121,7 +204,7 @@ static int cmp_group(const void *a, const void *b)
 static int cmp_partition(const void *a, const void *b)
 {
 	const lt_partition *x = a, *y = b;
-	int c = strcmp(x->topic, y->topic);
+	int c = x->topic == y->topic ? 0 : strcmp(x->topic, y->topic); /* interned: mostly the same pointer */
 	if (c)
 		return c;
 	return (x->partition > y->partition) - (x->partition < y->partition);
@@ -156,7 +239,6 @@ static void add_assigned_partitions(lt_group *g)
 	size_t j = 0;
 	for (size_t k = 0; k < g->n_partitions; k++) {
 		if (j > 0 && cmp_partition(&g->partitions[j - 1], &g->partitions[k]) == 0) {
-			free(g->partitions[k].topic);
 			free(g->partitions[k].commit_metadata);
 			continue;
 		}

@@ -11,6 +11,13 @@
  * Conventions: offsets are int64_t and LT_OFFSET_NONE (-1, Kafka's own "no offset") means unknown.
  * Durations are in milliseconds (int64_t); rates in messages per second (double); a derived value
  * that cannot be computed has its has_* flag cleared — never NaN.
+ *
+ * Ownership: every string belongs to the snapshot and is freed by the last snapshot_unref. Topic
+ * names (lt_partition.topic, lt_member.assigned[].topic) are interned: group_add_partition and
+ * member_add_assignment store a pointer into the snapshot's string table, one copy per distinct
+ * topic, so two rows of the same topic share one pointer. Never free or replace a topic pointer;
+ * copy it (xstrdup) to keep it beyond the snapshot's life. Groups and members must come from
+ * snapshot_add_group / group_add_member (they carry the table).
  */
 #ifndef LAGTOP_MODEL_SNAPSHOT_H
 #define LAGTOP_MODEL_SNAPSHOT_H
@@ -55,37 +62,43 @@ enum {
 	LT_PF_TIME_LAG_HIGH = 1u << 6,  /* time lag above the configured threshold (time_lag_threshold) */
 };
 
+/* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bools): a
+ * snapshot holds one per (group, partition) row, 320,000 of them on the L benchmark. */
 typedef struct lt_partition {
 	/* observed (collector) */
-	char *topic;
-	int32_t partition;
+	char *topic;         /* interned: points into the snapshot's topic table, never free it (see above) */
+	char *commit_metadata; /* may be NULL; owned by the snapshot (freed by snapshot_unref) */
 	int64_t log_start;   /* LT_OFFSET_NONE if unknown */
 	int64_t committed;   /* LT_OFFSET_NONE if the group has no commit here */
 	int64_t log_end;     /* LT_OFFSET_NONE if unknown */
-	int member;          /* index into group->members, -1 when unassigned */
-	char *commit_metadata; /* may be NULL */
 
 	/* derived (model_enrich) */
-	unsigned flags;      /* LT_PF_* */
-	bool has_lag;
-	int64_t lag;         /* log_end - committed, clamped at 0 */
-	bool has_time_lag;
-	int64_t time_lag_ms;
-	bool has_rates;
-	double consume_rate; /* committed advance, msgs/s */
+	int64_t lag;         /* log_end - committed, clamped at 0; valid with has_lag */
+	int64_t time_lag_ms; /* valid with has_time_lag */
+	double consume_rate; /* committed advance, msgs/s; valid with has_rates */
 	double produce_rate; /* log-end advance, msgs/s */
-	bool has_eta;        /* false with has_rates: "never" (not catching up) */
-	int64_t eta_ms;
-	lt_status status;
+	int64_t eta_ms;      /* valid with has_eta */
 	int64_t stale_ms;    /* age of the data when LT_PF_STALE */
 
 	/* observed from the commit stream (__consumer_offsets, issue 10); ages are at the end of the refresh */
-	bool has_last_commit;
 	int64_t last_commit_ms;     /* wall clock of the last commit (the broker's commitTimestamp) */
 	int64_t last_commit_age_ms;
 	double commits_per_min;     /* valid with has_last_commit */
-	bool has_unmoved;
 	int64_t unmoved_ms;         /* time since the committed offset last moved (a lower bound if never seen moving) */
+
+	/* observed (collector) */
+	int32_t partition;
+	int member;          /* index into group->members, -1 when unassigned */
+	/* derived (model_enrich) */
+	unsigned flags;      /* LT_PF_* */
+	lt_status status;
+	bool has_lag;
+	bool has_time_lag;
+	bool has_rates;
+	bool has_eta;        /* false with has_rates: "never" (not catching up) */
+	/* commit stream */
+	bool has_last_commit;
+	bool has_unmoved;
 	bool repeating;             /* commits the same offset again and again: alive but not moving */
 } lt_partition;
 
@@ -96,9 +109,10 @@ typedef struct lt_member {
 	char *instance_id;   /* group.instance.id, may be NULL */
 	size_t n_assigned;
 	struct lt_topic_partition {
-		char *topic;
+		char *topic;     /* interned, like lt_partition.topic */
 		int32_t partition;
 	} *assigned;
+	struct lt_strtab *strtab; /* internal: the snapshot's topic table (set by group_add_member) */
 } lt_member;
 
 typedef struct lt_group {
@@ -126,6 +140,7 @@ typedef struct lt_group {
 	lt_status status;    /* worst partition */
 	size_t n_trend;      /* total-lag history for the TREND sparkline, oldest first */
 	int64_t trend[32];
+	struct lt_strtab *strtab; /* internal: the snapshot's topic table (set by snapshot_add_group) */
 
 	/* observed from the commit stream (issue 10); ages are at the end of the refresh */
 	bool has_last_commit;
@@ -159,6 +174,7 @@ typedef struct lt_snapshot {
 	char *error;         /* refresh-wide error (e.g. "all brokers down"), NULL if none */
 	size_t n_groups;
 	lt_group *groups;    /* sorted by group id */
+	struct lt_strtab *strtab; /* topic names, interned once per snapshot (snapshot.c) */
 	lt_cstream_state commit_stream; /* the commit-stream columns are empty unless LIVE (or LOADING) */
 	char *commit_stream_reason;     /* one line saying why they are empty or partial, NULL if none */
 } lt_snapshot;

@@ -245,12 +245,12 @@ static uint64_t counts_report(sim_cluster *sim, const char *what)
 	return total;
 }
 
-static void request_budget_on_200_groups(void **state)
+static void request_budget(int groups, int partitions)
 {
-	(void)state;
 	char err[ERR_LEN];
-	const int brokers = 3, groups = 200;
-	struct sim_options o = { .brokers = brokers, .scenario = "scale", .groups = groups, .partitions = 8, .topics = 4 };
+	const int brokers = 3;
+	struct sim_options o = { .brokers = brokers, .scenario = "scale", .groups = groups, .partitions = partitions,
+				 .topics = 4 };
 	sim_cluster *sim = sim_new(&o, err, sizeof err);
 	assert_non_null(sim);
 	assert_int_equal(sim_start(sim), 0);
@@ -276,6 +276,20 @@ static void request_budget_on_200_groups(void **state)
 	}
 	collector_free(col);
 	sim_free(sim);
+}
+
+static void request_budget_on_200_groups(void **state)
+{
+	(void)state;
+	request_budget(200, 8);
+}
+
+/* More groups than refresh.c's window of warm calls in flight (WARM_WINDOW, 400 calls: a describe per
+ * 32 groups and an offsets request per group): the window must send them all, each group complete. */
+static void request_budget_on_600_groups(void **state)
+{
+	(void)state;
+	request_budget(600, 2);
 }
 
 static int broker_leading(sim_cluster *sim, const char *topic, int npart, int not_this)
@@ -416,6 +430,7 @@ int main(void)
 		cmocka_unit_test(numbers_equal_the_sim),
 		cmocka_unit_test(filters_and_explicit_groups),
 		cmocka_unit_test(request_budget_on_200_groups),
+		cmocka_unit_test(request_budget_on_600_groups),
 		cmocka_unit_test(broker_goes_away_and_comes_back),
 		cmocka_unit_test(thread_survives_a_dead_coordinator),
 	};

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/snapshot.h"
@@ -53,6 +54,43 @@ static void partitions_linked_to_members(void **state)
 	snapshot_unref(s);
 }
 
+/* Topic names are interned per snapshot (snapshot.h): one pointer per name across groups, rows and
+ * assignments, distinct names apart, and the table grows past its first capacity (64 slots). */
+static void topic_names_interned(void **state)
+{
+	(void)state;
+	lt_snapshot *s = snapshot_new();
+	char name[32];
+	for (int gi = 0; gi < 3; gi++) {
+		snprintf(name, sizeof name, "g%d", gi);
+		lt_group *g = snapshot_add_group(s, name);
+		lt_member *m = group_add_member(g, "m", "c", "h");
+		for (int t = 0; t < 100; t++) {
+			snprintf(name, sizeof name, "topic-%03d", t);
+			group_add_partition(g, name, gi)->committed = t;
+			member_add_assignment(m, name, gi);
+		}
+		group_add_partition(g, NULL, 0); /* NULL: the empty name */
+	}
+	snapshot_finish(s);
+	assert_int_equal(s->n_groups, 3);
+	for (size_t k = 0; k < s->groups[0].n_partitions; k++) {
+		const char *t = s->groups[0].partitions[k].topic;
+		for (size_t gi = 1; gi < 3; gi++)
+			assert_ptr_equal(s->groups[gi].partitions[k].topic, t);
+		if (k > 0)
+			assert_ptr_not_equal(s->groups[0].partitions[k - 1].topic, t);
+	}
+	assert_string_equal(s->groups[0].partitions[0].topic, "");
+	assert_string_equal(s->groups[2].partitions[100].topic, "topic-099");
+	const lt_member *m = &s->groups[1].members[0];
+	assert_int_equal(m->n_assigned, 100);
+	assert_ptr_equal(m->assigned[7].topic, s->groups[0].partitions[8].topic);
+	assert_string_equal(m->assigned[7].topic, "topic-007");
+	assert_int_equal(s->groups[1].partitions[8].member, 0);
+	snapshot_unref(s);
+}
+
 static void refcount_keeps_snapshot_alive(void **state)
 {
 	(void)state;
@@ -82,6 +120,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(groups_sorted_and_found),
 		cmocka_unit_test(partitions_linked_to_members),
+		cmocka_unit_test(topic_names_interned),
 		cmocka_unit_test(refcount_keeps_snapshot_alive),
 		cmocka_unit_test(state_names_round_trip),
 	};
