@@ -59,6 +59,8 @@ struct group_work {
 	int32_t coord; /* coordinator broker id: last refresh's, then the describe's; -1 unknown */
 	bool warm;     /* coordinator known from last refresh: requests go straight to it */
 	bool desc_sent, desc_done, off_sent, off_done, off_retried;
+	int probes;                      /* brokers asked after NOT_COORDINATOR (see probe_next_broker) */
+	const struct lt_ticket *probe;   /* the describe ticket of the probe in flight, NULL if none */
 	const rd_kafka_ConsumerGroupDescription_t *desc; /* points into a kept event */
 	const rd_kafka_group_result_t *off;              /* idem */
 	struct kept_event *desc_ev, *off_ev;             /* the events they point into */
@@ -330,6 +332,7 @@ struct stage2 {
 	bool list_done;
 	struct warm_ent *warm;       /* warm groups in sending order (send_warm) */
 	size_t n_warm, next_warm;
+	const struct rd_kafka_metadata *md; /* this refresh's brokers */
 };
 
 static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline, bool cold)
@@ -535,6 +538,27 @@ static void describe_failed(struct group_work *gw, const char *why)
 	set_error(gw, "DescribeGroups", why);
 }
 
+/* The group's remembered coordinator answered NOT_COORDINATOR: it moved (a failover) while the old
+ * broker stayed up. librdkafka 2.0.2 would keep answering from its coordinator cache (entries in use
+ * never expire), so the group would stay stale until lagtop restarts. Instead ask the next live
+ * broker directly, each at most once per refresh; whoever answers is the coordinator from now on.
+ * Returns false when every broker has been asked. */
+static bool probe_next_broker(struct stage2 *st, struct group_work *gw)
+{
+	const struct rd_kafka_metadata *md = st->md;
+	if (!md || md->broker_cnt < 2 || gw->probes >= md->broker_cnt - 1)
+		return false;
+	int at = 0;
+	for (int i = 0; i < md->broker_cnt; i++)
+		if (md->brokers[i].id == gw->coord)
+			at = i;
+	gw->coord = md->brokers[(at + 1) % md->broker_cnt].id;
+	gw->probes++;
+	describe_send(st, &gw, 1, gw->coord);
+	gw->probe = st->rc->tickets; /* describe_send's ticket is the newest */
+	return true;
+}
+
 static void on_describe(struct stage2 *st, struct kept_event *ke, const struct lt_ticket *t,
 			struct work_set *ws)
 {
@@ -548,7 +572,7 @@ static void on_describe(struct stage2 *st, struct kept_event *ke, const struct l
 	}
 	if (rd_kafka_event_error(ev)) {
 		for (size_t i = 0; i < nb; i++)
-			if (!batch[i]->desc_done)
+			if (!batch[i]->desc_done && !(batch[i]->probe && batch[i]->probe != t))
 				describe_failed(batch[i], rd_kafka_event_error_string(ev));
 	} else {
 		size_t n = 0;
@@ -558,8 +582,13 @@ static void on_describe(struct stage2 *st, struct kept_event *ke, const struct l
 			struct group_work *gw = work_find(ws, rd_kafka_ConsumerGroupDescription_group_id(d[i]));
 			if (!gw || gw->desc_done)
 				continue;
+			if (gw->probe && gw->probe != t)
+				continue; /* a probe to another broker is in flight: its answer decides */
 			const rd_kafka_error_t *ge = rd_kafka_ConsumerGroupDescription_error(d[i]);
 			if (ge) {
+				if (rd_kafka_error_code(ge) == RD_KAFKA_RESP_ERR_NOT_COORDINATOR && gw->warm &&
+				    probe_next_broker(st, gw))
+					continue;
 				describe_failed(gw, rd_kafka_error_string(ge));
 				continue;
 			}
@@ -578,7 +607,7 @@ static void on_describe(struct stage2 *st, struct kept_event *ke, const struct l
 		}
 		/* groups of this call the answer left out */
 		for (size_t i = 0; i < nb; i++)
-			if (!batch[i]->desc_done)
+			if (!batch[i]->desc_done && !(batch[i]->probe && batch[i]->probe != t))
 				describe_failed(batch[i], "missing from the answer");
 	}
 	/* a group whose describe failed needs no offsets */
@@ -662,7 +691,7 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 	if (!rc->q)
 		rc->q = rd_kafka_queue_new(client_rk(rc->client));
 	rd_kafka_queue_t *q = rc->q;
-	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline };
+	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline, .md = md };
 
 	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st.rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
 	int list_ms = rc->timeout_ms / 3 > 500 ? rc->timeout_ms / 3 : 500;
