@@ -18,6 +18,7 @@
 #include "sim/offsets_log.h"
 #include "sim/server.h"
 #include "util/xalloc.h"
+#include "util/timeutil.h"
 
 /* The coordinator's view of one group. */
 struct coord {
@@ -139,7 +140,7 @@ static void coord_mirror(struct coord *c)
 			sim_member_set_assignment(m, x->assignment, (int32_t)x->assignment_len);
 		sim_group_add_member(g, m);
 	}
-	sim_offsets_log_group_change(c->srv->st, g, old_state, old_generation, sim_wall_ms());
+	sim_offsets_log_group_change(c->srv->st, g, old_state, old_generation, now_wall_ms());
 }
 
 static void coord_timer(struct sim_server *srv, void *arg);
@@ -165,7 +166,7 @@ static void coord_timer(struct sim_server *srv, void *arg)
 	(void)srv;
 	struct coord *c = arg;
 	c->timer = 0;
-	mb_tick(c->mb, sim_mono_ms());
+	mb_tick(c->mb, now_mono_ms());
 	coord_after(c);
 }
 

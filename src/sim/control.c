@@ -9,6 +9,7 @@
 #include "sim/offsets_log.h"
 #include "sim/server.h"
 #include "util/xalloc.h"
+#include "util/timeutil.h"
 
 struct sim_partition *ctl_partition(struct sim_state *st, const char *topic, int partition, char *err, size_t errlen)
 {
@@ -100,7 +101,7 @@ struct sim_member *ctl_add_member(struct sim_state *st, const char *group, const
 	enum sim_group_state old_state = g->state;
 	int32_t old_generation = g->generation_id++;
 	g->state = SIM_GROUP_STABLE;
-	sim_offsets_log_group_change(st, g, old_state, old_generation, sim_wall_ms());
+	sim_offsets_log_group_change(st, g, old_state, old_generation, now_wall_ms());
 	return m;
 }
 
@@ -126,7 +127,7 @@ int ctl_remove_member(struct sim_state *st, const char *group, const char *membe
 		free(g->protocol_name);
 		g->protocol_name = xstrdup("");
 	}
-	sim_offsets_log_group_change(st, g, old_state, old_generation, sim_wall_ms());
+	sim_offsets_log_group_change(st, g, old_state, old_generation, now_wall_ms());
 	return 0;
 }
 
@@ -151,7 +152,7 @@ int ctl_set_group_state(struct sim_state *st, const char *group, enum sim_group_
 	if (s != g->state && (s == SIM_GROUP_STABLE || s == SIM_GROUP_COMPLETING_REBALANCE))
 		g->generation_id++;
 	g->state = s;
-	sim_offsets_log_group_change(st, g, old_state, old_generation, sim_wall_ms());
+	sim_offsets_log_group_change(st, g, old_state, old_generation, now_wall_ms());
 	return 0;
 }
 

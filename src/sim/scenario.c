@@ -16,6 +16,7 @@
 
 #include "sim/control.h"
 #include "util/xalloc.h"
+#include "util/timeutil.h"
 
 enum behaviour { B_HEALTHY, B_LAGGING, B_STALLED, B_EMPTY, B_REBALANCING, B_BELOW_START };
 
@@ -137,7 +138,7 @@ static void demo_tick(struct sim_server *srv, void *arg)
 {
 	struct sim_scenario *scn = arg;
 	struct sim_state *st = srv->st;
-	int64_t now = sim_wall_ms();
+	int64_t now = now_wall_ms();
 	char err[160];
 	scn->ticks++;
 	/* Production: rate ± 25% per partition, spread evenly over the last second. */
@@ -193,13 +194,13 @@ static void demo_tick(struct sim_server *srv, void *arg)
 			break; /* nobody commits: the lag grows with production */
 		}
 	}
-	scn->timer = sim_timer_add(srv, sim_mono_ms() + DEMO_TICK_MS, demo_tick, scn);
+	scn->timer = sim_timer_add(srv, now_mono_ms() + DEMO_TICK_MS, demo_tick, scn);
 }
 
 static int build_demo(struct sim_scenario *scn, char *err, size_t errlen)
 {
 	struct sim_state *st = scn->srv->st;
-	int64_t now = sim_wall_ms();
+	int64_t now = now_wall_ms();
 	for (size_t i = 0; i < NDEMO_TOPICS; i++) {
 		const struct demo_topic *dt = &demo_topics[i];
 		struct sim_topic *tp = sim_topic_create(st, dt->name, dt->partitions, NULL, err, errlen);
@@ -224,7 +225,7 @@ static int build_demo(struct sim_scenario *scn, char *err, size_t errlen)
 		}
 		commit_behind(st, &dg[0], dg->start_lag_s, now);
 	}
-	scn->timer = sim_timer_add(scn->srv, sim_mono_ms() + DEMO_TICK_MS, demo_tick, scn);
+	scn->timer = sim_timer_add(scn->srv, now_mono_ms() + DEMO_TICK_MS, demo_tick, scn);
 	return 0;
 }
 
@@ -234,7 +235,7 @@ static int build_scale(struct sim_scenario *scn, const struct sim_options *o, ch
 	int ngroups = o->groups > 0 ? o->groups : 100;
 	int nparts = o->partitions > 0 ? o->partitions : 8;
 	int ntopics = o->topics > 0 ? o->topics : 4;
-	int64_t now = sim_wall_ms();
+	int64_t now = now_wall_ms();
 	char name[64];
 	for (int t = 0; t < ntopics; t++) {
 		snprintf(name, sizeof(name), "scale-topic-%03d", t);

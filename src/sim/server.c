@@ -17,26 +17,13 @@
 #include <unistd.h>
 
 #include "util/xalloc.h"
+#include "util/timeutil.h"
 
 /* Largest request frame accepted: Kafka's default socket.request.max.bytes. */
 #define SIM_MAX_FRAME (100 * 1024 * 1024)
 /* A connection stops being read while this many answer bytes wait for a client that does not read,
  * and resumes below half of it: memory stays bounded whatever a client pipelines. */
 #define SIM_MAX_PENDING_OUT (32u * 1024 * 1024)
-
-int64_t sim_mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int64_t sim_wall_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- timers ---- */
 
@@ -61,7 +48,7 @@ void sim_timer_cancel(struct sim_server *srv, uint64_t id)
 /* Runs due timers; returns ms until the next one (-1 when none). */
 static int timers_run(struct sim_server *srv)
 {
-	int64_t now = sim_mono_ms();
+	int64_t now = now_mono_ms();
 	for (size_t i = 0; i < srv->ntimers;) {
 		if (srv->timers[i].due <= now) {
 			struct sim_timer t = srv->timers[i];
@@ -280,7 +267,7 @@ static void resp_release(struct sim_server *srv, struct sim_resp *r)
 	}
 	int32_t lat = r->conn->broker->fault.latency_ms;
 	if (lat > 0) {
-		r->delay_timer = sim_timer_add(srv, sim_mono_ms() + lat, delay_done, r);
+		r->delay_timer = sim_timer_add(srv, now_mono_ms() + lat, delay_done, r);
 		return;
 	}
 	resp_ready(r);
@@ -382,8 +369,8 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		.client_id = h.client_id,
 		.client_host = "/127.0.0.1",
 		.flex = flex,
-		.now_ms = sim_wall_ms(),
-		.mono_ms = sim_mono_ms(),
+		.now_ms = now_wall_ms(),
+		.mono_ms = now_mono_ms(),
 		.inject_err = fault_pick_error(srv, c->broker, key),
 	};
 	/* Reserve the answer's place first so a handler that defers keeps request order. */

@@ -107,9 +107,6 @@ struct sim_server {
 	struct sim_fetch_wait *fetch_waits; /* Fetches held for MaxWaitTime (api_fetch.c) */
 };
 
-int64_t sim_mono_ms(void);
-int64_t sim_wall_ms(void);
-
 /* Binds every listener (consecutive ports from base_port, or ephemeral when 0). */
 struct sim_server *sim_server_new(struct sim_state *st, int base_port, char *err, size_t errlen);
 int sim_server_start(struct sim_server *srv, char *err, size_t errlen); /* loop thread */

@@ -12,6 +12,7 @@
 #include "sim/scenario.h"
 #include "sim/server.h"
 #include "util/xalloc.h"
+#include "util/timeutil.h"
 
 struct sim_cluster {
 	struct sim_state *st;
@@ -187,7 +188,7 @@ int sim_commit(sim_cluster *sim, const char *group, const char *topic, int parti
 	       const char *metadata, char *err, size_t errlen)
 {
 	LOCK(sim);
-	int rc = ctl_commit(sim->st, group, topic, partition, offset, metadata, sim_wall_ms(), err, errlen);
+	int rc = ctl_commit(sim->st, group, topic, partition, offset, metadata, now_wall_ms(), err, errlen);
 	UNLOCK(sim);
 	return rc;
 }

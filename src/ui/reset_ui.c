@@ -13,6 +13,7 @@
 #include "ui/reset_worker.h"
 #include "ui/ui.h"
 #include "util/xalloc.h"
+#include "util/timeutil.h"
 
 static void dialog_close(struct ui *u)
 {
@@ -125,7 +126,7 @@ void ui_reset_key(struct ui *u, int ch)
 {
 	if (!u->reset)
 		return;
-	run_action(u, rd_key(u->reset, ch, ui_now_wall_ms()));
+	run_action(u, rd_key(u->reset, ch, now_wall_ms()));
 	u->dirty |= UI_DIRTY_DRAW;
 }
 

@@ -14,6 +14,7 @@
 #include "ui/ui.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
+#include "util/timeutil.h"
 
 #define CELL_BYTES 1024
 
@@ -114,7 +115,7 @@ static void draw_top_bar(const struct ui *u)
 	const struct ui_geom *g = &u->geom;
 	struct bar b = {u, g->top_y, 0, g->cols};
 	char buf[256], t1[32], t2[32];
-	int64_t wall = ui_now_wall_ms();
+	int64_t wall = now_wall_ms();
 	const lt_snapshot *s = u->snap;
 
 	set_role(UI_ROLE_TOP_BAR);

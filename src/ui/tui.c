@@ -30,22 +30,9 @@
 #include "ui/ui.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
+#include "util/timeutil.h"
 
 #define KEY_ESC 27
-
-int64_t ui_now_mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int64_t ui_now_wall_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- signals become events: the handlers only write the signal number to a pipe ---- */
 
@@ -200,7 +187,7 @@ static void cursor_moved(struct ui *u, struct ui_list *l)
 	if (l->n_rows)
 		row_key_set(&l->sel, &l->rows[l->cursor]);
 	/* hold re-sorting and new data while the user moves through the rows */
-	u->hold_until = ui_now_mono_ms() + UI_HOLD_MS;
+	u->hold_until = now_mono_ms() + UI_HOLD_MS;
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
@@ -242,7 +229,7 @@ void ui_set_message(struct ui *u, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(u->msg, sizeof u->msg, fmt, ap);
 	va_end(ap);
-	u->msg_until = ui_now_mono_ms() + 2500;
+	u->msg_until = now_mono_ms() + 2500;
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
@@ -506,7 +493,7 @@ void ui_take_snapshot(struct ui *u)
 	if (u->next)
 		snapshot_unref(u->next);
 	else
-		u->next_since = ui_now_mono_ms();
+		u->next_since = now_mono_ms();
 	u->next = s;
 }
 
@@ -528,7 +515,7 @@ void ui_adopt_next(struct ui *u, int64_t now)
 static int next_timeout(const struct ui *u, int64_t now)
 {
 	/* the top bar's clock ("updated 3s ago") ticks once a second */
-	int64_t wall = ui_now_wall_ms();
+	int64_t wall = now_wall_ms();
 	int64_t t = 1000 - wall % 1000;
 	if (u->next && u->hold_until > now) {
 		int64_t until =
@@ -665,7 +652,7 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 	u.dirty = UI_DIRTY_ROWS | UI_DIRTY_DRAW;
 
 	while (!u.quit) {
-		int64_t now = ui_now_mono_ms();
+		int64_t now = now_mono_ms();
 		ui_adopt_next(&u, now);
 		if (u.msg_until && now >= u.msg_until) {
 			u.msg[0] = '\0';
@@ -928,7 +915,7 @@ int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_bi
 	ui_take_snapshot(&u);
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	ui_adopt_next(&u, ui_now_mono_ms()); /* adopting rebuilds the rows */
+	ui_adopt_next(&u, now_mono_ms()); /* adopting rebuilds the rows */
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	r->rebuild_ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
 	if (open_biggest && u.snap) {

@@ -96,9 +96,6 @@ struct ui {
 	struct ui_theme theme;
 };
 
-int64_t ui_now_mono_ms(void);
-int64_t ui_now_wall_ms(void);
-
 /* tui.c: the list operations the key actions use. */
 struct ui_list *ui_focused_list(struct ui *u); /* NULL when the members pane has the focus */
 void ui_move(struct ui *u, long delta);        /* moves the focused pane's cursor, clamped */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ui/ui.h"
+#include "util/timeutil.h"
 
 static struct lt_options opts;
 
@@ -56,7 +57,7 @@ static int setup(void **state)
 	snapshot_unref(s);
 	ui_state_init(&f.u, &opts, f.src, 2000);
 	ui_take_snapshot(&f.u);
-	ui_adopt_next(&f.u, ui_now_mono_ms());
+	ui_adopt_next(&f.u, now_mono_ms());
 	*state = &f;
 	return 0;
 }
@@ -111,7 +112,7 @@ static void selection_follows_identity(void **state)
 	source_fixed_set(f->src, s);
 	snapshot_unref(s);
 	ui_take_snapshot(u);
-	ui_adopt_next(u, ui_now_mono_ms() + 10 * UI_HOLD_MAX_MS);
+	ui_adopt_next(u, now_mono_ms() + 10 * UI_HOLD_MAX_MS);
 	assert_string_equal(row_name(&u->groups, 0), "g1");
 	assert_int_equal(u->groups.cursor, 0);
 }
@@ -122,7 +123,7 @@ static void new_data_waits_while_moving_but_not_forever(void **state)
 	struct ui *u = &f->u;
 	sort_by_lag_desc(u);
 	ui_on_key(u, KEY_DOWN); /* a movement starts the hold */
-	int64_t now = ui_now_mono_ms();
+	int64_t now = now_mono_ms();
 	assert_true(u->hold_until > now);
 	lt_snapshot *s = snap3(90, 40, 6, 2);
 	source_fixed_set(f->src, s);
