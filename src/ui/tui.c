@@ -740,6 +740,23 @@ static void *collector_free_thread(void *arg)
 	return NULL;
 }
 
+/* How long quitting waits for the cluster connections to close. */
+#define SHUTDOWN_WAIT_MS 5000
+
+/* Waits for a closing thread until the shutdown deadline; false when it is still running. librdkafka
+ * 2.0.2's rd_kafka_destroy can block for as long as a coordinator lookup stays pending (a broker that
+ * stays away): quitting must not turn into a process that lingers after its terminal is gone. */
+static bool join_by(pthread_t t, const struct timespec *deadline)
+{
+	return pthread_timedjoin_np(t, NULL, deadline) == 0;
+}
+
+static void shutdown_deadline(struct timespec *ts)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += SHUTDOWN_WAIT_MS / 1000;
+}
+
 static lt_collector *live_connect(struct live *l, const struct lt_options *o, int *interval_ms, bool *read_only,
 				  char *err, size_t errlen)
 {
@@ -871,9 +888,24 @@ int mode_tui(const struct lt_options *o)
 	l.cur_src = source_collector_new(l.cur);
 	int rc = tui_run(&eff, l.cur_src, interval_ms, &clusters);
 	source_free(l.cur_src);
-	collector_free(l.cur);
+	/* The terminal is restored by now; close the connections, but not forever (see join_by). */
+	struct timespec deadline;
+	shutdown_deadline(&deadline);
+	pthread_t closing;
+	bool closed = true;
+	if (pthread_create(&closing, NULL, collector_free_thread, l.cur) == 0)
+		closed = join_by(closing, &deadline);
+	else
+		collector_free(l.cur);
 	for (size_t i = 0; i < l.n_retiring; i++)
-		pthread_join(l.retiring[i], NULL);
+		closed = join_by(l.retiring[i], &deadline) && closed;
+	if (!closed) {
+		fprintf(stderr, "lagtop: the cluster connection did not close within %d s (a broker is unreachable); "
+				"exiting without waiting\n",
+			SHUTDOWN_WAIT_MS / 1000);
+		fflush(NULL);
+		_exit(rc);
+	}
 	free(l.retiring);
 	free(l.names);
 	cluster_conf_free(&l.cc);
