@@ -740,8 +740,9 @@ static void *collector_free_thread(void *arg)
 	return NULL;
 }
 
-/* How long quitting waits for the cluster connections to close. */
-#define SHUTDOWN_WAIT_MS 5000
+/* How long quitting waits for the cluster connections to close, beyond the refresh timeout (a refresh
+ * in progress ends at its own deadline first). */
+#define SHUTDOWN_GRACE_MS 5000
 
 /* Waits for a closing thread until the shutdown deadline; false when it is still running. librdkafka
  * 2.0.2's rd_kafka_destroy can block for as long as a coordinator lookup stays pending (a broker that
@@ -751,10 +752,12 @@ static bool join_by(pthread_t t, const struct timespec *deadline)
 	return pthread_timedjoin_np(t, NULL, deadline) == 0;
 }
 
-static void shutdown_deadline(struct timespec *ts)
+static void shutdown_deadline(struct timespec *ts, int timeout_ms)
 {
 	clock_gettime(CLOCK_REALTIME, ts);
-	ts->tv_sec += SHUTDOWN_WAIT_MS / 1000;
+	int64_t ns = ts->tv_nsec + (int64_t)(timeout_ms + SHUTDOWN_GRACE_MS) * 1000000;
+	ts->tv_sec += (time_t)(ns / 1000000000);
+	ts->tv_nsec = (long)(ns % 1000000000);
 }
 
 static lt_collector *live_connect(struct live *l, const struct lt_options *o, int *interval_ms, bool *read_only,
@@ -890,7 +893,7 @@ int mode_tui(const struct lt_options *o)
 	source_free(l.cur_src);
 	/* The terminal is restored by now; close the connections, but not forever (see join_by). */
 	struct timespec deadline;
-	shutdown_deadline(&deadline);
+	shutdown_deadline(&deadline, o->timeout_ms);
 	pthread_t closing;
 	bool closed = true;
 	if (pthread_create(&closing, NULL, collector_free_thread, l.cur) == 0)
@@ -902,7 +905,7 @@ int mode_tui(const struct lt_options *o)
 	if (!closed) {
 		fprintf(stderr, "lagtop: the cluster connection did not close within %d s (a broker is unreachable); "
 				"exiting without waiting\n",
-			SHUTDOWN_WAIT_MS / 1000);
+			(o->timeout_ms + SHUTDOWN_GRACE_MS) / 1000);
 		fflush(NULL);
 		_exit(rc);
 	}
