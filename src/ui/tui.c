@@ -580,6 +580,17 @@ static int themes_init(struct ui *u, const struct lt_options *o, char *err, size
 	return 0;
 }
 
+/* The chosen theme checked before anything connects: a bad --theme or theme file is a usage error
+ * that must fail at once, not after closing a connection to an unreachable cluster. */
+static int theme_preflight(const struct lt_options *o, char *err, size_t errlen)
+{
+	struct ui u;
+	memset(&u, 0, sizeof u);
+	int rc = themes_init(&u, o, err, errlen);
+	theme_list_free(&u.themes);
+	return rc;
+}
+
 void ui_state_init(struct ui *u, const struct lt_options *o, ui_source *src, int interval_ms)
 {
 	memset(u, 0, sizeof *u);
@@ -866,6 +877,14 @@ int mode_tui(const struct lt_options *o)
 	}
 	struct lt_options eff = *o;
 	eff.theme = o->theme ? o->theme : l.cfg.theme; /* --theme, else the config's */
+	if (theme_preflight(&eff, err, sizeof err) != 0) {
+		char *safe = sanitize_dup(err, locale_is_utf8());
+		fprintf(stderr, "lagtop: %s\n", safe);
+		free(safe);
+		cluster_conf_free(&cc);
+		config_free(&l.cfg);
+		return LT_EXIT_USAGE;
+	}
 	const char *first = cc.name;
 	l.cur = live_connect(&l, o, &interval_ms, &read_only, err, sizeof err);
 	if (!l.cur) {
