@@ -16,7 +16,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_reset_sim
 TESTS += tests/integration/test_reset_sim
-tests_integration_test_reset_sim_SOURCES = tests/integration/test_reset_sim.c
+tests_integration_test_reset_sim_SOURCES = tests/integration/test_reset_sim.c tests/integration/lagtop_run.h
 tests_integration_test_reset_sim_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_reset_sim_LDADD = $(UNIT_LDADD)
 endif

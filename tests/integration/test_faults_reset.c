@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "sim/sim.h"
+#include "lagtop_run.h"
 
 #define T1 1795946400000LL
 enum { API_OFFSET_FETCH = 9, API_FIND_COORDINATOR = 10, API_DESCRIBE_GROUPS = 15 };
@@ -97,84 +98,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-struct run {
-	int status;
-	char err[32768];
-	char out[32768];
-};
-
-/* $LAGTOP args..., stderr and stdout captured; killed after 30 s (status 137: a hang). */
-static void run_lagtop(struct run *r, const char *const *args)
-{
-	const char *bin = getenv("LAGTOP");
-	if (!bin)
-		skip();
-	const char *argv[64];
-	int n = 0;
-	argv[n++] = bin;
-	for (int i = 0; args[i] && n < 62; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	int pe[2];
-	assert_int_equal(pipe(pe), 0);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	char outpath[300];
-	snprintf(outpath, sizeof outpath, "%s/stdout", statedir);
-	posix_spawn_file_actions_addopen(&fa, 1, outpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
-	posix_spawn_file_actions_addclose(&fa, pe[0]);
-	pid_t pid;
-	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, (char *const *)argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pe[1]);
-	size_t ne = 0;
-	time_t deadline = time(NULL) + 30;
-	struct pollfd pfd = {pe[0], POLLIN, 0};
-	while (time(NULL) < deadline) {
-		if (poll(&pfd, 1, 500) <= 0)
-			continue;
-		ssize_t k = read(pe[0], r->err + ne, sizeof r->err - 1 - ne);
-		if (k <= 0)
-			break;
-		ne += (size_t)k;
-	}
-	r->err[ne] = '\0';
-	close(pe[0]);
-	if (time(NULL) >= deadline)
-		kill(pid, SIGKILL);
-	int st;
-	waitpid(pid, &st, 0);
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	FILE *f = fopen(outpath, "r");
-	size_t no = f ? fread(r->out, 1, sizeof r->out - 1, f) : 0;
-	r->out[no] = '\0';
-	if (f)
-		fclose(f);
-	unlink(outpath);
-}
-
-static void expect_in(const char *text, const char *needle)
-{
-	if (!strstr(text, needle))
-		fail_msg("'%s' not found in:\n%s", needle, text);
-}
-
-static int count_backups(const char *prefix)
-{
-	char dir[512];
-	snprintf(dir, sizeof dir, "%s/lagtop/backups", statedir);
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
-	closedir(d);
-	return n;
-}
-
 static void commit3(const char *group, int64_t o)
 {
 	char err[256];
@@ -213,7 +136,7 @@ static void guard_fails_closed_on_errors(void **state)
 				fail_msg("%s on API %d: exit %d (want 1 or 3): %s", codes[i], apis[a], r.status, r.err);
 			assert_true(r.err[0] != '\0');
 			assert_offsets("closed", 50, 50, 50);
-			assert_int_equal(count_backups("closed."), 0);
+			assert_int_equal(count_backups(statedir, "closed."), 0);
 		}
 	}
 	/* and without the fault it goes through: the faults were what stopped it */
@@ -238,7 +161,7 @@ static void frozen_cluster(void **state)
 	if (r.status != 1 && r.status != 3)
 		fail_msg("frozen cluster: exit %d (want 1 or 3): %s", r.status, r.err);
 	assert_offsets("frozen", 70, 70, 70);
-	assert_int_equal(count_backups("frozen."), 0);
+	assert_int_equal(count_backups(statedir, "frozen."), 0);
 }
 
 /* One partition's commit refused: reported per partition, the others committed, backup there, undo works. */
@@ -268,7 +191,7 @@ static void partial_commit_then_undo(void **state)
 	if (!strstr(row, "pay") || !strstr(row, " 1 "))
 		fail_msg("the error row does not name pay partition 1: '%s'\n%s", row, r.out);
 	/* the backup of the previous offsets exists, 0600 */
-	assert_int_equal(count_backups("partial."), 1);
+	assert_int_equal(count_backups(statedir, "partial."), 1);
 	expect_in(r.err, "backup of the previous offsets: ");
 	const char *bp = strstr(r.err, "backup of the previous offsets: ") + strlen("backup of the previous offsets: ");
 	char path[1024];

@@ -27,6 +27,7 @@
 #include "kafka/reset_exec.h"
 #include "reset/plan.h"
 #include "sim/sim.h"
+#include "lagtop_run.h"
 
 #define T1 1795946400000LL /* 2026-11-29T10:00:00.000Z */
 #define T2 (T1 + 3600000LL)
@@ -86,93 +87,6 @@ static void commit3(const char *group, int64_t o0, int64_t o1, int64_t o2)
 			must(sim_commit(sim, group, "pay", p, o[p], NULL, err, sizeof err), "commit", err);
 }
 
-struct run {
-	int status;
-	char out[32768];
-	char err[32768];
-};
-
-/* Runs $LAGTOP with args (NULL-terminated) and captures stdout/stderr; bounded by 30 s. */
-static void run_lagtop(struct run *r, const char *const *args)
-{
-	const char *bin = getenv("LAGTOP");
-	if (!bin)
-		skip();
-	int po[2], pe[2];
-	assert_int_equal(pipe(po), 0);
-	assert_int_equal(pipe(pe), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		const char *argv[64];
-		int n = 0;
-		argv[n++] = bin;
-		for (int i = 0; args[i] && n < 62; i++)
-			argv[n++] = args[i];
-		argv[n] = NULL;
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	close(po[1]);
-	close(pe[1]);
-	size_t no = 0, ne = 0;
-	struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
-	int open_fds = 2;
-	time_t deadline = time(NULL) + 30;
-	while (open_fds && time(NULL) < deadline) {
-		if (poll(fds, 2, 1000) <= 0)
-			continue;
-		for (int i = 0; i < 2; i++) {
-			if (!(fds[i].revents & (POLLIN | POLLHUP)))
-				continue;
-			char *buf = i ? r->err : r->out;
-			size_t *len = i ? &ne : &no;
-			ssize_t k = read(fds[i].fd, buf + *len, sizeof r->out - 1 - *len);
-			if (k <= 0) {
-				close(fds[i].fd);
-				fds[i].fd = -1;
-				open_fds--;
-			} else {
-				*len += (size_t)k;
-			}
-		}
-	}
-	r->out[no] = r->err[ne] = '\0';
-	if (open_fds)
-		kill(pid, SIGKILL);
-	for (int i = 0; i < 2; i++)
-		if (fds[i].fd >= 0)
-			close(fds[i].fd);
-	int st;
-	waitpid(pid, &st, 0);
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static void expect_in(const char *text, const char *needle)
-{
-	if (!strstr(text, needle))
-		fail_msg("'%s' not found in:\n%s", needle, text);
-}
-
-static size_t count_backups(const char *group_prefix)
-{
-	char dir[400];
-	snprintf(dir, sizeof dir, "%s/lagtop/backups", statedir);
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	size_t n = 0;
-	struct dirent *de;
-	while ((de = readdir(d)))
-		n += strncmp(de->d_name, group_prefix, strlen(group_prefix)) == 0;
-	closedir(d);
-	return n;
-}
-
 static char *read_audit(void)
 {
 	static char buf[65536];
@@ -210,7 +124,7 @@ static void refused_while_stable(void **state)
 	assert_int_equal(sim_committed(sim, "billing", "pay", 0), 50);
 	assert_int_equal(sim_committed(sim, "billing", "pay", 1), 60);
 	assert_int_equal(sim_committed(sim, "billing", "pay", 2), 70);
-	assert_int_equal(count_backups("billing."), 0);
+	assert_int_equal(count_backups(statedir, "billing."), 0);
 	expect_in(read_audit(), "group=billing target=to-earliest partitions=- result=refused");
 
 	/* the dry run is refused the same way (kafka-consumer-groups does too) */
@@ -246,14 +160,14 @@ static void executed_when_empty_then_undo(void **state)
 	expect_in(r.err, "dry run: nothing was committed");
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 0), 50);
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 1), 150);
-	assert_int_equal(count_backups("ledger."), 0);
+	assert_int_equal(count_backups(statedir, "ledger."), 0);
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "ledger", "--topic", "pay", "--to-latest",
 					      "--dry-run", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 0);
 	expect_in(r.err, "dry run: nothing was committed");
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 0), 50);
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 2), -1);
-	assert_int_equal(count_backups("ledger."), 0);
+	assert_int_equal(count_backups(statedir, "ledger."), 0);
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "ledger", "--topic", "pay", "--to-latest",
 					      "--dry-run", "--execute", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 2);
@@ -266,7 +180,7 @@ static void executed_when_empty_then_undo(void **state)
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 1), 120);
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 2), 120);
 	expect_in(r.err, "every offset reads back as planned");
-	assert_int_equal(count_backups("ledger."), 1);
+	assert_int_equal(count_backups(statedir, "ledger."), 1);
 	expect_in(r.err, "backup of the previous offsets: ");
 	const char *bp = strstr(r.err, "backup of the previous offsets: ") + strlen("backup of the previous offsets: ");
 	char path[1024];
@@ -301,7 +215,7 @@ static void executed_when_empty_then_undo(void **state)
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 1), 150);
 	/* pay-2 had no commit before: there is nothing to restore it to, it keeps 120 */
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 2), 120);
-	assert_int_equal(count_backups("ledger."), 2);
+	assert_int_equal(count_backups(statedir, "ledger."), 2);
 }
 
 /* The backup holds the plan's partitions only, so --undo puts back what the reset moved and leaves alone
@@ -672,7 +586,7 @@ static void coordinator_down(void **state)
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "downer", "--topic", "pay", "--to-earliest",
 					      "--execute", "--timeout", "1", "-b", bootstrap, NULL });
 	assert_true(r.status == 1 || r.status == 3);
-	assert_int_equal(count_backups("downer."), 0);
+	assert_int_equal(count_backups(statedir, "downer."), 0);
 
 	struct lt_reset_conn_conf cf = { .cluster_name = "sim", .bootstrap = bootstrap, .timeout_ms = 1000 };
 	lt_reset_conn *c = reset_conn_new(&cf, err, sizeof err);
