@@ -1,0 +1,638 @@
+#!/usr/bin/python3
+"""kafka_cluster.py — real Apache Kafka brokers for the test suite, on 127.0.0.1 only.
+
+As a library (the tests):
+
+    from kafka_cluster import KafkaCluster, prerequisite
+    with KafkaCluster("4", nodes=1) as kc:        # "4" = the pinned 4.x line, "3.9" = the pinned 3.9.x
+        kc.bootstrap                                # "127.0.0.1:P"
+        rc, out, err = kc.consumer_groups("--describe", "--group", "g")   # the real kafka-consumer-groups
+        kc.stop_node(2); kc.start_node(2)           # a broker outage (3-node clusters)
+
+As a script (by hand):
+
+    tests/kafka/kafka_cluster.py start [--line 4|3.9] [--nodes N] [--dir DIR]   # prints "ready bootstrap=..."
+    tests/kafka/kafka_cluster.py stop --dir DIR                                   # stops by pid, removes DIR
+    tests/kafka/kafka_cluster.py consumer-groups --line 4 -- --bootstrap-server B --list
+
+The jars come from Maven Central through tests/kafka/pom.xml (versions pinned there, one profile per
+line) and stay in Maven's local repository; the resolved class path is cached under LT_BUILDDIR (or
+this folder) per pom.xml content. Each broker runs KRaft combined mode (broker and controller in one
+JVM) in a temporary directory with free loopback ports and a small heap, and everything it leaves is
+removed on stop.
+"""
+import base64
+import fcntl
+import hashlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+POM = os.path.join(HERE, "pom.xml")
+LINES = {"4": "kafka4", "3.9": "kafka39"}  # line -> Maven profile in pom.xml
+
+# A small heap and a quick-starting JIT: the suite runs two brokers at once on a 2-core machine.
+BROKER_JVM = ["-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+              "-Djava.awt.headless=true"]
+TOOL_JVM = ["-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+            "-Djava.awt.headless=true"]
+
+START_TIMEOUT = 90  # seconds for a node to say it started (a cold JVM on a loaded 2-core machine)
+
+
+class Unavailable(Exception):
+    """A prerequisite (java, mvn, the jars) is missing: the test skips, or fails under CI=true."""
+
+
+def prerequisite(what):
+    """Print TAP for a missing prerequisite and exit: a failure under CI=true, a skip elsewhere."""
+    if os.environ.get("CI") == "true":
+        print("1..1")
+        print("not ok 1 - prerequisite: %s" % what)
+        sys.exit(1)
+    print("1..0 # SKIP %s" % what)
+    sys.exit(0)
+
+
+def _cache_dir():
+    base = os.environ.get("LT_BUILDDIR") or HERE
+    d = os.path.join(base, "tests", "kafka", "cache") if os.environ.get("LT_BUILDDIR") else \
+        os.path.join(HERE, "cache")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def _which(prog):
+    p = shutil.which(prog)
+    if not p:
+        raise Unavailable("%s not found (Debian packages openjdk-17-jdk-headless and maven; "
+                          "./autogen.sh --install-deps installs them)" % prog)
+    return p
+
+
+def classpath(line):
+    """The class path of the pinned Kafka `line` ("4" or "3.9"), resolved once per pom.xml content.
+
+    Resolution is serialised with a lock, since tests run in parallel and share the cache."""
+    if line not in LINES:
+        raise ValueError("unknown Kafka line %r (known: %s)" % (line, ", ".join(sorted(LINES))))
+    with open(POM, "rb") as f:
+        tag = hashlib.sha256(f.read()).hexdigest()[:12]
+    cache = _cache_dir()
+    out = os.path.join(cache, "classpath-%s-%s.txt" % (LINES[line], tag))
+    with open(os.path.join(cache, "resolve.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(out):
+            _which("java")
+            mvn = _which("mvn")
+            tmp = out + ".tmp"
+            p = subprocess.run([mvn, "-q", "-B", "-f", POM, "-P", LINES[line], "dependency:build-classpath",
+                                "-Dmdep.outputFile=" + tmp], capture_output=True, text=True, timeout=900)
+            if p.returncode != 0 or not os.path.exists(tmp):
+                tail = (p.stdout + p.stderr).strip().splitlines()[-5:]
+                raise Unavailable("Maven could not resolve Kafka %s: %s" % (line, " | ".join(tail)))
+            os.replace(tmp, out)
+    with open(out) as f:
+        return f.read().strip()
+
+
+def java_classes(line):
+    """Compiles tests/kafka/*.java (the reference Java clients) against `line`'s jars; returns a class path
+    with them in front."""
+    cp = classpath(line)
+    srcs = sorted(os.path.join(HERE, n) for n in os.listdir(HERE) if n.endswith(".java"))
+    h = hashlib.sha256(cp.encode())
+    for s in srcs:
+        with open(s, "rb") as f:
+            h.update(f.read())
+    outdir = os.path.join(_cache_dir(), "classes-%s-%s" % (LINES[line], h.hexdigest()[:12]))
+    with open(os.path.join(_cache_dir(), "javac.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.isdir(outdir):
+            tmp = outdir + ".tmp"
+            shutil.rmtree(tmp, ignore_errors=True)
+            os.makedirs(tmp)
+            p = subprocess.run([_which("javac"), "-nowarn", "-d", tmp, "-cp", cp] + srcs, capture_output=True,
+                               text=True, timeout=300)
+            if p.returncode != 0:
+                raise RuntimeError("javac failed: " + p.stderr[-2000:])
+            os.replace(tmp, outdir)
+    return outdir + ":" + cp
+
+
+def confluent_python():
+    """The interpreter of a virtual environment with tests/kafka/requirements.txt installed (made once per
+    requirements content, from Debian's python3 with its site packages: kafka-python is there too)."""
+    req = os.path.join(HERE, "requirements.txt")
+    with open(req, "rb") as f:
+        tag = hashlib.sha256(f.read()).hexdigest()[:12]
+    venv = os.path.join(_cache_dir(), "venv-" + tag)
+    py = os.path.join(venv, "bin", "python")
+    with open(os.path.join(_cache_dir(), "venv.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(os.path.join(venv, "ready")):
+            shutil.rmtree(venv, ignore_errors=True)
+            base = os.environ.get("DEBIAN_PYTHON") or "/usr/bin/python3"
+            p = subprocess.run([base, "-m", "venv", "--system-site-packages", venv], capture_output=True,
+                               text=True, timeout=300)
+            if p.returncode != 0:
+                raise Unavailable("cannot create a virtual environment (Debian package python3-venv): " +
+                                  (p.stderr.strip().splitlines() or ["?"])[-1])
+            p = subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", req],
+                               capture_output=True, text=True, timeout=900)
+            if p.returncode != 0:
+                raise Unavailable("pip could not install %s: %s" % (os.path.basename(req),
+                                                                    (p.stderr.strip().splitlines() or ["?"])[-1]))
+            open(os.path.join(venv, "ready"), "w").close()
+    return py
+
+
+def free_ports(n):
+    """n distinct free TCP ports on 127.0.0.1 (held open together so they differ)."""
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            socks.append(s)
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def _cluster_id():
+    # Kafka's Uuid text form: 16 random bytes, URL-safe base64 without padding (22 characters).
+    return base64.urlsafe_b64encode(os.urandom(16)).decode().rstrip("=")
+
+
+LOG4J1 = """log4j.rootLogger=INFO, file
+log4j.appender.file=org.apache.log4j.FileAppender
+log4j.appender.file.File={log}
+log4j.appender.file.layout=org.apache.log4j.PatternLayout
+log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.request.logger=WARN
+log4j.logger.org.apache.kafka.raft=WARN
+log4j.logger.kafka.log.LogCleaner=WARN
+"""
+
+LOG4J2 = """status = warn
+appender.file.type = File
+appender.file.name = file
+appender.file.fileName = {log}
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = info
+rootLogger.appenderRef.file.ref = file
+logger.raft.name = org.apache.kafka.raft
+logger.raft.level = warn
+"""
+
+# Tools print only warnings and errors to stderr, like the shipped tools-log4j configuration.
+TOOLS_LOG4J1 = """log4j.rootLogger=WARN, stderr
+log4j.appender.stderr=org.apache.log4j.ConsoleAppender
+log4j.appender.stderr.Target=System.err
+log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
+log4j.appender.stderr.layout.ConversionPattern=[%d] %p %m (%c)%n
+"""
+
+TOOLS_LOG4J2 = """status = warn
+appender.stderr.type = Console
+appender.stderr.name = stderr
+appender.stderr.target = SYSTEM_ERR
+appender.stderr.layout.type = PatternLayout
+appender.stderr.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = warn
+rootLogger.appenderRef.stderr.ref = stderr
+"""
+
+
+class KafkaCluster:
+    """N KRaft combined-mode nodes (broker + controller each) on 127.0.0.1.
+
+    extra: broker settings added to (or replacing) the defaults, e.g. {"offsets.retention.minutes": "1"}.
+    """
+
+    def __init__(self, line="4", nodes=1, extra=None, workdir=None, keep_dir=False):
+        if line not in LINES:
+            raise ValueError("unknown Kafka line %r" % line)
+        self.line = line
+        self.nodes = nodes
+        self.extra = dict(extra or {})
+        self.cp = None
+        self.dir = workdir
+        self.keep_dir = keep_dir
+        self.procs = {}   # node id -> Popen
+        self.ports = {}   # node id -> (broker port, controller port)
+        self.bootstrap = None
+        self.cluster_id = _cluster_id()
+        self.version = None
+        self.started_in = None  # seconds from launch to every node ready
+
+    # ---- life cycle ----
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def start(self):
+        self.cp = classpath(self.line)
+        self.version = self._version_from_classpath()
+        if self.dir is None:
+            self.dir = tempfile.mkdtemp(prefix="lagtop-kafka%s-" % self.line.replace(".", ""))
+        ports = free_ports(2 * self.nodes)
+        for i in range(1, self.nodes + 1):
+            self.ports[i] = (ports[2 * (i - 1)], ports[2 * (i - 1) + 1])
+        self.bootstrap = ",".join("127.0.0.1:%d" % self.ports[i][0] for i in sorted(self.ports))
+        t0 = time.monotonic()
+        try:
+            for i in sorted(self.ports):
+                self._write_config(i)
+                self._format(i)
+            for i in sorted(self.ports):
+                self._launch(i)
+            for i in sorted(self.ports):
+                self._wait_started(i, t0 + START_TIMEOUT)
+        except BaseException:
+            self.stop()
+            raise
+        self.started_in = time.monotonic() - t0
+        return self
+
+    def stop(self):
+        """Stops every node (SIGTERM, then SIGKILL after 30 s) and removes the directory."""
+        for i in list(self.procs):
+            self.stop_node(i)
+        if self.dir and not self.keep_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def stop_node(self, node, kill=False):
+        p = self.procs.pop(node, None)
+        if p is None:
+            return
+        if p.poll() is None:
+            p.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+    def start_node(self, node):
+        """Starts a stopped node again (same ports, same data) and waits until it says it started."""
+        if node in self.procs:
+            return
+        self._launch(node)
+        self._wait_started(node, time.monotonic() + START_TIMEOUT)
+
+    # ---- pieces ----
+    def _version_from_classpath(self):
+        for jar in self.cp.split(":"):
+            base = os.path.basename(jar)
+            if base.startswith("kafka_2.13-") and base.endswith(".jar"):
+                return base[len("kafka_2.13-"):-len(".jar")]
+        return "?"
+
+    def node_dir(self, node):
+        return os.path.join(self.dir, "node%d" % node)
+
+    def log_path(self, node):
+        return os.path.join(self.node_dir(node), "server.log")
+
+    def _write_config(self, node):
+        d = self.node_dir(node)
+        os.makedirs(os.path.join(d, "data"), exist_ok=True)
+        bport, cport = self.ports[node]
+        voters = ",".join("%d@127.0.0.1:%d" % (i, self.ports[i][1]) for i in sorted(self.ports))
+        rf = "1" if self.nodes == 1 else str(min(3, self.nodes))
+        props = {
+            "process.roles": "broker,controller",
+            "node.id": str(node),
+            "controller.quorum.voters": voters,
+            "listeners": "PLAINTEXT://127.0.0.1:%d,CONTROLLER://127.0.0.1:%d" % (bport, cport),
+            "advertised.listeners": "PLAINTEXT://127.0.0.1:%d" % bport,
+            "controller.listener.names": "CONTROLLER",
+            "inter.broker.listener.name": "PLAINTEXT",
+            "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+            "log.dirs": os.path.join(d, "data"),
+            "num.partitions": "1",
+            "offsets.topic.replication.factor": rf,
+            "offsets.topic.num.partitions": "10",
+            "transaction.state.log.replication.factor": rf,
+            "transaction.state.log.min.isr": "1",
+            "group.initial.rebalance.delay.ms": "0",
+            "num.network.threads": "2",
+            "num.io.threads": "2",
+            "log.segment.bytes": str(16 * 1024 * 1024),
+        }
+        if self.line != "3.9":
+            props["share.coordinator.state.topic.replication.factor"] = rf
+            props["share.coordinator.state.topic.min.isr"] = "1"
+        props.update(self.extra)
+        with open(os.path.join(d, "server.properties"), "w") as f:
+            for k in sorted(props):
+                f.write("%s=%s\n" % (k, props[k]))
+        with open(os.path.join(d, "log4j.properties"), "w") as f:
+            f.write(LOG4J1.format(log=self.log_path(node)))
+        with open(os.path.join(d, "log4j2.properties"), "w") as f:
+            f.write(LOG4J2.format(log=self.log_path(node)))
+
+    def _jvm(self, node, opts):
+        d = self.node_dir(node)
+        return [_which("java")] + opts + [
+            "-Dlog4j.configuration=file:" + os.path.join(d, "log4j.properties"),
+            "-Dlog4j2.configurationFile=" + os.path.join(d, "log4j2.properties"),
+            "-Dkafka.logs.dir=" + d,
+            "-cp", self.cp]
+
+    def _format(self, node):
+        d = self.node_dir(node)
+        cmd = self._jvm(node, TOOL_JVM) + ["kafka.tools.StorageTool", "format", "-t", self.cluster_id,
+                                           "-c", os.path.join(d, "server.properties"), "--ignore-formatted"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError("formatting node %d failed: %s" % (node, (p.stdout + p.stderr)[-2000:]))
+
+    def _launch(self, node):
+        d = self.node_dir(node)
+        out = open(os.path.join(d, "stdout.log"), "ab")
+        self.procs[node] = subprocess.Popen(
+            self._jvm(node, BROKER_JVM) + ["kafka.Kafka", os.path.join(d, "server.properties")],
+            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        out.close()
+        with open(os.path.join(d, "pid"), "w") as f:
+            f.write("%d\n" % self.procs[node].pid)
+
+    def _wait_started(self, node, deadline):
+        log = self.log_path(node)
+        p = self.procs[node]
+        while time.monotonic() < deadline:
+            if p.poll() is not None:
+                raise RuntimeError("node %d exited with %s during start: %s" % (node, p.returncode,
+                                                                                 self._tail(node)))
+            try:
+                with open(log, errors="replace") as f:
+                    if "Kafka Server started" in f.read():
+                        return
+            except FileNotFoundError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("node %d did not start within %d s: %s" % (node, START_TIMEOUT, self._tail(node)))
+
+    def _tail(self, node, n=15):
+        text = ""
+        for name in ("server.log", "stdout.log"):
+            try:
+                with open(os.path.join(self.node_dir(node), name), errors="replace") as f:
+                    text += "\n".join(f.read().splitlines()[-n:]) + "\n"
+            except FileNotFoundError:
+                pass
+        return text
+
+    # ---- the real tools ----
+    def tool(self, main_class, *args, timeout=120):
+        """Runs a Kafka tool's main class in its own JVM; returns (rc, stdout, stderr)."""
+        return run_tool(self.line, main_class, *args, timeout=timeout)
+
+    def consumer_groups(self, *args, timeout=120):
+        """The real kafka-consumer-groups.sh against this cluster."""
+        return self.tool("org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+                         "--bootstrap-server", self.bootstrap, *args, timeout=timeout)
+
+    def java_client(self, main_class, *args, **popen):
+        """Starts a reference Java client from tests/kafka/*.java (Popen, text mode)."""
+        cp = java_classes(self.line)
+        cmd = [_which("java")] + TOOL_JVM + ["-cp", cp, main_class, self.bootstrap] + list(args)
+        popen.setdefault("stdin", subprocess.PIPE)
+        popen.setdefault("stdout", subprocess.PIPE)
+        popen.setdefault("text", True)
+        return subprocess.Popen(cmd, **popen)
+
+
+def create_topic(bootstrap, name, partitions, per_partition=0, timestamps=None, api_version=(2, 5, 0)):
+    """Creates a topic with kafka-python (Debian's) and writes per_partition records to each partition,
+    each send confirmed (a send right after creation can meet a partition without a leader yet: retried).
+    timestamps(partition, i) -> ms gives CreateTime timestamps (None: the producer's clock)."""
+    from kafka import KafkaAdminClient, KafkaProducer
+    from kafka.admin import NewTopic
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap.split(","), api_version=api_version)
+    try:
+        admin.create_topics([NewTopic(name, partitions, 1)])
+    finally:
+        admin.close()
+    if not per_partition:
+        return
+    prod = KafkaProducer(bootstrap_servers=bootstrap.split(","), api_version=api_version, retries=20,
+                         retry_backoff_ms=100, acks=1, linger_ms=5)
+    try:
+        deadline = time.monotonic() + 30
+        while (prod.partitions_for(name) or set()) != set(range(partitions)):
+            if time.monotonic() > deadline:
+                raise RuntimeError("topic %s: partitions never appeared in metadata" % name)
+            time.sleep(0.1)
+        futs = []
+        for p in range(partitions):
+            for i in range(per_partition):
+                ts = timestamps(p, i) if timestamps else None
+                futs.append(prod.send(name, b"r%d-%d" % (p, i), partition=p, timestamp_ms=ts))
+        prod.flush(60)
+        for f in futs:
+            f.get(timeout=30)  # raises on a failed send
+    finally:
+        prod.close()
+
+
+class Member:
+    """A real group member in its own process: kind "java" (RefConsumer.java, kafka-clients of the cluster's
+    line), "confluent" (confluent-kafka, a current librdkafka) or "kafka-python" (Debian's). protocol is
+    "classic" or "consumer" (KIP-848; java and confluent only, Kafka 4.x).
+
+        with Member(kc, "java", "g1", ["orders"], protocol="consumer") as m:
+            m.wait_assigned()          # blocks until the group gave it partitions (bounded)
+    Leaving the block closes the consumer cleanly (it leaves the group) and reaps the process."""
+
+    def __init__(self, kc, kind, group, topics, protocol="classic", commit=True, client_id=None, extra=None):
+        import queue
+        import threading
+        self.kind = kind
+        self.lines = queue.Queue()
+        self.seen = []
+        if kind == "java":
+            args = [group, protocol, ",".join(topics)] + ["%s=%s" % kv for kv in sorted((extra or {}).items())]
+            if client_id:
+                args.append("client.id=" + client_id)
+            if not commit:
+                raise ValueError("RefConsumer always commits")
+            self.p = kc.java_client("RefConsumer", *args, stderr=subprocess.DEVNULL)
+        else:
+            py = confluent_python() if kind == "confluent" else (os.environ.get("DEBIAN_PYTHON") or "/usr/bin/python3")
+            cmd = [py, os.path.join(HERE, "member.py"), "--client", kind, "--bootstrap", kc.bootstrap, "--group",
+                   group, "--topics", ",".join(topics), "--protocol", protocol]
+            if not commit:
+                cmd.append("--no-commit")
+            if client_id:
+                cmd += ["--client-id", client_id]
+            self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                      text=True)
+
+        def pump():
+            for line in self.p.stdout:
+                self.lines.put(line.strip())
+            self.lines.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def wait_for(self, prefix, timeout=60):
+        """The first new stdout line starting with prefix (None on timeout or exit)."""
+        import queue
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                return None
+            if line is None:
+                return None
+            self.seen.append(line)
+            if line.startswith(prefix):
+                return line
+
+    def wait_assigned(self, timeout=60):
+        return self.wait_for("assigned ", timeout)
+
+    def stop(self, timeout=30):
+        """Asks it to close (it leaves the group), then kills it if it does not exit in time."""
+        if self.p.poll() is None:
+            try:
+                self.p.stdin.write("quit\n")
+                self.p.stdin.close()
+            except (BrokenPipeError, ValueError):
+                pass
+            try:
+                self.p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        return self.p.returncode
+
+    def kill(self):
+        """Dies without leaving the group (the broker notices at the session timeout)."""
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+
+
+def run_tool(line, main_class, *args, timeout=120):
+    cp = classpath(line)
+    logdir = _cache_dir()
+    for name, text in (("tools-log4j.properties", TOOLS_LOG4J1), ("tools-log4j2.properties", TOOLS_LOG4J2)):
+        path = os.path.join(logdir, name)
+        if not os.path.exists(path):
+            with open(path + ".%d" % os.getpid(), "w") as f:
+                f.write(text)
+            os.replace(path + ".%d" % os.getpid(), path)
+    cmd = [_which("java")] + TOOL_JVM + [
+        "-Dlog4j.configuration=file:" + os.path.join(logdir, "tools-log4j.properties"),
+        "-Dlog4j2.configurationFile=" + os.path.join(logdir, "tools-log4j2.properties"),
+        "-cp", cp, main_class] + list(args)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout, p.stderr
+
+
+# ---- the script ----
+def _main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(prog="kafka_cluster.py", description="Real Kafka brokers for lagtop's tests")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("start", help="start a cluster in the background; prints 'ready bootstrap=...'")
+    s.add_argument("--line", default="4", choices=sorted(LINES))
+    s.add_argument("--nodes", type=int, default=1)
+    s.add_argument("--dir", help="working directory (default: a new temporary one)")
+    t = sub.add_parser("stop", help="stop the cluster started in DIR and remove DIR")
+    t.add_argument("--dir", required=True)
+    c = sub.add_parser("consumer-groups", help="run the real kafka-consumer-groups")
+    c.add_argument("--line", default="4", choices=sorted(LINES))
+    c.add_argument("args", nargs=argparse.REMAINDER)
+    r = sub.add_parser("classpath", help="print the resolved class path of a line")
+    r.add_argument("--line", default="4", choices=sorted(LINES))
+    a = ap.parse_args(argv)
+    try:
+        if a.cmd == "start":
+            if a.dir:
+                os.makedirs(a.dir, exist_ok=True)
+            kc = KafkaCluster(a.line, nodes=a.nodes, workdir=a.dir, keep_dir=True)
+            kc.start()
+            with open(os.path.join(kc.dir, "bootstrap"), "w") as f:
+                f.write(kc.bootstrap + "\n")
+            kc.procs.clear()  # leave them running; `stop --dir` ends them by pid
+            print("ready bootstrap=%s dir=%s version=%s started_in=%.1fs" % (kc.bootstrap, kc.dir, kc.version,
+                                                                            kc.started_in))
+            return 0
+        if a.cmd == "stop":
+            return _stop_dir(a.dir)
+        if a.cmd == "consumer-groups":
+            args = a.args[1:] if a.args[:1] == ["--"] else a.args
+            rc, out, err = run_tool(a.line, "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand", *args)
+            sys.stdout.write(out)
+            sys.stderr.write(err)
+            return rc
+        if a.cmd == "classpath":
+            print(classpath(a.line))
+            return 0
+    except Unavailable as e:
+        print("kafka_cluster.py: %s" % e, file=sys.stderr)
+        return 1
+    return 2
+
+
+def _stop_dir(d):
+    if not os.path.isdir(d) or not os.path.exists(os.path.join(d, "bootstrap")):
+        print("kafka_cluster.py: %s is not a cluster directory (no 'bootstrap' file)" % d, file=sys.stderr)
+        return 2
+    pids = []
+    for name in sorted(os.listdir(d)):
+        pidfile = os.path.join(d, name, "pid")
+        if os.path.exists(pidfile):
+            with open(pidfile) as f:
+                pids.append(int(f.read().strip()))
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + 30
+    for pid in pids:
+        while time.monotonic() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    shutil.rmtree(d, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

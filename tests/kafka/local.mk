@@ -1,0 +1,16 @@
+## tests/kafka — real Apache Kafka brokers (3.9.x and 4.x, pinned in pom.xml, from Maven Central) with the
+## real kafka-consumer-groups as the reference. kafka_cluster.py starts and stops them; each test starts
+## its own cluster on 127.0.0.1 and stops it. Without java/mvn the tests skip (and fail under CI=true).
+
+KAFKA_TEST_FILES = tests/kafka/pom.xml tests/kafka/requirements.txt tests/kafka/kafka_cluster.py \
+	tests/kafka/member.py tests/kafka/RefConsumer.java
+EXTRA_DIST += $(KAFKA_TEST_FILES)
+
+TESTS += tests/kafka/test_kafka_harness.py
+EXTRA_DIST += tests/kafka/test_kafka_harness.py
+
+## class paths, compiled reference clients and the virtual environment live in the build tree
+clean-local: clean-local-kafka
+clean-local-kafka:
+	rm -rf tests/kafka/cache
+.PHONY: clean-local-kafka
