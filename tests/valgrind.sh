@@ -8,7 +8,7 @@
 #     DEBIAN_PYTHON=/usr/bin/python3 TMUX_BIN=$(command -v tmux) sh ../tests/valgrind.sh
 # The valgrind summaries are printed as TAP diagnostics (the numbers for the record).
 . "$LT_SRCDIR/tests/tap.sh"
-command -v valgrind >/dev/null 2>&1 || skip_all "valgrind not installed"
+command -v valgrind >/dev/null 2>&1 || missing_prereq "valgrind not installed (Debian package valgrind)"
 if nm -D "$LAGTOP" 2>/dev/null | grep -q __asan_init || nm "$LAGTOP" 2>/dev/null | grep -q __asan_init; then
 	skip_all "ASan build (valgrind needs a build without sanitizers)"
 fi
@@ -54,6 +54,7 @@ vg "--reset-offsets dry run" 0 --reset-offsets -g fx-empty --all-topics --to-ear
 
 # ---- a scripted short dashboard session (tmux)
 if [ -z "$TMUX_BIN" ] || [ ! -x "$TMUX_BIN" ]; then
+	[ "${CI:-}" = true ] && { _tap_result 1 "dashboard session: prerequisite missing: tmux"; exit 1; }
 	_tap_result 0 "dashboard session # SKIP tmux not found"
 	exit 0
 fi

@@ -89,6 +89,9 @@ def main():
     try:
         from kafka import KafkaConsumer, KafkaProducer, TopicPartition
     except ImportError:
+        if os.environ.get("CI") == "true":  # CI must run everything: a missing prerequisite fails
+            print("not ok 1 - prerequisite missing: kafka-python (Debian package python3-kafka)")
+            return 1
         for i in range(TESTS):
             print("ok %d # SKIP kafka-python is not installed" % (i + 1))
         return 0

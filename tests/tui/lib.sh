@@ -5,7 +5,7 @@
 #   tui_keys KEYS...             tmux send-keys
 # The tmux server has its own socket in the test's temp dir; it and the fixture are killed on exit.
 
-[ -n "$TMUX_BIN" ] && [ -x "$TMUX_BIN" ] || skip_all "tmux not found"
+[ -n "$TMUX_BIN" ] && [ -x "$TMUX_BIN" ] || missing_prereq "tmux not found (Debian package tmux)"
 lt_tmpdir
 TUI_SOCK="$LT_TMP/tmux.sock"
 TUI_FIXTURE="$LT_BUILDDIR/tests/tui/tui_fixture"
