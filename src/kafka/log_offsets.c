@@ -130,6 +130,147 @@ static void *leader_job_run(void *arg)
 	return NULL;
 }
 
+/* offsets_for_times, one call pair per chunk of a leader's partitions, leaders in parallel threads.
+ * tps is sorted by leader. Returns the failed calls' errors through s->error. */
+static void fill_by_offsets_for_times(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *tps, size_t n, int64_t deadline)
+{
+	size_t n_jobs = 0;
+	struct leader_job *jobs = xcalloc(n, sizeof *jobs);
+	for (size_t i = 0; i < n;) {
+		size_t e = i;
+		while (e < n && tps[e].leader == tps[i].leader)
+			e++;
+		for (size_t c = i; tps[i].leader >= 0 && c < e; c += OFFSETS_CHUNK)
+			jobs[n_jobs++] = (struct leader_job){ .rk = rk, .tps = &tps[c],
+							      .n = e - c < OFFSETS_CHUNK ? e - c : OFFSETS_CHUNK,
+							      .deadline = deadline, .leader = tps[i].leader };
+		i = e;
+	}
+	for (size_t b = 0; b < n_jobs; b += MAX_LEADER_THREADS) {
+		pthread_t th[MAX_LEADER_THREADS];
+		bool started[MAX_LEADER_THREADS] = { false };
+		size_t end = b + MAX_LEADER_THREADS < n_jobs ? b + MAX_LEADER_THREADS : n_jobs;
+		for (size_t j = b; j < end; j++)
+			started[j - b] = pthread_create(&th[j - b], NULL, leader_job_run, &jobs[j]) == 0;
+		for (size_t j = b; j < end; j++) {
+			if (started[j - b])
+				pthread_join(th[j - b], NULL);
+			else
+				leader_job_run(&jobs[j]);
+		}
+	}
+	for (size_t j = 0; j < n_jobs; j++)
+		if (jobs[j].err)
+			refresh_errors_add(&s->error, "ListOffsets (broker %d): %s", (int)jobs[j].leader,
+				   rd_kafka_err2str(jobs[j].err));
+	free(jobs);
+}
+
+#ifdef HAVE_RD_KAFKA_LISTOFFSETS
+/* The admin ListOffsets (librdkafka >= 2.3.0): two calls for every partition at once, earliest and latest,
+ * in flight together. librdkafka groups each call by leader itself (one ListOffsets per leader and
+ * call) and reports errors per partition, so a dead leader fails only its own partitions — no chunks,
+ * no threads. Answers are matched by name, through an index of tps sorted by (name, partition). */
+static int cmp_tp_name(const void *a, const void *b)
+{
+	const struct tp_ent *x = *(const struct tp_ent *const *)a, *y = *(const struct tp_ent *const *)b;
+	int c = strcmp(x->topic, y->topic);
+	return c ? c : (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *tps, size_t n, int64_t deadline)
+{
+	struct tp_ent **byname = xcalloc(n + 1, sizeof *byname);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (tps[i].leader >= 0)
+			byname[m++] = &tps[i];
+	if (m == 0) {
+		free(byname);
+		return;
+	}
+	qsort(byname, m, sizeof *byname, cmp_tp_name);
+	bool *got_start = xcalloc(m, sizeof *got_start), *got_end = xcalloc(m, sizeof *got_end);
+
+	rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
+	static const int64_t spec[2] = { RD_KAFKA_OFFSET_SPEC_EARLIEST, RD_KAFKA_OFFSET_SPEC_LATEST };
+	int sent = 0, r = refresh_remaining_ms(deadline);
+	for (int w = 0; w < 2 && r > 0; w++) {
+		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)m);
+		for (size_t i = 0; i < m; i++)
+			rd_kafka_topic_partition_list_add(l, byname[i]->topic, byname[i]->partition)->offset = spec[w];
+		rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_LISTOFFSETS);
+		char es[256];
+		rd_kafka_AdminOptions_set_request_timeout(o, r, es, sizeof es);
+		/* the high watermark, like kafka-consumer-groups (not the last stable offset) */
+		rd_kafka_error_t *e = rd_kafka_AdminOptions_set_isolation_level(o, RD_KAFKA_ISOLATION_LEVEL_READ_UNCOMMITTED);
+		if (e)
+			rd_kafka_error_destroy(e);
+		rd_kafka_AdminOptions_set_opaque(o, (void *)(intptr_t)(w + 1));
+		rd_kafka_ListOffsets(rk, l, o, q);
+		rd_kafka_AdminOptions_destroy(o);
+		rd_kafka_topic_partition_list_destroy(l);
+		sent++;
+	}
+	for (int done = 0; done < sent;) {
+		r = refresh_remaining_ms(deadline);
+		rd_kafka_event_t *ev = r > 0 ? rd_kafka_queue_poll(q, r < 100 ? r : 100) : NULL;
+		if (!ev) {
+			if (r > 0)
+				continue;
+			refresh_errors_add(&s->error, "ListOffsets: %s", rd_kafka_err2str(RD_KAFKA_RESP_ERR__TIMED_OUT));
+			break;
+		}
+		const rd_kafka_ListOffsets_result_t *res = rd_kafka_event_ListOffsets_result(ev);
+		int w = (int)(intptr_t)rd_kafka_event_opaque(ev) - 1;
+		if (!res || w < 0 || w > 1) {
+			rd_kafka_event_destroy(ev);
+			continue;
+		}
+		done++;
+		if (rd_kafka_event_error(ev)) {
+			refresh_errors_add(&s->error, "ListOffsets: %s", rd_kafka_event_error_string(ev));
+			rd_kafka_event_destroy(ev);
+			continue;
+		}
+		size_t cnt = 0;
+		const rd_kafka_ListOffsetsResultInfo_t **infos = rd_kafka_ListOffsets_result_infos(res, &cnt);
+		for (size_t i = 0; i < cnt; i++) {
+			const rd_kafka_topic_partition_t *tp = rd_kafka_ListOffsetsResultInfo_topic_partition(infos[i]);
+			struct tp_ent key = { .topic = tp->topic, .partition = tp->partition }, *kp = &key;
+			struct tp_ent **hit = bsearch(&kp, byname, m, sizeof *byname, cmp_tp_name);
+			if (!hit || tp->err || tp->offset < 0)
+				continue;
+			size_t at = (size_t)(hit - byname);
+			if (w == 0) {
+				(*hit)->log_start = tp->offset;
+				got_start[at] = true;
+			} else {
+				(*hit)->log_end = tp->offset;
+				got_end[at] = true;
+			}
+		}
+		rd_kafka_event_destroy(ev);
+	}
+	for (size_t i = 0; i < m; i++)
+		byname[i]->ok = got_start[i] && got_end[i];
+	/* Late answers are dropped with the queue: a result for a destroyed queue is freed by librdkafka. */
+	rd_kafka_queue_destroy(q);
+	free(got_start);
+	free(got_end);
+	free(byname);
+}
+
+/* Which way log offsets are read: the admin ListOffsets where librdkafka has it, unless
+ * LAGTOP_LOG_OFFSETS=offsets_for_times asks for the older path (tests compare the two; the benchmark
+ * measures both). */
+static bool use_list_offsets(void)
+{
+	const char *v = getenv("LAGTOP_LOG_OFFSETS");
+	return !(v && strcmp(v, "offsets_for_times") == 0);
+}
+#endif
+
 void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_metadata *md, int64_t deadline)
 {
 	/* Distinct topic-partitions through a hash set of (interned topic, partition): groups share topics
@@ -181,36 +322,12 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 	free(idx);
 	qsort(tps, n, sizeof *tps, cmp_tp_leader);
 
-	size_t n_jobs = 0;
-	struct leader_job *jobs = xcalloc(n, sizeof *jobs);
-	for (size_t i = 0; i < n;) {
-		size_t e = i;
-		while (e < n && tps[e].leader == tps[i].leader)
-			e++;
-		for (size_t c = i; tps[i].leader >= 0 && c < e; c += OFFSETS_CHUNK)
-			jobs[n_jobs++] = (struct leader_job){ .rk = rk, .tps = &tps[c],
-							      .n = e - c < OFFSETS_CHUNK ? e - c : OFFSETS_CHUNK,
-							      .deadline = deadline, .leader = tps[i].leader };
-		i = e;
-	}
-	for (size_t b = 0; b < n_jobs; b += MAX_LEADER_THREADS) {
-		pthread_t th[MAX_LEADER_THREADS];
-		bool started[MAX_LEADER_THREADS] = { false };
-		size_t end = b + MAX_LEADER_THREADS < n_jobs ? b + MAX_LEADER_THREADS : n_jobs;
-		for (size_t j = b; j < end; j++)
-			started[j - b] = pthread_create(&th[j - b], NULL, leader_job_run, &jobs[j]) == 0;
-		for (size_t j = b; j < end; j++) {
-			if (started[j - b])
-				pthread_join(th[j - b], NULL);
-			else
-				leader_job_run(&jobs[j]);
-		}
-	}
-	for (size_t j = 0; j < n_jobs; j++)
-		if (jobs[j].err)
-			refresh_errors_add(&s->error, "ListOffsets (broker %d): %s", (int)jobs[j].leader,
-				   rd_kafka_err2str(jobs[j].err));
-	free(jobs);
+#ifdef HAVE_RD_KAFKA_LISTOFFSETS
+	if (use_list_offsets())
+		fill_by_list_offsets(rk, s, tps, n, deadline);
+	else
+#endif
+		fill_by_offsets_for_times(rk, s, tps, n, deadline);
 
 	qsort(tps, n, sizeof *tps, cmp_tp);
 	for (size_t g = 0; g < s->n_groups; g++) {
