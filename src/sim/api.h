@@ -53,6 +53,7 @@ enum {
 	KAPI_DESCRIBE_CONFIGS = 32,
 	KAPI_DELETE_GROUPS = 42,
 	KAPI_OFFSET_DELETE = 47,
+	KAPI_CONSUMER_GROUP_DESCRIBE = 69,
 	KAPI_KEY_MAX = 80, /* counters are kept for keys 0..KAPI_KEY_MAX-1; others count as "unknown" */
 };
 
@@ -109,6 +110,7 @@ sim_api_fn sim_api_metadata;
 sim_api_fn sim_api_find_coordinator;
 sim_api_fn sim_api_list_groups;
 sim_api_fn sim_api_describe_groups;
+sim_api_fn sim_api_consumer_group_describe;
 sim_api_fn sim_api_offset_fetch;
 sim_api_fn sim_api_offset_commit;
 sim_api_fn sim_api_list_offsets;

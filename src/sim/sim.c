@@ -176,6 +176,17 @@ int sim_add_member(sim_cluster *sim, const char *group, const struct sim_member_
 	return m ? 0 : -1;
 }
 
+int sim_add_consumer_member(sim_cluster *sim, const char *group, const struct sim_member_spec *spec,
+                            char *id_out, size_t id_outlen, char *err, size_t errlen)
+{
+	LOCK(sim);
+	struct sim_member *m = ctl_add_consumer_member(sim->st, group, spec, err, errlen);
+	if (m && id_out)
+		snprintf(id_out, id_outlen, "%s", m->member_id);
+	UNLOCK(sim);
+	return m ? 0 : -1;
+}
+
 int sim_remove_member(sim_cluster *sim, const char *group, const char *member_id, char *err, size_t errlen)
 {
 	LOCK(sim);
@@ -208,7 +219,8 @@ int sim_set_group_state(sim_cluster *sim, const char *group, const char *state, 
 	enum sim_group_state s;
 	if (sim_group_state_parse(state, &s) < 0) {
 		snprintf(err, errlen,
-		         "unknown group state '%s' (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead)",
+		         "unknown group state '%s' (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead; "
+		         "Assigning, Reconciling for consumer-protocol groups)",
 		         state);
 		return -1;
 	}
@@ -226,6 +238,15 @@ int sim_group_info(sim_cluster *sim, const char *group, char *state, size_t stat
 	int n = g ? (int)g->nmembers : -1;
 	UNLOCK(sim);
 	return n;
+}
+
+const char *sim_group_type(sim_cluster *sim, const char *group)
+{
+	LOCK(sim);
+	const struct sim_group *g = sim_group_find(sim->st, group, strlen(group));
+	const char *type = g ? sim_group_type_name(g->type) : NULL; /* static strings: safe after unlocking */
+	UNLOCK(sim);
+	return type;
 }
 
 int sim_coordinator(sim_cluster *sim, const char *group)
