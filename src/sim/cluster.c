@@ -71,6 +71,7 @@ struct sim_state *sim_state_new(int nnodes, uint64_t seed)
 	strmap_init(&st->topics);
 	strmap_init(&st->groups);
 	st->rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	st->kafka_major = 4;
 	return st;
 }
 

@@ -192,6 +192,7 @@ struct sim_state {
 	bool any_topic_names; /* fault injection: a hostile broker's topics ignore Kafka's name rules */
 	int32_t offsets_retention_minutes; /* served by DescribeConfigs; 0: Kafka's default (7 days) */
 	bool deny_offsets_topic;           /* fault injection: __consumer_offsets is TOPIC_AUTHORIZATION_FAILED */
+	int kafka_major; /* whose API version ranges the brokers serve: 4 (Kafka 4.x) or 3 (Kafka 3.9) */
 };
 
 struct sim_state *sim_state_new(int nnodes, uint64_t seed);

@@ -86,11 +86,16 @@ endif
 TESTS += tests/interop/test_sim_groups_kafka_python.py
 EXTRA_DIST += tests/interop/test_sim_groups_kafka_python.py
 
-## ---- sim4x: consumer-protocol (KIP-848) groups ----
+## ---- sim4x: consumer-protocol (KIP-848) groups and Kafka 4.x's API versions (KIP-896) ----
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_sim_kip848
 TESTS += tests/integration/test_sim_kip848
 tests_integration_test_sim_kip848_SOURCES = tests/integration/test_sim_kip848.c tests/integration/sim_raw.h
 tests_integration_test_sim_kip848_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_sim_kip848_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/integration/test_sim_versions
+TESTS += tests/integration/test_sim_versions
+tests_integration_test_sim_versions_SOURCES = tests/integration/test_sim_versions.c tests/integration/sim_raw.h
+tests_integration_test_sim_versions_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_versions_LDADD = $(UNIT_LDADD)
 endif

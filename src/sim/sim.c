@@ -36,8 +36,15 @@ sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
 		snprintf(err, errlen, "port %d out of range (0 for ephemeral ports)", o.port);
 		return NULL;
 	}
+	if (o.kafka_major == 0)
+		o.kafka_major = 4;
+	if (o.kafka_major != 3 && o.kafka_major != 4) {
+		snprintf(err, errlen, "Kafka major version %d not simulated (3 for 3.9, 4 for 4.x)", o.kafka_major);
+		return NULL;
+	}
 	sim_cluster *sim = xcalloc(1, sizeof(*sim));
 	sim->st = sim_state_new(o.brokers, o.seed);
+	sim->st->kafka_major = o.kafka_major;
 	sim->st->no_auto_create_topics = o.auto_create_partitions < 0;
 	sim->st->auto_create_partitions = o.auto_create_partitions > 0 ? o.auto_create_partitions : 0;
 	sim->st->group_min_session_timeout_ms = o.group_min_session_timeout_ms;

@@ -26,6 +26,10 @@ struct sim_options {
 	int group_initial_rebalance_delay_ms; /* group.initial.rebalance.delay.ms (0; Kafka's is 3000) */
 	int offsets_retention_minutes;        /* offsets.retention.minutes served by DescribeConfigs (10080) */
 	bool deny_offsets_topic;              /* fault: Metadata answers TOPIC_AUTHORIZATION_FAILED for __consumer_offsets */
+	/* Whose API version ranges the brokers serve (doc/SIM-VS-KAFKA.md): 4 (0 means 4) is Kafka 4.x, without
+	 * the versions KIP-896 removed; 3 is Kafka 3.9, with them. Every client lagtop's tests use (librdkafka
+	 * 2.0.2, kafka-python 2.0.2) works with both. */
+	int kafka_major;
 };
 
 /* The "fixture" scenario, static and exactly known (tests with independent clients rely on it):

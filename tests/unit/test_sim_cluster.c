@@ -269,6 +269,7 @@ static void test_group_types(void **state)
 	free(bytes);
 
 	struct sim_state *st = sim_state_new(1, 1);
+	assert_int_equal(st->kafka_major, 4);
 	struct sim_group *g = sim_group_get_or_create(st, "cg");
 	assert_int_equal(g->type, SIM_GROUP_CLASSIC); /* every group starts classic */
 	g->type = SIM_GROUP_CONSUMER;
