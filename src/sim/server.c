@@ -233,7 +233,8 @@ static bool fault_api(int16_t key)
 	case KAPI_DESCRIBE_GROUPS:
 	case KAPI_LIST_GROUPS:
 	case KAPI_DELETE_GROUPS:
-	case KAPI_OFFSET_DELETE: return true;
+	case KAPI_OFFSET_DELETE:
+	case KAPI_CONSUMER_GROUP_DESCRIBE: return true;
 	default: return false;
 	}
 }

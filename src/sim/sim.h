@@ -143,8 +143,8 @@ int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *
 
 /* ---- fault injection (issue 9) ----
  * node_id 0 means every broker. Errors are injected only into the answers of the group coordinator APIs
- * (FindCoordinator, ListGroups, DescribeGroups, OffsetFetch, OffsetCommit, DeleteGroups, OffsetDelete,
- * Join/Sync/Heartbeat/LeaveGroup), in the error field(s) Kafka uses for that API and version. A frozen sim
+ * (FindCoordinator, ListGroups, DescribeGroups, ConsumerGroupDescribe, OffsetFetch, OffsetCommit,
+ * DeleteGroups, OffsetDelete, Join/Sync/Heartbeat/LeaveGroup), in the error field(s) Kafka uses for that API and version. A frozen sim
  * is SIGSTOP on lagtop-sim (or sim_stop() in-process: the listeners stay bound, nothing answers). */
 /* The same as sim_broker_set_latency, for one broker or all. */
 int sim_fault_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);

@@ -243,6 +243,14 @@ static void test_describe_errors(void **state)
 	cgd(coord % sim_broker_count(sim) + 1, 0, (const char *const[]){"fx-kip848"}, 1, &g[0]);
 	assert_int_equal(g[0].error, E_NOT_COORDINATOR);
 	assert_true(g[0].message_null);
+	/* An injected coordinator error goes into the group's error field, once. */
+	must(sim_fault_errors(sim, 0, 15 /* COORDINATOR_NOT_AVAILABLE */, K_CGD, 0, 1, err, sizeof err));
+	cgd(0, 1, (const char *const[]){"fx-kip848"}, 1, &g[0]);
+	assert_int_equal(g[0].error, 15);
+	assert_int_equal(g[0].nmembers, 0);
+	cgd(0, 1, (const char *const[]){"fx-kip848"}, 1, &g[0]);
+	assert_int_equal(g[0].error, 0);
+	sim_fault_clear(sim);
 }
 
 /* ---- the control API ---- */
