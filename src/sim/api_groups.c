@@ -12,18 +12,20 @@
 #include "sim/offsets_log.h"
 #include "util/xalloc.h"
 
-/* A group DescribeGroups does not describe: unknown, consumer-protocol, or err from the coordinator
- * checks. Kafka's answer: the id, state Dead (or "" with a coordinator error), nothing else. */
+/* A group DescribeGroups does not describe: unknown (Dead ones too: Kafka's coordinator forgets a Dead
+ * group), consumer-protocol, or err from the coordinator checks. Kafka's answer: the id, state Dead (or ""
+ * with a coordinator error), nothing else. */
 static void put_undescribed(struct sim_req *req, struct wire_buf *out, struct wire_str id, int16_t err,
                             const struct sim_group *g)
 {
+	bool other_type = g && g->type != SIM_GROUP_CLASSIC && g->state != SIM_GROUP_DEAD;
 	int16_t v = req->api_version;
 	bool flex = req->flex;
 	char *msg = NULL;
 	if (!err && v >= 6) {
 		err = KERR_GROUP_ID_NOT_FOUND;
-		msg = g ? xasprintf("Group %.*s is not a classic group.", id.len, id.p)
-		        : xasprintf("Group %.*s not found.", id.len, id.p);
+		msg = other_type ? xasprintf("Group %.*s is not a classic group.", id.len, id.p)
+		                 : xasprintf("Group %.*s not found.", id.len, id.p);
 	}
 	wire_put_i16(out, err);
 	if (v >= 6)
@@ -59,7 +61,7 @@ static void put_group(struct sim_req *req, struct wire_buf *out, struct wire_str
 	bool flex = req->flex;
 	int16_t err = sim_req_check_coordinator(req, id.p, (size_t)id.len);
 	const struct sim_group *g = err ? NULL : sim_group_find(req->st, id.p, (size_t)id.len);
-	if (!g || g->type != SIM_GROUP_CLASSIC) {
+	if (!g || g->type != SIM_GROUP_CLASSIC || g->state == SIM_GROUP_DEAD) {
 		put_undescribed(req, out, id, err, g);
 		return;
 	}

@@ -48,7 +48,9 @@ static int setup(void **state)
 	if (sim_add_consumer_member(sim, "cg-assigning", &spec, id, sizeof id, err, sizeof err) < 0 ||
 	    sim_add_consumer_member(sim, "cg-reconciling", &spec, id, sizeof id, err, sizeof err) < 0 ||
 	    sim_set_group_state(sim, "cg-assigning", "Assigning", err, sizeof err) < 0 ||
-	    sim_set_group_state(sim, "cg-reconciling", "Reconciling", err, sizeof err) < 0)
+	    sim_set_group_state(sim, "cg-reconciling", "Reconciling", err, sizeof err) < 0 ||
+	    sim_add_member(sim, "cg-dead", &spec, id, sizeof id, err, sizeof err) < 0 ||
+	    sim_set_group_state(sim, "cg-dead", "Dead", err, sizeof err) < 0)
 		fail_msg("setup: %s", err);
 	return 0;
 }
@@ -372,6 +374,14 @@ static void test_describe_groups_every_version(void **state)
 		assert_int_equal(d.nmembers, 0);
 		assert_int_equal(d.error, v >= 6 ? 69 : 0);
 		assert_string_equal(d.message, v >= 6 ? "Group no-such-group not found." : "");
+
+		/* A Dead classic group is gone for Kafka's coordinator: described as unknown. */
+		describe("cg-dead", v, &d);
+		assert_string_equal(d.state, "Dead");
+		assert_string_equal(d.protocol_type, "");
+		assert_int_equal(d.nmembers, 0);
+		assert_int_equal(d.error, v >= 6 ? 69 : 0);
+		assert_string_equal(d.message, v >= 6 ? "Group cg-dead not found." : "");
 	}
 }
 
