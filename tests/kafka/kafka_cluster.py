@@ -168,8 +168,13 @@ def free_ports(n):
 
 
 def _cluster_id():
-    # Kafka's Uuid text form: 16 random bytes, URL-safe base64 without padding (22 characters).
-    return base64.urlsafe_b64encode(os.urandom(16)).decode().rstrip("=")
+    # Kafka's Uuid text form: 16 random bytes, URL-safe base64 without padding (22 characters). Like Kafka's
+    # Uuid.randomUuid, never one that starts with '-': the storage tool would read it as an option
+    # ("argument --cluster-id/-t: expected one argument", one start in 64).
+    while True:
+        text = base64.urlsafe_b64encode(os.urandom(16)).decode().rstrip("=")
+        if not text.startswith("-"):
+            return text
 
 
 LOG4J1 = """log4j.rootLogger=INFO, file
