@@ -1,0 +1,703 @@
+"""test_kafka_describe.py — what `lagtop --once --format json` shows, judged by the real kafka-consumer-groups.
+
+One scenario, written only with real clients, runs against three clusters: lagtop-sim (3 brokers), Apache
+Kafka 3.9.x and Apache Kafka 4.x (tests/kafka/kafka_cluster.py). It makes
+  - topics with several partitions and records (kafka-python), one of them trimmed with DeleteRecords (the
+    real kafka-delete-records tool; kafka-python 2.0.2 has no delete_records),
+  - an Empty group with commits on some partitions only, a group committed below the log start, a group
+    committed past the log end (admin-style commits by a kafka-python consumer that assigns, commits and
+    closes),
+  - an active classic group of two members (Java kafka-clients + kafka-python) over two topics, a classic
+    group whose member never commits, and on 4.x a consumer-protocol (KIP-848) group (Java + confluent-kafka),
+then, with nothing produced or committed any more, compares every figure of lagtop's JSON with the real tool:
+  --describe --offsets         CURRENT-OFFSET, LOG-END-OFFSET, LAG, CONSUMER-ID, HOST, CLIENT-ID per partition
+  --describe --members --verbose   members and their assignments
+  --describe --state           STATE, #MEMBERS, ASSIGNMENT-STRATEGY, COORDINATOR (ID)
+  --list --type                TYPE (when lagtop prints a type)
+  GetOffsetShell --time -2     the log start (kafka-consumer-groups does not print it)
+lagtop runs once before and once after the real tools; both runs must agree, so the comparison is of one
+moment. The real tool runs against lagtop-sim too: that is a differential test of the sim itself.
+
+Then a 3-node Kafka 4.x cluster: groups on different coordinators, lagtop equal to the real tool; one broker
+stopped (lagtop still reports every group, exit 0, as documented); the broker restarted.
+
+lagtop's documented rule where it departs from the real tool on purpose: a committed offset past the log end
+has lag 0 with the flag ahead_of_end (the real tool prints a negative LAG).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import kafka_cluster as K  # noqa: E402
+
+BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
+LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
+SIM = os.environ.get("LAGTOP_SIM") or os.path.join(BUILD, "lagtop-sim")
+CGC = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
+GET_OFFSETS = "org.apache.kafka.tools.GetOffsetShell"
+DELETE_RECORDS = "org.apache.kafka.tools.DeleteRecordsCommand"
+TMP = tempfile.mkdtemp(prefix="lagtop-describe-")
+
+results = []
+differences = []  # (cluster, what) printed as TAP comments at the end: the report's raw material
+
+
+def ok(cond, name, diag=None, todo=None, skip=None):
+    results.append(bool(cond) or bool(skip))
+    directive = ""
+    if skip:
+        directive = " # SKIP " + skip
+        cond = True
+    elif todo:
+        directive = " # TODO " + todo
+        results[-1] = True  # an expected failure does not fail the file
+    print("%s %d - %s%s" % ("ok" if cond else "not ok", len(results), name, directive))
+    if not cond and diag:
+        lines = diag if isinstance(diag, list) else str(diag).splitlines()
+        for line in lines[:30]:
+            print("#   " + str(line))
+    sys.stdout.flush()
+    return bool(cond)
+
+
+def note(text):
+    print("# " + text)
+    sys.stdout.flush()
+
+
+# ------------------------------------------------------------------ clusters
+
+class SimCluster:
+    """lagtop-sim with the same face as KafkaCluster: bootstrap, line (whose tools and Java client to run
+    against it: the newest), tool, consumer_groups, java_client."""
+
+    line = "4"
+    tool = K.KafkaCluster.tool
+    consumer_groups = K.KafkaCluster.consumer_groups
+    java_client = K.KafkaCluster.java_client
+
+    def __init__(self, brokers=3):
+        self.name = "lagtop-sim"
+        self.version = "sim"
+        self.errlog = open(os.path.join(TMP, "sim.err"), "w")
+        self.p = subprocess.Popen([SIM, "--port", "0", "--brokers", str(brokers)], stdout=subprocess.PIPE,
+                                  stderr=self.errlog, stdin=subprocess.DEVNULL, text=True)
+        self.bootstrap = None
+        box = []
+        t = threading.Thread(target=lambda: box.append(self.p.stdout.readline()), daemon=True)
+        t.start()
+        t.join(20)
+        line = box[0] if box else ""
+        if not line.startswith("ready bootstrap="):
+            self.stop()
+            raise RuntimeError("lagtop-sim did not say ready: %r" % line)
+        self.bootstrap = line.strip().split("=", 1)[1].split()[0]
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.terminate()
+            try:
+                self.p.wait(10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        self.errlog.close()
+
+
+# ------------------------------------------------------------------ the real tool's tables
+
+def _header(line):
+    """Header columns and where each starts; "COORDINATOR (ID)" is one column."""
+    cols = []
+    for m in re.finditer(r"\S+", line):
+        if m.group().startswith("(") and cols:
+            cols[-1] = (cols[-1][0] + " " + m.group(), cols[-1][1])
+        else:
+            cols.append((m.group(), m.start()))
+    return cols
+
+
+def _row(header, line):
+    """A row's cells: one word per column, or else by position: each word belongs to the rightmost column that starts at or before it
+    (the tool pads every cell to its column, so a blank cell — Kafka 3.9 prints an Empty group's strategy as
+    nothing — stays blank, and words of one cell are joined: "127.0.0.1:9092  (1)", "(0,1), (2)").
+    '-' is unknown: None."""
+    words = _header(line)  # the same merge: "127.0.0.1:9092", "(1)" -> one word
+    if len(words) == len(header):  # one word per column: zip (safe even when a long cell pushed the rest right)
+        return {name: (None if w == "-" else w) for (name, _), (w, _) in zip(header, words)}
+    cells = {name: [] for name, _ in header}
+    for m in re.finditer(r"\S+", line):
+        col = header[0][0]
+        for name, start in header:
+            if start <= m.start():
+                col = name
+        cells[col].append(m.group())
+    return {name: (None if not v or v == ["-"] else " ".join(v)) for name, v in cells.items()}
+
+
+def parse_tables(text):
+    """kafka-consumer-groups prints a header (first column GROUP) per group, then rows, blocks apart by
+    blank lines. Returns (rows as dicts, lines that are no row)."""
+    rows, bad = [], []
+    header = None
+    for line in text.splitlines():
+        if not line.strip():
+            header = None
+            continue
+        if line.split()[0] == "GROUP":
+            header = _header(line)
+            continue
+        if header is None or line.rstrip().endswith("."):
+            continue  # a message ("Consumer group 'g' has no active members.", "Warning: ... rebalancing.")
+        row = _row(header, line)
+        if row[header[0][0]] is None or " " in row[header[0][0]]:
+            bad.append(line)
+            continue
+        rows.append(row)
+    return rows, bad
+
+
+def parse_assignment(text):
+    """A member's assignment as the real tool prints it, in a form lagtop's can be put in for comparison.
+    Kafka 4.x: "t:0,1" per topic, joined by ';' -> ('topics', {(t, p)}). Kafka 3.7-3.9 (the Java
+    ConsumerGroupCommand) leaves the topic names out: "(0,1), (2)", one group per topic, sorted as text ->
+    ('groups', that text). None/'-' -> ('topics', set())."""
+    if not text:
+        return ("topics", frozenset())
+    if text.startswith("("):
+        return ("groups", text)
+    out = set()
+    for topic, parts in re.findall(r"([^:;,]+):([0-9,]+)", text):
+        for p in parts.split(","):
+            if p:
+                out.add((topic.strip(), int(p)))
+    return ("topics", frozenset(out))
+
+
+def lagtop_assignment(assigned, form):
+    """lagtop's [(topic, partition)] in the real tool's form (see parse_assignment)."""
+    if form == "topics":
+        return ("topics", frozenset(assigned))
+    by_topic = {}
+    for t, p in assigned:
+        by_topic.setdefault(t, []).append(str(p))
+    return ("groups", ", ".join(sorted("(" + ",".join(sorted(ps)) + ")" for ps in by_topic.values())) or None)
+
+
+def coordinator_id(text):
+    m = re.search(r"\((\d+)\)", text or "")
+    return int(m.group(1)) if m else None
+
+
+def real_view(kc, timeout=90):
+    """The real tools, in parallel: {'offsets','members','state','types','log_start', 'errors'}."""
+    jobs = {
+        "offsets": (CGC, ("--bootstrap-server", kc.bootstrap, "--describe", "--all-groups", "--offsets")),
+        "members": (CGC, ("--bootstrap-server", kc.bootstrap, "--describe", "--all-groups", "--members",
+                          "--verbose")),
+        "state": (CGC, ("--bootstrap-server", kc.bootstrap, "--describe", "--all-groups", "--state")),
+        "types": (CGC, ("--bootstrap-server", kc.bootstrap, "--list", "--type")),
+        "log_start": (GET_OFFSETS, ("--bootstrap-server", kc.bootstrap, "--time", "-2",
+                                    "--exclude-internal-topics")),
+    }
+    raw = {}
+
+    def run(key):
+        cls, args = jobs[key]
+        try:
+            raw[key] = K.run_tool(kc.line, cls, *args, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raw[key] = (-1, "", "timed out after %d s" % timeout)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    view = {"errors": {}, "raw": raw}
+    for key, (rc, out, err) in raw.items():
+        if rc != 0:
+            view["errors"][key] = "exit %s: %s" % (rc, " | ".join((out + err).strip().splitlines()[-4:]))
+    rows, bad = parse_tables(raw["offsets"][1])
+    view["offsets"] = {}
+    for r in rows:
+        view["offsets"].setdefault(r["GROUP"], []).append(r)
+    if bad:
+        view["errors"]["offsets-parse"] = "rows that do not fit the header: %s" % bad[:3]
+    rows, bad = parse_tables(raw["members"][1])
+    view["members"] = {}
+    for r in rows:
+        view["members"].setdefault(r["GROUP"], []).append(r)
+    if bad:
+        view["errors"]["members-parse"] = "rows that do not fit the header: %s" % bad[:3]
+    rows, bad = parse_tables(raw["state"][1])
+    view["state"] = {r["GROUP"]: r for r in rows}
+    if bad:
+        view["errors"]["state-parse"] = "rows that do not fit the header: %s" % bad[:3]
+    rows, _ = parse_tables(raw["types"][1])
+    view["types"] = {r["GROUP"]: r.get("TYPE") for r in rows}
+    view["log_start"] = {}
+    for line in raw["log_start"][1].split():
+        topic, part, off = line.rsplit(":", 2)
+        view["log_start"][(topic, int(part))] = int(off)
+    return view
+
+
+# ------------------------------------------------------------------ lagtop
+
+def lagtop_once(bootstrap, timeout_s=20):
+    env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"))
+    env.pop("LAGTOP_CONFIG", None)
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run([LAGTOP, "--once", "--format", "json", "-b", bootstrap, "--timeout",
+                            str(timeout_s)], capture_output=True, text=True, timeout=timeout_s * 3, env=env)
+    except subprocess.TimeoutExpired:
+        return None, -1, "lagtop did not exit within %d s" % (timeout_s * 3), time.monotonic() - t0
+    doc = None
+    if p.returncode == 0:
+        try:
+            doc = json.loads(p.stdout)
+        except ValueError as e:
+            return None, p.returncode, "not JSON: %s" % e, time.monotonic() - t0
+    return doc, p.returncode, p.stderr, time.monotonic() - t0
+
+
+# The figures of lagtop's JSON that the real tools also show (for the before/after agreement).
+def lagtop_figures(doc):
+    out = {}
+    for g in doc["groups"]:
+        parts = tuple(sorted((p["topic"], p["partition"], p["log_start"], p["committed"], p["log_end"], p["lag"],
+                              p["consumer_id"]) for p in g["partitions"]))
+        mems = tuple(sorted((m["consumer_id"], m["client_id"], m["host"],
+                             tuple(sorted((a["topic"], a["partition"]) for a in m["assignment"])))
+                            for m in g["member_list"]))
+        out[g["group"]] = (g["state"], g["members"], g.get("type"), g.get("members_readable"), g["protocol"],
+                           g["coordinator"], parts, mems)
+    return out
+
+
+# ------------------------------------------------------------------ the comparison
+
+def _num(v):
+    return None if v is None else int(v)
+
+
+def compare_state(g, real):
+    """lagtop's group line against --describe --state."""
+    diffs = []
+    if real is None:
+        return ["the real tool does not describe the group"]
+    if g["state"] != real["STATE"]:
+        diffs.append("state %s, real tool %s" % (g["state"], real["STATE"]))
+    if g["members"] != _num(real["#MEMBERS"]):
+        diffs.append("members %s, real tool %s" % (g["members"], real["#MEMBERS"]))
+    strategy = real.get("ASSIGNMENT-STRATEGY")
+    if (g["protocol"] or None) != strategy:
+        diffs.append("protocol %r, real tool ASSIGNMENT-STRATEGY %r" % (g["protocol"], strategy))
+    cid = coordinator_id(real.get("COORDINATOR (ID)"))
+    if g["coordinator"] != cid:
+        diffs.append("coordinator %s, real tool %s" % (g["coordinator"], real.get("COORDINATOR (ID)")))
+    return diffs
+
+
+def compare_offsets(g, rows, owners_known=True):
+    """lagtop's partitions against --describe --offsets: the same partitions; committed, log end, lag and
+    owner of each. owners_known=False: lagtop cannot read the members, so it must claim no owner."""
+    diffs = []
+    real = {(r["TOPIC"], int(r["PARTITION"])): r for r in rows or [] if r.get("TOPIC")}
+    ours = {(p["topic"], p["partition"]): p for p in g["partitions"]}
+    if set(real) != set(ours):
+        diffs.append("partitions %s, real tool %s" % (sorted(ours), sorted(real)))
+    for tp in sorted(set(real) & set(ours)):
+        r, p = real[tp], ours[tp]
+        where = "%s/%d" % tp
+        if p["committed"] != _num(r["CURRENT-OFFSET"]):
+            diffs.append("%s: committed %s, real tool CURRENT-OFFSET %s" % (where, p["committed"], r["CURRENT-OFFSET"]))
+        if p["log_end"] != _num(r["LOG-END-OFFSET"]):
+            diffs.append("%s: log_end %s, real tool LOG-END-OFFSET %s" % (where, p["log_end"], r["LOG-END-OFFSET"]))
+        real_lag = _num(r["LAG"])
+        # lagtop's rule (src/model/lag.c): committed past the log end is lag 0, flagged ahead_of_end
+        want_lag = None if real_lag is None else max(0, real_lag)
+        if p["lag"] != want_lag:
+            diffs.append("%s: lag %s, real tool LAG %s" % (where, p["lag"], r["LAG"]))
+        if (real_lag is not None and real_lag < 0) != ("ahead_of_end" in p["flags"]):
+            diffs.append("%s: flags %s with real tool LAG %s" % (where, p["flags"], r["LAG"]))
+        want_owner = (r["CONSUMER-ID"], r["HOST"], r["CLIENT-ID"]) if owners_known else (None, None, None)
+        if (p["consumer_id"], p["host"], p["client_id"]) != want_owner:
+            diffs.append("%s: owner %s/%s/%s, real tool %s/%s/%s" % ((where, p["consumer_id"], p["host"],
+                                                                      p["client_id"]) + want_owner))
+    return diffs
+
+
+def compare_members(g, rows):
+    """lagtop's member_list against --describe --members --verbose."""
+    real, ours = [], []
+    ours_by_id = {m["consumer_id"]: m for m in g["member_list"]}
+    for r in rows or []:
+        text = r.get("CURRENT-ASSIGNMENT", r.get("ASSIGNMENT"))
+        form = parse_assignment(text)
+        real.append((r["CONSUMER-ID"], r["HOST"], r["CLIENT-ID"], form))
+        m = ours_by_id.get(r["CONSUMER-ID"])
+        if m:
+            ours.append((m["consumer_id"], m["host"], m["client_id"],
+                         lagtop_assignment([(a["topic"], a["partition"]) for a in m["assignment"]], form[0])))
+        n = _num(r["#PARTITIONS"])
+        if form[0] == "topics" and n != len(form[1]):
+            ours.append("real tool: #PARTITIONS %s but assignment %s" % (r["#PARTITIONS"], text))
+    for m in g["member_list"]:
+        if m["consumer_id"] not in {r[0] for r in real}:
+            ours.append((m["consumer_id"], m["host"], m["client_id"], "not in the real tool"))
+    real.sort(key=repr)
+    ours.sort(key=repr)
+    if real != ours:
+        return ["members %s" % ours, "real tool %s" % real]
+    return []
+
+
+def compare_log_start(doc, log_start):
+    diffs = []
+    for g in doc["groups"]:
+        for p in g["partitions"]:
+            tp = (p["topic"], p["partition"])
+            if p["log_start"] != log_start.get(tp):
+                diffs.append("%s %s/%d: log_start %s, GetOffsetShell %s" % (g["group"], tp[0], tp[1], p["log_start"],
+                                                                            log_start.get(tp)))
+    return diffs
+
+
+def consistent_moment(kc, settle_timeout=40):
+    """lagtop, the real tools, lagtop again: returns (doc, view, stderr, diag) once both lagtop runs agree
+    (at most three tries: a classic group may rebalance on a loaded machine)."""
+    diag = []
+    for attempt in range(3):
+        doc1, rc1, err1, secs = lagtop_once(kc.bootstrap)
+        if doc1 is None:
+            return None, None, err1, ["lagtop --once exit %s: %s" % (rc1, err1)]
+        view = real_view(kc)
+        doc2, rc2, err2, _ = lagtop_once(kc.bootstrap)
+        if doc2 is None:
+            return None, None, err2, ["lagtop --once exit %s: %s" % (rc2, err2)]
+        if lagtop_figures(doc1) == lagtop_figures(doc2):
+            note("%s: lagtop --once took %.1f s; the real tools agree with a moment that held %s" %
+                 (kc.name, secs, "first time" if attempt == 0 else "after %d tries" % (attempt + 1)))
+            return doc1, view, err1, diag
+        a, b = lagtop_figures(doc1), lagtop_figures(doc2)
+        diag.append("try %d: lagtop's two runs differ on %s" % (attempt + 1,
+                                                               sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))))
+        time.sleep(2)
+    return doc1, view, err1, diag
+
+
+def check_against_real(kc, doc, view, label, consumer_groups=(), skip_offsets_for=()):
+    """One TAP case per group and figure family. consumer_groups: KIP-848 groups (checked apart)."""
+    groups = {g["group"]: g for g in doc["groups"]}
+    real_names = set(view["state"]) | set(view["offsets"]) | set(view["types"])
+    ok(set(groups) == real_names, "%s: lagtop lists the groups the real tool lists" % label,
+       ["lagtop %s" % sorted(groups), "real tool %s" % sorted(real_names)])
+    for name in sorted(set(groups) & real_names):
+        g = groups[name]
+        if name in consumer_groups:
+            continue
+        d = compare_state(g, view["state"].get(name))
+        ok(not d, "%s %s: state, member count, assignment strategy, coordinator = --describe --state" %
+           (label, name), d)
+        d = compare_offsets(g, view["offsets"].get(name))
+        ok(not d, "%s %s: committed, log end, lag, owner per partition = --describe --offsets" % (label, name), d)
+        d = compare_members(g, view["members"].get(name))
+        ok(not d, "%s %s: members, hosts, client ids, assignments = --describe --members --verbose" % (label, name), d)
+    d = compare_log_start(doc, view["log_start"])
+    ok(not d, "%s: log start of every partition = GetOffsetShell --time -2" % label, d)
+    if any("type" in g for g in doc["groups"]):
+        d = ["%s: type %s, real tool %s" % (n, groups[n].get("type"), view["types"].get(n)) for n in sorted(groups)
+             if n in view["types"] and (groups[n].get("type") or "").lower() != (view["types"][n] or "").lower()]
+        ok(not d, "%s: group type = --list --type" % label, d)
+    else:
+        ok(True, "%s: group type = --list --type" % label, skip="lagtop prints no group type (branch kip848)")
+
+
+def check_consumer_group(doc, view, name, label):
+    """A KIP-848 group, which librdkafka 2.0.2 cannot describe (DescribeGroups v4 says Dead, no members):
+    lagtop must say so honestly — the state the cluster lists, members_readable false, no members or owners
+    claimed — and its offsets still equal the real tool's."""
+    g = {x["group"]: x for x in doc["groups"]}.get(name)
+    real = view["state"].get(name)
+    d = []
+    if g is None or real is None:
+        d.append("group missing: lagtop %s, real tool %s" % (g is not None, real is not None))
+    else:
+        if g["state"] != real["STATE"]:
+            d.append("state %s, real tool %s (with %s members)" % (g["state"], real["STATE"], real["#MEMBERS"]))
+        if g.get("members_readable") is not False:
+            d.append("members_readable %r, want false" % g.get("members_readable"))
+        if g["members"] is not None or g["member_list"]:
+            d.append("members %r, member_list %r: claims to know the members" % (g["members"], g["member_list"]))
+        if g["coordinator"] != coordinator_id(real.get("COORDINATOR (ID)")):
+            d.append("coordinator %s, real tool %s" % (g["coordinator"], real.get("COORDINATOR (ID)")))
+    todo = None
+    if g is not None and "members_readable" not in g:
+        todo = "lagtop without branch kip848 shows a consumer-protocol group as Dead with 0 members"
+    ok(not d, "%s %s (consumer protocol): state = --describe --state, members unreadable, none claimed" %
+       (label, name), d, todo=todo)
+    if g is not None:
+        d = compare_offsets(g, view["offsets"].get(name), owners_known=False)
+        ok(not d, "%s %s (consumer protocol): committed, log end, lag per partition = --describe --offsets, "
+           "no owner claimed" % (label, name), d)
+
+
+def check_commit_times(doc, label):
+    """The commit stream (lagtop's reader of __consumer_offsets): every committed partition has a commit time."""
+    missing = ["%s %s/%d" % (g["group"], p["topic"], p["partition"]) for g in doc["groups"] for p in g["partitions"]
+               if p["committed"] is not None and p["last_commit_ms"] is None]
+    ok(doc["commit_stream"]["state"] == "live" and not missing,
+       "%s: the commit stream knows when every committed partition was committed" % label,
+       ["commit_stream %s" % doc["commit_stream"]] + ["no last_commit_ms: %s" % m for m in missing])
+
+
+# ------------------------------------------------------------------ the scenario
+
+ORDERS, TRIMMED, EVENTS, AUDIT = 20, 30, 10, 5  # records per partition
+
+
+def commit_offsets(bootstrap, group, offsets):
+    """An admin-style commit: a kafka-python consumer assigns, commits (generation -1) and closes."""
+    from kafka import KafkaConsumer, TopicPartition
+    from kafka.structs import OffsetAndMetadata
+    c = KafkaConsumer(bootstrap_servers=bootstrap.split(","), group_id=group, enable_auto_commit=False,
+                      api_version=(2, 5, 0), request_timeout_ms=20000)
+    try:
+        c.assign([TopicPartition(t, p) for (t, p) in offsets])
+        c.commit({TopicPartition(t, p): OffsetAndMetadata(o, "") for (t, p), o in offsets.items()})
+    finally:
+        c.close(autocommit=False)
+
+
+def committed_of(bootstrap, group):
+    from kafka import KafkaAdminClient
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap.split(","), api_version=(2, 5, 0), request_timeout_ms=10000)
+    try:
+        return {(tp.topic, tp.partition): om.offset for tp, om in admin.list_consumer_group_offsets(group).items()}
+    finally:
+        admin.close()
+
+
+def drain(m):
+    """Moves a Member's pending output lines into m.seen without waiting."""
+    import queue
+    while True:
+        try:
+            line = m.lines.get_nowait()
+        except queue.Empty:
+            return
+        if line is not None:
+            m.seen.append(line)
+
+
+def member_assignment(m):
+    """A Member's newest 'assigned TOPIC:P,...' line as a set."""
+    drain(m)
+    for line in reversed(m.seen):
+        if line.startswith("assigned "):
+            return {(t, int(p)) for t, p in (item.rsplit(":", 1) for item in line.split(" ", 1)[1].split(","))}
+    return set()
+
+
+def wait_group(kc, members, want_parts, want_committed, group, timeout=90):
+    """Until the members' newest assignments split want_parts between them, and the group's committed
+    offsets are want_committed (every record consumed). Returns '' or what was still missing."""
+    deadline = time.monotonic() + timeout
+    why = ""
+    while time.monotonic() < deadline:
+        dead = [m.kind for m in members if m.p.poll() is not None]
+        if dead:
+            return "member(s) exited: %s (%s)" % (dead, [m.seen[-3:] for m in members])
+        sets = [member_assignment(m) for m in members]
+        union = set().union(*sets)
+        if union != want_parts or sum(len(s) for s in sets) != len(want_parts) or not all(sets):
+            why = "assignments %s" % [sorted(s) for s in sets]
+        else:
+            try:
+                got = committed_of(kc.bootstrap, group) if want_committed is not None else None
+            except Exception as e:  # a coordinator still loading, say
+                got = {"error": str(e)}
+            if want_committed is None or got == want_committed:
+                return ""
+            why = "committed %s" % got
+        time.sleep(0.5)
+    return "after %d s: %s" % (timeout, why)
+
+
+def scenario(kc, kind, label):
+    """Builds the scenario on kc. kind: 'sim', '3.9' or '4'. Returns (members, notes); members must be stopped."""
+    b = kc.bootstrap
+    K.create_topic(b, "orders", 3, ORDERS)
+    K.create_topic(b, "trimmed", 2, TRIMMED)
+    K.create_topic(b, "events", 4, EVENTS)
+    K.create_topic(b, "audit", 2, AUDIT)
+
+    # DeleteRecords: trimmed/0 starts at 10, trimmed/1 at 25
+    spec = os.path.join(TMP, "delete-%s.json" % kind)
+    with open(spec, "w") as f:
+        json.dump({"version": 1, "partitions": [{"topic": "trimmed", "partition": 0, "offset": 10},
+                                                {"topic": "trimmed", "partition": 1, "offset": 25}]}, f)
+    rc, out, err = kc.tool(DELETE_RECORDS, "--bootstrap-server", b, "--offset-json-file", spec, timeout=60)
+    trimmed = rc == 0 and "low_watermark: 10" in out and "low_watermark: 25" in out
+    if kind == "sim" and not trimmed:
+        differences.append((label, "DeleteRecords (API 21) is not served: kafka-delete-records fails (%s)" %
+                            " | ".join((out + err).strip().splitlines()[-2:])[:200]))
+        ok(True, "%s: kafka-delete-records moves the log start of trimmed/0 and trimmed/1" % label,
+           skip="lagtop-sim does not serve DeleteRecords (sim difference)")
+    else:
+        ok(trimmed, "%s: kafka-delete-records moves the log start of trimmed/0 and trimmed/1" % label, out + err)
+
+    commit_offsets(b, "empty-partial", {("orders", 0): 5, ("orders", 1): ORDERS})
+    commit_offsets(b, "below-start", {("trimmed", 0): 3, ("trimmed", 1): TRIMMED})
+    commit_offsets(b, "past-end", {("orders", 2): 100})
+
+    members = []
+    classic = [K.Member(kc, "java", "active-classic", ["events", "audit"], client_id="classic-java"),
+               K.Member(kc, "kafka-python", "active-classic", ["events", "audit"], client_id="classic-kpy")]
+    members += classic
+    lone = [K.Member(kc, "kafka-python", "no-commit", ["audit"], commit=False, client_id="lone-kpy")]
+    members += lone
+    kip848 = []
+    if kind == "4":
+        kip848 = [K.Member(kc, "java", "active-848", ["events"], protocol="consumer", client_id="kip848-java"),
+                  K.Member(kc, "confluent", "active-848", ["events"], protocol="consumer", client_id="kip848-conf")]
+        members += kip848
+    ev = {("events", p) for p in range(4)}
+    au = {("audit", p) for p in range(2)}
+    problems = []
+    why = wait_group(kc, classic, ev | au, {tp: EVENTS if tp[0] == "events" else AUDIT for tp in ev | au},
+                     "active-classic")
+    if why:
+        problems.append("active-classic: " + why)
+    why = wait_group(kc, lone, au, None, "no-commit")
+    if why:
+        problems.append("no-commit: " + why)
+    if kip848:
+        why = wait_group(kc, kip848, ev, {tp: EVENTS for tp in ev}, "active-848")
+        if why:
+            problems.append("active-848: " + why)
+    if lone and not problems:  # the lone member has read its records (so nothing moves while comparing)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(s.startswith("consumed %d" % (2 * AUDIT)) for s in lone[0].seen):
+            drain(lone[0])
+            time.sleep(0.2)
+    return members, problems
+
+
+def run_cluster(kind):
+    label = {"sim": "lagtop-sim", "3.9": "Kafka 3.9", "4": "Kafka 4"}[kind]
+    t0 = time.monotonic()
+    kc = None
+    try:
+        if kind == "sim":
+            kc = SimCluster(brokers=3)
+        else:
+            kc = K.KafkaCluster(kind)
+            kc.start()
+            kc.name = label
+            label = "Kafka %s" % kc.version
+    except K.Unavailable as e:
+        K.prerequisite(str(e))
+    except RuntimeError as e:
+        ok(False, "%s starts" % label, str(e))
+        return
+    kc.name = label
+    members = []
+    try:
+        note("%s: started in %.1f s at %s" % (label, time.monotonic() - t0, kc.bootstrap))
+        members, problems = scenario(kc, kind, label)
+        ok(not problems, "%s: scenario set up (topics, records, commits; members assigned and caught up)" % label,
+           problems)
+        doc, view, err, diag = consistent_moment(kc)
+        if doc is None:
+            ok(False, "%s: lagtop --once answers" % label, diag)
+            return
+        ok(not diag and err.strip() == "" and doc["error"] is None,
+           "%s: lagtop --once exits 0 without warnings, and a second run agrees" % label,
+           diag + ["stderr: " + err, "error: %s" % doc["error"]])
+        errors = view["errors"]
+        if kind == "sim" and errors:
+            for k, v in sorted(errors.items()):
+                differences.append((label, "the real kafka-consumer-groups/GetOffsetShell fails (%s): %s" % (k, v)))
+        ok(not errors, "%s: the real kafka-consumer-groups (--offsets, --members, --state, --list) and "
+           "GetOffsetShell answer" % label, ["%s: %s" % kv for kv in sorted(errors.items())])
+        # sanity of the scenario, from the real tool: the records written are there
+        ends = {(r["TOPIC"], int(r["PARTITION"])): _num(r["LOG-END-OFFSET"]) for rows in view["offsets"].values()
+                for r in rows}
+        want = {("orders", p): ORDERS for p in range(3)}
+        want.update({("trimmed", p): TRIMMED for p in range(2)})
+        want.update({("events", p): EVENTS for p in range(4)})
+        want.update({("audit", p): AUDIT for p in range(2)})
+        ok(ends == want, "%s: the real tool sees the records the scenario wrote" % label,
+           ["%s: %s, want %s" % (tp, ends.get(tp), want.get(tp)) for tp in sorted(set(ends) | set(want))
+            if ends.get(tp) != want.get(tp)])
+        consumer = ("active-848",) if kind == "4" else ()
+        check_against_real(kc, doc, view, label, consumer_groups=consumer)
+        for name in consumer:
+            check_consumer_group(doc, view, name, label)
+        check_commit_times(doc, label)
+        if kind == "sim":
+            sim_differences(view, label)
+    finally:
+        for m in members:
+            m.stop()
+        kc.stop()
+        note("%s: %.1f s in all" % (label, time.monotonic() - t0))
+
+
+def sim_differences(view, label):
+    """What the real tool shows on the sim that a real broker would not (recorded, not failed)."""
+    internal = [tp for tp in view["log_start"] if tp[0].startswith("__")]
+    if internal:
+        differences.append((label, "GetOffsetShell --exclude-internal-topics still lists %d __consumer_offsets "
+                                   "partitions: the sim's Metadata does not mark the topic internal" % len(internal)))
+
+
+# ------------------------------------------------------------------ 3 nodes, one stopped
+
+def main():
+    for prog in ("java", "mvn"):
+        if not K.shutil.which(prog):
+            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
+    try:
+        K.confluent_python()
+        K.java_classes("4")
+    except K.Unavailable as e:
+        K.prerequisite(str(e))
+    for path in (LAGTOP, SIM):
+        if not os.access(path, os.X_OK):
+            K.prerequisite("%s is not built" % path)
+    t0 = time.monotonic()
+    only = os.environ.get("LT_DESCRIBE_ONLY", "sim,3.9,4,4x3").split(",")
+    for kind in ("sim", "3.9", "4"):
+        if kind in only:
+            run_cluster(kind)
+    if "4x3" in only:
+        run_three_nodes()
+    for where, what in differences:
+        note("difference (%s): %s" % (where, what))
+    note("wall time %.1f s" % (time.monotonic() - t0))
+    print("1..%d" % len(results))
+    return 0 if all(results) else 1
+
+
+def run_three_nodes():
+    pass
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    finally:
+        import shutil
+        shutil.rmtree(TMP, ignore_errors=True)
