@@ -235,6 +235,7 @@ class KafkaCluster:
         self.keep_dir = keep_dir
         self.procs = {}   # node id -> Popen
         self.ports = {}   # node id -> (broker port, controller port)
+        self.log_from = {}  # node id -> size of its server.log when it was last launched
         self.bootstrap = None
         self.cluster_id = _cluster_id()
         self.version = None
@@ -368,6 +369,11 @@ class KafkaCluster:
 
     def _launch(self, node):
         d = self.node_dir(node)
+        # a restarted node appends to the same log: only what it writes from here on tells it started
+        try:
+            self.log_from[node] = os.path.getsize(self.log_path(node))
+        except OSError:
+            self.log_from[node] = 0
         out = open(os.path.join(d, "stdout.log"), "ab")
         self.procs[node] = subprocess.Popen(
             self._jvm(node, BROKER_JVM) + ["kafka.Kafka", os.path.join(d, "server.properties")],
@@ -384,8 +390,10 @@ class KafkaCluster:
                 raise RuntimeError("node %d exited with %s during start: %s" % (node, p.returncode,
                                                                                  self._tail(node)))
             try:
-                with open(log, errors="replace") as f:
-                    if "Kafka Server started" in f.read():
+                with open(log, "rb") as f:
+                    start = self.log_from.get(node, 0)
+                    f.seek(start if os.fstat(f.fileno()).st_size >= start else 0)  # (unless it was truncated)
+                    if b"Kafka Server started" in f.read():
                         return
             except FileNotFoundError:
                 pass
