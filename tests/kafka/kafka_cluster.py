@@ -274,9 +274,20 @@ class KafkaCluster:
         return self
 
     def stop(self):
-        """Stops every node (SIGTERM, then SIGKILL after 30 s) and removes the directory."""
-        for i in list(self.procs):
-            self.stop_node(i)
+        """Stops every node (SIGTERM to all at once, then SIGKILL to those still there after 30 s) and removes
+        the directory. All at once: one by one, the last node of a 3-node quorum has lost its majority and
+        waits out the whole 30 s (measured: 0.4 s, 0.3 s, 30 s one by one; 5 s together)."""
+        procs = [self.procs.pop(i) for i in list(self.procs)]
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        for p in procs:
+            try:
+                p.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
         if self.dir and not self.keep_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
 
