@@ -55,7 +55,7 @@ def ok(cond, name, diag=None, todo=None, skip=None):
     if skip:
         directive = " # SKIP " + skip
         cond = True
-    elif todo:
+    elif todo and not cond:  # (a TODO that passes would count as an unexpected pass)
         directive = " # TODO " + todo
         results[-1] = True  # an expected failure does not fail the file
     print("%s %d - %s%s" % ("ok" if cond else "not ok", len(results), name, directive))
@@ -125,10 +125,10 @@ def _header(line):
 
 
 def _row(header, line):
-    """A row's cells: one word per column, or else by position: each word belongs to the rightmost column that starts at or before it
-    (the tool pads every cell to its column, so a blank cell — Kafka 3.9 prints an Empty group's strategy as
-    nothing — stays blank, and words of one cell are joined: "127.0.0.1:9092  (1)", "(0,1), (2)").
-    '-' is unknown: None."""
+    """A row's cells: one word per column, or else by position: each word belongs to the rightmost column
+    that starts at or before it (the tool pads every cell to its column, so a blank cell — Kafka 3.9 prints
+    an Empty group's strategy as nothing — stays blank, and words of one cell are joined:
+    "127.0.0.1:9092  (1)", "(0,1), (2)"). '-' is unknown: None."""
     words = _header(line)  # the same merge: "127.0.0.1:9092", "(1)" -> one word
     if len(words) == len(header):  # one word per column: zip (safe even when a long cell pushed the rest right)
         return {name: (None if w == "-" else w) for (name, _), (w, _) in zip(header, words)}
@@ -196,8 +196,16 @@ def coordinator_id(text):
     return int(m.group(1)) if m else None
 
 
-def real_view(kc, timeout=90):
-    """The real tools, in parallel: {'offsets','members','state','types','log_start', 'errors'}."""
+def real_view(kc, timeout=90, leaderless=False):
+    """The real tools, in parallel: {'offsets','members','state','types','log_start', 'errors'}.
+    leaderless: some partitions have no leader; GetOffsetShell would wait its default 60 s for each, so it
+    gets a 5 s admin timeout and skips them."""
+    extra = ()
+    if leaderless:
+        conf = os.path.join(TMP, "short-timeout.properties")
+        with open(conf, "w") as f:
+            f.write("default.api.timeout.ms=5000\nrequest.timeout.ms=5000\n")
+        extra = ("--command-config", conf)
     jobs = {
         "offsets": (CGC, ("--bootstrap-server", kc.bootstrap, "--describe", "--all-groups", "--offsets")),
         "members": (CGC, ("--bootstrap-server", kc.bootstrap, "--describe", "--all-groups", "--members",
@@ -205,7 +213,7 @@ def real_view(kc, timeout=90):
         "state": (CGC, ("--bootstrap-server", kc.bootstrap, "--describe", "--all-groups", "--state")),
         "types": (CGC, ("--bootstrap-server", kc.bootstrap, "--list", "--type")),
         "log_start": (GET_OFFSETS, ("--bootstrap-server", kc.bootstrap, "--time", "-2",
-                                    "--exclude-internal-topics")),
+                                    "--exclude-internal-topics") + extra),
     }
     raw = {}
 
@@ -308,9 +316,10 @@ def compare_state(g, real):
     return diffs
 
 
-def compare_offsets(g, rows, owners_known=True):
-    """lagtop's partitions against --describe --offsets: the same partitions; committed, log end, lag and
-    owner of each. owners_known=False: lagtop cannot read the members, so it must claim no owner."""
+def compare_offsets(g, rows, log_start=None, owners_known=True):
+    """lagtop's partitions against --describe --offsets: the same partitions; committed, log end, lag, owner
+    and flags of each, and the group's total and largest lag. owners_known=False: lagtop cannot read the
+    members, so it must claim no owner (and no 'unassigned')."""
     diffs = []
     real = {(r["TOPIC"], int(r["PARTITION"])): r for r in rows or [] if r.get("TOPIC")}
     ours = {(p["topic"], p["partition"]): p for p in g["partitions"]}
@@ -334,6 +343,21 @@ def compare_offsets(g, rows, owners_known=True):
         if (p["consumer_id"], p["host"], p["client_id"]) != want_owner:
             diffs.append("%s: owner %s/%s/%s, real tool %s/%s/%s" % ((where, p["consumer_id"], p["host"],
                                                                       p["client_id"]) + want_owner))
+        # unassigned: nobody owns it (the real tool prints no CONSUMER-ID); not claimed when owners are unknown
+        want_unassigned = owners_known and r["CONSUMER-ID"] is None
+        if ("unassigned" in p["flags"]) != want_unassigned:
+            diffs.append("%s: flags %s, real tool CONSUMER-ID %s" % (where, p["flags"], r["CONSUMER-ID"]))
+        # out_of_range: committed below the log start (GetOffsetShell's earliest offset)
+        start = log_start.get(tp) if log_start is not None else None
+        if log_start is not None and p["committed"] is not None and start is not None and \
+                ("out_of_range" in p["flags"]) != (p["committed"] < start):
+            diffs.append("%s: flags %s, committed %s, log start %s" % (where, p["flags"], p["committed"], start))
+    # the group's totals: the sum and the largest of the partitions' lags (those the real tool knows)
+    lags = [max(0, _num(r["LAG"])) for r in real.values() if r["LAG"] is not None]
+    want = (sum(lags), max(lags)) if lags else (None, None)
+    if (g["lag"], g["max_lag"]) != want:
+        diffs.append("group lag %s, max_lag %s; real tool LAG column: sum %s, max %s" %
+                     ((g["lag"], g["max_lag"]) + want))
     return diffs
 
 
@@ -373,7 +397,7 @@ def compare_log_start(doc, log_start):
     return diffs
 
 
-def consistent_moment(kc, settle_timeout=40):
+def consistent_moment(kc, leaderless=False):
     """lagtop, the real tools, lagtop again: returns (doc, view, stderr, diag) once both lagtop runs agree
     (at most three tries: a classic group may rebalance on a loaded machine)."""
     diag = []
@@ -381,7 +405,7 @@ def consistent_moment(kc, settle_timeout=40):
         doc1, rc1, err1, secs = lagtop_once(kc.bootstrap)
         if doc1 is None:
             return None, None, err1, ["lagtop --once exit %s: %s" % (rc1, err1)]
-        view = real_view(kc)
+        view = real_view(kc, leaderless=leaderless)
         doc2, rc2, err2, _ = lagtop_once(kc.bootstrap)
         if doc2 is None:
             return None, None, err2, ["lagtop --once exit %s: %s" % (rc2, err2)]
@@ -390,13 +414,13 @@ def consistent_moment(kc, settle_timeout=40):
                  (kc.name, secs, "first time" if attempt == 0 else "after %d tries" % (attempt + 1)))
             return doc1, view, err1, diag
         a, b = lagtop_figures(doc1), lagtop_figures(doc2)
-        diag.append("try %d: lagtop's two runs differ on %s" % (attempt + 1,
-                                                               sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))))
+        changed = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        diag.append("try %d: lagtop's two runs differ on %s" % (attempt + 1, changed))
         time.sleep(2)
     return doc1, view, err1, diag
 
 
-def check_against_real(kc, doc, view, label, consumer_groups=(), skip_offsets_for=()):
+def check_against_real(doc, view, label, consumer_groups=()):
     """One TAP case per group and figure family. consumer_groups: KIP-848 groups (checked apart)."""
     groups = {g["group"]: g for g in doc["groups"]}
     real_names = set(view["state"]) | set(view["offsets"]) | set(view["types"])
@@ -409,16 +433,21 @@ def check_against_real(kc, doc, view, label, consumer_groups=(), skip_offsets_fo
         d = compare_state(g, view["state"].get(name))
         ok(not d, "%s %s: state, member count, assignment strategy, coordinator = --describe --state" %
            (label, name), d)
-        d = compare_offsets(g, view["offsets"].get(name))
-        ok(not d, "%s %s: committed, log end, lag, owner per partition = --describe --offsets" % (label, name), d)
+        d = compare_offsets(g, view["offsets"].get(name), view["log_start"])
+        ok(not d, "%s %s: committed, log end, lag, owner, flags per partition, total lag = --describe --offsets" %
+           (label, name), d)
         d = compare_members(g, view["members"].get(name))
         ok(not d, "%s %s: members, hosts, client ids, assignments = --describe --members --verbose" % (label, name), d)
     d = compare_log_start(doc, view["log_start"])
     ok(not d, "%s: log start of every partition = GetOffsetShell --time -2" % label, d)
-    if any("type" in g for g in doc["groups"]):
-        d = ["%s: type %s, real tool %s" % (n, groups[n].get("type"), view["types"].get(n)) for n in sorted(groups)
-             if n in view["types"] and (groups[n].get("type") or "").lower() != (view["types"][n] or "").lower()]
+    # TYPE "Unknown": the cluster's ListGroups is older than v5 and does not say (the judge does not know)
+    typed = {n: t for n, t in view["types"].items() if t and t != "Unknown"}
+    if any("type" in g for g in doc["groups"]) and typed:
+        d = ["%s: type %s, real tool %s" % (n, groups[n].get("type"), typed[n]) for n in sorted(groups)
+             if n in typed and (groups[n].get("type") or "").lower() != typed[n].lower()]
         ok(not d, "%s: group type = --list --type" % label, d)
+    elif any("type" in g for g in doc["groups"]):
+        ok(True, "%s: group type = --list --type" % label, skip="the real tool prints TYPE Unknown for every group")
     else:
         ok(True, "%s: group type = --list --type" % label, skip="lagtop prints no group type (branch kip848)")
 
@@ -447,9 +476,9 @@ def check_consumer_group(doc, view, name, label):
     ok(not d, "%s %s (consumer protocol): state = --describe --state, members unreadable, none claimed" %
        (label, name), d, todo=todo)
     if g is not None:
-        d = compare_offsets(g, view["offsets"].get(name), owners_known=False)
+        d = compare_offsets(g, view["offsets"].get(name), view["log_start"], owners_known=False)
         ok(not d, "%s %s (consumer protocol): committed, log end, lag per partition = --describe --offsets, "
-           "no owner claimed" % (label, name), d)
+           "no owner claimed" % (label, name), d, todo=todo)
 
 
 def check_commit_times(doc, label):
@@ -568,7 +597,15 @@ def scenario(kc, kind, label):
     lone = [K.Member(kc, "kafka-python", "no-commit", ["audit"], commit=False, client_id="lone-kpy")]
     members += lone
     kip848 = []
-    if kind == "4":
+    if kind == "sim" and not serves_consumer_protocol(b):
+        differences.append((label, "no ConsumerGroupHeartbeat (68) / ConsumerGroupDescribe (69): consumer-protocol "
+                                   "(KIP-848) members cannot join, so the scenario has no such group there"))
+        ok(True, "%s: a consumer-protocol group (Java + confluent-kafka members)" % label,
+           skip="lagtop-sim does not serve KIP-848 (sim difference)")
+    elif kind == "3.9":
+        ok(True, "%s: a consumer-protocol group (Java + confluent-kafka members)" % label,
+           skip="KIP-848 is not generally available before Kafka 4.0")
+    else:
         kip848 = [K.Member(kc, "java", "active-848", ["events"], protocol="consumer", client_id="kip848-java"),
                   K.Member(kc, "confluent", "active-848", ["events"], protocol="consumer", client_id="kip848-conf")]
         members += kip848
@@ -591,7 +628,18 @@ def scenario(kc, kind, label):
         while time.monotonic() < deadline and not any(s.startswith("consumed %d" % (2 * AUDIT)) for s in lone[0].seen):
             drain(lone[0])
             time.sleep(0.2)
-    return members, problems
+    return members, problems, ("active-848",) if kip848 else ()
+
+
+def serves_consumer_protocol(bootstrap):
+    """Whether the cluster advertises the KIP-848 APIs (kafka-python's ApiVersions probe)."""
+    from kafka.client_async import KafkaClient
+    c = KafkaClient(bootstrap_servers=bootstrap.split(","), request_timeout_ms=10000)
+    try:
+        apis = c.get_api_versions() or {}
+    finally:
+        c.close()
+    return 68 in apis and 69 in apis
 
 
 def run_cluster(kind):
@@ -615,16 +663,21 @@ def run_cluster(kind):
     members = []
     try:
         note("%s: started in %.1f s at %s" % (label, time.monotonic() - t0, kc.bootstrap))
-        members, problems = scenario(kc, kind, label)
+        members, problems, consumer = scenario(kc, kind, label)
         ok(not problems, "%s: scenario set up (topics, records, commits; members assigned and caught up)" % label,
            problems)
         doc, view, err, diag = consistent_moment(kc)
         if doc is None:
             ok(False, "%s: lagtop --once answers" % label, diag)
             return
-        ok(not diag and err.strip() == "" and doc["error"] is None,
-           "%s: lagtop --once exits 0 without warnings, and a second run agrees" % label,
-           diag + ["stderr: " + err, "error: %s" % doc["error"]])
+        brokers = 3 if kind == "sim" else kc.nodes
+        # the one warning expected: a consumer-protocol group whose members this librdkafka cannot read
+        warnings = [ln for ln in err.splitlines() if ln.strip() and not any(
+            ln.startswith("lagtop: warning: group %s: " % c) for c in consumer)]
+        ok(not diag and not warnings and doc["error"] is None and doc["brokers_up"] == brokers,
+           "%s: lagtop --once exits 0 without warnings (but on KIP-848 groups), sees the %d broker(s), and a second "
+           "run agrees" %
+           (label, brokers), diag + ["stderr: " + err, "error: %s" % doc["error"], "brokers_up %s" % doc["brokers_up"]])
         errors = view["errors"]
         if kind == "sim" and errors:
             for k, v in sorted(errors.items()):
@@ -641,8 +694,7 @@ def run_cluster(kind):
         ok(ends == want, "%s: the real tool sees the records the scenario wrote" % label,
            ["%s: %s, want %s" % (tp, ends.get(tp), want.get(tp)) for tp in sorted(set(ends) | set(want))
             if ends.get(tp) != want.get(tp)])
-        consumer = ("active-848",) if kind == "4" else ()
-        check_against_real(kc, doc, view, label, consumer_groups=consumer)
+        check_against_real(doc, view, label, consumer_groups=consumer)
         for name in consumer:
             check_consumer_group(doc, view, name, label)
         check_commit_times(doc, label)
@@ -657,13 +709,18 @@ def run_cluster(kind):
 
 def sim_differences(view, label):
     """What the real tool shows on the sim that a real broker would not (recorded, not failed)."""
+    unknown = sorted(n for n, t in view["types"].items() if t == "Unknown")
+    if unknown:
+        differences.append((label, "kafka-consumer-groups --list --type prints TYPE Unknown for %s: the sim's "
+                                   "ListGroups stops at v2, real brokers answer v5 with the group type" %
+                                   ", ".join(unknown)))
     internal = [tp for tp in view["log_start"] if tp[0].startswith("__")]
     if internal:
         differences.append((label, "GetOffsetShell --exclude-internal-topics still lists %d __consumer_offsets "
                                    "partitions: the sim's Metadata does not mark the topic internal" % len(internal)))
 
 
-# ------------------------------------------------------------------ 3 nodes, one stopped
+# ------------------------------------------------------------------ main
 
 def main():
     for prog in ("java", "mvn"):
@@ -691,8 +748,125 @@ def main():
     return 0 if all(results) else 1
 
 
+# ------------------------------------------------------------------ 3 nodes, one stopped
+
+def coordinators(view):
+    return {g: coordinator_id(r.get("COORDINATOR (ID)")) for g, r in view["state"].items()}
+
+
+def compare_all(kc, label, leaderless=False):
+    """One moment, lagtop against the real tools, every group in one case per figure family (the 3-node
+    case is about coordinators and outages, not about each group). Returns (doc, view)."""
+    t0 = time.monotonic()
+    doc, view, err, diag = consistent_moment(kc, leaderless=leaderless)
+    note("%s: one comparison took %.1f s" % (label, time.monotonic() - t0))
+    if doc is None:
+        ok(False, "%s: lagtop --once answers" % label, diag)
+        return None, None
+    ok(not view["errors"], "%s: the real tools answer" % label,
+       ["%s: %s" % kv for kv in sorted(view["errors"].items())])
+    groups = {g["group"]: g for g in doc["groups"]}
+    d = []
+    if set(groups) != set(view["state"]):
+        d.append("lagtop %s, real tool %s" % (sorted(groups), sorted(view["state"])))
+    for name in sorted(set(groups) & set(view["state"])):
+        d += ["%s: %s" % (name, x) for x in compare_state(groups[name], view["state"][name])]
+        d += ["%s: %s" % (name, x) for x in compare_offsets(groups[name], view["offsets"].get(name), view["log_start"])]
+        d += ["%s: %s" % (name, x) for x in compare_members(groups[name], view["members"].get(name))]
+    d += compare_log_start(doc, view["log_start"])
+    ok(not d, "%s: every group's state, coordinator, members and per partition committed, log start/end, lag, "
+       "owner = the real tools" % label, d + ["stderr: " + err])
+    return doc, view
+
+
 def run_three_nodes():
-    pass
+    """Kafka 4.x on 3 nodes: groups on different coordinators; a broker stopped and started again."""
+    label = "Kafka 4 x3"
+    t0 = time.monotonic()
+    kc = K.KafkaCluster("4", nodes=3)
+    try:
+        kc.start()
+    except K.Unavailable as e:
+        K.prerequisite(str(e))
+    except RuntimeError as e:
+        ok(False, "%s starts" % label, str(e))
+        return
+    kc.name = label = "Kafka %s x3" % kc.version
+    members = []
+    try:
+        note("%s: started in %.1f s at %s" % (label, time.monotonic() - t0, kc.bootstrap))
+        # replication factor 1: each partition lives on one node, so a stopped node takes some offline
+        K.create_topic(kc.bootstrap, "spread", 6, EVENTS)
+        names = ["grp-%s" % c for c in "abcdefgh"]
+        for i, name in enumerate(names):
+            commit_offsets(kc.bootstrap, name, {("spread", p): (i + p) % (EVENTS + 1) for p in range(6)})
+        members = [K.Member(kc, "kafka-python", "grp-live", ["spread"], client_id="x3-kpy")]
+        why = wait_group(kc, members, {("spread", p) for p in range(6)}, {("spread", p): EVENTS for p in range(6)},
+                         "grp-live")
+        ok(not why, "%s: groups committed, a live member caught up" % label, why)
+
+        doc, view = compare_all(kc, label)
+        if doc is None:
+            return
+        where = coordinators(view)
+        used = sorted(set(c for c in where.values() if c is not None))
+        ok(len(used) >= 2, "%s: the groups have different coordinators (%s)" % (label, used), where)
+
+        # stop a node that coordinates some of the groups, not the live member's (it would rebalance)
+        live = where.get("grp-live")
+        victim = max((n for n in used if n != live), key=lambda n: sum(1 for c in where.values() if c == n),
+                     default=None)
+        if victim is None:
+            ok(False, "%s: a node to stop" % label, where)
+            return
+        moved = sorted(g for g, c in where.items() if c == victim)
+        t1 = time.monotonic()
+        kc.stop_node(victim)
+        note("%s: node %d stopped in %.1f s" % (label, victim, time.monotonic() - t1))
+        t1 = time.monotonic()
+        doc, rc, err, secs = lagtop_once(kc.bootstrap)
+        ok(doc is not None and rc == 0 and doc["brokers_up"] == 2 and {g["group"] for g in doc["groups"]} >= set(names),
+           "%s: node %d stopped (it coordinated %s): lagtop --once exits 0 in %.1f s with every group" %
+           (label, victim, ", ".join(moved), secs),
+           ["exit %s" % rc, "stderr: " + str(err)] +
+           (["brokers_up %s, groups %s" % (doc["brokers_up"], sorted(g["group"] for g in doc["groups"]))]
+            if doc else []))
+        stale = [g["group"] for g in doc["groups"] if g.get("error") or g["stale_ms"]] if doc else []
+        rows = [p for g in (doc or {"groups": []})["groups"] for p in g["partitions"]]
+        offline = sorted({(p["topic"], p["partition"]) for p in rows if "no_leader" in p["flags"]})
+        note("%s: %.1f s after the stop: groups with errors %s; partitions without a leader %s" %
+             (label, time.monotonic() - t1, stale, offline))
+        ok(doc is not None and offline and all(p["log_end"] is None and p["lag"] is None
+                                               for p in rows if "no_leader" in p["flags"]),
+           "%s: node %d stopped: its partitions have no leader, no log offsets and no lag in lagtop" % (label, victim),
+           offline)
+        doc, view = compare_all(kc, "%s, node %d stopped" % (label, victim), leaderless=True)
+        if doc is not None:
+            after = coordinators(view)
+            note("%s: node %d stopped: groups moved to %s" % (label, victim, {g: after.get(g) for g in moved}))
+
+        t1 = time.monotonic()
+        kc.start_node(victim)
+        note("%s: node %d started again in %.1f s" % (label, victim, time.monotonic() - t1))
+        # the partitions of the restarted node get their leader back within seconds
+        t1 = time.monotonic()
+        deadline = t1 + 40
+        back = False
+        while not back and time.monotonic() < deadline:
+            doc, rc, err, secs = lagtop_once(kc.bootstrap)
+            back = bool(doc) and doc["brokers_up"] == 3 and not any(
+                "no_leader" in p["flags"] for g in doc["groups"] for p in g["partitions"])
+            if not back:
+                time.sleep(1)
+        ok(back, "%s: node %d back: lagtop sees 3 brokers and every leader (after %.1f s)" %
+           (label, victim, time.monotonic() - t1), ["brokers_up %s, exit %s, stderr %s" %
+                                                    ((doc or {}).get("brokers_up"), rc, err)])
+        compare_all(kc, "%s, node %d back" % (label, victim))
+    finally:
+        for m in members:
+            m.stop()
+        kc.stop()
+        note("%s: %.1f s in all" % (label, time.monotonic() - t0))
 
 
 if __name__ == "__main__":
