@@ -729,6 +729,7 @@ def main():
     try:
         K.confluent_python()
         K.java_classes("4")
+        K.classpath("3.9")  # every prerequisite before the first TAP line
     except K.Unavailable as e:
         K.prerequisite(str(e))
     for path in (LAGTOP, SIM):
