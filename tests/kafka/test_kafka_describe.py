@@ -564,12 +564,15 @@ def wait_group(kc, members, want_parts, want_committed, group, timeout=90):
 
 
 def scenario(kc, kind, label):
-    """Builds the scenario on kc. kind: 'sim', '3.9' or '4'. Returns (members, notes); members must be stopped."""
+    """Builds the scenario on kc. kind: 'sim', '3.9' or '4'. Returns (members, problems, KIP-848 groups, whether
+    topic 'gone' was deleted); the caller stops the members."""
     b = kc.bootstrap
     K.create_topic(b, "orders", 3, ORDERS)
     K.create_topic(b, "trimmed", 2, TRIMMED)
     K.create_topic(b, "events", 4, EVENTS)
     K.create_topic(b, "audit", 2, AUDIT)
+    K.create_topic(b, "solo", 1, AUDIT)
+    K.create_topic(b, "gone", 2, AUDIT)
 
     # DeleteRecords: trimmed/0 starts at 10, trimmed/1 at 25
     spec = os.path.join(TMP, "delete-%s.json" % kind)
@@ -589,6 +592,30 @@ def scenario(kc, kind, label):
     commit_offsets(b, "empty-partial", {("orders", 0): 5, ("orders", 1): ORDERS})
     commit_offsets(b, "below-start", {("trimmed", 0): 3, ("trimmed", 1): TRIMMED})
     commit_offsets(b, "past-end", {("orders", 2): 100})
+    # a group with offsets on a topic that is then deleted: Kafka drops those offsets, keeps the others
+    commit_offsets(b, "orphan", {("gone", 0): 2, ("gone", 1): AUDIT, ("orders", 0): 1})
+    problems = []
+    try:
+        from kafka import KafkaAdminClient
+        admin = KafkaAdminClient(bootstrap_servers=b.split(","), api_version=(2, 5, 0), request_timeout_ms=20000)
+        try:
+            admin.delete_topics(["gone"])
+        finally:
+            admin.close()
+        deleted = ""
+    except Exception as e:  # kafka-python raises its own error types
+        deleted = "%s: %s" % (type(e).__name__, e)
+    if deleted and kind == "sim":
+        differences.append((label, "DeleteTopics (API 20) is not served: kafka-python's delete_topics fails (%s), "
+                                   "so a group's offsets on a deleted topic cannot be tried" % deleted[:160]))
+    elif deleted:
+        problems.append("deleting topic gone: " + deleted)
+    else:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(t == "gone" for t, _ in committed_of(b, "orphan")):
+            time.sleep(0.3)
+        if any(t == "gone" for t, _ in committed_of(b, "orphan")):
+            problems.append("orphan still has offsets on the deleted topic after 30 s")
 
     members = []
     classic = [K.Member(kc, "java", "active-classic", ["events", "audit"], client_id="classic-java"),
@@ -596,6 +623,9 @@ def scenario(kc, kind, label):
     members += classic
     lone = [K.Member(kc, "kafka-python", "no-commit", ["audit"], commit=False, client_id="lone-kpy")]
     members += lone
+    # two members, one partition: one member owns nothing
+    idle = [K.Member(kc, "kafka-python", "idle-member", ["solo"], client_id="idle-kpy-%d" % i) for i in (1, 2)]
+    members += idle
     kip848 = []
     if kind == "sim" and not serves_consumer_protocol(b):
         differences.append((label, "no ConsumerGroupHeartbeat (68) / ConsumerGroupDescribe (69): consumer-protocol "
@@ -611,7 +641,6 @@ def scenario(kc, kind, label):
         members += kip848
     ev = {("events", p) for p in range(4)}
     au = {("audit", p) for p in range(2)}
-    problems = []
     why = wait_group(kc, classic, ev | au, {tp: EVENTS if tp[0] == "events" else AUDIT for tp in ev | au},
                      "active-classic")
     if why:
@@ -623,12 +652,46 @@ def scenario(kc, kind, label):
         why = wait_group(kc, kip848, ev, {tp: EVENTS for tp in ev}, "active-848")
         if why:
             problems.append("active-848: " + why)
+    why = wait_stable(b, "idle-member", 2, {("solo", 0)}, {("solo", 0): AUDIT})
+    if why:
+        problems.append("idle-member: " + why)
     if lone and not problems:  # the lone member has read its records (so nothing moves while comparing)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not any(s.startswith("consumed %d" % (2 * AUDIT)) for s in lone[0].seen):
             drain(lone[0])
             time.sleep(0.2)
-    return members, problems, ("active-848",) if kip848 else ()
+    return members, problems, ("active-848",) if kip848 else (), not deleted
+
+
+def wait_stable(bootstrap, group, n, parts, want_committed, timeout=60):
+    """Until kafka-python's describe says Stable with n members sharing exactly parts, and the committed offsets
+    are want_committed (for groups where a member may own nothing, which member.py does not print).
+    Returns '' or what was still missing."""
+    from kafka import KafkaAdminClient
+    deadline = time.monotonic() + timeout
+    why = ""
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap.split(","), api_version=(2, 5, 0), request_timeout_ms=10000)
+    try:
+        while time.monotonic() < deadline:
+            try:
+                info = admin.describe_consumer_groups([group])[0]
+                got = []
+                for m in info.members:
+                    for topic, ps in (m.member_assignment.assignment if m.member_assignment else []):
+                        got += [(topic, p) for p in ps]
+                committed = {(tp.topic, tp.partition): om.offset
+                             for tp, om in admin.list_consumer_group_offsets(group).items()}
+                if info.state == "Stable" and len(info.members) == n and sorted(got) == sorted(parts) and \
+                        committed == want_committed:
+                    return ""
+                why = "state %s, %d members, assigned %s, committed %s" % (info.state, len(info.members), got,
+                                                                           committed)
+            except Exception as e:  # a coordinator still loading, say
+                why = "%s: %s" % (type(e).__name__, e)
+            time.sleep(0.5)
+    finally:
+        admin.close()
+    return "after %d s: %s" % (timeout, why)
 
 
 def serves_consumer_protocol(bootstrap):
@@ -663,7 +726,7 @@ def run_cluster(kind):
     members = []
     try:
         note("%s: started in %.1f s at %s" % (label, time.monotonic() - t0, kc.bootstrap))
-        members, problems, consumer = scenario(kc, kind, label)
+        members, problems, consumer, gone_deleted = scenario(kc, kind, label)
         ok(not problems, "%s: scenario set up (topics, records, commits; members assigned and caught up)" % label,
            problems)
         doc, view, err, diag = consistent_moment(kc)
@@ -691,6 +754,9 @@ def run_cluster(kind):
         want.update({("trimmed", p): TRIMMED for p in range(2)})
         want.update({("events", p): EVENTS for p in range(4)})
         want.update({("audit", p): AUDIT for p in range(2)})
+        want[("solo", 0)] = AUDIT
+        if not gone_deleted:
+            want.update({("gone", p): AUDIT for p in range(2)})
         ok(ends == want, "%s: the real tool sees the records the scenario wrote" % label,
            ["%s: %s, want %s" % (tp, ends.get(tp), want.get(tp)) for tp in sorted(set(ends) | set(want))
             if ends.get(tp) != want.get(tp)])
