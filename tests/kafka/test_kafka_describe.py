@@ -630,9 +630,10 @@ def scenario(kc, kind, label):
     idle = [K.Member(kc, "kafka-python", "idle-member", ["solo"], client_id="idle-kpy-%d" % i) for i in (1, 2)]
     members += idle
     kip848 = []
-    if kind == "sim" and not serves_consumer_protocol(b):
-        differences.append((label, "no ConsumerGroupHeartbeat (68) / ConsumerGroupDescribe (69): consumer-protocol "
-                                   "(KIP-848) members cannot join, so the scenario has no such group there"))
+    missing = missing_consumer_protocol_apis(b) if kind == "sim" else []
+    if missing:
+        differences.append((label, "%s not served: consumer-protocol (KIP-848) members cannot join, so the "
+                                   "scenario has no such group there" % " and ".join(missing)))
         ok(True, "%s: a consumer-protocol group (Java + confluent-kafka members)" % label,
            skip="lagtop-sim does not serve KIP-848 (sim difference)")
     elif kind == "3.9":
@@ -697,15 +698,17 @@ def wait_stable(bootstrap, group, n, parts, want_committed, timeout=60):
     return "after %d s: %s" % (timeout, why)
 
 
-def serves_consumer_protocol(bootstrap):
-    """Whether the cluster advertises the KIP-848 APIs (kafka-python's ApiVersions probe)."""
+def missing_consumer_protocol_apis(bootstrap):
+    """The KIP-848 APIs a consumer-protocol member and the real tool need that the cluster does not advertise
+    (kafka-python's ApiVersions probe)."""
     from kafka.client_async import KafkaClient
     c = KafkaClient(bootstrap_servers=bootstrap.split(","), request_timeout_ms=10000)
     try:
         apis = c.get_api_versions() or {}
     finally:
         c.close()
-    return 68 in apis and 69 in apis
+    return ["%s (%d)" % (name, key) for key, name in ((68, "ConsumerGroupHeartbeat"), (69, "ConsumerGroupDescribe"))
+            if key not in apis]
 
 
 def run_cluster(kind):
