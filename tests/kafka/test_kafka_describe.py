@@ -34,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -566,9 +567,10 @@ def wait_group(kc, members, want_parts, want_committed, group, timeout=90):
     return "after %d s: %s" % (timeout, why)
 
 
-def scenario(kc, kind, label):
-    """Builds the scenario on kc. kind: 'sim', '3.9' or '4'. Returns (members, problems, KIP-848 groups, whether
-    topic 'gone' was deleted); the caller stops the members."""
+def scenario(kc, kind, label, members):
+    """Builds the scenario on kc. kind: 'sim', '3.9' or '4'. Every member started is appended to members (the
+    caller stops them, also when this raises). Returns (problems, KIP-848 groups, whether topic 'gone' was
+    deleted)."""
     b = kc.bootstrap
     K.create_topic(b, "orders", 3, ORDERS)
     K.create_topic(b, "trimmed", 2, TRIMMED)
@@ -620,15 +622,15 @@ def scenario(kc, kind, label):
         if any(t == "gone" for t, _ in committed_of(b, "orphan")):
             problems.append("orphan still has offsets on the deleted topic after 30 s")
 
-    members = []
-    classic = [K.Member(kc, "java", "active-classic", ["events", "audit"], client_id="classic-java"),
-               K.Member(kc, "kafka-python", "active-classic", ["events", "audit"], client_id="classic-kpy")]
-    members += classic
-    lone = [K.Member(kc, "kafka-python", "no-commit", ["audit"], commit=False, client_id="lone-kpy")]
-    members += lone
+    def start(*args, **kw):
+        members.append(K.Member(kc, *args, **kw))
+        return members[-1]
+
+    classic = [start("java", "active-classic", ["events", "audit"], client_id="classic-java"),
+               start("kafka-python", "active-classic", ["events", "audit"], client_id="classic-kpy")]
+    lone = [start("kafka-python", "no-commit", ["audit"], commit=False, client_id="lone-kpy")]
     # two members, one partition: one member owns nothing
-    idle = [K.Member(kc, "kafka-python", "idle-member", ["solo"], client_id="idle-kpy-%d" % i) for i in (1, 2)]
-    members += idle
+    idle = [start("kafka-python", "idle-member", ["solo"], client_id="idle-kpy-%d" % i) for i in (1, 2)]
     kip848 = []
     missing = missing_consumer_protocol_apis(b) if kind == "sim" else []
     if missing:
@@ -640,9 +642,8 @@ def scenario(kc, kind, label):
         ok(True, "%s: a consumer-protocol group (Java + confluent-kafka members)" % label,
            skip="KIP-848 is not generally available before Kafka 4.0")
     else:
-        kip848 = [K.Member(kc, "java", "active-848", ["events"], protocol="consumer", client_id="kip848-java"),
-                  K.Member(kc, "confluent", "active-848", ["events"], protocol="consumer", client_id="kip848-conf")]
-        members += kip848
+        kip848 = [start("java", "active-848", ["events"], protocol="consumer", client_id="kip848-java"),
+                  start("confluent", "active-848", ["events"], protocol="consumer", client_id="kip848-conf")]
     ev = {("events", p) for p in range(4)}
     au = {("audit", p) for p in range(2)}
     why = wait_group(kc, classic, ev | au, {tp: EVENTS if tp[0] == "events" else AUDIT for tp in ev | au},
@@ -664,7 +665,7 @@ def scenario(kc, kind, label):
         while time.monotonic() < deadline and not any(s.startswith("consumed %d" % (2 * AUDIT)) for s in lone[0].seen):
             drain(lone[0])
             time.sleep(0.2)
-    return members, problems, ("active-848",) if kip848 else (), not deleted
+    return problems, ("active-848",) if kip848 else (), not deleted
 
 
 def wait_stable(bootstrap, group, n, parts, want_committed, timeout=60):
@@ -732,7 +733,7 @@ def run_cluster(kind):
     members = []
     try:
         note("%s: started in %.1f s at %s" % (label, time.monotonic() - t0, kc.bootstrap))
-        members, problems, consumer, gone_deleted = scenario(kc, kind, label)
+        problems, consumer, gone_deleted = scenario(kc, kind, label, members)
         ok(not problems, "%s: scenario set up (topics, records, commits; members assigned and caught up)" % label,
            problems)
         doc, view, err, diag = consistent_moment(kc)
@@ -773,6 +774,8 @@ def run_cluster(kind):
         check_commit_times(doc, label)
         if kind == "sim":
             sim_differences(view, label)
+    except Exception:
+        ok(False, "%s: the scenario and comparison run to the end" % label, traceback.format_exc().splitlines()[-30:])
     finally:
         for m in members:
             m.stop()
@@ -971,6 +974,8 @@ def run_three_nodes():
            (label, victim, time.monotonic() - t1), ["brokers_up %s, exit %s, stderr %s" %
                                                     ((doc or {}).get("brokers_up"), rc, err)])
         compare_all(kc, "%s, node %d back" % (label, victim))
+    except Exception:
+        ok(False, "%s: the outage case runs to the end" % label, traceback.format_exc().splitlines()[-30:])
     finally:
         for m in members:
             m.stop()
