@@ -8,6 +8,8 @@ EXTRA_DIST += $(KAFKA_TEST_FILES)
 
 TESTS += tests/kafka/test_kafka_harness.py
 EXTRA_DIST += tests/kafka/test_kafka_harness.py
+TESTS += tests/kafka/test_kafka_describe.py
+EXTRA_DIST += tests/kafka/test_kafka_describe.py
 
 ## class paths, compiled reference clients and the virtual environment live in the build tree
 clean-local: clean-local-kafka
