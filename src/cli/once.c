@@ -51,6 +51,15 @@ static void print_warnings(const lt_snapshot *s)
 		free(name);
 		free(e);
 	}
+	/* The table has no room to say why a group's owners are "?": one line per such group. */
+	for (size_t i = 0; i < s->n_groups; i++) {
+		const lt_group *g = &s->groups[i];
+		if (group_members_known(g))
+			continue;
+		char *name = output_sanitize(g->group);
+		fprintf(stderr, "lagtop: warning: group %s: %s\n", name, LT_MEMBERS_UNREADABLE_NOTE);
+		free(name);
+	}
 	/* Offsets about to expire: the group will restart from auto.offset.reset when it comes back. */
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];

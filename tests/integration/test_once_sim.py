@@ -258,17 +258,17 @@ def main():
         lines = out.splitlines()
         header = lines[0].split() if lines else []
         base = [c for c in header if c not in ("TIME-LAG", "STATUS")]
-        ok(rc == 0 and base == ["GROUP", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
-                                "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
-           and header[7:len(header) - 3] in ([], ["TIME-LAG"], ["STATUS"], ["TIME-LAG", "STATUS"]),
-           "table header (TIME-LAG and STATUS after LAG when known)", out[:300])
+        ok(rc == 0 and base == ["GROUP", "STATE", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET",
+                                "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
+           and header[8:len(header) - 3] in ([], ["TIME-LAG"], ["STATUS"], ["TIME-LAG", "STATUS"]),
+           "table header (STATE after GROUP; TIME-LAG and STATUS after LAG when known)", out[:300])
         col = {c: i for i, c in enumerate(header)}
         ok(len(lines) == 1 + 8 and all(len(l.split()) == len(header) for l in lines[1:]),
            "table: one aligned row per partition", out)
         empty_rows = [l.split() for l in lines[1:] if l.startswith("scale-group-00000 ")]
         ok(empty_rows and all(r[col["CONSUMER-ID"]:] == ["-", "-", "-"] for r in empty_rows),
            "table: '-' where a partition has no owner", out)
-        vals = {(r[0], r[1], int(r[2])): r for r in (l.split() for l in lines[1:])}
+        vals = {(r[0], r[2], int(r[3])): r for r in (l.split() for l in lines[1:])}
         g5 = view["scale-group-00005"]
         ok(all(vals[("scale-group-00005", t, p)][col["CURRENT-OFFSET"]] == str(o) for (t, p), o in g5[2].items()),
            "table: CURRENT-OFFSET equals the committed offsets", out)
@@ -317,7 +317,7 @@ def main():
         rc, out, err = lagtop("--once", "-b", demo.bootstrap, "-g", "^orders-processor$", "--samples", "2",
                               "--interval", "1")
         header = out.splitlines()[0].split() if out else []
-        ok(rc == 0 and header[7:9] == ["TIME-LAG", "STATUS"], "table: TIME-LAG and STATUS columns when known",
+        ok(rc == 0 and header[8:10] == ["TIME-LAG", "STATUS"], "table: TIME-LAG and STATUS columns when known",
            out[:300])
     finally:
         demo.stop()

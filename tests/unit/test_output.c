@@ -18,6 +18,7 @@ static lt_snapshot *sample(void)
 	s->brokers_up = s->brokers_total = 3;
 	lt_group *g = snapshot_add_group(s, "orders");
 	g->state = LT_GROUP_STABLE;
+	g->type = LT_GTYPE_CLASSIC;
 	lt_member *m = group_add_member(g, "m-1", "c1", "/127.0.0.1");
 	member_add_assignment(m, "t", 0);
 	member_add_assignment(m, "t", 1);
@@ -57,7 +58,10 @@ static void json_shape_and_nulls(void **state)
 	(void)state;
 	lt_snapshot *s = sample();
 	char *j = render(0, s);
-	assert_non_null(strstr(j, "\"group\":\"orders\",\"state\":\"Stable\",\"members\":1,\"lag\":50"));
+	assert_non_null(strstr(j, "\"group\":\"orders\",\"state\":\"Stable\",\"type\":\"classic\","
+				  "\"members_readable\":true,\"members\":1,\"lag\":50"));
+	/* a type nobody reported is null, not a guess */
+	assert_non_null(strstr(j, "\"state\":\"Empty\",\"type\":null,\"members_readable\":true,\"members\":0"));
 	assert_non_null(strstr(j, "{\"topic\":\"t\",\"partition\":0,\"log_start\":0,\"committed\":100,"
 				  "\"log_end\":150,\"lag\":50,\"consumer_id\":\"m-1\",\"client_id\":\"c1\","
 				  "\"host\":\"/127.0.0.1\""));
@@ -118,10 +122,11 @@ static void csv_header_and_quoting(void **state)
 	(void)state;
 	lt_snapshot *s = sample();
 	char *c = render(1, s);
-	assert_memory_equal(c, "group,state,topic,partition,log_start,committed,log_end,lag,", 60);
-	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1\n"));
-	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1\n"));
-	assert_non_null(strstr(c, "\"evil\x1b[2J\"\"g,\",Empty,\"t\n2\",3,,7,,,,,,,\n"));
+	assert_memory_equal(c, "group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,"
+			       "consumer_id,host,client_id,type,members_readable\n", 109);
+	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true\n"));
+	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1,classic,true\n"));
+	assert_non_null(strstr(c, "\"evil\x1b[2J\"\"g,\",Empty,\"t\n2\",3,,7,,,,,,,,,true\n"));
 	free(c);
 	snapshot_unref(s);
 }
@@ -134,7 +139,7 @@ static void table_columns_and_sanitizing(void **state)
 	const char *nl = strchr(t, '\n');
 	assert_non_null(nl);
 	char *hdr = strndup(t, (size_t)(nl - t));
-	const char *want[] = { "GROUP", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
+	const char *want[] = { "GROUP", "STATE", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
 			       "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID" };
 	const char *at = hdr;
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -166,6 +171,88 @@ static void table_columns_and_sanitizing(void **state)
 	snapshot_unref(s);
 }
 
+/* A consumer-protocol (KIP-848) group described through the classic API: its state is ListGroups', its
+ * members cannot be read. Every format says so: JSON type/members_readable and a null count, CSV the same
+ * columns, the table its state and "?" (unknown) instead of "-" (nobody) for the owners. */
+static lt_snapshot *kip848_sample(lt_group_state st)
+{
+	lt_snapshot *s = snapshot_new();
+	s->cluster = strdup("test");
+	lt_group *g = snapshot_add_group(s, "kip");
+	g->state = st;
+	g->type = LT_GTYPE_CONSUMER;
+	g->members_unreadable = true;
+	g->protocol_type = strdup("consumer");
+	lt_partition *p = group_add_partition(g, "fx-orders", 1);
+	p->log_start = 0, p->committed = 650, p->log_end = 1000, p->has_lag = true, p->lag = 350;
+	g->total_lag = 350;
+	lt_group *c = snapshot_add_group(s, "quiet");
+	c->state = LT_GROUP_RECONCILING;
+	c->type = LT_GTYPE_CONSUMER;
+	c->members_unreadable = true;
+	snapshot_finish(s);
+	return s;
+}
+
+static void members_unreadable_outputs(void **state)
+{
+	(void)state;
+	lt_snapshot *s = kip848_sample(LT_GROUP_STABLE);
+	char *j = render(0, s);
+	assert_non_null(strstr(j, "\"group\":\"kip\",\"state\":\"Stable\",\"type\":\"consumer\","
+				  "\"members_readable\":false,\"members\":null,\"lag\":350"));
+	assert_non_null(strstr(j, "\"group\":\"quiet\",\"state\":\"Reconciling\",\"type\":\"consumer\","
+				  "\"members_readable\":false,\"members\":null"));
+	assert_non_null(strstr(j, "\"committed\":650"));
+	free(j);
+
+	char *c = render(1, s);
+	assert_non_null(strstr(c, "\nkip,Stable,fx-orders,1,0,650,1000,350,,,,,,consumer,false\n"));
+	assert_non_null(strstr(c, "\nquiet,Reconciling,,,,,,,,,,,,consumer,false\n"));
+	free(c);
+
+	char *t = render(2, s);
+	/* GROUP STATE TOPIC PARTITION LOG-START CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID */
+	char g[16], st[16], topic[16], part[8], ls[8], cur[8], le[8], lag[8], cons[8], host[8], client[8];
+	const char *row = strstr(t, "\nkip ");
+	assert_non_null(row);
+	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, topic, part, ls, cur, le,
+				lag, cons, host, client),
+			 11);
+	assert_string_equal(st, "Stable");
+	assert_string_equal(cur, "650");
+	assert_string_equal(cons, "?");
+	assert_string_equal(host, "?");
+	assert_string_equal(client, "?");
+	row = strstr(t, "\nquiet ");
+	assert_non_null(row);
+	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, topic, part, ls, cur, le,
+				lag, cons, host, client),
+			 11);
+	assert_string_equal(st, "Reconciling");
+	assert_string_equal(topic, "-");
+	assert_string_equal(cons, "?");
+	free(t);
+	snapshot_unref(s);
+
+	/* known Empty: no members whatever the protocol, so the count is 0 and nobody owns a partition */
+	s = kip848_sample(LT_GROUP_EMPTY);
+	j = render(0, s);
+	assert_non_null(strstr(j, "\"state\":\"Empty\",\"type\":\"consumer\",\"members_readable\":false,"
+				  "\"members\":0"));
+	free(j);
+	t = render(2, s);
+	row = strstr(t, "\nkip ");
+	assert_non_null(row);
+	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, topic, part, ls, cur, le,
+				lag, cons, host, client),
+			 11);
+	assert_string_equal(st, "Empty");
+	assert_string_equal(cons, "-");
+	free(t);
+	snapshot_unref(s);
+}
+
 static void durations(void **state)
 {
 	(void)state;
@@ -187,6 +274,7 @@ int main(void)
 		cmocka_unit_test(json_commit_stream),
 		cmocka_unit_test(csv_header_and_quoting),
 		cmocka_unit_test(table_columns_and_sanitizing),
+		cmocka_unit_test(members_unreadable_outputs),
 		cmocka_unit_test(durations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
