@@ -218,9 +218,9 @@ const char *group_type_name(lt_group_type t);           /* "classic", "consumer"
 /* Whether n_members is the real member count: the members could be read, or the state says there are
  * none (an Empty group has no members whatever its protocol). */
 bool group_members_known(const lt_group *g);
-/* One line for a group whose members cannot be read (panes, popups, --once warnings). */
-#define LT_MEMBERS_UNREADABLE_NOTE                                                                     \
-	"consumer-protocol (KIP-848) group: its members cannot be read with this librdkafka (needs 2.10 or later)"
+/* One line for a group whose members cannot be read (panes, popups, --once warnings); short enough for
+ * the members pane of an 80-column terminal. */
+#define LT_MEMBERS_UNREADABLE_NOTE "KIP-848 consumer-protocol group: members need librdkafka 2.10+ to be read"
 const char *status_name(lt_status st);                  /* "OK", "WARN", ... "-" for UNKNOWN */
 const char *cstream_state_name(lt_cstream_state st);    /* "off", "starting", "loading", "live", "denied", "failed" */
 
