@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,72 @@ static void members_unreadable_outputs(void **state)
 	snapshot_unref(s);
 }
 
+static char *slurp_man(void)
+{
+	const char *srcdir = getenv("LT_SRCDIR");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/doc/lagtop.1", srcdir ? srcdir : ".");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	static char text[1 << 18];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* A key is documented when the man page sets it in italics: ".I key" or ".IR key ,". */
+static bool man_has_key(const char *man, const char *key)
+{
+	char a[128], b[128];
+	snprintf(a, sizeof a, "\n.I %s\n", key);
+	snprintf(b, sizeof b, "\n.IR %s ", key);
+	return strstr(man, a) || strstr(man, b);
+}
+
+/* Every key of a group's JSON object, every group state and the CSV header are in doc/lagtop.1. */
+static void man_page_documents_group_fields_and_states(void **state)
+{
+	(void)state;
+	const char *man = slurp_man();
+	lt_snapshot *s = kip848_sample(LT_GROUP_STABLE);
+	char *j = render(0, s);
+	/* the first group's own keys: depth 1 inside {"group":...}, strings skipped */
+	const char *at = strstr(j, "{\"group\":");
+	assert_non_null(at);
+	int depth = 0;
+	size_t n_keys = 0;
+	for (const char *c = at; *c; c++) {
+		if (*c == '"') {
+			const char *e = c + 1;
+			while (*e && *e != '"')
+				e += *e == '\\' ? 2 : 1;
+			if (depth == 1 && e[1] == ':') {
+				char key[64];
+				snprintf(key, sizeof key, "%.*s", (int)(e - c - 1), c + 1);
+				if (!man_has_key(man, key))
+					fail_msg("doc/lagtop.1 does not document the JSON group key \"%s\"", key);
+				n_keys++;
+			}
+			c = e;
+		} else if (*c == '{' || *c == '[') {
+			depth++;
+		} else if (*c == '}' || *c == ']') {
+			if (--depth == 0)
+				break;
+		}
+	}
+	assert_true(n_keys >= 20);
+	free(j);
+	snapshot_unref(s);
+	for (int st = LT_GROUP_UNKNOWN; st <= LT_GROUP_RECONCILING; st++)
+		if (!strstr(man, group_state_name((lt_group_state)st)))
+			fail_msg("doc/lagtop.1 does not name the group state %s", group_state_name((lt_group_state)st));
+	assert_non_null(strstr(man, "group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,"
+				    "consumer_id,host,client_id,type,members_readable"));
+}
+
 static void durations(void **state)
 {
 	(void)state;
@@ -275,6 +342,7 @@ int main(void)
 		cmocka_unit_test(csv_header_and_quoting),
 		cmocka_unit_test(table_columns_and_sanitizing),
 		cmocka_unit_test(members_unreadable_outputs),
+		cmocka_unit_test(man_page_documents_group_fields_and_states),
 		cmocka_unit_test(durations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
