@@ -669,11 +669,13 @@ lt_guard reset_guard(const char *group, const lt_reset_input *in, char *msg, siz
 				  : in->state == LT_GROUP_UNKNOWN ? "ListGroups reports a state this librdkafka cannot "
 								    "name, such as Assigning or Reconciling"
 								  : NULL;
+		/* several short lines: the dashboard's dialog shows each as one row */
 		snprintf(msg, msglen,
-			 "Assignments can only be reset if the group '%s' is inactive, but the current state is %s%s%s%s, "
-			 "and the members of this consumer-protocol (KIP-848) group cannot be read with this librdkafka "
-			 "(it needs 2.10 or later). Stop its consumers; the reset can go ahead once the group is Empty.",
-			 group, group_state_name(in->state), why ? " (" : "", why ? why : "", why ? ")" : "");
+			 "Assignments can only be reset if the group '%s' is inactive, but the current state is %s.%s%s%s\n"
+			 "The members of this consumer-protocol (KIP-848) group cannot be read with this librdkafka\n"
+			 "(they need librdkafka 2.10 or later). Stop its consumers; the reset can go ahead once the group "
+			 "is Empty.",
+			 group, group_state_name(in->state), why ? "\n(" : "", why ? why : "", why ? ")" : "");
 		return LT_GUARD_REFUSE_UNREADABLE;
 	}
 	if (!in->group_exists || in->state == LT_GROUP_EMPTY || in->state == LT_GROUP_DEAD) {
