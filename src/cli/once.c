@@ -10,6 +10,7 @@
 #include "cli/output.h"
 #include "cli/target.h"
 #include "kafka/collector.h"
+#include "model/group_view.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -51,14 +52,13 @@ static void print_warnings(const lt_snapshot *s)
 		free(name);
 		free(e);
 	}
-	/* The table has no room to say why a group's owners are "?": one line per such group. */
-	for (size_t i = 0; i < s->n_groups; i++) {
-		const lt_group *g = &s->groups[i];
-		if (group_members_known(g))
-			continue;
-		char *name = output_sanitize(g->group);
-		fprintf(stderr, "lagtop: warning: group %s: %s\n", name, LT_MEMBERS_UNREADABLE_NOTE);
-		free(name);
+	/* The table has no room to say why a group's owners are "?": one line for all such groups. */
+	char *unreadable = group_view_unreadable_line(s);
+	if (unreadable) {
+		char *e = output_sanitize(unreadable);
+		fprintf(stderr, "lagtop: warning: %s\n", e);
+		free(e);
+		free(unreadable);
 	}
 	/* Offsets about to expire: the group will restart from auto.offset.reset when it comes back. */
 	for (size_t i = 0; i < s->n_groups; i++) {

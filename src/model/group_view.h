@@ -64,4 +64,10 @@ lt_group_view group_view_combine(const lt_group_listing *l, const lt_group_descr
 /* The view a group of a snapshot stands for (the hint for the next refresh). */
 lt_group_view group_view_of(const lt_group *g);
 
+/* One line saying which groups' members cannot be read (group_members_known false), or NULL when none:
+ * "group g: <LT_MEMBERS_UNREADABLE_NOTE>" for one, "N groups (a, b, c and M more) are KIP-848 ..." for
+ * several, so that a cluster where every group uses the consumer protocol gets one line, not one per
+ * group. Names are raw: sanitize before display. Free with free(). */
+char *group_view_unreadable_line(const lt_snapshot *s);
+
 #endif

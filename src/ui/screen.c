@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/group_view.h"
 #include "ui/keys.h"
 #include "ui/reset_dialog.h"
 #include "ui/ui.h"
@@ -687,10 +688,10 @@ static void draw_error(struct ui *u)
 	for (size_t i = 0; s && i < s->n_groups; i++)
 		if (s->groups[i].error)
 			add_line(&lines, &n, xasprintf("group %s: %s", s->groups[i].group, s->groups[i].error));
-	/* not errors, but what this librdkafka cannot see: said where errors are explained */
-	for (size_t i = 0; s && i < s->n_groups; i++)
-		if (!group_members_known(&s->groups[i]))
-			add_line(&lines, &n, xasprintf("group %s: %s", s->groups[i].group, LT_MEMBERS_UNREADABLE_NOTE));
+	/* not an error, but what this librdkafka cannot see: said where errors are explained */
+	char *unreadable = group_view_unreadable_line(s);
+	if (unreadable)
+		add_line(&lines, &n, unreadable);
 	if (s && s->commit_stream_reason)
 		add_line(&lines, &n, xasprintf("commit stream (%s): %s", cstream_state_name(s->commit_stream),
 		                               s->commit_stream_reason));

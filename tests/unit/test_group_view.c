@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "model/group_view.h"
 
@@ -106,6 +108,37 @@ static void view_of_group(void **state)
 	expect(group_view_of(&g), LT_GROUP_EMPTY, LT_GTYPE_CONSUMER, true, false);
 }
 
+static void unreadable_line(void **state)
+{
+	(void)state;
+	lt_snapshot *s = snapshot_new();
+	assert_null(group_view_unreadable_line(s));
+	const char *names[] = { "a", "b", "c", "d", "e" };
+	for (size_t i = 0; i < 5; i++) {
+		lt_group *g = snapshot_add_group(s, names[i]);
+		g->state = LT_GROUP_STABLE;
+	}
+	snapshot_finish(s);
+	s->groups[0].members_unreadable = true;
+	char *l = group_view_unreadable_line(s);
+	assert_string_equal(l, "group a: " LT_MEMBERS_UNREADABLE_NOTE);
+	free(l);
+	s->groups[1].members_unreadable = true;
+	s->groups[2].members_unreadable = true;
+	s->groups[2].state = LT_GROUP_EMPTY; /* Empty: its members (none) are known */
+	l = group_view_unreadable_line(s);
+	assert_string_equal(l, "2 groups (a, b) are KIP-848 consumer-protocol groups: their members need librdkafka "
+			       "2.10+ to be read");
+	free(l);
+	for (size_t i = 2; i < 5; i++)
+		s->groups[i].members_unreadable = true;
+	s->groups[2].state = LT_GROUP_STABLE;
+	l = group_view_unreadable_line(s);
+	assert_non_null(strstr(l, "5 groups (a, b, c and 2 more) are"));
+	free(l);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +147,7 @@ int main(void)
 		cmocka_unit_test(classic_describe_wins),
 		cmocka_unit_test(no_listing),
 		cmocka_unit_test(view_of_group),
+		cmocka_unit_test(unreadable_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
