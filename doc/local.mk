@@ -1,5 +1,5 @@
 ## doc — the man page and the written references.
 dist_man_MANS += doc/lagtop.1
-EXTRA_DIST += doc/ARCHITECTURE.md doc/PERFORMANCE.md
+EXTRA_DIST += doc/ARCHITECTURE.md doc/PERFORMANCE.md doc/SIM-VS-KAFKA.md
 ## configuration reference and the example (tests/unit/test_config loads the example)
 dist_doc_DATA += doc/CONFIG.md doc/lagtop.conf.example

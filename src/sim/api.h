@@ -2,7 +2,7 @@
  *
  * Adding an API: write `int sim_api_foo(struct sim_req *, struct wire_rd *, struct wire_buf *)` in its own
  * api_foo.c, declare it below, and fill its row in api_table.c. A row whose handler is NULL is neither
- * advertised in ApiVersions nor served (the client gets UNSUPPORTED_VERSION).
+ * advertised in ApiVersions nor served (a request for it closes the connection, as Kafka does).
  *
  * A handler runs on the event-loop thread with the cluster mutex held. It reads the request body from rd
  * (the header is already parsed) and appends the response BODY to out: the server writes the length,
@@ -53,6 +53,7 @@ enum {
 	KAPI_DESCRIBE_CONFIGS = 32,
 	KAPI_DELETE_GROUPS = 42,
 	KAPI_OFFSET_DELETE = 47,
+	KAPI_CONSUMER_GROUP_DESCRIBE = 69,
 	KAPI_KEY_MAX = 80, /* counters are kept for keys 0..KAPI_KEY_MAX-1; others count as "unknown" */
 };
 
@@ -79,14 +80,22 @@ typedef int sim_api_fn(struct sim_req *req, struct wire_rd *rd, struct wire_buf 
 struct sim_api {
 	int16_t key;
 	const char *name;
-	int16_t min_version;
-	int16_t max_version;
+	int16_t min_version;   /* Kafka 4.x's oldest version (KIP-896), or the sim's oldest when that is newer */
+	int16_t max_version;   /* the newest the sim implements */
 	int16_t flexible_from; /* first flexible version; INT16_MAX when none */
 	sim_api_fn *fn;        /* NULL: not implemented (not advertised) */
 };
 
 extern const struct sim_api sim_api_table[];
 extern const size_t sim_api_table_len;
+
+/* What a broker of Kafka major version kafka_major (struct sim_state) does with an API: serves versions
+ * min..max, and lists advertised_min..max in ApiVersions (Kafka 4.x lists Produce from v0 although it
+ * serves v3+, for old librdkafka, KAFKA-18659). Returns false when the API is not served at all. */
+struct sim_api_range {
+	int16_t min, max, advertised_min;
+};
+bool sim_api_served(const struct sim_api *a, int kafka_major, struct sim_api_range *r);
 /* The row for key, or NULL. */
 const struct sim_api *sim_api_find(int16_t key);
 /* A name for any key ("Unknown42" style names are not needed: unknown keys return NULL). */
@@ -109,6 +118,7 @@ sim_api_fn sim_api_metadata;
 sim_api_fn sim_api_find_coordinator;
 sim_api_fn sim_api_list_groups;
 sim_api_fn sim_api_describe_groups;
+sim_api_fn sim_api_consumer_group_describe;
 sim_api_fn sim_api_offset_fetch;
 sim_api_fn sim_api_offset_commit;
 sim_api_fn sim_api_list_offsets;

@@ -1,5 +1,6 @@
 /* api_group_membership.c — JoinGroup v0–v5, SyncGroup v0–v3, Heartbeat v0–v3, LeaveGroup v0–v1 for
- * real consumers, on top of the membership state machine (membership.c).
+ * real consumers, on top of the membership state machine (membership.c). Consumer-protocol (KIP-848)
+ * groups never get a state machine: SyncGroup, Heartbeat and LeaveGroup find no member there.
  *
  * The state machine owns the truth about a group that real clients joined; it hangs on sim_group.priv
  * (struct coord). After every request and timer the group's public fields in cluster.h (state,
@@ -264,6 +265,17 @@ int sim_api_join_group(struct sim_req *req, struct wire_rd *rd, struct wire_buf 
 	if (!err)
 		err = mb_check_session_timeout(&bounds, session_timeout);
 	struct sim_group *g = err ? NULL : sim_group_find(req->st, gid.p, (size_t)gid.len);
+	if (g && g->type == SIM_GROUP_CONSUMER) {
+		/* Kafka 4.x replaces an Empty consumer-protocol group by a classic one; a classic member joining a
+		 * live one would become a classic member of that group (KIP-848's migration path), which the
+		 * sim does not simulate: it refuses the way Kafka refuses a group of another kind. */
+		if (g->state == SIM_GROUP_EMPTY)
+			sim_group_to_classic(g);
+		else
+			err = g->state == SIM_GROUP_DEAD ? KERR_COORDINATOR_NOT_AVAILABLE : KERR_INCONSISTENT_GROUP_PROTOCOL;
+		if (err)
+			g = NULL;
+	}
 	if (!err && !g) {
 		/* only a new member creates a group */
 		if (member_id.len > 0) {

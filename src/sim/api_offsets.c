@@ -1,4 +1,5 @@
-/* api_offsets.c — committed offsets: OffsetFetch v0–v7, OffsetCommit v0–v7, OffsetDelete v0.
+/* api_offsets.c — committed offsets: OffsetFetch v0–v7, OffsetCommit v0–v7, OffsetDelete v0 (Kafka 4.x
+ * serves OffsetFetch from v1 and OffsetCommit from v2: api_table.c).
  *
  * OffsetFetch v6/v7 exist mostly for librdkafka 2.0.2's "all partitions" request, which only works
  * flexibly (its null compact array is followed by a few stray bytes): everything after the topics is read
@@ -6,7 +7,8 @@
  *
  * OffsetCommit follows Kafka's GroupCoordinator.handleCommitOffsets: an admin commit (generation < 0) is
  * accepted for an Empty or unknown group (an unknown one is created as an Empty simple group) and refused
- * with UNKNOWN_MEMBER_ID for an active one; a consumer's commit needs its member id and generation.
+ * with UNKNOWN_MEMBER_ID for an active one, of either type; a consumer's commit needs its member id and
+ * generation. OffsetFetch has no member checks below v9, so it works the same for both group types.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +115,19 @@ int sim_api_offset_fetch(struct sim_req *req, struct wire_rd *rd, struct wire_bu
 
 /* ---- OffsetCommit ---- */
 
+/* Kafka 4.x's ConsumerGroup.validateOffsetCommit for a consumer-protocol group: a commit without a member
+ * epoch (an admin, or a consumer without group management) is accepted only while the group has no
+ * members; otherwise the member must exist, and a KIP-848 member must commit with OffsetCommit v9+,
+ * which the sim does not serve, so a member's own commit is UNSUPPORTED_VERSION. */
+static int16_t consumer_group_commit_error(const struct sim_group *g, struct wire_str member_id, int32_t epoch)
+{
+	if (epoch < 0 && g->nmembers == 0)
+		return KERR_NONE;
+	if (member_id.len <= 0 || !sim_group_find_member(g, member_id.p, (size_t)member_id.len))
+		return KERR_UNKNOWN_MEMBER_ID;
+	return KERR_UNSUPPORTED_VERSION;
+}
+
 static int16_t commit_group_error(struct sim_req *req, struct sim_group **gp, struct wire_str gid, int32_t generation,
 				  struct wire_str member_id)
 {
@@ -134,6 +149,8 @@ static int16_t commit_group_error(struct sim_req *req, struct sim_group **gp, st
 		return err;
 	if (g->state == SIM_GROUP_DEAD)
 		return KERR_COORDINATOR_NOT_AVAILABLE;
+	if (g->type == SIM_GROUP_CONSUMER)
+		return consumer_group_commit_error(g, member_id, generation);
 	if (generation < 0 && g->state == SIM_GROUP_EMPTY)
 		return KERR_NONE;
 	if (g->state == SIM_GROUP_COMPLETING_REBALANCE)

@@ -14,17 +14,18 @@ int sim_api_api_versions(struct sim_req *req, struct wire_rd *rd, struct wire_bu
 			return SIM_API_MALFORMED;
 	}
 	wire_put_i16(out, KERR_NONE);
+	struct sim_api_range r;
 	int32_t n = 0;
 	for (size_t i = 0; i < sim_api_table_len; i++)
-		n += sim_api_table[i].fn != NULL;
+		n += sim_api_served(&sim_api_table[i], req->st->kafka_major, &r);
 	wire_put_array(out, n, flex);
 	for (size_t i = 0; i < sim_api_table_len; i++) {
 		const struct sim_api *a = &sim_api_table[i];
-		if (!a->fn)
+		if (!sim_api_served(a, req->st->kafka_major, &r))
 			continue;
 		wire_put_i16(out, a->key);
-		wire_put_i16(out, a->min_version);
-		wire_put_i16(out, a->max_version);
+		wire_put_i16(out, r.advertised_min);
+		wire_put_i16(out, r.max);
 		wire_put_tags(out, flex);
 	}
 	if (req->api_version >= 1)

@@ -15,6 +15,8 @@ static const char *const state_names[] = {
 	[SIM_GROUP_COMPLETING_REBALANCE] = "CompletingRebalance",
 	[SIM_GROUP_STABLE] = "Stable",
 	[SIM_GROUP_DEAD] = "Dead",
+	[SIM_GROUP_ASSIGNING] = "Assigning",
+	[SIM_GROUP_RECONCILING] = "Reconciling",
 };
 
 const char *sim_group_state_name(enum sim_group_state s)
@@ -33,6 +35,28 @@ int sim_group_state_parse(const char *name, enum sim_group_state *out)
 	return -1;
 }
 
+bool sim_group_state_valid(enum sim_group_type t, enum sim_group_state s)
+{
+	switch (s) {
+	case SIM_GROUP_EMPTY:
+	case SIM_GROUP_STABLE:
+	case SIM_GROUP_DEAD:
+		return true;
+	case SIM_GROUP_PREPARING_REBALANCE:
+	case SIM_GROUP_COMPLETING_REBALANCE:
+		return t == SIM_GROUP_CLASSIC;
+	case SIM_GROUP_ASSIGNING:
+	case SIM_GROUP_RECONCILING:
+		return t == SIM_GROUP_CONSUMER;
+	}
+	return false;
+}
+
+const char *sim_group_type_name(enum sim_group_type t)
+{
+	return t == SIM_GROUP_CONSUMER ? "consumer" : "classic";
+}
+
 struct sim_state *sim_state_new(int nnodes, uint64_t seed)
 {
 	struct sim_state *st = xcalloc(1, sizeof(*st));
@@ -47,6 +71,7 @@ struct sim_state *sim_state_new(int nnodes, uint64_t seed)
 	strmap_init(&st->topics);
 	strmap_init(&st->groups);
 	st->rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	st->kafka_major = 4;
 	return st;
 }
 
@@ -344,6 +369,18 @@ void sim_group_delete(struct sim_state *st, struct sim_group *g)
 	group_free(g);
 }
 
+void sim_group_to_classic(struct sim_group *g)
+{
+	g->type = SIM_GROUP_CLASSIC;
+	g->state = SIM_GROUP_EMPTY;
+	g->group_epoch = g->assignment_epoch = 0;
+	g->generation_id = 0;
+	free(g->protocol_type);
+	g->protocol_type = xstrdup("");
+	free(g->protocol_name);
+	g->protocol_name = xstrdup("");
+}
+
 struct sim_member *sim_member_new(const char *member_id, const char *client_id, const char *client_host)
 {
 	struct sim_member *m = xcalloc(1, sizeof(*m));
@@ -371,6 +408,11 @@ void sim_member_free(struct sim_member *m)
 	free(m->group_instance_id);
 	free(m->client_id);
 	free(m->client_host);
+	free(m->rack_id);
+	free(m->subscribed_regex);
+	for (size_t i = 0; i < m->nsubscribed_topics; i++)
+		free(m->subscribed_topics[i]);
+	free(m->subscribed_topics);
 	free(m);
 }
 
@@ -517,11 +559,19 @@ static void subscribes_cb(const char *topic, size_t len, void *arg)
 
 bool sim_group_subscribes(const struct sim_group *g, const char *topic, size_t len)
 {
-	if (g->state == SIM_GROUP_EMPTY || g->state == SIM_GROUP_DEAD || strcmp(g->protocol_type, "consumer") != 0)
+	if (g->state == SIM_GROUP_EMPTY || g->state == SIM_GROUP_DEAD)
 		return false;
+	if (g->type == SIM_GROUP_CLASSIC && strcmp(g->protocol_type, "consumer") != 0)
+		return false; /* a classic group of another protocol type: its metadata is not ours to parse */
 	struct subscribes_arg a = {topic, len, false};
 	for (size_t i = 0; i < g->nmembers && !a.found; i++) {
 		const struct sim_member *m = g->members[i];
+		if (g->type == SIM_GROUP_CONSUMER) {
+			/* Kafka's ConsumerGroup.isSubscribedToTopic: the subscriptions only, not the assignments. */
+			for (size_t k = 0; k < m->nsubscribed_topics; k++)
+				subscribes_cb(m->subscribed_topics[k], strlen(m->subscribed_topics[k]), &a);
+			continue;
+		}
 		const struct sim_protocol *p = sim_member_protocol(m, g->protocol_name);
 		if (!p && m->nprotocols)
 			p = &m->protocols[0];
@@ -580,6 +630,25 @@ int sim_consumer_topics_each(const uint8_t *bytes, int32_t len, bool assignment,
 		}
 		if (!rd.err && t.len >= 0)
 			fn(t.p, (size_t)t.len, arg);
+	}
+	return rd.err ? -1 : 0;
+}
+
+int sim_consumer_assignment_each(const uint8_t *bytes, int32_t len, sim_assignment_fn *fn, void *arg)
+{
+	struct wire_rd rd;
+	wire_rd_init(&rd, bytes, len > 0 ? (size_t)len : 0);
+	(void)wire_i16(&rd); /* version */
+	int32_t n = wire_array(&rd, false, 2 + 4);
+	for (int32_t i = 0; i < n && !rd.err; i++) {
+		struct wire_str t = wire_str(&rd, false);
+		int32_t np = wire_array(&rd, false, 4);
+		int32_t *parts = xcalloc(np > 0 ? (size_t)np : 1, sizeof(*parts));
+		for (int32_t k = 0; k < np; k++)
+			parts[k] = wire_i32(&rd);
+		if (!rd.err && t.len >= 0)
+			fn(t.p, (size_t)t.len, parts, np > 0 ? np : 0, arg);
+		free(parts);
 	}
 	return rd.err ? -1 : 0;
 }

@@ -87,12 +87,21 @@ struct sim_topic {
 
 /* ---- groups ---- */
 
+/* Kafka 4.x keeps two kinds of consumer groups side by side: "classic" ones (JoinGroup/SyncGroup, the
+ * only kind before KIP-848) and "consumer" ones (KIP-848, GA in 4.0), each with its own states. */
+enum sim_group_type {
+	SIM_GROUP_CLASSIC,
+	SIM_GROUP_CONSUMER,
+};
+
 enum sim_group_state {
-	SIM_GROUP_EMPTY,
-	SIM_GROUP_PREPARING_REBALANCE,
-	SIM_GROUP_COMPLETING_REBALANCE,
-	SIM_GROUP_STABLE,
-	SIM_GROUP_DEAD,
+	SIM_GROUP_EMPTY,                /* both types */
+	SIM_GROUP_PREPARING_REBALANCE,  /* classic */
+	SIM_GROUP_COMPLETING_REBALANCE, /* classic */
+	SIM_GROUP_STABLE,               /* both types */
+	SIM_GROUP_DEAD,                 /* both types */
+	SIM_GROUP_ASSIGNING,            /* consumer: the group epoch is ahead of the assignment epoch */
+	SIM_GROUP_RECONCILING,          /* consumer: some member has not reached the assignment epoch */
 };
 
 /* One protocol a member offered in JoinGroup (e.g. "range") with its metadata (the subscription). */
@@ -117,6 +126,14 @@ struct sim_member {
 	int64_t last_seen_ms;     /* monotonic ms of the last join/heartbeat (membership.c) */
 	void *priv;               /* membership.c's per-member state (pending join/sync, timers) */
 	void (*priv_free)(void *priv);
+	/* Members of consumer-protocol (KIP-848) groups only. Their subscription is subscribed_topics (no
+	 * JoinGroup protocols); their assignment is kept in `assignment` above, ConsumerProtocolAssignment
+	 * encoded like a classic member's, so both kinds share the topic and subscription checks. */
+	int32_t member_epoch;
+	char *rack_id;             /* NULL: none */
+	char *subscribed_regex;    /* NULL: subscribed by names */
+	char **subscribed_topics;
+	size_t nsubscribed_topics;
 };
 
 struct sim_commit {
@@ -136,8 +153,9 @@ struct sim_group_topic {
 
 struct sim_group {
 	char *group_id;
+	enum sim_group_type type;
 	enum sim_group_state state;
-	char *protocol_type; /* "" for simple (admin-created) groups, "consumer" for consumers */
+	char *protocol_type; /* "" for simple (admin-created) groups, "consumer" for consumers (both types) */
 	char *protocol_name; /* the chosen protocol, e.g. "range"; "" when none */
 	int32_t generation_id;
 	char *leader_id; /* member id of the leader, NULL when none */
@@ -148,6 +166,10 @@ struct sim_group {
 	void *priv; /* membership.c's per-group state (join barrier, timers) */
 	void (*priv_free)(void *priv);
 	int32_t coordinator; /* fault injection: a moved coordinator's node id; 0: the hash decides */
+	/* Consumer-protocol groups only: every membership or subscription change bumps the group epoch; the
+	 * target assignment carries the epoch it was computed at (consumer_group.h keeps them consistent). */
+	int32_t group_epoch;
+	int32_t assignment_epoch;
 };
 
 /* ---- the whole cluster ---- */
@@ -170,6 +192,7 @@ struct sim_state {
 	bool any_topic_names; /* fault injection: a hostile broker's topics ignore Kafka's name rules */
 	int32_t offsets_retention_minutes; /* served by DescribeConfigs; 0: Kafka's default (7 days) */
 	bool deny_offsets_topic;           /* fault injection: __consumer_offsets is TOPIC_AUTHORIZATION_FAILED */
+	int kafka_major; /* whose API version ranges the brokers serve: 4 (Kafka 4.x) or 3 (Kafka 3.9) */
 };
 
 struct sim_state *sim_state_new(int nnodes, uint64_t seed);
@@ -179,6 +202,10 @@ struct sim_node *sim_state_node(struct sim_state *st, int32_t node_id); /* NULL 
 
 const char *sim_group_state_name(enum sim_group_state s);
 int sim_group_state_parse(const char *name, enum sim_group_state *out);
+/* Whether a group of type t can be in state s (Kafka's state sets differ by type). */
+bool sim_group_state_valid(enum sim_group_type t, enum sim_group_state s);
+/* "classic" / "consumer", as ListGroups v5 writes them. */
+const char *sim_group_type_name(enum sim_group_type t);
 
 /* Topics. Returns NULL and fills err on a bad name / count or an existing topic (*kerr gets the Kafka code). */
 struct sim_topic *sim_topic_create(struct sim_state *st, const char *name, int32_t npartitions, int16_t *kerr,
@@ -200,9 +227,12 @@ int64_t sim_partition_timestamp_at(const struct sim_partition *p, int64_t offset
 /* Groups. The coordinator of a group is fixed by hashing its id over the brokers (unless a test moved it). */
 int32_t sim_coordinator_for(const struct sim_state *st, const char *group_id, size_t len);
 struct sim_group *sim_group_find(const struct sim_state *st, const char *id, size_t len);
-/* Creates an Empty simple group (protocol type "") when it does not exist. */
+/* Creates an Empty simple classic group (protocol type "") when it does not exist. */
 struct sim_group *sim_group_get_or_create(struct sim_state *st, const char *id);
 void sim_group_delete(struct sim_state *st, struct sim_group *g);
+/* Turns an Empty consumer-protocol group into a new Empty classic one, its committed offsets kept: what
+ * Kafka does when a classic member joins such a group (GroupMetadataManager.maybeDeleteEmptyConsumerGroup). */
+void sim_group_to_classic(struct sim_group *g);
 
 struct sim_member *sim_member_new(const char *member_id, const char *client_id, const char *client_host);
 void sim_member_free(struct sim_member *m);
@@ -223,8 +253,9 @@ const struct sim_commit *sim_group_committed(const struct sim_group *g, const ch
 int sim_group_commit_delete(struct sim_group *g, const char *topic, size_t len, int32_t partition);
 /* Number of committed partitions. */
 size_t sim_group_commit_count(const struct sim_group *g);
-/* Whether some member of an active "consumer" group subscribes topic (parsed from the chosen protocol's
- * ConsumerProtocolSubscription; a member's assignment counts too). */
+/* Whether some member of an active "consumer" group subscribes topic (a classic member's from the chosen
+ * protocol's ConsumerProtocolSubscription, its assignment counting too; a consumer-protocol member's from
+ * its subscribed topic names). */
 bool sim_group_subscribes(const struct sim_group *g, const char *topic, size_t len);
 
 /* Consumer protocol encodings (ConsumerProtocolSubscription v0, ConsumerProtocolAssignment v0). */
@@ -238,5 +269,9 @@ uint8_t *sim_consumer_assignment_encode(const struct sim_assignment *a, int n, i
 /* Calls fn for every topic in a subscription or assignment (returns -1 when malformed). */
 int sim_consumer_topics_each(const uint8_t *bytes, int32_t len, bool assignment,
 			     void (*fn)(const char *topic, size_t len, void *arg), void *arg);
+/* Calls fn for every topic of an assignment with its partitions (in the encoding's order; returns -1
+ * when malformed). */
+typedef void sim_assignment_fn(const char *topic, size_t len, const int32_t *partitions, int n, void *arg);
+int sim_consumer_assignment_each(const uint8_t *bytes, int32_t len, sim_assignment_fn *fn, void *arg);
 
 #endif

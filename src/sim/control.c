@@ -33,6 +33,11 @@ struct sim_member *ctl_add_member(struct sim_state *st, const char *group, const
 		return NULL;
 	}
 	struct sim_group *g = sim_group_get_or_create(st, group);
+	if (g->type == SIM_GROUP_CONSUMER) {
+		snprintf(err, errlen, "group '%s' is a consumer-protocol group (sim_add_consumer_member adds to it)",
+		         group);
+		return NULL;
+	}
 	if (g->state == SIM_GROUP_DEAD) {
 		snprintf(err, errlen, "group '%s' is Dead", group);
 		return NULL;
@@ -112,6 +117,8 @@ int ctl_remove_member(struct sim_state *st, const char *group, const char *membe
 		snprintf(err, errlen, "unknown group '%s'", group);
 		return -1;
 	}
+	if (g->type == SIM_GROUP_CONSUMER)
+		return ctl_consumer_remove_member(g, member_id, err, errlen);
 	if (sim_group_remove_member(g, member_id) < 0) {
 		snprintf(err, errlen, "group '%s' has no member '%s'", group, member_id);
 		return -1;
@@ -136,6 +143,15 @@ int ctl_set_group_state(struct sim_state *st, const char *group, enum sim_group_
 	struct sim_group *g = sim_group_find(st, group, strlen(group));
 	if (!g) {
 		snprintf(err, errlen, "unknown group '%s'", group);
+		return -1;
+	}
+	if (g->type == SIM_GROUP_CONSUMER)
+		return ctl_consumer_set_state(g, s, err, errlen);
+	if (!sim_group_state_valid(SIM_GROUP_CLASSIC, s)) {
+		snprintf(err, errlen,
+		         "group '%s' is a classic group: its states are Empty, PreparingRebalance, CompletingRebalance, "
+		         "Stable, Dead (not %s)",
+		         group, sim_group_state_name(s));
 		return -1;
 	}
 	if (s == SIM_GROUP_EMPTY || s == SIM_GROUP_DEAD) {

@@ -7,8 +7,8 @@ liblagtop_a_SOURCES += \
 	src/sim/server.c src/sim/server.h \
 	src/sim/api.h src/sim/api_table.c \
 	src/sim/api_versions.c src/sim/api_metadata.c src/sim/api_find_coordinator.c \
-	src/sim/api_groups.c src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c \
-	src/sim/control.c src/sim/control.h \
+	src/sim/api_groups.c src/sim/api_list_groups.c src/sim/api_consumer_group_describe.c src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c \
+	src/sim/control.c src/sim/control_consumer.c src/sim/control.h \
 	src/sim/scenario.c src/sim/scenario.h \
 	src/sim/sim.c src/sim/sim.h
 
@@ -85,3 +85,17 @@ tests_integration_test_sim_group_churn_LDADD = $(UNIT_LDADD)
 endif
 TESTS += tests/interop/test_sim_groups_kafka_python.py
 EXTRA_DIST += tests/interop/test_sim_groups_kafka_python.py
+
+## ---- sim4x: consumer-protocol (KIP-848) groups and Kafka 4.x's API versions (KIP-896) ----
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_sim_kip848
+TESTS += tests/integration/test_sim_kip848
+tests_integration_test_sim_kip848_SOURCES = tests/integration/test_sim_kip848.c tests/integration/sim_raw.h
+tests_integration_test_sim_kip848_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_kip848_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/integration/test_sim_versions
+TESTS += tests/integration/test_sim_versions
+tests_integration_test_sim_versions_SOURCES = tests/integration/test_sim_versions.c tests/integration/sim_raw.h
+tests_integration_test_sim_versions_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_sim_versions_LDADD = $(UNIT_LDADD)
+endif

@@ -180,6 +180,8 @@ void sim_offsets_log_commit_delete(struct sim_state *st, const char *group_id, c
 void sim_offsets_log_group_change(struct sim_state *st, const struct sim_group *g, enum sim_group_state old_state,
                                   int32_t old_generation, int64_t now_ms)
 {
+	if (g->type != SIM_GROUP_CLASSIC)
+		return; /* a consumer-protocol group's own records are not written (offsets_log.h) */
 	if (g->state != SIM_GROUP_STABLE && g->state != SIM_GROUP_EMPTY)
 		return;
 	if (g->state == old_state && g->generation_id == old_generation)
@@ -199,6 +201,8 @@ void sim_offsets_log_group_delete(struct sim_state *st, const struct sim_group *
 			if (gt->parts[p].set)
 				sim_offsets_log_commit_delete(st, g->group_id, gt->topic, strlen(gt->topic), p, now_ms);
 	}
+	if (g->type != SIM_GROUP_CLASSIC)
+		return;
 	struct sim_offsets_record r;
 	char err[160];
 	if (sim_offsets_group_tombstone(g->group_id, &r, err, sizeof err) == 0)

@@ -50,7 +50,10 @@ int sim_offsets_group_tombstone(const char *group_id, struct sim_offsets_record 
  * SIM_OFFSETS_PARTITIONS partitions on first use (Kafka creates it on the first FindCoordinator);
  * each record becomes a one-record batch, timestamped like Kafka's (the commit time / the change
  * time). Readers blocked in Fetch see it at their next wake-up (at most their MaxWaitTime later).
- * The topic is not compacted: it keeps every record, as a Kafka log does until the cleaner runs. */
+ * The topic is not compacted: it keeps every record, as a Kafka log does until the cleaner runs.
+ * Consumer-protocol (KIP-848) groups get their offset commit records, but not the records Kafka keeps
+ * for the group itself (ConsumerGroupMetadata, member, assignment and epoch records, keys 3 to 8):
+ * their group metadata is not journalled at all (doc/SIM-VS-KAFKA.md). */
 
 /* After sim_group_commit() accepted g's commit of topic/partition. */
 void sim_offsets_log_commit(struct sim_state *st, const struct sim_group *g, const char *topic, size_t topic_len,

@@ -2,7 +2,8 @@
  *
  * "demo" tells a small story a dashboard can show in a minute: healthy consumers keeping up, one lagging
  * further every second, one stalled with members, an Empty group falling behind, one cycling through
- * rebalances, and an Empty group whose committed offset fell below the log start after retention.
+ * rebalances, an Empty group whose committed offset fell below the log start after retention, and a
+ * healthy consumer-protocol (KIP-848) group, the kind Kafka 4.x clusters have beside classic ones.
  * Traffic is driven by a one-second loop timer, with timestamps from the wall clock so time lag is real.
  *
  * "scale" builds G groups over T topics of P partitions with one timestamp run per partition, so even
@@ -33,6 +34,7 @@ struct demo_group {
 	const char *topics[2];
 	int members;
 	int start_lag_s; /* initial lag, in seconds of production */
+	bool kip848;     /* a consumer-protocol group (its members are KIP-848 members) */
 };
 
 static const struct demo_topic demo_topics[] = {
@@ -52,6 +54,7 @@ static const struct demo_group demo_groups[] = {
 	{"inventory-sync", B_EMPTY, {"inventory", NULL}, 0, 1200},
 	{"orders-analytics", B_REBALANCING, {"orders", NULL}, 2, 5},
 	{"clickstream-replay", B_BELOW_START, {"clickstream", NULL}, 0, 3000},
+	{"shipping-planner", B_HEALTHY, {"orders", NULL}, 2, 2, true},
 };
 
 #define NDEMO_TOPICS (sizeof(demo_topics) / sizeof(demo_topics[0]))
@@ -71,9 +74,9 @@ static int64_t rnd(struct sim_state *st, int64_t n)
 	return n > 0 ? (int64_t)(sim_state_rand(st) % (uint64_t)n) : 0;
 }
 
-/* Adds n members to group over its topics' partitions, round-robin. */
+/* Adds n members to group over its topics' partitions, round-robin (KIP-848 members when kip848). */
 static int add_members(struct sim_state *st, const char *group, const char *const *topics, int ntopics, int n,
-		       const char *client_prefix, char *err, size_t errlen)
+		       const char *client_prefix, bool kip848, char *err, size_t errlen)
 {
 	for (int m = 0; m < n; m++) {
 		struct sim_member_assignment as[4];
@@ -101,7 +104,8 @@ static int add_members(struct sim_state *st, const char *group, const char *cons
 			.assignment = as,
 			.nassignment = nas,
 		};
-		struct sim_member *mem = ctl_add_member(st, group, &spec, err, errlen);
+		struct sim_member *mem = kip848 ? ctl_add_consumer_member(st, group, &spec, err, errlen)
+		                                : ctl_add_member(st, group, &spec, err, errlen);
 		for (int i = 0; i < nas; i++)
 			free(parts[i]);
 		if (!mem)
@@ -218,7 +222,7 @@ static int build_demo(struct sim_scenario *scn, char *err, size_t errlen)
 		const struct demo_group *dg = &demo_groups[i];
 		int nt = dg->topics[1] ? 2 : 1;
 		if (dg->members > 0) {
-			if (add_members(st, dg->name, dg->topics, nt, dg->members, dg->name, err, errlen) < 0)
+			if (add_members(st, dg->name, dg->topics, nt, dg->members, dg->name, dg->kip848, err, errlen) < 0)
 				return -1;
 		} else {
 			(void)sim_group_get_or_create(st, dg->name);
@@ -255,7 +259,7 @@ static int build_scale(struct sim_scenario *scn, const struct sim_options *o, ch
 		const char *topics[1] = {name};
 		int members = g % 5 == 0 ? 0 : 1 + g % 4;
 		if (members) {
-			if (add_members(st, gname, topics, 1, members, "scale-consumer", err, errlen) < 0)
+			if (add_members(st, gname, topics, 1, members, "scale-consumer", false, err, errlen) < 0)
 				return -1;
 		} else {
 			(void)sim_group_get_or_create(st, gname);
@@ -299,9 +303,17 @@ static int build_fixture(struct sim_scenario *scn, char *err, size_t errlen)
 		return -1;
 	struct sim_member_spec m3 = {.member_id = "fx-c3-member", .client_id = "fx-c3", .topics = topics, .ntopics = 1,
 				     .assignment = &a1, .nassignment = 1};
-	if (!ctl_add_member(st, "fx-rebalancing", &m3, err, errlen))
+	if (!ctl_add_member(st, "fx-rebalancing", &m3, err, errlen) ||
+	    ctl_set_group_state(st, "fx-rebalancing", SIM_GROUP_PREPARING_REBALANCE, err, errlen) < 0)
 		return -1;
-	return ctl_set_group_state(st, "fx-rebalancing", SIM_GROUP_PREPARING_REBALANCE, err, errlen);
+	static const int32_t p1[] = {1};
+	struct sim_member_assignment a4 = {"fx-orders", p1, 1};
+	struct sim_member_spec m4 = {.member_id = "fx-c4-member", .client_id = "fx-c4", .client_host = "/10.9.0.4",
+				     .rack_id = "rack-a", .topics = topics, .ntopics = 1, .assignment = &a4,
+				     .nassignment = 1};
+	if (!ctl_add_consumer_member(st, "fx-kip848", &m4, err, errlen))
+		return -1;
+	return ctl_commit(st, "fx-kip848", "fx-orders", 1, 650, "", base, err, errlen);
 }
 
 struct sim_scenario *sim_scenario_build(struct sim_server *srv, const struct sim_options *opt, char *err,

@@ -233,7 +233,8 @@ static bool fault_api(int16_t key)
 	case KAPI_DESCRIBE_GROUPS:
 	case KAPI_LIST_GROUPS:
 	case KAPI_DELETE_GROUPS:
-	case KAPI_OFFSET_DELETE: return true;
+	case KAPI_OFFSET_DELETE:
+	case KAPI_CONSUMER_GROUP_DESCRIBE: return true;
 	default: return false;
 	}
 }
@@ -306,21 +307,17 @@ int16_t sim_req_check_coordinator(const struct sim_req *req, const char *group, 
 	return sim_coordinator_for(req->st, group, len) == req->node_id ? KERR_NONE : KERR_NOT_COORDINATOR;
 }
 
-/* The answer to an API or version the sim does not serve: an ApiVersions v0-shaped body with
- * UNSUPPORTED_VERSION, which is exactly what Kafka sends for a too-new ApiVersions (and listing
- * ApiVersions' own range lets the client retry with a version we have). */
-static void unsupported_body(struct wire_buf *out, int16_t key)
+/* The answer to an ApiVersions of a version the sim does not serve: a v0-shaped body with
+ * UNSUPPORTED_VERSION and ApiVersions' own range, which is what Kafka sends so that a client can retry
+ * with a version both sides have. Every other API at an unserved version gets no answer at all (below). */
+static void unsupported_api_versions_body(struct wire_buf *out)
 {
 	wire_put_i16(out, KERR_UNSUPPORTED_VERSION);
 	const struct sim_api *a = sim_api_find(KAPI_API_VERSIONS);
-	if (key == KAPI_API_VERSIONS && a) {
-		wire_put_i32(out, 1);
-		wire_put_i16(out, a->key);
-		wire_put_i16(out, a->min_version);
-		wire_put_i16(out, a->max_version);
-	} else {
-		wire_put_i32(out, 0);
-	}
+	wire_put_i32(out, 1);
+	wire_put_i16(out, a->key);
+	wire_put_i16(out, a->min_version);
+	wire_put_i16(out, a->max_version);
 }
 
 /* One request frame. Returns -1 when the connection must be closed. */
@@ -338,7 +335,8 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		srv->count_unknown++;
 
 	const struct sim_api *api = sim_api_find(key);
-	bool served = api && api->fn && ver >= api->min_version && ver <= api->max_version;
+	struct sim_api_range range;
+	bool served = sim_api_served(api, srv->st->kafka_major, &range) && ver >= range.min && ver <= range.max;
 	bool flex = served && ver >= api->flexible_from;
 	struct wire_req_header h;
 	char why[160];
@@ -347,10 +345,19 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		conn_close(c, why);
 		return -1;
 	}
+	if (!served && key != KAPI_API_VERSIONS) {
+		/* Kafka's SocketServer refuses the request header of an API or version it does not serve
+		 * (InvalidRequestException) and closes the connection without an answer: a removed version
+		 * (KIP-896) reaches a client as a disconnect, never as an UNSUPPORTED_VERSION error. */
+		snprintf(why, sizeof(why), "api key %d v%d is not served (correlation id %d)", key, ver,
+		         h.correlation_id);
+		conn_close(c, why);
+		return -1;
+	}
 	struct wire_buf body;
 	wire_buf_init(&body);
 	if (!served) {
-		unsupported_body(&body, key);
+		unsupported_api_versions_body(&body);
 		struct sim_resp *r = resp_new(c, key, h.correlation_id, false);
 		resp_fill(r, &body);
 		wire_buf_free(&body);

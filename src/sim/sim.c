@@ -36,8 +36,15 @@ sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
 		snprintf(err, errlen, "port %d out of range (0 for ephemeral ports)", o.port);
 		return NULL;
 	}
+	if (o.kafka_major == 0)
+		o.kafka_major = 4;
+	if (o.kafka_major != 3 && o.kafka_major != 4) {
+		snprintf(err, errlen, "Kafka major version %d not simulated (3 for 3.9, 4 for 4.x)", o.kafka_major);
+		return NULL;
+	}
 	sim_cluster *sim = xcalloc(1, sizeof(*sim));
 	sim->st = sim_state_new(o.brokers, o.seed);
+	sim->st->kafka_major = o.kafka_major;
 	sim->st->no_auto_create_topics = o.auto_create_partitions < 0;
 	sim->st->auto_create_partitions = o.auto_create_partitions > 0 ? o.auto_create_partitions : 0;
 	sim->st->group_min_session_timeout_ms = o.group_min_session_timeout_ms;
@@ -176,6 +183,17 @@ int sim_add_member(sim_cluster *sim, const char *group, const struct sim_member_
 	return m ? 0 : -1;
 }
 
+int sim_add_consumer_member(sim_cluster *sim, const char *group, const struct sim_member_spec *spec,
+                            char *id_out, size_t id_outlen, char *err, size_t errlen)
+{
+	LOCK(sim);
+	struct sim_member *m = ctl_add_consumer_member(sim->st, group, spec, err, errlen);
+	if (m && id_out)
+		snprintf(id_out, id_outlen, "%s", m->member_id);
+	UNLOCK(sim);
+	return m ? 0 : -1;
+}
+
 int sim_remove_member(sim_cluster *sim, const char *group, const char *member_id, char *err, size_t errlen)
 {
 	LOCK(sim);
@@ -208,7 +226,8 @@ int sim_set_group_state(sim_cluster *sim, const char *group, const char *state, 
 	enum sim_group_state s;
 	if (sim_group_state_parse(state, &s) < 0) {
 		snprintf(err, errlen,
-		         "unknown group state '%s' (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead)",
+		         "unknown group state '%s' (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead; "
+		         "Assigning, Reconciling for consumer-protocol groups)",
 		         state);
 		return -1;
 	}
@@ -226,6 +245,15 @@ int sim_group_info(sim_cluster *sim, const char *group, char *state, size_t stat
 	int n = g ? (int)g->nmembers : -1;
 	UNLOCK(sim);
 	return n;
+}
+
+const char *sim_group_type(sim_cluster *sim, const char *group)
+{
+	LOCK(sim);
+	const struct sim_group *g = sim_group_find(sim->st, group, strlen(group));
+	const char *type = g ? sim_group_type_name(g->type) : NULL; /* static strings: safe after unlocking */
+	UNLOCK(sim);
+	return type;
 }
 
 int sim_coordinator(sim_cluster *sim, const char *group)

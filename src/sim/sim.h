@@ -26,6 +26,10 @@ struct sim_options {
 	int group_initial_rebalance_delay_ms; /* group.initial.rebalance.delay.ms (0; Kafka's is 3000) */
 	int offsets_retention_minutes;        /* offsets.retention.minutes served by DescribeConfigs (10080) */
 	bool deny_offsets_topic;              /* fault: Metadata answers TOPIC_AUTHORIZATION_FAILED for __consumer_offsets */
+	/* Whose API version ranges the brokers serve (doc/SIM-VS-KAFKA.md): 4 (0 means 4) is Kafka 4.x, without
+	 * the versions KIP-896 removed; 3 is Kafka 3.9, with them. Every client lagtop's tests use (librdkafka
+	 * 2.0.2, kafka-python 2.0.2) works with both. */
+	int kafka_major;
 };
 
 /* The "fixture" scenario, static and exactly known (tests with independent clients rely on it):
@@ -34,7 +38,12 @@ struct sim_options {
  *   fx-stable: Stable, "consumer"/"range", members fx-c1-member (client fx-c1, host /10.9.0.1, fx-orders 0,1)
  *              and fx-c2-member (fx-c2, /10.9.0.2, fx-orders 2); committed 500, 600, 700.
  *   fx-empty:  Empty simple group; committed fx-orders/0 = 10 (metadata "m0"), fx-orders/2 = 20.
- *   fx-rebalancing: PreparingRebalance, one member fx-c3-member (client fx-c3); nothing committed. */
+ *   fx-rebalancing: PreparingRebalance, one member fx-c3-member (client fx-c3); nothing committed.
+ *   fx-kip848: a consumer-protocol (KIP-848) group, Stable, group epoch = assignment epoch = 1, assignor
+ *              "uniform"; one member fx-c4-member (client fx-c4, host /10.9.0.4, rack "rack-a", member
+ *              epoch 1, no instance id) subscribed to fx-orders and assigned fx-orders 1 (target the
+ *              same); committed fx-orders/1 = 650. DescribeGroups shows it as Kafka 4.x does (Dead, no
+ *              members, below v6); ListGroups lists it as consumer/Stable. */
 #define SIM_FIXTURE_BASE_TS 1700000000000LL
 
 typedef struct sim_cluster sim_cluster;
@@ -78,23 +87,46 @@ struct sim_member_spec {
 	int ntopics;
 	const struct sim_member_assignment *assignment;
 	int nassignment;
+	/* Consumer-protocol (KIP-848) members only (sim_add_consumer_member); classic members ignore them. */
+	const char *rack_id;     /* NULL: none */
+	const char *topic_regex; /* SubscribedTopicRegex; NULL: subscribed by names only */
 };
 
-/* Adds a synthetic consumer member (protocol type "consumer", protocol "range"), creating the group if
- * needed; the group becomes Stable with a new generation. The member id actually used goes to id_out. */
+/* Adds a synthetic consumer member (protocol type "consumer", protocol "range") to a classic group,
+ * creating the group if needed; the group becomes Stable with a new generation. The member id actually
+ * used goes to id_out. A consumer-protocol group is an error. */
 int sim_add_member(sim_cluster *sim, const char *group, const struct sim_member_spec *spec, char *id_out,
 		   size_t id_outlen, char *err, size_t errlen);
-/* Removes a member; the group becomes Empty (new generation) when it was the last one. */
+/* A synthetic consumer-protocol (KIP-848) member: creates the group as type "consumer" when unknown
+ * (an existing classic group is an error), adds the member with the given assignment, bumps the group
+ * epoch, sets the member epoch and assignment epoch to it, and the group becomes Stable.
+ * (Stable means every member reached the assignment epoch, so the other members' epochs move with it.)
+ * spec->member_id NULL generates an id the way KIP-848 clients do (22 characters of URL-safe base64);
+ * spec->topics NULL subscribes to the assigned topics; rack_id and topic_regex are shown by
+ * ConsumerGroupDescribe. Real KIP-848 clients cannot join: the sim has no ConsumerGroupHeartbeat. */
+int sim_add_consumer_member(sim_cluster *sim, const char *group, const struct sim_member_spec *spec,
+                            char *id_out, size_t id_outlen, char *err, size_t errlen);
+/* Removes a member; the group becomes Empty (new generation, or group epoch for a consumer-protocol
+ * group) when it was the last one. The remaining members of a consumer-protocol group reconcile at once:
+ * it stays Stable at a new group epoch. */
 int sim_remove_member(sim_cluster *sim, const char *group, const char *member_id, char *err, size_t errlen);
 /* Commits an offset (creates the group, Empty, when unknown), whatever the group's state. */
 int sim_commit(sim_cluster *sim, const char *group, const char *topic, int partition, int64_t offset,
 	       const char *metadata, char *err, size_t errlen);
 /* -1: no committed offset (or no group). */
 int64_t sim_committed(sim_cluster *sim, const char *group, const char *topic, int partition);
-/* States: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead. */
+/* States (case-insensitive) of a classic group: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead;
+ * of a consumer-protocol group: Empty, Assigning, Reconciling, Stable, Dead (the other type's states are
+ * refused). Empty and Dead remove the members. For a consumer-protocol group the epochs follow the state
+ * as Kafka derives it: Assigning bumps the group epoch past the assignment epoch, Reconciling bumps both
+ * and leaves the members' epochs behind, Stable brings every member to the assignment epoch; the first
+ * three need members. */
 int sim_set_group_state(sim_cluster *sim, const char *group, const char *state, char *err, size_t errlen);
 /* Writes the state name ("" when the group does not exist); returns the member count or -1. */
 int sim_group_info(sim_cluster *sim, const char *group, char *state, size_t statelen);
+/* "classic" or "consumer" (a KIP-848 group), as ListGroups v5 names them; NULL when the group does not
+ * exist. Groups made by sim_commit, sim_add_member and real JoinGroups are classic. */
+const char *sim_group_type(sim_cluster *sim, const char *group);
 /* Coordinator node id of a group. */
 int sim_coordinator(sim_cluster *sim, const char *group);
 /* Counts (for scale reports). */
@@ -111,8 +143,8 @@ int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *
 
 /* ---- fault injection (issue 9) ----
  * node_id 0 means every broker. Errors are injected only into the answers of the group coordinator APIs
- * (FindCoordinator, ListGroups, DescribeGroups, OffsetFetch, OffsetCommit, DeleteGroups, OffsetDelete,
- * Join/Sync/Heartbeat/LeaveGroup), in the error field(s) Kafka uses for that API and version. A frozen sim
+ * (FindCoordinator, ListGroups, DescribeGroups, ConsumerGroupDescribe, OffsetFetch, OffsetCommit,
+ * DeleteGroups, OffsetDelete, Join/Sync/Heartbeat/LeaveGroup), in the error field(s) Kafka uses for that API and version. A frozen sim
  * is SIGSTOP on lagtop-sim (or sim_stop() in-process: the listeners stay bound, nothing answers). */
 /* The same as sim_broker_set_latency, for one broker or all. */
 int sim_fault_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);

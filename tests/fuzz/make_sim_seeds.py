@@ -55,11 +55,30 @@ seeds = {
     "join_group_v0": frame(11, 0, string(b"g-new") + s32(10000) + string(b"") + string(b"consumer") +
                            arr([string(b"range") + s32(0)])),
     "heartbeat_v0": frame(12, 0, string(b"fx-stable") + s32(1) + string(b"m")),
+    # Kafka 4.x (sim4x): flexible DescribeGroups and ListGroups, their filters, ConsumerGroupDescribe, and
+    # versions KIP-896 removed (they close the connection).
+    "describe_groups_v5": frame(15, 5, carr([cstring(b"fx-stable"), cstring(b"fx-kip848")]) + b"\x00" + TAGS,
+                                flex=True),
+    "describe_groups_v6": frame(15, 6, carr([cstring(b"fx-kip848"), cstring(b"nope")]) + b"\x01" + TAGS, flex=True),
+    "list_groups_v3": frame(16, 3, TAGS, flex=True),
+    "list_groups_v4_states": frame(16, 4, carr([cstring(b"Stable"), cstring(b" assigning ")]) + TAGS, flex=True),
+    "list_groups_v5_types": frame(16, 5, carr([cstring(b"stable")]) + carr([cstring(b"CONSUMER"), cstring(b"x")]) +
+                                  TAGS, flex=True),
+    "consumer_group_describe_v0": frame(69, 0, carr([cstring(b"fx-kip848"), cstring(b"fx-stable"), cstring(b"")]) +
+                                        b"\x00" + TAGS, flex=True),
+    "consumer_group_describe_v1": frame(69, 1, carr([cstring(b"fx-kip848"), cstring(b"nope")]) + b"\x01" + TAGS,
+                                        flex=True),
+    "create_topics_v2": frame(19, 2, arr([string(b"new-t") + s32(2) + s16(1) + arr([]) + arr([])]) + s32(1000) +
+                              b"\x00"),
+    "offset_commit_v1_removed": frame(8, 1, string(b"fx-empty") + s32(-1) + string(b"") +
+                                      arr([string(b"fx-orders") + arr([s32(0) + s64(42) + s64(-1) + string(b"m")])])),
     "unknown_api": frame(999, 0, b"\x00\x01"),
     "too_new_version": frame(3, 99, b""),
 }
 seeds["pipeline"] = seeds["api_versions_v0"] + seeds["metadata_v1_all"] + seeds["describe_groups_v0"] + \
     seeds["offset_fetch_v1"]
+seeds["pipeline_kip848"] = seeds["list_groups_v5_types"] + seeds["consumer_group_describe_v1"] + \
+    seeds["describe_groups_v6"]
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 for name, data in seeds.items():

@@ -338,6 +338,9 @@ def main():
                          [("fx-orders", 0, 100, 10, 1000, 990, None, None, "m0"),
                           ("fx-orders", 2, 0, 20, 1000, 980, None, None, None)], []),
             "fx-rebalancing": ("PreparingRebalance", 1, None, [], [("fx-c3-member", "fx-c3", "/127.0.0.1", [])]),
+            # a consumer-protocol (KIP-848) group: librdkafka 2.0.2 describes it through DescribeGroups v4,
+            # which Kafka 4.x (and the sim) answers with state Dead and no members; its offsets are there
+            "fx-kip848": ("Dead", 0, 350, [("fx-orders", 1, 0, 650, 1000, 350, None, None, None)], []),
             "fx-stable": ("Stable", 2, 500 + 400 + 300,
                           [("fx-orders", 0, 100, 500, 1000, 500, "fx-c1", "/10.9.0.1", None),
                            ("fx-orders", 1, 0, 600, 1000, 400, "fx-c1", "/10.9.0.1", None),
@@ -356,6 +359,7 @@ def main():
                 for r in rows[1:]] if col else []
         ok(pick == [("fx-empty", "fx-orders", "0", "100", "10", "1000", "990", "-", "-", "-"),
                     ("fx-empty", "fx-orders", "2", "0", "20", "1000", "980", "-", "-", "-"),
+                    ("fx-kip848", "fx-orders", "1", "0", "650", "1000", "350", "-", "-", "-"),
                     ("fx-rebalancing", "-", "-", "-", "-", "-", "-", "fx-c3-member", "/127.0.0.1", "fx-c3"),
                     ("fx-stable", "fx-orders", "0", "100", "500", "1000", "500", "fx-c1-member", "/10.9.0.1", "fx-c1"),
                     ("fx-stable", "fx-orders", "1", "0", "600", "1000", "400", "fx-c1-member", "/10.9.0.1", "fx-c1"),

@@ -63,13 +63,13 @@ except ImportError as e:
     print("1..0 # SKIP kafka-python not available: %s" % e)
     sys.exit(0)
 
-print("1..20")
+print("1..24")
 sim, bootstrap = start_sim("fixture")
 common = dict(bootstrap_servers=bootstrap, api_version=(2, 0, 0), request_timeout_ms=15000)
 try:
     admin = KafkaAdminClient(**common)
     groups = dict(admin.list_consumer_groups())
-    ok(groups == {"fx-stable": "consumer", "fx-empty": "", "fx-rebalancing": "consumer"},
+    ok(groups == {"fx-stable": "consumer", "fx-empty": "", "fx-rebalancing": "consumer", "fx-kip848": "consumer"},
        "list_consumer_groups: every group with its protocol type", groups)
 
     desc = {d.group: d for d in admin.describe_consumer_groups(["fx-stable", "fx-empty", "fx-rebalancing"])}
@@ -138,7 +138,29 @@ try:
     ok(res == {"fx-new": "NoError", "fx-stable": "NonEmptyGroupError", "fx-nope": "GroupIdNotFoundError"},
        "delete_consumer_groups: Empty deleted, active and unknown refused", res)
     left = sorted(g for g, _ in admin.list_consumer_groups())
-    ok(left == ["fx-empty", "fx-rebalancing", "fx-stable"], "the deleted group is gone", left)
+    ok(left == ["fx-empty", "fx-kip848", "fx-rebalancing", "fx-stable"], "the deleted group is gone", left)
+
+    # fx-kip848, a consumer-protocol (KIP-848) group, seen by a client that only knows classic groups:
+    # DescribeGroups below v6 answers it like an unknown group, as Kafka 4.x does; offsets work as usual.
+    d = admin.describe_consumer_groups(["fx-kip848"])[0]
+    ok(d.state == "Dead" and d.protocol_type == "" and d.protocol == "" and len(d.members) == 0,
+       "describe: the consumer-protocol group fx-kip848 looks Dead through DescribeGroups v3", d)
+    offs = admin.list_consumer_group_offsets("fx-kip848")
+    got = {(tp.topic, tp.partition): om.offset for tp, om in offs.items()}
+    ok(got == {("fx-orders", 1): 650}, "list_consumer_group_offsets: fx-kip848's commit", got)
+    kc = KafkaConsumer(group_id="fx-kip848", enable_auto_commit=False, **common)
+    kc.assign([tps[1]])
+    refused = None
+    try:
+        kc.commit({tps[1]: OffsetAndMetadata(1, "")})
+    except Exception as e:  # UNKNOWN_MEMBER_ID, as for a classic group with members
+        refused = e
+    kc.close()
+    after = admin.list_consumer_group_offsets("fx-kip848")[tps[1]].offset
+    ok(refused is not None and after == 650, "commit into the Stable consumer-protocol group is refused",
+       (refused, after))
+    res = dict((g, e.__name__) for g, e in admin.delete_consumer_groups(["fx-kip848"]))
+    ok(res == {"fx-kip848": "NonEmptyGroupError"}, "delete_consumer_groups: fx-kip848 has a member", res)
 
     admin.create_topics([NewTopic("fx-created", 4, 1)])
     again = None

@@ -226,6 +226,76 @@ static void test_consumer_protocol(void **state)
 	assert_int_equal(sim_group_state_parse("Bogus", &s), -1);
 }
 
+struct seen_assignment {
+	char text[128];
+};
+
+static void note_assignment(const char *topic, size_t len, const int32_t *parts, int n, void *arg)
+{
+	struct seen_assignment *s = arg;
+	size_t at = strlen(s->text);
+	at += (size_t)snprintf(s->text + at, sizeof(s->text) - at, "%.*s:", (int)len, topic);
+	for (int i = 0; i < n; i++)
+		at += (size_t)snprintf(s->text + at, sizeof(s->text) - at, "%d,", parts[i]);
+	snprintf(s->text + at, sizeof(s->text) - at, " ");
+}
+
+/* Consumer-protocol (KIP-848) groups: their own states, the assignment decoder ConsumerGroupDescribe uses,
+ * subscriptions from names, and the way back to a classic group. */
+static void test_group_types(void **state)
+{
+	(void)state;
+	assert_true(sim_group_state_valid(SIM_GROUP_CONSUMER, SIM_GROUP_ASSIGNING));
+	assert_true(sim_group_state_valid(SIM_GROUP_CONSUMER, SIM_GROUP_STABLE));
+	assert_false(sim_group_state_valid(SIM_GROUP_CONSUMER, SIM_GROUP_PREPARING_REBALANCE));
+	assert_false(sim_group_state_valid(SIM_GROUP_CLASSIC, SIM_GROUP_RECONCILING));
+	assert_true(sim_group_state_valid(SIM_GROUP_CLASSIC, SIM_GROUP_COMPLETING_REBALANCE));
+	enum sim_group_state s;
+	assert_int_equal(sim_group_state_parse("RECONCILING", &s), 0);
+	assert_int_equal(s, SIM_GROUP_RECONCILING);
+	assert_string_equal(sim_group_state_name(SIM_GROUP_ASSIGNING), "Assigning");
+	assert_string_equal(sim_group_type_name(SIM_GROUP_CONSUMER), "consumer");
+	assert_string_equal(sim_group_type_name(SIM_GROUP_CLASSIC), "classic");
+
+	static const int32_t parts[] = {3, 1};
+	struct sim_assignment a[2] = {{"orders", parts, 2}, {"audit", parts, 0}};
+	int32_t len;
+	uint8_t *bytes = sim_consumer_assignment_encode(a, 2, &len);
+	struct seen_assignment seen = {""};
+	assert_int_equal(sim_consumer_assignment_each(bytes, len, note_assignment, &seen), 0);
+	assert_string_equal(seen.text, "orders:3,1, audit: ");
+	seen.text[0] = '\0';
+	assert_int_equal(sim_consumer_assignment_each(bytes, len - 5, note_assignment, &seen), -1);
+	free(bytes);
+
+	struct sim_state *st = sim_state_new(1, 1);
+	assert_int_equal(st->kafka_major, 4);
+	struct sim_group *g = sim_group_get_or_create(st, "cg");
+	assert_int_equal(g->type, SIM_GROUP_CLASSIC); /* every group starts classic */
+	g->type = SIM_GROUP_CONSUMER;
+	g->state = SIM_GROUP_STABLE;
+	struct sim_member *m = sim_member_new("m", "c", NULL);
+	m->subscribed_topics = calloc(1, sizeof(char *));
+	m->subscribed_topics[0] = strdup("orders");
+	m->nsubscribed_topics = 1;
+	bytes = sim_consumer_assignment_encode(&a[1], 1, &len);
+	sim_member_set_assignment(m, bytes, len);
+	free(bytes);
+	sim_group_add_member(g, m);
+	assert_true(sim_group_subscribes(g, "orders", 6));
+	assert_false(sim_group_subscribes(g, "audit", 5)); /* assigned, not subscribed: Kafka looks at names */
+	(void)sim_group_remove_member(g, "m");
+	g->state = SIM_GROUP_EMPTY;
+	g->group_epoch = g->assignment_epoch = 7;
+	sim_group_commit(g, "orders", 6, 0, 5, -1, NULL, 0, 1);
+	sim_group_to_classic(g);
+	assert_int_equal(g->type, SIM_GROUP_CLASSIC);
+	assert_int_equal(g->group_epoch, 0);
+	assert_string_equal(g->protocol_type, "");
+	assert_non_null(sim_group_committed(g, "orders", 6, 0)); /* offsets survive the change of type */
+	sim_state_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_non_monotonic_timestamps),
 		cmocka_unit_test(test_topics_and_groups),
 		cmocka_unit_test(test_consumer_protocol),
+		cmocka_unit_test(test_group_types),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
