@@ -38,6 +38,7 @@ no_secret() { # NAME — the secret is in neither stream
 	if grep -q "$SECRET" "$LT_TMP/out" "$LT_TMP/err"; then _tap_result 1 "$1"; else _tap_result 0 "$1"; fi
 }
 
+# The fixture has four groups (fx-stable, fx-empty, fx-rebalancing, fx-kip848: src/sim/sim.h).
 # ---- a frozen cluster: accepts connections (the kernel does), never answers
 sim_up --scenario fixture
 kill -STOP "$SIM_PID"
@@ -53,7 +54,7 @@ is "frozen sim, json: stdout stays empty (no half document)" "$out" ""
 kill -CONT "$SIM_PID"
 run --once -b "$BOOT" --timeout 5 --format json
 is "thawed sim: exits 0" "$rc" 0
-ok "thawed sim: valid JSON with the groups" "$DEBIAN_PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["groups"]) == 3, d' "$LT_TMP/out"
+ok "thawed sim: valid JSON with the groups" "$DEBIAN_PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["groups"]) == 4, d' "$LT_TMP/out"
 sim_down
 
 # ---- slower than --timeout
@@ -94,7 +95,7 @@ for api in 15 9; do
 		ok "$code on API $api: exits 0 with every group marked with its error" "$DEBIAN_PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert len(d["groups"]) == 3, d
+assert len(d["groups"]) == 4, d
 assert all(g["error"] for g in d["groups"]), d' "$LT_TMP/out"
 		sim_down
 	done
