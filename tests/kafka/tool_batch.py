@@ -7,7 +7,6 @@ Each run calls ConsumerGroupCommand.main in the same JVM with its own stdout/std
 procedure turned into a status, so the answers are the tool's own; only the ~1 s JVM start is shared.
 Every run is bounded (timeout); a runner that does not answer in time is killed and the run raises.
 """
-import os
 import subprocess
 import threading
 
