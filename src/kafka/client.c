@@ -16,6 +16,7 @@ struct lt_client {
 	pthread_mutex_t mu;        /* guards last_error/last_fatal: callbacks run on librdkafka threads */
 	char last_error[512];
 	bool last_fatal;
+	bool last_security;        /* last_error is an authentication or TLS failure (explain.h) */
 	bool debug;                /* LAGTOP_DEBUG set: librdkafka's log lines go to stderr (masked) */
 	size_t n_secrets;          /* values to mask in every message */
 	char **secrets;
@@ -82,7 +83,7 @@ static void on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
 	lt_client *cl = opaque;
 	char buf[512];
-	bool fatal = false;
+	bool fatal = false, security = false;
 
 	if (err == RD_KAFKA_RESP_ERR__FATAL) {
 		/* The handle is unusable from now on; the real cause is kept by librdkafka. */
@@ -100,10 +101,14 @@ static void on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 		snprintf(cause, sizeof cause, "%s", cl->tls_cause);
 		pthread_mutex_unlock(&cl->mu);
 		struct lt_explain_ctx ctx = { cl->sasl_user, cl->sasl_mechanism, cause, rd_kafka_version_str() };
-		if (explain_connection_error(buf, &ctx, why, sizeof why))
+		security = explain_connection_error(buf, &ctx, why, sizeof why);
+		if (security)
 			snprintf(buf, sizeof buf, "%s", why);
 	}
 	record_error(cl, fatal, buf);
+	pthread_mutex_lock(&cl->mu);
+	cl->last_security = security;
+	pthread_mutex_unlock(&cl->mu);
 	if (cl->debug) {
 		pthread_mutex_lock(&cl->mu);
 		fprintf(stderr, "lagtop: librdkafka %s: %s\n", fatal ? "fatal error" : "error", cl->last_error);
@@ -260,6 +265,14 @@ bool client_last_error(lt_client *cl, char *buf, size_t len)
 	bool fatal = cl->last_fatal;
 	pthread_mutex_unlock(&cl->mu);
 	return fatal;
+}
+
+bool client_security_failed(lt_client *cl)
+{
+	pthread_mutex_lock(&cl->mu);
+	bool r = cl->last_security;
+	pthread_mutex_unlock(&cl->mu);
+	return r;
 }
 
 int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size_t errlen)

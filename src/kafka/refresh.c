@@ -196,14 +196,20 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 		client_poll(rc->client);
 		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
 			break;
+		if (client_security_failed(rc->client))
+			break; /* wrong credentials or certificates: waiting out the timeout will not change them */
 	}
 	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
 		char last[512];
 		client_last_error(rc->client, last, sizeof last);
-		snprintf(err, errlen, "cannot reach the cluster within %.1f s: %s%s%s", rc->timeout_ms / 1000.0,
-			 rd_kafka_err2str(e), last[0] ? " (" : "", last[0] ? last : "");
-		if (last[0])
-			strncat(err, ")", errlen - strlen(err) - 1);
+		if (client_security_failed(rc->client) && last[0]) {
+			snprintf(err, errlen, "cannot connect to the cluster: %s", last);
+		} else {
+			snprintf(err, errlen, "cannot reach the cluster within %.1f s: %s%s%s", rc->timeout_ms / 1000.0,
+				 rd_kafka_err2str(e), last[0] ? " (" : "", last[0] ? last : "");
+			if (last[0])
+				strncat(err, ")", errlen - strlen(err) - 1);
+		}
 		*mdp = NULL;
 		return -1;
 	}
