@@ -105,7 +105,8 @@ static void print_result(const lt_reset_result *res, FILE *out)
 			}
 	}
 	if (res->backup_path)
-		fprintf(stderr, "lagtop: backup of the previous offsets: %s\n", res->backup_path);
+		fprintf(stderr, "lagtop: backup of the previous offsets: %s%s\n", res->backup_path,
+			res->committed ? "" : " (the reset was not applied: the offsets are still these)");
 	print_lines(stderr, "lagtop: ", res->message ? res->message : "");
 	if (res->audit_error)
 		fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", res->audit_error);

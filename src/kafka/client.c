@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "kafka/explain.h"
 #include "util/xalloc.h"
 
 struct lt_client {
@@ -15,9 +16,12 @@ struct lt_client {
 	pthread_mutex_t mu;        /* guards last_error/last_fatal: callbacks run on librdkafka threads */
 	char last_error[512];
 	bool last_fatal;
+	bool last_security;        /* last_error is an authentication or TLS failure (explain.h) */
 	bool debug;                /* LAGTOP_DEBUG set: librdkafka's log lines go to stderr (masked) */
 	size_t n_secrets;          /* values to mask in every message */
 	char **secrets;
+	char *sasl_user, *sasl_mechanism; /* for "authentication failed for user X (MECH)" (explain.h) */
+	char tls_cause[200];       /* the X.509 error of the last failed certificate verification (under mu) */
 };
 
 /* Set before the user's properties so that -X can override every one of them. */
@@ -79,7 +83,7 @@ static void on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
 	lt_client *cl = opaque;
 	char buf[512];
-	bool fatal = false;
+	bool fatal = false, security = false;
 
 	if (err == RD_KAFKA_RESP_ERR__FATAL) {
 		/* The handle is unusable from now on; the real cause is kept by librdkafka. */
@@ -91,8 +95,20 @@ static void on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 		/* Everything else (__TRANSPORT, __ALL_BROKERS_DOWN, __RESOLVE, auth retries...) is transient:
 		 * librdkafka keeps reconnecting, and the collector keeps refreshing. */
 		snprintf(buf, sizeof buf, "%s", reason ? reason : rd_kafka_err2str(err));
+		/* SASL and TLS failures: one line naming the cause (the user, the X.509 error). */
+		char cause[sizeof cl->tls_cause], why[512];
+		pthread_mutex_lock(&cl->mu);
+		snprintf(cause, sizeof cause, "%s", cl->tls_cause);
+		pthread_mutex_unlock(&cl->mu);
+		struct lt_explain_ctx ctx = { cl->sasl_user, cl->sasl_mechanism, cause, rd_kafka_version_str() };
+		security = explain_connection_error(buf, &ctx, why, sizeof why);
+		if (security)
+			snprintf(buf, sizeof buf, "%s", why);
 	}
 	record_error(cl, fatal, buf);
+	pthread_mutex_lock(&cl->mu);
+	cl->last_security = security;
+	pthread_mutex_unlock(&cl->mu);
 	if (cl->debug) {
 		pthread_mutex_lock(&cl->mu);
 		fprintf(stderr, "lagtop: librdkafka %s: %s\n", fatal ? "fatal error" : "error", cl->last_error);
@@ -109,6 +125,26 @@ static void on_log(const rd_kafka_t *rk, int level, const char *fac, const char 
 	snprintf(buf, sizeof buf, "%s", msg);
 	mask_secrets(buf, sizeof buf, cl->secrets, cl->n_secrets);
 	fprintf(stderr, "lagtop: librdkafka log %d %s: %s\n", level, fac, buf);
+}
+
+/* Keeps OpenSSL's verdict (valid when it found no error) and records why a certificate failed, which
+ * librdkafka's own message does not say (a wrong host and an unknown CA read the same there). */
+static int on_cert_verify(rd_kafka_t *rk, const char *broker_name, int32_t broker_id, int *x509_error, int depth,
+			  const char *buf, size_t size, char *errstr, size_t errstr_size, void *opaque)
+{
+	(void)rk, (void)broker_id, (void)depth, (void)buf, (void)size;
+	lt_client *cl = opaque;
+	if (*x509_error == 0)
+		return 1;
+	const char *cause = explain_x509_error(*x509_error);
+	pthread_mutex_lock(&cl->mu);
+	if (cause)
+		snprintf(cl->tls_cause, sizeof cl->tls_cause, "%s", cause);
+	else
+		snprintf(cl->tls_cause, sizeof cl->tls_cause, "X.509 verification error %d", *x509_error);
+	snprintf(errstr, errstr_size, "%s (%s)", cl->tls_cause, broker_name ? broker_name : "?");
+	pthread_mutex_unlock(&cl->mu);
+	return 0;
 }
 
 static int conf_set(rd_kafka_conf_t *conf, const char *key, const char *value, char *err, size_t errlen)
@@ -157,6 +193,16 @@ lt_client *client_new(const struct lt_client_conf *cc, char *err, size_t errlen)
 			cl->secrets = xrealloc(cl->secrets, (cl->n_secrets + 1) * sizeof *cl->secrets);
 			cl->secrets[cl->n_secrets++] = xstrdup(cc->prop_values[i]);
 		}
+	for (size_t i = 0; i < cc->n_props; i++) {
+		char **dst = strcmp(cc->prop_keys[i], "sasl.username") == 0 ? &cl->sasl_user :
+			     strcmp(cc->prop_keys[i], "sasl.mechanism") == 0 ||
+				     strcmp(cc->prop_keys[i], "sasl.mechanisms") == 0 ? &cl->sasl_mechanism : NULL;
+		if (dst) {
+			free(*dst);
+			*dst = xstrdup(cc->prop_values[i]);
+		}
+	}
+	rd_kafka_conf_set_ssl_cert_verify_cb(conf, on_cert_verify);
 
 	rd_kafka_conf_set_opaque(conf, cl);
 	rd_kafka_conf_set_error_cb(conf, on_error);
@@ -196,6 +242,8 @@ void client_free(lt_client *cl)
 		free(cl->secrets[i]);
 	}
 	free(cl->secrets);
+	free(cl->sasl_user);
+	free(cl->sasl_mechanism);
 	pthread_mutex_destroy(&cl->mu);
 	free(cl);
 }
@@ -217,6 +265,14 @@ bool client_last_error(lt_client *cl, char *buf, size_t len)
 	bool fatal = cl->last_fatal;
 	pthread_mutex_unlock(&cl->mu);
 	return fatal;
+}
+
+bool client_security_failed(lt_client *cl)
+{
+	pthread_mutex_lock(&cl->mu);
+	bool r = cl->last_security;
+	pthread_mutex_unlock(&cl->mu);
+	return r;
 }
 
 int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size_t errlen)

@@ -44,6 +44,10 @@ void client_poll(lt_client *cl);
 /* The newest error librdkafka reported (secrets masked), "" if none. Returns true if it was fatal. */
 bool client_last_error(lt_client *cl, char *buf, size_t len);
 
+/* True when the newest error is an authentication or TLS failure (wrong credentials, an untrusted or
+ * mismatched certificate, a missing client certificate): retrying within this refresh will not help. */
+bool client_security_failed(lt_client *cl);
+
 /* True for property names whose values must never be shown (config_is_secret_key's rule). */
 bool client_prop_is_secret(const char *key);
 

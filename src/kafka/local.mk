@@ -1,6 +1,7 @@
 ## src/kafka — the only code that includes rdkafka.h: client, collector, reset executor.
 liblagtop_a_SOURCES += \
 	src/kafka/client.c src/kafka/client.h \
+	src/kafka/explain.c src/kafka/explain.h \
 	src/kafka/collector.c src/kafka/collector.h \
 	src/kafka/refresh.c src/kafka/refresh.h \
 	src/kafka/log_offsets.c src/kafka/log_offsets.h \

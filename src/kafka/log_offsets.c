@@ -313,13 +313,27 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 		idx[i] = &md->topics[i];
 	qsort(idx, (size_t)md->topic_cnt, sizeof *idx, cmp_md_topic);
 	const rd_kafka_metadata_topic_t *mt = NULL;
+	size_t n_unseen = 0;   /* topics the metadata leaves out: no Describe on them, or deleted */
+	char unseen[200] = "";
 	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || tps[i].topic != tps[i - 1].topic) /* sorted: one lookup per topic */
+		if (i == 0 || tps[i].topic != tps[i - 1].topic) { /* sorted: one lookup per topic */
 			mt = md_topic(idx, (size_t)md->topic_cnt, tps[i].topic);
+			if (!mt || mt->err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED) {
+				size_t used = strlen(unseen);
+				if (n_unseen < 3)
+					snprintf(unseen + used, sizeof unseen - used, "%s%s", n_unseen ? ", " : "",
+						 tps[i].topic);
+				n_unseen++;
+			}
+		}
 		tps[i].leader = leader_of(mt, md, tps[i].partition);
 		tps[i].log_start = tps[i].log_end = LT_OFFSET_NONE;
 	}
 	free(idx);
+	if (n_unseen)
+		refresh_errors_add(&s->error, "log offsets unknown for %zu topic%s not in the metadata (not authorized to "
+				   "Describe, or deleted): %s%s", n_unseen, n_unseen == 1 ? "" : "s", unseen,
+				   n_unseen > 3 ? ", ..." : "");
 	qsort(tps, n, sizeof *tps, cmp_tp_leader);
 
 #ifdef HAVE_RD_KAFKA_LISTOFFSETS

@@ -67,6 +67,7 @@ struct group_work {
 	const rd_kafka_group_result_t *off;              /* idem */
 	struct kept_event *desc_ev, *off_ev;             /* the events they point into */
 	bool built;    /* in the snapshot already: its events are released */
+	bool unauthorized; /* GROUP_AUTHORIZATION_FAILED: no Describe on it (left out, counted once) */
 	char *error;
 };
 
@@ -195,14 +196,20 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 		client_poll(rc->client);
 		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
 			break;
+		if (client_security_failed(rc->client))
+			break; /* wrong credentials or certificates: waiting out the timeout will not change them */
 	}
 	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
 		char last[512];
 		client_last_error(rc->client, last, sizeof last);
-		snprintf(err, errlen, "cannot reach the cluster within %.1f s: %s%s%s", rc->timeout_ms / 1000.0,
-			 rd_kafka_err2str(e), last[0] ? " (" : "", last[0] ? last : "");
-		if (last[0])
-			strncat(err, ")", errlen - strlen(err) - 1);
+		if (client_security_failed(rc->client) && last[0]) {
+			snprintf(err, errlen, "cannot connect to the cluster: %s", last);
+		} else {
+			snprintf(err, errlen, "cannot reach the cluster within %.1f s: %s%s%s", rc->timeout_ms / 1000.0,
+				 rd_kafka_err2str(e), last[0] ? " (" : "", last[0] ? last : "");
+			if (last[0])
+				strncat(err, ")", errlen - strlen(err) - 1);
+		}
 		*mdp = NULL;
 		return -1;
 	}
@@ -392,6 +399,10 @@ static void set_error(struct group_work *gw, const char *what, const char *why)
 	if (gw->error)
 		return;
 	gw->error = xasprintf("%s: %s", what, why);
+	/* A principal allowed to Describe only some groups still gets the others from ListGroups when it
+	 * may Describe the cluster: those are left out of the snapshot and counted in its error. */
+	if (strstr(why, rd_kafka_err2str(RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED)))
+		gw->unauthorized = true;
 }
 
 static int cmp_coord(const void *a, const void *b)
@@ -980,10 +991,20 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 	struct event_keep keep = { 0 };
 	groups_stage(rc, s, md, admin_deadline, stop, &ws, &keep);
 
+	size_t n_unauth = 0;
+	char unauth_names[200] = "";
 	for (size_t i = 0; i < ws.n; i++) {
 		struct group_work *gw = ws.w[i];
 		if (gw->built)
 			continue;
+		if (gw->unauthorized) { /* neither a row with an error nor a stale copy: one count for all */
+			size_t used = strlen(unauth_names);
+			if (n_unauth < 3)
+				snprintf(unauth_names + used, sizeof unauth_names - used, "%s%s", n_unauth ? ", " : "",
+					 gw->name);
+			n_unauth++;
+			continue;
+		}
 		if (!gw->error && gw->desc && gw->off) {
 			group_build(s, &ws, rc->prev, gw);
 			continue;
@@ -1005,6 +1026,9 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 			refresh_errors_add(&s->error, "group %s: %s", gw->name, gw->error);
 		}
 	}
+	if (n_unauth)
+		refresh_errors_add(&s->error, "%zu group%s not authorized (Describe on the group denied): %s%s", n_unauth,
+				   n_unauth == 1 ? "" : "s", unauth_names, n_unauth > 3 ? ", ..." : "");
 	keep_free(&keep);
 	work_free(&ws);
 

@@ -392,6 +392,11 @@ static void audit_value(lt_strbuf *b, const char *key, const char *v)
 	}
 }
 
+static bool is_authz_error(rd_kafka_resp_err_t e)
+{
+	return e == RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED || e == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED;
+}
+
 static void audit(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc, lt_reset_result *res,
 		  const char *result_word)
 {
@@ -526,9 +531,9 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 					   "committing offsets (its outcome is unknown: see the offsets read back)", err,
 					   sizeof err);
 	rd_kafka_queue_destroy(q);
-	size_t n_refused = 0, n_failed = 0;
+	size_t n_refused = 0, n_failed = 0, n_authz = 0;
 	char *group_error = NULL;
-	bool group_refused = false;
+	bool group_refused = false, group_authz = false;
 	if (!ev) {
 		group_error = xstrdup(err);
 	} else {
@@ -541,6 +546,7 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 			const rd_kafka_error_t *e = rd_kafka_group_result_error(gr[0]);
 			group_error = xasprintf("committing offsets: %s", rd_kafka_error_string(e));
 			group_refused = is_membership_error(rd_kafka_error_code(e));
+			group_authz = is_authz_error(rd_kafka_error_code(e));
 		}
 		const rd_kafka_topic_partition_list_t *pl = n == 1 ? rd_kafka_group_result_partitions(gr[0]) : NULL;
 		for (int i = 0; pl && i < pl->cnt; i++) {
@@ -553,6 +559,7 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 					continue;
 				pr->error = xstrdup(rd_kafka_err2str(tp->err));
 				pr->refused = is_membership_error(tp->err);
+				n_authz += is_authz_error(tp->err);
 				if (pr->refused)
 					n_refused++;
 				else
@@ -583,8 +590,20 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 				     "the commit (%s). Nothing was changed by this commit.",
 				     plan->group, group_error ? group_error : "UNKNOWN_MEMBER_ID"));
 		word = "refused-by-broker";
+	} else if (group_authz || (n_authz && n_authz == res->n_parts)) {
+		/* e.g. a principal with Describe but not Read on the group: the broker commits nothing. */
+		result_set(res, LT_EXEC_FAILED,
+			   xasprintf("The broker refused the commit: not authorized (%s; committing needs Read on group "
+				     "'%s' and Read on its topics). Nothing was applied: the offsets are unchanged.",
+				     group_error ? group_error : res->parts[0].error, plan->group));
+		word = "not-authorized";
 	} else if (group_error) {
 		result_set(res, LT_EXEC_FAILED, xasprintf("%s", group_error));
+		word = "failed";
+	} else if (n_refused + n_failed == res->n_parts) {
+		result_set(res, LT_EXEC_FAILED,
+			   xasprintf("none of the %zu partitions was committed (see the per-partition errors): nothing "
+				     "was applied", res->n_parts));
 		word = "failed";
 	} else if (n_refused || n_failed) {
 		result_set(res, LT_EXEC_FAILED,

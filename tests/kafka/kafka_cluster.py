@@ -9,6 +9,16 @@ As a library (the tests):
         rc, out, err = kc.consumer_groups("--describe", "--group", "g")   # the real kafka-consumer-groups
         kc.stop_node(2); kc.start_node(2)           # a broker outage (3-node clusters)
 
+    # secured listeners beside the PLAINTEXT one (which the harness and the tools keep using as a super user)
+    sec = Security(scram={"alice": "alice-pw"}, authorizer=True,
+                   listeners=[("SASL_PLAINTEXT", "SASL_PLAINTEXT", {}), ("SASL_SSL", "SASL_SSL", {}),
+                              ("MTLS", "SSL", {"client_auth": "required"}), ("BADHOST", "SSL", {"cert": "wrong-host"})])
+    with KafkaCluster("4", security=sec) as kc:
+        kc.listener("SASL_SSL")                     # "127.0.0.1:P" of that listener
+        kc.tls.ca, kc.tls.client_cert, kc.tls.client_key   # PEM files made with openssl (Security.tls)
+        kc.acls("--add", "--allow-principal", "User:alice", "--operation", "Describe", "--group", "app-",
+                "--resource-pattern-type", "prefixed")     # the real kafka-acls, as a super user
+
 As a script (by hand):
 
     tests/kafka/kafka_cluster.py start [--line 4|3.9] [--nodes N] [--dir DIR]   # prints "ready bootstrap=..."
@@ -220,14 +230,128 @@ rootLogger.level = warn
 rootLogger.appenderRef.stderr.ref = stderr
 """
 
+class Tls:
+    """A test CA and certificates made with openssl (Debian's) in `d`, all PEM, keys unencrypted PKCS#8:
+    ca (CA certificate), broker_keystore (key + chain for 127.0.0.1 and localhost), wrong_keystore (a
+    certificate for wrong.invalid only, signed by the same CA), client_cert/client_key (CN=client_cn,
+    for mutual TLS), other_ca (a CA nobody signed with)."""
+
+    def __init__(self, d, client_cn="lagtop-client"):
+        self.dir = d
+        os.makedirs(d, exist_ok=True)
+        self.openssl = shutil.which("openssl")
+        if not self.openssl:
+            raise Unavailable("openssl not found (Debian package openssl)")
+        self.ca = self._ca("ca", "lagtop test CA")
+        self.other_ca = self._ca("other-ca", "lagtop unrelated CA")
+        self.broker_cert, self.broker_key = self._leaf("broker", "localhost",
+                                                       "subjectAltName=IP:127.0.0.1,DNS:localhost")
+        self.wrong_cert, self.wrong_key = self._leaf("wrong-host", "wrong.invalid",
+                                                     "subjectAltName=DNS:wrong.invalid")
+        self.client_cert, self.client_key = self._leaf("client", client_cn, None)
+        self.broker_keystore = self._keystore("broker")
+        self.wrong_keystore = self._keystore("wrong-host")
+
+    def _run(self, *args):
+        p = subprocess.run([self.openssl] + list(args), capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+        if p.returncode != 0:
+            raise RuntimeError("openssl %s failed: %s" % (args[0], p.stderr[-1000:]))
+
+    def _ca(self, name, cn):
+        key, crt = os.path.join(self.dir, name + ".key"), os.path.join(self.dir, name + ".pem")
+        self._run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", crt, "-days", "2",
+                  "-subj", "/CN=" + cn, "-addext", "basicConstraints=critical,CA:TRUE",
+                  "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+        return crt
+
+    def _leaf(self, name, cn, san):
+        key, csr, crt = (os.path.join(self.dir, name + ext) for ext in (".key", ".csr", ".pem"))
+        ext = os.path.join(self.dir, name + ".ext")
+        with open(ext, "w") as f:
+            f.write("basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth,clientAuth\n")
+            if san:
+                f.write(san + "\n")
+        self._run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj",
+                  "/CN=%s/O=lagtop tests" % cn)
+        self._run("x509", "-req", "-in", csr, "-CA", self.ca, "-CAkey", os.path.join(self.dir, "ca.key"),
+                  "-CAcreateserial", "-out", crt, "-days", "2", "-extfile", ext)
+        os.chmod(key, 0o600)
+        return crt, key
+
+    def _keystore(self, name):
+        """Kafka's PEM key store: the private key, then the certificate chain, in one file."""
+        path = os.path.join(self.dir, name + "-keystore.pem")
+        with open(path, "w") as out:
+            for part in (name + ".key", name + ".pem", "ca.pem"):
+                with open(os.path.join(self.dir, part)) as f:
+                    out.write(f.read())
+        os.chmod(path, 0o600)
+        return path
+
+
+class Security:
+    """Secured listeners for a KafkaCluster, beside its PLAINTEXT listener (which inter-broker traffic, the
+    harness and the real tools keep using; its principal, User:ANONYMOUS, is a super user).
+
+    listeners: (NAME, PROTOCOL, options) with PROTOCOL one of SASL_PLAINTEXT, SASL_SSL, SSL; options:
+      "client_auth": "none" | "requested" | "required" (SSL listeners; default none),
+      "cert": "wrong-host" (serve the certificate for wrong.invalid instead of 127.0.0.1/localhost).
+    scram: {user: password}, SCRAM-SHA-512 credentials written by the storage tool at format time
+      (`format --add-scram 'SCRAM-SHA-512=[name=U,password=P]'`), so they exist before the first start.
+    authorizer: the KRaft StandardAuthorizer with allow.everyone.if.no.acl.found=false; super users are
+      User:ANONYMOUS (the PLAINTEXT and controller listeners) and `super_users`.
+    SSL principals are the certificate's CN (ssl.principal.mapping.rules)."""
+
+    def __init__(self, listeners=(), scram=None, authorizer=False, super_users=(), client_cn="lagtop-client"):
+        self.listeners = [(n.upper(), proto.upper(), dict(opts or {})) for n, proto, opts in listeners]
+        for n, proto, _ in self.listeners:
+            if proto not in ("SASL_PLAINTEXT", "SASL_SSL", "SSL"):
+                raise ValueError("listener %s: unknown protocol %s" % (n, proto))
+            if n in ("PLAINTEXT", "CONTROLLER"):
+                raise ValueError("listener name %s is the harness's own" % n)
+        self.scram = dict(scram or {})
+        self.authorizer = authorizer
+        self.super_users = list(super_users)
+        self.client_cn = client_cn
+
+    def needs_tls(self):
+        return any(proto in ("SASL_SSL", "SSL") for _, proto, _ in self.listeners)
+
+    def broker_props(self, tls, addr):
+        """Broker settings for these listeners; addr(name) -> "127.0.0.1:P"."""
+        props = {}
+        if any(proto.startswith("SASL") for _, proto, _ in self.listeners):
+            props["sasl.enabled.mechanisms"] = "SCRAM-SHA-512"
+        for name, proto, opts in self.listeners:
+            pre = "listener.name.%s." % name.lower()
+            if proto.startswith("SASL"):
+                props[pre + "scram-sha-512.sasl.jaas.config"] = \
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required;"
+            if proto in ("SASL_SSL", "SSL"):
+                wrong = opts.get("cert") == "wrong-host"
+                props[pre + "ssl.keystore.type"] = "PEM"
+                props[pre + "ssl.keystore.location"] = tls.wrong_keystore if wrong else tls.broker_keystore
+                props[pre + "ssl.truststore.type"] = "PEM"
+                props[pre + "ssl.truststore.location"] = tls.ca
+                props[pre + "ssl.client.auth"] = opts.get("client_auth", "none")
+        if tls is not None:
+            props["ssl.principal.mapping.rules"] = "RULE:^(.*,)?CN=([^,]+)(,.*)?$/$2/,DEFAULT"
+        if self.authorizer:
+            props["authorizer.class.name"] = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+            props["allow.everyone.if.no.acl.found"] = "false"
+            props["super.users"] = ";".join(["User:ANONYMOUS"] + ["User:" + u for u in self.super_users])
+        return props
+
 
 class KafkaCluster:
     """N KRaft combined-mode nodes (broker + controller each) on 127.0.0.1.
 
     extra: broker settings added to (or replacing) the defaults, e.g. {"offsets.retention.minutes": "1"}.
+    security: a Security (secured listeners, SCRAM users, the authorizer); None: PLAINTEXT only, as before.
     """
 
-    def __init__(self, line="4", nodes=1, extra=None, workdir=None, keep_dir=False):
+    def __init__(self, line="4", nodes=1, extra=None, workdir=None, keep_dir=False, security=None):
         if line not in LINES:
             raise ValueError("unknown Kafka line %r" % line)
         self.line = line
@@ -243,6 +367,9 @@ class KafkaCluster:
         self.cluster_id = _cluster_id()
         self.version = None
         self.started_in = None  # seconds from launch to every node ready
+        self.security = security
+        self.tls = None         # a Tls when a secured listener needs one
+        self.sec_ports = {}     # node id -> {listener name: port}
 
     # ---- life cycle ----
     def __enter__(self):
@@ -263,6 +390,13 @@ class KafkaCluster:
         self.bootstrap = ",".join("127.0.0.1:%d" % self.ports[i][0] for i in sorted(self.ports))
         t0 = time.monotonic()
         try:
+            if self.security is not None:
+                names = [n for n, _, _ in self.security.listeners]
+                extra_ports = free_ports(len(names) * self.nodes) if names else []
+                for i in sorted(self.ports):
+                    self.sec_ports[i] = {n: extra_ports.pop(0) for n in names}
+                if self.security.needs_tls():
+                    self.tls = Tls(os.path.join(self.dir, "tls"), self.security.client_cn)
             for i in sorted(self.ports):
                 self._write_config(i)
                 self._format(i)
@@ -356,6 +490,14 @@ class KafkaCluster:
         if self.line != "3.9":
             props["share.coordinator.state.topic.replication.factor"] = rf
             props["share.coordinator.state.topic.min.isr"] = "1"
+        if self.security is not None and self.security.listeners:
+            sec = self.security.listeners
+            mine = self.sec_ports[node]
+            props["listeners"] += "".join(",%s://127.0.0.1:%d" % (n, mine[n]) for n, _, _ in sec)
+            props["advertised.listeners"] += "".join(",%s://127.0.0.1:%d" % (n, mine[n]) for n, _, _ in sec)
+            props["listener.security.protocol.map"] += "".join(",%s:%s" % (n, proto) for n, proto, _ in sec)
+        if self.security is not None:
+            props.update(self.security.broker_props(self.tls, self.listener))
         props.update(self.extra)
         with open(os.path.join(d, "server.properties"), "w") as f:
             for k in sorted(props):
@@ -377,6 +519,8 @@ class KafkaCluster:
         d = self.node_dir(node)
         cmd = self._jvm(node, TOOL_JVM) + ["kafka.tools.StorageTool", "format", "-t", self.cluster_id,
                                            "-c", os.path.join(d, "server.properties"), "--ignore-formatted"]
+        for user, password in sorted((self.security.scram if self.security else {}).items()):
+            cmd += ["--add-scram", "SCRAM-SHA-512=[name=%s,password=%s]" % (user, password)]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         if p.returncode != 0:
             raise RuntimeError("formatting node %d failed: %s" % (node, (p.stdout + p.stderr)[-2000:]))
@@ -424,7 +568,17 @@ class KafkaCluster:
                 pass
         return text
 
+    def listener(self, name):
+        """The bootstrap list ("127.0.0.1:P,...") of a secured listener."""
+        return ",".join("127.0.0.1:%d" % self.sec_ports[i][name.upper()] for i in sorted(self.sec_ports))
+
     # ---- the real tools ----
+    def acls(self, *args, timeout=120):
+        """The real kafka-acls (org.apache.kafka.tools.AclCommand in 4.x, kafka.admin.AclCommand in 3.9) through
+        the PLAINTEXT listener, whose principal is a super user."""
+        main = "kafka.admin.AclCommand" if self.line == "3.9" else "org.apache.kafka.tools.AclCommand"
+        return self.tool(main, "--bootstrap-server", self.bootstrap, *args, timeout=timeout)
+
     def tool(self, main_class, *args, timeout=120):
         """Runs a Kafka tool's main class in its own JVM; returns (rc, stdout, stderr)."""
         return run_tool(self.line, main_class, *args, timeout=timeout)
