@@ -1,6 +1,9 @@
 /* csv.h — kafka-consumer-groups' reset CSV, pure (text in, text out; the caller reads and writes files).
  *
  * No header. One group: topic,partition,offset. Several groups: group,topic,partition,offset.
+ * Records are RFC 4180 CSV read by util/csv.h's strict reader (the one CSV reader): a quoted field may hold
+ * commas, doubled quotes and line breaks (a group id may be any string); a quoting error is the reader's
+ * "line N: … at column C". The export quotes a group id that needs it.
  * Import (kafka-consumer-groups' rule): if the first line has 3 fields (and lagtop always resets exactly
  * one group) the whole file is the 3-column form for that group; otherwise every line has 4 fields and the
  * rows of the group are kept. No row for the group: "No reset plan for group g found.".

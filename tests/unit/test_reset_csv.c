@@ -94,6 +94,60 @@ static void malformed(void **state)
 	parse_bad("other,t,x,5\ng,t,0,1\n", "line 1: partition 'x' is not a whole number from 0 to 2147483647");
 }
 
+/* Issue 18: the 4-column form is RFC 4180 CSV like every CSV lagtop reads (one reader, util/csv.h):
+ * a group id may hold commas, quotes and line breaks, all legal in Kafka. Before, '"a,b",t,0,5' was
+ * "expected 4 fields" and '"x""y",t,0,5' looked up the group x""y. */
+static void quoted_group_ids(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	lt_reset_csv_row *r = NULL;
+	size_t n = 0;
+
+	assert_int_equal(reset_csv_parse("\"a,b\",t,0,5\nother,t,1,6\n", "a,b", &r, &n, err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(r[0].group, "a,b");
+	assert_string_equal(r[0].topic, "t");
+	assert_int_equal(r[0].offset, 5);
+	reset_csv_rows_free(r, n);
+
+	assert_int_equal(reset_csv_parse("\"x\"\"y\",t,0,5\n", "x\"y", &r, &n, err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(r[0].group, "x\"y");
+	reset_csv_rows_free(r, n);
+	/* the doubled quote is not the group x""y */
+	assert_int_equal(reset_csv_parse("\"x\"\"y\",t,0,5\n", "x\"\"y", &r, &n, err, sizeof err), -1);
+	assert_string_equal(err, "No reset plan for group x\"\"y found.");
+
+	/* a quoted line break: the record is named by its first line, the next by its own */
+	assert_int_equal(reset_csv_parse("\"two\nlines\",t,0,5\ng,t,1,6\ng,t,x,7\n", "g", &r, &n, err, sizeof err),
+			 -1);
+	assert_string_equal(err, "line 4: partition 'x' is not a whole number from 0 to 2147483647");
+	assert_int_equal(reset_csv_parse("\"two\nlines\",t,0,5\ng,t,1,6\n", "two\nlines", &r, &n, err, sizeof err),
+			 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(r[0].line, 1);
+	reset_csv_rows_free(r, n);
+
+	/* strict quoting: the reader's error, with the line */
+	parse_bad("x\"y,t,0,5\n", "line 1: stray quote in an unquoted field at column 2");
+	parse_bad("g,t,0,5\n\"open,t,0,5\n", "line 2: unterminated quoted field starting at column 1");
+	parse_bad("\"g\"x,t,0,5\n", "line 1: unexpected character after the closing quote at column 4");
+
+	/* the export quotes a group id that needs it, and reads back as the same group */
+	lt_reset_plan pl = { .group = (char *)"a,\"b\"" };
+	lt_reset_row row = { .topic = (char *)"t", .partition = 3, .new_offset = 9 };
+	pl.rows = &row;
+	pl.n_rows = 1;
+	char *two = reset_csv_export((const lt_reset_plan *const[]){ &pl, &pl }, 2);
+	assert_string_equal(two, "\"a,\"\"b\"\"\",t,3,9\n\"a,\"\"b\"\"\",t,3,9\n");
+	assert_int_equal(reset_csv_parse(two, "a,\"b\"", &r, &n, err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(r[0].partition, 3);
+	reset_csv_rows_free(r, n);
+	free(two);
+}
+
 static void export_and_backup(void **state)
 {
 	(void)state;
@@ -148,6 +202,7 @@ int main(void)
 		cmocka_unit_test(three_columns),
 		cmocka_unit_test(four_columns),
 		cmocka_unit_test(malformed),
+		cmocka_unit_test(quoted_group_ids),
 		cmocka_unit_test(export_and_backup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
