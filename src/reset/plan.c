@@ -286,9 +286,11 @@ void reset_input_from_group(lt_reset_input *in, const lt_group *g)
 	for (size_t i = 0; i < g->n_partitions; i++) {
 		const lt_partition *sp = &g->partitions[i];
 		lt_reset_part *p = reset_input_part(in, sp->topic, sp->partition);
-		bool leader = !(sp->flags & LT_PF_NO_LEADER) && sp->log_end != LT_OFFSET_NONE;
+		bool leader = !(sp->flags & LT_PF_NO_LEADER);
 		p->exists = true;
 		p->has_leader = leader;
+		/* a leader whose log offsets could not be read is not a missing leader: the planner says which */
+		p->log_failed = leader && ((sp->flags & LT_PF_LOG_UNKNOWN) || sp->log_end == LT_OFFSET_NONE);
 		p->committed = sp->committed;
 		p->log_start = sp->log_start;
 		p->log_end = sp->log_end;
@@ -459,6 +461,21 @@ static int check_valid(const struct want *w, size_t n, bool *cluster_fault, char
 	if (b.len) {
 		char *s = sb_take(&b);
 		err_set(err, errlen, "The partitions \"%s\" have no leader", s);
+		free(s);
+		*cluster_fault = true;
+		return -1;
+	}
+	/* kafka-consumer-groups' words for a failed log offset lookup, naming every such partition and why */
+	size_t n_failed = 0;
+	for (size_t i = 0; i < n; i++)
+		if (w[i].part->log_failed) {
+			sb_printf(&b, "%s%s-%d", b.len ? "," : "", w[i].topic, w[i].partition);
+			n_failed++;
+		}
+	if (b.len) {
+		char *s = sb_take(&b);
+		err_set(err, errlen, "Error getting the log offsets of topic partition%s: %s (the leader is up, but its "
+			"ListOffsets request failed or timed out)", n_failed > 1 ? "s" : "", s);
 		free(s);
 		*cluster_fault = true;
 		return -1;

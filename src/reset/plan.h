@@ -87,6 +87,7 @@ typedef struct lt_reset_part {
 	int32_t partition;
 	bool exists;        /* listed in the topic metadata */
 	bool has_leader;
+	bool log_failed;    /* has a leader, but reading its log offsets failed or timed out */
 	int64_t committed;  /* LT_OFFSET_NONE: no commit */
 	int64_t log_start;  /* LT_OFFSET_NONE: unknown */
 	int64_t log_end;    /* LT_OFFSET_NONE: unknown */

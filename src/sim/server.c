@@ -291,6 +291,15 @@ void sim_resp_complete(struct sim_server *srv, struct sim_resp *resp, const stru
 	resp_release(srv, resp);
 }
 
+int16_t sim_req_list_offsets_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition)
+{
+	const struct sim_server *srv = req->srv;
+	if (!srv->list_offsets_fail_topic || partition != srv->list_offsets_fail_partition ||
+	    strlen(srv->list_offsets_fail_topic) != len || memcmp(srv->list_offsets_fail_topic, topic, len) != 0)
+		return KERR_NONE;
+	return srv->list_offsets_fail_code;
+}
+
 int16_t sim_req_commit_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition)
 {
 	const struct sim_server *srv = req->srv;
@@ -740,6 +749,7 @@ void sim_server_free(struct sim_server *srv)
 		close(srv->wakefd);
 	free(srv->brokers);
 	free(srv->commit_fail_topic);
+	free(srv->list_offsets_fail_topic);
 	free(srv->timers);
 	free(srv->bootstrap);
 	pthread_cond_destroy(&srv->changed);

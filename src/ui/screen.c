@@ -628,6 +628,7 @@ static void draw_detail(struct ui *u)
 		    {LT_PF_AHEAD_OF_END, "ahead-of-end (committed > log end)"},
 		    {LT_PF_STALE, "stale"},
 		    {LT_PF_NO_LEADER, "no-leader"},
+		    {LT_PF_LOG_UNKNOWN, "log-offsets-unknown (the leader's ListOffsets failed or timed out)"},
 		    {LT_PF_UNASSIGNED, "unassigned"},
 		    {LT_PF_IDLE, "idle"},
 		    {LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)"},
