@@ -43,7 +43,7 @@ tests_tui_tui_fixture_SOURCES = tests/tui/tui_fixture.c
 tests_tui_tui_fixture_LDADD = $(LT_LIBS)
 TUI_TESTS = tests/tui/test_dashboard.sh tests/tui/test_terminal.sh tests/tui/test_frozen.sh \
 	tests/tui/test_clusters.sh tests/tui/test_errors.sh tests/tui/test_demo.sh tests/tui/test_reset.sh \
-	tests/tui/test_reset_async.sh
+	tests/tui/test_reset_async.sh tests/tui/test_reset_wrap.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

@@ -757,7 +757,8 @@ static void draw_clusters(struct ui *u)
 static void draw_reset(struct ui *u)
 {
 	struct rd_view v;
-	rd_view_build(u->reset, &v);
+	/* the widest box the screen allows, less the frame and margins: prose wraps to it */
+	rd_view_build(u->reset, u->geom.cols - 2 - 4, utf8(u), &v);
 	int w = 20;
 	for (size_t i = 0; i < v.n_body; i++) {
 		int dw = display_width(v.body[i], utf8(u)) + 4;
@@ -793,7 +794,7 @@ static void draw_reset(struct ui *u)
 	}
 	int fy = p.y + 1 + body_h + 1;
 	for (size_t i = 0; i < v.n_foot && fy + (int)i < p.y + p.h - 1; i++) {
-		bool err = v.foot_err && i + 1 == v.n_foot;
+		bool err = v.foot_err >= 0 && (int)i >= v.foot_err;
 		set_role(err ? UI_ROLE_MESSAGE : UI_ROLE_POPUP);
 		put_cells(u, fy + (int)i, p.x + 2, v.foot[i], p.w - 4, false);
 		if ((int)i == v.foot_hl && v.btn_col + v.btn_len <= p.w - 4) {
