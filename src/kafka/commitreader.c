@@ -21,7 +21,13 @@
 #include "util/xalloc.h"
 
 #define POLL_MS             100
-#define METADATA_TIMEOUT_MS 5000
+/* The topic lookup is a blocking rd_kafka_metadata call, and stopping the reader waits for it (the
+ * handle cannot be destroyed under it): so the first attempt waits LOOKUP_FIRST_MS, and each attempt
+ * that times out doubles the next one up to LOOKUP_MAX_MS — a cluster that never answered costs a quick
+ * stop (--once on an unreachable cluster exits within its --timeout plus about a second), a slow one
+ * still gets long enough to answer. The connection and its handshake carry on between attempts. */
+#define LOOKUP_FIRST_MS     500
+#define LOOKUP_MAX_MS       5000
 #define RETRY_MS            3000
 #define ADMIN_TIMEOUT_MS    10000
 #define RETENTION_RETRY_MS  60000 /* a failed DescribeConfigs is asked again this much later */
@@ -45,6 +51,7 @@ struct lt_commit_reader {
 	bool *eof;
 	int32_t n_eof;
 	int32_t broker_id; /* whom to ask for the retention */
+	int lookup_ms;     /* the next topic lookup's timeout (LOOKUP_FIRST_MS, doubling) */
 	rd_kafka_topic_t *rkt;
 	rd_kafka_queue_t *q; /* every partition's messages */
 	int32_t started;     /* partitions 0..started-1 are being consumed */
@@ -108,8 +115,10 @@ static int lookup_topic(lt_commit_reader *r)
 {
 	rd_kafka_topic_t *rkt = rd_kafka_topic_new(r->rk, LT_OFFSETS_TOPIC, NULL);
 	const struct rd_kafka_metadata *md = NULL;
-	rd_kafka_resp_err_t e = rd_kafka_metadata(r->rk, 0, rkt, &md, METADATA_TIMEOUT_MS);
+	rd_kafka_resp_err_t e = rd_kafka_metadata(r->rk, 0, rkt, &md, r->lookup_ms);
 	rd_kafka_topic_destroy(rkt);
+	if (e == RD_KAFKA_RESP_ERR__TIMED_OUT)
+		r->lookup_ms = r->lookup_ms * 2 < LOOKUP_MAX_MS ? r->lookup_ms * 2 : LOOKUP_MAX_MS;
 	if (e) {
 		set_state(r, LT_READER_STARTING, "waiting for the brokers: %s", rd_kafka_err2str(e));
 		return 0;
@@ -374,6 +383,7 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 	r->rk = rk;
 	r->stream = commit_stream_new(sconf);
 	r->retention_ms = -1;
+	r->lookup_ms = LOOKUP_FIRST_MS;
 	r->broker_id = -1;
 	snprintf(r->why, sizeof r->why, "looking up %s", LT_OFFSETS_TOPIC);
 	snprintf(r->retention_note, sizeof r->retention_note, "not asked yet");

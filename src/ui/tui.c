@@ -624,8 +624,8 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "lagtop: the dashboard needs a terminal (use --once to print to a pipe)\n");
+	if (tui_terminal_check(err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
 		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}
@@ -880,6 +880,13 @@ int mode_tui(const struct lt_options *o)
 		char *safe = sanitize_dup(err, locale_is_utf8());
 		fprintf(stderr, "lagtop: %s\n", safe);
 		free(safe);
+		cluster_conf_free(&cc);
+		config_free(&l.cfg);
+		return LT_EXIT_USAGE;
+	}
+	/* before connecting: without a terminal the answer is immediate, not after the connection closes */
+	if (tui_terminal_check(err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
 		cluster_conf_free(&cc);
 		config_free(&l.cfg);
 		return LT_EXIT_USAGE;

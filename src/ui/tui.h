@@ -36,6 +36,10 @@ struct tui_clusters {
  * opens are printed ("lagtop: ..."). */
 int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct tui_clusters *clusters);
 
+/* 0 when stdin and stdout are a terminal that curses knows (TERM); else -1 with the one-line error
+ * ("the dashboard needs a terminal ..."). The dashboard modes ask it before they connect anywhere. */
+int tui_terminal_check(char *err, size_t errlen);
+
 /* The refresh interval the options ask for (default 2 s). */
 int tui_interval_ms(const struct lt_options *o);
 
