@@ -62,6 +62,12 @@ static bool blank_bytes(const char *p, size_t n)
 int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out, size_t *n_out, char *err,
 		    size_t errlen)
 {
+	return reset_csv_parse_ex(text, group, false, out, n_out, err, errlen);
+}
+
+int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows, lt_reset_csv_row **out,
+		       size_t *n_out, char *err, size_t errlen)
+{
 	lt_reset_csv_row *rows = NULL;
 	lt_csv_fields rec = { 0 };
 	size_t n = 0, cap = 0, lineno = 0, pos = 0, len = strlen(text);
@@ -110,11 +116,13 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 				INT32_MAX);
 			goto out;
 		}
-		if (!parse_i64(tf[2], INT64_MIN, INT64_MAX, &off)) {
+		if (no_commit_rows && !*tf[2]) {
+			off = LT_OFFSET_NONE; /* a backup's "no commit" */
+		} else if (!parse_i64(tf[2], INT64_MIN, INT64_MAX, &off)) {
 			err_set(err, errlen, "line %zu: offset '%s' is not a whole number", recline, tf[2]);
 			goto out;
 		}
-		if (off < 0) {
+		if (off < 0 && *tf[2]) {
 			err_set(err, errlen, "line %zu: offset %" PRId64 " is negative", recline, off);
 			goto out;
 		}
@@ -124,9 +132,11 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 		for (size_t i = 0; i < n; i++) {
 			if (rows[i].partition == part && strcmp(rows[i].topic, tf[0]) == 0) {
 				if (rows[i].offset != off) {
+					char prev[32] = "no commit";
+					if (rows[i].offset >= 0)
+						snprintf(prev, sizeof prev, "%" PRId64, rows[i].offset);
 					err_set(err, errlen, "line %zu: partition %s-%" PRId64 " was already given on line %zu "
-						"with another offset (%" PRId64 ")", recline, tf[0], part, rows[i].line,
-						rows[i].offset);
+						"with another offset (%s)", recline, tf[0], part, rows[i].line, prev);
 					goto out;
 				}
 				dup = true;
@@ -167,7 +177,10 @@ char *reset_csv_export(const lt_reset_plan *const *plans, size_t n_plans)
 				sb_printf(&b, "%s,", g);
 				free(g);
 			}
-			sb_printf(&b, "%s,%d,%" PRId64 "\n", row->topic, row->partition, row->new_offset);
+			if (row->new_offset < 0) /* a delete (--undo of "no commit"): the backup's form */
+				sb_printf(&b, "%s,%d,\n", row->topic, row->partition);
+			else
+				sb_printf(&b, "%s,%d,%" PRId64 "\n", row->topic, row->partition, row->new_offset);
 		}
 	return sb_take(&b);
 }
@@ -184,12 +197,14 @@ char *reset_csv_backup(const lt_reset_input *in)
 	const lt_reset_part **v = xcalloc(in->n_parts ? in->n_parts : 1, sizeof *v);
 	size_t n = 0;
 	for (size_t i = 0; i < in->n_parts; i++)
-		if (in->parts[i].committed >= 0)
-			v[n++] = &in->parts[i];
+		v[n++] = &in->parts[i];
 	qsort(v, n, sizeof *v, cmp_part_ptr);
 	lt_strbuf b = { 0 };
 	for (size_t i = 0; i < n; i++)
-		sb_printf(&b, "%s,%d,%" PRId64 "\n", v[i]->topic, v[i]->partition, v[i]->committed);
+		if (v[i]->committed >= 0)
+			sb_printf(&b, "%s,%d,%" PRId64 "\n", v[i]->topic, v[i]->partition, v[i]->committed);
+		else /* no commit: an empty offset, which --undo restores by deleting the commit */
+			sb_printf(&b, "%s,%d,\n", v[i]->topic, v[i]->partition);
 	free(v);
 	return sb_take(&b);
 }

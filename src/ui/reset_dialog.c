@@ -434,7 +434,9 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 		char prev[24], nw[24], delta[40];
 		fmt_offset(r->previous, prev, sizeof prev);
 		fmt_offset(r->new_offset, nw, sizeof nw);
-		if (!r->has_delta)
+		if (r->new_offset < 0)
+			snprintf(delta, sizeof delta, "delete commit");
+		else if (!r->has_delta)
 			snprintf(delta, sizeof delta, "(no commit)");
 		else if (r->delta < 0)
 			snprintf(delta, sizeof delta, "replay %" PRId64, -r->delta);
@@ -483,10 +485,11 @@ static void view_result(const struct ui_reset *rd, struct rd_view *v)
 			 xasprintf("%-24s %9s %14s %14s  %s", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT"));
 		for (size_t i = 0; i < res->n_parts; i++) {
 			const lt_reset_part_result *r = &res->parts[i];
-			char now[24];
+			char now[24], planned[24];
 			fmt_offset(r->after, now, sizeof now);
+			fmt_offset(r->planned, planned, sizeof planned); /* "-": the commit was to be deleted */
 			push_raw(&v->body, &v->n_body,
-				 xasprintf("%-24s %9d %14" PRId64 " %14s  %s", r->topic, r->partition, r->planned, now,
+				 xasprintf("%-24s %9d %14s %14s  %s", r->topic, r->partition, planned, now,
 					   r->error ? r->error : r->matches ? "ok" : "differs"));
 		}
 	}

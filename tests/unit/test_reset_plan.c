@@ -616,6 +616,53 @@ static void log_offsets_unknown_is_not_no_leader(void **state)
 	snapshot_unref(s);
 }
 
+/* Issue 18: --undo of a partition that had no commit before the reset deletes its commit. The plan row
+ * has no new offset, needs no leader or log offsets (OffsetDelete goes to the coordinator), counts as a
+ * change only when there is a commit to delete, and the table and totals say so. */
+static void undo_deletes_what_had_no_commit(void **state)
+{
+	(void)state;
+	char err[512];
+	lt_reset_input in;
+	reset_input_init(&in);
+	in.state = LT_GROUP_EMPTY;
+	in.group_exists = true;
+	reset_input_topic(&in, "pay", true);
+	for (int i = 0; i < 3; i++) {
+		lt_reset_part *p = reset_input_part(&in, "pay", i);
+		p->exists = true;
+		p->has_leader = i != 2; /* pay-2's leader is down: a delete does not care */
+		p->committed = i == 1 ? LT_OFFSET_NONE : 120;
+		p->log_start = i == 2 ? LT_OFFSET_NONE : 0;
+		p->log_end = i == 2 ? LT_OFFSET_NONE : 200;
+	}
+	lt_reset_request rq;
+	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_FILE, "b.csv", 0, err, sizeof err), 0);
+	rq.from_backup = true;
+	assert_int_equal(reset_request_load_csv(&rq, "pay,0,50\npay,1,\npay,2,\n", err, sizeof err), 0);
+	assert_true(reset_request_wants(&rq, reset_input_find(&in, "pay", 0)));
+	assert_false(reset_request_wants(&rq, reset_input_find(&in, "pay", 2))); /* no log offsets needed */
+	lt_reset_plan *p = reset_plan_build(&rq, &in, err, sizeof err);
+	if (!p)
+		fail_msg("no plan: %s", err);
+	assert_int_equal(p->n_rows, 3);
+	assert_int_equal(p->n_deletes, 2);
+	assert_int_equal(p->n_changed, 2); /* pay-0 moves, pay-2's commit goes; pay-1 has none to delete */
+	assert_int_equal(p->rows[2].new_offset, LT_OFFSET_NONE);
+	assert_false(p->rows[2].has_delta);
+	assert_string_equal(p->rows[2].note, "no commit before: delete");
+	char *table = reset_plan_table(p), *totals = reset_plan_totals(p);
+	assert_non_null(strstr(table, "pay             2          -               120             -            "
+				      "no commit before: delete"));
+	assert_string_equal(totals, "3 partitions: 70 messages replayed, 0 skipped, 1 unchanged, 2 commits deleted "
+				    "(no commit before the reset)");
+	free(table);
+	free(totals);
+	reset_plan_free(p);
+	reset_request_free(&rq);
+	reset_input_free(&in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -628,6 +675,7 @@ int main(void)
 		cmocka_unit_test(table_is_terminal_safe),
 		cmocka_unit_test(input_from_snapshot),
 		cmocka_unit_test(log_offsets_unknown_is_not_no_leader),
+		cmocka_unit_test(undo_deletes_what_had_no_commit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
