@@ -389,7 +389,10 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		.mono_ms = now_mono_ms(),
 		.inject_err = fault_pick_error(srv, c->broker, key),
 	};
-	/* Reserve the answer's place first so a handler that defers keeps request order. */
+	/* Answers leave in request order without a place reserved beforehand: a handler that defers takes
+	 * its place in the connection's queue inside sim_req_defer, any other answer is queued below when
+	 * the handler returns (resp_new); both happen before this connection's next request is read (one
+	 * loop thread), and a deferred answer holds back those queued after it. */
 	int rc = api->fn(&req, &rd, &body);
 	if (rc == SIM_API_MALFORMED || (rc == SIM_API_OK && rd.err)) {
 		wire_buf_free(&body);

@@ -10,16 +10,16 @@
 #include "kafka/reset_exec.h"
 #include "ui/source.h"
 
-/* The clusters the `c` key offers (from the config file). open() connects to cluster i and returns a
- * started source, with the cluster's interval and read-only flag; it must not wait on the network.
- * The source it replaces goes to retire(), which must not block either (a collector's thread may be
- * in the middle of a refresh). */
 /* What the reset dialog (R, U) needs to reach the cluster shown. */
 struct tui_reset_conf {
 	struct lt_reset_conn_conf conn; /* borrowed: valid until the next cluster switch */
 	int64_t confirm_threshold;      /* general.reset_confirm_threshold */
 };
 
+/* The clusters the `c` key offers (from the config file). open() connects to cluster i and returns a
+ * started source, with the cluster's interval and read-only flag; it must not wait on the network.
+ * The source it replaces goes to retire(), which must not block either (a collector's thread may be
+ * in the middle of a refresh). */
 struct tui_clusters {
 	size_t n;
 	const char *const *names;
