@@ -151,12 +151,15 @@ static void push(const char ***arr, size_t *n, const char *v)
 	(*arr)[(*n)++] = v;
 }
 
-static int set_mode(struct lt_options *o, lt_mode m, const char *name, char *err, size_t errlen)
+/* The modes are exclusive, whatever the order they are given in: the first one named wins the
+ * mode, any different one after it is a usage error naming both (the same mode twice is fine). */
+static int set_mode(struct lt_options *o, const char **mode_name, lt_mode m, const char *name, char *err,
+		    size_t errlen)
 {
-	if (o->mode != LT_MODE_TUI && o->mode != m)
-		return err_set(err, errlen,
-			       "--%s cannot be combined with another mode (--once, --demo, --reset-offsets, --undo)", name);
+	if (*mode_name && o->mode != m)
+		return err_set(err, errlen, "%s cannot be combined with %s: give one mode", *mode_name, name);
 	o->mode = m;
+	*mode_name = name;
 	return 0;
 }
 
@@ -211,6 +214,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 
 	optind = 0; /* full re-initialisation (glibc), so options_parse can be called more than once */
 	opterr = 0;
+	const char *mode_name = NULL; /* the mode option given, as written in messages */
 	int c;
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		const struct option_def *def = find_def(c);
@@ -218,11 +222,14 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		switch (c) {
 		case 'h': o->mode = LT_MODE_HELP; return 0;
 		case 'V': o->mode = LT_MODE_VERSION; return 0;
-		case OPT_ONCE: if (set_mode(o, LT_MODE_ONCE, name, err, errlen)) return -1; break;
-		case OPT_DEMO: if (set_mode(o, LT_MODE_DEMO, name, err, errlen)) return -1; break;
-		case OPT_RESET: if (set_mode(o, LT_MODE_RESET, name, err, errlen)) return -1; break;
+		case OPT_ONCE: if (set_mode(o, &mode_name, LT_MODE_ONCE, "--once", err, errlen)) return -1; break;
+		case OPT_DEMO: if (set_mode(o, &mode_name, LT_MODE_DEMO, "--demo", err, errlen)) return -1; break;
+		case OPT_RESET:
+			if (set_mode(o, &mode_name, LT_MODE_RESET, "--reset-offsets", err, errlen))
+				return -1;
+			break;
 		case OPT_UNDO:
-			if (set_mode(o, LT_MODE_UNDO, name, err, errlen))
+			if (set_mode(o, &mode_name, LT_MODE_UNDO, "--undo", err, errlen))
 				return -1;
 			o->undo_group = optarg;
 			break;
@@ -231,9 +238,11 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		case OPT_CONFIG: o->config_path = optarg; break;
 		case 'X':
 			if (strcmp(optarg, "list") == 0) {
-				o->mode = LT_MODE_X_LIST;
+				if (set_mode(o, &mode_name, LT_MODE_X_LIST, "-X list", err, errlen))
+					return -1;
 			} else if (strcmp(optarg, "dump") == 0) {
-				o->mode = LT_MODE_X_DUMP;
+				if (set_mode(o, &mode_name, LT_MODE_X_DUMP, "-X dump", err, errlen))
+					return -1;
 			} else {
 				const char *eq = strchr(optarg, '=');
 				if (!eq || eq == optarg)

@@ -220,7 +220,7 @@ static const struct {
 	{ LT_PF_OUT_OF_RANGE, "out_of_range" }, { LT_PF_AHEAD_OF_END, "ahead_of_end" },
 	{ LT_PF_STALE, "stale" },               { LT_PF_NO_LEADER, "no_leader" },
 	{ LT_PF_UNASSIGNED, "unassigned" },     { LT_PF_IDLE, "idle" },
-	{ LT_PF_TIME_LAG_HIGH, "time_lag_high" },
+	{ LT_PF_TIME_LAG_HIGH, "time_lag_high" }, { LT_PF_LOG_UNKNOWN, "log_offsets_unknown" },
 };
 
 static void json_kv_rate(lt_json *j, const char *key, bool known, double v)

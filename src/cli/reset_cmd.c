@@ -86,11 +86,13 @@ static void print_result(const lt_reset_result *res, FILE *out)
 		fprintf(out, "\n%-30s %-10s %-15s %-15s %s\n", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT");
 		for (size_t i = 0; i < res->n_parts; i++) {
 			const lt_reset_part_result *r = &res->parts[i];
-			char now[24] = "-";
+			char now[24] = "-", planned[24] = "-"; /* planned "-": the commit was to be deleted */
 			if (r->after >= 0)
 				snprintf(now, sizeof now, "%lld", (long long)r->after);
+			if (r->planned >= 0)
+				snprintf(planned, sizeof planned, "%lld", (long long)r->planned);
 			char *topic = sanitize_dup(r->topic, true);
-			fprintf(out, "%-30s %-10d %-15lld %-15s %s\n", topic, r->partition, (long long)r->planned, now,
+			fprintf(out, "%-30s %-10d %-15s %-15s %s\n", topic, r->partition, planned, now,
 			       r->error ? r->error : r->matches ? "ok" : "differs");
 			free(topic);
 		}

@@ -958,6 +958,49 @@ int config_select(const struct lt_config *cfg, const struct lt_options *opts, st
 	return 0;
 }
 
+/* True when the cluster's own properties set `key` (keylen bytes). */
+static bool cluster_sets(const struct lt_cluster_def *c, const char *key, size_t keylen)
+{
+	for (size_t i = 0; i < c->n_props; i++)
+		if (strlen(c->prop_keys[i]) == keylen && strncmp(c->prop_keys[i], key, keylen) == 0)
+			return true;
+	return false;
+}
+
+int config_select_switch(const struct lt_config *cfg, const struct lt_options *opts, size_t i,
+			 struct lt_cluster_conf *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	if (i >= cfg->n_clusters)
+		return err_set(err, errlen, "no cluster number %zu in the configuration", i + 1);
+	const struct lt_cluster_def *c = &cfg->clusters[i];
+	struct lt_options eff = *opts;
+	eff.cluster = c->name;
+	eff.bootstrap = NULL; /* -b named the first cluster, not this one */
+	const char **props = xcalloc(opts->n_props + 1, sizeof *props);
+	size_t n = 0;
+	for (size_t k = 0; k < opts->n_props; k++) {
+		const char *kv = opts->props[k];
+		const char *eq = strchr(kv, '=');
+		if (!eq || eq == kv) {
+			props[n++] = kv; /* config_select words the error */
+			continue;
+		}
+		size_t kl = (size_t)(eq - kv);
+		char *key = xstrndup(kv, kl);
+		bool keep = strcmp(key, "bootstrap.servers") != 0 && !config_is_secret_key(key) &&
+			    !cluster_sets(c, kv, kl);
+		free(key);
+		if (keep)
+			props[n++] = kv;
+	}
+	eff.props = props;
+	eff.n_props = n;
+	int rc = config_select(cfg, &eff, out, err, errlen);
+	free(props);
+	return rc;
+}
+
 int config_resolve(const struct lt_options *opts, FILE *warn, struct lt_config *cfg, struct lt_cluster_conf *out,
 		   char *err, size_t errlen)
 {

@@ -120,6 +120,14 @@ const struct lt_cluster_def *config_find_cluster(const struct lt_config *cfg, co
 int config_select(const struct lt_config *cfg, const struct lt_options *opts, struct lt_cluster_conf *out, char *err,
 		  size_t errlen);
 
+/* The settings of cluster i of the file, chosen in the dashboard (`c`) after the run started with
+ * opts: the cluster's own bootstrap_servers and properties; -b and -X bootstrap.servers are not
+ * carried over (they named the first cluster), nor -X secrets (a credential given for one cluster is
+ * never sent to another), nor -X keys the cluster sets itself (its file wins). Every other -X, and
+ * -g, --read-only, -i, --theme, --no-commit-stream, carry over as in config_select. */
+int config_select_switch(const struct lt_config *cfg, const struct lt_options *opts, size_t i,
+			 struct lt_cluster_conf *out, char *err, size_t errlen);
+
 /* Convenience for modes: config_load(opts->config_path) then config_select. On success cfg and
  * out are both filled (out->theme may point into cfg: free cfg after out is done). */
 int config_resolve(const struct lt_options *opts, FILE *warn, struct lt_config *cfg, struct lt_cluster_conf *out,

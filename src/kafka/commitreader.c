@@ -21,7 +21,13 @@
 #include "util/xalloc.h"
 
 #define POLL_MS             100
-#define METADATA_TIMEOUT_MS 5000
+/* The topic lookup is a blocking rd_kafka_metadata call, and stopping the reader waits for it (the
+ * handle cannot be destroyed under it): so the first attempt waits LOOKUP_FIRST_MS, and each attempt
+ * that times out doubles the next one up to LOOKUP_MAX_MS — a cluster that never answered costs a quick
+ * stop (--once on an unreachable cluster exits within its --timeout plus about a second), a slow one
+ * still gets long enough to answer. The connection and its handshake carry on between attempts. */
+#define LOOKUP_FIRST_MS     500
+#define LOOKUP_MAX_MS       5000
 #define RETRY_MS            3000
 #define ADMIN_TIMEOUT_MS    10000
 #define RETENTION_RETRY_MS  60000 /* a failed DescribeConfigs is asked again this much later */
@@ -45,6 +51,7 @@ struct lt_commit_reader {
 	bool *eof;
 	int32_t n_eof;
 	int32_t broker_id; /* whom to ask for the retention */
+	int lookup_ms;     /* the next topic lookup's timeout (LOOKUP_FIRST_MS, doubling) */
 	rd_kafka_topic_t *rkt;
 	rd_kafka_queue_t *q; /* every partition's messages */
 	int32_t started;     /* partitions 0..started-1 are being consumed */
@@ -108,8 +115,10 @@ static int lookup_topic(lt_commit_reader *r)
 {
 	rd_kafka_topic_t *rkt = rd_kafka_topic_new(r->rk, LT_OFFSETS_TOPIC, NULL);
 	const struct rd_kafka_metadata *md = NULL;
-	rd_kafka_resp_err_t e = rd_kafka_metadata(r->rk, 0, rkt, &md, METADATA_TIMEOUT_MS);
+	rd_kafka_resp_err_t e = rd_kafka_metadata(r->rk, 0, rkt, &md, r->lookup_ms);
 	rd_kafka_topic_destroy(rkt);
+	if (e == RD_KAFKA_RESP_ERR__TIMED_OUT)
+		r->lookup_ms = r->lookup_ms * 2 < LOOKUP_MAX_MS ? r->lookup_ms * 2 : LOOKUP_MAX_MS;
 	if (e) {
 		set_state(r, LT_READER_STARTING, "waiting for the brokers: %s", rd_kafka_err2str(e));
 		return 0;
@@ -251,8 +260,8 @@ static bool at_known_end(lt_commit_reader *r, const rd_kafka_message_t *m)
 
 /* Partitions whose history is empty (log start = log end) are loaded before any fetch: asked with two
  * ListOffsets per broker (offsets_for_times with -2, then -1). Without this, a broker leading only empty
- * partitions holds the first fetch for fetch.wait.max.ms before the EOF events come. A failure only
- * loses the shortcut. */
+ * partitions holds the first fetch for fetch.wait.max.ms before the EOF events come. A failure or a
+ * slow answer (a short timeout: stopping waits for this call) only loses the shortcut. */
 static void mark_empty_loaded(lt_commit_reader *r)
 {
 	rd_kafka_topic_partition_list_t *l[2];
@@ -262,8 +271,8 @@ static void mark_empty_loaded(lt_commit_reader *r)
 		for (int32_t p = 0; p < r->n_parts; p++)
 			rd_kafka_topic_partition_list_add(l[w], LT_OFFSETS_TOPIC, p)->offset = which[w];
 	}
-	if (rd_kafka_offsets_for_times(r->rk, l[0], METADATA_TIMEOUT_MS) == RD_KAFKA_RESP_ERR_NO_ERROR &&
-	    rd_kafka_offsets_for_times(r->rk, l[1], METADATA_TIMEOUT_MS) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+	if (rd_kafka_offsets_for_times(r->rk, l[0], LOOKUP_FIRST_MS) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+	    rd_kafka_offsets_for_times(r->rk, l[1], LOOKUP_FIRST_MS) == RD_KAFKA_RESP_ERR_NO_ERROR) {
 		/* offsets_for_times keeps the list's order */
 		for (int i = 0; i < l[0]->cnt && i < l[1]->cnt; i++) {
 			const rd_kafka_topic_partition_t *a = &l[0]->elems[i], *b = &l[1]->elems[i];
@@ -423,6 +432,7 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 	r->rk = rk;
 	r->stream = commit_stream_new(sconf);
 	r->retention_ms = -1;
+	r->lookup_ms = LOOKUP_FIRST_MS;
 	r->broker_id = -1;
 	snprintf(r->why, sizeof r->why, "looking up %s", LT_OFFSETS_TOPIC);
 	snprintf(r->retention_note, sizeof r->retention_note, "not asked yet");

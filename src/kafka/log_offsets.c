@@ -355,6 +355,8 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 			if (t && t->ok) {
 				p->log_start = t->log_start;
 				p->log_end = t->log_end;
+			} else if (t && t->leader >= 0) {
+				p->flags |= LT_PF_LOG_UNKNOWN; /* asked its live leader: the answer failed or never came */
 			} else {
 				p->flags |= LT_PF_NO_LEADER;
 			}

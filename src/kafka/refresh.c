@@ -857,7 +857,7 @@ static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t pr
 		np->committed = pp->committed;
 		np->log_end = pp->log_end;
 		np->commit_metadata = xstrdup(pp->commit_metadata);
-		np->flags = LT_PF_STALE | (pp->flags & LT_PF_NO_LEADER);
+		np->flags = LT_PF_STALE | (pp->flags & (LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN));
 		np->stale_ms = g->stale_ms;
 	}
 	return g;

@@ -364,9 +364,140 @@ int reset_exec_gather(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_inp
 
 static bool is_membership_error(rd_kafka_resp_err_t e)
 {
-	/* Kafka rejects an admin commit (generation -1, no member id) to a group with members this way. */
+	/* Kafka rejects an admin commit (generation -1, no member id) to a group with members this way, and an
+	 * OffsetDelete with NON_EMPTY_GROUP, or GROUP_SUBSCRIBED_TO_TOPIC for a topic its members consume. */
 	return e == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID || e == RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION ||
-	       e == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS || e == RD_KAFKA_RESP_ERR_FENCED_INSTANCE_ID;
+	       e == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS || e == RD_KAFKA_RESP_ERR_FENCED_INSTANCE_ID ||
+	       e == RD_KAFKA_RESP_ERR_NON_EMPTY_GROUP || e == RD_KAFKA_RESP_ERR_GROUP_SUBSCRIBED_TO_TOPIC;
+}
+
+/* The broker refused for want of an ACL (Read on the group or its topics): nothing was applied. */
+static bool is_authz_error(rd_kafka_resp_err_t e)
+{
+	return e == RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED || e == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED;
+}
+
+/* What the commit and the delete requests answered, summed up. */
+struct outcome {
+	size_t n_refused, n_failed;
+	size_t n_authz;    /* partitions refused for authorization (among n_failed) */
+	char *group_error; /* the first group-level error, NULL if none */
+	bool group_refused;
+	bool group_authz;  /* the group-level error is an authorization failure */
+};
+
+static void outcome_group_error(struct outcome *o, char *msg, bool refused)
+{
+	if (!o->group_error)
+		o->group_error = msg;
+	else
+		free(msg);
+	o->group_refused |= refused;
+}
+
+/* One group result (AlterConsumerGroupOffsets or DeleteConsumerGroupOffsets): its error, and the errors of
+ * its partitions into res. For a delete, GROUP_ID_NOT_FOUND means the group has no commits: nothing to
+ * delete, which is what was asked. */
+static void take_group_result(const rd_kafka_group_result_t **gr, size_t n, const char *what, bool deleting,
+			      lt_reset_result *res, struct outcome *o)
+{
+	if (n != 1) {
+		outcome_group_error(o, xasprintf("%s: no result for the group", what), false);
+		return;
+	}
+	const rd_kafka_error_t *e = rd_kafka_group_result_error(gr[0]);
+	if (e && !(deleting && rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND)) {
+		outcome_group_error(o, xasprintf("%s: %s", what, rd_kafka_error_string(e)),
+				    is_membership_error(rd_kafka_error_code(e)));
+		o->group_authz |= is_authz_error(rd_kafka_error_code(e));
+	}
+	const rd_kafka_topic_partition_list_t *pl = rd_kafka_group_result_partitions(gr[0]);
+	for (int i = 0; pl && i < pl->cnt; i++) {
+		const rd_kafka_topic_partition_t *tp = &pl->elems[i];
+		if (!tp->err)
+			continue;
+		for (size_t k = 0; k < res->n_parts; k++) {
+			lt_reset_part_result *pr = &res->parts[k];
+			if (pr->partition != tp->partition || strcmp(pr->topic, tp->topic) != 0)
+				continue;
+			pr->error = xstrdup(rd_kafka_err2str(tp->err));
+			pr->refused = is_membership_error(tp->err);
+			o->n_authz += is_authz_error(tp->err);
+			if (pr->refused)
+				o->n_refused++;
+			else
+				o->n_failed++;
+		}
+	}
+}
+
+/* AlterConsumerGroupOffsets for the plan's rows with an offset: an admin commit (no member id, generation
+ * -1), which Kafka refuses for a group that has members. */
+static void commit_offsets(lt_reset_conn *c, const lt_reset_plan *plan, lt_reset_result *res, struct outcome *o)
+{
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		if (plan->rows[i].new_offset >= 0)
+			rd_kafka_topic_partition_list_add(l, plan->rows[i].topic, plan->rows[i].partition)->offset =
+				plan->rows[i].new_offset;
+	if (l->cnt == 0) {
+		rd_kafka_topic_partition_list_destroy(l);
+		return;
+	}
+	char err[1024];
+	rd_kafka_AlterConsumerGroupOffsets_t *req = rd_kafka_AlterConsumerGroupOffsets_new(plan->group, l);
+	rd_kafka_topic_partition_list_destroy(l);
+	rd_kafka_AdminOptions_t *opt = admin_options(c, RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_AlterConsumerGroupOffsets(c->rk, &req, 1, opt, q);
+	rd_kafka_AdminOptions_destroy(opt);
+	rd_kafka_AlterConsumerGroupOffsets_destroy(req);
+	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
+					   "committing offsets (its outcome is unknown: see the offsets read back)", err,
+					   sizeof err);
+	rd_kafka_queue_destroy(q);
+	if (!ev) {
+		outcome_group_error(o, xstrdup(err), false);
+		return;
+	}
+	size_t n = 0;
+	const rd_kafka_group_result_t **gr = rd_kafka_AlterConsumerGroupOffsets_result_groups(
+		rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
+	take_group_result(gr, n, "committing offsets", false, res, o);
+	rd_kafka_event_destroy(ev);
+}
+
+/* OffsetDelete (DeleteConsumerGroupOffsets) for the plan's delete rows: --undo of partitions that had no
+ * commit before the reset. Kafka refuses it for a group with members (NON_EMPTY_GROUP), like a commit. */
+static void delete_offsets(lt_reset_conn *c, const lt_reset_plan *plan, lt_reset_result *res, struct outcome *o)
+{
+	if (plan->n_deletes == 0)
+		return;
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)plan->n_deletes);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		if (plan->rows[i].new_offset < 0)
+			rd_kafka_topic_partition_list_add(l, plan->rows[i].topic, plan->rows[i].partition);
+	char err[1024];
+	rd_kafka_DeleteConsumerGroupOffsets_t *req = rd_kafka_DeleteConsumerGroupOffsets_new(plan->group, l);
+	rd_kafka_topic_partition_list_destroy(l);
+	rd_kafka_AdminOptions_t *opt = admin_options(c, RD_KAFKA_ADMIN_OP_DELETECONSUMERGROUPOFFSETS);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_DeleteConsumerGroupOffsets(c->rk, &req, 1, opt, q);
+	rd_kafka_AdminOptions_destroy(opt);
+	rd_kafka_DeleteConsumerGroupOffsets_destroy(req);
+	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_DELETECONSUMERGROUPOFFSETS_RESULT,
+					   "deleting committed offsets (its outcome is unknown: see the offsets read back)",
+					   err, sizeof err);
+	rd_kafka_queue_destroy(q);
+	if (!ev) {
+		outcome_group_error(o, xstrdup(err), false);
+		return;
+	}
+	size_t n = 0;
+	const rd_kafka_group_result_t **gr = rd_kafka_DeleteConsumerGroupOffsets_result_groups(
+		rd_kafka_event_DeleteConsumerGroupOffsets_result(ev), &n);
+	take_group_result(gr, n, "deleting committed offsets", true, res, o);
+	rd_kafka_event_destroy(ev);
 }
 
 static void result_set(lt_reset_result *res, lt_exec_status st, char *msg)
@@ -392,10 +523,6 @@ static void audit_value(lt_strbuf *b, const char *key, const char *v)
 	}
 }
 
-static bool is_authz_error(rd_kafka_resp_err_t e)
-{
-	return e == RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED || e == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED;
-}
 
 static void audit(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc, lt_reset_result *res,
 		  const char *result_word)
@@ -489,6 +616,8 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	 *    not rewind the partitions it left alone (which the consumers may have advanced since). */
 	lt_reset_input cur;
 	reset_input_init(&cur);
+	for (size_t i = 0; i < plan->n_rows; i++) /* a partition without a commit is a backup row too */
+		reset_input_part(&cur, plan->rows[i].topic, plan->rows[i].partition);
 	rd_kafka_topic_partition_list_t *bl = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
 	for (size_t i = 0; i < plan->n_rows; i++)
 		rd_kafka_topic_partition_list_add(bl, plan->rows[i].topic, plan->rows[i].partition);
@@ -514,60 +643,14 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	}
 	res->backup_path = xstrdup(path);
 
-	/* 3. The commit: an admin commit (no member id, generation -1), which Kafka refuses for a group
-	 *    that has members. */
-	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
-	for (size_t i = 0; i < plan->n_rows; i++)
-		rd_kafka_topic_partition_list_add(l, plan->rows[i].topic, plan->rows[i].partition)->offset =
-			plan->rows[i].new_offset;
-	rd_kafka_AlterConsumerGroupOffsets_t *req = rd_kafka_AlterConsumerGroupOffsets_new(plan->group, l);
-	rd_kafka_topic_partition_list_destroy(l);
-	rd_kafka_AdminOptions_t *o = admin_options(c, RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS);
-	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
-	rd_kafka_AlterConsumerGroupOffsets(c->rk, &req, 1, o, q);
-	rd_kafka_AdminOptions_destroy(o);
-	rd_kafka_AlterConsumerGroupOffsets_destroy(req);
-	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
-					   "committing offsets (its outcome is unknown: see the offsets read back)", err,
-					   sizeof err);
-	rd_kafka_queue_destroy(q);
-	size_t n_refused = 0, n_failed = 0, n_authz = 0;
-	char *group_error = NULL;
-	bool group_refused = false, group_authz = false;
-	if (!ev) {
-		group_error = xstrdup(err);
-	} else {
-		size_t n = 0;
-		const rd_kafka_group_result_t **gr = rd_kafka_AlterConsumerGroupOffsets_result_groups(
-			rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
-		if (n != 1) {
-			group_error = xstrdup("committing offsets: no result for the group");
-		} else if (rd_kafka_group_result_error(gr[0])) {
-			const rd_kafka_error_t *e = rd_kafka_group_result_error(gr[0]);
-			group_error = xasprintf("committing offsets: %s", rd_kafka_error_string(e));
-			group_refused = is_membership_error(rd_kafka_error_code(e));
-			group_authz = is_authz_error(rd_kafka_error_code(e));
-		}
-		const rd_kafka_topic_partition_list_t *pl = n == 1 ? rd_kafka_group_result_partitions(gr[0]) : NULL;
-		for (int i = 0; pl && i < pl->cnt; i++) {
-			const rd_kafka_topic_partition_t *tp = &pl->elems[i];
-			if (!tp->err)
-				continue;
-			for (size_t k = 0; k < res->n_parts; k++) {
-				lt_reset_part_result *pr = &res->parts[k];
-				if (pr->partition != tp->partition || strcmp(pr->topic, tp->topic) != 0)
-					continue;
-				pr->error = xstrdup(rd_kafka_err2str(tp->err));
-				pr->refused = is_membership_error(tp->err);
-				n_authz += is_authz_error(tp->err);
-				if (pr->refused)
-					n_refused++;
-				else
-					n_failed++;
-			}
-		}
-		rd_kafka_event_destroy(ev);
-	}
+	/* 3. The commit, and the deletes of an undo (partitions that had no commit before the reset). */
+	struct outcome oc = { 0 };
+	commit_offsets(c, plan, res, &oc);
+	delete_offsets(c, plan, res, &oc);
+	size_t n_refused = oc.n_refused, n_failed = oc.n_failed;
+	char *group_error = oc.group_error;
+	bool group_refused = oc.group_refused, group_authz = oc.group_authz;
+	size_t n_authz = oc.n_authz;
 	res->committed = !group_error && n_refused + n_failed < res->n_parts;
 
 	/* 4. Read back what is committed now, whatever happened. */
@@ -619,6 +702,13 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 			   xasprintf("committed, but %zu partition%s do%s not read back as planned", n_mismatch,
 				     n_mismatch == 1 ? "" : "s", n_mismatch == 1 ? "es" : ""));
 		word = "mismatch";
+	} else if (plan->n_deletes) {
+		size_t n_commits = res->n_parts - plan->n_deletes;
+		result_set(res, LT_EXEC_EXECUTED,
+			   xasprintf("committed %zu partition%s and deleted the commit of %zu (no commit before the "
+				     "reset); every offset reads back as planned",
+				     n_commits, n_commits == 1 ? "" : "s", plan->n_deletes));
+		word = "executed";
 	} else {
 		result_set(res, LT_EXEC_EXECUTED, xasprintf("committed %zu partition%s; every offset reads back as "
 							    "planned", res->n_parts, res->n_parts == 1 ? "" : "s"));

@@ -329,8 +329,9 @@ int reset_undo_request(const char *group, lt_reset_request *rq, char *path_out, 
 	if (!text)
 		return -1;
 	char e2[512];
-	if (reset_request_init(rq, group, LT_RESET_FILE, path_out, 0, e2, sizeof e2) ||
-	    reset_request_load_csv(rq, text, e2, sizeof e2)) {
+	int rc_init = reset_request_init(rq, group, LT_RESET_FILE, path_out, 0, e2, sizeof e2);
+	rq->from_backup = true; /* "pay,2,": the partition had no commit, restored by deleting it */
+	if (rc_init || reset_request_load_csv(rq, text, e2, sizeof e2)) {
 		err_set(err, errlen, "backup %s: %s", path_out, e2);
 		free(text);
 		return -1;

@@ -70,10 +70,12 @@ enum {
 	LT_PF_OUT_OF_RANGE = 1u << 0,   /* committed < log_start: consumer will jump per auto.offset.reset */
 	LT_PF_AHEAD_OF_END = 1u << 1,   /* committed > log_end: stale read or truncation; lag shown as 0 */
 	LT_PF_STALE = 1u << 2,          /* offsets not refreshed this round (error); see stale_ms */
-	LT_PF_NO_LEADER = 1u << 3,      /* log offsets unknown: partition has no leader / topic gone */
+	LT_PF_NO_LEADER = 1u << 3,      /* log offsets unknown: partition has no live leader / topic gone */
 	LT_PF_UNASSIGNED = 1u << 4,     /* has a commit but no member owns it */
 	LT_PF_IDLE = 1u << 5,           /* log end has not moved over the window */
 	LT_PF_TIME_LAG_HIGH = 1u << 6,  /* time lag above the configured threshold (time_lag_threshold) */
+	LT_PF_LOG_UNKNOWN = 1u << 7,    /* log offsets unknown: the leader is up but its ListOffsets failed or
+					   timed out (not LT_PF_NO_LEADER: the partition has a leader) */
 };
 
 /* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bools): a

@@ -9,36 +9,12 @@
 #include <string.h>
 
 #include "reset/strbuf.h"
+#include "util/csv.h"
 #include "util/errbuf.h"
 #include "util/xalloc.h"
 
+/* More fields than this is reported as "more than" (kafka-consumer-groups' limit of what it reads). */
 #define MAX_FIELDS 5
-
-/* Splits one line (modified in place) at commas; a field wholly wrapped in double quotes is unwrapped.
- * Returns the number of fields, or MAX_FIELDS+1 if there are more than MAX_FIELDS. */
-static size_t split_fields(char *line, char **f)
-{
-	size_t n = 0;
-	char *p = line;
-	for (;;) {
-		if (n == MAX_FIELDS)
-			return MAX_FIELDS + 1;
-		f[n++] = p;
-		char *c = strchr(p, ',');
-		if (!c)
-			break;
-		*c = '\0';
-		p = c + 1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(f[i]);
-		if (l >= 2 && f[i][0] == '"' && f[i][l - 1] == '"') {
-			f[i][l - 1] = '\0';
-			f[i]++;
-		}
-	}
-	return n;
-}
 
 static bool legal_topic(const char *t)
 {
@@ -74,66 +50,80 @@ void reset_csv_rows_free(lt_reset_csv_row *rows, size_t n)
 	free(rows);
 }
 
+/* True when the record's physical lines hold only blanks (spaces, tabs, CR, LF). */
+static bool blank_bytes(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
+			return false;
+	return true;
+}
+
 int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out, size_t *n_out, char *err,
 		    size_t errlen)
 {
-	char *copy = xstrdup(text);
+	return reset_csv_parse_ex(text, group, false, out, n_out, err, errlen);
+}
+
+int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows, lt_reset_csv_row **out,
+		       size_t *n_out, char *err, size_t errlen)
+{
 	lt_reset_csv_row *rows = NULL;
-	size_t n = 0, cap = 0, lineno = 0;
+	lt_csv_fields rec = { 0 };
+	size_t n = 0, cap = 0, lineno = 0, pos = 0, len = strlen(text);
 	size_t form = 0; /* 3 or 4 once the first line is seen */
 	int rc = -1;
-	char *save = copy;
 
-	while (save) {
-		char *line = save;
-		char *nl = strchr(save, '\n');
-		if (nl) {
-			*nl = '\0';
-			save = nl + 1;
-		} else {
-			save = NULL;
+	for (;;) {
+		size_t at = pos;
+		size_t recline = lineno + 1; /* a record spanning lines (a quoted line break) is named by its first */
+		char rerr[256];
+		int got = csv_next_record(text, len, &pos, &rec, &lineno, rerr, sizeof rerr);
+		if (got < 0) {
+			err_set(err, errlen, "%s", rerr); /* "line N: <what is wrong> at column C" */
+			goto out;
 		}
-		lineno++;
-		size_t len = strlen(line);
-		if (len && line[len - 1] == '\r')
-			line[--len] = '\0';
-		if (strspn(line, " \t") == len)
+		if (got == 0)
+			break;
+		if (blank_bytes(text + at, pos - at))
 			continue;
 
-		char *f[MAX_FIELDS];
-		size_t nf = split_fields(line, f);
+		size_t nf = rec.n;
+		char **f = rec.v;
 		if (form == 0)
 			form = nf == 3 ? 3 : 4;
 		if (nf != form) {
 			if (nf > MAX_FIELDS)
-				err_set(err, errlen, "line %zu: expected %zu fields (%s), got more than %d", lineno, form,
+				err_set(err, errlen, "line %zu: expected %zu fields (%s), got more than %d", recline, form,
 					form == 3 ? "topic,partition,offset" : "group,topic,partition,offset", MAX_FIELDS);
 			else
-				err_set(err, errlen, "line %zu: expected %zu fields (%s), got %zu", lineno, form,
+				err_set(err, errlen, "line %zu: expected %zu fields (%s), got %zu", recline, form,
 					form == 3 ? "topic,partition,offset" : "group,topic,partition,offset", nf);
 			goto out;
 		}
 		char **tf = form == 4 ? f + 1 : f;
 		if (form == 4 && !*f[0]) {
-			err_set(err, errlen, "line %zu: the group is empty", lineno);
+			err_set(err, errlen, "line %zu: the group is empty", recline);
 			goto out;
 		}
 		if (!legal_topic(tf[0])) {
-			err_set(err, errlen, "line %zu: '%s' is not a valid topic name", lineno, tf[0]);
+			err_set(err, errlen, "line %zu: '%s' is not a valid topic name", recline, tf[0]);
 			goto out;
 		}
 		int64_t part, off;
 		if (!parse_i64(tf[1], 0, INT32_MAX, &part)) {
-			err_set(err, errlen, "line %zu: partition '%s' is not a whole number from 0 to %d", lineno, tf[1],
+			err_set(err, errlen, "line %zu: partition '%s' is not a whole number from 0 to %d", recline, tf[1],
 				INT32_MAX);
 			goto out;
 		}
-		if (!parse_i64(tf[2], INT64_MIN, INT64_MAX, &off)) {
-			err_set(err, errlen, "line %zu: offset '%s' is not a whole number", lineno, tf[2]);
+		if (no_commit_rows && !*tf[2]) {
+			off = LT_OFFSET_NONE; /* a backup's "no commit" */
+		} else if (!parse_i64(tf[2], INT64_MIN, INT64_MAX, &off)) {
+			err_set(err, errlen, "line %zu: offset '%s' is not a whole number", recline, tf[2]);
 			goto out;
 		}
-		if (off < 0) {
-			err_set(err, errlen, "line %zu: offset %" PRId64 " is negative", lineno, off);
+		if (off < 0 && *tf[2]) {
+			err_set(err, errlen, "line %zu: offset %" PRId64 " is negative", recline, off);
 			goto out;
 		}
 		if (form == 4 && strcmp(f[0], group) != 0)
@@ -142,9 +132,11 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 		for (size_t i = 0; i < n; i++) {
 			if (rows[i].partition == part && strcmp(rows[i].topic, tf[0]) == 0) {
 				if (rows[i].offset != off) {
+					char prev[32] = "no commit";
+					if (rows[i].offset >= 0)
+						snprintf(prev, sizeof prev, "%" PRId64, rows[i].offset);
 					err_set(err, errlen, "line %zu: partition %s-%" PRId64 " was already given on line %zu "
-						"with another offset (%" PRId64 ")", lineno, tf[0], part, rows[i].line,
-						rows[i].offset);
+						"with another offset (%s)", recline, tf[0], part, rows[i].line, prev);
 					goto out;
 				}
 				dup = true;
@@ -157,7 +149,7 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 						.topic = xstrdup(tf[0]),
 						.partition = (int32_t)part,
 						.offset = off,
-						.line = lineno };
+						.line = recline };
 	}
 	if (n == 0) {
 		err_set(err, errlen, "No reset plan for group %s found.", group);
@@ -169,8 +161,8 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 	n = 0;
 	rc = 0;
 out:
+	csv_fields_free(&rec);
 	reset_csv_rows_free(rows, n);
-	free(copy);
 	return rc;
 }
 
@@ -180,9 +172,15 @@ char *reset_csv_export(const lt_reset_plan *const *plans, size_t n_plans)
 	for (size_t i = 0; i < n_plans; i++)
 		for (size_t r = 0; r < plans[i]->n_rows; r++) {
 			const lt_reset_row *row = &plans[i]->rows[r];
-			if (n_plans > 1)
-				sb_printf(&b, "%s,", plans[i]->group);
-			sb_printf(&b, "%s,%d,%" PRId64 "\n", row->topic, row->partition, row->new_offset);
+			if (n_plans > 1) {
+				char *g = csv_quote_dup(plans[i]->group); /* any string is a group id */
+				sb_printf(&b, "%s,", g);
+				free(g);
+			}
+			if (row->new_offset < 0) /* a delete (--undo of "no commit"): the backup's form */
+				sb_printf(&b, "%s,%d,\n", row->topic, row->partition);
+			else
+				sb_printf(&b, "%s,%d,%" PRId64 "\n", row->topic, row->partition, row->new_offset);
 		}
 	return sb_take(&b);
 }
@@ -199,12 +197,14 @@ char *reset_csv_backup(const lt_reset_input *in)
 	const lt_reset_part **v = xcalloc(in->n_parts ? in->n_parts : 1, sizeof *v);
 	size_t n = 0;
 	for (size_t i = 0; i < in->n_parts; i++)
-		if (in->parts[i].committed >= 0)
-			v[n++] = &in->parts[i];
+		v[n++] = &in->parts[i];
 	qsort(v, n, sizeof *v, cmp_part_ptr);
 	lt_strbuf b = { 0 };
 	for (size_t i = 0; i < n; i++)
-		sb_printf(&b, "%s,%d,%" PRId64 "\n", v[i]->topic, v[i]->partition, v[i]->committed);
+		if (v[i]->committed >= 0)
+			sb_printf(&b, "%s,%d,%" PRId64 "\n", v[i]->topic, v[i]->partition, v[i]->committed);
+		else /* no commit: an empty offset, which --undo restores by deleting the commit */
+			sb_printf(&b, "%s,%d,\n", v[i]->topic, v[i]->partition);
 	free(v);
 	return sb_take(&b);
 }

@@ -172,7 +172,7 @@ int reset_request_load_csv(lt_reset_request *rq, const char *text, char *err, si
 	reset_csv_rows_free(rq->rows, rq->n_rows);
 	rq->rows = NULL;
 	rq->n_rows = 0;
-	return reset_csv_parse(text, rq->group, &rq->rows, &rq->n_rows, err, errlen);
+	return reset_csv_parse_ex(text, rq->group, rq->from_backup, &rq->rows, &rq->n_rows, err, errlen);
 }
 
 void reset_request_free(lt_reset_request *rq)
@@ -286,9 +286,11 @@ void reset_input_from_group(lt_reset_input *in, const lt_group *g)
 	for (size_t i = 0; i < g->n_partitions; i++) {
 		const lt_partition *sp = &g->partitions[i];
 		lt_reset_part *p = reset_input_part(in, sp->topic, sp->partition);
-		bool leader = !(sp->flags & LT_PF_NO_LEADER) && sp->log_end != LT_OFFSET_NONE;
+		bool leader = !(sp->flags & LT_PF_NO_LEADER);
 		p->exists = true;
 		p->has_leader = leader;
+		/* a leader whose log offsets could not be read is not a missing leader: the planner says which */
+		p->log_failed = leader && ((sp->flags & LT_PF_LOG_UNKNOWN) || sp->log_end == LT_OFFSET_NONE);
 		p->committed = sp->committed;
 		p->log_start = sp->log_start;
 		p->log_end = sp->log_end;
@@ -335,9 +337,10 @@ char **reset_request_topics(const lt_reset_request *rq, const lt_reset_input *in
 bool reset_request_wants(const lt_reset_request *rq, const lt_reset_part *p)
 {
 	if (rq->target == LT_RESET_FILE) {
+		/* a row that deletes a commit (--undo of "no commit") needs no log offsets */
 		for (size_t i = 0; i < rq->n_rows; i++)
 			if (rq->rows[i].partition == p->partition && strcmp(rq->rows[i].topic, p->topic) == 0)
-				return true;
+				return rq->rows[i].offset != LT_OFFSET_NONE;
 		return false;
 	}
 	if (rq->all_topics)
@@ -453,12 +456,28 @@ static int check_valid(const struct want *w, size_t n, bool *cluster_fault, char
 		free(s);
 		return -1;
 	}
+	/* a delete (--undo of "no commit") goes to the group coordinator: no leader or log offsets needed */
 	for (size_t i = 0; i < n; i++)
-		if (!w[i].part->has_leader)
+		if (!w[i].part->has_leader && w[i].file_offset != LT_OFFSET_NONE)
 			sb_printf(&b, "%s%s-%d", b.len ? "," : "", w[i].topic, w[i].partition);
 	if (b.len) {
 		char *s = sb_take(&b);
 		err_set(err, errlen, "The partitions \"%s\" have no leader", s);
+		free(s);
+		*cluster_fault = true;
+		return -1;
+	}
+	/* kafka-consumer-groups' words for a failed log offset lookup, naming every such partition and why */
+	size_t n_failed = 0;
+	for (size_t i = 0; i < n; i++)
+		if (w[i].part->log_failed && w[i].file_offset != LT_OFFSET_NONE) {
+			sb_printf(&b, "%s%s-%d", b.len ? "," : "", w[i].topic, w[i].partition);
+			n_failed++;
+		}
+	if (b.len) {
+		char *s = sb_take(&b);
+		err_set(err, errlen, "Error getting the log offsets of topic partition%s: %s (the leader is up, but its "
+			"ListOffsets request failed or timed out)", n_failed > 1 ? "s" : "", s);
 		free(s);
 		*cluster_fault = true;
 		return -1;
@@ -562,6 +581,11 @@ static int plan_row(const lt_reset_request *rq, lt_reset_plan *p, lt_reset_row *
 		}
 		break;
 	case LT_RESET_FILE:
+		if (w->file_offset == LT_OFFSET_NONE) { /* a backup's "no commit": delete, nothing to clamp */
+			row->requested = row->new_offset = LT_OFFSET_NONE;
+			row->notes |= LT_RESET_NOTE_DELETE;
+			break;
+		}
 		row->requested = w->file_offset;
 		return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_NONE:
@@ -581,6 +605,8 @@ static const char *note_text(unsigned notes)
 		return "no commit: log end";
 	if (notes & LT_RESET_NOTE_TS_FALLBACK)
 		return "nothing at/after time: log end";
+	if (notes & LT_RESET_NOTE_DELETE)
+		return "no commit before: delete";
 	return NULL;
 }
 
@@ -619,6 +645,11 @@ lt_reset_plan *reset_plan_build_ex(const lt_reset_request *rq, const lt_reset_in
 		}
 		const char *nt = note_text(row->notes);
 		row->note = nt ? xstrdup(nt) : NULL;
+		if (row->new_offset == LT_OFFSET_NONE) {
+			p->n_deletes++;
+			p->n_changed += row->previous >= 0; /* deleting nothing changes nothing */
+			continue;
+		}
 		if (row->previous >= 0) {
 			row->has_delta = true;
 			row->delta = row->new_offset - row->previous;

@@ -47,7 +47,7 @@ typedef struct lt_reset_csv_row {
 	char *group;       /* NULL in the 3-column form */
 	char *topic;
 	int32_t partition;
-	int64_t offset;
+	int64_t offset;    /* LT_OFFSET_NONE: "no commit" (a backup's empty offset; --undo only) */
 	size_t line;       /* 1-based line in the file, for messages */
 } lt_reset_csv_row;
 
@@ -62,6 +62,8 @@ typedef struct lt_reset_request {
 	lt_reset_scope *scopes;
 	size_t n_rows;         /* FILE: this group's rows */
 	lt_reset_csv_row *rows;
+	bool from_backup;      /* FILE read from a lagtop backup (--undo): an empty offset means "no commit",
+				  restored by deleting the partition's committed offset */
 } lt_reset_request;
 
 /* Parses the target argument (offset, shift, datetime, duration; for FILE it only records the path — load
@@ -70,7 +72,8 @@ int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target 
 		       int64_t now_ms, char *err, size_t errlen);
 /* --topic T or --topic T:P,P,... (kafka-consumer-groups' parsing and messages). */
 int reset_request_add_topic(lt_reset_request *rq, const char *arg, char *err, size_t errlen);
-/* Parses the CSV text of --from-file and keeps this group's rows (see csv.h for the rules). */
+/* Parses the CSV text of --from-file and keeps this group's rows (see csv.h for the rules; with
+ * rq->from_backup set first, an empty offset is accepted as "no commit"). */
 int reset_request_load_csv(lt_reset_request *rq, const char *text, char *err, size_t errlen);
 void reset_request_free(lt_reset_request *rq);
 
@@ -87,6 +90,7 @@ typedef struct lt_reset_part {
 	int32_t partition;
 	bool exists;        /* listed in the topic metadata */
 	bool has_leader;
+	bool log_failed;    /* has a leader, but reading its log offsets failed or timed out */
 	int64_t committed;  /* LT_OFFSET_NONE: no commit */
 	int64_t log_start;  /* LT_OFFSET_NONE: unknown */
 	int64_t log_end;    /* LT_OFFSET_NONE: unknown */
@@ -130,8 +134,9 @@ void reset_input_from_group(lt_reset_input *in, const lt_group *g);
  * a committed offset in `in`; for --from-file the file's topics. Sorted, unique; free with reset_strv_free. */
 char **reset_request_topics(const lt_reset_request *rq, const lt_reset_input *in, size_t *n);
 void reset_strv_free(char **v, size_t n);
-/* Whether partition p is in the request's scope (so the executor looks up log offsets only for those: a
- * dead leader elsewhere on the topic must not block the reset). */
+/* Whether partition p is in the request's scope and needs its log offsets (the executor looks them up
+ * only for those: a dead leader elsewhere on the topic must not block the reset; a --undo row that
+ * deletes a commit needs none). */
 bool reset_request_wants(const lt_reset_request *rq, const lt_reset_part *p);
 
 /* ---- the plan ---- */
@@ -141,6 +146,7 @@ enum {
 	LT_RESET_NOTE_CLAMP_LOW = 1u << 1,  /* requested < log start: set to log start */
 	LT_RESET_NOTE_NO_COMMIT = 1u << 2,  /* --to-current without a commit: log end */
 	LT_RESET_NOTE_TS_FALLBACK = 1u << 3, /* nothing at or after the time: log end */
+	LT_RESET_NOTE_DELETE = 1u << 4,      /* --undo of a partition that had no commit: its commit is deleted */
 };
 
 typedef struct lt_reset_row {
@@ -148,7 +154,7 @@ typedef struct lt_reset_row {
 	int32_t partition;
 	int64_t previous;   /* committed before the reset, LT_OFFSET_NONE if none */
 	int64_t requested;  /* before clamping */
-	int64_t new_offset;
+	int64_t new_offset; /* LT_OFFSET_NONE: delete the committed offset (LT_RESET_NOTE_DELETE) */
 	bool has_delta;     /* false when there was no previous commit */
 	int64_t delta;      /* new − previous: negative = messages replayed, positive = skipped */
 	unsigned notes;     /* LT_RESET_NOTE_* */
@@ -163,6 +169,7 @@ typedef struct lt_reset_plan {
 	int64_t replayed;        /* sum of −delta over negative deltas */
 	int64_t skipped;         /* sum of delta over positive deltas */
 	size_t n_changed;        /* rows whose new offset differs from the previous commit (or had none) */
+	size_t n_deletes;        /* rows that delete a committed offset (new_offset LT_OFFSET_NONE) */
 	size_t n_warnings;
 	char **warnings;         /* kafka-consumer-groups' clamp/fallback messages, in row order */
 } lt_reset_plan;

@@ -47,14 +47,16 @@ char *reset_plan_table(const lt_reset_plan *p)
 	trim_line(&b);
 	for (size_t i = 0; i < p->n_rows; i++) {
 		const lt_reset_row *r = &p->rows[i];
-		char prev[24] = "-", delta[24] = "-";
+		char prev[24] = "-", delta[24] = "-", nw[24] = "-"; /* new "-": the commit is deleted */
 		if (r->previous >= 0)
 			snprintf(prev, sizeof prev, "%" PRId64, r->previous);
+		if (r->new_offset >= 0)
+			snprintf(nw, sizeof nw, "%" PRId64, r->new_offset);
 		if (r->has_delta)
 			snprintf(delta, sizeof delta, r->delta > 0 ? "+%" PRId64 : "%" PRId64, r->delta);
-		sb_printf(&b, "%s%*s %s%*s %-10d %-15" PRId64 " %-15s %-12s%s%s", group,
+		sb_printf(&b, "%s%*s %s%*s %-10d %-15s %-15s %-12s%s%s", group,
 			  gw - display_width(p->group, true), "", topics[i], tw - display_width(r->topic, true), "",
-			  r->partition, r->new_offset, prev, delta, r->note ? " " : "", r->note ? r->note : "");
+			  r->partition, nw, prev, delta, r->note ? " " : "", r->note ? r->note : "");
 		sb_printf(&b, "\n");
 		trim_line(&b);
 		free(topics[i]);
@@ -74,8 +76,11 @@ char *reset_plan_totals(const lt_reset_plan *p)
 		sb_printf(&b, ", %zu unchanged", unchanged);
 	size_t no_prev = 0;
 	for (size_t i = 0; i < p->n_rows; i++)
-		no_prev += !p->rows[i].has_delta;
+		no_prev += !p->rows[i].has_delta && p->rows[i].new_offset >= 0;
 	if (no_prev)
 		sb_printf(&b, ", %zu without a previous commit", no_prev);
+	if (p->n_deletes)
+		sb_printf(&b, ", %zu commit%s deleted (no commit before the reset)", p->n_deletes,
+			  p->n_deletes == 1 ? "" : "s");
 	return sb_take(&b);
 }

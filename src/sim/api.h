@@ -148,6 +148,8 @@ struct sim_topic *sim_topic_auto_create(struct sim_state *st, struct wire_str na
 /* Shared checks for handlers. */
 /* The injected error for committing topic/partition (sim_fault_commit_partition), or 0. */
 int16_t sim_req_commit_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition);
+/* The injected error for ListOffsets of topic/partition (sim_fault_list_offsets_partition), or 0. */
+int16_t sim_req_list_offsets_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition);
 /* NOT_COORDINATOR unless this broker coordinates group (and it is up); an injected fault's error first. */
 int16_t sim_req_check_coordinator(const struct sim_req *req, const char *group, size_t len);
 

@@ -39,6 +39,8 @@ int sim_api_list_offsets(struct sim_req *req, struct wire_rd *rd, struct wire_bu
 				err = KERR_UNKNOWN_TOPIC_OR_PARTITION;
 			else if (p->leader != req->node_id)
 				err = KERR_NOT_LEADER_OR_FOLLOWER;
+			else if ((err = sim_req_list_offsets_fault(req, name.p, (size_t)name.len, index)) != KERR_NONE)
+				;
 			else if (ts == -1)
 				off = p->log_end;
 			else if (ts == -2)

@@ -291,6 +291,15 @@ void sim_resp_complete(struct sim_server *srv, struct sim_resp *resp, const stru
 	resp_release(srv, resp);
 }
 
+int16_t sim_req_list_offsets_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition)
+{
+	const struct sim_server *srv = req->srv;
+	if (!srv->list_offsets_fail_topic || partition != srv->list_offsets_fail_partition ||
+	    strlen(srv->list_offsets_fail_topic) != len || memcmp(srv->list_offsets_fail_topic, topic, len) != 0)
+		return KERR_NONE;
+	return srv->list_offsets_fail_code;
+}
+
 int16_t sim_req_commit_fault(const struct sim_req *req, const char *topic, size_t len, int32_t partition)
 {
 	const struct sim_server *srv = req->srv;
@@ -380,7 +389,10 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		.mono_ms = now_mono_ms(),
 		.inject_err = fault_pick_error(srv, c->broker, key),
 	};
-	/* Reserve the answer's place first so a handler that defers keeps request order. */
+	/* Answers leave in request order without a place reserved beforehand: a handler that defers takes
+	 * its place in the connection's queue inside sim_req_defer, any other answer is queued below when
+	 * the handler returns (resp_new); both happen before this connection's next request is read (one
+	 * loop thread), and a deferred answer holds back those queued after it. */
 	int rc = api->fn(&req, &rd, &body);
 	if (rc == SIM_API_MALFORMED || (rc == SIM_API_OK && rd.err)) {
 		wire_buf_free(&body);
@@ -740,6 +752,7 @@ void sim_server_free(struct sim_server *srv)
 		close(srv->wakefd);
 	free(srv->brokers);
 	free(srv->commit_fail_topic);
+	free(srv->list_offsets_fail_topic);
 	free(srv->timers);
 	free(srv->bootstrap);
 	pthread_cond_destroy(&srv->changed);

@@ -103,6 +103,9 @@ struct sim_server {
 	char *commit_fail_topic;       /* fault injection: OffsetCommit fails for this one partition ... */
 	int32_t commit_fail_partition;
 	int16_t commit_fail_code;      /* ... with this error (a commit that fails part-way) */
+	char *list_offsets_fail_topic; /* fault injection: ListOffsets fails for this one partition ... */
+	int32_t list_offsets_fail_partition;
+	int16_t list_offsets_fail_code; /* ... with this error, on its live leader */
 	char *bootstrap;
 	struct sim_fetch_wait *fetch_waits; /* Fetches held for MaxWaitTime (api_fetch.c) */
 };

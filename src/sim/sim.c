@@ -457,11 +457,29 @@ int sim_fault_commit_partition(sim_cluster *sim, const char *topic, int partitio
 	return 0;
 }
 
+int sim_fault_list_offsets_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code,
+				      char *err, size_t errlen)
+{
+	if (topic && (partition < 0 || error_code == 0)) {
+		snprintf(err, errlen, "bad ListOffsets fault (partition %d, error %d)", partition, error_code);
+		return -1;
+	}
+	LOCK(sim);
+	free(sim->srv->list_offsets_fail_topic);
+	sim->srv->list_offsets_fail_topic = topic ? xstrdup(topic) : NULL;
+	sim->srv->list_offsets_fail_partition = partition;
+	sim->srv->list_offsets_fail_code = error_code;
+	UNLOCK(sim);
+	return 0;
+}
+
 void sim_fault_clear(sim_cluster *sim)
 {
 	LOCK(sim);
 	free(sim->srv->commit_fail_topic);
 	sim->srv->commit_fail_topic = NULL;
+	free(sim->srv->list_offsets_fail_topic);
+	sim->srv->list_offsets_fail_topic = NULL;
 	for (int i = 0; i < sim->srv->nbrokers; i++)
 		sim->srv->brokers[i].fault = (struct sim_fault){.error_api = -1};
 	UNLOCK(sim);

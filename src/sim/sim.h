@@ -158,6 +158,10 @@ int sim_fault_drop_rate(sim_cluster *sim, int node_id, double rate, char *err, s
  * partitions of the same request succeed); topic NULL turns it off. */
 int sim_fault_commit_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code, char *err,
 				size_t errlen);
+/* ListOffsets fails for topic/partition with error_code, answered by its live leader (the partition keeps
+ * its leader in Metadata); topic NULL turns it off. */
+int sim_fault_list_offsets_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code,
+				      char *err, size_t errlen);
 /* Turns every fault off (latency included). */
 void sim_fault_clear(sim_cluster *sim);
 /* Faults injected so far: error answers, dropped connections. */

@@ -38,6 +38,10 @@ int mode_demo(const struct lt_options *o)
 	so.brokers = 3;
 	so.port = 0;
 	so.scenario = "demo";
+	if (tui_terminal_check(err, sizeof err) != 0) { /* before the simulated cluster starts */
+		fprintf(stderr, "lagtop: %s\n", err);
+		return LT_EXIT_USAGE;
+	}
 
 	sim_cluster *sim = sim_new(&so, err, sizeof err);
 	if (!sim) {

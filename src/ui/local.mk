@@ -1,5 +1,5 @@
 ## src/ui — the dashboard. The only module that includes curses (and only in tui.c, screen.c, keys.c,
-## theme_curses.c, and reset_dialog.c for its key codes); layout.c and theme.c are plain C so they are unit
+## theme_curses.c, term_check.c, and reset_dialog.c for its key codes); layout.c and theme.c are plain C so they are unit
 ## tested without a terminal.
 liblagtop_a_SOURCES += \
 	src/ui/ui.h src/ui/tui.h src/ui/tui.c \
@@ -9,7 +9,7 @@ liblagtop_a_SOURCES += \
 	src/ui/reset_dialog.h src/ui/reset_dialog.c src/ui/reset_worker.h src/ui/reset_worker.c src/ui/reset_ui.c \
 	src/ui/layout.h src/ui/layout.c \
 	src/ui/theme.h src/ui/theme.c src/ui/theme_curses.c \
-	src/ui/demo.c
+	src/ui/demo.c src/ui/term_check.c
 
 if HAVE_CMOCKA
 UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme tests/unit/test_ui_state \
@@ -43,7 +43,7 @@ tests_tui_tui_fixture_SOURCES = tests/tui/tui_fixture.c
 tests_tui_tui_fixture_LDADD = $(LT_LIBS)
 TUI_TESTS = tests/tui/test_dashboard.sh tests/tui/test_terminal.sh tests/tui/test_frozen.sh \
 	tests/tui/test_clusters.sh tests/tui/test_errors.sh tests/tui/test_demo.sh tests/tui/test_reset.sh \
-	tests/tui/test_reset_async.sh
+	tests/tui/test_reset_async.sh tests/tui/test_reset_wrap.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

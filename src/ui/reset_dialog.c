@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "reset/render.h"
+#include "util/sanitize.h"
 #include "util/xalloc.h"
 
 #define KEY_ESC 27
@@ -232,12 +233,20 @@ enum rd_action rd_key(struct ui_reset *rd, int ch, int64_t now_ms)
 	case RD_REFUSED:
 	case RD_ERROR:
 	case RD_RESULT:
+		/* the body may be longer than the box (a refusal naming many members): it scrolls; the
+		 * screen clamps top to the last page */
 		if (is_enter(ch) || ch == 'q')
 			return RD_ACT_CLOSE;
 		if (ch == KEY_UP && rd->top > 0)
 			rd->top--;
 		else if (ch == KEY_DOWN)
 			rd->top++;
+		else if (ch == KEY_PPAGE)
+			rd->top = rd->top > 10 ? rd->top - 10 : 0;
+		else if (ch == KEY_NPAGE)
+			rd->top += 10;
+		else if (ch == KEY_HOME)
+			rd->top = 0;
 		return RD_ACT_NONE;
 	}
 	return RD_ACT_NONE;
@@ -281,22 +290,95 @@ void rd_commit_done(struct ui_reset *rd, lt_reset_result *res)
 
 /* ---- text ---- */
 
-static void push(char ***v, size_t *n, char *line)
+/* Appends a line as it is (table rows, the buttons: their columns must stay put). */
+static void push_raw(char ***v, size_t *n, char *line)
 {
 	*v = xrealloc(*v, (*n + 1) * sizeof **v);
 	(*v)[(*n)++] = line;
 }
 
-/* Every line of a multi-line message. */
-static void push_lines(char ***v, size_t *n, const char *text, const char *prefix)
+/* Bytes of s (from its start) whose safe form fits in `cells`, ending on a character boundary. */
+static size_t fit_bytes(const char *s, int cells, bool utf8)
+{
+	size_t best = 0, len = strlen(s);
+	char *tmp = xmalloc(len + 1);
+	for (size_t i = 1; i <= len; i++) {
+		if (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
+			continue; /* inside a UTF-8 character */
+		memcpy(tmp, s, i);
+		tmp[i] = '\0';
+		if (display_width(tmp, utf8) > cells)
+			break;
+		best = i;
+	}
+	free(tmp);
+	return best;
+}
+
+/* Appends a line of prose, word-wrapped to v->width cells of its safe form (as the screen will show it):
+ * breaks at spaces, a word longer than the width is split between characters, continuation lines are
+ * indented two more than the line's own indent. Takes ownership of line. */
+static void push_text(struct rd_view *v, char ***lines, size_t *n, char *line)
+{
+	if (v->width <= 0 || display_width(line, v->utf8) <= v->width) {
+		push_raw(lines, n, line);
+		return;
+	}
+	size_t indent = strspn(line, " ");
+	int cont = (int)indent + 2 < v->width / 2 ? (int)indent + 2 : 0;
+	const char *s = line;
+	for (bool first = true; *s; first = false) {
+		int pad = first ? 0 : cont;
+		if (!first)
+			while (*s == ' ')
+				s++;
+		if (!*s)
+			break;
+		size_t fit = fit_bytes(s, v->width - pad, v->utf8);
+		size_t take;
+		if (s[fit] == '\0') {
+			take = fit;
+		} else {
+			size_t lo = first ? indent : 0; /* the line's own indent is not a break */
+			take = fit;
+			while (take > lo && s[take] != ' ')
+				take--;
+			if (take <= lo)
+				take = fit; /* one long word: split it */
+			if (take == 0) /* not even one character fits: take one anyway */
+				for (take = 1; s[take] && ((unsigned char)s[take] & 0xC0) == 0x80; take++)
+					;
+		}
+		size_t keep = take;
+		while (keep > 0 && s[keep - 1] == ' ')
+			keep--;
+		push_raw(lines, n, xasprintf("%*s%.*s", pad, "", (int)keep, s));
+		s += take;
+	}
+	free(line);
+}
+
+/* Every line of a multi-line message, each wrapped. */
+static void push_lines(struct rd_view *v, char ***lines, size_t *n, const char *text, const char *prefix)
 {
 	const char *p = text ? text : "";
 	do {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		push(v, n, xasprintf("%s%.*s", prefix, (int)len, p));
+		push_text(v, lines, n, xasprintf("%s%.*s", prefix, (int)len, p));
 		p += len + (nl != NULL);
 	} while (*p);
+}
+
+/* Prose into the body / the footer. */
+static void body(struct rd_view *v, char *line)
+{
+	push_text(v, &v->body, &v->n_body, line);
+}
+
+static void foot(struct rd_view *v, char *line)
+{
+	push_text(v, &v->foot, &v->n_foot, line);
 }
 
 static char *scope_text(const struct ui_reset *rd)
@@ -321,37 +403,40 @@ static void fmt_offset(int64_t o, char *buf, size_t len)
 static void view_target(const struct ui_reset *rd, struct rd_view *v)
 {
 	char *scope = scope_text(rd);
-	push(&v->body, &v->n_body, xasprintf("Scope: %s", scope));
+	body(v, xasprintf("Scope: %s", scope));
 	free(scope);
-	push(&v->body, &v->n_body, xstrdup("Move the committed offsets to:"));
+	body(v, xstrdup("Move the committed offsets to:"));
 	for (size_t i = 0; i < N_TARGETS; i++) {
 		if (i == rd->target)
 			v->hl = (int)v->n_body;
-		push(&v->body, &v->n_body, xasprintf("%s %s", i == rd->target ? ">" : " ", targets[i].label));
+		body(v, xasprintf("%s %s", i == rd->target ? ">" : " ", targets[i].label));
 	}
 	const struct rd_target_def *t = &targets[rd->target];
 	if (t->example) {
-		push(&v->foot, &v->n_foot, xasprintf("Value: %s_", rd->value));
-		push(&v->foot, &v->n_foot, xasprintf("  e.g. %s", t->example));
+		foot(v, xasprintf("Value: %s_", rd->value));
+		foot(v, xasprintf("  e.g. %s", t->example));
 	}
-	push(&v->foot, &v->n_foot, xstrdup("Up/Down choose, Enter previews, Esc cancels"));
+	foot(v, xstrdup("Up/Down choose, Enter previews, Esc cancels"));
 }
 
 static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 {
 	const lt_reset_plan *p = rd->plan;
 	char *scope = scope_text(rd);
-	push(&v->body, &v->n_body, xasprintf("Target: %s", rd->target_desc ? rd->target_desc : "-"));
-	push(&v->body, &v->n_body, xasprintf("Scope:  %s", scope));
+	body(v, xasprintf("Target: %s", rd->target_desc ? rd->target_desc : "-"));
+	body(v, xasprintf("Scope:  %s", scope));
 	free(scope);
-	push(&v->body, &v->n_body, xasprintf("%-24s %9s %14s    %-14s %-16s %s", "TOPIC", "PARTITION", "PREVIOUS",
-					      "NEW", "DELTA", "NOTE"));
+	/* table rows stay whole (their columns line up); the box cuts them where it must */
+	push_raw(&v->body, &v->n_body, xasprintf("%-24s %9s %14s    %-14s %-16s %s", "TOPIC", "PARTITION",
+						  "PREVIOUS", "NEW", "DELTA", "NOTE"));
 	for (size_t i = 0; i < p->n_rows; i++) {
 		const lt_reset_row *r = &p->rows[i];
 		char prev[24], nw[24], delta[40];
 		fmt_offset(r->previous, prev, sizeof prev);
 		fmt_offset(r->new_offset, nw, sizeof nw);
-		if (!r->has_delta)
+		if (r->new_offset < 0)
+			snprintf(delta, sizeof delta, "delete commit");
+		else if (!r->has_delta)
 			snprintf(delta, sizeof delta, "(no commit)");
 		else if (r->delta < 0)
 			snprintf(delta, sizeof delta, "replay %" PRId64, -r->delta);
@@ -359,31 +444,30 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 			snprintf(delta, sizeof delta, "skip %" PRId64, r->delta);
 		else
 			snprintf(delta, sizeof delta, "unchanged");
-		push(&v->body, &v->n_body, xasprintf("%-24s %9d %14s -> %-14s %-16s %s", r->topic, r->partition, prev,
-						      nw, delta, r->note ? r->note : ""));
+		push_raw(&v->body, &v->n_body, xasprintf("%-24s %9d %14s -> %-14s %-16s %s", r->topic, r->partition,
+							  prev, nw, delta, r->note ? r->note : ""));
 	}
 	for (size_t i = 0; i < p->n_warnings; i++)
-		push_lines(&v->body, &v->n_body, p->warnings[i], "warning: ");
+		push_lines(v, &v->body, &v->n_body, p->warnings[i], "warning: ");
 
 	if (p->n_rows == 0) {
-		push(&v->foot, &v->n_foot, xstrdup("Nothing to reset: the scope holds no partition."));
-		push(&v->foot, &v->n_foot, xstrdup("Enter or Esc closes"));
+		foot(v, xstrdup("Nothing to reset: the scope holds no partition."));
+		foot(v, xstrdup("Enter or Esc closes"));
 		return;
 	}
-	push(&v->foot, &v->n_foot, reset_plan_totals(p));
+	foot(v, reset_plan_totals(p));
 	if (rd->need_name) {
-		push(&v->foot, &v->n_foot,
-		     xasprintf("This moves %" PRId64 " messages (confirm threshold %" PRId64 "): type the group name",
+		foot(v, xasprintf("This moves %" PRId64 " messages (confirm threshold %" PRId64 "): type the group name",
 			       moved(p), rd->threshold));
-		push(&v->foot, &v->n_foot, xasprintf("Group name: %s_", rd->name));
+		foot(v, xasprintf("Group name: %s_", rd->name));
 	}
 	v->foot_hl = (int)v->n_foot;
 	/* the selected button is marked with > < as well as highlighted (monochrome terminals, tests) */
 	const char *no = rd->yes ? " [ No ] " : ">[ No ]<", *yes = rd->yes ? ">[ Yes, reset ]<" : " [ Yes, reset ] ";
-	push(&v->foot, &v->n_foot, xasprintf("Commit these offsets?  %s  %s", no, yes));
+	push_raw(&v->foot, &v->n_foot, xasprintf("Commit these offsets?  %s  %s", no, yes)); /* btn_col */
 	v->btn_col = (int)strlen("Commit these offsets?  ") + (rd->yes ? (int)strlen(no) + 2 : 0);
 	v->btn_len = (int)strlen(rd->yes ? yes : no);
-	push(&v->foot, &v->n_foot, xstrdup("Left/Right choose, Enter confirms, Up/Down scroll, Esc cancels"));
+	foot(v, xstrdup("Left/Right choose, Enter confirms, Up/Down scroll, Esc cancels"));
 }
 
 static void view_result(const struct ui_reset *rd, struct rd_view *v)
@@ -395,69 +479,70 @@ static void view_result(const struct ui_reset *rd, struct rd_view *v)
 		[LT_EXEC_FAILED] = "FAILED",
 		[LT_EXEC_MISMATCH] = "COMMITTED, but some partitions do not read back as planned",
 	};
-	push(&v->body, &v->n_body, xasprintf("Result: %s", words[res->status]));
+	body(v, xasprintf("Result: %s", words[res->status]));
 	if (res->n_parts && res->backup_path && res->status != LT_EXEC_REFUSED) {
-		push(&v->body, &v->n_body,
-		     xasprintf("%-24s %9s %14s %14s  %s", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT"));
+		push_raw(&v->body, &v->n_body,
+			 xasprintf("%-24s %9s %14s %14s  %s", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT"));
 		for (size_t i = 0; i < res->n_parts; i++) {
 			const lt_reset_part_result *r = &res->parts[i];
-			char now[24];
+			char now[24], planned[24];
 			fmt_offset(r->after, now, sizeof now);
-			push(&v->body, &v->n_body,
-			     xasprintf("%-24s %9d %14" PRId64 " %14s  %s", r->topic, r->partition, r->planned, now,
-				       r->error ? r->error : r->matches ? "ok" : "differs"));
+			fmt_offset(r->planned, planned, sizeof planned); /* "-": the commit was to be deleted */
+			push_raw(&v->body, &v->n_body,
+				 xasprintf("%-24s %9d %14s %14s  %s", r->topic, r->partition, planned, now,
+					   r->error ? r->error : r->matches ? "ok" : "differs"));
 		}
 	}
 	if (res->status == LT_EXEC_REFUSED)
 		for (size_t i = 0; i < res->n_parts; i++)
 			if (res->parts[i].error)
-				push(&v->body, &v->n_body,
-				     xasprintf("%s-%d: refused: %s", res->parts[i].topic, res->parts[i].partition,
+				body(v, xasprintf("%s-%d: refused: %s", res->parts[i].topic, res->parts[i].partition,
 					       res->parts[i].error));
 	if (res->backup_path)
-		push(&v->body, &v->n_body, xasprintf("Backup of the previous offsets: %s", res->backup_path));
+		body(v, xasprintf("Backup of the previous offsets: %s", res->backup_path));
 	if (res->message && res->message[0])
-		push_lines(&v->body, &v->n_body, res->message, "");
+		push_lines(v, &v->body, &v->n_body, res->message, "");
 	if (res->audit_error)
-		push(&v->body, &v->n_body, xasprintf("warning: the audit log was not written: %s", res->audit_error));
-	push(&v->foot, &v->n_foot, xstrdup("Enter or Esc closes"));
+		body(v, xasprintf("warning: the audit log was not written: %s", res->audit_error));
+	foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
 }
 
-void rd_view_build(const struct ui_reset *rd, struct rd_view *v)
+void rd_view_build(const struct ui_reset *rd, int width, bool utf8, struct rd_view *v)
 {
 	memset(v, 0, sizeof *v);
 	v->hl = -1;
 	v->foot_hl = -1;
+	v->foot_err = -1;
+	v->width = width;
+	v->utf8 = utf8;
 	const char *what = rd->undo ? "Undo the last reset of" : "Reset offsets of";
 	v->title = xasprintf("%s group %s", what, rd->group);
 	switch (rd->step) {
 	case RD_TARGET: view_target(rd, v); break;
 	case RD_WORKING:
 		if (rd->committing)
-			push(&v->body, &v->n_body,
-			     xstrdup("Committing: checking the group again, writing the backup, committing, "
+			body(v, xstrdup("Committing: checking the group again, writing the backup, committing, "
 				     "reading back..."));
 		else
-			push(&v->body, &v->n_body,
-			     xstrdup("Working... reading the group, its offsets and the logs from the cluster"));
-		push(&v->foot, &v->n_foot, xstrdup(rd->committing ? "please wait" : "Esc cancels"));
+			body(v, xstrdup("Working... reading the group, its offsets and the logs from the cluster"));
+		foot(v, xstrdup(rd->committing ? "please wait" : "Esc cancels"));
 		break;
 	case RD_PREVIEW: view_preview(rd, v); break;
 	case RD_REFUSED:
-		push(&v->body, &v->n_body, xstrdup("REFUSED: nothing was changed."));
-		push_lines(&v->body, &v->n_body, rd->msg, "");
-		push(&v->foot, &v->n_foot, xstrdup("Enter or Esc closes"));
+		body(v, xstrdup("REFUSED: nothing was changed."));
+		push_lines(v, &v->body, &v->n_body, rd->msg, "");
+		foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
 		break;
 	case RD_ERROR:
-		push(&v->body, &v->n_body, xstrdup("No reset: nothing was changed."));
-		push_lines(&v->body, &v->n_body, rd->msg, "");
-		push(&v->foot, &v->n_foot, xstrdup("Enter or Esc closes"));
+		body(v, xstrdup("No reset: nothing was changed."));
+		push_lines(v, &v->body, &v->n_body, rd->msg, "");
+		foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
 		break;
 	case RD_RESULT: view_result(rd, v); break;
 	}
 	if (rd->err[0]) {
-		push(&v->foot, &v->n_foot, xstrdup(rd->err));
-		v->foot_err = true;
+		v->foot_err = (int)v->n_foot;
+		foot(v, xstrdup(rd->err));
 	}
 }
 

@@ -90,9 +90,14 @@ void rd_preview_done(struct ui_reset *rd, bool refused, lt_reset_plan *plan, cha
 void rd_commit_done(struct ui_reset *rd, lt_reset_result *res);
 
 /* What to draw: a title, the scrolling body and the fixed footer. Lines are malloc'd, untrusted text in
- * them is not yet escaped (the screen escapes every line). hl: index of the highlighted line in the body
- * (the selected target), -1 if none. Free with rd_lines_free. */
+ * them is not yet escaped (the screen escapes every line). Prose (messages, the guard's refusal and its
+ * members, warnings, paths) is word-wrapped so that its escaped form fits in `width` cells (<= 0: no
+ * wrapping), measured as the screen measures (utf8: the terminal's mode); table rows and the buttons
+ * are kept whole. hl: index of the highlighted line in the body (the selected target), -1 if none.
+ * Free with rd_view_free. */
 struct rd_view {
+	int width;
+	bool utf8;
 	char *title;
 	char **body;
 	size_t n_body;
@@ -101,9 +106,9 @@ struct rd_view {
 	size_t n_foot;
 	int foot_hl;       /* footer line with the buttons, -1 if none */
 	int btn_col, btn_len; /* the selected button inside foot[foot_hl] (bytes) */
-	bool foot_err;     /* the last footer line is an error */
+	int foot_err;      /* the footer lines from this one on are the error (rd->err, wrapped), -1 if none */
 };
-void rd_view_build(const struct ui_reset *rd, struct rd_view *v);
+void rd_view_build(const struct ui_reset *rd, int width, bool utf8, struct rd_view *v);
 void rd_view_free(struct rd_view *v);
 
 #endif

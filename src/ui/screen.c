@@ -628,6 +628,7 @@ static void draw_detail(struct ui *u)
 		    {LT_PF_AHEAD_OF_END, "ahead-of-end (committed > log end)"},
 		    {LT_PF_STALE, "stale"},
 		    {LT_PF_NO_LEADER, "no-leader"},
+		    {LT_PF_LOG_UNKNOWN, "log-offsets-unknown (the leader's ListOffsets failed or timed out)"},
 		    {LT_PF_UNASSIGNED, "unassigned"},
 		    {LT_PF_IDLE, "idle"},
 		    {LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)"},
@@ -756,7 +757,8 @@ static void draw_clusters(struct ui *u)
 static void draw_reset(struct ui *u)
 {
 	struct rd_view v;
-	rd_view_build(u->reset, &v);
+	/* the widest box the screen allows, less the frame and margins: prose wraps to it */
+	rd_view_build(u->reset, u->geom.cols - 2 - 4, utf8(u), &v);
 	int w = 20;
 	for (size_t i = 0; i < v.n_body; i++) {
 		int dw = display_width(v.body[i], utf8(u)) + 4;
@@ -792,7 +794,7 @@ static void draw_reset(struct ui *u)
 	}
 	int fy = p.y + 1 + body_h + 1;
 	for (size_t i = 0; i < v.n_foot && fy + (int)i < p.y + p.h - 1; i++) {
-		bool err = v.foot_err && i + 1 == v.n_foot;
+		bool err = v.foot_err >= 0 && (int)i >= v.foot_err;
 		set_role(err ? UI_ROLE_MESSAGE : UI_ROLE_POPUP);
 		put_cells(u, fy + (int)i, p.x + 2, v.foot[i], p.w - 4, false);
 		if ((int)i == v.foot_hl && v.btn_col + v.btn_len <= p.w - 4) {

@@ -624,8 +624,8 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "lagtop: the dashboard needs a terminal (use --once to print to a pipe)\n");
+	if (tui_terminal_check(err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
 		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}
@@ -771,12 +771,10 @@ static void shutdown_deadline(struct timespec *ts, int timeout_ms)
 	ts->tv_nsec = (long)(ns % 1000000000);
 }
 
-static lt_collector *live_connect(struct live *l, const struct lt_options *o, int *interval_ms, bool *read_only,
-				  char *err, size_t errlen)
+/* Connects to the cluster cc describes (taken over: kept in l->cc on success, freed otherwise). */
+static lt_collector *live_connect(struct live *l, const struct lt_options *o, struct lt_cluster_conf cc,
+				  int *interval_ms, bool *read_only, char *err, size_t errlen)
 {
-	struct lt_cluster_conf cc;
-	if (config_select(&l->cfg, o, &cc, err, errlen) != 0)
-		return NULL;
 	/* -g narrows the cluster's own include list; without it the config's list applies */
 	struct lt_collector_conf conf = {
 	    .cluster_name = cc.name ? cc.name : cc.bootstrap,
@@ -832,10 +830,11 @@ static int live_reset_conf(void *ctx, struct tui_reset_conf *out)
 static ui_source *live_open(void *ctx, size_t i, int *interval_ms, bool *read_only, char *err, size_t errlen)
 {
 	struct live *l = ctx;
-	struct lt_options eff = *l->o;
-	eff.cluster = l->cfg.clusters[i].name;
-	eff.bootstrap = NULL; /* -b named the first cluster, not this one */
-	lt_collector *c = live_connect(l, &eff, interval_ms, read_only, err, errlen);
+	struct lt_cluster_conf cc;
+	/* the file's cluster with its own bootstrap servers (config_select_switch says what carries over) */
+	if (config_select_switch(&l->cfg, l->o, i, &cc, err, errlen) != 0)
+		return NULL;
+	lt_collector *c = live_connect(l, l->o, cc, interval_ms, read_only, err, errlen);
 	if (!c)
 		return NULL;
 	pthread_t t;
@@ -885,14 +884,20 @@ int mode_tui(const struct lt_options *o)
 		config_free(&l.cfg);
 		return LT_EXIT_USAGE;
 	}
-	const char *first = cc.name;
-	l.cur = live_connect(&l, o, &interval_ms, &read_only, err, sizeof err);
-	if (!l.cur) {
+	/* before connecting: without a terminal the answer is immediate, not after the connection closes */
+	if (tui_terminal_check(err, sizeof err) != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
 		cluster_conf_free(&cc);
 		config_free(&l.cfg);
 		return LT_EXIT_USAGE;
 	}
+	l.cur = live_connect(&l, o, cc, &interval_ms, &read_only, err, sizeof err); /* takes cc over */
+	if (!l.cur) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		config_free(&l.cfg);
+		return LT_EXIT_USAGE;
+	}
+	const char *first = l.cc.name;
 	eff.read_only = read_only;
 
 	struct tui_clusters clusters = {
@@ -903,8 +908,10 @@ int mode_tui(const struct lt_options *o)
 	clusters.n = l.cfg.n_clusters;
 	clusters.names = l.names;
 	clusters.current = l.cfg.n_clusters;
-	for (size_t i = 0; first && !o->bootstrap && i < l.cfg.n_clusters; i++)
-		if (strcmp(l.cfg.clusters[i].name, first) == 0)
+	/* the cluster shown is the file's one unless -b or -X bootstrap.servers pointed it elsewhere */
+	for (size_t i = 0; first && i < l.cfg.n_clusters; i++)
+		if (strcmp(l.cfg.clusters[i].name, first) == 0 && l.cfg.clusters[i].bootstrap &&
+		    strcmp(l.cfg.clusters[i].bootstrap, l.cc.bootstrap) == 0)
 			clusters.current = i;
 
 	l.cur_src = source_collector_new(l.cur);
@@ -931,7 +938,6 @@ int mode_tui(const struct lt_options *o)
 	free(l.retiring);
 	free(l.names);
 	cluster_conf_free(&l.cc);
-	cluster_conf_free(&cc);
 	config_free(&l.cfg);
 	return rc;
 }

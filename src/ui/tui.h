@@ -10,16 +10,16 @@
 #include "kafka/reset_exec.h"
 #include "ui/source.h"
 
-/* The clusters the `c` key offers (from the config file). open() connects to cluster i and returns a
- * started source, with the cluster's interval and read-only flag; it must not wait on the network.
- * The source it replaces goes to retire(), which must not block either (a collector's thread may be
- * in the middle of a refresh). */
 /* What the reset dialog (R, U) needs to reach the cluster shown. */
 struct tui_reset_conf {
 	struct lt_reset_conn_conf conn; /* borrowed: valid until the next cluster switch */
 	int64_t confirm_threshold;      /* general.reset_confirm_threshold */
 };
 
+/* The clusters the `c` key offers (from the config file). open() connects to cluster i and returns a
+ * started source, with the cluster's interval and read-only flag; it must not wait on the network.
+ * The source it replaces goes to retire(), which must not block either (a collector's thread may be
+ * in the middle of a refresh). */
 struct tui_clusters {
 	size_t n;
 	const char *const *names;
@@ -35,6 +35,10 @@ struct tui_clusters {
  * way out. clusters may be NULL (no `c` key). Returns an LT_EXIT_* status; errors before the screen
  * opens are printed ("lagtop: ..."). */
 int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct tui_clusters *clusters);
+
+/* 0 when stdin and stdout are a terminal that curses knows (TERM); else -1 with the one-line error
+ * ("the dashboard needs a terminal ..."). The dashboard modes ask it before they connect anywhere. */
+int tui_terminal_check(char *err, size_t errlen);
 
 /* The refresh interval the options ask for (default 2 s). */
 int tui_interval_ms(const struct lt_options *o);

@@ -148,19 +148,48 @@ int csv_split_line(const char *line, size_t len, lt_csv_fields *out, char *err, 
 	return split(line, len, out, err, errlen) == SPLIT_OK ? 0 : -1;
 }
 
-int csv_read_record(FILE *fp, lt_csv_fields *out, size_t *lineno, char *err, size_t errlen)
+/* Where records come from: a stream (getline) or a text in memory. */
+struct line_src {
+	FILE *fp;
+	char *buf;
+	size_t cap;
+	const char *text;
+	size_t len;
+	size_t *pos;
+};
+
+/* The next physical line, "\n" included if there is one; -1 at the end (or on a read error). */
+static ssize_t src_line(struct line_src *s, const char **line)
 {
-	char *rec = NULL, *line = NULL;
-	size_t rec_len = 0, rec_cap = 0, line_cap = 0;
+	if (s->fp) {
+		ssize_t n = getline(&s->buf, &s->cap, s->fp);
+		*line = s->buf;
+		return n;
+	}
+	if (*s->pos >= s->len)
+		return -1;
+	const char *p = s->text + *s->pos;
+	const char *nl = memchr(p, '\n', s->len - *s->pos);
+	size_t n = nl ? (size_t)(nl - p) + 1 : s->len - *s->pos;
+	*s->pos += n;
+	*line = p;
+	return (ssize_t)n;
+}
+
+static int read_record(struct line_src *src, lt_csv_fields *out, size_t *lineno, char *err, size_t errlen)
+{
+	char *rec = NULL;
+	size_t rec_len = 0, rec_cap = 0;
 	size_t first_line = *lineno + 1;
 	ssize_t n;
 	int rc;
 
 	csv_fields_free(out);
 	for (;;) {
-		n = getline(&line, &line_cap, fp);
+		const char *line;
+		n = src_line(src, &line);
 		if (n < 0) {
-			if (ferror(fp)) {
+			if (src->fp && ferror(src->fp)) {
 				snprintf(err, errlen, "line %zu: read error", *lineno + 1);
 				rc = -1;
 			} else if (rec_len == 0) {
@@ -192,7 +221,21 @@ int csv_read_record(FILE *fp, lt_csv_fields *out, size_t *lineno, char *err, siz
 		rc = -1;
 		break;
 	}
-	free(line);
 	free(rec);
 	return rc;
+}
+
+int csv_read_record(FILE *fp, lt_csv_fields *out, size_t *lineno, char *err, size_t errlen)
+{
+	struct line_src src = { .fp = fp };
+	int rc = read_record(&src, out, lineno, err, errlen);
+	free(src.buf);
+	return rc;
+}
+
+int csv_next_record(const char *text, size_t len, size_t *pos, lt_csv_fields *out, size_t *lineno, char *err,
+		    size_t errlen)
+{
+	struct line_src src = { .text = text, .len = len, .pos = pos };
+	return read_record(&src, out, lineno, err, errlen);
 }

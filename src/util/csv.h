@@ -45,6 +45,11 @@ int csv_split_line(const char *line, size_t len, lt_csv_fields *out, char *err, 
  * record with one empty field; callers usually skip them. */
 int csv_read_record(FILE *fp, lt_csv_fields *out, size_t *lineno, char *err, size_t errlen);
 
+/* The same from a text in memory (len bytes, from *pos, which is advanced past the record): the
+ * bytes text[old *pos, new *pos) are the record's physical lines. */
+int csv_next_record(const char *text, size_t len, size_t *pos, lt_csv_fields *out, size_t *lineno, char *err,
+		    size_t errlen);
+
 void csv_fields_free(lt_csv_fields *f);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -18,6 +19,7 @@
 
 #include "kafka/collector.h"
 #include "model/snapshot.h"
+#include "reset/plan.h"
 #include "sim/sim.h"
 #include "util/timeutil.h"
 
@@ -316,6 +318,65 @@ static void flapping_broker(void **state)
 }
 
 /* The control API refuses nonsense with a message. */
+/* Issue 18: a partition whose leader is up but whose ListOffsets fails is "log offsets unknown"
+ * (LT_PF_LOG_UNKNOWN), not "no leader", on both log offset paths; the reset planner fed from that
+ * snapshot says so (before: LT_PF_NO_LEADER and "The partitions ... have no leader"). */
+static void list_offsets_failure_is_not_no_leader(void **state)
+{
+	(void)state;
+	char err[512];
+	static const char *const paths[] = {"offsets_for_times", "list_offsets"};
+	for (size_t pi = 0; pi < 2; pi++) {
+		setenv("LAGTOP_LOG_OFFSETS", paths[pi], 1); /* list_offsets: the admin API where librdkafka has it */
+		assert_recovers();
+		int leader = sim_leader(sim, "fx-orders", 0);
+		assert_true(leader > 0);
+		must(sim_fault_list_offsets_partition(sim, "fx-orders", 0, -1 /* UNKNOWN_SERVER_ERROR */, err,
+						      sizeof(err)),
+		     err);
+		lt_snapshot *s = refresh();
+		assert_non_null(s);
+		print_message("# %s: error %s\n", paths[pi], s->error ? s->error : "-");
+		const lt_group *g = find(s, "fx-stable");
+		assert_non_null(g);
+		bool seen = false;
+		for (size_t k = 0; k < g->n_partitions; k++) {
+			const lt_partition *p = &g->partitions[k];
+			assert_false(p->flags & LT_PF_NO_LEADER); /* every leader is up */
+			if (strcmp(p->topic, "fx-orders") == 0 && p->partition == 0) {
+				seen = true;
+				assert_true(p->flags & LT_PF_LOG_UNKNOWN);
+				assert_int_equal(p->log_end, LT_OFFSET_NONE);
+			} else if (sim_leader(sim, p->topic, p->partition) != leader) {
+				assert_false(p->flags & LT_PF_LOG_UNKNOWN); /* other leaders are not affected */
+				assert_true(p->log_end >= 0);
+			} else {
+				/* the same leader: offsets_for_times fails its whole call, the admin API one partition */
+				assert_true(p->log_end >= 0 || (p->flags & LT_PF_LOG_UNKNOWN));
+			}
+		}
+		assert_true(seen);
+
+		/* the planner, fed from this snapshot, names the real reason */
+		lt_reset_input in;
+		reset_input_init(&in);
+		reset_input_from_group(&in, g);
+		lt_reset_request rq;
+		assert_int_equal(reset_request_init(&rq, "fx-stable", LT_RESET_LATEST, NULL, 0, err, sizeof(err)), 0);
+		assert_int_equal(reset_request_add_topic(&rq, "fx-orders:0", err, sizeof(err)), 0);
+		lt_reset_plan *plan = reset_plan_build(&rq, &in, err, sizeof(err));
+		assert_null(plan);
+		assert_string_equal(err, "Error getting the log offsets of topic partition: fx-orders-0 (the leader is up, "
+					 "but its ListOffsets request failed or timed out)");
+		reset_request_free(&rq);
+		reset_input_free(&in);
+		snapshot_unref(s);
+		sim_fault_clear(sim);
+	}
+	unsetenv("LAGTOP_LOG_OFFSETS");
+	assert_recovers();
+}
+
 static void control_api_checks(void **state)
 {
 	(void)state;
@@ -342,6 +403,7 @@ int main(void)
 	    cmocka_unit_test(dropped_connections),
 	    cmocka_unit_test(coordinator_moves),
 	    cmocka_unit_test(flapping_broker),
+	    cmocka_unit_test(list_offsets_failure_is_not_no_leader),
 	    cmocka_unit_test(control_api_checks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

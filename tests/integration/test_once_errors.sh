@@ -2,7 +2,7 @@
 # test_once_errors.sh — bad input to --once and -X: one clear line on stderr, the documented exit code,
 # and no waiting beyond --timeout.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 31
+plan 37
 lt_tmpdir
 # No config file of the person running the tests may leak in.
 export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP/xdg"
@@ -24,6 +24,28 @@ is "unreachable bootstrap exits 1" "$rc" 1
 like "unreachable bootstrap: one line naming the problem" "$err" '^lagtop: cannot reach the cluster within 2\.0 s: .*Connection refused'
 is "unreachable bootstrap: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
 is "unreachable bootstrap: nothing on stdout" "$out" ""
+
+# Issue 18: how long a failing run takes. The bounds are deliberately loose (the machine may be busy;
+# ASan slows start-up): they catch the waits that were there before — --once waited for the commit
+# reader's fixed 5 s metadata lookup whatever its --timeout (5 s with --timeout 1), and the dashboard
+# without a terminal connected first and waited for its first refresh (10 s default) before saying so.
+ms_now() { echo $(($(date +%s%N) / 1000000)); }
+t0=$(ms_now)
+run --once -b "127.0.0.1:$closed_port" --timeout 1
+took=$(($(ms_now) - t0))
+is "--once --timeout 1, unreachable: exit 1" "$rc" 1
+ok "--once --timeout 1, unreachable: done within 1 + 3 s (took $took ms)" test "$took" -lt 4000
+
+t0=$(ms_now)
+run -b "127.0.0.1:$closed_port" </dev/null
+took=$(($(ms_now) - t0))
+is "dashboard without a terminal: exit 2" "$rc" 2
+is "... one line saying so" "$err" "lagtop: the dashboard needs a terminal (use --once to print to a pipe)"
+ok "... at once: within 3 s, not after connecting (took $took ms)" test "$took" -lt 3000
+t0=$(ms_now)
+run --demo </dev/null
+took=$(($(ms_now) - t0))
+ok "--demo without a terminal: exit 2 within 3 s (took $took ms)" test "$rc" = 2 -a "$took" -lt 3000
 
 run --once -c no-such-cluster --timeout 2
 is "unknown cluster exits 2" "$rc" 2

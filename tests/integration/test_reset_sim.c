@@ -191,7 +191,7 @@ static void executed_when_empty_then_undo(void **state)
 	size_t n = fread(csv, 1, sizeof csv - 1, f);
 	csv[n] = '\0';
 	fclose(f);
-	assert_string_equal(csv, "pay,0,50\npay,1,150\n");
+	assert_string_equal(csv, "pay,0,50\npay,1,150\npay,2,\n"); /* pay-2: no commit, an empty offset */
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
@@ -213,8 +213,9 @@ static void executed_when_empty_then_undo(void **state)
 	assert_int_equal(r.status, 0);
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 0), 50);
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 1), 150);
-	/* pay-2 had no commit before: there is nothing to restore it to, it keeps 120 */
-	assert_int_equal(sim_committed(sim, "ledger", "pay", 2), 120);
+	/* issue 18: pay-2 had no commit before the reset: undo deletes the one the reset made (it kept 120) */
+	assert_int_equal(sim_committed(sim, "ledger", "pay", 2), -1);
+	expect_in(r.err, "deleted the commit of 1 (no commit before the reset); every offset reads back as planned");
 	assert_int_equal(count_backups(statedir, "ledger."), 2);
 }
 
@@ -249,6 +250,72 @@ static void undo_restores_only_what_the_reset_moved(void **state)
 	assert_int_equal(sim_committed(sim, "scoped", "pay", 0), 40);
 	assert_int_equal(sim_committed(sim, "scoped", "pay", 1), 170); /* not rewound to 140 */
 	assert_int_equal(sim_committed(sim, "scoped", "pay", 2), 200);
+}
+
+/* Issue 18: a group with no commits at all. Its reset wrote no backup before (nothing was committed), so
+ * --undo had nothing to restore; now the backup records "no commit" for each partition (an empty offset)
+ * and --undo deletes the commits the reset created (OffsetDelete), through the same guard: refused while
+ * the group has a member, nothing deleted. */
+static void undo_of_a_group_without_commits(void **state)
+{
+	(void)state;
+	char err[256], info[32], id[128];
+	assert_int_equal(sim_group_info(sim, "newcomer", info, sizeof info), -1);
+	struct run r;
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "newcomer", "--topic", "pay:0,2", "--to-offset",
+					      "150", "--execute", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 0);
+	assert_int_equal(sim_committed(sim, "newcomer", "pay", 0), 150);
+	assert_int_equal(sim_committed(sim, "newcomer", "pay", 2), 150);
+	assert_int_equal(count_backups(statedir, "newcomer."), 1);
+	const char *bp = strstr(r.err, "backup of the previous offsets: ");
+	assert_non_null(bp);
+	bp += strlen("backup of the previous offsets: ");
+	char path[1024];
+	snprintf(path, sizeof path, "%.*s", (int)strcspn(bp, "\n"), bp);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char csv[256] = "";
+	size_t n = fread(csv, 1, sizeof csv - 1, f);
+	csv[n] = '\0';
+	fclose(f);
+	assert_string_equal(csv, "pay,0,\npay,2,\n");
+
+	/* the preview says what the undo does */
+	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 0);
+	expect_in(r.out, "newcomer        pay             0          -               150             -            "
+			 "no commit before: delete");
+	expect_in(r.out, "2 partitions: 0 messages replayed, 0 skipped, 2 commits deleted (no commit before the reset)");
+	assert_int_equal(sim_committed(sim, "newcomer", "pay", 0), 150);
+
+	/* guarded like everything else: refused while the group has a member, nothing deleted */
+	const int32_t parts[] = { 0 };
+	struct sim_member_assignment a = { "pay", parts, 1 };
+	struct sim_member_spec m = { .client_id = "newcomer-1", .client_host = "/10.9.9.9", .assignment = &a,
+				     .nassignment = 1 };
+	must(sim_add_member(sim, "newcomer", &m, id, sizeof id, err, sizeof err), "add member", err);
+	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "--execute", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 3);
+	expect_in(r.err, "Assignments can only be reset if the group 'newcomer' is inactive");
+	expect_in(r.err, "newcomer-1");
+	assert_int_equal(sim_committed(sim, "newcomer", "pay", 0), 150);
+	assert_int_equal(sim_committed(sim, "newcomer", "pay", 2), 150);
+	must(sim_remove_member(sim, "newcomer", id, err, sizeof err), "remove member", err);
+
+	/* Empty again: the undo deletes both commits; the group is back to having none */
+	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "--execute", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 0);
+	expect_in(r.err, "committed 0 partitions and deleted the commit of 2 (no commit before the reset); every offset "
+			 "reads back as planned");
+	assert_int_equal(sim_committed(sim, "newcomer", "pay", 0), -1);
+	assert_int_equal(sim_committed(sim, "newcomer", "pay", 2), -1);
+	expect_in(read_audit(), "group=newcomer target=undo%20");
+	/* the undo's own backup holds the commits it deleted: undoing the undo brings them back */
+	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "--execute", "-b", bootstrap, NULL });
+	assert_int_equal(r.status, 0);
+	assert_int_equal(sim_committed(sim, "newcomer", "pay", 0), 150);
+	assert_int_equal(sim_committed(sim, "newcomer", "pay", 2), 150);
 }
 
 /* What rd_kafka_offsets_for_times says for ts on pay-0..2. */
@@ -630,6 +697,7 @@ int main(void)
 		cmocka_unit_test(refused_while_stable),
 		cmocka_unit_test(executed_when_empty_then_undo),
 		cmocka_unit_test(undo_restores_only_what_the_reset_moved),
+		cmocka_unit_test(undo_of_a_group_without_commits),
 		cmocka_unit_test(to_datetime_matches_offsets_for_times),
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(from_file_round_trip),

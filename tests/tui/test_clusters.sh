@@ -3,7 +3,7 @@
 # the name), NO_COLOR.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 9
+plan 12
 
 tui_start_fixture || exit 1
 cat >"$LT_TMP/lagtop.conf" <<CONF
@@ -24,6 +24,19 @@ is "beta shows only billing" "$(tui_group_rows | awk '{print $1}' | tr '\n' ' ')
 
 tui_keys t
 ok "t switches to the next theme" tui_wait_text "theme light"
+tui_keys q
+tui_wait_text "EXITED=0" >/dev/null
+
+# Issue 18: a cluster chosen with c uses its own bootstrap servers. Before, a -X bootstrap.servers
+# from the command line was carried into every cluster switched to (here: a closed port, so beta
+# never showed a group).
+tui_start 120 30 -- --config "$LT_TMP/lagtop.conf" -c alpha -X bootstrap.servers=127.0.0.1:1 -i 1 --timeout 2
+ok "-X bootstrap.servers points alpha at a closed port" tui_wait_text "cannot reach the cluster" 15
+tui_keys c
+tui_wait_text "  beta" >/dev/null
+tui_keys Down Enter
+ok "switched to beta: beta's own bootstrap servers, not the -X one" tui_wait_text "beta │ brokers 1/1 │ 1 group " 15
+is "... and beta's data" "$(tui_group_rows | awk '{print $1}' | tr '\n' ' ')" "billing "
 tui_keys q
 tui_wait_text "EXITED=0" >/dev/null
 

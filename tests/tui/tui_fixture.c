@@ -10,6 +10,8 @@
  *   evil<ESC>[31mred      0        audit 0 (50 of 100)            50
  *   audit-log             1        audit 0 (99 of 100)             1
  *   analytics             0        orders 0-3 (1000 of 1000)       0
+ * With TUI_FIXTURE_CROWD=1 in the environment, one more (test_reset_wrap.sh):
+ *   crowd                 20       payments 0 (400 of 500)       100   (members crowd-consumer-00..19)
  */
 #include "config.h"
 
@@ -17,6 +19,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -79,6 +82,16 @@ int main(void)
 		CHECK(sim_commit(sim, "shipping", "payments", p, 100, NULL, err, sizeof err));
 	CHECK(sim_commit(sim, "audit-log", "audit", 0, 99, NULL, err, sizeof err));
 	CHECK(sim_commit(sim, "evil\x1b[31mred", "audit", 0, 50, NULL, err, sizeof err));
+	if (getenv("TUI_FIXTURE_CROWD")) {
+		/* a group whose refusal is longer than the reset dialog's box */
+		for (int i = 0; i < 20; i++) {
+			char client[32], host[32];
+			snprintf(client, sizeof client, "crowd-consumer-%02d", i);
+			snprintf(host, sizeof host, "/10.0.1.%d", i);
+			CHECK(add_member(sim, "crowd", client, host, "payments", p0, 1, err, sizeof err));
+		}
+		CHECK(sim_commit(sim, "crowd", "payments", 0, 400, NULL, err, sizeof err));
+	}
 
 	if (sim_start(sim) != 0) {
 		fprintf(stderr, "tui_fixture: cannot start the loop\n");

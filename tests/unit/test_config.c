@@ -593,6 +593,60 @@ static void b_and_x_override_in_order(void **state)
 	config_free(&cfg);
 }
 
+/* Issue 18: a cluster chosen with `c` uses its own bootstrap servers. Before, a -X bootstrap.servers
+ * from the command line was merged into every cluster switched to, so all of them connected to it. */
+static void switch_uses_the_clusters_own_settings(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	struct lt_options o;
+	struct lt_cluster_conf cc;
+	char err[512];
+	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	parse_opts(&o, "-c", "dev", "-b", "first:1", "-X", "bootstrap.servers=elsewhere:2", "-X", "client.id=me",
+		   "-X", "security.protocol=SSL", "-X", "sasl.password=typed", "-X", "debug=broker", "-g", "^x",
+		   "-i", "3", NULL);
+	/* the first cluster: the command line wins, as documented */
+	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
+	assert_string_equal(cc.bootstrap, "elsewhere:2");
+	cluster_conf_free(&cc);
+
+	/* switching to prod (index 1): its bootstrap servers, its own properties win, no carried secret */
+	assert_int_equal(config_select_switch(&cfg, &o, 1, &cc, err, sizeof err), 0);
+	assert_string_equal(cc.name, "prod");
+	assert_string_equal(cc.bootstrap, "prod:9093");
+	assert_int_equal(cc.n_props, 4);
+	assert_string_equal(cc.prop_keys[0], "security.protocol");
+	assert_string_equal(cc.prop_values[0], "SASL_SSL"); /* the file's, not -X SSL */
+	assert_string_equal(cc.prop_keys[1], "sasl.password");
+	assert_string_equal(cc.prop_values[1], "s3cret");  /* not the password typed for dev */
+	assert_string_equal(cc.prop_keys[2], "client.id"); /* other -X carry over */
+	assert_string_equal(cc.prop_values[2], "me");
+	assert_string_equal(cc.prop_keys[3], "debug");
+	assert_true(cc.read_only);                         /* prod's read_only */
+	assert_int_equal(cc.refresh_ms, 3000);             /* -i carries over */
+	cluster_conf_free(&cc);
+
+	/* back to dev: its own bootstrap too, its own client.id (the file's wins over a carried -X), and
+	 * the secret typed on the command line is not carried to a cluster switched to */
+	assert_int_equal(config_select_switch(&cfg, &o, 0, &cc, err, sizeof err), 0);
+	assert_string_equal(cc.bootstrap, "dev:9092");
+	for (size_t i = 0; i < cc.n_props; i++) {
+		assert_string_not_equal(cc.prop_keys[i], "sasl.password");
+		assert_string_not_equal(cc.prop_keys[i], "bootstrap.servers");
+		if (strcmp(cc.prop_keys[i], "client.id") == 0)
+			assert_string_equal(cc.prop_values[i], "lagtop");
+	}
+	cluster_conf_free(&cc);
+
+	/* a cluster without bootstrap_servers cannot borrow the command line's */
+	assert_int_equal(config_select_switch(&cfg, &o, 2, &cc, err, sizeof err), -1);
+	assert_non_null(strstr(err, "cluster 'nobs' has no bootstrap_servers"));
+	assert_int_equal(config_select_switch(&cfg, &o, 3, &cc, err, sizeof err), -1);
+	options_free(&o);
+	config_free(&cfg);
+}
+
 static void resolve_loads_and_selects(void **state)
 {
 	(void)state;
@@ -789,6 +843,7 @@ int main(void)
 		cmocka_unit_test(select_unknown_cluster_lists_known),
 		cmocka_unit_test(select_needs_bootstrap),
 		cmocka_unit_test(b_and_x_override_in_order),
+		cmocka_unit_test(switch_uses_the_clusters_own_settings),
 		cmocka_unit_test(resolve_loads_and_selects),
 		cmocka_unit_test(secret_keys_are_detected_and_masked),
 		cmocka_unit_test(permission_warning_names_file_and_mode),

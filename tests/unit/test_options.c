@@ -115,6 +115,62 @@ static void dry_run_and_execute_conflict(void **state)
 	options_free(&o);
 }
 
+/* Issue 18: the modes are exclusive whatever their order; every conflicting pair is one line naming
+ * both options (before, "--demo -X dump" ran the dump and "-X dump --demo" was refused). */
+static void modes_conflict_in_any_order(void **state)
+{
+	(void)state;
+	struct lt_options o;
+	char err[256];
+	static const struct {
+		const char *args[2];
+		const char *shown;
+		lt_mode mode;
+	} modes[] = {
+		{ { "--once" }, "--once", LT_MODE_ONCE },
+		{ { "--demo" }, "--demo", LT_MODE_DEMO },
+		{ { "--reset-offsets" }, "--reset-offsets", LT_MODE_RESET },
+		{ { "--undo", "g" }, "--undo", LT_MODE_UNDO },
+		{ { "-X", "list" }, "-X list", LT_MODE_X_LIST },
+		{ { "-X", "dump" }, "-X dump", LT_MODE_X_DUMP },
+	};
+	const size_t n = sizeof modes / sizeof modes[0];
+	for (size_t a = 0; a < n; a++) {
+		for (size_t b = 0; b < n; b++) {
+			char *argv[8] = { (char *)"lagtop" };
+			int argc = 1;
+			for (int k = 0; k < 2 && modes[a].args[k]; k++)
+				argv[argc++] = (char *)modes[a].args[k];
+			for (int k = 0; k < 2 && modes[b].args[k]; k++)
+				argv[argc++] = (char *)modes[b].args[k];
+			argv[argc] = NULL;
+			err[0] = '\0';
+			int rc = options_parse(&o, argc, argv, err, sizeof err);
+			if (a == b) {
+				/* the same mode twice is still that mode (a reset still wants its -g and target) */
+				if (o.mode != modes[a].mode)
+					fail_msg("%s twice: mode %d", modes[a].shown, (int)o.mode);
+			} else {
+				char want[128];
+				snprintf(want, sizeof want, "%s cannot be combined with %s", modes[a].shown, modes[b].shown);
+				if (rc != -1 || !strstr(err, want))
+					fail_msg("%s then %s: rc=%d err='%s' (wanted '%s')", modes[a].shown, modes[b].shown,
+						 rc, err, want);
+				assert_null(strchr(err, '\n'));
+			}
+			options_free(&o);
+		}
+	}
+	/* each mode alone, with its usual companions, still parses */
+	assert_int_equal(parse(&o, err, sizeof err, "-X", "dump", "-b", "h:1", "-X", "client.id=x", NULL), 0);
+	assert_int_equal(o.mode, LT_MODE_X_DUMP);
+	assert_int_equal(o.n_props, 1);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "-X", "client.id=x", "-X", "list", NULL), 0);
+	assert_int_equal(o.mode, LT_MODE_X_LIST);
+	options_free(&o);
+}
+
 static void man_page_documents_every_option(void **state)
 {
 	(void)state;
@@ -167,6 +223,7 @@ int main(void)
 		cmocka_unit_test(once_with_format_groups_and_props),
 		cmocka_unit_test(usage_errors_name_the_problem),
 		cmocka_unit_test(dry_run_and_execute_conflict),
+		cmocka_unit_test(modes_conflict_in_any_order),
 		cmocka_unit_test(man_page_documents_every_option),
 		cmocka_unit_test(help_lists_every_option),
 	};

@@ -33,6 +33,8 @@ static lt_snapshot *sample(void)
 	e->state = LT_GROUP_EMPTY;
 	p = group_add_partition(e, "t\n2", 3);
 	p->committed = 7, p->log_end = LT_OFFSET_NONE, p->flags = LT_PF_NO_LEADER;
+	p = group_add_partition(e, "u", 0); /* a leader, but its ListOffsets failed */
+	p->committed = 8, p->log_end = LT_OFFSET_NONE, p->flags = LT_PF_LOG_UNKNOWN;
 	snapshot_finish(s);
 	return s;
 }
@@ -73,6 +75,9 @@ static void json_shape_and_nulls(void **state)
 	assert_non_null(strstr(j, "\"topic\":\"t\\u000a2\""));
 	assert_non_null(strstr(j, "\"log_end\":null"));
 	assert_non_null(strstr(j, "\"flags\":[\"no_leader\"]"));
+	/* issue 18: a failed ListOffsets is its own flag, not no_leader */
+	assert_non_null(strstr(j, "\"topic\":\"u\",\"partition\":0,"));
+	assert_non_null(strstr(j, "\"flags\":[\"log_offsets_unknown\"]"));
 	assert_null(strchr(j, '\x1b'));
 	free(j);
 	snapshot_unref(s);

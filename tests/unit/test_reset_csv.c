@@ -94,6 +94,99 @@ static void malformed(void **state)
 	parse_bad("other,t,x,5\ng,t,0,1\n", "line 1: partition 'x' is not a whole number from 0 to 2147483647");
 }
 
+/* Issue 18: the 4-column form is RFC 4180 CSV like every CSV lagtop reads (one reader, util/csv.h):
+ * a group id may hold commas, quotes and line breaks, all legal in Kafka. Before, '"a,b",t,0,5' was
+ * "expected 4 fields" and '"x""y",t,0,5' looked up the group x""y. */
+static void quoted_group_ids(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	lt_reset_csv_row *r = NULL;
+	size_t n = 0;
+
+	assert_int_equal(reset_csv_parse("\"a,b\",t,0,5\nother,t,1,6\n", "a,b", &r, &n, err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(r[0].group, "a,b");
+	assert_string_equal(r[0].topic, "t");
+	assert_int_equal(r[0].offset, 5);
+	reset_csv_rows_free(r, n);
+
+	assert_int_equal(reset_csv_parse("\"x\"\"y\",t,0,5\n", "x\"y", &r, &n, err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(r[0].group, "x\"y");
+	reset_csv_rows_free(r, n);
+	/* the doubled quote is not the group x""y */
+	assert_int_equal(reset_csv_parse("\"x\"\"y\",t,0,5\n", "x\"\"y", &r, &n, err, sizeof err), -1);
+	assert_string_equal(err, "No reset plan for group x\"\"y found.");
+
+	/* a quoted line break: the record is named by its first line, the next by its own */
+	assert_int_equal(reset_csv_parse("\"two\nlines\",t,0,5\ng,t,1,6\ng,t,x,7\n", "g", &r, &n, err, sizeof err),
+			 -1);
+	assert_string_equal(err, "line 4: partition 'x' is not a whole number from 0 to 2147483647");
+	assert_int_equal(reset_csv_parse("\"two\nlines\",t,0,5\ng,t,1,6\n", "two\nlines", &r, &n, err, sizeof err),
+			 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(r[0].line, 1);
+	reset_csv_rows_free(r, n);
+
+	/* strict quoting: the reader's error, with the line */
+	parse_bad("x\"y,t,0,5\n", "line 1: stray quote in an unquoted field at column 2");
+	parse_bad("g,t,0,5\n\"open,t,0,5\n", "line 2: unterminated quoted field starting at column 1");
+	parse_bad("\"g\"x,t,0,5\n", "line 1: unexpected character after the closing quote at column 4");
+
+	/* the export quotes a group id that needs it, and reads back as the same group */
+	lt_reset_plan pl = { .group = (char *)"a,\"b\"" };
+	lt_reset_row row = { .topic = (char *)"t", .partition = 3, .new_offset = 9 };
+	pl.rows = &row;
+	pl.n_rows = 1;
+	char *two = reset_csv_export((const lt_reset_plan *const[]){ &pl, &pl }, 2);
+	assert_string_equal(two, "\"a,\"\"b\"\"\",t,3,9\n\"a,\"\"b\"\"\",t,3,9\n");
+	assert_int_equal(reset_csv_parse(two, "a,\"b\"", &r, &n, err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(r[0].partition, 3);
+	reset_csv_rows_free(r, n);
+	free(two);
+}
+
+/* Issue 18: "no commit" rows. A backup records a partition that had no commit before the reset as an
+ * empty offset; --undo (from_backup) reads it as LT_OFFSET_NONE, --from-file keeps the strict rule, and
+ * a backup written before this form reads as it always did. */
+static void no_commit_rows(void **state)
+{
+	(void)state;
+	char err[256];
+	lt_reset_csv_row *r = NULL;
+	size_t n = 0;
+	assert_int_equal(reset_csv_parse_ex("pay,0,50\npay,2,\r\n\npay,1,\n", "g", true, &r, &n, err, sizeof err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(r[0].offset, 50);
+	assert_int_equal(r[1].offset, LT_OFFSET_NONE);
+	assert_int_equal(r[1].partition, 2);
+	assert_int_equal(r[2].offset, LT_OFFSET_NONE);
+	reset_csv_rows_free(r, n);
+	/* a group whose backup is all "no commit" (it had no commits at all) */
+	assert_int_equal(reset_csv_parse_ex("pay,0,\npay,1,\n", "g", true, &r, &n, err, sizeof err), 0);
+	assert_int_equal(n, 2);
+	reset_csv_rows_free(r, n);
+	/* the 4-column form too, and still strict about everything else */
+	assert_int_equal(reset_csv_parse_ex("g,pay,0,\n", "g", true, &r, &n, err, sizeof err), 0);
+	assert_int_equal(r[0].offset, LT_OFFSET_NONE);
+	reset_csv_rows_free(r, n);
+	assert_int_equal(reset_csv_parse_ex("pay,0,-3\n", "g", true, &r, &n, err, sizeof err), -1);
+	assert_string_equal(err, "line 1: offset -3 is negative");
+	assert_int_equal(reset_csv_parse_ex("pay,0,\npay,0,5\n", "g", true, &r, &n, err, sizeof err), -1);
+	assert_string_equal(err, "line 2: partition pay-0 was already given on line 1 with another offset (no commit)");
+	assert_int_equal(reset_csv_parse_ex("pay,0, \n", "g", true, &r, &n, err, sizeof err), -1);
+	assert_string_equal(err, "line 1: offset ' ' is not a whole number");
+	/* --from-file: an offset is a number, as kafka-consumer-groups wants */
+	parse_bad("pay,0,\n", "line 1: offset '' is not a whole number");
+	/* an old backup (no such rows) reads the same both ways */
+	assert_int_equal(reset_csv_parse_ex("pay,0,50\npay,1,150\n", "g", true, &r, &n, err, sizeof err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(r[1].offset, 150);
+	reset_csv_rows_free(r, n);
+}
+
 static void export_and_backup(void **state)
 {
 	(void)state;
@@ -113,16 +206,19 @@ static void export_and_backup(void **state)
 		reset_input_topic(&in, topics[i], true);
 	}
 	char *backup = reset_csv_backup(&in);
-	assert_string_equal(backup, "a,1,3\nb,0,7\n"); /* sorted; no row for a-0 which has no commit */
+	/* sorted; a-0 had no commit: an empty offset (issue 18: it was left out, so undo could not restore it) */
+	assert_string_equal(backup, "a,0,\na,1,3\nb,0,7\n");
 
-	/* the backup re-imports as a --from-file plan that restores exactly those offsets */
+	/* the backup re-imports, as --undo reads it, as a plan that restores exactly that state */
 	lt_reset_request rq;
 	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_FILE, "backup.csv", 0, err, sizeof err), 0);
+	rq.from_backup = true;
 	assert_int_equal(reset_request_load_csv(&rq, backup, err, sizeof err), 0);
 	lt_reset_plan *p = reset_plan_build(&rq, &in, err, sizeof err);
 	assert_non_null(p);
-	assert_int_equal(p->n_rows, 2);
-	assert_int_equal(p->n_changed, 0);
+	assert_int_equal(p->n_rows, 3);
+	assert_int_equal(p->n_changed, 0); /* a-0 has no commit now either: deleting nothing changes nothing */
+	assert_int_equal(p->n_deletes, 1);
 
 	char *one = reset_csv_export((const lt_reset_plan *const[]){ p }, 1);
 	assert_string_equal(one, backup);
@@ -132,7 +228,7 @@ static void export_and_backup(void **state)
 	free(p2->group);
 	p2->group = strdup("h");
 	char *two = reset_csv_export((const lt_reset_plan *const[]){ p, p2 }, 2);
-	assert_string_equal(two, "g,a,1,3\ng,b,0,7\nh,a,1,3\nh,b,0,7\n");
+	assert_string_equal(two, "g,a,0,\ng,a,1,3\ng,b,0,7\nh,a,0,\nh,a,1,3\nh,b,0,7\n");
 	free(two);
 
 	reset_plan_free(p);
@@ -148,6 +244,8 @@ int main(void)
 		cmocka_unit_test(three_columns),
 		cmocka_unit_test(four_columns),
 		cmocka_unit_test(malformed),
+		cmocka_unit_test(quoted_group_ids),
+		cmocka_unit_test(no_commit_rows),
 		cmocka_unit_test(export_and_backup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

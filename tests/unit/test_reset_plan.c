@@ -557,6 +557,112 @@ static void input_from_snapshot(void **state)
 	snapshot_unref(s);
 }
 
+/* Issue 18: a partition whose leader is up but whose log offsets could not be read (LT_PF_LOG_UNKNOWN)
+ * is not leaderless: the planner says the lookup failed; a real LT_PF_NO_LEADER still "has no leader". */
+static void log_offsets_unknown_is_not_no_leader(void **state)
+{
+	(void)state;
+	char err[512];
+	lt_snapshot *s = snapshot_new();
+	lt_group *g = snapshot_add_group(s, "g");
+	g->state = LT_GROUP_EMPTY;
+	lt_partition *p = group_add_partition(g, "t", 0);
+	p->committed = 5, p->log_start = 0, p->log_end = 9;
+	p = group_add_partition(g, "t", 1);
+	p->committed = 5, p->log_start = p->log_end = LT_OFFSET_NONE, p->flags = LT_PF_LOG_UNKNOWN;
+	p = group_add_partition(g, "t", 2);
+	p->committed = 5, p->log_start = p->log_end = LT_OFFSET_NONE, p->flags = LT_PF_LOG_UNKNOWN;
+	p = group_add_partition(g, "u", 0);
+	p->committed = 5, p->log_start = p->log_end = LT_OFFSET_NONE, p->flags = LT_PF_NO_LEADER;
+	snapshot_finish(s);
+
+	lt_reset_input in;
+	reset_input_init(&in);
+	reset_input_from_group(&in, &s->groups[0]);
+	const lt_reset_part *rp = reset_input_find(&in, "t", 1);
+	assert_true(rp->has_leader);
+	assert_true(rp->log_failed);
+	rp = reset_input_find(&in, "u", 0);
+	assert_false(rp->has_leader);
+
+	struct {
+		const char *topic, *want;
+	} cases[] = {
+		{ "t:1", "Error getting the log offsets of topic partition: t-1 (the leader is up, but its ListOffsets "
+			 "request failed or timed out)" },
+		{ "t", "Error getting the log offsets of topic partitions: t-1,t-2 (the leader is up, but its ListOffsets "
+		       "request failed or timed out)" },
+		{ "u", "The partitions \"u-0\" have no leader" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		lt_reset_request rq;
+		assert_int_equal(reset_request_init(&rq, "g", LT_RESET_EARLIEST, NULL, 0, err, sizeof err), 0);
+		assert_int_equal(reset_request_add_topic(&rq, cases[i].topic, err, sizeof err), 0);
+		err[0] = '\0';
+		assert_null(reset_plan_build(&rq, &in, err, sizeof err));
+		assert_string_equal(err, cases[i].want);
+		reset_request_free(&rq);
+	}
+	/* t-0 alone is fine */
+	lt_reset_request rq;
+	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_EARLIEST, NULL, 0, err, sizeof err), 0);
+	assert_int_equal(reset_request_add_topic(&rq, "t:0", err, sizeof err), 0);
+	lt_reset_plan *plan = reset_plan_build(&rq, &in, err, sizeof err);
+	assert_non_null(plan);
+	assert_int_equal(plan->rows[0].new_offset, 0);
+	reset_plan_free(plan);
+	reset_request_free(&rq);
+	reset_input_free(&in);
+	snapshot_unref(s);
+}
+
+/* Issue 18: --undo of a partition that had no commit before the reset deletes its commit. The plan row
+ * has no new offset, needs no leader or log offsets (OffsetDelete goes to the coordinator), counts as a
+ * change only when there is a commit to delete, and the table and totals say so. */
+static void undo_deletes_what_had_no_commit(void **state)
+{
+	(void)state;
+	char err[512];
+	lt_reset_input in;
+	reset_input_init(&in);
+	in.state = LT_GROUP_EMPTY;
+	in.group_exists = true;
+	reset_input_topic(&in, "pay", true);
+	for (int i = 0; i < 3; i++) {
+		lt_reset_part *p = reset_input_part(&in, "pay", i);
+		p->exists = true;
+		p->has_leader = i != 2; /* pay-2's leader is down: a delete does not care */
+		p->committed = i == 1 ? LT_OFFSET_NONE : 120;
+		p->log_start = i == 2 ? LT_OFFSET_NONE : 0;
+		p->log_end = i == 2 ? LT_OFFSET_NONE : 200;
+	}
+	lt_reset_request rq;
+	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_FILE, "b.csv", 0, err, sizeof err), 0);
+	rq.from_backup = true;
+	assert_int_equal(reset_request_load_csv(&rq, "pay,0,50\npay,1,\npay,2,\n", err, sizeof err), 0);
+	assert_true(reset_request_wants(&rq, reset_input_find(&in, "pay", 0)));
+	assert_false(reset_request_wants(&rq, reset_input_find(&in, "pay", 2))); /* no log offsets needed */
+	lt_reset_plan *p = reset_plan_build(&rq, &in, err, sizeof err);
+	if (!p)
+		fail_msg("no plan: %s", err);
+	assert_int_equal(p->n_rows, 3);
+	assert_int_equal(p->n_deletes, 2);
+	assert_int_equal(p->n_changed, 2); /* pay-0 moves, pay-2's commit goes; pay-1 has none to delete */
+	assert_int_equal(p->rows[2].new_offset, LT_OFFSET_NONE);
+	assert_false(p->rows[2].has_delta);
+	assert_string_equal(p->rows[2].note, "no commit before: delete");
+	char *table = reset_plan_table(p), *totals = reset_plan_totals(p);
+	assert_non_null(strstr(table, "pay             2          -               120             -            "
+				      "no commit before: delete"));
+	assert_string_equal(totals, "3 partitions: 70 messages replayed, 0 skipped, 1 unchanged, 2 commits deleted "
+				    "(no commit before the reset)");
+	free(table);
+	free(totals);
+	reset_plan_free(p);
+	reset_request_free(&rq);
+	reset_input_free(&in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,6 +674,8 @@ int main(void)
 		cmocka_unit_test(guard_members_unreadable),
 		cmocka_unit_test(table_is_terminal_safe),
 		cmocka_unit_test(input_from_snapshot),
+		cmocka_unit_test(log_offsets_unknown_is_not_no_leader),
+		cmocka_unit_test(undo_deletes_what_had_no_commit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 
 #include "ui/reset_dialog.h"
 #include "ui/reset_worker.h"
+#include "util/sanitize.h"
 #include "util/xalloc.h"
 
 #define NOW_MS INT64_C(1795989600000) /* 2026-11-29T... */
@@ -66,7 +67,7 @@ static lt_reset_plan *plan_for(const lt_reset_request *rq, int n, int64_t commit
 static bool view_has(const struct ui_reset *rd, const char *text)
 {
 	struct rd_view v;
-	rd_view_build(rd, &v);
+	rd_view_build(rd, 0, true, &v);
 	bool found = strstr(v.title, text) != NULL;
 	for (size_t i = 0; i < v.n_body && !found; i++)
 		found = strstr(v.body[i], text) != NULL;
@@ -156,7 +157,7 @@ static void moving_the_choice_clears_the_value(void **state)
 	assert_null(rd_target_at(rd->target + 1));
 	/* the selected target is the highlighted line, marked with > */
 	struct rd_view v;
-	rd_view_build(rd, &v);
+	rd_view_build(rd, 0, true, &v);
 	assert_true(v.hl >= 0);
 	assert_non_null(strstr(v.body[v.hl], "> by-duration"));
 	rd_view_free(&v);
@@ -378,6 +379,143 @@ static void worker_hands_the_answer_back_through_its_pipe(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The body's words, in order, joined by one space (wrapping only moves line breaks and indents). */
+static char *body_words(const struct rd_view *v)
+{
+	size_t cap = 1;
+	for (size_t i = 0; i < v->n_body; i++)
+		cap += strlen(v->body[i]) + 1;
+	char *out = xcalloc(cap, 1);
+	size_t n = 0;
+	for (size_t i = 0; i < v->n_body; i++)
+		for (const char *p = v->body[i]; *p;) {
+			while (*p == ' ')
+				p++;
+			size_t w = strcspn(p, " ");
+			if (w && n)
+				out[n++] = ' ';
+			memcpy(out + n, p, w);
+			n += w;
+			p += w;
+		}
+	out[n] = '\0';
+	return out;
+}
+
+/* The guard's refusal as the worker hands it over: Kafka's sentence, then every member. */
+static char *refusal(int n_members, const char *client_extra)
+{
+	lt_reset_input in;
+	reset_input_init(&in);
+	in.state = LT_GROUP_STABLE;
+	in.group_exists = true;
+	for (int i = 0; i < n_members; i++) {
+		char id[64], client[160], host[32];
+		snprintf(id, sizeof id, "consumer-%02d-6f1c2a9e-4b7d-4a53-9c1e-%012d", i, i);
+		snprintf(client, sizeof client, "payments-consumer-%02d%s", i, client_extra);
+		snprintf(host, sizeof host, "/10.1.2.%d", i);
+		reset_input_member(&in, id, client, host);
+	}
+	char msg[8192];
+	assert_int_equal(reset_guard("payments-settlement-nightly", &in, msg, sizeof msg), LT_GUARD_REFUSE_ACTIVE);
+	reset_input_free(&in);
+	return xstrdup(msg);
+}
+
+/* Issue 18: at 100 columns the refusal was cut at the box edge ("...but the current stat..."). Prose is
+ * wrapped to the width the screen gives (100 and 80 columns: 94 and 74 cells inside the box), so the
+ * whole sentence and every member are on the lines, none wider than the box; nothing is lost. */
+static void refusal_is_wrapped_to_the_box(void **state)
+{
+	(void)state;
+	static const int widths[] = { 94, 74, 30 };
+	/* the second run: a client id with an escape (its shown form is wider) and a long unbroken word */
+	static const char *const extras[] = { "", "-\x1b[31m-" "averyveryveryveryveryveryveryveryveryveryveryveryvery"
+					      "veryveryverylongclientidwithoutanyspaces" };
+	for (size_t e = 0; e < 2; e++) {
+		char *msg = refusal(12, extras[e]);
+		struct ui_reset *rd = rd_new("payments-settlement-nightly", NULL, -1, false, 10000);
+		rd_preview_done(rd, true, NULL, xstrdup(msg), NULL);
+		for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+			struct rd_view v;
+			rd_view_build(rd, widths[wi], true, &v);
+			for (size_t i = 0; i < v.n_body; i++)
+				if (display_width(v.body[i], true) > widths[wi])
+					fail_msg("width %d: line %zu is %d cells: '%s'", widths[wi], i,
+						 display_width(v.body[i], true), v.body[i]);
+			for (size_t i = 0; i < v.n_foot; i++)
+				assert_true(display_width(v.foot[i], true) <= widths[wi]);
+			/* the whole text is there: "REFUSED..." then the message, word for word */
+			char *got = body_words(&v);
+			struct rd_view flat;
+			rd_view_build(rd, 0, true, &flat);
+			char *want = body_words(&flat);
+			if (e == 0 && widths[wi] >= 74) {
+				assert_string_equal(got, want); /* broken at spaces only */
+			} else {
+				/* a word longer than the line is split between characters: the same text */
+				char *g = got, *w = want;
+				for (; *g || *w; g++, w++) {
+					while (*g == ' ')
+						g++;
+					while (*w == ' ')
+						w++;
+					if (*g != *w)
+						fail_msg("width %d: text differs at '%.20s' / '%.20s'", widths[wi], g, w);
+					if (!*g)
+						break;
+				}
+			}
+			assert_non_null(strstr(want, "but the current state is Stable."));
+			for (int m = 0; m < 12; m++) {
+				char client[64];
+				snprintf(client, sizeof client, "payments-consumer-%02d", m);
+				assert_non_null(strstr(got, client));
+			}
+			free(got);
+			free(want);
+			rd_view_free(&flat);
+			rd_view_free(&v);
+		}
+		/* at 100 columns the sentence that was cut is on two whole lines */
+		if (e == 0) {
+			struct rd_view v;
+			rd_view_build(rd, 94, true, &v);
+			assert_string_equal(v.body[1], "Assignments can only be reset if the group 'payments-settlement-nightly' "
+						       "is inactive, but the");
+			assert_string_equal(v.body[2], "  current state is Stable.");
+			rd_view_free(&v);
+		}
+		/* a body longer than the box scrolls: Down/PgDn/Home move the top line */
+		assert_int_equal(key(rd, KEY_DOWN), RD_ACT_NONE);
+		assert_int_equal(rd->top, 1);
+		key(rd, KEY_NPAGE);
+		assert_int_equal(rd->top, 11);
+		key(rd, KEY_HOME);
+		assert_int_equal(rd->top, 0);
+		assert_true(view_has(rd, "Up/Down scroll"));
+		rd_free(rd);
+		free(msg);
+	}
+
+	/* wide characters count two cells, and a character is never split */
+	struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+	rd_preview_done(rd, false, NULL,
+			xstrdup("\xe6\xb6\x88\xe8\xb2\xbb\xe8\x80\x85\xe3\x82\xb0\xe3\x83\xab\xe3\x83\xbc\xe3\x83\x97"
+				"\xe6\xb6\x88\xe8\xb2\xbb\xe8\x80\x85 caf\xc3\xa9 caf\xc3\xa9"),
+			NULL);
+	struct rd_view v;
+	rd_view_build(rd, 7, true, &v);
+	for (size_t i = 0; i < v.n_body; i++) {
+		assert_true(display_width(v.body[i], true) <= 7);
+		char *shown = sanitize_dup(v.body[i], true);
+		assert_null(strstr(shown, "\\x")); /* no broken UTF-8 */
+		free(shown);
+	}
+	rd_view_free(&v);
+	rd_free(rd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +528,7 @@ int main(void)
 		cmocka_unit_test(group_name_above_the_threshold),
 		cmocka_unit_test(empty_plan_cannot_be_confirmed),
 		cmocka_unit_test(refusals_and_errors),
+		cmocka_unit_test(refusal_is_wrapped_to_the_box),
 		cmocka_unit_test(undo_starts_working_and_takes_the_description),
 		cmocka_unit_test(worker_hands_the_answer_back_through_its_pipe),
 	};
