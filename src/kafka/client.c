@@ -12,8 +12,9 @@
 
 struct lt_client {
 	rd_kafka_t *rk;
-	pthread_mutex_t mu;        /* guards last_error/last_fatal: callbacks run on librdkafka threads */
-	char last_error[512];
+	pthread_mutex_t mu;        /* guards last_error/all_down/last_fatal: callbacks run on librdkafka threads */
+	char last_error[512];      /* the newest error that names a cause (connection refused, resolve...) */
+	char all_down[128];        /* the newest "N/N brokers are down", which names none */
 	bool last_fatal;
 	bool debug;                /* LAGTOP_DEBUG set: librdkafka's log lines go to stderr (masked) */
 	size_t n_secrets;          /* values to mask in every message */
@@ -64,11 +65,17 @@ static void mask_secrets(char *buf, size_t len, char *const *secrets, size_t n)
 	}
 }
 
-static void record_error(lt_client *cl, bool fatal, const char *msg)
+/* __ALL_BROKERS_DOWN is a summary, not a cause: librdkafka 2.0.2 raises it once after the connection
+ * error that caused it, while later releases (2.15.1) raise it again on every reconnection attempt, so
+ * as "the newest error" it would replace "Connection refused" with "1/1 brokers are down". It is kept
+ * apart and reported only when no error named a cause. */
+static void record_error(lt_client *cl, bool fatal, bool all_down, const char *msg)
 {
 	pthread_mutex_lock(&cl->mu);
-	snprintf(cl->last_error, sizeof cl->last_error, "%s", msg);
-	mask_secrets(cl->last_error, sizeof cl->last_error, cl->secrets, cl->n_secrets);
+	char *dst = all_down ? cl->all_down : cl->last_error;
+	size_t len = all_down ? sizeof cl->all_down : sizeof cl->last_error;
+	snprintf(dst, len, "%s", msg);
+	mask_secrets(dst, len, cl->secrets, cl->n_secrets);
 	/* A fatal error stays the one reported: later transient noise must not hide it. */
 	if (!cl->last_fatal)
 		cl->last_fatal = fatal;
@@ -92,10 +99,12 @@ static void on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 		 * librdkafka keeps reconnecting, and the collector keeps refreshing. */
 		snprintf(buf, sizeof buf, "%s", reason ? reason : rd_kafka_err2str(err));
 	}
-	record_error(cl, fatal, buf);
+	bool all_down = err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN;
+	record_error(cl, fatal, all_down, buf);
 	if (cl->debug) {
 		pthread_mutex_lock(&cl->mu);
-		fprintf(stderr, "lagtop: librdkafka %s: %s\n", fatal ? "fatal error" : "error", cl->last_error);
+		fprintf(stderr, "lagtop: librdkafka %s: %s\n", fatal ? "fatal error" : "error",
+			all_down ? cl->all_down : cl->last_error);
 		pthread_mutex_unlock(&cl->mu);
 	}
 }
@@ -213,7 +222,7 @@ void client_poll(lt_client *cl)
 bool client_last_error(lt_client *cl, char *buf, size_t len)
 {
 	pthread_mutex_lock(&cl->mu);
-	snprintf(buf, len, "%s", cl->last_error);
+	snprintf(buf, len, "%s", cl->last_error[0] ? cl->last_error : cl->all_down);
 	bool fatal = cl->last_fatal;
 	pthread_mutex_unlock(&cl->mu);
 	return fatal;

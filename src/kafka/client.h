@@ -41,7 +41,8 @@ rd_kafka_t *client_rk(const lt_client *cl);
 /* Serves queued error callbacks (call now and then from the owning thread). */
 void client_poll(lt_client *cl);
 
-/* The newest error librdkafka reported (secrets masked), "" if none. Returns true if it was fatal. */
+/* The newest error librdkafka reported that names a cause (secrets masked); "N/N brokers are down"
+ * only when no error named one; "" if none. Returns true if it was fatal. */
 bool client_last_error(lt_client *cl, char *buf, size_t len);
 
 /* True for property names whose values must never be shown (config_is_secret_key's rule). */
