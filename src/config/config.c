@@ -44,6 +44,14 @@ __attribute__((weak)) const char *__lsan_default_suppressions(void)
 	return all;
 }
 
+/* A suppressed leak is not news: without this, LeakSanitizer lists the suppressions it used on stderr
+ * at exit, which would add lines to lagtop's one-line errors and to --once's silent stderr. */
+const char *__lsan_default_options(void);
+__attribute__((weak)) const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+
 /* ------------------------------------------------------------------ the settings tables */
 
 enum kind {
