@@ -160,10 +160,24 @@ static int set_mode(struct lt_options *o, lt_mode m, const char *name, char *err
 	return 0;
 }
 
+/* The option of each target, for messages. */
+static const char *const target_option[] = {
+	[LT_TARGET_EARLIEST] = "to-earliest",
+	[LT_TARGET_LATEST] = "to-latest",
+	[LT_TARGET_CURRENT] = "to-current",
+	[LT_TARGET_OFFSET] = "to-offset",
+	[LT_TARGET_SHIFT] = "shift-by",
+	[LT_TARGET_DATETIME] = "to-datetime",
+	[LT_TARGET_DURATION] = "by-duration",
+	[LT_TARGET_FILE] = "from-file",
+};
+
 static int set_target(struct lt_options *o, lt_target_kind t, const char *name, const char *arg, char *err, size_t errlen)
 {
+	/* kafka-consumer-groups' wording (it names the pair in its own order; this one in the order given) */
 	if (o->target != LT_TARGET_NONE)
-		return err_set(err, errlen, "only one reset target may be given (--%s conflicts with an earlier one)", name);
+		return err_set(err, errlen, "Option \"[%s]\" can't be used with option \"[%s]\"", target_option[o->target],
+			       name);
 	o->target = t;
 	o->target_arg = arg;
 	return 0;
@@ -285,8 +299,10 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 
 	/* Cross-option rules. */
 	bool reset_like = o->mode == LT_MODE_RESET || o->mode == LT_MODE_UNDO;
+	/* kafka-consumer-groups' wording for the rules it shares (see RESET-SEMANTICS) */
 	if (o->dry_run && o->execute)
-		return err_set(err, errlen, "--dry-run and --execute cannot be used together");
+		return err_set(err, errlen, "Option [%s] only accepts one of [execute] and [dry-run]",
+			       o->mode == LT_MODE_UNDO ? "undo" : "reset-offsets");
 	if (!reset_like && (o->all_topics || o->n_topics || o->target || o->dry_run || o->execute || o->export_csv))
 		return err_set(err, errlen, "reset options need --reset-offsets (or --undo)");
 	if (o->read_only && reset_like)
@@ -298,7 +314,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			return err_set(err, errlen, "--reset-offsets needs a target: --to-earliest, --to-latest, --to-current, "
 					       "--to-offset, --shift-by, --to-datetime, --by-duration or --from-file");
 		if (o->target != LT_TARGET_FILE && !o->all_topics && o->n_topics == 0)
-			return err_set(err, errlen, "--reset-offsets needs a scope: --all-topics or --topic");
+			return err_set(err, errlen, "One of the reset scopes should be defined: --all-topics, --topic.");
 		if (o->all_topics && o->n_topics)
 			return err_set(err, errlen, "--all-topics and --topic cannot be used together");
 	}

@@ -77,6 +77,44 @@ static int64_t read_i64(cursor *c, const char *field)
 
 enum { STR_PLAIN, STR_NULLABLE, STR_ID /* non-nullable, no NUL byte allowed */ };
 
+/* Unsigned varint (at most 5 bytes for 32 bits): lengths, counts and tags of flexible versions. */
+static uint32_t read_uvarint(cursor *c, const char *field)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < 5; i++) {
+		if (!need(c, 1, field))
+			return 0;
+		uint8_t b = c->p[c->pos++];
+		if (i == 4 && b > 0x0f) {
+			fail(c, "invalid varint %s", field);
+			return 0;
+		}
+		v |= (uint32_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80))
+			return v;
+	}
+	return v; /* not reached: the fifth byte either ends the varint or fails */
+}
+
+/* n bytes of string (its length already read). */
+static char *take_string(cursor *c, size_t n, const char *field, int kind, size_t *lenp)
+{
+	if (!need(c, n, field))
+		return NULL;
+	const char *s = (const char *)c->p + c->pos;
+	if (kind == STR_ID && memchr(s, 0, (size_t)n)) {
+		fail(c, "NUL byte in %s", field);
+		return NULL;
+	}
+	c->pos += n;
+	char *out = xmalloc(n + 1);
+	memcpy(out, s, n);
+	out[n] = '\0';
+	if (lenp)
+		*lenp = n;
+	return out;
+}
+
 /* int16 length + bytes. Returns NULL for a null string (nullable only) or on failure. */
 static char *read_string(cursor *c, const char *field, int kind, size_t *lenp)
 {
@@ -89,20 +127,34 @@ static char *read_string(cursor *c, const char *field, int kind, size_t *lenp)
 		fail(c, "invalid length %d of %s", n, field);
 		return NULL;
 	}
-	if (!need(c, (size_t)n, field))
+	return take_string(c, (size_t)n, field, kind, lenp);
+}
+
+/* Flexible versions' compact string: uvarint length + 1 (0 = null), then the bytes. */
+static char *read_compact_string(cursor *c, const char *field, int kind, size_t *lenp)
+{
+	uint32_t n1 = read_uvarint(c, field);
+	if (c->failed)
 		return NULL;
-	const char *s = (const char *)c->p + c->pos;
-	if (kind == STR_ID && memchr(s, 0, (size_t)n)) {
-		fail(c, "NUL byte in %s", field);
+	if (n1 == 0) {
+		if (kind != STR_NULLABLE)
+			fail(c, "null %s", field);
 		return NULL;
 	}
-	c->pos += (size_t)n;
-	char *out = xmalloc((size_t)n + 1);
-	memcpy(out, s, (size_t)n);
-	out[n] = '\0';
-	if (lenp)
-		*lenp = (size_t)n;
-	return out;
+	return take_string(c, n1 - 1, field, kind, lenp);
+}
+
+/* The tagged fields that end a flexible struct: a count, then per field its tag, size and bytes. None
+ * is needed here (OffsetCommitValue v4's only one is topicId, tag 0), so all are skipped. */
+static void skip_tagged_fields(cursor *c)
+{
+	uint32_t n = read_uvarint(c, "tagged fields count");
+	for (uint32_t i = 0; i < n && !c->failed; i++) {
+		(void)read_uvarint(c, "tag");
+		uint32_t size = read_uvarint(c, "tagged field size");
+		if (need(c, size, "tagged field"))
+			c->pos += size;
+	}
 }
 
 /* int32 length + bytes (non-nullable in these schemas). */
@@ -157,15 +209,23 @@ void commit_record_free(lt_commit_record *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* v4 (flexible: Kafka 4.x writes it for every commit) = v3 with a compact metadata string and tagged
+ * fields at the end. */
 static void decode_offset_value(cursor *c, lt_commit_record *r)
 {
+	bool flexible = r->value_version >= 4;
 	r->offset = read_i64(c, "offset");
 	if (r->value_version >= 3)
 		r->leader_epoch = read_i32(c, "leaderEpoch");
-	r->metadata = read_string(c, "metadata", STR_PLAIN, &r->metadata_len);
+	if (flexible)
+		r->metadata = read_compact_string(c, "metadata", STR_PLAIN, &r->metadata_len);
+	else
+		r->metadata = read_string(c, "metadata", STR_PLAIN, &r->metadata_len);
 	r->commit_ms = read_i64(c, "commitTimestamp");
 	if (r->value_version == 1)
 		r->expire_ms = read_i64(c, "expireTimestamp");
+	if (flexible)
+		skip_tagged_fields(c);
 }
 
 static void decode_member(cursor *c, int16_t v, lt_commit_member *m)
@@ -275,7 +335,7 @@ int commit_record_decode(const void *key, size_t key_len, const void *value, siz
 	if (c.failed)
 		goto bad;
 	r->value_version = vv;
-	if (vv < 0 || vv > 3) {
+	if (vv < 0 || vv > (offset_key ? 4 : 3)) {
 		r->type = LT_CR_UNKNOWN_VALUE;
 		return 0;
 	}

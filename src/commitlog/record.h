@@ -2,9 +2,10 @@
  *
  * Every key and value starts with a big-endian int16 version, followed by the fields of the schema of
  * that version (apache/kafka, group-coordinator: OffsetCommitKey, OffsetCommitValue, GroupMetadataKey,
- * GroupMetadataValue). The versions handled here are all non-flexible (those schemas only become
- * flexible at value version 4), so strings are int16 length + bytes (-1 = null where nullable),
- * bytes are int32 length + bytes, arrays are int32 count + elements, all integers big-endian.
+ * GroupMetadataValue). Non-flexible versions: strings are int16 length + bytes (-1 = null where
+ * nullable), bytes are int32 length + bytes, arrays are int32 count + elements, all integers
+ * big-endian. Flexible versions (value version 4 of both schemas): strings are an unsigned varint of
+ * length + 1 (0 = null), and each struct ends with tagged fields (count, then tag, size, bytes).
  *
  *   key version 0, 1  offset commit key   group, topic, partition (the two versions are identical)
  *   key version 2     group metadata key  group
@@ -16,13 +17,15 @@
  *                        v1: offset, metadata, commitTimestamp, expireTimestamp
  *                        v2: offset, metadata, commitTimestamp
  *                        v3: offset, leaderEpoch, metadata, commitTimestamp
+ *                        v4: as v3, flexible; tagged topicId (tag 0, skipped). Kafka 4.x writes v4 for
+ *                            every commit (seen on 4.4), so without it the commit stream saw nothing there
  *   group metadata value v0: protocolType, generation, protocol?, leader?, members
  *                        v1: + member.rebalanceTimeout;  v2: + currentStateTimestamp;
  *                        v3: + member.groupInstanceId?   (? = nullable)
  *   null value (tombstone): offsets deleted or expired / group deleted
  *
- * Any other value version (e.g. the flexible v4) is reported as LT_CR_UNKNOWN_VALUE with the key
- * decoded, never guessed at. Pure C: no I/O.
+ * Any other value version (e.g. a group metadata v4, flexible, not written by Kafka 4.4) is reported as
+ * LT_CR_UNKNOWN_VALUE with the key decoded, never guessed at. Pure C: no I/O.
  */
 #ifndef LAGTOP_COMMITLOG_RECORD_H
 #define LAGTOP_COMMITLOG_RECORD_H
@@ -67,7 +70,7 @@ typedef struct lt_commit_record {
 
 	/* offset commit value */
 	int64_t offset;
-	int32_t leader_epoch; /* v3, -1 otherwise */
+	int32_t leader_epoch; /* v3+, -1 otherwise */
 	char *metadata;       /* never NULL in a decoded commit */
 	size_t metadata_len;  /* metadata may contain NUL bytes; this is its real length */
 	int64_t commit_ms;

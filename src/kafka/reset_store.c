@@ -282,7 +282,7 @@ char *reset_file_read(const char *path, size_t max, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		err_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		err_set(err, errlen, "Unable to read file %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	size_t cap = 4096, n = 0;
@@ -294,7 +294,7 @@ char *reset_file_read(const char *path, size_t max, char *err, size_t errlen)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			err_set(err, errlen, "cannot read %s: %s", path, strerror(errno));
+			err_set(err, errlen, "Unable to read file %s: %s", path, strerror(errno));
 			goto bad;
 		}
 		if (r == 0)

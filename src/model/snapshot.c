@@ -228,7 +228,8 @@ static void add_assigned_partitions(lt_group *g)
 		for (size_t a = 0; a < g->members[m].n_assigned; a++) {
 			const struct lt_topic_partition *tp = &g->members[m].assigned[a];
 			lt_partition key = {.topic = tp->topic, .partition = tp->partition};
-			if (!bsearch(&key, g->partitions, n_known, sizeof *g->partitions, cmp_partition))
+			/* n_known == 0: partitions may be NULL, which bsearch must not be given (UBSan) */
+			if (n_known == 0 || !bsearch(&key, g->partitions, n_known, sizeof *g->partitions, cmp_partition))
 				group_add_partition(g, tp->topic, tp->partition);
 		}
 	if (g->n_partitions == n_known)

@@ -81,12 +81,11 @@ int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target 
 	switch (target) {
 	case LT_RESET_OFFSET:
 		if (!parse_long(arg, &rq->offset))
-			return err_set(err, errlen, "--to-offset expects a whole number, got '%s'", arg ? arg : "");
+			return err_set(err, errlen, "Cannot parse argument '%s' of option to-offset", arg ? arg : "");
 		break;
 	case LT_RESET_SHIFT:
 		if (!parse_long(arg, &rq->offset))
-			return err_set(err, errlen, "--shift-by expects a whole number like 10 or -10, got '%s'",
-				       arg ? arg : "");
+			return err_set(err, errlen, "Cannot parse argument '%s' of option shift-by", arg ? arg : "");
 		break;
 	case LT_RESET_DATETIME:
 		return reset_parse_datetime(arg, now_ms, &rq->timestamp_ms, err, errlen);

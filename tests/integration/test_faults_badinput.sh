@@ -88,8 +88,8 @@ bad "--timeout -1" "--timeout" --once -b "$B" --timeout -1
 bad "--samples -1" "--samples" --once -b "$B" --samples -1
 bad "--samples 99999999999999999999" "--samples" --once -b "$B" --samples 99999999999999999999
 bad "--interval 0" "--interval" --once -b "$B" -i 0
-bad "--to-offset beyond INT64" "--to-offset" --reset-offsets -g g --all-topics -b "$B" --to-offset 9223372036854775808
-bad "--shift-by beyond INT64" "--shift-by" --reset-offsets -g g --all-topics -b "$B" --shift-by -9223372036854775809
+bad "--to-offset beyond INT64" "option to-offset" --reset-offsets -g g --all-topics -b "$B" --to-offset 9223372036854775808
+bad "--shift-by beyond INT64" "option shift-by" --reset-offsets -g g --all-topics -b "$B" --shift-by -9223372036854775809
 bad "--topic partition beyond INT32" "99999999999" --reset-offsets -g g --topic t:99999999999 -b "$B" --to-earliest
 bad "--to-datetime in year 99999" "datetime" --reset-offsets -g g --all-topics -b "$B" --to-datetime 99999-01-01T00:00:00
 bad "--by-duration of 10^14 days" "duration" --reset-offsets -g g --all-topics -b "$B" --by-duration P99999999999999D

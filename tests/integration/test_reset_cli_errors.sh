@@ -30,4 +30,4 @@ is "duration without a unit exits 2" "$rc" 2
 like "duration named" "$err" "^lagtop: invalid duration 'PT6'"
 
 run --reset-offsets -g g --from-file "$LT_TMP/none.csv" -b 127.0.0.1:9 --timeout 1
-like "missing file named" "$err" "^lagtop: cannot open .*none\.csv"
+like "missing file named" "$err" "^lagtop: Unable to read file .*none\.csv"

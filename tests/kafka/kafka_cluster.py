@@ -168,8 +168,13 @@ def free_ports(n):
 
 
 def _cluster_id():
-    # Kafka's Uuid text form: 16 random bytes, URL-safe base64 without padding (22 characters).
-    return base64.urlsafe_b64encode(os.urandom(16)).decode().rstrip("=")
+    # Kafka's Uuid text form: 16 random bytes, URL-safe base64 without padding (22 characters). Like Kafka's
+    # Uuid.randomUuid, never one that starts with '-': the storage tool would read it as an option
+    # ("argument --cluster-id/-t: expected one argument", one start in 64).
+    while True:
+        text = base64.urlsafe_b64encode(os.urandom(16)).decode().rstrip("=")
+        if not text.startswith("-"):
+            return text
 
 
 LOG4J1 = """log4j.rootLogger=INFO, file
@@ -230,6 +235,7 @@ class KafkaCluster:
         self.keep_dir = keep_dir
         self.procs = {}   # node id -> Popen
         self.ports = {}   # node id -> (broker port, controller port)
+        self.log_from = {}  # node id -> size of its server.log when it was last launched
         self.bootstrap = None
         self.cluster_id = _cluster_id()
         self.version = None
@@ -268,9 +274,20 @@ class KafkaCluster:
         return self
 
     def stop(self):
-        """Stops every node (SIGTERM, then SIGKILL after 30 s) and removes the directory."""
-        for i in list(self.procs):
-            self.stop_node(i)
+        """Stops every node (SIGTERM to all at once, then SIGKILL to those still there after 30 s) and removes
+        the directory. All at once: one by one, the last node of a 3-node quorum has lost its majority and
+        waits out the whole 30 s (measured: 0.4 s, 0.3 s, 30 s one by one; 5 s together)."""
+        procs = [self.procs.pop(i) for i in list(self.procs)]
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        for p in procs:
+            try:
+                p.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
         if self.dir and not self.keep_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -363,6 +380,11 @@ class KafkaCluster:
 
     def _launch(self, node):
         d = self.node_dir(node)
+        # a restarted node appends to the same log: only what it writes from here on tells it started
+        try:
+            self.log_from[node] = os.path.getsize(self.log_path(node))
+        except OSError:
+            self.log_from[node] = 0
         out = open(os.path.join(d, "stdout.log"), "ab")
         self.procs[node] = subprocess.Popen(
             self._jvm(node, BROKER_JVM) + ["kafka.Kafka", os.path.join(d, "server.properties")],
@@ -379,8 +401,10 @@ class KafkaCluster:
                 raise RuntimeError("node %d exited with %s during start: %s" % (node, p.returncode,
                                                                                  self._tail(node)))
             try:
-                with open(log, errors="replace") as f:
-                    if "Kafka Server started" in f.read():
+                with open(log, "rb") as f:
+                    start = self.log_from.get(node, 0)
+                    f.seek(start if os.fstat(f.fileno()).st_size >= start else 0)  # (unless it was truncated)
+                    if b"Kafka Server started" in f.read():
                         return
             except FileNotFoundError:
                 pass

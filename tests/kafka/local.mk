@@ -3,11 +3,17 @@
 ## its own cluster on 127.0.0.1 and stops it. Without java/mvn the tests skip (and fail under CI=true).
 
 KAFKA_TEST_FILES = tests/kafka/pom.xml tests/kafka/requirements.txt tests/kafka/kafka_cluster.py \
-	tests/kafka/member.py tests/kafka/RefConsumer.java
+	tests/kafka/member.py tests/kafka/RefConsumer.java tests/kafka/ToolBatch.java tests/kafka/tool_batch.py
 EXTRA_DIST += $(KAFKA_TEST_FILES)
 
 TESTS += tests/kafka/test_kafka_harness.py
 EXTRA_DIST += tests/kafka/test_kafka_harness.py
+## what lagtop shows against the real kafka-consumer-groups (offsets, members, state; sim, 3.9, 4.x, 3 nodes)
+TESTS += tests/kafka/test_kafka_describe.py
+EXTRA_DIST += tests/kafka/test_kafka_describe.py
+## lagtop's resets against the real kafka-consumer-groups (plans, messages, executes, the guard)
+TESTS += tests/kafka/test_kafka_reset.py
+EXTRA_DIST += tests/kafka/test_kafka_reset.py
 
 ## class paths, compiled reference clients and the virtual environment live in the build tree
 clean-local: clean-local-kafka

@@ -67,7 +67,7 @@ tui_keys R Down Down Down
 tui_wait_text "> to-offset N" >/dev/null
 tui_keys -l "x12"
 tui_keys Enter
-ok "a bad offset shows the parser's error" tui_wait_text "--to-offset expects a whole number, got 'x12'"
+ok "a bad offset shows the parser's error" tui_wait_text "Cannot parse argument 'x12' of option to-offset"
 tui_keys BSpace BSpace BSpace
 tui_keys -l "250"
 tui_keys Enter

@@ -78,6 +78,34 @@ static const uint8_t fx_offset_value_v3_noepoch[] = {
 	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x00, /* commitTimestamp */
 };
 
+/* OffsetCommitValue v4 as Apache Kafka 4.4.0 wrote it (read back from __consumer_offsets): offset 3,
+ * leaderEpoch -1, metadata "" (compact), commitTimestamp, tagged fields: topicId (tag 0, 16 bytes) */
+#define FX_KAFKA44_COMMIT_MS 1796083209721LL
+static const uint8_t fx_offset_value_v4_kafka44[] = {
+	0x00, 0x04,                                     /* value version 4 */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, /* offset 3 */
+	0xff, 0xff, 0xff, 0xff,                         /* leaderEpoch -1 */
+	0x01,                                           /* metadata "" (compact: length + 1) */
+	0x00, 0x00, 0x01, 0xa2, 0x2e, 0xe6, 0xd5, 0xf9, /* commitTimestamp */
+	0x01,                                           /* 1 tagged field */
+	0x00, 0x10,                                     /* tag 0 (topicId), 16 bytes */
+	0x5b, 0x5e, 0x8d, 0x31, 0xcc, 0x05, 0x4e, 0x16, 0xba, 0x2f, 0x55, 0x9b, 0xa0, 0xec, 0x2e, 0xb7,
+};
+
+/* OffsetCommitValue v4 built by hand: offset 100, leaderEpoch 7, metadata "m", commitTimestamp, two
+ * tagged fields (topicId and an unknown tag 5 of 2 bytes: skipped) */
+static const uint8_t fx_offset_value_v4_meta[] = {
+	0x00, 0x04,                                     /* value version 4 */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x64, /* offset 100 */
+	0x00, 0x00, 0x00, 0x07,                         /* leaderEpoch 7 */
+	0x02, 'm',                                      /* metadata "m" */
+	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x00, /* commitTimestamp */
+	0x02,                                           /* 2 tagged fields */
+	0x00, 0x10,                                     /* tag 0 (topicId), 16 bytes */
+	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
+	0x05, 0x02, 0xaa, 0xbb,                         /* tag 5, 2 bytes */
+};
+
 /* GroupMetadataKey v2: group "g1" */
 static const uint8_t fx_group_key[] = {
 	0x00, 0x02,                   /* key version 2 */

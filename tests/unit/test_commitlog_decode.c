@@ -107,6 +107,64 @@ static void offset_commit_v3_leader_epoch(void **state)
 	commit_record_free(&r);
 }
 
+/* Kafka 4.x writes the flexible v4 for every commit: without it the commit stream saw no commit there. */
+static void offset_commit_v4_flexible(void **state)
+{
+	(void)state;
+	lt_commit_record r;
+	assert_int_equal(DECODE(fx_offset_key_v1, fx_offset_value_v4_kafka44, &r), 0);
+	assert_int_equal(r.type, LT_CR_OFFSET_COMMIT);
+	assert_offset_key(&r, 1);
+	assert_int_equal(r.value_version, 4);
+	assert_int_equal(r.offset, 3);
+	assert_int_equal(r.leader_epoch, -1);
+	assert_string_equal(r.metadata, "");
+	assert_int_equal(r.metadata_len, 0);
+	assert_int_equal(r.commit_ms, FX_KAFKA44_COMMIT_MS);
+	assert_int_equal(r.expire_ms, -1);
+	commit_record_free(&r);
+
+	assert_int_equal(DECODE(fx_offset_key_v1, fx_offset_value_v4_meta, &r), 0);
+	assert_int_equal(r.offset, 100);
+	assert_int_equal(r.leader_epoch, 7);
+	assert_string_equal(r.metadata, "m");
+	assert_int_equal(r.metadata_len, 1);
+	assert_int_equal(r.commit_ms, FX_COMMIT_MS);
+	commit_record_free(&r);
+
+	/* compact metadata: null (0) is not allowed; a length of 300 takes a two-byte varint */
+	uint8_t v[FX_LEN(fx_offset_value_v4_meta)];
+	memcpy(v, fx_offset_value_v4_meta, sizeof v);
+	v[14] = 0x00;
+	assert_int_equal(decode(fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v, sizeof v, &r), -1);
+	assert_non_null(strstr(err, "null metadata"));
+	enum { META = 300 };
+	uint8_t big[2 + 8 + 4 + 2 + META + 8 + 1];
+	memset(big, 'x', sizeof big);
+	memcpy(big, fx_offset_value_v4_meta, 14);
+	big[14] = ((META + 1) & 0x7f) | 0x80; /* 301 = 0xad 0x02 */
+	big[15] = (META + 1) >> 7;
+	memcpy(big + 16 + META, fx_offset_value_v4_meta + 16, 8);
+	big[sizeof big - 1] = 0x00; /* no tagged fields */
+	assert_int_equal(decode(fx_offset_key_v1, FX_LEN(fx_offset_key_v1), big, sizeof big, &r), 0);
+	assert_int_equal(r.metadata_len, META);
+	assert_int_equal(r.commit_ms, FX_COMMIT_MS);
+	commit_record_free(&r);
+	/* a varint longer than 5 bytes, and a tagged field larger than what is left */
+	memcpy(v, fx_offset_value_v4_meta, sizeof v);
+	v[14] = 0xff;
+	v[15] = 0xff;
+	v[16] = 0xff;
+	v[17] = 0xff;
+	v[18] = 0xff;
+	assert_int_equal(decode(fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v, sizeof v, &r), -1);
+	assert_non_null(strstr(err, "invalid varint metadata"));
+	memcpy(v, fx_offset_value_v4_meta, sizeof v);
+	v[sizeof v - 3] = 0x7f; /* tag 5's size */
+	assert_int_equal(decode(fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v, sizeof v, &r), -1);
+	assert_non_null(strstr(err, "truncated tagged field"));
+}
+
 static void assert_member1(const lt_commit_member *m, int v)
 {
 	assert_string_equal(m->member_id, "m-1");
@@ -274,9 +332,9 @@ static void unknown_key_versions_skipped(void **state)
 static void unknown_value_versions_skipped(void **state)
 {
 	(void)state;
-	/* OffsetCommitValue v4 is flexible (tagged fields): not handled, so skipped with the key known. */
-	static const uint8_t v4[] = {
-		0x00, 0x04,                                     /* value version 4 */
+	/* OffsetCommitValue v5 and GroupMetadataValue v4 are not handled: skipped with the key known. */
+	static const uint8_t v5[] = {
+		0x00, 0x05,                                     /* value version 5 */
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x64, /* offset 100 */
 		0xff, 0xff, 0xff, 0xff,                         /* leaderEpoch -1 */
 		0x01,                                           /* metadata "" (compact string) */
@@ -286,13 +344,14 @@ static void unknown_value_versions_skipped(void **state)
 	static const uint8_t vneg[] = { 0xff, 0xfe, 0x00 };
 	static const uint8_t vbig[] = { 0x01, 0x00 };
 	lt_commit_record r;
-	assert_int_equal(DECODE(fx_offset_key_v1, v4, &r), 0);
+	assert_int_equal(DECODE(fx_offset_key_v1, v5, &r), 0);
 	assert_int_equal(r.type, LT_CR_UNKNOWN_VALUE);
-	assert_int_equal(r.value_version, 4);
+	assert_int_equal(r.value_version, 5);
 	assert_offset_key(&r, 1);
 	assert_int_equal(r.offset, -1); /* not guessed at */
 	commit_record_free(&r);
-	assert_int_equal(DECODE(fx_group_key, v4, &r), 0);
+	assert_int_equal(DECODE(fx_group_key, fx_offset_value_v4_kafka44, &r), 0);
+	assert_int_equal(r.value_version, 4);
 	assert_int_equal(r.type, LT_CR_UNKNOWN_VALUE);
 	assert_string_equal(r.group, "g1");
 	assert_null(r.protocol_type);
@@ -317,6 +376,7 @@ static const struct pair {
 	P(fx_offset_key_v0, fx_offset_value_v0),  P(fx_offset_key_v1, fx_offset_value_v1),
 	P(fx_offset_key_v1, fx_offset_value_v2),  P(fx_offset_key_v1, fx_offset_value_v3),
 	P(fx_offset_key_v1, fx_offset_value_v3_noepoch),
+	P(fx_offset_key_v1, fx_offset_value_v4_kafka44), P(fx_offset_key_v1, fx_offset_value_v4_meta),
 	P(fx_group_key, fx_group_value_v0),       P(fx_group_key, fx_group_value_v1),
 	P(fx_group_key, fx_group_value_v2),       P(fx_group_key, fx_group_value_v3),
 	P(fx_group_key, fx_group_value_v3_empty), P(fx_group_key, fx_group_value_v3_dynamic),
@@ -512,6 +572,7 @@ int main(void)
 		cmocka_unit_test(offset_commit_v1_has_expire),
 		cmocka_unit_test(offset_commit_v2),
 		cmocka_unit_test(offset_commit_v3_leader_epoch),
+		cmocka_unit_test(offset_commit_v4_flexible),
 		cmocka_unit_test(group_metadata_v0_v1),
 		cmocka_unit_test(group_metadata_v2_two_members),
 		cmocka_unit_test(group_metadata_v3),

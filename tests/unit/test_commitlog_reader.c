@@ -137,11 +137,11 @@ static void reads_history_then_follows(void **state)
 	produce_raw(&m, pg1, fx_offset_key_v0, FX_LEN(fx_offset_key_v0), fx_offset_value_v0, FX_LEN(fx_offset_value_v0));
 	produce_raw(&m, pg1, fx_group_key, FX_LEN(fx_group_key), fx_group_value_v3_empty,
 		    FX_LEN(fx_group_value_v3_empty));
-	/* a KIP-848 record, a flexible v4 value, a truncated value: counted, skipped */
+	/* a KIP-848 record, an unknown value version, a truncated value: counted, skipped */
 	static const uint8_t k3[] = { 0x00, 0x03, 0x00, 0x02, 'g', '1' };
-	static const uint8_t v4[] = { 0x00, 0x04, 0x00 };
-	produce_raw(&m, pg1, k3, sizeof k3, v4, sizeof v4);
-	produce_raw(&m, pg1, fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v4, sizeof v4);
+	static const uint8_t v5[] = { 0x00, 0x05, 0x00 }; /* a value version not handled */
+	produce_raw(&m, pg1, k3, sizeof k3, v5, sizeof v5);
+	produce_raw(&m, pg1, fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v5, sizeof v5);
 	produce_raw(&m, pg1, fx_offset_key_v1, FX_LEN(fx_offset_key_v1), fx_offset_value_v3, 9);
 	/* "gone" committed and then had its offset deleted */
 	produce_commit(&m, "gone", "t", 0, 1, T0);

@@ -346,7 +346,7 @@ static void feed_counts_everything(void **state)
 	(void)state;
 	lt_commit_stream *s = stream(0);
 	static const uint8_t k7[] = { 0x00, 0x07, 0x00, 0x02, 'g', '1' }; /* a KIP-848 target assignment key */
-	static const uint8_t v4[] = { 0x00, 0x04, 0x00 };
+	static const uint8_t v5[] = { 0x00, 0x05, 0x00 }; /* a value version not handled */
 	struct {
 		const uint8_t *k;
 		size_t kl;
@@ -358,9 +358,9 @@ static void feed_counts_everything(void **state)
 		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), fx_offset_value_v2, FX_LEN(fx_offset_value_v2), 0 },
 		{ fx_group_key, FX_LEN(fx_group_key), fx_group_value_v2, FX_LEN(fx_group_value_v2), 0 },
 		{ fx_group_key, FX_LEN(fx_group_key), fx_group_value_v3_empty, FX_LEN(fx_group_value_v3_empty), 0 },
-		{ k7, sizeof k7, v4, sizeof v4, 0 },                                   /* unknown key */
-		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v4, sizeof v4, 0 },      /* unknown value */
-		{ fx_group_key, FX_LEN(fx_group_key), v4, sizeof v4, 0 },              /* unknown value */
+		{ k7, sizeof k7, v5, sizeof v5, 0 },                                   /* unknown key */
+		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v5, sizeof v5, 0 },      /* unknown value */
+		{ fx_group_key, FX_LEN(fx_group_key), v5, sizeof v5, 0 },              /* unknown value */
 		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), fx_offset_value_v3, 5, -1 }, /* truncated */
 		{ fx_offset_key_v1, 3, NULL, 0, -1 },                                  /* truncated key */
 		{ fx_offset_key_v0, FX_LEN(fx_offset_key_v0), NULL, 0, 0 },            /* offset tombstone */

@@ -54,6 +54,25 @@ static void partitions_linked_to_members(void **state)
 	snapshot_unref(s);
 }
 
+/* A group whose members are assigned partitions it has never committed (a new group): the partitions
+ * come from the assignment alone (no bsearch over the empty, NULL array: UBSan). */
+static void assigned_without_any_commit(void **state)
+{
+	(void)state;
+	lt_snapshot *s = snapshot_new();
+	lt_group *g = snapshot_add_group(s, "new");
+	lt_member *m = group_add_member(g, "m-1", "c1", "/127.0.0.1");
+	member_add_assignment(m, "t", 1);
+	member_add_assignment(m, "t", 0);
+	snapshot_finish(s);
+	g = &s->groups[0];
+	assert_int_equal(g->n_partitions, 2);
+	assert_int_equal(g->partitions[0].partition, 0);
+	assert_int_equal(g->partitions[0].member, 0);
+	assert_int_equal(g->partitions[1].committed, LT_OFFSET_NONE);
+	snapshot_unref(s);
+}
+
 /* Topic names are interned per snapshot (snapshot.h): one pointer per name across groups, rows and
  * assignments, distinct names apart, and the table grows past its first capacity (64 slots). */
 static void topic_names_interned(void **state)
@@ -120,6 +139,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(groups_sorted_and_found),
 		cmocka_unit_test(partitions_linked_to_members),
+		cmocka_unit_test(assigned_without_any_commit),
 		cmocka_unit_test(topic_names_interned),
 		cmocka_unit_test(refcount_keeps_snapshot_alive),
 		cmocka_unit_test(state_names_round_trip),
