@@ -2,14 +2,14 @@
 before KIP-848 is read cleanly by every librdkafka.
 
 1. Log offsets: with librdkafka >= 2.3.0 lagtop reads log-start and log-end offsets with the admin
-   rd_kafka_ListOffsets (one call for all partitions, grouped per leader by librdkafka);
-   LAGTOP_LOG_OFFSETS=offsets_for_times forces the older path (rd_kafka_offsets_for_times, 250 partitions a
-   call per leader). On the sim's scale, fixture and demo scenarios both must give the same log start and
+   rd_kafka_ListOffsets (asynchronous calls of 250 partitions of one leader, errors per partition);
+   LAGTOP_LOG_OFFSETS=offsets_for_times forces the older path (rd_kafka_offsets_for_times, as many
+   partitions per call, blocking calls in threads). On the sim's scale, fixture and demo scenarios both must give the same log start and
    log end for every partition of every group: exactly on the static scenarios; on demo, which produces
    every second, the older path's numbers lie between two ListOffsets runs around it. The sim's counters
-   show that the variable really switches paths (ListOffsets: 2 requests per leader; offsets_for_times: 2
-   per 250 partitions per leader). Where lagtop has no ListOffsets (librdkafka 2.0.2; `lagtop --version`
-   says which) this part is skipped with one line, in CI too: that build has one path only.
+   show both ask 250 partitions of one leader per request, and LAGTOP_DEBUG that the variable really
+   switches paths. Where lagtop has no ListOffsets (librdkafka 2.0.2; `lagtop --version` says which)
+   this part is one skipped case, in CI too: that build has one path only.
 2. A broker before KIP-848 (lagtop-sim --kafka-version 3.6: no ConsumerGroupDescribe, ListGroups <= v4):
    --once with three refreshes exits 0, prints nothing on stderr (librdkafka >= 2.10 leaks a queue
    reference on that path, suppressed for LeakSanitizer: src/kafka/client.c), and shows the same groups
@@ -164,16 +164,28 @@ def part_log_offsets(version, apis):
         ok(not bad, "demo: offsets_for_times lies between two ListOffsets runs (%d partitions)" % len(b or {}),
            "\n".join(bad))
 
-    # The variable really switches paths: one broker leading 320 partitions (40 groups x 8, over 4 topics
-    # of 80 partitions): ListOffsets asks in 2 requests, offsets_for_times in 2 x ceil(320 / 250) = 4.
+    # The variable really switches paths (LAGTOP_DEBUG names the one each refresh took), and both ask in
+    # chunks of at most 250 partitions of one leader: one broker leading 320 partitions (40 groups x 8,
+    # over 4 topics of 80) is asked in 2 x ceil(320 / 250) = 4 requests either way; one call for all 320
+    # would be 2 (and quadratic in librdkafka: src/kafka/log_offsets.c).
     with Sim("--brokers", "1", "--scenario", "scale", "--groups", "40", "--partitions", "80", "--topics",
              "4") as sim:
         args = ("--once", "--format", "json", "-b", sim.bootstrap, "--no-commit-stream", "--timeout", "20")
-        rc1, d1, err1 = requests_of(sim, *args)
-        rc2, d2, err2 = requests_of(sim, *args, path="offsets_for_times")
-        ok(rc1 == 0 and rc2 == 0 and d1.get("ListOffsets") == 2 and d2.get("ListOffsets") == 4,
-           "LAGTOP_LOG_OFFSETS switches paths: ListOffsets requests %s (admin API) vs %s (offsets_for_times)"
-           % (d1.get("ListOffsets"), d2.get("ListOffsets")), err1 + err2)
+        os.environ["LAGTOP_DEBUG"] = "1"
+        try:
+            rc1, d1, err1 = requests_of(sim, *args)
+            rc2, d2, err2 = requests_of(sim, *args, path="offsets_for_times")
+        finally:
+            del os.environ["LAGTOP_DEBUG"]
+        via1 = re.findall(r"log offsets of (\d+) partitions via (\S+)", err1)
+        via2 = re.findall(r"log offsets of (\d+) partitions via (\S+)", err2)
+        ok(rc1 == 0 and rc2 == 0 and via1 == [("320", "rd_kafka_ListOffsets")]
+           and via2 == [("320", "rd_kafka_offsets_for_times")],
+           "LAGTOP_LOG_OFFSETS switches paths (LAGTOP_DEBUG says: %s, then %s)" % (via1, via2),
+           "\n".join(l for l in (err1 + err2).splitlines() if "log offsets" in l or "rror" in l))
+        ok(d1.get("ListOffsets") == 4 and d2.get("ListOffsets") == 4,
+           "both paths ask 250 partitions of a leader per request: ListOffsets requests %s and %s"
+           % (d1.get("ListOffsets"), d2.get("ListOffsets")))
 
 
 def groups_view(doc):
