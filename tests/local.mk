@@ -20,5 +20,13 @@ tests_integration_test_reset_sim_SOURCES = tests/integration/test_reset_sim.c te
 tests_integration_test_reset_sim_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_reset_sim_LDADD = $(UNIT_LDADD)
 endif
+## integration: KIP-848 consumer-protocol groups through the collector, --once and resets
+if HAVE_CMOCKA
+check_PROGRAMS += tests/integration/test_kip848_sim
+TESTS += tests/integration/test_kip848_sim
+tests_integration_test_kip848_sim_SOURCES = tests/integration/test_kip848_sim.c tests/integration/lagtop_run.h
+tests_integration_test_kip848_sim_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_kip848_sim_LDADD = $(UNIT_LDADD)
+endif
 TESTS += tests/integration/test_reset_consumers.py
 EXTRA_DIST += tests/integration/test_reset_consumers.py

@@ -10,6 +10,7 @@
 #include "cli/output.h"
 #include "cli/target.h"
 #include "kafka/collector.h"
+#include "model/group_view.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -50,6 +51,14 @@ static void print_warnings(const lt_snapshot *s)
 		}
 		free(name);
 		free(e);
+	}
+	/* The table has no room to say why a group's owners are "?": one line for all such groups. */
+	char *unreadable = group_view_unreadable_line(s);
+	if (unreadable) {
+		char *e = output_sanitize(unreadable);
+		fprintf(stderr, "lagtop: warning: %s\n", e);
+		free(e);
+		free(unreadable);
 	}
 	/* Offsets about to expire: the group will restart from auto.offset.reset when it comes back. */
 	for (size_t i = 0; i < s->n_groups; i++) {

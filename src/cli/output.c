@@ -60,7 +60,7 @@ static bool member_has_partitions(const lt_group *g, size_t m)
 /* ------------------------------------------------------------------ table */
 
 enum {
-	COL_GROUP, COL_TOPIC, COL_PARTITION, COL_LOG_START, COL_CURRENT, COL_LOG_END, COL_LAG,
+	COL_GROUP, COL_STATE, COL_TOPIC, COL_PARTITION, COL_LOG_START, COL_CURRENT, COL_LOG_END, COL_LAG,
 	COL_TIME_LAG, COL_STATUS, COL_CONSUMER, COL_HOST, COL_CLIENT, N_COLS
 };
 
@@ -68,7 +68,8 @@ static const struct {
 	const char *title;
 	bool right; /* numbers are right-aligned */
 } table_cols[N_COLS] = {
-	[COL_GROUP] = { "GROUP", false },          [COL_TOPIC] = { "TOPIC", false },
+	[COL_GROUP] = { "GROUP", false },          [COL_STATE] = { "STATE", false },
+	[COL_TOPIC] = { "TOPIC", false },
 	[COL_PARTITION] = { "PARTITION", true },   [COL_LOG_START] = { "LOG-START", true },
 	[COL_CURRENT] = { "CURRENT-OFFSET", true }, [COL_LOG_END] = { "LOG-END-OFFSET", true },
 	[COL_LAG] = { "LAG", true },               [COL_TIME_LAG] = { "TIME-LAG", true },
@@ -98,7 +99,16 @@ static char **table_row(struct table *t, const lt_group *g)
 	for (int c = 0; c < N_COLS; c++)
 		row[c] = NULL;
 	row[COL_GROUP] = text_or_dash(g->group);
+	row[COL_STATE] = xstrdup(group_state_name(g->state));
 	return row;
+}
+
+/* A group whose members cannot be read: who owns a partition is unknown ("?"), not "nobody" ("-"). */
+static void row_owner_unknown(char **row)
+{
+	row[COL_CONSUMER] = xstrdup("?");
+	row[COL_HOST] = xstrdup("?");
+	row[COL_CLIENT] = xstrdup("?");
 }
 
 static void row_fill_dashes(char **row)
@@ -143,6 +153,8 @@ void output_table(FILE *out, const lt_snapshot *s)
 				row[COL_CONSUMER] = text_or_dash(m->member_id);
 				row[COL_HOST] = text_or_dash(m->host);
 				row[COL_CLIENT] = text_or_dash(m->client_id);
+			} else if (!group_members_known(g)) {
+				row_owner_unknown(row);
 			}
 			row_fill_dashes(row);
 		}
@@ -156,8 +168,12 @@ void output_table(FILE *out, const lt_snapshot *s)
 			row[COL_CLIENT] = text_or_dash(g->members[m].client_id);
 			row_fill_dashes(row);
 		}
-		if (g->n_partitions == 0 && g->n_members == 0)
-			row_fill_dashes(table_row(&t, g));
+		if (g->n_partitions == 0 && g->n_members == 0) {
+			char **row = table_row(&t, g);
+			if (!group_members_known(g))
+				row_owner_unknown(row);
+			row_fill_dashes(row);
+		}
 	}
 
 	size_t width[N_COLS];
@@ -283,7 +299,12 @@ static void json_group(lt_json *j, const lt_group *g)
 	json_object_begin(j);
 	json_kv_string(j, "group", g->group);
 	json_kv_string(j, "state", group_state_name(g->state));
-	json_kv_int(j, "members", (int64_t)g->n_members);
+	/* "type": ListGroups v5's GroupType (null when unknown); a consumer-protocol group described through
+	 * the classic API has unreadable members: its count is null unless the state says Empty */
+	json_kv_string(j, "type", group_type_name(g->type));
+	json_key(j, "members_readable");
+	json_bool(j, !g->members_unreadable);
+	json_kv_int_or_null(j, "members", (int64_t)g->n_members, group_members_known(g));
 	json_kv_int_or_null(j, "lag", g->total_lag, any_lag);
 	json_kv_int_or_null(j, "max_lag", g->max_lag, any_lag);
 	json_kv_int_or_null(j, "max_time_lag_ms", g->max_time_lag_ms, g->has_max_time_lag);
@@ -342,7 +363,7 @@ int output_json(FILE *out, const lt_snapshot *s)
 
 static const char *const csv_header[] = {
 	"group", "state", "topic", "partition", "log_start", "committed", "log_end", "lag", "time_lag_ms",
-	"status", "consumer_id", "host", "client_id",
+	"status", "consumer_id", "host", "client_id", "type", "members_readable",
 };
 #define CSV_COLS (sizeof csv_header / sizeof csv_header[0])
 
@@ -364,6 +385,8 @@ int output_csv(FILE *out, const lt_snapshot *s)
 			const lt_member *m = p ? partition_member(g, p) : NULL;
 			char *owned[6] = { 0 };
 			const char *f[CSV_COLS] = { g->group, group_state_name(g->state) };
+			f[13] = group_type_name(g->type);
+			f[14] = g->members_unreadable ? "false" : "true";
 			if (p) {
 				f[2] = p->topic;
 				f[3] = owned[0] = xasprintf("%d", (int)p->partition);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kafka/log_offsets.h"
+#include "model/group_view.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -56,6 +57,7 @@ bool refresh_group_wanted(const struct lt_refresh_ctx *rc, const char *group)
 struct group_work {
 	char *name;
 	bool listed;   /* ListGroups returned it (else: an extra group, or kept from the last refresh) */
+	lt_group_state list_state; /* its state in ListGroups' answer, when listed */
 	int32_t coord; /* coordinator broker id: last refresh's, then the describe's; -1 unknown */
 	bool warm;     /* coordinator known from last refresh: requests go straight to it */
 	bool desc_sent, desc_done, off_sent, off_done, off_retried;
@@ -72,6 +74,8 @@ struct group_work {
 struct work_set {
 	struct group_work **w; /* sorted by name after work_sort() */
 	size_t n, cap;
+	bool list_done;        /* ListGroups answered (possibly with errors) */
+	bool list_complete;    /* ... and every broker answered: a group it did not list does not exist */
 };
 
 static int cmp_work(const void *a, const void *b)
@@ -106,6 +110,8 @@ static void work_sort(struct work_set *ws)
 	size_t o = 0;
 	for (size_t i = 1; i < ws->n; i++) {
 		if (strcmp(ws->w[i]->name, ws->w[o]->name) == 0) {
+			if (ws->w[i]->listed && !ws->w[o]->listed)
+				ws->w[o]->list_state = ws->w[i]->list_state;
 			ws->w[o]->listed |= ws->w[i]->listed;
 			free(ws->w[i]->name);
 			free(ws->w[i]);
@@ -500,9 +506,12 @@ static bool broker_in(const struct rd_kafka_metadata *md, int32_t id)
 	return false;
 }
 
+static lt_group_state state_from_rd(rd_kafka_consumer_group_state_t st);
+
 static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws)
 {
 	st->list_done = true;
+	ws->list_done = true;
 	if (rd_kafka_event_error(ev)) {
 		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_event_error_string(ev));
 		return;
@@ -513,17 +522,26 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws
 	const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
 	for (size_t i = 0; i < n_err; i++)
 		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_error_string(errs[i]));
+	ws->list_complete = n_err == 0;
 
+	/* The listed state is what a consumer-protocol group is shown with (group_view.h): the classic
+	 * describe answers Dead for it. librdkafka 2.0.2 keeps only its own enum of the state, which has
+	 * no Assigning or Reconciling (they arrive as UNKNOWN; the state string is not kept). */
 	size_t first_new = ws->n;
 	for (size_t i = 0; i < n_valid; i++) {
 		const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
-		if (!name || !refresh_group_wanted(st->rc, name))
+		if (!name)
 			continue;
+		lt_group_state ls = state_from_rd(rd_kafka_ConsumerGroupListing_state(valid[i]));
 		struct group_work *gw = work_find(ws, name);
-		if (gw)
+		if (gw) {
+			/* a group asked for by name (or remembered) is marked listed even if the regexes drop it:
+			 * "not listed" would read as "does not exist" */
 			gw->listed = true;
-		else
-			work_add(ws, name, true);
+			gw->list_state = ls;
+		} else if (refresh_group_wanted(st->rc, name)) {
+			work_add(ws, name, true)->list_state = ls;
+		}
 	}
 	if (ws->n != first_new)
 		work_sort(ws); /* the names were new and distinct: nothing is merged, the pointers stay valid */
@@ -660,14 +678,25 @@ static void on_offsets(struct stage2 *st, struct kept_event *ke, const struct lt
 	set_error(gw, "OffsetFetch", why);
 }
 
-static bool group_build(lt_snapshot *s, const struct group_work *gw);
+static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev,
+			const struct group_work *gw);
+static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t *d);
 
-/* Builds the group if both its answers are in, and releases the events they point into. */
-static void build_if_complete(lt_snapshot *s, struct group_work *gw)
+/* Builds the group if both its answers are in, and releases the events they point into. A group the
+ * describe answers as Dead with nothing waits for ListGroups (warm groups are described before the
+ * list arrives): it may be a live consumer-protocol group (group_view.h). refresh_run builds the
+ * groups still waiting when the stage ends. */
+static void build_if_complete(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev,
+			      struct group_work *gw)
 {
 	if (gw->built || gw->error || !gw->desc || !gw->off)
 		return;
-	group_build(s, gw);
+	if (!ws->list_done) {
+		lt_group_described d = described_of(gw->desc);
+		if (group_describe_ambiguous(&d))
+			return;
+	}
+	group_build(s, ws, prev, gw);
 	gw->built = true;
 	gw->desc = NULL;
 	gw->off = NULL;
@@ -676,12 +705,12 @@ static void build_if_complete(lt_snapshot *s, struct group_work *gw)
 	gw->desc_ev = gw->off_ev = NULL;
 }
 
-static void build_batch(lt_snapshot *s, const struct lt_ticket *t, struct work_set *ws)
+static void build_batch(lt_snapshot *s, const struct lt_ticket *t, struct work_set *ws, const lt_snapshot *prev)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		struct group_work *gw = work_find(ws, t->names[i]);
 		if (gw)
-			build_if_complete(s, gw);
+			build_if_complete(s, ws, prev, gw);
 	}
 }
 
@@ -737,14 +766,14 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		case RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT: {
 			struct kept_event *ke = keep_event(keep, ev);
 			on_describe(&st, ke, t, ws);
-			build_batch(s, t, ws);
+			build_batch(s, t, ws, rc->prev);
 			release_event(ke, false);
 			break;
 		}
 		case RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT: {
 			struct kept_event *ke = keep_event(keep, ev);
 			on_offsets(&st, ke, t, ws);
-			build_batch(s, t, ws);
+			build_batch(s, t, ws, rc->prev);
 			release_event(ke, false);
 			break;
 		}
@@ -795,6 +824,8 @@ static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t pr
 {
 	lt_group *g = snapshot_add_group(s, pg->group);
 	g->state = pg->state;
+	g->type = pg->type;
+	g->members_unreadable = pg->members_unreadable;
 	g->protocol_type = xstrdup(pg->protocol_type);
 	g->protocol = xstrdup(pg->protocol);
 	g->coordinator = pg->coordinator;
@@ -829,23 +860,63 @@ static bool partition_in(const lt_group *g, const char *topic, int32_t partition
 	return false;
 }
 
-/* Builds the group from fresh results. Returns false when the group does not exist (an extra or
- * formerly seen group that describes as Dead, with no members and no committed offsets). */
-static bool group_build(lt_snapshot *s, const struct group_work *gw)
+static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t *d)
+{
+	return (lt_group_described){
+		.state = state_from_rd(rd_kafka_ConsumerGroupDescription_state(d)),
+		.n_members = rd_kafka_ConsumerGroupDescription_member_count(d),
+		.protocol_type_empty = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d) != 0,
+	};
+}
+
+/* What ListGroups said of the group, as far as this refresh knows. */
+static lt_group_listing listing_of(const struct work_set *ws, const struct group_work *gw)
+{
+	if (gw->listed)
+		return (lt_group_listing){ .kind = LT_LISTING_LISTED, .state = gw->list_state };
+	if (ws->list_done && ws->list_complete)
+		return (lt_group_listing){ .kind = LT_LISTING_ABSENT };
+	return (lt_group_listing){ .kind = LT_LISTING_UNKNOWN };
+}
+
+/* The group's state and type from its describe and ListGroups together (group_view_combine; the last
+ * snapshot's view is the hint when ListGroups gave no complete answer). */
+static lt_group_view view_of_work(const struct work_set *ws, const lt_snapshot *prev, const struct group_work *gw)
+{
+	lt_group_described desc = described_of(gw->desc);
+	lt_group_listing listing = listing_of(ws, gw);
+	const lt_group *pg = snapshot_find_group(prev, gw->name);
+	lt_group_view hint = pg ? group_view_of(pg) : (lt_group_view){ 0 };
+	return group_view_combine(&listing, &desc, pg ? &hint : NULL);
+}
+
+/* Builds the group from fresh results (state and type: view_of_work).
+ * Returns false when the group does not exist (an extra or formerly seen group that is Dead, with no
+ * members and no committed offsets). A consumer-protocol group keeps its committed offsets: OffsetFetch
+ * without a member id works for both group types. */
+static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev,
+			const struct group_work *gw)
 {
 	const rd_kafka_ConsumerGroupDescription_t *d = gw->desc;
 	const rd_kafka_topic_partition_list_t *offs = gw->off ? rd_kafka_group_result_partitions(gw->off) : NULL;
 	size_t n_commits = 0;
 	for (int i = 0; offs && i < offs->cnt; i++)
 		n_commits += offs->elems[i].offset >= 0;
-	lt_group_state st = state_from_rd(rd_kafka_ConsumerGroupDescription_state(d));
-	size_t n_members = rd_kafka_ConsumerGroupDescription_member_count(d);
-	if (st == LT_GROUP_DEAD && n_members == 0 && n_commits == 0)
+	lt_group_described desc = described_of(d);
+	lt_group_view view = view_of_work(ws, prev, gw);
+	size_t n_members = desc.n_members;
+	if (view.state == LT_GROUP_DEAD && n_members == 0 && n_commits == 0)
 		return false;
 
 	lt_group *g = snapshot_add_group(s, gw->name);
-	g->state = st;
-	g->protocol_type = xstrdup(rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d) ? "" : "consumer");
+	g->state = view.state;
+	g->type = view.type;
+	g->members_unreadable = view.members_unreadable;
+	if (view.state_carried)
+		g->error = xasprintf("ListGroups gave no complete answer: the state (%s) is the one it listed earlier",
+				     group_state_name(view.state));
+	/* ListGroups gives a consumer-protocol group the protocol type "consumer"; its describe has none */
+	g->protocol_type = xstrdup(view.type == LT_GTYPE_CONSUMER || !desc.protocol_type_empty ? "consumer" : "");
 	const char *assignor = rd_kafka_ConsumerGroupDescription_partition_assignor(d);
 	g->protocol = xstrdup(assignor ? assignor : "");
 	const rd_kafka_Node_t *coord = rd_kafka_ConsumerGroupDescription_coordinator(d);
@@ -914,7 +985,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		if (gw->built)
 			continue;
 		if (!gw->error && gw->desc && gw->off) {
-			group_build(s, gw);
+			group_build(s, &ws, rc->prev, gw);
 			continue;
 		}
 		const lt_group *pg = snapshot_find_group(rc->prev, gw->name);
@@ -924,8 +995,12 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 			/* Never seen before and failed now: show it with its error, nothing else known. */
 			lt_group *g = snapshot_add_group(s, gw->name);
 			g->error = xstrdup(gw->error ? gw->error : "incomplete answer");
-			if (gw->desc)
-				g->state = state_from_rd(rd_kafka_ConsumerGroupDescription_state(gw->desc));
+			if (gw->desc) {
+				lt_group_view v = view_of_work(&ws, rc->prev, gw);
+				g->state = v.state;
+				g->type = v.type;
+				g->members_unreadable = v.members_unreadable;
+			}
 		} else if (gw->error) {
 			refresh_errors_add(&s->error, "group %s: %s", gw->name, gw->error);
 		}

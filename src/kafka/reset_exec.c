@@ -12,6 +12,7 @@
 
 #include "kafka/client.h"
 #include "kafka/reset_store.h"
+#include "model/group_view.h"
 #include "reset/csv.h"
 #include "reset/strbuf.h"
 #include "reset/timeparse.h"
@@ -116,6 +117,49 @@ static lt_group_state map_state(rd_kafka_consumer_group_state_t s)
 	}
 }
 
+/* What ListGroups says of `group` (one ListGroups per broker). Asked only when the describe answers Dead
+ * with nothing (group_describe_ambiguous), so a classic group costs no extra request. librdkafka sends
+ * it to every broker it knows and answers when all have answered or timed out: with a broker down that
+ * is the request timeout, kept below the wait so the partial answer still arrives. A group missing from
+ * a partial answer is LT_LISTING_UNKNOWN (its coordinator may be the broker that did not answer). */
+static lt_group_listing read_listing(lt_reset_conn *c, const char *group, char *why, size_t whylen)
+{
+	lt_group_listing l = { .kind = LT_LISTING_UNKNOWN };
+	char errstr[256];
+	rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(c->rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+	int req_ms = c->timeout_ms * 3 / 4 > 500 ? c->timeout_ms * 3 / 4 : 500;
+	rd_kafka_AdminOptions_set_request_timeout(o, req_ms, errstr, sizeof errstr);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_ListConsumerGroups(c->rk, o, q);
+	rd_kafka_AdminOptions_destroy(o);
+	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT, "ListGroups", why, whylen);
+	rd_kafka_queue_destroy(q);
+	if (!ev)
+		return l;
+	const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
+	size_t n_valid = 0, n_err = 0;
+	const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
+	const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
+	for (size_t i = 0; i < n_valid && l.kind != LT_LISTING_LISTED; i++) {
+		const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
+		if (name && strcmp(name, group) == 0)
+			l = (lt_group_listing){ .kind = LT_LISTING_LISTED,
+						.state = map_state(rd_kafka_ConsumerGroupListing_state(valid[i])) };
+	}
+	if (l.kind != LT_LISTING_LISTED) {
+		if (n_err == 0)
+			l.kind = LT_LISTING_ABSENT;
+		else
+			err_set(why, whylen, "ListGroups: %zu broker%s did not answer (%s)", n_err, n_err == 1 ? "" : "s",
+				rd_kafka_error_string(errs[0]));
+	}
+	rd_kafka_event_destroy(ev);
+	return l;
+}
+
+/* The group's state, type and members: DescribeGroups, and ListGroups when the describe answers Dead with
+ * nothing, combined by the collector's rule (group_view_combine): on Kafka 4.x that Dead is also what a
+ * live consumer-protocol (KIP-848) group looks like through the classic API librdkafka 2.0.2 speaks. */
 void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *in)
 {
 	char err[512];
@@ -138,18 +182,37 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 		reset_input_set_error(in, "the broker described no group");
 	} else {
 		const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d[0]);
-		if (e && rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND) {
-			in->group_exists = false;
-			in->state = LT_GROUP_DEAD;
-		} else if (e) {
+		bool not_found = e && rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND;
+		if (e && !not_found) {
 			snprintf(err, sizeof err, "describing the group: %s", rd_kafka_error_string(e));
 			reset_input_set_error(in, err);
 		} else {
-			in->state = map_state(rd_kafka_ConsumerGroupDescription_state(d[0]));
-			if (in->state == LT_GROUP_UNKNOWN)
+			/* GROUP_ID_NOT_FOUND is DescribeGroups v6+'s answer for a consumer-protocol group too */
+			lt_group_described desc = { .state = LT_GROUP_DEAD, .protocol_type_empty = true };
+			if (!not_found)
+				desc = (lt_group_described){
+					.state = map_state(rd_kafka_ConsumerGroupDescription_state(d[0])),
+					.n_members = rd_kafka_ConsumerGroupDescription_member_count(d[0]),
+					.protocol_type_empty =
+						rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d[0]) != 0,
+				};
+			lt_group_listing listing = { .kind = LT_LISTING_UNKNOWN };
+			char why[512] = "";
+			if (group_describe_ambiguous(&desc))
+				listing = read_listing(c, group, why, sizeof why);
+			lt_group_view v = group_view_combine(&listing, &desc, NULL);
+			in->state = v.state;
+			in->type = v.type;
+			in->members_unreadable = v.members_unreadable;
+			in->group_exists = !(not_found && v.state == LT_GROUP_DEAD);
+			if (v.state == LT_GROUP_UNKNOWN && listing.kind == LT_LISTING_UNKNOWN) {
+				snprintf(err, sizeof err, "it describes as Dead, as a consumer-protocol group does, and "
+					 "ListGroups could not confirm it: %s", why[0] ? why : "no answer");
+				reset_input_set_error(in, err);
+			} else if (v.state == LT_GROUP_UNKNOWN && !v.members_unreadable) {
 				reset_input_set_error(in, "the broker reported the state as Unknown");
-			size_t nm = rd_kafka_ConsumerGroupDescription_member_count(d[0]);
-			for (size_t i = 0; i < nm; i++) {
+			}
+			for (size_t i = 0; !not_found && i < desc.n_members; i++) {
 				const rd_kafka_MemberDescription_t *m = rd_kafka_ConsumerGroupDescription_member(d[0], i);
 				reset_input_member(in, rd_kafka_MemberDescription_consumer_id(m),
 						   rd_kafka_MemberDescription_client_id(m), rd_kafka_MemberDescription_host(m));

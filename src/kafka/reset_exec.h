@@ -43,7 +43,9 @@ void reset_conn_free(lt_reset_conn *c);
  * rq->timestamp_ms. Returns -1 with err when the cluster cannot answer (exit 1). */
 int reset_exec_gather(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_input *in, char *err, size_t errlen);
 
-/* Reads only the state and members of group into `in` (initialised by the caller). */
+/* Reads only the state, type and members of group into `in` (initialised by the caller): DescribeGroups,
+ * plus ListGroups (one request per broker) when the describe answers Dead with nothing, combined by
+ * group_view_combine (model/group_view.h) exactly as the collector does. */
 void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *in);
 
 typedef enum {

@@ -73,7 +73,7 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 	switch (id) {
 	case LT_COL_GROUP: key_str(k, g->group); break;
 	case LT_COL_STATE: key_str(k, group_state_name(g->state)); break;
-	case LT_COL_MEMBERS: key_int(k, (int64_t)g->n_members, true); break;
+	case LT_COL_MEMBERS: key_int(k, (int64_t)g->n_members, group_members_known(g)); break;
 	case LT_COL_TOPICS: key_int(k, (int64_t)g->n_topics, true); break;
 	case LT_COL_PARTITIONS: key_int(k, (int64_t)g->n_partitions, true); break;
 	case LT_COL_LAG: key_int(k, g->total_lag, group_any_lag(g)); break;
@@ -249,9 +249,23 @@ static void fmt_state(const lt_row *r, char *buf, size_t len, bool exact)
 	put_str(buf, len, group_state_name(r->group->state));
 }
 
+/* "?" where the members cannot be read (a consumer-protocol group through the classic API): 0 would say
+ * "nobody", "-" would say "not applicable". */
 static void fmt_members(const lt_row *r, char *buf, size_t len, bool exact)
 {
-	put_count(buf, len, (int64_t)r->group->n_members, true, exact);
+	if (!group_members_known(r->group))
+		snprintf(buf, len, "?");
+	else
+		put_count(buf, len, (int64_t)r->group->n_members, true, exact);
+}
+
+/* A partition's owner: "-" when nobody owns it, "?" when the owners cannot be read. */
+static void put_owner(const lt_row *r, char *buf, size_t len, const char *field)
+{
+	if (!field && !group_members_known(r->group))
+		snprintf(buf, len, "?");
+	else
+		put_str(buf, len, field);
 }
 
 static void fmt_topics(const lt_row *r, char *buf, size_t len, bool exact)
@@ -367,14 +381,14 @@ static void fmt_client_id(const lt_row *r, char *buf, size_t len, bool exact)
 {
 	(void)exact;
 	const lt_member *m = row_member(r);
-	put_str(buf, len, m ? m->client_id : NULL);
+	put_owner(r, buf, len, m ? m->client_id : NULL);
 }
 
 static void fmt_host(const lt_row *r, char *buf, size_t len, bool exact)
 {
 	(void)exact;
 	const lt_member *m = row_member(r);
-	put_str(buf, len, m ? m->host : NULL);
+	put_owner(r, buf, len, m ? m->host : NULL);
 }
 
 /* Ages: a commit stamped a little ahead of our clock (broker skew) reads as "0s", not as nothing. */
@@ -440,9 +454,9 @@ void format_per_min(double v, char *buf, size_t len)
 static const lt_column column_table[LT_COL__COUNT] = {
     {LT_COL_GROUP, LT_ROWS_GROUPS, "group", "GROUP", 32, 100, false, false, "consumer group id", cmp_group, fmt_group},
     {LT_COL_STATE, LT_ROWS_GROUPS, "state", "STATE", 19, 85, false, false,
-     "group state as the coordinator reports it (Stable, Empty, ...)", cmp_state, fmt_state},
+     "group state (Stable, Empty, ...; a consumer-protocol group's as ListGroups reports it)", cmp_state, fmt_state},
     {LT_COL_MEMBERS, LT_ROWS_GROUPS, "members", "MEMBERS", 7, 75, true, true,
-     "number of members (consumers) in the group", cmp_members, fmt_members},
+     "number of members (consumers) in the group; ? when they cannot be read (KIP-848 group)", cmp_members, fmt_members},
     {LT_COL_TOPICS, LT_ROWS_GROUPS, "topics", "TOPICS", 6, 40, true, true,
      "number of topics the group has offsets or assignments for", cmp_topics, fmt_topics},
     {LT_COL_PARTITIONS, LT_ROWS_GROUPS, "partitions", "PARTITIONS", 10, 45, true, true,

@@ -72,7 +72,8 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 			const bool stale = p->flags & LT_PF_STALE;
 			p->flags &= LT_PF_STALE | LT_PF_NO_LEADER; /* observed flags; the rest is derived */
 			p->flags |= lag_compute(p->log_start, p->committed, p->log_end, &p->has_lag, &p->lag);
-			if (p->committed >= 0 && p->member < 0)
+			/* unassigned only if the owners are known: a consumer-protocol group's are not (group_view.h) */
+			if (p->committed >= 0 && p->member < 0 && group_members_known(g))
 				p->flags |= LT_PF_UNASSIGNED;
 
 			uint32_t sid = history_series(h, gid, tid, p->partition, hint, !stale);

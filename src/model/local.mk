@@ -2,6 +2,7 @@
 ## No I/O, no librdkafka, no curses.
 liblagtop_a_SOURCES += \
 	src/model/snapshot.c src/model/snapshot.h \
+	src/model/group_view.c src/model/group_view.h \
 	src/model/model.h src/model/model_int.h \
 	src/model/history.c src/model/lag.c src/model/rates.c src/model/timelag.c \
 	src/model/status.c src/model/enrich.c \
@@ -9,8 +10,10 @@ liblagtop_a_SOURCES += \
 	src/model/filter.c src/model/format.c
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_model_lag tests/unit/test_model_history tests/unit/test_model_columns
-TESTS += tests/unit/test_model_lag tests/unit/test_model_history tests/unit/test_model_columns
+check_PROGRAMS += tests/unit/test_model_lag tests/unit/test_model_history tests/unit/test_model_columns \
+	tests/unit/test_group_view
+TESTS += tests/unit/test_model_lag tests/unit/test_model_history tests/unit/test_model_columns \
+	tests/unit/test_group_view
 tests_unit_test_model_lag_SOURCES = tests/unit/test_model_lag.c
 tests_unit_test_model_lag_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_model_lag_LDADD = $(UNIT_LDADD)
@@ -20,4 +23,7 @@ tests_unit_test_model_history_LDADD = $(UNIT_LDADD)
 tests_unit_test_model_columns_SOURCES = tests/unit/test_model_columns.c
 tests_unit_test_model_columns_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_model_columns_LDADD = $(UNIT_LDADD)
+tests_unit_test_group_view_SOURCES = tests/unit/test_group_view.c
+tests_unit_test_group_view_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_group_view_LDADD = $(UNIT_LDADD)
 endif

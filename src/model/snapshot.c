@@ -288,6 +288,8 @@ static const struct {
 	{ LT_GROUP_COMPLETING_REBALANCE, "CompletingRebalance" },
 	{ LT_GROUP_STABLE, "Stable" },
 	{ LT_GROUP_DEAD, "Dead" },
+	{ LT_GROUP_ASSIGNING, "Assigning" },
+	{ LT_GROUP_RECONCILING, "Reconciling" },
 };
 
 const char *group_state_name(lt_group_state st)
@@ -309,6 +311,20 @@ lt_group_state group_state_parse(const char *name)
 	if (strcmp(name, "AwaitingSync") == 0)
 		return LT_GROUP_COMPLETING_REBALANCE;
 	return LT_GROUP_UNKNOWN;
+}
+
+const char *group_type_name(lt_group_type t)
+{
+	switch (t) {
+	case LT_GTYPE_CLASSIC: return "classic";
+	case LT_GTYPE_CONSUMER: return "consumer";
+	default: return NULL;
+	}
+}
+
+bool group_members_known(const lt_group *g)
+{
+	return !g->members_unreadable || g->state == LT_GROUP_EMPTY;
 }
 
 const char *status_name(lt_status st)

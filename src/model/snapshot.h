@@ -28,7 +28,11 @@
 
 #define LT_OFFSET_NONE ((int64_t)-1)
 
-/* Group states as Kafka names them; LT_GROUP_UNKNOWN when the state could not be read. */
+/* Group states as Kafka names them; LT_GROUP_UNKNOWN when the state could not be read. Classic groups
+ * use Empty, PreparingRebalance, CompletingRebalance, Stable and Dead; consumer-protocol (KIP-848)
+ * groups Empty, Assigning, Reconciling, Stable and Dead. librdkafka 2.0.2 maps Assigning and
+ * Reconciling to its UNKNOWN state, so the collector can only show them as Unknown; the names are
+ * here for the simulator, the tests and a newer librdkafka. */
 typedef enum {
 	LT_GROUP_UNKNOWN = 0,
 	LT_GROUP_EMPTY,
@@ -36,7 +40,17 @@ typedef enum {
 	LT_GROUP_COMPLETING_REBALANCE,
 	LT_GROUP_STABLE,
 	LT_GROUP_DEAD,
+	LT_GROUP_ASSIGNING,     /* consumer protocol: the target assignment is being computed */
+	LT_GROUP_RECONCILING,   /* consumer protocol: members are moving to the target assignment */
 } lt_group_state;
+
+/* Which group protocol a group runs (Kafka 4's ListGroups v5 "GroupType"). Unknown when nothing
+ * said: a group that does not exist, or whose describe could not be interpreted. */
+typedef enum {
+	LT_GTYPE_UNKNOWN = 0,
+	LT_GTYPE_CLASSIC,       /* JoinGroup/SyncGroup groups, and admin-only ("simple") groups */
+	LT_GTYPE_CONSUMER,      /* KIP-848 consumer-protocol groups (group.protocol=consumer) */
+} lt_group_type;
 
 /* Partition / group status (Burrow's rules, see RESET-SEMANTICS.md). Ordered by severity. A group's
  * status is its worst partition's, except that REWIND, STALL and STOP become ERR for the group, as
@@ -115,13 +129,20 @@ typedef struct lt_member {
 	struct lt_strtab *strtab; /* internal: the snapshot's topic table (set by group_add_member) */
 } lt_member;
 
+/* type and members_unreadable sit in the 4-byte holes after state and coordinator, so adding them
+ * left the struct at its old size (488 bytes on x86-64). */
 typedef struct lt_group {
 	/* observed (collector) */
 	char *group;
 	lt_group_state state;
+	lt_group_type type;  /* from group_view_combine (group_view.h) */
 	char *protocol_type; /* "consumer", "" (simple/admin-only group), ... */
 	char *protocol;      /* assignor, e.g. "range" */
 	int32_t coordinator; /* broker id, -1 unknown */
+	/* A consumer-protocol group described through the classic DescribeGroups API, which answers
+	 * "Dead, no members" for it: n_members is 0 and says nothing; the state comes from ListGroups.
+	 * Use group_members_known() before showing n_members. */
+	bool members_unreadable;
 	size_t n_members;
 	lt_member *members;
 	size_t n_partitions;
@@ -193,6 +214,13 @@ const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id);
 
 const char *group_state_name(lt_group_state st);        /* "Stable", "Empty", ... "Unknown" */
 lt_group_state group_state_parse(const char *name);     /* Kafka's names; anything else: UNKNOWN */
+const char *group_type_name(lt_group_type t);           /* "classic", "consumer", NULL when unknown */
+/* Whether n_members is the real member count: the members could be read, or the state says there are
+ * none (an Empty group has no members whatever its protocol). */
+bool group_members_known(const lt_group *g);
+/* One line for a group whose members cannot be read (panes, popups, --once warnings); short enough for
+ * the members pane of an 80-column terminal. */
+#define LT_MEMBERS_UNREADABLE_NOTE "KIP-848 consumer-protocol group: members need librdkafka 2.10+ to be read"
 const char *status_name(lt_status st);                  /* "OK", "WARN", ... "-" for UNKNOWN */
 const char *cstream_state_name(lt_cstream_state st);    /* "off", "starting", "loading", "live", "denied", "failed" */
 

@@ -276,6 +276,8 @@ void reset_input_set_error(lt_reset_input *in, const char *why)
 void reset_input_from_group(lt_reset_input *in, const lt_group *g)
 {
 	in->state = g->state;
+	in->type = g->type;
+	in->members_unreadable = g->members_unreadable;
 	in->group_exists = true;
 	if (g->error)
 		reset_input_set_error(in, g->error);
@@ -660,6 +662,21 @@ const lt_reset_row *reset_plan_find(const lt_reset_plan *p, const char *topic, i
 
 lt_guard reset_guard(const char *group, const lt_reset_input *in, char *msg, size_t msglen)
 {
+	/* First: such a group's Dead, or "does not exist", came from an API that cannot see it. */
+	if (in->members_unreadable && in->state != LT_GROUP_EMPTY) {
+		const char *why = in->state_error                 ? in->state_error
+				  : in->state == LT_GROUP_UNKNOWN ? "ListGroups reports a state this librdkafka cannot "
+								    "name, such as Assigning or Reconciling"
+								  : NULL;
+		/* several short lines: the dashboard's dialog shows each as one row */
+		snprintf(msg, msglen,
+			 "Assignments can only be reset if the group '%s' is inactive, but the current state is %s.%s%s%s\n"
+			 "The members of this consumer-protocol (KIP-848) group cannot be read with this librdkafka\n"
+			 "(they need librdkafka 2.10 or later). Stop its consumers; the reset can go ahead once the group "
+			 "is Empty.",
+			 group, group_state_name(in->state), why ? "\n(" : "", why ? why : "", why ? ")" : "");
+		return LT_GUARD_REFUSE_UNREADABLE;
+	}
 	if (!in->group_exists || in->state == LT_GROUP_EMPTY || in->state == LT_GROUP_DEAD) {
 		if (msglen)
 			msg[0] = '\0';

@@ -103,7 +103,9 @@ typedef struct lt_reset_topic {
 
 typedef struct lt_reset_input {
 	lt_group_state state;  /* LT_GROUP_UNKNOWN when it could not be read: see state_error */
+	lt_group_type type;    /* from group_view_combine (model/group_view.h) */
 	bool group_exists;     /* false: the group has never been seen (treated like Dead) */
+	bool members_unreadable; /* a consumer-protocol group seen through the classic API: members[] says nothing */
 	char *state_error;     /* why the state could not be read (NULL if it could) */
 	size_t n_members;
 	lt_reset_member *members;
@@ -182,11 +184,14 @@ typedef enum {
 	LT_GUARD_PROCEED = 0,
 	LT_GUARD_REFUSE_ACTIVE,  /* state is Stable / rebalancing: members listed in msg */
 	LT_GUARD_REFUSE_UNKNOWN, /* state could not be read: fail closed */
+	LT_GUARD_REFUSE_UNREADABLE, /* members cannot be read (consumer-protocol group) and the state is not Empty */
 } lt_guard;
 
 /* Empty, Dead or a group that does not exist: proceed. Otherwise refuse with kafka-consumer-groups' message
  * "Assignments can only be reset if the group 'g' is inactive, but the current state is Stable." followed
- * by one line per active member ("  member <client id> on <host>"). msg may hold several lines. */
+ * by one line per active member ("  member <client id> on <host>"). msg may hold several lines.
+ * A group whose members cannot be read proceeds only when its state is known to be Empty: its members
+ * cannot be listed, and Unknown may hide Assigning or Reconciling (librdkafka 2.0.2 cannot name them). */
 lt_guard reset_guard(const char *group, const lt_reset_input *in, char *msg, size_t msglen);
 
 const char *reset_target_name(lt_reset_target t); /* "to-earliest", "shift-by", ... */

@@ -13,7 +13,7 @@ liblagtop_a_SOURCES += \
 
 if HAVE_CMOCKA
 UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme tests/unit/test_ui_state \
-	tests/unit/test_ui_reset
+	tests/unit/test_ui_reset tests/unit/test_ui_draw
 check_PROGRAMS += $(UI_UNIT_TESTS)
 TESTS += $(UI_UNIT_TESTS)
 tests_unit_test_ui_layout_SOURCES = tests/unit/test_ui_layout.c
@@ -31,6 +31,9 @@ tests_unit_test_ui_state_LDADD = $(UNIT_LDADD)
 tests_unit_test_ui_reset_SOURCES = tests/unit/test_ui_reset.c
 tests_unit_test_ui_reset_CFLAGS = $(UNIT_CFLAGS) $(CURSES_CFLAGS)
 tests_unit_test_ui_reset_LDADD = $(UNIT_LDADD)
+tests_unit_test_ui_draw_SOURCES = tests/unit/test_ui_draw.c
+tests_unit_test_ui_draw_CFLAGS = $(UNIT_CFLAGS) $(CURSES_CFLAGS)
+tests_unit_test_ui_draw_LDADD = $(UNIT_LDADD)
 endif
 
 ## The terminal tests: the real binary inside a private tmux server, against tui_fixture (a

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/group_view.h"
 #include "ui/keys.h"
 #include "ui/reset_dialog.h"
 #include "ui/ui.h"
@@ -423,7 +424,10 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 	}
 	if (nm == 0 && rows_h > 0) {
 		set_role(UI_ROLE_NORMAL);
-		mvaddstr(y + 2, 2, "(no members: the group is empty)");
+		if (g && !group_members_known(g))
+			put_cells(u, y + 2, 2, "(" LT_MEMBERS_UNREADABLE_NOTE ")", u->geom.cols - 3, false);
+		else
+			mvaddstr(y + 2, 2, "(no members: the group is empty)");
 	}
 }
 
@@ -598,6 +602,8 @@ static void draw_detail(struct ui *u)
 	snprintf(title, sizeof title, "%s [%" PRId32 "]", st, u->detail.partition);
 
 	add_line(&lines, &n, xasprintf("group      %s", sg));
+	if (g && !group_members_known(g))
+		add_line(&lines, &n, xstrdup("owner      ? (KIP-848 group: members unreadable, see 'e')"));
 	if (!p) {
 		add_line(&lines, &n, xstrdup("(this partition is no longer in the group's data)"));
 	} else {
@@ -682,6 +688,10 @@ static void draw_error(struct ui *u)
 	for (size_t i = 0; s && i < s->n_groups; i++)
 		if (s->groups[i].error)
 			add_line(&lines, &n, xasprintf("group %s: %s", s->groups[i].group, s->groups[i].error));
+	/* not an error, but what this librdkafka cannot see: said where errors are explained */
+	char *unreadable = group_view_unreadable_line(s);
+	if (unreadable)
+		add_line(&lines, &n, unreadable);
 	if (s && s->commit_stream_reason)
 		add_line(&lines, &n, xasprintf("commit stream (%s): %s", cstream_state_name(s->commit_stream),
 		                               s->commit_stream_reason));

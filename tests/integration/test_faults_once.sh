@@ -38,6 +38,7 @@ no_secret() { # NAME — the secret is in neither stream
 	if grep -q "$SECRET" "$LT_TMP/out" "$LT_TMP/err"; then _tap_result 1 "$1"; else _tap_result 0 "$1"; fi
 }
 
+# The fixture has four groups (fx-stable, fx-empty, fx-rebalancing, fx-kip848: src/sim/sim.h).
 # ---- a frozen cluster: accepts connections (the kernel does), never answers
 sim_up --scenario fixture
 kill -STOP "$SIM_PID"

@@ -33,7 +33,7 @@ import kafka_cluster as K  # noqa: E402
 # librdkafka older than 2.10 describes a live KIP-848 group as Dead (DescribeGroups below v6) and lagtop
 # proceeds to a backup and a commit that the broker refuses. 2.10 and later describe it through
 # ConsumerGroupDescribe, and the guard refuses it. Set to False when kip848 lands in main.
-KIP848_PENDING = True
+KIP848_PENDING = False
 
 
 def librdkafka_version(binary):

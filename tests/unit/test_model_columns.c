@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/colkey.h"
 #include "model/columns.h"
 #include "model/model.h"
 
@@ -472,6 +473,33 @@ static void formatting_rows(void **state)
 	((lt_group *)g)->partitions[0].member = 5;
 	column_by_id(LT_COL_HOST)->format(&unowned, b, sizeof b, false);
 	assert_string_equal(b, "-");
+	((lt_group *)g)->partitions[0].member = -1;
+
+	/* a consumer-protocol group seen through the classic API: members and owners unknown ("?"), not
+	 * "0" members or "-" (nobody); its state as ListGroups gave it; unless Empty, which has none */
+	lt_group *kg = (lt_group *)g;
+	kg->members_unreadable = true;
+	kg->state = LT_GROUP_RECONCILING;
+	size_t n_members = kg->n_members;
+	kg->n_members = 0;
+	column_by_id(LT_COL_MEMBERS)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "?");
+	column_by_id(LT_COL_STATE)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "Reconciling");
+	column_by_id(LT_COL_CLIENT_ID)->format(&unowned, b, sizeof b, false);
+	assert_string_equal(b, "?");
+	column_by_id(LT_COL_HOST)->format(&unowned, b, sizeof b, false);
+	assert_string_equal(b, "?");
+	lt_sort_key k;
+	column_key(LT_COL_MEMBERS, &gr, &k);
+	assert_false(k.known); /* sorts with the unknowns, not as 0 */
+	kg->state = LT_GROUP_EMPTY;
+	column_by_id(LT_COL_MEMBERS)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "0");
+	column_by_id(LT_COL_CLIENT_ID)->format(&unowned, b, sizeof b, false);
+	assert_string_equal(b, "-");
+	kg->n_members = n_members;
+	kg->members_unreadable = false;
 	snapshot_unref(s);
 }
 

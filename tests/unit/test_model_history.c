@@ -120,6 +120,26 @@ static void params_defaults(void **state)
 	history_free(NULL);
 }
 
+/* Owners that cannot be read (a consumer-protocol group through the classic API) are not "unassigned";
+ * in a known Empty group every committed partition is. */
+static void unreadable_owners_not_unassigned(void **state)
+{
+	(void)state;
+	pspec ps[] = { { "a", 0, 0, 40, 100, false, false } };
+	for (int empty = 0; empty < 2; empty++) {
+		lt_history *h = hist(5);
+		lt_snapshot *s = snap(1000, "g", ps, 1);
+		lt_group *g = &s->groups[0];
+		g->members_unreadable = true;
+		g->state = empty ? LT_GROUP_EMPTY : LT_GROUP_STABLE;
+		model_enrich(h, s);
+		assert_int_equal(!!(g->partitions[0].flags & LT_PF_UNASSIGNED), empty);
+		assert_true(g->partitions[0].has_lag);
+		snapshot_unref(s);
+		history_free(h);
+	}
+}
+
 static void first_refresh(void **state)
 {
 	(void)state;
@@ -149,6 +169,7 @@ static void first_refresh(void **state)
 	assert_false(p[3].has_lag);
 	assert_int_equal(p[3].status, LT_STATUS_UNKNOWN);
 	assert_false(p[3].flags & LT_PF_UNASSIGNED);
+
 	assert_int_equal(g->total_lag, 150);
 	assert_int_equal(g->max_lag, 90);
 	assert_int_equal(g->n_topics, 2);
@@ -883,6 +904,7 @@ int main(void)
 	    cmocka_unit_test(params_defaults),
 	    cmocka_unit_test(time_lag_threshold_flags),
 	    cmocka_unit_test(first_refresh),
+	    cmocka_unit_test(unreadable_owners_not_unassigned),
 	    cmocka_unit_test(observed_flags_kept_derived_recomputed),
 	    cmocka_unit_test(no_commit_anywhere),
 	    cmocka_unit_test(rates_eta_and_time_lag),

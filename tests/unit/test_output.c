@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ static lt_snapshot *sample(void)
 	s->brokers_up = s->brokers_total = 3;
 	lt_group *g = snapshot_add_group(s, "orders");
 	g->state = LT_GROUP_STABLE;
+	g->type = LT_GTYPE_CLASSIC;
 	lt_member *m = group_add_member(g, "m-1", "c1", "/127.0.0.1");
 	member_add_assignment(m, "t", 0);
 	member_add_assignment(m, "t", 1);
@@ -57,7 +59,10 @@ static void json_shape_and_nulls(void **state)
 	(void)state;
 	lt_snapshot *s = sample();
 	char *j = render(0, s);
-	assert_non_null(strstr(j, "\"group\":\"orders\",\"state\":\"Stable\",\"members\":1,\"lag\":50"));
+	assert_non_null(strstr(j, "\"group\":\"orders\",\"state\":\"Stable\",\"type\":\"classic\","
+				  "\"members_readable\":true,\"members\":1,\"lag\":50"));
+	/* a type nobody reported is null, not a guess */
+	assert_non_null(strstr(j, "\"state\":\"Empty\",\"type\":null,\"members_readable\":true,\"members\":0"));
 	assert_non_null(strstr(j, "{\"topic\":\"t\",\"partition\":0,\"log_start\":0,\"committed\":100,"
 				  "\"log_end\":150,\"lag\":50,\"consumer_id\":\"m-1\",\"client_id\":\"c1\","
 				  "\"host\":\"/127.0.0.1\""));
@@ -118,10 +123,11 @@ static void csv_header_and_quoting(void **state)
 	(void)state;
 	lt_snapshot *s = sample();
 	char *c = render(1, s);
-	assert_memory_equal(c, "group,state,topic,partition,log_start,committed,log_end,lag,", 60);
-	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1\n"));
-	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1\n"));
-	assert_non_null(strstr(c, "\"evil\x1b[2J\"\"g,\",Empty,\"t\n2\",3,,7,,,,,,,\n"));
+	assert_memory_equal(c, "group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,"
+			       "consumer_id,host,client_id,type,members_readable\n", 109);
+	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true\n"));
+	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1,classic,true\n"));
+	assert_non_null(strstr(c, "\"evil\x1b[2J\"\"g,\",Empty,\"t\n2\",3,,7,,,,,,,,,true\n"));
 	free(c);
 	snapshot_unref(s);
 }
@@ -134,7 +140,7 @@ static void table_columns_and_sanitizing(void **state)
 	const char *nl = strchr(t, '\n');
 	assert_non_null(nl);
 	char *hdr = strndup(t, (size_t)(nl - t));
-	const char *want[] = { "GROUP", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
+	const char *want[] = { "GROUP", "STATE", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
 			       "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID" };
 	const char *at = hdr;
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -166,6 +172,154 @@ static void table_columns_and_sanitizing(void **state)
 	snapshot_unref(s);
 }
 
+/* A consumer-protocol (KIP-848) group described through the classic API: its state is ListGroups', its
+ * members cannot be read. Every format says so: JSON type/members_readable and a null count, CSV the same
+ * columns, the table its state and "?" (unknown) instead of "-" (nobody) for the owners. */
+static lt_snapshot *kip848_sample(lt_group_state st)
+{
+	lt_snapshot *s = snapshot_new();
+	s->cluster = strdup("test");
+	lt_group *g = snapshot_add_group(s, "kip");
+	g->state = st;
+	g->type = LT_GTYPE_CONSUMER;
+	g->members_unreadable = true;
+	g->protocol_type = strdup("consumer");
+	lt_partition *p = group_add_partition(g, "fx-orders", 1);
+	p->log_start = 0, p->committed = 650, p->log_end = 1000, p->has_lag = true, p->lag = 350;
+	g->total_lag = 350;
+	lt_group *c = snapshot_add_group(s, "quiet");
+	c->state = LT_GROUP_RECONCILING;
+	c->type = LT_GTYPE_CONSUMER;
+	c->members_unreadable = true;
+	snapshot_finish(s);
+	return s;
+}
+
+static void members_unreadable_outputs(void **state)
+{
+	(void)state;
+	lt_snapshot *s = kip848_sample(LT_GROUP_STABLE);
+	char *j = render(0, s);
+	assert_non_null(strstr(j, "\"group\":\"kip\",\"state\":\"Stable\",\"type\":\"consumer\","
+				  "\"members_readable\":false,\"members\":null,\"lag\":350"));
+	assert_non_null(strstr(j, "\"group\":\"quiet\",\"state\":\"Reconciling\",\"type\":\"consumer\","
+				  "\"members_readable\":false,\"members\":null"));
+	assert_non_null(strstr(j, "\"committed\":650"));
+	free(j);
+
+	char *c = render(1, s);
+	assert_non_null(strstr(c, "\nkip,Stable,fx-orders,1,0,650,1000,350,,,,,,consumer,false\n"));
+	assert_non_null(strstr(c, "\nquiet,Reconciling,,,,,,,,,,,,consumer,false\n"));
+	free(c);
+
+	char *t = render(2, s);
+	/* GROUP STATE TOPIC PARTITION LOG-START CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID */
+	char g[16], st[16], topic[16], part[8], ls[8], cur[8], le[8], lag[8], cons[8], host[8], client[8];
+	const char *row = strstr(t, "\nkip ");
+	assert_non_null(row);
+	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, topic, part, ls, cur, le,
+				lag, cons, host, client),
+			 11);
+	assert_string_equal(st, "Stable");
+	assert_string_equal(cur, "650");
+	assert_string_equal(cons, "?");
+	assert_string_equal(host, "?");
+	assert_string_equal(client, "?");
+	row = strstr(t, "\nquiet ");
+	assert_non_null(row);
+	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, topic, part, ls, cur, le,
+				lag, cons, host, client),
+			 11);
+	assert_string_equal(st, "Reconciling");
+	assert_string_equal(topic, "-");
+	assert_string_equal(cons, "?");
+	free(t);
+	snapshot_unref(s);
+
+	/* known Empty: no members whatever the protocol, so the count is 0 and nobody owns a partition */
+	s = kip848_sample(LT_GROUP_EMPTY);
+	j = render(0, s);
+	assert_non_null(strstr(j, "\"state\":\"Empty\",\"type\":\"consumer\",\"members_readable\":false,"
+				  "\"members\":0"));
+	free(j);
+	t = render(2, s);
+	row = strstr(t, "\nkip ");
+	assert_non_null(row);
+	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, topic, part, ls, cur, le,
+				lag, cons, host, client),
+			 11);
+	assert_string_equal(st, "Empty");
+	assert_string_equal(cons, "-");
+	free(t);
+	snapshot_unref(s);
+}
+
+static char *slurp_man(void)
+{
+	const char *srcdir = getenv("LT_SRCDIR");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/doc/lagtop.1", srcdir ? srcdir : ".");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	static char text[1 << 18];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* A key is documented when the man page sets it in italics: ".I key" or ".IR key ,". */
+static bool man_has_key(const char *man, const char *key)
+{
+	char a[128], b[128];
+	snprintf(a, sizeof a, "\n.I %s\n", key);
+	snprintf(b, sizeof b, "\n.IR %s ", key);
+	return strstr(man, a) || strstr(man, b);
+}
+
+/* Every key of a group's JSON object, every group state and the CSV header are in doc/lagtop.1. */
+static void man_page_documents_group_fields_and_states(void **state)
+{
+	(void)state;
+	const char *man = slurp_man();
+	lt_snapshot *s = kip848_sample(LT_GROUP_STABLE);
+	char *j = render(0, s);
+	/* the first group's own keys: depth 1 inside {"group":...}, strings skipped */
+	const char *at = strstr(j, "{\"group\":");
+	assert_non_null(at);
+	int depth = 0;
+	size_t n_keys = 0;
+	for (const char *c = at; *c; c++) {
+		if (*c == '"') {
+			const char *e = c + 1;
+			while (*e && *e != '"')
+				e += *e == '\\' ? 2 : 1;
+			if (depth == 1 && e[1] == ':') {
+				char key[64];
+				snprintf(key, sizeof key, "%.*s", (int)(e - c - 1), c + 1);
+				if (!man_has_key(man, key))
+					fail_msg("doc/lagtop.1 does not document the JSON group key \"%s\"", key);
+				n_keys++;
+			}
+			c = e;
+		} else if (*c == '{' || *c == '[') {
+			depth++;
+		} else if (*c == '}' || *c == ']') {
+			if (--depth == 0)
+				break;
+		}
+	}
+	assert_true(n_keys >= 20);
+	free(j);
+	snapshot_unref(s);
+	for (int st = LT_GROUP_UNKNOWN; st <= LT_GROUP_RECONCILING; st++)
+		if (!strstr(man, group_state_name((lt_group_state)st)))
+			fail_msg("doc/lagtop.1 does not name the group state %s", group_state_name((lt_group_state)st));
+	assert_non_null(strstr(man, "group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,"
+				    "consumer_id,host,client_id,type,members_readable"));
+}
+
 static void durations(void **state)
 {
 	(void)state;
@@ -187,6 +341,8 @@ int main(void)
 		cmocka_unit_test(json_commit_stream),
 		cmocka_unit_test(csv_header_and_quoting),
 		cmocka_unit_test(table_columns_and_sanitizing),
+		cmocka_unit_test(members_unreadable_outputs),
+		cmocka_unit_test(man_page_documents_group_fields_and_states),
 		cmocka_unit_test(durations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -470,6 +470,52 @@ static void guard_decisions(void **state)
 	reset_input_free(&in);
 }
 
+/* A consumer-protocol (KIP-848) group seen through the classic API: its members cannot be read, so only
+ * a known Empty lets a reset through; Stable, Unknown (Assigning/Reconciling through librdkafka 2.0.2) and
+ * the consumer protocol's rebalancing states are refused, naming the state and why. */
+static void guard_members_unreadable(void **state)
+{
+	(void)state;
+	char msg[1024];
+	lt_reset_input in;
+	reset_input_init(&in);
+	in.type = LT_GTYPE_CONSUMER;
+	in.members_unreadable = true;
+
+	lt_group_state refused[] = { LT_GROUP_STABLE, LT_GROUP_UNKNOWN, LT_GROUP_ASSIGNING, LT_GROUP_RECONCILING };
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		in.state = refused[i];
+		assert_int_equal(reset_guard("kip", &in, msg, sizeof msg), LT_GUARD_REFUSE_UNREADABLE);
+		char want[200];
+		snprintf(want, sizeof want,
+			 "Assignments can only be reset if the group 'kip' is inactive, but the current state is %s.\n",
+			 group_state_name(refused[i]));
+		assert_memory_equal(msg, want, strlen(want));
+		assert_non_null(strstr(msg, "members of this consumer-protocol (KIP-848) group cannot be read with this "
+					    "librdkafka"));
+		assert_non_null(strstr(msg, "once the group is Empty."));
+	}
+	/* Unknown says what it may hide; a state that could not be read at all says why */
+	in.state = LT_GROUP_UNKNOWN;
+	reset_guard("kip", &in, msg, sizeof msg);
+	assert_non_null(strstr(msg, "Assigning or Reconciling"));
+	reset_input_set_error(&in, "ListGroups: Local: Timed out");
+	in.members_unreadable = true;
+	assert_int_equal(reset_guard("kip", &in, msg, sizeof msg), LT_GUARD_REFUSE_UNREADABLE);
+	assert_non_null(strstr(msg, "ListGroups: Local: Timed out"));
+	/* "does not exist" from the classic API proves nothing for such a group */
+	in.state = LT_GROUP_STABLE;
+	in.group_exists = false;
+	assert_int_equal(reset_guard("kip", &in, msg, sizeof msg), LT_GUARD_REFUSE_UNREADABLE);
+
+	/* known Empty: no members whatever the protocol */
+	in.group_exists = true;
+	in.state = LT_GROUP_EMPTY;
+	assert_int_equal(reset_guard("kip", &in, msg, sizeof msg), LT_GUARD_PROCEED);
+	assert_string_equal(msg, "");
+	reset_input_free(&in);
+}
+
 static void input_from_snapshot(void **state)
 {
 	(void)state;
@@ -497,6 +543,17 @@ static void input_from_snapshot(void **state)
 	char msg[512];
 	assert_int_equal(reset_guard("g", &in, msg, sizeof msg), LT_GUARD_REFUSE_ACTIVE);
 	reset_input_free(&in);
+
+	/* the dashboard's view of a consumer-protocol group reaches the guard */
+	g = &s->groups[0];
+	g->type = LT_GTYPE_CONSUMER;
+	g->members_unreadable = true;
+	reset_input_init(&in);
+	reset_input_from_group(&in, g);
+	assert_int_equal(in.type, LT_GTYPE_CONSUMER);
+	assert_true(in.members_unreadable);
+	assert_int_equal(reset_guard("g", &in, msg, sizeof msg), LT_GUARD_REFUSE_UNREADABLE);
+	reset_input_free(&in);
 	snapshot_unref(s);
 }
 
@@ -508,6 +565,7 @@ int main(void)
 		cmocka_unit_test(datetime_and_fallback), cmocka_unit_test(from_file),
 		cmocka_unit_test(scope_all_topics),   cmocka_unit_test(scope_topics),
 		cmocka_unit_test(table_and_totals),   cmocka_unit_test(guard_decisions),
+		cmocka_unit_test(guard_members_unreadable),
 		cmocka_unit_test(table_is_terminal_safe),
 		cmocka_unit_test(input_from_snapshot),
 	};

@@ -124,14 +124,35 @@ static void refcount_keeps_snapshot_alive(void **state)
 static void state_names_round_trip(void **state)
 {
 	(void)state;
-	for (int st = LT_GROUP_UNKNOWN; st <= LT_GROUP_DEAD; st++)
+	for (int st = LT_GROUP_UNKNOWN; st <= LT_GROUP_RECONCILING; st++)
 		assert_int_equal(group_state_parse(group_state_name((lt_group_state)st)), st);
+	/* the consumer protocol's states (KIP-848), by Kafka's names */
+	assert_string_equal(group_state_name(LT_GROUP_ASSIGNING), "Assigning");
+	assert_string_equal(group_state_name(LT_GROUP_RECONCILING), "Reconciling");
+	assert_int_equal(group_state_parse("Reconciling"), LT_GROUP_RECONCILING);
 	assert_int_equal(group_state_parse("AwaitingSync"), LT_GROUP_COMPLETING_REBALANCE);
 	assert_int_equal(group_state_parse("bogus"), LT_GROUP_UNKNOWN);
 	assert_int_equal(group_state_parse(NULL), LT_GROUP_UNKNOWN);
 	assert_string_equal(status_name(LT_STATUS_STALL), "STALL");
 	assert_string_equal(status_name(LT_STATUS_ERR), "ERR");
 	assert_string_equal(status_name(LT_STATUS_UNKNOWN), "-");
+	assert_string_equal(group_type_name(LT_GTYPE_CLASSIC), "classic");
+	assert_string_equal(group_type_name(LT_GTYPE_CONSUMER), "consumer");
+	assert_null(group_type_name(LT_GTYPE_UNKNOWN));
+}
+
+/* n_members is a count only when the members could be read, or the state says there are none. */
+static void members_known(void **state)
+{
+	(void)state;
+	lt_group g = { .state = LT_GROUP_STABLE };
+	assert_true(group_members_known(&g));
+	g.members_unreadable = true;
+	assert_false(group_members_known(&g));
+	g.state = LT_GROUP_UNKNOWN;
+	assert_false(group_members_known(&g));
+	g.state = LT_GROUP_EMPTY;
+	assert_true(group_members_known(&g));
 }
 
 int main(void)
@@ -143,6 +164,7 @@ int main(void)
 		cmocka_unit_test(topic_names_interned),
 		cmocka_unit_test(refcount_keeps_snapshot_alive),
 		cmocka_unit_test(state_names_round_trip),
+		cmocka_unit_test(members_known),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,181 @@
+/* test_ui_draw.c — what the dashboard draws, read back from curses' screen (offscreen: the terminal is
+ * /dev/null), on a fixed snapshot: a consumer-protocol (KIP-848) group whose members cannot be read shows
+ * its state, "?" members, and says why in the members pane and the 'e' popup; a classic group beside it
+ * keeps its count. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/theme.h"
+#include "ui/ui.h"
+#include "util/timeutil.h"
+
+#define COLS_ 120
+#define LINES_ 30
+
+static struct lt_options opts;
+
+static lt_snapshot *snap(void)
+{
+	lt_snapshot *s = snapshot_new();
+	s->seq = 1;
+	lt_group *g = snapshot_add_group(s, "kip");
+	g->state = LT_GROUP_STABLE;
+	g->type = LT_GTYPE_CONSUMER;
+	g->members_unreadable = true;
+	lt_partition *p = group_add_partition(g, "fx-orders", 1);
+	p->committed = 650, p->log_start = 0, p->log_end = 1000, p->has_lag = true, p->lag = 350;
+	g->total_lag = 350;
+	lt_group *c = snapshot_add_group(s, "classic");
+	c->state = LT_GROUP_STABLE;
+	c->type = LT_GTYPE_CLASSIC;
+	lt_member *m = group_add_member(c, "m-1", "client-1", "/10.0.0.1");
+	member_add_assignment(m, "t", 0);
+	snapshot_finish(s);
+	return s;
+}
+
+struct fx {
+	struct ui u;
+	ui_source *src;
+	SCREEN *scr;
+	FILE *out, *in;
+};
+
+static int setup(void **state)
+{
+	static struct fx f;
+	memset(&f, 0, sizeof f);
+	memset(&opts, 0, sizeof opts);
+	lt_snapshot *s = snap();
+	f.src = source_fixed_new(s, NULL, 0);
+	snapshot_unref(s);
+	f.out = fopen("/dev/null", "w");
+	f.in = fopen("/dev/null", "r");
+	assert_non_null(f.out);
+	assert_non_null(f.in);
+	f.scr = newterm("xterm-256color", f.out, f.in);
+	assert_non_null(f.scr);
+	resize_term(LINES_, COLS_);
+	ui_state_init(&f.u, &opts, f.src, 2000);
+	f.u.color = false;
+	theme_builtin(&f.u.theme, true);
+	theme_apply(&f.u.theme, false);
+	ui_take_snapshot(&f.u);
+	ui_adopt_next(&f.u, now_mono_ms());
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	ui_state_free(&f->u);
+	source_free(f->src);
+	endwin();
+	delscreen(f->scr);
+	fclose(f->out);
+	fclose(f->in);
+	return 0;
+}
+
+static void keys(struct ui *u, const char *k)
+{
+	for (; *k; k++)
+		ui_on_key(u, (unsigned char)*k);
+	if (u->dirty & UI_DIRTY_ROWS)
+		ui_rebuild_rows(u);
+	u->dirty = 0;
+}
+
+/* Draws and returns the screen line holding `needle` (NULL if none). */
+static const char *screen_line(struct ui *u, const char *needle)
+{
+	static char line[COLS_ + 1];
+	screen_draw(u);
+	for (int y = 0; y < LINES_; y++) {
+		mvinnstr(y, 0, line, COLS_);
+		if (strstr(line, needle))
+			return line;
+	}
+	return NULL;
+}
+
+/* Draws and returns the screen line that starts with the word `name` (a row of the groups pane). */
+static const char *screen_row(struct ui *u, const char *name)
+{
+	static char line[COLS_ + 1];
+	screen_draw(u);
+	size_t n = strlen(name);
+	for (int y = 0; y < LINES_; y++) {
+		mvinnstr(y, 0, line, COLS_);
+		if (strncmp(line, name, n) == 0 && line[n] == ' ')
+			return line;
+	}
+	return NULL;
+}
+
+/* The words of a line, split on blanks. */
+static size_t words(const char *line, char w[][32], size_t max)
+{
+	size_t n = 0;
+	char buf[COLS_ + 1];
+	snprintf(buf, sizeof buf, "%s", line);
+	for (char *tok = strtok(buf, " |"); tok && n < max; tok = strtok(NULL, " |"))
+		snprintf(w[n++], 32, "%s", tok);
+	return n;
+}
+
+static void groups_pane_shows_state_and_unknown_members(void **state)
+{
+	struct fx *f = *state;
+	char w[16][32];
+	const char *l = screen_row(&f->u, "kip");
+	assert_non_null(l);
+	size_t n = words(l, w, 16);
+	/* GROUP STATE MEMBERS ... */
+	assert_true(n >= 3);
+	assert_string_equal(w[0], "kip");
+	assert_string_equal(w[1], "Stable");
+	assert_string_equal(w[2], "?");
+	l = screen_row(&f->u, "classic");
+	assert_non_null(l);
+	n = words(l, w, 16);
+	assert_true(n >= 3);
+	assert_string_equal(w[2], "1");
+}
+
+static void members_pane_and_error_popup_say_why(void **state)
+{
+	struct fx *f = *state;
+	struct ui *u = &f->u;
+	keys(u, "\n"); /* open the selected group: "classic" sorts first */
+	assert_non_null(u->open_group);
+	if (strcmp(u->open_group, "kip") != 0) {
+		keys(u, "\x1bj\n");
+		assert_string_equal(u->open_group, "kip");
+	}
+	keys(u, "m");
+	assert_true(u->show_members);
+	assert_non_null(screen_line(u, "(" LT_MEMBERS_UNREADABLE_NOTE ")"));
+	assert_null(screen_line(u, "no members: the group is empty"));
+	keys(u, "\x1b");
+	keys(u, "e");
+	assert_int_equal(u->popup, UI_POPUP_ERROR);
+	assert_non_null(screen_line(u, "group kip: " LT_MEMBERS_UNREADABLE_NOTE));
+	assert_null(screen_line(u, "group classic:"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(groups_pane_shows_state_and_unknown_members, setup, teardown),
+		cmocka_unit_test_setup_teardown(members_pane_and_error_popup_say_why, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
