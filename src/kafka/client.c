@@ -264,3 +264,29 @@ int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size
 	rd_kafka_conf_destroy(conf);
 	return 0;
 }
+
+lt_group_type client_description_type(const rd_kafka_ConsumerGroupDescription_t *d)
+{
+#ifdef HAVE_RD_KAFKA_CONSUMERGROUPDESCRIPTION_TYPE
+	return d && rd_kafka_ConsumerGroupDescription_type(d) == RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER
+		       ? LT_GTYPE_CONSUMER
+		       : LT_GTYPE_UNKNOWN;
+#else
+	(void)d;
+	return LT_GTYPE_UNKNOWN;
+#endif
+}
+
+lt_group_type client_listing_type(const rd_kafka_ConsumerGroupListing_t *l)
+{
+#ifdef HAVE_RD_KAFKA_CONSUMERGROUPLISTING_TYPE
+	switch (l ? rd_kafka_ConsumerGroupListing_type(l) : RD_KAFKA_CONSUMER_GROUP_TYPE_UNKNOWN) {
+	case RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER: return LT_GTYPE_CONSUMER;
+	case RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC: return LT_GTYPE_CLASSIC;
+	default: return LT_GTYPE_UNKNOWN;
+	}
+#else
+	(void)l;
+	return LT_GTYPE_UNKNOWN;
+#endif
+}

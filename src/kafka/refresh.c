@@ -58,6 +58,7 @@ struct group_work {
 	char *name;
 	bool listed;   /* ListGroups returned it (else: an extra group, or kept from the last refresh) */
 	lt_group_state list_state; /* its state in ListGroups' answer, when listed */
+	lt_group_type list_type;   /* and its type (ListGroups v5, librdkafka >= 2.10; else unknown) */
 	int32_t coord; /* coordinator broker id: last refresh's, then the describe's; -1 unknown */
 	bool warm;     /* coordinator known from last refresh: requests go straight to it */
 	bool desc_sent, desc_done, off_sent, off_done, off_retried;
@@ -110,8 +111,10 @@ static void work_sort(struct work_set *ws)
 	size_t o = 0;
 	for (size_t i = 1; i < ws->n; i++) {
 		if (strcmp(ws->w[i]->name, ws->w[o]->name) == 0) {
-			if (ws->w[i]->listed && !ws->w[o]->listed)
+			if (ws->w[i]->listed && !ws->w[o]->listed) {
 				ws->w[o]->list_state = ws->w[i]->list_state;
+				ws->w[o]->list_type = ws->w[i]->list_type;
+			}
 			ws->w[o]->listed |= ws->w[i]->listed;
 			free(ws->w[i]->name);
 			free(ws->w[i]);
@@ -533,14 +536,16 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws
 		if (!name)
 			continue;
 		lt_group_state ls = state_from_rd(rd_kafka_ConsumerGroupListing_state(valid[i]));
+		lt_group_type lt = client_listing_type(valid[i]);
 		struct group_work *gw = work_find(ws, name);
+		if (!gw && refresh_group_wanted(st->rc, name))
+			gw = work_add(ws, name, true);
 		if (gw) {
 			/* a group asked for by name (or remembered) is marked listed even if the regexes drop it:
 			 * "not listed" would read as "does not exist" */
 			gw->listed = true;
 			gw->list_state = ls;
-		} else if (refresh_group_wanted(st->rc, name)) {
-			work_add(ws, name, true)->list_state = ls;
+			gw->list_type = lt;
 		}
 	}
 	if (ws->n != first_new)
@@ -866,6 +871,7 @@ static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t
 		.state = state_from_rd(rd_kafka_ConsumerGroupDescription_state(d)),
 		.n_members = rd_kafka_ConsumerGroupDescription_member_count(d),
 		.protocol_type_empty = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d) != 0,
+		.type = client_description_type(d),
 	};
 }
 
@@ -873,7 +879,7 @@ static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t
 static lt_group_listing listing_of(const struct work_set *ws, const struct group_work *gw)
 {
 	if (gw->listed)
-		return (lt_group_listing){ .kind = LT_LISTING_LISTED, .state = gw->list_state };
+		return (lt_group_listing){ .kind = LT_LISTING_LISTED, .state = gw->list_state, .type = gw->list_type };
 	if (ws->list_done && ws->list_complete)
 		return (lt_group_listing){ .kind = LT_LISTING_ABSENT };
 	return (lt_group_listing){ .kind = LT_LISTING_UNKNOWN };
