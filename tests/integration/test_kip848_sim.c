@@ -200,7 +200,7 @@ static void once_json_and_table(void **state)
 	expect_in(r.out, "\"group\":\"fx-kip848\",\"state\":\"Stable\",\"type\":\"consumer\",\"members_readable\":true,"
 			 "\"members\":1,\"lag\":350");
 	expect_in(r.out, "\"member_list\":[{\"consumer_id\":\"fx-c4-member\",\"client_id\":\"fx-c4\",\"host\":\"/10.9.0.4\","
-			 "\"assignment\":[{\"topic\":\"fx-orders\",\"partition\":1}]}]");
+			 "\"instance_id\":null,\"assignment\":[{\"topic\":\"fx-orders\",\"partition\":1}]}]");
 	if (strstr(r.err, LT_MEMBERS_UNREADABLE_NOTE))
 		fail_msg("a warning about unreadable members:\n%s", r.err);
 #else
