@@ -75,7 +75,7 @@ struct group_work {
 struct work_set {
 	struct group_work **w; /* sorted by name after work_sort() */
 	size_t n, cap;
-	bool list_done;        /* ListGroups answered (possibly with errors) */
+	bool list_done;        /* every broker's ListGroups answered (possibly with errors) */
 	bool list_complete;    /* ... and every broker answered: a group it did not list does not exist */
 };
 
@@ -273,6 +273,7 @@ struct lt_ticket {
 	enum ticket_kind kind;
 	uint64_t seq;       /* the refresh that sent it */
 	bool cold;          /* through FindCoordinator */
+	int32_t broker;     /* a list's broker */
 	size_t n;           /* groups: a describe's batch, or the one group of an offsets request */
 	char **names;
 };
@@ -338,7 +339,10 @@ struct stage2 {
 	rd_kafka_queue_t *q;
 	int64_t deadline;            /* for requests to named brokers */
 	size_t pending;              /* this refresh's results still expected */
-	bool list_done;
+	bool list_done;              /* every broker's ListGroups answered (or failed) */
+	size_t lists_pending;        /* brokers whose ListGroups has not answered */
+	bool list_failed;            /* some broker's ListGroups failed: a group not listed may still exist */
+	bool *list_answered;         /* per md->brokers[i] */
 	struct warm_ent *warm;       /* warm groups in sending order (send_warm) */
 	size_t n_warm, next_warm;
 	const struct rd_kafka_metadata *md; /* this refresh's brokers */
@@ -511,46 +515,72 @@ static bool broker_in(const struct rd_kafka_metadata *md, int32_t id)
 
 static lt_group_state state_from_rd(rd_kafka_consumer_group_state_t st);
 
-static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws)
+/* One broker's ListGroups has answered. A broker lists exactly the groups it coordinates, so every group
+ * it lists that is not on its way already is described right there, by name: no FindCoordinator, on the
+ * first refresh too (librdkafka 2.0.2 would send one per group; 2.10+ two, for ConsumerGroupDescribe and
+ * again for its fallback to DescribeGroups), and a broker that is slow or down holds back only its own
+ * groups. When the last broker has answered, groups no broker listed go the cold way (send_cold). */
+static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_ticket *t, struct work_set *ws)
 {
-	st->list_done = true;
-	ws->list_done = true;
+	int32_t broker = t->broker;
+	for (int i = 0; i < st->md->broker_cnt; i++)
+		if (st->md->brokers[i].id == broker)
+			st->list_answered[i] = true;
+	struct group_work **by = NULL;
+	size_t nb = 0;
 	if (rd_kafka_event_error(ev)) {
-		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_event_error_string(ev));
-		return;
-	}
-	const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
-	size_t n_valid = 0, n_err = 0;
-	const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
-	const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
-	for (size_t i = 0; i < n_err; i++)
-		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_error_string(errs[i]));
-	ws->list_complete = n_err == 0;
+		refresh_errors_add(&st->s->error, "ListGroups (broker %d): %s", (int)broker, rd_kafka_event_error_string(ev));
+		st->list_failed = true;
+	} else {
+		const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
+		size_t n_valid = 0, n_err = 0;
+		const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
+		const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
+		for (size_t i = 0; i < n_err; i++)
+			refresh_errors_add(&st->s->error, "ListGroups (broker %d): %s", (int)broker,
+					   rd_kafka_error_string(errs[i]));
+		if (n_err)
+			st->list_failed = true;
 
-	/* The listed state is what a consumer-protocol group is shown with (group_view.h): the classic
-	 * describe answers Dead for it. librdkafka 2.0.2 keeps only its own enum of the state, which has
-	 * no Assigning or Reconciling (they arrive as UNKNOWN; the state string is not kept). */
-	size_t first_new = ws->n;
-	for (size_t i = 0; i < n_valid; i++) {
-		const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
-		if (!name)
-			continue;
-		lt_group_state ls = state_from_rd(rd_kafka_ConsumerGroupListing_state(valid[i]));
-		lt_group_type lt = client_listing_type(valid[i]);
-		struct group_work *gw = work_find(ws, name);
-		if (!gw && refresh_group_wanted(st->rc, name))
-			gw = work_add(ws, name, true);
-		if (gw) {
+		/* The listed state is what a consumer-protocol group is shown with (group_view.h) when the describe
+		 * cannot read it. librdkafka keeps only its own enum of the state, which has no Assigning or
+		 * Reconciling (they arrive as UNKNOWN; the state string is not kept). */
+		size_t first_new = ws->n;
+		by = xcalloc(n_valid + 1, sizeof *by);
+		for (size_t i = 0; i < n_valid; i++) {
+			const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
+			if (!name)
+				continue;
+			struct group_work *gw = work_find(ws, name);
+			if (!gw && refresh_group_wanted(st->rc, name))
+				gw = work_add(ws, name, true);
+			if (!gw)
+				continue;
 			/* a group asked for by name (or remembered) is marked listed even if the regexes drop it:
 			 * "not listed" would read as "does not exist" */
 			gw->listed = true;
-			gw->list_state = ls;
-			gw->list_type = lt;
+			gw->list_state = state_from_rd(rd_kafka_ConsumerGroupListing_state(valid[i]));
+			gw->list_type = client_listing_type(valid[i]);
+			if (!gw->warm && !gw->desc_sent) {
+				gw->warm = true; /* its coordinator is known now: requests go straight to it */
+				gw->coord = broker;
+				gw->desc_sent = true;
+				by[nb++] = gw;
+			}
 		}
+		if (ws->n != first_new)
+			work_sort(ws); /* the names were new and distinct: nothing is merged, the pointers stay valid */
 	}
-	if (ws->n != first_new)
-		work_sort(ws); /* the names were new and distinct: nothing is merged, the pointers stay valid */
-	send_cold(st, ws, n_err == 0);
+	if (nb)
+		qsort(by, nb, sizeof *by, cmp_work);
+	for (size_t i = 0; i < nb; i += DESCRIBE_BATCH) /* batches: see DESCRIBE_BATCH */
+		describe_send(st, &by[i], nb - i < DESCRIBE_BATCH ? nb - i : DESCRIBE_BATCH, broker);
+	free(by);
+	if (st->lists_pending > 0 && --st->lists_pending == 0) {
+		st->list_done = ws->list_done = true;
+		ws->list_complete = !st->list_failed;
+		send_cold(st, ws, ws->list_complete);
+	}
 }
 
 /* A group's describe failed. No retry through FindCoordinator here (see send_cold): next refresh
@@ -727,13 +757,24 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 	rd_kafka_queue_t *q = rc->q;
 	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline, .md = md };
 
-	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st.rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+	/* ListGroups, one call per broker of this refresh's metadata (on_list), with a third of the timeout:
+	 * a broker that does not answer must not hold the refresh. */
 	int list_ms = rc->timeout_ms / 3 > 500 ? rc->timeout_ms / 3 : 500;
-	options_timeout(opt, now_mono_ms() + list_ms < deadline ? now_mono_ms() + list_ms : deadline, false);
-	rd_kafka_AdminOptions_set_opaque(opt, ticket_new(rc, TICKET_LIST, false, NULL, 0));
-	rd_kafka_ListConsumerGroups(st.rk, opt, q);
-	rd_kafka_AdminOptions_destroy(opt);
-	st.pending++;
+	int64_t list_deadline = now_mono_ms() + list_ms < deadline ? now_mono_ms() + list_ms : deadline;
+	st.list_answered = xcalloc((size_t)md->broker_cnt + 1, sizeof *st.list_answered);
+	for (int i = 0; i < md->broker_cnt; i++) {
+		char why[256];
+		rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st.rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+		options_timeout(opt, list_deadline, false);
+		rd_kafka_AdminOptions_set_broker(opt, md->brokers[i].id, why, sizeof why);
+		struct lt_ticket *t = ticket_new(rc, TICKET_LIST, false, NULL, 0);
+		t->broker = md->brokers[i].id;
+		rd_kafka_AdminOptions_set_opaque(opt, t);
+		rd_kafka_ListConsumerGroups(st.rk, opt, q);
+		rd_kafka_AdminOptions_destroy(opt);
+		st.pending++;
+		st.lists_pending++;
+	}
 
 	/* Last refresh's groups and the explicit ones go out now, without waiting for the list. */
 	for (size_t i = 0; rc->prev && i < rc->prev->n_groups; i++)
@@ -765,7 +806,7 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		st.pending--;
 		switch (rd_kafka_event_type(ev)) {
 		case RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT:
-			on_list(&st, ev, ws);
+			on_list(&st, ev, t, ws);
 			rd_kafka_event_destroy(ev);
 			break;
 		case RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT: {
@@ -793,8 +834,10 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 	free(st.warm);
 
 	const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
-	if (!st.list_done)
-		refresh_errors_add(&s->error, "ListGroups: %s", why_missing);
+	for (int i = 0; i < md->broker_cnt; i++)
+		if (!st.list_answered[i])
+			refresh_errors_add(&s->error, "ListGroups (broker %d): %s", (int)md->brokers[i].id, why_missing);
+	free(st.list_answered);
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
 		if (!gw->desc_sent && gw->warm) /* still waiting for its turn in the window */
