@@ -290,3 +290,21 @@ lt_group_type client_listing_type(const rd_kafka_ConsumerGroupListing_t *l)
 	return LT_GTYPE_UNKNOWN;
 #endif
 }
+
+const char *client_error_text(const rd_kafka_error_t *e, char *buf, size_t len)
+{
+	const char *s = rd_kafka_error_string(e);
+	const char *name = rd_kafka_err2str(rd_kafka_error_code(e));
+	if (!s)
+		s = "";
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == ':'))
+		n--;
+	if (strstr(s, name))
+		snprintf(buf, len, "%.*s", (int)n, s);
+	else if (n)
+		snprintf(buf, len, "%.*s: %s", (int)n, s, name);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}

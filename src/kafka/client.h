@@ -58,6 +58,11 @@ bool client_prop_is_secret(const char *key);
 lt_group_type client_description_type(const rd_kafka_ConsumerGroupDescription_t *d);
 lt_group_type client_listing_type(const rd_kafka_ConsumerGroupListing_t *l);
 
+/* An error's text that names its code: librdkafka >= 2.10 words a ConsumerGroupDescribe group error as
+ * "ConsumerGroupDescribe: <the broker's message>", and brokers send no message for most codes, which
+ * left "ConsumerGroupDescribe: " alone. The code's name is added when the text lacks it. Returns buf. */
+const char *client_error_text(const rd_kafka_error_t *e, char *buf, size_t len);
+
 /* Writes "key = value" for every effective property of cc (defaults included), secrets masked. */
 int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size_t errlen);
 

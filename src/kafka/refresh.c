@@ -642,7 +642,8 @@ static void on_describe(struct stage2 *st, struct kept_event *ke, const struct l
 				if (rd_kafka_error_code(ge) == RD_KAFKA_RESP_ERR_NOT_COORDINATOR && gw->warm &&
 				    probe_next_broker(st, gw))
 					continue;
-				describe_failed(gw, rd_kafka_error_string(ge));
+				char why[512];
+				describe_failed(gw, client_error_text(ge, why, sizeof why));
 				continue;
 			}
 			gw->desc_done = true;
@@ -677,6 +678,7 @@ static void on_offsets(struct stage2 *st, struct kept_event *ke, const struct lt
 	if (!gw || gw->off_done)
 		return;
 	const char *why = NULL;
+	char whybuf[512];
 	const rd_kafka_group_result_t *res = NULL;
 	if (rd_kafka_event_error(ev)) {
 		why = rd_kafka_event_error_string(ev);
@@ -687,7 +689,7 @@ static void on_offsets(struct stage2 *st, struct kept_event *ke, const struct lt
 		if (n < 1)
 			why = "empty result";
 		else if (rd_kafka_group_result_error(gr[0]))
-			why = rd_kafka_error_string(rd_kafka_group_result_error(gr[0]));
+			why = client_error_text(rd_kafka_group_result_error(gr[0]), whybuf, sizeof whybuf);
 		else
 			res = gr[0];
 	}

@@ -185,7 +185,8 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 		const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d[0]);
 		bool not_found = e && rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND;
 		if (e && !not_found) {
-			snprintf(err, sizeof err, "describing the group: %s", rd_kafka_error_string(e));
+			char why[400];
+			snprintf(err, sizeof err, "describing the group: %s", client_error_text(e, why, sizeof why));
 			reset_input_set_error(in, err);
 		} else {
 			/* GROUP_ID_NOT_FOUND is DescribeGroups v6+'s answer for a consumer-protocol group too */
