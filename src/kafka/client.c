@@ -46,7 +46,7 @@ static const struct {
  * for warm groups), meets a broker without ConsumerGroupDescribe (Kafka 3.6 and older; lagtop-sim
  * --kafka-version 3.6): rd_kafka_admin_worker passes RD_KAFKA_REPLYQ(rk->rk_ops, 0) to
  * rd_kafka_ConsumerGroupDescribeRequest, which returns __UNSUPPORTED_FEATURE without destroying that
- * reply queue as the other request builders do on error (the coordinator path destroys it itself, so
+ * reply queue as most request builders do on error (the coordinator path destroys it itself, so
  * cold describes do not leak). rk_ops' refcount then never reaches zero and the 192-byte rd_kafka_q_t
  * that rd_kafka_new made outlives rd_kafka_destroy: one per handle, however many requests. The unwinder
  * stops inside librdkafka (built without frame pointers), so the narrowest name left is the queue
