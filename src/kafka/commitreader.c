@@ -225,14 +225,60 @@ static void retention_tick(lt_commit_reader *r)
 	}
 }
 
+/* A partition's history is loaded: the reader is live once every partition is. */
+static void mark_loaded(lt_commit_reader *r, int32_t partition)
+{
+	if (partition < 0 || partition >= r->n_parts || r->eof[partition])
+		return;
+	r->eof[partition] = true;
+	if (++r->n_eof == r->n_parts)
+		set_state(r, LT_READER_LIVE, "%s", "");
+}
+
+/* Whether message m is the last one of its partition's history: its offset reaches the end the last
+ * fetch answer reported (librdkafka caches it; with read_committed it is the last stable offset). This
+ * knows the end at once, where the partition-EOF event comes only after the next, empty fetch — which
+ * the broker holds for fetch.wait.max.ms (500 ms): that wait was most of a `--once` with the commit
+ * stream on. EOF stays the rule for empty partitions and for a history that ends in records the
+ * consumer never sees (transaction markers). */
+static bool at_known_end(lt_commit_reader *r, const rd_kafka_message_t *m)
+{
+	int64_t lo = -1, hi = -1;
+	if (rd_kafka_get_watermark_offsets(r->rk, LT_OFFSETS_TOPIC, m->partition, &lo, &hi) != RD_KAFKA_RESP_ERR_NO_ERROR)
+		return false;
+	return hi >= 0 && m->offset + 1 >= hi;
+}
+
+/* Partitions whose history is empty (log start = log end) are loaded before any fetch: asked with two
+ * ListOffsets per broker (offsets_for_times with -2, then -1). Without this, a broker leading only empty
+ * partitions holds the first fetch for fetch.wait.max.ms before the EOF events come. A failure only
+ * loses the shortcut. */
+static void mark_empty_loaded(lt_commit_reader *r)
+{
+	rd_kafka_topic_partition_list_t *l[2];
+	static const int64_t which[2] = { RD_KAFKA_OFFSET_BEGINNING, RD_KAFKA_OFFSET_END };
+	for (int w = 0; w < 2; w++) {
+		l[w] = rd_kafka_topic_partition_list_new(r->n_parts);
+		for (int32_t p = 0; p < r->n_parts; p++)
+			rd_kafka_topic_partition_list_add(l[w], LT_OFFSETS_TOPIC, p)->offset = which[w];
+	}
+	if (rd_kafka_offsets_for_times(r->rk, l[0], METADATA_TIMEOUT_MS) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+	    rd_kafka_offsets_for_times(r->rk, l[1], METADATA_TIMEOUT_MS) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+		/* offsets_for_times keeps the list's order */
+		for (int i = 0; i < l[0]->cnt && i < l[1]->cnt; i++) {
+			const rd_kafka_topic_partition_t *a = &l[0]->elems[i], *b = &l[1]->elems[i];
+			if (!a->err && !b->err && a->offset >= 0 && a->offset >= b->offset)
+				mark_loaded(r, a->partition);
+		}
+	}
+	rd_kafka_topic_partition_list_destroy(l[0]);
+	rd_kafka_topic_partition_list_destroy(l[1]);
+}
+
 static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 {
 	if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-		if (m->partition >= 0 && m->partition < r->n_parts && !r->eof[m->partition]) {
-			r->eof[m->partition] = true;
-			if (++r->n_eof == r->n_parts)
-				set_state(r, LT_READER_LIVE, "%s", "");
-		}
+		mark_loaded(r, m->partition);
 		return;
 	}
 	if (m->err) {
@@ -262,6 +308,8 @@ static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 	/* A malformed record is counted by the stream and skipped: one bad record must not hide the rest. */
 	(void)commit_stream_feed(r->stream, m->key, m->key_len, m->payload, m->len, err, sizeof err);
 	pthread_mutex_unlock(&r->mu);
+	if (m->partition >= 0 && m->partition < r->n_parts && !r->eof[m->partition] && at_known_end(r, m))
+		mark_loaded(r, m->partition);
 }
 
 static void stop_consuming(lt_commit_reader *r)
@@ -282,6 +330,8 @@ static void *reader_main(void *arg)
 		return NULL;
 
 	r->eof = xcalloc((size_t)r->n_parts, sizeof *r->eof);
+	set_state(r, LT_READER_LOADING, "reading the commit history of %d partitions", r->n_parts);
+	mark_empty_loaded(r);
 	r->rkt = rd_kafka_topic_new(r->rk, LT_OFFSETS_TOPIC, NULL);
 	r->q = rd_kafka_queue_new(r->rk);
 	for (int32_t p = 0; p < r->n_parts; p++) {
@@ -292,7 +342,6 @@ static void *reader_main(void *arg)
 		}
 		r->started = p + 1;
 	}
-	set_state(r, LT_READER_LOADING, "reading the commit history of %d partitions", r->n_parts);
 	ask_retention(r);
 
 	bool denied = false;
@@ -344,8 +393,8 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 	/* No group.id: librdkafka's simple (queue) consumer reads partitions without a group, so nothing
 	 * is ever committed and no coordinator is needed (2.0.2's rd_kafka_assign() requires a group.id).
 	 * read_committed: aborted
-	 * transactional offset commits never happened. Partition EOF events tell when the history is
-	 * loaded. */
+	 * transactional offset commits never happened. A partition's history is loaded when a message
+	 * reaches the end its fetch reported, or at its partition-EOF event (at_known_end). */
 	static const char *const props[][2] = {
 	    {"enable.auto.commit", "false"},   {"enable.auto.offset.store", "false"}, {"enable.partition.eof", "true"},
 	    {"auto.offset.reset", "earliest"}, {"isolation.level", "read_committed"},

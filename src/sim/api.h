@@ -50,6 +50,7 @@ enum {
 	KAPI_LIST_GROUPS = 16,
 	KAPI_API_VERSIONS = 18,
 	KAPI_CREATE_TOPICS = 19,
+	KAPI_DELETE_RECORDS = 21,
 	KAPI_DESCRIBE_CONFIGS = 32,
 	KAPI_DELETE_GROUPS = 42,
 	KAPI_OFFSET_DELETE = 47,
@@ -125,6 +126,7 @@ sim_api_fn sim_api_list_offsets;
 sim_api_fn sim_api_delete_groups;
 sim_api_fn sim_api_offset_delete;
 sim_api_fn sim_api_create_topics;
+sim_api_fn sim_api_delete_records;
 sim_api_fn sim_api_describe_configs;
 /* Issue 4: real producers and consumer groups (api_produce.c, api_fetch.c, api_group_membership.c). */
 sim_api_fn sim_api_produce;

@@ -27,6 +27,7 @@ const struct sim_api sim_api_table[] = {
 	{KAPI_LIST_GROUPS, "ListGroups", 0, 5, 3, sim_api_list_groups},
 	{KAPI_API_VERSIONS, "ApiVersions", 0, 3, 3, sim_api_api_versions},
 	{KAPI_CREATE_TOPICS, "CreateTopics", 2, 4, 5, sim_api_create_topics},
+	{KAPI_DELETE_RECORDS, "DeleteRecords", 0, 1, 2, sim_api_delete_records},
 	{KAPI_DESCRIBE_CONFIGS, "DescribeConfigs", 1, 2, 4, sim_api_describe_configs},
 	{KAPI_DELETE_GROUPS, "DeleteGroups", 0, 1, 2, sim_api_delete_groups},
 	{KAPI_OFFSET_DELETE, "OffsetDelete", 0, 0, NEVER, sim_api_offset_delete},

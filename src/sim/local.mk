@@ -7,7 +7,7 @@ liblagtop_a_SOURCES += \
 	src/sim/server.c src/sim/server.h \
 	src/sim/api.h src/sim/api_table.c \
 	src/sim/api_versions.c src/sim/api_metadata.c src/sim/api_find_coordinator.c \
-	src/sim/api_groups.c src/sim/api_list_groups.c src/sim/api_consumer_group_describe.c src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c \
+	src/sim/api_groups.c src/sim/api_list_groups.c src/sim/api_consumer_group_describe.c src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c src/sim/api_delete_records.c \
 	src/sim/control.c src/sim/control_consumer.c src/sim/control.h \
 	src/sim/scenario.c src/sim/scenario.h \
 	src/sim/sim.c src/sim/sim.h

@@ -207,10 +207,13 @@ log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
 log4j.appender.stderr.layout.ConversionPattern=[%d] %p %m (%c)%n
 """
 
+# follow = true: the appender writes to System.err as it is at each line, so a JVM that runs a tool many
+# times with its own stderr each (tool_batch.py) gets every run's warnings in that run's stderr.
 TOOLS_LOG4J2 = """status = warn
 appender.stderr.type = Console
 appender.stderr.name = stderr
 appender.stderr.target = SYSTEM_ERR
+appender.stderr.follow = true
 appender.stderr.layout.type = PatternLayout
 appender.stderr.layout.pattern = [%d] %p %m (%c)%n
 rootLogger.level = warn
@@ -563,19 +566,22 @@ class Member:
             self.p.wait()
 
 
-def run_tool(line, main_class, *args, timeout=120):
-    cp = classpath(line)
+def tool_log_args():
+    """The JVM options that send a tool's logging (warnings and errors only) to its stderr."""
     logdir = _cache_dir()
-    for name, text in (("tools-log4j.properties", TOOLS_LOG4J1), ("tools-log4j2.properties", TOOLS_LOG4J2)):
+    for name, text in (("tools-log4j.properties", TOOLS_LOG4J1), ("tools-log4j2-v2.properties", TOOLS_LOG4J2)):
         path = os.path.join(logdir, name)
         if not os.path.exists(path):
             with open(path + ".%d" % os.getpid(), "w") as f:
                 f.write(text)
             os.replace(path + ".%d" % os.getpid(), path)
-    cmd = [_which("java")] + TOOL_JVM + [
-        "-Dlog4j.configuration=file:" + os.path.join(logdir, "tools-log4j.properties"),
-        "-Dlog4j2.configurationFile=" + os.path.join(logdir, "tools-log4j2.properties"),
-        "-cp", cp, main_class] + list(args)
+    return ["-Dlog4j.configuration=file:" + os.path.join(logdir, "tools-log4j.properties"),
+            "-Dlog4j2.configurationFile=" + os.path.join(logdir, "tools-log4j2-v2.properties")]
+
+
+def run_tool(line, main_class, *args, timeout=120):
+    cp = classpath(line)
+    cmd = [_which("java")] + TOOL_JVM + tool_log_args() + ["-cp", cp, main_class] + list(args)
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     return p.returncode, p.stdout, p.stderr
 

@@ -586,13 +586,7 @@ def scenario(kc, kind, label, members):
                                                 {"topic": "trimmed", "partition": 1, "offset": 25}]}, f)
     rc, out, err = kc.tool(DELETE_RECORDS, "--bootstrap-server", b, "--offset-json-file", spec, timeout=60)
     trimmed = rc == 0 and "low_watermark: 10" in out and "low_watermark: 25" in out
-    if kind == "sim" and not trimmed:
-        differences.append((label, "DeleteRecords (API 21) is not served: kafka-delete-records fails (%s)" %
-                            " | ".join((out + err).strip().splitlines()[-2:])[:200]))
-        ok(True, "%s: kafka-delete-records moves the log start of trimmed/0 and trimmed/1" % label,
-           skip="lagtop-sim does not serve DeleteRecords (sim difference)")
-    else:
-        ok(trimmed, "%s: kafka-delete-records moves the log start of trimmed/0 and trimmed/1" % label, out + err)
+    ok(trimmed, "%s: kafka-delete-records moves the log start of trimmed/0 and trimmed/1" % label, out + err)
 
     commit_offsets(b, "empty-partial", {("orders", 0): 5, ("orders", 1): ORDERS})
     commit_offsets(b, "below-start", {("trimmed", 0): 3, ("trimmed", 1): TRIMMED})

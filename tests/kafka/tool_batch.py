@@ -7,7 +7,6 @@ Each run calls ConsumerGroupCommand.main in the same JVM with its own stdout/std
 procedure turned into a status, so the answers are the tool's own; only the ~1 s JVM start is shared.
 Every run is bounded (timeout); a runner that does not answer in time is killed and the run raises.
 """
-import os
 import subprocess
 import threading
 
@@ -15,31 +14,11 @@ import kafka_cluster as K
 
 CONSUMER_GROUPS = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
 
-# As kafka_cluster's tools configuration, with follow = true: the appender writes to the System.err of
-# the moment, which ToolBatch swaps for each run.
-LOG4J2_FOLLOW = """status = warn
-appender.stderr.type = Console
-appender.stderr.name = stderr
-appender.stderr.target = SYSTEM_ERR
-appender.stderr.follow = true
-appender.stderr.layout.type = PatternLayout
-appender.stderr.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = warn
-rootLogger.appenderRef.stderr.ref = stderr
-"""
-
-
 class ToolBatch:
     def __init__(self, line, main_class=CONSUMER_GROUPS, start_timeout=120):
         cp = K.java_classes(line)
-        conf = os.path.join(K._cache_dir(), "toolbatch-log4j2.properties")
-        if not os.path.exists(conf):
-            tmp = conf + ".%d" % os.getpid()
-            with open(tmp, "w") as f:
-                f.write(LOG4J2_FOLLOW)
-            os.replace(tmp, conf)
-        cmd = [K._which("java")] + K.TOOL_JVM + ["-Dlog4j2.configurationFile=" + conf, "-cp", cp, "ToolBatch",
-                                                 main_class]
+        # kafka_cluster's tool logging follows System.err, which ToolBatch swaps for each run
+        cmd = [K._which("java")] + K.TOOL_JVM + K.tool_log_args() + ["-cp", cp, "ToolBatch", main_class]
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.runs = 0
         line = self._bounded(self.p.stdout.readline, start_timeout)
