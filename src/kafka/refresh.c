@@ -545,15 +545,29 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 		/* The listed state is what a consumer-protocol group is shown with (group_view.h) when the describe
 		 * cannot read it. librdkafka keeps only its own enum of the state, which has no Assigning or
 		 * Reconciling (they arrive as UNKNOWN; the state string is not kept). */
-		size_t first_new = ws->n;
-		by = xcalloc(n_valid + 1, sizeof *by);
+		/* Lookups first, additions after: work_find is a binary search, which a name appended in the same
+		 * pass would break (a remembered group then missed and added twice). After the sort every name is
+		 * looked up again: a broker that lists a name twice makes work_sort merge (and free) a copy. */
+		struct group_work **seen = xcalloc(n_valid + 1, sizeof *seen);
 		for (size_t i = 0; i < n_valid; i++) {
 			const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
-			if (!name)
-				continue;
-			struct group_work *gw = work_find(ws, name);
-			if (!gw && refresh_group_wanted(st->rc, name))
-				gw = work_add(ws, name, true);
+			seen[i] = name ? work_find(ws, name) : NULL;
+		}
+		size_t first_new = ws->n;
+		for (size_t i = 0; i < n_valid; i++) {
+			const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
+			if (name && !seen[i] && refresh_group_wanted(st->rc, name))
+				seen[i] = work_add(ws, name, true);
+		}
+		if (ws->n != first_new) {
+			work_sort(ws);
+			for (size_t i = 0; i < n_valid; i++)
+				if (seen[i])
+					seen[i] = work_find(ws, rd_kafka_ConsumerGroupListing_group_id(valid[i]));
+		}
+		by = xcalloc(n_valid + 1, sizeof *by);
+		for (size_t i = 0; i < n_valid; i++) {
+			struct group_work *gw = seen[i];
 			if (!gw)
 				continue;
 			/* a group asked for by name (or remembered) is marked listed even if the regexes drop it:
@@ -568,8 +582,7 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 				by[nb++] = gw;
 			}
 		}
-		if (ws->n != first_new)
-			work_sort(ws); /* the names were new and distinct: nothing is merged, the pointers stay valid */
+		free(seen);
 	}
 	if (nb)
 		qsort(by, nb, sizeof *by, cmp_work);

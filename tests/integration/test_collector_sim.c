@@ -307,6 +307,50 @@ static void request_budget(int groups, int partitions)
 	sim_free(sim);
 }
 
+/* Groups that appear between two refreshes, their names falling between the remembered ones: each
+ * broker's ListGroups answer mixes both, and every group must come out exactly once, described once
+ * (no lookup of a remembered group may be missed while new ones are being added: that made duplicates
+ * whose copy was freed while a describe still pointed at it). */
+static void new_groups_among_remembered_ones(void **state)
+{
+	(void)state;
+	char err[ERR_LEN];
+	struct sim_options o = { .brokers = 3, .scenario = "scale", .groups = 150, .partitions = 2, .topics = 3 };
+	sim_cluster *sim = sim_new(&o, err, sizeof err);
+	assert_non_null(sim);
+	assert_int_equal(sim_start(sim), 0);
+	struct lt_collector_conf c = { .timeout_ms = 10000 };
+	lt_collector *col = collector_for(sim, &c);
+	lt_snapshot *s = refresh(col);
+	assert_int_equal(s->n_groups, 150);
+	snapshot_unref(s);
+	/* 150 new Empty groups, "scale-group-00000x" and so on: each sorts right after a remembered one */
+	for (int g = 0; g < 150; g++) {
+		char name[64];
+		snprintf(name, sizeof name, "scale-group-%05dx", g);
+		assert_int_equal(sim_commit(sim, name, "scale-topic-000", 0, 1, NULL, err, sizeof err), 0);
+	}
+	sim_counts(sim, (uint64_t[SIM_COUNT_KEYS + 1]){ 0 }, true);
+	s = refresh(col);
+	uint64_t n[SIM_COUNT_KEYS + 1];
+	sim_counts(sim, n, true);
+	assert_null(s->error);
+	assert_int_equal(s->n_groups, 300);
+	for (size_t i = 1; i < s->n_groups; i++)
+		if (strcmp(s->groups[i - 1].group, s->groups[i].group) >= 0)
+			fail_msg("groups out of order or twice: %s, %s", s->groups[i - 1].group, s->groups[i].group);
+	for (size_t i = 0; i < s->n_groups; i++)
+		if (s->groups[i].error)
+			fail_msg("%s: %s", s->groups[i].group, s->groups[i].error);
+	/* one describe and one offsets request per group (2.10+: a ConsumerGroupDescribe besides) */
+	assert_int_equal(n[15], 300);
+	assert_int_equal(n[9], 300);
+	assert_int_equal(n[10], 0);
+	snapshot_unref(s);
+	collector_free(col);
+	sim_free(sim);
+}
+
 static void request_budget_on_200_groups(void **state)
 {
 	(void)state;
@@ -458,6 +502,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_equal_the_sim),
 		cmocka_unit_test(filters_and_explicit_groups),
+		cmocka_unit_test(new_groups_among_remembered_ones),
 		cmocka_unit_test(request_budget_on_200_groups),
 		cmocka_unit_test(request_budget_on_600_groups),
 		cmocka_unit_test(broker_goes_away_and_comes_back),
