@@ -24,7 +24,7 @@ int main(int argc, char **argv)
 	int rc;
 	switch (opts.mode) {
 	case LT_MODE_HELP: options_print_help(stdout, argv0); rc = LT_EXIT_OK; break;
-	case LT_MODE_VERSION: printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION); rc = LT_EXIT_OK; break;
+	case LT_MODE_VERSION: rc = mode_version(&opts); break;
 	case LT_MODE_ONCE: rc = mode_once(&opts); break;
 	case LT_MODE_RESET: rc = mode_reset(&opts); break;
 	case LT_MODE_UNDO: rc = mode_undo(&opts); break;

@@ -19,6 +19,8 @@ int mode_once(const struct lt_options *o);   /* src/cli/once.c */
 int mode_reset(const struct lt_options *o);  /* src/cli/reset_cmd.c */
 int mode_undo(const struct lt_options *o);   /* src/cli/reset_cmd.c */
 int mode_x_list(const struct lt_options *o); /* src/kafka/xmodes.c: -X list */
+/* src/kafka/xmodes.c: --version, and the librdkafka lagtop runs on with what it uses of it beyond 2.0.2 */
+int mode_version(const struct lt_options *o);
 int mode_x_dump(const struct lt_options *o); /* src/kafka/xmodes.c: -X dump (secrets masked) */
 
 #endif

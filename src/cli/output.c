@@ -60,7 +60,7 @@ static bool member_has_partitions(const lt_group *g, size_t m)
 /* ------------------------------------------------------------------ table */
 
 enum {
-	COL_GROUP, COL_STATE, COL_TOPIC, COL_PARTITION, COL_LOG_START, COL_CURRENT, COL_LOG_END, COL_LAG,
+	COL_GROUP, COL_STATE, COL_TYPE, COL_TOPIC, COL_PARTITION, COL_LOG_START, COL_CURRENT, COL_LOG_END, COL_LAG,
 	COL_TIME_LAG, COL_STATUS, COL_CONSUMER, COL_HOST, COL_CLIENT, N_COLS
 };
 
@@ -69,7 +69,7 @@ static const struct {
 	bool right; /* numbers are right-aligned */
 } table_cols[N_COLS] = {
 	[COL_GROUP] = { "GROUP", false },          [COL_STATE] = { "STATE", false },
-	[COL_TOPIC] = { "TOPIC", false },
+	[COL_TYPE] = { "TYPE", false },            [COL_TOPIC] = { "TOPIC", false },
 	[COL_PARTITION] = { "PARTITION", true },   [COL_LOG_START] = { "LOG-START", true },
 	[COL_CURRENT] = { "CURRENT-OFFSET", true }, [COL_LOG_END] = { "LOG-END-OFFSET", true },
 	[COL_LAG] = { "LAG", true },               [COL_TIME_LAG] = { "TIME-LAG", true },
@@ -100,6 +100,7 @@ static char **table_row(struct table *t, const lt_group *g)
 		row[c] = NULL;
 	row[COL_GROUP] = text_or_dash(g->group);
 	row[COL_STATE] = xstrdup(group_state_name(g->state));
+	row[COL_TYPE] = text_or_dash(group_type_name(g->type)); /* "-": nothing said which */
 	return row;
 }
 

@@ -27,15 +27,29 @@
 
 #define HIDDEN "[hidden]"
 
-/* libconfig 1.5 leaks a string token when a syntax error follows it (e.g. a quoted setting name),
- * even after config_destroy. Under AddressSanitizer that one-off leak would turn lagtop's "bad
- * configuration" exit status 2 into LeakSanitizer's; only leaks allocated inside libconfig are
- * suppressed. (Without ASan this function is never called.) Weak, so that a test program that
- * defines its own suppressions links and wins. */
+/* LeakSanitizer suppressions: leaks that are not lagtop's, each as narrow as it can be. libconfig 1.5
+ * leaks a string token when a syntax error follows it (e.g. a quoted setting name), even after
+ * config_destroy. Under AddressSanitizer that one-off leak would turn lagtop's "bad configuration" exit
+ * status 2 into LeakSanitizer's; only leaks allocated inside libconfig are suppressed. The Kafka client
+ * adds librdkafka's (client_lsan_suppressions in src/kafka/client.c, weak here: programs without the
+ * client do not link it; every program with it links this file, since client.c asks config_is_secret_key).
+ * (Without ASan this function is never called.) Weak, so that a test program that defines its own
+ * suppressions links and wins. */
+const char *client_lsan_suppressions(void) __attribute__((weak));
 const char *__lsan_default_suppressions(void);
 __attribute__((weak)) const char *__lsan_default_suppressions(void)
 {
-	return "leak:libconfig.so\n";
+	static char all[512];
+	snprintf(all, sizeof all, "leak:libconfig.so\n%s", client_lsan_suppressions ? client_lsan_suppressions() : "");
+	return all;
+}
+
+/* A suppressed leak is not news: without this, LeakSanitizer lists the suppressions it used on stderr
+ * at exit, which would add lines to lagtop's one-line errors and to --once's silent stderr. */
+const char *__lsan_default_options(void);
+__attribute__((weak)) const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
 }
 
 /* ------------------------------------------------------------------ the settings tables */

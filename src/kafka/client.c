@@ -13,8 +13,9 @@
 
 struct lt_client {
 	rd_kafka_t *rk;
-	pthread_mutex_t mu;        /* guards last_error/last_fatal: callbacks run on librdkafka threads */
-	char last_error[512];
+	pthread_mutex_t mu;        /* guards last_error/all_down/last_fatal: callbacks run on librdkafka threads */
+	char last_error[512];      /* the newest error that names a cause (connection refused, resolve...) */
+	char all_down[128];        /* the newest "N/N brokers are down", which names none */
 	bool last_fatal;
 	bool last_security;        /* last_error is an authentication or TLS failure (explain.h) */
 	bool debug;                /* LAGTOP_DEBUG set: librdkafka's log lines go to stderr (masked) */
@@ -42,6 +43,29 @@ static const struct {
 	{ "isolation.level", "read_uncommitted" },
 };
 
+/* LeakSanitizer suppressions for librdkafka's own leaks (config.c's __lsan_default_suppressions adds
+ * them to libconfig's).
+ * librdkafka >= 2.10 (seen in 2.15.1) leaks a reference to the handle's op queue (rk_ops) each time
+ * DescribeConsumerGroups, sent to a named broker (rd_kafka_AdminOptions_set_broker, as the collector does
+ * for warm groups), meets a broker without ConsumerGroupDescribe (Kafka 3.6 and older; lagtop-sim
+ * --kafka-version 3.6): rd_kafka_admin_worker passes RD_KAFKA_REPLYQ(rk->rk_ops, 0) to
+ * rd_kafka_ConsumerGroupDescribeRequest, which returns __UNSUPPORTED_FEATURE without destroying that
+ * reply queue as most request builders do on error (the coordinator path destroys it itself, so
+ * cold describes do not leak). rk_ops' refcount then never reaches zero and the 192-byte rd_kafka_q_t
+ * that rd_kafka_new made outlives rd_kafka_destroy: one per handle, however many requests. The unwinder
+ * stops inside librdkafka (built without frame pointers), so the narrowest name left is the queue
+ * constructor, rd_kafka_q_new0; a queue lagtop forgets is still reported, through its rd_kafka_queue_t
+ * (rd_kafka_queue_new0). librdkafka 2.0.2 has no ConsumerGroupDescribe: nothing to suppress. */
+const char *client_lsan_suppressions(void);
+const char *client_lsan_suppressions(void)
+{
+#ifdef HAVE_RD_KAFKA_CONSUMERGROUPDESCRIPTION_TYPE
+	return "leak:rd_kafka_q_new0\n";
+#else
+	return "";
+#endif
+}
+
 bool client_prop_is_secret(const char *key)
 {
 	/* One rule for the whole program (password, secret, key, token, credential...). */
@@ -68,11 +92,17 @@ static void mask_secrets(char *buf, size_t len, char *const *secrets, size_t n)
 	}
 }
 
-static void record_error(lt_client *cl, bool fatal, const char *msg)
+/* __ALL_BROKERS_DOWN is a summary, not a cause: librdkafka 2.0.2 raises it once after the connection
+ * error that caused it, while later releases (2.15.1) raise it again on every reconnection attempt, so
+ * as "the newest error" it would replace "Connection refused" with "1/1 brokers are down". It is kept
+ * apart and reported only when no error named a cause. */
+static void record_error(lt_client *cl, bool fatal, bool all_down, const char *msg)
 {
 	pthread_mutex_lock(&cl->mu);
-	snprintf(cl->last_error, sizeof cl->last_error, "%s", msg);
-	mask_secrets(cl->last_error, sizeof cl->last_error, cl->secrets, cl->n_secrets);
+	char *dst = all_down ? cl->all_down : cl->last_error;
+	size_t len = all_down ? sizeof cl->all_down : sizeof cl->last_error;
+	snprintf(dst, len, "%s", msg);
+	mask_secrets(dst, len, cl->secrets, cl->n_secrets);
 	/* A fatal error stays the one reported: later transient noise must not hide it. */
 	if (!cl->last_fatal)
 		cl->last_fatal = fatal;
@@ -105,13 +135,17 @@ static void on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 		if (security)
 			snprintf(buf, sizeof buf, "%s", why);
 	}
-	record_error(cl, fatal, buf);
-	pthread_mutex_lock(&cl->mu);
-	cl->last_security = security;
-	pthread_mutex_unlock(&cl->mu);
+	bool all_down = err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN;
+	record_error(cl, fatal, all_down, buf);
+	if (!all_down) { /* the summary names no cause: it must not clear a security failure */
+		pthread_mutex_lock(&cl->mu);
+		cl->last_security = security;
+		pthread_mutex_unlock(&cl->mu);
+	}
 	if (cl->debug) {
 		pthread_mutex_lock(&cl->mu);
-		fprintf(stderr, "lagtop: librdkafka %s: %s\n", fatal ? "fatal error" : "error", cl->last_error);
+		fprintf(stderr, "lagtop: librdkafka %s: %s\n", fatal ? "fatal error" : "error",
+			all_down ? cl->all_down : cl->last_error);
 		pthread_mutex_unlock(&cl->mu);
 	}
 }
@@ -261,7 +295,7 @@ void client_poll(lt_client *cl)
 bool client_last_error(lt_client *cl, char *buf, size_t len)
 {
 	pthread_mutex_lock(&cl->mu);
-	snprintf(buf, len, "%s", cl->last_error);
+	snprintf(buf, len, "%s", cl->last_error[0] ? cl->last_error : cl->all_down);
 	bool fatal = cl->last_fatal;
 	pthread_mutex_unlock(&cl->mu);
 	return fatal;
@@ -287,4 +321,48 @@ int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size
 	rd_kafka_conf_dump_free(kv, cnt);
 	rd_kafka_conf_destroy(conf);
 	return 0;
+}
+
+lt_group_type client_description_type(const rd_kafka_ConsumerGroupDescription_t *d)
+{
+#ifdef HAVE_RD_KAFKA_CONSUMERGROUPDESCRIPTION_TYPE
+	return d && rd_kafka_ConsumerGroupDescription_type(d) == RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER
+		       ? LT_GTYPE_CONSUMER
+		       : LT_GTYPE_UNKNOWN;
+#else
+	(void)d;
+	return LT_GTYPE_UNKNOWN;
+#endif
+}
+
+lt_group_type client_listing_type(const rd_kafka_ConsumerGroupListing_t *l)
+{
+#ifdef HAVE_RD_KAFKA_CONSUMERGROUPLISTING_TYPE
+	switch (l ? rd_kafka_ConsumerGroupListing_type(l) : RD_KAFKA_CONSUMER_GROUP_TYPE_UNKNOWN) {
+	case RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER: return LT_GTYPE_CONSUMER;
+	case RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC: return LT_GTYPE_CLASSIC;
+	default: return LT_GTYPE_UNKNOWN;
+	}
+#else
+	(void)l;
+	return LT_GTYPE_UNKNOWN;
+#endif
+}
+
+const char *client_error_text(const rd_kafka_error_t *e, char *buf, size_t len)
+{
+	const char *s = rd_kafka_error_string(e);
+	const char *name = rd_kafka_err2str(rd_kafka_error_code(e));
+	if (!s)
+		s = "";
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == ':'))
+		n--;
+	if (strstr(s, name))
+		snprintf(buf, len, "%.*s", (int)n, s);
+	else if (n)
+		snprintf(buf, len, "%.*s: %s", (int)n, s, name);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
 }

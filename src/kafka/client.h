@@ -20,6 +20,8 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "model/snapshot.h"
+
 typedef struct lt_client lt_client;
 
 struct lt_client_conf {
@@ -41,7 +43,8 @@ rd_kafka_t *client_rk(const lt_client *cl);
 /* Serves queued error callbacks (call now and then from the owning thread). */
 void client_poll(lt_client *cl);
 
-/* The newest error librdkafka reported (secrets masked), "" if none. Returns true if it was fatal. */
+/* The newest error librdkafka reported that names a cause (secrets masked); "N/N brokers are down"
+ * only when no error named one; "" if none. Returns true if it was fatal. */
 bool client_last_error(lt_client *cl, char *buf, size_t len);
 
 /* True when the newest error is an authentication or TLS failure (wrong credentials, an untrusted or
@@ -50,6 +53,19 @@ bool client_security_failed(lt_client *cl);
 
 /* True for property names whose values must never be shown (config_is_secret_key's rule). */
 bool client_prop_is_secret(const char *key);
+
+/* A group's type as librdkafka >= 2.10 reads it (configure: HAVE_RD_KAFKA_CONSUMERGROUPDESCRIPTION_TYPE,
+ * HAVE_RD_KAFKA_CONSUMERGROUPLISTING_TYPE); LT_GTYPE_UNKNOWN with an older one. The description's
+ * type is CONSUMER only when ConsumerGroupDescribe answered; librdkafka calls every DescribeGroups
+ * answer "classic", even for a group that does not exist, so that one is returned as UNKNOWN
+ * (group_view.h decides). The listing's is ListGroups v5's GroupType, as the broker said it. */
+lt_group_type client_description_type(const rd_kafka_ConsumerGroupDescription_t *d);
+lt_group_type client_listing_type(const rd_kafka_ConsumerGroupListing_t *l);
+
+/* An error's text that names its code: librdkafka >= 2.10 words a ConsumerGroupDescribe group error as
+ * "ConsumerGroupDescribe: <the broker's message>", and brokers send no message for most codes, which
+ * left "ConsumerGroupDescribe: " alone. The code's name is added when the text lacks it. Returns buf. */
+const char *client_error_text(const rd_kafka_error_t *e, char *buf, size_t len);
 
 /* Writes "key = value" for every effective property of cc (defaults included), secrets masked. */
 int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size_t errlen);

@@ -22,3 +22,7 @@ tests_unit_test_reset_store_SOURCES = tests/unit/test_reset_store.c
 tests_unit_test_reset_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_reset_store_LDADD = $(UNIT_LDADD)
 endif
+
+## the two log-offsets paths (ListOffsets / offsets_for_times) and a broker before KIP-848
+TESTS += tests/integration/test_log_offsets_sim.py
+EXTRA_DIST += tests/integration/test_log_offsets_sim.py

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,15 +168,43 @@ static void fill_by_offsets_for_times(rd_kafka_t *rk, lt_snapshot *s, struct tp_
 }
 
 #ifdef HAVE_RD_KAFKA_LISTOFFSETS
-/* The admin ListOffsets (librdkafka >= 2.3.0): two calls for every partition at once, earliest and latest,
- * in flight together. librdkafka groups each call by leader itself (one ListOffsets per leader and
- * call) and reports errors per partition, so a dead leader fails only its own partitions — no chunks,
- * no threads. Answers are matched by name, through an index of tps sorted by (name, partition). */
+/* The admin ListOffsets (librdkafka >= 2.3.0): errors come per partition, so a dead leader fails only its
+ * own partitions, and every call is asynchronous on one queue: no threads. Calls are chunked like
+ * offsets_for_times, OFFSETS_CHUNK partitions of one leader each, earliest and latest for every chunk all
+ * in flight together (one ListOffsets request per call): librdkafka merges each leader's answer into the
+ * call's result by a linear scan over the call's partitions (rd_kafka_ListOffsets_response_merge, still
+ * in 2.15.1), so one call for every partition cost O(n^2): +90 ms of CPU per refresh on bench M (3,200
+ * partitions), more than the whole chunked offsets_for_times path (doc/LIBRDKAFKA.md). Answers are matched
+ * by name, through an index of tps sorted by (name, partition). */
 static int cmp_tp_name(const void *a, const void *b)
 {
 	const struct tp_ent *x = *(const struct tp_ent *const *)a, *y = *(const struct tp_ent *const *)b;
 	int c = strcmp(x->topic, y->topic);
 	return c ? c : (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+/* tps is sorted by leader: sends calls for tps[from..to) (one leader's chunk) with earliest and latest. */
+static int list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct tp_ent *tps, size_t from, size_t to,
+			     int timeout_ms)
+{
+	static const int64_t spec[2] = { RD_KAFKA_OFFSET_SPEC_EARLIEST, RD_KAFKA_OFFSET_SPEC_LATEST };
+	for (int w = 0; w < 2; w++) {
+		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)(to - from));
+		for (size_t i = from; i < to; i++)
+			rd_kafka_topic_partition_list_add(l, tps[i].topic, tps[i].partition)->offset = spec[w];
+		rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_LISTOFFSETS);
+		char es[256];
+		rd_kafka_AdminOptions_set_request_timeout(o, timeout_ms, es, sizeof es);
+		/* the high watermark, like kafka-consumer-groups (not the last stable offset) */
+		rd_kafka_error_t *e = rd_kafka_AdminOptions_set_isolation_level(o, RD_KAFKA_ISOLATION_LEVEL_READ_UNCOMMITTED);
+		if (e)
+			rd_kafka_error_destroy(e);
+		rd_kafka_AdminOptions_set_opaque(o, (void *)(intptr_t)(w + 1));
+		rd_kafka_ListOffsets(rk, l, o, q);
+		rd_kafka_AdminOptions_destroy(o);
+		rd_kafka_topic_partition_list_destroy(l);
+	}
+	return 2;
 }
 
 static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *tps, size_t n, int64_t deadline)
@@ -193,24 +222,17 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 	bool *got_start = xcalloc(m, sizeof *got_start), *got_end = xcalloc(m, sizeof *got_end);
 
 	rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
-	static const int64_t spec[2] = { RD_KAFKA_OFFSET_SPEC_EARLIEST, RD_KAFKA_OFFSET_SPEC_LATEST };
 	int sent = 0, r = refresh_remaining_ms(deadline);
-	for (int w = 0; w < 2 && r > 0; w++) {
-		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)m);
-		for (size_t i = 0; i < m; i++)
-			rd_kafka_topic_partition_list_add(l, byname[i]->topic, byname[i]->partition)->offset = spec[w];
-		rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_LISTOFFSETS);
-		char es[256];
-		rd_kafka_AdminOptions_set_request_timeout(o, r, es, sizeof es);
-		/* the high watermark, like kafka-consumer-groups (not the last stable offset) */
-		rd_kafka_error_t *e = rd_kafka_AdminOptions_set_isolation_level(o, RD_KAFKA_ISOLATION_LEVEL_READ_UNCOMMITTED);
-		if (e)
-			rd_kafka_error_destroy(e);
-		rd_kafka_AdminOptions_set_opaque(o, (void *)(intptr_t)(w + 1));
-		rd_kafka_ListOffsets(rk, l, o, q);
-		rd_kafka_AdminOptions_destroy(o);
-		rd_kafka_topic_partition_list_destroy(l);
-		sent++;
+	for (size_t i = 0; i < n && r > 0;) {
+		if (tps[i].leader < 0) {
+			i++;
+			continue;
+		}
+		size_t e = i + 1;
+		while (e < n && e - i < OFFSETS_CHUNK && tps[e].leader == tps[i].leader)
+			e++;
+		sent += list_offsets_send(rk, q, tps, i, e, r);
+		i = e;
 	}
 	for (int done = 0; done < sent;) {
 		r = refresh_remaining_ms(deadline);
@@ -336,12 +358,18 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 				   n_unseen > 3 ? ", ..." : "");
 	qsort(tps, n, sizeof *tps, cmp_tp_leader);
 
+	const char *via = "rd_kafka_offsets_for_times";
 #ifdef HAVE_RD_KAFKA_LISTOFFSETS
-	if (use_list_offsets())
+	if (use_list_offsets()) {
+		via = "rd_kafka_ListOffsets";
 		fill_by_list_offsets(rk, s, tps, n, deadline);
-	else
+	} else
 #endif
 		fill_by_offsets_for_times(rk, s, tps, n, deadline);
+	/* which path ran, for LAGTOP_DEBUG (tests check that LAGTOP_LOG_OFFSETS switches it) */
+	const char *dbg = getenv("LAGTOP_DEBUG");
+	if (dbg && *dbg && strcmp(dbg, "0") != 0)
+		fprintf(stderr, "lagtop: log offsets of %zu partitions via %s\n", n, via);
 
 	qsort(tps, n, sizeof *tps, cmp_tp);
 	for (size_t g = 0; g < s->n_groups; g++) {

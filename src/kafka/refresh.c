@@ -58,6 +58,7 @@ struct group_work {
 	char *name;
 	bool listed;   /* ListGroups returned it (else: an extra group, or kept from the last refresh) */
 	lt_group_state list_state; /* its state in ListGroups' answer, when listed */
+	lt_group_type list_type;   /* and its type (ListGroups v5, librdkafka >= 2.10; else unknown) */
 	int32_t coord; /* coordinator broker id: last refresh's, then the describe's; -1 unknown */
 	bool warm;     /* coordinator known from last refresh: requests go straight to it */
 	bool desc_sent, desc_done, off_sent, off_done, off_retried;
@@ -75,7 +76,7 @@ struct group_work {
 struct work_set {
 	struct group_work **w; /* sorted by name after work_sort() */
 	size_t n, cap;
-	bool list_done;        /* ListGroups answered (possibly with errors) */
+	bool list_done;        /* every broker's ListGroups answered (possibly with errors) */
 	bool list_complete;    /* ... and every broker answered: a group it did not list does not exist */
 };
 
@@ -111,8 +112,10 @@ static void work_sort(struct work_set *ws)
 	size_t o = 0;
 	for (size_t i = 1; i < ws->n; i++) {
 		if (strcmp(ws->w[i]->name, ws->w[o]->name) == 0) {
-			if (ws->w[i]->listed && !ws->w[o]->listed)
+			if (ws->w[i]->listed && !ws->w[o]->listed) {
 				ws->w[o]->list_state = ws->w[i]->list_state;
+				ws->w[o]->list_type = ws->w[i]->list_type;
+			}
 			ws->w[o]->listed |= ws->w[i]->listed;
 			free(ws->w[i]->name);
 			free(ws->w[i]);
@@ -277,6 +280,7 @@ struct lt_ticket {
 	enum ticket_kind kind;
 	uint64_t seq;       /* the refresh that sent it */
 	bool cold;          /* through FindCoordinator */
+	int32_t broker;     /* a list's broker */
 	size_t n;           /* groups: a describe's batch, or the one group of an offsets request */
 	char **names;
 };
@@ -342,7 +346,10 @@ struct stage2 {
 	rd_kafka_queue_t *q;
 	int64_t deadline;            /* for requests to named brokers */
 	size_t pending;              /* this refresh's results still expected */
-	bool list_done;
+	bool list_done;              /* every broker's ListGroups answered (or failed) */
+	size_t lists_pending;        /* brokers whose ListGroups has not answered */
+	bool list_failed;            /* some broker's ListGroups failed: a group not listed may still exist */
+	bool *list_answered;         /* per md->brokers[i] */
 	struct warm_ent *warm;       /* warm groups in sending order (send_warm) */
 	size_t n_warm, next_warm;
 	const struct rd_kafka_metadata *md; /* this refresh's brokers */
@@ -519,44 +526,85 @@ static bool broker_in(const struct rd_kafka_metadata *md, int32_t id)
 
 static lt_group_state state_from_rd(rd_kafka_consumer_group_state_t st);
 
-static void on_list(struct stage2 *st, rd_kafka_event_t *ev, struct work_set *ws)
+/* One broker's ListGroups has answered. A broker lists exactly the groups it coordinates, so every group
+ * it lists that is not on its way already is described right there, by name: no FindCoordinator, on the
+ * first refresh too (librdkafka 2.0.2 would send one per group; 2.10+ two, for ConsumerGroupDescribe and
+ * again for its fallback to DescribeGroups), and a broker that is slow or down holds back only its own
+ * groups. When the last broker has answered, groups no broker listed go the cold way (send_cold). */
+static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_ticket *t, struct work_set *ws)
 {
-	st->list_done = true;
-	ws->list_done = true;
+	int32_t broker = t->broker;
+	for (int i = 0; i < st->md->broker_cnt; i++)
+		if (st->md->brokers[i].id == broker)
+			st->list_answered[i] = true;
+	struct group_work **by = NULL;
+	size_t nb = 0;
 	if (rd_kafka_event_error(ev)) {
-		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_event_error_string(ev));
-		return;
-	}
-	const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
-	size_t n_valid = 0, n_err = 0;
-	const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
-	const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
-	for (size_t i = 0; i < n_err; i++)
-		refresh_errors_add(&st->s->error, "ListGroups: %s", rd_kafka_error_string(errs[i]));
-	ws->list_complete = n_err == 0;
+		refresh_errors_add(&st->s->error, "ListGroups (broker %d): %s", (int)broker, rd_kafka_event_error_string(ev));
+		st->list_failed = true;
+	} else {
+		const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
+		size_t n_valid = 0, n_err = 0;
+		const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
+		const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
+		for (size_t i = 0; i < n_err; i++)
+			refresh_errors_add(&st->s->error, "ListGroups (broker %d): %s", (int)broker,
+					   rd_kafka_error_string(errs[i]));
+		if (n_err)
+			st->list_failed = true;
 
-	/* The listed state is what a consumer-protocol group is shown with (group_view.h): the classic
-	 * describe answers Dead for it. librdkafka 2.0.2 keeps only its own enum of the state, which has
-	 * no Assigning or Reconciling (they arrive as UNKNOWN; the state string is not kept). */
-	size_t first_new = ws->n;
-	for (size_t i = 0; i < n_valid; i++) {
-		const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
-		if (!name)
-			continue;
-		lt_group_state ls = state_from_rd(rd_kafka_ConsumerGroupListing_state(valid[i]));
-		struct group_work *gw = work_find(ws, name);
-		if (gw) {
+		/* The listed state is what a consumer-protocol group is shown with (group_view.h) when the describe
+		 * cannot read it. librdkafka keeps only its own enum of the state, which has no Assigning or
+		 * Reconciling (they arrive as UNKNOWN; the state string is not kept). */
+		/* Lookups first, additions after: work_find is a binary search, which a name appended in the same
+		 * pass would break (a remembered group then missed and added twice). After the sort every name is
+		 * looked up again: a broker that lists a name twice makes work_sort merge (and free) a copy. */
+		struct group_work **seen = xcalloc(n_valid + 1, sizeof *seen);
+		for (size_t i = 0; i < n_valid; i++) {
+			const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
+			seen[i] = name ? work_find(ws, name) : NULL;
+		}
+		size_t first_new = ws->n;
+		for (size_t i = 0; i < n_valid; i++) {
+			const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
+			if (name && !seen[i] && refresh_group_wanted(st->rc, name))
+				seen[i] = work_add(ws, name, true);
+		}
+		if (ws->n != first_new) {
+			work_sort(ws);
+			for (size_t i = 0; i < n_valid; i++)
+				if (seen[i])
+					seen[i] = work_find(ws, rd_kafka_ConsumerGroupListing_group_id(valid[i]));
+		}
+		by = xcalloc(n_valid + 1, sizeof *by);
+		for (size_t i = 0; i < n_valid; i++) {
+			struct group_work *gw = seen[i];
+			if (!gw)
+				continue;
 			/* a group asked for by name (or remembered) is marked listed even if the regexes drop it:
 			 * "not listed" would read as "does not exist" */
 			gw->listed = true;
-			gw->list_state = ls;
-		} else if (refresh_group_wanted(st->rc, name)) {
-			work_add(ws, name, true)->list_state = ls;
+			gw->list_state = state_from_rd(rd_kafka_ConsumerGroupListing_state(valid[i]));
+			gw->list_type = client_listing_type(valid[i]);
+			if (!gw->warm && !gw->desc_sent) {
+				gw->warm = true; /* its coordinator is known now: requests go straight to it */
+				gw->coord = broker;
+				gw->desc_sent = true;
+				by[nb++] = gw;
+			}
 		}
+		free(seen);
 	}
-	if (ws->n != first_new)
-		work_sort(ws); /* the names were new and distinct: nothing is merged, the pointers stay valid */
-	send_cold(st, ws, n_err == 0);
+	if (nb)
+		qsort(by, nb, sizeof *by, cmp_work);
+	for (size_t i = 0; i < nb; i += DESCRIBE_BATCH) /* batches: see DESCRIBE_BATCH */
+		describe_send(st, &by[i], nb - i < DESCRIBE_BATCH ? nb - i : DESCRIBE_BATCH, broker);
+	free(by);
+	if (st->lists_pending > 0 && --st->lists_pending == 0) {
+		st->list_done = ws->list_done = true;
+		ws->list_complete = !st->list_failed;
+		send_cold(st, ws, ws->list_complete);
+	}
 }
 
 /* A group's describe failed. No retry through FindCoordinator here (see send_cold): next refresh
@@ -618,7 +666,8 @@ static void on_describe(struct stage2 *st, struct kept_event *ke, const struct l
 				if (rd_kafka_error_code(ge) == RD_KAFKA_RESP_ERR_NOT_COORDINATOR && gw->warm &&
 				    probe_next_broker(st, gw))
 					continue;
-				describe_failed(gw, rd_kafka_error_string(ge));
+				char why[512];
+				describe_failed(gw, client_error_text(ge, why, sizeof why));
 				continue;
 			}
 			gw->desc_done = true;
@@ -653,6 +702,7 @@ static void on_offsets(struct stage2 *st, struct kept_event *ke, const struct lt
 	if (!gw || gw->off_done)
 		return;
 	const char *why = NULL;
+	char whybuf[512];
 	const rd_kafka_group_result_t *res = NULL;
 	if (rd_kafka_event_error(ev)) {
 		why = rd_kafka_event_error_string(ev);
@@ -663,7 +713,7 @@ static void on_offsets(struct stage2 *st, struct kept_event *ke, const struct lt
 		if (n < 1)
 			why = "empty result";
 		else if (rd_kafka_group_result_error(gr[0]))
-			why = rd_kafka_error_string(rd_kafka_group_result_error(gr[0]));
+			why = client_error_text(rd_kafka_group_result_error(gr[0]), whybuf, sizeof whybuf);
 		else
 			res = gr[0];
 	}
@@ -733,13 +783,24 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 	rd_kafka_queue_t *q = rc->q;
 	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline, .md = md };
 
-	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st.rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+	/* ListGroups, one call per broker of this refresh's metadata (on_list), with a third of the timeout:
+	 * a broker that does not answer must not hold the refresh. */
 	int list_ms = rc->timeout_ms / 3 > 500 ? rc->timeout_ms / 3 : 500;
-	options_timeout(opt, now_mono_ms() + list_ms < deadline ? now_mono_ms() + list_ms : deadline, false);
-	rd_kafka_AdminOptions_set_opaque(opt, ticket_new(rc, TICKET_LIST, false, NULL, 0));
-	rd_kafka_ListConsumerGroups(st.rk, opt, q);
-	rd_kafka_AdminOptions_destroy(opt);
-	st.pending++;
+	int64_t list_deadline = now_mono_ms() + list_ms < deadline ? now_mono_ms() + list_ms : deadline;
+	st.list_answered = xcalloc((size_t)md->broker_cnt + 1, sizeof *st.list_answered);
+	for (int i = 0; i < md->broker_cnt; i++) {
+		char why[256];
+		rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st.rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+		options_timeout(opt, list_deadline, false);
+		rd_kafka_AdminOptions_set_broker(opt, md->brokers[i].id, why, sizeof why);
+		struct lt_ticket *t = ticket_new(rc, TICKET_LIST, false, NULL, 0);
+		t->broker = md->brokers[i].id;
+		rd_kafka_AdminOptions_set_opaque(opt, t);
+		rd_kafka_ListConsumerGroups(st.rk, opt, q);
+		rd_kafka_AdminOptions_destroy(opt);
+		st.pending++;
+		st.lists_pending++;
+	}
 
 	/* Last refresh's groups and the explicit ones go out now, without waiting for the list. */
 	for (size_t i = 0; rc->prev && i < rc->prev->n_groups; i++)
@@ -771,7 +832,7 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		st.pending--;
 		switch (rd_kafka_event_type(ev)) {
 		case RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT:
-			on_list(&st, ev, ws);
+			on_list(&st, ev, t, ws);
 			rd_kafka_event_destroy(ev);
 			break;
 		case RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT: {
@@ -799,8 +860,10 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 	free(st.warm);
 
 	const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
-	if (!st.list_done)
-		refresh_errors_add(&s->error, "ListGroups: %s", why_missing);
+	for (int i = 0; i < md->broker_cnt; i++)
+		if (!st.list_answered[i])
+			refresh_errors_add(&s->error, "ListGroups (broker %d): %s", (int)md->brokers[i].id, why_missing);
+	free(st.list_answered);
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
 		if (!gw->desc_sent && gw->warm) /* still waiting for its turn in the window */
@@ -877,6 +940,7 @@ static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t
 		.state = state_from_rd(rd_kafka_ConsumerGroupDescription_state(d)),
 		.n_members = rd_kafka_ConsumerGroupDescription_member_count(d),
 		.protocol_type_empty = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d) != 0,
+		.type = client_description_type(d),
 	};
 }
 
@@ -884,7 +948,7 @@ static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t
 static lt_group_listing listing_of(const struct work_set *ws, const struct group_work *gw)
 {
 	if (gw->listed)
-		return (lt_group_listing){ .kind = LT_LISTING_LISTED, .state = gw->list_state };
+		return (lt_group_listing){ .kind = LT_LISTING_LISTED, .state = gw->list_state, .type = gw->list_type };
 	if (ws->list_done && ws->list_complete)
 		return (lt_group_listing){ .kind = LT_LISTING_ABSENT };
 	return (lt_group_listing){ .kind = LT_LISTING_UNKNOWN };

@@ -2,12 +2,16 @@
  *
  * Order and cost (B brokers, G groups, L partition leaders; doc/ARCHITECTURE.md has the why):
  *   rd_kafka_metadata (all topics)                        1 Metadata: brokers, leaders
- *   ListConsumerGroups, in parallel with the describes    B ListGroups
- *   DescribeConsumerGroups, one call per coordinator      G DescribeGroups (+1 FindCoordinator per new group)
+ *   ListConsumerGroups, one call per broker, in parallel  B ListGroups (a broker lists the groups it
+ *     with the describes of the last refresh's groups       coordinates: their coordinator, no lookup)
+ *   DescribeConsumerGroups, batches per coordinator       G DescribeGroups (librdkafka >= 2.10 on Kafka 4.x:
+ *                                                           G ConsumerGroupDescribe + the classic groups'
+ *                                                           DescribeGroups fallback)
  *   ListConsumerGroupOffsets, one call per group          G OffsetFetch, all in flight on one queue
- *   offsets_for_times -2 and -1, per leader (log_offsets.h) 2 x L ListOffsets
- * Requests name their coordinator broker whenever it is known (the last refresh's, or the describe's),
- * so steady state is 1 + B + 2G + 2L requests.
+ *   log start and end, 250 partitions of a leader a call  2 x L ListOffsets (log_offsets.h), more past 250
+ * Requests name their coordinator broker whenever it is known (the last refresh's, or the broker whose
+ * ListGroups listed the group), so every refresh, the first included, is 1 + B + 2G + 2L requests
+ * (librdkafka 2.0.2); a FindCoordinator is sent only for a group no broker listed (a -g name).
  */
 #ifndef LAGTOP_KAFKA_REFRESH_H
 #define LAGTOP_KAFKA_REFRESH_H

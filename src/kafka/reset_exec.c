@@ -144,7 +144,8 @@ static lt_group_listing read_listing(lt_reset_conn *c, const char *group, char *
 		const char *name = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
 		if (name && strcmp(name, group) == 0)
 			l = (lt_group_listing){ .kind = LT_LISTING_LISTED,
-						.state = map_state(rd_kafka_ConsumerGroupListing_state(valid[i])) };
+						.state = map_state(rd_kafka_ConsumerGroupListing_state(valid[i])),
+						.type = client_listing_type(valid[i]) };
 	}
 	if (l.kind != LT_LISTING_LISTED) {
 		if (n_err == 0)
@@ -184,7 +185,8 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 		const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d[0]);
 		bool not_found = e && rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND;
 		if (e && !not_found) {
-			snprintf(err, sizeof err, "describing the group: %s", rd_kafka_error_string(e));
+			char why[400];
+			snprintf(err, sizeof err, "describing the group: %s", client_error_text(e, why, sizeof why));
 			reset_input_set_error(in, err);
 		} else {
 			/* GROUP_ID_NOT_FOUND is DescribeGroups v6+'s answer for a consumer-protocol group too */
@@ -195,6 +197,7 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 					.n_members = rd_kafka_ConsumerGroupDescription_member_count(d[0]),
 					.protocol_type_empty =
 						rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d[0]) != 0,
+					.type = client_description_type(d[0]),
 				};
 			lt_group_listing listing = { .kind = LT_LISTING_UNKNOWN };
 			char why[512] = "";
@@ -209,6 +212,9 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 				snprintf(err, sizeof err, "it describes as Dead, as a consumer-protocol group does, and "
 					 "ListGroups could not confirm it: %s", why[0] ? why : "no answer");
 				reset_input_set_error(in, err);
+			} else if (v.state == LT_GROUP_UNKNOWN && v.type == LT_GTYPE_CONSUMER) {
+				reset_input_set_error(in, "a consumer-protocol group in a state this librdkafka cannot name, "
+							  "such as Assigning or Reconciling");
 			} else if (v.state == LT_GROUP_UNKNOWN && !v.members_unreadable) {
 				reset_input_set_error(in, "the broker reported the state as Unknown");
 			}

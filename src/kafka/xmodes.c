@@ -1,4 +1,4 @@
-/* xmodes.c — -X list (every property librdkafka knows) and -X dump (the effective configuration). */
+/* xmodes.c — -X list (every property librdkafka knows), -X dump (the effective configuration), --version. */
 #include "config.h"
 
 #include <stdio.h>
@@ -34,5 +34,27 @@ int mode_x_dump(const struct lt_options *o)
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}
+	return fflush(stdout) == 0 ? LT_EXIT_OK : LT_EXIT_CLUSTER;
+}
+
+/* Two lines: lagtop's version, then the librdkafka it runs on (rd_kafka_version_str: the loaded library)
+ * and the newer APIs this build uses, in configure's words (doc/LIBRDKAFKA.md), e.g.
+ *   librdkafka 2.15.1; newer APIs: ListOffsets KIP-848-describe
+ * Tests read it to know which behaviour to expect. */
+int mode_version(const struct lt_options *o)
+{
+	(void)o;
+	printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+	printf("librdkafka %s; newer APIs:", rd_kafka_version_str());
+	int n = 0;
+#ifdef HAVE_RD_KAFKA_LISTOFFSETS
+	printf(" ListOffsets");
+	n++;
+#endif
+#ifdef HAVE_RD_KAFKA_CONSUMERGROUPDESCRIPTION_TYPE
+	printf(" KIP-848-describe");
+	n++;
+#endif
+	printf("%s\n", n ? "" : " none beyond 2.0.2");
 	return fflush(stdout) == 0 ? LT_EXIT_OK : LT_EXIT_CLUSTER;
 }

@@ -50,6 +50,7 @@ lt_key_kind column_key_kind(lt_col_id id)
 	switch (id) {
 	case LT_COL_GROUP:
 	case LT_COL_STATE:
+	case LT_COL_TYPE:
 	case LT_COL_TOPIC:
 	case LT_COL_CLIENT_ID:
 	case LT_COL_HOST: return LT_KEY_STR;
@@ -73,6 +74,7 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 	switch (id) {
 	case LT_COL_GROUP: key_str(k, g->group); break;
 	case LT_COL_STATE: key_str(k, group_state_name(g->state)); break;
+	case LT_COL_TYPE: key_str(k, group_type_name(g->type)); break;
 	case LT_COL_MEMBERS: key_int(k, (int64_t)g->n_members, group_members_known(g)); break;
 	case LT_COL_TOPICS: key_int(k, (int64_t)g->n_topics, true); break;
 	case LT_COL_PARTITIONS: key_int(k, (int64_t)g->n_partitions, true); break;
@@ -174,6 +176,7 @@ static int compare_by(lt_col_id id, const lt_row *a, const lt_row *b)
 	}
 COMPARATOR(cmp_group, LT_COL_GROUP)
 COMPARATOR(cmp_state, LT_COL_STATE)
+COMPARATOR(cmp_type, LT_COL_TYPE)
 COMPARATOR(cmp_members, LT_COL_MEMBERS)
 COMPARATOR(cmp_topics, LT_COL_TOPICS)
 COMPARATOR(cmp_partitions, LT_COL_PARTITIONS)
@@ -247,6 +250,13 @@ static void fmt_state(const lt_row *r, char *buf, size_t len, bool exact)
 {
 	(void)exact;
 	put_str(buf, len, group_state_name(r->group->state));
+}
+
+/* "-" when nothing said which (a group that does not exist, or an answer that could not be read) */
+static void fmt_type(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	(void)exact;
+	put_str(buf, len, group_type_name(r->group->type));
 }
 
 /* "?" where the members cannot be read (a consumer-protocol group through the classic API): 0 would say
@@ -455,6 +465,9 @@ static const lt_column column_table[LT_COL__COUNT] = {
     {LT_COL_GROUP, LT_ROWS_GROUPS, "group", "GROUP", 32, 100, false, false, "consumer group id", cmp_group, fmt_group},
     {LT_COL_STATE, LT_ROWS_GROUPS, "state", "STATE", 19, 85, false, false,
      "group state (Stable, Empty, ...; a consumer-protocol group's as ListGroups reports it)", cmp_state, fmt_state},
+    {LT_COL_TYPE, LT_ROWS_GROUPS, "type", "TYPE", 8, 10, false, false,
+     "group protocol: classic, or consumer (KIP-848; told by ListGroups, and by the describe with librdkafka 2.10+)",
+     cmp_type, fmt_type},
     {LT_COL_MEMBERS, LT_ROWS_GROUPS, "members", "MEMBERS", 7, 75, true, true,
      "number of members (consumers) in the group; ? when they cannot be read (KIP-848 group)", cmp_members, fmt_members},
     {LT_COL_TOPICS, LT_ROWS_GROUPS, "topics", "TOPICS", 6, 40, true, true,

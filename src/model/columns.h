@@ -25,6 +25,7 @@ typedef enum {
 	/* groups pane */
 	LT_COL_GROUP = 0,
 	LT_COL_STATE,
+	LT_COL_TYPE,         /* classic / consumer (KIP-848) */
 	LT_COL_MEMBERS,
 	LT_COL_TOPICS,
 	LT_COL_PARTITIONS,

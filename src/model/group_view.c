@@ -13,11 +13,15 @@ bool group_describe_ambiguous(const lt_group_described *d)
 
 lt_group_view group_view_combine(const lt_group_listing *l, const lt_group_described *d, const lt_group_view *hint)
 {
+	if (d->type == LT_GTYPE_CONSUMER)
+		return (lt_group_view){ .state = d->state, .type = LT_GTYPE_CONSUMER };
 	if (!group_describe_ambiguous(d))
 		return (lt_group_view){ .state = d->state, .type = LT_GTYPE_CLASSIC };
 
 	switch (l->kind) {
 	case LT_LISTING_LISTED:
+		if (l->type == LT_GTYPE_CLASSIC) /* deleted between the list and the describe */
+			return (lt_group_view){ .state = LT_GROUP_DEAD, .type = LT_GTYPE_UNKNOWN };
 		if (l->state != LT_GROUP_DEAD)
 			return (lt_group_view){ .state = l->state, .type = LT_GTYPE_CONSUMER, .members_unreadable = true };
 		return (lt_group_view){ .state = LT_GROUP_DEAD, .type = LT_GTYPE_UNKNOWN };

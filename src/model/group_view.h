@@ -1,5 +1,5 @@
-/* group_view.h — a group's state, type and whether its members can be read, from the two classic
- * admin answers librdkafka 2.0.2 can give: ListGroups and DescribeGroups (pure, no I/O).
+/* group_view.h — a group's state, type and whether its members can be read, from the two admin answers:
+ * ListGroups and the describe (pure, no I/O).
  *
  * Why two answers: on Kafka 4.x a consumer-protocol (KIP-848) group answers DescribeGroups below v6
  * (librdkafka 2.0.2 sends v4 at most) with error 0, state Dead, no members and an empty protocol
@@ -7,6 +7,10 @@
  * ListGroups contradicts is therefore not Dead (RESET-SEMANTICS.md, "The guard"). The collector
  * (src/kafka/refresh.c) and the reset executor (src/kafka/reset_exec.c) both decide through
  * group_view_combine, so the dashboard, --once and the reset guard never disagree.
+ *
+ * librdkafka 2.10 and later describe through ConsumerGroupDescribe first and fall back to DescribeGroups
+ * (doc/LIBRDKAFKA.md): a consumer-protocol group is then described whole, with its type, and the Dead
+ * ambiguity remains only for groups that do not exist (or brokers without ConsumerGroupDescribe).
  */
 #ifndef LAGTOP_MODEL_GROUP_VIEW_H
 #define LAGTOP_MODEL_GROUP_VIEW_H
@@ -27,6 +31,8 @@ typedef enum {
 typedef struct lt_group_listing {
 	lt_listing_kind kind;
 	lt_group_state state;   /* with LT_LISTING_LISTED */
+	lt_group_type type;     /* with LT_LISTING_LISTED: ListGroups v5's GroupType, read through librdkafka >= 2.10
+				   (rd_kafka_ConsumerGroupListing_type); UNKNOWN below either */
 } lt_group_listing;
 
 /* What the classic DescribeGroups said (librdkafka's DescribeConsumerGroups). */
@@ -34,6 +40,10 @@ typedef struct lt_group_described {
 	lt_group_state state;
 	size_t n_members;
 	bool protocol_type_empty; /* "" (librdkafka: is_simple_consumer_group) */
+	/* CONSUMER when ConsumerGroupDescribe described the group (librdkafka >= 2.10,
+	 * rd_kafka_ConsumerGroupDescription_type): a consumer-protocol group read whole. UNKNOWN otherwise,
+	 * also for librdkafka's "classic", which it gives every DescribeGroups answer, a Dead one included. */
+	lt_group_type type;
 } lt_group_described;
 
 typedef struct lt_group_view {
@@ -49,10 +59,13 @@ typedef struct lt_group_view {
 bool group_describe_ambiguous(const lt_group_described *d);
 
 /* The rule:
+ *  - a describe through ConsumerGroupDescribe (type CONSUMER) is the group whole: its state (Unknown for
+ *    Assigning and Reconciling, which librdkafka 2.15 cannot name either), type consumer, members readable;
  *  - a describe that is not ambiguous is the classic API describing a classic group: its state, members
  *    readable, whatever the listing says (it is per group and carries the members);
  *  - an ambiguous describe of a group ListGroups listed in any state but Dead is a consumer-protocol group:
- *    the listed state (Unknown if librdkafka could not name it), type consumer, members unreadable;
+ *    the listed state (Unknown if librdkafka could not name it), type consumer, members unreadable; unless
+ *    the listing's own type says classic: a classic group, which the classic describe knows best (Dead);
  *  - listed as Dead, or absent from a complete listing: the group does not exist (Dead, type unknown);
  *  - no complete listing: the last view (hint, NULL if none) if it was a consumer-protocol group, marked
  *    state_carried; otherwise Unknown with members unreadable, because an unconfirmed Dead proves nothing

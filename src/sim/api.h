@@ -90,13 +90,13 @@ struct sim_api {
 extern const struct sim_api sim_api_table[];
 extern const size_t sim_api_table_len;
 
-/* What a broker of Kafka major version kafka_major (struct sim_state) does with an API: serves versions
+/* What a broker of Kafka kafka_major.kafka_minor (struct sim_state) does with an API: serves versions
  * min..max, and lists advertised_min..max in ApiVersions (Kafka 4.x lists Produce from v0 although it
  * serves v3+, for old librdkafka, KAFKA-18659). Returns false when the API is not served at all. */
 struct sim_api_range {
 	int16_t min, max, advertised_min;
 };
-bool sim_api_served(const struct sim_api *a, int kafka_major, struct sim_api_range *r);
+bool sim_api_served(const struct sim_api *a, int kafka_major, int kafka_minor, struct sim_api_range *r);
 /* The row for key, or NULL. */
 const struct sim_api *sim_api_find(int16_t key);
 /* A name for any key ("Unknown42" style names are not needed: unknown keys return NULL). */

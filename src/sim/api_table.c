@@ -50,9 +50,14 @@ static const struct {
 	{KAPI_CONSUMER_GROUP_DESCRIBE, 0, 0},
 };
 
-bool sim_api_served(const struct sim_api *a, int kafka_major, struct sim_api_range *r)
+bool sim_api_served(const struct sim_api *a, int kafka_major, int kafka_minor, struct sim_api_range *r)
 {
 	if (!a || !a->fn)
+		return false;
+	/* Kafka 3.6 predates KIP-848's admin APIs: no ConsumerGroupDescribe, ListGroups up to v4 (the states
+	 * filter of 2.6; v5's types filter is KIP-848's). librdkafka >= 2.10 then falls back from
+	 * ConsumerGroupDescribe to DescribeGroups without sending a request. */
+	if (kafka_major == 3 && kafka_minor == 6 && a->key == KAPI_CONSUMER_GROUP_DESCRIBE)
 		return false;
 	*r = (struct sim_api_range){a->min_version, a->max_version, a->min_version};
 	if (kafka_major == 3) {
@@ -62,6 +67,8 @@ bool sim_api_served(const struct sim_api *a, int kafka_major, struct sim_api_ran
 				r->max = kafka3_ranges[i].max;
 			}
 		}
+		if (kafka_minor == 6 && a->key == KAPI_LIST_GROUPS)
+			r->max = 4;
 	} else if (a->key == KAPI_PRODUCE) {
 		/* ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION: older librdkafka releases derive their
 		 * message-format features from Produce ranges that start at v0 and fail compressed produce

@@ -17,11 +17,11 @@ int sim_api_api_versions(struct sim_req *req, struct wire_rd *rd, struct wire_bu
 	struct sim_api_range r;
 	int32_t n = 0;
 	for (size_t i = 0; i < sim_api_table_len; i++)
-		n += sim_api_served(&sim_api_table[i], req->st->kafka_major, &r);
+		n += sim_api_served(&sim_api_table[i], req->st->kafka_major, req->st->kafka_minor, &r);
 	wire_put_array(out, n, flex);
 	for (size_t i = 0; i < sim_api_table_len; i++) {
 		const struct sim_api *a = &sim_api_table[i];
-		if (!sim_api_served(a, req->st->kafka_major, &r))
+		if (!sim_api_served(a, req->st->kafka_major, req->st->kafka_minor, &r))
 			continue;
 		wire_put_i16(out, a->key);
 		wire_put_i16(out, r.advertised_min);

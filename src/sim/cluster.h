@@ -193,6 +193,7 @@ struct sim_state {
 	int32_t offsets_retention_minutes; /* served by DescribeConfigs; 0: Kafka's default (7 days) */
 	bool deny_offsets_topic;           /* fault injection: __consumer_offsets is TOPIC_AUTHORIZATION_FAILED */
 	int kafka_major; /* whose API version ranges the brokers serve: 4 (Kafka 4.x) or 3 (Kafka 3.9) */
+	int kafka_minor; /* with 3: 9 (3.9) or 6 (3.6: no ConsumerGroupDescribe, ListGroups <= v4) */
 };
 
 struct sim_state *sim_state_new(int nnodes, uint64_t seed);

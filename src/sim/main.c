@@ -21,7 +21,7 @@ static void usage(FILE *f)
 		"                  [--group-min-session-timeout MS] [--group-initial-rebalance-delay MS]\n"
 		"                  [--fault-broker N] [--latency-ms MS] [--error-rate P] [--error-code NAME]\n"
 		"                  [--error-api KEY] [--drop-rate P] [--offsets-retention-minutes N] [--deny-offsets-topic]\n"
-		"                  [--kafka-version 4|3.9]\n"
+		"                  [--kafka-version 4|3.9|3.6]\n"
 		"A simulated Kafka cluster on 127.0.0.1, for lagtop's demo, tests and benchmarks (not a Kafka).\n"
 		"  --brokers N      brokers, listening on consecutive ports (default 3)\n"
 		"  --port P         first port; 0 picks free ports (default 0)\n"
@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		"                   group coordinator settings (defaults 6000 as Kafka, and 0)\n"
 		"  --offsets-retention-minutes N   offsets.retention.minutes served by DescribeConfigs (default 10080)\n"
 		"  --kafka-version V  serve the API versions of Kafka 4.x (4, the default) or 3.9 (3.9: the old\n"
-		"                   versions Kafka 4.0 removed, KIP-896)\n"
+		"                   versions Kafka 4.0 removed, KIP-896); 3.6: a broker before KIP-848 (3.9's\n"
+		"                   versions without ConsumerGroupDescribe, ListGroups up to v4)\n"
 		"Fault injection (on every broker, or only on --fault-broker N):\n"
 		"  --latency-ms MS  hold back every answer this long\n"
 		"  --error-rate P   answer this share (0..1) of the group coordinator requests with --error-code\n"
@@ -142,8 +143,12 @@ int main(int argc, char **argv)
 				o.kafka_major = 4;
 			} else if (v && strcmp(v, "3.9") == 0) {
 				o.kafka_major = 3;
+				o.kafka_minor = 9;
+			} else if (v && strcmp(v, "3.6") == 0) {
+				o.kafka_major = 3;
+				o.kafka_minor = 6;
 			} else {
-				fprintf(stderr, "lagtop-sim: --kafka-version needs 4 (4.x) or 3.9, got '%s'\n", v ? v : "");
+				fprintf(stderr, "lagtop-sim: --kafka-version needs 4 (4.x), 3.9 or 3.6, got '%s'\n", v ? v : "");
 				return 2;
 			}
 		} else if (strcmp(a, "--deny-offsets-topic") == 0) {

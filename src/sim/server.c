@@ -345,7 +345,7 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 
 	const struct sim_api *api = sim_api_find(key);
 	struct sim_api_range range;
-	bool served = sim_api_served(api, srv->st->kafka_major, &range) && ver >= range.min && ver <= range.max;
+	bool served = sim_api_served(api, srv->st->kafka_major, srv->st->kafka_minor, &range) && ver >= range.min && ver <= range.max;
 	bool flex = served && ver >= api->flexible_from;
 	struct wire_req_header h;
 	char why[160];

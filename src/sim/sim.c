@@ -42,9 +42,16 @@ sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
 		snprintf(err, errlen, "Kafka major version %d not simulated (3 for 3.9, 4 for 4.x)", o.kafka_major);
 		return NULL;
 	}
+	if (o.kafka_major == 3 && o.kafka_minor == 0)
+		o.kafka_minor = 9;
+	if (o.kafka_major == 3 && o.kafka_minor != 9 && o.kafka_minor != 6) {
+		snprintf(err, errlen, "Kafka 3.%d not simulated (3.9 or 3.6)", o.kafka_minor);
+		return NULL;
+	}
 	sim_cluster *sim = xcalloc(1, sizeof(*sim));
 	sim->st = sim_state_new(o.brokers, o.seed);
 	sim->st->kafka_major = o.kafka_major;
+	sim->st->kafka_minor = o.kafka_major == 3 ? o.kafka_minor : 0;
 	sim->st->no_auto_create_topics = o.auto_create_partitions < 0;
 	sim->st->auto_create_partitions = o.auto_create_partitions > 0 ? o.auto_create_partitions : 0;
 	sim->st->group_min_session_timeout_ms = o.group_min_session_timeout_ms;

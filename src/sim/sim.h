@@ -28,8 +28,10 @@ struct sim_options {
 	bool deny_offsets_topic;              /* fault: Metadata answers TOPIC_AUTHORIZATION_FAILED for __consumer_offsets */
 	/* Whose API version ranges the brokers serve (doc/SIM-VS-KAFKA.md): 4 (0 means 4) is Kafka 4.x, without
 	 * the versions KIP-896 removed; 3 is Kafka 3.9, with them. Every client lagtop's tests use (librdkafka
-	 * 2.0.2, kafka-python 2.0.2) works with both. */
+	 * 2.0.2, kafka-python 2.0.2) works with both. kafka_minor only matters for 3: 0 or 9 is 3.9; 6 is Kafka
+	 * 3.6, a broker before KIP-848: no ConsumerGroupDescribe at all, ListGroups up to v4. */
 	int kafka_major;
+	int kafka_minor;
 };
 
 /* The "fixture" scenario, static and exactly known (tests with independent clients rely on it):

@@ -387,7 +387,12 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 	const lt_group *g = ui_open_group_ptr(u);
 	char title[300];
 	char *safe = sanitize_dup(u->open_group, utf8(u));
-	snprintf(title, sizeof title, "Members of %s%s", safe, g ? "" : " (gone)");
+	/* the group's type here rather than in a column: librdkafka gives members no type of their own */
+	const char *type = g ? group_type_name(g->type) : NULL;
+	snprintf(title, sizeof title, "Members of %s%s%s%s", safe, g ? "" : " (gone)", type ? " (type " : "",
+		 type ? type : "");
+	if (type)
+		strncat(title, ")", sizeof title - strlen(title) - 1);
 	free(safe);
 	size_t nm = g ? g->n_members : 0;
 	draw_pane_title(u, y, focused, title, NULL, nm, nm);

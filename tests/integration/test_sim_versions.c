@@ -1,5 +1,5 @@
-/* test_sim_versions.c — which API versions the simulated cluster serves, as Kafka 4.x (the default) and
- * as Kafka 3.9 (--kafka-version 3.9), byte by byte: the ApiVersions ranges (Produce listed from v0 in
+/* test_sim_versions.c — which API versions the simulated cluster serves, as Kafka 4.x (the default), as
+ * Kafka 3.9 (--kafka-version 3.9) and as 3.6 (before KIP-848), byte by byte: the ApiVersions ranges (Produce listed from v0 in
  * 4.x, KAFKA-18659), the versions KIP-896 removed closing the connection like any unserved version,
  * DescribeGroups v0–v6 on a classic, a consumer-protocol and an unknown group, and ListGroups v0–v5
  * with the states and types filters over both group types. */
@@ -27,13 +27,19 @@
 static sim_cluster *sim;
 static char err[256];
 
-static sim_cluster *fixture(int kafka_major)
+static sim_cluster *fixture_version(int kafka_major, int kafka_minor)
 {
-	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "fixture", .kafka_major = kafka_major};
+	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "fixture", .kafka_major = kafka_major,
+	                        .kafka_minor = kafka_minor};
 	sim_cluster *c = sim_new(&o, err, sizeof err);
 	if (!c || sim_start(c) < 0)
 		fail_msg("sim: %s", err);
 	return c;
+}
+
+static sim_cluster *fixture(int kafka_major)
+{
+	return fixture_version(kafka_major, 0);
 }
 
 static int setup(void **state)
@@ -172,9 +178,11 @@ static void old_body(int16_t key, int16_t ver, struct wire_buf *b)
 		wire_put_array(b, 0, flex);
 		wire_put_bool(b, false);
 		break;
-	case K_LIST_GROUPS: /* empty filters */
-		wire_put_array(b, 0, true);
-		wire_put_array(b, 0, true);
+	case K_LIST_GROUPS: /* empty filters: states (v4+), types (v5+) */
+		if (ver >= 4)
+			wire_put_array(b, 0, true);
+		if (ver >= 5)
+			wire_put_array(b, 0, true);
 		break;
 	}
 	wire_put_tags(b, flex);
@@ -279,6 +287,30 @@ static void test_kafka39_ranges(void **state)
 	raw_end(&rd, &body);
 	raw_close(&c);
 	sim_free(old);
+}
+
+/* Kafka 3.6, before KIP-848's admin APIs: 3.9's ranges, but no ConsumerGroupDescribe (not listed, and a
+ * request for it closes the connection) and ListGroups up to v4. */
+static void test_kafka36_ranges(void **state)
+{
+	(void)state;
+	sim_cluster *old = fixture_version(3, 6);
+	struct range r[100];
+	api_versions(old, r);
+	expect_range(r, K_OFFSET_COMMIT, 0, 7);
+	expect_range(r, K_DESCRIBE_GROUPS, 0, 5);
+	expect_range(r, K_LIST_GROUPS, 0, 4);
+	if (r[K_CGD].listed)
+		fail_msg("ConsumerGroupDescribe listed by a 3.6 broker");
+	expect_answered(old, K_LIST_GROUPS, 4, true);
+	expect_answered(old, K_LIST_GROUPS, 5, false);
+	expect_answered(old, K_CGD, 0, false);
+	for (size_t i = 0; i < sizeof removed / sizeof removed[0]; i++)
+		expect_answered(old, removed[i][0], removed[i][1], true);
+	sim_free(old);
+	/* and only 3.9 and 3.6 among the 3.x */
+	struct sim_options o = {.brokers = 1, .scenario = "fixture", .kafka_major = 3, .kafka_minor = 7};
+	assert_null(sim_new(&o, err, sizeof err));
 }
 
 /* ---- DescribeGroups ---- */
@@ -507,6 +539,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_kafka4_ranges),
 	    cmocka_unit_test(test_kafka39_ranges),
+	    cmocka_unit_test(test_kafka36_ranges),
 	    cmocka_unit_test(test_describe_groups_every_version),
 	    cmocka_unit_test(test_list_groups_every_version),
 	    cmocka_unit_test(test_list_groups_filters),

@@ -8,6 +8,8 @@ EXTRA_DIST += $(KAFKA_TEST_FILES)
 
 TESTS += tests/kafka/test_kafka_harness.py
 EXTRA_DIST += tests/kafka/test_kafka_harness.py
+TESTS += tests/kafka/test_kafka_groups_current.py
+EXTRA_DIST += tests/kafka/test_kafka_groups_current.py
 ## what lagtop shows against the real kafka-consumer-groups (offsets, members, state; sim, 3.9, 4.x, 3 nodes)
 TESTS += tests/kafka/test_kafka_describe.py
 EXTRA_DIST += tests/kafka/test_kafka_describe.py

@@ -44,7 +44,7 @@ tui_wait_text "EXITED=0" >/dev/null
 start_sim denied --scenario fixture --deny-offsets-topic || exit 1
 tui_start 200 30 -- -b "$BOOTSTRAP" -i 1
 ok "denied: the top bar says commit times are missing" tui_wait_text "no commit times (e)" 15
-like "denied: the groups are there, with their lag" "$(tui_line fx-stable)" "fx-stable Stable 2 1 3 "
+like "denied: the groups are there, with their lag" "$(tui_line fx-stable)" "fx-stable Stable classic 2 1 3 "
 tui_keys e
 ok "denied: e gives the reason" tui_wait_text "commit stream (denied): commit times unavailable: not"
 tui_keys Escape q

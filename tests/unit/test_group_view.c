@@ -1,6 +1,7 @@
 /* test_group_view.c — the one rule that combines ListGroups and DescribeGroups (model/group_view.h):
  * every listing (Stable, Unknown, Empty, absent, listed Dead, no listing) against every describe
- * (Dead with nothing, Stable with members, Empty), and the hint used when there is no listing. */
+ * (Dead with nothing, Stable with members, Empty), the hint used when there is no listing, and the types a
+ * current librdkafka reads (ConsumerGroupDescribe's, ListGroups v5's). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +84,34 @@ static void classic_describe_wins(void **state)
 
 /* No complete listing: a Dead that nothing confirms is Unknown (fail closed), unless the last view was
  * a live consumer-protocol group, whose state is carried and marked so. */
+/* librdkafka >= 2.10: ConsumerGroupDescribe described the group (type consumer) — the group whole, whatever
+ * the listing or the hint says; a listing typed classic turns an ambiguous Dead into a gone classic group. */
+static void current_librdkafka_types(void **state)
+{
+	(void)state;
+	lt_group_described cgd = { .state = LT_GROUP_STABLE, .n_members = 2, .type = LT_GTYPE_CONSUMER };
+	const lt_group_listing ls[] = { listed(LT_GROUP_STABLE), listed(LT_GROUP_UNKNOWN), ABSENT, NO_LISTING };
+	lt_group_view hint = { .state = LT_GROUP_EMPTY, .type = LT_GTYPE_CLASSIC };
+	for (size_t i = 0; i < sizeof ls / sizeof ls[0]; i++) {
+		expect(group_view_combine(&ls[i], &cgd, NULL), LT_GROUP_STABLE, LT_GTYPE_CONSUMER, false, false);
+		expect(group_view_combine(&ls[i], &cgd, &hint), LT_GROUP_STABLE, LT_GTYPE_CONSUMER, false, false);
+	}
+	/* Assigning or Reconciling: librdkafka 2.15 has no name for them either, but the members are read */
+	cgd.state = LT_GROUP_UNKNOWN;
+	expect(group_view_combine(&ls[0], &cgd, NULL), LT_GROUP_UNKNOWN, LT_GTYPE_CONSUMER, false, false);
+	/* an Empty consumer-protocol group, described whole: no members, and that is known */
+	cgd = (lt_group_described){ .state = LT_GROUP_EMPTY, .protocol_type_empty = true, .type = LT_GTYPE_CONSUMER };
+	expect(group_view_combine(&NO_LISTING, &cgd, NULL), LT_GROUP_EMPTY, LT_GTYPE_CONSUMER, false, false);
+	/* ListGroups v5 types the listing: consumer confirms the inference, classic means the classic describe's
+	 * Dead is the truth (deleted between the list and the describe) */
+	lt_group_listing l = listed(LT_GROUP_STABLE);
+	l.type = LT_GTYPE_CONSUMER;
+	expect(group_view_combine(&l, &DEAD_EMPTY, NULL), LT_GROUP_STABLE, LT_GTYPE_CONSUMER, true, false);
+	l.type = LT_GTYPE_CLASSIC;
+	l.state = LT_GROUP_EMPTY;
+	expect(group_view_combine(&l, &DEAD_EMPTY, NULL), LT_GROUP_DEAD, LT_GTYPE_UNKNOWN, false, false);
+}
+
 static void no_listing(void **state)
 {
 	(void)state;
@@ -145,6 +174,7 @@ int main(void)
 		cmocka_unit_test(ambiguous_only_when_dead_empty_and_untyped),
 		cmocka_unit_test(dead_empty_describe),
 		cmocka_unit_test(classic_describe_wins),
+		cmocka_unit_test(current_librdkafka_types),
 		cmocka_unit_test(no_listing),
 		cmocka_unit_test(view_of_group),
 		cmocka_unit_test(unreadable_line),

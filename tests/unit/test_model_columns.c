@@ -143,9 +143,9 @@ static void tables(void **state)
 	(void)state;
 	size_t n;
 	const lt_column *g = columns_for(LT_ROWS_GROUPS, &n);
-	const char *gnames[] = {"group",  "state",  "members",     "topics", "partitions", "lag", "max-time-lag",
+	const char *gnames[] = {"group", "state", "type", "members", "topics", "partitions", "lag", "max-time-lag",
 	                        "consume-rate", "trend", "status", "last-commit", "expires"};
-	assert_int_equal(n, 12);
+	assert_int_equal(n, 13);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(g[i].name, gnames[i]);
 		assert_int_equal(g[i].kind, LT_ROWS_GROUPS);
@@ -238,6 +238,12 @@ static void commit_stream_columns(void **state)
 	/* low priority: the 80-column essentials are dropped after them */
 	assert_true(column_by_id(LT_COL_LAST_COMMIT)->priority < column_by_id(LT_COL_MEMBERS)->priority);
 	assert_true(column_by_id(LT_COL_COMMITS_PER_MIN)->priority < column_by_id(LT_COL_COMMITTED)->priority);
+	/* TYPE is the first to go at 80 columns: lower than every other column of the groups pane */
+	size_t ng;
+	const lt_column *gc = columns_for(LT_ROWS_GROUPS, &ng);
+	for (size_t i = 0; i < ng; i++)
+		if (gc[i].id != LT_COL_TYPE)
+			assert_true(column_by_id(LT_COL_TYPE)->priority < gc[i].priority);
 }
 
 /* ---- a snapshot to sort and filter ---- */
@@ -416,6 +422,12 @@ static void formatting_rows(void **state)
 	assert_string_equal(b, "Orders-App");
 	column_by_id(LT_COL_STATE)->format(&gr, b, sizeof b, false);
 	assert_string_equal(b, "Unknown");
+	column_by_id(LT_COL_TYPE)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "-"); /* nothing said which */
+	((lt_group *)g)->type = LT_GTYPE_CLASSIC;
+	column_by_id(LT_COL_TYPE)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "classic");
+	((lt_group *)g)->type = LT_GTYPE_UNKNOWN;
 	column_by_id(LT_COL_MEMBERS)->format(&gr, b, sizeof b, false);
 	assert_string_equal(b, "1");
 	column_by_id(LT_COL_TOPICS)->format(&gr, b, sizeof b, false);
@@ -493,6 +505,9 @@ static void formatting_rows(void **state)
 	lt_sort_key k;
 	column_key(LT_COL_MEMBERS, &gr, &k);
 	assert_false(k.known); /* sorts with the unknowns, not as 0 */
+	kg->type = LT_GTYPE_CONSUMER;
+	column_by_id(LT_COL_TYPE)->format(&gr, b, sizeof b, false);
+	assert_string_equal(b, "consumer");
 	kg->state = LT_GROUP_EMPTY;
 	column_by_id(LT_COL_MEMBERS)->format(&gr, b, sizeof b, false);
 	assert_string_equal(b, "0");

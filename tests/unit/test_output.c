@@ -145,8 +145,8 @@ static void table_columns_and_sanitizing(void **state)
 	const char *nl = strchr(t, '\n');
 	assert_non_null(nl);
 	char *hdr = strndup(t, (size_t)(nl - t));
-	const char *want[] = { "GROUP", "STATE", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET", "LOG-END-OFFSET",
-			       "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID" };
+	const char *want[] = { "GROUP", "STATE", "TYPE", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET",
+			       "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID" };
 	const char *at = hdr;
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		at = strstr(at, want[i]);
@@ -218,23 +218,24 @@ static void members_unreadable_outputs(void **state)
 	free(c);
 
 	char *t = render(2, s);
-	/* GROUP STATE TOPIC PARTITION LOG-START CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID */
-	char g[16], st[16], topic[16], part[8], ls[8], cur[8], le[8], lag[8], cons[8], host[8], client[8];
+	/* GROUP STATE TYPE TOPIC PARTITION LOG-START CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID */
+	char g[16], st[16], type[16], topic[16], part[8], ls[8], cur[8], le[8], lag[8], cons[8], host[8], client[8];
 	const char *row = strstr(t, "\nkip ");
 	assert_non_null(row);
-	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, topic, part, ls, cur, le,
-				lag, cons, host, client),
-			 11);
+	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, type, topic, part, ls,
+				cur, le, lag, cons, host, client),
+			 12);
 	assert_string_equal(st, "Stable");
+	assert_string_equal(type, "consumer");
 	assert_string_equal(cur, "650");
 	assert_string_equal(cons, "?");
 	assert_string_equal(host, "?");
 	assert_string_equal(client, "?");
 	row = strstr(t, "\nquiet ");
 	assert_non_null(row);
-	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, topic, part, ls, cur, le,
-				lag, cons, host, client),
-			 11);
+	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, type, topic, part, ls,
+				cur, le, lag, cons, host, client),
+			 12);
 	assert_string_equal(st, "Reconciling");
 	assert_string_equal(topic, "-");
 	assert_string_equal(cons, "?");
@@ -250,9 +251,9 @@ static void members_unreadable_outputs(void **state)
 	t = render(2, s);
 	row = strstr(t, "\nkip ");
 	assert_non_null(row);
-	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, topic, part, ls, cur, le,
-				lag, cons, host, client),
-			 11);
+	assert_int_equal(sscanf(row + 1, "%15s %15s %15s %15s %7s %7s %7s %7s %7s %7s %7s %7s", g, st, type, topic, part, ls,
+				cur, le, lag, cons, host, client),
+			 12);
 	assert_string_equal(st, "Empty");
 	assert_string_equal(cons, "-");
 	free(t);

@@ -467,6 +467,13 @@ static void guard_decisions(void **state)
 		assert_non_null(strstr(msg, "client-id c1 on host /127.0.0.1"));
 		assert_non_null(strstr(msg, "client-id c2 on host /10.0.0.2"));
 	}
+	/* a state that cannot be named (a consumer-protocol group between assignments through librdkafka
+	 * 2.15) with members that could be read: refused as unknown, the members named all the same */
+	in.state = LT_GROUP_UNKNOWN;
+	in.type = LT_GTYPE_CONSUMER;
+	assert_int_equal(reset_guard("g", &in, msg, sizeof msg), LT_GUARD_REFUSE_UNKNOWN);
+	assert_non_null(strstr(msg, "could not be read"));
+	assert_non_null(strstr(msg, "client-id c2 on host /10.0.0.2 (member c2-5678)"));
 	reset_input_free(&in);
 }
 

@@ -162,6 +162,7 @@ static void members_pane_and_error_popup_say_why(void **state)
 	}
 	keys(u, "m");
 	assert_true(u->show_members);
+	assert_non_null(screen_line(u, "Members of kip (type consumer)"));
 	assert_non_null(screen_line(u, "(" LT_MEMBERS_UNREADABLE_NOTE ")"));
 	assert_null(screen_line(u, "no members: the group is empty"));
 	keys(u, "\x1b");

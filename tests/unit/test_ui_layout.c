@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "model/columns.h"
 #include "ui/layout.h"
 
 /* A table shaped like the groups pane: name first (never dropped), numbers with priorities. */
@@ -82,6 +83,33 @@ static void short_names_make_room_for_more_columns(void **state)
 	assert_int_equal(n, N - 1);
 }
 
+/* The real groups pane: TYPE (classic/consumer) is the first column to go when the terminal narrows, and
+ * it is gone at 80 columns. */
+static void groups_pane_type_drops_first(void **state)
+{
+	(void)state;
+	size_t nc;
+	const lt_column *gc = columns_for(LT_ROWS_GROUPS, &nc);
+	struct ui_col_slot s[32];
+	assert_true(nc <= 32);
+	int natural = -1;
+	for (size_t i = 0; i < nc; i++) { /* a column is as wide as its title and sort marker at least */
+		int tw = (int)strlen(gc[i].title) + 1;
+		natural += (gc[i].width > tw ? gc[i].width : tw) + 1;
+	}
+	/* with names of the GROUP column's own width */
+	size_t n = layout_columns(gc, nc, natural, gc[0].width, s);
+	assert_int_equal(n, nc);
+	assert_true(has(s, n, "TYPE"));
+	n = layout_columns(gc, nc, natural - 1, gc[0].width, s);
+	assert_int_equal(n, nc - 1);
+	assert_false(has(s, n, "TYPE"));
+	n = layout_columns(gc, nc, 80, 20, s);
+	assert_false(has(s, n, "TYPE"));
+	assert_true(has(s, n, "STATE"));
+	assert_true(has(s, n, "LAG"));
+}
+
 static void screen_split_and_too_small(void **state)
 {
 	(void)state;
@@ -112,6 +140,7 @@ int main(void)
 	    cmocka_unit_test(narrow_drops_lowest_priority_first),
 	    cmocka_unit_test(priority_100_never_dropped_name_shrinks_to_minimum),
 	    cmocka_unit_test(short_names_make_room_for_more_columns),
+		cmocka_unit_test(groups_pane_type_drops_first),
 	    cmocka_unit_test(screen_split_and_too_small),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,7 +86,7 @@ static void keys(struct ui *u, const char *k)
 
 static void sort_by_lag_desc(struct ui *u)
 {
-	keys(u, ">>>>>"); /* GROUP -> STATE -> MEMBERS -> TOPICS -> PARTITIONS -> LAG */
+	keys(u, ">>>>>>"); /* GROUP -> STATE -> TYPE -> MEMBERS -> TOPICS -> PARTITIONS -> LAG */
 	assert_int_equal(u->groups.sort_col, LT_COL_LAG);
 	assert_true(u->groups.sort_desc);
 }

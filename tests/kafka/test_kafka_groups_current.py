@@ -1,0 +1,292 @@
+"""test_kafka_groups_current.py — Kafka 4.x groups as lagtop shows them, by the librdkafka lagtop runs on,
+judged by the real kafka-consumer-groups.
+
+On a one-node Apache Kafka 4.x: a consumer-protocol (KIP-848) group with two real members (a Java
+kafka-clients consumer and a confluent-kafka one, group.protocol=consumer) and a classic group with a
+Java member, over one topic whose partition 0 was trimmed with DeleteRecords. Then:
+ 1. with librdkafka 2.10 or later (`lagtop --version` names KIP-848-describe): the consumer-protocol group
+    in `lagtop --once` has the state, the members (consumer ids, client ids, hosts) and the assignments of
+    `kafka-consumer-groups --describe --members --verbose`, type consumer as in `--list --type`; with
+    librdkafka 2.0.2: its state (from ListGroups), type consumer, and the honest "members cannot be read"
+    form (members null, no member list, owners "?" in the table);
+ 2. the classic group beside it: type classic, its member, with both;
+ 3. the guard refuses to reset the consumer-protocol group while it has members, with both (exit 3,
+    nothing committed, no backup written), naming the members where they can be read;
+ 4. where lagtop has rd_kafka_ListOffsets, the log offsets it reads equal those read through
+    rd_kafka_offsets_for_times (LAGTOP_LOG_OFFSETS) and the real log start and end; a skipped case elsewhere.
+Which librdkafka the binary loads is read from `ldd` and from `lagtop --version` (they must agree).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import kafka_cluster as K  # noqa: E402
+
+BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
+LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
+DELETE_RECORDS = "org.apache.kafka.tools.DeleteRecordsCommand"
+TOPIC = "cur-orders"
+PARTS = 4
+RECORDS = 30
+G848 = "cur-848"
+GCLASSIC = "cur-classic"
+
+results = []
+
+
+def ok(cond, name, diag=None):
+    results.append(bool(cond))
+    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
+    if not cond and diag:
+        for line in str(diag).splitlines()[:30]:
+            print("# " + line)
+    sys.stdout.flush()
+
+
+def skip(name, why):
+    results.append(True)
+    print("ok %d - %s # SKIP %s" % (len(results), name, why))
+    sys.stdout.flush()
+
+
+def lagtop(*args, env=None, timeout=120):
+    e = dict(os.environ)
+    e.pop("LAGTOP_LOG_OFFSETS", None)
+    e.update(env or {})
+    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout, env=e,
+                       stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout, p.stderr
+
+
+def librdkafka_of_lagtop():
+    """(version from ldd's library, version and newer APIs from `lagtop --version`)."""
+    import ctypes
+    out = subprocess.run(["ldd", LAGTOP], capture_output=True, text=True, timeout=30).stdout
+    m = re.search(r"librdkafka\.so\S*\s+=>\s+(\S+)", out)
+    loaded = None
+    if m:
+        lib = ctypes.CDLL(m.group(1))
+        lib.rd_kafka_version_str.restype = ctypes.c_char_p
+        loaded = lib.rd_kafka_version_str().decode()
+    rc, out, err = lagtop("--version")
+    m = re.search(r"^librdkafka (\S+); newer APIs: (.*)$", out, re.M)
+    return loaded, (m.group(1) if m else None), (m.group(2).split() if m else [])
+
+
+def describe_members(kc, group):
+    """kafka-consumer-groups --describe --members --verbose: {consumer id: (host, client id, assignment)}
+    and whether every member's current assignment is its target (the group has reconciled)."""
+    rc, out, err = kc.consumer_groups("--describe", "--group", group, "--members", "--verbose")
+    lines = out.splitlines()
+    hdr = next((l for l in lines if l.split()[:1] == ["GROUP"]), None)
+    if rc != 0 or hdr is None:
+        return None, False, out + err
+    cols = hdr.split()
+    members, settled = {}, True
+    for l in lines:
+        w = l.split()
+        if not w or w[0] != group or len(w) != len(cols):
+            continue
+        row = dict(zip(cols, w))
+
+        def parts(s):
+            got = set()
+            for chunk in ("" if s == "-" else s).split(";"):
+                if chunk:
+                    t, ps = chunk.rsplit(":", 1)
+                    got |= {(t, int(p)) for p in ps.split(",") if p}
+            return frozenset(got)
+        cur = parts(row.get("CURRENT-ASSIGNMENT", row.get("ASSIGNMENT", "-")))
+        if "TARGET-ASSIGNMENT" in row and parts(row["TARGET-ASSIGNMENT"]) != cur:
+            settled = False
+        members[row["CONSUMER-ID"]] = (row["HOST"], row["CLIENT-ID"], cur)
+    return members, settled, out + err
+
+
+def describe_state(kc, group):
+    rc, out, err = kc.consumer_groups("--describe", "--group", group, "--state")
+    for l in out.splitlines():
+        w = l.split()
+        if w and w[0] == group:
+            return w[-2], int(w[-1])  # ... STATE #MEMBERS
+    return None, None
+
+
+def list_types(kc):
+    rc, out, err = kc.consumer_groups("--list", "--type")
+    return {l.split()[0]: l.split()[1].lower() for l in out.splitlines()[1:] if len(l.split()) >= 2}
+
+
+def committed(kc, group):
+    rc, out, err = kc.consumer_groups("--describe", "--group", group, "--offsets")
+    got = {}
+    for l in out.splitlines():
+        w = l.split()
+        if len(w) >= 4 and w[0] == group and w[1] == TOPIC and w[2].isdigit():
+            got[int(w[2])] = None if w[3] == "-" else int(w[3])
+    return got
+
+
+def wait_for(what, fn, timeout=90):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = fn()
+        if last[0]:
+            return last
+        time.sleep(1)
+    return last
+
+
+def run(kc, whole, has_list_offsets):
+    K.create_topic(kc.bootstrap, TOPIC, PARTS, RECORDS)
+    spec = os.path.join(TMP, "delete.json")
+    with open(spec, "w") as f:
+        json.dump({"version": 1, "partitions": [{"topic": TOPIC, "partition": 0, "offset": 7}]}, f)
+    rc, out, err = kc.tool(DELETE_RECORDS, "--bootstrap-server", kc.bootstrap, "--offset-json-file", spec, timeout=90)
+    ok(rc == 0 and "low_watermark: 7" in out, "kafka-delete-records moves the log start of %s/0 to 7" % TOPIC,
+       out + err)
+
+    members = [K.Member(kc, "java", G848, [TOPIC], protocol="consumer", client_id="cur-java"),
+               K.Member(kc, "confluent", G848, [TOPIC], protocol="consumer", client_id="cur-confluent"),
+               K.Member(kc, "java", GCLASSIC, [TOPIC], client_id="cur-classic-java")]
+    try:
+        assigned = [m.wait_assigned(90) for m in members]
+        ok(all(assigned), "two consumer-protocol members (Java, confluent-kafka) and a classic one are assigned",
+           [m.seen for m in members])
+
+        # a quiet picture: both members in, assignments reconciled, everything consumed and committed
+        def settled():
+            ms, done, text = describe_members(kc, G848)
+            st, n = describe_state(kc, G848)
+            offs = committed(kc, G848)
+            quiet = (ms is not None and len(ms) == 2 and done and st == "Stable" and
+                     sorted(p for m in ms.values() for p in m[2]) == [(TOPIC, p) for p in range(PARTS)] and
+                     offs == {p: RECORDS for p in range(PARTS)})
+            return quiet, ms, st, text
+        quiet, ref_members, ref_state, text = wait_for("settled", settled)
+        ok(quiet, "kafka-consumer-groups: %s is Stable, 2 members own the %d partitions, all committed"
+           % (G848, PARTS), text)
+        types = list_types(kc)
+        ok(types.get(G848) == "consumer" and types.get(GCLASSIC) == "classic",
+           "kafka-consumer-groups --list --type: consumer and classic", types)
+
+        rc, out, err = lagtop("--once", "--format", "json", "-b", kc.bootstrap, "--no-commit-stream")
+        doc = json.loads(out) if rc == 0 else {"groups": []}
+        g = next((x for x in doc["groups"] if x["group"] == G848), None)
+        ok(rc == 0 and g is not None, "lagtop --once sees %s" % G848, err)
+        g = g or {}
+        ok(g.get("state") == ref_state and g.get("type") == "consumer",
+           "%s: state %s and type consumer, as the real tool" % (G848, ref_state),
+           (g.get("state"), g.get("type"), ref_state))
+        got_members = {m["consumer_id"]: (m["host"], m["client_id"],
+                                          frozenset((a["topic"], a["partition"]) for a in m["assignment"]))
+                       for m in g.get("member_list", [])}
+        if whole:
+            ok(g.get("members_readable") is True and g.get("members") == 2 and got_members == ref_members,
+               "%s: members, client ids, hosts and assignments equal --describe --members --verbose" % G848,
+               "lagtop: %s\ntool:   %s" % (got_members, ref_members))
+            owners = {(p["topic"], p["partition"]): p["client_id"] for p in g.get("partitions", [])}
+            want = {tp: m[1] for m in ref_members.values() for tp in m[2]}
+            ok(owners == want, "%s: every partition's owner is the tool's" % G848, (owners, want))
+        else:
+            ok(g.get("members_readable") is False and g.get("members") is None and got_members == {},
+               "%s: librdkafka 2.0.2 cannot read the members: members null, no member list" % G848, g)
+            ok(all(p["client_id"] is None for p in g.get("partitions", [])) and
+               "members need librdkafka 2.10+" in err,
+               "%s: no owner claimed, and a warning says why" % G848, err)
+        c = next((x for x in doc["groups"] if x["group"] == GCLASSIC), {})
+        ok(c.get("type") == "classic" and c.get("state") == "Stable" and c.get("members") == 1 and
+           [m["client_id"] for m in c.get("member_list", [])] == ["cur-classic-java"],
+           "%s: type classic, Stable, its Java member" % GCLASSIC, c)
+        rc, out, err = lagtop("--once", "-b", kc.bootstrap, "--no-commit-stream", "-g", "^%s$" % G848)
+        rows = [l.split() for l in out.splitlines()]
+        col = {n: i for i, n in enumerate(rows[0])} if rows else {}
+        cells = {(r[col["TYPE"]], r[col["CLIENT-ID"]]) for r in rows[1:]} if "TYPE" in col else set()
+        want_cells = ({("consumer", "cur-java"), ("consumer", "cur-confluent")} if whole else {("consumer", "?")})
+        ok(rc == 0 and cells == want_cells, "table: TYPE consumer, owners %s" % ("named" if whole else "'?'"),
+           out)
+
+        # the guard, while the members are there
+        state_home = tempfile.mkdtemp(prefix="state-", dir=TMP)
+        before = committed(kc, G848)
+        rc, out, err = lagtop("--reset-offsets", "-g", G848, "--topic", TOPIC, "--to-earliest", "--execute",
+                              "-b", kc.bootstrap, env={"XDG_STATE_HOME": state_home, "XDG_CONFIG_HOME": state_home})
+        after = committed(kc, G848)
+        backups = os.path.join(state_home, "lagtop", "backups")
+        backups = os.listdir(backups) if os.path.isdir(backups) else []
+        ok(rc == 3 and after == before and backups == [],
+           "guard: the live consumer-protocol group is refused (exit 3), nothing committed, no backup",
+           "rc %d, %s -> %s, backups %s\n%s" % (rc, before, after, backups, err))
+        if whole:
+            ok("the current state is Stable" in err and "client-id cur-java" in err and "client-id cur-confluent" in err,
+               "guard: the refusal names the state and both members", err)
+        else:
+            ok("the current state is Stable" in err and "cannot be read" in err,
+               "guard: the refusal names the state and says the members cannot be read", err)
+
+        # log offsets: ListOffsets and offsets_for_times against the real log
+        name = "log offsets: ListOffsets equals offsets_for_times and the real log (start 7 on partition 0)"
+        if not has_list_offsets:
+            skip(name, "this lagtop's librdkafka has no rd_kafka_ListOffsets (>= 2.3.0)")
+        else:
+            def log_offsets(path):
+                rc, out, err = lagtop("--once", "--format", "json", "-b", kc.bootstrap, "--no-commit-stream",
+                                      env={"LAGTOP_LOG_OFFSETS": path} if path else None)
+                d = json.loads(out) if rc == 0 else {"groups": []}
+                return {(x["group"], p["partition"]): (p["log_start"], p["log_end"])
+                        for x in d["groups"] for p in x["partitions"] if p["topic"] == TOPIC}
+            a, b = log_offsets(None), log_offsets("offsets_for_times")
+            want = {(grp, p): (7 if p == 0 else 0, RECORDS) for grp in (G848, GCLASSIC) for p in range(PARTS)}
+            ok(a == want and b == want, name, "ListOffsets %s\noffsets_for_times %s\nwant %s" % (a, b, want))
+    finally:
+        for m in members:
+            m.stop()
+
+
+def main():
+    for prog in ("java", "mvn"):
+        if not K.shutil.which(prog):
+            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
+    try:
+        K.confluent_python()
+    except K.Unavailable as e:
+        K.prerequisite(str(e))
+    loaded, version, apis = librdkafka_of_lagtop()
+    print("# lagtop loads librdkafka %s (ldd); it says %s, newer APIs: %s" % (loaded, version, " ".join(apis)))
+    ok(version is not None and loaded == version, "ldd and lagtop --version name the same librdkafka",
+       (loaded, version))
+    whole = "KIP-848-describe" in apis
+    kc = K.KafkaCluster("4")
+    try:
+        kc.start()
+    except K.Unavailable as e:
+        K.prerequisite(str(e))
+    except RuntimeError as e:
+        ok(False, "Kafka 4 starts", e)
+        print("1..%d" % len(results))
+        return 1
+    try:
+        print("# Kafka %s started in %.1f s" % (kc.version, kc.started_in))
+        run(kc, whole, "ListOffsets" in apis)
+    except Exception:  # noqa: BLE001 - one failed case, and the cluster still stops
+        ok(False, "the scenario ran to its end", traceback.format_exc())
+    finally:
+        pids = [p.pid for p in kc.procs.values()]
+        kc.stop()
+        alive = [pid for pid in pids if os.path.exists("/proc/%d" % pid)]
+        ok(not alive, "the cluster stopped", alive)
+    print("1..%d" % len(results))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory(prefix="lagtop-groups-current.") as TMP:
+        sys.exit(main())
