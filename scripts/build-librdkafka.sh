@@ -46,6 +46,9 @@ fi
 if [ "$install_deps" = yes ]; then
 	missing=""
 	for p in $BUILD_DEPS; do
+		# npm may come with a nodejs package of another origin (which conflicts with Debian's npm):
+		# the command is what matters.
+		[ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 	done
 	if [ -n "$missing" ]; then
