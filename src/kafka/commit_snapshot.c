@@ -51,8 +51,11 @@ static void fill_group(const lt_commit_stream *cs, lt_group *g, int64_t now_ms)
 		g->commits_per_min = gs.commits_per_min;
 	}
 	/* The forecast follows Kafka's rule (stream.h); a group the coordinator reports with members
-	 * keeps its subscribed offsets, which the stream knows from the metadata it read. */
-	if (gs.has_expiry) {
+	 * keeps its subscribed offsets, which the stream knows from the metadata it read. A consumer-protocol
+	 * (KIP-848) group has none: the stream does not decode its records, and where a broker writes none
+	 * (lagtop-sim) its commits would look like a simple group's and be forecast to expire although the
+	 * group subscribes to them. So no forecast for a group the cluster says is of that type. */
+	if (gs.has_expiry && g->type != LT_GTYPE_CONSUMER) {
 		g->has_expiry = true;
 		g->expires_at_ms = gs.expires_at_ms;
 		g->expires_in_ms = gs.expires_in_ms;

@@ -164,7 +164,7 @@ def main():
     os.environ["HOME"] = TMP
     os.environ["XDG_CONFIG_HOME"] = os.path.join(TMP, "xdg")
     os.environ.pop("LAGTOP_CONFIG", None)
-    print("1..27")
+    print("1..28")
     groups = 200
     brokers = 3
     sim = Sim("--brokers", str(brokers), "--scenario", "scale", "--groups", str(groups),
@@ -382,6 +382,15 @@ def main():
         ok(types == {"fx-empty": ("classic", True), "fx-rebalancing": ("classic", True),
                      "fx-stable": ("classic", True), "fx-kip848": ("consumer", DESCRIBED_WHOLE)},
            "fixture scenario: group types, and whose members can be read", types)
+        # Offset expiry: fx-empty's old commits are forecast (and warned about); fx-kip848's are not, since
+        # a consumer-protocol group keeps the offsets of the topics it subscribes to (and the sim, unlike
+        # Kafka, writes no group records for it that would say so).
+        expiry = {g["group"]: g["expires_at_ms"] is not None for g in d["groups"]}
+        ok(expiry.get("fx-empty") is True and expiry.get("fx-kip848") is False and
+           "group fx-empty: committed offsets are past their retention" in err and
+           "group fx-kip848: committed offsets" not in err,
+           "fixture scenario: expiry forecast for the Empty group, none for the consumer-protocol group",
+           (expiry, err))
         rc, out, err = lagtop("--once", "-b", fx.bootstrap)
         rows = [l.split() for l in out.splitlines()]
         col = {c: i for i, c in enumerate(rows[0])} if rows else {}
