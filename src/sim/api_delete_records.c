@@ -7,13 +7,8 @@
 
 int sim_api_delete_records(struct sim_req *req, struct wire_rd *rd, struct wire_buf *out)
 {
-	int32_t ntopics = wire_array(rd, false, 6);
-	size_t topics_at = rd->off;
-	for (int32_t i = 0; i < ntopics && !rd->err; i++) {
-		(void)wire_str(rd, false);
-		int32_t np = wire_array(rd, false, 12);
-		wire_skip(rd, np > 0 ? (size_t)np * 12 : 0);
-	}
+	size_t topics_at;
+	int32_t ntopics = wire_skip_topic_partitions(rd, 6, 12, &topics_at); /* index, offset */
 	(void)wire_i32(rd); /* timeout_ms: the sim has no replicas to wait for */
 	if (rd->err || ntopics < 0)
 		return SIM_API_MALFORMED;

@@ -9,13 +9,8 @@ int sim_api_list_offsets(struct sim_req *req, struct wire_rd *rd, struct wire_bu
 	(void)wire_i32(rd); /* replica_id */
 	if (v >= 2)
 		(void)wire_i8(rd); /* isolation_level: no transactions, so both levels see the same log */
-	int32_t ntopics = wire_array(rd, false, 6);
-	size_t topics_at = rd->off;
-	for (int32_t i = 0; i < ntopics && !rd->err; i++) {
-		(void)wire_str(rd, false);
-		int32_t np = wire_array(rd, false, 12);
-		wire_skip(rd, np > 0 ? (size_t)np * 12 : 0);
-	}
+	size_t topics_at;
+	int32_t ntopics = wire_skip_topic_partitions(rd, 6, 12, &topics_at); /* index, timestamp */
 	if (rd->err || ntopics < 0)
 		return SIM_API_MALFORMED;
 

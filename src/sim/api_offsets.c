@@ -235,13 +235,8 @@ int sim_api_offset_commit(struct sim_req *req, struct wire_rd *rd, struct wire_b
 int sim_api_offset_delete(struct sim_req *req, struct wire_rd *rd, struct wire_buf *out)
 {
 	struct wire_str gid = wire_str(rd, false);
-	int32_t ntopics = wire_array(rd, false, 2);
-	size_t topics_at = rd->off;
-	for (int32_t i = 0; i < ntopics && !rd->err; i++) {
-		(void)wire_str(rd, false);
-		int32_t np = wire_array(rd, false, 4);
-		wire_skip(rd, np > 0 ? (size_t)np * 4 : 0);
-	}
+	size_t topics_at;
+	int32_t ntopics = wire_skip_topic_partitions(rd, 2, 4, &topics_at); /* partitions: index */
 	if (rd->err || gid.len < 0 || ntopics < 0)
 		return SIM_API_MALFORMED;
 

@@ -36,6 +36,18 @@ void wire_skip(struct wire_rd *rd, size_t n)
 	(void)rd_take(rd, n);
 }
 
+int32_t wire_skip_topic_partitions(struct wire_rd *rd, size_t topic_min, size_t part_size, size_t *topics_at)
+{
+	int32_t ntopics = wire_array(rd, false, topic_min);
+	*topics_at = rd->off;
+	for (int32_t i = 0; i < ntopics && !rd->err; i++) {
+		(void)wire_str(rd, false);
+		int32_t np = wire_array(rd, false, part_size);
+		wire_skip(rd, np > 0 ? (size_t)np * part_size : 0);
+	}
+	return ntopics;
+}
+
 int8_t wire_i8(struct wire_rd *rd)
 {
 	const uint8_t *p = rd_take(rd, 1);

@@ -46,6 +46,12 @@ struct wire_str wire_bytes(struct wire_rd *rd, bool flex);
 /* ARRAY count (int32) or COMPACT_ARRAY (uvarint count+1). -1 = null. Every element needs at least
  * min_elem_size bytes: a count that cannot fit in what is left sets err. */
 int32_t wire_array(struct wire_rd *rd, bool flex, size_t min_elem_size);
+/* Skips a non-flexible [topic name, [partition entry]] array whose partition entries have a fixed size (the
+ * request layout of ListOffsets, DeleteRecords and OffsetDelete), checking counts as wire_array does with
+ * topic_min for a topic and part_size for a partition. Returns the topic count (-1 = null) and, in *topics_at,
+ * where the first topic starts: a handler reads the topics again from there once the whole request is known
+ * to be well formed. */
+int32_t wire_skip_topic_partitions(struct wire_rd *rd, size_t topic_min, size_t part_size, size_t *topics_at);
 /* Skips a tagged-field section (only when flex). */
 void wire_tags_skip(struct wire_rd *rd, bool flex);
 /* Copies into a fresh NUL-terminated string (NULL for null). */
