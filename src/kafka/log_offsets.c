@@ -131,21 +131,27 @@ static void *leader_job_run(void *arg)
 	return NULL;
 }
 
+/* tps is sorted by leader: the end of the chunk that starts at i — the same leader, at most OFFSETS_CHUNK
+ * partitions. Both paths ask one chunk per call. */
+static size_t chunk_end(const struct tp_ent *tps, size_t n, size_t i)
+{
+	size_t e = i + 1;
+	while (e < n && e - i < OFFSETS_CHUNK && tps[e].leader == tps[i].leader)
+		e++;
+	return e;
+}
+
 /* offsets_for_times, one call pair per chunk of a leader's partitions, leaders in parallel threads.
  * tps is sorted by leader. Returns the failed calls' errors through s->error. */
 static void fill_by_offsets_for_times(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *tps, size_t n, int64_t deadline)
 {
 	size_t n_jobs = 0;
 	struct leader_job *jobs = xcalloc(n, sizeof *jobs);
-	for (size_t i = 0; i < n;) {
-		size_t e = i;
-		while (e < n && tps[e].leader == tps[i].leader)
-			e++;
-		for (size_t c = i; tps[i].leader >= 0 && c < e; c += OFFSETS_CHUNK)
-			jobs[n_jobs++] = (struct leader_job){ .rk = rk, .tps = &tps[c],
-							      .n = e - c < OFFSETS_CHUNK ? e - c : OFFSETS_CHUNK,
-							      .deadline = deadline, .leader = tps[i].leader };
-		i = e;
+	for (size_t i = 0, e; i < n; i = e) {
+		e = chunk_end(tps, n, i);
+		if (tps[i].leader >= 0)
+			jobs[n_jobs++] = (struct leader_job){ .rk = rk, .tps = &tps[i], .n = e - i, .deadline = deadline,
+							      .leader = tps[i].leader };
 	}
 	for (size_t b = 0; b < n_jobs; b += MAX_LEADER_THREADS) {
 		pthread_t th[MAX_LEADER_THREADS];
@@ -183,8 +189,8 @@ static int cmp_tp_name(const void *a, const void *b)
 	return c ? c : (x->partition > y->partition) - (x->partition < y->partition);
 }
 
-/* tps is sorted by leader: sends calls for tps[from..to) (one leader's chunk) with earliest and latest. */
-static int list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct tp_ent *tps, size_t from, size_t to,
+/* tps is sorted by leader: sends two calls for tps[from..to) (one leader's chunk), earliest and latest. */
+static void list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct tp_ent *tps, size_t from, size_t to,
 			     int timeout_ms)
 {
 	static const int64_t spec[2] = { RD_KAFKA_OFFSET_SPEC_EARLIEST, RD_KAFKA_OFFSET_SPEC_LATEST };
@@ -204,7 +210,6 @@ static int list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct t
 		rd_kafka_AdminOptions_destroy(o);
 		rd_kafka_topic_partition_list_destroy(l);
 	}
-	return 2;
 }
 
 static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *tps, size_t n, int64_t deadline)
@@ -223,16 +228,12 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 
 	rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
 	int sent = 0, r = refresh_remaining_ms(deadline);
-	for (size_t i = 0; i < n && r > 0;) {
-		if (tps[i].leader < 0) {
-			i++;
-			continue;
+	for (size_t i = 0, e; i < n && r > 0; i = e) {
+		e = chunk_end(tps, n, i);
+		if (tps[i].leader >= 0) {
+			list_offsets_send(rk, q, tps, i, e, r);
+			sent += 2;
 		}
-		size_t e = i + 1;
-		while (e < n && e - i < OFFSETS_CHUNK && tps[e].leader == tps[i].leader)
-			e++;
-		sent += list_offsets_send(rk, q, tps, i, e, r);
-		i = e;
 	}
 	for (int done = 0; done < sent;) {
 		r = refresh_remaining_ms(deadline);
