@@ -345,7 +345,11 @@ int64_t collector_refresh_started_ms(lt_collector *c)
 
 void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeout_ms)
 {
-	if (!c->reader || (s->commit_stream != LT_CSTREAM_STARTING && s->commit_stream != LT_CSTREAM_LOADING))
+	/* Live is not enough: the expiry forecast also needs offsets.retention.minutes, and its answer can
+	 * come after the history is read (a busy machine; a slow broker). wait_loaded returns at once when
+	 * both are in. */
+	if (!c->reader || (s->commit_stream != LT_CSTREAM_STARTING && s->commit_stream != LT_CSTREAM_LOADING &&
+	                   s->commit_stream != LT_CSTREAM_LIVE))
 		return;
 	commit_reader_wait_loaded(c->reader, timeout_ms);
 	commit_snapshot_fill(c->reader, s, now_wall_ms());

@@ -68,9 +68,9 @@ void collector_set_paused(lt_collector *c, bool paused);
 bool collector_busy(lt_collector *c);          /* a refresh is in progress */
 int64_t collector_refresh_started_ms(lt_collector *c); /* wall clock start of the current/last refresh */
 
-/* For --once, whose single refresh comes right after the reader started: when the snapshot's
- * commit stream is still starting or loading, waits (at most timeout_ms) until the reader has
- * loaded the history of __consumer_offsets, then copies the commit-stream fields into s again.
+/* For --once, whose single refresh comes right after the reader started: waits (at most timeout_ms)
+ * until the reader has loaded the history of __consumer_offsets and has the broker's
+ * offsets.retention.minutes (or failed to get it), then copies the commit-stream fields into s again.
  * s must not be shared with another thread yet. Returns at once when the stream is off. */
 void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeout_ms);
 

@@ -19,9 +19,9 @@ static void usage(FILE *f)
 		"Usage: lagtop-sim [--brokers N] [--port P] [--scenario NAME] [--groups N] [--partitions P]\n"
 		"                  [--topics T] [--seed S] [--auto-create-partitions N]\n"
 		"                  [--group-min-session-timeout MS] [--group-initial-rebalance-delay MS]\n"
-		"                  [--fault-broker N] [--latency-ms MS] [--error-rate P] [--error-code NAME]\n"
-		"                  [--error-api KEY] [--drop-rate P] [--offsets-retention-minutes N] [--deny-offsets-topic]\n"
-		"                  [--kafka-version 4|3.9|3.6]\n"
+		"                  [--fault-broker N] [--latency-ms MS] [--latency-api KEY] [--error-rate P]\n"
+		"                  [--error-code NAME] [--error-api KEY] [--drop-rate P] [--offsets-retention-minutes N]\n"
+		"                  [--deny-offsets-topic] [--kafka-version 4|3.9|3.6]\n"
 		"A simulated Kafka cluster on 127.0.0.1, for lagtop's demo, tests and benchmarks (not a Kafka).\n"
 		"  --brokers N      brokers, listening on consecutive ports (default 3)\n"
 		"  --port P         first port; 0 picks free ports (default 0)\n"
@@ -37,6 +37,7 @@ static void usage(FILE *f)
 		"                   versions without ConsumerGroupDescribe, ListGroups up to v4)\n"
 		"Fault injection (on every broker, or only on --fault-broker N):\n"
 		"  --latency-ms MS  hold back every answer this long\n"
+		"  --latency-api KEY  only the answers of this API key (e.g. 32 for DescribeConfigs)\n"
 		"  --error-rate P   answer this share (0..1) of the group coordinator requests with --error-code\n"
 		"  --error-code NAME  %s\n"
 		"                   (default COORDINATOR_NOT_AVAILABLE)\n"
@@ -78,7 +79,7 @@ static int parse_int(const char *flag, const char *v, long lo, long hi, long *ou
 int main(int argc, char **argv)
 {
 	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "empty"};
-	long fault_broker = 0, latency_ms = 0, error_api = -1;
+	long fault_broker = 0, latency_ms = 0, latency_api = -1, error_api = -1;
 	double error_rate = 0, drop_rate = 0;
 	int16_t error_code = 15; /* COORDINATOR_NOT_AVAILABLE */
 	for (int i = 1; i < argc; i++) {
@@ -160,6 +161,9 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--latency-ms") == 0) {
 			if (parse_int(a, v, 0, 3600000, &latency_ms) < 0)
 				return 2;
+		} else if (strcmp(a, "--latency-api") == 0) {
+			if (parse_int(a, v, 0, 32767, &latency_api) < 0)
+				return 2;
 		} else if (strcmp(a, "--error-api") == 0) {
 			if (parse_int(a, v, 0, 32767, &error_api) < 0)
 				return 2;
@@ -201,7 +205,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if ((latency_ms && sim_fault_latency(sim, (int)fault_broker, (int)latency_ms, err, sizeof(err)) < 0) ||
+	if ((latency_ms && (sim_fault_latency(sim, (int)fault_broker, (int)latency_ms, err, sizeof(err)) < 0 ||
+	                    sim_fault_latency_api(sim, (int)fault_broker, (int)latency_api, err, sizeof(err)) < 0)) ||
 	    (error_rate > 0 &&
 	     sim_fault_errors(sim, (int)fault_broker, error_code, (int)error_api, error_rate, 0, err, sizeof(err)) < 0) ||
 	    (drop_rate > 0 && sim_fault_drop_rate(sim, (int)fault_broker, drop_rate, err, sizeof(err)) < 0)) {

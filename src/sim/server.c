@@ -266,7 +266,8 @@ static void resp_release(struct sim_server *srv, struct sim_resp *r)
 		r->cut = r->len / 2; /* the length prefix and part of the body: the client waits for the rest */
 		srv->injected_drops++;
 	}
-	int32_t lat = r->conn->broker->fault.latency_ms;
+	const struct sim_fault *f = &r->conn->broker->fault;
+	int32_t lat = f->latency_api < 0 || f->latency_api == r->api_key ? f->latency_ms : 0;
 	if (lat > 0) {
 		r->delay_timer = sim_timer_add(srv, now_mono_ms() + lat, delay_done, r);
 		return;
@@ -641,6 +642,7 @@ struct sim_server *sim_server_new(struct sim_state *st, int base_port, char *err
 		b->node_id = st->nodes[i].node_id;
 		b->want_up = true;
 		b->fault.error_api = -1;
+		b->fault.latency_api = -1;
 		if (listener_open(b, base_port ? base_port + i : 0, err, errlen) < 0) {
 			sim_server_free(srv);
 			return NULL;

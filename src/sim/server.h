@@ -19,7 +19,8 @@
  * of the group coordinator APIs (FindCoordinator, ListGroups and the group/offset APIs), in the fields
  * Kafka uses for them (sim_req_check_coordinator). */
 struct sim_fault {
-	int32_t latency_ms;  /* every answer of this broker is held back this long */
+	int32_t latency_ms;  /* every answer of this broker is held back this long ... */
+	int16_t latency_api; /* ... or only the answers of this API key (-1: every API) */
 	int16_t error_code;  /* inject this error (0: none) ... */
 	int16_t error_api;   /* ... into answers of this API key (-1: any coordinator API) ... */
 	int32_t error_count; /* ... the next this many times, then ... */

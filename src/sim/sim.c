@@ -409,6 +409,22 @@ int sim_fault_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, 
 	return 0;
 }
 
+int sim_fault_latency_api(sim_cluster *sim, int node_id, int api_key, char *err, size_t errlen)
+{
+	int lo, hi;
+	if (fault_range(sim, node_id, &lo, &hi, err, errlen) < 0)
+		return -1;
+	if (api_key < -1 || api_key > INT16_MAX) {
+		snprintf(err, errlen, "bad latency api key %d (-1 for every API)", api_key);
+		return -1;
+	}
+	LOCK(sim);
+	for (int i = lo; i <= hi; i++)
+		sim->srv->brokers[i - 1].fault.latency_api = (int16_t)api_key;
+	UNLOCK(sim);
+	return 0;
+}
+
 int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_key, double rate, int count,
 		     char *err, size_t errlen)
 {
@@ -488,7 +504,7 @@ void sim_fault_clear(sim_cluster *sim)
 	free(sim->srv->list_offsets_fail_topic);
 	sim->srv->list_offsets_fail_topic = NULL;
 	for (int i = 0; i < sim->srv->nbrokers; i++)
-		sim->srv->brokers[i].fault = (struct sim_fault){.error_api = -1};
+		sim->srv->brokers[i].fault = (struct sim_fault){.error_api = -1, .latency_api = -1};
 	UNLOCK(sim);
 }
 

@@ -150,6 +150,8 @@ int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *
  * is SIGSTOP on lagtop-sim (or sim_stop() in-process: the listeners stay bound, nothing answers). */
 /* The same as sim_broker_set_latency, for one broker or all. */
 int sim_fault_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);
+/* Holds back only the answers of api_key (-1, the default: every API) when latency is on. */
+int sim_fault_latency_api(sim_cluster *sim, int node_id, int api_key, char *err, size_t errlen);
 /* Answers the next count requests (api_key, or -1 for any of the APIs above), then a share rate (0..1) of
  * them, with error_code (0 turns it off). */
 int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_key, double rate, int count,
