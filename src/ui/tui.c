@@ -459,6 +459,14 @@ static void on_resize(struct ui *u)
 
 void ui_on_key(struct ui *u, int ch)
 {
+	/* Keys that arrive together (typed fast, pasted, sent by a script) are read in one batch: each must
+	 * act on the rows the keys before it made. "/evil Enter m" must open evil's members, not those of
+	 * the row that was selected before the filter applied — and the same for R on a reset. */
+	if (u->dirty & UI_DIRTY_ROWS) {
+		ui_rebuild_rows(u);
+		u->dirty &= ~UI_DIRTY_ROWS;
+		u->dirty |= UI_DIRTY_DRAW;
+	}
 	if (ch == KEY_RESIZE) {
 		clearok(curscr, TRUE);
 		u->dirty |= UI_DIRTY_DRAW;

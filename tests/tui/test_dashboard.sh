@@ -3,7 +3,7 @@
 # refresh, opening a group, members, filter, help, quit.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 23
+plan 24
 
 tui_start_fixture || exit 1
 tui_start 120 30 -- -b "$BOOTSTRAP" -i 1
@@ -57,6 +57,13 @@ is "filter narrows to matching groups" "$(tui_group_rows | awk '{print $1}' | tr
 tui_keys Escape
 tui_wait_text "analytics" >/dev/null
 is "Esc clears the filter" "$(tui_group_rows | wc -l | tr -d ' ')" "5"
+
+# keys sent in one go (a script, a paste, a fast typist) are read in one batch: m must act on the row
+# the filter left, not on the row selected before it
+tui_keys / a n a l y t i c s Enter m
+ok "filter, Enter and m in one batch: the filtered group's members" tui_wait_text "Members of analytics"
+tui_keys Escape / Escape
+tui_wait_text "shipping" >/dev/null
 
 tui_keys p
 ok "p pauses: PAUSED in the top bar" tui_wait_text "│ PAUSED"
