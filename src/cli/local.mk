@@ -4,7 +4,8 @@ liblagtop_a_SOURCES += \
 	src/cli/target.c src/cli/target.h \
 	src/cli/output.c src/cli/output.h \
 	src/cli/once.c \
-	src/cli/reset_cmd.c
+	src/cli/reset_cmd.c src/cli/cmd_common.h \
+	src/cli/delete_cmd.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_output

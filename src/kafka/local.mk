@@ -7,7 +7,9 @@ liblagtop_a_SOURCES += \
 	src/kafka/log_offsets.c src/kafka/log_offsets.h \
 	src/kafka/xmodes.c \
 	src/kafka/reset_exec.c src/kafka/reset_exec.h \
-	src/kafka/reset_store.c src/kafka/reset_store.h
+	src/kafka/reset_store.c src/kafka/reset_store.h \
+	src/kafka/reset_int.h \
+	src/kafka/delete_exec.c src/kafka/delete_exec.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_collector tests/integration/test_collector_sim tests/unit/test_reset_store
