@@ -22,3 +22,7 @@ EXTRA_DIST += tests/integration/test_once_sim.py
 
 TESTS += tests/integration/test_reset_cli_errors.sh
 EXTRA_DIST += tests/integration/test_reset_cli_errors.sh
+
+## --delete / --delete-offsets on the sim: guard, backup first, audit, partial failure, undo, usage errors
+TESTS += tests/integration/test_delete_sim.py
+EXTRA_DIST += tests/integration/test_delete_sim.py
