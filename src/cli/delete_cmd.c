@@ -1,7 +1,8 @@
 /* delete_cmd.c — `lagtop --delete --group G...` and `lagtop --delete-offsets --group G --topic T[:P,...]...`.
  *
  * They delete at once, as kafka-consumer-groups does (scripts written for it run unchanged), and print what
- * it prints on stdout: the same sentences, the same per-partition table, the same exception texts. What
+ * it prints on stdout: the same sentences, the same per-partition table, the same exception texts — those of
+ * the 4.x tool (3.9's differ in wording: tests/kafka/test_kafka_delete.py lists how). What
  * lagtop adds goes to stderr: the guard's refusal (an active group is never touched), the backup written
  * before anything is deleted (`--undo G --execute` restores it), the audit log. --dry-run previews.
  * Exit: 0 everything deleted (or previewed), 3 refused (guard or broker: the group is not empty),
@@ -34,6 +35,15 @@ static const struct {
 	{ LT_KERR_GROUP_SUBSCRIBED_TO_TOPIC, "GroupSubscribedToTopicException",
 	  "Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it." },
 };
+
+/* Kafka's message for an error (Errors.message()), librdkafka's for one not in the table. */
+static const char *kafka_message(int kerr)
+{
+	for (size_t i = 0; i < sizeof java_errors / sizeof java_errors[0]; i++)
+		if (java_errors[i].kerr == kerr)
+			return java_errors[i].message;
+	return delete_kerr_text(kerr);
+}
 
 /* "org.apache.kafka.common.errors.GroupNotEmptyException: The group is not empty." for a Kafka error;
  * librdkafka's text for the others, and lagtop's message when no broker answered. Newly allocated. */
@@ -87,8 +97,7 @@ static int exit_for(int rc, const lt_delete_result *r)
 
 /* ---- --delete ---- */
 
-/* kafka-consumer-groups' summary (ConsumerGroupCommand.deleteGroups), byte for byte; its list of the groups
- * deleted when others failed is joined with "'" and closed with "', '", which is kept. */
+/* kafka-consumer-groups' summary (ConsumerGroupCommand.deleteGroups, 4.x), byte for byte. */
 static void print_delete_summary(const char *const *groups, const lt_delete_result *res, size_t n)
 {
 	size_t n_ok = 0;
@@ -109,17 +118,18 @@ static void print_delete_summary(const char *const *groups, const lt_delete_resu
 			continue;
 		char *why = error_text(res[i].group_kerr, res[i].message);
 		print_safe(stdout, "* Group '", groups[i]);
-		printf("' could not be deleted due to: %s", res[i].group_kerr >= 0 ? "java.util.concurrent.ExecutionException: " : "");
-		print_safe(stdout, "", why);
+		print_safe(stdout, "' could not be deleted due to: ", why);
 		printf("\n");
 		free(why);
 	}
 	if (n_ok) {
-		printf("\nThese consumer groups were deleted successfully: '");
+		printf("\nThese consumer groups were deleted successfully: ");
 		for (size_t i = 0, k = 0; i < n; i++)
-			if (res[i].status == LT_DEL_DELETED)
-				print_safe(stdout, k++ ? "'" : "", groups[i]);
-		printf("', '\n");
+			if (res[i].status == LT_DEL_DELETED) {
+				print_safe(stdout, k++ ? ", '" : "'", groups[i]);
+				printf("'");
+			}
+		printf("\n");
 	}
 }
 
@@ -171,70 +181,73 @@ int mode_delete(const struct lt_options *o)
 
 /* ---- --delete-offsets ---- */
 
-/* The first line of kafka-consumer-groups' answer (ConsumerGroupCommand.deleteOffsets): from the group's
- * error, or else the first partition's (the admin client's all() fails with it). */
+/* The first line of kafka-consumer-groups' answer (ConsumerGroupCommand.deleteOffsets, 4.x): from the
+ * group's error, or else the first partition's (the admin client's all() fails with it). */
 static void print_offsets_headline(const struct lt_options *o, const lt_delete_result *r)
 {
 	int top = r->group_kerr;
 	for (size_t i = 0; top == 0 && i < r->n_parts; i++)
 		if (r->parts[i].partition >= 0 && r->parts[i].kerr)
 			top = r->parts[i].kerr;
-	const char *group = o->groups[0];
-	char *g = sanitize_dup(group, true);
 	switch (top) {
 	case 0:
-		printf("Request succeed for deleting offsets with topic ");
-		for (size_t i = 0; i < o->n_topics; i++)
-			print_safe(stdout, i ? ", " : "", o->topics[i]);
-		printf(" group %s\n", g);
+		print_safe(stdout, "Request succeeded for deleting offsets from group ", o->groups[0]);
+		printf(".\n");
 		break;
-	case LT_KERR_INVALID_GROUP_ID: printf("\nError: '%s' is not valid.\n", g); break;
-	case LT_KERR_GROUP_ID_NOT_FOUND: printf("\nError: '%s' does not exist.\n", g); break;
-	case LT_KERR_GROUP_AUTHORIZATION_FAILED: printf("\nError: Access to '%s' is not authorized.\n", g); break;
+	case LT_KERR_INVALID_GROUP_ID:
+	case LT_KERR_GROUP_ID_NOT_FOUND:
+	case LT_KERR_GROUP_AUTHORIZATION_FAILED:
 	case LT_KERR_NON_EMPTY_GROUP:
-		printf("\nError: Deleting offsets of a consumer group '%s' is forbidden if the group is not empty.\n", g);
+		printf("\nError: %s\n", kafka_message(top));
 		break;
 	case LT_KERR_GROUP_SUBSCRIBED_TO_TOPIC:
 	case LT_KERR_TOPIC_AUTHORIZATION_FAILED:
 	case LT_KERR_UNKNOWN_TOPIC_OR_PARTITION:
-		printf("\nError: Encounter some partition level error, see the follow-up details:\n");
+		printf("\nError: Encountered some partition-level error, see the follow-up details.\n");
 		break;
-	default: {
-		char *why = error_text(top, r->message);
-		printf("\nError: Encounter some unknown error: ");
-		print_safe(stdout, "", why);
+	default:
+		if (top < 0)
+			print_safe(stdout, "\nError: Encountered some unknown error: ", r->message ? r->message : "no answer");
+		else
+			printf("\nError: Encountered some unknown error: %s", delete_kerr_name(top));
 		printf("\n");
-		free(why);
 	}
-	}
-	free(g);
 }
 
+/* The tool's table: TOPIC as wide as the longest topic (at least 15), PARTITION 10, STATUS 15. */
 static void print_offsets_table(const lt_delete_result *r, bool dry_run)
 {
-	printf("\n%-30s %-15s %-15s", "TOPIC", "PARTITION", "STATUS");
+	int w = 15;
+	char **topics = xcalloc(r->n_parts + 1, sizeof *topics);
+	for (size_t i = 0; i < r->n_parts; i++) {
+		topics[i] = sanitize_dup(r->parts[i].topic, true);
+		if ((int)strlen(topics[i]) > w)
+			w = (int)strlen(topics[i]);
+	}
+	printf("\n%-*s %-10s %-15s", w, "TOPIC", "PARTITION", "STATUS");
 	for (size_t i = 0; i < r->n_parts; i++) {
 		const lt_delete_part *p = &r->parts[i];
 		char part[24], *status;
 		if (p->partition >= 0)
 			snprintf(part, sizeof part, "%d", p->partition);
 		else
-			snprintf(part, sizeof part, "Not Provided");
+			snprintf(part, sizeof part, "-");
 		if (dry_run && !p->kerr)
 			status = p->committed >= 0 ? xasprintf("Would delete offset %lld", (long long)p->committed)
 						   : xstrdup("No committed offset");
 		else if (p->kerr) {
 			char *why = error_text(p->kerr, NULL);
-			status = xasprintf("Error: :%s", why);
+			status = xasprintf("Error: %s", why);
 			free(why);
 		} else
 			status = xstrdup("Successful");
-		char *topic = sanitize_dup(p->topic, true);
-		printf("\n%-30s %-15s %-15s", topic, part, status);
-		free(topic);
+		printf("\n%-*s %-10s %-15s", w, topics[i], part, status);
 		free(status);
 	}
 	printf("\n");
+	for (size_t i = 0; i < r->n_parts; i++)
+		free(topics[i]);
+	free(topics);
 }
 
 int mode_delete_offsets(const struct lt_options *o)

@@ -18,6 +18,11 @@ const char *delete_kerr_text(int kerr)
 	return rd_kafka_err2str((rd_kafka_resp_err_t)kerr);
 }
 
+const char *delete_kerr_name(int kerr)
+{
+	return rd_kafka_err2name((rd_kafka_resp_err_t)kerr);
+}
+
 static void result_init(lt_delete_result *res)
 {
 	memset(res, 0, sizeof *res);

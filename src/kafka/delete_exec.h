@@ -72,5 +72,7 @@ enum {
 
 /* librdkafka's text for a Kafka error code (for messages). */
 const char *delete_kerr_text(int kerr);
+/* Its name ("COORDINATOR_NOT_AVAILABLE"), as Java's Errors enum spells it. */
+const char *delete_kerr_name(int kerr);
 
 #endif
