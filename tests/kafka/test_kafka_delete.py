@@ -13,7 +13,9 @@ Per cluster:
     (exit 3, state and members named, no backup, nothing deleted) where the tool fails too (its
     delete answer equals lagtop's stdout); on 4.x a consumer-protocol (KIP-848) group of a Java member is
     refused as well.
-The tool runs in one JVM per line (ToolBatch). By hand: LT_KAFKA_DELETE_ONLY=4|3.9 runs one line.
+Then the same on lagtop-sim with the 4.x tool, whose output there must equal its output on Kafka 4.x (a
+differential test of the sim's DeleteGroups and OffsetDelete). The tool runs in one JVM per line (ToolBatch).
+By hand: LT_KAFKA_DELETE_ONLY=4|3.9|sim runs one cluster.
 """
 import os
 import re
@@ -105,8 +107,10 @@ def as_4x(text, topics=("orders", "other", "nosuch")):
 
 
 class Ctx:
-    def __init__(self, label, line, kc, cg):
+    def __init__(self, label, line, kc, cg, sim=False):
         self.label, self.line, self.kc, self.cg, self.bootstrap = label, line, kc, cg, kc.bootstrap
+        self.sim = sim
+        self.api = (2, 0, 0) if sim else (2, 5, 0)
         self.state = tempfile.mkdtemp(prefix="lagtop-kdelete-")
         self.env = dict(os.environ, XDG_STATE_HOME=self.state, XDG_CONFIG_HOME=self.state)
         self.env.pop("LAGTOP_CONFIG", None)
@@ -142,7 +146,7 @@ class Ctx:
         from kafka import KafkaConsumer, TopicPartition
         from kafka.structs import OffsetAndMetadata
         c = KafkaConsumer(bootstrap_servers=self.bootstrap.split(","), group_id=group, enable_auto_commit=False,
-                          api_version=(2, 5, 0))
+                          api_version=self.api)
         try:
             c.commit({TopicPartition(t, p): OffsetAndMetadata(o, None) for (t, p), o in offsets.items()})
         finally:
@@ -172,7 +176,7 @@ def twin_cases():
 
 def check_twins(ctx):
     cases = twin_cases()
-    pairs = []
+    pairs, outputs = [], {}
     for i, _ in enumerate(cases):
         L, T = "d%d-lagtop" % i, "d%d-kcg" % i
         for g in (L, T):
@@ -184,10 +188,13 @@ def check_twins(ctx):
         rc_t, out_t, err_t = ctx.tool(*ta)
         rc_l, out_l, err_l = ctx.lagtop(*la)
         want = as_4x(out_t) if ctx.line == "3.9" else out_t
+        outputs[name] = tokens(out_t, {L: "G", T: "G"})
         same = tokens(out_l, {L: "G", T: "G"}) == tokens(want, {L: "G", T: "G"})
         ok(same and rc_l == want_rc, "%s: %s: lagtop prints what kafka-consumer-groups prints%s (exit %d)"
            % (ctx.label, name, " (in 4.x's words)" if ctx.line == "3.9" else "", want_rc),
            "tool (rc %d):\n%s%s\nlagtop (rc %d):\n%s%s" % (rc_t, want, err_t[-400:], rc_l, out_l, err_l))
+    if ctx.line == "4":
+        check_sim_like_kafka(ctx, outputs)
     after, text = describe_offsets(ctx, [g for p in pairs for g in p])
     for (name, _, _, _), (L, T) in zip(cases, pairs):
         ok(after[L] == after[T], "%s: %s: the same offsets are left on both twins" % (ctx.label, name),
@@ -256,6 +263,14 @@ def guard_case(ctx, g, kind, members_named):
     rc, out, err = ctx.lagtop("--delete-offsets", "--group", g, "--topic", "orders")
     ok(rc == 3 and ("Offsets of group '%s' can only be deleted if the group is inactive" % g) in err,
        "%s: %s: lagtop refuses --delete-offsets (exit 3)" % (ctx.label, kind), "rc %d\n%s\n%s" % (rc, out, err))
+    if kind.startswith("classic") and ctx.line == "4":
+        # what the broker itself answers a Stable classic group: OffsetDelete refused on the topic it
+        # subscribes to (GROUP_SUBSCRIBED_TO_TOPIC), allowed on another; the sim must answer the same
+        outs = {}
+        for topic in ("orders", "other"):
+            rc_t, out_t, err_t = ctx.tool("--delete-offsets", "--group", g, "--topic", topic)
+            outs["the tool's delete-offsets of an active group on %s" % topic] = tokens(out_t, {})
+        check_sim_like_kafka(ctx, outs)
     after = describe_offsets(ctx, [g])[0][g]
     ok(before and after == before and ctx.backups(g) == [],
        "%s: %s: nothing was deleted by lagtop, no backup" % (ctx.label, kind), "%s -> %s, backups %s" %
@@ -276,7 +291,7 @@ def check_guard(ctx):
     finally:
         for m in members:
             m.stop()
-    if ctx.line == "3.9":
+    if ctx.line == "3.9" or ctx.sim:  # the sim's consumer-protocol members are synthetic: test_delete_sim.py
         return
     g = "active-kip848"
     with K.Member(ctx.kc, "java", g, ["orders"], protocol="consumer", client_id="del-kip848") as m:
@@ -285,6 +300,51 @@ def check_guard(ctx):
         ok(assigned and got == log_ends, "%s: a Java member in consumer-protocol group %s" % (ctx.label, g),
            "%s %s" % (m.seen, got))
         guard_case(ctx, g, "consumer-protocol group", [])
+
+
+# The tool's output of each twin case on Kafka 4.x, by case: on lagtop-sim it must print the same (the sim
+# answers DeleteGroups and OffsetDelete as Kafka does).
+REFERENCE = {}
+
+
+def check_sim_like_kafka(ctx, outputs):
+    if not ctx.sim:
+        REFERENCE.update(outputs)
+        return
+    for name in sorted(outputs):
+        ok(outputs[name] == REFERENCE.get(name), "%s: %s: kafka-consumer-groups prints on the sim what it prints "
+           "on Kafka 4.x" % (ctx.label, name), "sim: %s\nKafka: %s" % (outputs[name], REFERENCE.get(name)))
+
+
+def run_sim(cg):
+    sim = subprocess.Popen([os.environ["LAGTOP_SIM"], "--port", "0", "--brokers", "1", "--auto-create-partitions",
+                            "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                           text=True)
+    try:
+        line = sim.stdout.readline()
+        if not line.startswith("ready bootstrap="):
+            ok(False, "lagtop-sim starts", line)
+            return
+        shim = K.KafkaCluster("4")  # not started: lends its Java clients (Member) to the sim's address
+        shim.bootstrap = line.strip().split("=", 1)[1]
+        ctx = Ctx("lagtop-sim", "4", shim, cg, sim=True)
+        try:
+            K.create_topic(ctx.bootstrap, "orders", 3, 10, api_version=(2, 0, 0))
+            K.create_topic(ctx.bootstrap, "other", 2, 5, api_version=(2, 0, 0))
+            t = time.monotonic()
+            pairs, after = check_twins(ctx)
+            check_backup_audit_undo(ctx, pairs, after)
+            check_guard(ctx)
+            note("%s: in %.1f s" % (ctx.label, time.monotonic() - t))
+        finally:
+            ctx.close()
+    finally:
+        sim.terminate()
+        try:
+            sim.wait(10)
+        except subprocess.TimeoutExpired:
+            sim.kill()
+            sim.wait()
 
 
 def run_line(line, cg):
@@ -329,7 +389,7 @@ def main():
     from tool_batch import ToolBatch
     only = os.environ.get("LT_KAFKA_DELETE_ONLY", "")
     for line in ("4", "3.9"):
-        if only and only != line:
+        if only and only not in (line, "sim" if line == "4" else ""):
             continue
         t = time.monotonic()
         try:
@@ -337,7 +397,10 @@ def main():
         except K.Unavailable as e:
             K.prerequisite(str(e))
         try:
-            run_line(line, cg)
+            if not only or only == line:
+                run_line(line, cg)
+            if line == "4" and (not only or only == "sim"):
+                run_sim(cg)
         finally:
             cg.close()
         note("Kafka line %s in %.1f s" % (line, time.monotonic() - t))
