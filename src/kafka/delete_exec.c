@@ -78,6 +78,47 @@ static void backup_into(void *arg, const char *topic, int32_t partition, int64_t
 	reset_input_part(arg, topic, partition)->committed = offset;
 }
 
+static lt_delete_part *add_part(lt_delete_result *res, const char *topic, int32_t partition, int kerr)
+{
+	for (size_t i = 0; i < res->n_parts; i++)
+		if (res->parts[i].partition == partition && strcmp(res->parts[i].topic, topic) == 0)
+			return &res->parts[i];
+	res->parts = xrealloc(res->parts, (res->n_parts + 1) * sizeof *res->parts);
+	lt_delete_part *p = &res->parts[res->n_parts++];
+	*p = (lt_delete_part){ .topic = xstrdup(topic), .partition = partition, .committed = LT_OFFSET_NONE,
+			       .kerr = kerr };
+	return p;
+}
+
+/* kafka-consumer-groups sorts its result table by the text topic + partition ("t10" before "t2"). */
+static int part_cmp(const void *a, const void *b)
+{
+	const lt_delete_part *x = a, *y = b;
+	char *kx = xasprintf("%s%d", x->topic, x->partition), *ky = xasprintf("%s%d", y->topic, y->partition);
+	int r = strcmp(kx, ky);
+	free(kx);
+	free(ky);
+	return r;
+}
+
+/* The committed offsets read into res: per asked partition (delete-offsets), or as the parts themselves
+ * (a whole group: every committed partition, which the dashboard shows). */
+static void take_committed(lt_delete_result *res, const lt_reset_input *cur)
+{
+	if (res->n_parts == 0) {
+		for (size_t i = 0; i < cur->n_parts; i++)
+			add_part(res, cur->parts[i].topic, cur->parts[i].partition, 0);
+		if (res->n_parts > 1)
+			qsort(res->parts, res->n_parts, sizeof *res->parts, part_cmp);
+	}
+	for (size_t i = 0; i < res->n_parts; i++) {
+		const lt_reset_part *p = reset_input_find(cur, res->parts[i].topic, res->parts[i].partition);
+		if (p)
+			res->parts[i].committed = p->committed;
+	}
+	res->n_backed_up = cur->n_parts;
+}
+
 /* Step 2: reads the committed offsets (of parts, or all when NULL) and writes them as a backup. 0 (also when
  * there is nothing to back up), or -1 with res failed: nothing may be deleted. */
 static int backup(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
@@ -93,12 +134,7 @@ static int backup(lt_reset_conn *c, const char *group, const rd_kafka_topic_part
 			    xasprintf("cannot back up the committed offsets, nothing was deleted: %s", err));
 		return -1;
 	}
-	for (size_t i = 0; i < res->n_parts; i++) {
-		const lt_reset_part *p = reset_input_find(&cur, res->parts[i].topic, res->parts[i].partition);
-		if (p)
-			res->parts[i].committed = p->committed;
-	}
-	res->n_backed_up = cur.n_parts;
+	take_committed(res, &cur);
 	int rc = 0;
 	if (cur.n_parts) {
 		char *csv = reset_csv_backup(&cur);
@@ -136,7 +172,7 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 		lt_reset_input cur;
 		reset_input_init(&cur);
 		if (reset_read_committed(c, group, NULL, backup_into, &cur, err, sizeof err) == 0) {
-			res->n_backed_up = cur.n_parts;
+			take_committed(res, &cur);
 			set_message(res, LT_DEL_PREVIEW, NULL);
 		} else {
 			res->group_kerr = -1;
@@ -193,29 +229,6 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 }
 
 /* ---- delete-offsets ---- */
-
-static lt_delete_part *add_part(lt_delete_result *res, const char *topic, int32_t partition, int kerr)
-{
-	for (size_t i = 0; i < res->n_parts; i++)
-		if (res->parts[i].partition == partition && strcmp(res->parts[i].topic, topic) == 0)
-			return &res->parts[i];
-	res->parts = xrealloc(res->parts, (res->n_parts + 1) * sizeof *res->parts);
-	lt_delete_part *p = &res->parts[res->n_parts++];
-	*p = (lt_delete_part){ .topic = xstrdup(topic), .partition = partition, .committed = LT_OFFSET_NONE,
-			       .kerr = kerr };
-	return p;
-}
-
-/* kafka-consumer-groups sorts its result table by the text topic + partition ("t10" before "t2"). */
-static int part_cmp(const void *a, const void *b)
-{
-	const lt_delete_part *x = a, *y = b;
-	char *kx = xasprintf("%s%d", x->topic, x->partition), *ky = xasprintf("%s%d", y->topic, y->partition);
-	int r = strcmp(kx, ky);
-	free(kx);
-	free(ky);
-	return r;
-}
 
 /* The partitions asked: explicit ones as given, a bare topic's from the metadata (-1 when it has none). */
 static int resolve_partitions(lt_reset_conn *c, const lt_reset_request *rq, lt_delete_result *res, char *err,
@@ -393,12 +406,8 @@ lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *r
 		lt_reset_input cur;
 		reset_input_init(&cur);
 		brc = l->cnt ? reset_read_committed(c, rq->group, l, backup_into, &cur, err, sizeof err) : 0;
-		for (size_t i = 0; brc == 0 && i < res->n_parts; i++) {
-			const lt_reset_part *p = reset_input_find(&cur, res->parts[i].topic, res->parts[i].partition);
-			if (p)
-				res->parts[i].committed = p->committed;
-		}
-		res->n_backed_up = cur.n_parts;
+		if (brc == 0)
+			take_committed(res, &cur);
 		reset_input_free(&cur);
 		if (brc) {
 			res->group_kerr = -1;

@@ -44,7 +44,8 @@ typedef struct lt_delete_result {
 	char *message;       /* why it was refused or failed, possibly several lines; NULL when all went well */
 	char *backup_path;   /* the backup written before deleting, NULL if none */
 	size_t n_backed_up;  /* committed offsets in that backup */
-	size_t n_parts;      /* delete-offsets: the partitions asked, sorted as kafka-consumer-groups sorts them */
+	size_t n_parts;      /* delete-offsets: the partitions asked; a group: its committed partitions (once read);
+				sorted as kafka-consumer-groups sorts them */
 	lt_delete_part *parts;
 	char *audit_error;   /* the audit line could not be written (reported, not fatal) */
 } lt_delete_result;
