@@ -51,8 +51,8 @@ static const char *const section_titles[] = {
 	[SEC_CONNECT] = "Connection",
 	[SEC_VIEW] = "Display and one-shot output",
 	[SEC_RESET] = "Offset resets (dry run unless --execute)",
-	[SEC_DELETE] = "Deletes (at once, as kafka-consumer-groups does; refused while the group has active\n"
-		       "members, the offsets backed up first, undone with --undo GROUP --execute)",
+	[SEC_DELETE] = "Deletes (at once, like kafka-consumer-groups; --dry-run previews;\n"
+		       "refused while a group has members; backed up first: --undo GROUP --execute)",
 };
 
 struct option_def {
@@ -114,9 +114,9 @@ static const struct option_def option_table[] = {
 
 	/* deletes (issue 16): the real tool's spellings; --group and --topic as above, --dry-run previews */
 	{ "delete", OPT_DELETE, no_argument, NULL, SEC_DELETE,
-	  "delete each --group G (exact; repeatable), with its committed offsets; --dry-run: only say what would go" },
+	  "delete each --group G (exact id, repeatable) and its offsets" },
 	{ "delete-offsets", OPT_DELETE_OFFSETS, no_argument, NULL, SEC_DELETE,
-	  "delete the committed offsets of one --group on each --topic T[:P,...]; --dry-run: only say what would go" },
+	  "delete one --group's committed offsets on each --topic T[:P,...]" },
 };
 
 #define N_OPTIONS (sizeof option_table / sizeof option_table[0])
