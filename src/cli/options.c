@@ -90,7 +90,7 @@ static const struct option_def option_table[] = {
 	{ "format", OPT_FORMAT, required_argument, "table|json|csv", SEC_VIEW, "output format for --once (default table)" },
 	{ "samples", OPT_SAMPLES, required_argument, "N", SEC_VIEW,
 	  "with --once, take N refreshes --interval apart so rates, time lag and status are filled" },
-	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset path (keys and options)" },
+	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset and delete path (keys and options)" },
 	{ "no-commit-stream", OPT_NO_COMMIT_STREAM, no_argument, NULL, SEC_VIEW,
 	  "do not read __consumer_offsets (no commit times, commit rates or expiry forecasts)" },
 	{ "theme", OPT_THEME, required_argument, "NAME", SEC_VIEW, "colour theme (default, light, high-contrast, mono)" },
