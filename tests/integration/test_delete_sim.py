@@ -123,6 +123,19 @@ def check_guard(s):
        "guard: every refusal is in the audit log", "\n".join(audit))
 
 
+def check_read_only_cluster(s):
+    conf = os.path.join(s.state, "ro.conf")
+    with open(conf, "w") as f:
+        f.write('clusters = { fx = { bootstrap_servers = "%s"; read_only = true; }; };\n' % s.boot)
+    for args in (["--delete", "--group", "fx-empty"], ["--delete-offsets", "--group", "fx-empty", "--topic", "fx-orders"]):
+        p = subprocess.run([os.environ["LAGTOP"], *args, "--config", conf, "-c", "fx"], capture_output=True, text=True,
+                           env=s.env, timeout=60, stdin=subprocess.DEVNULL)
+        ok(p.returncode == 2 and "deletes are disabled for cluster 'fx' (read_only = true in %s)" % conf in p.stderr,
+           "%s: a read_only cluster has no delete path (exit 2)" % args[0], "rc %d\n%s" % (p.returncode, p.stderr))
+    ok(s.committed("fx-empty") == {("fx-orders", 0): 10, ("fx-orders", 2): 20}, "read_only: nothing deleted",
+       s.committed("fx-empty"))
+
+
 def check_dry_run(s):
     rc, out, err = s.lagtop("--delete-offsets", "--group", "fx-empty", "--topic", "fx-orders", "--dry-run")
     rows = table(out)
@@ -236,7 +249,7 @@ def check_usage():
 def main():
     s = Sim()
     try:
-        for check in (check_guard, check_dry_run, check_no_backup_no_delete, check_partial_and_undo_offsets,
+        for check in (check_guard, check_read_only_cluster, check_dry_run, check_no_backup_no_delete, check_partial_and_undo_offsets,
                       check_delete_groups_and_undo):
             check(s)
     finally:
