@@ -277,6 +277,26 @@ def guard_case(ctx, g, kind, members_named):
        (before, after, ctx.backups(g)))
 
 
+def after_members_left(ctx, g, args, kind):
+    """Once the members left (the group Empty), the delete lagtop refused goes through, backed up, and --undo
+    --execute brings the offsets back (read with the tool)."""
+    before = describe_offsets(ctx, [g])[0][g]
+    deadline = time.monotonic() + 30
+    while True:  # leaving is synchronous, but allow the coordinator a moment
+        rc, out, err = ctx.lagtop(*args)
+        if rc != 3 or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    gone = describe_offsets(ctx, [g])[0][g]
+    ok(rc == 0 and before and gone == {} and len(ctx.backups(g)) == 1,
+       "%s: %s: once its members left, lagtop deletes (exit 0), with a backup" % (ctx.label, kind),
+       "rc %d, %s -> %s, backups %s\n%s%s" % (rc, before, gone, ctx.backups(g), out, err))
+    rc, out, err = ctx.lagtop("--undo", g, "--execute")
+    back = describe_offsets(ctx, [g])[0][g]
+    ok(rc == 0 and back == before, "%s: %s: --undo --execute puts the offsets back" % (ctx.label, kind),
+       "rc %d, %s\n%s" % (rc, back, err))
+
+
 def check_guard(ctx):
     g = "active-classic"
     log_ends = {("orders", p): 10 for p in range(3)}
@@ -291,6 +311,7 @@ def check_guard(ctx):
     finally:
         for m in members:
             m.stop()
+    after_members_left(ctx, g, ["--delete-offsets", "--group", g, "--topic", "orders"], "classic group")
     if ctx.line == "3.9" or ctx.sim:  # the sim's consumer-protocol members are synthetic: test_delete_sim.py
         return
     g = "active-kip848"
@@ -300,6 +321,7 @@ def check_guard(ctx):
         ok(assigned and got == log_ends, "%s: a Java member in consumer-protocol group %s" % (ctx.label, g),
            "%s %s" % (m.seen, got))
         guard_case(ctx, g, "consumer-protocol group", [])
+    after_members_left(ctx, g, ["--delete", "--group", g], "consumer-protocol group")
 
 
 # The tool's output of each twin case on Kafka 4.x, by case: on lagtop-sim it must print the same (the sim
