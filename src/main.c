@@ -28,6 +28,8 @@ int main(int argc, char **argv)
 	case LT_MODE_ONCE: rc = mode_once(&opts); break;
 	case LT_MODE_RESET: rc = mode_reset(&opts); break;
 	case LT_MODE_UNDO: rc = mode_undo(&opts); break;
+	case LT_MODE_DELETE: rc = mode_delete(&opts); break;
+	case LT_MODE_DELETE_OFFSETS: rc = mode_delete_offsets(&opts); break;
 	case LT_MODE_DEMO: rc = mode_demo(&opts); break;
 	case LT_MODE_X_LIST: rc = mode_x_list(&opts); break;
 	case LT_MODE_X_DUMP: rc = mode_x_dump(&opts); break;

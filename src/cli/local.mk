@@ -4,7 +4,8 @@ liblagtop_a_SOURCES += \
 	src/cli/target.c src/cli/target.h \
 	src/cli/output.c src/cli/output.h \
 	src/cli/once.c \
-	src/cli/reset_cmd.c
+	src/cli/reset_cmd.c src/cli/cmd_common.h \
+	src/cli/delete_cmd.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_output
@@ -21,3 +22,7 @@ EXTRA_DIST += tests/integration/test_once_sim.py
 
 TESTS += tests/integration/test_reset_cli_errors.sh
 EXTRA_DIST += tests/integration/test_reset_cli_errors.sh
+
+## --delete / --delete-offsets on the sim: guard, backup first, audit, partial failure, undo, usage errors
+TESTS += tests/integration/test_delete_sim.py
+EXTRA_DIST += tests/integration/test_delete_sim.py

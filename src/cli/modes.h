@@ -10,7 +10,7 @@ enum {
 	LT_EXIT_OK = 0,
 	LT_EXIT_CLUSTER = 1, /* cannot reach / talk to the cluster, or local I/O failed */
 	LT_EXIT_USAGE = 2,   /* bad options, config, or input files */
-	LT_EXIT_REFUSED = 3, /* the reset guard refused */
+	LT_EXIT_REFUSED = 3, /* the guard refused a reset or delete */
 };
 
 int mode_tui(const struct lt_options *o);    /* src/ui/tui.c */
@@ -18,6 +18,8 @@ int mode_demo(const struct lt_options *o);   /* src/ui/demo.c: in-process sim + 
 int mode_once(const struct lt_options *o);   /* src/cli/once.c */
 int mode_reset(const struct lt_options *o);  /* src/cli/reset_cmd.c */
 int mode_undo(const struct lt_options *o);   /* src/cli/reset_cmd.c */
+int mode_delete(const struct lt_options *o);         /* src/cli/delete_cmd.c: --delete */
+int mode_delete_offsets(const struct lt_options *o); /* src/cli/delete_cmd.c: --delete-offsets */
 int mode_x_list(const struct lt_options *o); /* src/kafka/xmodes.c: -X list */
 /* src/kafka/xmodes.c: --version, and the librdkafka lagtop runs on with what it uses of it beyond 2.0.2 */
 int mode_version(const struct lt_options *o);

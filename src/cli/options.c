@@ -38,15 +38,21 @@ enum {
 	OPT_EXECUTE,
 	OPT_EXPORT,
 	OPT_UNDO,
+	/* deletes (issue 16) */
+	OPT_DELETE,
+	OPT_DELETE_OFFSETS,
 };
 
-enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_RESET };
+enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_RESET, SEC_DELETE };
+#define SEC_LAST SEC_DELETE
 
 static const char *const section_titles[] = {
 	[SEC_GENERAL] = "Modes",
 	[SEC_CONNECT] = "Connection",
 	[SEC_VIEW] = "Display and one-shot output",
 	[SEC_RESET] = "Offset resets (dry run unless --execute)",
+	[SEC_DELETE] = "Deletes (at once, like kafka-consumer-groups; --dry-run previews;\n"
+		       "refused while a group has members; backed up first: --undo GROUP --execute)",
 };
 
 struct option_def {
@@ -84,7 +90,7 @@ static const struct option_def option_table[] = {
 	{ "format", OPT_FORMAT, required_argument, "table|json|csv", SEC_VIEW, "output format for --once (default table)" },
 	{ "samples", OPT_SAMPLES, required_argument, "N", SEC_VIEW,
 	  "with --once, take N refreshes --interval apart so rates, time lag and status are filled" },
-	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset path (keys and options)" },
+	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset and delete path (keys and options)" },
 	{ "no-commit-stream", OPT_NO_COMMIT_STREAM, no_argument, NULL, SEC_VIEW,
 	  "do not read __consumer_offsets (no commit times, commit rates or expiry forecasts)" },
 	{ "theme", OPT_THEME, required_argument, "NAME", SEC_VIEW, "colour theme (default, light, high-contrast, mono)" },
@@ -105,6 +111,12 @@ static const struct option_def option_table[] = {
 	{ "dry-run", OPT_DRY_RUN, no_argument, NULL, SEC_RESET, "only show the plan (the default)" },
 	{ "execute", OPT_EXECUTE, no_argument, NULL, SEC_RESET, "commit the plan (after a backup)" },
 	{ "export", OPT_EXPORT, no_argument, NULL, SEC_RESET, "print the plan as CSV" },
+
+	/* deletes (issue 16): the real tool's spellings; --group and --topic as above, --dry-run previews */
+	{ "delete", OPT_DELETE, no_argument, NULL, SEC_DELETE,
+	  "delete each --group G (exact id, repeatable) and its offsets" },
+	{ "delete-offsets", OPT_DELETE_OFFSETS, no_argument, NULL, SEC_DELETE,
+	  "delete one --group's committed offsets on each --topic T[:P,...]" },
 };
 
 #define N_OPTIONS (sizeof option_table / sizeof option_table[0])
@@ -186,6 +198,37 @@ static int set_target(struct lt_options *o, lt_target_kind t, const char *name, 
 	return 0;
 }
 
+/* --delete and --delete-offsets: kafka-consumer-groups' rules and wording (4.x). They delete at once, as
+ * the tool does (it ignores --execute and --dry-run here; lagtop accepts --execute and makes --dry-run a
+ * preview). */
+static int delete_rules(const struct lt_options *o, char *err, size_t errlen)
+{
+	bool offsets = o->mode == LT_MODE_DELETE_OFFSETS;
+	if (o->read_only)
+		return err_set(err, errlen, "deletes are disabled by --read-only");
+	if (o->dry_run && o->execute)
+		return err_set(err, errlen, "Option [%s] only accepts one of [execute] and [dry-run]",
+			       offsets ? "delete-offsets" : "delete");
+	if (o->target || o->all_topics || o->export_csv)
+		return err_set(err, errlen, "%s takes no reset target, --all-topics or --export",
+			       offsets ? "--delete-offsets" : "--delete");
+	if ((o->format != LT_FORMAT_TABLE || o->samples != 1))
+		return err_set(err, errlen, "--format and --samples go with --once");
+	if (!offsets) {
+		if (o->n_groups == 0)
+			return err_set(err, errlen, "Option [delete] takes one of these options: [all-groups], [group]");
+		if (o->n_topics)
+			return err_set(err, errlen,
+				       "The consumer does not support topic-specific offset deletion from a consumer group.");
+		return 0;
+	}
+	if (o->n_groups == 0 || o->n_topics == 0)
+		return err_set(err, errlen, "Option [delete-offsets] takes the following options: [group], [topic]");
+	if (o->n_groups > 1)
+		return err_set(err, errlen, "Found multiple arguments for option group, but you asked for only one");
+	return 0;
+}
+
 int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	struct option longopts[N_OPTIONS + 1];
@@ -232,6 +275,14 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			if (set_mode(o, &mode_name, LT_MODE_UNDO, "--undo", err, errlen))
 				return -1;
 			o->undo_group = optarg;
+			break;
+		case OPT_DELETE:
+			if (set_mode(o, &mode_name, LT_MODE_DELETE, "--delete", err, errlen))
+				return -1;
+			break;
+		case OPT_DELETE_OFFSETS:
+			if (set_mode(o, &mode_name, LT_MODE_DELETE_OFFSETS, "--delete-offsets", err, errlen))
+				return -1;
 			break;
 		case 'b': o->bootstrap = optarg; break;
 		case 'c': o->cluster = optarg; break;
@@ -307,6 +358,8 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		o->no_color = true;
 
 	/* Cross-option rules. */
+	if (o->mode == LT_MODE_DELETE || o->mode == LT_MODE_DELETE_OFFSETS)
+		return delete_rules(o, err, errlen);
 	bool reset_like = o->mode == LT_MODE_RESET || o->mode == LT_MODE_UNDO;
 	/* kafka-consumer-groups' wording for the rules it shares (see RESET-SEMANTICS) */
 	if (o->dry_run && o->execute)
@@ -351,9 +404,11 @@ void options_print_help(FILE *out, const char *argv0)
 		"       %s --once [--format F] [-g REGEX]...\n"
 		"       %s --reset-offsets -g GROUP (--all-topics|--topic T[:P,...]) TARGET [--execute]\n"
 		"       %s --undo GROUP [--execute]\n"
+		"       %s --delete --group GROUP... [--dry-run]\n"
+		"       %s --delete-offsets --group GROUP --topic T[:P,...]... [--dry-run]\n"
 		"       %s --demo\n",
-		argv0, argv0, argv0, argv0, argv0);
-	for (int sec = SEC_GENERAL; sec <= SEC_RESET; sec++) {
+		argv0, argv0, argv0, argv0, argv0, argv0, argv0);
+	for (int sec = SEC_GENERAL; sec <= SEC_LAST; sec++) {
 		fprintf(out, "\n%s:\n", section_titles[sec]);
 		for (size_t i = 0; i < N_OPTIONS; i++) {
 			const struct option_def *d = &option_table[i];
@@ -371,6 +426,6 @@ void options_print_help(FILE *out, const char *argv0)
 		}
 	}
 	fprintf(out,
-		"\nExit status: 0 ok, 1 cluster or I/O error, 2 usage error, 3 reset refused by the guard.\n"
+		"\nExit status: 0 ok, 1 cluster or I/O error, 2 usage error, 3 reset or delete refused by the guard.\n"
 		"See lagtop(1) for the configuration file, keys and examples.\n");
 }

@@ -21,6 +21,9 @@ typedef enum {
 	LT_MODE_VERSION,
 	LT_MODE_X_LIST,  /* -X list */
 	LT_MODE_X_DUMP,  /* -X dump */
+	/* deletes (issue 16) */
+	LT_MODE_DELETE,         /* --delete --group G... */
+	LT_MODE_DELETE_OFFSETS, /* --delete-offsets --group G --topic T[:P,...]... */
 } lt_mode;
 
 typedef enum {
@@ -54,7 +57,7 @@ struct lt_options {
 	int timeout_ms;           /* --timeout, default 10 s */
 
 	/* what to show */
-	size_t n_groups;          /* -g/--group: regexes (once/tui), the exact group (reset) */
+	size_t n_groups;          /* -g/--group: regexes (once/tui), the exact group (reset, delete) */
 	const char **groups;
 	int interval_ms;          /* -i/--interval: refresh interval; -1 when not given */
 	lt_format format;         /* --format */
@@ -67,11 +70,11 @@ struct lt_options {
 
 	/* resets */
 	bool all_topics;          /* --all-topics */
-	size_t n_topics;          /* --topic T[:P,...] as given */
+	size_t n_topics;          /* --topic T[:P,...] as given (resets, --delete-offsets) */
 	const char **topics;
 	lt_target_kind target;
 	const char *target_arg;
-	bool dry_run;             /* --dry-run given explicitly */
+	bool dry_run;             /* --dry-run given explicitly (with --delete*: preview, delete nothing) */
 	bool execute;             /* --execute */
 	bool export_csv;          /* --export */
 	const char *undo_group;   /* --undo */

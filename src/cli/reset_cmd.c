@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cmd_common.h"
 #include "cli/modes.h"
 #include "config/config.h"
 #include "kafka/reset_exec.h"
@@ -34,9 +35,13 @@ static lt_reset_target map_target(lt_target_kind k)
 	return LT_RESET_NONE;
 }
 
-/* The connection for a reset: the cluster from the config file (-c, default_cluster) merged with -b and
- * -X (src/config). A cluster marked read_only in the config has no reset path. */
 static lt_reset_conn *connect_from_options(const struct lt_options *o, int *exit_code, char *err, size_t errlen)
+{
+	return cli_reset_connect(o, "resets", exit_code, err, errlen);
+}
+
+lt_reset_conn *cli_reset_connect(const struct lt_options *o, const char *what, int *exit_code, char *err,
+				 size_t errlen)
 {
 	struct lt_config cfg;
 	struct lt_cluster_conf cc;
@@ -45,7 +50,7 @@ static lt_reset_conn *connect_from_options(const struct lt_options *o, int *exit
 		return NULL;
 	lt_reset_conn *c = NULL;
 	if (cc.read_only) {
-		snprintf(err, errlen, "resets are disabled for cluster '%s' (read_only = true in %s)",
+		snprintf(err, errlen, "%s are disabled for cluster '%s' (read_only = true in %s)", what,
 			 cc.name ? cc.name : cc.bootstrap, cfg.path ? cfg.path : "the configuration");
 	} else {
 		struct lt_reset_conn_conf cf = {
@@ -63,8 +68,12 @@ static lt_reset_conn *connect_from_options(const struct lt_options *o, int *exit
 	return c;
 }
 
-/* Messages carry names from the cluster (client ids, hosts, topics): each line is made terminal-safe. */
 static void print_lines(FILE *f, const char *prefix, const char *text)
+{
+	cli_print_lines(f, prefix, text);
+}
+
+void cli_print_lines(FILE *f, const char *prefix, const char *text)
 {
 	const char *p = text;
 	while (*p) {

@@ -7,7 +7,9 @@ liblagtop_a_SOURCES += \
 	src/kafka/log_offsets.c src/kafka/log_offsets.h \
 	src/kafka/xmodes.c \
 	src/kafka/reset_exec.c src/kafka/reset_exec.h \
-	src/kafka/reset_store.c src/kafka/reset_store.h
+	src/kafka/reset_store.c src/kafka/reset_store.h \
+	src/kafka/reset_int.h \
+	src/kafka/delete_exec.c src/kafka/delete_exec.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_collector tests/integration/test_collector_sim tests/unit/test_reset_store
@@ -21,6 +23,12 @@ tests_integration_test_collector_sim_LDADD = $(UNIT_LDADD)
 tests_unit_test_reset_store_SOURCES = tests/unit/test_reset_store.c
 tests_unit_test_reset_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_reset_store_LDADD = $(UNIT_LDADD)
+## deletes: a member joining between the guard and the delete (the broker refuses; the backup is there)
+check_PROGRAMS += tests/integration/test_delete_race_sim
+TESTS += tests/integration/test_delete_race_sim
+tests_integration_test_delete_race_sim_SOURCES = tests/integration/test_delete_race_sim.c
+tests_integration_test_delete_race_sim_CFLAGS = $(UNIT_CFLAGS)
+tests_integration_test_delete_race_sim_LDADD = $(UNIT_LDADD)
 endif
 
 ## the two log-offsets paths (ListOffsets / offsets_for_times) and a broker before KIP-848

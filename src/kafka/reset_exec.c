@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kafka/client.h"
+#include "kafka/reset_int.h"
 #include "kafka/reset_store.h"
 #include "model/group_view.h"
 #include "reset/csv.h"
@@ -19,13 +20,6 @@
 #include "util/errbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
-
-struct lt_reset_conn {
-	lt_client *cl;
-	rd_kafka_t *rk;         /* owned by cl */
-	int timeout_ms;
-	char *cluster;
-};
 
 int64_t reset_now_ms(void)
 {
@@ -67,7 +61,7 @@ void reset_conn_free(lt_reset_conn *c)
  * late answer can never be taken for the answer of a later call (a stale "Empty" must not pass the guard). */
 #define COLD_TIMEOUT_MS (3600 * 1000)
 
-static rd_kafka_AdminOptions_t *admin_options(lt_reset_conn *c, rd_kafka_admin_op_t op)
+rd_kafka_AdminOptions_t *reset_admin_options(lt_reset_conn *c, rd_kafka_admin_op_t op)
 {
 	char errstr[256];
 	rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(c->rk, op);
@@ -77,8 +71,14 @@ static rd_kafka_AdminOptions_t *admin_options(lt_reset_conn *c, rd_kafka_admin_o
 
 /* Waits for the admin result of `type` on q, at most the connection's timeout. NULL with err on timeout
  * or a request-level error. */
-static rd_kafka_event_t *wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
+rd_kafka_event_t *reset_wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
 				     const char *what, char *err, size_t errlen)
+{
+	return reset_wait_result_err(c, q, type, what, NULL, err, errlen);
+}
+
+rd_kafka_event_t *reset_wait_result_err(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
+					 const char *what, rd_kafka_resp_err_t *event_err, char *err, size_t errlen)
 {
 	/* the monotonic clock: a wall-clock step must not cut a wait short (or stretch it) */
 	int64_t deadline = now_mono_ms() + c->timeout_ms;
@@ -97,6 +97,10 @@ static rd_kafka_event_t *wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_k
 		}
 		if (rd_kafka_event_error(ev)) {
 			err_set(err, errlen, "%s: %s", what, rd_kafka_event_error_string(ev));
+			if (event_err) {
+				*event_err = rd_kafka_event_error(ev);
+				return ev;
+			}
 			rd_kafka_event_destroy(ev);
 			return NULL;
 		}
@@ -132,7 +136,7 @@ static lt_group_listing read_listing(lt_reset_conn *c, const char *group, char *
 	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
 	rd_kafka_ListConsumerGroups(c->rk, o, q);
 	rd_kafka_AdminOptions_destroy(o);
-	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT, "ListGroups", why, whylen);
+	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT, "ListGroups", why, whylen);
 	rd_kafka_queue_destroy(q);
 	if (!ev)
 		return l;
@@ -165,11 +169,11 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 {
 	char err[512];
 	const char *groups[1] = { group };
-	rd_kafka_AdminOptions_t *o = admin_options(c, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
+	rd_kafka_AdminOptions_t *o = reset_admin_options(c, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
 	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
 	rd_kafka_DescribeConsumerGroups(c->rk, groups, 1, o, q);
 	rd_kafka_AdminOptions_destroy(o);
-	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT, "describing the group",
+	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT, "describing the group",
 					   err, sizeof err);
 	rd_kafka_queue_destroy(q);
 	if (!ev) {
@@ -229,16 +233,16 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 }
 
 /* The group's committed offsets (every partition when parts is NULL). Calls cb for each committed one. */
-static int read_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
+int reset_read_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
 			  void (*cb)(void *, const char *, int32_t, int64_t), void *arg, char *err, size_t errlen)
 {
 	rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(group, parts);
-	rd_kafka_AdminOptions_t *o = admin_options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
+	rd_kafka_AdminOptions_t *o = reset_admin_options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
 	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
 	rd_kafka_ListConsumerGroupOffsets(c->rk, &req, 1, o, q);
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
-	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
+	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
 					   "reading committed offsets", err, errlen);
 	rd_kafka_queue_destroy(q);
 	if (!ev)
@@ -351,7 +355,7 @@ out:
 int reset_exec_gather(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_input *in, char *err, size_t errlen)
 {
 	reset_exec_read_state(c, rq->group, in);
-	if (read_committed(c, rq->group, NULL, committed_into_input, in, err, errlen))
+	if (reset_read_committed(c, rq->group, NULL, committed_into_input, in, err, errlen))
 		return -1;
 	size_t n_topics = 0;
 	char **topics = reset_request_topics(rq, in, &n_topics);
@@ -453,12 +457,12 @@ static void commit_offsets(lt_reset_conn *c, const lt_reset_plan *plan, lt_reset
 	char err[1024];
 	rd_kafka_AlterConsumerGroupOffsets_t *req = rd_kafka_AlterConsumerGroupOffsets_new(plan->group, l);
 	rd_kafka_topic_partition_list_destroy(l);
-	rd_kafka_AdminOptions_t *opt = admin_options(c, RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS);
+	rd_kafka_AdminOptions_t *opt = reset_admin_options(c, RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS);
 	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
 	rd_kafka_AlterConsumerGroupOffsets(c->rk, &req, 1, opt, q);
 	rd_kafka_AdminOptions_destroy(opt);
 	rd_kafka_AlterConsumerGroupOffsets_destroy(req);
-	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
+	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
 					   "committing offsets (its outcome is unknown: see the offsets read back)", err,
 					   sizeof err);
 	rd_kafka_queue_destroy(q);
@@ -486,12 +490,12 @@ static void delete_offsets(lt_reset_conn *c, const lt_reset_plan *plan, lt_reset
 	char err[1024];
 	rd_kafka_DeleteConsumerGroupOffsets_t *req = rd_kafka_DeleteConsumerGroupOffsets_new(plan->group, l);
 	rd_kafka_topic_partition_list_destroy(l);
-	rd_kafka_AdminOptions_t *opt = admin_options(c, RD_KAFKA_ADMIN_OP_DELETECONSUMERGROUPOFFSETS);
+	rd_kafka_AdminOptions_t *opt = reset_admin_options(c, RD_KAFKA_ADMIN_OP_DELETECONSUMERGROUPOFFSETS);
 	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
 	rd_kafka_DeleteConsumerGroupOffsets(c->rk, &req, 1, opt, q);
 	rd_kafka_AdminOptions_destroy(opt);
 	rd_kafka_DeleteConsumerGroupOffsets_destroy(req);
-	rd_kafka_event_t *ev = wait_result(c, q, RD_KAFKA_EVENT_DELETECONSUMERGROUPOFFSETS_RESULT,
+	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_DELETECONSUMERGROUPOFFSETS_RESULT,
 					   "deleting committed offsets (its outcome is unknown: see the offsets read back)",
 					   err, sizeof err);
 	rd_kafka_queue_destroy(q);
@@ -541,6 +545,16 @@ static void audit(lt_reset_conn *c, const lt_reset_plan *plan, const char *targe
 char *reset_exec_audit(lt_reset_conn *c, const char *group, const lt_reset_plan *plan, const char *target_desc,
 		       const char *result_word, const char *backup_path)
 {
+	char counts[128] = "partitions=-";
+	if (plan)
+		snprintf(counts, sizeof counts, "partitions=%zu replayed=%" PRId64 " skipped=%" PRId64, plan->n_rows,
+			 plan->replayed, plan->skipped);
+	return reset_audit_line(c, group, counts, target_desc, result_word, backup_path);
+}
+
+char *reset_audit_line(lt_reset_conn *c, const char *group, const char *counts, const char *target_desc,
+		       const char *result_word, const char *backup_path)
+{
 	char host[256] = "-", when[40], user[256] = "-";
 	gethostname(host, sizeof host - 1);
 	host[sizeof host - 1] = '\0';
@@ -558,12 +572,7 @@ char *reset_exec_audit(lt_reset_conn *c, const char *group, const lt_reset_plan 
 	audit_value(&b, "cluster", c->cluster);
 	audit_value(&b, "group", group);
 	audit_value(&b, "target", target_desc);
-	if (plan) {
-		sb_printf(&b, " partitions=%zu", plan->n_rows);
-		sb_printf(&b, " replayed=%" PRId64 " skipped=%" PRId64, plan->replayed, plan->skipped);
-	} else {
-		sb_printf(&b, " partitions=-");
-	}
+	sb_printf(&b, " %s", counts);
 	audit_value(&b, "result", result_word);
 	audit_value(&b, "backup", backup_path);
 	char *line = sb_take(&b);
@@ -627,7 +636,7 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	rd_kafka_topic_partition_list_t *bl = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
 	for (size_t i = 0; i < plan->n_rows; i++)
 		rd_kafka_topic_partition_list_add(bl, plan->rows[i].topic, plan->rows[i].partition);
-	int bkrc = read_committed(c, plan->group, bl, backup_into, &cur, err, sizeof err);
+	int bkrc = reset_read_committed(c, plan->group, bl, backup_into, &cur, err, sizeof err);
 	rd_kafka_topic_partition_list_destroy(bl);
 	if (bkrc) {
 		reset_input_free(&cur);
@@ -664,7 +673,7 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	for (size_t i = 0; i < plan->n_rows; i++)
 		rd_kafka_topic_partition_list_add(rl, plan->rows[i].topic, plan->rows[i].partition);
 	char rberr[512] = "";
-	int rb = plan->n_rows ? read_committed(c, plan->group, rl, readback_into, res, rberr, sizeof rberr) : 0;
+	int rb = plan->n_rows ? reset_read_committed(c, plan->group, rl, readback_into, res, rberr, sizeof rberr) : 0;
 	rd_kafka_topic_partition_list_destroy(rl);
 	size_t n_mismatch = 0;
 	for (size_t i = 0; i < res->n_parts; i++) {

@@ -691,7 +691,29 @@ const lt_reset_row *reset_plan_find(const lt_reset_plan *p, const char *topic, i
 
 /* ---- the guard ---- */
 
+/* The words of a refusal, per action: a reset keeps kafka-consumer-groups' sentence; a delete says what it
+ * would have deleted, in the same shape. */
+static const struct {
+	const char *before, *after; /* inactive: before 'g' after <state>. */
+	const char *refusing;       /* "<refusing> 'g': its state could not be read" */
+	const char *noun;           /* "the <noun> can go ahead once the group is Empty" */
+	const char *only;           /* "<only> when the group is known to be Empty or Dead" */
+} guard_words[] = {
+	[LT_GUARD_FOR_RESET] = { "Assignments can only be reset if the group ", " is inactive, but the current state is ",
+				 "Refusing to reset group", "reset", "Offsets are only reset" },
+	[LT_GUARD_FOR_DELETE] = { "Group ", " can only be deleted if it is inactive, but the current state is ",
+				  "Refusing to delete group", "delete", "Groups are only deleted" },
+	[LT_GUARD_FOR_DELETE_OFFSETS] = { "Offsets of group ",
+					  " can only be deleted if the group is inactive, but the current state is ",
+					  "Refusing to delete the offsets of group", "delete", "Offsets are only deleted" },
+};
+
 lt_guard reset_guard(const char *group, const lt_reset_input *in, char *msg, size_t msglen)
+{
+	return reset_guard_for(LT_GUARD_FOR_RESET, group, in, msg, msglen);
+}
+
+lt_guard reset_guard_for(lt_guard_action act, const char *group, const lt_reset_input *in, char *msg, size_t msglen)
 {
 	/* First: such a group's Dead, or "does not exist", came from an API that cannot see it. */
 	if (in->members_unreadable && in->state != LT_GROUP_EMPTY) {
@@ -700,12 +722,15 @@ lt_guard reset_guard(const char *group, const lt_reset_input *in, char *msg, siz
 								    "name, such as Assigning or Reconciling"
 								  : NULL;
 		/* several short lines: the dashboard's dialog shows each as one row */
+		char first[1024];
+		snprintf(first, sizeof first, "%s'%s'%s%s.", guard_words[act].before, group, guard_words[act].after,
+			 group_state_name(in->state));
 		snprintf(msg, msglen,
-			 "Assignments can only be reset if the group '%s' is inactive, but the current state is %s.%s%s%s\n"
+			 "%s%s%s%s\n"
 			 "The members of this consumer-protocol (KIP-848) group cannot be read with this librdkafka\n"
-			 "(they need librdkafka 2.10 or later). Stop its consumers; the reset can go ahead once the group "
+			 "(they need librdkafka 2.10 or later). Stop its consumers; the %s can go ahead once the group "
 			 "is Empty.",
-			 group, group_state_name(in->state), why ? "\n(" : "", why ? why : "", why ? ")" : "");
+			 first, why ? "\n(" : "", why ? why : "", why ? ")" : "", guard_words[act].noun);
 		return LT_GUARD_REFUSE_UNREADABLE;
 	}
 	if (!in->group_exists || in->state == LT_GROUP_EMPTY || in->state == LT_GROUP_DEAD) {
@@ -716,14 +741,15 @@ lt_guard reset_guard(const char *group, const lt_reset_input *in, char *msg, siz
 	lt_strbuf b = { 0 };
 	lt_guard verdict = LT_GUARD_REFUSE_ACTIVE;
 	if (in->state == LT_GROUP_UNKNOWN) {
-		sb_printf(&b,
-			  "Refusing to reset group '%s': its state could not be read (%s). Offsets are only reset when "
-			  "the group is known to be Empty or Dead.",
-			  group, in->state_error ? in->state_error : "the broker reported an unknown state");
+		char first[1024];
+		snprintf(first, sizeof first, "%s '%s'", guard_words[act].refusing, group);
+		sb_printf(&b, "%s: its state could not be read (%s). %s when the group is known to be Empty or Dead.",
+			  first, in->state_error ? in->state_error : "the broker reported an unknown state",
+			  guard_words[act].only);
 		verdict = LT_GUARD_REFUSE_UNKNOWN;
 	} else {
-		sb_printf(&b, "Assignments can only be reset if the group '%s' is inactive, but the current state is %s.",
-			  group, group_state_name(in->state));
+		sb_printf(&b, "%s'%s'%s%s.", guard_words[act].before, group, guard_words[act].after,
+			  group_state_name(in->state));
 	}
 	/* named whenever they were read: a consumer-protocol group in Assigning or Reconciling, which
 	 * librdkafka 2.15 cannot name, is Unknown with its members known */

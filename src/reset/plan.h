@@ -201,6 +201,15 @@ typedef enum {
  * cannot be listed, and Unknown may hide Assigning or Reconciling (librdkafka 2.0.2 cannot name them). */
 lt_guard reset_guard(const char *group, const lt_reset_input *in, char *msg, size_t msglen);
 
+/* The same decision for another action (--delete, --delete-offsets, the dashboard's D): the same verdict,
+ * the refusal worded for what was refused ("Group 'g' can only be deleted if it is inactive, ..."). */
+typedef enum {
+	LT_GUARD_FOR_RESET = 0,
+	LT_GUARD_FOR_DELETE,
+	LT_GUARD_FOR_DELETE_OFFSETS,
+} lt_guard_action;
+lt_guard reset_guard_for(lt_guard_action act, const char *group, const lt_reset_input *in, char *msg, size_t msglen);
+
 const char *reset_target_name(lt_reset_target t); /* "to-earliest", "shift-by", ... */
 
 #endif

@@ -241,6 +241,11 @@ static void act_undo(struct ui *u)
 	ui_reset_open(u, true);
 }
 
+static void act_delete(struct ui *u)
+{
+	ui_delete_open(u);
+}
+
 /* clang-format off */
 /* The table. Order is the help screen's order; the key bar shows entries with a label, in order. */
 static const struct ui_key key_table[] = {
@@ -276,8 +281,10 @@ static const struct ui_key key_table[] = {
 	/* Offset resets: flagged UI_KEY_WRITES so that --read-only never offers them. */
 	{ { 'R' }, "R", "Reset", "reset the offsets of the group (or of the partition under the cursor)",
 	  UI_PANE_ALL, UI_KEY_WRITES, act_reset },
-	{ { 'U' }, "U", "Undo", "undo the group's last reset (restore its newest backup)", UI_PANE_ALL,
+	{ { 'U' }, "U", "Undo", "undo the group's last reset or delete (restore its newest backup)", UI_PANE_ALL,
 	  UI_KEY_WRITES, act_undo },
+	{ { 'D' }, "D", NULL, "delete the group (or the committed offset of the partition under the cursor)",
+	  UI_PANE_ALL, UI_KEY_WRITES, act_delete },
 };
 /* clang-format on */
 

@@ -45,8 +45,21 @@ struct ui_reset *rd_new(const char *group, const char *scope_topic, int32_t scop
 	return rd;
 }
 
+struct ui_reset *rd_new_delete(const char *group, const char *scope_topic, int32_t scope_part,
+			       const char *backup_dir)
+{
+	struct ui_reset *rd = rd_new(group, scope_topic, scope_part, false, 0);
+	rd->del = true;
+	rd->step = RD_WORKING;
+	rd->backup_dir = backup_dir ? xstrdup(backup_dir) : NULL;
+	return rd;
+}
+
 static void drop_answer(struct ui_reset *rd)
 {
+	if (rd->has_dres)
+		delete_result_free(&rd->dres);
+	rd->has_dres = false;
 	reset_plan_free(rd->plan);
 	rd->plan = NULL;
 	free(rd->msg);
@@ -66,6 +79,7 @@ void rd_free(struct ui_reset *rd)
 	free(rd->target_desc);
 	free(rd->group);
 	free(rd->scope_topic);
+	free(rd->backup_dir);
 	free(rd);
 }
 
@@ -183,7 +197,7 @@ static int64_t moved(const lt_reset_plan *p)
 
 static enum rd_action key_preview(struct ui_reset *rd, int ch)
 {
-	bool can_commit = rd->plan && rd->plan->n_rows > 0;
+	bool can_commit = rd->del ? rd->has_dres && rd->dres.status == LT_DEL_PREVIEW : rd->plan && rd->plan->n_rows > 0;
 	switch (ch) {
 	case KEY_LEFT:
 	case KEY_RIGHT:
@@ -274,6 +288,40 @@ void rd_preview_done(struct ui_reset *rd, bool refused, lt_reset_plan *plan, cha
 		rd->need_name = plan->n_rows > 0 && (rd->threshold == 0 || moved(plan) > rd->threshold);
 		rd->step = RD_PREVIEW;
 	}
+}
+
+void rd_delete_preview_done(struct ui_reset *rd, lt_delete_result *res)
+{
+	drop_answer(rd);
+	rd->dres = *res;
+	rd->has_dres = true;
+	memset(res, 0, sizeof *res);
+	rd->top = 0;
+	rd->yes = false;
+	rd->name[0] = '\0';
+	rd->err[0] = '\0';
+	rd->committing = false;
+	if (rd->dres.status == LT_DEL_REFUSED) {
+		rd->msg = xstrdup(rd->dres.message ? rd->dres.message : "refused");
+		rd->step = RD_REFUSED;
+	} else if (rd->dres.status != LT_DEL_PREVIEW) {
+		rd->msg = xstrdup(rd->dres.message ? rd->dres.message : "failed");
+		rd->step = RD_ERROR;
+	} else {
+		rd->need_name = true; /* a delete always asks for the group name */
+		rd->step = RD_PREVIEW;
+	}
+}
+
+void rd_delete_done(struct ui_reset *rd, lt_delete_result *res)
+{
+	drop_answer(rd);
+	rd->dres = *res;
+	rd->has_dres = true;
+	memset(res, 0, sizeof *res);
+	rd->committing = false;
+	rd->top = 0;
+	rd->step = RD_RESULT;
 }
 
 void rd_commit_done(struct ui_reset *rd, lt_reset_result *res)
@@ -470,6 +518,70 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 	foot(v, xstrdup("Left/Right choose, Enter confirms, Up/Down scroll, Esc cancels"));
 }
 
+/* The committed offsets a delete removes (preview) or removed (result: with each partition's outcome). */
+static void delete_table(const struct ui_reset *rd, struct rd_view *v, bool result)
+{
+	const lt_delete_result *d = &rd->dres;
+	push_raw(&v->body, &v->n_body, xasprintf("%-24s %9s %14s  %s", "TOPIC", "PARTITION", "COMMITTED",
+						  result ? "RESULT" : ""));
+	for (size_t i = 0; i < d->n_parts; i++) {
+		const lt_delete_part *p = &d->parts[i];
+		char off[24], part[16];
+		fmt_offset(p->committed, off, sizeof off);
+		snprintf(part, sizeof part, p->partition >= 0 ? "%d" : "-", p->partition);
+		const char *what = !result ? "" : p->kerr ? delete_kerr_text(p->kerr)
+						   : d->status == LT_DEL_DELETED || d->group_kerr == 0 ? "deleted"
+												 : "";
+		push_raw(&v->body, &v->n_body, xasprintf("%-24s %9s %14s  %s", p->topic, part, off, what));
+	}
+}
+
+static void view_delete_preview(const struct ui_reset *rd, struct rd_view *v)
+{
+	const lt_delete_result *d = &rd->dres;
+	if (rd->scope_topic)
+		body(v, xasprintf("Delete the committed offset of %s:%d (group %s).", rd->scope_topic, rd->scope_part,
+			       rd->group));
+	else
+		body(v, xasprintf("Delete group %s and its %zu committed offset%s.", rd->group, d->n_backed_up,
+			       d->n_backed_up == 1 ? "" : "s"));
+	body(v, xstrdup("Guard: the group has no active members (read again just before deleting)."));
+	delete_table(rd, v, false);
+	if (d->n_backed_up)
+		body(v, xasprintf("Backup first, to %s (U, or lagtop --undo %s --execute, restores it).",
+			       rd->backup_dir ? rd->backup_dir : "the backup directory", rd->group));
+	else
+		body(v, xstrdup("No committed offset to back up."));
+	foot(v, xasprintf("Type the group name to confirm: %s_", rd->name));
+	v->foot_hl = (int)v->n_foot;
+	const char *no = rd->yes ? " [ No ] " : ">[ No ]<", *yes = rd->yes ? ">[ Yes, delete ]<" : " [ Yes, delete ] ";
+	push_raw(&v->foot, &v->n_foot, xasprintf("Delete?  %s  %s", no, yes));
+	v->btn_col = (int)strlen("Delete?  ") + (rd->yes ? (int)strlen(no) + 2 : 0);
+	v->btn_len = (int)strlen(rd->yes ? yes : no);
+	foot(v, xstrdup("Left/Right choose, Enter confirms, Up/Down scroll, Esc cancels"));
+}
+
+static void view_delete_result(const struct ui_reset *rd, struct rd_view *v)
+{
+	const lt_delete_result *d = &rd->dres;
+	static const char *const words[] = {
+		[LT_DEL_DELETED] = "DELETED",
+		[LT_DEL_PREVIEW] = "NOTHING DELETED (preview)",
+		[LT_DEL_REFUSED] = "REFUSED: nothing was deleted",
+		[LT_DEL_FAILED] = "FAILED",
+	};
+	body(v, xasprintf("Result: %s", words[d->status]));
+	if (d->n_parts)
+		delete_table(rd, v, true);
+	if (d->backup_path)
+		body(v, xasprintf("Backup of the deleted offsets: %s (U restores it)", d->backup_path));
+	if (d->message && d->message[0])
+		push_lines(v, &v->body, &v->n_body, d->message, "");
+	if (d->audit_error)
+		body(v, xasprintf("warning: the audit log was not written: %s", d->audit_error));
+	foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
+}
+
 static void view_result(const struct ui_reset *rd, struct rd_view *v)
 {
 	const lt_reset_result *res = &rd->res;
@@ -515,30 +627,47 @@ void rd_view_build(const struct ui_reset *rd, int width, bool utf8, struct rd_vi
 	v->foot_err = -1;
 	v->width = width;
 	v->utf8 = utf8;
-	const char *what = rd->undo ? "Undo the last reset of" : "Reset offsets of";
-	v->title = xasprintf("%s group %s", what, rd->group);
+	const char *what = rd->del ? "Delete" : rd->undo ? "Undo the last reset of" : "Reset offsets of";
+	if (rd->del && rd->scope_topic)
+		v->title = xasprintf("Delete the offset of %s:%d in group %s", rd->scope_topic, rd->scope_part, rd->group);
+	else
+		v->title = xasprintf("%s group %s", what, rd->group);
 	switch (rd->step) {
 	case RD_TARGET: view_target(rd, v); break;
 	case RD_WORKING:
-		if (rd->committing)
+		if (rd->committing && rd->del)
+			body(v, xstrdup("Deleting: checking the group again, writing the backup, deleting..."));
+		else if (rd->del)
+			body(v, xstrdup("Working... reading the group and its committed offsets from the cluster"));
+		else if (rd->committing)
 			body(v, xstrdup("Committing: checking the group again, writing the backup, committing, "
 				     "reading back..."));
 		else
 			body(v, xstrdup("Working... reading the group, its offsets and the logs from the cluster"));
 		foot(v, xstrdup(rd->committing ? "please wait" : "Esc cancels"));
 		break;
-	case RD_PREVIEW: view_preview(rd, v); break;
+	case RD_PREVIEW:
+		if (rd->del)
+			view_delete_preview(rd, v);
+		else
+			view_preview(rd, v);
+		break;
 	case RD_REFUSED:
-		body(v, xstrdup("REFUSED: nothing was changed."));
+		body(v, xstrdup(rd->del ? "REFUSED: nothing was deleted." : "REFUSED: nothing was changed."));
 		push_lines(v, &v->body, &v->n_body, rd->msg, "");
 		foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
 		break;
 	case RD_ERROR:
-		body(v, xstrdup("No reset: nothing was changed."));
+		body(v, xstrdup(rd->del ? "No delete: nothing was changed." : "No reset: nothing was changed."));
 		push_lines(v, &v->body, &v->n_body, rd->msg, "");
 		foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
 		break;
-	case RD_RESULT: view_result(rd, v); break;
+	case RD_RESULT:
+		if (rd->del)
+			view_delete_result(rd, v);
+		else
+			view_result(rd, v);
+		break;
 	}
 	if (rd->err[0]) {
 		v->foot_err = (int)v->n_foot;

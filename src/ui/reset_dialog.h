@@ -5,6 +5,9 @@
  *   R:  TARGET --Enter (value valid)--> WORKING --preview--> PREVIEW --Yes (+ group name)--> WORKING --> RESULT
  *                                                     \--> REFUSED (guard: state, members) / ERROR
  *   U:  WORKING (the newest backup as a --from-file request) --> PREVIEW ... as above
+ *   D:  WORKING (the guard and the offsets that would go, nothing written) --> PREVIEW (the group name is
+ *       always typed) --> WORKING (guard again, backup, delete) --> RESULT; a group on the groups pane, the
+ *       partition's committed offset on the partitions pane
  * Esc closes the dialog at every step, except while a commit runs (it cannot be taken back halfway).
  * The confirm button starts on No; a plan moving more than `threshold` messages (replayed + skipped; 0:
  * always) also needs the group name typed exactly.
@@ -16,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kafka/delete_exec.h"
 #include "kafka/reset_exec.h"
 #include "reset/plan.h"
 
@@ -71,6 +75,12 @@ struct ui_reset {
 	lt_reset_result res;
 	bool has_res;
 
+	/* D: a delete (scope_topic NULL: the whole group); its preview (dry run) and then its result */
+	bool del;
+	lt_delete_result dres;
+	bool has_dres;
+	char *backup_dir;     /* where the backup goes, shown in the preview */
+
 	int top; /* scroll of the body */
 };
 
@@ -79,6 +89,15 @@ struct ui_reset {
 struct ui_reset *rd_new(const char *group, const char *scope_topic, int32_t scope_part, bool undo,
 			int64_t threshold);
 void rd_free(struct ui_reset *rd);
+
+/* A delete dialog (D): the whole group (scope_topic NULL) or one partition's committed offset. It starts in
+ * RD_WORKING and the caller starts the preview job at once. backup_dir: shown in the preview (may be NULL). */
+struct ui_reset *rd_new_delete(const char *group, const char *scope_topic, int32_t scope_part,
+			       const char *backup_dir);
+/* The delete jobs' answers (ownership of res moves to the dialog): the preview (a dry run: PREVIEW, REFUSED
+ * with the guard's message, or ERROR) and the delete itself (RESULT). */
+void rd_delete_preview_done(struct ui_reset *rd, lt_delete_result *res);
+void rd_delete_done(struct ui_reset *rd, lt_delete_result *res);
 
 /* One key. now_ms (wall clock) resolves relative datetimes and durations. */
 enum rd_action rd_key(struct ui_reset *rd, int ch, int64_t now_ms);

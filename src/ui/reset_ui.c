@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "kafka/reset_store.h"
 #include "ui/reset_dialog.h"
 #include "ui/reset_worker.h"
 #include "ui/ui.h"
@@ -45,7 +46,11 @@ static void start_job(struct ui *u, enum rw_kind kind)
 	}
 	struct rw_job *j = rw_job_new(kind, &rc.conn);
 	j->group = xstrdup(rd->group);
-	if (kind == RW_PREVIEW) {
+	if (rd->del) {
+		j->del = true;
+		j->del_topic = rd->scope_topic ? xstrdup(rd->scope_topic) : NULL;
+		j->del_part = rd->scope_part;
+	} else if (kind == RW_PREVIEW) {
 		j->undo = rd->undo;
 		if (rd->has_rq) {
 			j->rq = rd->rq; /* moves to the job */
@@ -58,7 +63,17 @@ static void start_job(struct ui *u, enum rw_kind kind)
 	}
 	if (rw_start(u->rw, j, err, sizeof err) != 0) {
 		rw_job_free(j);
-		if (kind == RW_PREVIEW) {
+		if (rd->del) {
+			lt_delete_result dr;
+			memset(&dr, 0, sizeof dr);
+			dr.status = LT_DEL_FAILED;
+			dr.group_kerr = -1;
+			dr.message = xstrdup(err);
+			if (kind == RW_PREVIEW)
+				rd_delete_preview_done(rd, &dr);
+			else
+				rd_delete_done(rd, &dr);
+		} else if (kind == RW_PREVIEW) {
 			rd_preview_done(rd, false, NULL, xstrdup(err), NULL);
 		} else {
 			lt_reset_result res;
@@ -122,6 +137,44 @@ void ui_reset_open(struct ui *u, bool undo)
 		run_action(u, RD_ACT_PREVIEW);
 }
 
+void ui_delete_open(struct ui *u)
+{
+	if (u->read_only) { /* the key table hides D in read-only mode; this is the second lock */
+		ui_set_message(u, "read-only: deletes are disabled");
+		return;
+	}
+	if (rw_busy(u->rw)) {
+		ui_set_message(u, "the previous reset or delete request is still running; try again in a moment");
+		return;
+	}
+	const char *group = NULL, *topic = NULL;
+	int32_t part = -1;
+	if (u->focus == UI_PANE_GROUPS) {
+		if (u->groups.cursor < u->groups.n_rows)
+			group = u->groups.rows[u->groups.cursor].group->group;
+	} else {
+		group = u->open_group;
+		/* in the partitions pane D deletes the committed offset of the partition under the cursor */
+		if (u->focus == UI_PANE_PARTS && u->parts.cursor < u->parts.n_rows) {
+			topic = u->parts.rows[u->parts.cursor].part->topic;
+			part = u->parts.rows[u->parts.cursor].part->partition;
+		}
+	}
+	if (!group) {
+		ui_set_message(u, "no group selected");
+		return;
+	}
+	char dir[4096], err[512];
+	bool have_dir = reset_store_dir(dir, sizeof dir, 0, err, sizeof err) == 0;
+	if (have_dir)
+		strncat(dir, "/backups/", sizeof dir - strlen(dir) - 1);
+	u->reset = rd_new_delete(group, topic, part, have_dir ? dir : NULL);
+	u->popup = UI_POPUP_RESET;
+	u->popup_top = 0;
+	u->dirty |= UI_DIRTY_DRAW;
+	run_action(u, RD_ACT_PREVIEW);
+}
+
 void ui_reset_key(struct ui *u, int ch)
 {
 	if (!u->reset)
@@ -142,7 +195,12 @@ void ui_reset_wake(struct ui *u)
 		return;
 	if (j == u->rw_job && !j->discard && u->reset) {
 		u->rw_job = NULL;
-		if (j->kind == RW_PREVIEW) {
+		if (j->del && j->kind == RW_PREVIEW) {
+			rd_delete_preview_done(u->reset, &j->dres);
+		} else if (j->del) {
+			rd_delete_done(u->reset, &j->dres);
+			u->src->ops->refresh_now(u->src); /* show the group or offset gone soon */
+		} else if (j->kind == RW_PREVIEW) {
 			rd_preview_done(u->reset, j->refused, j->plan_out, j->msg, j->desc_out);
 			j->plan_out = NULL;
 			j->msg = j->desc_out = NULL;

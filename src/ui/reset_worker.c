@@ -1,6 +1,7 @@
 /* reset_worker.c — the reset executor on a worker thread (see reset_worker.h). The body mirrors
  * src/cli/reset_cmd.c: gather, guard (refuse before planning, like kafka-consumer-groups), plan; and the
- * commit through reset_exec_commit, which checks the guard again, writes the backup and reads back. */
+ * commit through reset_exec_commit, which checks the guard again, writes the backup and reads back.
+ * A delete (D) mirrors src/cli/delete_cmd.c: its preview is the executor's dry run, its commit the delete. */
 #include "config.h"
 
 #include "ui/reset_worker.h"
@@ -59,8 +60,10 @@ void rw_job_free(struct rw_job *j)
 	reset_plan_free(j->plan_out);
 	free(j->msg);
 	free(j->desc_out);
-	if (j->kind == RW_COMMIT)
+	if (j->kind == RW_COMMIT && !j->del)
 		reset_result_free(&j->res);
+	delete_result_free(&j->dres);
+	free(j->del_topic);
 	free(j);
 }
 
@@ -125,9 +128,44 @@ static void run_commit(struct rw_job *j)
 	reset_conn_free(c);
 }
 
+/* A delete (D), or its dry run for the preview: the same guard, backup and audit as --delete. */
+static void run_delete(struct rw_job *j)
+{
+	char err[1024];
+	bool dry_run = j->kind == RW_PREVIEW;
+	memset(&j->dres, 0, sizeof j->dres);
+	lt_reset_conn *c = job_connect(j, err, sizeof err);
+	if (!c) {
+		j->dres.status = LT_DEL_FAILED;
+		j->dres.group_kerr = -1;
+		j->dres.message = xstrdup(err);
+		return;
+	}
+	if (j->del_topic) {
+		lt_reset_request rq;
+		memset(&rq, 0, sizeof rq);
+		rq.group = xstrdup(j->group);
+		char *scope = xasprintf("%s:%d", j->del_topic, j->del_part);
+		if (reset_request_add_topic(&rq, scope, err, sizeof err) != 0) {
+			j->dres.status = LT_DEL_FAILED;
+			j->dres.group_kerr = -1;
+			j->dres.message = xstrdup(err);
+		} else {
+			delete_exec_offsets(c, &rq, dry_run, &j->dres);
+		}
+		free(scope);
+		reset_request_free(&rq);
+	} else {
+		delete_exec_group(c, j->group, dry_run, &j->dres);
+	}
+	reset_conn_free(c);
+}
+
 void rw_job_run(struct rw_job *j)
 {
-	if (j->kind == RW_PREVIEW)
+	if (j->del)
+		run_delete(j);
+	else if (j->kind == RW_PREVIEW)
 		run_preview(j);
 	else
 		run_commit(j);

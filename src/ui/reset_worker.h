@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kafka/delete_exec.h"
 #include "kafka/reset_exec.h"
 #include "reset/plan.h"
 
@@ -38,6 +39,10 @@ struct rw_job {
 	const lt_reset_plan *plan;
 	const char *target_desc;
 	bool discard; /* the dialog was closed: free the answer when collected */
+	/* D: a delete of group (del_topic NULL) or of del_topic:del_part's offset; PREVIEW is its dry run */
+	bool del;
+	char *del_topic;
+	int32_t del_part;
 
 	/* answers */
 	bool refused;        /* PREVIEW: the guard refused (msg says why, with the members) */
@@ -45,6 +50,7 @@ struct rw_job {
 	char *msg;
 	char *desc_out;      /* PREVIEW with undo: "undo <backup path>" */
 	lt_reset_result res; /* COMMIT */
+	lt_delete_result dres; /* del: PREVIEW and COMMIT */
 };
 
 struct rw_worker;

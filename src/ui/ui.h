@@ -118,6 +118,7 @@ void ui_on_key(struct ui *u, int ch);          /* one key, through popups, the f
 
 /* reset_ui.c: the reset dialog in the loop */
 void ui_reset_open(struct ui *u, bool undo); /* R / U on the selected group or partition */
+void ui_delete_open(struct ui *u);           /* D on the selected group or partition */
 void ui_reset_key(struct ui *u, int ch);
 void ui_reset_wake(struct ui *u);            /* the worker's fd is readable */
 int ui_reset_fd(const struct ui *u);         /* -1 when no job runs */

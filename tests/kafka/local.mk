@@ -16,6 +16,9 @@ EXTRA_DIST += tests/kafka/test_kafka_describe.py
 ## lagtop's resets against the real kafka-consumer-groups (plans, messages, executes, the guard)
 TESTS += tests/kafka/test_kafka_reset.py
 EXTRA_DIST += tests/kafka/test_kafka_reset.py
+## --delete / --delete-offsets against the real tool on twin groups; guard on real members; backup and undo
+TESTS += tests/kafka/test_kafka_delete.py
+EXTRA_DIST += tests/kafka/test_kafka_delete.py
 ## secured clusters: SCRAM (SASL_PLAINTEXT, SASL_SSL), TLS, mutual TLS, ACLs (StandardAuthorizer); 4.x and 3.9
 TESTS += tests/kafka/test_kafka_secure.py
 EXTRA_DIST += tests/kafka/test_kafka_secure.py

@@ -325,6 +325,78 @@ static void refusals_and_errors(void **state)
 	rd_free(rd);
 }
 
+/* A dry run's answer for a group: n committed partitions of orders at `committed`. */
+static lt_delete_result delete_preview(int n, int64_t committed)
+{
+	lt_delete_result d = { .status = LT_DEL_PREVIEW, .n_backed_up = (size_t)n };
+	d.n_parts = (size_t)n;
+	d.parts = xcalloc((size_t)n + 1, sizeof *d.parts);
+	for (int p = 0; p < n; p++)
+		d.parts[p] = (lt_delete_part){ .topic = xstrdup("orders"), .partition = p, .committed = committed };
+	return d;
+}
+
+static void delete_group_always_asks_for_the_name(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new_delete("g", NULL, -1, "/state/lagtop/backups/");
+	assert_int_equal(rd->step, RD_WORKING); /* the preview starts at once */
+	assert_true(view_has(rd, "Delete group g"));
+	lt_delete_result d = delete_preview(2, 7);
+	rd_delete_preview_done(rd, &d);
+	assert_int_equal(rd->step, RD_PREVIEW);
+	assert_true(rd->need_name);
+	assert_true(view_has(rd, "Delete group g and its 2 committed offsets."));
+	assert_true(view_has(rd, "Backup first, to /state/lagtop/backups/"));
+	assert_true(view_has(rd, ">[ No ]<"));
+	assert_int_equal(key(rd, '\n'), RD_ACT_CLOSE); /* Enter on No */
+
+	rd_free(rd);
+	rd = rd_new_delete("g", NULL, -1, NULL);
+	d = delete_preview(1, 7);
+	rd_delete_preview_done(rd, &d);
+	key(rd, KEY_RIGHT);
+	assert_int_equal(key(rd, '\n'), RD_ACT_NONE); /* Yes, but no name */
+	assert_true(view_has(rd, "type the group name exactly"));
+	keys(rd, "g");
+	assert_int_equal(key(rd, '\n'), RD_ACT_COMMIT);
+	assert_int_equal(key(rd, ESC), RD_ACT_NONE); /* not while deleting */
+	assert_true(view_has(rd, "Deleting: checking the group again"));
+	lt_delete_result done = delete_preview(1, 7);
+	done.status = LT_DEL_DELETED;
+	done.backup_path = xstrdup("/state/lagtop/backups/g.x.csv");
+	rd_delete_done(rd, &done);
+	assert_int_equal(rd->step, RD_RESULT);
+	assert_true(view_has(rd, "Result: DELETED"));
+	assert_true(view_has(rd, "Backup of the deleted offsets: /state/lagtop/backups/g.x.csv"));
+	rd_free(rd);
+}
+
+static void delete_partition_refused_and_errors(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new_delete("g", "orders", 3, NULL);
+	assert_true(view_has(rd, "Delete the offset of orders:3 in group g"));
+	lt_delete_result d = { .status = LT_DEL_REFUSED, .group_kerr = LT_KERR_NON_EMPTY_GROUP,
+			       .message = xstrdup("Offsets of group 'g' can only be deleted if the group is inactive, "
+						  "but the current state is Stable.") };
+	rd_delete_preview_done(rd, &d);
+	assert_int_equal(rd->step, RD_REFUSED);
+	assert_true(view_has(rd, "REFUSED: nothing was deleted."));
+	assert_true(view_has(rd, "current state is Stable."));
+	assert_int_equal(key(rd, '\n'), RD_ACT_CLOSE);
+	rd_free(rd);
+
+	rd = rd_new_delete("g", "orders", 3, NULL);
+	d = (lt_delete_result){ .status = LT_DEL_FAILED, .group_kerr = -1, .message = xstrdup("no answer") };
+	rd_delete_preview_done(rd, &d);
+	assert_int_equal(rd->step, RD_ERROR);
+	assert_true(view_has(rd, "No delete: nothing was changed."));
+	key(rd, KEY_RIGHT);
+	assert_int_equal(key(rd, '\n'), RD_ACT_CLOSE); /* an error cannot be confirmed */
+	rd_free(rd);
+}
+
 static void undo_starts_working_and_takes_the_description(void **state)
 {
 	(void)state;
@@ -530,6 +602,8 @@ int main(void)
 		cmocka_unit_test(refusals_and_errors),
 		cmocka_unit_test(refusal_is_wrapped_to_the_box),
 		cmocka_unit_test(undo_starts_working_and_takes_the_description),
+		cmocka_unit_test(delete_group_always_asks_for_the_name),
+		cmocka_unit_test(delete_partition_refused_and_errors),
 		cmocka_unit_test(worker_hands_the_answer_back_through_its_pipe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,40 @@
+/* reset_int.h — the reset executor's connection and helpers, shared with the delete executor
+ * (delete_exec.c) so both read states, committed offsets and the audit log the same way. Private to
+ * src/kafka: nothing outside it includes this header. */
+#ifndef LAGTOP_KAFKA_RESET_INT_H
+#define LAGTOP_KAFKA_RESET_INT_H
+
+#include <librdkafka/rdkafka.h>
+
+#include "kafka/client.h"
+#include "kafka/reset_exec.h"
+
+struct lt_reset_conn {
+	lt_client *cl;
+	rd_kafka_t *rk;         /* owned by cl */
+	int timeout_ms;
+	char *cluster;
+};
+
+/* Admin options with the hour-long request timeout (see COLD_TIMEOUT_MS in reset_exec.c): the caller
+ * stops waiting at its own deadline (reset_wait_result). */
+rd_kafka_AdminOptions_t *reset_admin_options(lt_reset_conn *c, rd_kafka_admin_op_t op);
+
+/* Waits for the admin result of `type` on q, at most the connection's timeout. NULL with err on timeout
+ * or a request-level error. */
+rd_kafka_event_t *reset_wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
+				    const char *what, char *err, size_t errlen);
+/* The same, but an event carrying an error is returned too, its code in *event_err (err says it): librdkafka
+ * 2.0.2 reports a group-level OffsetDelete error (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP) that way. */
+rd_kafka_event_t *reset_wait_result_err(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
+					const char *what, rd_kafka_resp_err_t *event_err, char *err, size_t errlen);
+
+/* The group's committed offsets (every partition when parts is NULL); cb is called for each committed one. */
+int reset_read_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
+			 void (*cb)(void *, const char *, int32_t, int64_t), void *arg, char *err, size_t errlen);
+
+/* One audit line; counts is pre-formatted ("partitions=3 replayed=0 skipped=0"). NULL or an allocated error. */
+char *reset_audit_line(lt_reset_conn *c, const char *group, const char *counts, const char *target_desc,
+		       const char *result_word, const char *backup_path);
+
+#endif
