@@ -83,7 +83,7 @@ static const struct option_def option_table[] = {
 	{ "interval", 'i', required_argument, "SECONDS", SEC_VIEW, "refresh interval (default 2)" },
 	{ "format", OPT_FORMAT, required_argument, "table|json|csv", SEC_VIEW, "output format for --once (default table)" },
 	{ "samples", OPT_SAMPLES, required_argument, "N", SEC_VIEW,
-	  "with --once, take N refreshes --interval apart so rates, time lag and status are filled" },
+	  "with --once, take N refreshes --interval apart: rates and time lag need 2, a status 10" },
 	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset path (keys and options)" },
 	{ "no-commit-stream", OPT_NO_COMMIT_STREAM, no_argument, NULL, SEC_VIEW,
 	  "do not read __consumer_offsets (no commit times, commit rates or expiry forecasts)" },
