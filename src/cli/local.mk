@@ -3,6 +3,7 @@ liblagtop_a_SOURCES += \
 	src/cli/options.c src/cli/options.h src/cli/modes.h \
 	src/cli/target.c src/cli/target.h \
 	src/cli/output.c src/cli/output.h \
+	src/cli/output_prom.c \
 	src/cli/once.c \
 	src/cli/reset_cmd.c
 

@@ -345,6 +345,11 @@ bool status_evaluated(lt_status st)
 	return st >= LT_STATUS_OK && st <= LT_STATUS_ERR;
 }
 
+bool status_at_least(lt_status st, lt_status threshold)
+{
+	return status_evaluated(st) && st >= threshold;
+}
+
 const char *cstream_state_name(lt_cstream_state st)
 {
 	static const char *const names[] = {

@@ -232,6 +232,9 @@ bool group_members_known(const lt_group *g);
 const char *status_name(lt_status st);                  /* "OK", "WARN", ... "-" for UNKNOWN and PENDING */
 /* Whether st is a verdict (OK and worse), not UNKNOWN or PENDING: what tables show and JSON writes. */
 bool status_evaluated(lt_status st);
+/* Whether st is a verdict at least as bad as threshold (OK < WARN < REWIND < STALL < STOP < ERR); a status not
+ * evaluated is never at least anything, not even OK (--fail-on). */
+bool status_at_least(lt_status st, lt_status threshold);
 const char *cstream_state_name(lt_cstream_state st);    /* "off", "starting", "loading", "live", "denied", "failed" */
 
 #endif
