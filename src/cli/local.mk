@@ -13,6 +13,11 @@ TESTS += tests/unit/test_output
 tests_unit_test_output_SOURCES = tests/unit/test_output.c
 tests_unit_test_output_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_output_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_output_monitoring
+TESTS += tests/unit/test_output_monitoring
+tests_unit_test_output_monitoring_SOURCES = tests/unit/test_output_monitoring.c
+tests_unit_test_output_monitoring_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_output_monitoring_LDADD = $(UNIT_LDADD)
 endif
 
 TESTS += tests/integration/test_once_errors.sh
