@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/options.h"
 #include "cli/output.h"
 #include "model/snapshot.h"
 
@@ -344,9 +345,55 @@ static void prometheus_from_a_snapshot(void **state)
 	snapshot_unref(s);
 }
 
+static int parse(struct lt_options *o, char *err, size_t errlen, const char *a1, const char *a2, const char *a3,
+		 const char *a4)
+{
+	char *argv[] = { (char *)"lagtop", (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL };
+	int argc = 1;
+	while (argc < 5 && argv[argc])
+		argc++;
+	err[0] = '\0';
+	return options_parse(o, argc, argv, err, errlen);
+}
+
+static void monitoring_options(void **state)
+{
+	(void)state;
+	struct lt_options o;
+	char err[256];
+	assert_int_equal(parse(&o, err, sizeof err, "--once", "--format", "prometheus", NULL), 0);
+	assert_int_equal(o.format, LT_FORMAT_PROMETHEUS);
+	assert_int_equal(o.fail_on, LT_FAIL_ON_NONE);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--fail-on", "warn", "--once", NULL), 0);
+	assert_int_equal(o.fail_on, LT_FAIL_ON_WARN);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--once", "--fail-on", "err", NULL), 0);
+	assert_int_equal(o.fail_on, LT_FAIL_ON_ERR);
+	options_free(&o);
+	/* bad input: one line naming what was wrong */
+	assert_int_equal(parse(&o, err, sizeof err, "--once", "--fail-on", "WARN", NULL), -1);
+	assert_string_equal(err, "--fail-on expects warn or err, got 'WARN'");
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--fail-on", "err", NULL, NULL), -1);
+	assert_string_equal(err, "--fail-on goes with --once");
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--once", "--format", "openmetrics", NULL), -1);
+	assert_string_equal(err, "--format expects table, json, csv or prometheus, got 'openmetrics'");
+	options_free(&o);
+	/* the rule --fail-on applies: a status not evaluated is never "at least" anything */
+	assert_false(status_at_least(LT_STATUS_PENDING, LT_STATUS_OK));
+	assert_false(status_at_least(LT_STATUS_UNKNOWN, LT_STATUS_OK));
+	assert_true(status_at_least(LT_STATUS_WARN, LT_STATUS_WARN));
+	assert_true(status_at_least(LT_STATUS_ERR, LT_STATUS_WARN));
+	assert_false(status_at_least(LT_STATUS_WARN, LT_STATUS_ERR));
+	assert_true(status_at_least(LT_STATUS_OK, LT_STATUS_OK));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(monitoring_options),
 		cmocka_unit_test(prometheus_from_a_snapshot),
 		cmocka_unit_test(man_page_documents_every_json_key),
 		cmocka_unit_test(the_json_check_catches_an_undocumented_key),
