@@ -13,8 +13,9 @@
  *        window would only delay the alarm (issue 16: such a group read OK with --samples 9).
  *     b. current lag <= allowed lag: OK (Burrow's first check, on the current lag alone).
  *  3. Fewer than `window` samples (or a window under 2): PENDING ("-" in tables, null with
- *     "complete": false in JSON). Burrow marks such an evaluation incomplete and still says OK;
- *     lagtop says nothing rather than an OK it has not evaluated (issue 16).
+ *     "complete": false in JSON). Burrow still gives such a window a status and marks it incomplete
+ *     (its "complete" below 1; the shared notes sum it up as "not full enough: OK"); lagtop says
+ *     nothing rather than a verdict it has not evaluated (issue 16).
  *  4. STOP: Burrow's "time since the last commit > the window's commit span". Polling cannot see
  *     commit times, so a "commit" is a sample where the committed offset moved; with first and
  *     last such moves F and L in the window, stopped = no move at all, or now - L > L - F.
