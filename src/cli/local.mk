@@ -3,6 +3,7 @@ liblagtop_a_SOURCES += \
 	src/cli/options.c src/cli/options.h src/cli/modes.h \
 	src/cli/target.c src/cli/target.h \
 	src/cli/output.c src/cli/output.h \
+	src/cli/output_prom.c \
 	src/cli/once.c \
 	src/cli/reset_cmd.c src/cli/cmd_common.h \
 	src/cli/delete_cmd.c
@@ -13,12 +14,24 @@ TESTS += tests/unit/test_output
 tests_unit_test_output_SOURCES = tests/unit/test_output.c
 tests_unit_test_output_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_output_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_output_monitoring
+TESTS += tests/unit/test_output_monitoring
+tests_unit_test_output_monitoring_SOURCES = tests/unit/test_output_monitoring.c
+tests_unit_test_output_monitoring_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_output_monitoring_LDADD = $(UNIT_LDADD)
 endif
 
 TESTS += tests/integration/test_once_errors.sh
 EXTRA_DIST += tests/integration/test_once_errors.sh
 TESTS += tests/integration/test_once_sim.py
 EXTRA_DIST += tests/integration/test_once_sim.py
+
+## monitoring (issue 16): Prometheus output against the JSON of the same refresh, status honesty, --fail-on
+check_PROGRAMS += tests/integration/once_formats
+tests_integration_once_formats_SOURCES = tests/integration/once_formats.c
+tests_integration_once_formats_LDADD = $(LT_LIBS)
+TESTS += tests/integration/test_once_monitoring.py
+EXTRA_DIST += tests/integration/test_once_monitoring.py tests/integration/prom_check.py
 
 TESTS += tests/integration/test_reset_cli_errors.sh
 EXTRA_DIST += tests/integration/test_reset_cli_errors.sh

@@ -11,6 +11,7 @@ enum {
 	LT_EXIT_CLUSTER = 1, /* cannot reach / talk to the cluster, or local I/O failed */
 	LT_EXIT_USAGE = 2,   /* bad options, config, or input files */
 	LT_EXIT_REFUSED = 3, /* the guard refused a reset or delete */
+	LT_EXIT_FAIL_ON = 4, /* --once --fail-on: a group's status is at or above the threshold */
 };
 
 int mode_tui(const struct lt_options *o);    /* src/ui/tui.c */

@@ -78,6 +78,30 @@ static void print_warnings(const lt_snapshot *s)
 	}
 }
 
+/* --fail-on: LT_EXIT_FAIL_ON when a printed group's status is at or above the threshold. A group whose status
+ * is not evaluated yet (fewer samples than the window) counts neither as failing nor as OK: it cannot fail
+ * the run, and one line on stderr says how many such groups there were, so a cron job taking too few
+ * samples is told instead of passing silently. A WARN or ERR with "complete": false counts (a lower bound). */
+static int fail_on_verdict(const lt_snapshot *s, lt_fail_on fail_on)
+{
+	if (fail_on == LT_FAIL_ON_NONE)
+		return LT_EXIT_OK;
+	lt_status threshold = fail_on == LT_FAIL_ON_ERR ? LT_STATUS_ERR : LT_STATUS_WARN;
+	size_t failing = 0, unevaluated = 0;
+	for (size_t i = 0; i < s->n_groups; i++) {
+		const lt_group *g = &s->groups[i];
+		if (status_at_least(g->status, threshold))
+			failing++;
+		else if (!status_evaluated(g->status))
+			unevaluated++;
+	}
+	if (unevaluated)
+		fprintf(stderr, "lagtop: --fail-on: %zu of %zu groups have no status yet and are not counted "
+			"(a status needs %zu samples: --samples %zu)\n", unevaluated, s->n_groups, s->status_window,
+			s->status_window);
+	return failing ? LT_EXIT_FAIL_ON : LT_EXIT_OK;
+}
+
 int mode_once(const struct lt_options *o)
 {
 	struct lt_target t;
@@ -148,12 +172,15 @@ int mode_once(const struct lt_options *o)
 		switch (o->format) {
 		case LT_FORMAT_JSON: wr = output_json(stdout, s); break;
 		case LT_FORMAT_CSV: wr = output_csv(stdout, s); break;
+		case LT_FORMAT_PROMETHEUS: wr = output_prometheus(stdout, s); break;
 		case LT_FORMAT_TABLE:
 		default: output_table(stdout, s); break;
 		}
 		if (fflush(stdout) != 0 || wr != 0) {
 			fprintf(stderr, "lagtop: cannot write the output\n");
 			rc = LT_EXIT_CLUSTER;
+		} else {
+			rc = fail_on_verdict(s, o->fail_on);
 		}
 	}
 	snapshot_unref(s);

@@ -41,6 +41,8 @@ enum {
 	/* deletes (issue 16) */
 	OPT_DELETE,
 	OPT_DELETE_OFFSETS,
+	/* monitoring (issue 16) */
+	OPT_FAIL_ON,
 };
 
 enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_RESET, SEC_DELETE };
@@ -87,15 +89,19 @@ static const struct option_def option_table[] = {
 	{ "group", 'g', required_argument, "REGEX", SEC_VIEW,
 	  "only groups matching REGEX (repeatable); with --reset-offsets, the exact group" },
 	{ "interval", 'i', required_argument, "SECONDS", SEC_VIEW, "refresh interval (default 2)" },
-	{ "format", OPT_FORMAT, required_argument, "table|json|csv", SEC_VIEW, "output format for --once (default table)" },
+	{ "format", OPT_FORMAT, required_argument, "table|json|csv|prometheus", SEC_VIEW,
+	  "output format for --once (default table)" },
 	{ "samples", OPT_SAMPLES, required_argument, "N", SEC_VIEW,
-	  "with --once, take N refreshes --interval apart so rates, time lag and status are filled" },
+	  "with --once, take N refreshes --interval apart: rates and time lag need 2, a status 10" },
 	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset and delete path (keys and options)" },
 	{ "no-commit-stream", OPT_NO_COMMIT_STREAM, no_argument, NULL, SEC_VIEW,
 	  "do not read __consumer_offsets (no commit times, commit rates or expiry forecasts)" },
 	{ "theme", OPT_THEME, required_argument, "NAME", SEC_VIEW, "colour theme (default, light, high-contrast, mono)" },
 	{ "no-color", OPT_NO_COLOR, no_argument, NULL, SEC_VIEW, "no colours (also when NO_COLOR is set)" },
 	{ "ascii", OPT_ASCII, no_argument, NULL, SEC_VIEW, "ASCII glyphs only (automatic when the locale is not UTF-8)" },
+	/* monitoring (issue 16) */
+	{ "fail-on", OPT_FAIL_ON, required_argument, "warn|err", SEC_VIEW,
+	  "with --once, exit 4 when a group's status is WARN or worse (warn) or ERR (err)" },
 
 	{ "all-topics", OPT_ALL_TOPICS, no_argument, NULL, SEC_RESET, "every partition the group has a committed offset for" },
 	{ "topic", OPT_TOPIC, required_argument, "T[:P,...]", SEC_RESET, "topic T, or only its partitions P (repeatable)" },
@@ -317,8 +323,10 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 				o->format = LT_FORMAT_JSON;
 			else if (strcmp(optarg, "csv") == 0)
 				o->format = LT_FORMAT_CSV;
+			else if (strcmp(optarg, "prometheus") == 0)
+				o->format = LT_FORMAT_PROMETHEUS;
 			else
-				return err_set(err, errlen, "--format expects table, json or csv, got '%s'", optarg);
+				return err_set(err, errlen, "--format expects table, json, csv or prometheus, got '%s'", optarg);
 			break;
 		case OPT_SAMPLES:
 			if (parse_int(optarg, 1, 10000, &o->samples))
@@ -342,6 +350,15 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_EXECUTE: o->execute = true; break;
 		case OPT_EXPORT: o->export_csv = true; break;
+		/* monitoring (issue 16) */
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "warn") == 0)
+				o->fail_on = LT_FAIL_ON_WARN;
+			else if (strcmp(optarg, "err") == 0)
+				o->fail_on = LT_FAIL_ON_ERR;
+			else
+				return err_set(err, errlen, "--fail-on expects warn or err, got '%s'", optarg);
+			break;
 		case ':':
 			return err_set(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
 		case '?':
@@ -384,6 +401,8 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		return err_set(err, errlen, "--undo takes no target or scope: it restores the newest backup as a whole");
 	if ((o->format != LT_FORMAT_TABLE || o->samples != 1) && o->mode != LT_MODE_ONCE)
 		return err_set(err, errlen, "--format and --samples go with --once");
+	if (o->fail_on != LT_FAIL_ON_NONE && o->mode != LT_MODE_ONCE)
+		return err_set(err, errlen, "--fail-on goes with --once");
 	if (o->mode == LT_MODE_DEMO && (o->bootstrap || o->cluster))
 		return err_set(err, errlen, "--demo runs its own cluster; it takes no -b or -c");
 	return 0;
@@ -401,7 +420,7 @@ void options_print_help(FILE *out, const char *argv0)
 {
 	fprintf(out,
 		"Usage: %s [OPTIONS]                 live dashboard of consumer groups\n"
-		"       %s --once [--format F] [-g REGEX]...\n"
+		"       %s --once [--format F] [--samples N] [--fail-on warn|err] [-g REGEX]...\n"
 		"       %s --reset-offsets -g GROUP (--all-topics|--topic T[:P,...]) TARGET [--execute]\n"
 		"       %s --undo GROUP [--execute]\n"
 		"       %s --delete --group GROUP... [--dry-run]\n"
@@ -426,6 +445,7 @@ void options_print_help(FILE *out, const char *argv0)
 		}
 	}
 	fprintf(out,
-		"\nExit status: 0 ok, 1 cluster or I/O error, 2 usage error, 3 reset or delete refused by the guard.\n"
+		"\nExit status: 0 ok, 1 cluster or I/O error, 2 usage error, 3 reset or delete refused by the guard,\n"
+		"4 a group at or above --fail-on (--once; a status not evaluated yet never counts).\n"
 		"See lagtop(1) for the configuration file, keys and examples.\n");
 }

@@ -30,7 +30,15 @@ typedef enum {
 	LT_FORMAT_TABLE = 0,
 	LT_FORMAT_JSON,
 	LT_FORMAT_CSV,
+	LT_FORMAT_PROMETHEUS, /* Prometheus text exposition format (output_prom.c) */
 } lt_format;
+
+/* --fail-on: the group status from which --once exits LT_EXIT_FAIL_ON (modes.h). */
+typedef enum {
+	LT_FAIL_ON_NONE = 0,
+	LT_FAIL_ON_WARN,
+	LT_FAIL_ON_ERR,
+} lt_fail_on;
 
 /* Reset targets (RESET-SEMANTICS.md). */
 typedef enum {
@@ -67,6 +75,9 @@ struct lt_options {
 	bool no_commit_stream;    /* --no-commit-stream: overrides the config's commit_stream */
 	bool no_color;            /* --no-color or NO_COLOR */
 	bool ascii;               /* --ascii */
+
+	/* monitoring (issue 16) */
+	lt_fail_on fail_on;       /* --fail-on warn|err */
 
 	/* resets */
 	bool all_topics;          /* --all-topics */

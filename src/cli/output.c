@@ -146,7 +146,7 @@ void output_table(FILE *out, const lt_snapshot *s)
 				row[COL_TIME_LAG] = xstrdup(d);
 				show[COL_TIME_LAG] = true;
 			}
-			if (p->status != LT_STATUS_UNKNOWN) {
+			if (status_evaluated(p->status)) { /* pending or unknown: "-", never OK */
 				row[COL_STATUS] = xstrdup(status_name(p->status));
 				show[COL_STATUS] = true;
 			}
@@ -249,7 +249,9 @@ static void json_partition(lt_json *j, const lt_group *g, const lt_partition *p)
 	json_kv_rate(j, "consume_rate", p->has_rates, p->consume_rate);
 	json_kv_rate(j, "produce_rate", p->has_rates, p->produce_rate);
 	json_kv_int_or_null(j, "eta_ms", p->eta_ms, p->has_eta);
-	json_kv_string(j, "status", p->status == LT_STATUS_UNKNOWN ? NULL : status_name(p->status));
+	/* null until evaluated (UNKNOWN: nothing to judge; PENDING: the window is not full yet) */
+	json_kv_string(j, "status", status_evaluated(p->status) ? status_name(p->status) : NULL);
+	json_kv_bool(j, "complete", status_evaluated(p->status));
 	json_kv_string(j, "metadata", p->commit_metadata);
 	json_key(j, "flags");
 	json_array_begin(j);
@@ -310,7 +312,8 @@ static void json_group(lt_json *j, const lt_group *g)
 	json_kv_int_or_null(j, "max_lag", g->max_lag, any_lag);
 	json_kv_int_or_null(j, "max_time_lag_ms", g->max_time_lag_ms, g->has_max_time_lag);
 	json_kv_rate(j, "consume_rate", any_rate, g->consume_rate);
-	json_kv_string(j, "status", g->status == LT_STATUS_UNKNOWN ? NULL : status_name(g->status));
+	json_kv_string(j, "status", status_evaluated(g->status) ? status_name(g->status) : NULL);
+	json_kv_bool(j, "complete", g->status_complete);
 	json_kv_string(j, "protocol_type", g->protocol_type);
 	json_kv_string(j, "protocol", g->protocol);
 	json_kv_int_or_null(j, "coordinator", g->coordinator, g->coordinator >= 0);
@@ -341,6 +344,7 @@ int output_json(FILE *out, const lt_snapshot *s)
 	json_object_begin(&j);
 	json_kv_string(&j, "cluster", s->cluster);
 	json_kv_int(&j, "seq", (int64_t)s->seq);
+	json_kv_int(&j, "status_window", (int64_t)s->status_window);
 	json_kv_int(&j, "taken_at_ms", s->taken_at_ms);
 	json_kv_int(&j, "duration_ms", s->duration_ms);
 	json_kv_int(&j, "brokers_up", s->brokers_up);
@@ -396,7 +400,7 @@ int output_csv(FILE *out, const lt_snapshot *s)
 				f[6] = owned[3] = num_or_empty(p->log_end >= 0, p->log_end);
 				f[7] = owned[4] = num_or_empty(p->has_lag, p->lag);
 				f[8] = owned[5] = num_or_empty(p->has_time_lag, p->time_lag_ms);
-				f[9] = p->status == LT_STATUS_UNKNOWN ? NULL : status_name(p->status);
+				f[9] = status_evaluated(p->status) ? status_name(p->status) : NULL;
 				f[10] = m ? m->member_id : NULL;
 				f[11] = m ? m->host : NULL;
 				f[12] = m ? m->client_id : NULL;

@@ -15,6 +15,8 @@ void output_table(FILE *out, const lt_snapshot *s);
 /* JSON and CSV return 0, or -1 on a write error. */
 int output_json(FILE *out, const lt_snapshot *s);
 int output_csv(FILE *out, const lt_snapshot *s);
+/* Prometheus text exposition format, kafka-lag-exporter's metric names plus lagtop_* (output_prom.c). */
+int output_prometheus(FILE *out, const lt_snapshot *s);
 
 /* Untrusted text made safe for a terminal: a new string (caller frees). */
 char *output_sanitize(const char *s);

@@ -101,7 +101,9 @@ static void record_error(lt_client *cl, bool fatal, bool all_down, const char *m
 	pthread_mutex_lock(&cl->mu);
 	char *dst = all_down ? cl->all_down : cl->last_error;
 	size_t len = all_down ? sizeof cl->all_down : sizeof cl->last_error;
-	snprintf(dst, len, "%s", msg);
+	/* "%.*s" with the room left: the summary's buffer is smaller than an error line (and gcc's
+	 * -Wformat-truncation says so for a plain "%s"); a longer summary is cut, never overrun. */
+	snprintf(dst, len, "%.*s", (int)(len - 1), msg);
 	mask_secrets(dst, len, cl->secrets, cl->n_secrets);
 	/* A fatal error stays the one reported: later transient noise must not hide it. */
 	if (!cl->last_fatal)

@@ -89,7 +89,7 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 		k->known = g->n_trend >= 2;
 		k->v.d = k->known ? (double)g->trend[g->n_trend - 1] - (double)g->trend[0] : 0;
 		break;
-	case LT_COL_STATUS: key_int(k, g->status, g->status != LT_STATUS_UNKNOWN); break;
+	case LT_COL_STATUS: key_int(k, g->status, status_evaluated(g->status)); break;
 	case LT_COL_LAST_COMMIT: key_int(k, g->last_commit_age_ms, g->has_last_commit); break;
 	case LT_COL_EXPIRES: key_int(k, g->expires_in_ms, g->has_expiry); break;
 	case LT_COL_TOPIC: key_str(k, p->topic); break;
@@ -107,7 +107,7 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 		/* "never" (rates known, not catching up) sorts as the longest ETA. */
 		key_int(k, p->has_eta ? p->eta_ms : INT64_MAX, p->has_eta || p->has_rates);
 		break;
-	case LT_COL_P_STATUS: key_int(k, p->status, p->status != LT_STATUS_UNKNOWN); break;
+	case LT_COL_P_STATUS: key_int(k, p->status, status_evaluated(p->status)); break;
 	case LT_COL_CLIENT_ID:
 		m = row_member(r);
 		key_str(k, m ? m->client_id : NULL);

@@ -32,7 +32,8 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 
 	bool idle = false;
 	p->status = status_compute_commits(w, mp->window, mp->allowed_lag, now, p->member >= 0, p->has_lag, p->lag,
-	                                   p->has_last_commit ? p->last_commit_ms : -1, &idle);
+	                                   p->has_last_commit ? p->last_commit_ms : -1,
+	                                   (p->flags & LT_PF_OUT_OF_RANGE) != 0, &idle);
 	if (idle)
 		p->flags |= LT_PF_IDLE;
 	/* A highlight, not a status: Burrow's rules stay as they are, the operator's threshold only marks
@@ -49,6 +50,7 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 	const int64_t now = s->taken_at_ms;
 	lt_window *w = xmalloc(sizeof *w);
 
+	s->status_window = mp->window;
 	history_begin(h, now);
 	for (size_t gi = 0; gi < s->n_groups; gi++) {
 		lt_group *g = &s->groups[gi];
@@ -59,7 +61,7 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 		lt_status worst = LT_STATUS_UNKNOWN;
 		size_t n_topics = 0;
 		const char *prev_topic = NULL;
-		bool tl_high = false;
+		bool tl_high = false, any_pending = false, all_evaluated = g->n_partitions > 0;
 		uint32_t tid = 0, hint = history_group_hint(h, gid);
 
 		for (size_t pi = 0; pi < g->n_partitions; pi++) {
@@ -103,6 +105,8 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 				tl_high = true;
 			if (p->status > worst)
 				worst = p->status;
+			any_pending |= p->status == LT_STATUS_PENDING;
+			all_evaluated &= status_evaluated(p->status);
 		}
 		g->total_lag = total;
 		g->max_lag = max_lag;
@@ -111,8 +115,12 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 		g->time_lag_high = tl_high;
 		g->consume_rate = rate;
 		g->n_topics = n_topics;
-		/* Burrow's group rule: any REWIND/STALL/STOP partition makes the group ERR. */
+		/* Burrow's group rule: any REWIND/STALL/STOP partition makes the group ERR. A verdict worse than OK
+		 * stands while other partitions are pending (it can only get worse); OK needs them all. */
 		g->status = worst >= LT_STATUS_REWIND ? LT_STATUS_ERR : worst;
+		if (any_pending && g->status <= LT_STATUS_OK)
+			g->status = LT_STATUS_PENDING;
+		g->status_complete = all_evaluated;
 		history_trend(h, gid, any_recorded && any_lag, total, g);
 	}
 	history_end(h);

@@ -330,7 +330,7 @@ bool group_members_known(const lt_group *g)
 const char *status_name(lt_status st)
 {
 	static const char *const names[] = {
-		[LT_STATUS_UNKNOWN] = "-",     [LT_STATUS_OK] = "OK",
+		[LT_STATUS_UNKNOWN] = "-",     [LT_STATUS_PENDING] = "-",     [LT_STATUS_OK] = "OK",
 		[LT_STATUS_WARN] = "WARN",     [LT_STATUS_REWIND] = "REWIND",
 		[LT_STATUS_STALL] = "STALL",   [LT_STATUS_STOP] = "STOP",
 		[LT_STATUS_ERR] = "ERR",
@@ -338,6 +338,16 @@ const char *status_name(lt_status st)
 	if ((unsigned)st < sizeof names / sizeof names[0])
 		return names[st];
 	return "-";
+}
+
+bool status_evaluated(lt_status st)
+{
+	return st >= LT_STATUS_OK && st <= LT_STATUS_ERR;
+}
+
+bool status_at_least(lt_status st, lt_status threshold)
+{
+	return status_evaluated(st) && st >= threshold;
 }
 
 const char *cstream_state_name(lt_cstream_state st)

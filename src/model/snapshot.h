@@ -52,11 +52,14 @@ typedef enum {
 	LT_GTYPE_CONSUMER,      /* KIP-848 consumer-protocol groups (group.protocol=consumer) */
 } lt_group_type;
 
-/* Partition / group status (Burrow's rules, see RESET-SEMANTICS.md). Ordered by severity. A group's
- * status is its worst partition's, except that REWIND, STALL and STOP become ERR for the group, as
- * Burrow reports it; the partitions pane says which. */
+/* Partition / group status (Burrow's rules, see RESET-SEMANTICS.md and src/model/status.c). Ordered by
+ * severity. A group's status is its worst partition's, except that REWIND, STALL and STOP become ERR for the
+ * group, as Burrow reports it (the partitions pane says which), and that a group with a partition still
+ * PENDING and none worse than OK is PENDING: "OK so far" is not OK. UNKNOWN and PENDING are both shown
+ * as "-" and written as null: neither is ever reported as OK (issue 16). */
 typedef enum {
-	LT_STATUS_UNKNOWN = 0, /* not enough data yet */
+	LT_STATUS_UNKNOWN = 0, /* nothing to judge: no committed offset or no log end */
+	LT_STATUS_PENDING,     /* not evaluated yet: fewer samples than the window (Burrow: incomplete) */
 	LT_STATUS_OK,
 	LT_STATUS_WARN,
 	LT_STATUS_REWIND,
@@ -158,6 +161,8 @@ typedef struct lt_group {
 	bool has_max_time_lag;
 	int64_t max_time_lag_ms;
 	bool time_lag_high;  /* some partition has LT_PF_TIME_LAG_HIGH */
+	bool status_complete; /* every partition's status was evaluated (none UNKNOWN or PENDING): Burrow's
+	                         "complete"; status may be WARN/ERR while false (a lower bound) */
 	double consume_rate; /* sum over partitions */
 	size_t n_topics;
 	lt_status status;    /* worst partition */
@@ -189,6 +194,7 @@ typedef enum {
 typedef struct lt_snapshot {
 	int refs;            /* atomic; use snapshot_ref/unref */
 	uint64_t seq;        /* increases by one per refresh */
+	size_t status_window; /* samples a windowed status needs (the model's window; set by model_enrich) */
 	int64_t taken_at_ms; /* wall clock (ms since epoch) when the refresh started */
 	int64_t duration_ms; /* how long the refresh took */
 	char *cluster;       /* display name */
@@ -223,7 +229,12 @@ bool group_members_known(const lt_group *g);
 /* One line for a group whose members cannot be read (panes, popups, --once warnings); short enough for
  * the members pane of an 80-column terminal. */
 #define LT_MEMBERS_UNREADABLE_NOTE "KIP-848 consumer-protocol group: members need librdkafka 2.10+ to be read"
-const char *status_name(lt_status st);                  /* "OK", "WARN", ... "-" for UNKNOWN */
+const char *status_name(lt_status st);                  /* "OK", "WARN", ... "-" for UNKNOWN and PENDING */
+/* Whether st is a verdict (OK and worse), not UNKNOWN or PENDING: what tables show and JSON writes. */
+bool status_evaluated(lt_status st);
+/* Whether st is a verdict at least as bad as threshold (OK < WARN < REWIND < STALL < STOP < ERR); a status not
+ * evaluated is never at least anything, not even OK (--fail-on). */
+bool status_at_least(lt_status st, lt_status threshold);
 const char *cstream_state_name(lt_cstream_state st);    /* "off", "starting", "loading", "live", "denied", "failed" */
 
 #endif

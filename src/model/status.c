@@ -5,9 +5,17 @@
  * have both a committed offset and a log end, with these adaptations (each one says why):
  *  1. No committed offset (or no log end): UNKNOWN ("-"); nothing can be judged. This is the
  *     only use of LT_STATUS_UNKNOWN.
- *  2. Fewer than `window` samples: OK — "not enough data", as Burrow does for a window that is
- *     not full. (Not UNKNOWN, which would hide a partition that has a commit.)
- *  3. Current lag <= allowed lag: OK.
+ *  2. Facts that need no window, so they are a verdict from the first sample on:
+ *     a. committed offset below the log start (LT_PF_OUT_OF_RANGE): STOP. The messages between were
+ *        deleted unread; a consumer that was still fetching there would have been moved by its
+ *        auto.offset.reset and committed past the log start, so nobody is consuming this partition.
+ *        Burrow never sees this case (it has no log start); it is its STOP/ERR territory, and a
+ *        window would only delay the alarm (issue 16: such a group read OK with --samples 9).
+ *     b. current lag <= allowed lag: OK (Burrow's first check, on the current lag alone).
+ *  3. Fewer than `window` samples (or a window under 2): PENDING ("-" in tables, null with
+ *     "complete": false in JSON). Burrow still gives such a window a status and marks it incomplete
+ *     (its "complete" below 1; the shared notes sum it up as "not full enough: OK"); lagtop says
+ *     nothing rather than a verdict it has not evaluated (issue 16).
  *  4. STOP: Burrow's "time since the last commit > the window's commit span". Polling cannot see
  *     commit times, so a "commit" is a sample where the committed offset moved; with first and
  *     last such moves F and L in the window, stopped = no move at all, or now - L > L - F.
@@ -47,15 +55,19 @@ static bool log_end_idle(const lt_window *w, size_t window)
 lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned, bool has_lag,
                          int64_t lag, bool *idle)
 {
-	return status_compute_commits(w, window, allowed_lag, now, owned, has_lag, lag, -1, idle);
+	return status_compute_commits(w, window, allowed_lag, now, owned, has_lag, lag, -1, false, idle);
 }
 
 lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
-                                 bool has_lag, int64_t lag, int64_t last_commit_ms, bool *idle)
+                                 bool has_lag, int64_t lag, int64_t last_commit_ms, bool out_of_range, bool *idle)
 {
 	*idle = log_end_idle(w, window);
 	if (!has_lag)
 		return LT_STATUS_UNKNOWN;
+	if (out_of_range)
+		return LT_STATUS_STOP; /* rule 2a */
+	if (lag <= allowed_lag)
+		return LT_STATUS_OK;   /* rule 2b */
 
 	/* The last `window` complete samples, oldest first (indexes into w). */
 	size_t idx[LT_RING_MAX];
@@ -64,14 +76,12 @@ lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allo
 		if (w->c[i] >= 0 && w->e[i] >= 0)
 			idx[k++] = i;
 	if (k < window || window < 2)
-		return LT_STATUS_OK;
+		return LT_STATUS_PENDING; /* rule 3 */
 	for (size_t a = 0, b = k - 1; a < b; a++, b--) {
 		size_t x = idx[a];
 		idx[a] = idx[b];
 		idx[b] = x;
 	}
-	if (lag <= allowed_lag)
-		return LT_STATUS_OK;
 
 	bool moved = false, rewound = false, some_ok = false, never_decreased = true;
 	int64_t first_move = 0, last_move = 0, prev_lag = 0;

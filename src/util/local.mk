@@ -7,11 +7,12 @@ liblagtop_a_SOURCES += \
 	src/util/csv.c src/util/csv.h \
 	src/util/regex.c src/util/regex.h \
 	src/util/timeutil.c src/util/timeutil.h \
-	src/util/errbuf.c src/util/errbuf.h
+	src/util/errbuf.c src/util/errbuf.h \
+	src/util/prom.c src/util/prom.h
 
 if HAVE_CMOCKA
 UTIL_UNIT_TESTS = tests/unit/test_util_sanitize tests/unit/test_util_json tests/unit/test_util_csv \
-	tests/unit/test_util_timeutil
+	tests/unit/test_util_timeutil tests/unit/test_util_prom
 check_PROGRAMS += $(UTIL_UNIT_TESTS)
 TESTS += $(UTIL_UNIT_TESTS)
 tests_unit_test_util_sanitize_SOURCES = tests/unit/test_util_sanitize.c
@@ -26,4 +27,7 @@ tests_unit_test_util_csv_LDADD = $(UNIT_LDADD)
 tests_unit_test_util_timeutil_SOURCES = tests/unit/test_util_timeutil.c
 tests_unit_test_util_timeutil_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_util_timeutil_LDADD = $(UNIT_LDADD)
+tests_unit_test_util_prom_SOURCES = tests/unit/test_util_prom.c
+tests_unit_test_util_prom_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_util_prom_LDADD = $(UNIT_LDADD)
 endif

@@ -2,13 +2,17 @@
  * writer and the CSV writer/reader, on arbitrary bytes. Properties checked, not only "no crash":
  * user regexes go through regex_compile()'s cost guard (a pathological one must not exhaust memory);
  * the sanitized form is terminal-safe (no C0/DEL byte), JSON output is valid UTF-8 without raw
- * control bytes, and a quoted CSV field splits back to the exact input. */
+ * control bytes, a quoted CSV field splits back to the exact input, and a Prometheus label value is
+ * valid UTF-8 with no raw newline or unescaped quote and unescapes back to the input (when it was
+ * UTF-8). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/csv.h"
 #include "util/json.h"
+#include "util/prom.h"
 #include "util/regex.h"
 #include "util/sanitize.h"
 #include "util/utf8.h"
@@ -92,6 +96,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	csv_fields_free(&f);
 	free(q);
+
+	/* Prometheus label values: the escaped form unescapes to the input (invalid bytes become U+FFFD). */
+	char *pv = prom_escape_label_value(s);
+	size_t pl = strlen(pv);
+	check_utf8((const unsigned char *)pv, pl);
+	char *un = malloc(pl + 1);
+	size_t o = 0;
+	for (size_t i = 0; i < pl; i++) {
+		if (pv[i] == '\n' || pv[i] == '"')
+			abort(); /* raw newline or quote: the line or the value would end early */
+		if (pv[i] == '\\') {
+			char e = pv[++i];
+			un[o++] = e == 'n' ? '\n' : e;
+			if (e != 'n' && e != '\\' && e != '"')
+				abort();
+		} else {
+			un[o++] = pv[i];
+		}
+	}
+	un[o] = '\0';
+	bool valid = true;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		i += utf8_decode(s + i, len - i, &cp);
+		valid &= cp != UTF8_INVALID;
+	}
+	if (valid && strcmp(un, s) != 0)
+		abort();
+	free(un);
+	free(pv);
 
 	/* User regexes (-g, the dashboard's filter): compiled only when cheap enough. */
 	regex_t re;

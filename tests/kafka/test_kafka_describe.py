@@ -515,6 +515,53 @@ def check_commit_times(doc, label):
 ORDERS, TRIMMED, EVENTS, AUDIT = 20, 30, 10, 5  # records per partition
 
 
+def check_monitoring(kc, doc, label):
+    """Issue 16 on this cluster. One sample tells only what needs no window: below-start's trimmed/0 (committed
+    below the log start) is STOP and the group ERR, a partition without lag is OK, every other status is null
+    and not complete, never a guessed OK. Then --format prometheus, read by prometheus_client, equals the JSON
+    of a run just before it (the scenario no longer moves; the commit stream is off, as active members keep
+    re-committing the same offsets, which moves commit times)."""
+    bad = []
+    for g in doc["groups"]:
+        for p in g["partitions"]:
+            below = p["committed"] is not None and p["log_start"] is not None and p["committed"] < p["log_start"]
+            want = ("STOP", True) if below else ("OK", True) if p["lag"] == 0 else (None, False)
+            if (p["status"], p["complete"]) != want:
+                bad.append("%s %s/%d: %s, want %s" % (g["group"], p["topic"], p["partition"],
+                                                      (p["status"], p["complete"]), want))
+    bs = {g["group"]: g for g in doc["groups"]}.get("below-start")
+    ok(not bad and bs is not None and (bs["status"], bs["complete"]) == ("ERR", True),
+       "%s: one sample: STOP below the log start (group ERR), OK without lag, every other status null" % label,
+       bad + ["below-start: %r" % (((bs["status"], bs["complete"]) if bs else None),)])
+    try:
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
+        import prom_check
+        import prometheus_client.parser  # noqa: F401
+    except ImportError as e:
+        ok(os.environ.get("CI") != "true", "%s: --format prometheus equals the JSON" % label,
+           skip=None if os.environ.get("CI") == "true" else "python3-prometheus-client missing (%s)" % e)
+        return
+    env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"))
+    env.pop("LAGTOP_CONFIG", None)
+    outs = []
+    for fmt in ("json", "prometheus"):
+        p = subprocess.run([LAGTOP, "--once", "--no-commit-stream", "--format", fmt, "-b", kc.bootstrap,
+                            "--timeout", "20"], capture_output=True, text=True, timeout=60, env=env)
+        outs.append((p.returncode, p.stdout, p.stderr))
+    diffs = ["exit %d: %s" % (rc, err) for rc, _, err in outs if rc != 0]
+    n = 0
+    if not diffs:
+        got, every = prom_check.parse(outs[1][1])
+        n = len(got)
+        clock = {"lagtop_refresh_timestamp_seconds": 60, "lagtop_refresh_duration_seconds": 20}
+        diffs = prom_check.compare(prom_check.expected_samples(json.loads(outs[0][1])), got, clock)
+        diffs += prom_check.text_rules(outs[1][1])
+        if len(every) != len(got):
+            diffs.append("duplicate series")
+    ok(not diffs and n > 30, "%s: --format prometheus (%d samples, kafka-lag-exporter's names) parses and equals the "
+       "JSON" % (label, n), diffs[:20])
+
+
 def commit_offsets(bootstrap, group, offsets):
     """An admin-style commit: a kafka-python consumer assigns, commits (generation -1) and closes."""
     from kafka import KafkaConsumer, TopicPartition
@@ -782,6 +829,7 @@ def run_cluster(kind):
         for name in consumer:
             check_consumer_group(doc, view, name, label)
         check_commit_times(doc, label)
+        check_monitoring(kc, doc, label)
         if kind == "sim":
             sim_differences(view, label)
     except Exception:

@@ -158,10 +158,12 @@ static void first_refresh(void **state)
 	assert_int_equal(p[0].lag, 60);
 	assert_false(p[0].has_rates);
 	assert_false(p[0].has_time_lag);             /* one point, behind: unknown */
-	assert_int_equal(p[0].status, LT_STATUS_OK); /* window not full */
+	assert_int_equal(p[0].status, LT_STATUS_PENDING); /* behind, window not full: not evaluated yet */
 	assert_int_equal(p[1].lag, 90);
 	assert_true(p[1].flags & LT_PF_OUT_OF_RANGE);
+	assert_int_equal(p[1].status, LT_STATUS_STOP); /* below the log start: a fact, no window needed */
 	assert_int_equal(p[2].lag, 0);
+	assert_int_equal(p[2].status, LT_STATUS_OK); /* no lag: a fact too */
 	assert_true(p[2].flags & LT_PF_AHEAD_OF_END);
 	assert_true(p[2].flags & LT_PF_UNASSIGNED);
 	assert_true(p[2].has_time_lag); /* caught up */
@@ -176,7 +178,9 @@ static void first_refresh(void **state)
 	assert_true(g->has_max_time_lag);
 	assert_int_equal(g->max_time_lag_ms, 0);
 	assert_true(g->consume_rate == 0); /* no rates yet */
-	assert_int_equal(g->status, LT_STATUS_OK);
+	assert_int_equal(g->status, LT_STATUS_ERR); /* the STOP partition, whatever the pending one becomes */
+	assert_false(g->status_complete);
+	assert_int_equal(s->status_window, 5);
 	assert_int_equal(g->n_trend, 1);
 	assert_int_equal(g->trend[0], 150);
 	snapshot_unref(s);
@@ -262,13 +266,17 @@ static void status_sequences(void **state)
 	int64_t c[] = {5, 5, 5, 5, 5, 5};
 	int64_t e[] = {10, 20, 30, 40, 50, 60};
 	lt_snapshot *s = feed(h, 4, c, e, false);
-	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_OK); /* window not full yet */
+	/* window not full yet: not evaluated (never "OK"), and so the group is not either */
+	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_PENDING);
+	assert_int_equal(s->groups[0].status, LT_STATUS_PENDING);
+	assert_false(s->groups[0].status_complete);
 	snapshot_unref(s);
 	history_free(h);
 	h = hist(5);
 	s = feed(h, 6, c, e, false);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_STOP);
 	assert_int_equal(s->groups[0].status, LT_STATUS_ERR); /* Burrow's group rule */
+	assert_true(s->groups[0].status_complete);
 	snapshot_unref(s);
 	history_free(h);
 
@@ -330,7 +338,7 @@ static void idle_behind_time_lag_keeps_growing(void **state)
 }
 
 /* A committed series keeps window + 2 samples: two failed (stale) refreshes inside the window
- * still leave it full; three do not ("not enough data": OK). */
+ * still leave it full; three do not (not enough data: PENDING, not OK). */
 static void status_window_with_gaps(void **state)
 {
 	(void)state;
@@ -345,7 +353,7 @@ static void status_window_with_gaps(void **state)
 			s = snap(1000 * (i + 1), "g", &p, 1);
 			model_enrich(h, s);
 		}
-		assert_int_equal(s->groups[0].partitions[0].status, n_stale == 2 ? LT_STATUS_STOP : LT_STATUS_OK);
+		assert_int_equal(s->groups[0].partitions[0].status, n_stale == 2 ? LT_STATUS_STOP : LT_STATUS_PENDING);
 		snapshot_unref(s);
 		history_free(h);
 	}

@@ -333,16 +333,17 @@ static void status_unknown_and_not_full(void **state)
 	lt_window *w = mkwin(5, c, e);
 	assert_int_equal(st(w, false, NULL), LT_STATUS_UNKNOWN);
 	free(w);
-	/* stopped consumer, but only 4 samples of a window of 5: OK (not enough data) */
+	/* stopped consumer, but only 4 samples of a window of 5: not evaluated yet (PENDING, not OK) */
 	int64_t c2[] = {5, 5, 5, 5};
 	w = mkwin(4, c2, e);
-	assert_int_equal(st(w, false, NULL), LT_STATUS_OK);
+	assert_int_equal(st(w, false, NULL), LT_STATUS_PENDING);
+	assert_false(status_evaluated(LT_STATUS_PENDING));
 	free(w);
 	/* empty history */
 	w = calloc(1, sizeof *w);
 	assert_int_equal(st(w, false, NULL), LT_STATUS_UNKNOWN);
 	bool idle = true;
-	assert_int_equal(status_compute(w, 5, 0, 0, false, true, 10, &idle), LT_STATUS_OK);
+	assert_int_equal(status_compute(w, 5, 0, 0, false, true, 10, &idle), LT_STATUS_PENDING);
 	assert_false(idle);
 	free(w);
 }
@@ -433,7 +434,7 @@ static lt_status stc(const lt_window *w, bool owned, int64_t last_commit_ms)
 	bool has, idle;
 	int64_t lag;
 	lag_compute(LT_OFFSET_NONE, w->c[w->n - 1], w->e[w->n - 1], &has, &lag);
-	return status_compute_commits(w, 5, 0, (int64_t)w->n * 1000, owned, has, lag, last_commit_ms, &idle);
+	return status_compute_commits(w, 5, 0, (int64_t)w->n * 1000, owned, has, lag, last_commit_ms, false, &idle);
 }
 
 static void status_with_commit_times(void **state)
@@ -472,12 +473,59 @@ static void status_with_commit_times(void **state)
 static void status_unknown_samples_do_not_fill_window(void **state)
 {
 	(void)state;
-	/* 5 samples, one without a log end: only 4 complete → not full → OK */
+	/* 5 samples, one without a log end: only 4 complete → not full → PENDING */
 	int64_t c[] = {5, 5, 5, 5, 5};
 	int64_t e[] = {10, LT_OFFSET_NONE, 30, 40, 50};
 	lt_window *w = mkwin(5, c, e);
-	assert_int_equal(st(w, false, NULL), LT_STATUS_OK);
+	assert_int_equal(st(w, false, NULL), LT_STATUS_PENDING);
 	free(w);
+}
+
+/* What needs no window (issue 16): the first sample can already say OK (no lag beyond the allowed lag)
+ * or STOP (committed below the log start); anything else waits for `window` samples, and a full window
+ * reaches the same verdicts. */
+static lt_status st_range(const lt_window *w, size_t window, int64_t allowed, bool out_of_range)
+{
+	bool has, idle;
+	int64_t lag;
+	lag_compute(LT_OFFSET_NONE, w->c[w->n - 1], w->e[w->n - 1], &has, &lag);
+	return status_compute_commits(w, window, allowed, (int64_t)w->n * 1000, true, has, lag, -1, out_of_range, &idle);
+}
+
+static void status_completeness_rules(void **state)
+{
+	(void)state;
+	int64_t e[] = {100, 200, 300, 400, 500};
+	/* one sample, behind: pending; caught up: OK; below the log start: STOP */
+	int64_t behind[] = {50};
+	lt_window *w = mkwin(1, behind, e);
+	assert_int_equal(st_range(w, 5, 0, false), LT_STATUS_PENDING);
+	assert_int_equal(st_range(w, 5, 50, false), LT_STATUS_OK);   /* lag 50 within the allowed lag */
+	assert_int_equal(st_range(w, 5, 0, true), LT_STATUS_STOP);
+	assert_int_equal(st_range(w, 5, 1000, true), LT_STATUS_STOP); /* lost messages beat the allowed lag */
+	free(w);
+	int64_t caught[] = {100};
+	w = mkwin(1, caught, e);
+	assert_int_equal(st_range(w, 5, 0, false), LT_STATUS_OK);
+	free(w);
+	/* four of five samples, lag growing while consuming: still pending; the fifth makes it WARN */
+	int64_t slow[] = {10, 20, 30, 40, 50};
+	w = mkwin(4, slow, e);
+	assert_int_equal(st_range(w, 5, 0, false), LT_STATUS_PENDING);
+	free(w);
+	w = mkwin(5, slow, e);
+	assert_int_equal(st_range(w, 5, 0, false), LT_STATUS_WARN);
+	/* full window and below the log start: STOP, not WARN */
+	assert_int_equal(st_range(w, 5, 0, true), LT_STATUS_STOP);
+	free(w);
+	/* a window smaller than 2 can never be evaluated by the windowed rules */
+	w = mkwin(5, slow, e);
+	assert_int_equal(st_range(w, 1, 0, false), LT_STATUS_PENDING);
+	free(w);
+	/* what status_evaluated counts as a verdict */
+	assert_false(status_evaluated(LT_STATUS_UNKNOWN));
+	for (lt_status s = LT_STATUS_OK; s <= LT_STATUS_ERR; s++)
+		assert_true(status_evaluated(s));
 }
 
 int main(void)
@@ -503,6 +551,7 @@ int main(void)
 	    cmocka_unit_test(status_rewind),
 	    cmocka_unit_test(status_warn_and_ok),
 	    cmocka_unit_test(status_unknown_samples_do_not_fill_window),
+	    cmocka_unit_test(status_completeness_rules),
 	    cmocka_unit_test(status_with_commit_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,6 +136,7 @@ static void state_names_round_trip(void **state)
 	assert_string_equal(status_name(LT_STATUS_STALL), "STALL");
 	assert_string_equal(status_name(LT_STATUS_ERR), "ERR");
 	assert_string_equal(status_name(LT_STATUS_UNKNOWN), "-");
+	assert_string_equal(status_name(LT_STATUS_PENDING), "-"); /* not evaluated yet: never "OK" */
 	assert_string_equal(group_type_name(LT_GTYPE_CLASSIC), "classic");
 	assert_string_equal(group_type_name(LT_GTYPE_CONSUMER), "consumer");
 	assert_null(group_type_name(LT_GTYPE_UNKNOWN));
