@@ -174,7 +174,7 @@ static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, s
 	model_enrich(c->history, s);
 	pthread_mutex_unlock(&c->hist_mu);
 	/* after model_enrich, which recomputes the derived flags */
-	pos_sources_finish(c->positions, s, now_wall_ms());
+	pos_sources_finish(c->positions, s);
 	pthread_mutex_lock(&c->mu);
 	c->busy = false;
 	pthread_mutex_unlock(&c->mu);

@@ -23,3 +23,5 @@ tests_unit_test_position_match_SOURCES = tests/unit/test_position_match.c
 tests_unit_test_position_match_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_position_match_LDADD = $(UNIT_LDADD)
 endif
+TESTS += tests/integration/test_position_sim.py
+EXTRA_DIST += tests/integration/test_position_sim.py

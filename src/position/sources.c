@@ -121,7 +121,7 @@ void pos_sources_start(lt_pos_sources *ps, int64_t deadline_ms, const bool *stop
 		collect(ps); /* no thread: fetch here (still bounded by the deadline) */
 }
 
-void pos_sources_finish(lt_pos_sources *ps, lt_snapshot *s, int64_t now_ms)
+void pos_sources_finish(lt_pos_sources *ps, lt_snapshot *s)
 {
 	if (!ps)
 		return;
@@ -131,6 +131,7 @@ void pos_sources_finish(lt_pos_sources *ps, lt_snapshot *s, int64_t now_ms)
 	}
 	if (!s)
 		return;
+	int64_t now_ms = now_wall_ms(); /* after the wait: a report fetched during it is not from the future */
 	lt_pos_input *in = xcalloc(ps->n, sizeof *in);
 	for (size_t i = 0; i < ps->n; i++) {
 		in[i].location = ps->locations[i];

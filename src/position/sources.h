@@ -37,8 +37,8 @@ lt_pos_sources *pos_sources_new(const lt_pos_sources_conf *conf);
 void pos_sources_free(lt_pos_sources *ps);
 /* Starts fetching and parsing every source (deadline: CLOCK_MONOTONIC ms); stop is the collector's flag. */
 void pos_sources_start(lt_pos_sources *ps, int64_t deadline_ms, const bool *stop);
-/* Waits for the fetch (bounded by its deadline) and fills s's position fields and pos_sources; now_ms is
- * the wall clock at the end of the refresh. Safe with ps NULL (does nothing). */
-void pos_sources_finish(lt_pos_sources *ps, lt_snapshot *s, int64_t now_ms);
+/* Waits for the fetch (bounded by its deadline) and fills s's position fields and pos_sources, with ages
+ * at the wall clock after the wait. Safe with ps NULL (does nothing). */
+void pos_sources_finish(lt_pos_sources *ps, lt_snapshot *s);
 
 #endif
