@@ -14,7 +14,7 @@ FUZZ_SRC_SIM = src/sim/wire.c src/sim/strmap.c src/sim/cluster.c src/sim/server.
 	src/sim/api_versions.c src/sim/api_metadata.c src/sim/api_find_coordinator.c src/sim/api_groups.c \
 	src/sim/api_list_groups.c src/sim/api_consumer_group_describe.c src/sim/control_consumer.c \
 	src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c src/sim/api_delete_records.c \
-	src/sim/api_produce.c \
+	src/sim/api_produce.c src/sim/metrics.c \
 	src/sim/api_fetch.c src/sim/api_group_membership.c src/sim/membership.c src/sim/records.c \
 	src/sim/record_store.c src/sim/crc32c.c src/sim/control.c src/sim/scenario.c src/sim/sim.c \
 	src/sim/offsets_log.c src/sim/api_describe_configs.c src/commitlog/encode.c src/commitlog/decode.c src/commitlog/partition.c

@@ -116,16 +116,28 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
 
 
-def start_sim():
-    p = subprocess.Popen([SIM, "--port", "0", "--brokers", "1", "--scenario", "fixture"], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
+def start_sim(scenario="fixture", *extra):
+    p = subprocess.Popen([SIM, "--port", "0", "--brokers", "1", "--scenario", scenario] + list(extra),
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     deadline = time.time() + 20
-    line = ""
+    line, metrics = "", None
     while time.time() < deadline:
         line = p.stdout.readline()
+        if line.startswith("metrics url="):
+            metrics = line.strip().split("=", 1)[1]
         if line.startswith("ready bootstrap="):
             break
+    p.metrics = metrics
     return p, line.strip().split("=", 1)[1]
+
+
+def stop(p):
+    p.terminate()
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
 
 
 def lagtop(*args, timeout=60):
@@ -142,7 +154,7 @@ def partitions(doc, group="fx-stable"):
 
 
 def main():
-    print("1..16")
+    print("1..19")
     srv = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d" % srv.server_address[1]
@@ -242,12 +254,32 @@ def main():
         ok(parts.get(1, {}).get("not_committing") is False, "a position standing still: not flagged", parts.get(1))
         ok(g is not None and g["not_committing"] is True, "the group says so too")
     finally:
-        sim.terminate()
-        try:
-            sim.wait(10)
-        except subprocess.TimeoutExpired:
-            sim.kill()
-            sim.wait()
+        stop(sim)
+
+    # the sim's own endpoint: the demo's consumers publish their positions in the JMX exporter's names, and
+    # invoice-mailer reads on without committing
+    demo, dbs = start_sim("demo", "--metrics-port", "0")
+    try:
+        conf = os.path.join(TMP, "demo.conf")
+        with open(conf, "w") as f:
+            f.write('clusters = { d = { bootstrap_servers = "%s"; position_sources = [ "%s" ];\n'
+                    '  not_committing_after = "1s"; }; };\n' % (dbs, demo.metrics))
+        rc, out, err, _ = lagtop("--config", conf, "-c", "d", "--once", "--format", "json", "--no-commit-stream",
+                                 "-g", "^(invoice-mailer|orders-processor)$", "--samples", "3", "--interval", "1")
+        d = json.loads(out) if rc == 0 else {"groups": [], "position_sources": []}
+        src = (d["position_sources"] or [{}])[0]
+        ok(src.get("ok") and "bad line" not in src.get("status", "") and src.get("used", 0) >= 24,
+           "lagtop-sim --metrics-port: every line of its page is read, positions used", src)
+        groups = {g["group"]: g for g in d["groups"]}
+        inv, proc = groups.get("invoice-mailer", {}), groups.get("orders-processor", {})
+        ok(inv.get("not_committing") is True and all(p["uncommitted"] and p["uncommitted"] > 0
+                                                     for p in inv.get("partitions", [])),
+           "demo: invoice-mailer reads without committing", inv.get("partitions", [])[:2])
+        ok(proc.get("not_committing") is False and all(p["position"] is not None and p["uncommitted"] >= 0
+                                                       for p in proc.get("partitions", [])),
+           "demo: orders-processor commits what it reads", proc.get("partitions", [])[:2])
+    finally:
+        stop(demo)
         srv.shutdown()
         srv.server_close()
     return 0 if all(results) else 1
