@@ -25,3 +25,5 @@ tests_unit_test_position_match_LDADD = $(UNIT_LDADD)
 endif
 TESTS += tests/integration/test_position_sim.py
 EXTRA_DIST += tests/integration/test_position_sim.py
+TESTS += tests/tui/test_position.sh
+EXTRA_DIST += tests/tui/test_position.sh
