@@ -61,7 +61,9 @@ static bool member_has_partitions(const lt_group *g, size_t m)
 
 enum {
 	COL_GROUP, COL_STATE, COL_TYPE, COL_TOPIC, COL_PARTITION, COL_LOG_START, COL_CURRENT, COL_LOG_END, COL_LAG,
-	COL_TIME_LAG, COL_STATUS, COL_CONSUMER, COL_HOST, COL_CLIENT, N_COLS
+	COL_TIME_LAG, COL_STATUS, COL_CONSUMER, COL_HOST, COL_CLIENT,
+	COL_POSITION, /* the consumer's own position (issue 15): only with position sources */
+	N_COLS
 };
 
 static const struct {
@@ -75,6 +77,7 @@ static const struct {
 	[COL_LAG] = { "LAG", true },               [COL_TIME_LAG] = { "TIME-LAG", true },
 	[COL_STATUS] = { "STATUS", false },        [COL_CONSUMER] = { "CONSUMER-ID", false },
 	[COL_HOST] = { "HOST", false },            [COL_CLIENT] = { "CLIENT-ID", false },
+	[COL_POSITION] = { "POSITION", true },
 };
 
 struct table {
@@ -127,6 +130,7 @@ void output_table(FILE *out, const lt_snapshot *s)
 	for (int c = 0; c < N_COLS; c++)
 		show[c] = true;
 	show[COL_TIME_LAG] = show[COL_STATUS] = false;
+	show[COL_POSITION] = s->n_pos_sources > 0;
 
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];
@@ -140,6 +144,7 @@ void output_table(FILE *out, const lt_snapshot *s)
 			row[COL_CURRENT] = num_or_dash(p->committed);
 			row[COL_LOG_END] = num_or_dash(p->log_end);
 			row[COL_LAG] = p->has_lag ? xasprintf("%lld", (long long)p->lag) : xstrdup("-");
+			row[COL_POSITION] = p->has_position ? xasprintf("%lld", (long long)p->position) : xstrdup("-");
 			if (p->has_time_lag) {
 				char d[32];
 				output_duration(d, sizeof d, p->time_lag_ms);
@@ -189,6 +194,8 @@ void output_table(FILE *out, const lt_snapshot *s)
 	for (size_t r = 0; r <= t.n; r++) {
 		bool first = true;
 		int last = N_COLS - 1;
+		while (last > 0 && !show[last])
+			last--;
 		for (int c = 0; c < N_COLS; c++) {
 			if (!show[c])
 				continue;

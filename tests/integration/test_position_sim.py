@@ -154,7 +154,7 @@ def partitions(doc, group="fx-stable"):
 
 
 def main():
-    print("1..19")
+    print("1..21")
     srv = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d" % srv.server_address[1]
@@ -216,6 +216,16 @@ def main():
            and any(l.startswith("fx-stable,Stable,fx-orders,0,100,500,1000,500,") and
                    (",550,50,%s/good," % base) in l for l in lines),
            "CSV: position, uncommitted, position_source, position_age_ms, not_committing", out)
+
+        # the table: POSITION at the end, only with sources
+        rc, out, err, _ = lagtop("--once", "-b", bs, "--no-commit-stream", "-g", "fx-stable",
+                                 "--position-source", base + "/good")
+        rows = [l.split() for l in out.splitlines()]
+        ok(rc == 0 and rows and rows[0][-2:] == ["CLIENT-ID", "POSITION"] and
+           [r[-1] for r in rows[1:]] == ["550", "650", "-"], "table: a POSITION column at the end", out)
+        rc, out, err, _ = lagtop("--once", "-b", bs, "--no-commit-stream", "-g", "fx-stable")
+        ok(rc == 0 and out.splitlines()[0].split()[-1] == "CLIENT-ID" and
+           not any(l.endswith(" ") for l in out.splitlines()), "table: none without sources, no trailing blanks", out)
 
         # no sources: the fields are null and the list empty (nothing changes for who does not use it)
         rc, out, err, _ = lagtop("--once", "--format", "json", "-b", bs, "--no-commit-stream", "-g", "fx-stable")
