@@ -57,12 +57,15 @@ static uint64_t hash(const char *g, const char *t, int32_t p)
 	return (h ^ (uint32_t)p) * 1099511628211ULL;
 }
 
-static struct entry *lookup(lt_commitwatch *w, const char *g, const char *t, int32_t p, bool *fresh)
+/* The entry of (g, t, p); a new one when create (NULL otherwise). */
+static struct entry *lookup(lt_commitwatch *w, const char *g, const char *t, int32_t p, bool create, bool *fresh)
 {
 	size_t i = hash(g, t, p) & (w->cap - 1);
 	for (;; i = (i + 1) & (w->cap - 1)) {
 		struct entry *e = &w->slots[i];
 		if (!e->group) {
+			if (!create)
+				return NULL;
 			*fresh = true;
 			e->group = xstrdup(g);
 			e->topic = xstrdup(t);
@@ -109,9 +112,10 @@ static void rebuild(lt_commitwatch *w, size_t want)
 void commitwatch_apply(lt_commitwatch *w, lt_snapshot *s)
 {
 	w->gen++;
-	size_t n = 0;
+	size_t n = 0; /* the most entries this call can add */
 	for (size_t g = 0; g < s->n_groups; g++)
-		n += s->groups[g].n_partitions;
+		for (size_t i = 0; i < s->groups[g].n_partitions; i++)
+			n += s->groups[g].partitions[i].has_position;
 	if ((w->used + n) * 2 > w->cap || w->gen % FORGET_AFTER == 0)
 		rebuild(w, w->used + n);
 	int64_t now = s->taken_at_ms;
@@ -122,8 +126,12 @@ void commitwatch_apply(lt_commitwatch *w, lt_snapshot *s)
 			p->flags &= ~(unsigned)LT_PF_NOT_COMMITTING;
 			if (p->flags & LT_PF_STALE)
 				continue; /* last round's committed offset: says nothing new */
-			bool fresh;
-			struct entry *e = lookup(w, grp->group, p->topic, p->partition, &fresh);
+			/* only partitions with a position get an entry: on a cluster of 300,000 partitions where
+			 * a few consumers publish, the table holds theirs */
+			bool fresh = false;
+			struct entry *e = lookup(w, grp->group, p->topic, p->partition, p->has_position, &fresh);
+			if (!e)
+				continue;
 			e->seen = w->gen;
 			int64_t pos = p->has_position ? p->position : -1;
 			if (fresh || e->committed != p->committed) {

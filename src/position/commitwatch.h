@@ -22,7 +22,7 @@ typedef struct lt_commitwatch lt_commitwatch;
 lt_commitwatch *commitwatch_new(int64_t window_ms);
 void commitwatch_free(lt_commitwatch *w);
 /* Records s (at s->taken_at_ms) and sets or clears LT_PF_NOT_COMMITTING on each of its partitions.
- * Partitions not seen for 30 calls are forgotten. */
+ * Only partitions that have had a position are remembered; those not seen for 30 calls are forgotten. */
 void commitwatch_apply(lt_commitwatch *w, lt_snapshot *s);
 
 #endif
