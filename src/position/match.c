@@ -51,6 +51,7 @@ static const lt_pos_report *usable(const lt_pos_input *in, const char *client, c
 }
 
 struct tally {
+	bool unreadable;     /* some group's members cannot be read: a client id may be in one of those */
 	size_t used, stale, not_owned, no_group, superseded;
 	int64_t newest_ms;
 	char no_group_ids[96];
@@ -89,7 +90,8 @@ static char *status_line(const lt_pos_input *in, const struct tally *t, int64_t 
 			return xasprintf("stale: newest report %lld s old (max %lld s)",
 					 (long long)((now_ms - t->newest_ms) / 1000), (long long)(max_age_ms / 1000));
 		if (t->no_group && !t->not_owned)
-			return xasprintf("client id in no group: %s", t->no_group_ids);
+			return xasprintf("client id in no group: %s%s", t->no_group_ids,
+					 t->unreadable ? " (or in a group whose members cannot be read)" : "");
 		if (t->not_owned && !t->no_group && !t->stale && !t->superseded)
 			return xasprintf("no report for a partition its client owns now (%zu for others)", t->not_owned);
 	}
@@ -104,7 +106,8 @@ static char *status_line(const lt_pos_input *in, const struct tally *t, int64_t 
 	if (t->not_owned)
 		ADD("; %zu for partitions their client does not own", t->not_owned);
 	if (t->no_group)
-		ADD("; client id in no group: %s", t->no_group_ids);
+		ADD("; client id in no group: %s%s", t->no_group_ids,
+		    t->unreadable ? " (or in a group whose members cannot be read)" : "");
 	if (r->n_bad)
 		ADD("; %zu bad %s skipped", r->n_bad, r->n_bad == 1 ? "line" : "lines");
 #undef ADD
@@ -130,8 +133,13 @@ void pos_match(lt_snapshot *s, const lt_pos_input *in, size_t n, int64_t now_ms,
 		return;
 	s->pos_sources = xcalloc(n, sizeof *s->pos_sources);
 	struct tally *t = xcalloc(n, sizeof *t);
-	for (size_t k = 0; k < n; k++)
+	bool unreadable = false;
+	for (size_t g = 0; g < s->n_groups; g++)
+		unreadable |= !group_members_known(&s->groups[g]);
+	for (size_t k = 0; k < n; k++) {
 		t[k].newest_ms = INT64_MIN;
+		t[k].unreadable = unreadable;
+	}
 
 	for (size_t g = 0; g < s->n_groups; g++) {
 		lt_group *grp = &s->groups[g];

@@ -151,6 +151,15 @@ static void why_a_source_gave_nothing(void **state)
 	assert_string_equal(s->pos_sources[1].status, "wrong labels: 2 position samples without a usable 'client_id' label");
 	assert_string_equal(s->pos_sources[2].status, "stale: newest report 90 s old (max 60 s)");
 	assert_string_equal(s->pos_sources[3].status, "client id in no group: nobody");
+	/* a KIP-848 group whose members this librdkafka cannot read: the client may be one of them */
+	lt_group *hidden = snapshot_add_group(s, "kip848");
+	hidden->state = LT_GROUP_STABLE;
+	hidden->type = LT_GTYPE_CONSUMER;
+	hidden->members_unreadable = true;
+	snapshot_finish(s);
+	pos_match(s, in, 4, NOW, 60000);
+	assert_string_equal(s->pos_sources[3].status,
+			    "client id in no group: nobody (or in a group whose members cannot be read)");
 	for (int i = 0; i < 4; i++)
 		assert_false(s->pos_sources[i].ok);
 	assert_false(part(s, 0)->has_position);
