@@ -134,6 +134,9 @@ int mode_once(const struct lt_options *o)
 		.commit_stream = t.commit_stream,
 		.expiry_horizon_ms = t.expiry_horizon_ms,
 	};
+	lt_pos_sources_conf positions;
+	config_position_sources(&t.positions, &positions);
+	conf.positions = &positions;
 	model_params_default(&conf.model);
 	conf.model.allowed_lag = t.allowed_lag;
 	conf.model.time_lag_threshold_ms = t.time_lag_threshold_ms;

@@ -43,6 +43,7 @@ enum {
 	OPT_DELETE_OFFSETS,
 	/* monitoring (issue 16) */
 	OPT_FAIL_ON,
+	OPT_POSITION_SOURCE,
 };
 
 enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_RESET, SEC_DELETE };
@@ -102,6 +103,8 @@ static const struct option_def option_table[] = {
 	/* monitoring (issue 16) */
 	{ "fail-on", OPT_FAIL_ON, required_argument, "warn|err", SEC_VIEW,
 	  "with --once, exit 4 when a group's status is WARN or worse (warn) or ERR (err)" },
+	{ "position-source", OPT_POSITION_SOURCE, required_argument, "URL|FILE", SEC_VIEW,
+	  "read consumers' positions from a Prometheus endpoint or librdkafka statistics (repeatable)" },
 
 	{ "all-topics", OPT_ALL_TOPICS, no_argument, NULL, SEC_RESET, "every partition the group has a committed offset for" },
 	{ "topic", OPT_TOPIC, required_argument, "T[:P,...]", SEC_RESET, "topic T, or only its partitions P (repeatable)" },
@@ -334,6 +337,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			break;
 		case OPT_READ_ONLY: o->read_only = true; break;
 		case OPT_NO_COMMIT_STREAM: o->no_commit_stream = true; break;
+		case OPT_POSITION_SOURCE: push(&o->position_sources, &o->n_position_sources, optarg); break;
 		case OPT_THEME: o->theme = optarg; break;
 		case OPT_NO_COLOR: o->no_color = true; break;
 		case OPT_ASCII: o->ascii = true; break;
@@ -413,6 +417,7 @@ void options_free(struct lt_options *o)
 	free(o->props);
 	free(o->groups);
 	free(o->topics);
+	free(o->position_sources);
 	memset(o, 0, sizeof *o);
 }
 

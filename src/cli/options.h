@@ -75,6 +75,8 @@ struct lt_options {
 	bool no_commit_stream;    /* --no-commit-stream: overrides the config's commit_stream */
 	bool no_color;            /* --no-color or NO_COLOR */
 	bool ascii;               /* --ascii */
+	size_t n_position_sources; /* --position-source URL|FILE (repeatable): consumers' own positions */
+	const char **position_sources;
 
 	/* monitoring (issue 16) */
 	lt_fail_on fail_on;       /* --fail-on warn|err */

@@ -61,7 +61,9 @@ static bool member_has_partitions(const lt_group *g, size_t m)
 
 enum {
 	COL_GROUP, COL_STATE, COL_TYPE, COL_TOPIC, COL_PARTITION, COL_LOG_START, COL_CURRENT, COL_LOG_END, COL_LAG,
-	COL_TIME_LAG, COL_STATUS, COL_CONSUMER, COL_HOST, COL_CLIENT, N_COLS
+	COL_TIME_LAG, COL_STATUS, COL_CONSUMER, COL_HOST, COL_CLIENT,
+	COL_POSITION, /* the consumer's own position (issue 15): only with position sources */
+	N_COLS
 };
 
 static const struct {
@@ -75,6 +77,7 @@ static const struct {
 	[COL_LAG] = { "LAG", true },               [COL_TIME_LAG] = { "TIME-LAG", true },
 	[COL_STATUS] = { "STATUS", false },        [COL_CONSUMER] = { "CONSUMER-ID", false },
 	[COL_HOST] = { "HOST", false },            [COL_CLIENT] = { "CLIENT-ID", false },
+	[COL_POSITION] = { "POSITION", true },
 };
 
 struct table {
@@ -127,6 +130,7 @@ void output_table(FILE *out, const lt_snapshot *s)
 	for (int c = 0; c < N_COLS; c++)
 		show[c] = true;
 	show[COL_TIME_LAG] = show[COL_STATUS] = false;
+	show[COL_POSITION] = s->n_pos_sources > 0;
 
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];
@@ -140,6 +144,7 @@ void output_table(FILE *out, const lt_snapshot *s)
 			row[COL_CURRENT] = num_or_dash(p->committed);
 			row[COL_LOG_END] = num_or_dash(p->log_end);
 			row[COL_LAG] = p->has_lag ? xasprintf("%lld", (long long)p->lag) : xstrdup("-");
+			row[COL_POSITION] = p->has_position ? xasprintf("%lld", (long long)p->position) : xstrdup("-");
 			if (p->has_time_lag) {
 				char d[32];
 				output_duration(d, sizeof d, p->time_lag_ms);
@@ -189,6 +194,8 @@ void output_table(FILE *out, const lt_snapshot *s)
 	for (size_t r = 0; r <= t.n; r++) {
 		bool first = true;
 		int last = N_COLS - 1;
+		while (last > 0 && !show[last])
+			last--;
 		for (int c = 0; c < N_COLS; c++) {
 			if (!show[c])
 				continue;
@@ -222,7 +229,24 @@ static const struct {
 	{ LT_PF_STALE, "stale" },               { LT_PF_NO_LEADER, "no_leader" },
 	{ LT_PF_UNASSIGNED, "unassigned" },     { LT_PF_IDLE, "idle" },
 	{ LT_PF_TIME_LAG_HIGH, "time_lag_high" }, { LT_PF_LOG_UNKNOWN, "log_offsets_unknown" },
+	{ LT_PF_NOT_COMMITTING, "not_committing" },
 };
+
+/* The location of the source a partition's position came from, NULL without one. */
+static const char *position_source(const lt_snapshot *s, const lt_partition *p)
+{
+	if (!s || !p->has_position || p->position_source < 0 || (size_t)p->position_source >= s->n_pos_sources)
+		return NULL;
+	return s->pos_sources[p->position_source].location;
+}
+
+static bool group_not_committing(const lt_group *g)
+{
+	for (size_t k = 0; k < g->n_partitions; k++)
+		if (g->partitions[k].flags & LT_PF_NOT_COMMITTING)
+			return true;
+	return false;
+}
 
 static void json_kv_rate(lt_json *j, const char *key, bool known, double v)
 {
@@ -232,7 +256,7 @@ static void json_kv_rate(lt_json *j, const char *key, bool known, double v)
 		json_kv_null(j, key);
 }
 
-static void json_partition(lt_json *j, const lt_group *g, const lt_partition *p)
+static void json_partition(lt_json *j, const lt_snapshot *s, const lt_group *g, const lt_partition *p)
 {
 	const lt_member *m = partition_member(g, p);
 	json_object_begin(j);
@@ -253,6 +277,13 @@ static void json_partition(lt_json *j, const lt_group *g, const lt_partition *p)
 	json_kv_string(j, "status", status_evaluated(p->status) ? status_name(p->status) : NULL);
 	json_kv_bool(j, "complete", status_evaluated(p->status));
 	json_kv_string(j, "metadata", p->commit_metadata);
+	/* the consumer's own position (issue 15): null where no source reports it */
+	int64_t uncommitted = 0;
+	json_kv_int_or_null(j, "position", p->position, p->has_position);
+	json_kv_int_or_null(j, "uncommitted", uncommitted, partition_uncommitted(p, &uncommitted));
+	json_kv_string(j, "position_source", position_source(s, p));
+	json_kv_int_or_null(j, "position_age_ms", p->position_age_ms, p->has_position);
+	json_kv_bool(j, "not_committing", (p->flags & LT_PF_NOT_COMMITTING) != 0);
 	json_key(j, "flags");
 	json_array_begin(j);
 	for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++)
@@ -292,7 +323,7 @@ static void json_member(lt_json *j, const lt_member *m)
 	json_object_end(j);
 }
 
-static void json_group(lt_json *j, const lt_group *g)
+static void json_group(lt_json *j, const lt_snapshot *s, const lt_group *g)
 {
 	bool any_lag = false, any_rate = false;
 	for (size_t k = 0; k < g->n_partitions; k++) {
@@ -324,6 +355,7 @@ static void json_group(lt_json *j, const lt_group *g)
 	json_kv_int_or_null(j, "expires_at_ms", g->expires_at_ms, g->has_expiry);
 	json_key(j, "expiry_warning");
 	json_bool(j, g->has_expiry && g->expiry_warn);
+	json_kv_bool(j, "not_committing", group_not_committing(g));
 	json_key(j, "member_list");
 	json_array_begin(j);
 	for (size_t m = 0; m < g->n_members; m++)
@@ -332,7 +364,7 @@ static void json_group(lt_json *j, const lt_group *g)
 	json_key(j, "partitions");
 	json_array_begin(j);
 	for (size_t k = 0; k < g->n_partitions; k++)
-		json_partition(j, g, &g->partitions[k]);
+		json_partition(j, s, g, &g->partitions[k]);
 	json_array_end(j);
 	json_object_end(j);
 }
@@ -355,10 +387,23 @@ int output_json(FILE *out, const lt_snapshot *s)
 	json_kv_string(&j, "state", cstream_state_name(s->commit_stream));
 	json_kv_string(&j, "reason", s->commit_stream_reason);
 	json_object_end(&j);
+	json_key(&j, "position_sources");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->n_pos_sources; i++) {
+		const lt_pos_source *src = &s->pos_sources[i];
+		json_object_begin(&j);
+		json_kv_string(&j, "location", src->location);
+		json_kv_bool(&j, "ok", src->ok);
+		json_kv_string(&j, "status", src->status);
+		json_kv_int(&j, "reports", (int64_t)src->n_reports);
+		json_kv_int(&j, "used", (int64_t)src->n_used);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
 	json_key(&j, "groups");
 	json_array_begin(&j);
 	for (size_t i = 0; i < s->n_groups; i++)
-		json_group(&j, &s->groups[i]);
+		json_group(&j, s, &s->groups[i]);
 	json_array_end(&j);
 	json_object_end(&j);
 	return json_finish(&j);
@@ -369,6 +414,7 @@ int output_json(FILE *out, const lt_snapshot *s)
 static const char *const csv_header[] = {
 	"group", "state", "topic", "partition", "log_start", "committed", "log_end", "lag", "time_lag_ms",
 	"status", "consumer_id", "host", "client_id", "type", "members_readable",
+	"position", "uncommitted", "position_source", "position_age_ms", "not_committing",
 };
 #define CSV_COLS (sizeof csv_header / sizeof csv_header[0])
 
@@ -388,7 +434,7 @@ int output_csv(FILE *out, const lt_snapshot *s)
 			/* A group without partitions still gets a row (group and state only). */
 			const lt_partition *p = k < g->n_partitions ? &g->partitions[k] : NULL;
 			const lt_member *m = p ? partition_member(g, p) : NULL;
-			char *owned[6] = { 0 };
+			char *owned[9] = { 0 };
 			const char *f[CSV_COLS] = { g->group, group_state_name(g->state) };
 			f[13] = group_type_name(g->type);
 			f[14] = g->members_unreadable ? "false" : "true";
@@ -404,9 +450,16 @@ int output_csv(FILE *out, const lt_snapshot *s)
 				f[10] = m ? m->member_id : NULL;
 				f[11] = m ? m->host : NULL;
 				f[12] = m ? m->client_id : NULL;
+				int64_t uncommitted = 0;
+				bool has_unc = partition_uncommitted(p, &uncommitted);
+				f[15] = owned[6] = num_or_empty(p->has_position, p->position);
+				f[16] = owned[7] = num_or_empty(has_unc, uncommitted);
+				f[17] = position_source(s, p);
+				f[18] = owned[8] = num_or_empty(p->has_position, p->position_age_ms);
+				f[19] = p->flags & LT_PF_NOT_COMMITTING ? "true" : "false";
 			}
 			rc |= csv_write_row(out, f, CSV_COLS);
-			for (size_t o = 0; o < 6; o++)
+			for (size_t o = 0; o < 9; o++)
 				free(owned[o]);
 		}
 	}

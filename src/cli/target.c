@@ -59,6 +59,8 @@ int target_from_options(const struct lt_options *o, struct lt_target *t, FILE *w
 	t->commit_stream = cc.commit_stream;
 	t->expiry_horizon_ms = cc.expiry_horizon_ms;
 	t->time_lag_threshold_ms = cc.time_lag_threshold_ms;
+	t->positions = cc.positions; /* taken over */
+	memset(&cc.positions, 0, sizeof cc.positions);
 	cluster_conf_free(&cc);
 	config_free(&cfg);
 	return 0;
@@ -72,5 +74,6 @@ void target_free(struct lt_target *t)
 	strv_free(t->n_exclude, t->exclude, false);
 	free(t->bootstrap);
 	free(t->cluster_name);
+	config_position_def_free(&t->positions);
 	memset(t, 0, sizeof *t);
 }

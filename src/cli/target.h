@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config/config.h"
+
 #include "cli/options.h"
 
 struct lt_target {
@@ -27,6 +29,7 @@ struct lt_target {
 	bool commit_stream;      /* the cluster's commit_stream, else general's */
 	int64_t expiry_horizon_ms;
 	int64_t time_lag_threshold_ms; /* time_lag_threshold */
+	struct lt_position_def positions; /* the cluster's position sources, then --position-source */
 };
 
 /* Returns 0, or -1 with a one-line error in err (config file errors name file and line; unknown

@@ -78,6 +78,16 @@ enum setting_id {
 	S_INCLUDE,
 	S_EXCLUDE,
 	S_READ_ONLY,
+	S_POSITION_SOURCES,
+	S_POSITION_METRIC,
+	S_LEAD_METRIC,
+	S_LAG_METRIC,
+	S_CLIENT_ID_LABEL,
+	S_TOPIC_LABEL,
+	S_PARTITION_LABEL,
+	S_POSITION_MAX_AGE,
+	S_POSITION_TIMEOUT,
+	S_NOT_COMMITTING_AFTER,
 };
 
 struct setting_def {
@@ -107,6 +117,16 @@ static const struct setting_def cluster_settings[] = {
 	{ "exclude_groups", S_EXCLUDE, K_REGEXES, 0, 0 },
 	{ "read_only", S_READ_ONLY, K_BOOL, 0, 0 },
 	{ "commit_stream", S_COMMIT_STREAM, K_BOOL, 0, 0 },
+	{ "position_sources", S_POSITION_SOURCES, K_PROPS, 0, 0 }, /* a list of strings (checked apart) */
+	{ "position_metric", S_POSITION_METRIC, K_STRING, 0, 0 },
+	{ "lead_metric", S_LEAD_METRIC, K_STRING, 0, 0 },
+	{ "lag_metric", S_LAG_METRIC, K_STRING, 0, 0 },
+	{ "client_id_label", S_CLIENT_ID_LABEL, K_STRING, 0, 0 },
+	{ "topic_label", S_TOPIC_LABEL, K_STRING, 0, 0 },
+	{ "partition_label", S_PARTITION_LABEL, K_STRING, 0, 0 },
+	{ "position_max_age", S_POSITION_MAX_AGE, K_DURATION, 1000, 365 * DAY_MS },
+	{ "position_timeout", S_POSITION_TIMEOUT, K_DURATION, 100, 3600 * 1000 },
+	{ "not_committing_after", S_NOT_COMMITTING_AFTER, K_DURATION, 1000, 365 * DAY_MS },
 };
 
 #define N_GENERAL (sizeof general_settings / sizeof general_settings[0])
@@ -660,6 +680,47 @@ static int load_cluster(struct loader *L, config_setting_t *g, struct lt_cluster
 					  type_name(config_setting_type(s)));
 			c->commit_stream = config_setting_get_bool(s) ? 1 : 0;
 			break;
+		case S_POSITION_SOURCES:
+			if (check_string_list(L, s, where, d))
+				return -1;
+			for (int k = 0; k < config_setting_length(s); k++) {
+				const char *loc = config_setting_get_string(config_setting_get_elem(s, (unsigned)k));
+				if (!*loc)
+					return at(L, config_setting_get_elem(s, (unsigned)k),
+						  "'%s' in %s: element %d is empty (a URL or a file)", d->name, where, k + 1);
+				push_str(&c->positions.sources, &c->positions.n_sources, xstrdup(loc));
+			}
+			break;
+		case S_POSITION_METRIC:
+		case S_LEAD_METRIC:
+		case S_LAG_METRIC:
+		case S_CLIENT_ID_LABEL:
+		case S_TOPIC_LABEL:
+		case S_PARTITION_LABEL: {
+			if (get_string(L, s, where, d, &str))
+				return -1;
+			char **dst = d->id == S_POSITION_METRIC ? &c->positions.position_metric
+				   : d->id == S_LEAD_METRIC    ? &c->positions.lead_metric
+				   : d->id == S_LAG_METRIC     ? &c->positions.lag_metric
+				   : d->id == S_CLIENT_ID_LABEL ? &c->positions.client_id_label
+				   : d->id == S_TOPIC_LABEL    ? &c->positions.topic_label
+							       : &c->positions.partition_label;
+			free(*dst);
+			*dst = xstrdup(str);
+			break;
+		}
+		case S_POSITION_MAX_AGE:
+			if (get_duration(L, s, where, d, &c->positions.max_age_ms))
+				return -1;
+			break;
+		case S_POSITION_TIMEOUT:
+			if (get_duration(L, s, where, d, &c->positions.timeout_ms))
+				return -1;
+			break;
+		case S_NOT_COMMITTING_AFTER:
+			if (get_duration(L, s, where, d, &c->positions.not_committing_ms))
+				return -1;
+			break;
 		default:
 			break;
 		}
@@ -848,8 +909,21 @@ int config_load(struct lt_config *cfg, const char *explicit_path, FILE *warn, ch
 	return rc;
 }
 
+void config_position_def_free(struct lt_position_def *p)
+{
+	free_strv(p->sources, p->n_sources, false);
+	free(p->position_metric);
+	free(p->lead_metric);
+	free(p->lag_metric);
+	free(p->client_id_label);
+	free(p->topic_label);
+	free(p->partition_label);
+	memset(p, 0, sizeof *p);
+}
+
 static void cluster_def_free(struct lt_cluster_def *c)
 {
+	config_position_def_free(&c->positions);
 	free(c->name);
 	free(c->bootstrap);
 	free_strv(c->prop_keys, c->n_props, false);
@@ -928,7 +1002,17 @@ int config_select(const struct lt_config *cfg, const struct lt_options *opts, st
 		out->n_exclude = c->n_exclude;
 		out->exclude = dup_strv(c->exclude, c->n_exclude);
 		out->cluster_read_only = c->read_only;
+		out->positions = c->positions; /* then deep copies of its strings */
+		out->positions.sources = dup_strv(c->positions.sources, c->positions.n_sources);
+		out->positions.position_metric = xstrdup(c->positions.position_metric);
+		out->positions.lead_metric = xstrdup(c->positions.lead_metric);
+		out->positions.lag_metric = xstrdup(c->positions.lag_metric);
+		out->positions.client_id_label = xstrdup(c->positions.client_id_label);
+		out->positions.topic_label = xstrdup(c->positions.topic_label);
+		out->positions.partition_label = xstrdup(c->positions.partition_label);
 	}
+	for (size_t i = 0; i < opts->n_position_sources; i++)
+		push_str(&out->positions.sources, &out->positions.n_sources, xstrdup(opts->position_sources[i]));
 	/* the cluster's own setting wins over general's */
 	out->commit_stream = c && c->commit_stream >= 0 ? c->commit_stream == 1 : cfg->commit_stream;
 	if (opts->no_commit_stream)
@@ -991,6 +1075,7 @@ int config_select_switch(const struct lt_config *cfg, const struct lt_options *o
 	struct lt_options eff = *opts;
 	eff.cluster = c->name;
 	eff.bootstrap = NULL; /* -b named the first cluster, not this one */
+	eff.n_position_sources = 0; /* nor do --position-source's consumers belong to this one */
 	const char **props = xcalloc(opts->n_props + 1, sizeof *props);
 	size_t n = 0;
 	for (size_t k = 0; k < opts->n_props; k++) {
@@ -1036,5 +1121,23 @@ void cluster_conf_free(struct lt_cluster_conf *c)
 	free_strv(c->prop_values, c->n_props, true);
 	free_strv(c->include, c->n_include, false);
 	free_strv(c->exclude, c->n_exclude, false);
+	config_position_def_free(&c->positions);
 	memset(c, 0, sizeof *c);
+}
+
+void config_position_sources(const struct lt_position_def *p, lt_pos_sources_conf *out)
+{
+	memset(out, 0, sizeof *out);
+	out->n = p->n_sources;
+	out->locations = (const char *const *)p->sources;
+	/* a metric named in the file replaces the built-in names of its kind (empty lists: built in) */
+	out->names.position[0] = p->position_metric;
+	out->names.lead[0] = p->lead_metric;
+	out->names.lag[0] = p->lag_metric;
+	out->names.client_label = p->client_id_label;
+	out->names.topic_label = p->topic_label;
+	out->names.partition_label = p->partition_label;
+	out->max_age_ms = p->max_age_ms;
+	out->timeout_ms = (int)p->timeout_ms;
+	out->not_committing_ms = p->not_committing_ms;
 }

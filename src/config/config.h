@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "cli/options.h"
+#include "position/sources.h"
 
 /* Defaults (doc/CONFIG.md). */
 #define LT_DEFAULT_REFRESH_MS           2000
@@ -36,6 +37,19 @@
 #define LT_DEFAULT_THEME                "default"
 #define LT_DEFAULT_RESET_CONFIRM        10000
 #define LT_DEFAULT_EXPIRY_HORIZON_MS    (3LL * 24 * 3600 * 1000)
+
+/* A cluster's consumer-position sources (issue 15; src/position/sources.h, doc/CONFIG.md). */
+struct lt_position_def {
+	size_t n_sources;       /* position_sources: URLs (Prometheus text or librdkafka statistics) or files */
+	char **sources;
+	char *position_metric;  /* NULL: none (the Java client has no position metric) */
+	char *lead_metric;      /* NULL: the built-in records-lead names (prom.h) */
+	char *lag_metric;       /* NULL: the built-in records-lag names */
+	char *client_id_label, *topic_label, *partition_label; /* NULL: client_id, topic, partition */
+	int64_t max_age_ms;     /* position_max_age; 0: the default (60 s) */
+	int64_t timeout_ms;     /* position_timeout, per source; 0: the default (5 s, within the refresh timeout) */
+	int64_t not_committing_ms; /* not_committing_after; 0: the default (2 min) */
+};
 
 /* One cluster as written in the file. */
 struct lt_cluster_def {
@@ -50,6 +64,7 @@ struct lt_cluster_def {
 	char **exclude;
 	bool read_only;
 	int commit_stream;      /* -1: not set (general's applies), 0: false, 1: true */
+	struct lt_position_def positions;
 	int line;               /* where the cluster is defined (0 if unknown) */
 };
 
@@ -89,6 +104,7 @@ struct lt_cluster_conf {
 	int64_t reset_confirm_threshold;
 	int64_t expiry_horizon_ms;
 	bool commit_stream;     /* the cluster's commit_stream, else general's */
+	struct lt_position_def positions; /* the cluster's, then --position-source appended */
 };
 
 /* Sets every field to its default (no file, no clusters). */
@@ -134,6 +150,10 @@ int config_resolve(const struct lt_options *opts, FILE *warn, struct lt_config *
 		   char *err, size_t errlen);
 
 void cluster_conf_free(struct lt_cluster_conf *c);
+
+/* The position sources' settings for the collector (pointers into p: keep p while out is used). */
+void config_position_sources(const struct lt_position_def *p, lt_pos_sources_conf *out);
+void config_position_def_free(struct lt_position_def *p);
 
 /* Secrets. */
 bool config_is_secret_key(const char *key);

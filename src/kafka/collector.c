@@ -24,6 +24,7 @@ struct lt_collector {
 	struct lt_refresh_ctx rc;  /* the handle, filters, previous snapshot (refresh.h) */
 	lt_history *history;       /* guarded by hist_mu */
 	lt_commit_reader *reader;  /* NULL when the commit stream is off */
+	lt_pos_sources *positions; /* NULL without position sources (src/position/sources.h) */
 
 	pthread_t thread;
 	bool started;
@@ -127,6 +128,7 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	if (mp.window == 0 || mp.ring_capacity == 0)
 		model_params_default(&mp);
 	c->history = history_new(&mp);
+	c->positions = pos_sources_new(conf->positions);
 	c->interval_ms = conf->interval_ms > 0 ? conf->interval_ms : 2000;
 
 	pthread_mutex_init(&c->refresh_mu, NULL);
@@ -162,6 +164,8 @@ static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, s
 	pthread_mutex_unlock(&c->mu);
 
 	lt_snapshot *s = NULL;
+	/* the position sources are fetched while the cluster is asked, within the same deadline */
+	pos_sources_start(c->positions, now_mono_ms() + c->rc.timeout_ms, &c->stop);
 	int rc = refresh_run(&c->rc, &c->stop, &s, err, errlen);
 	if (s)
 		commit_snapshot_fill(c->reader, s, now_wall_ms());
@@ -169,6 +173,8 @@ static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, s
 	pthread_mutex_lock(&c->hist_mu);
 	model_enrich(c->history, s);
 	pthread_mutex_unlock(&c->hist_mu);
+	/* after model_enrich, which recomputes the derived flags */
+	pos_sources_finish(c->positions, s);
 	pthread_mutex_lock(&c->mu);
 	c->busy = false;
 	pthread_mutex_unlock(&c->mu);
@@ -370,6 +376,7 @@ void collector_free(lt_collector *c)
 	snapshot_unref(rc->prev);
 	snapshot_unref(c->latest);
 	history_free(c->history);
+	pos_sources_free(c->positions);
 	commit_reader_stop(c->reader);
 	refresh_ctx_close(rc);
 	client_free(rc->client);

@@ -18,6 +18,7 @@
 
 #include "model/model.h"
 #include "model/snapshot.h"
+#include "position/sources.h"
 
 struct lt_collector_conf {
 	const char *cluster_name;    /* shown in the top bar */
@@ -36,6 +37,7 @@ struct lt_collector_conf {
 	lt_model_params model;
 	bool commit_stream;          /* read __consumer_offsets for commit times (commit_snapshot.h) */
 	int64_t expiry_horizon_ms;   /* warn when offsets expire sooner; <= 0: the default (3 days) */
+	const lt_pos_sources_conf *positions; /* consumers' position sources (issue 15); NULL or none: off */
 };
 
 typedef struct lt_collector lt_collector;

@@ -122,6 +122,13 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 		k->known = p->has_last_commit;
 		break;
 	case LT_COL_UNMOVED: key_int(k, p->unmoved_ms, p->has_unmoved); break;
+	case LT_COL_POSITION: key_int(k, p->position, p->has_position); break;
+	case LT_COL_UNCOMMITTED: {
+		int64_t unc = 0;
+		bool known = partition_uncommitted(p, &unc);
+		key_int(k, unc, known);
+		break;
+	}
 	case LT_COL__COUNT: break;
 	}
 }
@@ -202,6 +209,8 @@ COMPARATOR(cmp_expires, LT_COL_EXPIRES)
 COMPARATOR(cmp_p_last_commit, LT_COL_P_LAST_COMMIT)
 COMPARATOR(cmp_commits_per_min, LT_COL_COMMITS_PER_MIN)
 COMPARATOR(cmp_unmoved, LT_COL_UNMOVED)
+COMPARATOR(cmp_position, LT_COL_POSITION)
+COMPARATOR(cmp_uncommitted, LT_COL_UNCOMMITTED)
 
 /* ---- formatters ---- */
 
@@ -322,7 +331,11 @@ static void fmt_trend(const lt_row *r, char *buf, size_t len, bool exact)
 static void fmt_status(const lt_row *r, char *buf, size_t len, bool exact)
 {
 	(void)exact;
-	put_str(buf, len, status_name(r->group->status));
+	/* "!": some partition's consumer reads without committing (LT_PF_NOT_COMMITTING) */
+	bool not_committing = false;
+	for (size_t i = 0; i < r->group->n_partitions && !not_committing; i++)
+		not_committing = r->group->partitions[i].flags & LT_PF_NOT_COMMITTING;
+	snprintf(buf, len, "%s%s", status_name(r->group->status), not_committing ? "!" : "");
 }
 
 static void fmt_topic(const lt_row *r, char *buf, size_t len, bool exact)
@@ -338,6 +351,29 @@ static void fmt_partition(const lt_row *r, char *buf, size_t len, bool exact)
 		snprintf(buf, len, "%" PRId32, r->part->partition);
 	else
 		snprintf(buf, len, "-");
+}
+
+static void fmt_position(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	const lt_partition *p = r->part;
+	put_count(buf, len, p ? p->position : -1, p && p->has_position, exact);
+}
+
+static void fmt_uncommitted(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	const lt_partition *p = r->part;
+	int64_t unc = 0;
+	bool known = p && partition_uncommitted(p, &unc);
+	if (!known) { /* a consumer that has never committed still reads: "!" alone says so */
+		snprintf(buf, len, p && (p->flags & LT_PF_NOT_COMMITTING) ? "!" : "-");
+		return;
+	}
+	char n[32];
+	if (unc < 0) /* a commit ahead of the reported position: the report is older than the commit */
+		snprintf(n, sizeof n, "%" PRId64, unc);
+	else
+		put_count(n, sizeof n, unc, true, exact);
+	snprintf(buf, len, "%s%s", n, p->flags & LT_PF_NOT_COMMITTING ? "!" : "");
 }
 
 static void fmt_log_start(const lt_row *r, char *buf, size_t len, bool exact)
@@ -522,6 +558,12 @@ static const lt_column column_table[LT_COL__COUNT] = {
     {LT_COL_UNMOVED, LT_ROWS_PARTITIONS, "unmoved", "UNMOVED", 8, 15, true, true,
      "time since the committed offset last moved; = marks a consumer committing the same offset again and again",
      cmp_unmoved, fmt_unmoved},
+    {LT_COL_POSITION, LT_ROWS_PARTITIONS, "position", "POSITION", 9, 12, true, false,
+     "the consumer's own position (next offset it reads), from its metrics (position_sources); - when none reports",
+     cmp_position, fmt_position},
+    {LT_COL_UNCOMMITTED, LT_ROWS_PARTITIONS, "uncommitted", "UNCOMMITTED", 11, 10, true, true,
+     "position minus committed offset: read but not committed; ! when the consumer reads without committing",
+     cmp_uncommitted, fmt_uncommitted},
 };
 
 const lt_column *columns_for(lt_row_kind kind, size_t *n)

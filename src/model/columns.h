@@ -52,6 +52,8 @@ typedef enum {
 	LT_COL_P_LAST_COMMIT, /* the commit stream (issue 10) */
 	LT_COL_COMMITS_PER_MIN,
 	LT_COL_UNMOVED,
+	LT_COL_POSITION,      /* the consumer's own position (issue 15) */
+	LT_COL_UNCOMMITTED,
 	LT_COL__COUNT
 } lt_col_id;
 

@@ -149,6 +149,11 @@ void snapshot_unref(lt_snapshot *s)
 	free(s->cluster);
 	free(s->error);
 	free(s->commit_stream_reason);
+	for (size_t i = 0; i < s->n_pos_sources; i++) {
+		free(s->pos_sources[i].location);
+		free(s->pos_sources[i].status);
+	}
+	free(s->pos_sources);
 	strtab_free(s->strtab);
 	free(s);
 }
@@ -357,4 +362,12 @@ const char *cstream_state_name(lt_cstream_state st)
 		[LT_CSTREAM_LIVE] = "live",       [LT_CSTREAM_DENIED] = "denied",     [LT_CSTREAM_FAILED] = "failed",
 	};
 	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
+}
+
+bool partition_uncommitted(const lt_partition *p, int64_t *out)
+{
+	if (!p->has_position || p->committed < 0)
+		return false;
+	*out = p->position - p->committed;
+	return true;
 }

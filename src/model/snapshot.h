@@ -79,6 +79,8 @@ enum {
 	LT_PF_TIME_LAG_HIGH = 1u << 6,  /* time lag above the configured threshold (time_lag_threshold) */
 	LT_PF_LOG_UNKNOWN = 1u << 7,    /* log offsets unknown: the leader is up but its ListOffsets failed or
 					   timed out (not LT_PF_NO_LEADER: the partition has a leader) */
+	LT_PF_NOT_COMMITTING = 1u << 8, /* the consumer's position advanced over the not-committing window while
+					   the committed offset did not (src/position/commitwatch.h) */
 };
 
 /* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bools): a
@@ -105,6 +107,11 @@ typedef struct lt_partition {
 	double commits_per_min;     /* valid with has_last_commit */
 	int64_t unmoved_ms;         /* time since the committed offset last moved (a lower bound if never seen moving) */
 
+	/* the consumer's own position, from the metrics it publishes (src/position, issue 15) */
+	int64_t position;        /* the next offset the owning member will read; valid with has_position */
+	int64_t position_age_ms; /* age of that report at the end of the refresh */
+	int32_t position_source; /* index into lt_snapshot.pos_sources */
+
 	/* observed (collector) */
 	int32_t partition;
 	int member;          /* index into group->members, -1 when unassigned */
@@ -119,6 +126,7 @@ typedef struct lt_partition {
 	bool has_last_commit;
 	bool has_unmoved;
 	bool repeating;             /* commits the same offset again and again: alive but not moving */
+	bool has_position;          /* a source reported the owning member's position (false when zeroed) */
 } lt_partition;
 
 typedef struct lt_member {
@@ -191,6 +199,16 @@ typedef enum {
 	LT_CSTREAM_FAILED,
 } lt_cstream_state;
 
+/* A position source (a Prometheus endpoint, a librdkafka statistics file or URL) and what it gave this
+ * refresh (src/position/sources.h). */
+typedef struct lt_pos_source {
+	char *location;      /* as configured */
+	char *status;        /* "ok", or one line saying why not (unreachable, timeout, HTTP 500, parse error, ...) */
+	bool ok;
+	size_t n_reports;    /* positions reported */
+	size_t n_used;       /* of them, matched to the member that owns the partition now */
+} lt_pos_source;
+
 typedef struct lt_snapshot {
 	int refs;            /* atomic; use snapshot_ref/unref */
 	uint64_t seq;        /* increases by one per refresh */
@@ -206,7 +224,13 @@ typedef struct lt_snapshot {
 	struct lt_strtab *strtab; /* topic names, interned once per snapshot (snapshot.c) */
 	lt_cstream_state commit_stream; /* the commit-stream columns are empty unless LIVE (or LOADING) */
 	char *commit_stream_reason;     /* one line saying why they are empty or partial, NULL if none */
+	size_t n_pos_sources;           /* consumer-position sources, in configured order (issue 15) */
+	lt_pos_source *pos_sources;
 } lt_snapshot;
+
+/* Position − committed: what the consumer has read but not committed (a restart would read it again).
+ * False when either is unknown. */
+bool partition_uncommitted(const lt_partition *p, int64_t *out);
 
 /* Construction helpers (snapshot.c). All allocation aborts cleanly on OOM (util/xalloc.h). */
 lt_snapshot *snapshot_new(void);

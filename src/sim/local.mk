@@ -10,6 +10,7 @@ liblagtop_a_SOURCES += \
 	src/sim/api_groups.c src/sim/api_list_groups.c src/sim/api_consumer_group_describe.c src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c src/sim/api_delete_records.c \
 	src/sim/control.c src/sim/control_consumer.c src/sim/control.h \
 	src/sim/scenario.c src/sim/scenario.h \
+	src/sim/metrics.c src/sim/metrics.h \
 	src/sim/sim.c src/sim/sim.h
 
 bin_PROGRAMS += lagtop-sim

@@ -21,13 +21,15 @@ static void usage(FILE *f)
 		"                  [--group-min-session-timeout MS] [--group-initial-rebalance-delay MS]\n"
 		"                  [--fault-broker N] [--latency-ms MS] [--latency-api KEY] [--error-rate P]\n"
 		"                  [--error-code NAME] [--error-api KEY] [--drop-rate P] [--offsets-retention-minutes N]\n"
-		"                  [--deny-offsets-topic] [--kafka-version 4|3.9|3.6]\n"
+		"                  [--deny-offsets-topic] [--kafka-version 4|3.9|3.6] [--metrics-port P]\n"
 		"A simulated Kafka cluster on 127.0.0.1, for lagtop's demo, tests and benchmarks (not a Kafka).\n"
 		"  --brokers N      brokers, listening on consecutive ports (default 3)\n"
 		"  --port P         first port; 0 picks free ports (default 0)\n"
 		"  --scenario NAME  %s (default empty)\n"
 		"  --groups N, --partitions P, --topics T   sizes of the scale scenario\n"
 		"  --seed S         randomness of the scenarios\n"
+		"  --metrics-port P  serve the simulated consumers' positions on http://127.0.0.1:P/metrics\n"
+		"                   (Prometheus text, JMX exporter names; 0: a free port; printed as 'metrics url=...')\n"
 		"  --auto-create-partitions N   partitions of topics created on first use (default 1; 0: never create)\n"
 		"  --group-min-session-timeout MS, --group-initial-rebalance-delay MS\n"
 		"                   group coordinator settings (defaults 6000 as Kafka, and 0)\n"
@@ -152,6 +154,12 @@ int main(int argc, char **argv)
 				fprintf(stderr, "lagtop-sim: --kafka-version needs 4 (4.x), 3.9 or 3.6, got '%s'\n", v ? v : "");
 				return 2;
 			}
+		} else if (strcmp(a, "--metrics-port") == 0) {
+			long port;
+			if (parse_int(a, v, 0, 65535, &port) < 0)
+				return 2;
+			o.metrics = true;
+			o.metrics_port = (int)port;
 		} else if (strcmp(a, "--deny-offsets-topic") == 0) {
 			o.deny_offsets_topic = true;
 			i--; /* takes no value */
@@ -224,6 +232,8 @@ int main(int argc, char **argv)
 	    stderr,
 	    "lagtop-sim: scenario %s: %zu topics, %zu partitions, %zu groups, %zu committed offsets, built in %.3f s\n",
 	    o.scenario, nt, np, ng, nc, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (o.metrics)
+		printf("metrics url=http://127.0.0.1:%d/metrics\n", sim_metrics_port_of(sim));
 	printf("ready bootstrap=%s\n", sim_bootstrap(sim));
 	fflush(stdout);
 

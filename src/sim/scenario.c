@@ -3,7 +3,9 @@
  * "demo" tells a small story a dashboard can show in a minute: healthy consumers keeping up, one lagging
  * further every second, one stalled with members, an Empty group falling behind, one cycling through
  * rebalances, an Empty group whose committed offset fell below the log start after retention, and a
- * healthy consumer-protocol (KIP-848) group, the kind Kafka 4.x clusters have beside classic ones.
+ * healthy consumer-protocol (KIP-848) group, the kind Kafka 4.x clusters have beside classic ones, and one
+ * that keeps processing but stopped committing after its first commit (its members' positions, on the
+ * metrics endpoint, run ahead while its committed offsets stand still: issue 15).
  * Traffic is driven by a one-second loop timer, with timestamps from the wall clock so time lag is real.
  *
  * "scale" builds G groups over T topics of P partitions with one timestamp run per partition, so even
@@ -16,10 +18,11 @@
 #include <string.h>
 
 #include "sim/control.h"
+#include "sim/strmap.h"
 #include "util/xalloc.h"
 #include "util/timeutil.h"
 
-enum behaviour { B_HEALTHY, B_LAGGING, B_STALLED, B_EMPTY, B_REBALANCING, B_BELOW_START };
+enum behaviour { B_HEALTHY, B_LAGGING, B_STALLED, B_EMPTY, B_REBALANCING, B_BELOW_START, B_NOT_COMMITTING };
 
 struct demo_topic {
 	const char *name;
@@ -55,6 +58,7 @@ static const struct demo_group demo_groups[] = {
 	{"orders-analytics", B_REBALANCING, {"orders", NULL}, 2, 5},
 	{"clickstream-replay", B_BELOW_START, {"clickstream", NULL}, 0, 3000},
 	{"shipping-planner", B_HEALTHY, {"orders", NULL}, 2, 2, true},
+	{"invoice-mailer", B_NOT_COMMITTING, {"orders", NULL}, 2, 1},
 };
 
 #define NDEMO_TOPICS (sizeof(demo_topics) / sizeof(demo_topics[0]))
@@ -67,7 +71,44 @@ struct sim_scenario {
 	struct sim_server *srv;
 	uint64_t timer;
 	int64_t ticks;
+	struct strmap positions; /* "group\ntopic\npartition" -> struct position: what members have read */
 };
+
+/* A member's position (the next offset it reads) where the scenario sets one; elsewhere the metrics
+ * endpoint takes the committed offset (sim_scenario_position). */
+struct position {
+	char *key;
+	int64_t offset;
+};
+
+static void set_position(struct sim_scenario *scn, const char *group, const char *topic, int32_t p, int64_t off)
+{
+	char key[300];
+	int n = snprintf(key, sizeof(key), "%s\n%s\n%d", group, topic, (int)p);
+	if (n < 0 || (size_t)n >= sizeof(key))
+		return;
+	struct position *pos = strmap_get(&scn->positions, key, (size_t)n);
+	if (!pos) {
+		pos = xcalloc(1, sizeof(*pos));
+		pos->key = xstrdup(key);
+		strmap_put(&scn->positions, pos->key, pos);
+	}
+	pos->offset = off;
+}
+
+bool sim_scenario_position(const struct sim_scenario *scn, const char *group, const char *topic, int32_t p,
+			   int64_t *offset)
+{
+	char key[300];
+	int n = snprintf(key, sizeof(key), "%s\n%s\n%d", group, topic, (int)p);
+	if (!scn || n < 0 || (size_t)n >= sizeof(key))
+		return false;
+	const struct position *pos = strmap_get(&scn->positions, key, (size_t)n);
+	if (!pos)
+		return false;
+	*offset = pos->offset;
+	return true;
+}
 
 static int64_t rnd(struct sim_state *st, int64_t n)
 {
@@ -122,9 +163,12 @@ static const struct demo_topic *demo_topic(const char *name)
 	return NULL;
 }
 
-/* Commits, for every partition of the group's topics, the log end minus lag_s seconds of production. */
-static void commit_behind(struct sim_state *st, const struct demo_group *dg, double lag_s, int64_t now)
+/* Commits, for every partition of the group's topics, the log end minus lag_s seconds of production (unless
+ * commit is false); the members' positions run a little ahead of what they commit (read, not yet committed). */
+static void commit_behind(struct sim_scenario *scn, const struct demo_group *dg, double lag_s, int64_t now,
+			  bool commit)
 {
+	struct sim_state *st = scn->srv->st;
 	char err[160];
 	for (int t = 0; t < 2 && dg->topics[t]; t++) {
 		const struct demo_topic *dt = demo_topic(dg->topics[t]);
@@ -133,7 +177,10 @@ static void commit_behind(struct sim_state *st, const struct demo_group *dg, dou
 			int64_t off = tp->parts[p].log_end - (int64_t)(lag_s * dt->rate) - rnd(st, dt->rate / 4 + 1);
 			if (off < 0)
 				off = 0;
-			(void)ctl_commit(st, dg->name, dt->name, p, off, "", now, err, sizeof(err));
+			if (commit)
+				(void)ctl_commit(st, dg->name, dt->name, p, off, "", now, err, sizeof(err));
+			int64_t pos = off + rnd(st, dt->rate / 2 + 1);
+			set_position(scn, dg->name, dt->name, p, pos < tp->parts[p].log_end ? pos : tp->parts[p].log_end);
 		}
 	}
 }
@@ -172,12 +219,17 @@ static void demo_tick(struct sim_server *srv, void *arg)
 		switch (dg->behaviour) {
 		case B_HEALTHY:
 			if (g->state == SIM_GROUP_STABLE)
-				commit_behind(st, dg, dg->start_lag_s, now);
+				commit_behind(scn, dg, dg->start_lag_s, now, true);
+			break;
+		case B_NOT_COMMITTING:
+			/* Reads along like a healthy group; its commits stopped after the first. */
+			if (g->state == SIM_GROUP_STABLE)
+				commit_behind(scn, dg, dg->start_lag_s, now, false);
 			break;
 		case B_LAGGING:
 			/* Falls behind by a further 30% of the production every second. */
 			if (g->state == SIM_GROUP_STABLE)
-				commit_behind(st, dg, dg->start_lag_s + 0.3 * (double)scn->ticks, now);
+				commit_behind(scn, dg, dg->start_lag_s + 0.3 * (double)scn->ticks, now, true);
 			break;
 		case B_REBALANCING: {
 			int64_t phase = scn->ticks % REBALANCE_CYCLE_S;
@@ -189,7 +241,7 @@ static void demo_tick(struct sim_server *srv, void *arg)
 			else if (phase == 0 && g->state == SIM_GROUP_COMPLETING_REBALANCE)
 				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_STABLE, err, sizeof(err));
 			if (g->state == SIM_GROUP_STABLE)
-				commit_behind(st, dg, dg->start_lag_s, now);
+				commit_behind(scn, dg, dg->start_lag_s, now, true);
 			break;
 		}
 		case B_STALLED:
@@ -227,7 +279,7 @@ static int build_demo(struct sim_scenario *scn, char *err, size_t errlen)
 		} else {
 			(void)sim_group_get_or_create(st, dg->name);
 		}
-		commit_behind(st, &dg[0], dg->start_lag_s, now);
+		commit_behind(scn, &dg[0], dg->start_lag_s, now, true);
 	}
 	scn->timer = sim_timer_add(scn->srv, now_mono_ms() + DEMO_TICK_MS, demo_tick, scn);
 	return 0;
@@ -321,6 +373,7 @@ struct sim_scenario *sim_scenario_build(struct sim_server *srv, const struct sim
 {
 	struct sim_scenario *scn = xcalloc(1, sizeof(*scn));
 	scn->srv = srv;
+	strmap_init(&scn->positions);
 	const char *name = opt->scenario ? opt->scenario : "empty";
 	int rc = 0;
 	if (strcmp(name, "demo") == 0) {
@@ -346,6 +399,13 @@ void sim_scenario_free(struct sim_scenario *scn)
 		return;
 	if (scn->timer)
 		sim_timer_cancel(scn->srv, scn->timer);
+	size_t it = 0;
+	struct position *pos;
+	while ((pos = strmap_next(&scn->positions, &it))) {
+		free(pos->key);
+		free(pos);
+	}
+	strmap_free(&scn->positions);
 	free(scn);
 }
 

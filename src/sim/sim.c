@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "sim/control.h"
+#include "sim/metrics.h"
 #include "sim/scenario.h"
 #include "sim/server.h"
 #include "util/xalloc.h"
@@ -18,6 +19,7 @@ struct sim_cluster {
 	struct sim_state *st;
 	struct sim_server *srv;
 	struct sim_scenario *scn;
+	struct sim_metrics *metrics; /* NULL without --metrics-port */
 };
 
 #define LOCK(sim) pthread_mutex_lock(&(sim)->srv->lock)
@@ -69,6 +71,13 @@ sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
 		sim_free(sim);
 		return NULL;
 	}
+	if (o.metrics) {
+		sim->metrics = sim_metrics_start(sim->srv, sim->scn, o.metrics_port, err, errlen);
+		if (!sim->metrics) {
+			sim_free(sim);
+			return NULL;
+		}
+	}
 	return sim;
 }
 
@@ -80,6 +89,11 @@ int sim_start(sim_cluster *sim)
 		return -1;
 	}
 	return 0;
+}
+
+int sim_metrics_port_of(const sim_cluster *sim)
+{
+	return sim_metrics_port(sim->metrics);
 }
 
 const char *sim_bootstrap(const sim_cluster *sim)
@@ -96,6 +110,7 @@ void sim_free(sim_cluster *sim)
 {
 	if (!sim)
 		return;
+	sim_metrics_stop(sim->metrics); /* it reads the scenario */
 	sim_server_stop(sim->srv); /* first: nothing runs scenario timers afterwards */
 	sim_scenario_free(sim->scn);
 	/* State before server: a group's coordinator answers its held requests and cancels its timers on

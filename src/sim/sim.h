@@ -32,6 +32,9 @@ struct sim_options {
 	 * 3.6, a broker before KIP-848: no ConsumerGroupDescribe at all, ListGroups up to v4. */
 	int kafka_major;
 	int kafka_minor;
+	/* A Prometheus endpoint where the simulated consumers publish their positions (metrics.h, issue 15). */
+	bool metrics;
+	int metrics_port;     /* 0: a free port */
 };
 
 /* The "fixture" scenario, static and exactly known (tests with independent clients rely on it):
@@ -53,6 +56,7 @@ typedef struct sim_cluster sim_cluster;
 sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen);
 int sim_start(sim_cluster *sim);
 const char *sim_bootstrap(const sim_cluster *sim); /* "127.0.0.1:P1,127.0.0.1:P2,..." */
+int sim_metrics_port_of(const sim_cluster *sim);   /* the metrics endpoint's port, 0 without one */
 void sim_stop(sim_cluster *sim);                   /* stops the loop thread (listeners stay bound) */
 void sim_free(sim_cluster *sim);                   /* stops, closes everything */
 /* Names the scenarios (for --help and error messages). */

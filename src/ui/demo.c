@@ -38,6 +38,7 @@ int mode_demo(const struct lt_options *o)
 	so.brokers = 3;
 	so.port = 0;
 	so.scenario = "demo";
+	so.metrics = true; /* its consumers publish their positions (issue 15) */
 	if (tui_terminal_check(err, sizeof err) != 0) { /* before the simulated cluster starts */
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
@@ -63,6 +64,13 @@ int mode_demo(const struct lt_options *o)
 	conf.interval_ms = tui_interval_ms(o);
 	conf.timeout_ms = o->timeout_ms;
 	conf.commit_stream = true;
+	/* the simulated consumers' metrics endpoint, and a short not-committing window so that the demo's
+	 * invoice-mailer (which reads but stopped committing) is flagged within the first minute */
+	char metrics_url[64];
+	snprintf(metrics_url, sizeof metrics_url, "http://127.0.0.1:%d/metrics", sim_metrics_port_of(sim));
+	const char *const locations[] = { metrics_url };
+	lt_pos_sources_conf positions = { .n = 1, .locations = locations, .not_committing_ms = 20000 };
+	conf.positions = &positions;
 	model_params_default(&conf.model);
 
 	int rc;

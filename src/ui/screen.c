@@ -637,6 +637,7 @@ static void draw_detail(struct ui *u)
 		    {LT_PF_UNASSIGNED, "unassigned"},
 		    {LT_PF_IDLE, "idle"},
 		    {LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)"},
+		    {LT_PF_NOT_COMMITTING, "not-committing (position moves, committed offset does not)"},
 		};
 		for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
 			if (p->flags & fl[i].bit)
@@ -647,6 +648,13 @@ static void draw_detail(struct ui *u)
 			char d[32];
 			format_duration_ms(p->stale_ms, d, sizeof d);
 			add_line(&lines, &n, xasprintf("stale for  %s", d));
+		}
+		if (p->has_position && p->position_source >= 0 && (size_t)p->position_source < u->snap->n_pos_sources) {
+			char d[32];
+			format_duration_ms(p->position_age_ms, d, sizeof d);
+			char *sl = sanitize_dup(u->snap->pos_sources[p->position_source].location, utf8(u));
+			add_line(&lines, &n, xasprintf("position   from %s, %s old", sl, d));
+			free(sl);
 		}
 		if (p->commit_metadata && p->commit_metadata[0]) {
 			char *sm = sanitize_dup(p->commit_metadata, utf8(u));

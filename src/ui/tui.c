@@ -799,6 +799,9 @@ static lt_collector *live_connect(struct live *l, const struct lt_options *o, st
 	    .commit_stream = cc.commit_stream,
 	    .expiry_horizon_ms = cc.expiry_horizon_ms,
 	};
+	lt_pos_sources_conf positions; /* the collector copies what it keeps */
+	config_position_sources(&cc.positions, &positions);
+	conf.positions = &positions;
 	model_params_default(&conf.model);
 	conf.model.allowed_lag = cc.lag_threshold;
 	conf.model.time_lag_threshold_ms = cc.time_lag_threshold_ms;

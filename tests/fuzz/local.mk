@@ -3,17 +3,18 @@
 ## runs each briefly from its checked-in seed corpus (tests/fuzz/run_fuzz.sh; a TAP skip without clang's
 ## libFuzzer). Longer runs: doc/FUZZING.md.
 
-FUZZ_NAMES = util config reset sim theme
+FUZZ_NAMES = util config reset sim theme position
 FUZZ_SRC_UTIL = src/util/xalloc.c src/util/utf8.c src/util/sanitize.c src/util/json.c src/util/csv.c \
 	src/util/timeutil.c src/util/regex.c src/util/errbuf.c src/util/prom.c
 FUZZ_SRC_CONFIG = src/config/config.c
+FUZZ_SRC_POSITION = src/position/report.c src/position/prom.c src/position/rdkstats.c
 FUZZ_SRC_RESET = src/reset/plan.c src/reset/timeparse.c src/reset/csv.c src/reset/render.c src/reset/strbuf.c \
 	src/model/snapshot.c
 FUZZ_SRC_SIM = src/sim/wire.c src/sim/strmap.c src/sim/cluster.c src/sim/server.c src/sim/api_table.c \
 	src/sim/api_versions.c src/sim/api_metadata.c src/sim/api_find_coordinator.c src/sim/api_groups.c \
 	src/sim/api_list_groups.c src/sim/api_consumer_group_describe.c src/sim/control_consumer.c \
 	src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c src/sim/api_delete_records.c \
-	src/sim/api_produce.c \
+	src/sim/api_produce.c src/sim/metrics.c \
 	src/sim/api_fetch.c src/sim/api_group_membership.c src/sim/membership.c src/sim/records.c \
 	src/sim/record_store.c src/sim/crc32c.c src/sim/control.c src/sim/scenario.c src/sim/sim.c \
 	src/sim/offsets_log.c src/sim/api_describe_configs.c src/commitlog/encode.c src/commitlog/decode.c src/commitlog/partition.c
@@ -41,6 +42,9 @@ tests/fuzz/fuzz_reset: $(top_srcdir)/tests/fuzz/fuzz_reset.c $(FUZZ_SRC_RESET:%=
 tests/fuzz/fuzz_theme: $(top_srcdir)/tests/fuzz/fuzz_theme.c $(top_srcdir)/src/ui/theme.c \
 		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
 	$(FUZZ_LINK) $(LIBCONFIG_CFLAGS) $^ $(LIBCONFIG_LIBS) -lm
+tests/fuzz/fuzz_position: $(top_srcdir)/tests/fuzz/fuzz_position.c $(FUZZ_SRC_POSITION:%=$(top_srcdir)/%) \
+		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
+	$(FUZZ_LINK) $(JANSSON_CFLAGS) $^ $(JANSSON_LIBS) -lm
 tests/fuzz/fuzz_sim: $(top_srcdir)/tests/fuzz/fuzz_sim.c $(FUZZ_SRC_SIM:%=$(top_srcdir)/%) \
 		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
 	$(FUZZ_LINK) $^ -lm

@@ -2,11 +2,16 @@
 //
 //   java -cp CLASSES RefConsumer BOOTSTRAP GROUP PROTOCOL TOPIC[,TOPIC...] [key=value ...]
 //
-// PROTOCOL is "classic" or "consumer" (KIP-848). Extra key=value pairs are consumer properties.
+// PROTOCOL is "classic" or "consumer" (KIP-848). Extra key=value pairs are consumer properties, except
+// three of the test's own: lagtop.commit=false (never commit), lagtop.poll-sleep-ms=MS (sleep after each
+// poll: a slow consumer), lagtop.pause-after=N (pause every partition once N records were consumed, and
+// go on polling, so the group keeps the member and its position stands still).
 // It subscribes, polls, and commits synchronously after each poll that returned records. On stdout,
 // one line per event, for the test to wait on:
 //   assigned TOPIC:P,...   after every assignment change (once the group has given it partitions)
 //   committed N            after each synchronous commit, N = records consumed so far
+//   consumed N             instead, with lagtop.commit=false
+//   paused TOPIC:P=POS,... when it paused, with its position on each assigned partition
 // It stops and leaves the group (close) when its standard input reaches end of file or reads "quit";
 // a test that ends kills it anyway.
 import java.io.BufferedReader;
@@ -49,6 +54,11 @@ public final class RefConsumer {
             p.put(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
         List<String> topics = Arrays.asList(args[3].split(","));
+        boolean commit = !"false".equals(p.remove("lagtop.commit"));
+        Object sleepArg = p.remove("lagtop.poll-sleep-ms"), pauseArg = p.remove("lagtop.pause-after");
+        long sleepMs = sleepArg == null ? 0 : Long.parseLong(sleepArg.toString());
+        long pauseAfter = pauseArg == null ? 0 : Long.parseLong(pauseArg.toString());
+        boolean paused = false;
 
         AtomicBoolean stop = new AtomicBoolean(false);
         Thread stdin = new Thread(() -> {
@@ -84,10 +94,25 @@ public final class RefConsumer {
                 ConsumerRecords<byte[], byte[]> recs = c.poll(Duration.ofMillis(200));
                 if (!recs.isEmpty()) {
                     consumed += recs.count();
-                    c.commitSync();
-                    System.out.println("committed " + consumed);
+                    if (commit) {
+                        c.commitSync();
+                        System.out.println("committed " + consumed);
+                    } else {
+                        System.out.println("consumed " + consumed);
+                    }
                     System.out.flush();
                 }
+                if (pauseAfter > 0 && !paused && consumed >= pauseAfter) {
+                    c.pause(c.assignment());
+                    paused = true;
+                    TreeSet<String> pos = new TreeSet<>();
+                    for (TopicPartition tp : c.assignment())
+                        pos.add(tp.topic() + ":" + tp.partition() + "=" + c.position(tp));
+                    System.out.println("paused " + String.join(",", new ArrayList<>(pos)));
+                    System.out.flush();
+                }
+                if (sleepMs > 0)
+                    Thread.sleep(sleepMs);
             }
         }
         System.out.println("closed");

@@ -112,6 +112,33 @@ def classpath(line):
         return f.read().strip()
 
 
+def jmx_exporter_agent():
+    """The path of the Prometheus JMX exporter's Java agent jar pinned in pom.xml (profile jmx-exporter),
+    resolved once per pom.xml content."""
+    with open(POM, "rb") as f:
+        tag = hashlib.sha256(f.read()).hexdigest()[:12]
+    cache = _cache_dir()
+    out = os.path.join(cache, "jmx-exporter-%s.txt" % tag)
+    with open(os.path.join(cache, "resolve.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(out):
+            _which("java")
+            mvn = _which("mvn")
+            tmp = out + ".tmp"
+            p = subprocess.run([mvn, "-q", "-B", "-f", POM, "-P", "kafka4,jmx-exporter", "dependency:build-classpath",
+                                "-DincludeArtifactIds=jmx_prometheus_javaagent", "-Dmdep.outputFile=" + tmp],
+                               capture_output=True, text=True, timeout=900)
+            if p.returncode != 0 or not os.path.exists(tmp):
+                tail = (p.stdout + p.stderr).strip().splitlines()[-5:]
+                raise Unavailable("Maven could not resolve the JMX exporter agent: %s" % " | ".join(tail))
+            os.replace(tmp, out)
+    with open(out) as f:
+        jars = [j for j in f.read().strip().split(os.pathsep) if "jmx_prometheus_javaagent" in os.path.basename(j)]
+    if len(jars) != 1 or not os.path.exists(jars[0]):
+        raise Unavailable("the JMX exporter agent did not resolve to one jar (%r)" % jars)
+    return jars[0]
+
+
 def java_classes(line):
     """Compiles tests/kafka/*.java (the reference Java clients) against `line`'s jars; returns a class path
     with them in front."""

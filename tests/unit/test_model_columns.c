@@ -158,8 +158,8 @@ static void tables(void **state)
 	const lt_column *p = columns_for(LT_ROWS_PARTITIONS, &n);
 	const char *ptitles[] = {"TOPIC",    "PARTITION", "LOG-START", "COMMITTED", "LOG-END",   "LAG",
 	                         "TIME-LAG", "RATE",      "ETA",       "STATUS",    "CLIENT-ID", "HOST",
-	                         "LAST-COMMIT", "COMMITS/MIN", "UNMOVED"};
-	assert_int_equal(n, 15);
+	                         "LAST-COMMIT", "COMMITS/MIN", "UNMOVED", "POSITION", "UNCOMMITTED"};
+	assert_int_equal(n, 17);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(p[i].title, ptitles[i]);
 		assert_int_equal(p[i].kind, LT_ROWS_PARTITIONS);

@@ -129,10 +129,11 @@ static void csv_header_and_quoting(void **state)
 	lt_snapshot *s = sample();
 	char *c = render(1, s);
 	assert_memory_equal(c, "group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,"
-			       "consumer_id,host,client_id,type,members_readable\n", 109);
-	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true\n"));
-	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1,classic,true\n"));
-	assert_non_null(strstr(c, "\"evil\x1b[2J\"\"g,\",Empty,\"t\n2\",3,,7,,,,,,,,,true\n"));
+			       "consumer_id,host,client_id,type,members_readable,position,uncommitted,position_source,"
+			       "position_age_ms,not_committing\n", 196);
+	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,,,,,false\n"));
+	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1,classic,true,,,,,false\n"));
+	assert_non_null(strstr(c, "\"evil\x1b[2J\"\"g,\",Empty,\"t\n2\",3,,7,,,,,,,,,true,,,,,false\n"));
 	free(c);
 	snapshot_unref(s);
 }
@@ -213,8 +214,8 @@ static void members_unreadable_outputs(void **state)
 	free(j);
 
 	char *c = render(1, s);
-	assert_non_null(strstr(c, "\nkip,Stable,fx-orders,1,0,650,1000,350,,,,,,consumer,false\n"));
-	assert_non_null(strstr(c, "\nquiet,Reconciling,,,,,,,,,,,,consumer,false\n"));
+	assert_non_null(strstr(c, "\nkip,Stable,fx-orders,1,0,650,1000,350,,,,,,consumer,false,,,,,false\n"));
+	assert_non_null(strstr(c, "\nquiet,Reconciling,,,,,,,,,,,,consumer,false,,,,,\n"));
 	free(c);
 
 	char *t = render(2, s);
@@ -340,10 +341,44 @@ static void durations(void **state)
 	assert_string_equal(b, "2h03m");
 }
 
+static void position_fields(void **state)
+{
+	(void)state;
+	lt_snapshot *s = sample();
+	s->n_pos_sources = 1;
+	s->pos_sources = calloc(1, sizeof *s->pos_sources);
+	s->pos_sources[0].location = strdup("http://app:9404/metrics");
+	s->pos_sources[0].status = strdup("ok: 1 position, 1 used");
+	s->pos_sources[0].ok = true;
+	s->pos_sources[0].n_reports = s->pos_sources[0].n_used = 1;
+	lt_partition *p = &s->groups[1].partitions[0]; /* orders t-0: committed 100 */
+	assert_string_equal(s->groups[1].group, "orders");
+	p->has_position = true;
+	p->position = 120;
+	p->position_source = 0;
+	p->position_age_ms = 1500;
+	p->flags |= LT_PF_NOT_COMMITTING;
+	char *j = render(0, s);
+	assert_non_null(strstr(j, "\"position_sources\":[{\"location\":\"http://app:9404/metrics\",\"ok\":true,"
+				  "\"status\":\"ok: 1 position, 1 used\",\"reports\":1,\"used\":1}]"));
+	assert_non_null(strstr(j, "\"position\":120,\"uncommitted\":20,\"position_source\":\"http://app:9404/metrics\","
+				  "\"position_age_ms\":1500,\"not_committing\":true,\"flags\":[\"not_committing\"]"));
+	assert_non_null(strstr(j, "\"position\":null,\"uncommitted\":null,\"position_source\":null,"
+				  "\"position_age_ms\":null,\"not_committing\":false"));
+	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":true,"));
+	char *c = render(1, s);
+	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,120,20,"
+				  "http://app:9404/metrics,1500,true\n"));
+	free(j);
+	free(c);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_shape_and_nulls),
+		cmocka_unit_test(position_fields),
 		cmocka_unit_test(json_commit_stream),
 		cmocka_unit_test(csv_header_and_quoting),
 		cmocka_unit_test(table_columns_and_sanitizing),

@@ -1,0 +1,233 @@
+"""test_kafka_position.py — consumers' own positions (issue 15) from real consumers on real Kafka.
+
+On a one-node Apache Kafka 4.x, one topic of 2 partitions x 150 records, four real consumers, one group each:
+  - two Java consumers (kafka-clients of the cluster's line) with the Prometheus JMX exporter's Java agent
+    (io.prometheus.jmx:jmx_prometheus_javaagent, pinned in pom.xml; no rules: its default names), one
+    committing after each poll, one never committing;
+  - two librdkafka consumers (confluent-kafka, a current librdkafka) writing their statistics JSON to a file
+    every 500 ms, one committing, one not.
+Each reads slowly (5 records a poll, 200 ms apart), then pauses every partition after 250 records and keeps
+polling, so it stays in its group with its position still. Checks:
+ 1. while they read: `lagtop --once --samples 3` with not_committing_after = 1 s flags the two consumers that
+    never commit as not committing, and not the two that commit;
+ 2. once they paused: lagtop's position of every partition equals the position the consumer itself printed
+    (c.position()), from its JMX exporter endpoint (position = log start + records-lead) or its statistics
+    file (app_offset), and uncommitted = position - committed for the committing ones;
+ 3. every source's status is ok.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import kafka_cluster as K  # noqa: E402
+
+BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
+LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
+TOPIC = "pos-orders"
+PARTS = 2
+RECORDS = 150
+PAUSE_AFTER = 250
+
+results = []
+
+
+def ok(cond, name, diag=None):
+    results.append(bool(cond))
+    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
+    if not cond and diag:
+        for line in str(diag).splitlines()[:30]:
+            print("# " + line)
+    sys.stdout.flush()
+
+
+def lagtop(*args, timeout=120):
+    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout,
+                       stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Proc:
+    """A consumer process that prints events on stdout (RefConsumer.java or member.py)."""
+
+    def __init__(self, cmd):
+        import queue
+        import threading
+        self.lines = queue.Queue()
+        self.seen = []
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True)
+
+        def pump():
+            for line in self.p.stdout:
+                self.lines.put(line.strip())
+            self.lines.put(None)
+        threading.Thread(target=pump, daemon=True).start()
+
+    def wait_for(self, prefix, timeout=90):
+        import queue
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                return None
+            if line is None:
+                return None
+            self.seen.append(line)
+            if line.startswith(prefix):
+                return line
+
+    def stop(self):
+        if self.p.poll() is None:
+            try:
+                self.p.stdin.write("quit\n")
+                self.p.stdin.close()
+            except (BrokenPipeError, ValueError):
+                pass
+            try:
+                self.p.wait(20)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+
+
+def paused_positions(line):
+    """'paused t:0=12,t:1=40' -> {('t', 0): 12, ('t', 1): 40}"""
+    got = {}
+    for item in line.split(" ", 1)[1].split(","):
+        tp, pos = item.rsplit("=", 1)
+        t, p = tp.rsplit(":", 1)
+        got[(t, int(p))] = int(pos)
+    return got
+
+
+def run(kc):
+    K.create_topic(kc.bootstrap, TOPIC, PARTS, RECORDS)
+    agent = K.jmx_exporter_agent()
+    cp = K.java_classes(kc.line)
+    jmx_conf = os.path.join(TMP, "jmx.yaml")
+    with open(jmx_conf, "w") as f:  # no rules: the exporter's default names
+        f.write('includeObjectNames: ["kafka.consumer:type=consumer-fetch-manager-metrics,*"]\n')
+    ports = K.free_ports(2)
+    procs, sources = {}, []
+    slow = ["lagtop.poll-sleep-ms=200", "max.poll.records=5", "lagtop.pause-after=%d" % PAUSE_AFTER]
+    for name, commit, port in (("java-c", True, ports[0]), ("java-nc", False, ports[1])):
+        cmd = [K._which("java")] + K.TOOL_JVM + ["-javaagent:%s=127.0.0.1:%d:%s" % (agent, port, jmx_conf),
+                                                "-cp", cp, "RefConsumer", kc.bootstrap, "pos-" + name, "classic",
+                                                TOPIC, "client.id=" + name] + slow
+        if not commit:
+            cmd.append("lagtop.commit=false")
+        procs[name] = Proc(cmd)
+        sources.append("http://127.0.0.1:%d/metrics" % port)
+    py = K.confluent_python()
+    for name, commit in (("rdk-c", True), ("rdk-nc", False)):
+        stats = os.path.join(TMP, name + ".json")
+        cmd = [py, os.path.join(HERE, "member.py"), "--client", "confluent", "--bootstrap", kc.bootstrap, "--group",
+               "pos-" + name, "--topics", TOPIC, "--client-id", name, "--stats", stats, "--batch", "5",
+               "--poll-sleep-ms", "200", "--pause-after", str(PAUSE_AFTER)]
+        if not commit:
+            cmd.append("--no-commit")
+        procs[name] = Proc(cmd)
+        sources.append(stats)
+    try:
+        for name, pr in procs.items():
+            ok(pr.wait_for("assigned ") is not None, "%s joined its group" % name, pr.seen[-5:])
+        for name, pr in procs.items():
+            pr.wait_for("co", 60)  # its first batch ("committed" or "consumed")
+        conf = os.path.join(TMP, "lagtop.conf")
+        with open(conf, "w") as f:
+            f.write('clusters = { k = { bootstrap_servers = "%s";\n  position_sources = [ %s ];\n'
+                    '  not_committing_after = "1s"; }; };\n' % (kc.bootstrap, ", ".join('"%s"' % s for s in sources)))
+        base = ["--config", conf, "-c", "k", "--once", "--format", "json", "--no-commit-stream", "-g", "^pos-"]
+
+        # 1. while they read
+        t0 = time.monotonic()
+        rc, out, err = lagtop(*(base + ["--samples", "3", "--interval", "1"]))
+        took = time.monotonic() - t0
+        d = json.loads(out) if rc == 0 else {"groups": [], "position_sources": []}
+        flags = {g["group"][4:]: g["not_committing"] for g in d["groups"]}
+        moving = all(not any(l.startswith("paused") for l in pr.seen) for pr in procs.values())
+        print("# --samples 3 took %.1f s; consumers still reading: %s" % (took, moving))
+        ok(flags == {"java-c": False, "java-nc": True, "rdk-c": False, "rdk-nc": True},
+           "while reading: the consumers that never commit are flagged not committing, the others not",
+           (flags, err[-500:], d.get("position_sources")))
+
+        # 2. once paused: positions equal what each consumer says
+        said = {}
+        for name, pr in procs.items():
+            line = pr.wait_for("paused ", 90)
+            said[name] = paused_positions(line) if line else None
+        ok(all(said.values()), "every consumer paused after %d records" % PAUSE_AFTER, said)
+        time.sleep(1.5)  # a statistics document written after the pause (every 500 ms)
+        rc, out, err = lagtop(*base)
+        d = json.loads(out) if rc == 0 else {"groups": [], "position_sources": []}
+        got = {}
+        for g in d["groups"]:
+            for p in g["partitions"]:
+                got.setdefault(g["group"][4:], {})[(p["topic"], p["partition"])] = p
+        for name in procs:
+            want = said.get(name) or {}
+            have = {k: v["position"] for k, v in got.get(name, {}).items()}
+            ok(want and have == want, "%s: lagtop's positions are the consumer's own" % name, (want, have))
+        for name in ("java-c", "rdk-c"):
+            parts = got.get(name, {})
+            ok(parts and all(p["uncommitted"] == p["position"] - p["committed"] and p["committed"] is not None
+                             for p in parts.values()),
+               "%s: uncommitted = position - committed" % name, parts)
+        srcs = d.get("position_sources", [])
+        ok(len(srcs) == 4 and all(s["ok"] for s in srcs), "every source is ok",
+           [(s["location"], s["status"]) for s in srcs])
+        java = [p for n in ("java-c", "java-nc") for p in got.get(n, {}).values()]
+        ok(java and all(p["position_source"].startswith("http://127.0.0.1:") and 0 <= p["position_age_ms"] < 5000
+                        for p in java),
+           "the Java consumers' positions come from their JMX exporter endpoints, fresh", java[:2])
+    finally:
+        for pr in procs.values():
+            pr.stop()
+
+
+def main():
+    for prog in ("java", "mvn"):
+        if not K.shutil.which(prog):
+            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
+    try:
+        K.confluent_python()
+        K.jmx_exporter_agent()
+    except K.Unavailable as e:
+        K.prerequisite(str(e))
+    kc = K.KafkaCluster("4")
+    try:
+        kc.start()
+    except K.Unavailable as e:
+        K.prerequisite(str(e))
+    except RuntimeError as e:
+        ok(False, "Kafka 4 starts", e)
+        print("1..%d" % len(results))
+        return 1
+    try:
+        print("# Kafka %s started in %.1f s" % (kc.version, kc.started_in))
+        run(kc)
+    except Exception:  # noqa: BLE001 - one failed case, and the cluster still stops
+        ok(False, "the scenario ran to its end", traceback.format_exc())
+    finally:
+        pids = [p.pid for p in kc.procs.values()]
+        kc.stop()
+        alive = [pid for pid in pids if os.path.exists("/proc/%d" % pid)]
+        ok(not alive, "the cluster stopped", alive)
+    print("1..%d" % len(results))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory(prefix="lagtop-position.") as TMP:
+        sys.exit(main())
