@@ -4,6 +4,7 @@ liblagtop_a_SOURCES += \
 	src/cli/target.c src/cli/target.h \
 	src/cli/output.c src/cli/output.h \
 	src/cli/once.c \
+	src/cli/kcg.c src/cli/kcg.h \
 	src/cli/reset_cmd.c
 
 if HAVE_CMOCKA

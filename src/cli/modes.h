@@ -17,6 +17,8 @@ int mode_tui(const struct lt_options *o);    /* src/ui/tui.c */
 int mode_demo(const struct lt_options *o);   /* src/ui/demo.c: in-process sim + tui */
 int mode_once(const struct lt_options *o);   /* src/cli/once.c */
 int mode_reset(const struct lt_options *o);  /* src/cli/reset_cmd.c */
+int mode_list(const struct lt_options *o);   /* src/cli/kcg.c: --list */
+int mode_describe(const struct lt_options *o); /* src/cli/kcg.c: --describe */
 int mode_undo(const struct lt_options *o);   /* src/cli/reset_cmd.c */
 int mode_x_list(const struct lt_options *o); /* src/kafka/xmodes.c: -X list */
 /* src/kafka/xmodes.c: --version, and the librdkafka lagtop runs on with what it uses of it beyond 2.0.2 */

@@ -59,9 +59,11 @@ static bool member_has_partitions(const lt_group *g, size_t m)
 
 /* ------------------------------------------------------------------ table */
 
+/* A fixed order that never moves with --samples: kafka-consumer-groups' --describe columns first, in its
+ * order (so the tool's awk scripts read the same fields: $6 is LAG), then lagtop's own. */
 enum {
-	COL_GROUP, COL_STATE, COL_TYPE, COL_TOPIC, COL_PARTITION, COL_LOG_START, COL_CURRENT, COL_LOG_END, COL_LAG,
-	COL_TIME_LAG, COL_STATUS, COL_CONSUMER, COL_HOST, COL_CLIENT, N_COLS
+	COL_GROUP, COL_TOPIC, COL_PARTITION, COL_CURRENT, COL_LOG_END, COL_LAG, COL_CONSUMER, COL_HOST, COL_CLIENT,
+	COL_STATE, COL_TYPE, COL_LOG_START, COL_TIME_LAG, COL_STATUS, N_COLS
 };
 
 static const struct {
@@ -123,10 +125,6 @@ void output_table(FILE *out, const lt_snapshot *s)
 {
 	struct table t = { 0 };
 	bool utf8 = locale_is_utf8();
-	bool show[N_COLS];
-	for (int c = 0; c < N_COLS; c++)
-		show[c] = true;
-	show[COL_TIME_LAG] = show[COL_STATUS] = false;
 
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];
@@ -144,12 +142,9 @@ void output_table(FILE *out, const lt_snapshot *s)
 				char d[32];
 				output_duration(d, sizeof d, p->time_lag_ms);
 				row[COL_TIME_LAG] = xstrdup(d);
-				show[COL_TIME_LAG] = true;
 			}
-			if (p->status != LT_STATUS_UNKNOWN) {
+			if (p->status != LT_STATUS_UNKNOWN)
 				row[COL_STATUS] = xstrdup(status_name(p->status));
-				show[COL_STATUS] = true;
-			}
 			if (m) {
 				row[COL_CONSUMER] = text_or_dash(m->member_id);
 				row[COL_HOST] = text_or_dash(m->host);
@@ -190,8 +185,6 @@ void output_table(FILE *out, const lt_snapshot *s)
 		bool first = true;
 		int last = N_COLS - 1;
 		for (int c = 0; c < N_COLS; c++) {
-			if (!show[c])
-				continue;
 			const char *cell = r == 0 ? table_cols[c].title : t.cells[r - 1][c];
 			size_t pad = width[c] - (size_t)display_width(cell, utf8);
 			if (!first)

@@ -218,6 +218,7 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 	}
 	const struct rd_kafka_metadata *md = *mdp;
 	for (int i = 0; i < md->broker_cnt; i++) {
+		snapshot_add_broker(s, md->brokers[i].id, md->brokers[i].host, md->brokers[i].port);
 		bool known = false;
 		for (size_t k = 0; k < rc->n_known_brokers && !known; k++)
 			known = rc->known_brokers[k] == md->brokers[i].id;

@@ -148,6 +148,9 @@ void snapshot_unref(lt_snapshot *s)
 	free(s->groups);
 	free(s->cluster);
 	free(s->error);
+	for (size_t i = 0; i < s->n_brokers; i++)
+		free(s->brokers[i].host);
+	free(s->brokers);
 	free(s->commit_stream_reason);
 	strtab_free(s->strtab);
 	free(s);
@@ -347,4 +350,18 @@ const char *cstream_state_name(lt_cstream_state st)
 		[LT_CSTREAM_LIVE] = "live",       [LT_CSTREAM_DENIED] = "denied",     [LT_CSTREAM_FAILED] = "failed",
 	};
 	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
+}
+
+void snapshot_add_broker(lt_snapshot *s, int32_t id, const char *host, int port)
+{
+	s->brokers = xrealloc(s->brokers, (s->n_brokers + 1) * sizeof *s->brokers);
+	s->brokers[s->n_brokers++] = (lt_broker){ .id = id, .port = port, .host = xstrdup(host ? host : "") };
+}
+
+const lt_broker *snapshot_find_broker(const lt_snapshot *s, int32_t id)
+{
+	for (size_t i = 0; i < s->n_brokers; i++)
+		if (s->brokers[i].id == id)
+			return &s->brokers[i];
+	return NULL;
 }

@@ -186,6 +186,14 @@ typedef enum {
 	LT_CSTREAM_FAILED,
 } lt_cstream_state;
 
+/* A live broker of the refresh's metadata (kafka-consumer-groups' --describe --state prints the
+ * coordinator as host:port  (id)). */
+typedef struct lt_broker {
+	int32_t id;
+	int port;
+	char *host;
+} lt_broker;
+
 typedef struct lt_snapshot {
 	int refs;            /* atomic; use snapshot_ref/unref */
 	uint64_t seq;        /* increases by one per refresh */
@@ -198,6 +206,8 @@ typedef struct lt_snapshot {
 	size_t n_groups;
 	lt_group *groups;    /* sorted by group id */
 	struct lt_strtab *strtab; /* topic names, interned once per snapshot (snapshot.c) */
+	size_t n_brokers;    /* the metadata's live brokers, as listed (ids, host, port) */
+	lt_broker *brokers;
 	lt_cstream_state commit_stream; /* the commit-stream columns are empty unless LIVE (or LOADING) */
 	char *commit_stream_reason;     /* one line saying why they are empty or partial, NULL if none */
 } lt_snapshot;
@@ -213,6 +223,8 @@ void member_add_assignment(lt_member *m, const char *topic, int32_t partition);
 /* Sort groups by id and each group's partitions by (topic, partition); link partitions to members. */
 void snapshot_finish(lt_snapshot *s);
 const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id);
+void snapshot_add_broker(lt_snapshot *s, int32_t id, const char *host, int port);
+const lt_broker *snapshot_find_broker(const lt_snapshot *s, int32_t id); /* NULL when not among them */
 
 const char *group_state_name(lt_group_state st);        /* "Stable", "Empty", ... "Unknown" */
 lt_group_state group_state_parse(const char *name);     /* Kafka's names; anything else: UNKNOWN */

@@ -82,7 +82,7 @@ def lagtop(*args, env_extra=None, timeout_s=TIMEOUT):
     env.update(env_extra or {})
     t0 = time.monotonic()
     try:
-        p = subprocess.run([LAGTOP] + list(args) + ["--timeout", str(timeout_s)], capture_output=True, text=True,
+        p = subprocess.run([LAGTOP] + list(args) + ["--timeout", "%ss" % timeout_s], capture_output=True, text=True,
                            timeout=timeout_s * 3 + 10, env=env, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return -1, "", "lagtop did not exit within %d s" % (timeout_s * 3 + 10), time.monotonic() - t0
