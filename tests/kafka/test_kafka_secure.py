@@ -280,7 +280,7 @@ def check_acls(kc, mtls_conf):
     ok(rc == 0, "ACLs: Describe on group live-g", out + err)
     with K.Member(kc, "kafka-python", "live-g", ["orders", "hidden"]) as m:
         ok(m.wait_assigned(60), "ACLs: a kafka-python member of live-g is assigned orders and hidden", m.seen)
-        rc, doc, out, err, _ = once("--config", mtls_conf, "-g", "^live-g$", timeout_s=20)
+        rc, doc, out, err, _ = once("--config", mtls_conf, "-g", "live-g", timeout_s=20)
         parts = {(p["topic"], p["partition"]): p for g in (doc or {}).get("groups", []) for p in g["partitions"]}
         hidden = parts.get(("hidden", 0))
         ok(rc == 0 and hidden is not None and hidden["log_end"] is None and hidden["log_start"] is None,
