@@ -59,7 +59,8 @@ int target_from_options(const struct lt_options *o, struct lt_target *t, FILE *w
 		t->n_include = cc.n_include;
 		t->include = strv_dup(cc.n_include, cc.include);
 	}
-	if (!o->all_groups) {
+	/* --all-groups is every group; --describe's ids were asked for by name: no exclude list hides them */
+	if (!o->all_groups && o->mode != LT_MODE_DESCRIBE) {
 		t->n_exclude = cc.n_exclude;
 		t->exclude = strv_dup(cc.n_exclude, cc.exclude);
 	}
