@@ -138,12 +138,14 @@ struct rows {
 
 static void offsets_row(struct rows *r, const lt_group *g, const lt_partition *p, const lt_member *m)
 {
+	int32_t epoch = group_commit_epoch(g, p->topic, p->partition);
 	r->cells = xgrow(r->cells, &r->cap, r->n + 1, sizeof *r->cells);
 	char **c = r->cells[r->n++];
 	c[OC_GROUP] = output_sanitize(g->group);
 	c[OC_TOPIC] = cell(p->topic);
 	c[OC_PARTITION] = xasprintf("%d", (int)p->partition);
-	c[OC_EPOCH] = xstrdup(MISSING); /* the commit's leader epoch: lagtop does not read it */
+	/* the commit's leader epoch: read with librdkafka >= 2.1 (configure), else "-" */
+	c[OC_EPOCH] = epoch >= 0 ? xasprintf("%d", (int)epoch) : xstrdup(MISSING);
 	bool committed = p->committed >= 0, end = p->log_end >= 0;
 	c[OC_CURRENT] = num_cell(committed, p->committed);
 	c[OC_END] = num_cell(end, p->log_end);
@@ -394,6 +396,7 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 		.interval_ms = t.interval_ms,
 		.timeout_ms = o->timeout_ms,
 		.commit_stream = false, /* the tool's tables need no commit times */
+		.commit_epochs = o->mode == LT_MODE_DESCRIBE && o->verbose, /* --offsets --verbose: LEADER-EPOCH */
 	};
 	model_params_default(&conf.model);
 	int rc = LT_EXIT_OK;

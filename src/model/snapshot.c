@@ -137,6 +137,7 @@ static void group_free(lt_group *g)
 	for (size_t i = 0; i < g->n_partitions; i++)
 		free(g->partitions[i].commit_metadata); /* the topics are interned */
 	free(g->partitions);
+	free(g->commit_epochs);
 }
 
 void snapshot_unref(lt_snapshot *s)
@@ -364,4 +365,19 @@ const lt_broker *snapshot_find_broker(const lt_snapshot *s, int32_t id)
 		if (s->brokers[i].id == id)
 			return &s->brokers[i];
 	return NULL;
+}
+
+void group_add_commit_epoch(lt_group *g, const char *topic, int32_t partition, int32_t epoch)
+{
+	g->commit_epochs = xrealloc(g->commit_epochs, (g->n_commit_epochs + 1) * sizeof *g->commit_epochs);
+	g->commit_epochs[g->n_commit_epochs++] =
+		(lt_commit_epoch){ .topic = strtab_intern(g->strtab, topic), .partition = partition, .epoch = epoch };
+}
+
+int32_t group_commit_epoch(const lt_group *g, const char *topic, int32_t partition)
+{
+	for (size_t i = 0; i < g->n_commit_epochs; i++)
+		if (g->commit_epochs[i].partition == partition && strcmp(g->commit_epochs[i].topic, topic) == 0)
+			return g->commit_epochs[i].epoch;
+	return -1;
 }
