@@ -169,7 +169,7 @@ def main():
     os.environ["HOME"] = TMP
     os.environ["XDG_CONFIG_HOME"] = os.path.join(TMP, "xdg")
     os.environ.pop("LAGTOP_CONFIG", None)
-    print("1..32")
+    print("1..34")
     groups = 200
     brokers = 3
     sim = Sim("--brokers", str(brokers), "--scenario", "scale", "--groups", str(groups),
@@ -426,6 +426,42 @@ def main():
                     ("fx-stable", "classic", "fx-orders", "2", "0", "700", "1000", "300", "fx-c2-member", "/10.9.0.2",
                      "fx-c2")],
            "fixture scenario: the table, row by row", out)
+
+        # kafka-consumer-groups' --describe on the fixture, exactly: an Empty group's message, a rebalancing
+        # group's warning (stderr, before its table; no offsets table: no partitions, no commits)
+        rc, out, err = lagtop("--describe", "-b", fx.bootstrap, "-g", "fx-stable", "-g", "fx-rebalancing", "-g",
+                              "fx-empty")
+        head = "GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             " \
+               "CONSUMER-ID     HOST            CLIENT-ID\n"
+        want_out = ("\n" + head +
+                    "fx-empty        fx-orders       0          10              1000            990             "
+                    "-               -               -\n"
+                    "fx-empty        fx-orders       2          20              1000            980             "
+                    "-               -               -\n"
+                    "\n" + head +
+                    "fx-stable       fx-orders       0          500             1000            500             "
+                    "fx-c1-member    /10.9.0.1       fx-c1\n"
+                    "fx-stable       fx-orders       1          600             1000            400             "
+                    "fx-c1-member    /10.9.0.1       fx-c1\n"
+                    "fx-stable       fx-orders       2          700             1000            300             "
+                    "fx-c2-member    /10.9.0.2       fx-c2\n")
+        want_err = ("\nConsumer group 'fx-empty' has no active members.\n"
+                    "\nWarning: Consumer group 'fx-rebalancing' is rebalancing.\n")
+        ok(rc == 0 and out == want_out and err == want_err,
+           "fixture scenario: --describe: the tool's tables on stdout, 'no active members' and 'is rebalancing' "
+           "on stderr", "rc %d\n%r\n%r" % (rc, out, err))
+        rc, out, err = lagtop("--describe", "--state", "-b", fx.bootstrap, "-g", "fx-rebalancing", "-g", "fx-stable")
+        rows = [re.sub(r"127\.0\.0\.1:\d+", "H:P", l) for l in out.splitlines()]
+        ok(rc == 0 and rows == ["", "GROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                "
+                                "#MEMBERS", "fx-rebalancing  H:P  (%s)" % rows[2].split("(")[1].split(")")[0]
+                                + rows[2].split(")", 1)[1], "",
+                                "GROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                "
+                                "#MEMBERS", rows[5]]
+           and rows[2].split()[3:] == ["-", "PreparingRebalance", "1"]
+           and rows[5].split()[3:] == ["range", "Stable", "2"]
+           and err == "\nWarning: Consumer group 'fx-rebalancing' is rebalancing.\n",
+           "fixture scenario: --describe --state: coordinator host:port (id), strategy ('-' when none), state, "
+           "members", "rc %d\n%s\n%s" % (rc, out, err))
     finally:
         fx.stop()
 
