@@ -19,6 +19,7 @@
 #include "cli/output.h"
 #include "cli/target.h"
 #include "kafka/collector.h"
+#include "model/group_view.h"
 #include "util/xalloc.h"
 
 /* ------------------------------------------------------------------ cells */
@@ -475,6 +476,15 @@ int mode_describe(const struct lt_options *o)
 	int rc = refresh(o, &s);
 	if (rc != LT_EXIT_OK)
 		return rc;
+	/* a consumer-protocol group whose members this librdkafka cannot read: its tables would show no
+	 * members and '-' owners, which would read as "nobody"; one line says why */
+	char *unreadable = group_view_unreadable_line(s);
+	if (unreadable) {
+		char *e = output_sanitize(unreadable);
+		fprintf(stderr, "lagtop: warning: %s\n", e);
+		free(e);
+		free(unreadable);
+	}
 	kcg_print_describe(stdout, stderr, o, s);
 	return finish(s);
 }
