@@ -157,7 +157,7 @@ def bench_scenario(a, tmp, name):
             # the polled table, like the peer's: without the commit stream's reader (issue 10), which
             # makes --once wait for the __consumer_offsets history
             rc, out, wall, err = run_timed([os.path.join(a.builddir, "lagtop"), "--once", "--format", "csv",
-                                            "--no-commit-stream", "-b", sim.bootstrap, "--timeout", "120"])
+                                            "--no-commit-stream", "-b", sim.bootstrap, "--timeout", "120s"])
             cpu, _ = c.stop()
             lines = out.count("\n")
             if rc != 0 or lines < 2:

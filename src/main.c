@@ -27,6 +27,8 @@ int main(int argc, char **argv)
 	case LT_MODE_VERSION: rc = mode_version(&opts); break;
 	case LT_MODE_ONCE: rc = mode_once(&opts); break;
 	case LT_MODE_RESET: rc = mode_reset(&opts); break;
+	case LT_MODE_LIST: rc = mode_list(&opts); break;
+	case LT_MODE_DESCRIBE: rc = mode_describe(&opts); break;
 	case LT_MODE_UNDO: rc = mode_undo(&opts); break;
 	case LT_MODE_DELETE: rc = mode_delete(&opts); break;
 	case LT_MODE_DELETE_OFFSETS: rc = mode_delete_offsets(&opts); break;

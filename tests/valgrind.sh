@@ -43,14 +43,14 @@ vg() {
 }
 
 closed_port=$("$DEBIAN_PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-vg "--once table" 0 --once -b "$BOOT" --timeout 20
-vg "--once json" 0 --once -b "$BOOT" --timeout 20 --format json
-vg "--once csv" 0 --once -b "$BOOT" --timeout 20 --format csv
-vg "--once --samples 2" 0 --once -b "$BOOT" --timeout 20 --samples 2 -i 0.5 --format json
-vg "--once, cluster unreachable" 1 --once -b "127.0.0.1:$closed_port" --timeout 2
+vg "--once table" 0 --once -b "$BOOT" --timeout 20s
+vg "--once json" 0 --once -b "$BOOT" --timeout 20s --format json
+vg "--once csv" 0 --once -b "$BOOT" --timeout 20s --format csv
+vg "--once --samples 2" 0 --once -b "$BOOT" --timeout 20s --samples 2 -i 0.5 --format json
+vg "--once, cluster unreachable" 1 --once -b "127.0.0.1:$closed_port" --timeout 2s
 vg "--once, bad option value" 2 --once -b "$BOOT" --timeout 1e99
 vg "-X dump" 0 -X dump -b "$BOOT" -X sasl.password=x
-vg "--reset-offsets dry run" 0 --reset-offsets -g fx-empty --all-topics --to-earliest -b "$BOOT" --timeout 20
+vg "--reset-offsets dry run" 0 --reset-offsets -g fx-empty --all-topics --to-earliest -b "$BOOT" --timeout 20s
 
 # ---- a scripted short dashboard session (tmux)
 if [ -z "$TMUX_BIN" ] || [ ! -x "$TMUX_BIN" ]; then

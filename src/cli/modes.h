@@ -18,6 +18,8 @@ int mode_tui(const struct lt_options *o);    /* src/ui/tui.c */
 int mode_demo(const struct lt_options *o);   /* src/ui/demo.c: in-process sim + tui */
 int mode_once(const struct lt_options *o);   /* src/cli/once.c */
 int mode_reset(const struct lt_options *o);  /* src/cli/reset_cmd.c */
+int mode_list(const struct lt_options *o);   /* src/cli/kcg.c: --list */
+int mode_describe(const struct lt_options *o); /* src/cli/kcg.c: --describe */
 int mode_undo(const struct lt_options *o);   /* src/cli/reset_cmd.c */
 int mode_delete(const struct lt_options *o);         /* src/cli/delete_cmd.c: --delete */
 int mode_delete_offsets(const struct lt_options *o); /* src/cli/delete_cmd.c: --delete-offsets */

@@ -14,12 +14,6 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-/* A -g value without regex syntax is also a group name to describe even if ListGroups omits it. */
-static bool is_literal_name(const char *re)
-{
-	return *re && !strpbrk(re, ".[]()*+?{}|^$\\");
-}
-
 static void sleep_ms(int64_t ms)
 {
 	if (ms <= 0)
@@ -111,12 +105,6 @@ int mode_once(const struct lt_options *o)
 		return LT_EXIT_USAGE;
 	}
 
-	size_t n_extra = 0;
-	const char **extra = xcalloc(t.n_include + 1, sizeof *extra);
-	for (size_t i = 0; i < t.n_include; i++)
-		if (is_literal_name(t.include[i]))
-			extra[n_extra++] = t.include[i];
-
 	struct lt_collector_conf conf = {
 		.cluster_name = t.cluster_name,
 		.bootstrap = t.bootstrap,
@@ -127,8 +115,8 @@ int mode_once(const struct lt_options *o)
 		.group_regex = (const char *const *)t.include,
 		.n_group_exclude = t.n_exclude,
 		.group_exclude = (const char *const *)t.exclude,
-		.n_extra_groups = n_extra,
-		.extra_groups = extra,
+		.n_extra_groups = t.n_exact, /* -g ids: described even when no broker lists them */
+		.extra_groups = (const char *const *)t.exact,
 		.interval_ms = t.interval_ms,
 		.timeout_ms = o->timeout_ms,
 		.commit_stream = t.commit_stream,
@@ -189,7 +177,6 @@ int mode_once(const struct lt_options *o)
 	snapshot_unref(s);
 	collector_free(c);
 out:
-	free(extra);
 	target_free(&t);
 	return rc;
 }

@@ -6,7 +6,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "model/snapshot.h"
 #include "util/errbuf.h"
 #include "util/xalloc.h"
 
@@ -44,15 +46,25 @@ enum {
 	/* monitoring (issue 16) */
 	OPT_FAIL_ON,
 	OPT_POSITION_SOURCE,
+	OPT_LIST,
+	OPT_DESCRIBE,
+	OPT_ALL_GROUPS,
+	OPT_MEMBERS,
+	OPT_OFFSETS,
+	OPT_STATE,
+	OPT_TYPE,
+	OPT_VERBOSE,
+	OPT_COMMAND_CONFIG,
 };
 
-enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_RESET, SEC_DELETE };
+enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_KCG, SEC_RESET, SEC_DELETE };
 #define SEC_LAST SEC_DELETE
 
 static const char *const section_titles[] = {
 	[SEC_GENERAL] = "Modes",
 	[SEC_CONNECT] = "Connection",
 	[SEC_VIEW] = "Display and one-shot output",
+	[SEC_KCG] = "kafka-consumer-groups' --list and --describe (same options, same output)",
 	[SEC_RESET] = "Offset resets (dry run unless --execute)",
 	[SEC_DELETE] = "Deletes (at once, like kafka-consumer-groups; --dry-run previews;\n"
 		       "refused while a group has members; backed up first: --undo GROUP --execute)",
@@ -61,7 +73,7 @@ static const char *const section_titles[] = {
 struct option_def {
 	const char *long_name;
 	int id;             /* short char or OPT_* */
-	int has_arg;        /* no_argument / required_argument */
+	int has_arg;        /* no_argument / required_argument / optional_argument (see OPTIONAL_VALUE) */
 	const char *arg;    /* argument name for help */
 	enum section section;
 	const char *help;
@@ -74,21 +86,27 @@ static const struct option_def option_table[] = {
 	{ "demo", OPT_DEMO, no_argument, NULL, SEC_GENERAL,
 	  "start the built-in simulated cluster and open the dashboard on it" },
 	{ "reset-offsets", OPT_RESET, no_argument, NULL, SEC_GENERAL,
-	  "plan (and with --execute, commit) an offset reset for --group" },
+	  "plan (and with --execute, commit) an offset reset for each --group, or --all-groups" },
 	{ "undo", OPT_UNDO, required_argument, "GROUP", SEC_GENERAL,
 	  "restore GROUP's offsets from its newest backup (dry run unless --execute)" },
 
 	{ "bootstrap-servers", 'b', required_argument, "HOST:PORT,...", SEC_CONNECT,
-	  "brokers to bootstrap from (overrides the config)" },
+	  "brokers to bootstrap from (overrides the config); kafka-consumer-groups' --bootstrap-server works too" },
 	{ "cluster", 'c', required_argument, "NAME", SEC_CONNECT, "use the named cluster from the config file" },
 	{ "config", OPT_CONFIG, required_argument, "FILE", SEC_CONNECT, "read FILE instead of the default config" },
 	{ "property", 'X', required_argument, "KEY=VALUE", SEC_CONNECT,
 	  "set a librdkafka property (repeatable); -X list shows them, -X dump the effective ones" },
-	{ "timeout", OPT_TIMEOUT, required_argument, "SECONDS", SEC_CONNECT,
-	  "give up on the cluster after SECONDS (default 10)" },
+	{ "command-config", OPT_COMMAND_CONFIG, required_argument, "FILE", SEC_CONNECT,
+	  "kafka-consumer-groups' properties file (security.protocol, sasl.*, ssl.*...), mapped to librdkafka; "
+	  "-X and -b override it" },
+	{ "timeout", OPT_TIMEOUT, required_argument, "TIME", SEC_CONNECT,
+	  "give up on the cluster after TIME: 10s, 500ms, or bare milliseconds >= 1000 as kafka-consumer-groups "
+	  "reads them (default 10s)" },
 
-	{ "group", 'g', required_argument, "REGEX", SEC_VIEW,
-	  "only groups matching REGEX (repeatable); with --reset-offsets, the exact group" },
+	{ "group", 'g', required_argument, "GROUP", SEC_VIEW,
+	  "only the group with exactly this id (repeatable), as kafka-consumer-groups' --group" },
+	{ "group-regex", 'G', required_argument, "REGEX", SEC_VIEW,
+	  "only groups matching the regular expression REGEX (repeatable; --once and the dashboard)" },
 	{ "interval", 'i', required_argument, "SECONDS", SEC_VIEW, "refresh interval (default 2)" },
 	{ "format", OPT_FORMAT, required_argument, "table|json|csv|prometheus", SEC_VIEW,
 	  "output format for --once (default table)" },
@@ -105,6 +123,19 @@ static const struct option_def option_table[] = {
 	  "with --once, exit 4 when a group's status is WARN or worse (warn) or ERR (err)" },
 	{ "position-source", OPT_POSITION_SOURCE, required_argument, "URL|FILE", SEC_VIEW,
 	  "read consumers' positions from a Prometheus endpoint or librdkafka statistics (repeatable)" },
+
+	{ "list", OPT_LIST, no_argument, NULL, SEC_KCG, "list the groups, one per line (with --state/--type: a table)" },
+	{ "describe", OPT_DESCRIBE, no_argument, NULL, SEC_KCG,
+	  "describe --group G... or --all-groups: --offsets (default), --members or --state" },
+	{ "all-groups", OPT_ALL_GROUPS, no_argument, NULL, SEC_KCG,
+	  "every group of the cluster (--describe, --reset-offsets)" },
+	{ "offsets", OPT_OFFSETS, no_argument, NULL, SEC_KCG, "--describe: partitions, offsets and lag (the default)" },
+	{ "members", OPT_MEMBERS, no_argument, NULL, SEC_KCG, "--describe: the members; --verbose adds assignments" },
+	{ "state", OPT_STATE, optional_argument, "[S,...]", SEC_KCG,
+	  "--describe: coordinator, strategy, state; --list: the state column, only groups in states S" },
+	{ "type", OPT_TYPE, optional_argument, "[T,...]", SEC_KCG,
+	  "--list: the type column (Classic, Consumer), only groups of types T" },
+	{ "verbose", OPT_VERBOSE, no_argument, NULL, SEC_KCG, "--describe: the tool's verbose columns" },
 
 	{ "all-topics", OPT_ALL_TOPICS, no_argument, NULL, SEC_RESET, "every partition the group has a committed offset for" },
 	{ "topic", OPT_TOPIC, required_argument, "T[:P,...]", SEC_RESET, "topic T, or only its partitions P (repeatable)" },
@@ -155,6 +186,36 @@ static int parse_seconds(const char *s, int min_ms, int max_ms, int *out_ms)
 	return 0;
 }
 
+int options_parse_timeout(const char *s, int *out_ms, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	bool bare = *end == '\0';
+	double ms;
+	/* plain decimal digits only: no sign, exponent, hex, "inf" or "nan" */
+	if (errno || end == s || !(*s >= '0' && *s <= '9') || strspn(s, "0123456789.") != (size_t)(end - s))
+		goto bad;
+	if (strcmp(end, "ms") == 0)
+		ms = v;
+	else if (strcmp(end, "s") == 0)
+		ms = v * 1000.0;
+	else if (bare && strspn(s, "0123456789") == strlen(s))
+		ms = v;
+	else
+		goto bad;
+	if (bare && ms < 1000.0)
+		return err_set(err, errlen, "--timeout %s is ambiguous: a bare number is milliseconds (as in "
+			       "kafka-consumer-groups) and must be at least 1000; write %ss or %sms", s, s, s);
+	if (!(ms >= 100.0) || !(ms <= 3600.0 * 1000.0))
+		return err_set(err, errlen, "--timeout expects a time between 100ms and 3600s, got '%s'", s);
+	*out_ms = (int)(ms + 0.5);
+	return 0;
+bad:
+	return err_set(err, errlen, "--timeout expects a time such as 10s, 500ms or 5000 (milliseconds), got '%s'",
+		       s);
+}
+
 static int parse_int(const char *s, long min, long max, int *out)
 {
 	char *end;
@@ -172,16 +233,110 @@ static void push(const char ***arr, size_t *n, const char *v)
 	(*arr)[(*n)++] = v;
 }
 
+/* kafka-consumer-groups' actions (it wants exactly one of them). */
+static bool kcg_action_mode(lt_mode m)
+{
+	return m == LT_MODE_LIST || m == LT_MODE_DESCRIBE || m == LT_MODE_RESET || m == LT_MODE_DELETE ||
+	       m == LT_MODE_DELETE_OFFSETS;
+}
+
 /* The modes are exclusive, whatever the order they are given in: the first one named wins the
  * mode, any different one after it is a usage error naming both (the same mode twice is fine). */
 static int set_mode(struct lt_options *o, const char **mode_name, lt_mode m, const char *name, char *err,
 		    size_t errlen)
 {
-	if (*mode_name && o->mode != m)
+	if (*mode_name && o->mode != m) {
+		/* two of kafka-consumer-groups' actions: its own words */
+		bool kcg_action = kcg_action_mode(o->mode) && kcg_action_mode(m);
+		if (kcg_action)
+			return err_set(err, errlen, "Command must include exactly one action: --list, --describe, "
+					       "--delete, --reset-offsets, --delete-offsets");
 		return err_set(err, errlen, "%s cannot be combined with %s: give one mode", *mode_name, name);
+	}
 	o->mode = m;
 	*mode_name = name;
 	return 0;
+}
+
+/* --list --state S,... and --type T,...: Kafka's names, any case, comma-separated (kafka-consumer-groups
+ * parses them the same way and words the error the same way; its lists of valid names are its own order). */
+static const struct {
+	const char *name;
+	lt_group_state state;
+} state_names[] = {
+	{ "PreparingRebalance", LT_GROUP_PREPARING_REBALANCE }, { "Reconciling", LT_GROUP_RECONCILING },
+	{ "Dead", LT_GROUP_DEAD }, { "CompletingRebalance", LT_GROUP_COMPLETING_REBALANCE },
+	{ "Stable", LT_GROUP_STABLE }, { "Assigning", LT_GROUP_ASSIGNING }, { "Empty", LT_GROUP_EMPTY },
+};
+static const struct {
+	const char *name;
+	lt_group_type type;
+} type_names[] = { { "Consumer", LT_GTYPE_CONSUMER }, { "Classic", LT_GTYPE_CLASSIC } };
+
+/* Splits list at commas, trims blanks, looks each word up (case-insensitively) with lookup; -1 on an unknown
+ * word. */
+static int parse_name_list(const char *list, int (*lookup)(const char *word), unsigned *mask)
+{
+	*mask = 0;
+	const char *p = list;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		while (len && (*p == ' ' || *p == '\t'))
+			p++, len--;
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		char word[64];
+		if (len >= sizeof word)
+			return -1;
+		memcpy(word, p, len);
+		word[len] = '\0';
+		int bit = lookup(word);
+		if (bit < 0)
+			return -1;
+		*mask |= 1u << bit;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+static int lookup_state(const char *w)
+{
+	for (size_t i = 0; i < sizeof state_names / sizeof state_names[0]; i++)
+		if (strcasecmp(state_names[i].name, w) == 0)
+			return (int)state_names[i].state;
+	return -1;
+}
+
+static int lookup_type(const char *w)
+{
+	for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+		if (strcasecmp(type_names[i].name, w) == 0)
+			return (int)type_names[i].type;
+	return -1;
+}
+
+static int parse_states(struct lt_options *o, const char *v, char *err, size_t errlen)
+{
+	if (parse_name_list(v, lookup_state, &o->state_mask) == 0)
+		return 0;
+	err_set(err, errlen, "Invalid state list '%s'. Valid states are: ", v);
+	size_t n = strlen(err);
+	for (size_t i = 0; i < sizeof state_names / sizeof state_names[0] && n < errlen; i++)
+		n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? ", " : "", state_names[i].name);
+	return -1;
+}
+
+static int parse_types(struct lt_options *o, const char *v, char *err, size_t errlen)
+{
+	if (parse_name_list(v, lookup_type, &o->type_mask) == 0)
+		return 0;
+	err_set(err, errlen, "Invalid types list '%s'. Valid types are: ", v);
+	size_t n = strlen(err);
+	for (size_t i = 0; i < sizeof type_names / sizeof type_names[0] && n < errlen; i++)
+		n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? ", " : "", type_names[i].name);
+	return -1;
 }
 
 /* The option of each target, for messages. */
@@ -238,6 +393,58 @@ static int delete_rules(const struct lt_options *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* An option kafka-consumer-groups makes "available only if" some action is given: its message (joptsimple's). */
+static int unavailable(const char *name, char *err, size_t errlen)
+{
+	return err_set(err, errlen, "Option(s) [%s] are unavailable given other options on the command line", name);
+}
+
+static int kcg_rules(struct lt_options *o, bool members, bool offsets, bool state, const char *state_value, bool type,
+		     const char *type_value, char *err, size_t errlen)
+{
+	bool list = o->mode == LT_MODE_LIST, describe = o->mode == LT_MODE_DESCRIBE;
+	if (members && !describe)
+		return unavailable("members", err, errlen);
+	if (o->verbose && !describe)
+		return unavailable("verbose", err, errlen);
+	if (offsets && !describe)
+		return unavailable("offsets", err, errlen);
+	if (state && !describe && !list)
+		return unavailable("state", err, errlen);
+	if (type && !list)
+		return unavailable("type", err, errlen);
+	if (o->n_group_regex && (list || describe || o->mode == LT_MODE_RESET || o->mode == LT_MODE_UNDO ||
+				 o->mode == LT_MODE_DELETE || o->mode == LT_MODE_DELETE_OFFSETS))
+		return err_set(err, errlen, "--group-regex goes with --once and the dashboard; --list, --describe, "
+				       "--reset-offsets and the deletes take exact --group ids (or --all-groups)");
+	if (describe) {
+		if (o->n_groups == 0 && !o->all_groups)
+			return err_set(err, errlen, "Option [describe] takes one of these options: [group], [all-groups]");
+		if (members + offsets + state > 1)
+			return err_set(err, errlen, "Option [describe] takes at most one of these options: [members], "
+					       "[offsets], [state]");
+		if (state && state_value)
+			return err_set(err, errlen, "Option [describe] does not take a value for [state]");
+		o->describe = members ? LT_DESCRIBE_MEMBERS : state ? LT_DESCRIBE_STATE : LT_DESCRIBE_OFFSETS;
+	}
+	o->list_state = list && state;
+	o->list_type = type;
+	if (o->list_state && state_value && *state_value && parse_states(o, state_value, err, errlen))
+		return -1;
+	if (type && type_value && *type_value && parse_types(o, type_value, err, errlen))
+		return -1;
+	if (o->n_groups && o->all_groups)
+		return err_set(err, errlen, "Option \"[group]\" can't be used with option \"[all-groups]\"");
+	if (o->n_groups && list)
+		return err_set(err, errlen, "Option \"[group]\" can't be used with option \"[list]\"");
+	if ((o->n_topics || o->all_topics) && (list || describe))
+		return err_set(err, errlen, "Option \"[%s]\" can't be used with option \"[%s]\"",
+			       o->n_topics ? "topic" : "all-topics", list ? "list" : "describe");
+	if (o->all_groups && !describe && o->mode != LT_MODE_RESET && !list)
+		return unavailable("all-groups", err, errlen);
+	return 0;
+}
+
 int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	struct option longopts[N_OPTIONS + 1];
@@ -252,7 +459,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		longopts[i] = (struct option){ option_table[i].long_name, option_table[i].has_arg, NULL, option_table[i].id };
-		if (option_table[i].id < 256) {
+		if (option_table[i].id < 256) { /* (no short option takes an optional argument) */
 			shortopts[ns++] = (char)option_table[i].id;
 			if (option_table[i].has_arg == required_argument)
 				shortopts[ns++] = ':';
@@ -262,12 +469,19 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	shortopts[0 + ns] = '\0';
 	/* leading ':' so missing arguments are reported as ':' and we word the message ourselves */
 	char optstring[sizeof shortopts + 2];
-	snprintf(optstring, sizeof optstring, ":%s", shortopts);
+	/* '+': stop at the first word that is no option, so an optional argument may follow its option as
+	 * kafka-consumer-groups allows ("--state Stable", "--type classic"): see OPTIONAL_VALUE */
+	snprintf(optstring, sizeof optstring, "+:%s", shortopts);
 
 	optind = 0; /* full re-initialisation (glibc), so options_parse can be called more than once */
 	opterr = 0;
 	const char *mode_name = NULL; /* the mode option given, as written in messages */
+	bool have_state = false, have_type = false, have_members = false, have_offsets = false;
+	const char *state_value = NULL, *type_value = NULL;
 	int c;
+/* The value of an optional-argument option: "--state=S" or "--state S" (the next word, when it is no option). */
+#define OPTIONAL_VALUE() \
+	(optarg ? optarg : (optind < argc && argv[optind][0] != '-' ? argv[optind++] : NULL))
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		const struct option_def *def = find_def(c);
 		const char *name = def ? def->long_name : "?";
@@ -311,10 +525,23 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			}
 			break;
 		case OPT_TIMEOUT:
-			if (parse_seconds(optarg, 100, 3600 * 1000, &o->timeout_ms))
-				return err_set(err, errlen, "--timeout expects seconds between 0.1 and 3600, got '%s'", optarg);
+			if (options_parse_timeout(optarg, &o->timeout_ms, err, errlen))
+				return -1;
 			break;
 		case 'g': push(&o->groups, &o->n_groups, optarg); break;
+		case 'G': push(&o->group_regex, &o->n_group_regex, optarg); break;
+		case OPT_LIST: if (set_mode(o, &mode_name, LT_MODE_LIST, "--list", err, errlen)) return -1; break;
+		case OPT_DESCRIBE:
+			if (set_mode(o, &mode_name, LT_MODE_DESCRIBE, "--describe", err, errlen))
+				return -1;
+			break;
+		case OPT_ALL_GROUPS: o->all_groups = true; break;
+		case OPT_MEMBERS: have_members = true; break;
+		case OPT_OFFSETS: have_offsets = true; break;
+		case OPT_VERBOSE: o->verbose = true; break;
+		case OPT_STATE: have_state = true; state_value = OPTIONAL_VALUE(); break;
+		case OPT_TYPE: have_type = true; type_value = OPTIONAL_VALUE(); break;
+		case OPT_COMMAND_CONFIG: o->command_config = optarg; break;
 		case 'i':
 			if (parse_seconds(optarg, 100, 3600 * 1000, &o->interval_ms))
 				return err_set(err, errlen, "--interval expects seconds between 0.1 and 3600, got '%s'", optarg);
@@ -378,6 +605,10 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
 		o->no_color = true;
 
+	/* kafka-consumer-groups' rules for its actions, in its words (ConsumerGroupCommandOptions.checkArgs, 4.x) */
+	if (kcg_rules(o, have_members, have_offsets, have_state, state_value, have_type, type_value, err, errlen))
+		return -1;
+
 	/* Cross-option rules. */
 	if (o->mode == LT_MODE_DELETE || o->mode == LT_MODE_DELETE_OFFSETS)
 		return delete_rules(o, err, errlen);
@@ -391,8 +622,8 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	if (o->read_only && reset_like)
 		return err_set(err, errlen, "resets are disabled by --read-only");
 	if (o->mode == LT_MODE_RESET) {
-		if (o->n_groups != 1)
-			return err_set(err, errlen, "--reset-offsets needs exactly one --group");
+		if (o->n_groups == 0 && !o->all_groups)
+			return err_set(err, errlen, "Option [reset-offsets] takes one of these options: [group], [all-groups]");
 		if (o->target == LT_TARGET_NONE)
 			return err_set(err, errlen, "--reset-offsets needs a target: --to-earliest, --to-latest, --to-current, "
 					       "--to-offset, --shift-by, --to-datetime, --by-duration or --from-file");
@@ -416,6 +647,7 @@ void options_free(struct lt_options *o)
 {
 	free(o->props);
 	free(o->groups);
+	free(o->group_regex);
 	free(o->topics);
 	free(o->position_sources);
 	memset(o, 0, sizeof *o);
@@ -425,13 +657,16 @@ void options_print_help(FILE *out, const char *argv0)
 {
 	fprintf(out,
 		"Usage: %s [OPTIONS]                 live dashboard of consumer groups\n"
-		"       %s --once [--format F] [--samples N] [--fail-on warn|err] [-g REGEX]...\n"
-		"       %s --reset-offsets -g GROUP (--all-topics|--topic T[:P,...]) TARGET [--execute]\n"
+		"       %s --once [--format F] [--samples N] [--fail-on warn|err] [-g GROUP]... [-G REGEX]...\n"
+		"       %s --list [--state [S,...]] [--type [T,...]]\n"
+		"       %s --describe (-g GROUP... | --all-groups) [--offsets | --members | --state] [--verbose]\n"
+		"       %s --reset-offsets (-g GROUP... | --all-groups) (--all-topics|--topic T[:P,...]) TARGET "
+		"[--execute]\n"
 		"       %s --undo GROUP [--execute]\n"
 		"       %s --delete --group GROUP... [--dry-run]\n"
 		"       %s --delete-offsets --group GROUP --topic T[:P,...]... [--dry-run]\n"
 		"       %s --demo\n",
-		argv0, argv0, argv0, argv0, argv0, argv0, argv0);
+		argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
 	for (int sec = SEC_GENERAL; sec <= SEC_LAST; sec++) {
 		fprintf(out, "\n%s:\n", section_titles[sec]);
 		for (size_t i = 0; i < N_OPTIONS; i++) {

@@ -24,7 +24,16 @@ typedef enum {
 	/* deletes (issue 16) */
 	LT_MODE_DELETE,         /* --delete --group G... */
 	LT_MODE_DELETE_OFFSETS, /* --delete-offsets --group G --topic T[:P,...]... */
+	LT_MODE_LIST,    /* --list (kafka-consumer-groups) */
+	LT_MODE_DESCRIBE, /* --describe (kafka-consumer-groups) */
 } lt_mode;
+
+/* What --describe shows (kafka-consumer-groups' sub-actions; --offsets is the default). */
+typedef enum {
+	LT_DESCRIBE_OFFSETS = 0,
+	LT_DESCRIBE_MEMBERS,
+	LT_DESCRIBE_STATE,
+} lt_describe_what;
 
 typedef enum {
 	LT_FORMAT_TABLE = 0,
@@ -62,11 +71,21 @@ struct lt_options {
 	const char *bootstrap;    /* -b */
 	size_t n_props;           /* -X key=value, in order */
 	const char **props;
-	int timeout_ms;           /* --timeout, default 10 s */
+	int timeout_ms;           /* --timeout (options_parse_timeout's rule), default 10 s */
+	const char *command_config; /* --command-config: a kafka-consumer-groups properties file */
 
 	/* what to show */
-	size_t n_groups;          /* -g/--group: regexes (once/tui), the exact group (reset, delete) */
+	size_t n_groups;          /* -g/--group: exact group ids, everywhere (as kafka-consumer-groups) */
 	const char **groups;
+	size_t n_group_regex;     /* -G/--group-regex: regular expressions (once/tui) */
+	const char **group_regex;
+	bool all_groups;          /* --all-groups */
+	lt_describe_what describe; /* --offsets (default), --members, --state with --describe */
+	bool verbose;             /* --verbose with --describe */
+	bool list_state;          /* --list --state [S,...]: show (and filter by) the state */
+	unsigned state_mask;      /* the S,... given: bits 1u << lt_group_state; 0 for every state */
+	bool list_type;           /* --list --type [T,...] */
+	unsigned type_mask;       /* bits 1u << lt_group_type; 0 for every type */
 	int interval_ms;          /* -i/--interval: refresh interval; -1 when not given */
 	lt_format format;         /* --format */
 	int samples;              /* --samples, default 1 */
@@ -97,6 +116,13 @@ struct lt_options {
  * (no trailing newline). The options struct points into argv and owns only its arrays. */
 int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t errlen);
 void options_free(struct lt_options *o);
+
+/* --timeout's rule, one for every mode: a number with a unit, "ms" or "s" ("5000ms", "10s", "0.5s"), or a
+ * bare whole number of milliseconds as kafka-consumer-groups reads it ("5000"), which must be at least 1000:
+ * a bare number below that is refused (lagtop used to read bare numbers as seconds: "--timeout 20" is asked
+ * to say 20s or 20ms rather than be read either way). The result lies in [100 ms, 1 hour].
+ * Returns 0 with *out_ms, or -1 with a one-line message in err. */
+int options_parse_timeout(const char *s, int *out_ms, char *err, size_t errlen);
 
 /* Writes --help (generated from the option table). */
 void options_print_help(FILE *out, const char *argv0);

@@ -59,9 +59,11 @@ static bool member_has_partitions(const lt_group *g, size_t m)
 
 /* ------------------------------------------------------------------ table */
 
+/* A fixed order that never moves with --samples: kafka-consumer-groups' --describe columns first, in its
+ * order (so the tool's awk scripts read the same fields: $6 is LAG), then lagtop's own. */
 enum {
-	COL_GROUP, COL_STATE, COL_TYPE, COL_TOPIC, COL_PARTITION, COL_LOG_START, COL_CURRENT, COL_LOG_END, COL_LAG,
-	COL_TIME_LAG, COL_STATUS, COL_CONSUMER, COL_HOST, COL_CLIENT,
+	COL_GROUP, COL_TOPIC, COL_PARTITION, COL_CURRENT, COL_LOG_END, COL_LAG, COL_CONSUMER, COL_HOST, COL_CLIENT,
+	COL_STATE, COL_TYPE, COL_LOG_START, COL_TIME_LAG, COL_STATUS,
 	COL_POSITION, /* the consumer's own position (issue 15): only with position sources */
 	N_COLS
 };
@@ -129,7 +131,6 @@ void output_table(FILE *out, const lt_snapshot *s)
 	bool show[N_COLS];
 	for (int c = 0; c < N_COLS; c++)
 		show[c] = true;
-	show[COL_TIME_LAG] = show[COL_STATUS] = false;
 	show[COL_POSITION] = s->n_pos_sources > 0;
 
 	for (size_t i = 0; i < s->n_groups; i++) {
@@ -149,12 +150,9 @@ void output_table(FILE *out, const lt_snapshot *s)
 				char d[32];
 				output_duration(d, sizeof d, p->time_lag_ms);
 				row[COL_TIME_LAG] = xstrdup(d);
-				show[COL_TIME_LAG] = true;
 			}
-			if (status_evaluated(p->status)) { /* pending or unknown: "-", never OK */
+			if (status_evaluated(p->status)) /* pending or unknown: "-", never OK */
 				row[COL_STATUS] = xstrdup(status_name(p->status));
-				show[COL_STATUS] = true;
-			}
 			if (m) {
 				row[COL_CONSUMER] = text_or_dash(m->member_id);
 				row[COL_HOST] = text_or_dash(m->host);

@@ -1,10 +1,13 @@
 /* reset_cmd.c — `lagtop --reset-offsets` and `lagtop --undo`: plan, print, and with --execute commit through
  * the guarded executor. Exit: 0 planned/executed, 3 refused, 1 cluster or I/O error, 2 usage error. */
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmd_common.h"
+#include "cli/kcg.h"
 #include "cli/modes.h"
 #include "config/config.h"
 #include "kafka/reset_exec.h"
@@ -123,14 +126,38 @@ static void print_result(const lt_reset_result *res, FILE *out)
 		fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", res->audit_error);
 }
 
+/* With several groups (--group repeated, --all-groups): what happened to each, for the closing summary, and
+ * the plans --export prints together at the end (one CSV with a group column, as the tool writes it). */
+struct batch {
+	bool several;
+	char *outcome;          /* the current group's outcome, one phrase ("dry run", "refused: ...") */
+	size_t n_plans;
+	lt_reset_plan **plans;
+};
+
+static void set_outcome(struct batch *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_outcome(struct batch *b, const char *fmt, ...)
+{
+	if (!b)
+		return;
+	free(b->outcome);
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	b->outcome = xstrdup(buf);
+}
+
 /* Plans rq on the cluster, prints it, and commits it with --execute. */
-static int run(const struct lt_options *o, lt_reset_request *rq, const char *target_desc)
+static int run(const struct lt_options *o, lt_reset_request *rq, const char *target_desc, struct batch *b)
 {
 	char err[1024], msg[8192];
 	int exit_code;
 	lt_reset_conn *c = connect_from_options(o, &exit_code, err, sizeof err);
 	if (!c) {
 		print_lines(stderr, "lagtop: ", err);
+		set_outcome(b, "not reset: %s", err);
 		return exit_code;
 	}
 	int rc = LT_EXIT_OK;
@@ -139,12 +166,15 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	reset_input_init(&in);
 	if (reset_exec_gather(c, rq, &in, err, sizeof err)) {
 		print_lines(stderr, "lagtop: ", err);
+		set_outcome(b, "not reset: %s", err);
 		rc = LT_EXIT_CLUSTER;
 		goto out;
 	}
 	/* Like kafka-consumer-groups: an active group is refused before anything is planned or printed. */
 	if (reset_guard(rq->group, &in, msg, sizeof msg) != LT_GUARD_PROCEED) {
 		print_lines(stderr, "lagtop: ", msg);
+		set_outcome(b, "refused by the guard (%s): nothing planned or committed",
+			    group_state_name(in.state));
 		if (o->execute) {
 			char *ae = reset_exec_audit(c, rq->group, NULL, target_desc, "refused", NULL);
 			if (ae)
@@ -158,12 +188,15 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	plan = reset_plan_build_ex(rq, &in, &cluster_fault, err, sizeof err);
 	if (!plan) {
 		print_lines(stderr, "lagtop: ", err);
+		set_outcome(b, "not planned: %s", err);
 		rc = cluster_fault ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
 		goto out;
 	}
 	for (size_t i = 0; i < plan->n_warnings; i++)
 		print_lines(stderr, "lagtop: warning: ", plan->warnings[i]);
-	if (o->export_csv) {
+	if (o->export_csv && b && b->several) {
+		/* printed with the other groups' plans at the end */
+	} else if (o->export_csv) {
 		char *csv = reset_csv_export((const lt_reset_plan *const[]){ plan }, 1);
 		fputs(csv, stdout);
 		free(csv);
@@ -176,10 +209,12 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	fflush(stdout);
 	if (plan->n_rows == 0) {
 		fprintf(stderr, "lagtop: nothing to reset: the scope holds no partition\n");
+		set_outcome(b, "nothing to reset: the scope holds no partition");
 		goto out;
 	}
 	if (!o->execute) {
 		fprintf(stderr, "lagtop: dry run: nothing was committed (add --execute to commit this plan)\n");
+		set_outcome(b, "dry run: nothing committed");
 		goto out;
 	}
 	lt_reset_result res;
@@ -191,20 +226,34 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	default: rc = LT_EXIT_CLUSTER; break;
 	}
 	print_result(&res, o->export_csv ? stderr : stdout);
+	if (res.status == LT_EXEC_EXECUTED)
+		set_outcome(b, "executed (backup %s)", res.backup_path);
+	else if (res.status == LT_EXEC_REFUSED)
+		set_outcome(b, "refused at commit time: %s", res.committed ? "partly applied, see above"
+									   : "not applied");
+	else
+		set_outcome(b, "failed: %s", res.committed ? "committed, but the offsets read back differ, see above"
+							  : "not applied, see above");
 	reset_result_free(&res);
 out:
+	if (plan && b && b->several && o->export_csv) {
+		b->plans = xrealloc(b->plans, (b->n_plans + 1) * sizeof *b->plans);
+		b->plans[b->n_plans++] = plan;
+		plan = NULL;
+	}
 	reset_plan_free(plan);
 	reset_input_free(&in);
 	reset_conn_free(c);
 	return rc;
 }
 
-int mode_reset(const struct lt_options *o)
+/* One group's reset: the request from the options, then run(). */
+static int reset_one(const struct lt_options *o, const char *group, struct batch *b)
 {
 	char err[1024];
 	lt_reset_request rq;
 	lt_reset_target target = map_target(o->target);
-	if (reset_request_init(&rq, o->groups[0], target, o->target_arg, reset_now_ms(), err, sizeof err)) {
+	if (reset_request_init(&rq, group, target, o->target_arg, reset_now_ms(), err, sizeof err)) {
 		print_lines(stderr, "lagtop: ", err);
 		reset_request_free(&rq);
 		return LT_EXIT_USAGE;
@@ -231,10 +280,82 @@ int mode_reset(const struct lt_options *o)
 	}
 	char *desc = o->target_arg ? xasprintf("%s %s", reset_target_name(target), o->target_arg)
 				   : xstrdup(reset_target_name(target));
-	int rc = run(o, &rq, desc);
+	int rc = run(o, &rq, desc, b);
 	free(desc);
 	reset_request_free(&rq);
 	return rc;
+}
+
+/* kafka-consumer-groups resets several groups in one run (--group repeated, --all-groups), refusing the active
+ * ones and resetting the others. lagtop does the same, one group after the other, each with its own guard,
+ * plan, backup, commit and audit line, so a refused group never leaves another's plan half applied; a closing
+ * summary says per group what happened. Exit: 3 if any group was refused, else 1 if any failed, else 2 if any
+ * plan was bad, else 0. */
+int mode_reset(const struct lt_options *o)
+{
+	size_t n = 0;
+	char **ids = NULL;
+	if (o->all_groups) {
+		int rc = kcg_group_ids(o, &ids, &n);
+		if (rc != LT_EXIT_OK)
+			return rc;
+		if (n == 0) {
+			fprintf(stderr, "lagtop: --all-groups: the cluster has no groups\n");
+			free(ids);
+			return LT_EXIT_OK;
+		}
+	} else {
+		ids = xcalloc(o->n_groups + 1, sizeof *ids);
+		for (size_t i = 0; i < o->n_groups; i++) {
+			bool seen = false; /* the same group twice is reset once */
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = strcmp(ids[k], o->groups[i]) == 0;
+			if (!seen)
+				ids[n++] = xstrdup(o->groups[i]);
+		}
+	}
+	if (n == 1) {
+		int rc = reset_one(o, ids[0], NULL);
+		free(ids[0]);
+		free(ids);
+		return rc;
+	}
+	struct batch b = { .several = true };
+	char **outcomes = xcalloc(n, sizeof *outcomes);
+	bool refused = false, failed = false, bad = false;
+	for (size_t i = 0; i < n; i++) {
+		char *safe = sanitize_dup(ids[i], true);
+		fprintf(stderr, "%slagtop: group '%s' (%zu of %zu)\n", i ? "\n" : "", safe, i + 1, n);
+		free(safe);
+		fflush(stderr);
+		int rc = reset_one(o, ids[i], &b);
+		refused |= rc == LT_EXIT_REFUSED;
+		failed |= rc == LT_EXIT_CLUSTER;
+		bad |= rc == LT_EXIT_USAGE;
+		outcomes[i] = b.outcome ? b.outcome : xstrdup(rc == LT_EXIT_OK ? "done" : "not reset");
+		b.outcome = NULL;
+		fflush(stdout);
+	}
+	if (o->export_csv && b.n_plans) {
+		char *csv = reset_csv_export((const lt_reset_plan *const *)b.plans, b.n_plans);
+		fputs(csv, stdout);
+		free(csv);
+		fflush(stdout);
+	}
+	fprintf(stderr, "\nlagtop: %zu groups:\n", n);
+	for (size_t i = 0; i < n; i++) {
+		char *line = xasprintf("  %s: %s", ids[i], outcomes[i]);
+		print_lines(stderr, "lagtop: ", line);
+		free(line);
+		free(outcomes[i]);
+		free(ids[i]);
+	}
+	for (size_t i = 0; i < b.n_plans; i++)
+		reset_plan_free(b.plans[i]);
+	free(b.plans);
+	free(outcomes);
+	free(ids);
+	return refused ? LT_EXIT_REFUSED : failed ? LT_EXIT_CLUSTER : bad ? LT_EXIT_USAGE : LT_EXIT_OK;
 }
 
 int mode_undo(const struct lt_options *o)
@@ -250,7 +371,7 @@ int mode_undo(const struct lt_options *o)
 	}
 	fprintf(stderr, "lagtop: restoring group '%s' from its newest backup %s\n", o->undo_group, path);
 	char *desc = xasprintf("undo %s", path);
-	int rc = run(o, &rq, desc);
+	int rc = run(o, &rq, desc, NULL);
 	free(desc);
 	reset_request_free(&rq);
 	return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "util/regex.h"
 #include "util/xalloc.h"
 
 static char **strv_dup(size_t n, char *const *v)
@@ -43,16 +44,26 @@ int target_from_options(const struct lt_options *o, struct lt_target *t, FILE *w
 	t->n_props = cc.n_props;
 	t->prop_keys = strv_dup(cc.n_props, cc.prop_keys);
 	t->prop_values = strv_dup(cc.n_props, cc.prop_values);
-	/* -g replaces the cluster's include list: the user asked for exactly these groups. */
-	if (o->n_groups) {
-		t->n_include = o->n_groups;
-		t->include = strv_dup(o->n_groups, (char *const *)o->groups);
-	} else {
+	/* -g and -G replace the cluster's include list: the user asked for exactly these groups. An exact id
+	 * (kafka-consumer-groups' --group) is matched as the regex ^id$ with every special character escaped. */
+	if (o->n_groups || o->n_group_regex) {
+		t->n_include = o->n_groups + o->n_group_regex;
+		t->include = xcalloc(t->n_include + 1, sizeof *t->include);
+		for (size_t i = 0; i < o->n_groups; i++)
+			t->include[i] = regex_for_exact(o->groups[i]);
+		for (size_t i = 0; i < o->n_group_regex; i++)
+			t->include[o->n_groups + i] = xstrdup(o->group_regex[i]);
+		t->n_exact = o->n_groups;
+		t->exact = strv_dup(o->n_groups, (char *const *)o->groups);
+	} else if (!o->all_groups) {
 		t->n_include = cc.n_include;
 		t->include = strv_dup(cc.n_include, cc.include);
 	}
-	t->n_exclude = cc.n_exclude;
-	t->exclude = strv_dup(cc.n_exclude, cc.exclude);
+	/* --all-groups is every group; --describe's ids were asked for by name: no exclude list hides them */
+	if (!o->all_groups && o->mode != LT_MODE_DESCRIBE) {
+		t->n_exclude = cc.n_exclude;
+		t->exclude = strv_dup(cc.n_exclude, cc.exclude);
+	}
 	t->read_only = cc.read_only;
 	t->interval_ms = cc.refresh_ms;
 	t->allowed_lag = cc.lag_threshold;
@@ -71,6 +82,7 @@ void target_free(struct lt_target *t)
 	strv_free(t->n_props, t->prop_keys, false);
 	strv_free(t->n_props, t->prop_values, true);
 	strv_free(t->n_include, t->include, false);
+	strv_free(t->n_exact, t->exact, false);
 	strv_free(t->n_exclude, t->exclude, false);
 	free(t->bootstrap);
 	free(t->cluster_name);

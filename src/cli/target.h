@@ -1,6 +1,7 @@
 /* target.h — which cluster to talk to and how, for the modes that connect (--once, -X dump): the
- * config file's cluster (config_resolve: -c, default cluster, -b, -X, --read-only, -i) plus the
- * group filters (-g, else the cluster's include_groups) and the model thresholds. */
+ * config file's cluster (config_resolve: -c, default cluster, --command-config, -b, -X, --read-only, -i) plus
+ * the group filters (-g exact ids and -G regexes, else the cluster's include_groups; --all-groups: every
+ * group) and the model thresholds. */
 #ifndef LAGTOP_CLI_TARGET_H
 #define LAGTOP_CLI_TARGET_H
 
@@ -19,9 +20,11 @@ struct lt_target {
 	size_t n_props;          /* the cluster's properties, then -X, in order */
 	char **prop_keys;
 	char **prop_values;
-	size_t n_include;        /* group regexes: -g, else the cluster's include_groups */
+	size_t n_include;        /* group regexes: -g ids (as ^id$, escaped) and -G, else the cluster's include_groups */
 	char **include;
-	size_t n_exclude;        /* the cluster's exclude_groups */
+	size_t n_exact;          /* the -g ids themselves: described even when ListGroups does not list them */
+	char **exact;
+	size_t n_exclude;        /* the cluster's exclude_groups (none with --all-groups) */
 	char **exclude;
 	bool read_only;
 	int interval_ms;         /* -i, else refresh_interval */

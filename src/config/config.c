@@ -4,6 +4,7 @@
  * Note: "config.h" here would be this module's header (same directory), not autoconf's; nothing in
  * this file needs autoconf's, so it is not included. */
 #include "config/config.h"
+#include "config/command_config.h"
 
 #include <errno.h>
 #include <libconfig.h>
@@ -1017,6 +1018,23 @@ int config_select(const struct lt_config *cfg, const struct lt_options *opts, st
 	out->commit_stream = c && c->commit_stream >= 0 ? c->commit_stream == 1 : cfg->commit_stream;
 	if (opts->no_commit_stream)
 		out->commit_stream = false;
+	/* --command-config after the file's cluster and before -b and -X (command_config.h) */
+	if (opts->command_config) {
+		struct rdprops cp;
+		if (command_config_load(opts->command_config, &cp, err, errlen) != 0) {
+			cluster_conf_free(out);
+			return -1;
+		}
+		for (size_t i = 0; i < cp.n; i++) {
+			if (strcmp(cp.keys[i], "bootstrap.servers") == 0) {
+				free(out->bootstrap);
+				out->bootstrap = xstrdup(cp.values[i]);
+			} else {
+				set_prop(out, cp.keys[i], strlen(cp.keys[i]), cp.values[i]);
+			}
+		}
+		rdprops_free(&cp);
+	}
 	if (opts->bootstrap) {
 		free(out->bootstrap);
 		out->bootstrap = xstrdup(opts->bootstrap);

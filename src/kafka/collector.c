@@ -98,6 +98,7 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	if (regexes_compile(conf->n_group_regex, conf->group_regex, &rc->include, err, errlen) ||
 	    regexes_compile(conf->n_group_exclude, conf->group_exclude, &rc->exclude, err, errlen))
 		goto fail;
+	rc->commit_epochs = conf->commit_epochs;
 	rc->n_extra = conf->n_extra_groups;
 	rc->extra = strv_dup(conf->n_extra_groups, conf->extra_groups);
 

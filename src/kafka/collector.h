@@ -36,6 +36,7 @@ struct lt_collector_conf {
 	int timeout_ms;              /* per refresh; a refresh that takes longer is cut short */
 	lt_model_params model;
 	bool commit_stream;          /* read __consumer_offsets for commit times (commit_snapshot.h) */
+	bool commit_epochs;          /* keep the commits' leader epochs (lt_commit_epoch; librdkafka >= 2.1) */
 	int64_t expiry_horizon_ms;   /* warn when offsets expire sooner; <= 0: the default (3 days) */
 	const lt_pos_sources_conf *positions; /* consumers' position sources (issue 15); NULL or none: off */
 };

@@ -78,6 +78,7 @@ struct work_set {
 	size_t n, cap;
 	bool list_done;        /* every broker's ListGroups answered (possibly with errors) */
 	bool list_complete;    /* ... and every broker answered: a group it did not list does not exist */
+	bool commit_epochs;    /* keep the commits' leader epochs (the refresh context's setting) */
 };
 
 static int cmp_work(const void *a, const void *b)
@@ -218,6 +219,7 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 	}
 	const struct rd_kafka_metadata *md = *mdp;
 	for (int i = 0; i < md->broker_cnt; i++) {
+		snapshot_add_broker(s, md->brokers[i].id, md->brokers[i].host, md->brokers[i].port);
 		bool known = false;
 		for (size_t k = 0; k < rc->n_known_brokers && !known; k++)
 			known = rc->known_brokers[k] == md->brokers[i].id;
@@ -920,6 +922,9 @@ static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t pr
 		np->committed = pp->committed;
 		np->log_end = pp->log_end;
 		np->commit_metadata = xstrdup(pp->commit_metadata);
+		int32_t epoch = group_commit_epoch(pg, pp->topic, pp->partition);
+		if (epoch >= 0)
+			group_add_commit_epoch(g, pp->topic, pp->partition, epoch);
 		np->flags = LT_PF_STALE | (pp->flags & (LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN));
 		np->stale_ms = g->stale_ms;
 	}
@@ -1016,6 +1021,11 @@ static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snap
 		p->committed = tp->err ? LT_OFFSET_NONE : tp->offset;
 		if (tp->metadata && tp->metadata_size > 0)
 			p->commit_metadata = xstrndup(tp->metadata, tp->metadata_size);
+#ifdef HAVE_RD_KAFKA_TOPIC_PARTITION_GET_LEADER_EPOCH
+		int32_t epoch = rd_kafka_topic_partition_get_leader_epoch(tp);
+		if (ws->commit_epochs && !tp->err && epoch >= 0)
+			group_add_commit_epoch(g, tp->topic, tp->partition, epoch);
+#endif /* librdkafka < 2.1 does not read it */
 	}
 	return true;
 }
@@ -1051,7 +1061,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 
 	/* Describes and offsets stop early enough to leave a fifth of the timeout to the log offsets. */
 	int64_t admin_deadline = deadline - rc->timeout_ms / 5;
-	struct work_set ws = { 0 };
+	struct work_set ws = { .commit_epochs = rc->commit_epochs };
 	struct event_keep keep = { 0 };
 	groups_stage(rc, s, md, admin_deadline, stop, &ws, &keep);
 

@@ -37,6 +37,7 @@ struct lt_refresh_ctx {
 	int32_t *known_brokers;
 	rd_kafka_queue_t *q;       /* admin results; kept across refreshes, so late answers land here */
 	struct lt_ticket *tickets; /* requests sent and not answered yet (refresh.c) */
+	bool commit_epochs;        /* keep the commits' leader epochs (lt_group.commit_epochs) */
 };
 
 enum {

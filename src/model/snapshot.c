@@ -137,6 +137,7 @@ static void group_free(lt_group *g)
 	for (size_t i = 0; i < g->n_partitions; i++)
 		free(g->partitions[i].commit_metadata); /* the topics are interned */
 	free(g->partitions);
+	free(g->commit_epochs);
 }
 
 void snapshot_unref(lt_snapshot *s)
@@ -148,6 +149,9 @@ void snapshot_unref(lt_snapshot *s)
 	free(s->groups);
 	free(s->cluster);
 	free(s->error);
+	for (size_t i = 0; i < s->n_brokers; i++)
+		free(s->brokers[i].host);
+	free(s->brokers);
 	free(s->commit_stream_reason);
 	for (size_t i = 0; i < s->n_pos_sources; i++) {
 		free(s->pos_sources[i].location);
@@ -278,7 +282,7 @@ void snapshot_finish(lt_snapshot *s)
 const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id)
 {
 	lt_group key = { .group = (char *)group_id };
-	if (!s || !group_id)
+	if (!s || !group_id || s->n_groups == 0) /* bsearch must not get a NULL array (UBSan) */
 		return NULL;
 	return bsearch(&key, s->groups, s->n_groups, sizeof *s->groups, cmp_group);
 }
@@ -370,4 +374,33 @@ bool partition_uncommitted(const lt_partition *p, int64_t *out)
 		return false;
 	*out = p->position - p->committed;
 	return true;
+}
+
+void snapshot_add_broker(lt_snapshot *s, int32_t id, const char *host, int port)
+{
+	s->brokers = xrealloc(s->brokers, (s->n_brokers + 1) * sizeof *s->brokers);
+	s->brokers[s->n_brokers++] = (lt_broker){ .id = id, .port = port, .host = xstrdup(host ? host : "") };
+}
+
+const lt_broker *snapshot_find_broker(const lt_snapshot *s, int32_t id)
+{
+	for (size_t i = 0; i < s->n_brokers; i++)
+		if (s->brokers[i].id == id)
+			return &s->brokers[i];
+	return NULL;
+}
+
+void group_add_commit_epoch(lt_group *g, const char *topic, int32_t partition, int32_t epoch)
+{
+	g->commit_epochs = xrealloc(g->commit_epochs, (g->n_commit_epochs + 1) * sizeof *g->commit_epochs);
+	g->commit_epochs[g->n_commit_epochs++] =
+		(lt_commit_epoch){ .topic = strtab_intern(g->strtab, topic), .partition = partition, .epoch = epoch };
+}
+
+int32_t group_commit_epoch(const lt_group *g, const char *topic, int32_t partition)
+{
+	for (size_t i = 0; i < g->n_commit_epochs; i++)
+		if (g->commit_epochs[i].partition == partition && strcmp(g->commit_epochs[i].topic, topic) == 0)
+			return g->commit_epochs[i].epoch;
+	return -1;
 }

@@ -144,6 +144,15 @@ typedef struct lt_member {
 
 /* type and members_unreadable sit in the 4-byte holes after state and coordinator, so adding them
  * left the struct at its old size (488 bytes on x86-64). */
+/* The leader epoch a commit was made with (OffsetCommit v6+; kafka-consumer-groups --offsets --verbose's
+ * LEADER-EPOCH). Kept beside the partitions, only when asked (lt_collector_conf.commit_epochs): a field
+ * of lt_partition would cost every row of every snapshot. */
+typedef struct lt_commit_epoch {
+	char *topic;         /* interned, like lt_partition.topic */
+	int32_t partition;
+	int32_t epoch;
+} lt_commit_epoch;
+
 typedef struct lt_group {
 	/* observed (collector) */
 	char *group;
@@ -161,6 +170,8 @@ typedef struct lt_group {
 	size_t n_partitions;
 	lt_partition *partitions; /* sorted by (topic, partition) */
 	char *error;         /* last collection error for this group, NULL if none */
+	size_t n_commit_epochs; /* the commits' leader epochs, when asked and known (see lt_commit_epoch) */
+	lt_commit_epoch *commit_epochs;
 	int64_t stale_ms;    /* age of the group's data if this refresh failed for it, else 0 */
 
 	/* derived (model_enrich) */
@@ -209,6 +220,14 @@ typedef struct lt_pos_source {
 	size_t n_used;       /* of them, matched to the member that owns the partition now */
 } lt_pos_source;
 
+/* A live broker of the refresh's metadata (kafka-consumer-groups' --describe --state prints the
+ * coordinator as host:port  (id)). */
+typedef struct lt_broker {
+	int32_t id;
+	int port;
+	char *host;
+} lt_broker;
+
 typedef struct lt_snapshot {
 	int refs;            /* atomic; use snapshot_ref/unref */
 	uint64_t seq;        /* increases by one per refresh */
@@ -222,6 +241,8 @@ typedef struct lt_snapshot {
 	size_t n_groups;
 	lt_group *groups;    /* sorted by group id */
 	struct lt_strtab *strtab; /* topic names, interned once per snapshot (snapshot.c) */
+	size_t n_brokers;    /* the metadata's live brokers, as listed (ids, host, port) */
+	lt_broker *brokers;
 	lt_cstream_state commit_stream; /* the commit-stream columns are empty unless LIVE (or LOADING) */
 	char *commit_stream_reason;     /* one line saying why they are empty or partial, NULL if none */
 	size_t n_pos_sources;           /* consumer-position sources, in configured order (issue 15) */
@@ -243,6 +264,11 @@ void member_add_assignment(lt_member *m, const char *topic, int32_t partition);
 /* Sort groups by id and each group's partitions by (topic, partition); link partitions to members. */
 void snapshot_finish(lt_snapshot *s);
 const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id);
+void snapshot_add_broker(lt_snapshot *s, int32_t id, const char *host, int port);
+void group_add_commit_epoch(lt_group *g, const char *topic, int32_t partition, int32_t epoch);
+/* The leader epoch of the commit on (topic, partition), or -1 when unknown. */
+int32_t group_commit_epoch(const lt_group *g, const char *topic, int32_t partition);
+const lt_broker *snapshot_find_broker(const lt_snapshot *s, int32_t id); /* NULL when not among them */
 
 const char *group_state_name(lt_group_state st);        /* "Stable", "Empty", ... "Unknown" */
 lt_group_state group_state_parse(const char *name);     /* Kafka's names; anything else: UNKNOWN */

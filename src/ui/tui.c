@@ -28,6 +28,7 @@
 #include "kafka/collector.h"
 #include "ui/keys.h"
 #include "ui/ui.h"
+#include "util/regex.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
 #include "util/timeutil.h"
@@ -783,15 +784,24 @@ static void shutdown_deadline(struct timespec *ts, int timeout_ms)
 static lt_collector *live_connect(struct live *l, const struct lt_options *o, struct lt_cluster_conf cc,
 				  int *interval_ms, bool *read_only, char *err, size_t errlen)
 {
-	/* -g narrows the cluster's own include list; without it the config's list applies */
+	/* -g (exact ids) and -G (regexes) replace the cluster's own include list; without them the config's
+	 * list applies */
+	size_t n_filter = o->n_groups + o->n_group_regex;
+	char **filter = xcalloc(n_filter + 1, sizeof *filter);
+	for (size_t i = 0; i < o->n_groups; i++)
+		filter[i] = regex_for_exact(o->groups[i]);
+	for (size_t i = 0; i < o->n_group_regex; i++)
+		filter[o->n_groups + i] = xstrdup(o->group_regex[i]);
 	struct lt_collector_conf conf = {
 	    .cluster_name = cc.name ? cc.name : cc.bootstrap,
 	    .bootstrap = cc.bootstrap,
 	    .n_props = cc.n_props,
 	    .prop_keys = (const char *const *)cc.prop_keys,
 	    .prop_values = (const char *const *)cc.prop_values,
-	    .n_group_regex = o->n_groups ? o->n_groups : cc.n_include,
-	    .group_regex = o->n_groups ? o->groups : (const char *const *)cc.include,
+	    .n_group_regex = n_filter ? n_filter : cc.n_include,
+	    .group_regex = n_filter ? (const char *const *)filter : (const char *const *)cc.include,
+	    .n_extra_groups = o->n_groups,
+	    .extra_groups = o->groups,
 	    .n_group_exclude = cc.n_exclude,
 	    .group_exclude = (const char *const *)cc.exclude,
 	    .interval_ms = cc.refresh_ms,
@@ -806,6 +816,9 @@ static lt_collector *live_connect(struct live *l, const struct lt_options *o, st
 	conf.model.allowed_lag = cc.lag_threshold;
 	conf.model.time_lag_threshold_ms = cc.time_lag_threshold_ms;
 	lt_collector *c = collector_new(&conf, err, errlen);
+	for (size_t i = 0; i < n_filter; i++)
+		free(filter[i]);
+	free(filter);
 	if (c && collector_start(c, err, errlen) != 0) {
 		collector_free(c);
 		c = NULL;

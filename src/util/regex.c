@@ -3,6 +3,8 @@
 
 #include "util/regex.h"
 
+#include "util/xalloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,4 +117,19 @@ int regex_compile(regex_t *re, const char *pattern, int cflags, char *why, size_
 		return -1;
 	}
 	return 0;
+}
+
+char *regex_for_exact(const char *id)
+{
+	size_t n = strlen(id);
+	char *re = xmalloc(2 * n + 3), *w = re;
+	*w++ = '^';
+	for (const char *p = id; *p; p++) {
+		if (strchr(".[]()*+?{}|^$\\", *p))
+			*w++ = '\\';
+		*w++ = *p;
+	}
+	*w++ = '$';
+	*w = '\0';
+	return re;
 }

@@ -22,4 +22,8 @@ long regex_cost(const char *pattern);
  * regfree() only after 0. */
 int regex_compile(regex_t *re, const char *pattern, int cflags, char *why, size_t whylen);
 
+/* The extended regular expression that matches exactly the text id (^...$, every special character escaped):
+ * how an exact --group id joins the regex filters. A new string (caller frees). */
+char *regex_for_exact(const char *id);
+
 #endif

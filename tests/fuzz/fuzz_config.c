@@ -1,7 +1,8 @@
 /* fuzz_config.c — libFuzzer harness for the config loader (libconfig + lagtop's strict validation) and
  * its duration parser. The input is written to a private temp file and loaded with config_load_file(),
  * exactly the path a user's file takes. Inputs with @include are skipped: they would read other files
- * (a long run could find "@include \"/dev/zero\""). */
+ * (a long run could find "@include \"/dev/zero\""). The same bytes go through --command-config's Java
+ * properties parser, its librdkafka mapping and the JAAS parser (src/config/jprops.h, command_config.h). */
 #define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdio.h>
@@ -9,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/command_config.h"
 #include "config/config.h"
+#include "config/jprops.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -64,6 +67,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t ms;
 	if (config_parse_duration(s, &ms) == 0 && ms < 0)
 		abort();
+	/* --command-config: the Java properties parser and the librdkafka mapping, and a JAAS entry */
+	struct jprops props;
+	struct rdprops rd;
+	err[0] = '\0';
+	if (jprops_parse((const char *)data, size, &props, err, sizeof err) == 0) {
+		if (command_config_map(&props, &rd, err, sizeof err) != 0 && (!err[0] || strchr(err, '\n')))
+			abort();
+		rdprops_free(&rd);
+	} else if (!err[0] || strchr(err, '\n')) {
+		abort();
+	}
+	jprops_free(&props);
+	struct jaas_entry e;
+	if (jaas_parse(s, &e, err, sizeof err) != 0 && (!err[0] || strchr(err, '\n')))
+		abort();
+	jaas_free(&e);
 	free(s);
 	return 0;
 }

@@ -137,7 +137,7 @@ def main():
         time.sleep(3)
         p1_second = commit_at(consumer, tp1, 7)
 
-        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20")
+        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20s")
         doc = json.loads(out) if rc == 0 and out else {}
         ok(rc == 0 and doc.get("commit_stream", {}).get("state") == "live",
            "--once waits for the commit stream to load: state live", (rc, err, doc.get("commit_stream")))
@@ -171,7 +171,7 @@ def main():
         consumer.close()
         consumer = None
         left1 = now_ms()
-        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20")
+        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20s")
         doc = json.loads(out) if rc == 0 and out else {}
         g = find(doc, "cs-live")
         ok(g and g["state"] == "Empty", "after close() the group is Empty", g and g["state"])
@@ -182,7 +182,7 @@ def main():
            "expires_at_ms = when the group became Empty + the sim's offsets.retention.minutes",
            (exp, exp and exp - retention, p0[-1], (left0, left1), doc.get("commit_stream")))
         ok(g and g["expiry_warning"] is True, "expiry within the 3-day horizon: expiry_warning", g)
-        rc, out, err, t0, t1 = lagtop(env, "--once", "-b", sim.bootstrap, "--timeout", "20")
+        rc, out, err, t0, t1 = lagtop(env, "--once", "-b", sim.bootstrap, "--timeout", "20s")
         warn = [l for l in err.splitlines() if "cs-live" in l and "expire" in l]
         ok(rc == 0 and len(warn) == 1 and warn[0].startswith("lagtop: warning: group cs-live: committed offsets "
                                                              "expire in "),
@@ -225,7 +225,7 @@ def main():
         producer.close()
         consumer.commit({tp: OffsetAndMetadata(4, "")})
         consumer.close()
-        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "10")
+        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "10s")
         doc = json.loads(out) if rc == 0 and out else {}
         cs = doc.get("commit_stream", {})
         ok(rc == 0 and err == "" and cs.get("state") == "denied", "denied: exit 0, no warning, state denied",
@@ -237,7 +237,7 @@ def main():
         ok(a and a["committed"] == 4 and a["lag"] == 6 and a["last_commit_ms"] is None
            and a["commits_per_min"] is None and g["expires_at_ms"] is None,
            "denied: committed offset and lag from polling, the commit fields are null", g)
-        rc, out, err, t0, t1 = lagtop(env, "--once", "-b", sim.bootstrap, "--timeout", "10")
+        rc, out, err, t0, t1 = lagtop(env, "--once", "-b", sim.bootstrap, "--timeout", "10s")
         ok(rc == 0 and "cs-denied" in out and err == "", "denied: the table works as before", (rc, out, err))
     finally:
         sim.stop()
@@ -260,7 +260,7 @@ def main():
         consumer.close()
         # two samples a second apart: the last refresh ends with the history loaded, the answer not in
         rc, out, err, t0, t1 = lagtop(env, "--once", "--samples", "2", "--interval", "1", "--format", "json",
-                                      "-b", sim.bootstrap, "--timeout", "20")
+                                      "-b", sim.bootstrap, "--timeout", "20s")
         doc = json.loads(out) if rc == 0 and out else {}
         cs = doc.get("commit_stream", {})
         g = find(doc, group)

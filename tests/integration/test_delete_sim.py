@@ -54,7 +54,7 @@ class Sim:
 
     def committed(self, group):
         """{(topic, partition): committed} of group, None when --once does not list it."""
-        rc, out, err = self.lagtop("--once", "--format", "json", "-g", "^%s$" % group)
+        rc, out, err = self.lagtop("--once", "--format", "json", "-G", "^%s$" % group)
         groups = json.loads(out)["groups"] if rc == 0 else []
         for g in groups:
             if g["group"] == group:
@@ -234,7 +234,7 @@ def check_usage():
         (["--delete", "-g", "a", "--read-only"], "deletes are disabled by --read-only"),
         (["--delete", "-g", "a", "--dry-run", "--execute"], "Option [delete] only accepts one of [execute] and [dry-run]"),
         (["--delete", "-g", "a", "--to-earliest"], "--delete takes no reset target"),
-        (["--delete", "-g", "a", "--reset-offsets"], "--delete cannot be combined with --reset-offsets"),
+        (["--delete", "-g", "a", "--reset-offsets"], "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets"),
         (["--delete-offsets", "-g", "a", "--topic", "t:x"], None),
     ]
     for args, needle in cases:

@@ -138,7 +138,7 @@ static void assert_terminal_safe(const char *what, const unsigned char *p, size_
 
 static void once_format(const char *format)
 {
-	char once[] = "--once", b[] = "-b", t[] = "--timeout", ten[] = "10", f[] = "--format";
+	char once[] = "--once", b[] = "-b", t[] = "--timeout", ten[] = "10s", f[] = "--format";
 	char *boot = strdup(sim_bootstrap(sim)), *fmt = strdup(format);
 	char *argv[] = {getenv("LAGTOP"), once, b, boot, t, ten, f, fmt, NULL};
 	assert_non_null(argv[0]);

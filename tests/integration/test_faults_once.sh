@@ -42,24 +42,24 @@ no_secret() { # NAME — the secret is in neither stream
 # ---- a frozen cluster: accepts connections (the kernel does), never answers
 sim_up --scenario fixture
 kill -STOP "$SIM_PID"
-run --once -b "$BOOT" --timeout 2 -X "sasl.password=$SECRET"
+run --once -b "$BOOT" --timeout 2s -X "sasl.password=$SECRET"
 is "frozen sim: exits 1 (no hang)" "$rc" 1
 like "frozen sim: one line naming the problem" "$err" '^lagtop: .*(2\.0 s|timed out|timeout)'
 is "frozen sim: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
 is "frozen sim: nothing on stdout" "$out" ""
 no_secret "frozen sim: the -X secret is not printed"
-run --once -b "$BOOT" --timeout 2 --format json
+run --once -b "$BOOT" --timeout 2s --format json
 is "frozen sim, json: exits 1" "$rc" 1
 is "frozen sim, json: stdout stays empty (no half document)" "$out" ""
 kill -CONT "$SIM_PID"
-run --once -b "$BOOT" --timeout 5 --format json
+run --once -b "$BOOT" --timeout 5s --format json
 is "thawed sim: exits 0" "$rc" 0
 ok "thawed sim: valid JSON with the groups" "$DEBIAN_PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["groups"]) == 4, d' "$LT_TMP/out"
 sim_down
 
 # ---- slower than --timeout
 sim_up --scenario fixture --latency-ms 6000
-run --once -b "$BOOT" --timeout 2
+run --once -b "$BOOT" --timeout 2s
 is "slow sim: exits 1 (no hang)" "$rc" 1
 like "slow sim: one line" "$err" '^lagtop: '
 is "slow sim: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
@@ -67,7 +67,7 @@ sim_down
 
 # ---- every answer cut in the middle
 sim_up --scenario fixture --drop-rate 1
-run --once -b "$BOOT" --timeout 2 -X "sasl.password=$SECRET"
+run --once -b "$BOOT" --timeout 2s -X "sasl.password=$SECRET"
 is "dropping sim: exits 1 (no hang)" "$rc" 1
 like "dropping sim: one line" "$err" '^lagtop: '
 is "dropping sim: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
@@ -76,7 +76,7 @@ sim_down
 
 # ---- half of the answers cut: whatever happens, bounded and a documented status
 sim_up --scenario fixture --drop-rate 0.5 --seed 7
-run --once -b "$BOOT" --timeout 3 --format json
+run --once -b "$BOOT" --timeout 3s --format json
 ok "half-dropping sim: exits 0 or 1 (no crash, no hang)" test "$rc" -le 1
 if [ "$rc" -eq 0 ]; then
 	ok "half-dropping sim: valid JSON" "$DEBIAN_PYTHON" -c 'import json,sys; json.load(open(sys.argv[1]))' "$LT_TMP/out"
@@ -100,7 +100,7 @@ for api in 15 9 69; do
 	esac
 	for code in COORDINATOR_NOT_AVAILABLE NOT_COORDINATOR COORDINATOR_LOAD_IN_PROGRESS REQUEST_TIMED_OUT; do
 		sim_up --scenario fixture --error-rate 1 --error-api $api --error-code $code
-		run --once -b "$BOOT" --timeout 5 --format json -X "sasl.password=$SECRET"
+		run --once -b "$BOOT" --timeout 5s --format json -X "sasl.password=$SECRET"
 		[ "$rc" -eq 0 ] || diag "rc $rc: $err; sim: $(grep -v "^lagtop-sim: scenario" "$LT_TMP/sim.err" | head -3)"
 		# exit 0: --once prints what it has; each group the fault reaches carries its error, the others
 		# none, and stderr warns once per group (the fixture's four groups: src/sim/sim.h)
@@ -118,7 +118,7 @@ like "warnings name the group and the error" "$faulty_err" "^lagtop: warning: gr
 
 # ---- every coordinator API failing, FindCoordinator and ListGroups included
 sim_up --scenario fixture --error-rate 1 --error-code COORDINATOR_LOAD_IN_PROGRESS
-run --once -b "$BOOT" --timeout 3
+run --once -b "$BOOT" --timeout 3s
 is "all coordinator APIs failing: exits 0 (the cluster answered)" "$rc" 0
 like "all coordinator APIs failing: the warning says so" "$err" '^lagtop: warning: .*oordinator load in progress'
 ok "all coordinator APIs failing: stderr lines are all prefixed" sh -c '! grep -v "^lagtop: " "$1"' - "$LT_TMP/err"
@@ -152,19 +152,19 @@ chmod 600 "$LT_TMP/c.conf"
 # (--once does not read the config file yet — its target is -b/-X only — so the config's secrets are
 # exercised through --reset-offsets, which does.)
 RESET="--reset-offsets -g fx-empty --all-topics --to-earliest"
-run --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2
+run --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2s
 is "config secret, unreachable: exits 1" "$rc" 1
 no_secret "config secret, unreachable: not printed"
-run --config "$LT_TMP/c.conf" -c bad $RESET --timeout 2
+run --config "$LT_TMP/c.conf" -c bad $RESET --timeout 2s
 is "config secret, bad property: exits 2" "$rc" 2
 no_secret "config secret, bad property: not printed"
-LAGTOP_DEBUG=1 run --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2 -X debug=security,broker
+LAGTOP_DEBUG=1 run --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2s -X debug=security,broker
 no_secret "config secret, LAGTOP_DEBUG librdkafka logs: not printed"
 sim_up --scenario fixture
-LAGTOP_DEBUG=1 run --config "$LT_TMP/c.conf" -c sec -b "$BOOT" $RESET --timeout 2 -X debug=security,protocol
+LAGTOP_DEBUG=1 run --config "$LT_TMP/c.conf" -c sec -b "$BOOT" $RESET --timeout 2s -X debug=security,protocol
 ok "config secret, SASL against a sim without SASL: exits 1" test "$rc" -eq 1
 no_secret "config secret, SASL against a sim without SASL, with debug logs: not printed"
-LAGTOP_DEBUG=1 run -b "$BOOT" --once --timeout 2 -X "sasl.password=$SECRET" -X sasl.username=u \
+LAGTOP_DEBUG=1 run -b "$BOOT" --once --timeout 2s -X "sasl.password=$SECRET" -X sasl.username=u \
 	-X security.protocol=SASL_PLAINTEXT -X sasl.mechanism=PLAIN -X debug=security,protocol
 is "-X secret, SASL against a sim without SASL: exits 1" "$rc" 1
 no_secret "-X secret, SASL against a sim without SASL, with debug logs: not printed"

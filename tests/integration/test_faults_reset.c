@@ -129,7 +129,7 @@ static void guard_fails_closed_on_errors(void **state)
 			must(sim_fault_errors(sim, 0, code, apis[a], 1.0, 0, err, sizeof err), err);
 			struct run r;
 			run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "closed", "--topic", "pay",
-							     "--to-earliest", "--execute", "--timeout", "2", "-b",
+							     "--to-earliest", "--execute", "--timeout", "2s", "-b",
 							     bootstrap, NULL});
 			sim_fault_clear(sim);
 			if (r.status != 1 && r.status != 3)
@@ -142,7 +142,7 @@ static void guard_fails_closed_on_errors(void **state)
 	/* and without the fault it goes through: the faults were what stopped it */
 	struct run r;
 	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "closed", "--topic", "pay", "--to-earliest",
-					     "--execute", "--timeout", "5", "-b", bootstrap, NULL});
+					     "--execute", "--timeout", "5s", "-b", bootstrap, NULL});
 	if (r.status != 0)
 		fail_msg("without faults: exit %d: %s", r.status, r.err);
 	assert_offsets("closed", 0, 0, 0);
@@ -156,7 +156,7 @@ static void frozen_cluster(void **state)
 	sim_stop(sim);
 	struct run r;
 	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "frozen", "--topic", "pay", "--to-earliest",
-					     "--execute", "--timeout", "2", "-b", bootstrap, NULL});
+					     "--execute", "--timeout", "2s", "-b", bootstrap, NULL});
 	assert_int_equal(sim_start(sim), 0);
 	if (r.status != 1 && r.status != 3)
 		fail_msg("frozen cluster: exit %d (want 1 or 3): %s", r.status, r.err);
@@ -173,7 +173,7 @@ static void partial_commit_then_undo(void **state)
 	must(sim_fault_commit_partition(sim, "pay", 1, 7 /* REQUEST_TIMED_OUT */, err, sizeof err), err);
 	struct run r;
 	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "partial", "--topic", "pay", "--to-offset",
-					     "120", "--execute", "--timeout", "5", "-b", bootstrap, NULL});
+					     "120", "--execute", "--timeout", "5s", "-b", bootstrap, NULL});
 	must(sim_fault_commit_partition(sim, NULL, 0, 0, err, sizeof err), err);
 	if (r.status == 0)
 		fail_msg("a partly failed commit exited 0: %s", r.err);
@@ -208,7 +208,7 @@ static void partial_commit_then_undo(void **state)
 	fclose(f);
 	assert_string_equal(csv, "pay,0,5\npay,1,5\npay,2,5\n");
 
-	run_lagtop(&r, (const char *const[]){"--undo", "partial", "--execute", "--timeout", "5", "-b", bootstrap, NULL});
+	run_lagtop(&r, (const char *const[]){"--undo", "partial", "--execute", "--timeout", "5s", "-b", bootstrap, NULL});
 	if (r.status != 0)
 		fail_msg("undo: exit %d: %s", r.status, r.err);
 	assert_offsets("partial", 5, 5, 5);
@@ -237,7 +237,7 @@ static void no_symlinks_followed(void **state)
 	commit3("linked", 9);
 	struct run r;
 	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "linked", "--topic", "pay", "--to-offset", "11",
-					     "--execute", "--timeout", "5", "-b", bootstrap, NULL});
+					     "--execute", "--timeout", "5s", "-b", bootstrap, NULL});
 	/* the reset itself may go through (the audit is best effort, with a warning) or be refused; the
 	 * symlink's target must be untouched either way */
 	f = fopen(victim, "r");

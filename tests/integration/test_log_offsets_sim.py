@@ -101,7 +101,7 @@ def lagtop(*args, path=None, timeout=120):
 
 def log_offsets(bootstrap, path=None):
     """{(group, topic, partition): (log_start, log_end)} from one --once run, and its stderr."""
-    rc, out, err = lagtop("--once", "--format", "json", "-b", bootstrap, "--no-commit-stream", "--timeout", "20",
+    rc, out, err = lagtop("--once", "--format", "json", "-b", bootstrap, "--no-commit-stream", "--timeout", "20s",
                           path=path)
     if rc != 0:
         return None, "exit %d: %s" % (rc, err)
@@ -170,7 +170,7 @@ def part_log_offsets(version, apis):
     # would be 2 (and quadratic in librdkafka: src/kafka/log_offsets.c).
     with Sim("--brokers", "1", "--scenario", "scale", "--groups", "40", "--partitions", "80", "--topics",
              "4") as sim:
-        args = ("--once", "--format", "json", "-b", sim.bootstrap, "--no-commit-stream", "--timeout", "20")
+        args = ("--once", "--format", "json", "-b", sim.bootstrap, "--no-commit-stream", "--timeout", "20s")
         os.environ["LAGTOP_DEBUG"] = "1"
         try:
             rc1, d1, err1 = requests_of(sim, *args)
@@ -201,7 +201,7 @@ def part_old_broker():
         rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "--no-commit-stream")
         want = groups_view(json.loads(out)) if rc == 0 else None
     with Sim("--brokers", "3", "--kafka-version", "3.6", *scale) as sim:
-        args = ("--once", "--format", "json", "-b", sim.bootstrap, "--no-commit-stream", "--timeout", "20")
+        args = ("--once", "--format", "json", "-b", sim.bootstrap, "--no-commit-stream", "--timeout", "20s")
         rc1, d1, err1 = requests_of(sim, *args)
         rc, d3, err = requests_of(sim, *args, "--samples", "3", "--interval", "0.2")
         ok(rc == 0 and err == "", "Kafka 3.6 broker: three refreshes exit 0, nothing on stderr", "exit %d: %s" % (rc, err))

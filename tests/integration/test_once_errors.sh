@@ -19,7 +19,7 @@ run() {
 # A port that was free a moment ago: nothing listens there.
 closed_port=$("$DEBIAN_PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 
-run --once -b "127.0.0.1:$closed_port" --timeout 2
+run --once -b "127.0.0.1:$closed_port" --timeout 2s
 is "unreachable bootstrap exits 1" "$rc" 1
 like "unreachable bootstrap: one line naming the problem" "$err" '^lagtop: cannot reach the cluster within 2\.0 s: .*Connection refused'
 is "unreachable bootstrap: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
@@ -27,14 +27,14 @@ is "unreachable bootstrap: nothing on stdout" "$out" ""
 
 # Issue 18: how long a failing run takes. The bounds are deliberately loose (the machine may be busy;
 # ASan slows start-up): they catch the waits that were there before — --once waited for the commit
-# reader's fixed 5 s metadata lookup whatever its --timeout (5 s with --timeout 1), and the dashboard
+# reader's fixed 5 s metadata lookup whatever its --timeout (5 s with --timeout 1s), and the dashboard
 # without a terminal connected first and waited for its first refresh (10 s default) before saying so.
 ms_now() { echo $(($(date +%s%N) / 1000000)); }
 t0=$(ms_now)
-run --once -b "127.0.0.1:$closed_port" --timeout 1
+run --once -b "127.0.0.1:$closed_port" --timeout 1s
 took=$(($(ms_now) - t0))
-is "--once --timeout 1, unreachable: exit 1" "$rc" 1
-ok "--once --timeout 1, unreachable: done within 1 + 3 s (took $took ms)" test "$took" -lt 4000
+is "--once --timeout 1s, unreachable: exit 1" "$rc" 1
+ok "--once --timeout 1s, unreachable: done within 1 + 3 s (took $took ms)" test "$took" -lt 4000
 
 t0=$(ms_now)
 run -b "127.0.0.1:$closed_port" </dev/null
@@ -47,7 +47,7 @@ run --demo </dev/null
 took=$(($(ms_now) - t0))
 ok "--demo without a terminal: exit 2 within 3 s (took $took ms)" test "$rc" = 2 -a "$took" -lt 3000
 
-run --once -c no-such-cluster --timeout 2
+run --once -c no-such-cluster --timeout 2s
 is "unknown cluster exits 2" "$rc" 2
 like "unknown cluster named" "$err" "^lagtop: .*'no-such-cluster'"
 
@@ -63,7 +63,7 @@ run --once -b "127.0.0.1:$closed_port" -X sasl.password=hunter2 -X security.prot
 is "bad property value exits 2" "$rc" 2
 unlike "a secret never appears in errors" "$err" 'hunter2'
 
-run --once -b "127.0.0.1:$closed_port" -g 'ok' -g '(oops'
+run --once -b "127.0.0.1:$closed_port" -G 'ok' -G '(oops'
 is "bad group regex exits 2" "$rc" 2
 like "bad group regex named" "$err" "^lagtop: bad group regex '\(oops'"
 
@@ -94,7 +94,7 @@ clusters = {
 CONF
 chmod 600 "$LT_TMP/good.conf"
 
-run --once --config "$LT_TMP/good.conf" --timeout 1
+run --once --config "$LT_TMP/good.conf" --timeout 1s
 is "default cluster from the config file is used (unreachable: exit 1)" "$rc" 1
 like "default cluster unreachable: one line" "$err" '^lagtop: cannot reach the cluster within 1\.0 s'
 

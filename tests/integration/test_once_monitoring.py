@@ -200,27 +200,27 @@ def main():
             ok(False, "lagtop --once --format prometheus: text rules")
 
         # the table and CSV say "-" / nothing for a status not evaluated yet, never OK
-        rc, out, err = lagtop("--once", "-b", fx.bootstrap, "-g", "^fx-(stable|empty)$")
+        rc, out, err = lagtop("--once", "-b", fx.bootstrap, "-G", "^fx-(stable|empty)$")
         rows = [l.split() for l in out.splitlines()]
         col = {c: i for i, c in enumerate(rows[0])} if rows else {}
         cells = [(r[0], r[col["PARTITION"]], r[col["STATUS"]]) for r in rows[1:]] if "STATUS" in col else []
         ok(rc == 0 and sorted(cells) == [("fx-empty", "0", "STOP"), ("fx-empty", "2", "-"), ("fx-stable", "0", "-"),
                                          ("fx-stable", "1", "-"), ("fx-stable", "2", "-")],
            "table, 1 sample: STATUS '-' until evaluated, STOP below the log start", out)
-        rc, out, err = lagtop("--once", "--format", "csv", "-b", fx.bootstrap, "-g", "^fx-stable$")
+        rc, out, err = lagtop("--once", "--format", "csv", "-b", fx.bootstrap, "-G", "^fx-stable$")
         import csv
         import io
         st = [r["status"] for r in csv.DictReader(io.StringIO(out))]
         ok(rc == 0 and st == ["", "", ""], "CSV, 1 sample: an empty status field, not OK", out)
 
         # --fail-on
-        rc, out, err = lagtop("--once", "-b", fx.bootstrap, "-g", "^fx-empty$", "--fail-on", "err")
+        rc, out, err = lagtop("--once", "-b", fx.bootstrap, "-G", "^fx-empty$", "--fail-on", "err")
         ok(rc == 4 and "fx-empty" in out, "--fail-on err: exit 4 on an ERR group (below the log start), output printed",
            (rc, out, err))
-        rc, out, err = lagtop("--once", "-b", fx.bootstrap, "-g", "^fx-stable$", "--fail-on", "warn")
+        rc, out, err = lagtop("--once", "-b", fx.bootstrap, "-G", "^fx-stable$", "--fail-on", "warn")
         ok(rc == 0 and "1 of 1 groups have no status yet" in err and "--samples 10" in err,
            "--fail-on warn: a status not evaluated yet does not fail (exit 0) and is reported", (rc, err))
-        rc, out, err = lagtop("--once", "-b", fx.bootstrap, "-g", "^fx-stable$", "--fail-on", "err", "--samples", "10",
+        rc, out, err = lagtop("--once", "-b", fx.bootstrap, "-G", "^fx-stable$", "--fail-on", "err", "--samples", "10",
                               "--interval", "0.1", "--format", "json")
         ok(rc == 4 and json.loads(out)["groups"][0]["status"] == "ERR",
            "--fail-on err with a full window: the stalled group fails (exit 4)", (rc, err))
@@ -239,16 +239,16 @@ def main():
         tp = TopicPartition("fx-orders", 0)
         done.commit({tp: OffsetAndMetadata(1000, "")})  # fx-orders/0 ends at 1000: caught up
         done.close(autocommit=False)
-        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "^mon-(slow|done)$",
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-G", "^mon-(slow|done)$",
                               "--samples", "10", "--interval", "0.5", "--fail-on", "warn")
         d = json.loads(out) if out else {"groups": []}
         st = {g["group"]: (g["status"], g["complete"]) for g in d["groups"]}
         ok(rc == 4 and st == {"mon-slow": ("WARN", True), "mon-done": ("OK", True)},
            "--fail-on warn: a group falling behind while committing is WARN: exit 4", (rc, st, err))
-        rc, out, err = lagtop("--once", "-b", sim.bootstrap, "-g", "^mon-slow$", "--samples", "10",
+        rc, out, err = lagtop("--once", "-b", sim.bootstrap, "-G", "^mon-slow$", "--samples", "10",
                               "--interval", "0.5", "--fail-on", "err")
         ok(rc == 0 and "no status yet" not in err, "--fail-on err: a WARN group does not fail (exit 0)", (rc, out, err))
-        rc, out, err = lagtop("--once", "-b", sim.bootstrap, "-g", "^mon-done$", "--fail-on", "warn")
+        rc, out, err = lagtop("--once", "-b", sim.bootstrap, "-G", "^mon-done$", "--fail-on", "warn")
         ok(rc == 0 and " OK" in out, "--fail-on warn: a caught-up group is OK from the first sample (exit 0)",
            (rc, out, err))
     finally:

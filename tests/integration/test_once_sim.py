@@ -21,6 +21,11 @@ SIM = os.environ["LAGTOP_SIM"]
 results = []
 
 
+# the --once table's columns: kafka-consumer-groups' --describe columns in its order, then lagtop's own
+ONCE_COLUMNS = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST",
+                "CLIENT-ID", "STATE", "TYPE", "LOG-START", "TIME-LAG", "STATUS"]
+
+
 def ok(cond, name, diag=None):
     results.append(bool(cond))
     print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
@@ -164,7 +169,7 @@ def main():
     os.environ["HOME"] = TMP
     os.environ["XDG_CONFIG_HOME"] = os.path.join(TMP, "xdg")
     os.environ.pop("LAGTOP_CONFIG", None)
-    print("1..28")
+    print("1..34")
     groups = 200
     brokers = 3
     sim = Sim("--brokers", str(brokers), "--scenario", "scale", "--groups", str(groups),
@@ -177,7 +182,7 @@ def main():
         with open(polling_only, "w") as f:
             f.write("general = { commit_stream = false; };\n")
         before = sim.counts()
-        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20",
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20s",
                               "--config", polling_only)
         after = sim.counts()
         ok(rc == 0 and err == "", "--once --format json exits 0 without warnings", err)
@@ -205,7 +210,7 @@ def main():
         total = total_of(delta)  # the first refresh's whole cost, handshakes included (used below)
         while attempts[-1] > budget and len(attempts) < 3:
             b2 = sim.counts()
-            lagtop("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20", "--config", polling_only)
+            lagtop("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20s", "--config", polling_only)
             a2 = sim.counts()
             d2 = {k: a2.get(k, 0) - b2.get(k, 0) for k in a2}
             attempts.append(cost(d2))
@@ -217,7 +222,7 @@ def main():
         # partition: ListOffsets per partition, Fetch) is not refresh work; test_commitstream_sim.py
         # counts it. It used to be counted here, which only fit while a refresh cost 2 requests a group.
         before = sim.counts()
-        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20",
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20s",
                               "--samples", "3", "--interval", "0.1", "--config", polling_only)
         after = sim.counts()
         total3 = after["total"] - before["total"]
@@ -234,15 +239,20 @@ def main():
         ok(empties and all(g["members"] == 0 and g["partitions"] and g["lag"] is not None for g in empties),
            "Empty groups: committed offsets read, lag known")
 
-        # group filters: regexes, repeatable; a literal name works too
-        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "0001[0-4]$",
-                              "-g", "^scale-group-00150$")
+        # group filters: -G regexes, repeatable; -g exact ids (kafka-consumer-groups' --group), repeatable
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-G", "0001[0-4]$",
+                              "--group-regex", "^scale-group-00150$")
         names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
         ok(names == ["scale-group-00010", "scale-group-00011", "scale-group-00012", "scale-group-00013",
-                     "scale-group-00014", "scale-group-00150"], "-g regexes select groups", names)
-        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "scale-group-00007")
+                     "scale-group-00014", "scale-group-00150"], "-G regexes select groups", names)
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "scale-group-00007",
+                              "--group", "scale-group-00011")
         names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
-        ok(names == ["scale-group-00007"], "-g with a plain name", names)
+        ok(names == ["scale-group-00007", "scale-group-00011"], "-g: exact ids, repeatable", names)
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "scale-group-0000")
+        ok(rc == 0 and json.loads(out)["groups"] == [], "-g is exact: a prefix of ids selects none", out[:300] + err)
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "scale-group-0000.")
+        ok(rc == 0 and json.loads(out)["groups"] == [], "-g is exact: '.' is no wildcard", out[:300] + err)
         rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "no-such-group")
         ok(rc == 0 and json.loads(out)["groups"] == [], "-g matching nothing: no groups, exit 0", out + err)
 
@@ -256,43 +266,47 @@ def main():
         ok(names == ["scale-group-0000%d" % i for i in (0, 2, 4, 6, 8)] and json.loads(out)["cluster"] == "sim",
            "-c NAME: the cluster's include and exclude regexes", (names, err))
         rc, out, err = lagtop("--once", "--format", "json", "--config", conf, "-c", "sim",
-                              "-g", "^scale-group-0001[0-2]$")
+                              "-G", "^scale-group-0001[0-2]$")
         names = [g["group"] for g in json.loads(out)["groups"]] if rc == 0 else []
-        ok(names == ["scale-group-00010", "scale-group-00012"], "-g replaces the include list, exclude still applies",
+        ok(names == ["scale-group-00010", "scale-group-00012"], "-G replaces the include list, exclude still applies",
            (names, err))
+        rc, out, err = lagtop("--describe", "--config", conf, "-c", "sim", "-g", "scale-group-00001", "-g",
+                              "scale-group-00002")
+        described = sorted({l.split()[0] for l in out.splitlines() if l.startswith("scale-group-")})
+        ok(rc == 0 and described == ["scale-group-00001", "scale-group-00002"],
+           "--describe -g: ids asked for by name, the cluster's exclude list does not hide them", out + err)
 
         # CSV: a header, one row per partition, same numbers as JSON
-        rc, out, err = lagtop("--once", "--format", "csv", "-b", sim.bootstrap, "-g", "^scale-group-0001")
+        rc, out, err = lagtop("--once", "--format", "csv", "-b", sim.bootstrap, "-G", "^scale-group-0001")
         rows = list(csv.DictReader(io.StringIO(out)))
-        jdoc = json.loads(lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "^scale-group-0001")[1])
+        jdoc = json.loads(lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-G", "^scale-group-0001")[1])
         jrows = [(g["group"], p["topic"], str(p["partition"]), str(p["committed"]), str(p["log_end"]), str(p["lag"]))
                  for g in jdoc["groups"] for p in g["partitions"]]
         crows = [(r["group"], r["topic"], r["partition"], r["committed"], r["log_end"], r["lag"]) for r in rows]
         ok(rc == 0 and out.startswith("group,state,topic,partition,log_start,committed,log_end,lag,")
            and crows == jrows and len(rows) == 10 * 4, "CSV: header and the same rows as JSON", out[:300])
 
-        # table: kafka-consumer-groups' columns plus LOG-START, '-' for missing values
-        rc, out, err = lagtop("--once", "-b", sim.bootstrap, "-g", "^scale-group-0000[05]$")
+        # table: kafka-consumer-groups' columns first, in its order, then lagtop's; '-' for missing values
+        rc, out, err = lagtop("--once", "-b", sim.bootstrap, "-g", "scale-group-00000", "-g", "scale-group-00005")
         lines = out.splitlines()
         header = lines[0].split() if lines else []
-        base = [c for c in header if c not in ("TIME-LAG", "STATUS")]
-        ok(rc == 0 and base == ["GROUP", "STATE", "TYPE", "TOPIC", "PARTITION", "LOG-START", "CURRENT-OFFSET",
-                                "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
-           and header[9:len(header) - 3] in ([], ["TIME-LAG"], ["STATUS"], ["TIME-LAG", "STATUS"]),
-           "table header (STATE and TYPE after GROUP; TIME-LAG and STATUS after LAG when known)", out[:300])
+        ok(rc == 0 and header == ONCE_COLUMNS,
+           "table header: the tool's 9 columns in its order, then lagtop's, whatever --samples", out[:300])
+        ok(all(l.split()[5] == "-" or l.split()[5].isdigit() for l in lines[1:]) and len(lines) > 1,
+           "table: awk's $6 is LAG", out[:300])
         col = {c: i for i, c in enumerate(header)}
         ok(len(lines) == 1 + 8 and all(len(l.split()) == len(header) for l in lines[1:]),
            "table: one aligned row per partition", out)
         empty_rows = [l.split() for l in lines[1:] if l.startswith("scale-group-00000 ")]
-        ok(empty_rows and all(r[col["CONSUMER-ID"]:] == ["-", "-", "-"] for r in empty_rows),
+        ok(empty_rows and all(r[col["CONSUMER-ID"]:col["CLIENT-ID"] + 1] == ["-", "-", "-"] for r in empty_rows),
            "table: '-' where a partition has no owner", out)
-        vals = {(r[0], r[3], int(r[4])): r for r in (l.split() for l in lines[1:])}
+        vals = {(r[0], r[1], int(r[2])): r for r in (l.split() for l in lines[1:])}
         g5 = view["scale-group-00005"]
         ok(all(vals[("scale-group-00005", t, p)][col["CURRENT-OFFSET"]] == str(o) for (t, p), o in g5[2].items()),
            "table: CURRENT-OFFSET equals the committed offsets", out)
 
         # --samples: several refreshes; the JSON is the last one
-        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-g", "^scale-group-0000[0-3]$",
+        rc, out, err = lagtop("--once", "--format", "json", "-b", sim.bootstrap, "-G", "^scale-group-0000[0-3]$",
                               "--samples", "3", "--interval", "0.2")
         d = json.loads(out) if rc == 0 else {}
         ok(rc == 0 and d.get("seq") == 3 and len(d["groups"]) == 4, "--samples 3 takes three refreshes", out[:300])
@@ -302,7 +316,7 @@ def main():
     # the demo scenario moves (producers, consumers, rebalances): check consistency, not values
     demo = Sim("--brokers", "3", "--scenario", "demo")
     try:
-        rc, out, err = lagtop("--once", "--format", "json", "-b", demo.bootstrap, "--timeout", "10")
+        rc, out, err = lagtop("--once", "--format", "json", "-b", demo.bootstrap, "--timeout", "10s")
         d = json.loads(out) if rc == 0 else {"groups": []}
         bad = []
         for g in d["groups"]:
@@ -328,7 +342,7 @@ def main():
            "one sample: no rates, no time lag yet", parts[:1])
 
         # --samples: the model's history fills rates, time lag and status
-        rc, out, err = lagtop("--once", "--format", "json", "-b", demo.bootstrap, "-g", "^orders-processor$",
+        rc, out, err = lagtop("--once", "--format", "json", "-b", demo.bootstrap, "-g", "orders-processor",
                               "--samples", "3", "--interval", "1")
         d = json.loads(out) if rc == 0 else {"groups": [{"partitions": []}]}
         parts = d["groups"][0]["partitions"]
@@ -344,13 +358,15 @@ def main():
                    for p in parts)
            and (g0["status"], g0["complete"]) == ((None, False) if lagging else ("OK", True)),
            "--samples 3 fills time lag; status null (complete false) unless no window is needed", out[:600])
-        rc, out, err = lagtop("--once", "-b", demo.bootstrap, "-g", "^orders-processor$", "--samples", "2",
+        rc, out, err = lagtop("--once", "-b", demo.bootstrap, "-g", "orders-processor", "--samples", "2",
                               "--interval", "1")
-        rows = [l.split() for l in out.splitlines()]
-        header = rows[0] if rows else []
-        statuses = {r[10] for r in rows[1:]} if header[10:11] == ["STATUS"] else set()
-        ok(rc == 0 and header[9:10] == ["TIME-LAG"] and statuses <= {"-", "OK"},
-           "table: TIME-LAG when known; STATUS '-' until evaluated", out[:300])
+        lines = out.splitlines() if out else [""]
+        header = lines[0].split()
+        st = header.index("STATUS") if "STATUS" in header else None
+        ok(rc == 0 and header == ONCE_COLUMNS and len(lines) > 1
+           and all(l.split()[header.index("TIME-LAG")] != "-" for l in lines[1:])
+           and st is not None and all(l.split()[st] in ("-", "OK") for l in lines[1:]),
+           "table: the same columns with --samples 2, TIME-LAG filled, STATUS '-' until evaluated", out[:300])
     finally:
         demo.stop()
 
@@ -420,11 +436,47 @@ def main():
                     ("fx-stable", "classic", "fx-orders", "2", "0", "700", "1000", "300", "fx-c2-member", "/10.9.0.2",
                      "fx-c2")],
            "fixture scenario: the table, row by row", out)
+
+        # kafka-consumer-groups' --describe on the fixture, exactly: an Empty group's message, a rebalancing
+        # group's warning (stderr, before its table; no offsets table: no partitions, no commits)
+        rc, out, err = lagtop("--describe", "-b", fx.bootstrap, "-g", "fx-stable", "-g", "fx-rebalancing", "-g",
+                              "fx-empty")
+        head = "GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             " \
+               "CONSUMER-ID     HOST            CLIENT-ID\n"
+        want_out = ("\n" + head +
+                    "fx-empty        fx-orders       0          10              1000            990             "
+                    "-               -               -\n"
+                    "fx-empty        fx-orders       2          20              1000            980             "
+                    "-               -               -\n"
+                    "\n" + head +
+                    "fx-stable       fx-orders       0          500             1000            500             "
+                    "fx-c1-member    /10.9.0.1       fx-c1\n"
+                    "fx-stable       fx-orders       1          600             1000            400             "
+                    "fx-c1-member    /10.9.0.1       fx-c1\n"
+                    "fx-stable       fx-orders       2          700             1000            300             "
+                    "fx-c2-member    /10.9.0.2       fx-c2\n")
+        want_err = ("\nConsumer group 'fx-empty' has no active members.\n"
+                    "\nWarning: Consumer group 'fx-rebalancing' is rebalancing.\n")
+        ok(rc == 0 and out == want_out and err == want_err,
+           "fixture scenario: --describe: the tool's tables on stdout, 'no active members' and 'is rebalancing' "
+           "on stderr", "rc %d\n%r\n%r" % (rc, out, err))
+        rc, out, err = lagtop("--describe", "--state", "-b", fx.bootstrap, "-g", "fx-rebalancing", "-g", "fx-stable")
+        rows = [re.sub(r"127\.0\.0\.1:\d+", "H:P", l) for l in out.splitlines()]
+        ok(rc == 0 and rows == ["", "GROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                "
+                                "#MEMBERS", "fx-rebalancing  H:P  (%s)" % rows[2].split("(")[1].split(")")[0]
+                                + rows[2].split(")", 1)[1], "",
+                                "GROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                "
+                                "#MEMBERS", rows[5]]
+           and rows[2].split()[3:] == ["-", "PreparingRebalance", "1"]
+           and rows[5].split()[3:] == ["range", "Stable", "2"]
+           and err == "\nWarning: Consumer group 'fx-rebalancing' is rebalancing.\n",
+           "fixture scenario: --describe --state: coordinator host:port (id), strategy ('-' when none), state, "
+           "members", "rc %d\n%s\n%s" % (rc, out, err))
     finally:
         fx.stop()
 
     # unreachable after a cluster that was there: one line, exit 1
-    rc, out, err = lagtop("--once", "-b", fx.bootstrap, "--timeout", "1")
+    rc, out, err = lagtop("--once", "-b", fx.bootstrap, "--timeout", "1s")
     ok(rc == 1 and out == "" and len(err.splitlines()) == 1 and err.startswith("lagtop: cannot reach the cluster"),
        "stopped cluster: one line on stderr, exit 1", err)
     return 0 if all(results) else 1

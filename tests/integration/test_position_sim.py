@@ -275,7 +275,7 @@ def main():
             f.write('clusters = { d = { bootstrap_servers = "%s"; position_sources = [ "%s" ];\n'
                     '  not_committing_after = "1s"; }; };\n' % (dbs, demo.metrics))
         rc, out, err, _ = lagtop("--config", conf, "-c", "d", "--once", "--format", "json", "--no-commit-stream",
-                                 "-g", "^(invoice-mailer|orders-processor)$", "--samples", "3", "--interval", "1")
+                                 "-G", "^(invoice-mailer|orders-processor)$", "--samples", "3", "--interval", "1")
         d = json.loads(out) if rc == 0 else {"groups": [], "position_sources": []}
         src = (d["position_sources"] or [{}])[0]
         ok(src.get("ok") and "bad line" not in src.get("status", "") and src.get("used", 0) >= 24,

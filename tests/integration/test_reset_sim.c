@@ -414,7 +414,7 @@ static void usage_errors(void **state)
 	assert_int_equal(sim_committed(sim, "x", "pay", 0), -1);
 	/* unreachable cluster: exit 1 */
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "x", "--all-topics", "--to-earliest", "-b",
-					      "127.0.0.1:1", "--timeout", "1", NULL });
+					      "127.0.0.1:1", "--timeout", "1s", NULL });
 	assert_int_equal(r.status, 1);
 }
 
@@ -651,7 +651,7 @@ static void coordinator_down(void **state)
 
 	struct run r;
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "downer", "--topic", "pay", "--to-earliest",
-					      "--execute", "--timeout", "1", "-b", bootstrap, NULL });
+					      "--execute", "--timeout", "1s", "-b", bootstrap, NULL });
 	assert_true(r.status == 1 || r.status == 3);
 	assert_int_equal(count_backups(statedir, "downer."), 0);
 

@@ -178,7 +178,7 @@ def lagtop_once(bs, group):
     exe = os.environ.get("LAGTOP")
     if not exe or not os.access(exe, os.X_OK):
         return None
-    out = subprocess.run([exe, "--once", "--format", "json", "-b", ",".join(bs), "-g", "^%s$" % group],
+    out = subprocess.run([exe, "--once", "--format", "json", "-b", ",".join(bs), "-g", group],
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
     groups = json.loads(out.stdout)["groups"]

@@ -22,6 +22,9 @@ EXTRA_DIST += tests/kafka/test_kafka_delete.py
 ## secured clusters: SCRAM (SASL_PLAINTEXT, SASL_SSL), TLS, mutual TLS, ACLs (StandardAuthorizer); 4.x and 3.9
 TESTS += tests/kafka/test_kafka_secure.py
 EXTRA_DIST += tests/kafka/test_kafka_secure.py
+## kafka-consumer-groups' command line (--list, --describe, several-group resets, --timeout, --command-config) against the real tool
+TESTS += tests/kafka/test_kafka_kcg.py
+EXTRA_DIST += tests/kafka/test_kafka_kcg.py
 
 ## class paths, compiled reference clients and the virtual environment live in the build tree
 clean-local: clean-local-kafka

@@ -269,7 +269,7 @@ def lagtop_once(bootstrap, timeout_s=20):
     t0 = time.monotonic()
     try:
         p = subprocess.run([LAGTOP, "--once", "--format", "json", "-b", bootstrap, "--timeout",
-                            str(timeout_s)], capture_output=True, text=True, timeout=timeout_s * 3, env=env)
+                            "%ss" % timeout_s], capture_output=True, text=True, timeout=timeout_s * 3, env=env)
     except subprocess.TimeoutExpired:
         return None, -1, "lagtop did not exit within %d s" % (timeout_s * 3), time.monotonic() - t0
     doc = None

@@ -206,7 +206,7 @@ def run(kc, whole, has_list_offsets):
         ok(c.get("type") == "classic" and c.get("state") == "Stable" and c.get("members") == 1 and
            [m["client_id"] for m in c.get("member_list", [])] == ["cur-classic-java"],
            "%s: type classic, Stable, its Java member" % GCLASSIC, c)
-        rc, out, err = lagtop("--once", "-b", kc.bootstrap, "--no-commit-stream", "-g", "^%s$" % G848)
+        rc, out, err = lagtop("--once", "-b", kc.bootstrap, "--no-commit-stream", "-g", G848)
         rows = [l.split() for l in out.splitlines()]
         col = {n: i for i, n in enumerate(rows[0])} if rows else {}
         cells = {(r[col["TYPE"]], r[col["CLIENT-ID"]]) for r in rows[1:]} if "TYPE" in col else set()

@@ -148,7 +148,7 @@ def run(kc):
         with open(conf, "w") as f:
             f.write('clusters = { k = { bootstrap_servers = "%s";\n  position_sources = [ %s ];\n'
                     '  not_committing_after = "1s"; }; };\n' % (kc.bootstrap, ", ".join('"%s"' % s for s in sources)))
-        base = ["--config", conf, "-c", "k", "--once", "--format", "json", "--no-commit-stream", "-g", "^pos-"]
+        base = ["--config", conf, "-c", "k", "--once", "--format", "json", "--no-commit-stream", "-G", "^pos-"]
 
         # 1. while they read
         t0 = time.monotonic()

@@ -212,7 +212,7 @@ class Ctx:
 
     def lagtop(self, group, *args, stdout=None, popen=False):
         cmd = [os.environ["LAGTOP"], "--reset-offsets", "-g", group] + list(args) + \
-              ["-b", self.bootstrap, "--timeout", "20"]
+              ["-b", self.bootstrap, "--timeout", "20s"]
         self.lagtop_runs += 1
         if popen:
             return subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,

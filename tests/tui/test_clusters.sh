@@ -30,7 +30,7 @@ tui_wait_text "EXITED=0" >/dev/null
 # Issue 18: a cluster chosen with c uses its own bootstrap servers. Before, a -X bootstrap.servers
 # from the command line was carried into every cluster switched to (here: a closed port, so beta
 # never showed a group).
-tui_start 120 30 -- --config "$LT_TMP/lagtop.conf" -c alpha -X bootstrap.servers=127.0.0.1:1 -i 1 --timeout 2
+tui_start 120 30 -- --config "$LT_TMP/lagtop.conf" -c alpha -X bootstrap.servers=127.0.0.1:1 -i 1 --timeout 2s
 ok "-X bootstrap.servers points alpha at a closed port" tui_wait_text "cannot reach the cluster" 15
 tui_keys c
 tui_wait_text "  beta" >/dev/null

@@ -13,7 +13,7 @@ STATE="$LT_TMP/state"
 mkdir -p "$STATE"
 
 committed() {
-	"$LAGTOP" --once --format json -b "$BOOTSTRAP" -g "^$1\$" 2>/dev/null |
+	"$LAGTOP" --once --format json -b "$BOOTSTRAP" -G "^$1\$" 2>/dev/null |
 		grep -o '"committed":[0-9-]*' | sed 's/.*://' | tr '\n' ' ' | sed 's/ $//'
 }
 committed_is() { [ "$(committed "$1")" = "$2" ]; }

@@ -6,7 +6,7 @@
 plan 8
 
 tui_start_fixture || exit 1
-tui_start 100 30 -- -b "$BOOTSTRAP" -i 1 --timeout 2 --read-only
+tui_start 100 30 -- -b "$BOOTSTRAP" -i 1 --timeout 2s --read-only
 ok "dashboard up" tui_wait_text "shipping" 15
 like "--read-only is shown in the top bar" "$(tui_screen | head -n 1)" "│ read-only │"
 kill -TERM "$FIXTURE_PID"

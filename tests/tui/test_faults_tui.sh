@@ -11,7 +11,7 @@ plan 18
 TUI_FIXTURE="$LT_BUILDDIR/tests/tui/faults_fixture"
 tui_start_fixture || exit 1
 title() { tm display-message -p -t t '#{pane_title}'; }
-tui_start 160 40 -- -b "$BOOTSTRAP" -i 1 --timeout 3
+tui_start 160 40 -- -b "$BOOTSTRAP" -i 1 --timeout 3s
 ok "dashboard up with the hostile cluster" tui_wait_text "plain-group" 20
 screen=$(tui_screen)
 like "OSC title + clear screen in a group id: escaped" "$screen" 'evil\\x1b\]0;pwned\\x07\\x1b\[2J'

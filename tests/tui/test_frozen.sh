@@ -6,7 +6,7 @@
 plan 8
 
 tui_start_fixture || exit 1
-tui_start 120 30 -- -b "$BOOTSTRAP" -i 1 --timeout 20
+tui_start 120 30 -- -b "$BOOTSTRAP" -i 1 --timeout 20s
 ok "dashboard up" tui_wait_text "shipping" 15
 unlike "not late while the cluster answers" "$(tui_screen | head -n 1)" "LATE"
 

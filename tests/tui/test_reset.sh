@@ -13,7 +13,7 @@ mkdir -p "$STATE"
 
 # committed offsets of GROUP, in partition order, space-separated (a fresh --once run, not the dashboard)
 committed() {
-	"$LAGTOP" --once --format json -b "$BOOTSTRAP" -g "^$1\$" 2>/dev/null |
+	"$LAGTOP" --once --format json -b "$BOOTSTRAP" -g "$1" 2>/dev/null |
 		grep -o '"committed":[0-9-]*' | sed 's/.*://' | tr '\n' ' ' | sed 's/ $//'
 }
 committed_is() { [ "$(committed "$1")" = "$2" ]; }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "model/snapshot.h"
 
 static int parse(struct lt_options *o, char *err, size_t errlen, ...)
 {
@@ -74,7 +75,8 @@ static void usage_errors_name_the_problem(void **state)
 		{ { "--interval", "abc" }, "'abc'" },
 		{ { "--reset-offsets", "-g", "g", "--all-topics" }, "needs a target" },
 		{ { "--reset-offsets", "-g", "g", "--to-latest" }, "One of the reset scopes should be defined" },
-		{ { "--reset-offsets", "--all-topics", "--to-latest" }, "exactly one --group" },
+		{ { "--reset-offsets", "--all-topics", "--to-latest" },
+		  "Option [reset-offsets] takes one of these options: [group], [all-groups]" },
 		{ { "--reset-offsets", "-g", "g", "--all-topics", "--to-latest", "--to-earliest" },
 		  "Option \"[to-latest]\" can't be used with option \"[to-earliest]\"" },
 		{ { "--to-latest" }, "need --reset-offsets" },
@@ -96,6 +98,139 @@ static void usage_errors_name_the_problem(void **state)
 		assert_null(strchr(err, '\n'));
 		options_free(&o);
 	}
+}
+
+/* kafka-consumer-groups' command line: its spellings, its rules, its messages (Kafka 4.x's words). */
+static void kcg_command_line(void **state)
+{
+	(void)state;
+	struct lt_options o;
+	char err[512];
+	assert_int_equal(parse(&o, err, sizeof err, "--describe", "--group", "a", "--group", "b", "--members",
+			       "--verbose", NULL), 0);
+	assert_int_equal(o.mode, LT_MODE_DESCRIBE);
+	assert_int_equal(o.describe, LT_DESCRIBE_MEMBERS);
+	assert_true(o.verbose);
+	assert_int_equal(o.n_groups, 2);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--describe", "--all-groups", "--state", NULL), 0);
+	assert_int_equal(o.describe, LT_DESCRIBE_STATE);
+	assert_true(o.all_groups);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--describe", "-g", "a", "--offsets", NULL), 0);
+	assert_int_equal(o.describe, LT_DESCRIBE_OFFSETS);
+	options_free(&o);
+	/* optional values: "--state S" and "--state=S"; any case; blanks around commas */
+	assert_int_equal(parse(&o, err, sizeof err, "--list", "--state", "stable, EMPTY", "--type", NULL), 0);
+	assert_int_equal(o.mode, LT_MODE_LIST);
+	assert_true(o.list_state && o.list_type);
+	assert_int_equal(o.state_mask, (1u << LT_GROUP_STABLE) | (1u << LT_GROUP_EMPTY));
+	assert_int_equal(o.type_mask, 0);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--list", "--type=consumer", "--state", NULL), 0);
+	assert_int_equal(o.type_mask, 1u << LT_GTYPE_CONSUMER);
+	assert_int_equal(o.state_mask, 0);
+	options_free(&o);
+	/* -g is exact and -G a regex: both repeatable, kept apart */
+	assert_int_equal(parse(&o, err, sizeof err, "--once", "-g", "pay", "-G", "^x", "--group-regex", "y$", NULL), 0);
+	assert_int_equal(o.n_groups, 1);
+	assert_int_equal(o.n_group_regex, 2);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--reset-offsets", "--all-groups", "--all-topics", "--to-earliest",
+			       NULL), 0);
+	assert_true(o.all_groups);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--reset-offsets", "-g", "a", "-g", "b", "--all-topics",
+			       "--to-earliest", NULL), 0);
+	assert_int_equal(o.n_groups, 2);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--describe", "-g", "a", "--command-config", "/x.properties", NULL), 0);
+	assert_string_equal(o.command_config, "/x.properties");
+	options_free(&o);
+
+	static const struct {
+		const char *args[6];
+		const char *message; /* the whole message */
+	} bad[] = {
+		{ { "--describe" }, "Option [describe] takes one of these options: [group], [all-groups]" },
+		{ { "--describe", "-g", "a", "--members", "--state" },
+		  "Option [describe] takes at most one of these options: [members], [offsets], [state]" },
+		{ { "--describe", "-g", "a", "--state", "Stable" }, "Option [describe] does not take a value for [state]" },
+		{ { "--list", "--group", "a" }, "Option \"[group]\" can't be used with option \"[list]\"" },
+		{ { "--describe", "--all-groups", "-g", "a" },
+		  "Option \"[group]\" can't be used with option \"[all-groups]\"" },
+		{ { "--describe", "--all-groups", "--topic", "t" },
+		  "Option \"[topic]\" can't be used with option \"[describe]\"" },
+		{ { "--list", "--members" }, "Option(s) [members] are unavailable given other options on the command line" },
+		{ { "--list", "--verbose" }, "Option(s) [verbose] are unavailable given other options on the command line" },
+		{ { "--describe", "-g", "a", "--type" },
+		  "Option(s) [type] are unavailable given other options on the command line" },
+		{ { "--once", "--state" }, "Option(s) [state] are unavailable given other options on the command line" },
+		{ { "--list", "--state", "Bogus" },
+		  "Invalid state list 'Bogus'. Valid states are: PreparingRebalance, Reconciling, Dead, "
+		  "CompletingRebalance, Stable, Assigning, Empty" },
+		{ { "--list", "--state", "stable,,empty" }, "Invalid state list 'stable,,empty'. Valid states are: " },
+		{ { "--list", "--type", "bogus" }, "Invalid types list 'bogus'. Valid types are: Consumer, Classic" },
+		{ { "--describe", "--list", "-g", "a" },
+		  "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, "
+		  "--delete-offsets" },
+		{ { "--describe", "-g", "a", "--reset-offsets" },
+		  "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, "
+		  "--delete-offsets" },
+		{ { "--describe", "-G", "a" }, "--group-regex goes with --once and the dashboard" },
+		{ { "--once", "--all-groups" },
+		  "Option(s) [all-groups] are unavailable given other options on the command line" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *argv[8] = { (char *)"lagtop" };
+		int argc = 1;
+		for (int k = 0; k < 6 && bad[i].args[k]; k++)
+			argv[argc++] = (char *)bad[i].args[k];
+		argv[argc] = NULL;
+		err[0] = '\0';
+		int rc = options_parse(&o, argc, argv, err, sizeof err);
+		if (rc != -1 || strncmp(err, bad[i].message, strlen(bad[i].message)) != 0)
+			fail_msg("case %zu: rc=%d err='%s' (wanted '%s')", i, rc, err, bad[i].message);
+		options_free(&o);
+	}
+}
+
+/* --timeout: units always, bare numbers as kafka-consumer-groups' milliseconds from 1000 up, never a silent
+ * misreading of lagtop's old bare seconds. */
+static void timeout_rule(void **state)
+{
+	(void)state;
+	char err[256];
+	static const struct {
+		const char *in;
+		int ms; /* -1: refused */
+		const char *needle;
+	} cases[] = {
+		{ "5000", 5000, NULL },       { "1000", 1000, NULL },   { "999", -1, "ambiguous" },
+		{ "20", -1, "write 20s or 20ms" }, { "1", -1, "ambiguous" }, { "0", -1, "ambiguous" },
+		{ "10s", 10000, NULL },       { "0.5s", 500, NULL },    { "100ms", 100, NULL },
+		{ "99ms", -1, "between 100ms and 3600s" }, { "0.09s", -1, "between" }, { "3600s", 3600000, NULL },
+		{ "3601s", -1, "between" },   { "3600000", 3600000, NULL }, { "3600001", -1, "between" },
+		{ "1.5", -1, "expects a time" }, { "1500.0", -1, "expects a time" }, { "5 s", -1, "'5 s'" },
+		{ "5sec", -1, "'5sec'" },     { "s", -1, "'s'" },       { "", -1, "''" },
+		{ "-1s", -1, "'-1s'" },       { "nan", -1, "'nan'" },   { "1e99", -1, "'1e99'" },
+		{ "inf", -1, "'inf'" },       { "1e3ms", -1, "'1e3ms'" }, { "0x10s", -1, "'0x10s'" },
+		{ "99999999999999999999", -1, "between" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int ms = -7;
+		err[0] = '\0';
+		int rc = options_parse_timeout(cases[i].in, &ms, err, sizeof err);
+		if (cases[i].ms >= 0 ? (rc != 0 || ms != cases[i].ms) : (rc != -1 || ms != -7 || !strstr(err, cases[i].needle)))
+			fail_msg("'%s': rc=%d ms=%d err='%s'", cases[i].in, rc, ms, err);
+	}
+	struct lt_options o;
+	assert_int_equal(parse(&o, err, sizeof err, "--once", "--timeout", "30", NULL), -1);
+	assert_non_null(strstr(err, "--timeout 30 is ambiguous"));
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--once", "--timeout", "2500", NULL), 0);
+	assert_int_equal(o.timeout_ms, 2500);
+	options_free(&o);
 }
 
 static void dry_run_and_execute_conflict(void **state)
@@ -222,6 +357,8 @@ int main(void)
 		cmocka_unit_test(defaults_are_the_dashboard),
 		cmocka_unit_test(once_with_format_groups_and_props),
 		cmocka_unit_test(usage_errors_name_the_problem),
+		cmocka_unit_test(kcg_command_line),
+		cmocka_unit_test(timeout_rule),
 		cmocka_unit_test(dry_run_and_execute_conflict),
 		cmocka_unit_test(modes_conflict_in_any_order),
 		cmocka_unit_test(man_page_documents_every_option),

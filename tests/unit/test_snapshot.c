@@ -26,6 +26,23 @@ static void groups_sorted_and_found(void **state)
 	snapshot_unref(s);
 }
 
+/* --describe of a group on a cluster with no groups at all asked an empty snapshot: bsearch got a NULL
+ * array (UBSan: "null pointer passed as argument 2"). */
+static void empty_snapshot_and_brokers(void **state)
+{
+	(void)state;
+	lt_snapshot *s = snapshot_new();
+	snapshot_finish(s);
+	assert_null(snapshot_find_group(s, "nope"));
+	assert_null(snapshot_find_broker(s, 1));
+	snapshot_add_broker(s, 3, "kafka-3", 9093);
+	snapshot_add_broker(s, 1, "kafka-1", 9092);
+	assert_string_equal(snapshot_find_broker(s, 1)->host, "kafka-1");
+	assert_int_equal(snapshot_find_broker(s, 3)->port, 9093);
+	assert_null(snapshot_find_broker(s, 2));
+	snapshot_unref(s);
+}
+
 static void partitions_linked_to_members(void **state)
 {
 	(void)state;
@@ -160,6 +177,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(groups_sorted_and_found),
+		cmocka_unit_test(empty_snapshot_and_brokers),
 		cmocka_unit_test(partitions_linked_to_members),
 		cmocka_unit_test(assigned_without_any_commit),
 		cmocka_unit_test(topic_names_interned),
