@@ -48,7 +48,7 @@ class Sim:
         shutil.rmtree(self.state, ignore_errors=True)
 
     def lagtop(self, *args, env=None):
-        p = subprocess.run([os.environ["LAGTOP"], *args, "-b", self.boot, "--timeout", "10"], capture_output=True,
+        p = subprocess.run([os.environ["LAGTOP"], *args, "-b", self.boot, "--timeout", "10s"], capture_output=True,
                            text=True, env=env or self.env, timeout=60, stdin=subprocess.DEVNULL)
         return p.returncode, p.stdout, p.stderr
 

@@ -164,7 +164,7 @@ def main():
         with open(statsfile, "w") as f:
             f.write(page("/stats")[1] + "\n")
         srcs = ["/good", "/stats", "/slow", "/500", "/garbage", "/big", "/big-chunked", "/labels", "/stale", "/ghost"]
-        args = ["--once", "--format", "json", "-b", bs, "--timeout", "3", "--no-commit-stream", "-g", "fx-stable"]
+        args = ["--once", "--format", "json", "-b", bs, "--timeout", "3s", "--no-commit-stream", "-g", "fx-stable"]
         for s in srcs:
             args += ["--position-source", base + s]
         args += ["--position-source", "http://127.0.0.1:1/metrics", "--position-source", statsfile]
@@ -221,10 +221,10 @@ def main():
         rc, out, err, _ = lagtop("--once", "-b", bs, "--no-commit-stream", "-g", "fx-stable",
                                  "--position-source", base + "/good")
         rows = [l.split() for l in out.splitlines()]
-        ok(rc == 0 and rows and rows[0][-2:] == ["CLIENT-ID", "POSITION"] and
+        ok(rc == 0 and rows and rows[0][-2:] == ["STATUS", "POSITION"] and
            [r[-1] for r in rows[1:]] == ["550", "650", "-"], "table: a POSITION column at the end", out)
         rc, out, err, _ = lagtop("--once", "-b", bs, "--no-commit-stream", "-g", "fx-stable")
-        ok(rc == 0 and out.splitlines()[0].split()[-1] == "CLIENT-ID" and
+        ok(rc == 0 and out.splitlines()[0].split()[-1] == "STATUS" and
            not any(l.endswith(" ") for l in out.splitlines()), "table: none without sources, no trailing blanks", out)
 
         # no sources: the fields are null and the list empty (nothing changes for who does not use it)

@@ -119,7 +119,7 @@ class Ctx:
         shutil.rmtree(self.state, ignore_errors=True)
 
     def lagtop(self, *args):
-        p = subprocess.run([os.environ["LAGTOP"], *args, "-b", self.bootstrap, "--timeout", "20"],
+        p = subprocess.run([os.environ["LAGTOP"], *args, "-b", self.bootstrap, "--timeout", "20s"],
                            capture_output=True, text=True, env=self.env, timeout=90, stdin=subprocess.DEVNULL)
         return p.returncode, p.stdout, p.stderr
 

@@ -546,7 +546,7 @@ def check_monitoring(kc, doc, label):
     outs = []
     for fmt in ("json", "prometheus"):
         p = subprocess.run([LAGTOP, "--once", "--no-commit-stream", "--format", fmt, "-b", kc.bootstrap,
-                            "--timeout", "20"], capture_output=True, text=True, timeout=60, env=env)
+                            "--timeout", "20s"], capture_output=True, text=True, timeout=60, env=env)
         outs.append((p.returncode, p.stdout, p.stderr))
     diffs = ["exit %d: %s" % (rc, err) for rc, _, err in outs if rc != 0]
     n = 0
