@@ -128,7 +128,7 @@ static const struct option_def option_table[] = {
 	{ "describe", OPT_DESCRIBE, no_argument, NULL, SEC_KCG,
 	  "describe --group G... or --all-groups: --offsets (default), --members or --state" },
 	{ "all-groups", OPT_ALL_GROUPS, no_argument, NULL, SEC_KCG,
-	  "every group of the cluster (--describe, --reset-offsets)" },
+	  "every group of the cluster (--describe, --reset-offsets, --delete)" },
 	{ "offsets", OPT_OFFSETS, no_argument, NULL, SEC_KCG, "--describe: partitions, offsets and lag (the default)" },
 	{ "members", OPT_MEMBERS, no_argument, NULL, SEC_KCG, "--describe: the members; --verbose adds assignments" },
 	{ "state", OPT_STATE, optional_argument, "[S,...]", SEC_KCG,
@@ -154,7 +154,7 @@ static const struct option_def option_table[] = {
 
 	/* deletes (issue 16): the real tool's spellings; --group and --topic as above, --dry-run previews */
 	{ "delete", OPT_DELETE, no_argument, NULL, SEC_DELETE,
-	  "delete each --group G (exact id, repeatable) and its offsets" },
+	  "delete each --group G (exact id, repeatable), or --all-groups, with its offsets" },
 	{ "delete-offsets", OPT_DELETE_OFFSETS, no_argument, NULL, SEC_DELETE,
 	  "delete one --group's committed offsets on each --topic T[:P,...]" },
 };
@@ -379,7 +379,7 @@ static int delete_rules(const struct lt_options *o, char *err, size_t errlen)
 	if ((o->format != LT_FORMAT_TABLE || o->samples != 1))
 		return err_set(err, errlen, "--format and --samples go with --once");
 	if (!offsets) {
-		if (o->n_groups == 0)
+		if (o->n_groups == 0 && !o->all_groups)
 			return err_set(err, errlen, "Option [delete] takes one of these options: [all-groups], [group]");
 		if (o->n_topics)
 			return err_set(err, errlen,
@@ -440,7 +440,7 @@ static int kcg_rules(struct lt_options *o, bool members, bool offsets, bool stat
 	if ((o->n_topics || o->all_topics) && (list || describe))
 		return err_set(err, errlen, "Option \"[%s]\" can't be used with option \"[%s]\"",
 			       o->n_topics ? "topic" : "all-topics", list ? "list" : "describe");
-	if (o->all_groups && !describe && o->mode != LT_MODE_RESET && !list)
+	if (o->all_groups && !describe && o->mode != LT_MODE_RESET && o->mode != LT_MODE_DELETE && !list)
 		return unavailable("all-groups", err, errlen);
 	return 0;
 }
@@ -663,7 +663,7 @@ void options_print_help(FILE *out, const char *argv0)
 		"       %s --reset-offsets (-g GROUP... | --all-groups) (--all-topics|--topic T[:P,...]) TARGET "
 		"[--execute]\n"
 		"       %s --undo GROUP [--execute]\n"
-		"       %s --delete --group GROUP... [--dry-run]\n"
+		"       %s --delete (--group GROUP... | --all-groups) [--dry-run]\n"
 		"       %s --delete-offsets --group GROUP --topic T[:P,...]... [--dry-run]\n"
 		"       %s --demo\n",
 		argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);

@@ -221,6 +221,20 @@ def check_delete_groups_and_undo(s):
        "delete: the success line is kafka-consumer-groups'", "rc %d\n%r\n%s" % (rc, out, err))
 
 
+def check_delete_all_groups(s):
+    """--delete --all-groups (kafka-consumer-groups has it): every listed group, each guarded: the active
+    ones refused (exit 3), the Empty one deleted after its backup."""
+    rc, out, err = s.lagtop("--undo", "fx-empty", "--execute")
+    ok(rc == 0 and s.committed("fx-empty"), "--all-groups: fx-empty is back for the test", "rc %d\n%s" % (rc, err))
+    before = len(s.backups("fx-empty"))
+    rc, out, err = s.lagtop("--delete", "--all-groups")
+    ok(rc == 3 and "These consumer groups were deleted successfully: 'fx-empty'" in out and
+       "* Group 'fx-stable' could not be deleted" in out and s.committed("fx-empty") is None and
+       s.committed("fx-stable") and len(s.backups("fx-empty")) == before + 1,
+       "--delete --all-groups: the Empty group deleted (backed up first), the active ones refused, exit 3",
+       "rc %d\n%s\n%s" % (rc, out, err))
+
+
 def check_usage():
     lagtop = os.environ["LAGTOP"]
     cases = [
@@ -250,7 +264,7 @@ def main():
     s = Sim()
     try:
         for check in (check_guard, check_read_only_cluster, check_dry_run, check_no_backup_no_delete, check_partial_and_undo_offsets,
-                      check_delete_groups_and_undo):
+                      check_delete_groups_and_undo, check_delete_all_groups):
             check(s)
     finally:
         s.close()
