@@ -382,24 +382,10 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}
-	struct lt_collector_conf conf = {
-		.cluster_name = t.cluster_name,
-		.bootstrap = t.bootstrap,
-		.n_props = t.n_props,
-		.prop_keys = (const char *const *)t.prop_keys,
-		.prop_values = (const char *const *)t.prop_values,
-		.n_group_regex = t.n_include,
-		.group_regex = (const char *const *)t.include,
-		.n_group_exclude = t.n_exclude,
-		.group_exclude = (const char *const *)t.exclude,
-		.n_extra_groups = t.n_exact,
-		.extra_groups = (const char *const *)t.exact,
-		.interval_ms = t.interval_ms,
-		.timeout_ms = o->timeout_ms,
-		.commit_stream = false, /* the tool's tables need no commit times */
-		.commit_epochs = o->mode == LT_MODE_DESCRIBE && o->verbose, /* --offsets --verbose: LEADER-EPOCH */
-	};
-	model_params_default(&conf.model);
+	struct lt_collector_conf conf;
+	target_collector_conf(&t, o->timeout_ms, &conf);
+	conf.commit_stream = false; /* the tool's tables need no commit times */
+	conf.commit_epochs = o->mode == LT_MODE_DESCRIBE && o->verbose; /* --offsets --verbose: LEADER-EPOCH */
 	int rc = LT_EXIT_OK;
 	lt_collector *c = collector_new(&conf, err, sizeof err);
 	if (!c) {

@@ -105,29 +105,11 @@ int mode_once(const struct lt_options *o)
 		return LT_EXIT_USAGE;
 	}
 
-	struct lt_collector_conf conf = {
-		.cluster_name = t.cluster_name,
-		.bootstrap = t.bootstrap,
-		.n_props = t.n_props,
-		.prop_keys = (const char *const *)t.prop_keys,
-		.prop_values = (const char *const *)t.prop_values,
-		.n_group_regex = t.n_include,
-		.group_regex = (const char *const *)t.include,
-		.n_group_exclude = t.n_exclude,
-		.group_exclude = (const char *const *)t.exclude,
-		.n_extra_groups = t.n_exact, /* -g ids: described even when no broker lists them */
-		.extra_groups = (const char *const *)t.exact,
-		.interval_ms = t.interval_ms,
-		.timeout_ms = o->timeout_ms,
-		.commit_stream = t.commit_stream,
-		.expiry_horizon_ms = t.expiry_horizon_ms,
-	};
+	struct lt_collector_conf conf;
+	target_collector_conf(&t, o->timeout_ms, &conf);
 	lt_pos_sources_conf positions;
 	config_position_sources(&t.positions, &positions);
 	conf.positions = &positions;
-	model_params_default(&conf.model);
-	conf.model.allowed_lag = t.allowed_lag;
-	conf.model.time_lag_threshold_ms = t.time_lag_threshold_ms;
 
 	int rc = LT_EXIT_OK;
 	lt_collector *c = collector_new(&conf, err, sizeof err);

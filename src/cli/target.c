@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "kafka/collector.h"
 #include "util/regex.h"
 #include "util/xalloc.h"
 
@@ -88,4 +89,28 @@ void target_free(struct lt_target *t)
 	free(t->cluster_name);
 	config_position_def_free(&t->positions);
 	memset(t, 0, sizeof *t);
+}
+
+void target_collector_conf(const struct lt_target *t, int timeout_ms, struct lt_collector_conf *conf)
+{
+	*conf = (struct lt_collector_conf){
+		.cluster_name = t->cluster_name,
+		.bootstrap = t->bootstrap,
+		.n_props = t->n_props,
+		.prop_keys = (const char *const *)t->prop_keys,
+		.prop_values = (const char *const *)t->prop_values,
+		.n_group_regex = t->n_include,
+		.group_regex = (const char *const *)t->include,
+		.n_group_exclude = t->n_exclude,
+		.group_exclude = (const char *const *)t->exclude,
+		.n_extra_groups = t->n_exact,
+		.extra_groups = (const char *const *)t->exact,
+		.interval_ms = t->interval_ms,
+		.timeout_ms = timeout_ms,
+		.commit_stream = t->commit_stream,
+		.expiry_horizon_ms = t->expiry_horizon_ms,
+	};
+	model_params_default(&conf->model);
+	conf->model.allowed_lag = t->allowed_lag;
+	conf->model.time_lag_threshold_ms = t->time_lag_threshold_ms;
 }

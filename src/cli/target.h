@@ -39,6 +39,12 @@ struct lt_target {
  * cluster; malformed -X; no bootstrap servers). Config warnings (a readable file holding a
  * password) go to `warn` when not NULL. */
 int target_from_options(const struct lt_options *o, struct lt_target *t, FILE *warn, char *err, size_t errlen);
+
+/* The collector configuration for t: cluster, properties, group filters (-g ids are described even when
+ * no broker lists them), interval, the commit stream as configured, the model's defaults and thresholds.
+ * conf points into t (t must outlive it); the caller adds what only its mode knows (positions, epochs). */
+struct lt_collector_conf;
+void target_collector_conf(const struct lt_target *t, int timeout_ms, struct lt_collector_conf *conf);
 void target_free(struct lt_target *t);
 
 #endif
