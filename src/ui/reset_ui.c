@@ -98,6 +98,29 @@ static void run_action(struct ui *u, enum rd_action a)
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
+/* The group a dialog acts on (the group under the cursor, or the open one), and with with_partition the
+ * partition under the cursor in the partitions pane (topic NULL otherwise). False, with a message, when
+ * nothing is selected. */
+static bool dialog_target(struct ui *u, bool with_partition, const char **group, const char **topic, int32_t *part)
+{
+	*group = NULL;
+	*topic = NULL;
+	*part = -1;
+	if (u->focus == UI_PANE_GROUPS) {
+		if (u->groups.cursor < u->groups.n_rows)
+			*group = u->groups.rows[u->groups.cursor].group->group;
+	} else {
+		*group = u->open_group;
+		if (with_partition && u->focus == UI_PANE_PARTS && u->parts.cursor < u->parts.n_rows) {
+			*topic = u->parts.rows[u->parts.cursor].part->topic;
+			*part = u->parts.rows[u->parts.cursor].part->partition;
+		}
+	}
+	if (!*group)
+		ui_set_message(u, "no group selected");
+	return *group != NULL;
+}
+
 void ui_reset_open(struct ui *u, bool undo)
 {
 	if (u->read_only) { /* the key table hides R/U in read-only mode; this is the second lock */
@@ -108,23 +131,11 @@ void ui_reset_open(struct ui *u, bool undo)
 		ui_set_message(u, "the previous reset request is still running; try again in a moment");
 		return;
 	}
-	const char *group = NULL, *topic = NULL;
-	int32_t part = -1;
-	if (u->focus == UI_PANE_GROUPS) {
-		if (u->groups.cursor < u->groups.n_rows)
-			group = u->groups.rows[u->groups.cursor].group->group;
-	} else {
-		group = u->open_group;
-		/* in the partitions pane R resets the partition under the cursor (U always restores the backup) */
-		if (!undo && u->focus == UI_PANE_PARTS && u->parts.cursor < u->parts.n_rows) {
-			topic = u->parts.rows[u->parts.cursor].part->topic;
-			part = u->parts.rows[u->parts.cursor].part->partition;
-		}
-	}
-	if (!group) {
-		ui_set_message(u, "no group selected");
+	/* in the partitions pane R resets the partition under the cursor (U always restores the backup) */
+	const char *group, *topic;
+	int32_t part;
+	if (!dialog_target(u, !undo, &group, &topic, &part))
 		return;
-	}
 	int64_t threshold = LT_DEFAULT_RESET_CONFIRM;
 	struct tui_reset_conf rc;
 	if (u->clusters && u->clusters->reset_conf && u->clusters->reset_conf(u->clusters->ctx, &rc) == 0)
@@ -147,23 +158,11 @@ void ui_delete_open(struct ui *u)
 		ui_set_message(u, "the previous reset or delete request is still running; try again in a moment");
 		return;
 	}
-	const char *group = NULL, *topic = NULL;
-	int32_t part = -1;
-	if (u->focus == UI_PANE_GROUPS) {
-		if (u->groups.cursor < u->groups.n_rows)
-			group = u->groups.rows[u->groups.cursor].group->group;
-	} else {
-		group = u->open_group;
-		/* in the partitions pane D deletes the committed offset of the partition under the cursor */
-		if (u->focus == UI_PANE_PARTS && u->parts.cursor < u->parts.n_rows) {
-			topic = u->parts.rows[u->parts.cursor].part->topic;
-			part = u->parts.rows[u->parts.cursor].part->partition;
-		}
-	}
-	if (!group) {
-		ui_set_message(u, "no group selected");
+	/* in the partitions pane D deletes the committed offset of the partition under the cursor */
+	const char *group, *topic;
+	int32_t part;
+	if (!dialog_target(u, true, &group, &topic, &part))
 		return;
-	}
 	char dir[4096], err[512];
 	bool have_dir = reset_store_dir(dir, sizeof dir, 0, err, sizeof err) == 0;
 	if (have_dir)
