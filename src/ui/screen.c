@@ -793,7 +793,7 @@ static void draw_reset(struct ui *u)
 	}
 	set_role(UI_ROLE_POPUP);
 	if ((int)v.n_body > body_h) {
-		char more[40];
+		char more[64];
 		snprintf(more, sizeof more, " %d-%d of %zu ", rd->top + 1, rd->top + body_h, v.n_body);
 		mvaddstr(p.y + 1 + body_h, p.x + p.w - 2 - (int)strlen(more), more);
 	}
