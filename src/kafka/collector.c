@@ -151,6 +151,11 @@ fail:
 	return NULL;
 }
 
+static bool group_wanted(const char *group, void *arg)
+{
+	return refresh_group_wanted(arg, group);
+}
+
 /* Runs one refresh (under refresh_mu), enriches it with the history and remembers it as the base
  * for the next refresh's stale data. Returns the refresh's result code (refresh.h). */
 static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, size_t errlen)
@@ -164,7 +169,7 @@ static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, s
 	lt_snapshot *s = NULL;
 	int rc = refresh_run(&c->rc, &c->stop, &s, err, errlen);
 	if (s)
-		commit_snapshot_fill(c->reader, s, now_wall_ms());
+		commit_snapshot_fill(c->reader, s, now_wall_ms(), group_wanted, &c->rc);
 
 	pthread_mutex_lock(&c->hist_mu);
 	model_enrich(c->history, s);
@@ -352,7 +357,7 @@ void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeo
 	                   s->commit_stream != LT_CSTREAM_LIVE))
 		return;
 	commit_reader_wait_loaded(c->reader, timeout_ms);
-	commit_snapshot_fill(c->reader, s, now_wall_ms());
+	commit_snapshot_fill(c->reader, s, now_wall_ms(), group_wanted, &c->rc);
 }
 
 void collector_free(lt_collector *c)

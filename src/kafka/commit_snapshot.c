@@ -63,7 +63,95 @@ static void fill_group(const lt_commit_stream *cs, lt_group *g, int64_t now_ms)
 	}
 }
 
-void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms)
+struct expired_entry {
+	char *group, *topic;
+	int32_t partition;
+	int64_t last_commit_ms, expired_ms;
+};
+
+struct expired_list {
+	struct expired_entry *e;
+	size_t n, cap;
+};
+
+static void collect_expired(const char *group, const lt_commit_expired *e, void *arg)
+{
+	struct expired_list *l = arg;
+	l->e = xgrow(l->e, &l->cap, l->n + 1, sizeof *l->e);
+	l->e[l->n++] = (struct expired_entry){xstrdup(group), xstrdup(e->topic), e->partition, e->last_commit_ms,
+	                                      e->expired_ms};
+}
+
+static lt_partition *find_part(lt_group *g, const char *topic, int32_t partition)
+{
+	for (size_t k = 0; k < g->n_partitions; k++)
+		if (g->partitions[k].partition == partition && strcmp(g->partitions[k].topic, topic) == 0)
+			return &g->partitions[k];
+	return NULL;
+}
+
+/* Returns whether a partition was added (the snapshot must be finished again). */
+static bool mark_expired(lt_group *g, const struct expired_entry *e, int64_t now_ms)
+{
+	lt_partition *p = find_part(g, e->topic, e->partition);
+	if (p && p->committed >= 0)
+		return false; /* committed again since: the stream has not read that commit yet */
+	bool added = !p;
+	if (added)
+		p = group_add_partition(g, e->topic, e->partition);
+	p->flags |= LT_PF_EXPIRED;
+	if (!p->has_last_commit) {
+		p->has_last_commit = true;
+		p->last_commit_ms = e->last_commit_ms;
+		p->last_commit_age_ms = now_ms - e->last_commit_ms;
+		p->commits_per_min = 0;
+	}
+	g->n_expired++;
+	if (e->expired_ms > g->expired_ms)
+		g->expired_ms = e->expired_ms;
+	return added;
+}
+
+/* The offsets the broker expired, into the snapshot (see commit_snapshot.h). */
+static void fill_expired(const lt_commit_stream *cs, lt_snapshot *s, int64_t now_ms,
+                         bool (*wanted)(const char *group, void *arg), void *arg)
+{
+	struct expired_list l = {0};
+	commit_stream_each_expired(cs, collect_expired, &l);
+	for (size_t i = 0; i < s->n_groups; i++) {
+		s->groups[i].n_expired = 0;
+		s->groups[i].expired_ms = -1;
+	}
+	bool refinish = false;
+	size_t n_known = s->n_groups; /* groups added below are not sorted yet: searched linearly */
+	for (size_t i = 0; i < l.n; i++) {
+		const struct expired_entry *e = &l.e[i];
+		lt_snapshot sorted = {.groups = s->groups, .n_groups = n_known}; /* the part bsearch may see */
+		lt_group *g = (lt_group *)snapshot_find_group(&sorted, e->group);
+		for (size_t k = n_known; !g && k < s->n_groups; k++)
+			if (strcmp(s->groups[k].group, e->group) == 0)
+				g = &s->groups[k];
+		if (!g) {
+			if (wanted && !wanted(e->group, arg))
+				continue;
+			g = snapshot_add_group(s, e->group);
+			g->state = LT_GROUP_DEAD; /* what Kafka's describe says of a group it deleted */
+			g->expired_ms = -1;
+			refinish = true;
+		}
+		refinish |= mark_expired(g, e, now_ms);
+	}
+	if (refinish)
+		snapshot_finish(s);
+	for (size_t i = 0; i < l.n; i++) {
+		free(l.e[i].group);
+		free(l.e[i].topic);
+	}
+	free(l.e);
+}
+
+void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms,
+                          bool (*wanted)(const char *group, void *arg), void *arg)
 {
 	free(s->commit_stream_reason);
 	s->commit_stream_reason = NULL;
@@ -97,6 +185,7 @@ void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms)
 	const lt_commit_stream *cs = commit_reader_lock(r);
 	for (size_t i = 0; i < s->n_groups; i++)
 		fill_group(cs, &s->groups[i], now_ms);
+	fill_expired(cs, s, now_ms, wanted, arg);
 	commit_reader_unlock(r);
 }
 

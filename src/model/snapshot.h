@@ -76,6 +76,9 @@ enum {
 	LT_PF_TIME_LAG_HIGH = 1u << 6,  /* time lag above the configured threshold (time_lag_threshold) */
 	LT_PF_LOG_UNKNOWN = 1u << 7,    /* log offsets unknown: the leader is up but its ListOffsets failed or
 					   timed out (not LT_PF_NO_LEADER: the partition has a leader) */
+	LT_PF_EXPIRED = 1u << 8,        /* the broker deleted the committed offset (offsets.retention.minutes;
+					   seen in __consumer_offsets): committed is LT_OFFSET_NONE, and the group
+					   restarts from its consumers' auto.offset.reset, which the broker does not know */
 };
 
 /* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bools): a
@@ -174,6 +177,8 @@ typedef struct lt_group {
 	int64_t expires_at_ms;      /* earliest over partitions */
 	int64_t expires_in_ms;      /* negative: overdue */
 	bool expiry_warn;           /* expires sooner than the configured horizon */
+	size_t n_expired;           /* partitions with LT_PF_EXPIRED (offsets the broker expired) */
+	int64_t expired_ms;         /* when the broker deleted the last of them (its tombstone's time) */
 } lt_group;
 
 /* Whether commit times are known: the reader of __consumer_offsets (src/kafka/commitreader.h). */

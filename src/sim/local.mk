@@ -41,6 +41,7 @@ EXTRA_DIST += tests/interop/test_sim_kafka_python.py
 liblagtop_a_SOURCES += src/sim/crc32c.c src/sim/crc32c.h src/sim/records.c src/sim/records.h \
 	src/sim/membership.c src/sim/membership.h \
 	src/sim/record_store.c src/sim/record_store.h \
+	src/sim/offsets_expiry.c src/sim/offsets_expiry.h src/sim/housekeeping.c src/sim/housekeeping.h \
 	src/sim/api_produce.c src/sim/api_fetch.c src/sim/api_group_membership.c
 
 if HAVE_CMOCKA

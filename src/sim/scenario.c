@@ -57,6 +57,7 @@ static const struct demo_group demo_groups[] = {
 	{"shipping-planner", B_HEALTHY, {"orders", NULL}, 2, 2, true},
 };
 
+#define DEMO_RETENTION_MS (3600 * 1000LL) /* the demo topics' retention.ms, unless they name theirs */
 #define NDEMO_TOPICS (sizeof(demo_topics) / sizeof(demo_topics[0]))
 #define NDEMO_GROUPS (sizeof(demo_groups) / sizeof(demo_groups[0]))
 #define DEMO_HISTORY_S 3600
@@ -210,6 +211,9 @@ static int build_demo(struct sim_scenario *scn, char *err, size_t errlen)
 		struct sim_topic *tp = sim_topic_create(st, dt->name, dt->partitions, NULL, err, errlen);
 		if (!tp)
 			return -1;
+		/* Topic-level retention.ms keeps a demo left open for days at a fixed size (housekeeping.h):
+		 * every tick appends one timestamp run per partition. */
+		tp->retention_ms = dt->retention_s ? (int64_t)dt->retention_s * 1000 : DEMO_RETENTION_MS;
 		for (int32_t p = 0; p < tp->npartitions; p++) {
 			int64_t n = (int64_t)DEMO_HISTORY_S * dt->rate;
 			int64_t step = 1000 / dt->rate;

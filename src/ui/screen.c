@@ -637,6 +637,8 @@ static void draw_detail(struct ui *u)
 		    {LT_PF_UNASSIGNED, "unassigned"},
 		    {LT_PF_IDLE, "idle"},
 		    {LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)"},
+		    {LT_PF_EXPIRED, "expired (offsets.retention.minutes): on restart the group starts from its "
+		                    "consumers' auto.offset.reset, which the broker does not know"},
 		};
 		for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
 			if (p->flags & fl[i].bit)
