@@ -16,6 +16,9 @@ EXTRA_DIST += tests/kafka/test_kafka_describe.py
 ## lagtop's resets against the real kafka-consumer-groups (plans, messages, executes, the guard)
 TESTS += tests/kafka/test_kafka_reset.py
 EXTRA_DIST += tests/kafka/test_kafka_reset.py
+## committed offsets that really expire (offsets.retention.minutes=1) vs lagtop's forecast; 3.9 and 4.x at once
+TESTS += tests/kafka/test_kafka_expiry.py
+EXTRA_DIST += tests/kafka/test_kafka_expiry.py
 ## secured clusters: SCRAM (SASL_PLAINTEXT, SASL_SSL), TLS, mutual TLS, ACLs (StandardAuthorizer); 4.x and 3.9
 TESTS += tests/kafka/test_kafka_secure.py
 EXTRA_DIST += tests/kafka/test_kafka_secure.py
