@@ -47,3 +47,6 @@ EXTRA_DIST += tests/integration/test_expiry_sim.py
 ## ... and in the dashboard (tmux), on the fixture scenario and on a cluster that denies the topic.
 TESTS += tests/tui/test_commitstream.sh
 EXTRA_DIST += tests/tui/test_commitstream.sh
+## offsets the broker expired, in the dashboard (issue 21)
+TESTS += tests/tui/test_expired.sh
+EXTRA_DIST += tests/tui/test_expired.sh

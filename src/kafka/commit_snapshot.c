@@ -90,15 +90,33 @@ static lt_partition *find_part(lt_group *g, const char *topic, int32_t partition
 	return NULL;
 }
 
+/* The log offsets of topic/partition from another group of the snapshot that has them (the collector asked
+ * only for the partitions of the groups it found). */
+static void log_offsets_from_others(const lt_snapshot *s, const lt_group *g, lt_partition *p)
+{
+	for (size_t i = 0; i < s->n_groups; i++) {
+		if (&s->groups[i] == g)
+			continue;
+		lt_partition *o = find_part(&s->groups[i], p->topic, p->partition);
+		if (o && o->log_end >= 0 && !(o->flags & (LT_PF_STALE | LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN))) {
+			p->log_start = o->log_start;
+			p->log_end = o->log_end;
+			return;
+		}
+	}
+}
+
 /* Returns whether a partition was added (the snapshot must be finished again). */
-static bool mark_expired(lt_group *g, const struct expired_entry *e, int64_t now_ms)
+static bool mark_expired(const lt_snapshot *s, lt_group *g, const struct expired_entry *e, int64_t now_ms)
 {
 	lt_partition *p = find_part(g, e->topic, e->partition);
 	if (p && p->committed >= 0)
 		return false; /* committed again since: the stream has not read that commit yet */
 	bool added = !p;
-	if (added)
+	if (added) {
 		p = group_add_partition(g, e->topic, e->partition);
+		log_offsets_from_others(s, g, p);
+	}
 	p->flags |= LT_PF_EXPIRED;
 	if (!p->has_last_commit) {
 		p->has_last_commit = true;
@@ -139,7 +157,7 @@ static void fill_expired(const lt_commit_stream *cs, lt_snapshot *s, int64_t now
 			g->expired_ms = -1;
 			refinish = true;
 		}
-		refinish |= mark_expired(g, e, now_ms);
+		refinish |= mark_expired(s, g, e, now_ms);
 	}
 	if (refinish)
 		snapshot_finish(s);

@@ -212,8 +212,10 @@ static int build_demo(struct sim_scenario *scn, char *err, size_t errlen)
 		if (!tp)
 			return -1;
 		/* Topic-level retention.ms keeps a demo left open for days at a fixed size (housekeeping.h):
-		 * every tick appends one timestamp run per partition. */
-		tp->retention_ms = dt->retention_s ? (int64_t)dt->retention_s * 1000 : DEMO_RETENTION_MS;
+		 * every tick appends one timestamp run per partition. A broker retention given on the command
+		 * line (lagtop-sim --retention-ms) applies instead. */
+		if (!st->log_retention_ms)
+			tp->retention_ms = dt->retention_s ? (int64_t)dt->retention_s * 1000 : DEMO_RETENTION_MS;
 		for (int32_t p = 0; p < tp->npartitions; p++) {
 			int64_t n = (int64_t)DEMO_HISTORY_S * dt->rate;
 			int64_t step = 1000 / dt->rate;
