@@ -11,8 +11,8 @@ Targets:
          with churn: records and commits every second, a member joining and leaving an Empty group every 5 s,
          broker 2 stopped for 10 s every 2 minutes; this driver resets an Empty group (scale-group-00010) with
          `lagtop --reset-offsets --to-earliest --execute` every --reset-every seconds. The sim runs with short
-         retention (2 min, checked every 15 s; __consumer_offsets segments of 64 KiB) so that its own memory
-         reaches its plateau within the warm-up.
+         retention (2 min, checked every 15 s; __consumer_offsets segments of 8 KiB) so that its own memory
+         reaches its plateau within a few minutes.
   kafka  a one-node Kafka (tests/kafka/kafka_cluster.py, --kafka-line 4 or 3.9): kafka-python members join and
          leave, a simple group commits every second, records are produced, an Empty group is reset, and the
          broker restarts once, half-way. Only lagtop is sampled (the broker is a JVM).
@@ -190,7 +190,7 @@ def run(a):
         if a.target == "sim":
             sim, bootstrap = start_ready([os.path.join(a.builddir, "bench", "lagtop-sim-churn"),
                                           "--retention-ms", "120000", "--log-retention-check-interval-ms", "15000",
-                                          "--offsets-segment-bytes", "65536",
+                                          "--offsets-segment-bytes", "8192",
                                           "--offsets-retention-check-interval-ms", "15000"],
                                          os.path.join(tmp, "sim.err"))
             cleanup.append(lambda: stop_proc(sim))
@@ -265,6 +265,12 @@ def run(a):
                 fn()
             except Exception as e:  # noqa: BLE001 - cleanup goes on
                 print("soak: cleanup: %s" % e, file=sys.stderr)
+        try:
+            with open(os.path.join(tmp, "sim.err")) as f:
+                for line in f.read().splitlines()[-3:]:
+                    print("sim: " + line)
+        except OSError:
+            pass
         shutil.rmtree(tmp, ignore_errors=True)
 
 
