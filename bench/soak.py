@@ -18,7 +18,7 @@ Targets:
          broker restarts once, half-way. Only lagtop is sampled (the broker is a JVM).
   demo   `lagtop-sim --scenario demo` with the dashboard on it (both sampled); --demo-args passes sim options,
          e.g. '--retention-ms 60000 --log-retention-check-interval-ms 10000' to reach the plateau in minutes
-         (the demo's defaults: topics keep 1 h, checked every 5 min). --inprocess runs `lagtop --demo`
+         (the demo's defaults: topics keep 45 min, checked every 5 min). --inprocess runs `lagtop --demo`
          instead (the sim inside the dashboard, one process).
 The dashboard is the real `lagtop` in a detached tmux (200x50), refreshing every --refresh seconds. Every
 --sample seconds each process's RSS (VmRSS), CPU share of one core since the last sample, open fds and
@@ -28,6 +28,7 @@ min/max and the least-squares slope of RSS (KB per minute) and of fds and thread
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -345,6 +346,9 @@ def main():
     if not shutil.which(a.tmux):
         print("soak: tmux not found: the dashboard needs a terminal (apt-get install tmux)", file=sys.stderr)
         return 1
+    # a driver started in the background has SIGINT ignored: both signals end the run through its cleanup
+    signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     run(a)
     return 0
 

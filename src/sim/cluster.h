@@ -201,7 +201,7 @@ struct sim_state {
 	int64_t log_retention_ms;                /* log.retention.ms: 0 → 7 days; < 0: no time limit */
 	int64_t log_retention_bytes;             /* log.retention.bytes per partition: 0 → none (Kafka's -1) */
 	int64_t log_retention_check_interval_ms; /* 0 → 300000 */
-	int64_t offsets_segment_bytes;           /* __consumer_offsets' active segment size: 0 → 1 MiB (the sim's) */
+	int64_t offsets_segment_bytes;           /* __consumer_offsets' active segment size: 0 → 256 KiB (the sim's) */
 	int64_t offsets_delete_retention_ms;     /* log.cleaner.delete.retention.ms: 0 → 1 day */
 	bool deny_offsets_topic;           /* fault injection: __consumer_offsets is TOPIC_AUTHORIZATION_FAILED */
 	int kafka_major; /* whose API version ranges the brokers serve: 4 (Kafka 4.x) or 3 (Kafka 3.9) */

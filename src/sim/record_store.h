@@ -39,7 +39,7 @@ size_t sim_store_bytes(const struct sim_partition *p);
  * only until delete.retention.ms after it was written; its log start does not move, reads skip the gaps. */
 #define SIM_LOG_RETENTION_MS               604800000LL /* log.retention.ms, Kafka's default (7 days) */
 #define SIM_LOG_RETENTION_CHECK_INTERVAL_MS 300000     /* log.retention.check.interval.ms, Kafka's default */
-#define SIM_OFFSETS_SEGMENT_BYTES          (1 << 20)   /* the sim's; Kafka's offsets.segment.bytes is 100 MiB */
+#define SIM_OFFSETS_SEGMENT_BYTES          (256 << 10) /* the sim's; Kafka's offsets.segment.bytes is 100 MiB */
 #define SIM_OFFSETS_DELETE_RETENTION_MS    86400000LL  /* log.cleaner.delete.retention.ms, Kafka's default */
 #define SIM_SYNTH_RECORD_BYTES             20          /* what a synthetic record counts for retention.bytes */
 

@@ -31,7 +31,7 @@ struct sim_options {
 	bool log_retention_ms_set;
 	int64_t log_retention_bytes;          /* log.retention.bytes per partition (-1: none) */
 	int64_t log_retention_check_interval_ms; /* retention and compaction (300000) */
-	int64_t offsets_segment_bytes;        /* __consumer_offsets' active segment (1 MiB) */
+	int64_t offsets_segment_bytes;        /* __consumer_offsets' active segment (256 KiB) */
 	int64_t offsets_delete_retention_ms;  /* tombstones kept by compaction (1 day) */
 	bool deny_offsets_topic;              /* fault: Metadata answers TOPIC_AUTHORIZATION_FAILED for __consumer_offsets */
 	/* Whose API version ranges the brokers serve (doc/SIM-VS-KAFKA.md): 4 (0 means 4) is Kafka 4.x, without
