@@ -273,7 +273,7 @@ void snapshot_finish(lt_snapshot *s)
 const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id)
 {
 	lt_group key = { .group = (char *)group_id };
-	if (!s || !group_id)
+	if (!s || !group_id || s->n_groups == 0) /* bsearch must not get a NULL base */
 		return NULL;
 	return bsearch(&key, s->groups, s->n_groups, sizeof *s->groups, cmp_group);
 }
