@@ -62,8 +62,11 @@ def slope(xs, ys):
 
 
 class Sampler:
-    def __init__(self, procs):
+    def __init__(self, procs, csv_path=None):
         self.procs = procs  # name -> pid
+        self.csv = open(csv_path, "w") if csv_path else None  # every sample as it is taken
+        if self.csv:
+            self.csv.write("process,t_s,rss_kb,cpu_pct,fds,threads\n")
         self.rows = {n: [] for n in procs}  # name -> [(t_s, rss_kb, cpu_share, fds, threads)]
         self.last = {}
         self.t0 = time.monotonic()
@@ -79,6 +82,10 @@ class Sampler:
             share = (cpu - prev[1]) / (t - prev[0]) * 100 if prev and t > prev[0] else None
             self.last[name] = (t, cpu)
             self.rows[name].append((t, rss, share, fds, thr))
+            if self.csv:
+                self.csv.write("%s,%.1f,%d,%s,%d,%d\n" % (name, t, rss, "" if share is None else "%.2f" % share,
+                                                          fds, thr))
+                self.csv.flush()
 
     def report(self, warmup, out):
         out.write("%-10s %8s %8s %9s %9s %11s %7s %7s %9s %9s %9s\n" % (
@@ -109,13 +116,6 @@ class Sampler:
                   % warmup)
         return summary
 
-    def write_csv(self, path):
-        with open(path, "w") as f:
-            f.write("process,t_s,rss_kb,cpu_pct,fds,threads\n")
-            for name, rows in self.rows.items():
-                for t, rss, share, fds, thr in rows:
-                    f.write("%s,%.1f,%d,%s,%d,%d\n" % (name, t, rss, "" if share is None else "%.2f" % share, fds,
-                                                       thr))
 
 
 class Dashboard:
@@ -218,7 +218,7 @@ def run(a):
             dash = Dashboard(a.tmux, [lagtop, "-b", bootstrap, "-i", str(a.refresh)], env)
         cleanup.insert(0, dash.stop)
         procs["lagtop"] = dash.pid
-        smp = Sampler(procs)
+        smp = Sampler(procs, a.csv)
         t_end = time.monotonic() + a.duration
         next_sample = next_reset = time.monotonic()
         churn = KafkaChurn(kc, events) if kc else None
@@ -256,8 +256,6 @@ def run(a):
             + (" " + a.demo_args if a.target == "demo" and a.demo_args and not a.inprocess else ""),
             a.duration, a.warmup, a.refresh, a.sample, events))
         smp.report(a.warmup, sys.stdout)
-        if a.csv:
-            smp.write_csv(a.csv)
         first = [l for l in screen.splitlines() if l.strip()][:2]
         print("dashboard at the end: %s" % " | ".join(l.strip()[:90] for l in first))
     finally:
@@ -343,6 +341,13 @@ def main():
     a = ap.parse_args()
     if a.warmup is None:
         a.warmup = a.duration // 5
+    if a.target == "kafka":
+        try:
+            import kafka  # noqa: F401
+        except ImportError:
+            print("soak: --target kafka needs kafka-python (Debian's python3-kafka: run it with /usr/bin/python3, "
+                  "as make bench-soak does)", file=sys.stderr)
+            return 1
     if not shutil.which(a.tmux):
         print("soak: tmux not found: the dashboard needs a terminal (apt-get install tmux)", file=sys.stderr)
         return 1
