@@ -5,7 +5,9 @@ interval of the moment the offsets are really gone (kafka-python's admin client 
 (a member committed, then left: counted from when it became Empty) and a simple group (commits without
 joining: counted from the commit). After the expiry lagtop shows the partitions as expired — not lag 0,
 not stale — and says the group restarts from auto.offset.reset; a group deleted before its expiry is not
-shown as expired. About 70 s: the retention cannot be shorter than a minute (Kafka counts it in minutes).
+shown as expired. Meanwhile the sim's retention by size moves a topic's log start: ListOffsets earliest
+follows, a Fetch below it is OFFSET_OUT_OF_RANGE. About 70 s: the offsets retention cannot be shorter than a
+minute (Kafka counts it in minutes).
 """
 import json
 import os
@@ -16,7 +18,7 @@ import time
 
 LAGTOP = os.environ["LAGTOP"]
 SIM = os.environ["LAGTOP_SIM"]
-TESTS = 11
+TESTS = 14
 CHECK_MS = 1000
 POLL_S = 0.2
 
@@ -66,6 +68,7 @@ def main():
     err_f = open(os.path.join(tmp, "sim.err"), "w")
     sim = subprocess.Popen([SIM, "--brokers", "1", "--port", "0", "--auto-create-partitions", "2",
                             "--offsets-retention-minutes", "1", "--offsets-retention-check-interval-ms",
+                            str(CHECK_MS), "--retention-bytes", "2000", "--log-retention-check-interval-ms",
                             str(CHECK_MS)], stdout=subprocess.PIPE, stderr=err_f, text=True)
     admin = None
     try:
@@ -90,6 +93,39 @@ def main():
         while not c.assignment() and time.time() < deadline:
             c.poll(timeout_ms=200)
         c.commit({tp0: OffsetAndMetadata(1, ""), tp1: OffsetAndMetadata(2, "")})
+        c.close()
+
+        # meanwhile, retention by size (--retention-bytes 2000, checked every second): 40 batches of ~150 bytes
+        from kafka import KafkaProducer
+        from kafka.errors import OffsetOutOfRangeError
+        prod = KafkaProducer(bootstrap_servers=bs, linger_ms=0)
+        for i in range(40):
+            prod.send("ex-logs", value=b"v" * 80, partition=0).get(timeout=10)
+        prod.close()
+        logs = TopicPartition("ex-logs", 0)
+        c = KafkaConsumer(bootstrap_servers=bs, enable_auto_commit=False, auto_offset_reset="none")
+        c.assign([logs])
+        start = 0
+        deadline = time.time() + 10
+        while start == 0 and time.time() < deadline:
+            start = c.beginning_offsets([logs])[logs]
+            time.sleep(0.2)
+        end = c.end_offsets([logs])[logs]
+        ok(end == 40 and 20 <= start < 40, "retention by size: the log start moved (ListOffsets earliest follows), "
+           "the end stayed", (start, end))
+        c.seek(logs, 0)
+        try:
+            got = c.poll(timeout_ms=3000)
+            err = None
+        except OffsetOutOfRangeError as e:
+            got, err = None, e
+        ok(err is not None, "a Fetch below the log start answers OFFSET_OUT_OF_RANGE", got)
+        c.seek(logs, start)
+        recs = []
+        deadline = time.time() + 10
+        while not recs and time.time() < deadline:
+            recs = c.poll(timeout_ms=500).get(logs, [])
+        ok(recs and recs[0].offset == start, "a Fetch at the new log start reads from there", recs[:1])
         c.close()
 
         rc, out, err = lagtop(env, "--once", "--format", "json", "-b", bs, "--timeout", "20")
