@@ -221,6 +221,11 @@ void commit_stream_set_horizon(lt_commit_stream *s, int64_t horizon_ms)
 	s->conf.horizon_ms = horizon_ms > 0 ? horizon_ms : LT_COMMIT_HORIZON_DEFAULT_MS;
 }
 
+int64_t commit_stream_horizon(const lt_commit_stream *s)
+{
+	return s->conf.horizon_ms;
+}
+
 const lt_commit_counters *commit_stream_counters(const lt_commit_stream *s)
 {
 	return &s->ctr;

@@ -107,6 +107,7 @@ lt_commit_stream *commit_stream_new(const lt_commit_stream_conf *conf); /* NULL:
 void commit_stream_free(lt_commit_stream *s);
 void commit_stream_set_retention(lt_commit_stream *s, int64_t retention_ms);
 void commit_stream_set_horizon(lt_commit_stream *s, int64_t horizon_ms);
+int64_t commit_stream_horizon(const lt_commit_stream *s);
 
 /* Decodes and applies one record (value NULL = tombstone). Returns 0 when applied or skipped as an
  * unknown version (counted), -1 when malformed (counted, err says why, the stream is unchanged). */

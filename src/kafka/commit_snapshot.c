@@ -3,6 +3,7 @@
 
 #include "kafka/commit_snapshot.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,33 +91,58 @@ static lt_partition *find_part(lt_group *g, const char *topic, int32_t partition
 	return NULL;
 }
 
-/* The log offsets of topic/partition from another group of the snapshot that has them (the collector asked
- * only for the partitions of the groups it found). */
-static void log_offsets_from_others(const lt_snapshot *s, const lt_group *g, lt_partition *p)
+/* Topic names are interned per snapshot (snapshot.h): one (pointer, partition) is one topic-partition. */
+static int cmp_tp(const void *a, const void *b)
 {
-	for (size_t i = 0; i < s->n_groups; i++) {
-		if (&s->groups[i] == g)
-			continue;
-		lt_partition *o = find_part(&s->groups[i], p->topic, p->partition);
-		if (o && o->log_end >= 0 && !(o->flags & (LT_PF_STALE | LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN))) {
-			p->log_start = o->log_start;
-			p->log_end = o->log_end;
-			return;
+	const lt_partition *x = *(lt_partition *const *)a, *y = *(lt_partition *const *)b;
+	if (x->topic != y->topic)
+		return (uintptr_t)x->topic < (uintptr_t)y->topic ? -1 : 1;
+	return x->partition < y->partition ? -1 : x->partition > y->partition;
+}
+
+/* Expired partitions that were added without log offsets take them from another group of the snapshot that
+ * has the same topic-partition (the collector asked only for the partitions of the groups it found): one
+ * pass over the snapshot, a binary search per row. */
+static void log_offsets_from_others(lt_snapshot *s)
+{
+	lt_partition **need = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < s->n_groups; i++)
+		for (size_t k = 0; k < s->groups[i].n_partitions; k++) {
+			lt_partition *p = &s->groups[i].partitions[k];
+			if ((p->flags & LT_PF_EXPIRED) && p->committed < 0 && p->log_end < 0) {
+				need = xgrow(need, &cap, n + 1, sizeof *need);
+				need[n++] = p;
+			}
 		}
-	}
+	if (!n)
+		return;
+	qsort(need, n, sizeof *need, cmp_tp);
+	for (size_t i = 0; i < s->n_groups; i++)
+		for (size_t k = 0; k < s->groups[i].n_partitions; k++) {
+			lt_partition *o = &s->groups[i].partitions[k];
+			if (o->log_end < 0 || (o->flags & (LT_PF_STALE | LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN)))
+				continue;
+			lt_partition **hit = bsearch(&o, need, n, sizeof *need, cmp_tp);
+			while (hit && hit > need && cmp_tp(hit - 1, &o) == 0)
+				hit--;
+			for (; hit && hit < need + n && cmp_tp(hit, &o) == 0; hit++) {
+				(*hit)->log_start = o->log_start;
+				(*hit)->log_end = o->log_end;
+			}
+		}
+	free(need);
 }
 
 /* Returns whether a partition was added (the snapshot must be finished again). */
-static bool mark_expired(const lt_snapshot *s, lt_group *g, const struct expired_entry *e, int64_t now_ms)
+static bool mark_expired(lt_group *g, const struct expired_entry *e, int64_t now_ms)
 {
 	lt_partition *p = find_part(g, e->topic, e->partition);
 	if (p && p->committed >= 0)
 		return false; /* committed again since: the stream has not read that commit yet */
 	bool added = !p;
-	if (added) {
+	if (added)
 		p = group_add_partition(g, e->topic, e->partition);
-		log_offsets_from_others(s, g, p);
-	}
 	p->flags |= LT_PF_EXPIRED;
 	if (!p->has_last_commit) {
 		p->has_last_commit = true;
@@ -150,17 +176,21 @@ static void fill_expired(const lt_commit_stream *cs, lt_snapshot *s, int64_t now
 			if (strcmp(s->groups[k].group, e->group) == 0)
 				g = &s->groups[k];
 		if (!g) {
-			if (wanted && !wanted(e->group, arg))
+			/* a group the broker deleted: shown for the expiry horizon after the expiry, not for ever
+			 * (clusters forget short-lived groups, console consumers', by the thousand) */
+			if ((wanted && !wanted(e->group, arg)) || now_ms - e->expired_ms > commit_stream_horizon(cs))
 				continue;
 			g = snapshot_add_group(s, e->group);
 			g->state = LT_GROUP_DEAD; /* what Kafka's describe says of a group it deleted */
 			g->expired_ms = -1;
 			refinish = true;
 		}
-		refinish |= mark_expired(s, g, e, now_ms);
+		refinish |= mark_expired(g, e, now_ms);
 	}
-	if (refinish)
+	if (refinish) {
+		log_offsets_from_others(s);
 		snapshot_finish(s);
+	}
 	for (size_t i = 0; i < l.n; i++) {
 		free(l.e[i].group);
 		free(l.e[i].topic);

@@ -7,7 +7,7 @@
 # partition's detail names auto.offset.reset.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 7
+plan 9
 
 "$LAGTOP_SIM" --brokers 1 --port 0 --scenario fixture --offsets-retention-check-interval-ms 1000 \
 	>"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
@@ -36,4 +36,12 @@ ok "a partition's detail says it restarts from auto.offset.reset" \
 	tui_wait_text "consumers start from their auto.offset.reset, which the" 10
 tui_keys Escape q
 tui_wait_text "EXITED=0" >/dev/null
+
+# A group the broker deleted is shown for expiry_horizon after the expiry, not for ever.
+mkdir -p "$LT_TMP/home"
+printf 'general = { expiry_horizon = "1s"; };\n' >"$LT_TMP/short.conf"
+out=$(HOME="$LT_TMP/home" "$LAGTOP" --once -b "$BOOTSTRAP" --config "$LT_TMP/short.conf" 2>&1)
+unlike "expiry_horizon 1s, seconds after the expiry: fx-empty is no longer shown" "$out" "fx-empty"
+out=$(HOME="$LT_TMP/home" "$LAGTOP" --once -b "$BOOTSTRAP" 2>&1)
+like "the default horizon (3 days): still shown" "$out" "fx-empty .*expired"
 done_testing
