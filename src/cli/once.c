@@ -57,6 +57,14 @@ static void print_warnings(const lt_snapshot *s)
 	/* Offsets about to expire: the group will restart from auto.offset.reset when it comes back. */
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];
+		if (g->n_expired > 0) {
+			char *name = output_sanitize(g->group);
+			fprintf(stderr, "lagtop: warning: group %s: the broker expired its committed offsets on %zu "
+				"partition%s (offsets.retention.minutes): on restart its consumers start from their "
+				"auto.offset.reset, which the broker does not know\n", name, g->n_expired,
+				g->n_expired == 1 ? "" : "s");
+			free(name);
+		}
 		if (!g->has_expiry || !g->expiry_warn)
 			continue;
 		char *name = output_sanitize(g->group);

@@ -142,7 +142,8 @@ void output_table(FILE *out, const lt_snapshot *s)
 			row[COL_TOPIC] = text_or_dash(p->topic);
 			row[COL_PARTITION] = xasprintf("%d", (int)p->partition);
 			row[COL_LOG_START] = num_or_dash(p->log_start);
-			row[COL_CURRENT] = num_or_dash(p->committed);
+			row[COL_CURRENT] = (p->flags & LT_PF_EXPIRED) && p->committed < 0 ? xstrdup("expired")
+			                                                                   : num_or_dash(p->committed);
 			row[COL_LOG_END] = num_or_dash(p->log_end);
 			row[COL_LAG] = p->has_lag ? xasprintf("%lld", (long long)p->lag) : xstrdup("-");
 			row[COL_POSITION] = p->has_position ? xasprintf("%lld", (long long)p->position) : xstrdup("-");
@@ -228,6 +229,7 @@ static const struct {
 	{ LT_PF_UNASSIGNED, "unassigned" },     { LT_PF_IDLE, "idle" },
 	{ LT_PF_TIME_LAG_HIGH, "time_lag_high" }, { LT_PF_LOG_UNKNOWN, "log_offsets_unknown" },
 	{ LT_PF_NOT_COMMITTING, "not_committing" },
+	{ LT_PF_EXPIRED, "expired" },
 };
 
 /* The location of the source a partition's position came from, NULL without one. */
@@ -354,6 +356,10 @@ static void json_group(lt_json *j, const lt_snapshot *s, const lt_group *g)
 	json_key(j, "expiry_warning");
 	json_bool(j, g->has_expiry && g->expiry_warn);
 	json_kv_bool(j, "not_committing", group_not_committing(g));
+	/* offsets the broker expired: where the group restarts is its consumers' auto.offset.reset */
+	json_kv_int(j, "expired_partitions", (int64_t)g->n_expired);
+	json_kv_int_or_null(j, "expired_at_ms", g->expired_ms, g->n_expired > 0);
+	json_kv_string(j, "restart_from", g->n_expired > 0 ? "auto.offset.reset" : NULL);
 	json_key(j, "member_list");
 	json_array_begin(j);
 	for (size_t m = 0; m < g->n_members; m++)

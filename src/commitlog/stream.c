@@ -33,6 +33,8 @@ typedef struct part {
 	int64_t offset;
 	int64_t last_commit_ms;
 	int64_t expire_ms;
+	int64_t gone_ms;      /* -1: live; else the record time of its tombstone: expired (part_expired) */
+	int64_t gone_base_ms; /* the expiry rule's base time when the tombstone came (the group may be gone) */
 	int64_t moved_ms;
 	int64_t first_ms; /* first commit seen: the rate's span starts here when younger than the window */
 	uint32_t commits; /* saturating */
@@ -56,7 +58,8 @@ typedef struct group {
 	size_t nsubs;
 	part **pb; /* buckets */
 	size_t npb;
-	size_t n_parts;
+	size_t n_parts; /* live and gone */
+	size_t n_gone;  /* tombstoned partitions kept because their offsets expired */
 } group;
 
 struct lt_commit_stream {
@@ -69,6 +72,10 @@ struct lt_commit_stream {
 	size_t n_groups;
 	lt_commit_counters ctr;
 };
+
+static bool part_expiry_base(const group *g, const part *p, int64_t *base);
+static bool part_expired(const lt_commit_stream *s, const part *p);
+static void part_remove(lt_commit_stream *s, group *g, part **pp);
 
 /* FNV-1a */
 static uint64_t hash_str(const char *s, uint64_t h)
@@ -185,11 +192,38 @@ void commit_stream_free(lt_commit_stream *s)
 void commit_stream_set_retention(lt_commit_stream *s, int64_t retention_ms)
 {
 	s->conf.retention_ms = retention_ms;
+	if (retention_ms <= 0)
+		return;
+	/* Tombstones that came while the retention was unknown: the ones before their forecast were deletes. */
+	for (size_t i = 0; i < s->ngb; i++) {
+		for (group *g = s->gb[i], *gn; g; g = gn) {
+			gn = g->next; /* part_remove may drop g */
+			for (size_t b = 0; b < g->npb && g->n_gone; b++) {
+				part **pp = &g->pb[b];
+				while (*pp) {
+					if ((*pp)->gone_ms >= 0 && !part_expired(s, *pp)) {
+						bool last = g->n_parts == 1;
+						part_remove(s, g, pp);
+						if (last)
+							goto next_group; /* g may be freed */
+					} else {
+						pp = &(*pp)->next;
+					}
+				}
+			}
+next_group:;
+		}
+	}
 }
 
 void commit_stream_set_horizon(lt_commit_stream *s, int64_t horizon_ms)
 {
 	s->conf.horizon_ms = horizon_ms > 0 ? horizon_ms : LT_COMMIT_HORIZON_DEFAULT_MS;
+}
+
+int64_t commit_stream_horizon(const lt_commit_stream *s)
+{
+	return s->conf.horizon_ms;
 }
 
 const lt_commit_counters *commit_stream_counters(const lt_commit_stream *s)
@@ -299,6 +333,7 @@ static part *part_get(lt_commit_stream *s, group *g, const char *topic, int32_t 
 	p->topic = topic_intern(s, topic);
 	p->partition = partition;
 	p->offset = -1;
+	p->gone_ms = -1;
 	*pp = p;
 	g->n_parts++;
 	return p;
@@ -352,6 +387,13 @@ static void apply_commit(lt_commit_stream *s, const lt_commit_record *r)
 {
 	group *g = group_get(s, r->group);
 	part *p = part_get(s, g, r->topic, r->partition);
+	if (p->gone_ms >= 0) { /* committed again after it expired: a new life */
+		p->gone_ms = -1;
+		g->n_gone--;
+		free(p->ring);
+		p->ring = NULL;
+		p->commits = 0;
+	}
 	if (p->commits == 0) {
 		p->first_ms = r->commit_ms;
 		p->moved_ms = r->commit_ms;
@@ -372,21 +414,48 @@ static void apply_commit(lt_commit_stream *s, const lt_commit_record *r)
 	bucket_add(s, p, r->commit_ms);
 }
 
-static void apply_offset_delete(lt_commit_stream *s, const lt_commit_record *r)
+static void part_remove(lt_commit_stream *s, group *g, part **pp)
+{
+	part *p = *pp;
+	*pp = p->next;
+	if (p->gone_ms >= 0)
+		g->n_gone--;
+	part_free(p);
+	g->n_parts--;
+	if (g->n_parts == 0 && !g->has_meta && !g->new_protocol)
+		group_drop(s, g);
+}
+
+/* A tombstone: an offset deleted (OffsetDelete, DeleteGroups) or expired. Kafka writes no reason, so the
+ * time decides: a tombstone written at or after the offset's forecast expiry is its expiry, and the
+ * partition is kept as expired (the group restarts from auto.offset.reset); an earlier one is a delete.
+ * Without the record time (record_ms < 0) or outside the expiry rule it is a delete. While the retention
+ * is unknown the partition waits (commit_stream_set_retention decides). */
+static void apply_offset_delete(lt_commit_stream *s, const lt_commit_record *r, int64_t record_ms)
 {
 	group **gp = group_slot(s, r->group);
 	if (!*gp)
 		return;
 	group *g = *gp;
 	part **pp = part_slot(g, r->topic, r->partition);
-	if (*pp) {
-		part *p = *pp;
-		*pp = p->next;
-		part_free(p);
-		g->n_parts--;
+	if (!*pp) {
+		if (g->n_parts == 0 && !g->has_meta && !g->new_protocol)
+			group_drop(s, g);
+		return;
 	}
-	if (g->n_parts == 0 && !g->has_meta && !g->new_protocol)
-		group_drop(s, g);
+	part *p = *pp;
+	if (p->gone_ms >= 0)
+		return; /* already gone: a repeated tombstone changes nothing */
+	int64_t base;
+	if (record_ms >= 0 && part_expiry_base(g, p, &base)) {
+		p->gone_ms = record_ms;
+		p->gone_base_ms = base;
+		g->n_gone++;
+		if ((s->conf.retention_ms > 0 || p->expire_ms >= 0) && !part_expired(s, p))
+			part_remove(s, g, part_slot(g, r->topic, r->partition));
+		return;
+	}
+	part_remove(s, g, pp);
 }
 
 static void apply_group(lt_commit_stream *s, const lt_commit_record *r)
@@ -434,7 +503,7 @@ static void apply_group_delete(lt_commit_stream *s, const lt_commit_record *r)
 	if (!*gp)
 		return;
 	group *g = *gp;
-	if (g->n_parts == 0 && !g->new_protocol) {
+	if (g->n_parts == 0 && !g->new_protocol) { /* n_parts counts the expired ones, which stay */
 		group_drop(s, g);
 		return;
 	}
@@ -469,6 +538,11 @@ static void apply_new_protocol(lt_commit_stream *s, const lt_commit_record *r)
 
 void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r)
 {
+	commit_stream_apply_at(s, r, -1);
+}
+
+void commit_stream_apply_at(lt_commit_stream *s, const lt_commit_record *r, int64_t record_ms)
+{
 	switch (r->type) {
 	case LT_CR_OFFSET_COMMIT:
 		s->ctr.offset_commits++;
@@ -476,7 +550,7 @@ void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r)
 		break;
 	case LT_CR_OFFSET_DELETE:
 		s->ctr.offset_tombstones++;
-		apply_offset_delete(s, r);
+		apply_offset_delete(s, r, record_ms);
 		break;
 	case LT_CR_GROUP_METADATA:
 		s->ctr.group_metadata++;
@@ -498,13 +572,19 @@ void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r)
 int commit_stream_feed(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
                        char *err, size_t errlen)
 {
+	return commit_stream_feed_at(s, key, key_len, value, value_len, -1, err, errlen);
+}
+
+int commit_stream_feed_at(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
+                          int64_t record_ms, char *err, size_t errlen)
+{
 	lt_commit_record r;
 	s->ctr.records++;
 	if (commit_record_decode(key, key_len, value, value_len, &r, err, errlen) < 0) {
 		s->ctr.malformed++;
 		return -1;
 	}
-	commit_stream_apply(s, &r);
+	commit_stream_apply_at(s, &r, record_ms);
 	commit_record_free(&r);
 	return 0;
 }
@@ -541,21 +621,26 @@ static bool subscribed(const group *g, const char *topic)
 	return false;
 }
 
-/* Kafka's expiry rule, see stream.h. */
-static bool part_expiry(const lt_commit_stream *s, const group *g, const part *p, int64_t *at)
+/* Kafka's expiry rule, see stream.h: the time retention counts from, or false when the offset does not
+ * expire in the group's present state. */
+static bool part_expiry_base(const group *g, const part *p, int64_t *base)
 {
-	int64_t base;
 	if (g->new_protocol)
 		return false;
 	bool simple = !g->has_meta || !g->protocol_type || !g->protocol_type[0];
 	if (simple)
-		base = p->last_commit_ms;
+		*base = p->last_commit_ms;
 	else if (g->n_members == 0)
-		base = g->state_ms >= 0 ? g->state_ms : p->last_commit_ms;
+		*base = g->state_ms >= 0 ? g->state_ms : p->last_commit_ms;
 	else if (g->subs_known && !subscribed(g, p->topic))
-		base = p->last_commit_ms; /* a Stable consumer group's offsets of a topic it no longer reads */
+		*base = p->last_commit_ms; /* a Stable consumer group's offsets of a topic it no longer reads */
 	else
 		return false;
+	return true;
+}
+
+static bool expiry_from_base(const lt_commit_stream *s, const part *p, int64_t base, int64_t *at)
+{
 	if (p->expire_ms >= 0) {
 		*at = p->expire_ms;
 		return true;
@@ -564,6 +649,21 @@ static bool part_expiry(const lt_commit_stream *s, const group *g, const part *p
 		return false;
 	*at = base + s->conf.retention_ms;
 	return true;
+}
+
+static bool part_expiry(const lt_commit_stream *s, const group *g, const part *p, int64_t *at)
+{
+	int64_t base;
+	if (p->gone_ms >= 0)
+		return expiry_from_base(s, p, p->gone_base_ms, at);
+	return part_expiry_base(g, p, &base) && expiry_from_base(s, p, base, at);
+}
+
+/* A tombstoned partition whose tombstone came at or after its forecast: Kafka expired it. */
+static bool part_expired(const lt_commit_stream *s, const part *p)
+{
+	int64_t at;
+	return p->gone_ms >= 0 && expiry_from_base(s, p, p->gone_base_ms, &at) && at <= p->gone_ms;
 }
 
 static void fill_stats(const lt_commit_stream *s, const group *g, const part *p, int64_t now, lt_commit_stats *o)
@@ -593,7 +693,7 @@ int commit_stream_stats(const lt_commit_stream *s, const char *group_id, const c
 	if (!g)
 		return -1;
 	const part *p = *part_slot(g, topic, partition);
-	if (!p)
+	if (!p || p->gone_ms >= 0)
 		return -1;
 	fill_stats(s, g, p, now_ms, out);
 	return 0;
@@ -614,10 +714,19 @@ int commit_stream_group_stats(const lt_commit_stream *s, const char *group_id, i
 	out->n_members = g->n_members;
 	out->state_ms = g->state_ms;
 	out->protocol_type = g->protocol_type ? g->protocol_type : "";
-	out->n_partitions = g->n_parts;
+	out->n_partitions = g->n_parts - g->n_gone;
 	out->last_commit_ms = -1;
+	out->expired_ms = -1;
 	for (size_t i = 0; i < g->npb; i++) {
 		for (const part *p = g->pb[i]; p; p = p->next) {
+			if (p->gone_ms >= 0) {
+				if (part_expired(s, p)) {
+					out->n_expired++;
+					if (p->gone_ms > out->expired_ms)
+						out->expired_ms = p->gone_ms;
+				}
+				continue;
+			}
 			lt_commit_stats st;
 			fill_stats(s, g, p, now_ms, &st);
 			if (p->last_commit_ms > out->last_commit_ms)
@@ -633,4 +742,39 @@ int commit_stream_group_stats(const lt_commit_stream *s, const char *group_id, i
 	}
 	out->last_commit_age_ms = out->last_commit_ms >= 0 ? now_ms - out->last_commit_ms : -1;
 	return 0;
+}
+
+static void fill_expired(const lt_commit_stream *s, const part *p, lt_commit_expired *out)
+{
+	out->topic = p->topic;
+	out->partition = p->partition;
+	out->offset = p->offset;
+	out->last_commit_ms = p->last_commit_ms;
+	out->expired_ms = p->gone_ms;
+	(void)expiry_from_base(s, p, p->gone_base_ms, &out->expires_at_ms);
+}
+
+int commit_stream_expired(const lt_commit_stream *s, const char *group_id, const char *topic, int32_t partition,
+                          lt_commit_expired *out)
+{
+	const group *g = *group_slot(s, group_id);
+	const part *p = g ? *part_slot(g, topic, partition) : NULL;
+	if (!p || !part_expired(s, p))
+		return -1;
+	fill_expired(s, p, out);
+	return 0;
+}
+
+void commit_stream_each_expired(const lt_commit_stream *s, lt_commit_expired_fn *fn, void *arg)
+{
+	for (size_t i = 0; i < s->ngb; i++)
+		for (const group *g = s->gb[i]; g; g = g->next)
+			for (size_t b = 0; b < g->npb && g->n_gone; b++)
+				for (const part *p = g->pb[b]; p; p = p->next) {
+					if (!part_expired(s, p))
+						continue;
+					lt_commit_expired e;
+					fill_expired(s, p, &e);
+					fn(g->name, &e, arg);
+				}
 }

@@ -19,6 +19,14 @@
  * broker checks every offsets.retention.check.interval.ms (10 min by default), so the real
  * deletion comes up to that much later than the forecast.
  *
+ * Expired offsets: Kafka's tombstone for an offset carries no reason, so a tombstone is taken for the
+ * offset's expiry when its record time (commit_stream_feed_at) is at or after the forecast expiry, and
+ * for a delete (OffsetDelete, DeleteGroups) when it comes earlier. An expired partition is no longer a
+ * live commit (commit_stream_stats says -1) but is remembered (commit_stream_expired, ..._each_expired),
+ * with the group, even after Kafka deleted the group, until the partition is committed again: the group
+ * then restarts from its consumers' auto.offset.reset, which the broker does not know. A lagtop that
+ * starts after the compaction of __consumer_offsets removed the expired commit cannot tell.
+ *
  * Not thread-safe: the reader (src/kafka/commitreader.h) guards it with a mutex; pointers in the
  * results (protocol_type) stay valid only while that lock is held, until the next record.
  */
@@ -87,6 +95,8 @@ typedef struct lt_commit_group_stats {
 	int64_t last_commit_ms;    /* latest over partitions, -1 if none */
 	int64_t last_commit_age_ms;
 	double commits_per_min; /* sum over partitions */
+	size_t n_expired;       /* partitions whose offsets expired (not in n_partitions) */
+	int64_t expired_ms;     /* the latest of their tombstones' times, -1 when none */
 	bool has_expiry;        /* earliest forecast over partitions */
 	int64_t expires_at_ms;
 	int64_t expires_in_ms;
@@ -97,13 +107,19 @@ lt_commit_stream *commit_stream_new(const lt_commit_stream_conf *conf); /* NULL:
 void commit_stream_free(lt_commit_stream *s);
 void commit_stream_set_retention(lt_commit_stream *s, int64_t retention_ms);
 void commit_stream_set_horizon(lt_commit_stream *s, int64_t horizon_ms);
+int64_t commit_stream_horizon(const lt_commit_stream *s);
 
 /* Decodes and applies one record (value NULL = tombstone). Returns 0 when applied or skipped as an
  * unknown version (counted), -1 when malformed (counted, err says why, the stream is unchanged). */
 int commit_stream_feed(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
                        char *err, size_t errlen);
+/* The same with the record's timestamp (ms since the epoch; -1 unknown), which tells an expiry from a
+ * delete (see above). */
+int commit_stream_feed_at(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
+                          int64_t record_ms, char *err, size_t errlen);
 /* Applies an already decoded record. */
 void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r);
+void commit_stream_apply_at(lt_commit_stream *s, const lt_commit_record *r, int64_t record_ms);
 
 const lt_commit_counters *commit_stream_counters(const lt_commit_stream *s);
 
@@ -114,5 +130,22 @@ int commit_stream_stats(const lt_commit_stream *s, const char *group, const char
 int commit_stream_group_stats(const lt_commit_stream *s, const char *group, int64_t now_ms, lt_commit_group_stats *out);
 
 size_t commit_stream_n_groups(const lt_commit_stream *s);
+
+/* An offset that expired (see the header comment). */
+typedef struct lt_commit_expired {
+	const char *topic; /* valid during the call / until the next record */
+	int32_t partition;
+	int64_t offset;         /* the offset that expired */
+	int64_t last_commit_ms; /* its last commit */
+	int64_t expires_at_ms;  /* the forecast */
+	int64_t expired_ms;     /* the tombstone's record time: when the broker deleted it */
+} lt_commit_expired;
+typedef void lt_commit_expired_fn(const char *group, const lt_commit_expired *e, void *arg);
+
+/* 0 and *out filled when the partition's offset expired, -1 otherwise. */
+int commit_stream_expired(const lt_commit_stream *s, const char *group, const char *topic, int32_t partition,
+                          lt_commit_expired *out);
+/* Calls fn for every expired offset (groups and partitions in no particular order). */
+void commit_stream_each_expired(const lt_commit_stream *s, lt_commit_expired_fn *fn, void *arg);
 
 #endif

@@ -15,7 +15,7 @@ struct lt_client {
 	rd_kafka_t *rk;
 	pthread_mutex_t mu;        /* guards last_error/all_down/last_fatal: callbacks run on librdkafka threads */
 	char last_error[512];      /* the newest error that names a cause (connection refused, resolve...) */
-	char all_down[128];        /* the newest "N/N brokers are down", which names none */
+	char all_down[512];        /* the newest "N/N brokers are down", which names none */
 	bool last_fatal;
 	bool last_security;        /* last_error is an authentication or TLS failure (explain.h) */
 	bool debug;                /* LAGTOP_DEBUG set: librdkafka's log lines go to stderr (masked) */

@@ -154,6 +154,11 @@ fail:
 	return NULL;
 }
 
+static bool group_wanted(const char *group, void *arg)
+{
+	return refresh_group_wanted(arg, group);
+}
+
 /* Runs one refresh (under refresh_mu), enriches it with the history and remembers it as the base
  * for the next refresh's stale data. Returns the refresh's result code (refresh.h). */
 static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, size_t errlen)
@@ -169,7 +174,7 @@ static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, s
 	pos_sources_start(c->positions, now_mono_ms() + c->rc.timeout_ms, &c->stop);
 	int rc = refresh_run(&c->rc, &c->stop, &s, err, errlen);
 	if (s)
-		commit_snapshot_fill(c->reader, s, now_wall_ms());
+		commit_snapshot_fill(c->reader, s, now_wall_ms(), group_wanted, &c->rc);
 
 	pthread_mutex_lock(&c->hist_mu);
 	model_enrich(c->history, s);
@@ -359,7 +364,7 @@ void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeo
 	                   s->commit_stream != LT_CSTREAM_LIVE))
 		return;
 	commit_reader_wait_loaded(c->reader, timeout_ms);
-	commit_snapshot_fill(c->reader, s, now_wall_ms());
+	commit_snapshot_fill(c->reader, s, now_wall_ms(), group_wanted, &c->rc);
 }
 
 void collector_free(lt_collector *c)

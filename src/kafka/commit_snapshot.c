@@ -3,6 +3,7 @@
 
 #include "kafka/commit_snapshot.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,142 @@ static void fill_group(const lt_commit_stream *cs, lt_group *g, int64_t now_ms)
 	}
 }
 
-void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms)
+struct expired_entry {
+	char *group, *topic;
+	int32_t partition;
+	int64_t last_commit_ms, expired_ms;
+};
+
+struct expired_list {
+	struct expired_entry *e;
+	size_t n, cap;
+};
+
+static void collect_expired(const char *group, const lt_commit_expired *e, void *arg)
+{
+	struct expired_list *l = arg;
+	l->e = xgrow(l->e, &l->cap, l->n + 1, sizeof *l->e);
+	l->e[l->n++] = (struct expired_entry){xstrdup(group), xstrdup(e->topic), e->partition, e->last_commit_ms,
+	                                      e->expired_ms};
+}
+
+static lt_partition *find_part(lt_group *g, const char *topic, int32_t partition)
+{
+	for (size_t k = 0; k < g->n_partitions; k++)
+		if (g->partitions[k].partition == partition && strcmp(g->partitions[k].topic, topic) == 0)
+			return &g->partitions[k];
+	return NULL;
+}
+
+/* Topic names are interned per snapshot (snapshot.h): one (pointer, partition) is one topic-partition. */
+static int cmp_tp(const void *a, const void *b)
+{
+	const lt_partition *x = *(lt_partition *const *)a, *y = *(lt_partition *const *)b;
+	if (x->topic != y->topic)
+		return (uintptr_t)x->topic < (uintptr_t)y->topic ? -1 : 1;
+	return x->partition < y->partition ? -1 : x->partition > y->partition;
+}
+
+/* Expired partitions that were added without log offsets take them from another group of the snapshot that
+ * has the same topic-partition (the collector asked only for the partitions of the groups it found): one
+ * pass over the snapshot, a binary search per row. */
+static void log_offsets_from_others(lt_snapshot *s)
+{
+	lt_partition **need = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < s->n_groups; i++)
+		for (size_t k = 0; k < s->groups[i].n_partitions; k++) {
+			lt_partition *p = &s->groups[i].partitions[k];
+			if ((p->flags & LT_PF_EXPIRED) && p->committed < 0 && p->log_end < 0) {
+				need = xgrow(need, &cap, n + 1, sizeof *need);
+				need[n++] = p;
+			}
+		}
+	if (!n)
+		return;
+	qsort(need, n, sizeof *need, cmp_tp);
+	for (size_t i = 0; i < s->n_groups; i++)
+		for (size_t k = 0; k < s->groups[i].n_partitions; k++) {
+			lt_partition *o = &s->groups[i].partitions[k];
+			if (o->log_end < 0 || (o->flags & (LT_PF_STALE | LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN)))
+				continue;
+			lt_partition **hit = bsearch(&o, need, n, sizeof *need, cmp_tp);
+			while (hit && hit > need && cmp_tp(hit - 1, &o) == 0)
+				hit--;
+			for (; hit && hit < need + n && cmp_tp(hit, &o) == 0; hit++) {
+				(*hit)->log_start = o->log_start;
+				(*hit)->log_end = o->log_end;
+			}
+		}
+	free(need);
+}
+
+/* Returns whether a partition was added (the snapshot must be finished again). */
+static bool mark_expired(lt_group *g, const struct expired_entry *e, int64_t now_ms)
+{
+	lt_partition *p = find_part(g, e->topic, e->partition);
+	if (p && p->committed >= 0)
+		return false; /* committed again since: the stream has not read that commit yet */
+	bool added = !p;
+	if (added)
+		p = group_add_partition(g, e->topic, e->partition);
+	p->flags |= LT_PF_EXPIRED;
+	if (!p->has_last_commit) {
+		p->has_last_commit = true;
+		p->last_commit_ms = e->last_commit_ms;
+		p->last_commit_age_ms = now_ms - e->last_commit_ms;
+		p->commits_per_min = 0;
+	}
+	g->n_expired++;
+	if (e->expired_ms > g->expired_ms)
+		g->expired_ms = e->expired_ms;
+	return added;
+}
+
+/* The offsets the broker expired, into the snapshot (see commit_snapshot.h). */
+static void fill_expired(const lt_commit_stream *cs, lt_snapshot *s, int64_t now_ms,
+                         bool (*wanted)(const char *group, void *arg), void *arg)
+{
+	struct expired_list l = {0};
+	commit_stream_each_expired(cs, collect_expired, &l);
+	for (size_t i = 0; i < s->n_groups; i++) {
+		s->groups[i].n_expired = 0;
+		s->groups[i].expired_ms = -1;
+	}
+	bool refinish = false;
+	size_t n_known = s->n_groups; /* groups added below are not sorted yet: searched linearly */
+	for (size_t i = 0; i < l.n; i++) {
+		const struct expired_entry *e = &l.e[i];
+		lt_snapshot sorted = {.groups = s->groups, .n_groups = n_known}; /* the part bsearch may see */
+		lt_group *g = (lt_group *)snapshot_find_group(&sorted, e->group);
+		for (size_t k = n_known; !g && k < s->n_groups; k++)
+			if (strcmp(s->groups[k].group, e->group) == 0)
+				g = &s->groups[k];
+		if (!g) {
+			/* a group the broker deleted: shown for the expiry horizon after the expiry, not for ever
+			 * (clusters forget short-lived groups, console consumers', by the thousand) */
+			if ((wanted && !wanted(e->group, arg)) || now_ms - e->expired_ms > commit_stream_horizon(cs))
+				continue;
+			g = snapshot_add_group(s, e->group);
+			g->state = LT_GROUP_DEAD; /* what Kafka's describe says of a group it deleted */
+			g->expired_ms = -1;
+			refinish = true;
+		}
+		refinish |= mark_expired(g, e, now_ms);
+	}
+	if (refinish) {
+		log_offsets_from_others(s);
+		snapshot_finish(s);
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		free(l.e[i].group);
+		free(l.e[i].topic);
+	}
+	free(l.e);
+}
+
+void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms,
+                          bool (*wanted)(const char *group, void *arg), void *arg)
 {
 	free(s->commit_stream_reason);
 	s->commit_stream_reason = NULL;
@@ -97,6 +233,7 @@ void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms)
 	const lt_commit_stream *cs = commit_reader_lock(r);
 	for (size_t i = 0; i < s->n_groups; i++)
 		fill_group(cs, &s->groups[i], now_ms);
+	fill_expired(cs, s, now_ms, wanted, arg);
 	commit_reader_unlock(r);
 }
 

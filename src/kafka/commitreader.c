@@ -314,8 +314,12 @@ static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 		else
 			snprintf(r->why, sizeof r->why, "reading the commit history of %d partitions", r->n_parts);
 	}
-	/* A malformed record is counted by the stream and skipped: one bad record must not hide the rest. */
-	(void)commit_stream_feed(r->stream, m->key, m->key_len, m->payload, m->len, err, sizeof err);
+	/* A malformed record is counted by the stream and skipped: one bad record must not hide the rest. The
+	 * record's time tells an expiry's tombstone from a delete's (stream.h). A tombstone is m->payload NULL. */
+	rd_kafka_timestamp_type_t tstype;
+	int64_t ts = rd_kafka_message_timestamp(m, &tstype);
+	(void)commit_stream_feed_at(r->stream, m->key, m->key_len, m->payload, m->payload ? m->len : 0,
+	                            tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? -1 : ts, err, sizeof err);
 	pthread_mutex_unlock(&r->mu);
 	if (m->partition >= 0 && m->partition < r->n_parts && !r->eof[m->partition] && at_known_end(r, m))
 		mark_loaded(r, m->partition);

@@ -383,6 +383,10 @@ static void fmt_log_start(const lt_row *r, char *buf, size_t len, bool exact)
 
 static void fmt_committed(const lt_row *r, char *buf, size_t len, bool exact)
 {
+	if (r->part && (r->part->flags & LT_PF_EXPIRED) && r->part->committed < 0) {
+		snprintf(buf, len, "expired"); /* not "-": the group had an offset, and the broker deleted it */
+		return;
+	}
 	put_count(buf, len, r->part ? r->part->committed : -1, r->part != NULL, exact);
 }
 
@@ -451,7 +455,9 @@ static void fmt_last_commit(const lt_row *r, char *buf, size_t len, bool exact)
 static void fmt_expires(const lt_row *r, char *buf, size_t len, bool exact)
 {
 	const lt_group *g = r->group;
-	if (g->has_expiry && g->expires_in_ms <= 0)
+	if (g->n_expired > 0 && !g->has_expiry)
+		snprintf(buf, len, "expired"); /* the broker deleted them: see the partitions */
+	else if (g->has_expiry && g->expires_in_ms <= 0)
 		snprintf(buf, len, "overdue");
 	else
 		put_duration(buf, len, g->expires_in_ms, g->has_expiry, exact);
@@ -524,7 +530,7 @@ static const lt_column column_table[LT_COL__COUNT] = {
     {LT_COL_LAST_COMMIT, LT_ROWS_GROUPS, "last-commit", "LAST-COMMIT", 11, 25, true, false,
      "time since the group's newest commit (from __consumer_offsets)", cmp_last_commit, fmt_last_commit},
     {LT_COL_EXPIRES, LT_ROWS_GROUPS, "expires", "EXPIRES", 8, 28, true, false,
-     "time until the broker deletes the group's committed offsets (offsets.retention.minutes; Empty groups)",
+     "time until the broker deletes the group's committed offsets (offsets.retention.minutes; Empty groups); expired: it did",
      cmp_expires, fmt_expires},
     {LT_COL_TOPIC, LT_ROWS_PARTITIONS, "topic", "TOPIC", 24, 100, false, false, "topic name", cmp_topic, fmt_topic},
     {LT_COL_PARTITION, LT_ROWS_PARTITIONS, "partition", "PARTITION", 9, 100, true, false, "partition number",
@@ -532,7 +538,7 @@ static const lt_column column_table[LT_COL__COUNT] = {
     {LT_COL_LOG_START, LT_ROWS_PARTITIONS, "log-start", "LOG-START", 9, 30, true, false,
      "first offset still in the log", cmp_log_start, fmt_log_start},
     {LT_COL_COMMITTED, LT_ROWS_PARTITIONS, "committed", "COMMITTED", 9, 60, true, false,
-     "the group's committed offset (next message to read)", cmp_committed, fmt_committed},
+     "the group's committed offset (next message to read); expired: the broker deleted it (offsets.retention.minutes)", cmp_committed, fmt_committed},
     {LT_COL_LOG_END, LT_ROWS_PARTITIONS, "log-end", "LOG-END", 9, 60, true, false,
      "offset the next produced message will get", cmp_log_end, fmt_log_end},
     {LT_COL_P_LAG, LT_ROWS_PARTITIONS, "lag", "LAG", 8, 100, true, true, "log end minus committed offset", cmp_p_lag,

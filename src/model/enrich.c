@@ -72,7 +72,8 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 				n_topics++; /* partitions are sorted by topic (snapshot_finish) */
 			}
 			const bool stale = p->flags & LT_PF_STALE;
-			p->flags &= LT_PF_STALE | LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN; /* observed; the rest is derived */
+			/* observed; the rest is derived */
+			p->flags &= LT_PF_STALE | LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN | LT_PF_EXPIRED;
 			p->flags |= lag_compute(p->log_start, p->committed, p->log_end, &p->has_lag, &p->lag);
 			/* unassigned only if the owners are known: a consumer-protocol group's are not (group_view.h) */
 			if (p->committed >= 0 && p->member < 0 && group_members_known(g))

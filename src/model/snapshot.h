@@ -81,6 +81,9 @@ enum {
 					   timed out (not LT_PF_NO_LEADER: the partition has a leader) */
 	LT_PF_NOT_COMMITTING = 1u << 8, /* the consumer's position advanced over the not-committing window while
 					   the committed offset did not (src/position/commitwatch.h) */
+	LT_PF_EXPIRED = 1u << 9,        /* the broker deleted the committed offset (offsets.retention.minutes;
+					   seen in __consumer_offsets): committed is LT_OFFSET_NONE, and the group
+					   restarts from its consumers' auto.offset.reset, which the broker does not know */
 };
 
 /* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bools): a
@@ -198,6 +201,8 @@ typedef struct lt_group {
 	int64_t expires_at_ms;      /* earliest over partitions */
 	int64_t expires_in_ms;      /* negative: overdue */
 	bool expiry_warn;           /* expires sooner than the configured horizon */
+	size_t n_expired;           /* partitions with LT_PF_EXPIRED (offsets the broker expired) */
+	int64_t expired_ms;         /* when the broker deleted the last of them (its tombstone's time) */
 } lt_group;
 
 /* Whether commit times are known: the reader of __consumer_offsets (src/kafka/commitreader.h). */

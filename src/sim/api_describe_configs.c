@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/api.h"
+#include "sim/offsets_expiry.h"
 #include "sim/offsets_log.h"
 
 enum { RES_TOPIC = 2, RES_BROKER = 4 };
@@ -33,7 +34,9 @@ static size_t broker_configs(const struct sim_req *req, struct cfg *c)
 	         req->st->offsets_retention_minutes > 0 ? req->st->offsets_retention_minutes
 	                                                : SIM_OFFSETS_RETENTION_MINUTES);
 	c[n] = (struct cfg){.name = "offsets.retention.check.interval.ms", .read_only = true, .source = SRC_DEFAULT};
-	snprintf(c[n++].value, sizeof c->value, "%d", 600000);
+	snprintf(c[n++].value, sizeof c->value, "%lld",
+	         (long long)(req->st->offsets_retention_check_interval_ms > 0 ? req->st->offsets_retention_check_interval_ms
+	                                                                      : SIM_OFFSETS_RETENTION_CHECK_INTERVAL_MS));
 	c[n] = (struct cfg){.name = "offsets.topic.num.partitions", .read_only = true, .source = SRC_DEFAULT};
 	snprintf(c[n++].value, sizeof c->value, "%d", SIM_OFFSETS_PARTITIONS);
 	return n;

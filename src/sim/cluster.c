@@ -357,6 +357,7 @@ struct sim_group *sim_group_get_or_create(struct sim_state *st, const char *id)
 	g = xcalloc(1, sizeof(*g));
 	g->group_id = xstrdup(id);
 	g->state = SIM_GROUP_EMPTY;
+	g->state_ms = -1;
 	g->protocol_type = xstrdup("");
 	g->protocol_name = xstrdup("");
 	strmap_put(&st->groups, g->group_id, g);

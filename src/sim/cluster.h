@@ -83,6 +83,8 @@ struct sim_topic {
 	int32_t npartitions;
 	struct sim_partition *parts;
 	size_t seq; /* creation order, for stable listings */
+	int64_t retention_ms;    /* the topic's retention.ms; 0: the broker's log_retention_ms */
+	int64_t retention_bytes; /* the topic's retention.bytes; 0: the broker's log_retention_bytes */
 };
 
 /* ---- groups ---- */
@@ -170,6 +172,9 @@ struct sim_group {
 	 * target assignment carries the epoch it was computed at (consumer_group.h keeps them consistent). */
 	int32_t group_epoch;
 	int32_t assignment_epoch;
+	/* Classic groups: wall-clock ms of the last state change (Kafka's currentStateTimestamp), kept by
+	 * sim_offsets_log_group_change; -1 until the first. An Empty group's offsets expire counted from it. */
+	int64_t state_ms;
 };
 
 /* ---- the whole cluster ---- */
@@ -190,7 +195,14 @@ struct sim_state {
 	int32_t group_max_session_timeout_ms;     /* 0: 1800000 */
 	int32_t group_initial_rebalance_delay_ms; /* Kafka's default is 3000; the sim's is 0 (fast tests) */
 	bool any_topic_names; /* fault injection: a hostile broker's topics ignore Kafka's name rules */
-	int32_t offsets_retention_minutes; /* served by DescribeConfigs; 0: Kafka's default (7 days) */
+	int32_t offsets_retention_minutes; /* served by DescribeConfigs and applied (offsets_expiry.h); 0: 7 days */
+	int64_t offsets_retention_check_interval_ms; /* how often offsets expire (housekeeping.h); 0: 600000 */
+	/* Log housekeeping (record_store.h): Kafka's broker settings; 0 means the default named. */
+	int64_t log_retention_ms;                /* log.retention.ms: 0 → 7 days; < 0: no time limit */
+	int64_t log_retention_bytes;             /* log.retention.bytes per partition: 0 → none (Kafka's -1) */
+	int64_t log_retention_check_interval_ms; /* 0 → 300000 */
+	int64_t offsets_segment_bytes;           /* __consumer_offsets' active segment size: 0 → 256 KiB (the sim's) */
+	int64_t offsets_delete_retention_ms;     /* log.cleaner.delete.retention.ms: 0 → 1 day */
 	bool deny_offsets_topic;           /* fault injection: __consumer_offsets is TOPIC_AUTHORIZATION_FAILED */
 	int kafka_major; /* whose API version ranges the brokers serve: 4 (Kafka 4.x) or 3 (Kafka 3.9) */
 	int kafka_minor; /* with 3: 9 (3.9) or 6 (3.6: no ConsumerGroupDescribe, ListGroups <= v4) */

@@ -42,6 +42,7 @@ EXTRA_DIST += tests/interop/test_sim_kafka_python.py
 liblagtop_a_SOURCES += src/sim/crc32c.c src/sim/crc32c.h src/sim/records.c src/sim/records.h \
 	src/sim/membership.c src/sim/membership.h \
 	src/sim/record_store.c src/sim/record_store.h \
+	src/sim/offsets_expiry.c src/sim/offsets_expiry.h src/sim/housekeeping.c src/sim/housekeeping.h \
 	src/sim/api_produce.c src/sim/api_fetch.c src/sim/api_group_membership.c
 
 if HAVE_CMOCKA
@@ -55,7 +56,11 @@ TESTS += tests/unit/test_sim_membership
 tests_unit_test_sim_membership_SOURCES = tests/unit/test_sim_membership.c
 tests_unit_test_sim_membership_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sim_membership_LDADD = $(UNIT_LDADD)
-check_PROGRAMS += tests/unit/test_sim_record_store
+check_PROGRAMS += tests/unit/test_sim_record_store tests/unit/test_sim_housekeeping
+TESTS += tests/unit/test_sim_housekeeping
+tests_unit_test_sim_housekeeping_SOURCES = tests/unit/test_sim_housekeeping.c
+tests_unit_test_sim_housekeeping_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_housekeeping_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_sim_record_store
 tests_unit_test_sim_record_store_SOURCES = tests/unit/test_sim_record_store.c
 tests_unit_test_sim_record_store_CFLAGS = $(UNIT_CFLAGS)

@@ -21,7 +21,10 @@ static void usage(FILE *f)
 		"                  [--group-min-session-timeout MS] [--group-initial-rebalance-delay MS]\n"
 		"                  [--fault-broker N] [--latency-ms MS] [--latency-api KEY] [--error-rate P]\n"
 		"                  [--error-code NAME] [--error-api KEY] [--drop-rate P] [--offsets-retention-minutes N]\n"
-		"                  [--deny-offsets-topic] [--kafka-version 4|3.9|3.6] [--metrics-port P]\n"
+		"                  [--offsets-retention-check-interval-ms MS] [--retention-ms MS] [--retention-bytes N]\n"
+		"                  [--log-retention-check-interval-ms MS] [--offsets-segment-bytes N]\n"
+		"                  [--offsets-delete-retention-ms MS] [--deny-offsets-topic] [--kafka-version 4|3.9|3.6]\n"
+		"                  [--metrics-port P]\n"
 		"A simulated Kafka cluster on 127.0.0.1, for lagtop's demo, tests and benchmarks (not a Kafka).\n"
 		"  --brokers N      brokers, listening on consecutive ports (default 3)\n"
 		"  --port P         first port; 0 picks free ports (default 0)\n"
@@ -33,7 +36,15 @@ static void usage(FILE *f)
 		"  --auto-create-partitions N   partitions of topics created on first use (default 1; 0: never create)\n"
 		"  --group-min-session-timeout MS, --group-initial-rebalance-delay MS\n"
 		"                   group coordinator settings (defaults 6000 as Kafka, and 0)\n"
-		"  --offsets-retention-minutes N   offsets.retention.minutes served by DescribeConfigs (default 10080)\n"
+		"  --offsets-retention-minutes N   offsets.retention.minutes: committed offsets expire by Kafka's rule\n"
+		"                   (default 10080)\n"
+		"  --offsets-retention-check-interval-ms MS   how often they expire (default 600000, as Kafka)\n"
+		"  --retention-ms MS   log.retention.ms of the topics (default 604800000, the demo's topics 45 min;\n"
+		"                   -1: no time limit)\n"
+		"  --retention-bytes N   log.retention.bytes per partition (default -1: no size limit)\n"
+		"  --log-retention-check-interval-ms MS   how often retention and compaction run (default 300000)\n"
+		"  --offsets-segment-bytes N   __consumer_offsets' active segment, never compacted (default 262144)\n"
+		"  --offsets-delete-retention-ms MS   how long compaction keeps tombstones (default 86400000)\n"
 		"  --kafka-version V  serve the API versions of Kafka 4.x (4, the default) or 3.9 (3.9: the old\n"
 		"                   versions Kafka 4.0 removed, KIP-896); 3.6: a broker before KIP-848 (3.9's\n"
 		"                   versions without ConsumerGroupDescribe, ListGroups up to v4)\n"
@@ -141,6 +152,31 @@ int main(int argc, char **argv)
 			if (parse_int(a, v, 1, 1000000000, &n) < 0)
 				return 2;
 			o.offsets_retention_minutes = (int)n;
+		} else if (strcmp(a, "--offsets-retention-check-interval-ms") == 0) {
+			if (parse_int(a, v, 1, LONG_MAX, &n) < 0)
+				return 2;
+			o.offsets_retention_check_interval_ms = n;
+		} else if (strcmp(a, "--retention-ms") == 0) {
+			if (parse_int(a, v, -1, LONG_MAX, &n) < 0)
+				return 2;
+			o.log_retention_ms = n;
+			o.log_retention_ms_set = true;
+		} else if (strcmp(a, "--retention-bytes") == 0) {
+			if (parse_int(a, v, -1, LONG_MAX, &n) < 0)
+				return 2;
+			o.log_retention_bytes = n;
+		} else if (strcmp(a, "--log-retention-check-interval-ms") == 0) {
+			if (parse_int(a, v, 1, LONG_MAX, &n) < 0)
+				return 2;
+			o.log_retention_check_interval_ms = n;
+		} else if (strcmp(a, "--offsets-segment-bytes") == 0) {
+			if (parse_int(a, v, 1, LONG_MAX, &n) < 0)
+				return 2;
+			o.offsets_segment_bytes = n;
+		} else if (strcmp(a, "--offsets-delete-retention-ms") == 0) {
+			if (parse_int(a, v, 0, LONG_MAX, &n) < 0)
+				return 2;
+			o.offsets_delete_retention_ms = n;
 		} else if (strcmp(a, "--kafka-version") == 0) {
 			if (v && (strcmp(v, "4") == 0 || strncmp(v, "4.", 2) == 0)) {
 				o.kafka_major = 4;

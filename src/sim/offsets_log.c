@@ -122,7 +122,7 @@ int sim_offsets_group_tombstone(const char *group_id, struct sim_offsets_record 
 
 /* ---- the journal ---- */
 
-static void journal_append(struct sim_state *st, const char *group_id, struct sim_offsets_record *r, int64_t ts)
+void sim_offsets_journal_append(struct sim_state *st, const char *group_id, struct sim_offsets_record *r, int64_t ts)
 {
 	struct sim_topic *t = sim_topic_find(st, SIM_OFFSETS_TOPIC, strlen(SIM_OFFSETS_TOPIC));
 	if (!t) {
@@ -146,7 +146,8 @@ static void journal_append(struct sim_state *st, const char *group_id, struct si
 	struct rec_batch batch;
 	char err[160];
 	if (records_batch_decode(b.data, b.len, &batch, err, sizeof err) == REC_ERR_NONE)
-		(void)sim_store_append(st, &t->parts[p], &batch);
+		sim_store_append_compacted(st, &t->parts[p], &batch,
+		                           st->offsets_segment_bytes > 0 ? st->offsets_segment_bytes : SIM_OFFSETS_SEGMENT_BYTES);
 	rec_buf_free(&b);
 }
 
@@ -160,7 +161,7 @@ void sim_offsets_log_commit(struct sim_state *st, const struct sim_group *g, con
 	struct sim_offsets_record r;
 	char err[160];
 	if (sim_offsets_commit_record(g, t, partition, c, &r, err, sizeof err) == 0)
-		journal_append(st, g->group_id, &r, c->commit_ts_ms);
+		sim_offsets_journal_append(st, g->group_id, &r, c->commit_ts_ms);
 	sim_offsets_record_free(&r);
 	free(t);
 }
@@ -172,14 +173,16 @@ void sim_offsets_log_commit_delete(struct sim_state *st, const char *group_id, c
 	struct sim_offsets_record r;
 	char err[160];
 	if (sim_offsets_commit_tombstone(group_id, t, partition, &r, err, sizeof err) == 0)
-		journal_append(st, group_id, &r, now_ms);
+		sim_offsets_journal_append(st, group_id, &r, now_ms);
 	sim_offsets_record_free(&r);
 	free(t);
 }
 
-void sim_offsets_log_group_change(struct sim_state *st, const struct sim_group *g, enum sim_group_state old_state,
+void sim_offsets_log_group_change(struct sim_state *st, struct sim_group *g, enum sim_group_state old_state,
                                   int32_t old_generation, int64_t now_ms)
 {
+	if (g->state != old_state || g->generation_id != old_generation) /* Kafka passes through a rebalance */
+		g->state_ms = now_ms;
 	if (g->type != SIM_GROUP_CLASSIC)
 		return; /* a consumer-protocol group's own records are not written (offsets_log.h) */
 	if (g->state != SIM_GROUP_STABLE && g->state != SIM_GROUP_EMPTY)
@@ -188,8 +191,8 @@ void sim_offsets_log_group_change(struct sim_state *st, const struct sim_group *
 		return;
 	struct sim_offsets_record r;
 	char err[160];
-	if (sim_offsets_group_record(g, now_ms, &r, err, sizeof err) == 0)
-		journal_append(st, g->group_id, &r, now_ms);
+	if (sim_offsets_group_record(g, g->state_ms >= 0 ? g->state_ms : now_ms, &r, err, sizeof err) == 0)
+		sim_offsets_journal_append(st, g->group_id, &r, now_ms);
 	sim_offsets_record_free(&r);
 }
 
@@ -206,6 +209,6 @@ void sim_offsets_log_group_delete(struct sim_state *st, const struct sim_group *
 	struct sim_offsets_record r;
 	char err[160];
 	if (sim_offsets_group_tombstone(g->group_id, &r, err, sizeof err) == 0)
-		journal_append(st, g->group_id, &r, now_ms);
+		sim_offsets_journal_append(st, g->group_id, &r, now_ms);
 	sim_offsets_record_free(&r);
 }

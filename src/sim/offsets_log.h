@@ -55,16 +55,19 @@ int sim_offsets_group_tombstone(const char *group_id, struct sim_offsets_record 
  * for the group itself (ConsumerGroupMetadata, member, assignment and epoch records, keys 3 to 8):
  * their group metadata is not journalled at all (doc/SIM-VS-KAFKA.md). */
 
+/* Appends one record (a one-record batch timestamped ts) to group_id's partition, creating the topic. */
+void sim_offsets_journal_append(struct sim_state *st, const char *group_id, struct sim_offsets_record *r, int64_t ts);
 /* After sim_group_commit() accepted g's commit of topic/partition. */
 void sim_offsets_log_commit(struct sim_state *st, const struct sim_group *g, const char *topic, size_t topic_len,
                             int32_t partition);
 /* After an offset was deleted (OffsetDelete) or expired. */
 void sim_offsets_log_commit_delete(struct sim_state *st, const char *group_id, const char *topic, size_t topic_len,
                                    int32_t partition, int64_t now_ms);
-/* After g's state or generation changed from (old_state, old_generation): writes the group metadata
- * when the group became Stable (a rebalance completed) or Empty (its last member left) in a new
- * state or generation, as Kafka does; otherwise nothing. */
-void sim_offsets_log_group_change(struct sim_state *st, const struct sim_group *g, enum sim_group_state old_state,
+/* After g's state or generation changed from (old_state, old_generation): a new state sets g->state_ms
+ * (Kafka's currentStateTimestamp) to now_ms; writes the group metadata when the group became Stable (a
+ * rebalance completed) or Empty (its last member left) in a new state or generation, as Kafka does;
+ * otherwise nothing. */
+void sim_offsets_log_group_change(struct sim_state *st, struct sim_group *g, enum sim_group_state old_state,
                                   int32_t old_generation, int64_t now_ms);
 /* Before g is deleted (DeleteGroups): a tombstone for every committed offset, then for the group. */
 void sim_offsets_log_group_delete(struct sim_state *st, const struct sim_group *g, int64_t now_ms);

@@ -10,6 +10,7 @@
 
 #include "sim/control.h"
 #include "sim/metrics.h"
+#include "sim/housekeeping.h"
 #include "sim/scenario.h"
 #include "sim/server.h"
 #include "util/xalloc.h"
@@ -60,6 +61,12 @@ sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
 	sim->st->group_initial_rebalance_delay_ms = o.group_initial_rebalance_delay_ms;
 	sim->st->offsets_retention_minutes = o.offsets_retention_minutes;
 	sim->st->deny_offsets_topic = o.deny_offsets_topic;
+	sim->st->offsets_retention_check_interval_ms = o.offsets_retention_check_interval_ms;
+	sim->st->log_retention_ms = o.log_retention_ms_set && o.log_retention_ms < 0 ? -1 : o.log_retention_ms;
+	sim->st->log_retention_bytes = o.log_retention_bytes;
+	sim->st->log_retention_check_interval_ms = o.log_retention_check_interval_ms;
+	sim->st->offsets_segment_bytes = o.offsets_segment_bytes;
+	sim->st->offsets_delete_retention_ms = o.offsets_delete_retention_ms;
 	sim->srv = sim_server_new(sim->st, o.port, err, errlen);
 	if (!sim->srv) {
 		sim_state_free(sim->st);
@@ -78,6 +85,7 @@ sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
 			return NULL;
 		}
 	}
+	sim_housekeeping_start(sim->srv);
 	return sim;
 }
 
@@ -99,6 +107,14 @@ int sim_metrics_port_of(const sim_cluster *sim)
 const char *sim_bootstrap(const sim_cluster *sim)
 {
 	return sim->srv->bootstrap;
+}
+
+void sim_housekeeping_run(sim_cluster *sim, int64_t now_ms)
+{
+	LOCK(sim);
+	sim_housekeeping_expire_offsets(sim->srv, now_ms);
+	sim_housekeeping_logs(sim->srv, now_ms);
+	UNLOCK(sim);
 }
 
 void sim_stop(sim_cluster *sim)

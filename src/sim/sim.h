@@ -24,7 +24,15 @@ struct sim_options {
 	int auto_create_partitions;           /* num.partitions of auto-created topics (1); -1: no auto-creation */
 	int group_min_session_timeout_ms;     /* group.min.session.timeout.ms (6000, as Kafka) */
 	int group_initial_rebalance_delay_ms; /* group.initial.rebalance.delay.ms (0; Kafka's is 3000) */
-	int offsets_retention_minutes;        /* offsets.retention.minutes served by DescribeConfigs (10080) */
+	int offsets_retention_minutes;        /* offsets.retention.minutes, served and applied (10080) */
+	/* Housekeeping (doc/SIM-VS-KAFKA.md); 0 keeps the default. */
+	int64_t offsets_retention_check_interval_ms; /* how often offsets expire (600000) */
+	int64_t log_retention_ms;             /* log.retention.ms (7 days); -1: no limit (with log_retention_ms_set) */
+	bool log_retention_ms_set;
+	int64_t log_retention_bytes;          /* log.retention.bytes per partition (-1: none) */
+	int64_t log_retention_check_interval_ms; /* retention and compaction (300000) */
+	int64_t offsets_segment_bytes;        /* __consumer_offsets' active segment (256 KiB) */
+	int64_t offsets_delete_retention_ms;  /* tombstones kept by compaction (1 day) */
 	bool deny_offsets_topic;              /* fault: Metadata answers TOPIC_AUTHORIZATION_FAILED for __consumer_offsets */
 	/* Whose API version ranges the brokers serve (doc/SIM-VS-KAFKA.md): 4 (0 means 4) is Kafka 4.x, without
 	 * the versions KIP-896 removed; 3 is Kafka 3.9, with them. Every client lagtop's tests use (librdkafka
@@ -58,6 +66,9 @@ int sim_start(sim_cluster *sim);
 const char *sim_bootstrap(const sim_cluster *sim); /* "127.0.0.1:P1,127.0.0.1:P2,..." */
 int sim_metrics_port_of(const sim_cluster *sim);   /* the metrics endpoint's port, 0 without one */
 void sim_stop(sim_cluster *sim);                   /* stops the loop thread (listeners stay bound) */
+/* Runs the broker's periodic jobs now, as if their timers fired at wall time now_ms: offset expiry, log
+ * retention, compaction of __consumer_offsets (tests). */
+void sim_housekeeping_run(sim_cluster *sim, int64_t now_ms);
 void sim_free(sim_cluster *sim);                   /* stops, closes everything */
 /* Names the scenarios (for --help and error messages). */
 const char *sim_scenario_names(void);

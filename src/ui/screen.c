@@ -638,12 +638,18 @@ static void draw_detail(struct ui *u)
 		    {LT_PF_IDLE, "idle"},
 		    {LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)"},
 		    {LT_PF_NOT_COMMITTING, "not-committing (position moves, committed offset does not)"},
+		    {LT_PF_EXPIRED, "expired (offsets.retention.minutes)"},
 		};
 		for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
 			if (p->flags & fl[i].bit)
 				snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s",
 				         flags[0] ? ", " : "", fl[i].text);
 		add_line(&lines, &n, xasprintf("flags      %s", flags[0] ? flags : "none"));
+		if (p->flags & LT_PF_EXPIRED) {
+			add_line(&lines, &n, xstrdup("           the broker deleted the committed offset: on restart the"));
+			add_line(&lines, &n, xstrdup("           consumers start from their auto.offset.reset, which the"));
+			add_line(&lines, &n, xstrdup("           broker does not know"));
+		}
 		if (p->flags & LT_PF_STALE) {
 			char d[32];
 			format_duration_ms(p->stale_ms, d, sizeof d);

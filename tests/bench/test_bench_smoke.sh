@@ -3,7 +3,7 @@
 # `make bench` (simulator process, lagtop-bench refresh and draw, lagtop --once, the kafka-python peer) and
 # prints the table with its columns and the right counts. No timing is asserted here: that is bench/'s job.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 9
+plan 12
 lt_tmpdir
 
 # Built on demand only (EXTRA_PROGRAMS): build it now, outside the parent make's job server.
@@ -32,4 +32,23 @@ like "OffsetFetch per refresh" "$table" '^  OffsetFetch +5$'
 # 3 ListGroups + 3 x 5 + 2 ListOffsets x 2 leaders + 1 Metadata
 like "lower bound" "$table" '^lower bound \(librdkafka 2.0.2\) +23$'
 like "draw line with 2000 rows" "$table" '^draw: frame, 2000 partition rows, ms +[0-9.]+ '
+
+# The soak benchmark (issue 21): its churning cluster builds, and 12 s of soak print the report.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -s -C "$LT_BUILDDIR" bench/lagtop-sim-churn \
+	>"$LT_TMP/make2.log" 2>&1
+is "bench/lagtop-sim-churn builds" "$?" 0
+if [ -n "$TMUX_BIN" ] && [ -x "$TMUX_BIN" ]; then
+	"$DEBIAN_PYTHON" "$LT_SRCDIR/bench/soak.py" --builddir "$LT_BUILDDIR" --tmux "$TMUX_BIN" --duration 12 \
+		--warmup 4 --sample 2 >"$LT_TMP/soak" 2>"$LT_TMP/soak.err"
+	is "soak.py exits 0" "$?" 0
+	soak=$(cat "$LT_TMP/soak" "$LT_TMP/soak.err")
+	diag "$soak"
+	like "the report has a row per process with a memory slope" "$soak" 'lagtop +[0-9.]+ +[0-9.]+ .* [0-9]+-[0-9]+ '
+elif [ "$CI" = true ]; then # CI runs everything: a missing prerequisite fails
+	ok "soak.py: tmux not found" false
+	ok "the report: tmux not found" false
+else
+	ok "soak.py exits 0 # SKIP tmux not found" true
+	ok "the report has a row per process # SKIP tmux not found" true
+fi
 done_testing

@@ -17,7 +17,7 @@ FUZZ_SRC_SIM = src/sim/wire.c src/sim/strmap.c src/sim/cluster.c src/sim/server.
 	src/sim/api_produce.c src/sim/metrics.c \
 	src/sim/api_fetch.c src/sim/api_group_membership.c src/sim/membership.c src/sim/records.c \
 	src/sim/record_store.c src/sim/crc32c.c src/sim/control.c src/sim/scenario.c src/sim/sim.c \
-	src/sim/offsets_log.c src/sim/api_describe_configs.c src/commitlog/encode.c src/commitlog/decode.c src/commitlog/partition.c
+	src/sim/offsets_log.c src/sim/offsets_expiry.c src/sim/housekeeping.c src/sim/api_describe_configs.c src/commitlog/encode.c src/commitlog/decode.c src/commitlog/partition.c
 
 EXTRA_DIST += tests/fuzz/run_fuzz.sh tests/fuzz/make_sim_seeds.py $(FUZZ_NAMES:%=tests/fuzz/fuzz_%.c) \
 	tests/fuzz/corpus doc/FUZZING.md

@@ -19,6 +19,9 @@ EXTRA_DIST += tests/kafka/test_kafka_reset.py
 ## --delete / --delete-offsets against the real tool on twin groups; guard on real members; backup and undo
 TESTS += tests/kafka/test_kafka_delete.py
 EXTRA_DIST += tests/kafka/test_kafka_delete.py
+## committed offsets that really expire (offsets.retention.minutes=1) vs lagtop's forecast; 3.9 and 4.x at once
+TESTS += tests/kafka/test_kafka_expiry.py
+EXTRA_DIST += tests/kafka/test_kafka_expiry.py
 ## secured clusters: SCRAM (SASL_PLAINTEXT, SASL_SSL), TLS, mutual TLS, ACLs (StandardAuthorizer); 4.x and 3.9
 TESTS += tests/kafka/test_kafka_secure.py
 EXTRA_DIST += tests/kafka/test_kafka_secure.py

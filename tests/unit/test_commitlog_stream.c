@@ -77,6 +77,24 @@ static void tombstone(lt_commit_stream *s, const char *g, const char *t, int32_t
 	commit_stream_apply(s, &r);
 }
 
+/* An offset tombstone as the reader hands it over: encoded key, null value, the record's timestamp. */
+static void tombstone_at(lt_commit_stream *s, const char *g, const char *t, int32_t p, int64_t record_ms)
+{
+	char gb[64], tb[64];
+	snprintf(gb, sizeof gb, "%s", g);
+	snprintf(tb, sizeof tb, "%s", t);
+	lt_commit_record r = {
+		.type = LT_CR_OFFSET_DELETE, .key_version = 1, .value_version = -1, .group = gb, .topic = tb, .partition = p,
+	};
+	lt_bytes k = {0}, v = {0};
+	int is_null = 0;
+	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
+	assert_true(is_null);
+	assert_int_equal(commit_stream_feed_at(s, k.data, k.len, NULL, 0, record_ms, err, sizeof err), 0);
+	bytes_free(&k);
+	bytes_free(&v);
+}
+
 static lt_commit_stream *stream(int64_t retention_ms)
 {
 	lt_commit_stream_conf c = { .retention_ms = retention_ms };
@@ -341,6 +359,91 @@ static void tombstones_remove(void **state)
 	commit_stream_free(s);
 }
 
+/* Issue 21: a tombstone written at or after the forecast is Kafka's expiry: the partition is kept as
+ * expired (no live commit), with the group even after its own tombstone; an earlier one is a delete. */
+static void tombstone_at_forecast_is_expiry(void **state)
+{
+	(void)state;
+	lt_commit_stream *s = stream(MIN);
+	lt_commit_stats st;
+	lt_commit_group_stats gs;
+	lt_commit_expired e;
+	/* an Empty group: expires a minute after it became Empty (T0 + 10 s) */
+	commit(s, "e", "t", 0, 7, T0);
+	commit(s, "e", "t", 1, 8, T0);
+	group_meta(s, "e", "consumer", 0, T0 + 10 * SEC);
+	/* a simple group: from its commits */
+	commit(s, "s", "t", 0, 3, T0 + 5 * SEC);
+	commit(s, "s", "t", 1, 4, T0 + 5 * SEC);
+
+	tombstone_at(s, "e", "t", 0, T0 + 10 * SEC + MIN + 2 * SEC); /* at the check after the forecast */
+	assert_int_equal(commit_stream_stats(s, "e", "t", 0, T0 + 2 * MIN, &st), -1);
+	assert_int_equal(commit_stream_expired(s, "e", "t", 0, &e), 0);
+	assert_int_equal(e.offset, 7);
+	assert_int_equal(e.expires_at_ms, T0 + 10 * SEC + MIN);
+	assert_int_equal(e.expired_ms, T0 + 10 * SEC + MIN + 2 * SEC);
+	assert_int_equal(e.last_commit_ms, T0);
+	tombstone_at(s, "e", "t", 1, T0 + 10 * SEC + MIN); /* exactly at the forecast: Kafka's ">=" */
+	tombstone(s, "e", NULL, 0);                          /* Kafka deletes the group left without offsets */
+	assert_int_equal(commit_stream_group_stats(s, "e", T0 + 2 * MIN, &gs), 0);
+	assert_int_equal(gs.n_partitions, 0);
+	assert_int_equal(gs.n_expired, 2);
+	assert_int_equal(gs.expired_ms, T0 + 10 * SEC + MIN + 2 * SEC);
+	assert_false(gs.has_expiry);
+
+	/* the simple group: one tombstone early (OffsetDelete), one after the forecast */
+	tombstone_at(s, "s", "t", 0, T0 + 30 * SEC);
+	tombstone_at(s, "s", "t", 1, T0 + 5 * SEC + MIN + 100);
+	assert_int_equal(commit_stream_expired(s, "s", "t", 0, &e), -1);
+	assert_int_equal(commit_stream_stats(s, "s", "t", 0, T0 + 2 * MIN, &st), -1);
+	assert_int_equal(commit_stream_expired(s, "s", "t", 1, &e), 0);
+	assert_int_equal(commit_stream_group_stats(s, "s", T0 + 2 * MIN, &gs), 0);
+	assert_int_equal(gs.n_expired, 1);
+
+	/* committed again: live again */
+	commit(s, "e", "t", 0, 9, T0 + 3 * MIN);
+	assert_int_equal(commit_stream_expired(s, "e", "t", 0, &e), -1);
+	assert_int_equal(commit_stream_stats(s, "e", "t", 0, T0 + 3 * MIN, &st), 0);
+	assert_int_equal(st.offset, 9);
+	assert_int_equal(st.commits, 1);
+	assert_int_equal(commit_stream_group_stats(s, "e", T0 + 3 * MIN, &gs), 0);
+	assert_int_equal(gs.n_expired, 1);
+	assert_int_equal(gs.n_partitions, 1);
+
+	/* a tombstone without a record time is a delete; so is one of a Stable group's subscribed offsets */
+	commit(s, "n", "t", 0, 1, T0);
+	commit_stream_feed(s, NULL, 0, NULL, 0, err, sizeof err); /* malformed: counted, changes nothing */
+	tombstone(s, "n", "t", 0);
+	assert_int_equal(commit_stream_group_stats(s, "n", T0 + HOUR, &gs), -1);
+	commit_stream_free(s);
+}
+
+/* Tombstones read before offsets.retention.minutes is known (DescribeConfigs answers late): kept until it
+ * is, then each decided. */
+static void tombstone_waits_for_the_retention(void **state)
+{
+	(void)state;
+	lt_commit_stream *s = stream(0);
+	lt_commit_expired e;
+	lt_commit_group_stats gs;
+	commit(s, "g", "t", 0, 1, T0);
+	commit(s, "g", "t", 1, 1, T0);
+	commit(s, "h", "t", 0, 1, T0);
+	tombstone_at(s, "g", "t", 0, T0 + 2 * MIN);    /* after the 1-minute forecast: expired */
+	tombstone_at(s, "g", "t", 1, T0 + 30 * SEC);   /* before it: deleted */
+	tombstone_at(s, "h", "t", 0, T0 + 30 * SEC);   /* deleted, and the group with it */
+	assert_int_equal(commit_stream_expired(s, "g", "t", 0, &e), -1); /* undecided: not shown yet */
+	assert_int_equal(commit_stream_n_groups(s), 2);
+	commit_stream_set_retention(s, MIN);
+	assert_int_equal(commit_stream_expired(s, "g", "t", 0, &e), 0);
+	assert_int_equal(commit_stream_expired(s, "g", "t", 1, &e), -1);
+	assert_int_equal(commit_stream_group_stats(s, "g", T0 + 3 * MIN, &gs), 0);
+	assert_int_equal(gs.n_expired, 1);
+	assert_int_equal(commit_stream_group_stats(s, "h", T0 + 3 * MIN, &gs), -1);
+	assert_int_equal(commit_stream_n_groups(s), 1);
+	commit_stream_free(s);
+}
+
 static void feed_counts_everything(void **state)
 {
 	(void)state;
@@ -508,6 +611,8 @@ int main(void)
 		cmocka_unit_test(expiry_follows_kafka),
 		cmocka_unit_test(explicit_expire_timestamp_wins),
 		cmocka_unit_test(tombstones_remove),
+		cmocka_unit_test(tombstone_at_forecast_is_expiry),
+		cmocka_unit_test(tombstone_waits_for_the_retention),
 		cmocka_unit_test(feed_counts_everything),
 		cmocka_unit_test(many_groups_and_partitions),
 		cmocka_unit_test(stable_group_loses_unsubscribed_topics),

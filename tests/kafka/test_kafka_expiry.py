@@ -1,0 +1,220 @@
+#!/usr/bin/python3
+"""test_kafka_expiry.py — committed offsets that really expire on Apache Kafka 3.9 and 4.x (issue 21).
+
+One single-node cluster per line, both at once (most of the wall time is the retention: the brokers mostly
+wait), with offsets.retention.minutes=1 (the smallest value the broker accepts: atLeast(1)) and
+offsets.retention.check.interval.ms=5000. On each:
+  - a simple group: a kafka-python consumer assigns, commits both partitions and closes (no JoinGroup:
+    offsets counted from their commit);
+  - an Empty group: a real member (Java kafka-clients, RefConsumer) joins, consumes, commits and leaves
+    (offsets counted from when the group became Empty).
+lagtop's forecast (`--once --format json` expires_at_ms) must be within one check interval of the moment
+the real kafka-consumer-groups --describe stops showing the offsets (polled through tool_batch, about once a
+second, bounded). Afterwards lagtop, reading the tombstones Kafka wrote to __consumer_offsets, shows each
+group's partitions as expired (flag expired, committed and lag null: not lag 0, not stale; the group Dead as
+Kafka deleted it) and restart_from auto.offset.reset.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import kafka_cluster as K  # noqa: E402
+
+BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
+LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
+TMP = tempfile.mkdtemp(prefix="lagtop-expiry-")
+CHECK_MS = 5000
+LINES = ("3.9", "4")
+GROUPS = ("xp-simple", "xp-empty")
+PER_LINE = 6
+results = []
+
+
+def ok(cond, name, diag=None):
+    results.append(bool(cond))
+    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
+    if not cond and diag is not None:
+        for line in str(diag).splitlines()[:30]:
+            print("#   " + line)
+    sys.stdout.flush()
+    return bool(cond)
+
+
+def note(text):
+    print("# " + text)
+    sys.stdout.flush()
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+def lagtop_once(bootstrap, *extra):
+    env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"), XDG_STATE_HOME=TMP)
+    env.pop("LAGTOP_CONFIG", None)
+    p = subprocess.run([LAGTOP, "--once", "-b", bootstrap, "--timeout", "20"] + list(extra), capture_output=True,
+                       text=True, timeout=90, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def find(doc, group):
+    for g in (doc or {}).get("groups", []):
+        if g["group"] == group:
+            return g
+    return None
+
+
+def shows_offsets(out):
+    """Whether kafka-consumer-groups --describe printed a row with a committed offset."""
+    for line in out.splitlines():
+        cols = line.split()
+        if len(cols) >= 4 and cols[0] in GROUPS and cols[3].isdigit():
+            return True
+    return False
+
+
+class Line:
+    """One Kafka line's cluster, groups and observations."""
+
+    def __init__(self, line):
+        self.line = line
+        self.kc = K.KafkaCluster(line, extra={"offsets.retention.minutes": "1",
+                                              "offsets.retention.check.interval.ms": str(CHECK_MS)})
+        self.tools = None
+        self.label = "Kafka " + line
+        self.forecast = {}
+        self.committed = {}
+        self.last_seen = {}  # group -> start of the last describe that still showed offsets
+        self.gone = {}       # group -> end of the first describe that showed none
+
+    def start(self):
+        self.kc.start()
+        self.label = "Kafka %s" % self.kc.version
+        from tool_batch import ToolBatch
+        self.tools = ToolBatch(self.line)
+
+    def setup(self):
+        from kafka import KafkaConsumer, TopicPartition
+        from kafka.structs import OffsetAndMetadata
+        K.create_topic(self.kc.bootstrap, "xp", 2, per_partition=5)
+        c = KafkaConsumer(bootstrap_servers=self.kc.bootstrap.split(","), group_id="xp-simple",
+                          enable_auto_commit=False, api_version=(2, 5, 0))
+        c.assign([TopicPartition("xp", 0), TopicPartition("xp", 1)])
+        c.commit({TopicPartition("xp", 0): OffsetAndMetadata(2, ""), TopicPartition("xp", 1): OffsetAndMetadata(3, "")})
+        c.close()
+        m = K.Member(self.kc, "java", "xp-empty", ["xp"], extra={"auto.offset.reset": "earliest"})
+        try:
+            if not m.wait_assigned(60) or not m.wait_for("committed 10", 60):
+                raise RuntimeError("the Java member did not consume and commit: %s" % m.seen[-5:])
+        finally:
+            m.stop()
+
+    def forecast_now(self):
+        rc, out, err = lagtop_once(self.kc.bootstrap, "--format", "json")
+        doc = json.loads(out) if rc == 0 and out else None
+        for gid in GROUPS:
+            g = find(doc, gid)
+            self.forecast[gid] = g and g.get("expires_at_ms")
+            self.committed[gid] = len([p for p in (g or {}).get("partitions", []) if p["committed"] is not None])
+        return rc, err, doc
+
+    def poll(self):
+        """One describe per group still showing offsets; True when both are gone."""
+        for gid in GROUPS:
+            if gid in self.gone:
+                continue
+            t0 = now_ms()
+            rc, out, err = self.tools.run("--bootstrap-server", self.kc.bootstrap, "--describe", "--group", gid)
+            t1 = now_ms()
+            if shows_offsets(out):
+                self.last_seen[gid] = t0
+            else:
+                self.gone[gid] = t1
+        return len(self.gone) == len(GROUPS)
+
+    def stop(self):
+        if self.tools:
+            self.tools.close()
+        self.kc.stop()
+
+
+def check_after(ln):
+    rc, out, err = lagtop_once(ln.kc.bootstrap, "--format", "json")
+    doc = json.loads(out) if rc == 0 and out else None
+    for gid in GROUPS:
+        g = find(doc, gid)
+        parts = (g or {}).get("partitions", [])
+        ok(g and ln.committed[gid] == 2 and len(parts) == 2 and all(
+            "expired" in p["flags"] and p["committed"] is None and p["lag"] is None and "stale" not in p["flags"]
+            for p in parts) and g["expired_partitions"] == 2 and g["restart_from"] == "auto.offset.reset"
+           and g["state"] == "Dead",
+           "%s: %s after expiry: its 2 partitions expired (committed and lag null, not stale), group Dead, "
+           "restart_from auto.offset.reset" % (ln.label, gid), (rc, err, g))
+    rc, out, err = lagtop_once(ln.kc.bootstrap)
+    warn = [l for l in err.splitlines() if "expired its committed offsets" in l]
+    ok(rc == 0 and len(warn) == 2 and all("auto.offset.reset" in l for l in warn),
+       "%s: the table output warns for both groups that they restart from auto.offset.reset" % ln.label, err)
+
+
+def main():
+    for prog in ("java", "mvn"):
+        if not K.shutil.which(prog):
+            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
+    try:
+        for line in LINES:
+            K.java_classes(line)
+        import kafka  # noqa: F401 (Debian's kafka-python)
+    except K.Unavailable as e:
+        K.prerequisite(str(e))
+    except ImportError:
+        K.prerequisite("kafka-python (Debian package python3-kafka)")
+    if not os.access(LAGTOP, os.X_OK):
+        K.prerequisite("%s is not built" % LAGTOP)
+    print("1..%d" % (PER_LINE * len(LINES)))
+    t0 = time.monotonic()
+    lines = [Line(l) for l in LINES]
+    try:
+        for ln in lines:
+            try:
+                ln.start()
+                ln.setup()
+                rc, err, doc = ln.forecast_now()
+                ok(rc == 0 and all(ln.forecast.values()),
+                   "%s: lagtop forecasts the expiry of the simple and the Empty group" % ln.label,
+                   (rc, err, ln.forecast))
+            except Exception:
+                ok(False, "%s: cluster, groups and forecast set up" % ln.label, traceback.format_exc())
+        live = [ln for ln in lines if all(ln.forecast.values())]
+        deadline = time.monotonic() + 60 + 40
+        while live and time.monotonic() < deadline:
+            live = [ln for ln in live if not ln.poll()]
+            time.sleep(0.5)
+        for ln in lines:
+            for gid in GROUPS:
+                f, seen, gone = ln.forecast.get(gid), ln.last_seen.get(gid), ln.gone.get(gid)
+                ok(f and gone and seen and gone >= f and seen <= f + CHECK_MS,
+                   "%s: %s: the real tool stops showing the offsets within one check interval (%d ms) after "
+                   "lagtop's forecast" % (ln.label, gid, CHECK_MS),
+                   {"forecast": f, "last_seen": seen, "gone": gone, "gone - forecast": gone and f and gone - f})
+                if f and gone:
+                    note("%s %s: forecast %d, last shown %d, gone by %d (%+d ms)" % (ln.label, gid, f, seen or 0,
+                                                                                     gone, gone - f))
+            if all(ln.gone.get(g) for g in GROUPS):
+                check_after(ln)
+    finally:
+        for ln in lines:
+            ln.stop()
+    while len(results) < PER_LINE * len(LINES):
+        ok(False, "not reached (an earlier step failed)")
+    note("%.1f s in all" % (time.monotonic() - t0))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
