@@ -173,7 +173,7 @@ def stop_proc(p):
 
 def reset_group(a, env, bootstrap, group):
     r = subprocess.run([os.path.join(a.builddir, "lagtop"), "--reset-offsets", "-g", group, "--all-topics",
-                        "--to-earliest", "--execute", "-b", bootstrap, "--timeout", "20"], capture_output=True,
+                        "--to-earliest", "--execute", "-b", bootstrap, "--timeout", "20s"], capture_output=True,
                        text=True, env=env, timeout=120)
     return r.returncode
 

@@ -128,7 +128,7 @@ def main():
         ok(recs and recs[0].offset == start, "a Fetch at the new log start reads from there", recs[:1])
         c.close()
 
-        rc, out, err = lagtop(env, "--once", "--format", "json", "-b", bs, "--timeout", "20")
+        rc, out, err = lagtop(env, "--once", "--format", "json", "-b", bs, "--timeout", "20s")
         doc = json.loads(out) if rc == 0 and out else {}
         forecast = {gid: (find(doc, gid) or {}).get("expires_at_ms") for gid in ("ex-simple", "ex-empty")}
         ok(all(forecast.values()), "lagtop forecasts the expiry of the simple and the Empty group", (rc, err, forecast))
@@ -154,7 +154,7 @@ def main():
                "%s: the offsets are gone within one check interval after lagtop's forecast" % gid,
                {"forecast": f, "gone": g, "late_ms": g and f and g - f})
 
-        rc, out, err = lagtop(env, "--once", "--format", "json", "-b", bs, "--timeout", "20")
+        rc, out, err = lagtop(env, "--once", "--format", "json", "-b", bs, "--timeout", "20s")
         doc = json.loads(out) if rc == 0 and out else {}
         for gid in ("ex-simple", "ex-empty"):
             g = find(doc, gid)
@@ -171,7 +171,7 @@ def main():
         cs = doc.get("commit_stream", {})
         ok(cs.get("state") == "live", "the commit stream read the tombstones and is live", cs)
 
-        rc, out, err = lagtop(env, "--once", "-b", bs, "--timeout", "20")
+        rc, out, err = lagtop(env, "--once", "-b", bs, "--timeout", "20s")
         rows = [l.split() for l in out.splitlines() if l.startswith("ex-empty") or l.startswith("ex-simple")]
         ok(rc == 0 and len(rows) == 4 and all("expired" in r for r in rows),
            "table: the CURRENT-OFFSET of each expired partition reads 'expired'", out)

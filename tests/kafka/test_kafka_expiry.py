@@ -58,7 +58,7 @@ def now_ms():
 def lagtop_once(bootstrap, *extra):
     env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"), XDG_STATE_HOME=TMP)
     env.pop("LAGTOP_CONFIG", None)
-    p = subprocess.run([LAGTOP, "--once", "-b", bootstrap, "--timeout", "20"] + list(extra), capture_output=True,
+    p = subprocess.run([LAGTOP, "--once", "-b", bootstrap, "--timeout", "20s"] + list(extra), capture_output=True,
                        text=True, timeout=90, env=env)
     return p.returncode, p.stdout, p.stderr
 
