@@ -88,9 +88,9 @@ class Sampler:
                 self.csv.flush()
 
     def report(self, warmup, out):
-        out.write("%-10s %8s %8s %9s %9s %11s %7s %7s %9s %9s %9s\n" % (
-            "process", "rss0 MB", "rss MB", "min MB*", "max MB*", "KB/min*", "cpu %*", "fds*", "fd/h*", "threads*",
-            "thr/h*"))
+        out.write("%-10s %8s %8s %9s %9s %11s %11s %7s %7s %9s %9s %9s\n" % (
+            "process", "rss0 MB", "rss MB", "min MB*", "max MB*", "KB/min*", "KB/min 2/2", "cpu %*", "fds*", "fd/h*",
+            "threads*", "thr/h*"))
         summary = {}
         for name, rows in self.rows.items():
             if not rows:
@@ -99,21 +99,24 @@ class Sampler:
             after = [r for r in rows if r[0] >= warmup] or rows
             xs = [r[0] / 60 for r in after]
             rs = slope(xs, [r[1] for r in after])
+            half = after[len(after) // 2:]  # growth that slows down (caches filling) vs a leak
+            rs2 = slope([r[0] / 60 for r in half], [r[1] for r in half])
             fs = slope(xs, [r[3] for r in after])
             ts = slope(xs, [r[4] for r in after])
             shares = [r[2] for r in after if r[2] is not None]
             cpu = sum(shares) / len(shares) if shares else None
             summary[name] = dict(rss0=rows[0][1], rss=rows[-1][1], slope_kb_min=rs, cpu=cpu)
-            out.write("%-10s %8.1f %8.1f %9.1f %9.1f %11s %7s %7s %9s %9s %9s\n" % (
+            out.write("%-10s %8.1f %8.1f %9.1f %9.1f %11s %11s %7s %7s %9s %9s %9s\n" % (
                 name, rows[0][1] / 1024, rows[-1][1] / 1024, min(r[1] for r in after) / 1024,
                 max(r[1] for r in after) / 1024, "%.1f" % rs if rs is not None else "-",
+                "%.1f" % rs2 if rs2 is not None else "-",
                 "%.1f" % cpu if cpu is not None else "-",
                 "%d-%d" % (min(r[3] for r in after), max(r[3] for r in after)),
                 "%.2f" % (fs * 60) if fs is not None else "-",
                 "%d-%d" % (min(r[4] for r in after), max(r[4] for r in after)),
                 "%.2f" % (ts * 60) if ts is not None else "-"))
-        out.write("* after the %d s warm-up; slopes by least squares over the samples; cpu: share of one core\n"
-                  % warmup)
+        out.write("* after the %d s warm-up; slopes by least squares over the samples (2/2: over the second half of "
+                  "them); cpu: share of one core\n" % warmup)
         return summary
 
 
