@@ -16,6 +16,7 @@
 
 #include "sim/cluster.h"
 #include "sim/strmap.h"
+#include "util/prom.h"
 #include "util/xalloc.h"
 
 #define LEAD "kafka_consumer_fetch_manager_metrics_records_lead"
@@ -53,41 +54,24 @@ static void put(struct page *pg, const char *fmt, ...)
 	}
 }
 
-/* A label value with Prometheus' escapes (\\, \", \n), into a static-sized buffer (cut if longer). */
-static const char *esc(const char *s, size_t len, char *out, size_t outlen)
-{
-	size_t w = 0;
-	for (size_t i = 0; i < len && w + 3 < outlen; i++) {
-		char c = s[i];
-		if (c == '\\' || c == '"' || c == '\n') {
-			out[w++] = '\\';
-			out[w++] = c == '\n' ? 'n' : c;
-		} else {
-			out[w++] = c;
-		}
-	}
-	out[w] = '\0';
-	return out;
-}
-
 struct each_ctx {
 	struct sim_state *st;
 	const struct sim_scenario *scn;
 	const struct sim_group *g;
-	const char *client;
+	const char *client; /* escaped for a label value */
 	struct page *lead, *lag;
 };
 
 static void one_assignment(const char *topic, size_t tlen, const int32_t *parts, int n, void *arg)
 {
 	struct each_ctx *c = arg;
-	char t[256], tname[256], cl[256];
+	char t[256];
 	if (tlen >= sizeof(t))
 		return;
 	memcpy(t, topic, tlen);
 	t[tlen] = '\0';
-	esc(topic, tlen, tname, sizeof(tname));
-	esc(c->client, strlen(c->client), cl, sizeof(cl));
+	char *tname = prom_escape_label_value(t);
+	const char *cl = c->client;
 	for (int i = 0; i < n; i++) {
 		const struct sim_partition *p = sim_partition_find(c->st, t, tlen, parts[i]);
 		if (!p)
@@ -99,16 +83,15 @@ static void one_assignment(const char *topic, size_t tlen, const int32_t *parts,
 			known = cm && cm->set;
 			pos = known ? cm->offset : 0;
 		}
+		char lead[32] = "NaN", lag[32] = "NaN"; /* NaN: the consumer has not fetched yet */
 		if (known) {
-			put(c->lead, LEAD "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} %lld.0\n", cl, (int)parts[i],
-			    tname, (long long)(pos - p->log_start));
-			put(c->lag, LAG "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} %lld.0\n", cl, (int)parts[i], tname,
-			    (long long)(p->log_end - pos));
-		} else {
-			put(c->lead, LEAD "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} NaN\n", cl, (int)parts[i], tname);
-			put(c->lag, LAG "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} NaN\n", cl, (int)parts[i], tname);
+			snprintf(lead, sizeof lead, "%lld.0", (long long)(pos - p->log_start));
+			snprintf(lag, sizeof lag, "%lld.0", (long long)(p->log_end - pos));
 		}
+		put(c->lead, LEAD "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} %s\n", cl, (int)parts[i], tname, lead);
+		put(c->lag, LAG "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} %s\n", cl, (int)parts[i], tname, lag);
 	}
+	free(tname);
 }
 
 char *sim_metrics_page(struct sim_state *st, const struct sim_scenario *scn, size_t *len)
@@ -123,8 +106,10 @@ char *sim_metrics_page(struct sim_state *st, const struct sim_scenario *scn, siz
 			const struct sim_member *mem = g->members[m];
 			if (!mem->assignment || !mem->client_id)
 				continue;
-			struct each_ctx c = {st, scn, g, mem->client_id, &lead, &lag};
+			char *client = prom_escape_label_value(mem->client_id);
+			struct each_ctx c = {st, scn, g, client, &lead, &lag};
 			(void)sim_consumer_assignment_each(mem->assignment, mem->assignment_len, one_assignment, &c);
+			free(client);
 		}
 	}
 	put(&all, "%s%s", lead.buf, lag.buf);
