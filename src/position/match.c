@@ -181,6 +181,7 @@ void pos_match(lt_snapshot *s, const lt_pos_input *in, size_t n, int64_t now_ms,
 	const char **clients = member_clients(s, &n_clients);
 	for (size_t k = 0; k < n; k++) {
 		const lt_pos_reports *r = in[k].reports;
+		size_t keys = 0; /* first reports of a (client, topic, partition) whose client is a member */
 		for (size_t i = 0; r && i < r->n; i++) {
 			const lt_pos_report *rep = &r->v[i];
 			int64_t ts = rep->ts_ms >= 0 ? rep->ts_ms : in[k].taken_ms;
@@ -194,19 +195,15 @@ void pos_match(lt_snapshot *s, const lt_pos_input *in, size_t n, int64_t now_ms,
 					t[k].no_group++;
 					note_client(&t[k], rep->client_id);
 				}
-			} else if (max_age_ms > 0 && now_ms - ts > max_age_ms) {
-				t[k].stale++;
+			} else {
+				keys++;
+				if (max_age_ms > 0 && now_ms - ts > max_age_ms)
+					t[k].stale++;
 			}
 		}
 		/* owned-but-not-here is "used" or "stale"; reports of member clients that were neither were
 		 * for partitions the client does not own now */
 		if (r) {
-			size_t keys = 0;
-			for (size_t i = 0; i < r->n; i++)
-				if (!i || strcmp(r->v[i - 1].client_id, r->v[i].client_id) ||
-				    strcmp(r->v[i - 1].topic, r->v[i].topic) || r->v[i - 1].partition != r->v[i].partition)
-					if (bsearch(&r->v[i].client_id, clients, n_clients, sizeof *clients, cmp_str))
-						keys++;
 			size_t accounted = t[k].used + t[k].stale + t[k].superseded;
 			t[k].not_owned = keys > accounted ? keys - accounted : 0;
 		}
