@@ -348,7 +348,6 @@ struct stage2 {
 	rd_kafka_queue_t *q;
 	int64_t deadline;            /* for requests to named brokers */
 	size_t pending;              /* this refresh's results still expected */
-	bool list_done;              /* every broker's ListGroups answered (or failed) */
 	size_t lists_pending;        /* brokers whose ListGroups has not answered */
 	bool list_failed;            /* some broker's ListGroups failed: a group not listed may still exist */
 	bool *list_answered;         /* per md->brokers[i] */
@@ -603,7 +602,7 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 		describe_send(st, &by[i], nb - i < DESCRIBE_BATCH ? nb - i : DESCRIBE_BATCH, broker);
 	free(by);
 	if (st->lists_pending > 0 && --st->lists_pending == 0) {
-		st->list_done = ws->list_done = true;
+		ws->list_done = true;
 		ws->list_complete = !st->list_failed;
 		send_cold(st, ws, ws->list_complete);
 	}
