@@ -38,11 +38,6 @@ static lt_reset_target map_target(lt_target_kind k)
 	return LT_RESET_NONE;
 }
 
-static lt_reset_conn *connect_from_options(const struct lt_options *o, int *exit_code, char *err, size_t errlen)
-{
-	return cli_reset_connect(o, "resets", exit_code, err, errlen);
-}
-
 lt_reset_conn *cli_reset_connect(const struct lt_options *o, const char *what, int *exit_code, char *err,
 				 size_t errlen)
 {
@@ -69,11 +64,6 @@ lt_reset_conn *cli_reset_connect(const struct lt_options *o, const char *what, i
 	cluster_conf_free(&cc);
 	config_free(&cfg);
 	return c;
-}
-
-static void print_lines(FILE *f, const char *prefix, const char *text)
-{
-	cli_print_lines(f, prefix, text);
 }
 
 void cli_print_lines(FILE *f, const char *prefix, const char *text)
@@ -114,14 +104,14 @@ static void print_result(const lt_reset_result *res, FILE *out)
 			if (res->parts[i].error) {
 				char *line = xasprintf("%s-%d: refused: %s", res->parts[i].topic, res->parts[i].partition,
 						       res->parts[i].error);
-				print_lines(stderr, "lagtop: ", line);
+				cli_print_lines(stderr, "lagtop: ", line);
 				free(line);
 			}
 	}
 	if (res->backup_path)
 		fprintf(stderr, "lagtop: backup of the previous offsets: %s%s\n", res->backup_path,
 			res->committed ? "" : " (the reset was not applied: the offsets are still these)");
-	print_lines(stderr, "lagtop: ", res->message ? res->message : "");
+	cli_print_lines(stderr, "lagtop: ", res->message ? res->message : "");
 	if (res->audit_error)
 		fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", res->audit_error);
 }
@@ -154,9 +144,9 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 {
 	char err[1024], msg[8192];
 	int exit_code;
-	lt_reset_conn *c = connect_from_options(o, &exit_code, err, sizeof err);
+	lt_reset_conn *c = cli_reset_connect(o, "resets", &exit_code, err, sizeof err);
 	if (!c) {
-		print_lines(stderr, "lagtop: ", err);
+		cli_print_lines(stderr, "lagtop: ", err);
 		set_outcome(b, "not reset: %s", err);
 		return exit_code;
 	}
@@ -165,14 +155,14 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	lt_reset_input in;
 	reset_input_init(&in);
 	if (reset_exec_gather(c, rq, &in, err, sizeof err)) {
-		print_lines(stderr, "lagtop: ", err);
+		cli_print_lines(stderr, "lagtop: ", err);
 		set_outcome(b, "not reset: %s", err);
 		rc = LT_EXIT_CLUSTER;
 		goto out;
 	}
 	/* Like kafka-consumer-groups: an active group is refused before anything is planned or printed. */
 	if (reset_guard(rq->group, &in, msg, sizeof msg) != LT_GUARD_PROCEED) {
-		print_lines(stderr, "lagtop: ", msg);
+		cli_print_lines(stderr, "lagtop: ", msg);
 		set_outcome(b, "refused by the guard (%s): nothing planned or committed",
 			    group_state_name(in.state));
 		if (o->execute) {
@@ -187,13 +177,13 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	bool cluster_fault = false;
 	plan = reset_plan_build_ex(rq, &in, &cluster_fault, err, sizeof err);
 	if (!plan) {
-		print_lines(stderr, "lagtop: ", err);
+		cli_print_lines(stderr, "lagtop: ", err);
 		set_outcome(b, "not planned: %s", err);
 		rc = cluster_fault ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
 		goto out;
 	}
 	for (size_t i = 0; i < plan->n_warnings; i++)
-		print_lines(stderr, "lagtop: warning: ", plan->warnings[i]);
+		cli_print_lines(stderr, "lagtop: warning: ", plan->warnings[i]);
 	if (o->export_csv && b && b->several) {
 		/* printed with the other groups' plans at the end */
 	} else if (o->export_csv) {
@@ -254,14 +244,14 @@ static int reset_one(const struct lt_options *o, const char *group, struct batch
 	lt_reset_request rq;
 	lt_reset_target target = map_target(o->target);
 	if (reset_request_init(&rq, group, target, o->target_arg, reset_now_ms(), err, sizeof err)) {
-		print_lines(stderr, "lagtop: ", err);
+		cli_print_lines(stderr, "lagtop: ", err);
 		reset_request_free(&rq);
 		return LT_EXIT_USAGE;
 	}
 	rq.all_topics = o->all_topics;
 	for (size_t i = 0; i < o->n_topics; i++)
 		if (reset_request_add_topic(&rq, o->topics[i], err, sizeof err)) {
-			print_lines(stderr, "lagtop: ", err);
+			cli_print_lines(stderr, "lagtop: ", err);
 			reset_request_free(&rq);
 			return LT_EXIT_USAGE;
 		}
@@ -270,7 +260,7 @@ static int reset_one(const struct lt_options *o, const char *group, struct batch
 		if (!text || reset_request_load_csv(&rq, text, err, sizeof err)) {
 			/* err quotes the file's bytes: terminal-safe like every other message */
 			char *msg = xasprintf("%s%s%s", text ? o->target_arg : "", text ? ": " : "", err);
-			print_lines(stderr, "lagtop: ", msg);
+			cli_print_lines(stderr, "lagtop: ", msg);
 			free(msg);
 			free(text);
 			reset_request_free(&rq);
@@ -345,7 +335,7 @@ int mode_reset(const struct lt_options *o)
 	fprintf(stderr, "\nlagtop: %zu groups:\n", n);
 	for (size_t i = 0; i < n; i++) {
 		char *line = xasprintf("  %s: %s", ids[i], outcomes[i]);
-		print_lines(stderr, "lagtop: ", line);
+		cli_print_lines(stderr, "lagtop: ", line);
 		free(line);
 		free(outcomes[i]);
 		free(ids[i]);
@@ -365,7 +355,7 @@ int mode_undo(const struct lt_options *o)
 	memset(&rq, 0, sizeof rq);
 	int u = reset_undo_request(o->undo_group, &rq, path, sizeof path, err, sizeof err);
 	if (u != 0) {
-		print_lines(stderr, "lagtop: ", err);
+		cli_print_lines(stderr, "lagtop: ", err);
 		reset_request_free(&rq);
 		return u > 0 ? LT_EXIT_USAGE : LT_EXIT_CLUSTER;
 	}

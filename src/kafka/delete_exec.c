@@ -73,11 +73,6 @@ static int guard(lt_reset_conn *c, lt_guard_action act, const char *group, lt_de
 	return -1;
 }
 
-static void backup_into(void *arg, const char *topic, int32_t partition, int64_t offset)
-{
-	reset_input_part(arg, topic, partition)->committed = offset;
-}
-
 static lt_delete_part *add_part(lt_delete_result *res, const char *topic, int32_t partition, int kerr)
 {
 	for (size_t i = 0; i < res->n_parts; i++)
@@ -127,7 +122,7 @@ static int backup(lt_reset_conn *c, const char *group, const rd_kafka_topic_part
 	char err[1024], path[4096];
 	lt_reset_input cur;
 	reset_input_init(&cur);
-	if (reset_read_committed(c, group, parts, backup_into, &cur, err, sizeof err)) {
+	if (reset_read_committed(c, group, parts, reset_committed_into_input, &cur, err, sizeof err)) {
 		reset_input_free(&cur);
 		res->group_kerr = -1;
 		set_message(res, LT_DEL_FAILED,
@@ -171,7 +166,7 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 		char err[1024];
 		lt_reset_input cur;
 		reset_input_init(&cur);
-		if (reset_read_committed(c, group, NULL, backup_into, &cur, err, sizeof err) == 0) {
+		if (reset_read_committed(c, group, NULL, reset_committed_into_input, &cur, err, sizeof err) == 0) {
 			take_committed(res, &cur);
 			set_message(res, LT_DEL_PREVIEW, NULL);
 		} else {
@@ -405,7 +400,7 @@ lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *r
 	if (dry_run) {
 		lt_reset_input cur;
 		reset_input_init(&cur);
-		brc = l->cnt ? reset_read_committed(c, rq->group, l, backup_into, &cur, err, sizeof err) : 0;
+		brc = l->cnt ? reset_read_committed(c, rq->group, l, reset_committed_into_input, &cur, err, sizeof err) : 0;
 		if (brc == 0)
 			take_committed(res, &cur);
 		reset_input_free(&cur);

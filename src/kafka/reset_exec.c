@@ -273,7 +273,7 @@ int reset_read_committed(lt_reset_conn *c, const char *group, const rd_kafka_top
 	return rc;
 }
 
-static void committed_into_input(void *arg, const char *topic, int32_t partition, int64_t offset)
+void reset_committed_into_input(void *arg, const char *topic, int32_t partition, int64_t offset)
 {
 	reset_input_part(arg, topic, partition)->committed = offset;
 }
@@ -355,7 +355,7 @@ out:
 int reset_exec_gather(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_input *in, char *err, size_t errlen)
 {
 	reset_exec_read_state(c, rq->group, in);
-	if (reset_read_committed(c, rq->group, NULL, committed_into_input, in, err, errlen))
+	if (reset_read_committed(c, rq->group, NULL, reset_committed_into_input, in, err, errlen))
 		return -1;
 	size_t n_topics = 0;
 	char **topics = reset_request_topics(rq, in, &n_topics);
@@ -582,12 +582,6 @@ char *reset_audit_line(lt_reset_conn *c, const char *group, const char *counts, 
 	return ret;
 }
 
-static void backup_into(void *arg, const char *topic, int32_t partition, int64_t offset)
-{
-	lt_reset_part *p = reset_input_part(arg, topic, partition);
-	p->committed = offset;
-}
-
 static void readback_into(void *arg, const char *topic, int32_t partition, int64_t offset)
 {
 	lt_reset_result *res = arg;
@@ -636,7 +630,7 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	rd_kafka_topic_partition_list_t *bl = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
 	for (size_t i = 0; i < plan->n_rows; i++)
 		rd_kafka_topic_partition_list_add(bl, plan->rows[i].topic, plan->rows[i].partition);
-	int bkrc = reset_read_committed(c, plan->group, bl, backup_into, &cur, err, sizeof err);
+	int bkrc = reset_read_committed(c, plan->group, bl, reset_committed_into_input, &cur, err, sizeof err);
 	rd_kafka_topic_partition_list_destroy(bl);
 	if (bkrc) {
 		reset_input_free(&cur);

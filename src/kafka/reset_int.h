@@ -30,6 +30,8 @@ rd_kafka_event_t *reset_wait_result_err(lt_reset_conn *c, rd_kafka_queue_t *q, r
 					const char *what, rd_kafka_resp_err_t *event_err, char *err, size_t errlen);
 
 /* The group's committed offsets (every partition when parts is NULL); cb is called for each committed one. */
+/* A reset_read_committed callback: the offset into the lt_reset_input's part (arg is the input). */
+void reset_committed_into_input(void *arg, const char *topic, int32_t partition, int64_t offset);
 int reset_read_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
 			 void (*cb)(void *, const char *, int32_t, int64_t), void *arg, char *err, size_t errlen);
 
