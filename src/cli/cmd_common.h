@@ -13,6 +13,11 @@
 lt_reset_conn *cli_reset_connect(const struct lt_options *o, const char *what, int *exit_code, char *err,
 				 size_t errlen);
 
+/* The groups a guarded command acts on: with --all-groups every group the cluster lists (kcg_group_ids),
+ * else the --group ids, a group named twice once. Returns an exit status (not LT_EXIT_OK: nothing in ids);
+ * ids and its strings are the caller's. */
+int cli_group_ids(const struct lt_options *o, char ***ids, size_t *n);
+
 /* Writes text line by line, each prefixed and made terminal-safe (messages carry names from the cluster:
  * client ids, hosts, topics). */
 void cli_print_lines(FILE *f, const char *prefix, const char *text);

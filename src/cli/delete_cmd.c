@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cli/cmd_common.h"
-#include "cli/kcg.h"
 #include "cli/modes.h"
 #include "kafka/delete_exec.h"
 #include "reset/plan.h"
@@ -145,28 +144,16 @@ int mode_delete(const struct lt_options *o)
 	}
 	rc = LT_EXIT_OK;
 	/* --all-groups: every group the cluster lists, as kafka-consumer-groups deletes them (each still guarded,
-	 * so the active ones are refused and the rest deleted) */
-	char **all = NULL;
-	size_t n_all = 0;
-	if (o->all_groups) {
-		rc = kcg_group_ids(o, &all, &n_all);
-		if (rc != LT_EXIT_OK) {
-			reset_conn_free(c);
-			return rc;
-		}
-	}
-	/* a group named twice is deleted once, as the admin client's map of groups does */
-	size_t n_given = o->all_groups ? n_all : o->n_groups;
-	const char **groups = xcalloc(n_given + 1, sizeof *groups);
+	 * so the active ones are refused and the rest deleted); a group named twice is deleted once, as the
+	 * admin client's map of groups does */
+	char **ids = NULL;
 	size_t n = 0;
-	for (size_t i = 0; i < n_given; i++) {
-		const char *g = o->all_groups ? all[i] : o->groups[i];
-		bool seen = false;
-		for (size_t k = 0; k < n; k++)
-			seen |= strcmp(groups[k], g) == 0;
-		if (!seen)
-			groups[n++] = g;
+	rc = cli_group_ids(o, &ids, &n);
+	if (rc != LT_EXIT_OK) {
+		reset_conn_free(c);
+		return rc;
 	}
+	const char **groups = (const char **)ids;
 	if (o->all_groups && n == 0)
 		fprintf(stderr, "lagtop: --all-groups: the cluster has no groups\n");
 	lt_delete_result *res = xcalloc(n, sizeof *res);
@@ -190,10 +177,9 @@ int mode_delete(const struct lt_options *o)
 	for (size_t i = 0; i < n; i++)
 		delete_result_free(&res[i]);
 	free(res);
-	free(groups);
-	for (size_t i = 0; i < n_all; i++)
-		free(all[i]);
-	free(all);
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
 	reset_conn_free(c);
 	return rc;
 }

@@ -66,6 +66,23 @@ lt_reset_conn *cli_reset_connect(const struct lt_options *o, const char *what, i
 	return c;
 }
 
+int cli_group_ids(const struct lt_options *o, char ***ids, size_t *n)
+{
+	*ids = NULL;
+	*n = 0;
+	if (o->all_groups)
+		return kcg_group_ids(o, ids, n);
+	*ids = xcalloc(o->n_groups + 1, sizeof **ids);
+	for (size_t i = 0; i < o->n_groups; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < *n && !seen; k++)
+			seen = strcmp((*ids)[k], o->groups[i]) == 0;
+		if (!seen)
+			(*ids)[(*n)++] = xstrdup(o->groups[i]);
+	}
+	return LT_EXIT_OK;
+}
+
 void cli_print_lines(FILE *f, const char *prefix, const char *text)
 {
 	const char *p = text;
@@ -285,24 +302,13 @@ int mode_reset(const struct lt_options *o)
 {
 	size_t n = 0;
 	char **ids = NULL;
-	if (o->all_groups) {
-		int rc = kcg_group_ids(o, &ids, &n);
-		if (rc != LT_EXIT_OK)
-			return rc;
-		if (n == 0) {
-			fprintf(stderr, "lagtop: --all-groups: the cluster has no groups\n");
-			free(ids);
-			return LT_EXIT_OK;
-		}
-	} else {
-		ids = xcalloc(o->n_groups + 1, sizeof *ids);
-		for (size_t i = 0; i < o->n_groups; i++) {
-			bool seen = false; /* the same group twice is reset once */
-			for (size_t k = 0; k < n && !seen; k++)
-				seen = strcmp(ids[k], o->groups[i]) == 0;
-			if (!seen)
-				ids[n++] = xstrdup(o->groups[i]);
-		}
+	int ids_rc = cli_group_ids(o, &ids, &n);
+	if (ids_rc != LT_EXIT_OK)
+		return ids_rc;
+	if (o->all_groups && n == 0) {
+		fprintf(stderr, "lagtop: --all-groups: the cluster has no groups\n");
+		free(ids);
+		return LT_EXIT_OK;
 	}
 	if (n == 1) {
 		int rc = reset_one(o, ids[0], NULL);
