@@ -464,13 +464,7 @@ int mode_describe(const struct lt_options *o)
 		return rc;
 	/* a consumer-protocol group whose members this librdkafka cannot read: its tables would show no
 	 * members and '-' owners, which would read as "nobody"; one line says why */
-	char *unreadable = group_view_unreadable_line(s);
-	if (unreadable) {
-		char *e = output_sanitize(unreadable);
-		fprintf(stderr, "lagtop: warning: %s\n", e);
-		free(e);
-		free(unreadable);
-	}
+	output_warn_unreadable(stderr, s);
 	kcg_print_describe(stdout, stderr, o, s);
 	return finish(s);
 }

@@ -10,7 +10,6 @@
 #include "cli/output.h"
 #include "cli/target.h"
 #include "kafka/collector.h"
-#include "model/group_view.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -47,13 +46,7 @@ static void print_warnings(const lt_snapshot *s)
 		free(e);
 	}
 	/* The table has no room to say why a group's owners are "?": one line for all such groups. */
-	char *unreadable = group_view_unreadable_line(s);
-	if (unreadable) {
-		char *e = output_sanitize(unreadable);
-		fprintf(stderr, "lagtop: warning: %s\n", e);
-		free(e);
-		free(unreadable);
-	}
+	output_warn_unreadable(stderr, s);
 	/* Offsets about to expire: the group will restart from auto.offset.reset when it comes back. */
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/group_view.h"
 #include "util/csv.h"
 #include "util/json.h"
 #include "util/sanitize.h"
@@ -25,6 +26,17 @@ static bool locale_is_utf8(void)
 char *output_sanitize(const char *s)
 {
 	return sanitize_dup(s, locale_is_utf8());
+}
+
+void output_warn_unreadable(FILE *err, const lt_snapshot *s)
+{
+	char *unreadable = group_view_unreadable_line(s);
+	if (!unreadable)
+		return;
+	char *e = output_sanitize(unreadable);
+	fprintf(err, "lagtop: warning: %s\n", e);
+	free(e);
+	free(unreadable);
 }
 
 void output_duration(char *buf, size_t len, int64_t ms)

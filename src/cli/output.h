@@ -21,6 +21,11 @@ int output_prometheus(FILE *out, const lt_snapshot *s);
 /* Untrusted text made safe for a terminal: a new string (caller frees). */
 char *output_sanitize(const char *s);
 
+/* One "lagtop: warning: ..." line on err naming the consumer-protocol groups whose members this
+ * librdkafka cannot read (their owners show as "?" or "-", which would read as "nobody"); nothing when
+ * there are none. */
+void output_warn_unreadable(FILE *err, const lt_snapshot *s);
+
 /* "850ms", "12.3s", "4m05s", "2h03m", "3d04h" into buf. */
 void output_duration(char *buf, size_t len, int64_t ms);
 
