@@ -64,8 +64,9 @@ static void fill_group(const lt_commit_stream *cs, lt_group *g, int64_t now_ms)
 	}
 }
 
+/* group and topic point into the stream, valid while the reader's lock is held (all of fill_expired) */
 struct expired_entry {
-	char *group, *topic;
+	const char *group, *topic;
 	int32_t partition;
 	int64_t last_commit_ms, expired_ms;
 };
@@ -79,7 +80,7 @@ static void collect_expired(const char *group, const lt_commit_expired *e, void 
 {
 	struct expired_list *l = arg;
 	l->e = xgrow(l->e, &l->cap, l->n + 1, sizeof *l->e);
-	l->e[l->n++] = (struct expired_entry){xstrdup(group), xstrdup(e->topic), e->partition, e->last_commit_ms,
+	l->e[l->n++] = (struct expired_entry){group, e->topic, e->partition, e->last_commit_ms,
 	                                      e->expired_ms};
 }
 
@@ -190,10 +191,6 @@ static void fill_expired(const lt_commit_stream *cs, lt_snapshot *s, int64_t now
 	if (refinish) {
 		log_offsets_from_others(s);
 		snapshot_finish(s);
-	}
-	for (size_t i = 0; i < l.n; i++) {
-		free(l.e[i].group);
-		free(l.e[i].topic);
 	}
 	free(l.e);
 }
