@@ -30,13 +30,9 @@ static size_t broker_configs(const struct sim_req *req, struct cfg *c)
 	c[n] = (struct cfg){.name = "broker.id", .read_only = true, .source = SRC_STATIC_BROKER};
 	snprintf(c[n++].value, sizeof c->value, "%d", req->node_id);
 	c[n] = (struct cfg){.name = "offsets.retention.minutes", .read_only = true, .source = SRC_DEFAULT};
-	snprintf(c[n++].value, sizeof c->value, "%d",
-	         req->st->offsets_retention_minutes > 0 ? req->st->offsets_retention_minutes
-	                                                : SIM_OFFSETS_RETENTION_MINUTES);
+	snprintf(c[n++].value, sizeof c->value, "%lld", (long long)(sim_offsets_retention_ms(req->st) / 60000));
 	c[n] = (struct cfg){.name = "offsets.retention.check.interval.ms", .read_only = true, .source = SRC_DEFAULT};
-	snprintf(c[n++].value, sizeof c->value, "%lld",
-	         (long long)(req->st->offsets_retention_check_interval_ms > 0 ? req->st->offsets_retention_check_interval_ms
-	                                                                      : SIM_OFFSETS_RETENTION_CHECK_INTERVAL_MS));
+	snprintf(c[n++].value, sizeof c->value, "%lld", (long long)sim_offsets_retention_check_interval_ms(req->st));
 	c[n] = (struct cfg){.name = "offsets.topic.num.partitions", .read_only = true, .source = SRC_DEFAULT};
 	snprintf(c[n++].value, sizeof c->value, "%d", SIM_OFFSETS_PARTITIONS);
 	return n;

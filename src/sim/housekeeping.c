@@ -7,12 +7,6 @@
 #include "sim/server.h"
 #include "util/timeutil.h"
 
-static int64_t expiry_interval(const struct sim_state *st)
-{
-	return st->offsets_retention_check_interval_ms > 0 ? st->offsets_retention_check_interval_ms
-	                                                   : SIM_OFFSETS_RETENTION_CHECK_INTERVAL_MS;
-}
-
 static int64_t logs_interval(const struct sim_state *st)
 {
 	return st->log_retention_check_interval_ms > 0 ? st->log_retention_check_interval_ms
@@ -33,7 +27,7 @@ static void expiry_timer(struct sim_server *srv, void *arg)
 {
 	(void)arg;
 	sim_housekeeping_expire_offsets(srv, now_wall_ms());
-	(void)sim_timer_add(srv, now_mono_ms() + expiry_interval(srv->st), expiry_timer, NULL);
+	(void)sim_timer_add(srv, now_mono_ms() + sim_offsets_retention_check_interval_ms(srv->st), expiry_timer, NULL);
 }
 
 static void logs_timer(struct sim_server *srv, void *arg)
@@ -47,6 +41,6 @@ void sim_housekeeping_start(struct sim_server *srv)
 {
 	/* Kafka schedules the first offset cleanup one interval after the coordinator loads, and the first
 	 * retention check after log.initial.task.delay.ms (30 s); the sim starts both one interval in. */
-	(void)sim_timer_add(srv, now_mono_ms() + expiry_interval(srv->st), expiry_timer, NULL);
+	(void)sim_timer_add(srv, now_mono_ms() + sim_offsets_retention_check_interval_ms(srv->st), expiry_timer, NULL);
 	(void)sim_timer_add(srv, now_mono_ms() + logs_interval(srv->st), logs_timer, NULL);
 }

@@ -13,6 +13,12 @@ int64_t sim_offsets_retention_ms(const struct sim_state *st)
 	return minutes * 60000;
 }
 
+int64_t sim_offsets_retention_check_interval_ms(const struct sim_state *st)
+{
+	return st->offsets_retention_check_interval_ms > 0 ? st->offsets_retention_check_interval_ms
+	                                                   : SIM_OFFSETS_RETENTION_CHECK_INTERVAL_MS;
+}
+
 struct topic_match {
 	const char *topic;
 	bool found;

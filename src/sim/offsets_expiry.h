@@ -26,6 +26,8 @@
 
 /* offsets.retention.minutes in ms (the configured value, or Kafka's default). */
 int64_t sim_offsets_retention_ms(const struct sim_state *st);
+/* offsets.retention.check.interval.ms (the configured value, or Kafka's default). */
+int64_t sim_offsets_retention_check_interval_ms(const struct sim_state *st);
 
 /* When g's offset of topic (committed at commit_ms) expires under the rule above: true and *at set, or
  * false when it never expires in the group's present state. */
