@@ -633,11 +633,7 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}
-	if (tui_terminal_check(err, sizeof err) != 0) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		ui_state_free(&u);
-		return LT_EXIT_USAGE;
-	}
+	/* the terminal was checked by the caller (mode_tui, mode_demo), before anything connected */
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		const char *term = getenv("TERM");

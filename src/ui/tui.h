@@ -33,7 +33,7 @@ struct tui_clusters {
 
 /* Runs the dashboard until the user quits or SIGTERM/SIGINT/SIGHUP. Restores the terminal on every
  * way out. clusters may be NULL (no `c` key). Returns an LT_EXIT_* status; errors before the screen
- * opens are printed ("lagtop: ..."). */
+ * opens are printed ("lagtop: ..."). The caller has checked the terminal (tui_terminal_check). */
 int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct tui_clusters *clusters);
 
 /* 0 when stdin and stdout are a terminal that curses knows (TERM); else -1 with the one-line error
