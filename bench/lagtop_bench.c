@@ -208,8 +208,8 @@ static size_t snapshot_rows(const lt_snapshot *s)
 static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *sim_log, bool commit_stream)
 {
 	char err[512];
-	struct lt_collector_conf conf = { .cluster_name = "bench", .bootstrap = bootstrap, .timeout_ms = 60000,
-					  .commit_stream = commit_stream };
+	struct lt_connection conn = { .name = (char *)"bench", .bootstrap = (char *)bootstrap };
+	struct lt_collector_conf conf = { .conn = &conn, .timeout_ms = 60000, .commit_stream = commit_stream };
 	model_params_default(&conf.model);
 	lt_collector *c = collector_new(&conf, err, sizeof err);
 	if (!c) {

@@ -8,7 +8,7 @@
 #include "kafka/reset_exec.h"
 
 /* The connection for a guarded write: the cluster from the config file (-c, default_cluster) merged with -b
- * and -X (src/config). A cluster marked read_only in the config has no write path: NULL with err saying
+ * and -X (cli/target.h). A cluster marked read_only in the config has no write path: NULL with err saying
  * "<what> are disabled for cluster ..." (what: "resets", "deletes"). exit_code gets the status to return. */
 lt_reset_conn *cli_reset_connect(const struct lt_options *o, const char *what, int *exit_code, char *err,
 				 size_t errlen);

@@ -378,7 +378,7 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 	struct lt_target t;
 	char err[1024];
 	*out = NULL;
-	if (target_from_options(o, &t, stderr, err, sizeof err) != 0) {
+	if (target_from_options(o, &t, stderr, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}

@@ -1,7 +1,10 @@
-## src/cli — the command line: option table and the non-interactive modes (--once, resets).
+## src/cli — the command line: option table, the one place it is combined with the configuration file
+## (target.c), and every mode (--once, resets, deletes, -X, the dashboard on a live or simulated cluster).
 liblagtop_a_SOURCES += \
 	src/cli/options.c src/cli/options.h src/cli/modes.h \
 	src/cli/target.c src/cli/target.h \
+	src/cli/xmodes.c \
+	src/cli/dashboard.c src/cli/demo.c \
 	src/cli/output.c src/cli/output.h \
 	src/cli/output_prom.c \
 	src/cli/once.c \
@@ -40,3 +43,12 @@ EXTRA_DIST += tests/integration/test_reset_cli_errors.sh
 ## --delete / --delete-offsets on the sim: guard, backup first, audit, partial failure, undo, usage errors
 TESTS += tests/integration/test_delete_sim.py
 EXTRA_DIST += tests/integration/test_delete_sim.py
+
+## the configuration file and the command line combined (target.c), and the connection type
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_target
+TESTS += tests/unit/test_target
+tests_unit_test_target_SOURCES = tests/unit/test_target.c
+tests_unit_test_target_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_target_LDADD = $(UNIT_LDADD)
+endif

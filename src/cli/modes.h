@@ -5,17 +5,10 @@
 #define LAGTOP_CLI_MODES_H
 
 #include "cli/options.h"
+#include "util/exit_status.h" /* LT_EXIT_* */
 
-enum {
-	LT_EXIT_OK = 0,
-	LT_EXIT_CLUSTER = 1, /* cannot reach / talk to the cluster, or local I/O failed */
-	LT_EXIT_USAGE = 2,   /* bad options, config, or input files */
-	LT_EXIT_REFUSED = 3, /* the guard refused a reset or delete */
-	LT_EXIT_FAIL_ON = 4, /* --once --fail-on: a group's status is at or above the threshold */
-};
-
-int mode_tui(const struct lt_options *o);    /* src/ui/tui.c */
-int mode_demo(const struct lt_options *o);   /* src/ui/demo.c: in-process sim + tui */
+int mode_tui(const struct lt_options *o);    /* src/cli/dashboard.c: the dashboard (src/ui) on a cluster */
+int mode_demo(const struct lt_options *o);   /* src/cli/demo.c: in-process sim + the dashboard */
 int mode_once(const struct lt_options *o);   /* src/cli/once.c */
 int mode_reset(const struct lt_options *o);  /* src/cli/reset_cmd.c */
 int mode_list(const struct lt_options *o);   /* src/cli/kcg.c: --list */
@@ -23,9 +16,9 @@ int mode_describe(const struct lt_options *o); /* src/cli/kcg.c: --describe */
 int mode_undo(const struct lt_options *o);   /* src/cli/reset_cmd.c */
 int mode_delete(const struct lt_options *o);         /* src/cli/delete_cmd.c: --delete */
 int mode_delete_offsets(const struct lt_options *o); /* src/cli/delete_cmd.c: --delete-offsets */
-int mode_x_list(const struct lt_options *o); /* src/kafka/xmodes.c: -X list */
-/* src/kafka/xmodes.c: --version, and the librdkafka lagtop runs on with what it uses of it beyond 2.0.2 */
+int mode_x_list(const struct lt_options *o); /* src/cli/xmodes.c: -X list */
+/* src/cli/xmodes.c: --version, and the librdkafka lagtop runs on with what it uses of it beyond 2.0.2 */
 int mode_version(const struct lt_options *o);
-int mode_x_dump(const struct lt_options *o); /* src/kafka/xmodes.c: -X dump (secrets masked) */
+int mode_x_dump(const struct lt_options *o); /* src/cli/xmodes.c: -X dump (secrets masked) */
 
 #endif

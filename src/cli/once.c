@@ -101,7 +101,7 @@ int mode_once(const struct lt_options *o)
 {
 	struct lt_target t;
 	char err[1024];
-	if (target_from_options(o, &t, stderr, err, sizeof err) != 0) {
+	if (target_from_options(o, &t, stderr, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}

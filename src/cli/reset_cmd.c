@@ -9,7 +9,7 @@
 #include "cli/cmd_common.h"
 #include "cli/kcg.h"
 #include "cli/modes.h"
-#include "config/config.h"
+#include "cli/target.h"
 #include "kafka/reset_exec.h"
 #include "kafka/reset_store.h"
 #include "reset/csv.h"
@@ -42,26 +42,17 @@ lt_reset_conn *cli_reset_connect(const struct lt_options *o, const char *what, i
 				 size_t errlen)
 {
 	struct lt_config cfg;
-	struct lt_cluster_conf cc;
+	struct lt_target t;
 	*exit_code = LT_EXIT_USAGE;
-	if (config_resolve(o, stderr, &cfg, &cc, err, errlen))
+	if (target_from_options(o, &t, stderr, &cfg, err, errlen))
 		return NULL;
 	lt_reset_conn *c = NULL;
-	if (cc.read_only) {
+	if (t.read_only)
 		snprintf(err, errlen, "%s are disabled for cluster '%s' (read_only = true in %s)", what,
-			 cc.name ? cc.name : cc.bootstrap, cfg.path ? cfg.path : "the configuration");
-	} else {
-		struct lt_reset_conn_conf cf = {
-			.cluster_name = cc.name ? cc.name : cc.bootstrap,
-			.bootstrap = cc.bootstrap,
-			.n_props = cc.n_props,
-			.prop_keys = (const char *const *)cc.prop_keys,
-			.prop_values = (const char *const *)cc.prop_values,
-			.timeout_ms = o->timeout_ms,
-		};
-		c = reset_conn_new(&cf, err, errlen);
-	}
-	cluster_conf_free(&cc);
+			 connection_name(&t.conn), cfg.path ? cfg.path : "the configuration");
+	else
+		c = reset_conn_new(&t.conn, o->timeout_ms, err, errlen);
+	target_free(&t);
 	config_free(&cfg);
 	return c;
 }

@@ -3,8 +3,8 @@
  * (sasl.jaas.config, the ssl.*store.* family, ssl.endpoint.identification.algorithm), or refused with a
  * one-line error that names it and says what to use instead. Nothing is silently dropped.
  *
- * Precedence (config_select): the configuration file's cluster, then --command-config, then -b, then -X;
- * a later source replaces a property of the same name.
+ * Precedence (target_connection, src/cli/target.h): the configuration file's cluster, then --command-config,
+ * then -b, then -X; a later source replaces a property of the same name.
  */
 #ifndef LAGTOP_CONFIG_COMMAND_CONFIG_H
 #define LAGTOP_CONFIG_COMMAND_CONFIG_H

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
+#include "config/secrets.h"
 #include "kafka/explain.h"
 #include "util/xalloc.h"
 
@@ -196,14 +196,14 @@ static int conf_set(rd_kafka_conf_t *conf, const char *key, const char *value, c
 	return -1;
 }
 
-rd_kafka_conf_t *client_conf_build(const struct lt_client_conf *cc, char *err, size_t errlen)
+rd_kafka_conf_t *client_conf_build(const struct lt_connection *cc, char *err, size_t errlen)
 {
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
 
 	for (size_t i = 0; i < sizeof client_defaults / sizeof client_defaults[0]; i++)
 		if (conf_set(conf, client_defaults[i].key, client_defaults[i].value, err, errlen))
 			goto fail;
-	if (cc->bootstrap && conf_set(conf, "bootstrap.servers", cc->bootstrap, err, errlen))
+	if (cc->bootstrap && conf_set(conf, LT_BOOTSTRAP_PROPERTY, cc->bootstrap, err, errlen))
 		goto fail;
 	for (size_t i = 0; i < cc->n_props; i++)
 		if (conf_set(conf, cc->prop_keys[i], cc->prop_values[i], err, errlen))
@@ -214,7 +214,7 @@ fail:
 	return NULL;
 }
 
-lt_client *client_new(const struct lt_client_conf *cc, char *err, size_t errlen)
+lt_client *client_new(const struct lt_connection *cc, char *err, size_t errlen)
 {
 	rd_kafka_conf_t *conf = client_conf_build(cc, err, errlen);
 	if (!conf)
@@ -311,7 +311,7 @@ bool client_security_failed(lt_client *cl)
 	return r;
 }
 
-int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size_t errlen)
+int client_conf_dump(FILE *out, const struct lt_connection *cc, char *err, size_t errlen)
 {
 	rd_kafka_conf_t *conf = client_conf_build(cc, err, errlen);
 	if (!conf)
@@ -367,4 +367,14 @@ const char *client_error_text(const rd_kafka_error_t *e, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s", name);
 	return buf;
+}
+
+void client_properties_show(FILE *out)
+{
+	rd_kafka_conf_properties_show(out);
+}
+
+const char *client_librdkafka_version(void)
+{
+	return rd_kafka_version_str();
 }

@@ -1,4 +1,5 @@
-/* client.h — one admin-capable librdkafka handle built from bootstrap servers + ordered properties.
+/* client.h — one admin-capable librdkafka handle built from a connection (config/connection.h: bootstrap
+ * servers + ordered properties).
  *
  * Only src/kafka includes this header (it exposes rd_kafka_t). The handle is a consumer-type handle
  * with a group id that never subscribes (so never joins): librdkafka 2.0.2 dereferences the handle's
@@ -20,23 +21,17 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "config/connection.h"
 #include "model/snapshot.h"
 
 typedef struct lt_client lt_client;
 
-struct lt_client_conf {
-	const char *bootstrap;       /* "host:port,..." (may be NULL when a property sets it) */
-	size_t n_props;              /* applied in order, after lagtop's defaults */
-	const char *const *prop_keys;
-	const char *const *prop_values;
-};
-
-/* Builds the rd_kafka_conf_t (lagtop's defaults, then bootstrap, then the properties in order).
+/* Builds the rd_kafka_conf_t for cc (lagtop's defaults, then bootstrap, then the properties in order).
  * On a bad property returns NULL and err names the key (librdkafka's reason, secrets masked). */
-rd_kafka_conf_t *client_conf_build(const struct lt_client_conf *cc, char *err, size_t errlen);
+rd_kafka_conf_t *client_conf_build(const struct lt_connection *cc, char *err, size_t errlen);
 
 /* Creates the handle. Does not connect yet (librdkafka connects lazily). */
-lt_client *client_new(const struct lt_client_conf *cc, char *err, size_t errlen);
+lt_client *client_new(const struct lt_connection *cc, char *err, size_t errlen);
 void client_free(lt_client *cl);
 rd_kafka_t *client_rk(const lt_client *cl);
 
@@ -67,7 +62,13 @@ lt_group_type client_listing_type(const rd_kafka_ConsumerGroupListing_t *l);
  * left "ConsumerGroupDescribe: " alone. The code's name is added when the text lacks it. Returns buf. */
 const char *client_error_text(const rd_kafka_error_t *e, char *buf, size_t len);
 
+/* Writes every property librdkafka knows, with its meaning (-X list). */
+void client_properties_show(FILE *out);
+
+/* The version of the librdkafka loaded at run time ("2.0.2"). */
+const char *client_librdkafka_version(void);
+
 /* Writes "key = value" for every effective property of cc (defaults included), secrets masked. */
-int client_conf_dump(FILE *out, const struct lt_client_conf *cc, char *err, size_t errlen);
+int client_conf_dump(FILE *out, const struct lt_connection *cc, char *err, size_t errlen);
 
 #endif

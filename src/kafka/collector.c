@@ -91,7 +91,7 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	struct lt_refresh_ctx *rc = &c->rc;
 	c->wake_fd = -1;
 
-	rc->cluster_name = xstrdup(conf->cluster_name ? conf->cluster_name : (conf->bootstrap ? conf->bootstrap : ""));
+	rc->cluster_name = xstrdup(connection_name(conf->conn));
 	rc->timeout_ms = conf->timeout_ms > 0 ? conf->timeout_ms : 10000;
 	rc->n_include = conf->n_group_regex;
 	rc->n_exclude = conf->n_group_exclude;
@@ -102,18 +102,12 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	rc->n_extra = conf->n_extra_groups;
 	rc->extra = strv_dup(conf->n_extra_groups, conf->extra_groups);
 
-	struct lt_client_conf cc = {
-		.bootstrap = conf->bootstrap,
-		.n_props = conf->n_props,
-		.prop_keys = conf->prop_keys,
-		.prop_values = conf->prop_values,
-	};
-	rc->client = client_new(&cc, err, errlen);
+	rc->client = client_new(conf->conn, err, errlen);
 	if (!rc->client)
 		goto fail;
 
 	if (conf->commit_stream) {
-		rd_kafka_conf_t *kc = client_conf_build(&cc, err, errlen);
+		rd_kafka_conf_t *kc = client_conf_build(conf->conn, err, errlen);
 		lt_commit_stream_conf sc = {.horizon_ms = conf->expiry_horizon_ms};
 		c->reader = kc ? commit_reader_start(kc, &sc, err, errlen) : NULL;
 		if (!c->reader)

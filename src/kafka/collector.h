@@ -16,16 +16,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config/connection.h"
 #include "model/model.h"
 #include "model/snapshot.h"
 #include "position/sources.h"
 
 struct lt_collector_conf {
-	const char *cluster_name;    /* shown in the top bar */
-	const char *bootstrap;       /* "host:port,..." */
-	size_t n_props;              /* librdkafka properties, applied in order */
-	const char *const *prop_keys;
-	const char *const *prop_values;
+	const struct lt_connection *conn; /* the cluster: its name (shown in the top bar), bootstrap servers and
+					   * librdkafka properties; needed only by collector_new */
 	size_t n_group_regex;        /* keep only groups matching any of these (none: all) */
 	const char *const *group_regex;
 	size_t n_group_exclude;      /* then drop groups matching any of these */

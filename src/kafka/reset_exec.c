@@ -26,22 +26,16 @@ int64_t reset_now_ms(void)
 	return now_wall_ms();
 }
 
-lt_reset_conn *reset_conn_new(const struct lt_reset_conn_conf *cf, char *err, size_t errlen)
+lt_reset_conn *reset_conn_new(const struct lt_connection *conn, int timeout_ms, char *err, size_t errlen)
 {
-	struct lt_client_conf cc = {
-		.bootstrap = cf->bootstrap,
-		.n_props = cf->n_props,
-		.prop_keys = cf->prop_keys,
-		.prop_values = cf->prop_values,
-	};
-	lt_client *cl = client_new(&cc, err, errlen);
+	lt_client *cl = client_new(conn, err, errlen);
 	if (!cl)
 		return NULL;
 	lt_reset_conn *c = xcalloc(1, sizeof *c);
 	c->cl = cl;
 	c->rk = client_rk(cl);
-	c->timeout_ms = cf->timeout_ms > 0 ? cf->timeout_ms : 10000;
-	c->cluster = xstrdup(cf->cluster_name ? cf->cluster_name : cf->bootstrap ? cf->bootstrap : "-");
+	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 10000;
+	c->cluster = xstrdup(connection_name(conn));
 	return c;
 }
 

@@ -6,7 +6,7 @@
  * by two threads at once; separate connections are independent.
  *
  * Flow (the command line and the dashboard do the same):
- *   c = reset_conn_new(&conf, err)                       librdkafka handle
+ *   c = reset_conn_new(&conn, timeout_ms, err)           librdkafka handle
  *   reset_exec_gather(c, &rq, &in, err)                  state, members, commits, metadata, log offsets,
  *                                                        offsets for the request's time
  *   plan = reset_plan_build(&rq, &in, ...)               pure (src/reset)
@@ -21,20 +21,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/connection.h"
 #include "reset/plan.h"
-
-struct lt_reset_conn_conf {
-	const char *cluster_name;     /* for the audit log ("-" if NULL) */
-	const char *bootstrap;        /* "host:port,..." */
-	size_t n_props;               /* librdkafka properties, applied in order after bootstrap */
-	const char *const *prop_keys;
-	const char *const *prop_values;
-	int timeout_ms;               /* per cluster request */
-};
 
 typedef struct lt_reset_conn lt_reset_conn;
 
-lt_reset_conn *reset_conn_new(const struct lt_reset_conn_conf *conf, char *err, size_t errlen);
+/* A handle on the cluster conn describes (its name goes into the audit log); every cluster request waits
+ * at most timeout_ms (<= 0: 10 s). conn is needed only during the call. */
+lt_reset_conn *reset_conn_new(const struct lt_connection *conn, int timeout_ms, char *err, size_t errlen);
 void reset_conn_free(lt_reset_conn *c);
 
 /* Fills `in` (initialised by the caller) for the request: the group's state and members (a failure to read

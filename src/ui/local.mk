@@ -9,7 +9,7 @@ liblagtop_a_SOURCES += \
 	src/ui/reset_dialog.h src/ui/reset_dialog.c src/ui/reset_worker.h src/ui/reset_worker.c src/ui/reset_ui.c \
 	src/ui/layout.h src/ui/layout.c \
 	src/ui/theme.h src/ui/theme.c src/ui/theme_curses.c \
-	src/ui/demo.c src/ui/term_check.c
+	src/ui/term_check.c
 
 if HAVE_CMOCKA
 UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme tests/unit/test_ui_state \

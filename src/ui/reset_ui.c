@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
+#include "config/config_file.h"
 #include "kafka/reset_store.h"
 #include "ui/reset_dialog.h"
 #include "ui/reset_worker.h"
@@ -44,7 +44,7 @@ static void start_job(struct ui *u, enum rw_kind kind)
 		rd_preview_done(rd, false, NULL, xstrdup(err), NULL);
 		return;
 	}
-	struct rw_job *j = rw_job_new(kind, &rc.conn);
+	struct rw_job *j = rw_job_new(kind, rc.conn, rc.timeout_ms);
 	j->group = xstrdup(rd->group);
 	if (rd->del) {
 		j->del = true;

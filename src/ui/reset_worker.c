@@ -24,20 +24,12 @@ struct rw_worker {
 	struct rw_job *job;
 };
 
-struct rw_job *rw_job_new(enum rw_kind kind, const struct lt_reset_conn_conf *conn)
+struct rw_job *rw_job_new(enum rw_kind kind, const struct lt_connection *conn, int timeout_ms)
 {
 	struct rw_job *j = xcalloc(1, sizeof *j);
 	j->kind = kind;
-	j->conn.cluster_name = conn->cluster_name ? xstrdup(conn->cluster_name) : NULL;
-	j->conn.bootstrap = xstrdup(conn->bootstrap ? conn->bootstrap : "");
-	j->conn.n_props = conn->n_props;
-	j->conn.prop_keys = xcalloc(conn->n_props + 1, sizeof(char *));
-	j->conn.prop_values = xcalloc(conn->n_props + 1, sizeof(char *));
-	for (size_t i = 0; i < conn->n_props; i++) {
-		j->conn.prop_keys[i] = xstrdup(conn->prop_keys[i]);
-		j->conn.prop_values[i] = xstrdup(conn->prop_values[i]);
-	}
-	j->conn.timeout_ms = conn->timeout_ms;
+	connection_copy(&j->conn, conn);
+	j->timeout_ms = timeout_ms;
 	return j;
 }
 
@@ -45,16 +37,7 @@ void rw_job_free(struct rw_job *j)
 {
 	if (!j)
 		return;
-	free(j->conn.cluster_name);
-	free(j->conn.bootstrap);
-	for (size_t i = 0; i < j->conn.n_props; i++) {
-		free(j->conn.prop_keys[i]);
-		/* values may be secrets (sasl.password): wiped before they go back to the allocator */
-		explicit_bzero(j->conn.prop_values[i], strlen(j->conn.prop_values[i]));
-		free(j->conn.prop_values[i]);
-	}
-	free(j->conn.prop_keys);
-	free(j->conn.prop_values);
+	connection_free(&j->conn); /* wipes the values: they may be secrets (sasl.password) */
 	free(j->group);
 	reset_request_free(&j->rq);
 	reset_plan_free(j->plan_out);
@@ -69,15 +52,7 @@ void rw_job_free(struct rw_job *j)
 
 static lt_reset_conn *job_connect(struct rw_job *j, char *err, size_t errlen)
 {
-	struct lt_reset_conn_conf cf = {
-		.cluster_name = j->conn.cluster_name ? j->conn.cluster_name : j->conn.bootstrap,
-		.bootstrap = j->conn.bootstrap,
-		.n_props = j->conn.n_props,
-		.prop_keys = (const char *const *)j->conn.prop_keys,
-		.prop_values = (const char *const *)j->conn.prop_values,
-		.timeout_ms = j->conn.timeout_ms,
-	};
-	return reset_conn_new(&cf, err, errlen);
+	return reset_conn_new(&j->conn, j->timeout_ms, err, errlen);
 }
 
 static void run_preview(struct rw_job *j)

@@ -12,25 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/connection.h"
 #include "kafka/delete_exec.h"
 #include "kafka/reset_exec.h"
 #include "reset/plan.h"
 
 enum rw_kind { RW_PREVIEW, RW_COMMIT };
 
-/* The cluster to connect to (a copy of the caller's lt_reset_conn_conf). */
-struct rw_conn {
-	char *cluster_name;
-	char *bootstrap;
-	size_t n_props;
-	char **prop_keys;
-	char **prop_values;
-	int timeout_ms;
-};
-
 struct rw_job {
 	enum rw_kind kind;
-	struct rw_conn conn;
+	struct lt_connection conn; /* the cluster (a copy: the dashboard may switch cluster meanwhile) */
+	int timeout_ms;            /* per cluster request */
 	/* RW_PREVIEW: the request (undo: built here from the group's newest backup) */
 	bool undo;
 	char *group;
@@ -66,8 +58,8 @@ int rw_start(struct rw_worker *w, struct rw_job *job, char *err, size_t errlen);
 /* The finished job, or NULL while it runs / when there is none. The caller frees it with rw_job_free. */
 struct rw_job *rw_collect(struct rw_worker *w);
 
-/* A job connecting as conf says (everything copied). */
-struct rw_job *rw_job_new(enum rw_kind kind, const struct lt_reset_conn_conf *conf);
+/* A job connecting to conn (copied), each request waiting at most timeout_ms. */
+struct rw_job *rw_job_new(enum rw_kind kind, const struct lt_connection *conn, int timeout_ms);
 void rw_job_free(struct rw_job *job);
 
 /* The job body, synchronous (the thread calls it; tests may too). */

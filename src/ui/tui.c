@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,12 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/modes.h"
-#include "config/config.h"
-#include "kafka/collector.h"
 #include "ui/keys.h"
 #include "ui/ui.h"
-#include "util/regex.h"
+#include "util/exit_status.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
 #include "util/timeutil.h"
@@ -352,7 +348,7 @@ static void switch_cluster(struct ui *u, size_t i)
 	cl->current = i;
 	u->src = src;
 	u->interval_ms = interval;
-	u->read_only = ro || u->opts->read_only;
+	u->read_only = ro; /* open() counts --read-only in */
 	u->paused = false;
 	/* everything shown belonged to the old cluster */
 	if (u->next)
@@ -556,12 +552,7 @@ void ui_state_free(struct ui *u)
 	theme_list_free(&u->themes);
 }
 
-int tui_interval_ms(const struct lt_options *o)
-{
-	return o->interval_ms > 0 ? o->interval_ms : 2000;
-}
-
-static int themes_init(struct ui *u, const struct lt_options *o, char *err, size_t errlen)
+static int themes_init(struct ui *u, const struct tui_settings *o, char *err, size_t errlen)
 {
 	char *dirs[5];
 	size_t nd = theme_dirs(dirs, 5);
@@ -589,9 +580,7 @@ static int themes_init(struct ui *u, const struct lt_options *o, char *err, size
 	return 0;
 }
 
-/* The chosen theme checked before anything connects: a bad --theme or theme file is a usage error
- * that must fail at once, not after closing a connection to an unreachable cluster. */
-static int theme_preflight(const struct lt_options *o, char *err, size_t errlen)
+int tui_theme_check(const struct tui_settings *o, char *err, size_t errlen)
 {
 	struct ui u;
 	memset(&u, 0, sizeof u);
@@ -600,10 +589,9 @@ static int theme_preflight(const struct lt_options *o, char *err, size_t errlen)
 	return rc;
 }
 
-void ui_state_init(struct ui *u, const struct lt_options *o, ui_source *src, int interval_ms)
+void ui_state_init(struct ui *u, const struct tui_settings *o, ui_source *src, int interval_ms)
 {
 	memset(u, 0, sizeof *u);
-	u->opts = o;
 	u->src = src;
 	u->interval_ms = interval_ms;
 	u->read_only = o->read_only;
@@ -616,7 +604,7 @@ void ui_state_init(struct ui *u, const struct lt_options *o, ui_source *src, int
 	u->glyphs = glyphs_get(u->ascii);
 }
 
-int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct tui_clusters *clusters)
+int tui_run(const struct tui_settings *o, ui_source *src, int interval_ms, struct tui_clusters *clusters)
 {
 	struct ui u;
 	char err[512];
@@ -735,239 +723,12 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
 	return rc;
 }
 
-/* ---- mode_tui: the dashboard on a live cluster ---- */
-
-/* The clusters of the config file, and the collectors opened on them. A replaced collector is
- * freed on its own thread: its refresh may be waiting on a dead broker, and the UI must not. */
-struct live {
-	const struct lt_options *o;
-	struct lt_config cfg;
-	const char **names;
-	lt_collector *cur;
-	ui_source *cur_src; /* the source over cur, handed to the UI */
-	struct lt_cluster_conf cc; /* cur's cluster settings (the reset dialog connects with them) */
-	size_t n_retiring;
-	pthread_t *retiring;
-};
-
-static void *collector_free_thread(void *arg)
-{
-	collector_free(arg);
-	return NULL;
-}
-
-/* How long quitting waits for the cluster connections to close, beyond the refresh timeout (a refresh
- * in progress ends at its own deadline first). */
-#define SHUTDOWN_GRACE_MS 5000
-
-/* Waits for a closing thread until the shutdown deadline; false when it is still running. librdkafka
- * 2.0.2's rd_kafka_destroy can block for as long as a coordinator lookup stays pending (a broker that
- * stays away): quitting must not turn into a process that lingers after its terminal is gone. */
-static bool join_by(pthread_t t, const struct timespec *deadline)
-{
-	return pthread_timedjoin_np(t, NULL, deadline) == 0;
-}
-
-static void shutdown_deadline(struct timespec *ts, int timeout_ms)
-{
-	clock_gettime(CLOCK_REALTIME, ts);
-	int64_t ns = ts->tv_nsec + (int64_t)(timeout_ms + SHUTDOWN_GRACE_MS) * 1000000;
-	ts->tv_sec += (time_t)(ns / 1000000000);
-	ts->tv_nsec = (long)(ns % 1000000000);
-}
-
-/* Connects to the cluster cc describes (taken over: kept in l->cc on success, freed otherwise). */
-static lt_collector *live_connect(struct live *l, const struct lt_options *o, struct lt_cluster_conf cc,
-				  int *interval_ms, bool *read_only, char *err, size_t errlen)
-{
-	/* -g (exact ids) and -G (regexes) replace the cluster's own include list; without them the config's
-	 * list applies */
-	size_t n_filter = o->n_groups + o->n_group_regex;
-	char **filter = xcalloc(n_filter + 1, sizeof *filter);
-	for (size_t i = 0; i < o->n_groups; i++)
-		filter[i] = regex_for_exact(o->groups[i]);
-	for (size_t i = 0; i < o->n_group_regex; i++)
-		filter[o->n_groups + i] = xstrdup(o->group_regex[i]);
-	struct lt_collector_conf conf = {
-	    .cluster_name = cc.name ? cc.name : cc.bootstrap,
-	    .bootstrap = cc.bootstrap,
-	    .n_props = cc.n_props,
-	    .prop_keys = (const char *const *)cc.prop_keys,
-	    .prop_values = (const char *const *)cc.prop_values,
-	    .n_group_regex = n_filter ? n_filter : cc.n_include,
-	    .group_regex = n_filter ? (const char *const *)filter : (const char *const *)cc.include,
-	    .n_extra_groups = o->n_groups,
-	    .extra_groups = o->groups,
-	    .n_group_exclude = cc.n_exclude,
-	    .group_exclude = (const char *const *)cc.exclude,
-	    .interval_ms = cc.refresh_ms,
-	    .timeout_ms = o->timeout_ms,
-	    .commit_stream = cc.commit_stream,
-	    .expiry_horizon_ms = cc.expiry_horizon_ms,
-	};
-	lt_pos_sources_conf positions; /* the collector copies what it keeps */
-	config_position_sources(&cc.positions, &positions);
-	conf.positions = &positions;
-	model_params_default(&conf.model);
-	conf.model.allowed_lag = cc.lag_threshold;
-	conf.model.time_lag_threshold_ms = cc.time_lag_threshold_ms;
-	lt_collector *c = collector_new(&conf, err, errlen);
-	for (size_t i = 0; i < n_filter; i++)
-		free(filter[i]);
-	free(filter);
-	if (c && collector_start(c, err, errlen) != 0) {
-		collector_free(c);
-		c = NULL;
-	}
-	*interval_ms = cc.refresh_ms;
-	*read_only = cc.read_only;
-	if (c) {
-		cluster_conf_free(&l->cc);
-		l->cc = cc;
-	} else {
-		cluster_conf_free(&cc);
-	}
-	return c;
-}
-
-static int live_reset_conf(void *ctx, struct tui_reset_conf *out)
-{
-	struct live *l = ctx;
-	if (!l->cc.bootstrap)
-		return -1;
-	out->conn = (struct lt_reset_conn_conf){
-	    .cluster_name = l->cc.name ? l->cc.name : l->cc.bootstrap,
-	    .bootstrap = l->cc.bootstrap,
-	    .n_props = l->cc.n_props,
-	    .prop_keys = (const char *const *)l->cc.prop_keys,
-	    .prop_values = (const char *const *)l->cc.prop_values,
-	    .timeout_ms = l->o->timeout_ms,
-	};
-	out->confirm_threshold = l->cc.reset_confirm_threshold;
-	return 0;
-}
-
-static ui_source *live_open(void *ctx, size_t i, int *interval_ms, bool *read_only, char *err, size_t errlen)
-{
-	struct live *l = ctx;
-	struct lt_cluster_conf cc;
-	/* the file's cluster with its own bootstrap servers (config_select_switch says what carries over) */
-	if (config_select_switch(&l->cfg, l->o, i, &cc, err, errlen) != 0)
-		return NULL;
-	lt_collector *c = live_connect(l, l->o, cc, interval_ms, read_only, err, errlen);
-	if (!c)
-		return NULL;
-	pthread_t t;
-	if (pthread_create(&t, NULL, collector_free_thread, l->cur) == 0) {
-		l->retiring = xrealloc(l->retiring, (l->n_retiring + 1) * sizeof *l->retiring);
-		l->retiring[l->n_retiring++] = t;
-	} else {
-		collector_free(l->cur);
-	}
-	l->cur = c;
-	l->cur_src = source_collector_new(c);
-	return l->cur_src;
-}
-
-static void live_retire(void *ctx, ui_source *old)
-{
-	(void)ctx;
-	source_free(old); /* the wrapper; its collector is being freed by live_open's thread */
-}
-
-int mode_tui(const struct lt_options *o)
-{
-	char err[1024];
-	struct live l;
-	memset(&l, 0, sizeof l);
-	l.o = o;
-	if (config_load(&l.cfg, o->config_path, stderr, err, sizeof err) != 0) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		config_free(&l.cfg);
-		return LT_EXIT_USAGE;
-	}
-	int interval_ms;
-	bool read_only;
-	struct lt_cluster_conf cc;
-	if (config_select(&l.cfg, o, &cc, err, sizeof err) != 0) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		config_free(&l.cfg);
-		return LT_EXIT_USAGE;
-	}
-	struct lt_options eff = *o;
-	eff.theme = o->theme ? o->theme : l.cfg.theme; /* --theme, else the config's */
-	if (theme_preflight(&eff, err, sizeof err) != 0) {
-		char *safe = sanitize_dup(err, locale_is_utf8());
-		fprintf(stderr, "lagtop: %s\n", safe);
-		free(safe);
-		cluster_conf_free(&cc);
-		config_free(&l.cfg);
-		return LT_EXIT_USAGE;
-	}
-	/* before connecting: without a terminal the answer is immediate, not after the connection closes */
-	if (tui_terminal_check(err, sizeof err) != 0) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		cluster_conf_free(&cc);
-		config_free(&l.cfg);
-		return LT_EXIT_USAGE;
-	}
-	l.cur = live_connect(&l, o, cc, &interval_ms, &read_only, err, sizeof err); /* takes cc over */
-	if (!l.cur) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		config_free(&l.cfg);
-		return LT_EXIT_USAGE;
-	}
-	const char *first = l.cc.name;
-	eff.read_only = read_only;
-
-	struct tui_clusters clusters = {
-	    .open = live_open, .retire = live_retire, .reset_conf = live_reset_conf, .ctx = &l};
-	l.names = xcalloc(l.cfg.n_clusters + 1, sizeof *l.names);
-	for (size_t i = 0; i < l.cfg.n_clusters; i++)
-		l.names[i] = l.cfg.clusters[i].name;
-	clusters.n = l.cfg.n_clusters;
-	clusters.names = l.names;
-	clusters.current = l.cfg.n_clusters;
-	/* the cluster shown is the file's one unless -b or -X bootstrap.servers pointed it elsewhere */
-	for (size_t i = 0; first && i < l.cfg.n_clusters; i++)
-		if (strcmp(l.cfg.clusters[i].name, first) == 0 && l.cfg.clusters[i].bootstrap &&
-		    strcmp(l.cfg.clusters[i].bootstrap, l.cc.bootstrap) == 0)
-			clusters.current = i;
-
-	l.cur_src = source_collector_new(l.cur);
-	int rc = tui_run(&eff, l.cur_src, interval_ms, &clusters);
-	source_free(l.cur_src);
-	/* The terminal is restored by now; close the connections, but not forever (see join_by). */
-	struct timespec deadline;
-	shutdown_deadline(&deadline, o->timeout_ms);
-	pthread_t closing;
-	bool closed = true;
-	if (pthread_create(&closing, NULL, collector_free_thread, l.cur) == 0)
-		closed = join_by(closing, &deadline);
-	else
-		collector_free(l.cur);
-	for (size_t i = 0; i < l.n_retiring; i++)
-		closed = join_by(l.retiring[i], &deadline) && closed;
-	if (!closed) {
-		fprintf(stderr, "lagtop: the cluster connection did not close within %d s (a broker is unreachable); "
-				"exiting without waiting\n",
-			(o->timeout_ms + SHUTDOWN_GRACE_MS) / 1000);
-		fflush(NULL);
-		_exit(rc);
-	}
-	free(l.retiring);
-	free(l.names);
-	cluster_conf_free(&l.cc);
-	config_free(&l.cfg);
-	return rc;
-}
-
 /* ---- the offscreen draw benchmark ---- */
 
 int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_biggest, struct tui_bench *r, char *err,
 		   size_t errlen)
 {
-	struct lt_options o;
+	struct tui_settings o;
 	struct ui u;
 	memset(&o, 0, sizeof o);
 	ui_state_init(&u, &o, src, 2000);

@@ -1,23 +1,34 @@
 /* tui.h — the dashboard loop over any data source (source.h). mode_tui (live cluster) and
- * mode_demo (in-process simulated cluster) both end up here. */
+ * mode_demo (in-process simulated cluster), both in src/cli, end up here. */
 #ifndef LAGTOP_UI_TUI_H
 #define LAGTOP_UI_TUI_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/options.h"
-#include "kafka/reset_exec.h"
+#include "config/connection.h"
 #include "ui/source.h"
+
+/* What the dashboard takes from the command line and the configuration (src/cli fills it: the dashboard
+ * knows nothing of either). */
+struct tui_settings {
+	const char *theme; /* --theme, else the configuration's; NULL: "default", a broken one falling back to
+			    * the built-in colours */
+	bool read_only;    /* the first cluster's: --read-only or its read_only */
+	bool no_color;     /* --no-color */
+	bool ascii;        /* --ascii */
+};
 
 /* What the reset dialog (R, U) needs to reach the cluster shown. */
 struct tui_reset_conf {
-	struct lt_reset_conn_conf conn; /* borrowed: valid until the next cluster switch */
-	int64_t confirm_threshold;      /* general.reset_confirm_threshold */
+	const struct lt_connection *conn; /* borrowed: valid until the next cluster switch */
+	int timeout_ms;                   /* --timeout */
+	int64_t confirm_threshold;        /* general.reset_confirm_threshold */
 };
 
 /* The clusters the `c` key offers (from the config file). open() connects to cluster i and returns a
- * started source, with the cluster's interval and read-only flag; it must not wait on the network.
+ * started source, with the cluster's interval and read-only flag (--read-only included); it must not wait
+ * on the network.
  * The source it replaces goes to retire(), which must not block either (a collector's thread may be
  * in the middle of a refresh). */
 struct tui_clusters {
@@ -34,14 +45,15 @@ struct tui_clusters {
 /* Runs the dashboard until the user quits or SIGTERM/SIGINT/SIGHUP. Restores the terminal on every
  * way out. clusters may be NULL (no `c` key). Returns an LT_EXIT_* status; errors before the screen
  * opens are printed ("lagtop: ..."). The caller has checked the terminal (tui_terminal_check). */
-int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct tui_clusters *clusters);
+int tui_run(const struct tui_settings *s, ui_source *src, int interval_ms, struct tui_clusters *clusters);
+
+/* The theme s asks for, checked before anything connects: a bad --theme or theme file is a usage error
+ * that must fail at once, not after closing a connection to an unreachable cluster. 0, or -1 with err. */
+int tui_theme_check(const struct tui_settings *s, char *err, size_t errlen);
 
 /* 0 when stdin and stdout are a terminal that curses knows (TERM); else -1 with the one-line error
  * ("the dashboard needs a terminal ..."). The dashboard modes ask it before they connect anywhere. */
 int tui_terminal_check(char *err, size_t errlen);
-
-/* The refresh interval the options ask for (default 2 s). */
-int tui_interval_ms(const struct lt_options *o);
 
 /* Offscreen draw benchmark (bench/bench_ui_draw): draws `frames` frames of cols x lines into
  * /dev/null, moving a page down each frame; with open_biggest, in the partitions pane of the

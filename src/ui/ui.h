@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/options.h"
 #include "model/columns.h"
 #include "model/snapshot.h"
 #include "ui/layout.h"
@@ -52,7 +51,6 @@ struct ui_list {
 };
 
 struct ui {
-	const struct lt_options *opts;
 	ui_source *src;
 	lt_snapshot *snap;  /* the snapshot being shown (one reference); rows point into it */
 	lt_snapshot *next;  /* a newer one, adopted (with a rebuild of the rows) when the hold ends */
@@ -109,7 +107,7 @@ void ui_next_theme(struct ui *u);
 void ui_choose_cluster(struct ui *u); /* opens the cluster list popup */
 
 /* tui.c: the state machine the loop drives (also driven directly by tests/unit/test_ui_state). */
-void ui_state_init(struct ui *u, const struct lt_options *o, ui_source *src, int interval_ms);
+void ui_state_init(struct ui *u, const struct tui_settings *s, ui_source *src, int interval_ms);
 void ui_state_free(struct ui *u);
 void ui_take_snapshot(struct ui *u);           /* newest snapshot from the source becomes `next` */
 void ui_adopt_next(struct ui *u, int64_t now); /* `next` replaces `snap` unless the user is moving */

@@ -1,6 +1,7 @@
 ## src/util — small helpers shared by every module (no librdkafka, no curses).
 liblagtop_a_SOURCES += \
 	src/util/xalloc.c src/util/xalloc.h \
+	src/util/exit_status.h \
 	src/util/utf8.c src/util/utf8.h \
 	src/util/sanitize.c src/util/sanitize.h \
 	src/util/json.c src/util/json.h \

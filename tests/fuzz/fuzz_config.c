@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "config/command_config.h"
-#include "config/config.h"
+#include "config/config_file.h"
+#include "config/duration.h"
 #include "config/jprops.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -18,8 +18,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct lt_collector_conf conf = {
-		.cluster_name = argv[1],
-		.bootstrap = argv[1],
+		.conn = &(struct lt_connection){ .bootstrap = argv[1] },
 		.interval_ms = atoi(argv[3]),
 		.timeout_ms = 10000,
 		.commit_stream = true,

@@ -16,6 +16,7 @@
 
 #include "kafka/collector.h"
 #include "sim/sim.h"
+#include "util/xalloc.h"
 
 #define ERR_LEN 512
 
@@ -54,18 +55,17 @@ static sim_cluster *small_cluster(void)
 static lt_collector *collector_for(sim_cluster *sim, struct lt_collector_conf *c)
 {
 	char err[ERR_LEN] = "";
-	c->bootstrap = sim_bootstrap(sim);
-	c->cluster_name = "sim";
+	struct lt_connection conn = { .name = xstrdup("sim"), .bootstrap = xstrdup(sim_bootstrap(sim)) };
 	if (!c->timeout_ms)
 		c->timeout_ms = 5000;
 	c->interval_ms = 200;
-	static const char *dk[] = { "debug" }, *dv[1];
-	if (getenv("LT_RDKAFKA_DEBUG") && !c->n_props) {
-		dv[0] = getenv("LT_RDKAFKA_DEBUG");
-		c->n_props = 1, c->prop_keys = dk, c->prop_values = dv;
-	}
+	if (getenv("LT_RDKAFKA_DEBUG"))
+		connection_set(&conn, "debug", 5, getenv("LT_RDKAFKA_DEBUG"));
+	c->conn = &conn;
 	model_params_default(&c->model);
 	lt_collector *col = collector_new(c, err, sizeof err);
+	c->conn = NULL; /* needed only by collector_new */
+	connection_free(&conn);
 	if (!col)
 		fail_msg("collector_new: %s", err);
 	return col;

@@ -61,8 +61,8 @@ static int teardown(void **state)
 static lt_reset_conn *connect_sim(void)
 {
 	char err[512];
-	struct lt_reset_conn_conf cf = { .cluster_name = "sim", .bootstrap = sim_bootstrap(sim), .timeout_ms = 10000 };
-	lt_reset_conn *c = reset_conn_new(&cf, err, sizeof err);
+	struct lt_connection cf = { .name = (char *)"sim", .bootstrap = (char *)sim_bootstrap(sim) };
+	lt_reset_conn *c = reset_conn_new(&cf, 10000, err, sizeof err);
 	if (!c)
 		fail_msg("connect: %s", err);
 	return c;

@@ -55,14 +55,14 @@ static int setup(void **state)
 		fail_msg("sim_new: %s", err);
 	if (sim_start(sim) < 0)
 		fail_msg("sim_start");
+	static char *k[] = {(char *)"log_level"}, *v[] = {(char *)"0"};
+	struct lt_connection conn = {
+	    .name = (char *)"sim", .bootstrap = (char *)sim_bootstrap(sim), .n_props = 1, .prop_keys = k, .prop_values = v};
 	struct lt_collector_conf c = {
-	    .cluster_name = "sim",
-	    .bootstrap = sim_bootstrap(sim),
+	    .conn = &conn,
 	    .interval_ms = 200,
 	    .timeout_ms = TIMEOUT_MS,
 	};
-	static const char *const k[] = {"log_level"}, *const v[] = {"0"};
-	c.n_props = 1, c.prop_keys = k, c.prop_values = v;
 	model_params_default(&c.model);
 	col = collector_new(&c, err, sizeof(err));
 	if (!col)

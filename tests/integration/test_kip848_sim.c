@@ -77,8 +77,9 @@ static int teardown(void **state)
 static lt_collector *collector_for(struct lt_collector_conf *c)
 {
 	char err[ERR_LEN] = "";
-	c->bootstrap = bootstrap;
-	c->cluster_name = "sim";
+	static struct lt_connection conn;
+	conn = (struct lt_connection){ .name = (char *)"sim", .bootstrap = (char *)bootstrap };
+	c->conn = &conn;
 	c->timeout_ms = 5000;
 	c->interval_ms = 200;
 	model_params_default(&c->model);
@@ -265,8 +266,8 @@ static void reset_refused_while_active(void **state)
 	assert_int_equal(sim_committed(sim, "fx-kip848", "fx-orders", 1), 650);
 	assert_int_equal(count_backups(statedir, "fx-kip848."), 0);
 
-	struct lt_reset_conn_conf cf = { .cluster_name = "sim", .bootstrap = bootstrap, .timeout_ms = 5000 };
-	lt_reset_conn *c = reset_conn_new(&cf, err, sizeof err);
+	struct lt_connection cf = { .name = (char *)"sim", .bootstrap = (char *)bootstrap };
+	lt_reset_conn *c = reset_conn_new(&cf, 5000, err, sizeof err);
 	assert_non_null(c);
 	const char *states[] = { "Stable", "Reconciling", "Assigning" };
 	for (size_t i = 0; i < 3; i++) {

@@ -491,8 +491,8 @@ static void member_joins_between_preview_and_commit(void **state)
 	(void)state;
 	char err[512];
 	commit3("race", 30, 30, 30);
-	struct lt_reset_conn_conf cf = { .cluster_name = "sim", .bootstrap = bootstrap, .timeout_ms = 10000 };
-	lt_reset_conn *c = reset_conn_new(&cf, err, sizeof err);
+	struct lt_connection cf = { .name = (char *)"sim", .bootstrap = (char *)bootstrap };
+	lt_reset_conn *c = reset_conn_new(&cf, 10000, err, sizeof err);
 	assert_non_null(c);
 	lt_reset_request rq;
 	assert_int_equal(reset_request_init(&rq, "race", LT_RESET_EARLIEST, NULL, 0, err, sizeof err), 0);
@@ -655,8 +655,8 @@ static void coordinator_down(void **state)
 	assert_true(r.status == 1 || r.status == 3);
 	assert_int_equal(count_backups(statedir, "downer."), 0);
 
-	struct lt_reset_conn_conf cf = { .cluster_name = "sim", .bootstrap = bootstrap, .timeout_ms = 1000 };
-	lt_reset_conn *c = reset_conn_new(&cf, err, sizeof err);
+	struct lt_connection cf = { .name = (char *)"sim", .bootstrap = (char *)bootstrap };
+	lt_reset_conn *c = reset_conn_new(&cf, 1000, err, sizeof err);
 	assert_non_null(c);
 	lt_reset_request rq;
 	assert_int_equal(reset_request_init(&rq, "downer", LT_RESET_EARLIEST, NULL, 0, err, sizeof err), 0);

@@ -57,11 +57,14 @@ static int mock_teardown(void **state)
 	return 0;
 }
 
+/* The connection the tests' collectors use (a view: nothing here is freed). */
+static struct lt_connection conn;
+
 static void conf_for(struct lt_collector_conf *c, const char *bootstrap)
 {
 	memset(c, 0, sizeof *c);
-	c->cluster_name = "mock";
-	c->bootstrap = bootstrap;
+	conn = (struct lt_connection){ .name = (char *)"mock", .bootstrap = (char *)bootstrap };
+	c->conn = &conn;
 	c->interval_ms = 200;
 	c->timeout_ms = 3000;
 	model_params_default(&c->model);
@@ -71,15 +74,16 @@ static void bad_property_names_the_key(void **state)
 {
 	(void)state;
 	struct lt_collector_conf c;
-	const char *k[] = { "socket.timeout.ms", "no.such.thing" }, *v[] = { "5000", "1" };
+	char *k[] = { (char *)"socket.timeout.ms", (char *)"no.such.thing" }, *v[] = { (char *)"5000", (char *)"1" };
 	conf_for(&c, "127.0.0.1:1");
-	c.n_props = 2, c.prop_keys = k, c.prop_values = v;
+	conn.n_props = 2, conn.prop_keys = k, conn.prop_values = v;
 	char err[256] = "";
 	assert_null(collector_new(&c, err, sizeof err));
 	assert_non_null(strstr(err, "'no.such.thing'"));
 
-	const char *sk[] = { "ssl.key.password", "security.protocol" }, *sv[] = { "hunter2", "nonsense" };
-	c.prop_keys = sk, c.prop_values = sv;
+	char *sk[] = { (char *)"ssl.key.password", (char *)"security.protocol" };
+	char *sv[] = { (char *)"hunter2", (char *)"nonsense" };
+	conn.prop_keys = sk, conn.prop_values = sv;
 	assert_null(collector_new(&c, err, sizeof err));
 	assert_non_null(strstr(err, "'security.protocol'"));
 	assert_null(strstr(err, "hunter2"));

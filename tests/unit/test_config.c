@@ -1,6 +1,6 @@
-/* test_config.c — the configuration file: search order, validation with file:line errors, cluster
- * selection with -c/-b/-X, secrets (detection, masking, permission warning), and the shipped
- * example and docs (src/config). */
+/* test_config.c — the configuration file: search order, validation with file:line errors, secrets
+ * (detection, masking, permission warning), and the shipped example and docs (src/config). How the file
+ * combines with the command line is tests/unit/test_target.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/options.h"
-#include "config/config.h"
+#include "config/config_file.h"
+#include "config/duration.h"
+#include "config/secrets.h"
 #include "util/xalloc.h"
 
 #ifndef TOP_SRCDIR
@@ -262,10 +263,10 @@ static void full_file_is_read(void **state)
 	assert_int_equal(cfg.n_clusters, 2);
 	const struct lt_cluster_def *b = config_find_cluster(&cfg, "b");
 	assert_non_null(b);
-	assert_string_equal(b->bootstrap, "h2:9093,h3:9093");
-	assert_int_equal(b->n_props, 2);
-	assert_string_equal(b->prop_keys[1], "sasl.password");
-	assert_string_equal(b->prop_values[1], "p=w"); /* split at the first '=' only */
+	assert_string_equal(b->conn.bootstrap, "h2:9093,h3:9093");
+	assert_int_equal(b->conn.n_props, 2);
+	assert_string_equal(b->conn.prop_keys[1], "sasl.password");
+	assert_string_equal(b->conn.prop_values[1], "p=w"); /* split at the first '=' only */
 	assert_int_equal(b->n_include, 2);
 	assert_string_equal(b->include[1], "x|y");
 	assert_int_equal(b->n_exclude, 1);
@@ -412,264 +413,6 @@ static void default_cluster_must_exist(void **state)
 		     "default_cluster 'nope' is not defined in 'clusters' (known: a, b)");
 }
 
-/* ------------------------------------------------------------------ selection */
-
-static void parse_opts(struct lt_options *o, ...)
-{
-	char *argv[32];
-	int argc = 0;
-	va_list ap;
-	va_start(ap, o);
-	argv[argc++] = (char *)"lagtop";
-	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
-		argv[argc++] = a;
-	va_end(ap);
-	argv[argc] = NULL;
-	char err[256];
-	assert_int_equal(options_parse(o, argc, argv, err, sizeof err), 0);
-}
-
-static const char *two_clusters =
-    "general = { default_cluster = \"dev\"; refresh_interval = 5; theme = \"light\"; };\n"
-    "clusters = {\n"
-    "  dev = { bootstrap_servers = \"dev:9092\"; properties = [ \"client.id=lagtop\" ]; };\n"
-    "  prod = { bootstrap_servers = \"prod:9093\"; read_only = true;\n"
-    "           properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=s3cret\" ];\n"
-    "           include_groups = [ \"^pay\" ]; };\n"
-    "  nobs = { read_only = false; };\n"
-    "};\n";
-
-static void select_default_and_named_cluster(void **state)
-{
-	(void)state;
-	struct lt_config cfg;
-	struct lt_options o;
-	struct lt_cluster_conf cc;
-	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-
-	parse_opts(&o, NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
-	assert_string_equal(cc.name, "dev");
-	assert_string_equal(cc.bootstrap, "dev:9092");
-	assert_int_equal(cc.refresh_ms, 5000);
-	assert_string_equal(cc.theme, "light");
-	assert_false(cc.read_only);
-	cluster_conf_free(&cc);
-	options_free(&o);
-
-	parse_opts(&o, "-c", "prod", "-i", "1", "--theme", "mono", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
-	assert_string_equal(cc.name, "prod");
-	assert_string_equal(cc.bootstrap, "prod:9093");
-	assert_true(cc.read_only);
-	assert_true(cc.cluster_read_only);
-	assert_int_equal(cc.n_props, 2);
-	assert_int_equal(cc.n_include, 1);
-	assert_string_equal(cc.include[0], "^pay");
-	assert_int_equal(cc.refresh_ms, 1000);
-	assert_string_equal(cc.theme, "mono");
-	cluster_conf_free(&cc);
-	options_free(&o);
-
-	/* --read-only alone makes any cluster read-only */
-	parse_opts(&o, "--read-only", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
-	assert_true(cc.read_only);
-	assert_false(cc.cluster_read_only);
-	cluster_conf_free(&cc);
-	options_free(&o);
-	config_free(&cfg);
-}
-
-static void select_unknown_cluster_lists_known(void **state)
-{
-	(void)state;
-	struct lt_config cfg;
-	struct lt_options o;
-	struct lt_cluster_conf cc;
-	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "staging", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'staging' (known: dev, prod, nobs)");
-	assert_null(cc.name);
-	options_free(&o);
-
-	/* a hostile name is shown escaped */
-	parse_opts(&o, "-c", "x\x1b[2J", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'x\\x1b[2J' (known: dev, prod, nobs)");
-	options_free(&o);
-	config_free(&cfg);
-
-	/* without a file */
-	config_init_defaults(&cfg);
-	parse_opts(&o, "-c", "prod", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'prod' (no configuration file was found)");
-	options_free(&o);
-	config_free(&cfg);
-}
-
-static void select_needs_bootstrap(void **state)
-{
-	(void)state;
-	struct lt_config cfg;
-	struct lt_options o;
-	struct lt_cluster_conf cc;
-	char err[512];
-
-	config_init_defaults(&cfg);
-	parse_opts(&o, NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
-	assert_string_equal(err,
-	                    "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file");
-	options_free(&o);
-
-	/* -b alone, no file: works */
-	parse_opts(&o, "-b", "127.0.0.1:9092", "-X", "client.id=x", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
-	assert_null(cc.name);
-	assert_string_equal(cc.bootstrap, "127.0.0.1:9092");
-	assert_int_equal(cc.n_props, 1);
-	assert_int_equal(cc.refresh_ms, LT_DEFAULT_REFRESH_MS);
-	assert_string_equal(cc.theme, "default");
-	cluster_conf_free(&cc);
-	options_free(&o);
-	config_free(&cfg);
-
-	char *path;
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, &path), 0);
-	parse_opts(&o, "-c", "nobs", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), -1);
-	char *want = xasprintf("cluster 'nobs' has no bootstrap_servers (%s:7); give -b HOST:PORT", path);
-	assert_string_equal(err, want);
-	free(want);
-	options_free(&o);
-	parse_opts(&o, "-c", "nobs", "-b", "h:1", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
-	assert_string_equal(cc.bootstrap, "h:1");
-	cluster_conf_free(&cc);
-	options_free(&o);
-	free(path);
-	config_free(&cfg);
-}
-
-static void b_and_x_override_in_order(void **state)
-{
-	(void)state;
-	struct lt_config cfg;
-	struct lt_options o;
-	struct lt_cluster_conf cc;
-	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "prod", "-b", "other:1", "-X", "sasl.password=new", "-X", "client.id=me", "-X",
-		   "security.protocol=SSL", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
-	assert_string_equal(cc.bootstrap, "other:1");
-	assert_int_equal(cc.n_props, 3);
-	/* replaced in place, keeping the file's order; new ones appended */
-	assert_string_equal(cc.prop_keys[0], "security.protocol");
-	assert_string_equal(cc.prop_values[0], "SSL");
-	assert_string_equal(cc.prop_keys[1], "sasl.password");
-	assert_string_equal(cc.prop_values[1], "new");
-	assert_string_equal(cc.prop_keys[2], "client.id");
-	assert_string_equal(cc.prop_values[2], "me");
-	cluster_conf_free(&cc);
-	options_free(&o);
-
-	/* -X bootstrap.servers comes after -b */
-	parse_opts(&o, "-b", "first:1", "-X", "bootstrap.servers=second:2", NULL);
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
-	assert_string_equal(cc.name, "dev");
-	assert_string_equal(cc.bootstrap, "second:2");
-	assert_int_equal(cc.n_props, 1); /* not passed on as a property too */
-	cluster_conf_free(&cc);
-	options_free(&o);
-
-	/* the file's cluster is not modified by a selection */
-	assert_string_equal(config_find_cluster(&cfg, "prod")->prop_values[1], "s3cret");
-	config_free(&cfg);
-}
-
-/* Issue 18: a cluster chosen with `c` uses its own bootstrap servers. Before, a -X bootstrap.servers
- * from the command line was merged into every cluster switched to, so all of them connected to it. */
-static void switch_uses_the_clusters_own_settings(void **state)
-{
-	(void)state;
-	struct lt_config cfg;
-	struct lt_options o;
-	struct lt_cluster_conf cc;
-	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "dev", "-b", "first:1", "-X", "bootstrap.servers=elsewhere:2", "-X", "client.id=me",
-		   "-X", "security.protocol=SSL", "-X", "sasl.password=typed", "-X", "debug=broker", "-g", "^x",
-		   "-i", "3", NULL);
-	/* the first cluster: the command line wins, as documented */
-	assert_int_equal(config_select(&cfg, &o, &cc, err, sizeof err), 0);
-	assert_string_equal(cc.bootstrap, "elsewhere:2");
-	cluster_conf_free(&cc);
-
-	/* switching to prod (index 1): its bootstrap servers, its own properties win, no carried secret */
-	assert_int_equal(config_select_switch(&cfg, &o, 1, &cc, err, sizeof err), 0);
-	assert_string_equal(cc.name, "prod");
-	assert_string_equal(cc.bootstrap, "prod:9093");
-	assert_int_equal(cc.n_props, 4);
-	assert_string_equal(cc.prop_keys[0], "security.protocol");
-	assert_string_equal(cc.prop_values[0], "SASL_SSL"); /* the file's, not -X SSL */
-	assert_string_equal(cc.prop_keys[1], "sasl.password");
-	assert_string_equal(cc.prop_values[1], "s3cret");  /* not the password typed for dev */
-	assert_string_equal(cc.prop_keys[2], "client.id"); /* other -X carry over */
-	assert_string_equal(cc.prop_values[2], "me");
-	assert_string_equal(cc.prop_keys[3], "debug");
-	assert_true(cc.read_only);                         /* prod's read_only */
-	assert_int_equal(cc.refresh_ms, 3000);             /* -i carries over */
-	cluster_conf_free(&cc);
-
-	/* back to dev: its own bootstrap too, its own client.id (the file's wins over a carried -X), and
-	 * the secret typed on the command line is not carried to a cluster switched to */
-	assert_int_equal(config_select_switch(&cfg, &o, 0, &cc, err, sizeof err), 0);
-	assert_string_equal(cc.bootstrap, "dev:9092");
-	for (size_t i = 0; i < cc.n_props; i++) {
-		assert_string_not_equal(cc.prop_keys[i], "sasl.password");
-		assert_string_not_equal(cc.prop_keys[i], "bootstrap.servers");
-		if (strcmp(cc.prop_keys[i], "client.id") == 0)
-			assert_string_equal(cc.prop_values[i], "lagtop");
-	}
-	cluster_conf_free(&cc);
-
-	/* a cluster without bootstrap_servers cannot borrow the command line's */
-	assert_int_equal(config_select_switch(&cfg, &o, 2, &cc, err, sizeof err), -1);
-	assert_non_null(strstr(err, "cluster 'nobs' has no bootstrap_servers"));
-	assert_int_equal(config_select_switch(&cfg, &o, 3, &cc, err, sizeof err), -1);
-	options_free(&o);
-	config_free(&cfg);
-}
-
-static void resolve_loads_and_selects(void **state)
-{
-	(void)state;
-	char *path = write_file("r.conf", two_clusters);
-	struct lt_options o;
-	struct lt_config cfg;
-	struct lt_cluster_conf cc;
-	char err[512];
-	parse_opts(&o, "--config", path, "-c", "prod", NULL);
-	assert_int_equal(config_resolve(&o, NULL, &cfg, &cc, err, sizeof err), 0);
-	assert_string_equal(cfg.path, path);
-	assert_string_equal(cc.bootstrap, "prod:9093");
-	cluster_conf_free(&cc);
-	config_free(&cfg);
-	options_free(&o);
-
-	parse_opts(&o, "--config", path, "-c", "zzz", NULL);
-	assert_int_equal(config_resolve(&o, NULL, &cfg, &cc, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'zzz' (known: dev, prod, nobs)");
-	options_free(&o);
-	free(path);
-}
-
 /* ------------------------------------------------------------------ secrets */
 
 static void secret_keys_are_detected_and_masked(void **state)
@@ -789,9 +532,9 @@ static void example_config_loads(void **state)
 	assert_non_null(prod);
 	assert_true(prod->read_only);
 	bool sasl_ssl = false;
-	for (size_t i = 0; i < prod->n_props; i++)
-		if (strcmp(prod->prop_keys[i], "security.protocol") == 0 &&
-		    strcmp(prod->prop_values[i], "SASL_SSL") == 0)
+	for (size_t i = 0; i < prod->conn.n_props; i++)
+		if (strcmp(prod->conn.prop_keys[i], "security.protocol") == 0 &&
+		    strcmp(prod->conn.prop_values[i], "SASL_SSL") == 0)
 			sasl_ssl = true;
 	assert_true(sasl_ssl);
 	config_free(&cfg);
@@ -839,12 +582,6 @@ int main(void)
 		cmocka_unit_test(bad_regex_is_named),
 		cmocka_unit_test(properties_are_validated_without_showing_values),
 		cmocka_unit_test(default_cluster_must_exist),
-		cmocka_unit_test(select_default_and_named_cluster),
-		cmocka_unit_test(select_unknown_cluster_lists_known),
-		cmocka_unit_test(select_needs_bootstrap),
-		cmocka_unit_test(b_and_x_override_in_order),
-		cmocka_unit_test(switch_uses_the_clusters_own_settings),
-		cmocka_unit_test(resolve_loads_and_selects),
 		cmocka_unit_test(secret_keys_are_detected_and_masked),
 		cmocka_unit_test(permission_warning_names_file_and_mode),
 		cmocka_unit_test(errors_never_show_secret_values),

@@ -18,7 +18,7 @@
 #define COLS_ 120
 #define LINES_ 30
 
-static struct lt_options opts;
+static struct tui_settings opts;
 
 static lt_snapshot *snap(void)
 {

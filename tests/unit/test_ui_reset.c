@@ -427,13 +427,13 @@ static void worker_hands_the_answer_back_through_its_pipe(void **state)
 	assert_non_null(w);
 	assert_false(rw_busy(w));
 	assert_null(rw_collect(w));
-	struct lt_reset_conn_conf cf = { .cluster_name = "c", .bootstrap = "127.0.0.1:1", .timeout_ms = 1000 };
-	struct rw_job *j = rw_job_new(RW_PREVIEW, &cf);
+	struct lt_connection cf = { .name = (char *)"c", .bootstrap = (char *)"127.0.0.1:1" };
+	struct rw_job *j = rw_job_new(RW_PREVIEW, &cf, 1000);
 	j->undo = true;
 	j->group = xstrdup("never-reset");
 	assert_int_equal(rw_start(w, j, err, sizeof err), 0);
 	assert_true(rw_busy(w));
-	struct rw_job *other = rw_job_new(RW_PREVIEW, &cf);
+	struct rw_job *other = rw_job_new(RW_PREVIEW, &cf, 1000);
 	assert_int_equal(rw_start(w, other, err, sizeof err), -1); /* one job at a time */
 	rw_job_free(other);
 	struct pollfd pfd = { .fd = rw_fd(w), .events = POLLIN };

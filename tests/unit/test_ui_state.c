@@ -12,7 +12,7 @@
 #include "ui/ui.h"
 #include "util/timeutil.h"
 
-static struct lt_options opts;
+static struct tui_settings opts;
 
 /* Three groups with the given total lags; each has `parts` partitions of topic "t". */
 static lt_snapshot *snap3(int64_t l1, int64_t l2, int64_t l3, uint64_t seq)

@@ -1,32 +1,31 @@
 /* demo.c — `lagtop --demo`: the simulated cluster (src/sim) in-process on ephemeral loopback ports
  * with the "demo" scenario, and the dashboard on it through the real client path (collector,
- * librdkafka, TCP). The cluster stops when the dashboard closes. */
+ * librdkafka, TCP). The cluster stops when the dashboard closes. Its settings come from the command line
+ * by the same rules as a real cluster's (target_resolve), without the configuration file. */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/modes.h"
-#include "config/config.h"
+#include "cli/target.h"
 #include "kafka/collector.h"
 #include "sim/sim.h"
 #include "ui/source.h"
 #include "ui/tui.h"
+#include "util/xalloc.h"
 
 /* Resets work in the demo too: on the simulated cluster, with the default confirm threshold. */
 struct demo_ctx {
-	const char *bootstrap;
+	const struct lt_target *t;
 	int timeout_ms;
 };
 
 static int demo_reset_conf(void *ctx, struct tui_reset_conf *out)
 {
 	const struct demo_ctx *d = ctx;
-	memset(out, 0, sizeof *out);
-	out->conn.cluster_name = "demo";
-	out->conn.bootstrap = d->bootstrap;
-	out->conn.timeout_ms = d->timeout_ms;
-	out->confirm_threshold = LT_DEFAULT_RESET_CONFIRM;
+	*out = (struct tui_reset_conf){
+	    .conn = &d->t->conn, .timeout_ms = d->timeout_ms, .confirm_threshold = d->t->reset_confirm_threshold};
 	return 0;
 }
 
@@ -38,7 +37,7 @@ int mode_demo(const struct lt_options *o)
 	so.brokers = 3;
 	so.port = 0;
 	so.scenario = "demo";
-	so.metrics = true; /* its consumers publish their positions (issue 15) */
+	so.metrics = true; /* its consumers publish their positions */
 	if (tui_terminal_check(err, sizeof err) != 0) { /* before the simulated cluster starts */
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
@@ -55,15 +54,27 @@ int mode_demo(const struct lt_options *o)
 		return LT_EXIT_CLUSTER;
 	}
 
+	/* the simulated cluster in place of the file's: no cluster, no file properties, no -X */
+	struct lt_options eff = *o;
+	eff.cluster = NULL;
+	eff.bootstrap = sim_bootstrap(sim);
+	eff.n_props = 0;
+	eff.command_config = NULL;
+	struct lt_config defaults;
+	config_init_defaults(&defaults);
+	struct lt_target t;
+	int rc = target_resolve(&defaults, &eff, TARGET_CHOSEN, &t, err, sizeof err);
+	config_free(&defaults);
+	if (rc != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		sim_stop(sim);
+		sim_free(sim);
+		return LT_EXIT_USAGE;
+	}
+	t.conn.name = xstrdup("demo (simulated)");
+
 	struct lt_collector_conf conf;
-	memset(&conf, 0, sizeof conf);
-	conf.cluster_name = "demo (simulated)";
-	conf.bootstrap = sim_bootstrap(sim);
-	conf.n_group_regex = o->n_groups;
-	conf.group_regex = o->groups;
-	conf.interval_ms = tui_interval_ms(o);
-	conf.timeout_ms = o->timeout_ms;
-	conf.commit_stream = true;
+	target_collector_conf(&t, o->timeout_ms, &conf);
 	/* the simulated consumers' metrics endpoint, and a short not-committing window so that the demo's
 	 * invoice-mailer (which reads but stopped committing) is flagged within the first minute */
 	char metrics_url[64];
@@ -71,9 +82,7 @@ int mode_demo(const struct lt_options *o)
 	const char *const locations[] = { metrics_url };
 	lt_pos_sources_conf positions = { .n = 1, .locations = locations, .not_committing_ms = 20000 };
 	conf.positions = &positions;
-	model_params_default(&conf.model);
 
-	int rc;
 	lt_collector *c = collector_new(&conf, err, sizeof err);
 	if (!c) {
 		fprintf(stderr, "lagtop: %s\n", err);
@@ -84,12 +93,15 @@ int mode_demo(const struct lt_options *o)
 		rc = LT_EXIT_CLUSTER;
 	} else {
 		ui_source *src = source_collector_new(c);
-		struct demo_ctx d = {conf.bootstrap, o->timeout_ms};
+		struct demo_ctx d = {&t, o->timeout_ms};
 		struct tui_clusters cl = {.n = 0, .reset_conf = demo_reset_conf, .ctx = &d};
-		rc = tui_run(o, src, conf.interval_ms, &cl);
+		struct tui_settings ts = {
+		    .theme = o->theme, .read_only = o->read_only, .no_color = o->no_color, .ascii = o->ascii};
+		rc = tui_run(&ts, src, conf.interval_ms, &cl);
 		source_free(src);
 		collector_free(c);
 	}
+	target_free(&t);
 	sim_stop(sim);
 	sim_free(sim);
 	return rc;

@@ -10,7 +10,7 @@
 int mode_x_list(const struct lt_options *o)
 {
 	(void)o;
-	rd_kafka_conf_properties_show(stdout);
+	client_properties_show(stdout);
 	return fflush(stdout) == 0 ? LT_EXIT_OK : LT_EXIT_CLUSTER;
 }
 
@@ -18,17 +18,11 @@ int mode_x_dump(const struct lt_options *o)
 {
 	struct lt_target t;
 	char err[512];
-	if (target_from_options(o, &t, stderr, err, sizeof err) != 0) {
+	if (target_from_options(o, &t, stderr, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}
-	struct lt_client_conf cc = {
-		.bootstrap = t.bootstrap,
-		.n_props = t.n_props,
-		.prop_keys = (const char *const *)t.prop_keys,
-		.prop_values = (const char *const *)t.prop_values,
-	};
-	int rc = client_conf_dump(stdout, &cc, err, sizeof err);
+	int rc = client_conf_dump(stdout, &t.conn, err, sizeof err);
 	target_free(&t);
 	if (rc != 0) {
 		fprintf(stderr, "lagtop: %s\n", err);
@@ -37,15 +31,15 @@ int mode_x_dump(const struct lt_options *o)
 	return fflush(stdout) == 0 ? LT_EXIT_OK : LT_EXIT_CLUSTER;
 }
 
-/* Two lines: lagtop's version, then the librdkafka it runs on (rd_kafka_version_str: the loaded library)
- * and the newer APIs this build uses, in configure's words (doc/LIBRDKAFKA.md), e.g.
+/* Two lines: lagtop's version, then the librdkafka it runs on (the loaded library) and the newer APIs
+ * this build uses, in configure's words (doc/LIBRDKAFKA.md), e.g.
  *   librdkafka 2.15.1; newer APIs: ListOffsets KIP-848-describe
  * Tests read it to know which behaviour to expect. */
 int mode_version(const struct lt_options *o)
 {
 	(void)o;
 	printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-	printf("librdkafka %s; newer APIs:", rd_kafka_version_str());
+	printf("librdkafka %s; newer APIs:", client_librdkafka_version());
 	int n = 0;
 #ifdef HAVE_RD_KAFKA_LISTOFFSETS
 	printf(" ListOffsets");

@@ -1,33 +1,37 @@
-/* config.h — the configuration file (libconfig): clusters, their librdkafka properties, and the
- * global settings; and the resolution of the cluster to connect to from the file and the command
- * line (-c, -b, -X, --read-only, -i, --theme).
+/* config_file.h — lagtop's configuration file (libconfig): the clusters, each with its connection
+ * (connection.h), group filters and position sources, and the global settings. (Named so that it cannot be
+ * taken for autoconf's config.h, which every .c file includes first.)
  *
  * Search order (the first that exists is read; none at all is fine):
  *   --config FILE, $LAGTOP_CONFIG, $XDG_CONFIG_HOME/lagtop/lagtop.conf,
  *   ~/.config/lagtop/lagtop.conf, SYSCONFDIR/lagtop/lagtop.conf.
  * A file named by --config or $LAGTOP_CONFIG that is missing is an error.
- * The schema, defaults and ranges are in doc/CONFIG.md (and the table in config.c).
+ * The schema, defaults and ranges are in doc/CONFIG.md (and the tables in schema.c).
  *
  * Errors are one line without the "lagtop: " prefix (the caller adds it), and name the file and
  * line: "/home/a/.config/lagtop/lagtop.conf:12: unknown setting 'refersh' in 'general'".
  *
- * Secrets: a property whose name contains "password", "secret", "key", "token" or "credential"
- * (or sasl.oauthbearer.config) is a secret. Its value is never printed (config_display_value gives
- * "[hidden]") and is wiped with explicit_bzero before its memory is freed. A file holding a secret
+ * Secret property values (secrets.h) are wiped before their memory is freed; a file holding a secret
  * that group or others may read gets a one-line warning naming the file and its mode.
+ *
+ * How the file combines with the command line (-c, -b, -X, --command-config, -g...) is the command
+ * line's business: src/cli/target.h. This module knows nothing of the command line.
  *
  * librdkafka is not included here: property names and values are checked by librdkafka when the
  * client is created (src/kafka), which names the bad key.
+ *
+ * Files: schema.c (the accepted settings), load.c (reading a file), search_path.c (which file),
+ * config_file.c (defaults, lookup, freeing), duration.c, secrets.c, connection.c.
  */
-#ifndef LAGTOP_CONFIG_CONFIG_H
-#define LAGTOP_CONFIG_CONFIG_H
+#ifndef LAGTOP_CONFIG_CONFIG_FILE_H
+#define LAGTOP_CONFIG_CONFIG_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/options.h"
+#include "config/connection.h"
 #include "position/sources.h"
 
 /* Defaults (doc/CONFIG.md). */
@@ -38,7 +42,7 @@
 #define LT_DEFAULT_RESET_CONFIRM        10000
 #define LT_DEFAULT_EXPIRY_HORIZON_MS    (3LL * 24 * 3600 * 1000)
 
-/* A cluster's consumer-position sources (issue 15; src/position/sources.h, doc/CONFIG.md). */
+/* A cluster's consumer-position sources (src/position/sources.h, doc/CONFIG.md). */
 struct lt_position_def {
 	size_t n_sources;       /* position_sources: URLs (Prometheus text or librdkafka statistics) or files */
 	char **sources;
@@ -53,11 +57,8 @@ struct lt_position_def {
 
 /* One cluster as written in the file. */
 struct lt_cluster_def {
-	char *name;
-	char *bootstrap;        /* bootstrap_servers, NULL when not given */
-	size_t n_props;         /* properties, in file order */
-	char **prop_keys;
-	char **prop_values;
+	struct lt_connection conn; /* name: the cluster's; bootstrap: bootstrap_servers (NULL when not given);
+				    * properties in file order (never bootstrap.servers: the loader refuses it) */
 	size_t n_include;       /* include_groups: extended regexes (validated) */
 	char **include;
 	size_t n_exclude;       /* exclude_groups */
@@ -83,30 +84,6 @@ struct lt_config {
 	char *warning;          /* the permission warning given, NULL if none */
 };
 
-/* The resolved settings for one run: the chosen cluster merged with the command line. */
-struct lt_cluster_conf {
-	char *name;             /* cluster name, NULL when only -b was given */
-	char *bootstrap;        /* never NULL after a successful config_select */
-	size_t n_props;         /* librdkafka properties, to apply in order */
-	char **prop_keys;
-	char **prop_values;
-	size_t n_include;       /* the cluster's include_groups / exclude_groups (-g is not merged) */
-	char **include;
-	size_t n_exclude;
-	char **exclude;
-	bool read_only;         /* --read-only or the cluster's read_only */
-	bool cluster_read_only; /* the cluster's read_only alone (to say why) */
-	/* global settings with command-line overrides applied */
-	int refresh_ms;         /* -i, else refresh_interval */
-	const char *theme;      /* --theme, else theme (points into options or config) */
-	int64_t lag_threshold;
-	int64_t time_lag_threshold_ms;
-	int64_t reset_confirm_threshold;
-	int64_t expiry_horizon_ms;
-	bool commit_stream;     /* the cluster's commit_stream, else general's */
-	struct lt_position_def positions; /* the cluster's, then --position-source appended */
-};
-
 /* Sets every field to its default (no file, no clusters). */
 void config_init_defaults(struct lt_config *cfg);
 
@@ -129,40 +106,14 @@ void config_free(struct lt_config *cfg);
 /* The cluster named `name`, or NULL. */
 const struct lt_cluster_def *config_find_cluster(const struct lt_config *cfg, const char *name);
 
-/* Merges, in order: the cluster chosen by -c (else default_cluster, else none), -b (bootstrap),
- * -X key=value (replacing a property of the same name, else appended; -X bootstrap.servers=...
- * sets the bootstrap), then --read-only, -i and --theme. Errors: an unknown -c name (listing the
- * known ones), no bootstrap servers anywhere. out is owned by the caller: cluster_conf_free. */
-int config_select(const struct lt_config *cfg, const struct lt_options *opts, struct lt_cluster_conf *out, char *err,
-		  size_t errlen);
-
-/* The settings of cluster i of the file, chosen in the dashboard (`c`) after the run started with
- * opts: the cluster's own bootstrap_servers and properties; -b and -X bootstrap.servers are not
- * carried over (they named the first cluster), nor -X secrets (a credential given for one cluster is
- * never sent to another), nor -X keys the cluster sets itself (its file wins). Every other -X, and
- * -g, --read-only, -i, --theme, --no-commit-stream, carry over as in config_select. */
-int config_select_switch(const struct lt_config *cfg, const struct lt_options *opts, size_t i,
-			 struct lt_cluster_conf *out, char *err, size_t errlen);
-
-/* Convenience for modes: config_load(opts->config_path) then config_select. On success cfg and
- * out are both filled (out->theme may point into cfg: free cfg after out is done). */
-int config_resolve(const struct lt_options *opts, FILE *warn, struct lt_config *cfg, struct lt_cluster_conf *out,
-		   char *err, size_t errlen);
-
-void cluster_conf_free(struct lt_cluster_conf *c);
+/* For errors about a cluster name: "known: a, b" or why there is none (malloc'd). */
+char *config_known_clusters(const struct lt_config *cfg);
 
 /* The position sources' settings for the collector (pointers into p: keep p while out is used). */
 void config_position_sources(const struct lt_position_def *p, lt_pos_sources_conf *out);
+/* dst becomes a deep copy of src; config_position_def_free frees one. */
+void config_position_def_copy(struct lt_position_def *dst, const struct lt_position_def *src);
 void config_position_def_free(struct lt_position_def *p);
-
-/* Secrets. */
-bool config_is_secret_key(const char *key);
-/* value, or "[hidden]" when key is a secret (for -X dump, errors and debug output). */
-const char *config_display_value(const char *key, const char *value);
-
-/* Parses a duration: a number of seconds ("2", "0.5") or numbers with units ms, s, m, h, d
- * ("500ms", "1h30m", "3d"). Returns 0 with *ms, or -1. */
-int config_parse_duration(const char *s, int64_t *ms);
 
 /* The settings the file accepts, for doc checks: the i-th "section.name" ("general.theme",
  * "cluster.read_only"), NULL past the end. */
