@@ -89,6 +89,7 @@ enum setting_id {
 	S_POSITION_MAX_AGE,
 	S_POSITION_TIMEOUT,
 	S_NOT_COMMITTING_AFTER,
+	S_MOUSE,
 };
 
 struct setting_def {
@@ -109,6 +110,7 @@ static const struct setting_def general_settings[] = {
 	{ "reset_confirm_threshold", S_RESET_CONFIRM, K_COUNT, 0, INT64_MAX },
 	{ "expiry_horizon", S_EXPIRY_HORIZON, K_DURATION, 0, 365 * DAY_MS },
 	{ "commit_stream", S_COMMIT_STREAM, K_BOOL, 0, 0 },
+	{ "mouse", S_MOUSE, K_BOOL, 0, 0 },
 };
 
 static const struct setting_def cluster_settings[] = {
@@ -633,6 +635,12 @@ static int load_general(struct loader *L, config_setting_t *g)
 					  type_name(config_setting_type(s)));
 			cfg->commit_stream = config_setting_get_bool(s);
 			break;
+		case S_MOUSE:
+			if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+				return at(L, s, "'%s' in %s must be true or false, not %s", d->name, where,
+					  type_name(config_setting_type(s)));
+			cfg->mouse = config_setting_get_bool(s);
+			break;
 		default:
 			break;
 		}
@@ -832,6 +840,7 @@ void config_init_defaults(struct lt_config *cfg)
 	cfg->reset_confirm_threshold = LT_DEFAULT_RESET_CONFIRM;
 	cfg->expiry_horizon_ms = LT_DEFAULT_EXPIRY_HORIZON_MS;
 	cfg->commit_stream = true;
+	cfg->mouse = true;
 }
 
 int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *err, size_t errlen)
