@@ -116,9 +116,11 @@ void ui_rebuild_topic_rows(struct ui *u)
 		u->tview_snap = u->snap;
 	}
 	size_t n = 0;
-	ui_list_adopt(u, &u->topics, topic_view_rows(u->tview, NULL, u->topics.filter, &n), n);
+	lt_row *rows = topic_view_rows(u->tview, NULL, u->topics.filter, &n);
+	ui_list_adopt(u, &u->topics, rows, n);
 	const lt_topic_stats *t = topic_view_find(u->tview, u->open_topic);
-	lt_row *rows = t ? topic_view_rows(u->tview, t, u->tgroups.filter, &n) : NULL;
-	ui_list_adopt(u, &u->tgroups, rows, t ? n : 0);
+	n = 0;
+	rows = t ? topic_view_rows(u->tview, t, u->tgroups.filter, &n) : NULL;
+	ui_list_adopt(u, &u->tgroups, rows, n);
 	topic_view_free(old);
 }
