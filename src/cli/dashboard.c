@@ -135,7 +135,10 @@ int mode_tui(const struct lt_options *o)
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}
-	struct tui_settings ts = {.theme = t.theme, .no_color = o->no_color, .ascii = o->ascii};
+	struct tui_settings ts = {.theme = t.theme,
+				  .no_color = o->no_color,
+				  .ascii = o->ascii,
+				  .no_mouse = o->no_mouse || !l.cfg.mouse};
 	if (tui_theme_check(&ts, err, sizeof err) != 0) {
 		char *safe = sanitize_dup(err, locale_is_utf8());
 		fprintf(stderr, "lagtop: %s\n", safe);

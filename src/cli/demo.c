@@ -96,7 +96,8 @@ int mode_demo(const struct lt_options *o)
 		struct demo_ctx d = {&t, o->timeout_ms};
 		struct tui_clusters cl = {.n = 0, .reset_conf = demo_reset_conf, .ctx = &d};
 		struct tui_settings ts = {
-		    .theme = o->theme, .read_only = o->read_only, .no_color = o->no_color, .ascii = o->ascii};
+		    .theme = o->theme, .read_only = o->read_only, .no_color = o->no_color, .ascii = o->ascii,
+		    .no_mouse = o->no_mouse};
 		rc = tui_run(&ts, src, conf.interval_ms, &cl);
 		source_free(src);
 		collector_free(c);

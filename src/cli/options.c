@@ -25,6 +25,7 @@ enum {
 	OPT_THEME,
 	OPT_NO_COLOR,
 	OPT_ASCII,
+	OPT_NO_MOUSE,
 	OPT_RESET,
 	OPT_ALL_TOPICS,
 	OPT_TOPIC,
@@ -118,6 +119,8 @@ static const struct option_def option_table[] = {
 	{ "theme", OPT_THEME, required_argument, "NAME", SEC_VIEW, "colour theme (default, light, high-contrast, mono)" },
 	{ "no-color", OPT_NO_COLOR, no_argument, NULL, SEC_VIEW, "no colours (also when NO_COLOR is set)" },
 	{ "ascii", OPT_ASCII, no_argument, NULL, SEC_VIEW, "ASCII glyphs only (automatic when the locale is not UTF-8)" },
+	{ "no-mouse", OPT_NO_MOUSE, no_argument, NULL, SEC_VIEW,
+	  "leave the mouse to the terminal (its selection copies text); M toggles it in the dashboard" },
 	/* monitoring (issue 16) */
 	{ "fail-on", OPT_FAIL_ON, required_argument, "warn|err", SEC_VIEW,
 	  "with --once, exit 4 when a group's status is WARN or worse (warn) or ERR (err)" },
@@ -568,6 +571,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		case OPT_THEME: o->theme = optarg; break;
 		case OPT_NO_COLOR: o->no_color = true; break;
 		case OPT_ASCII: o->ascii = true; break;
+		case OPT_NO_MOUSE: o->no_mouse = true; break;
 		case OPT_ALL_TOPICS: o->all_topics = true; break;
 		case OPT_TOPIC: push(&o->topics, &o->n_topics, optarg); break;
 		case OPT_TO_EARLIEST: if (set_target(o, LT_TARGET_EARLIEST, name, NULL, err, errlen)) return -1; break;

@@ -94,6 +94,7 @@ struct lt_options {
 	bool no_commit_stream;    /* --no-commit-stream: overrides the config's commit_stream */
 	bool no_color;            /* --no-color or NO_COLOR */
 	bool ascii;               /* --ascii */
+	bool no_mouse;            /* --no-mouse (or the config's mouse = false): the terminal keeps the mouse */
 	size_t n_position_sources; /* --position-source URL|FILE (repeatable): consumers' own positions */
 	const char **position_sources;
 

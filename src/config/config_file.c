@@ -23,6 +23,7 @@ void config_init_defaults(struct lt_config *cfg)
 	cfg->reset_confirm_threshold = LT_DEFAULT_RESET_CONFIRM;
 	cfg->expiry_horizon_ms = LT_DEFAULT_EXPIRY_HORIZON_MS;
 	cfg->commit_stream = true;
+	cfg->mouse = true;
 }
 
 void config_position_def_free(struct lt_position_def *p)

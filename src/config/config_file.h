@@ -79,6 +79,7 @@ struct lt_config {
 	int64_t reset_confirm_threshold; /* a reset moving more messages than this asks for the group name */
 	int64_t expiry_horizon_ms;       /* warn when an Empty group's offsets expire sooner; 0 = never */
 	bool commit_stream;              /* read __consumer_offsets for commit times (default true) */
+	bool mouse;                      /* the dashboard takes the mouse (default true; false: --no-mouse) */
 	size_t n_clusters;
 	struct lt_cluster_def *clusters;
 	char *warning;          /* the permission warning given, NULL if none */

@@ -275,6 +275,12 @@ static int load_general(struct loader *L, config_setting_t *g)
 					  type_name(config_setting_type(s)));
 			cfg->commit_stream = config_setting_get_bool(s);
 			break;
+		case S_MOUSE:
+			if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+				return at(L, s, "'%s' in %s must be true or false, not %s", d->name, where,
+					  type_name(config_setting_type(s)));
+			cfg->mouse = config_setting_get_bool(s);
+			break;
 		default:
 			break;
 		}

@@ -16,6 +16,7 @@ const struct setting_def config_general_settings[] = {
 	{ "reset_confirm_threshold", S_RESET_CONFIRM, K_COUNT, 0, INT64_MAX },
 	{ "expiry_horizon", S_EXPIRY_HORIZON, K_DURATION, 0, 365 * LT_DAY_MS },
 	{ "commit_stream", S_COMMIT_STREAM, K_BOOL, 0, 0 },
+	{ "mouse", S_MOUSE, K_BOOL, 0, 0 },
 };
 
 const struct setting_def config_cluster_settings[] = {

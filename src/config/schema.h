@@ -42,6 +42,7 @@ enum setting_id {
 	S_POSITION_MAX_AGE,
 	S_POSITION_TIMEOUT,
 	S_NOT_COMMITTING_AFTER,
+	S_MOUSE,
 };
 
 struct setting_def {

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "model/colkey.h"
+#include "model/topic_view.h"
 
 /* ---- sort keys ---- */
 
@@ -53,12 +54,47 @@ lt_key_kind column_key_kind(lt_col_id id)
 	case LT_COL_TYPE:
 	case LT_COL_TOPIC:
 	case LT_COL_CLIENT_ID:
-	case LT_COL_HOST: return LT_KEY_STR;
+	case LT_COL_HOST:
+	case LT_COL_T_TOPIC:
+	case LT_COL_TG_GROUP:
+	case LT_COL_TG_STATE: return LT_KEY_STR;
 	case LT_COL_CONSUME_RATE:
 	case LT_COL_TREND:
 	case LT_COL_COMMITS_PER_MIN:
-	case LT_COL_RATE: return LT_KEY_DOUBLE;
+	case LT_COL_RATE:
+	case LT_COL_T_PRODUCE_RATE:
+	case LT_COL_TG_CONSUME_RATE: return LT_KEY_DOUBLE;
 	default: return LT_KEY_INT;
+	}
+}
+
+/* The topic panes' keys: a topic's (or a group's share of it) aggregates. */
+static void topic_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
+{
+	const lt_topic_stats *t = r->topic;
+	switch (id) {
+	case LT_COL_T_TOPIC: key_str(k, t->topic); break;
+	case LT_COL_T_PARTITIONS:
+	case LT_COL_TG_PARTITIONS: key_int(k, (int64_t)t->n_partitions, true); break;
+	case LT_COL_T_PRODUCE_RATE:
+		k->v.d = t->produce_rate;
+		k->known = t->has_rates;
+		break;
+	case LT_COL_T_GROUPS: key_int(k, (int64_t)t->n_groups, true); break;
+	case LT_COL_T_LAG:
+	case LT_COL_TG_LAG: key_int(k, t->total_lag, t->has_lag); break;
+	case LT_COL_T_MAX_LAG: key_int(k, t->max_lag, t->has_lag); break;
+	case LT_COL_T_MAX_TIME_LAG:
+	case LT_COL_TG_MAX_TIME_LAG: key_int(k, t->max_time_lag_ms, t->has_max_time_lag); break;
+	case LT_COL_T_STATUS:
+	case LT_COL_TG_STATUS: key_int(k, t->status, status_evaluated(t->status)); break;
+	case LT_COL_TG_GROUP: key_str(k, r->group ? r->group->group : NULL); break;
+	case LT_COL_TG_STATE: key_str(k, r->group ? group_state_name(r->group->state) : NULL); break;
+	case LT_COL_TG_CONSUME_RATE:
+		k->v.d = t->consume_rate;
+		k->known = t->has_rates;
+		break;
+	default: break;
 	}
 }
 
@@ -69,6 +105,11 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 	const lt_member *m;
 	k->known = false;
 	k->v.i = 0;
+	if (id >= LT_COL_T_TOPIC) {
+		if (r->topic)
+			topic_key(id, r, k);
+		return;
+	}
 	if (!g || (id >= LT_COL_TOPIC && !p))
 		return;
 	switch (id) {
@@ -129,7 +170,7 @@ void column_key(lt_col_id id, const lt_row *r, lt_sort_key *k)
 		key_int(k, unc, known);
 		break;
 	}
-	case LT_COL__COUNT: break;
+	default: break;
 	}
 }
 
@@ -150,6 +191,13 @@ int sort_key_compare(lt_key_kind kind, const lt_sort_key *a, const lt_sort_key *
 
 int row_tiebreak(const lt_row *a, const lt_row *b)
 {
+	if (a->topic && b->topic && a->topic != b->topic) { /* topic rows, and one topic's group rows */
+		int c = strcmp(a->topic->topic, b->topic->topic);
+		if (c)
+			return c;
+	}
+	if (!a->group || !b->group)
+		return (a->group != NULL) - (b->group != NULL);
 	if (a->group != b->group) {
 		int c = strcmp(a->group->group, b->group->group);
 		if (c)
@@ -211,6 +259,21 @@ COMPARATOR(cmp_commits_per_min, LT_COL_COMMITS_PER_MIN)
 COMPARATOR(cmp_unmoved, LT_COL_UNMOVED)
 COMPARATOR(cmp_position, LT_COL_POSITION)
 COMPARATOR(cmp_uncommitted, LT_COL_UNCOMMITTED)
+COMPARATOR(cmp_t_topic, LT_COL_T_TOPIC)
+COMPARATOR(cmp_t_partitions, LT_COL_T_PARTITIONS)
+COMPARATOR(cmp_t_produce_rate, LT_COL_T_PRODUCE_RATE)
+COMPARATOR(cmp_t_groups, LT_COL_T_GROUPS)
+COMPARATOR(cmp_t_lag, LT_COL_T_LAG)
+COMPARATOR(cmp_t_max_lag, LT_COL_T_MAX_LAG)
+COMPARATOR(cmp_t_max_time_lag, LT_COL_T_MAX_TIME_LAG)
+COMPARATOR(cmp_t_status, LT_COL_T_STATUS)
+COMPARATOR(cmp_tg_group, LT_COL_TG_GROUP)
+COMPARATOR(cmp_tg_state, LT_COL_TG_STATE)
+COMPARATOR(cmp_tg_partitions, LT_COL_TG_PARTITIONS)
+COMPARATOR(cmp_tg_lag, LT_COL_TG_LAG)
+COMPARATOR(cmp_tg_max_time_lag, LT_COL_TG_MAX_TIME_LAG)
+COMPARATOR(cmp_tg_consume_rate, LT_COL_TG_CONSUME_RATE)
+COMPARATOR(cmp_tg_status, LT_COL_TG_STATUS)
 
 /* ---- formatters ---- */
 
@@ -490,6 +553,68 @@ static void fmt_unmoved(const lt_row *r, char *buf, size_t len, bool exact)
 	}
 }
 
+/* ---- the topic panes (r->topic: a topic, or one group's share of it) ---- */
+
+static void fmt_t_topic(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	(void)exact;
+	put_str(buf, len, r->topic ? r->topic->topic : NULL);
+}
+
+static void fmt_t_partitions(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	put_count(buf, len, r->topic ? (int64_t)r->topic->n_partitions : -1, r->topic != NULL, exact);
+}
+
+static void fmt_t_produce_rate(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	put_rate(buf, len, r->topic ? r->topic->produce_rate : -1, r->topic && r->topic->has_rates, exact);
+}
+
+static void fmt_t_groups(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	put_count(buf, len, r->topic ? (int64_t)r->topic->n_groups : -1, r->topic != NULL, exact);
+}
+
+static void fmt_t_lag(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	put_count(buf, len, r->topic ? r->topic->total_lag : -1, r->topic && r->topic->has_lag, exact);
+}
+
+static void fmt_t_max_lag(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	put_count(buf, len, r->topic ? r->topic->max_lag : -1, r->topic && r->topic->has_lag, exact);
+}
+
+static void fmt_t_max_time_lag(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	put_duration(buf, len, r->topic ? r->topic->max_time_lag_ms : -1, r->topic && r->topic->has_max_time_lag,
+		     exact);
+}
+
+static void fmt_t_status(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	(void)exact;
+	put_str(buf, len, r->topic ? status_name(r->topic->status) : NULL);
+}
+
+static void fmt_tg_group(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	(void)exact;
+	put_str(buf, len, r->group ? r->group->group : NULL);
+}
+
+static void fmt_tg_state(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	(void)exact;
+	put_str(buf, len, r->group ? group_state_name(r->group->state) : NULL);
+}
+
+static void fmt_tg_consume_rate(const lt_row *r, char *buf, size_t len, bool exact)
+{
+	put_rate(buf, len, r->topic ? r->topic->consume_rate : -1, r->topic && r->topic->has_rates, exact);
+}
+
 void format_per_min(double v, char *buf, size_t len)
 {
 	if (v < 0)
@@ -570,15 +695,52 @@ static const lt_column column_table[LT_COL__COUNT] = {
     {LT_COL_UNCOMMITTED, LT_ROWS_PARTITIONS, "uncommitted", "UNCOMMITTED", 11, 10, true, true,
      "position minus committed offset: read but not committed; ! when the consumer reads without committing",
      cmp_uncommitted, fmt_uncommitted},
+    /* the topics pane (topic_view.h): only the partitions some group has offsets or assignments on */
+    {LT_COL_T_TOPIC, LT_ROWS_TOPICS, "topic", "TOPIC", 24, 100, false, false, "topic name", cmp_t_topic, fmt_t_topic},
+    {LT_COL_T_PARTITIONS, LT_ROWS_TOPICS, "partitions", "PARTITIONS", 10, 45, true, true,
+     "partitions of the topic the groups have offsets or assignments on", cmp_t_partitions, fmt_t_partitions},
+    {LT_COL_T_PRODUCE_RATE, LT_ROWS_TOPICS, "produce-rate", "PRODUCE-RATE", 12, 70, true, true,
+     "messages produced per second (log-end advance over the status window), each partition once",
+     cmp_t_produce_rate, fmt_t_produce_rate},
+    {LT_COL_T_GROUPS, LT_ROWS_TOPICS, "groups", "GROUPS", 6, 75, true, true,
+     "groups with offsets or assignments on the topic", cmp_t_groups, fmt_t_groups},
+    {LT_COL_T_LAG, LT_ROWS_TOPICS, "lag", "LAG", 8, 100, true, true, "total lag of every group on the topic",
+     cmp_t_lag, fmt_t_lag},
+    {LT_COL_T_MAX_LAG, LT_ROWS_TOPICS, "max-lag", "MAX-LAG", 8, 85, true, true,
+     "the largest lag one group has on the topic", cmp_t_max_lag, fmt_t_max_lag},
+    {LT_COL_T_MAX_TIME_LAG, LT_ROWS_TOPICS, "max-time-lag", "MAX-TIME-LAG", 12, 80, true, true,
+     "largest time lag of a partition of the topic, over every group", cmp_t_max_time_lag, fmt_t_max_time_lag},
+    {LT_COL_T_STATUS, LT_ROWS_TOPICS, "status", "STATUS", 6, 90, false, true,
+     "worst partition status on the topic, over every group (OK, WARN, REWIND, STALL, STOP)", cmp_t_status,
+     fmt_t_status},
+    /* a topic's groups pane: each group's share of the topic */
+    {LT_COL_TG_GROUP, LT_ROWS_TOPIC_GROUPS, "group", "GROUP", 32, 100, false, false, "consumer group id",
+     cmp_tg_group, fmt_tg_group},
+    {LT_COL_TG_STATE, LT_ROWS_TOPIC_GROUPS, "state", "STATE", 19, 60, false, false, "group state", cmp_tg_state,
+     fmt_tg_state},
+    {LT_COL_TG_PARTITIONS, LT_ROWS_TOPIC_GROUPS, "partitions", "PARTITIONS", 10, 45, true, true,
+     "the group's partitions of the topic", cmp_tg_partitions, fmt_t_partitions},
+    {LT_COL_TG_LAG, LT_ROWS_TOPIC_GROUPS, "lag", "LAG", 8, 100, true, true, "the group's lag on the topic",
+     cmp_tg_lag, fmt_t_lag},
+    {LT_COL_TG_MAX_TIME_LAG, LT_ROWS_TOPIC_GROUPS, "max-time-lag", "MAX-TIME-LAG", 12, 80, true, true,
+     "largest time lag of the group's partitions of the topic", cmp_tg_max_time_lag, fmt_t_max_time_lag},
+    {LT_COL_TG_CONSUME_RATE, LT_ROWS_TOPIC_GROUPS, "consume-rate", "CONSUME-RATE", 12, 70, true, true,
+     "messages the group committed per second on the topic", cmp_tg_consume_rate, fmt_tg_consume_rate},
+    {LT_COL_TG_STATUS, LT_ROWS_TOPIC_GROUPS, "status", "STATUS", 6, 90, false, true,
+     "worst status of the group's partitions of the topic", cmp_tg_status, fmt_t_status},
 };
 
 const lt_column *columns_for(lt_row_kind kind, size_t *n)
 {
-	size_t first = kind == LT_ROWS_GROUPS ? LT_COL_GROUP : LT_COL_TOPIC;
-	size_t end = kind == LT_ROWS_GROUPS ? LT_COL_TOPIC : LT_COL__COUNT;
+	/* each kind's columns are one run of the table, in display order */
+	static const lt_col_id first[] = {
+	    [LT_ROWS_GROUPS] = LT_COL_GROUP,     [LT_ROWS_PARTITIONS] = LT_COL_TOPIC,
+	    [LT_ROWS_TOPICS] = LT_COL_T_TOPIC,   [LT_ROWS_TOPIC_GROUPS] = LT_COL_TG_GROUP,
+	    [LT_ROWS_TOPIC_GROUPS + 1] = LT_COL__COUNT,
+	};
 	if (n)
-		*n = end - first;
-	return &column_table[first];
+		*n = (size_t)(first[kind + 1] - first[kind]);
+	return &column_table[first[kind]];
 }
 
 const lt_column *column_by_id(lt_col_id id)

@@ -17,6 +17,8 @@
 typedef enum {
 	LT_ROWS_GROUPS = 0,
 	LT_ROWS_PARTITIONS,
+	LT_ROWS_TOPICS,       /* the topic view: one row per topic (topic_view.h) */
+	LT_ROWS_TOPIC_GROUPS, /* one topic's groups, with their lag on it */
 } lt_row_kind;
 
 /* Column ids. Group pane first, then partition pane; names in the table are stable (config files
@@ -54,12 +56,31 @@ typedef enum {
 	LT_COL_UNMOVED,
 	LT_COL_POSITION,      /* the consumer's own position (issue 15) */
 	LT_COL_UNCOMMITTED,
+	/* topics pane (topic_view.h) */
+	LT_COL_T_TOPIC,
+	LT_COL_T_PARTITIONS,
+	LT_COL_T_PRODUCE_RATE,
+	LT_COL_T_GROUPS,
+	LT_COL_T_LAG,
+	LT_COL_T_MAX_LAG,
+	LT_COL_T_MAX_TIME_LAG,
+	LT_COL_T_STATUS,
+	/* a topic's groups pane: each group's share of the topic */
+	LT_COL_TG_GROUP,
+	LT_COL_TG_STATE,
+	LT_COL_TG_PARTITIONS,
+	LT_COL_TG_LAG,
+	LT_COL_TG_MAX_TIME_LAG,
+	LT_COL_TG_CONSUME_RATE,
+	LT_COL_TG_STATUS,
 	LT_COL__COUNT
 } lt_col_id;
 
+struct lt_topic_stats;
 typedef struct lt_row {
-	const lt_group *group;
+	const lt_group *group;    /* NULL for a topic row */
 	const lt_partition *part; /* NULL for a group row */
+	const struct lt_topic_stats *topic; /* topic rows and a topic's group rows (topic_view.h); else NULL */
 } lt_row;
 
 typedef struct lt_column {
@@ -88,7 +109,9 @@ const lt_column *column_by_name(lt_row_kind kind, const char *name);
 void rows_sort(lt_row *rows, size_t n, lt_col_id col, bool descending);
 
 /* A filter: substring (case-insensitive) or, when the text is a valid extended regex containing a
- * regex metacharacter, a regex; matches group id or topic. */
+ * regex metacharacter, a regex. A group row matches on its id or any topic it reads, a partition row on
+ * its group id or topic, a topic row on its name or any group reading it, a topic's group row on the
+ * group id. */
 typedef struct lt_filter lt_filter;
 lt_filter *filter_new(const char *text, char *err, size_t errlen); /* NULL + err on a bad regex */
 bool filter_match(const lt_filter *f, const lt_row *r);
@@ -101,11 +124,11 @@ void filter_free(lt_filter *f);
 lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group, const lt_filter *f, size_t *n);
 
 /* Identity of a row that survives refreshes and re-sorts: "group" or "group\0topic\0partition"
- * compared with row_key_equal. */
+ * compared with row_key_equal; a topic row is (NULL, topic, -1), a topic's group row (group, topic, -1). */
 typedef struct lt_row_key {
-	char *group;
+	char *group;      /* NULL for topic rows */
 	char *topic;      /* NULL for group rows */
-	int32_t partition;
+	int32_t partition; /* -1 unless a partition row */
 } lt_row_key;
 void row_key_set(lt_row_key *k, const lt_row *r);
 bool row_key_equal(const lt_row_key *k, const lt_row *r);

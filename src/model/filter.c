@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/colkey.h"
+#include "model/topic_view.h"
 #include "util/regex.h"
 #include "util/xalloc.h"
 
@@ -74,13 +75,24 @@ bool filter_match_name(const lt_filter *f, const char *s)
 }
 
 /* A group row matches on its id or on any of its topics (so "orders" finds every group reading
- * orders); a partition row on its group id or its topic. */
+ * orders); a partition row on its group id or its topic. The topic view mirrors it: a topic row on its
+ * name or any group reading it, a topic's group row on the group id (the topic is the pane's). */
 bool filter_match(const lt_filter *f, const lt_row *r)
 {
 	if (!f || !f->text[0])
 		return true;
+	if (r && r->topic && !r->group) {
+		if (filter_match_name(f, r->topic->topic))
+			return true;
+		for (size_t i = 0; i < r->topic->n_groups; i++)
+			if (filter_match_name(f, r->topic->entries[i].group->group))
+				return true;
+		return false;
+	}
 	if (!r || !r->group)
 		return false;
+	if (r->topic)
+		return filter_match_name(f, r->group->group);
 	if (filter_match_name(f, r->group->group))
 		return true;
 	if (r->part)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/colkey.h"
+#include "model/topic_view.h"
 #include "util/xalloc.h"
 
 typedef struct {
@@ -40,6 +41,9 @@ static uint64_t str_prefix(const char *s)
  * its group's partition rows. */
 static int address_tiebreak(const lt_row *a, const lt_row *b)
 {
+	/* topic rows and a topic's group rows: the view's arrays are sorted by (topic, group id) */
+	if (a->topic != b->topic)
+		return (uintptr_t)a->topic < (uintptr_t)b->topic ? -1 : 1;
 	if (a->group != b->group)
 		return (uintptr_t)a->group < (uintptr_t)b->group ? -1 : 1;
 	if (a->part == b->part)
@@ -122,6 +126,8 @@ static uint64_t double_key(double d, bool desc)
  * the group row itself is 0), then by group address (the snapshot's groups array is sorted). */
 static bool tie_before(const lt_row *x, const lt_row *y)
 {
+	if (x->topic != y->topic)
+		return (uintptr_t)x->topic < (uintptr_t)y->topic;
 	if (x->group != y->group)
 		return (uintptr_t)x->group < (uintptr_t)y->group;
 	return (uintptr_t)x->part < (uintptr_t)y->part; /* NULL (the group row) first */
@@ -137,6 +143,12 @@ static void sort_ties(const lt_row *rows, item *a, item *tmp, size_t n)
 		i++;
 	if (i == n)
 		return;
+	if (rows[a[0].idx].topic) { /* the topic panes: the view's address order is the whole tie-break */
+		for (i = 0; i < n; i++)
+			a[i].key = (uint64_t)(uintptr_t)rows[a[i].idx].topic;
+		radix_sort(a, tmp, n);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		const lt_row *r = &rows[a[i].idx];
 		a[i].key = r->part ? (uint64_t)(r->part - r->group->partitions) + 1 : 0;
@@ -173,10 +185,11 @@ static void rows_sort_numeric(lt_row *rows, size_t n, lt_col_id col, bool descen
 		a[i].key = enc[a[i].idx];
 	if (nk > 1)
 		radix_sort(a, tmp, nk);
-	lt_row *out = (lt_row *)tmp; /* 16-byte items hold 16-byte rows */
+	lt_row *out = xmalloc(n * sizeof *out);
 	for (size_t i = 0; i < n; i++)
 		out[i] = rows[a[i].idx];
 	memcpy(rows, out, n * sizeof *rows);
+	free(out);
 	free(enc);
 	free(a);
 	free(tmp);
@@ -229,6 +242,7 @@ static size_t add_partition_rows(lt_row *rows, const lt_group *g, const lt_filte
 		}
 		rows[k].group = g;
 		rows[k].part = p;
+		rows[k].topic = NULL;
 		k++;
 	}
 	return k;
@@ -251,7 +265,7 @@ lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group
 	lt_row *rows = xmalloc((cap ? cap : 1) * sizeof *rows);
 	if (kind == LT_ROWS_GROUPS) {
 		for (size_t i = 0; i < s->n_groups; i++) {
-			lt_row r = {&s->groups[i], NULL};
+			lt_row r = {&s->groups[i], NULL, NULL};
 			if (!f || filter_match(f, &r))
 				rows[k++] = r;
 		}
@@ -268,10 +282,13 @@ lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group
 void row_key_set(lt_row_key *k, const lt_row *r)
 {
 	row_key_clear(k);
-	if (!r || !r->group)
+	if (!r || (!r->group && !r->topic))
 		return;
-	k->group = xstrdup(r->group->group);
-	if (r->part) {
+	if (r->group)
+		k->group = xstrdup(r->group->group);
+	if (r->topic) {
+		k->topic = xstrdup(r->topic->topic);
+	} else if (r->part) {
 		k->topic = xstrdup(r->part->topic);
 		k->partition = r->part->partition;
 	}
@@ -279,7 +296,16 @@ void row_key_set(lt_row_key *k, const lt_row *r)
 
 bool row_key_equal(const lt_row_key *k, const lt_row *r)
 {
-	if (!k || !k->group || !r || !r->group)
+	if (!k || !r)
+		return false;
+	if (r->topic) { /* topic rows (no group), a topic's group rows */
+		if (!k->topic || k->partition >= 0 || strcmp(k->topic, r->topic->topic) != 0)
+			return false;
+		if (!k->group || !r->group)
+			return !k->group && !r->group;
+		return strcmp(k->group, r->group->group) == 0;
+	}
+	if (!k->group || !r->group)
 		return false;
 	if (strcmp(k->group, r->group->group) != 0)
 		return false;

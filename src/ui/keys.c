@@ -58,15 +58,21 @@ static void act_end(struct ui *u)
 
 static void act_tab(struct ui *u)
 {
-	if (!u->open_group)
+	unsigned bottom = ui_bottom_pane(u);
+	if (!bottom)
 		return;
-	u->focus = u->focus == UI_PANE_GROUPS ? (u->show_members ? UI_PANE_MEMBERS : UI_PANE_PARTS) : UI_PANE_GROUPS;
+	u->focus = u->focus == ui_top_pane(u) ? bottom : ui_top_pane(u);
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
 static void act_enter(struct ui *u)
 {
-	if (u->focus == UI_PANE_GROUPS) {
+	if (u->focus == UI_PANE_TOPICS) {
+		if (u->topics.cursor < u->topics.n_rows)
+			ui_open_topic(u, u->topics.rows[u->topics.cursor].topic);
+	} else if (u->focus == UI_PANE_TOPIC_GROUPS) {
+		ui_open_topic_group(u);
+	} else if (u->focus == UI_PANE_GROUPS) {
 		if (u->groups.cursor < u->groups.n_rows) {
 			u->show_members = false;
 			ui_open_group(u, u->groups.rows[u->groups.cursor].group);
@@ -87,6 +93,8 @@ static void act_back(struct ui *u)
 		ui_apply_filter_text(u);
 		return;
 	}
+	if (ui_back_topic(u))
+		return;
 	if (u->open_group) {
 		free(u->open_group);
 		u->open_group = NULL;
@@ -202,15 +210,17 @@ static void act_refresh(struct ui *u)
 static void act_members(struct ui *u)
 {
 	if (!u->open_group) {
-		if (u->groups.cursor >= u->groups.n_rows)
+		/* the group under the cursor: in the groups pane, or in a topic's groups */
+		struct ui_list *l = u->focus == UI_PANE_TOPIC_GROUPS ? &u->tgroups : u->focus == UI_PANE_GROUPS ? &u->groups : NULL;
+		if (!l || l->cursor >= l->n_rows)
 			return;
 		u->show_members = true;
-		ui_open_group(u, u->groups.rows[u->groups.cursor].group);
+		ui_open_group(u, l->rows[l->cursor].group);
 		u->focus = UI_PANE_MEMBERS;
 		return;
 	}
 	u->show_members = !u->show_members;
-	if (u->focus != UI_PANE_GROUPS)
+	if (u->focus != ui_top_pane(u))
 		u->focus = u->show_members ? UI_PANE_MEMBERS : UI_PANE_PARTS;
 	u->dirty |= UI_DIRTY_DRAW;
 }
@@ -246,11 +256,38 @@ static void act_delete(struct ui *u)
 	ui_delete_open(u);
 }
 
+static void act_topics(struct ui *u)
+{
+	ui_toggle_topic_view(u);
+}
+
+static void act_mark(struct ui *u)
+{
+	ui_toggle_mark(u);
+}
+
+static void act_clear_marks(struct ui *u)
+{
+	ui_clear_marks(u);
+}
+
+static void act_mouse(struct ui *u)
+{
+	ui_set_mouse(u, !u->mouse);
+	ui_set_message(u, "%s", u->mouse ? "mouse on: click selects, wheel scrolls, a header sorts (Shift-drag selects text)"
+					 : "mouse off: the terminal's own selection copies text");
+}
+
 /* clang-format off */
-/* The table. Order is the help screen's order; the key bar shows entries with a label, in order. */
+/* The table. Order is the help screen's order (consecutive keys with the same help share a line); the key bar
+ * shows entries with a label, in order. htop's function keys sit beside their letters. */
+#define NARROW UI_KEY_BAR_NARROW
+#define WIDE UI_KEY_BAR_WIDE
 static const struct ui_key key_table[] = {
-	{ { 'q' }, "q", "Quit", "quit (restores the terminal)", UI_PANE_ALL, 0, act_quit },
-	{ { '?' }, "?", "Help", "this help (Esc closes it)", UI_PANE_ALL, 0, act_help },
+	{ { 'q' }, "q", "Quit", "quit (restores the terminal)", UI_PANE_ALL, NARROW, act_quit },
+	{ { KEY_F(10) }, "F10", "Quit", "quit (restores the terminal)", UI_PANE_ALL, WIDE, act_quit },
+	{ { '?' }, "?", "Help", "this help (Esc closes it)", UI_PANE_ALL, NARROW, act_help },
+	{ { KEY_F(1) }, "F1", "Help", "this help (Esc closes it)", UI_PANE_ALL, WIDE, act_help },
 	{ { KEY_UP }, "Up", NULL, "move up", UI_PANE_ALL, 0, act_up },
 	{ { 'k' }, "k", NULL, "move up", UI_PANE_ALL, 0, act_up },
 	{ { KEY_DOWN }, "Down", NULL, "move down", UI_PANE_ALL, 0, act_down },
@@ -259,18 +296,26 @@ static const struct ui_key key_table[] = {
 	{ { KEY_NPAGE }, "PgDn", NULL, "move one page down", UI_PANE_ALL, 0, act_page_down },
 	{ { KEY_HOME }, "Home", NULL, "first row", UI_PANE_ALL, 0, act_home },
 	{ { KEY_END }, "End", NULL, "last row", UI_PANE_ALL, 0, act_end },
-	{ { '\t' }, "Tab", "Pane", "switch between the groups pane and the group's pane", UI_PANE_ALL, 0, act_tab },
-	{ { '\n', '\r', KEY_ENTER }, "Enter", "Open", "open the group (its partitions); on a partition, its detail",
-	  UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_enter },
-	{ { KEY_ESC }, "Esc", "Back", "back: close a popup, clear the filter, close the group", UI_PANE_ALL, 0,
-	  act_back },
-	{ { '/' }, "/", "Filter", "filter (substring or regex); Enter keeps it, Esc clears it",
-	  UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_filter },
-	{ { '<' }, "<", NULL, "sort by the previous column", UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_sort_prev },
-	{ { '>' }, ">", "Sort", "sort by the next column", UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_sort_next },
-	{ { 'I' }, "I", "Invert", "invert the sort order", UI_PANE_GROUPS | UI_PANE_PARTS, 0, act_invert },
+	{ { '\t' }, "Tab", "Pane", "switch between the top pane and the bottom one", UI_PANE_ALL, 0, act_tab },
+	{ { '\n', '\r', KEY_ENTER }, "Enter", "Open",
+	  "open: a group's partitions, a partition's detail, a topic's groups (then a group's partitions)",
+	  UI_PANE_LISTS, 0, act_enter },
+	{ { KEY_ESC }, "Esc", "Back", "back: close a popup, clear the filter, close the bottom pane (one step)",
+	  UI_PANE_ALL, 0, act_back },
+	{ { '/' }, "/", "Filter", "filter the pane (substring or regex, see FILTER); Enter keeps it, Esc clears it",
+	  UI_PANE_LISTS, NARROW, act_filter },
+	{ { KEY_F(3) }, "F3", "Filter", "filter the pane (substring or regex, see FILTER); Enter keeps it, Esc clears it",
+	  UI_PANE_LISTS, WIDE, act_filter },
+	{ { KEY_F(4) }, "F4", NULL, "filter the pane (substring or regex, see FILTER); Enter keeps it, Esc clears it",
+	  UI_PANE_LISTS, 0, act_filter },
+	{ { '<' }, "<", NULL, "sort by the previous column", UI_PANE_LISTS, 0, act_sort_prev },
+	{ { '>' }, ">", "Sort", "sort by the next column (or click a column's header)", UI_PANE_LISTS, NARROW,
+	  act_sort_next },
+	{ { KEY_F(6) }, "F6", "Sort", "sort by the next column (or click a column's header)", UI_PANE_LISTS, WIDE,
+	  act_sort_next },
+	{ { 'I' }, "I", "Invert", "invert the sort order", UI_PANE_LISTS, 0, act_invert },
 	{ { 'p' }, "p", "Pause", "pause or resume refreshing", UI_PANE_ALL, 0, act_pause },
-	{ { ' ' }, "Space", NULL, "pause or resume refreshing", UI_PANE_ALL, 0, act_pause },
+	{ { ' ' }, "Space", NULL, "pause or resume refreshing", UI_PANE_ALL & ~UI_PANE_PARTS, 0, act_pause },
 	{ { '+' }, "+", NULL, "refresh less often (longer interval)", UI_PANE_ALL, 0, act_slower },
 	{ { '-' }, "-", NULL, "refresh more often (shorter interval)", UI_PANE_ALL, 0, act_faster },
 	{ { KEY_F(5) }, "F5", NULL, "refresh now", UI_PANE_ALL, 0, act_refresh },
@@ -278,14 +323,26 @@ static const struct ui_key key_table[] = {
 	{ { 'c' }, "c", NULL, "choose the cluster (from the config file)", UI_PANE_ALL, 0, act_cluster },
 	{ { 'e' }, "e", NULL, "show the last collection error in full", UI_PANE_ALL, 0, act_error },
 	{ { 't' }, "t", "Theme", "next colour theme", UI_PANE_ALL, 0, act_theme },
+	{ { 'T' }, "T", "Topics", "topic view: topics, the groups reading each and their lag on it; T again: groups",
+	  UI_PANE_ALL, 0, act_topics },
+	/* the partitions pane's marks (htop's tags): R and D then act on the marked partitions only */
+	{ { ' ' }, "Space", "Mark", "in the partitions pane: mark or unmark the partition and move down",
+	  UI_PANE_PARTS, 0, act_mark },
+	{ { 'u' }, "u", NULL, "in the partitions pane: clear the marks", UI_PANE_PARTS, 0, act_clear_marks },
+	{ { 'M' }, "M", NULL, "mouse on or off (off: the terminal's own selection copies text)", UI_PANE_ALL, 0,
+	  act_mouse },
 	/* Offset resets: flagged UI_KEY_WRITES so that --read-only never offers them. */
-	{ { 'R' }, "R", "Reset", "reset the offsets of the group (or of the partition under the cursor)",
-	  UI_PANE_ALL, UI_KEY_WRITES, act_reset },
+	{ { 'R' }, "R", "Reset",
+	  "reset the offsets of the group (of the marked partitions, or the one under the cursor; of the topic in a "
+	  "topic's groups)", UI_PANE_ALL, UI_KEY_WRITES, act_reset },
 	{ { 'U' }, "U", "Undo", "undo the group's last reset or delete (restore its newest backup)", UI_PANE_ALL,
 	  UI_KEY_WRITES, act_undo },
-	{ { 'D' }, "D", NULL, "delete the group (or the committed offset of the partition under the cursor)",
+	{ { 'D' }, "D", NULL,
+	  "delete the group (or the committed offsets of the marked partitions, or of the one under the cursor)",
 	  UI_PANE_ALL, UI_KEY_WRITES, act_delete },
 };
+#undef NARROW
+#undef WIDE
 /* clang-format on */
 
 #define N_KEYS (sizeof key_table / sizeof key_table[0])
@@ -300,20 +357,35 @@ bool keys_enabled(const struct ui_key *k, bool read_only)
 	return !(read_only && (k->flags & UI_KEY_WRITES));
 }
 
+bool keys_in_bar(const struct ui_key *k, int cols)
+{
+	if (!k->bar)
+		return false;
+	if (k->flags & UI_KEY_BAR_NARROW)
+		return cols < UI_KEY_BAR_WIDE_COLS;
+	if (k->flags & UI_KEY_BAR_WIDE)
+		return cols >= UI_KEY_BAR_WIDE_COLS;
+	return true;
+}
+
 bool keys_dispatch(struct ui *u, int code)
 {
+	bool known = false;
 	for (size_t i = 0; i < N_KEYS; i++) {
 		const struct ui_key *k = &key_table[i];
 		if (!keys_enabled(k, u->read_only))
 			continue;
 		for (int j = 0; j < 3 && k->codes[j]; j++)
 			if (k->codes[j] == code) {
-				if (k->panes & u->focus)
+				known = true;
+				/* Space marks in the partitions pane and pauses elsewhere: the entry for this pane */
+				if (k->panes & u->focus) {
 					k->action(u);
-				return true;
+					return true;
+				}
 			}
 	}
-	return false;
+	return known;
 }
 
 char **keys_help_lines(bool read_only, int name_width)

@@ -10,15 +10,21 @@
 struct ui;
 
 enum {
-	UI_KEY_WRITES = 1u << 0, /* changes the cluster (offset resets): never offered in --read-only */
+	UI_KEY_WRITES = 1u << 0,   /* changes the cluster (offset resets): never offered in --read-only */
+	UI_KEY_BAR_NARROW = 1u << 1, /* in the key bar only below UI_KEY_BAR_WIDE_COLS (its F-key twin is shown there) */
+	UI_KEY_BAR_WIDE = 1u << 2,   /* in the key bar only from UI_KEY_BAR_WIDE_COLS on (htop's F-keys) */
 };
+
+/* From this width the key bar shows htop's function keys (F1 Help, F3 Filter, F6 Sort, F10 Quit) in place of
+ * their letters; at 80 columns the bar keeps the letters. */
+#define UI_KEY_BAR_WIDE_COLS 100
 
 struct ui_key {
 	int codes[3];     /* curses key codes, 0-terminated */
 	const char *name; /* "q", "Up", "PgDn", "F5", "Space" */
 	const char *bar;  /* label in the bottom key bar, NULL when not shown there */
 	const char *help; /* one line; consecutive keys with the same text share a help line */
-	unsigned panes;   /* UI_PANE_* where the key works */
+	unsigned panes;   /* UI_PANE_* where the key works; one code may have several entries for disjoint panes */
 	unsigned flags;   /* UI_KEY_* */
 	void (*action)(struct ui *u);
 };
@@ -28,6 +34,9 @@ const struct ui_key *keys_at(size_t i);
 
 /* Whether the key is offered at all in this mode (read-only removes UI_KEY_WRITES keys). */
 bool keys_enabled(const struct ui_key *k, bool read_only);
+
+/* Whether the key bar shows k at this width (UI_KEY_BAR_NARROW / UI_KEY_BAR_WIDE; keys without a label: never). */
+bool keys_in_bar(const struct ui_key *k, int cols);
 
 /* Runs the action bound to code in the focused pane. Returns false when no key matched. */
 bool keys_dispatch(struct ui *u, int code);

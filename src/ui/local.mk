@@ -1,4 +1,4 @@
-## src/ui — the dashboard. The only module that includes curses (and only in tui.c, screen.c, keys.c,
+## src/ui — the dashboard. The only module that includes curses (and only in tui.c, screen.c, keys.c, mouse.c,
 ## theme_curses.c, term_check.c, and reset_dialog.c for its key codes); layout.c and theme.c are plain C so they are unit
 ## tested without a terminal.
 liblagtop_a_SOURCES += \
@@ -9,7 +9,8 @@ liblagtop_a_SOURCES += \
 	src/ui/reset_dialog.h src/ui/reset_dialog.c src/ui/reset_worker.h src/ui/reset_worker.c src/ui/reset_ui.c \
 	src/ui/layout.h src/ui/layout.c \
 	src/ui/theme.h src/ui/theme.c src/ui/theme_curses.c \
-	src/ui/term_check.c
+	src/ui/term_check.c \
+	src/ui/topic_ui.c src/ui/marks_ui.c src/ui/mouse.c
 
 if HAVE_CMOCKA
 UI_UNIT_TESTS = tests/unit/test_ui_layout tests/unit/test_ui_keys tests/unit/test_ui_theme tests/unit/test_ui_state \
@@ -46,6 +47,8 @@ TUI_TESTS = tests/tui/test_dashboard.sh tests/tui/test_terminal.sh tests/tui/tes
 	tests/tui/test_reset_async.sh tests/tui/test_reset_wrap.sh
 ## D (issue 16): deletes behind the reset dialog's guard, preview and typed confirmation
 TUI_TESTS += tests/tui/test_delete.sh
+## the topic view, marks, the mouse and htop's function keys
+TUI_TESTS += tests/tui/test_views.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

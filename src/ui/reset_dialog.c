@@ -55,6 +55,36 @@ struct ui_reset *rd_new_delete(const char *group, const char *scope_topic, int32
 	return rd;
 }
 
+void rd_set_marked(struct ui_reset *rd, const char *const *scopes, size_t n_scopes, size_t n_parts)
+{
+	for (size_t i = 0; i < rd->n_marked_scopes; i++)
+		free(rd->marked[i]);
+	free(rd->marked);
+	rd->marked = xcalloc(n_scopes + 1, sizeof *rd->marked);
+	for (size_t i = 0; i < n_scopes; i++)
+		rd->marked[i] = xstrdup(scopes[i]);
+	rd->n_marked_scopes = n_scopes;
+	rd->n_marked = n_parts;
+}
+
+char **rd_delete_scopes(const struct ui_reset *rd, size_t *n)
+{
+	*n = 0;
+	if (rd->n_marked_scopes) {
+		char **v = xcalloc(rd->n_marked_scopes + 1, sizeof *v);
+		for (size_t i = 0; i < rd->n_marked_scopes; i++)
+			v[i] = xstrdup(rd->marked[i]);
+		*n = rd->n_marked_scopes;
+		return v;
+	}
+	if (!rd->scope_topic)
+		return NULL;
+	char **v = xcalloc(2, sizeof *v);
+	v[0] = rd->scope_part >= 0 ? xasprintf("%s:%d", rd->scope_topic, rd->scope_part) : xstrdup(rd->scope_topic);
+	*n = 1;
+	return v;
+}
+
 static void drop_answer(struct ui_reset *rd)
 {
 	if (rd->has_dres)
@@ -79,6 +109,9 @@ void rd_free(struct ui_reset *rd)
 	free(rd->target_desc);
 	free(rd->group);
 	free(rd->scope_topic);
+	for (size_t i = 0; i < rd->n_marked_scopes; i++)
+		free(rd->marked[i]);
+	free(rd->marked);
 	free(rd->backup_dir);
 	free(rd);
 }
@@ -134,16 +167,22 @@ static enum rd_action target_enter(struct ui_reset *rd, int64_t now_ms)
 		reset_request_free(&rq);
 		return RD_ACT_NONE;
 	}
-	if (rd->scope_topic) {
-		char *scope = rd->scope_part >= 0 ? xasprintf("%s:%d", rd->scope_topic, rd->scope_part)
-						  : xstrdup(rd->scope_topic);
-		int rc = reset_request_add_topic(&rq, scope, rd->err, sizeof rd->err);
-		free(scope);
+	size_t n_scopes;
+	char **scopes = rd_delete_scopes(rd, &n_scopes); /* the same scope a delete would have */
+	for (size_t i = 0; i < n_scopes; i++) {
+		int rc = reset_request_add_topic(&rq, scopes[i], rd->err, sizeof rd->err);
 		if (rc != 0) {
+			for (size_t j = 0; j < n_scopes; j++)
+				free(scopes[j]);
+			free(scopes);
 			reset_request_free(&rq);
 			return RD_ACT_NONE;
 		}
-	} else {
+	}
+	for (size_t j = 0; j < n_scopes; j++)
+		free(scopes[j]);
+	free(scopes);
+	if (!n_scopes) {
 		rq.all_topics = true;
 	}
 	if (rd->has_rq)
@@ -429,10 +468,31 @@ static void foot(struct rd_view *v, char *line)
 	push_text(v, &v->foot, &v->n_foot, line);
 }
 
+/* "orders:1,3 audit:0" */
+static char *marked_list(const struct ui_reset *rd)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < rd->n_marked_scopes; i++)
+		len += strlen(rd->marked[i]) + 1;
+	char *s = xcalloc(len, 1);
+	for (size_t i = 0; i < rd->n_marked_scopes; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, rd->marked[i]);
+	}
+	return s;
+}
+
 static char *scope_text(const struct ui_reset *rd)
 {
 	if (rd->undo)
 		return xstrdup("the partitions in the backup");
+	if (rd->n_marked_scopes) {
+		char *list = marked_list(rd);
+		char *s = xasprintf("%zu marked partition%s (%s)", rd->n_marked, rd->n_marked == 1 ? "" : "s", list);
+		free(list);
+		return s;
+	}
 	if (!rd->scope_topic)
 		return xstrdup("all topics with committed offsets");
 	if (rd->scope_part >= 0)
@@ -539,7 +599,11 @@ static void delete_table(const struct ui_reset *rd, struct rd_view *v, bool resu
 static void view_delete_preview(const struct ui_reset *rd, struct rd_view *v)
 {
 	const lt_delete_result *d = &rd->dres;
-	if (rd->scope_topic)
+	if (rd->n_marked_scopes || (rd->scope_topic && rd->scope_part < 0)) {
+		char *scope = scope_text(rd);
+		body(v, xasprintf("Delete the committed offsets of %s (group %s).", scope, rd->group));
+		free(scope);
+	} else if (rd->scope_topic)
 		body(v, xasprintf("Delete the committed offset of %s:%d (group %s).", rd->scope_topic, rd->scope_part,
 			       rd->group));
 	else
@@ -628,7 +692,12 @@ void rd_view_build(const struct ui_reset *rd, int width, bool utf8, struct rd_vi
 	v->width = width;
 	v->utf8 = utf8;
 	const char *what = rd->del ? "Delete" : rd->undo ? "Undo the last reset of" : "Reset offsets of";
-	if (rd->del && rd->scope_topic)
+	if (rd->del && rd->n_marked_scopes)
+		v->title = xasprintf("Delete the offsets of %zu marked partition%s in group %s", rd->n_marked,
+				     rd->n_marked == 1 ? "" : "s", rd->group);
+	else if (rd->del && rd->scope_topic && rd->scope_part < 0)
+		v->title = xasprintf("Delete the offsets of topic %s in group %s", rd->scope_topic, rd->group);
+	else if (rd->del && rd->scope_topic)
 		v->title = xasprintf("Delete the offset of %s:%d in group %s", rd->scope_topic, rd->scope_part, rd->group);
 	else
 		v->title = xasprintf("%s group %s", what, rd->group);

@@ -53,6 +53,10 @@ struct ui_reset {
 	char *group;
 	char *scope_topic;  /* NULL: every topic the group has offsets on */
 	int32_t scope_part; /* -1: the whole topic */
+	/* marked partitions (rd_set_marked): --topic arguments "T:P,P,...", one per topic; they replace the
+	 * scope above. n_marked: how many partitions they name. */
+	char **marked;
+	size_t n_marked_scopes, n_marked;
 	int64_t threshold;
 
 	size_t target; /* index in the target table */
@@ -89,6 +93,12 @@ struct ui_reset {
 struct ui_reset *rd_new(const char *group, const char *scope_topic, int32_t scope_part, bool undo,
 			int64_t threshold);
 void rd_free(struct ui_reset *rd);
+/* Narrows a new R or D dialog to marked partitions: scopes are --topic arguments ("orders:1,3"), copied;
+ * n_parts is how many partitions they name (the preview says "N marked partitions"). */
+void rd_set_marked(struct ui_reset *rd, const char *const *scopes, size_t n_scopes, size_t n_parts);
+/* The scope as --topic arguments for a delete (NULL-terminated, malloc'd; free each and the array):
+ * the marks, or "T:P" / "T"; NULL for the whole group. */
+char **rd_delete_scopes(const struct ui_reset *rd, size_t *n);
 
 /* A delete dialog (D): the whole group (scope_topic NULL) or one partition's committed offset. It starts in
  * RD_WORKING and the caller starts the preview job at once. backup_dir: shown in the preview (may be NULL). */

@@ -48,8 +48,7 @@ static void start_job(struct ui *u, enum rw_kind kind)
 	j->group = xstrdup(rd->group);
 	if (rd->del) {
 		j->del = true;
-		j->del_topic = rd->scope_topic ? xstrdup(rd->scope_topic) : NULL;
-		j->del_part = rd->scope_part;
+		j->del_scopes = rd_delete_scopes(rd, &j->n_del_scopes);
 	} else if (kind == RW_PREVIEW) {
 		j->undo = rd->undo;
 		if (rd->has_rq) {
@@ -99,14 +98,25 @@ static void run_action(struct ui *u, enum rd_action a)
 }
 
 /* The group a dialog acts on (the group under the cursor, or the open one), and with with_partition the
- * partition under the cursor in the partitions pane (topic NULL otherwise). False, with a message, when
- * nothing is selected. */
+ * partition under the cursor in the partitions pane (topic NULL otherwise); in a topic's groups pane, the
+ * group under the cursor on that topic (part -1). False, with a message, when nothing is selected. */
 static bool dialog_target(struct ui *u, bool with_partition, const char **group, const char **topic, int32_t *part)
 {
 	*group = NULL;
 	*topic = NULL;
 	*part = -1;
-	if (u->focus == UI_PANE_GROUPS) {
+	if (u->focus == UI_PANE_TOPICS) {
+		ui_set_message(u, "select a group first: Enter shows the groups reading the topic");
+		return false;
+	}
+	if (u->focus == UI_PANE_TOPIC_GROUPS) {
+		if (u->tgroups.cursor < u->tgroups.n_rows) {
+			const lt_row *r = &u->tgroups.rows[u->tgroups.cursor];
+			*group = r->group->group;
+			if (with_partition)
+				*topic = r->topic->topic;
+		}
+	} else if (u->focus == UI_PANE_GROUPS) {
 		if (u->groups.cursor < u->groups.n_rows)
 			*group = u->groups.rows[u->groups.cursor].group->group;
 	} else {
@@ -119,6 +129,20 @@ static bool dialog_target(struct ui *u, bool with_partition, const char **group,
 	if (!*group)
 		ui_set_message(u, "no group selected");
 	return *group != NULL;
+}
+
+/* In the partitions pane, the open group's marks narrow the dialog to them (whatever the cursor is on). */
+static void dialog_marks(struct ui *u, struct ui_reset *rd)
+{
+	const lt_markset *m = ui_open_marks(u);
+	if (!m || u->focus != UI_PANE_PARTS)
+		return;
+	size_t n;
+	char **scopes = markset_scopes(m, &n);
+	rd_set_marked(rd, (const char *const *)scopes, n, m->n);
+	for (size_t i = 0; i < n; i++)
+		free(scopes[i]);
+	free(scopes);
 }
 
 void ui_reset_open(struct ui *u, bool undo)
@@ -141,6 +165,8 @@ void ui_reset_open(struct ui *u, bool undo)
 	if (u->clusters && u->clusters->reset_conf && u->clusters->reset_conf(u->clusters->ctx, &rc) == 0)
 		threshold = rc.confirm_threshold;
 	u->reset = rd_new(group, topic, part, undo, threshold);
+	if (!undo)
+		dialog_marks(u, u->reset);
 	u->popup = UI_POPUP_RESET;
 	u->popup_top = 0;
 	u->dirty |= UI_DIRTY_DRAW;
@@ -168,6 +194,7 @@ void ui_delete_open(struct ui *u)
 	if (have_dir)
 		strncat(dir, "/backups/", sizeof dir - strlen(dir) - 1);
 	u->reset = rd_new_delete(group, topic, part, have_dir ? dir : NULL);
+	dialog_marks(u, u->reset);
 	u->popup = UI_POPUP_RESET;
 	u->popup_top = 0;
 	u->dirty |= UI_DIRTY_DRAW;

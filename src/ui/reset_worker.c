@@ -46,7 +46,9 @@ void rw_job_free(struct rw_job *j)
 	if (j->kind == RW_COMMIT && !j->del)
 		reset_result_free(&j->res);
 	delete_result_free(&j->dres);
-	free(j->del_topic);
+	for (size_t i = 0; i < j->n_del_scopes; i++)
+		free(j->del_scopes[i]);
+	free(j->del_scopes);
 	free(j);
 }
 
@@ -116,19 +118,20 @@ static void run_delete(struct rw_job *j)
 		j->dres.message = xstrdup(err);
 		return;
 	}
-	if (j->del_topic) {
+	if (j->n_del_scopes) {
 		lt_reset_request rq;
 		memset(&rq, 0, sizeof rq);
 		rq.group = xstrdup(j->group);
-		char *scope = xasprintf("%s:%d", j->del_topic, j->del_part);
-		if (reset_request_add_topic(&rq, scope, err, sizeof err) != 0) {
+		int rc = 0;
+		for (size_t i = 0; i < j->n_del_scopes && rc == 0; i++)
+			rc = reset_request_add_topic(&rq, j->del_scopes[i], err, sizeof err);
+		if (rc != 0) {
 			j->dres.status = LT_DEL_FAILED;
 			j->dres.group_kerr = -1;
 			j->dres.message = xstrdup(err);
 		} else {
 			delete_exec_offsets(c, &rq, dry_run, &j->dres);
 		}
-		free(scope);
 		reset_request_free(&rq);
 	} else {
 		delete_exec_group(c, j->group, dry_run, &j->dres);

@@ -31,10 +31,11 @@ struct rw_job {
 	const lt_reset_plan *plan;
 	const char *target_desc;
 	bool discard; /* the dialog was closed: free the answer when collected */
-	/* D: a delete of group (del_topic NULL) or of del_topic:del_part's offset; PREVIEW is its dry run */
+	/* D: a delete of group (no scopes) or of the offsets del_scopes name (--topic arguments: "T", "T:P,P");
+	 * PREVIEW is its dry run */
 	bool del;
-	char *del_topic;
-	int32_t del_part;
+	char **del_scopes;
+	size_t n_del_scopes;
 
 	/* answers */
 	bool refused;        /* PREVIEW: the guard refused (msg says why, with the members) */

@@ -194,6 +194,8 @@ static ui_role status_role(lt_status st)
 
 static ui_role row_role(const lt_row *r)
 {
+	if (r->topic) /* topic rows, a topic's group rows: the worst partition's status on the topic */
+		return status_role(r->topic->status);
 	if (r->part) {
 		if (r->part->flags & LT_PF_STALE)
 			return UI_ROLE_STALE;
@@ -254,7 +256,13 @@ static bool exact_when_fits(lt_col_id id)
 	case LT_COL_LOG_START:
 	case LT_COL_COMMITTED:
 	case LT_COL_LOG_END:
-	case LT_COL_P_LAG: return true;
+	case LT_COL_P_LAG:
+	case LT_COL_T_PARTITIONS:
+	case LT_COL_T_GROUPS:
+	case LT_COL_T_LAG:
+	case LT_COL_T_MAX_LAG:
+	case LT_COL_TG_PARTITIONS:
+	case LT_COL_TG_LAG: return true;
 	default: return false;
 	}
 }
@@ -294,12 +302,41 @@ static void clamp_scroll(size_t *top, size_t cursor, size_t n, int h)
 		*top = 0;
 }
 
-static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focused, const char *title, size_t total)
+int screen_mark_gutter(const struct ui *u, const struct ui_list *l)
+{
+	return l == &u->parts && ui_open_marks(u) ? 2 : 0;
+}
+
+size_t screen_list_slots(const struct ui *u, const struct ui_list *l, struct ui_col_slot *out)
 {
 	size_t ncol;
 	const lt_column *cols = columns_for(l->kind, &ncol);
+	int gutter = screen_mark_gutter(u, l);
+	size_t n = layout_columns(cols, ncol, u->geom.cols - gutter, l->name_want, out);
+	for (size_t i = 0; i < n; i++)
+		out[i].x += gutter;
+	return n;
+}
+
+/* A cell in the warning colour: time lag above the operator's time_lag_threshold, offsets about to expire. */
+static bool cell_high(const lt_column *c, const lt_row *r)
+{
+	switch (c->id) {
+	case LT_COL_TIME_LAG: return r->part && (r->part->flags & LT_PF_TIME_LAG_HIGH);
+	case LT_COL_MAX_TIME_LAG: return !r->part && r->group->time_lag_high;
+	case LT_COL_EXPIRES: return r->group->has_expiry && r->group->expiry_warn;
+	case LT_COL_T_MAX_TIME_LAG:
+	case LT_COL_TG_MAX_TIME_LAG: return r->topic && r->topic->time_lag_high;
+	default: return false;
+	}
+}
+
+static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focused, const char *title, size_t total)
+{
 	struct ui_col_slot slots[LT_COL__COUNT];
-	size_t n = layout_columns(cols, ncol, u->geom.cols, l->name_want, slots);
+	size_t n = screen_list_slots(u, l, slots);
+	int gutter = screen_mark_gutter(u, l);
+	const lt_markset *marks = gutter ? ui_open_marks(u) : NULL;
 
 	draw_pane_title(u, y, focused, title, l, l->n_rows, total);
 	if (h < 2)
@@ -321,13 +358,14 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			role = focused ? UI_ROLE_CURSOR : UI_ROLE_CURSOR_UNFOCUSED;
 		set_role(role);
 		fill_line(ly, 0, u->geom.cols);
+		/* a marked partition: '*' in the gutter, bold (no colour or UTF-8 needed to see it) */
+		if (marks && markset_has(marks, r)) {
+			attron(A_BOLD);
+			mvaddstr(ly, 0, "*");
+			set_role(role);
+		}
 		for (size_t c = 0; c < n; c++) {
-			/* time lag above the operator's time_lag_threshold, and offsets about to expire (issue 10):
-			 * that cell in the warning colour */
-			bool high = ri != l->cursor &&
-				    ((slots[c].col->id == LT_COL_TIME_LAG && r->part && (r->part->flags & LT_PF_TIME_LAG_HIGH)) ||
-				     (slots[c].col->id == LT_COL_MAX_TIME_LAG && !r->part && r->group->time_lag_high) ||
-				     (slots[c].col->id == LT_COL_EXPIRES && r->group->has_expiry && r->group->expiry_warn));
+			bool high = ri != l->cursor && cell_high(slots[c].col, r);
 			if (high)
 				set_role(UI_ROLE_STATUS_WARN);
 			draw_cell(u, ly, &slots[c], r);
@@ -469,7 +507,7 @@ static void draw_key_bar(const struct ui *u)
 	}
 	for (size_t i = 0; keys_at(i); i++) {
 		const struct ui_key *k = keys_at(i);
-		if (!k->bar || !keys_enabled(k, u->read_only) || !(k->panes & u->focus))
+		if (!keys_in_bar(k, g->cols) || !keys_enabled(k, u->read_only) || !(k->panes & u->focus))
 			continue;
 		int need = (int)strlen(k->name) + (int)strlen(k->bar) + 1;
 		if (x + need > g->cols)
@@ -533,6 +571,12 @@ static void popup_frame(const struct ui *u, struct popup *p, int want_h, int wan
 	set_role(UI_ROLE_POPUP);
 }
 
+static void add_line(char ***lines, size_t *n, char *line)
+{
+	*lines = xrealloc(*lines, (*n + 1) * sizeof **lines);
+	(*lines)[(*n)++] = line;
+}
+
 /* Lines of a scrolling popup: line i of n at inner row i - top. */
 static void popup_lines(struct ui *u, const struct popup *p, char *const *lines, size_t n)
 {
@@ -550,34 +594,43 @@ static void popup_lines(struct ui *u, const struct popup *p, char *const *lines,
 	}
 }
 
+static void help_columns(char ***lines, size_t *n, const char *pane, lt_row_kind kind)
+{
+	size_t nc;
+	const lt_column *c = columns_for(kind, &nc);
+	add_line(lines, n, xstrdup(""));
+	add_line(lines, n, xasprintf("%s columns:", pane));
+	for (size_t i = 0; i < nc; i++)
+		add_line(lines, n, xasprintf("%-12s %s", c[i].title, c[i].help ? c[i].help : ""));
+}
+
 static void draw_help(struct ui *u)
 {
 	char **keys = keys_help_lines(u->read_only, 12);
-	size_t nk = 0;
-	while (keys[nk])
-		nk++;
-	size_t ng, np;
-	const lt_column *gc = columns_for(LT_ROWS_GROUPS, &ng);
-	const lt_column *pc = columns_for(LT_ROWS_PARTITIONS, &np);
-	size_t n = nk + ng + np + 4, k = 0;
-	char **lines = xcalloc(n + 1, sizeof *lines);
-	for (size_t i = 0; i < nk; i++)
-		lines[k++] = xstrdup(keys[i]);
-	lines[k++] = xstrdup("");
-	lines[k++] = xstrdup("Groups pane columns:");
-	for (size_t i = 0; i < ng; i++)
-		lines[k++] = xasprintf("%-12s %s", gc[i].title, gc[i].help ? gc[i].help : "");
-	lines[k++] = xstrdup("");
-	lines[k++] = xstrdup("Partitions pane columns:");
-	for (size_t i = 0; i < np; i++)
-		lines[k++] = xasprintf("%-12s %s", pc[i].title, pc[i].help ? pc[i].help : "");
+	char **lines = NULL;
+	size_t k = 0;
+	for (size_t i = 0; keys[i]; i++)
+		add_line(&lines, &k, xstrdup(keys[i]));
+	keys_help_free(keys);
+	add_line(&lines, &k, xstrdup(""));
+	add_line(&lines, &k, xasprintf("Mouse: %s (M toggles; --no-mouse or mouse = false start without it)",
+				       u->mouse ? "on: click selects, wheel scrolls, a header sorts; Shift-drag selects text"
+						: "off: the terminal's own selection copies text"));
+	add_line(&lines, &k, xstrdup(""));
+	add_line(&lines, &k, xstrdup("FILTER (/): a case-insensitive substring, or an extended regex when it has a"));
+	add_line(&lines, &k, xstrdup("regex character. Groups pane: the group id or any topic the group reads;"));
+	add_line(&lines, &k, xstrdup("partitions: the group id or the topic; topics pane (T): the topic or any"));
+	add_line(&lines, &k, xstrdup("group reading it; a topic's groups: the group id."));
+	help_columns(&lines, &k, "Groups pane", LT_ROWS_GROUPS);
+	help_columns(&lines, &k, "Partitions pane", LT_ROWS_PARTITIONS);
+	help_columns(&lines, &k, "Topics pane (T)", LT_ROWS_TOPICS);
+	help_columns(&lines, &k, "A topic's groups pane", LT_ROWS_TOPIC_GROUPS);
 	struct popup p;
 	popup_frame(u, &p, (int)k + 2, 78, "lagtop help (Esc closes, arrows scroll)");
 	popup_lines(u, &p, lines, k);
 	for (size_t i = 0; i < k; i++)
 		free(lines[i]);
 	free(lines);
-	keys_help_free(keys);
 }
 
 static const lt_partition *find_partition(const lt_group *g, const lt_row_key *key)
@@ -588,12 +641,6 @@ static const lt_partition *find_partition(const lt_group *g, const lt_row_key *k
 		if (g->partitions[i].partition == key->partition && strcmp(g->partitions[i].topic, key->topic) == 0)
 			return &g->partitions[i];
 	return NULL;
-}
-
-static void add_line(char ***lines, size_t *n, char *line)
-{
-	*lines = xrealloc(*lines, (*n + 1) * sizeof **lines);
-	(*lines)[(*n)++] = line;
 }
 
 static void draw_detail(struct ui *u)
@@ -612,7 +659,7 @@ static void draw_detail(struct ui *u)
 	if (!p) {
 		add_line(&lines, &n, xstrdup("(this partition is no longer in the group's data)"));
 	} else {
-		lt_row r = {g, p};
+		lt_row r = {g, p, NULL};
 		size_t nc;
 		const lt_column *cols = columns_for(LT_ROWS_PARTITIONS, &nc);
 		for (size_t i = 0; i < nc; i++) {
@@ -844,7 +891,7 @@ static void draw_too_small(const struct ui *u)
 
 void screen_draw(struct ui *u)
 {
-	layout_screen(LINES, COLS, u->open_group != NULL, &u->geom);
+	layout_screen(LINES, COLS, ui_bottom_pane(u) != 0, &u->geom);
 	bkgdset((chtype)theme_attr(UI_ROLE_NORMAL) | ' ');
 	erase();
 	if (u->geom.too_small) {
@@ -853,22 +900,36 @@ void screen_draw(struct ui *u)
 		return;
 	}
 	draw_top_bar(u);
-	char title[64];
-	snprintf(title, sizeof title, "Groups");
-	draw_list(u, &u->groups, u->geom.main_y, u->geom.main_h, u->focus == UI_PANE_GROUPS, title,
-	          u->snap ? u->snap->n_groups : 0);
+	unsigned top = ui_top_pane(u);
+	if (u->topic_view)
+		draw_list(u, &u->topics, u->geom.main_y, u->geom.main_h, u->focus == top, "Topics",
+			  u->tview ? u->tview->n_topics : 0);
+	else
+		draw_list(u, &u->groups, u->geom.main_y, u->geom.main_h, u->focus == top, "Groups",
+			  u->snap ? u->snap->n_groups : 0);
 	if (u->open_group) {
 		if (u->show_members) {
-			draw_members(u, u->geom.bottom_y, u->geom.bottom_h, u->focus != UI_PANE_GROUPS);
+			draw_members(u, u->geom.bottom_y, u->geom.bottom_h, u->focus != top);
 		} else {
 			const lt_group *g = ui_open_group_ptr(u);
+			const lt_markset *marks = ui_open_marks(u);
 			char *safe = sanitize_dup(u->open_group, utf8(u));
-			char *t = xasprintf("Partitions of %s%s", safe, g ? "" : " (gone)");
-			draw_list(u, &u->parts, u->geom.bottom_y, u->geom.bottom_h, u->focus != UI_PANE_GROUPS, t,
+			char marked[48] = "";
+			if (marks)
+				snprintf(marked, sizeof marked, " (%zu marked)", marks->n);
+			char *t = xasprintf("Partitions of %s%s%s", safe, g ? "" : " (gone)", marked);
+			draw_list(u, &u->parts, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t,
 			          g ? g->n_partitions : 0);
 			free(t);
 			free(safe);
 		}
+	} else if (u->topic_view && u->open_topic) {
+		const lt_topic_stats *ts = topic_view_find(u->tview, u->open_topic);
+		char *safe = sanitize_dup(u->open_topic, utf8(u));
+		char *t = xasprintf("Groups reading %s%s", safe, ts ? "" : " (gone)");
+		draw_list(u, &u->tgroups, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t, ts ? ts->n_groups : 0);
+		free(t);
+		free(safe);
 	}
 	draw_key_bar(u);
 	switch (u->popup) {

@@ -107,13 +107,16 @@ static int name_cells(const char *name, bool utf8)
 	return (int)(p - (const unsigned char *)name);
 }
 
-static void list_rebuild(struct ui *u, struct ui_list *l, const lt_group *group)
+/* The name a row is known by (the first column): group, topic, or a topic's group. */
+static const char *row_name(const lt_row *r)
 {
-	lt_row *rows = NULL;
-	size_t n = 0;
+	if (r->topic)
+		return r->group ? r->group->group : r->topic->topic;
+	return r->part ? r->part->topic : r->group->group;
+}
 
-	if (u->snap && (l->kind == LT_ROWS_GROUPS || group))
-		rows = rows_build(u->snap, list_kind_for(u, l), group, l->filter, &n);
+void ui_list_adopt(struct ui *u, struct ui_list *l, lt_row *rows, size_t n)
+{
 	if (n)
 		rows_sort(rows, n, l->sort_col, l->sort_desc);
 
@@ -143,18 +146,28 @@ static void list_rebuild(struct ui *u, struct ui_list *l, const lt_group *group)
 
 	int want = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *name = l->kind == LT_ROWS_GROUPS ? rows[i].group->group : rows[i].part->topic;
-		int w = name_cells(name, !u->ascii);
+		int w = name_cells(row_name(&rows[i]), !u->ascii);
 		if (w > want)
 			want = w;
 	}
 	l->name_want = want;
 }
 
+static void list_rebuild(struct ui *u, struct ui_list *l, const lt_group *group)
+{
+	lt_row *rows = NULL;
+	size_t n = 0;
+	if (u->snap && (l->kind == LT_ROWS_GROUPS || group))
+		rows = rows_build(u->snap, list_kind_for(u, l), group, l->filter, &n);
+	ui_list_adopt(u, l, rows, n);
+}
+
 void ui_rebuild_rows(struct ui *u)
 {
 	list_rebuild(u, &u->groups, NULL);
 	list_rebuild(u, &u->parts, ui_open_group_ptr(u));
+	ui_prune_marks(u);
+	ui_rebuild_topic_rows(u);
 	if (u->open_group) {
 		size_t nm = screen_members_count(u);
 		if (u->mem_cursor >= nm)
@@ -167,13 +180,27 @@ struct ui_list *ui_focused_list(struct ui *u)
 	switch (u->focus) {
 	case UI_PANE_GROUPS: return &u->groups;
 	case UI_PANE_PARTS: return &u->parts;
+	case UI_PANE_TOPICS: return &u->topics;
+	case UI_PANE_TOPIC_GROUPS: return &u->tgroups;
 	default: return NULL;
 	}
 }
 
+unsigned ui_top_pane(const struct ui *u)
+{
+	return u->topic_view ? UI_PANE_TOPICS : UI_PANE_GROUPS;
+}
+
+unsigned ui_bottom_pane(const struct ui *u)
+{
+	if (u->open_group)
+		return u->show_members ? UI_PANE_MEMBERS : UI_PANE_PARTS;
+	return u->topic_view && u->open_topic ? UI_PANE_TOPIC_GROUPS : 0;
+}
+
 int ui_page_rows(const struct ui *u)
 {
-	int h = u->focus == UI_PANE_GROUPS ? u->geom.main_h : u->geom.bottom_h;
+	int h = u->focus == ui_top_pane(u) ? u->geom.main_h : u->geom.bottom_h;
 	return h > 2 ? h - 2 : 1; /* title and header lines */
 }
 
@@ -234,6 +261,7 @@ void ui_open_group(struct ui *u, const lt_group *g)
 {
 	free(u->open_group);
 	u->open_group = xstrdup(g->group);
+	ui_marks_follow(u);
 	u->parts.cursor = u->parts.top = 0;
 	row_key_clear(&u->parts.sel);
 	u->parts.has_sel = false;
@@ -356,8 +384,11 @@ static void switch_cluster(struct ui *u, size_t i)
 	u->next = NULL;
 	free(u->open_group);
 	u->open_group = NULL;
+	free(u->open_topic);
+	u->open_topic = NULL;
+	ui_clear_marks_quiet(u);
 	u->show_members = false;
-	u->focus = UI_PANE_GROUPS;
+	u->focus = ui_top_pane(u);
 	u->groups.cursor = u->groups.top = 0;
 	u->groups.has_sel = false;
 	row_key_clear(&u->groups.sel);
@@ -469,6 +500,10 @@ void ui_on_key(struct ui *u, int ch)
 		u->dirty |= UI_DIRTY_DRAW;
 		return;
 	}
+	if (ch == KEY_MOUSE) { /* read it whatever is open: the event is queued until getmouse */
+		ui_mouse_key(u);
+		return;
+	}
 	if (u->popup == UI_POPUP_RESET) {
 		ui_reset_key(u, ch);
 		return;
@@ -536,8 +571,8 @@ static int next_timeout(const struct ui *u, int64_t now)
 void ui_state_free(struct ui *u)
 {
 	ui_reset_free(u);
-	struct ui_list *lists[] = {&u->groups, &u->parts};
-	for (size_t i = 0; i < 2; i++) {
+	struct ui_list *lists[] = {&u->groups, &u->parts, &u->topics, &u->tgroups};
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		free(lists[i]->rows);
 		row_key_clear(&lists[i]->sel);
 		if (lists[i]->filter)
@@ -545,6 +580,9 @@ void ui_state_free(struct ui *u)
 	}
 	row_key_clear(&u->detail);
 	free(u->open_group);
+	free(u->open_topic);
+	topic_view_free(u->tview);
+	ui_clear_marks_quiet(u);
 	if (u->snap)
 		snapshot_unref(u->snap);
 	if (u->next)
@@ -600,6 +638,11 @@ void ui_state_init(struct ui *u, const struct tui_settings *o, ui_source *src, i
 	u->groups.sort_col = LT_COL_GROUP;
 	u->parts.kind = LT_ROWS_PARTITIONS;
 	u->parts.sort_col = LT_COL_TOPIC;
+	u->topics.kind = LT_ROWS_TOPICS;
+	u->topics.sort_col = LT_COL_T_TOPIC;
+	u->tgroups.kind = LT_ROWS_TOPIC_GROUPS;
+	u->tgroups.sort_col = LT_COL_TG_GROUP;
+	u->mouse = !o->no_mouse;
 	u->ascii = o->ascii || !locale_is_utf8();
 	u->glyphs = glyphs_get(u->ascii);
 }
@@ -646,6 +689,7 @@ int tui_run(const struct tui_settings *o, ui_source *src, int interval_ms, struc
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	ui_set_mouse(&u, u.mouse);
 	u.color = !o->no_color && !(nc && *nc) && has_colors();
 	if (u.color && start_color() != OK)
 		u.color = false;

@@ -17,6 +17,7 @@ struct tui_settings {
 	bool read_only;    /* the first cluster's: --read-only or its read_only */
 	bool no_color;     /* --no-color */
 	bool ascii;        /* --ascii */
+	bool no_mouse;     /* --no-mouse, or the configuration's mouse = false */
 };
 
 /* What the reset dialog (R, U) needs to reach the cluster shown. */

@@ -8,7 +8,9 @@
 #include <stdint.h>
 
 #include "model/columns.h"
+#include "model/markset.h"
 #include "model/snapshot.h"
+#include "model/topic_view.h"
 #include "ui/layout.h"
 #include "ui/source.h"
 #include "ui/theme.h"
@@ -19,8 +21,12 @@ enum ui_pane {
 	UI_PANE_GROUPS = 1u << 0,
 	UI_PANE_PARTS = 1u << 1,
 	UI_PANE_MEMBERS = 1u << 2,
+	UI_PANE_TOPICS = 1u << 3,       /* the topic view's top pane (T) */
+	UI_PANE_TOPIC_GROUPS = 1u << 4, /* the groups reading the open topic */
 };
-#define UI_PANE_ALL (UI_PANE_GROUPS | UI_PANE_PARTS | UI_PANE_MEMBERS)
+#define UI_PANE_ALL (UI_PANE_GROUPS | UI_PANE_PARTS | UI_PANE_MEMBERS | UI_PANE_TOPICS | UI_PANE_TOPIC_GROUPS)
+/* Panes that list rows with columns: sortable, filterable, clickable headers. */
+#define UI_PANE_LISTS (UI_PANE_GROUPS | UI_PANE_PARTS | UI_PANE_TOPICS | UI_PANE_TOPIC_GROUPS)
 
 enum ui_popup { UI_POPUP_NONE = 0, UI_POPUP_HELP, UI_POPUP_DETAIL, UI_POPUP_ERROR, UI_POPUP_CLUSTERS, UI_POPUP_RESET };
 
@@ -58,6 +64,21 @@ struct ui {
 
 	struct ui_list groups, parts;
 	char *open_group;  /* group of the bottom pane, NULL when closed */
+
+	/* The topic view (T): the top pane lists topics instead of groups; Enter opens a topic's groups in
+	 * the bottom pane, Enter there that group's partitions (open_group), Esc goes back one step. */
+	bool topic_view;
+	struct ui_list topics, tgroups;
+	char *open_topic;       /* topic of the bottom pane's groups, NULL when closed */
+	lt_topic_view *tview;   /* built from snap while the topic view is shown; the topic rows point into it */
+	const lt_snapshot *tview_snap;
+
+	/* Marked partitions (Space in the partitions pane) of marks_group: R and D act on them. They stay
+	 * while the group is closed and reopened, and go when another group is opened or u clears them. */
+	lt_markset marks;
+	char *marks_group;
+
+	bool mouse;        /* mouse reporting on (M toggles; --no-mouse, mouse = false) */
 	bool show_members; /* bottom pane shows members instead of partitions */
 	size_t mem_cursor, mem_top;
 	unsigned focus; /* UI_PANE_* */
@@ -96,6 +117,10 @@ struct ui {
 
 /* tui.c: the list operations the key actions use. */
 struct ui_list *ui_focused_list(struct ui *u); /* NULL when the members pane has the focus */
+unsigned ui_top_pane(const struct ui *u);    /* UI_PANE_GROUPS, or UI_PANE_TOPICS in the topic view */
+unsigned ui_bottom_pane(const struct ui *u); /* the bottom pane shown (UI_PANE_*), 0 when closed */
+/* Adopts freshly built rows into l: sorts them, keeps the cursor on its row identity, measures the names. */
+void ui_list_adopt(struct ui *u, struct ui_list *l, lt_row *rows, size_t n);
 void ui_move(struct ui *u, long delta);        /* moves the focused pane's cursor, clamped */
 void ui_move_to(struct ui *u, bool end);
 void ui_set_message(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -105,6 +130,27 @@ int ui_page_rows(const struct ui *u);    /* rows visible in the focused pane */
 const lt_group *ui_open_group_ptr(const struct ui *u);
 void ui_next_theme(struct ui *u);
 void ui_choose_cluster(struct ui *u); /* opens the cluster list popup */
+void ui_set_mouse(struct ui *u, bool on); /* turns mouse reporting on or off (curses' mousemask) */
+
+/* topic_ui.c: the topic view's and the marks' state changes */
+void ui_toggle_topic_view(struct ui *u);             /* T */
+void ui_open_topic(struct ui *u, const lt_topic_stats *t);
+void ui_open_topic_group(struct ui *u);              /* Enter on a topic's group: its partitions */
+bool ui_back_topic(struct ui *u);                    /* Esc in the topic view; false: nothing to close */
+void ui_rebuild_topic_rows(struct ui *u);            /* the view and its lists from snap (topic view only) */
+void ui_toggle_mark(struct ui *u);                   /* Space in the partitions pane */
+void ui_clear_marks(struct ui *u);                   /* u */
+void ui_clear_marks_quiet(struct ui *u);             /* without a message (cluster switch, exit) */
+void ui_marks_follow(struct ui *u);                  /* a group was opened: another group's marks go */
+void ui_prune_marks(struct ui *u);                   /* after a rebuild: marks of partitions gone go */
+/* The marks of the open group (NULL when it has none): what R and D act on. */
+const lt_markset *ui_open_marks(const struct ui *u);
+
+/* mouse.c: one mouse event (screen cell, what happened) becomes the action a key would do. Pure over the
+ * state and the geometry of the last draw, so tests/unit/test_ui_mouse drives it without a terminal. */
+enum ui_mouse_kind { UI_MOUSE_PRESS, UI_MOUSE_WHEEL_UP, UI_MOUSE_WHEEL_DOWN };
+void ui_mouse_event(struct ui *u, enum ui_mouse_kind kind, int y, int x);
+void ui_mouse_key(struct ui *u); /* KEY_MOUSE: reads the event from curses and hands it to ui_mouse_event */
 
 /* tui.c: the state machine the loop drives (also driven directly by tests/unit/test_ui_state). */
 void ui_state_init(struct ui *u, const struct tui_settings *s, ui_source *src, int interval_ms);
@@ -124,6 +170,10 @@ void ui_reset_free(struct ui *u);            /* waits for a running job (bounded
 
 /* screen.c */
 void screen_draw(struct ui *u);
+/* Where a list's columns are on screen (as drawn: the marks' gutter included); returns how many. */
+size_t screen_list_slots(const struct ui *u, const struct ui_list *l, struct ui_col_slot *out);
+/* The gutter before the partitions pane's rows: 2 cells ("* ") while the open group has marks, else 0. */
+int screen_mark_gutter(const struct ui *u, const struct ui_list *l);
 /* The members of the open group (for the members pane and cursor clamping). */
 size_t screen_members_count(const struct ui *u);
 

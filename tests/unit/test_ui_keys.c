@@ -79,6 +79,12 @@ static void names_unique_codes_unique_help_present(void **state)
 		assert_true(a->panes != 0);
 		for (size_t j = i + 1; keys_at(j); j++) {
 			const struct ui_key *b = keys_at(j);
+			/* one key may do different things in different panes (Space: pause, or mark in the
+			 * partitions pane), never two things in one pane */
+			if (!(a->panes & b->panes)) {
+				assert_string_not_equal(a->help, b->help);
+				continue;
+			}
 			if (strcmp(a->name, b->name) == 0)
 				fail_msg("key name '%s' twice", a->name);
 			for (int x = 0; x < 3 && a->codes[x]; x++)
@@ -93,7 +99,9 @@ static void issue_keys_are_all_there(void **state)
 {
 	(void)state;
 	const char *want[] = {"q",   "?", "Up", "Down", "j", "k", "PgUp",  "PgDn", "Home", "End", "Tab", "Enter",
-	                      "Esc", "/", "<",  ">",    "I", "p", "Space", "+",    "-",    "F5",  "m",   "t"};
+	                      "Esc", "/", "<",  ">",    "I", "p", "Space", "+",    "-",    "F5",  "m",   "t",
+	                      /* the topic view, marks, the mouse and htop's function keys */
+	                      "T",   "u", "M",  "F1",   "F3", "F4", "F6", "F10"};
 	for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
 		bool found = false;
 		for (size_t i = 0; keys_at(i); i++)
@@ -111,7 +119,7 @@ static void help_is_generated_from_the_table(void **state)
 	bool joined = false, quit = false;
 	for (; lines[n]; n++) {
 		joined = joined || strncmp(lines[n], "Up, k", 5) == 0;
-		quit = quit || (strncmp(lines[n], "q ", 2) == 0 && strstr(lines[n], "quit"));
+		quit = quit || (strncmp(lines[n], "q, F10 ", 7) == 0 && strstr(lines[n], "quit"));
 	}
 	assert_true(joined); /* keys sharing a help line are listed together */
 	assert_true(quit);
@@ -140,12 +148,50 @@ static void read_only_removes_writing_keys(void **state)
 	keys_help_free(lines);
 }
 
+/* htop's function keys replace their letters in the key bar from UI_KEY_BAR_WIDE_COLS on; at 80 columns the
+ * bar is the letters', as before. */
+static void key_bar_by_width(void **state)
+{
+	(void)state;
+	const struct ui_key *q = NULL, *f10 = NULL, *f1 = NULL, *help = NULL, *t = NULL;
+	for (size_t i = 0; keys_at(i); i++) {
+		const struct ui_key *k = keys_at(i);
+		if (strcmp(k->name, "q") == 0)
+			q = k;
+		else if (strcmp(k->name, "F10") == 0)
+			f10 = k;
+		else if (strcmp(k->name, "F1") == 0)
+			f1 = k;
+		else if (strcmp(k->name, "?") == 0)
+			help = k;
+		else if (strcmp(k->name, "t") == 0)
+			t = k;
+	}
+	assert_non_null(q);
+	assert_non_null(f10);
+	assert_true(keys_in_bar(q, 80) && !keys_in_bar(f10, 80));
+	assert_true(keys_in_bar(help, 80) && !keys_in_bar(f1, 80));
+	assert_true(!keys_in_bar(q, UI_KEY_BAR_WIDE_COLS) && keys_in_bar(f10, UI_KEY_BAR_WIDE_COLS));
+	assert_true(keys_in_bar(f1, 200) && !keys_in_bar(help, 200));
+	assert_true(keys_in_bar(t, 80) && keys_in_bar(t, 200)); /* keys without a twin: always */
+	/* the help joins each F-key with its letter */
+	char **lines = keys_help_lines(false, 12);
+	bool quit = false, filter = false;
+	for (size_t i = 0; lines[i]; i++) {
+		quit = quit || strncmp(lines[i], "q, F10 ", 7) == 0;
+		filter = filter || strncmp(lines[i], "/, F3, F4 ", 10) == 0;
+	}
+	assert_true(quit);
+	assert_true(filter);
+	keys_help_free(lines);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(every_key_is_in_the_man_page),   cmocka_unit_test(names_unique_codes_unique_help_present),
 	    cmocka_unit_test(issue_keys_are_all_there),       cmocka_unit_test(help_is_generated_from_the_table),
-	    cmocka_unit_test(read_only_removes_writing_keys),
+	    cmocka_unit_test(read_only_removes_writing_keys), cmocka_unit_test(key_bar_by_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <curses.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ui/ui.h"
@@ -204,6 +205,200 @@ static void panes_enter_members_tab_esc(void **state)
 	assert_true(u->quit);
 }
 
+/* T: the topic view; Enter a topic's groups, Enter a group's partitions, Esc back one step at a time. */
+static void topic_view_enter_and_back(void **state)
+{
+	struct fx *f = *state;
+	struct ui *u = &f->u;
+	keys(u, "T");
+	assert_true(u->topic_view);
+	assert_int_equal(u->focus, UI_PANE_TOPICS);
+	assert_int_equal(u->topics.n_rows, 1);
+	const lt_topic_stats *t = u->topics.rows[0].topic;
+	assert_string_equal(t->topic, "t");
+	assert_int_equal(t->n_groups, 3);
+	assert_int_equal(t->n_partitions, 4);
+	assert_int_equal(t->total_lag, 63); /* 10*2 + 13*3 + 1*4: the lags as snap3 divides them */
+	keys(u, "\n");
+	assert_int_equal(u->focus, UI_PANE_TOPIC_GROUPS);
+	assert_string_equal(u->open_topic, "t");
+	assert_int_equal(u->tgroups.n_rows, 3);
+	/* sorted by lag on the topic, descending: g2 first */
+	keys(u, ">>>");
+	assert_int_equal(u->tgroups.sort_col, LT_COL_TG_LAG);
+	assert_string_equal(u->tgroups.rows[0].group->group, "g2");
+	keys(u, "\x1b"); /* a keypress of Esc alone: nothing to clear, the topic closes */
+	assert_null(u->open_topic);
+	assert_int_equal(u->focus, UI_PANE_TOPICS);
+	keys(u, "\n");
+	assert_int_equal(u->tgroups.sort_col, LT_COL_TG_LAG); /* the sort is kept */
+	keys(u, "g");   /* nothing bound */
+	keys(u, "k\n"); /* the first row: g2; Enter: its partitions */
+	assert_string_equal(u->open_group, "g2");
+	assert_int_equal(u->focus, UI_PANE_PARTS);
+	assert_int_equal(u->parts.n_rows, 3);
+	assert_string_equal(u->parts.rows[u->parts.cursor].part->topic, "t");
+	assert_int_equal(u->parts.rows[u->parts.cursor].part->partition, 0);
+	assert_int_equal(ui_bottom_pane(u), UI_PANE_PARTS);
+	keys(u, "\t");
+	assert_int_equal(u->focus, UI_PANE_TOPICS);
+	keys(u, "\t");
+	assert_int_equal(u->focus, UI_PANE_PARTS);
+	keys(u, "\x1b"); /* back to the topic's groups */
+	assert_null(u->open_group);
+	assert_int_equal(u->focus, UI_PANE_TOPIC_GROUPS);
+	keys(u, "\x1b\x1b"); /* the topic closes; then nothing more to close */
+	assert_int_equal(u->focus, UI_PANE_TOPICS);
+	/* a filter in the topics pane: by topic, or a group reading it */
+	snprintf(u->filter_buf, sizeof u->filter_buf, "g3");
+	ui_apply_filter_text(u);
+	keys(u, "");
+	assert_int_equal(u->topics.n_rows, 1);
+	snprintf(u->filter_buf, sizeof u->filter_buf, "nothing");
+	ui_apply_filter_text(u);
+	keys(u, "");
+	assert_int_equal(u->topics.n_rows, 0);
+	keys(u, "\x1b");
+	assert_int_equal(u->topics.n_rows, 1);
+	/* a new snapshot: the view is rebuilt from it, the cursor stays on its topic */
+	lt_snapshot *s = snap3(90, 40, 6, 2);
+	source_fixed_set(f->src, s);
+	snapshot_unref(s);
+	ui_take_snapshot(u);
+	ui_adopt_next(u, now_mono_ms() + 10 * UI_HOLD_MAX_MS);
+	assert_ptr_equal(u->tview_snap, u->snap);
+	assert_int_equal(u->topics.rows[0].topic->total_lag, 133);
+	keys(u, "T");
+	assert_false(u->topic_view);
+	assert_null(u->tview);
+	assert_int_equal(u->topics.n_rows, 0);
+	assert_int_equal(u->focus, UI_PANE_GROUPS);
+}
+
+/* Space marks and moves down (in the partitions pane only; elsewhere it pauses), marks follow their
+ * partitions across re-sorts and refreshes, survive closing and reopening the group, go with another group. */
+static void marks_follow_partitions(void **state)
+{
+	struct fx *f = *state;
+	struct ui *u = &f->u;
+	keys(u, "jj\n"); /* g3: partitions 0..3 */
+	assert_string_equal(u->open_group, "g3");
+	assert_int_equal(u->parts.n_rows, 4);
+	keys(u, "j ");   /* mark partition 1, the cursor moves to 2 */
+	assert_int_equal(u->parts.cursor, 2);
+	keys(u, "j ");   /* mark 3; the last row: the cursor stays */
+	assert_int_equal(u->parts.cursor, 3);
+	assert_false(u->paused); /* Space did not pause here */
+	const lt_markset *m = ui_open_marks(u);
+	assert_non_null(m);
+	assert_int_equal(m->n, 2);
+	assert_true(markset_has_tp(m, "t", 1) && markset_has_tp(m, "t", 3));
+	keys(u, ">I"); /* by partition, descending: the marks stay on their partitions */
+	assert_int_equal(u->parts.rows[0].part->partition, 3);
+	assert_true(markset_has(m, &u->parts.rows[0]));
+	assert_false(markset_has(m, &u->parts.rows[1]));
+	lt_snapshot *s = snap3(20, 40, 60, 2); /* a refresh */
+	source_fixed_set(f->src, s);
+	snapshot_unref(s);
+	ui_take_snapshot(u);
+	ui_adopt_next(u, now_mono_ms() + 10 * UI_HOLD_MAX_MS);
+	assert_int_equal(ui_open_marks(u)->n, 2);
+	keys(u, " "); /* unmark 3 (the cursor stayed on it) */
+	assert_int_equal(ui_open_marks(u)->n, 1);
+	keys(u, "\x1b"); /* close the group: the marks wait for it */
+	assert_null(ui_open_marks(u));
+	keys(u, " ");    /* the groups pane: Space pauses */
+	assert_true(u->paused);
+	keys(u, " ");
+	keys(u, "\n");
+	assert_int_equal(ui_open_marks(u)->n, 1);
+	keys(u, "u");
+	assert_null(ui_open_marks(u));
+	keys(u, " ");
+	assert_int_equal(ui_open_marks(u)->n, 1);
+	keys(u, "\x1bk\n"); /* another group: its own (no) marks */
+	assert_string_equal(u->open_group, "g2");
+	assert_null(ui_open_marks(u));
+}
+
+/* The x of a column's header in the list as drawn. */
+static int column_x(struct ui *u, struct ui_list *l, lt_col_id id)
+{
+	struct ui_col_slot slots[LT_COL__COUNT];
+	size_t n = screen_list_slots(u, l, slots);
+	for (size_t i = 0; i < n; i++)
+		if (slots[i].col->id == id)
+			return slots[i].x + 1;
+	fail_msg("column %d not shown", (int)id);
+	return -1;
+}
+
+/* Mouse events as the screen was laid out: a click selects a row and focuses its pane, a click on a
+ * header sorts (again: the other direction), the wheel moves the cursor; nothing with the mouse off. */
+static void mouse_events_map_to_actions(void **state)
+{
+	struct fx *f = *state;
+	struct ui *u = &f->u;
+	u->mouse = true;
+	layout_screen(24, 80, false, &u->geom); /* top bar 0, title 1, header 2, rows from 3 */
+	u->groups.top = 0;
+	ui_mouse_event(u, UI_MOUSE_PRESS, 4, 5);
+	assert_int_equal(u->groups.cursor, 1);
+	assert_string_equal(row_name(&u->groups, 1), "g2");
+	ui_mouse_event(u, UI_MOUSE_PRESS, 12, 5); /* below the last row: nothing */
+	assert_int_equal(u->groups.cursor, 1);
+	int lag_x = column_x(u, &u->groups, LT_COL_LAG);
+	ui_mouse_event(u, UI_MOUSE_PRESS, 2, lag_x);
+	keys(u, "");
+	assert_int_equal(u->groups.sort_col, LT_COL_LAG);
+	assert_true(u->groups.sort_desc); /* the column's first direction */
+	assert_string_equal(row_name(&u->groups, 0), "g2");
+	assert_string_equal(row_name(&u->groups, u->groups.cursor), "g2"); /* the cursor kept its row */
+	ui_mouse_event(u, UI_MOUSE_PRESS, 2, lag_x); /* again: the other direction */
+	keys(u, "");
+	assert_false(u->groups.sort_desc);
+	assert_string_equal(row_name(&u->groups, 0), "g3");
+	ui_mouse_event(u, UI_MOUSE_WHEEL_UP, 5, 5);
+	assert_int_equal(u->groups.cursor, 0);
+	ui_mouse_event(u, UI_MOUSE_WHEEL_DOWN, 5, 5);
+	assert_int_equal(u->groups.cursor, 2);
+	ui_mouse_event(u, UI_MOUSE_PRESS, 0, 5); /* the top bar: nothing */
+	ui_mouse_event(u, UI_MOUSE_PRESS, 23, 5); /* the key bar: nothing */
+	assert_int_equal(u->groups.cursor, 2);
+
+	/* the bottom pane: a click there focuses it and selects the row */
+	keys(u, "\n");
+	assert_int_equal(u->focus, UI_PANE_PARTS);
+	layout_screen(24, 80, true, &u->geom);
+	u->groups.top = u->parts.top = 0; /* as a draw of these few rows leaves them */
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.main_y + 2, 3); /* the first group row */
+	assert_int_equal(u->focus, UI_PANE_GROUPS);
+	assert_int_equal(u->groups.cursor, 0);
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.bottom_y + 3, 3); /* the second partition */
+	assert_int_equal(u->focus, UI_PANE_PARTS);
+	assert_int_equal(u->parts.cursor, 1);
+	int part_x = column_x(u, &u->parts, LT_COL_PARTITION);
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.bottom_y + 1, part_x);
+	keys(u, "");
+	assert_int_equal(u->parts.sort_col, LT_COL_PARTITION);
+
+	/* off: the terminal keeps its selection; nothing moves */
+	keys(u, "M");
+	assert_false(u->mouse);
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.bottom_y + 2, 3);
+	assert_int_equal(u->parts.cursor, 1);
+	keys(u, "M");
+	assert_true(u->mouse);
+
+	/* the help popup scrolls with the wheel, clicks do nothing there */
+	keys(u, "?");
+	ui_mouse_event(u, UI_MOUSE_WHEEL_DOWN, 10, 10);
+	assert_int_equal(u->popup_top, 3);
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.bottom_y + 2, 3);
+	assert_int_equal(u->parts.cursor, 1);
+	assert_int_equal(u->popup, UI_POPUP_HELP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +406,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(new_data_waits_while_moving_but_not_forever, setup, teardown),
 		cmocka_unit_test_setup_teardown(filter_narrows_keeps_last_good_and_clears, setup, teardown),
 		cmocka_unit_test_setup_teardown(panes_enter_members_tab_esc, setup, teardown),
+		cmocka_unit_test_setup_teardown(topic_view_enter_and_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(marks_follow_partitions, setup, teardown),
+		cmocka_unit_test_setup_teardown(mouse_events_map_to_actions, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
