@@ -245,32 +245,20 @@ static void draw_header(const struct ui *u, int y, const struct ui_col_slot *slo
 	}
 }
 
-static bool exact_when_fits(lt_col_id id)
-{
-	switch (id) {
-	case LT_COL_MEMBERS:
-	case LT_COL_PARTITIONS:
-	case LT_COL_LAG:
-	case LT_COL_LOG_START:
-	case LT_COL_COMMITTED:
-	case LT_COL_LOG_END:
-	case LT_COL_P_LAG: return true;
-	default: return false;
-	}
-}
-
 static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r)
 {
 	char buf[256];
-	if (sl->col->id == LT_COL_TREND) {
-		sparkline(u, r->group->trend, r->group->n_trend, sl->width, buf, sizeof buf);
+	if (sl->col->series) {
+		size_t nv = 0;
+		const int64_t *v = sl->col->series(r, &nv);
+		sparkline(u, v, nv, sl->width, buf, sizeof buf);
 		int w = display_width(buf, utf8(u));
 		fill_line(y, sl->x, sl->width - w);
 		mvaddstr(y, sl->x + sl->width - w, buf); /* glyphs only: nothing untrusted */
 		return;
 	}
 	/* offsets and counts are shown exactly when they fit: operators compare them with other tools */
-	if (exact_when_fits(sl->col->id)) {
+	if (sl->col->exact_when_fits) {
 		sl->col->format(r, buf, sizeof buf, true);
 		if ((int)strlen(buf) > sl->width)
 			sl->col->format(r, buf, sizeof buf, false);
@@ -322,12 +310,9 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 		set_role(role);
 		fill_line(ly, 0, u->geom.cols);
 		for (size_t c = 0; c < n; c++) {
-			/* time lag above the operator's time_lag_threshold, and offsets about to expire (issue 10):
+			/* a value above its threshold (the column's warn: time lag, offsets about to expire):
 			 * that cell in the warning colour */
-			bool high = ri != l->cursor &&
-				    ((slots[c].col->id == LT_COL_TIME_LAG && r->part && (r->part->flags & LT_PF_TIME_LAG_HIGH)) ||
-				     (slots[c].col->id == LT_COL_MAX_TIME_LAG && !r->part && r->group->time_lag_high) ||
-				     (slots[c].col->id == LT_COL_EXPIRES && r->group->has_expiry && r->group->expiry_warn));
+			bool high = ri != l->cursor && slots[c].col->warn && slots[c].col->warn(r);
 			if (high)
 				set_role(UI_ROLE_STATUS_WARN);
 			draw_cell(u, ly, &slots[c], r);
