@@ -6,7 +6,7 @@ liblagtop_a_SOURCES += \
 	src/kafka/refresh.c src/kafka/refresh.h \
 	src/kafka/log_offsets.c src/kafka/log_offsets.h \
 	src/kafka/xmodes.c \
-	src/kafka/reset_exec.c src/kafka/reset_exec.h \
+	src/kafka/reset_exec.c src/kafka/reset_exec.h src/kafka/reset_preview.c \
 	src/kafka/reset_store.c src/kafka/reset_store.h \
 	src/kafka/reset_int.h \
 	src/kafka/delete_exec.c src/kafka/delete_exec.h
