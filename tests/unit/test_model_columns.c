@@ -260,6 +260,47 @@ static void warn_series_and_exact_come_from_the_rows(void **state)
 	assert_int_equal(v[2], 9);
 }
 
+/* doc/lagtop.1's DASHBOARD COLUMNS lists the table: every pane's titles, in table order, and nothing
+ * else (its .B lines, troff escapes undone). A column added to the table without its man page entry fails
+ * here. */
+static void man_page_lists_the_table(void **state)
+{
+	(void)state;
+	const char *srcdir = getenv("LT_SRCDIR");
+	char path[512];
+	snprintf(path, sizeof path, "%s/doc/lagtop.1", srcdir ? srcdir : ".");
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char line[1024];
+	bool in = false;
+	size_t k = 0;
+	const lt_column *all = column_by_id((lt_col_id)0); /* the panes in table order: groups, partitions */
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, ".SH", 3) == 0) {
+			in = strcmp(line, ".SH DASHBOARD COLUMNS\n") == 0;
+			continue;
+		}
+		if (!in || strncmp(line, ".B ", 3) != 0 || line[3] == '<' || line[3] == '>')
+			continue;
+		char title[64];
+		size_t n = 0;
+		for (const char *c = line + 3; *c && *c != '\n' && n + 1 < sizeof title; c++) {
+			if (*c == '\\' && c[1] == '-')
+				c++;
+			title[n++] = *c;
+		}
+		title[n] = '\0';
+		if (k >= LT_COL__COUNT)
+			fail_msg("doc/lagtop.1, DASHBOARD COLUMNS: %s is not a column of the table", title);
+		if (strcmp(title, all[k].title) != 0)
+			fail_msg("doc/lagtop.1, DASHBOARD COLUMNS: %s where the table has %s (column %zu)", title,
+			         all[k].title, k);
+		k++;
+	}
+	fclose(f);
+	assert_int_equal(k, LT_COL__COUNT);
+}
+
 /* ---- the commit-stream columns (issue 10) ---- */
 
 static void commit_stream_columns(void **state)
@@ -838,6 +879,7 @@ int main(void)
 	    cmocka_unit_test(tables),
 	    cmocka_unit_test(every_column_has_one_complete_row),
 	    cmocka_unit_test(warn_series_and_exact_come_from_the_rows),
+	    cmocka_unit_test(man_page_lists_the_table),
 	    cmocka_unit_test(sort_groups_by_lag),
 	    cmocka_unit_test(sort_by_trend_negative_and_zero),
 	    cmocka_unit_test(sort_partitions_stable),
