@@ -278,7 +278,6 @@ void reset_committed_into_input(void *arg, const char *topic, int32_t partition,
 	reset_input_part(arg, topic, partition)->committed = offset;
 }
 
-/* Metadata of every topic (one request); marks the wanted topics and their partitions in `in`. */
 int reset_backup_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
 			   lt_reset_input *cur, const char *verb, char *path, size_t pathlen, char *err, size_t errlen)
 {
@@ -315,6 +314,7 @@ rd_kafka_event_t *reset_offset_delete(lt_reset_conn *c, const char *group, const
 	return ev;
 }
 
+/* Metadata of every topic (one request); marks the wanted topics and their partitions in `in`. */
 static int read_metadata(lt_reset_conn *c, char **topics, size_t n_topics, lt_reset_input *in, char *err,
 			 size_t errlen)
 {
