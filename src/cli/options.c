@@ -617,7 +617,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	if (o->mode == LT_MODE_DELETE || o->mode == LT_MODE_DELETE_OFFSETS)
 		return delete_rules(o, err, errlen);
 	bool reset_like = o->mode == LT_MODE_RESET || o->mode == LT_MODE_UNDO;
-	/* kafka-consumer-groups' wording for the rules it shares (see RESET-SEMANTICS) */
+	/* kafka-consumer-groups' wording for the rules it shares (see doc/RESET-SEMANTICS.md) */
 	if (o->dry_run && o->execute)
 		return err_set(err, errlen, "Option [%s] only accepts one of [execute] and [dry-run]",
 			       o->mode == LT_MODE_UNDO ? "undo" : "reset-offsets");

@@ -49,7 +49,7 @@ typedef enum {
 	LT_FAIL_ON_ERR,
 } lt_fail_on;
 
-/* Reset targets (RESET-SEMANTICS.md). */
+/* Reset targets (doc/RESET-SEMANTICS.md). */
 typedef enum {
 	LT_TARGET_NONE = 0,
 	LT_TARGET_EARLIEST,

@@ -150,7 +150,7 @@ static void set_outcome(struct batch *b, const char *fmt, ...)
 /* Plans rq on the cluster, prints it, and commits it with --execute. */
 static int run(const struct lt_options *o, lt_reset_request *rq, const char *target_desc, struct batch *b)
 {
-	char err[1024], msg[8192];
+	char err[1024];
 	int exit_code;
 	lt_reset_conn *c = cli_reset_connect(o, "resets", &exit_code, err, sizeof err);
 	if (!c) {
@@ -160,19 +160,21 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	}
 	int rc = LT_EXIT_OK;
 	lt_reset_plan *plan = NULL;
-	lt_reset_input in;
-	reset_input_init(&in);
-	if (reset_exec_gather(c, rq, &in, err, sizeof err)) {
-		cli_print_lines(stderr, "lagtop: ", err);
-		set_outcome(b, "not reset: %s", err);
+	lt_reset_preview pv;
+	switch (reset_exec_preview(c, rq, &pv)) {
+	case LT_PREVIEW_PLANNED:
+		plan = pv.plan; /* taken: kept past the preview for the batch's CSV */
+		pv.plan = NULL;
+		break;
+	case LT_PREVIEW_NO_ANSWER:
+		cli_print_lines(stderr, "lagtop: ", pv.message);
+		set_outcome(b, "not reset: %s", pv.message);
 		rc = LT_EXIT_CLUSTER;
 		goto out;
-	}
-	/* Like kafka-consumer-groups: an active group is refused before anything is planned or printed. */
-	if (reset_guard(rq->group, &in, msg, sizeof msg) != LT_GUARD_PROCEED) {
-		cli_print_lines(stderr, "lagtop: ", msg);
-		set_outcome(b, "refused by the guard (%s): nothing planned or committed",
-			    group_state_name(in.state));
+	case LT_PREVIEW_REFUSED:
+		/* Like kafka-consumer-groups: an active group is refused before anything is planned or printed. */
+		cli_print_lines(stderr, "lagtop: ", pv.message);
+		set_outcome(b, "refused by the guard (%s): nothing planned or committed", group_state_name(pv.state));
 		if (o->execute) {
 			char *ae = reset_exec_audit(c, rq->group, NULL, target_desc, "refused", NULL);
 			if (ae)
@@ -181,13 +183,11 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 		}
 		rc = LT_EXIT_REFUSED;
 		goto out;
-	}
-	bool cluster_fault = false;
-	plan = reset_plan_build_ex(rq, &in, &cluster_fault, err, sizeof err);
-	if (!plan) {
-		cli_print_lines(stderr, "lagtop: ", err);
-		set_outcome(b, "not planned: %s", err);
-		rc = cluster_fault ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
+	case LT_PREVIEW_NOT_PLANNED:
+	default:
+		cli_print_lines(stderr, "lagtop: ", pv.message);
+		set_outcome(b, "not planned: %s", pv.message);
+		rc = pv.cluster_fault ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
 		goto out;
 	}
 	for (size_t i = 0; i < plan->n_warnings; i++)
@@ -240,7 +240,7 @@ out:
 		plan = NULL;
 	}
 	reset_plan_free(plan);
-	reset_input_free(&in);
+	reset_preview_free(&pv);
 	reset_conn_free(c);
 	return rc;
 }

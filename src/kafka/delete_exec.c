@@ -35,6 +35,12 @@ static void set_message(lt_delete_result *res, lt_delete_status st, char *msg)
 	res->message = msg;
 }
 
+void delete_result_set_failed(lt_delete_result *res, char *message)
+{
+	res->group_kerr = -1;
+	set_message(res, LT_DEL_FAILED, message);
+}
+
 void delete_result_free(lt_delete_result *res)
 {
 	for (size_t i = 0; i < res->n_parts; i++)
@@ -122,29 +128,15 @@ static int backup(lt_reset_conn *c, const char *group, const rd_kafka_topic_part
 	char err[1024], path[4096];
 	lt_reset_input cur;
 	reset_input_init(&cur);
-	if (reset_read_committed(c, group, parts, reset_committed_into_input, &cur, err, sizeof err)) {
-		reset_input_free(&cur);
-		res->group_kerr = -1;
-		set_message(res, LT_DEL_FAILED,
-			    xasprintf("cannot back up the committed offsets, nothing was deleted: %s", err));
-		return -1;
-	}
-	take_committed(res, &cur);
-	int rc = 0;
-	if (cur.n_parts) {
-		char *csv = reset_csv_backup(&cur);
-		if (reset_backup_write(group, reset_now_ms(), csv, path, sizeof path, err, sizeof err) == 0) {
-			res->backup_path = xstrdup(path);
-		} else {
-			res->group_kerr = -1;
-			set_message(res, LT_DEL_FAILED,
-				    xasprintf("the backup could not be written, nothing was deleted: %s", err));
-			rc = -1;
-		}
-		free(csv);
-	}
+	int rc = reset_backup_committed(c, group, parts, &cur, "deleted", path, sizeof path, err, sizeof err);
+	if (rc != -1) /* read: what was there, written to the backup or not */
+		take_committed(res, &cur);
+	if (rc)
+		delete_result_set_failed(res, xstrdup(err));
+	else if (path[0])
+		res->backup_path = xstrdup(path);
 	reset_input_free(&cur);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 static bool is_refusal(int kerr)
@@ -170,8 +162,7 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 			take_committed(res, &cur);
 			set_message(res, LT_DEL_PREVIEW, NULL);
 		} else {
-			res->group_kerr = -1;
-			set_message(res, LT_DEL_FAILED, xasprintf("reading the committed offsets: %s", err));
+			delete_result_set_failed(res, xasprintf("reading the committed offsets: %s", err));
 		}
 		reset_input_free(&cur);
 		return res->status;
@@ -193,8 +184,7 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 	rd_kafka_queue_destroy(q);
 	const char *word = "executed";
 	if (!ev) {
-		res->group_kerr = -1;
-		set_message(res, LT_DEL_FAILED, xstrdup(err));
+		delete_result_set_failed(res, xstrdup(err));
 		word = "failed";
 	} else {
 		size_t n = 0;
@@ -202,8 +192,7 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 			rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev), &n);
 		const rd_kafka_error_t *e = n == 1 ? rd_kafka_group_result_error(gr[0]) : NULL;
 		if (n != 1) {
-			res->group_kerr = -1;
-			set_message(res, LT_DEL_FAILED, xstrdup("deleting the group: no result for the group"));
+			delete_result_set_failed(res, xstrdup("deleting the group: no result for the group"));
 			word = "failed";
 		} else if (e) {
 			res->group_kerr = (int)rd_kafka_error_code(e);
@@ -325,18 +314,10 @@ static const char *send_offset_delete(lt_reset_conn *c, const char *group, lt_de
 		set_message(res, LT_DEL_FAILED, xstrdup("no partition to delete: the topics could not be described"));
 		return "failed";
 	}
-	rd_kafka_DeleteConsumerGroupOffsets_t *req = rd_kafka_DeleteConsumerGroupOffsets_new(group, l);
-	rd_kafka_topic_partition_list_destroy(l);
-	rd_kafka_AdminOptions_t *o = reset_admin_options(c, RD_KAFKA_ADMIN_OP_DELETECONSUMERGROUPOFFSETS);
-	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
-	rd_kafka_DeleteConsumerGroupOffsets(c->rk, &req, 1, o, q);
-	rd_kafka_AdminOptions_destroy(o);
-	rd_kafka_DeleteConsumerGroupOffsets_destroy(req);
 	rd_kafka_resp_err_t ev_err = RD_KAFKA_RESP_ERR_NO_ERROR;
-	rd_kafka_event_t *ev = reset_wait_result_err(c, q, RD_KAFKA_EVENT_DELETECONSUMERGROUPOFFSETS_RESULT,
-						     "deleting committed offsets (its outcome is unknown: see --once)",
-						     &ev_err, err, sizeof err);
-	rd_kafka_queue_destroy(q);
+	rd_kafka_event_t *ev = reset_offset_delete(c, group, l, "deleting committed offsets (its outcome is unknown: "
+						   "see --once)", &ev_err, err, sizeof err);
+	rd_kafka_topic_partition_list_destroy(l);
 	if (ev && ev_err > 0) {
 		/* librdkafka 2.0.2 makes OffsetDelete's group-level error (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP)
 		 * the event's error: Kafka's code, nothing deleted */
@@ -347,8 +328,7 @@ static const char *send_offset_delete(lt_reset_conn *c, const char *group, lt_de
 	if (!ev || ev_err) {
 		if (ev)
 			rd_kafka_event_destroy(ev);
-		res->group_kerr = -1;
-		set_message(res, LT_DEL_FAILED, xstrdup(err));
+		delete_result_set_failed(res, xstrdup(err));
 		return "failed";
 	}
 	size_t n = 0;
@@ -356,8 +336,7 @@ static const char *send_offset_delete(lt_reset_conn *c, const char *group, lt_de
 		rd_kafka_event_DeleteConsumerGroupOffsets_result(ev), &n);
 	const char *word;
 	if (n != 1) {
-		res->group_kerr = -1;
-		set_message(res, LT_DEL_FAILED, xstrdup("deleting committed offsets: no result for the group"));
+		delete_result_set_failed(res, xstrdup("deleting committed offsets: no result for the group"));
 		word = "failed";
 	} else {
 		const rd_kafka_error_t *e = rd_kafka_group_result_error(gr[0]);
@@ -379,8 +358,7 @@ lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *r
 	result_init(res);
 	char *target = target_text(rq);
 	if (resolve_partitions(c, rq, res, err, sizeof err)) {
-		res->group_kerr = -1;
-		set_message(res, LT_DEL_FAILED, xstrdup(err));
+		delete_result_set_failed(res, xstrdup(err));
 		if (!dry_run)
 			audit(c, rq->group, target, res, "failed");
 		free(target);
@@ -405,8 +383,7 @@ lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *r
 			take_committed(res, &cur);
 		reset_input_free(&cur);
 		if (brc) {
-			res->group_kerr = -1;
-			set_message(res, LT_DEL_FAILED, xasprintf("reading the committed offsets: %s", err));
+			delete_result_set_failed(res, xasprintf("reading the committed offsets: %s", err));
 		} else {
 			set_message(res, LT_DEL_PREVIEW, NULL);
 		}

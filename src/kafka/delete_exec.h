@@ -59,6 +59,9 @@ lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *r
 				     lt_delete_result *res);
 
 void delete_result_free(lt_delete_result *res);
+/* Marks res (zeroed, or partly filled) failed with no broker answer behind it (group_kerr -1): the
+ * connection, a request or the backup failed. Takes message. */
+void delete_result_set_failed(lt_delete_result *res, char *message);
 
 /* Kafka error codes the delete paths name (librdkafka's codes are Kafka's). */
 enum {

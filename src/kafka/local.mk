@@ -5,7 +5,7 @@ liblagtop_a_SOURCES += \
 	src/kafka/collector.c src/kafka/collector.h \
 	src/kafka/refresh.c src/kafka/refresh.h \
 	src/kafka/log_offsets.c src/kafka/log_offsets.h \
-	src/kafka/reset_exec.c src/kafka/reset_exec.h \
+	src/kafka/reset_exec.c src/kafka/reset_exec.h src/kafka/reset_preview.c \
 	src/kafka/reset_store.c src/kafka/reset_store.h \
 	src/kafka/reset_int.h \
 	src/kafka/delete_exec.c src/kafka/delete_exec.h

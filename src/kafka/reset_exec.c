@@ -272,6 +272,42 @@ void reset_committed_into_input(void *arg, const char *topic, int32_t partition,
 	reset_input_part(arg, topic, partition)->committed = offset;
 }
 
+int reset_backup_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
+			   lt_reset_input *cur, const char *verb, char *path, size_t pathlen, char *err, size_t errlen)
+{
+	char why[1024];
+	path[0] = '\0';
+	if (reset_read_committed(c, group, parts, reset_committed_into_input, cur, why, sizeof why))
+		return err_set(err, errlen, "cannot back up the committed offsets, nothing was %s: %s", verb, why);
+	if (cur->n_parts == 0)
+		return 0;
+	char *csv = reset_csv_backup(cur);
+	int rc = reset_backup_write(group, reset_now_ms(), csv, path, pathlen, why, sizeof why);
+	free(csv);
+	if (rc) {
+		path[0] = '\0';
+		err_set(err, errlen, "the backup could not be written, nothing was %s: %s", verb, why);
+		return -2;
+	}
+	return 0;
+}
+
+rd_kafka_event_t *reset_offset_delete(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
+				      const char *what, rd_kafka_resp_err_t *event_err, char *err, size_t errlen)
+{
+	rd_kafka_DeleteConsumerGroupOffsets_t *req = rd_kafka_DeleteConsumerGroupOffsets_new(group, parts);
+	rd_kafka_AdminOptions_t *o = reset_admin_options(c, RD_KAFKA_ADMIN_OP_DELETECONSUMERGROUPOFFSETS);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
+	rd_kafka_DeleteConsumerGroupOffsets(c->rk, &req, 1, o, q);
+	rd_kafka_AdminOptions_destroy(o);
+	rd_kafka_DeleteConsumerGroupOffsets_destroy(req);
+	*event_err = RD_KAFKA_RESP_ERR_NO_ERROR;
+	rd_kafka_event_t *ev = reset_wait_result_err(c, q, RD_KAFKA_EVENT_DELETECONSUMERGROUPOFFSETS_RESULT, what,
+						     event_err, err, errlen);
+	rd_kafka_queue_destroy(q);
+	return ev;
+}
+
 /* Metadata of every topic (one request); marks the wanted topics and their partitions in `in`. */
 static int read_metadata(lt_reset_conn *c, char **topics, size_t n_topics, lt_reset_input *in, char *err,
 			 size_t errlen)
@@ -482,19 +518,22 @@ static void delete_offsets(lt_reset_conn *c, const lt_reset_plan *plan, lt_reset
 		if (plan->rows[i].new_offset < 0)
 			rd_kafka_topic_partition_list_add(l, plan->rows[i].topic, plan->rows[i].partition);
 	char err[1024];
-	rd_kafka_DeleteConsumerGroupOffsets_t *req = rd_kafka_DeleteConsumerGroupOffsets_new(plan->group, l);
+	rd_kafka_resp_err_t ev_err = RD_KAFKA_RESP_ERR_NO_ERROR;
+	rd_kafka_event_t *ev = reset_offset_delete(c, plan->group, l,
+						   "deleting committed offsets (its outcome is unknown: see the offsets "
+						   "read back)", &ev_err, err, sizeof err);
 	rd_kafka_topic_partition_list_destroy(l);
-	rd_kafka_AdminOptions_t *opt = reset_admin_options(c, RD_KAFKA_ADMIN_OP_DELETECONSUMERGROUPOFFSETS);
-	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
-	rd_kafka_DeleteConsumerGroupOffsets(c->rk, &req, 1, opt, q);
-	rd_kafka_AdminOptions_destroy(opt);
-	rd_kafka_DeleteConsumerGroupOffsets_destroy(req);
-	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_DELETECONSUMERGROUPOFFSETS_RESULT,
-					   "deleting committed offsets (its outcome is unknown: see the offsets read back)",
-					   err, sizeof err);
-	rd_kafka_queue_destroy(q);
 	if (!ev) {
 		outcome_group_error(o, xstrdup(err), false);
+		return;
+	}
+	if (ev_err) {
+		/* the group-level error as the event's (librdkafka 2.0.2): read as take_group_result reads it */
+		if (ev_err != RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND) {
+			outcome_group_error(o, xstrdup(err), is_membership_error(ev_err));
+			o->group_authz |= is_authz_error(ev_err);
+		}
+		rd_kafka_event_destroy(ev);
 		return;
 	}
 	size_t n = 0;
@@ -624,23 +663,12 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	rd_kafka_topic_partition_list_t *bl = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
 	for (size_t i = 0; i < plan->n_rows; i++)
 		rd_kafka_topic_partition_list_add(bl, plan->rows[i].topic, plan->rows[i].partition);
-	int bkrc = reset_read_committed(c, plan->group, bl, reset_committed_into_input, &cur, err, sizeof err);
-	rd_kafka_topic_partition_list_destroy(bl);
-	if (bkrc) {
-		reset_input_free(&cur);
-		result_set(res, LT_EXEC_FAILED, xasprintf("cannot back up the committed offsets, nothing was "
-							  "committed: %s", err));
-		audit(c, plan, target_desc, res, "failed");
-		return res->status;
-	}
-	char *csv = reset_csv_backup(&cur);
-	reset_input_free(&cur);
 	char path[4096];
-	int brc = reset_backup_write(plan->group, reset_now_ms(), csv, path, sizeof path, err, sizeof err);
-	free(csv);
+	int brc = reset_backup_committed(c, plan->group, bl, &cur, "committed", path, sizeof path, err, sizeof err);
+	rd_kafka_topic_partition_list_destroy(bl);
+	reset_input_free(&cur);
 	if (brc) {
-		result_set(res, LT_EXEC_FAILED, xasprintf("the backup could not be written, nothing was committed: %s",
-							  err));
+		result_set(res, LT_EXEC_FAILED, xstrdup(err));
 		audit(c, plan, target_desc, res, "failed");
 		return res->status;
 	}

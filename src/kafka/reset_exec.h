@@ -5,14 +5,13 @@
  * can run them on a worker thread and the command line in main's thread. One lt_reset_conn must not be used
  * by two threads at once; separate connections are independent.
  *
- * Flow (the command line and the dashboard do the same):
- *   c = reset_conn_new(&conn, timeout_ms, err)           librdkafka handle
- *   reset_exec_gather(c, &rq, &in, err)                  state, members, commits, metadata, log offsets,
- *                                                        offsets for the request's time
- *   plan = reset_plan_build(&rq, &in, ...)               pure (src/reset)
- *   reset_guard(group, &in, msg)                         refuse early (preview)
- *   reset_exec_commit(c, plan, target_desc, &res)        guard again, backup, commit, read back, audit
- *   reset_result_free(&res); reset_conn_free(c)
+ * Flow (the command line and the dashboard both call these, and nothing else):
+ *   c = reset_conn_new(&conn, timeout_ms, err)            librdkafka handle
+ *   reset_exec_preview(c, &rq, &pv)                      gather (state, members, commits, metadata, log
+ *                                                        offsets, offsets for the request's time), guard
+ *                                                        (refuse early), plan (pure, src/reset)
+ *   reset_exec_commit(c, pv.plan, target_desc, &res)     guard again, backup, commit, read back, audit
+ *   reset_result_free(&res); reset_preview_free(&pv); reset_conn_free(c)
  */
 #ifndef LAGTOP_KAFKA_RESET_EXEC_H
 #define LAGTOP_KAFKA_RESET_EXEC_H
@@ -36,6 +35,28 @@ void reset_conn_free(lt_reset_conn *c);
  * request's topics, log start/end of their partitions, and for --to-datetime/--by-duration the offsets for
  * rq->timestamp_ms. Returns -1 with err when the cluster cannot answer (exit 1). */
 int reset_exec_gather(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_input *in, char *err, size_t errlen);
+
+/* What a preview came to: a plan, the guard's refusal, or an error. */
+typedef enum {
+	LT_PREVIEW_PLANNED = 0,  /* plan is set: the guard lets it through */
+	LT_PREVIEW_REFUSED,      /* the guard refused (message: kafka-consumer-groups' sentence and the members);
+				    nothing was planned */
+	LT_PREVIEW_NO_ANSWER,    /* the cluster did not answer what the planner needs (message) */
+	LT_PREVIEW_NOT_PLANNED,  /* the planner could not plan (message; cluster_fault: the cluster's answer is
+				    why, e.g. a partition without a leader, rather than the request) */
+} lt_preview_status;
+
+typedef struct lt_reset_preview {
+	lt_preview_status status;
+	lt_reset_plan *plan;     /* PLANNED: owned by the preview until taken (set it NULL) */
+	char *message;           /* otherwise: why, possibly several lines */
+	bool cluster_fault;      /* the cluster, not the request, is why there is no plan: exit status 1, not 2 */
+	lt_group_state state;    /* the group's state as read (LT_GROUP_UNKNOWN if it could not be) */
+} lt_reset_preview;
+
+/* The preview of rq: gather, guard, plan, in that order. Always fills out; returns its status. */
+lt_preview_status reset_exec_preview(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_preview *out);
+void reset_preview_free(lt_reset_preview *p);
 
 /* Reads only the state, type and members of group into `in` (initialised by the caller): DescribeGroups,
  * plus ListGroups (one request per broker) when the describe answers Dead with nothing, combined by

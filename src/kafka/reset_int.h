@@ -35,6 +35,20 @@ void reset_committed_into_input(void *arg, const char *topic, int32_t partition,
 int reset_read_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
 			 void (*cb)(void *, const char *, int32_t, int64_t), void *arg, char *err, size_t errlen);
 
+/* The backup step of a reset and of a delete: reads group's committed offsets on parts (every partition
+ * when NULL) into cur (rows the caller put in cur beforehand and the broker has no commit for stay rows
+ * without a commit) and, when cur holds any row, writes them to the reset store (path; "" when nothing was
+ * written). On failure err says "..., nothing was <verb>" (no backup, no change) and the result tells which
+ * step failed: -1 reading (cur is not to be used), -2 writing (cur holds what was read). */
+int reset_backup_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
+			   lt_reset_input *cur, const char *verb, char *path, size_t pathlen, char *err, size_t errlen);
+
+/* DeleteConsumerGroupOffsets (OffsetDelete) of parts, sent and waited for: the result event, or NULL with
+ * err. An event carrying an error comes back too, its code in *event_err (librdkafka 2.0.2 reports a
+ * group-level error such as GROUP_ID_NOT_FOUND or NON_EMPTY_GROUP that way). */
+rd_kafka_event_t *reset_offset_delete(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
+				      const char *what, rd_kafka_resp_err_t *event_err, char *err, size_t errlen);
+
 /* One audit line; counts is pre-formatted ("partitions=3 replayed=0 skipped=0"). NULL or an allocated error. */
 char *reset_audit_line(lt_reset_conn *c, const char *group, const char *counts, const char *target_desc,
 		       const char *result_word, const char *backup_path);

@@ -83,8 +83,24 @@ typedef struct lt_row {
 	const struct lt_topic_stats *topic; /* topic rows and a topic's group rows (topic_view.h); else NULL */
 } lt_row;
 
+/* A column's sort key for one row: read once per row per sort (rows.c), then compared without
+ * touching the row again. Unknown keys sort last whatever the direction. */
+typedef enum { LT_KEY_INT = 0, LT_KEY_DOUBLE, LT_KEY_STR } lt_key_kind;
+
+typedef struct lt_sort_key {
+	union {
+		int64_t i;
+		double d;
+		const char *s; /* points into the snapshot */
+	} v;
+	bool known;
+} lt_sort_key;
+
+/* One row of the column table (columns.c): everything about a column, so adding one is adding its
+ * row and its accessors (doc/ARCHITECTURE.md, "How to add a column"). Sorting, the help screen,
+ * the layout and the detail view all read this; nothing else switches on a column id. */
 typedef struct lt_column {
-	lt_col_id id;
+	lt_col_id id;        /* its index in the table */
 	lt_row_kind kind;
 	const char *name;    /* stable config name, e.g. "lag", "max-time-lag" */
 	const char *title;   /* header text, e.g. "LAG" */
@@ -92,17 +108,28 @@ typedef struct lt_column {
 	int priority;        /* lower is dropped first when the terminal is narrow; 100 = never dropped */
 	bool align_right;
 	bool default_desc;   /* first sort on this column is descending (lag, rates) */
+	bool exact_when_fits; /* the dashboard shows format(exact=true) when it fits (offsets, counts) */
 	const char *help;    /* one line for the help screen and the man page */
-	/* <0, 0, >0 like strcmp; unknown values sort after known ones whatever the direction */
-	int (*compare)(const lt_row *a, const lt_row *b);
+	lt_key_kind key_kind; /* which member of lt_sort_key key() fills (LT_KEY_INT unless said) */
+	/* The row's sort key; NULL: the column does not sort. Called only with rows of the column's
+	 * kind (a partition column never sees a group row). */
+	void (*key)(const lt_row *r, lt_sort_key *k);
 	/* human form ("1.2M", "3h04m", "-" for unknown) into buf; exact=true gives the full value */
 	void (*format)(const lt_row *r, char *buf, size_t len, bool exact);
+	/* optional: true when this row's cell is drawn in the warning colour (above a threshold) */
+	bool (*warn)(const lt_row *r);
+	/* optional: the values the dashboard draws as a sparkline instead of format()'s text */
+	const int64_t *(*series)(const lt_row *r, size_t *n);
 } lt_column;
 
-/* The table for one row kind, in display order. */
+/* The table for one row kind, in display order (each kind's rows are contiguous in the table). */
 const lt_column *columns_for(lt_row_kind kind, size_t *n);
 const lt_column *column_by_id(lt_col_id id);
 const lt_column *column_by_name(lt_row_kind kind, const char *name);
+
+/* Compares two rows by the column's key, then the fixed tie-break: <0, 0, >0 like strcmp. Unknown
+ * values after known ones. */
+int column_compare(const lt_column *c, const lt_row *a, const lt_row *b);
 
 /* Sorts rows by column, ascending or descending, with the fixed tie-break (group, topic,
  * partition) so the order is total and stable across refreshes. */

@@ -4,7 +4,7 @@
  * Why two answers: on Kafka 4.x a consumer-protocol (KIP-848) group answers DescribeGroups below v6
  * (librdkafka 2.0.2 sends v4 at most) with error 0, state Dead, no members and an empty protocol
  * type, even while it has members; ListGroups lists the same group with its real state. A Dead that
- * ListGroups contradicts is therefore not Dead (RESET-SEMANTICS.md, "The guard"). The collector
+ * ListGroups contradicts is therefore not Dead (doc/RESET-SEMANTICS.md, "The guard"). The collector
  * (src/kafka/refresh.c) and the reset executor (src/kafka/reset_exec.c) both decide through
  * group_view_combine, so the dashboard, --once and the reset guard never disagree.
  *

@@ -6,7 +6,7 @@
  * "derived" field of the snapshot: lag, flags, rates, ETA, time lag, status, group aggregates,
  * trend. Pure C: no I/O, no clocks — time comes from the snapshot (taken_at_ms).
  *
- * Semantics: ../shared/RESET-SEMANTICS.md (status: Burrow's rules with the idle fix; time lag:
+ * Semantics: doc/RESET-SEMANTICS.md (status: Burrow's rules with the idle fix; time lag:
  * kafka-lag-exporter's interpolation) and issue 2.
  */
 #ifndef LAGTOP_MODEL_MODEL_H

@@ -1,6 +1,6 @@
 /* rows.c — building the rows of a snapshot, sorting them, and row identities.
  *
- * Sorting reads each row's key once (one column_key call per row, not per comparison): numeric
+ * Sorting reads each row's key once (one key accessor call per row, not per comparison): numeric
  * columns are radix-sorted (100,000 rows in a few ms), text columns decorated and sorted with
  * qsort_r and an explicit context (no file-static state). A few temporary arrays per sort; no
  * per-row allocation. */
@@ -159,11 +159,11 @@ static void sort_ties(const lt_row *rows, item *a, item *tmp, size_t n)
 	radix_sort(a, tmp, n);
 }
 
-static void rows_sort_numeric(lt_row *rows, size_t n, lt_col_id col, bool descending)
+static void rows_sort_numeric(lt_row *rows, size_t n, const lt_column *col, bool descending)
 {
 	item *a = xmalloc(n * sizeof *a), *tmp = xmalloc(n * sizeof *tmp);
 	uint64_t *enc = xmalloc(n * sizeof *enc);
-	lt_key_kind kind = column_key_kind(col);
+	lt_key_kind kind = col->key_kind;
 	/* One pass over the rows (each key read once: the rows point all over the snapshot). Known
 	 * keys first, unknown after, each in row order. */
 	size_t nk = 0, nu = 0;
@@ -195,11 +195,12 @@ static void rows_sort_numeric(lt_row *rows, size_t n, lt_col_id col, bool descen
 	free(tmp);
 }
 
-void rows_sort(lt_row *rows, size_t n, lt_col_id col, bool descending)
+void rows_sort(lt_row *rows, size_t n, lt_col_id id, bool descending)
 {
-	if (n < 2 || (unsigned)col >= LT_COL__COUNT)
+	const lt_column *col = column_by_id(id);
+	if (n < 2 || !col || !col->key)
 		return;
-	sort_ctx ctx = {column_key_kind(col), descending};
+	sort_ctx ctx = {col->key_kind, descending};
 	if (ctx.kind != LT_KEY_STR) {
 		rows_sort_numeric(rows, n, col, descending);
 		return;

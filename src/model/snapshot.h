@@ -52,7 +52,7 @@ typedef enum {
 	LT_GTYPE_CONSUMER,      /* KIP-848 consumer-protocol groups (group.protocol=consumer) */
 } lt_group_type;
 
-/* Partition / group status (Burrow's rules, see RESET-SEMANTICS.md and src/model/status.c). Ordered by
+/* Partition / group status (Burrow's rules, see doc/RESET-SEMANTICS.md and src/model/status.c). Ordered by
  * severity. A group's status is its worst partition's, except that REWIND, STALL and STOP become ERR for the
  * group, as Burrow reports it (the partitions pane says which), and that a group with a partition still
  * PENDING and none worse than OK is PENDING: "OK so far" is not OK. UNKNOWN and PENDING are both shown

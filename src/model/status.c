@@ -1,4 +1,4 @@
-/* status.c — partition status by Burrow's evaluation rules (RESET-SEMANTICS.md, "Status").
+/* status.c — partition status by Burrow's evaluation rules (doc/RESET-SEMANTICS.md, "Status").
  *
  * Burrow reads every commit from __consumer_offsets, with its timestamp; lagtop polls committed
  * offsets once per refresh. The rules are Burrow's, evaluated over the last `window` samples that
@@ -14,7 +14,7 @@
  *     b. current lag <= allowed lag: OK (Burrow's first check, on the current lag alone).
  *  3. Fewer than `window` samples (or a window under 2): PENDING ("-" in tables, null with
  *     "complete": false in JSON). Burrow still gives such a window a status and marks it incomplete
- *     (its "complete" below 1; the shared notes sum it up as "not full enough: OK"); lagtop says
+ *     (its "complete" below 1: "not full enough: OK"); lagtop says
  *     nothing rather than a verdict it has not evaluated (issue 16).
  *  4. STOP: Burrow's "time since the last commit > the window's commit span". Polling cannot see
  *     commit times, so a "commit" is a sample where the committed offset moved; with first and

@@ -1,4 +1,4 @@
-/* timelag.c — time lag by kafka-lag-exporter's method (RESET-SEMANTICS.md, "Time lag").
+/* timelag.c — time lag by kafka-lag-exporter's method (doc/RESET-SEMANTICS.md, "Time lag").
  *
  * The log-end series is a table of points (t, e): "at time t the log ended at e". The message at
  * the committed offset c was written when the log end passed c; interpolating the table gives

@@ -1,5 +1,5 @@
 /* api_groups.c — the group admin APIs DescribeGroups v0–v6 and DeleteGroups v0–v1 (ListGroups has its
- * own file). Semantics copied from Kafka's group coordinator (see ../shared/PROTOCOL.md).
+ * own file). Semantics copied from Kafka's group coordinator (see doc/PROTOCOL.md).
  *
  * DescribeGroups describes classic groups only. Kafka 4.x answers a consumer-protocol (KIP-848) group
  * the way it answers an unknown one: below v6 no error and state Dead, from v6 (KIP-1043)

@@ -117,7 +117,7 @@ static void act_filter(struct ui *u)
 
 static bool sortable(const lt_column *c)
 {
-	return c->compare != NULL;
+	return c->key != NULL;
 }
 
 static void sort_step(struct ui *u, int dir)

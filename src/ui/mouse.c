@@ -45,7 +45,7 @@ static void header_click(struct ui *u, struct ui_list *l, int x)
 	for (size_t i = 0; i < n; i++) {
 		const lt_column *c = slots[i].col;
 		/* the slot and the blank after it */
-		if (x < slots[i].x || x > slots[i].x + slots[i].width || !c->compare)
+		if (x < slots[i].x || x > slots[i].x + slots[i].width || !c->key)
 			continue;
 		if (l->sort_col == c->id) {
 			l->sort_desc = !l->sort_desc;

@@ -65,9 +65,7 @@ static void start_job(struct ui *u, enum rw_kind kind)
 		if (rd->del) {
 			lt_delete_result dr;
 			memset(&dr, 0, sizeof dr);
-			dr.status = LT_DEL_FAILED;
-			dr.group_kerr = -1;
-			dr.message = xstrdup(err);
+			delete_result_set_failed(&dr, xstrdup(err));
 			if (kind == RW_PREVIEW)
 				rd_delete_preview_done(rd, &dr);
 			else

@@ -1,6 +1,7 @@
-/* reset_worker.c — the reset executor on a worker thread (see reset_worker.h). The body mirrors
- * src/cli/reset_cmd.c: gather, guard (refuse before planning, like kafka-consumer-groups), plan; and the
- * commit through reset_exec_commit, which checks the guard again, writes the backup and reads back.
+/* reset_worker.c — the reset executor on a worker thread (see reset_worker.h). The preview is
+ * reset_exec_preview, as for src/cli/reset_cmd.c: gather, guard (refuse before planning, like
+ * kafka-consumer-groups), plan; the commit is reset_exec_commit, which checks the guard again, writes the
+ * backup and reads back.
  * A delete (D) mirrors src/cli/delete_cmd.c: its preview is the executor's dry run, its commit the delete. */
 #include "config.h"
 
@@ -59,7 +60,7 @@ static lt_reset_conn *job_connect(struct rw_job *j, char *err, size_t errlen)
 
 static void run_preview(struct rw_job *j)
 {
-	char err[1024], msg[8192];
+	char err[1024];
 	if (j->undo) {
 		char path[4096];
 		reset_request_free(&j->rq);
@@ -75,19 +76,13 @@ static void run_preview(struct rw_job *j)
 		j->msg = xstrdup(err);
 		return;
 	}
-	lt_reset_input in;
-	reset_input_init(&in);
-	if (reset_exec_gather(c, &j->rq, &in, err, sizeof err) != 0) {
-		j->msg = xstrdup(err);
-	} else if (reset_guard(j->rq.group, &in, msg, sizeof msg) != LT_GUARD_PROCEED) {
-		j->refused = true;
-		j->msg = xstrdup(msg);
-	} else {
-		j->plan_out = reset_plan_build(&j->rq, &in, err, sizeof err);
-		if (!j->plan_out)
-			j->msg = xstrdup(err);
-	}
-	reset_input_free(&in);
+	lt_reset_preview pv;
+	j->refused = reset_exec_preview(c, &j->rq, &pv) == LT_PREVIEW_REFUSED;
+	j->plan_out = pv.plan;
+	pv.plan = NULL;
+	j->msg = pv.message;
+	pv.message = NULL;
+	reset_preview_free(&pv);
 	reset_conn_free(c);
 }
 
@@ -113,9 +108,7 @@ static void run_delete(struct rw_job *j)
 	memset(&j->dres, 0, sizeof j->dres);
 	lt_reset_conn *c = job_connect(j, err, sizeof err);
 	if (!c) {
-		j->dres.status = LT_DEL_FAILED;
-		j->dres.group_kerr = -1;
-		j->dres.message = xstrdup(err);
+		delete_result_set_failed(&j->dres, xstrdup(err));
 		return;
 	}
 	if (j->n_del_scopes) {
@@ -125,13 +118,10 @@ static void run_delete(struct rw_job *j)
 		int rc = 0;
 		for (size_t i = 0; i < j->n_del_scopes && rc == 0; i++)
 			rc = reset_request_add_topic(&rq, j->del_scopes[i], err, sizeof err);
-		if (rc != 0) {
-			j->dres.status = LT_DEL_FAILED;
-			j->dres.group_kerr = -1;
-			j->dres.message = xstrdup(err);
-		} else {
+		if (rc != 0)
+			delete_result_set_failed(&j->dres, xstrdup(err));
+		else
 			delete_exec_offsets(c, &rq, dry_run, &j->dres);
-		}
 		reset_request_free(&rq);
 	} else {
 		delete_exec_group(c, j->group, dry_run, &j->dres);

@@ -247,38 +247,20 @@ static void draw_header(const struct ui *u, int y, const struct ui_col_slot *slo
 	}
 }
 
-static bool exact_when_fits(lt_col_id id)
-{
-	switch (id) {
-	case LT_COL_MEMBERS:
-	case LT_COL_PARTITIONS:
-	case LT_COL_LAG:
-	case LT_COL_LOG_START:
-	case LT_COL_COMMITTED:
-	case LT_COL_LOG_END:
-	case LT_COL_P_LAG:
-	case LT_COL_T_PARTITIONS:
-	case LT_COL_T_GROUPS:
-	case LT_COL_T_LAG:
-	case LT_COL_T_MAX_LAG:
-	case LT_COL_TG_PARTITIONS:
-	case LT_COL_TG_LAG: return true;
-	default: return false;
-	}
-}
-
 static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r)
 {
 	char buf[256];
-	if (sl->col->id == LT_COL_TREND) {
-		sparkline(u, r->group->trend, r->group->n_trend, sl->width, buf, sizeof buf);
+	if (sl->col->series) {
+		size_t nv = 0;
+		const int64_t *v = sl->col->series(r, &nv);
+		sparkline(u, v, nv, sl->width, buf, sizeof buf);
 		int w = display_width(buf, utf8(u));
 		fill_line(y, sl->x, sl->width - w);
 		mvaddstr(y, sl->x + sl->width - w, buf); /* glyphs only: nothing untrusted */
 		return;
 	}
 	/* offsets and counts are shown exactly when they fit: operators compare them with other tools */
-	if (exact_when_fits(sl->col->id)) {
+	if (sl->col->exact_when_fits) {
 		sl->col->format(r, buf, sizeof buf, true);
 		if ((int)strlen(buf) > sl->width)
 			sl->col->format(r, buf, sizeof buf, false);
@@ -318,19 +300,6 @@ size_t screen_list_slots(const struct ui *u, const struct ui_list *l, struct ui_
 	return n;
 }
 
-/* A cell in the warning colour: time lag above the operator's time_lag_threshold, offsets about to expire. */
-static bool cell_high(const lt_column *c, const lt_row *r)
-{
-	switch (c->id) {
-	case LT_COL_TIME_LAG: return r->part && (r->part->flags & LT_PF_TIME_LAG_HIGH);
-	case LT_COL_MAX_TIME_LAG: return !r->part && r->group->time_lag_high;
-	case LT_COL_EXPIRES: return r->group->has_expiry && r->group->expiry_warn;
-	case LT_COL_T_MAX_TIME_LAG:
-	case LT_COL_TG_MAX_TIME_LAG: return r->topic && r->topic->time_lag_high;
-	default: return false;
-	}
-}
-
 static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focused, const char *title, size_t total)
 {
 	struct ui_col_slot slots[LT_COL__COUNT];
@@ -365,7 +334,9 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			set_role(role);
 		}
 		for (size_t c = 0; c < n; c++) {
-			bool high = ri != l->cursor && cell_high(slots[c].col, r);
+			/* a value above its threshold (the column's warn: time lag, offsets about to expire):
+			 * that cell in the warning colour */
+			bool high = ri != l->cursor && slots[c].col->warn && slots[c].col->warn(r);
 			if (high)
 				set_role(UI_ROLE_STATUS_WARN);
 			draw_cell(u, ly, &slots[c], r);

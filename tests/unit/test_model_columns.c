@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "model/colkey.h"
@@ -150,7 +151,7 @@ static void tables(void **state)
 		assert_string_equal(g[i].name, gnames[i]);
 		assert_int_equal(g[i].kind, LT_ROWS_GROUPS);
 		assert_ptr_equal(column_by_id(g[i].id), &g[i]);
-		assert_non_null(g[i].compare);
+		assert_non_null(g[i].key);
 		assert_non_null(g[i].format);
 		assert_non_null(g[i].help);
 		assert_true(g[i].width >= (int)strlen(g[i].title));
@@ -174,6 +175,134 @@ static void tables(void **state)
 	assert_null(column_by_id(LT_COL__COUNT));
 	assert_true(column_by_id(LT_COL_LAG)->default_desc);
 	assert_false(column_by_id(LT_COL_GROUP)->default_desc);
+}
+
+/* The column table is the one place a column is described: every id has its row (a row left out of
+ * the designated initializers would be all zeros), with everything the help screen, the sort and the
+ * formatters need; names and titles are unique within a pane; each pane's rows are together. */
+static void every_column_has_one_complete_row(void **state)
+{
+	(void)state;
+	size_t seen = 0;
+	for (int kind = LT_ROWS_GROUPS; kind <= LT_ROWS_TOPIC_GROUPS; kind++) {
+		size_t n;
+		const lt_column *c = columns_for((lt_row_kind)kind, &n);
+		assert_true(n > 0);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(c[i].kind, kind);
+			for (size_t j = 0; j < i; j++) {
+				if (strcasecmp(c[i].name, c[j].name) == 0)
+					fail_msg("column name %s twice in one pane", c[i].name);
+				if (strcmp(c[i].title, c[j].title) == 0)
+					fail_msg("column title %s twice in one pane", c[i].title);
+			}
+			assert_ptr_equal(column_by_name((lt_row_kind)kind, c[i].name), &c[i]);
+		}
+		seen += n;
+	}
+	assert_int_equal(seen, LT_COL__COUNT); /* the panes' columns are the whole table */
+	for (int id = 0; id < LT_COL__COUNT; id++) {
+		const lt_column *c = column_by_id((lt_col_id)id);
+		assert_non_null(c);
+		if (!c->name || !c->title || !c->help || !c->format || !c->key)
+			fail_msg("column id %d: its row lacks a name, title, help, format or key", id);
+		assert_int_equal(c->id, id);
+		assert_true(c->name[0] && c->title[0] && c->help[0]);
+		for (const char *q = c->name; *q; q++) /* a config name: lower case, digits and '-' */
+			assert_true((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '-');
+		assert_true(c->width >= (int)strlen(c->title));
+		assert_true(c->priority > 0 && c->priority <= 100);
+		assert_true(c->key_kind == LT_KEY_INT || c->key_kind == LT_KEY_DOUBLE || c->key_kind == LT_KEY_STR);
+	}
+}
+
+/* The dashboard's per-column behaviour comes from the rows: which cells turn the warning colour, which
+ * draw a sparkline, which show exact offsets when they fit. */
+static void warn_series_and_exact_come_from_the_rows(void **state)
+{
+	(void)state;
+	char gname[] = "g", tname[] = "t";
+	lt_group g = {.group = gname};
+	lt_partition p = {.topic = tname, .partition = 0};
+	g.partitions = &p;
+	g.n_partitions = 1;
+	g.n_trend = 3;
+	g.trend[0] = 5, g.trend[1] = 7, g.trend[2] = 9;
+	lt_row gr = {&g, NULL}, pr = {&g, &p};
+	const lt_col_id warns[] = {LT_COL_MAX_TIME_LAG, LT_COL_EXPIRES, LT_COL_TIME_LAG, LT_COL_T_MAX_TIME_LAG,
+	                           LT_COL_TG_MAX_TIME_LAG};
+	const lt_col_id exact[] = {LT_COL_MEMBERS, LT_COL_PARTITIONS, LT_COL_LAG, LT_COL_LOG_START,
+	                           LT_COL_COMMITTED, LT_COL_LOG_END, LT_COL_P_LAG, LT_COL_T_PARTITIONS,
+	                           LT_COL_T_GROUPS, LT_COL_T_LAG, LT_COL_T_MAX_LAG, LT_COL_TG_PARTITIONS,
+	                           LT_COL_TG_LAG};
+	for (int id = 0; id < LT_COL__COUNT; id++) {
+		const lt_column *c = column_by_id((lt_col_id)id);
+		bool w = false, e = false;
+		for (size_t i = 0; i < sizeof warns / sizeof *warns; i++)
+			w |= (int)warns[i] == id;
+		for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+			e |= (int)exact[i] == id;
+		assert_int_equal(c->warn != NULL, w);
+		assert_int_equal(c->exact_when_fits, e);
+		assert_int_equal(c->series != NULL, id == LT_COL_TREND);
+		if (c->warn) /* nothing above a threshold yet */
+			assert_false(c->warn(c->kind == LT_ROWS_GROUPS ? &gr : &pr));
+	}
+	g.time_lag_high = true;
+	assert_true(column_by_id(LT_COL_MAX_TIME_LAG)->warn(&gr));
+	g.has_expiry = true;
+	assert_false(column_by_id(LT_COL_EXPIRES)->warn(&gr));
+	g.expiry_warn = true;
+	assert_true(column_by_id(LT_COL_EXPIRES)->warn(&gr));
+	assert_false(column_by_id(LT_COL_TIME_LAG)->warn(&pr));
+	p.flags |= LT_PF_TIME_LAG_HIGH;
+	assert_true(column_by_id(LT_COL_TIME_LAG)->warn(&pr));
+	size_t n = 0;
+	const int64_t *v = column_by_id(LT_COL_TREND)->series(&gr, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[2], 9);
+}
+
+/* doc/lagtop.1's DASHBOARD COLUMNS lists the table: every pane's titles, in table order, and nothing
+ * else (its .B lines, troff escapes undone). A column added to the table without its man page entry fails
+ * here. */
+static void man_page_lists_the_table(void **state)
+{
+	(void)state;
+	const char *srcdir = getenv("LT_SRCDIR");
+	char path[512];
+	snprintf(path, sizeof path, "%s/doc/lagtop.1", srcdir ? srcdir : ".");
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char line[1024];
+	bool in = false;
+	size_t k = 0;
+	const lt_column *all = column_by_id((lt_col_id)0); /* the panes in table order: groups, partitions,
+	                                                    * topics, a topic's groups */
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, ".SH", 3) == 0) {
+			in = strcmp(line, ".SH DASHBOARD COLUMNS\n") == 0;
+			continue;
+		}
+		if (!in || strncmp(line, ".B ", 3) != 0 || line[3] == '<' || line[3] == '>')
+			continue;
+		char title[64];
+		size_t n = 0;
+		for (const char *c = line + 3; *c && *c != '\n' && n + 1 < sizeof title; c++) {
+			if (*c == '\\' && c[1] == '-')
+				c++;
+			title[n++] = *c;
+		}
+		title[n] = '\0';
+		if (k >= LT_COL__COUNT)
+			fail_msg("doc/lagtop.1, DASHBOARD COLUMNS: %s is not a column of the table", title);
+		if (strcmp(title, all[k].title) != 0)
+			fail_msg("doc/lagtop.1, DASHBOARD COLUMNS: %s where the table has %s (column %zu)", title,
+			         all[k].title, k);
+		k++;
+	}
+	fclose(f);
+	assert_int_equal(k, LT_COL__COUNT);
 }
 
 /* ---- the commit-stream columns (issue 10) ---- */
@@ -298,9 +427,9 @@ static void sort_groups_by_lag(void **state)
 	assert_string_equal(r[3].group->group, "audit"); /* unknown still last */
 	/* public comparator: unknown after known, total order */
 	const lt_column *c = column_by_id(LT_COL_LAG);
-	assert_true(c->compare(&r[3], &r[0]) > 0);
-	assert_true(c->compare(&r[0], &r[1]) < 0);
-	assert_int_equal(c->compare(&r[0], &r[0]), 0);
+	assert_true(column_compare(c, &r[3], &r[0]) > 0);
+	assert_true(column_compare(c, &r[0], &r[1]) < 0);
+	assert_int_equal(column_compare(c, &r[0], &r[0]), 0);
 	/* by name */
 	rows_sort(r, n, LT_COL_GROUP, false);
 	assert_string_equal(r[0].group->group, "Orders-App"); /* strcmp: upper case first */
@@ -355,7 +484,7 @@ static void sort_partitions_stable(void **state)
 			rows_sort(r, n, (lt_col_id)col, desc);
 			const lt_column *c = column_by_id((lt_col_id)col);
 			for (size_t i = 1; i < n; i++) {
-				int cmp = c->compare(&r[i - 1], &r[i]);
+				int cmp = column_compare(c, &r[i - 1], &r[i]);
 				assert_true(cmp != 0);
 				if (!desc) /* the public comparator is the ascending order */
 					assert_true(cmp < 0);
@@ -503,7 +632,7 @@ static void formatting_rows(void **state)
 	column_by_id(LT_COL_HOST)->format(&unowned, b, sizeof b, false);
 	assert_string_equal(b, "?");
 	lt_sort_key k;
-	column_key(LT_COL_MEMBERS, &gr, &k);
+	column_key(column_by_id(LT_COL_MEMBERS), &gr, &k);
 	assert_false(k.known); /* sorts with the unknowns, not as 0 */
 	kg->type = LT_GTYPE_CONSUMER;
 	column_by_id(LT_COL_TYPE)->format(&gr, b, sizeof b, false);
@@ -752,6 +881,9 @@ int main(void)
 	    cmocka_unit_test(fmt_rate_boundaries),
 	    cmocka_unit_test(fmt_sparkline),
 	    cmocka_unit_test(tables),
+	    cmocka_unit_test(every_column_has_one_complete_row),
+	    cmocka_unit_test(warn_series_and_exact_come_from_the_rows),
+	    cmocka_unit_test(man_page_lists_the_table),
 	    cmocka_unit_test(sort_groups_by_lag),
 	    cmocka_unit_test(sort_by_trend_negative_and_zero),
 	    cmocka_unit_test(sort_partitions_stable),
