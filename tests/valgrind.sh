@@ -1,5 +1,5 @@
 #!/bin/sh
-# valgrind.sh — memcheck on lagtop (issue 9): --once in every format, on its error paths and with
+# valgrind.sh — memcheck on lagtop: --once in every format, on its error paths and with
 # --samples, and a scripted short dashboard session in tmux, against lagtop-sim. No errors and no
 # definitely/indirectly lost bytes allowed. valgrind and ASan do not mix: in an --enable-asan build (the
 # CI one) this is a TAP skip; use a plain build:

@@ -30,7 +30,7 @@ EXTRA_DIST += tests/integration/test_once_errors.sh
 TESTS += tests/integration/test_once_sim.py
 EXTRA_DIST += tests/integration/test_once_sim.py
 
-## monitoring (issue 16): Prometheus output against the JSON of the same refresh, status honesty, --fail-on
+## monitoring: Prometheus output against the JSON of the same refresh, status honesty, --fail-on
 check_PROGRAMS += tests/integration/once_formats
 tests_integration_once_formats_SOURCES = tests/integration/once_formats.c
 tests_integration_once_formats_LDADD = $(LT_LIBS)

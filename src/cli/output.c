@@ -76,7 +76,7 @@ static bool member_has_partitions(const lt_group *g, size_t m)
 enum {
 	COL_GROUP, COL_TOPIC, COL_PARTITION, COL_CURRENT, COL_LOG_END, COL_LAG, COL_CONSUMER, COL_HOST, COL_CLIENT,
 	COL_STATE, COL_TYPE, COL_LOG_START, COL_TIME_LAG, COL_STATUS,
-	COL_POSITION, /* the consumer's own position (issue 15): only with position sources */
+	COL_POSITION, /* the consumer's own position, from its metrics: only with position sources */
 	N_COLS
 };
 
@@ -289,7 +289,7 @@ static void json_partition(lt_json *j, const lt_snapshot *s, const lt_group *g, 
 	json_kv_string(j, "status", status_evaluated(p->status) ? status_name(p->status) : NULL);
 	json_kv_bool(j, "complete", status_evaluated(p->status));
 	json_kv_string(j, "metadata", p->commit_metadata);
-	/* the consumer's own position (issue 15): null where no source reports it */
+	/* the consumer's own position, from its metrics: null where no source reports it */
 	int64_t uncommitted = 0;
 	json_kv_int_or_null(j, "position", p->position, p->has_position);
 	json_kv_int_or_null(j, "uncommitted", uncommitted, partition_uncommitted(p, &uncommitted));

@@ -41,12 +41,12 @@ endif
 ## End to end: kafka-python commits at known moments, `lagtop --once` reports them; off and denied.
 TESTS += tests/integration/test_commitstream_sim.py
 EXTRA_DIST += tests/integration/test_commitstream_sim.py
-## Offsets that really expire (issue 21): the sim's expiry against lagtop's forecast, and the expired display.
+## Offsets that really expire: the sim's expiry against lagtop's forecast, and the expired display.
 TESTS += tests/integration/test_expiry_sim.py
 EXTRA_DIST += tests/integration/test_expiry_sim.py
 ## ... and in the dashboard (tmux), on the fixture scenario and on a cluster that denies the topic.
 TESTS += tests/tui/test_commitstream.sh
 EXTRA_DIST += tests/tui/test_commitstream.sh
-## offsets the broker expired, in the dashboard (issue 21)
+## offsets the broker expired, in the dashboard
 TESTS += tests/tui/test_expired.sh
 EXTRA_DIST += tests/tui/test_expired.sh

@@ -36,7 +36,7 @@ typedef enum {
 	LT_COL_CONSUME_RATE,
 	LT_COL_TREND,
 	LT_COL_STATUS,
-	LT_COL_LAST_COMMIT,  /* the commit stream (issue 10) */
+	LT_COL_LAST_COMMIT,  /* from the commit stream (__consumer_offsets) */
 	LT_COL_EXPIRES,
 	/* partitions pane */
 	LT_COL_TOPIC,
@@ -51,10 +51,10 @@ typedef enum {
 	LT_COL_P_STATUS,
 	LT_COL_CLIENT_ID,
 	LT_COL_HOST,
-	LT_COL_P_LAST_COMMIT, /* the commit stream (issue 10) */
+	LT_COL_P_LAST_COMMIT, /* from the commit stream (__consumer_offsets) */
 	LT_COL_COMMITS_PER_MIN,
 	LT_COL_UNMOVED,
-	LT_COL_POSITION,      /* the consumer's own position (issue 15) */
+	LT_COL_POSITION,      /* the consumer's own position, from the metrics it publishes */
 	LT_COL_UNCOMMITTED,
 	/* topics pane (topic_view.h) */
 	LT_COL_T_TOPIC,

@@ -1,4 +1,4 @@
-/* lag.c — lag of one partition from its observed offsets (issue 2's rules). */
+/* lag.c — lag of one partition from its observed offsets (the rules above lag_compute). */
 #include <stdint.h>
 
 #include "model/model_int.h"

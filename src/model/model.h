@@ -7,7 +7,7 @@
  * trend. Pure C: no I/O, no clocks — time comes from the snapshot (taken_at_ms).
  *
  * Semantics: doc/RESET-SEMANTICS.md (status: Burrow's rules with the idle fix; time lag:
- * kafka-lag-exporter's interpolation) and issue 2.
+ * kafka-lag-exporter's interpolation); the lag rules are at lag_compute (lag.c).
  */
 #ifndef LAGTOP_MODEL_MODEL_H
 #define LAGTOP_MODEL_MODEL_H

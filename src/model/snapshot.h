@@ -56,7 +56,7 @@ typedef enum {
  * severity. A group's status is its worst partition's, except that REWIND, STALL and STOP become ERR for the
  * group, as Burrow reports it (the partitions pane says which), and that a group with a partition still
  * PENDING and none worse than OK is PENDING: "OK so far" is not OK. UNKNOWN and PENDING are both shown
- * as "-" and written as null: neither is ever reported as OK (issue 16). */
+ * as "-" and written as null: neither is ever reported as OK. */
 typedef enum {
 	LT_STATUS_UNKNOWN = 0, /* nothing to judge: no committed offset or no log end */
 	LT_STATUS_PENDING,     /* not evaluated yet: fewer samples than the window (Burrow: incomplete) */
@@ -104,13 +104,13 @@ typedef struct lt_partition {
 	int64_t eta_ms;      /* valid with has_eta */
 	int64_t stale_ms;    /* age of the data when LT_PF_STALE */
 
-	/* observed from the commit stream (__consumer_offsets, issue 10); ages are at the end of the refresh */
+	/* observed from the commit stream (__consumer_offsets); ages are at the end of the refresh */
 	int64_t last_commit_ms;     /* wall clock of the last commit (the broker's commitTimestamp) */
 	int64_t last_commit_age_ms;
 	double commits_per_min;     /* valid with has_last_commit */
 	int64_t unmoved_ms;         /* time since the committed offset last moved (a lower bound if never seen moving) */
 
-	/* the consumer's own position, from the metrics it publishes (src/position, issue 15) */
+	/* the consumer's own position, from the metrics it publishes (src/position) */
 	int64_t position;        /* the next offset the owning member will read; valid with has_position */
 	int64_t position_age_ms; /* age of that report at the end of the refresh */
 	int32_t position_source; /* index into lt_snapshot.pos_sources */
@@ -192,7 +192,7 @@ typedef struct lt_group {
 	int64_t trend[32];
 	struct lt_strtab *strtab; /* internal: the snapshot's topic table (set by snapshot_add_group) */
 
-	/* observed from the commit stream (issue 10); ages are at the end of the refresh */
+	/* observed from the commit stream (__consumer_offsets); ages are at the end of the refresh */
 	bool has_last_commit;
 	int64_t last_commit_ms;     /* newest commit over the group's partitions */
 	int64_t last_commit_age_ms;
@@ -250,7 +250,7 @@ typedef struct lt_snapshot {
 	lt_broker *brokers;
 	lt_cstream_state commit_stream; /* the commit-stream columns are empty unless LIVE (or LOADING) */
 	char *commit_stream_reason;     /* one line saying why they are empty or partial, NULL if none */
-	size_t n_pos_sources;           /* consumer-position sources, in configured order (issue 15) */
+	size_t n_pos_sources;           /* consumer-position sources, in configured order */
 	lt_pos_source *pos_sources;
 } lt_snapshot;
 

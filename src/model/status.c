@@ -10,12 +10,12 @@
  *        deleted unread; a consumer that was still fetching there would have been moved by its
  *        auto.offset.reset and committed past the log start, so nobody is consuming this partition.
  *        Burrow never sees this case (it has no log start); it is its STOP/ERR territory, and a
- *        window would only delay the alarm (issue 16: such a group read OK with --samples 9).
+ *        window would only delay the alarm (such a group used to read OK with --samples 9).
  *     b. current lag <= allowed lag: OK (Burrow's first check, on the current lag alone).
  *  3. Fewer than `window` samples (or a window under 2): PENDING ("-" in tables, null with
  *     "complete": false in JSON). Burrow still gives such a window a status and marks it incomplete
  *     (its "complete" below 1: "not full enough: OK"); lagtop says
- *     nothing rather than a verdict it has not evaluated (issue 16).
+ *     nothing rather than a verdict it has not evaluated.
  *  4. STOP: Burrow's "time since the last commit > the window's commit span". Polling cannot see
  *     commit times, so a "commit" is a sample where the committed offset moved; with first and
  *     last such moves F and L in the window, stopped = no move at all, or now - L > L - F.
@@ -24,7 +24,7 @@
  *     (Burrow's STALL) from "no longer committing" (Burrow's STOP), the difference is taken from
  *     the group: STOP only when no member owns the partition (the consumer is gone); an owned
  *     partition that does not advance is STALL (rule 7).
- *     With the commit stream (__consumer_offsets read, issue 10) the commit times are known, and
+ *     With the commit stream (__consumer_offsets read by src/commitlog) the commit times are known, and
  *     Burrow's rule applies as written: a commit of the same offset is still a commit. Stopped =
  *     the last commit is older than the window's span (first to last sample); then STOP whether
  *     or not a member owns the partition (idle fix kept), and a partition still committing

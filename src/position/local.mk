@@ -1,4 +1,4 @@
-## src/position — consumers' own positions, from the metrics they publish (issue 15): the report list and
+## src/position — consumers' own positions, from the metrics they publish: the report list and
 ## the two parsers (Prometheus text, librdkafka statistics JSON with jansson), pure; fetch.c, the only I/O here
 ## (libcurl and files, in the collector thread).
 liblagtop_a_SOURCES += \

@@ -128,7 +128,7 @@ sim_api_fn sim_api_offset_delete;
 sim_api_fn sim_api_create_topics;
 sim_api_fn sim_api_delete_records;
 sim_api_fn sim_api_describe_configs;
-/* Issue 4: real producers and consumer groups (api_produce.c, api_fetch.c, api_group_membership.c). */
+/* Real producers and consumer groups (api_produce.c, api_fetch.c, api_group_membership.c). */
 sim_api_fn sim_api_produce;
 sim_api_fn sim_api_fetch;
 sim_api_fn sim_api_join_group;

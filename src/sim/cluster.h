@@ -65,7 +65,7 @@ struct sim_segment {
 	int64_t ts_step; /* >= 0 */
 };
 
-struct sim_record_store; /* issue 4 (records.c): produced record batches; opaque here */
+struct sim_record_store; /* record_store.c: produced record batches; opaque here */
 
 struct sim_partition {
 	int32_t index;
@@ -188,7 +188,7 @@ struct sim_state {
 	struct strmap groups; /* id → struct sim_group* */
 	uint64_t rng;         /* xorshift state, for scenarios */
 	void (*store_free)(struct sim_record_store *store); /* set by record_store.c when it stores anything */
-	/* Broker settings for real clients (issue 4); 0 means Kafka's default where it has one. */
+	/* Broker settings for real producers and consumers; 0 means Kafka's default where it has one. */
 	bool no_auto_create_topics;               /* auto.create.topics.enable=false */
 	int32_t auto_create_partitions;           /* num.partitions (0: 1) */
 	int32_t group_min_session_timeout_ms;     /* 0: 6000 */

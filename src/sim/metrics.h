@@ -1,4 +1,4 @@
-/* metrics.h — the sim's Prometheus endpoint: its simulated consumers publish their positions (issue 15).
+/* metrics.h — the sim's Prometheus endpoint: its simulated consumers publish their positions.
  *
  * `GET /metrics` (or `/`) on 127.0.0.1 answers, in Prometheus' text format and the JMX exporter's names for
  * the Java client's fetch-manager metrics, per member client id, topic and partition of every group's

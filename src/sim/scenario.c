@@ -5,7 +5,7 @@
  * rebalances, an Empty group whose committed offset fell below the log start after retention, and a
  * healthy consumer-protocol (KIP-848) group, the kind Kafka 4.x clusters have beside classic ones, and one
  * that keeps processing but stopped committing after its first commit (its members' positions, on the
- * metrics endpoint, run ahead while its committed offsets stand still: issue 15).
+ * metrics endpoint, run ahead while its committed offsets stand still).
  * Traffic is driven by a one-second loop timer, with timestamps from the wall clock so time lag is real.
  *
  * "scale" builds G groups over T topics of P partitions with one timestamp run per partition, so even

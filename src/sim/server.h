@@ -15,7 +15,7 @@
 #include "sim/cluster.h"
 #include "sim/wire.h"
 
-/* Per-broker fault injection (issue 9), set through the control API (sim.h). Errors go only into answers
+/* Per-broker fault injection, set through the control API (sim.h). Errors go only into answers
  * of the group coordinator APIs (FindCoordinator, ListGroups and the group/offset APIs), in the fields
  * Kafka uses for them (sim_req_check_coordinator). */
 struct sim_fault {

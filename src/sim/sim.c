@@ -384,7 +384,7 @@ int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *
 	return 0;
 }
 
-/* ---- fault injection (issue 9) ---- */
+/* ---- fault injection (errors, latency, dropped connections; tests/faults) ---- */
 
 /* The brokers a fault call applies to: node_id, or every broker for 0. */
 static int fault_range(sim_cluster *sim, int node_id, int *lo, int *hi, char *err, size_t errlen)

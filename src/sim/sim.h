@@ -20,7 +20,7 @@ struct sim_options {
 	const char *scenario; /* NULL/"empty", "demo", "scale", "fixture" (see below) */
 	int groups, partitions, topics; /* "scale" sizes (0: defaults 100, 8, 4) */
 	uint64_t seed;        /* scenario randomness; 0: fixed default */
-	/* Broker settings for real clients (issue 4); 0 keeps the default. */
+	/* Broker settings for real producers and consumers; 0 keeps the default. */
 	int auto_create_partitions;           /* num.partitions of auto-created topics (1); -1: no auto-creation */
 	int group_min_session_timeout_ms;     /* group.min.session.timeout.ms (6000, as Kafka) */
 	int group_initial_rebalance_delay_ms; /* group.initial.rebalance.delay.ms (0; Kafka's is 3000) */
@@ -40,7 +40,7 @@ struct sim_options {
 	 * 3.6, a broker before KIP-848: no ConsumerGroupDescribe at all, ListGroups up to v4. */
 	int kafka_major;
 	int kafka_minor;
-	/* A Prometheus endpoint where the simulated consumers publish their positions (metrics.h, issue 15). */
+	/* A Prometheus endpoint where the simulated consumers publish their positions (metrics.h). */
 	bool metrics;
 	int metrics_port;     /* 0: a free port */
 };
@@ -76,7 +76,7 @@ bool sim_scenario_known(const char *name);
 
 /* ---- topics and records ---- */
 int sim_create_topic(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen);
-/* A hostile broker's topic (issue 9): any non-empty name, escape sequences and invalid UTF-8 included. */
+/* A hostile broker's topic: any non-empty name, escape sequences and invalid UTF-8 included. */
 int sim_create_topic_any_name(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen);
 /* Appends count records with timestamps first_ts_ms, first_ts_ms + step_ms, ... (ms since the epoch). */
 int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms,
@@ -158,7 +158,7 @@ int sim_broker_start(sim_cluster *sim, int node_id, char *err, size_t errlen);
 /* Holds back every answer of a broker by latency_ms (0: off). */
 int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);
 
-/* ---- fault injection (issue 9) ----
+/* ---- fault injection (errors, latency, dropped connections; tests/faults) ----
  * node_id 0 means every broker. Errors are injected only into the answers of the group coordinator APIs
  * (FindCoordinator, ListGroups, DescribeGroups, ConsumerGroupDescribe, OffsetFetch, OffsetCommit,
  * DeleteGroups, OffsetDelete, Join/Sync/Heartbeat/LeaveGroup), in the error field(s) Kafka uses for that API and version. A frozen sim

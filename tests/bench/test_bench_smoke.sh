@@ -33,7 +33,7 @@ like "OffsetFetch per refresh" "$table" '^  OffsetFetch +5$'
 like "lower bound" "$table" '^lower bound \(librdkafka 2.0.2\) +23$'
 like "draw line with 2000 rows" "$table" '^draw: frame, 2000 partition rows, ms +[0-9.]+ '
 
-# The soak benchmark (issue 21): its churning cluster builds, and 12 s of soak print the report.
+# The soak benchmark (long runs under churn): its churning cluster builds, and 12 s of soak print the report.
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -s -C "$LT_BUILDDIR" bench/lagtop-sim-churn \
 	>"$LT_TMP/make2.log" 2>&1
 is "bench/lagtop-sim-churn builds" "$?" 0

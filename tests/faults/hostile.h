@@ -1,4 +1,4 @@
-/* hostile.h — the hostile cluster of the issue 9 tests, built on a sim_cluster: group ids, client ids, hosts,
+/* hostile.h — the hostile cluster of the fault tests, built on a sim_cluster: group ids, client ids, hosts,
  * topics and commit metadata with escape sequences (OSC title, clear screen, OSC 8 link), C0/C1 controls,
  * a bidi override, invalid UTF-8, newlines and 10 KB lengths. Used by test_faults_hostile.c (--once) and
  * faults_fixture.c (the dashboard). Keep the names in step with check_hostile.py. */

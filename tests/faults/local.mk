@@ -1,4 +1,4 @@
-## tests/faults — issue 9: lagtop under faults and bad input (the tests live in tests/integration/).
+## tests/faults — lagtop under faults and bad input (the tests live in tests/integration/).
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_faults_collector

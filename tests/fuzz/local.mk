@@ -1,4 +1,4 @@
-## tests/fuzz — libFuzzer harnesses (issue 9). The library is built with gcc, so each harness is compiled
+## tests/fuzz — libFuzzer harnesses. The library is built with gcc, so each harness is compiled
 ## together with the sources it needs by $(CLANG) with -fsanitize=fuzzer,address,undefined. `make check`
 ## runs each briefly from its checked-in seed corpus (tests/fuzz/run_fuzz.sh; a TAP skip without clang's
 ## libFuzzer). Longer runs: doc/FUZZING.md.

@@ -1,4 +1,4 @@
-"""test_commitstream_sim.py — the commit stream (issue 10) end to end: a real client (kafka-python,
+"""test_commitstream_sim.py — the commit stream (__consumer_offsets) end to end: a real client (kafka-python,
 Debian's) commits at known moments against lagtop-sim, and `lagtop --once` must report what it did:
 the last commit's time, commits per minute, the time since the offset moved, and for the group once
 it is Empty the offset-expiry forecast = when it became Empty (or its last commit) + the

@@ -1,4 +1,4 @@
-"""test_expiry_sim.py — offsets that really expire (issue 21), against lagtop-sim: the sim expires committed
+"""test_expiry_sim.py — offsets that really expire, against lagtop-sim: the sim expires committed
 offsets by Kafka's rule (offsets.retention.minutes = 1, checked every second) and writes their tombstones to
 __consumer_offsets; lagtop's forecast (`--once --format json` expires_at_ms) must be within one check
 interval of the moment the offsets are really gone (kafka-python's admin client polled), for an Empty group

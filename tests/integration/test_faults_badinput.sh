@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_faults_badinput.sh — bad local input (issue 9): corrupt, mistyped and absurd configuration files,
+# test_faults_badinput.sh — bad local input: corrupt, mistyped and absurd configuration files,
 # absurd numbers on the command line, malformed --from-file CSV plans. Each must give exit status 2 and
 # exactly one line on stderr, prefixed "lagtop: ", naming the problem, terminal-safe (no raw control
 # byte), with nothing on stdout — never a crash, never a hang (every run bounded by `timeout`).

@@ -1,4 +1,4 @@
-/* test_faults_collector.c — the collector against a faulty simulated cluster (issue 9): retriable errors
+/* test_faults_collector.c — the collector against a faulty simulated cluster: retriable errors
  * from the coordinator, a coordinator broker down and back, a slow broker, connections dropped in the middle
  * of answers, a moved coordinator and a flapping broker. Every refresh must come back within its bound,
  * keep the groups it showed before (marked stale, with the age of their data and the error) and recover by
@@ -318,7 +318,7 @@ static void flapping_broker(void **state)
 }
 
 /* The control API refuses nonsense with a message. */
-/* Issue 18: a partition whose leader is up but whose ListOffsets fails is "log offsets unknown"
+/* A partition whose leader is up but whose ListOffsets fails is "log offsets unknown"
  * (LT_PF_LOG_UNKNOWN), not "no leader", on both log offset paths; the reset planner fed from that
  * snapshot says so (before: LT_PF_NO_LEADER and "The partitions ... have no leader"). */
 static void list_offsets_failure_is_not_no_leader(void **state)

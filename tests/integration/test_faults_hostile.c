@@ -1,4 +1,4 @@
-/* test_faults_hostile.c — hostile names from the cluster (issue 9): group ids, member and client ids,
+/* test_faults_hostile.c — hostile names from the cluster: group ids, member and client ids,
  * hosts and topic names with escape sequences, C0/C1 controls, bidi overrides, invalid UTF-8 and 10 KB
  * lengths, served by an in-process sim playing a hostile broker. lagtop --once must print them safely:
  * the table and stderr hold no raw control byte and only valid UTF-8; the JSON is valid and keeps the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_faults_once.sh — lagtop --once against a faulty lagtop-sim (issue 9): a frozen cluster (SIGSTOP),
+# test_faults_once.sh — lagtop --once against a faulty lagtop-sim: a frozen cluster (SIGSTOP),
 # a cluster slower than --timeout, connections cut in the middle of answers, coordinators answering
 # retriable errors. --once must never hang (every run here is bounded by `timeout`, and a hang is a
 # failure), must exit with the documented status and say what was wrong in one line, and a secret

@@ -1,4 +1,4 @@
-/* test_faults_reset.c — offset resets under faults (issue 9), the real lagtop binary against the in-process
+/* test_faults_reset.c — offset resets under faults, the real lagtop binary against the in-process
  * sim on 127.0.0.1:
  *   - the guard fails closed when the group's state cannot be read: each retriable coordinator error on
  *     DescribeGroups, OffsetFetch or FindCoordinator, and a frozen cluster — nothing committed, no backup;

@@ -25,7 +25,7 @@ like "unreachable bootstrap: one line naming the problem" "$err" '^lagtop: canno
 is "unreachable bootstrap: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
 is "unreachable bootstrap: nothing on stdout" "$out" ""
 
-# Issue 18: how long a failing run takes. The bounds are deliberately loose (the machine may be busy;
+# How long a failing run takes. The bounds are deliberately loose (the machine may be busy;
 # ASan slows start-up): they catch the waits that were there before — --once waited for the commit
 # reader's fixed 5 s metadata lookup whatever its --timeout (5 s with --timeout 1s), and the dashboard
 # without a terminal connected first and waited for its first refresh (10 s default) before saying so.

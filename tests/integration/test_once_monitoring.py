@@ -1,4 +1,4 @@
-"""test_once_monitoring.py — `lagtop --once` for monitoring (issue 16), against lagtop-sim.
+"""test_once_monitoring.py — `lagtop --once` for monitoring (status, Prometheus, --fail-on), against lagtop-sim.
 
 - `--format prometheus` is parsed by a real parser (Debian's python3-prometheus-client, under
   /usr/bin/python3) and every sample equals the JSON of the same refresh: `once_formats` (a test helper,

@@ -349,7 +349,7 @@ def main():
         ok(parts and all(p["consume_rate"] is not None and p["produce_rate"] is not None for p in parts)
            and any(p["produce_rate"] > 0 for p in parts), "--samples 3 fills consume and produce rates", out[:400])
         # 3 samples of a window of 10: a status only where no window is needed (no lag: OK; committed below
-        # the log start: STOP), otherwise null and not complete, never an OK nobody evaluated (issue 16)
+        # the log start: STOP), otherwise null and not complete, never an OK nobody evaluated
         g0 = d["groups"][0]
         lagging = any(p["lag"] for p in parts)
         ok(parts and all(p["time_lag_ms"] is not None for p in parts)

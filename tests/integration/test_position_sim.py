@@ -1,4 +1,4 @@
-"""test_position_sim.py — consumers' positions (issue 15) from position sources, against lagtop-sim.
+"""test_position_sim.py — consumers' own positions from position sources, against lagtop-sim.
 
 A small HTTP server in this process (127.0.0.1) plays the consumers' metrics endpoints: a Prometheus page
 in the Micrometer names, librdkafka statistics, and every kind of bad source (unreachable, slow, HTTP 500,

@@ -213,7 +213,7 @@ static void executed_when_empty_then_undo(void **state)
 	assert_int_equal(r.status, 0);
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 0), 50);
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 1), 150);
-	/* issue 18: pay-2 had no commit before the reset: undo deletes the one the reset made (it kept 120) */
+	/* pay-2 had no commit before the reset: undo deletes the one the reset made (it kept 120) */
 	assert_int_equal(sim_committed(sim, "ledger", "pay", 2), -1);
 	expect_in(r.err, "deleted the commit of 1 (no commit before the reset); every offset reads back as planned");
 	assert_int_equal(count_backups(statedir, "ledger."), 2);
@@ -252,7 +252,7 @@ static void undo_restores_only_what_the_reset_moved(void **state)
 	assert_int_equal(sim_committed(sim, "scoped", "pay", 2), 200);
 }
 
-/* Issue 18: a group with no commits at all. Its reset wrote no backup before (nothing was committed), so
+/* A group with no commits at all. Its reset wrote no backup before (nothing was committed), so
  * --undo had nothing to restore; now the backup records "no commit" for each partition (an empty offset)
  * and --undo deletes the commits the reset created (OffsetDelete), through the same guard: refused while
  * the group has a member, nothing deleted. */

@@ -34,6 +34,6 @@ clean-local: clean-local-kafka
 clean-local-kafka:
 	rm -rf tests/kafka/cache
 .PHONY: clean-local-kafka
-## consumers' own positions (issue 15): Java consumers with the JMX exporter agent, librdkafka statistics
+## consumers' own positions: Java consumers with the JMX exporter agent, librdkafka statistics
 TESTS += tests/kafka/test_kafka_position.py
 EXTRA_DIST += tests/kafka/test_kafka_position.py

@@ -516,7 +516,7 @@ ORDERS, TRIMMED, EVENTS, AUDIT = 20, 30, 10, 5  # records per partition
 
 
 def check_monitoring(kc, doc, label):
-    """Issue 16 on this cluster. One sample tells only what needs no window: below-start's trimmed/0 (committed
+    """Monitoring on this cluster. One sample tells only what needs no window: below-start's trimmed/0 (committed
     below the log start) is STOP and the group ERR, a partition without lag is OK, every other status is null
     and not complete, never a guessed OK. Then --format prometheus, read by prometheus_client, equals the JSON
     of a run just before it (the scenario no longer moves; the commit stream is off, as active members keep

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test_kafka_expiry.py — committed offsets that really expire on Apache Kafka 3.9 and 4.x (issue 21).
+"""test_kafka_expiry.py — committed offsets that really expire on Apache Kafka 3.9 and 4.x.
 
 One single-node cluster per line, both at once (most of the wall time is the retention: the brokers mostly
 wait), with offsets.retention.minutes=1 (the smallest value the broker accepts: atLeast(1)) and

@@ -1,5 +1,5 @@
 """test_kafka_kcg.py — lagtop's kafka-consumer-groups command line against the real tool, on real Kafka 4.x and
-3.9.x (issue 16's "kafka-consumer-groups command line", issue 19's --command-config).
+3.9.x: the tool's options, tables and messages, and --command-config.
 
 One cluster per Kafka line, beside its PLAINTEXT listener a SASL_SSL listener (SCRAM-SHA-512) and, on 4.x, an
 SSL listener that requires a client certificate. Groups made with real members: payments and payments-ledger

@@ -1,4 +1,4 @@
-"""test_kafka_position.py — consumers' own positions (issue 15) from real consumers on real Kafka.
+"""test_kafka_position.py — consumers' own positions from real consumers on real Kafka.
 
 On a one-node Apache Kafka 4.x, one topic of 2 partitions x 150 records, four real consumers, one group each:
   - two Java consumers (kafka-clients of the cluster's line) with the Prometheus JMX exporter's Java agent

@@ -1,4 +1,4 @@
-"""test_kafka_secure.py — lagtop against secured real Kafka brokers (issue 19), with the real binary.
+"""test_kafka_secure.py — lagtop against secured real Kafka brokers (SASL, TLS), with the real binary.
 
 Kafka 4.x, one node, beside the harness's PLAINTEXT admin listener: SASL_PLAINTEXT and SASL_SSL with
 SCRAM-SHA-512, SSL (one-way TLS), SSL requiring a client certificate (mutual TLS), SSL serving a

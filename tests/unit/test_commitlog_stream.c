@@ -359,7 +359,7 @@ static void tombstones_remove(void **state)
 	commit_stream_free(s);
 }
 
-/* Issue 21: a tombstone written at or after the forecast is Kafka's expiry: the partition is kept as
+/* A tombstone written at or after the forecast is Kafka's expiry: the partition is kept as
  * expired (no live commit), with the group even after its own tombstone; an earlier one is a delete. */
 static void tombstone_at_forecast_is_expiry(void **state)
 {

@@ -305,7 +305,7 @@ static void man_page_lists_the_table(void **state)
 	assert_int_equal(k, LT_COL__COUNT);
 }
 
-/* ---- the commit-stream columns (issue 10) ---- */
+/* ---- the commit-stream columns (LAST-COMMIT, from __consumer_offsets) ---- */
 
 static void commit_stream_columns(void **state)
 {

@@ -428,7 +428,7 @@ static void status_warn_and_ok(void **state)
 	free(w);
 }
 
-/* With the commit stream: the exact time of the last commit decides "stopped" (issue 10). */
+/* With the commit stream: the exact time of the last commit decides "stopped". */
 static lt_status stc(const lt_window *w, bool owned, int64_t last_commit_ms)
 {
 	bool has, idle;
@@ -481,7 +481,7 @@ static void status_unknown_samples_do_not_fill_window(void **state)
 	free(w);
 }
 
-/* What needs no window (issue 16): the first sample can already say OK (no lag beyond the allowed lag)
+/* What needs no window: the first sample can already say OK (no lag beyond the allowed lag)
  * or STOP (committed below the log start); anything else waits for `window` samples, and a full window
  * reaches the same verdicts. */
 static lt_status st_range(const lt_window *w, size_t window, int64_t allowed, bool out_of_range)

@@ -250,7 +250,7 @@ static void dry_run_and_execute_conflict(void **state)
 	options_free(&o);
 }
 
-/* Issue 18: the modes are exclusive whatever their order; every conflicting pair is one line naming
+/* The modes are exclusive whatever their order; every conflicting pair is one line naming
  * both options (before, "--demo -X dump" ran the dump and "-X dump --demo" was refused). */
 static void modes_conflict_in_any_order(void **state)
 {

@@ -75,7 +75,7 @@ static void json_shape_and_nulls(void **state)
 	assert_non_null(strstr(j, "\"topic\":\"t\\u000a2\""));
 	assert_non_null(strstr(j, "\"log_end\":null"));
 	assert_non_null(strstr(j, "\"flags\":[\"no_leader\"]"));
-	/* issue 18: a failed ListOffsets is its own flag, not no_leader */
+	/* a failed ListOffsets is its own flag, not no_leader */
 	assert_non_null(strstr(j, "\"topic\":\"u\",\"partition\":0,"));
 	assert_non_null(strstr(j, "\"flags\":[\"log_offsets_unknown\"]"));
 	assert_null(strchr(j, '\x1b'));
@@ -83,7 +83,7 @@ static void json_shape_and_nulls(void **state)
 	snapshot_unref(s);
 }
 
-/* The commit stream's fields (issue 10): values when known, null when not, and the stream's state. */
+/* The commit stream's fields: values when known, null when not, and the stream's state. */
 static void json_commit_stream(void **state)
 {
 	(void)state;

@@ -1,4 +1,4 @@
-/* test_output_monitoring.c — issue 16: the Prometheus rendering of a snapshot (unknowns left out, status
+/* test_output_monitoring.c — the Prometheus rendering of a snapshot (unknowns left out, status
  * codes, labels, one series per partition however many groups read it), and doc/lagtop.1 documenting every
  * JSON key, table column, CSV column and Prometheus metric that src/cli/output*.c emit. */
 #include <setjmp.h>

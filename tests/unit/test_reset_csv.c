@@ -94,7 +94,7 @@ static void malformed(void **state)
 	parse_bad("other,t,x,5\ng,t,0,1\n", "line 1: partition 'x' is not a whole number from 0 to 2147483647");
 }
 
-/* Issue 18: the 4-column form is RFC 4180 CSV like every CSV lagtop reads (one reader, util/csv.h):
+/* The 4-column form is RFC 4180 CSV like every CSV lagtop reads (one reader, util/csv.h):
  * a group id may hold commas, quotes and line breaks, all legal in Kafka. Before, '"a,b",t,0,5' was
  * "expected 4 fields" and '"x""y",t,0,5' looked up the group x""y. */
 static void quoted_group_ids(void **state)
@@ -148,7 +148,7 @@ static void quoted_group_ids(void **state)
 	free(two);
 }
 
-/* Issue 18: "no commit" rows. A backup records a partition that had no commit before the reset as an
+/* "No commit" rows. A backup records a partition that had no commit before the reset as an
  * empty offset; --undo (from_backup) reads it as LT_OFFSET_NONE, --from-file keeps the strict rule, and
  * a backup written before this form reads as it always did. */
 static void no_commit_rows(void **state)
@@ -206,7 +206,7 @@ static void export_and_backup(void **state)
 		reset_input_topic(&in, topics[i], true);
 	}
 	char *backup = reset_csv_backup(&in);
-	/* sorted; a-0 had no commit: an empty offset (issue 18: it was left out, so undo could not restore it) */
+	/* sorted; a-0 had no commit: an empty offset (it used to be left out, so undo could not restore it) */
 	assert_string_equal(backup, "a,0,\na,1,3\nb,0,7\n");
 
 	/* the backup re-imports, as --undo reads it, as a plan that restores exactly that state */

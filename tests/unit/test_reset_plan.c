@@ -564,7 +564,7 @@ static void input_from_snapshot(void **state)
 	snapshot_unref(s);
 }
 
-/* Issue 18: a partition whose leader is up but whose log offsets could not be read (LT_PF_LOG_UNKNOWN)
+/* A partition whose leader is up but whose log offsets could not be read (LT_PF_LOG_UNKNOWN)
  * is not leaderless: the planner says the lookup failed; a real LT_PF_NO_LEADER still "has no leader". */
 static void log_offsets_unknown_is_not_no_leader(void **state)
 {
@@ -623,7 +623,7 @@ static void log_offsets_unknown_is_not_no_leader(void **state)
 	snapshot_unref(s);
 }
 
-/* Issue 18: --undo of a partition that had no commit before the reset deletes its commit. The plan row
+/* --undo of a partition that had no commit before the reset deletes its commit. The plan row
  * has no new offset, needs no leader or log offsets (OffsetDelete goes to the coordinator), counts as a
  * change only when there is a commit to delete, and the table and totals say so. */
 static void undo_deletes_what_had_no_commit(void **state)

@@ -1,4 +1,4 @@
-/* test_sim_housekeeping.c — the simulated broker's periodic work (issue 21): Kafka's offset-expiry rule in
+/* test_sim_housekeeping.c — the simulated broker's periodic work: Kafka's offset-expiry rule in
  * both of its cases and the tombstones it writes, log retention by time and by size (the log start moves by
  * whole units, the size stays bounded), and the compaction of __consumer_offsets (latest value per key,
  * tombstones dropped after the delete retention, reads skip the gaps, bounded size). */

@@ -256,7 +256,7 @@ static void b_and_x_override_in_order(void **state)
 	config_free(&cfg);
 }
 
-/* Issue 18: a cluster chosen with `c` uses its own bootstrap servers. Before, a -X bootstrap.servers
+/* A cluster chosen with `c` uses its own bootstrap servers. Before, a -X bootstrap.servers
  * from the command line was merged into every cluster switched to, so all of them connected to it. */
 static void switch_uses_the_clusters_own_settings(void **state)
 {

@@ -494,7 +494,7 @@ static char *refusal(int n_members, const char *client_extra)
 	return xstrdup(msg);
 }
 
-/* Issue 18: at 100 columns the refusal was cut at the box edge ("...but the current stat..."). Prose is
+/* At 100 columns the refusal used to be cut at the box edge ("...but the current stat..."). Prose is
  * wrapped to the width the screen gives (100 and 80 columns: 94 and 74 cells inside the box), so the
  * whole sentence and every member are on the lines, none wider than the box; nothing is lost. */
 static void refusal_is_wrapped_to_the_box(void **state)
