@@ -557,6 +557,7 @@ static lt_group_state state_from_rd(rd_kafka_consumer_group_state_t st);
  * again for its fallback to DescribeGroups), and a broker that is slow or down holds back only its own
  * groups. When the last broker has answered, groups no broker listed go the cold way (send_cold). */
 static void steady_decide(struct stage2 *st, struct work_set *ws);
+static void steady_read_gens(struct lt_refresh_ctx *rc, struct group_work **g, size_t n);
 
 static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_ticket *t, struct work_set *ws)
 {
@@ -624,6 +625,8 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 	}
 	if (nb)
 		qsort(by, nb, sizeof *by, cmp_work);
+	if (nb && st->rc->reader && st->rc->steady)
+		steady_read_gens(st->rc, by, nb);
 	for (size_t i = 0; i < nb; i += DESCRIBE_BATCH) /* batches: see DESCRIBE_BATCH */
 		describe_send(st, &by[i], nb - i < DESCRIBE_BATCH ? nb - i : DESCRIBE_BATCH, broker);
 	free(by);
@@ -847,7 +850,7 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		gw->warm = pg && !pg->error && pg->coordinator >= 0 && broker_in(md, pg->coordinator);
 		gw->coord = gw->warm ? pg->coordinator : -1;
 	}
-	if (rc->reader && rc->steady && commit_reader_state(rc->reader, NULL, 0) == LT_READER_LIVE)
+	if (rc->reader && rc->steady)
 		steady_mark(&st, ws);
 	send_warm(&st, ws);
 
@@ -1208,6 +1211,21 @@ static bool steady_sync(struct lt_refresh_ctx *rc, int64_t deadline, const bool 
 	return ok;
 }
 
+/* The stream's generation of groups about to be described. Also while the stream is still loading: a
+ * generation read from a partial history is at most the one the describe sees, so a later difference
+ * only costs a describe more, never a missed rebalance. */
+static void steady_read_gens(struct lt_refresh_ctx *rc, struct group_work **g, size_t n)
+{
+	lt_reader_state rs = commit_reader_state(rc->reader, NULL, 0);
+	if (rs != LT_READER_LIVE && rs != LT_READER_LOADING)
+		return;
+	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
+	int64_t now = now_wall_ms();
+	for (size_t i = 0; i < n; i++)
+		g[i]->gen = stream_gen_of(cs, g[i]->name, now);
+	commit_reader_unlock(rc->reader);
+}
+
 /* Before anything is sent: the stream's generation of every remembered group (what its describe will
  * show, or a later one), and in a steady refresh the sweep's slice; the other warm groups wait for
  * ListGroups (steady_decide). */
@@ -1231,14 +1249,9 @@ static void steady_mark(struct stage2 *st, struct work_set *ws)
 		}
 		sd->sweep_pos = n ? (sd->sweep_pos + slice) % n : 0;
 	}
-	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
-	int64_t now = now_wall_ms();
-	for (size_t i = 0; i < ws->n; i++) {
-		struct group_work *gw = ws->w[i];
-		gw->gen = stream_gen_of(cs, gw->name, now);
-		gw->deferred = st->steady && gw->warm && !gw->swept;
-	}
-	commit_reader_unlock(rc->reader);
+	for (size_t i = 0; i < ws->n; i++)
+		ws->w[i]->deferred = st->steady && ws->w[i]->warm && !ws->w[i]->swept;
+	steady_read_gens(rc, ws->w, ws->n);
 }
 
 /* Whether a remembered group is quiet: nothing says its members or state changed since it was last
