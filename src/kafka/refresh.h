@@ -12,6 +12,9 @@
  * Requests name their coordinator broker whenever it is known (the last refresh's, or the broker whose
  * ListGroups listed the group), so every refresh, the first included, is 1 + B + 2G + 2L requests
  * (librdkafka 2.0.2); a FindCoordinator is sent only for a group no broker listed (a -g name).
+ * With the commit stream live (a steady refresh, "Steady refreshes" in doc/ARCHITECTURE.md) quiet groups
+ * cost nothing: 1 + B + L ListOffsets of __consumer_offsets' ends + 2 x (changed groups + the sweep's
+ * slice, G x interval / LT_SWEEP_MS) + 2L.
  */
 #ifndef LAGTOP_KAFKA_REFRESH_H
 #define LAGTOP_KAFKA_REFRESH_H
