@@ -168,7 +168,7 @@ static bool group_wanted(const char *group, void *arg)
 /* Says in the snapshot's commit-stream line why a refresh polled although the stream is live (a stream
  * that is behind, cut off, or disagreed with OffsetFetch), and with LAGTOP_REFRESH_STATS=1 prints what
  * the refresh asked on stderr (the tests compare the steady refresh with full polling). */
-static void steady_report(lt_collector *c, lt_snapshot *s)
+static void steady_note_add(const lt_collector *c, lt_snapshot *s)
 {
 	const struct lt_refresh_ctx *rc = &c->rc;
 	if (rc->steady_note[0] && s->commit_stream == LT_CSTREAM_LIVE) {
@@ -177,6 +177,12 @@ static void steady_report(lt_collector *c, lt_snapshot *s)
 		free(s->commit_stream_reason);
 		s->commit_stream_reason = r;
 	}
+}
+
+static void steady_report(lt_collector *c, lt_snapshot *s)
+{
+	const struct lt_refresh_ctx *rc = &c->rc;
+	steady_note_add(c, s);
 	const char *env = getenv("LAGTOP_REFRESH_STATS");
 	if (env && env[0] && strcmp(env, "0") != 0)
 		fprintf(stderr,
@@ -396,6 +402,7 @@ void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeo
 		return;
 	commit_reader_wait_loaded(c->reader, timeout_ms);
 	commit_snapshot_fill(c->reader, s, now_wall_ms(), group_wanted, &c->rc);
+	steady_note_add(c, s); /* the fill wrote the line anew: say again why this refresh polled */
 }
 
 void collector_free(lt_collector *c)
