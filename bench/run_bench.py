@@ -146,6 +146,19 @@ def bench_scenario(a, tmp, name):
         for api in APIS + ["total"]:
             res["req_" + api] = r.get("req_" + api, 0.0)
             res["cold_req_" + api] = r.get("cold_req_" + api, 0.0)
+        # the steady refresh: the same with the commit stream's reader live (committed offsets from the
+        # stream, DescribeGroups/OffsetFetch only for changed groups and the sweep's slice)
+        rc, out, _, _, err = timed([os.path.join(a.builddir, "bench", "lagtop-bench"), "refresh", "-b",
+                                    sim.bootstrap, "-n", str(REFRESHES[name]), "--sim-pid", str(sim.p.pid),
+                                    "--sim-log", sim.log, "--commit-stream"])
+        r = kv(out)
+        if rc != 0:
+            sys.stderr.write("run_bench: lagtop-bench refresh --commit-stream on %s failed (%d): %s\n"
+                             % (name, rc, err.strip()))
+        res.update({"st_wall": r.get("wall_ms"), "st_cpu": r.get("cpu_ms"),
+                    "st_rss": r.get("rss_kb", 0) / 1024.0 if r.get("rss_kb") else None})
+        for api in APIS + ["total"]:
+            res["st_req_" + api] = r.get("req_" + api, 0.0)
         leaders = min(brokers, topics * parts)  # the sim spreads leaders round robin
         res["lb"] = lower_bound(groups, brokers, leaders)
 
@@ -286,6 +299,18 @@ def print_table(results, draw):
         idle_cs = results["M"].get("idle_cs")
         results["M"]["idle_cs_cell"] = "n/a" if isinstance(idle_cs, str) else idle_cs
         row("  the same with the commit stream on", "idle_cs_cell", "%.1f")
+
+    # the steady refresh with the commit stream live (doc/PERFORMANCE.md, round 2)
+    if any("st_wall" in results[n] for n in names):
+        row("steady refresh, commit stream live:", "-", "%s")
+        row("  wall ms (median)", "st_wall", "%.1f", "L <= 600", ("L", lambda v: v <= 600))
+        row("  CPU ms (median)", "st_cpu", "%.1f", "M <= 50", ("M", lambda v: v <= 50))
+        row("  peak RSS MB (history, stream)", "st_rss", "%.1f", "L <= 96", ("L", lambda v: v <= 96))
+        row("  requests per refresh", "st_req_total", "%.0f", "L <= 1000", ("L", lambda v: v <= 1000))
+        for api in APIS:
+            row("    " + api, "st_req_" + api, "%.0f")
+        if "M" in results and "idle_cs_cell" in results["M"]:
+            row("  idle dashboard, 2 s interval, % core", "idle_cs_cell", "%.1f", "M <= 2", ("M", lambda v: v <= 2))
 
     w0 = max(len(r[0]) for r in rows + [("draw: rebuild 100000 partition rows, ms", 0)])
     w = [max([len(n)] + [len(r[1][i]) for r in rows]) for i, n in enumerate(names)]

@@ -40,7 +40,9 @@ typedef struct part {
 	uint32_t commits; /* saturating */
 	uint32_t same;
 	int32_t partition;
+	int32_t leader_epoch; /* of the last commit, -1 unknown */
 	bool moved_exact;
+	bool has_metadata;    /* the last commit carried metadata (not kept: the steady refresh asks OffsetFetch) */
 } part;
 
 typedef struct group {
@@ -407,6 +409,8 @@ static void apply_commit(lt_commit_stream *s, const lt_commit_record *r)
 		p->same++;
 	}
 	p->offset = r->offset;
+	p->leader_epoch = r->leader_epoch;
+	p->has_metadata = r->metadata_len > 0;
 	p->last_commit_ms = r->commit_ms;
 	p->expire_ms = r->expire_ms;
 	if (p->commits < UINT32_MAX)
@@ -777,4 +781,22 @@ void commit_stream_each_expired(const lt_commit_stream *s, lt_commit_expired_fn 
 					fill_expired(s, p, &e);
 					fn(g->name, &e, arg);
 				}
+}
+
+int commit_stream_each_commit(const lt_commit_stream *s, const char *group_id, lt_commit_live_fn *fn, void *arg)
+{
+	group *const *gp = group_slot(s, group_id);
+	if (!*gp)
+		return -1;
+	const group *g = *gp;
+	for (size_t b = 0; b < g->npb; b++)
+		for (const part *p = g->pb[b]; p; p = p->next) {
+			if (p->gone_ms >= 0)
+				continue; /* expired: OffsetFetch no longer returns it either */
+			lt_commit_live c = {.topic = p->topic, .partition = p->partition, .offset = p->offset,
+			                    .leader_epoch = p->leader_epoch, .has_metadata = p->has_metadata,
+			                    .last_commit_ms = p->last_commit_ms};
+			fn(&c, arg);
+		}
+	return 0;
 }

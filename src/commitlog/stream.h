@@ -131,6 +131,21 @@ int commit_stream_group_stats(const lt_commit_stream *s, const char *group, int6
 
 size_t commit_stream_n_groups(const lt_commit_stream *s);
 
+/* A live commit (what OffsetFetch would return for the partition), for the steady refresh
+ * (src/kafka/refresh.c), which takes committed offsets from the stream instead of asking. */
+typedef struct lt_commit_live {
+	const char *topic; /* valid during the call */
+	int32_t partition;
+	int32_t leader_epoch; /* -1 unknown (commit value below v3) */
+	int64_t offset;
+	int64_t last_commit_ms;
+	bool has_metadata;    /* the commit carried metadata, which the stream does not keep */
+} lt_commit_live;
+typedef void lt_commit_live_fn(const lt_commit_live *c, void *arg);
+/* Calls fn for each live commit of the group (expired ones left out), in no particular order.
+ * Returns -1 when the stream does not know the group, else 0. */
+int commit_stream_each_commit(const lt_commit_stream *s, const char *group, lt_commit_live_fn *fn, void *arg);
+
 /* An offset that expired (see the header comment). */
 typedef struct lt_commit_expired {
 	const char *topic; /* valid during the call / until the next record */

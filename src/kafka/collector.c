@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <regex.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -113,6 +114,11 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 		if (!c->reader)
 			goto fail;
 	}
+	/* the steady refresh (refresh.h) reads the stream; LAGTOP_FULL_POLL=1 asks every group every time
+	 * (the tests compare both ways on one cluster) */
+	rc->reader = c->reader;
+	const char *fp = getenv("LAGTOP_FULL_POLL");
+	rc->full_poll = fp && fp[0] && strcmp(fp, "0") != 0;
 
 	c->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (c->wake_fd < 0) {
@@ -153,6 +159,34 @@ static bool group_wanted(const char *group, void *arg)
 	return refresh_group_wanted(arg, group);
 }
 
+/* Says in the snapshot's commit-stream line why a refresh polled although the stream is live (a stream
+ * that is behind, cut off, or disagreed with OffsetFetch), and with LAGTOP_REFRESH_STATS=1 prints what
+ * the refresh asked on stderr (the tests compare the steady refresh with full polling). */
+static void steady_note_add(const lt_collector *c, lt_snapshot *s)
+{
+	const struct lt_refresh_ctx *rc = &c->rc;
+	if (rc->steady_note[0] && s->commit_stream == LT_CSTREAM_LIVE) {
+		char *r = s->commit_stream_reason ? xasprintf("%s; %s", s->commit_stream_reason, rc->steady_note)
+		                                  : xstrdup(rc->steady_note);
+		free(s->commit_stream_reason);
+		s->commit_stream_reason = r;
+	}
+}
+
+static void steady_report(lt_collector *c, lt_snapshot *s)
+{
+	const struct lt_refresh_ctx *rc = &c->rc;
+	steady_note_add(c, s);
+	const char *env = getenv("LAGTOP_REFRESH_STATS");
+	if (env && env[0] && strcmp(env, "0") != 0)
+		fprintf(stderr,
+		        "lagtop: refresh %llu: %s, %zu groups from the stream, %zu described, %zu offsets fetched, "
+		        "%zu verified, %zu mismatches%s%s\n",
+		        (unsigned long long)s->seq, rc->stats.steady ? "steady" : "polled", rc->stats.from_stream,
+		        rc->stats.described, rc->stats.fetched, rc->stats.verified, rc->stats.mismatches,
+		        rc->steady_note[0] ? ": " : "", rc->steady_note);
+}
+
 /* Runs one refresh (under refresh_mu), enriches it with the history and remembers it as the base
  * for the next refresh's stale data. Returns the refresh's result code (refresh.h). */
 static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, size_t errlen)
@@ -161,14 +195,17 @@ static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, s
 	pthread_mutex_lock(&c->mu);
 	c->busy = true;
 	c->started_ms = now_wall_ms();
+	c->rc.interval_ms = c->interval_ms;
 	pthread_mutex_unlock(&c->mu);
 
 	lt_snapshot *s = NULL;
 	/* the position sources are fetched while the cluster is asked, within the same deadline */
 	pos_sources_start(c->positions, now_mono_ms() + c->rc.timeout_ms, &c->stop);
 	int rc = refresh_run(&c->rc, &c->stop, &s, err, errlen);
-	if (s)
+	if (s) {
 		commit_snapshot_fill(c->reader, s, now_wall_ms(), group_wanted, &c->rc);
+		steady_report(c, s);
+	}
 
 	pthread_mutex_lock(&c->hist_mu);
 	model_enrich(c->history, s);
@@ -359,6 +396,7 @@ void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeo
 		return;
 	commit_reader_wait_loaded(c->reader, timeout_ms);
 	commit_snapshot_fill(c->reader, s, now_wall_ms(), group_wanted, &c->rc);
+	steady_note_add(c, s); /* the fill wrote the line anew: say again why this refresh polled */
 }
 
 void collector_free(lt_collector *c)
@@ -379,6 +417,7 @@ void collector_free(lt_collector *c)
 	pos_sources_free(c->positions);
 	commit_reader_stop(c->reader);
 	refresh_ctx_close(rc);
+	refresh_ctx_free_steady(rc);
 	client_free(rc->client);
 	regexes_free(rc->n_include, rc->include);
 	regexes_free(rc->n_exclude, rc->exclude);

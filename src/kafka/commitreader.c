@@ -45,6 +45,8 @@ struct lt_commit_reader {
 	bool topic_missing; /* the last lookup found no __consumer_offsets (nothing committed yet) */
 	int64_t retention_ms;
 	char retention_note[160];
+	int32_t n_read;  /* partitions of read_to (set once the topic is found) */
+	int64_t *read_to; /* per partition: every record below this offset is in the stream (commit_reader_reached) */
 
 	/* reader thread only */
 	int32_t n_parts;
@@ -284,9 +286,18 @@ static void mark_empty_loaded(lt_commit_reader *r)
 	rd_kafka_topic_partition_list_destroy(l[1]);
 }
 
+static void read_to_advance(lt_commit_reader *r, int32_t partition, int64_t offset)
+{
+	pthread_mutex_lock(&r->mu);
+	if (partition >= 0 && partition < r->n_read && offset > r->read_to[partition])
+		r->read_to[partition] = offset;
+	pthread_mutex_unlock(&r->mu);
+}
+
 static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 {
 	if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+		read_to_advance(r, m->partition, m->offset); /* an EOF's offset is the partition's end */
 		mark_loaded(r, m->partition);
 		return;
 	}
@@ -320,6 +331,8 @@ static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 	int64_t ts = rd_kafka_message_timestamp(m, &tstype);
 	(void)commit_stream_feed_at(r->stream, m->key, m->key_len, m->payload, m->payload ? m->len : 0,
 	                            tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? -1 : ts, err, sizeof err);
+	if (m->partition >= 0 && m->partition < r->n_read && m->offset + 1 > r->read_to[m->partition])
+		r->read_to[m->partition] = m->offset + 1;
 	pthread_mutex_unlock(&r->mu);
 	if (m->partition >= 0 && m->partition < r->n_parts && !r->eof[m->partition] && at_known_end(r, m))
 		mark_loaded(r, m->partition);
@@ -343,6 +356,10 @@ static void *reader_main(void *arg)
 		return NULL;
 
 	r->eof = xcalloc((size_t)r->n_parts, sizeof *r->eof);
+	pthread_mutex_lock(&r->mu);
+	r->read_to = xcalloc((size_t)r->n_parts, sizeof *r->read_to);
+	r->n_read = r->n_parts;
+	pthread_mutex_unlock(&r->mu);
 	set_state(r, LT_READER_LOADING, "reading the commit history of %d partitions", r->n_parts);
 	mark_empty_loaded(r);
 	r->rkt = rd_kafka_topic_new(r->rk, LT_OFFSETS_TOPIC, NULL);
@@ -470,6 +487,7 @@ void commit_reader_stop(lt_commit_reader *r)
 	pthread_mutex_destroy(&r->mu);
 	commit_stream_free(r->stream);
 	free(r->eof);
+	free(r->read_to);
 	free(r);
 }
 
@@ -510,4 +528,22 @@ const lt_commit_stream *commit_reader_lock(lt_commit_reader *r)
 void commit_reader_unlock(lt_commit_reader *r)
 {
 	pthread_mutex_unlock(&r->mu);
+}
+
+int32_t commit_reader_partitions(lt_commit_reader *r)
+{
+	pthread_mutex_lock(&r->mu);
+	int32_t n = r->n_read;
+	pthread_mutex_unlock(&r->mu);
+	return n;
+}
+
+bool commit_reader_reached(lt_commit_reader *r, const int64_t *end, int32_t n)
+{
+	pthread_mutex_lock(&r->mu);
+	bool ok = r->state == LT_READER_LIVE && n == r->n_read;
+	for (int32_t p = 0; ok && p < n; p++)
+		ok = end[p] <= r->read_to[p];
+	pthread_mutex_unlock(&r->mu);
+	return ok;
 }

@@ -33,3 +33,7 @@ endif
 ## the two log-offsets paths (ListOffsets / offsets_for_times) and a broker before KIP-848
 TESTS += tests/integration/test_log_offsets_sim.py
 EXTRA_DIST += tests/integration/test_log_offsets_sim.py
+
+## the steady refresh (committed offsets from the commit stream) against full polling
+TESTS += tests/integration/test_steady_sim.py
+EXTRA_DIST += tests/integration/test_steady_sim.py

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commitlog/stream.h"
 #include "kafka/log_offsets.h"
 #include "model/group_view.h"
 #include "util/timeutil.h"
@@ -70,6 +71,11 @@ struct group_work {
 	bool built;    /* in the snapshot already: its events are released */
 	bool unauthorized; /* GROUP_AUTHORIZATION_FAILED: no Describe on it (left out, counted once) */
 	char *error;
+	/* steady refresh (see steady_decide) */
+	bool deferred;     /* waits for ListGroups to decide between the stream and a describe */
+	bool swept;        /* this refresh's slice of the full sweep: described, fetched and verified */
+	bool from_stream;  /* built from the last snapshot and the stream's commits */
+	int32_t gen;       /* the stream's generation for it before it was described, -2 unknown */
 };
 
 /* Pointers, so that a group's work stays put while the set grows (requests hold it as opaque). */
@@ -79,6 +85,9 @@ struct work_set {
 	bool list_done;        /* every broker's ListGroups answered (possibly with errors) */
 	bool list_complete;    /* ... and every broker answered: a group it did not list does not exist */
 	bool commit_epochs;    /* keep the commits' leader epochs (the refresh context's setting) */
+	lt_commit_reader *verify; /* steady refresh: compare fetched offsets with the stream (verify_group) */
+	int64_t taken_at_ms;      /* the refresh's start (wall clock) */
+	struct lt_refresh_stats *stats;
 };
 
 static int cmp_work(const void *a, const void *b)
@@ -100,6 +109,7 @@ static struct group_work *work_add(struct work_set *ws, const char *name, bool l
 	gw->name = xstrdup(name);
 	gw->listed = listed;
 	gw->coord = -1;
+	gw->gen = -2;
 	ws->w[ws->n++] = gw;
 	return gw;
 }
@@ -354,6 +364,8 @@ struct stage2 {
 	struct warm_ent *warm;       /* warm groups in sending order (send_warm) */
 	size_t n_warm, next_warm;
 	const struct rd_kafka_metadata *md; /* this refresh's brokers */
+	bool steady;                 /* the commit stream is caught up: quiet groups are not asked (steady_decide) */
+	size_t warm_cap;
 };
 
 static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline, bool cold)
@@ -381,6 +393,7 @@ static void describe_send(struct stage2 *st, struct group_work **g, size_t n, in
 	rd_kafka_AdminOptions_destroy(opt);
 	free(names);
 	st->pending++;
+	st->rc->stats.described += n;
 }
 
 static void offsets_send(struct stage2 *st, struct group_work *gw, int32_t broker)
@@ -400,6 +413,7 @@ static void offsets_send(struct stage2 *st, struct group_work *gw, int32_t broke
 	rd_kafka_AdminOptions_destroy(opt);
 	gw->off_sent = true;
 	st->pending++;
+	st->rc->stats.fetched++;
 }
 
 static void set_error(struct group_work *gw, const char *what, const char *why)
@@ -468,26 +482,36 @@ static void warm_top_up(struct stage2 *st)
 	}
 }
 
-/* Warm groups: per coordinator, describes in batches, each followed by its groups' offsets requests,
- * through a window (warm_top_up). */
+/* Queues warm groups: per coordinator, describes in batches, each followed by its groups' offsets
+ * requests, through a window (warm_top_up). Called at the start, and by the steady refresh again once
+ * ListGroups has answered (the groups it does not take from the stream): those queue behind the rest. */
+static void warm_append(struct stage2 *st, struct group_work **by, size_t nb)
+{
+	qsort(by, nb, sizeof *by, cmp_coord);
+	size_t base = st->n_warm, round0 = 0;
+	for (size_t i = st->next_warm; i < st->n_warm; i++)
+		if (st->warm[i].round + 1 > round0)
+			round0 = st->warm[i].round + 1;
+	st->warm = xgrow(st->warm, &st->warm_cap, base + nb + 1, sizeof *st->warm);
+	for (size_t i = 0, first = 0; i < nb; i++) {
+		if (i > 0 && by[i]->coord != by[i - 1]->coord)
+			first = i;
+		st->warm[base + i] = (struct warm_ent){ .gw = by[i], .round = round0 + (i - first) / DESCRIBE_BATCH };
+	}
+	st->n_warm = base + nb;
+	qsort(st->warm + st->next_warm, st->n_warm - st->next_warm, sizeof *st->warm, cmp_warm);
+	warm_top_up(st);
+}
+
 static void send_warm(struct stage2 *st, struct work_set *ws)
 {
 	struct group_work **by = xcalloc(ws->n + 1, sizeof *by);
 	size_t nb = 0;
 	for (size_t i = 0; i < ws->n; i++)
-		if (ws->w[i]->warm)
+		if (ws->w[i]->warm && !ws->w[i]->deferred)
 			by[nb++] = ws->w[i];
-	qsort(by, nb, sizeof *by, cmp_coord);
-	st->warm = xcalloc(nb + 1, sizeof *st->warm);
-	for (size_t i = 0, first = 0; i < nb; i++) {
-		if (i > 0 && by[i]->coord != by[i - 1]->coord)
-			first = i;
-		st->warm[i] = (struct warm_ent){ .gw = by[i], .round = (i - first) / DESCRIBE_BATCH };
-	}
+	warm_append(st, by, nb);
 	free(by);
-	st->n_warm = nb;
-	qsort(st->warm, nb, sizeof *st->warm, cmp_warm);
-	warm_top_up(st);
 }
 
 /* Cold groups (coordinator unknown) in one describe, which looks coordinators up. Only groups whose
@@ -532,6 +556,9 @@ static lt_group_state state_from_rd(rd_kafka_consumer_group_state_t st);
  * first refresh too (librdkafka 2.0.2 would send one per group; 2.10+ two, for ConsumerGroupDescribe and
  * again for its fallback to DescribeGroups), and a broker that is slow or down holds back only its own
  * groups. When the last broker has answered, groups no broker listed go the cold way (send_cold). */
+static void steady_decide(struct stage2 *st, struct work_set *ws);
+static void steady_read_gens(struct lt_refresh_ctx *rc, struct group_work **g, size_t n);
+
 static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_ticket *t, struct work_set *ws)
 {
 	int32_t broker = t->broker;
@@ -598,6 +625,8 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 	}
 	if (nb)
 		qsort(by, nb, sizeof *by, cmp_work);
+	if (nb && st->rc->reader && st->rc->steady)
+		steady_read_gens(st->rc, by, nb);
 	for (size_t i = 0; i < nb; i += DESCRIBE_BATCH) /* batches: see DESCRIBE_BATCH */
 		describe_send(st, &by[i], nb - i < DESCRIBE_BATCH ? nb - i : DESCRIBE_BATCH, broker);
 	free(by);
@@ -605,6 +634,8 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 		ws->list_done = true;
 		ws->list_complete = !st->list_failed;
 		send_cold(st, ws, ws->list_complete);
+		if (st->steady)
+			steady_decide(st, ws);
 	}
 }
 
@@ -776,13 +807,16 @@ static void build_batch(lt_snapshot *s, const struct lt_ticket *t, struct work_s
 	}
 }
 
+static void steady_mark(struct stage2 *st, struct work_set *ws);
+
 static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kafka_metadata *md,
-			 int64_t deadline, const bool *stop, struct work_set *ws, struct event_keep *keep)
+			 int64_t deadline, const bool *stop, struct work_set *ws, struct event_keep *keep, bool steady)
 {
 	if (!rc->q)
 		rc->q = rd_kafka_queue_new(client_rk(rc->client));
 	rd_kafka_queue_t *q = rc->q;
-	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline, .md = md };
+	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline, .md = md,
+			     .steady = steady };
 
 	/* ListGroups, one call per broker of this refresh's metadata (on_list), with a third of the timeout:
 	 * a broker that does not answer must not hold the refresh. */
@@ -816,6 +850,8 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		gw->warm = pg && !pg->error && pg->coordinator >= 0 && broker_in(md, pg->coordinator);
 		gw->coord = gw->warm ? pg->coordinator : -1;
 	}
+	if (rc->reader && rc->steady)
+		steady_mark(&st, ws);
 	send_warm(&st, ws);
 
 	while (st.pending > 0) {
@@ -893,9 +929,8 @@ static lt_group_state state_from_rd(rd_kafka_consumer_group_state_t st)
 	}
 }
 
-/* Copies a previous group's observed data into s, marked stale. */
-static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t prev_taken_at, int64_t now,
-				  const char *error)
+/* Copies a previous group's state, type, protocol, coordinator and members into s (no partitions). */
+static lt_group *group_copy_head(lt_snapshot *s, const lt_group *pg)
 {
 	lt_group *g = snapshot_add_group(s, pg->group);
 	g->state = pg->state;
@@ -904,9 +939,6 @@ static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t pr
 	g->protocol_type = xstrdup(pg->protocol_type);
 	g->protocol = xstrdup(pg->protocol);
 	g->coordinator = pg->coordinator;
-	g->error = xstrdup(error ? error : pg->error);
-	/* Age of the data: how old it already was, plus the time since that refresh. */
-	g->stale_ms = pg->stale_ms + (now - prev_taken_at);
 	for (size_t m = 0; m < pg->n_members; m++) {
 		const lt_member *pm = &pg->members[m];
 		lt_member *nm = group_add_member(g, pm->member_id, pm->client_id, pm->host);
@@ -914,6 +946,17 @@ static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t pr
 		for (size_t a = 0; a < pm->n_assigned; a++)
 			member_add_assignment(nm, pm->assigned[a].topic, pm->assigned[a].partition);
 	}
+	return g;
+}
+
+/* Copies a previous group's observed data into s, marked stale. */
+static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t prev_taken_at, int64_t now,
+				  const char *error)
+{
+	lt_group *g = group_copy_head(s, pg);
+	g->error = xstrdup(error ? error : pg->error);
+	/* Age of the data: how old it already was, plus the time since that refresh. */
+	g->stale_ms = pg->stale_ms + (now - prev_taken_at);
 	for (size_t k = 0; k < pg->n_partitions; k++) {
 		const lt_partition *pp = &pg->partitions[k];
 		lt_partition *np = group_add_partition(g, pp->topic, pp->partition);
@@ -973,6 +1016,8 @@ static lt_group_view view_of_work(const struct work_set *ws, const lt_snapshot *
  * Returns false when the group does not exist (an extra or formerly seen group that is Dead, with no
  * members and no committed offsets). A consumer-protocol group keeps its committed offsets: OffsetFetch
  * without a member id works for both group types. */
+static void verify_group(const struct work_set *ws, const lt_group *g);
+
 static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev,
 			const struct group_work *gw)
 {
@@ -1026,7 +1071,323 @@ static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snap
 			group_add_commit_epoch(g, tp->topic, tp->partition, epoch);
 #endif /* librdkafka < 2.1 does not read it */
 	}
+	if (gw->swept && ws->verify)
+		verify_group(ws, g);
 	return true;
+}
+
+/* ------------------------------------------------------------------ the steady refresh */
+
+/* With the commit stream live, most groups need no request at all: their committed offsets are the
+ * stream's (every commit goes through __consumer_offsets), and their members change only in a
+ * rebalance, which ListGroups' state and the stream's group metadata records (a new generation on every
+ * completed rebalance) both show. So a refresh whose stream has caught up with where __consumer_offsets
+ * ended when the refresh began (steady_sync) builds a quiet group from the last snapshot's members and
+ * the stream's commits (steady_decide), and asks DescribeGroups and OffsetFetch only for the others:
+ * groups ListGroups shows in another state, whose generation or member count moved, that are rebalancing,
+ * consumer-protocol groups (whose records the stream does not decode), groups whose commits carry
+ * metadata (not kept by the stream), groups that failed or are new, and a slice of all groups per refresh
+ * (the sweep: every group once per LT_SWEEP_MS), whose fetched offsets are compared with the stream
+ * (verify_group). A disagreement makes the next refresh poll everything; so does a stream that is not
+ * live, cannot tell where the topic ends, or has not caught up within the wait: the snapshot's commit
+ * stream line says why (rc->steady_note). */
+
+/* The stream's generation of each group when it was last described, sorted by name. */
+struct gen_ent {
+	char *name;
+	int32_t gen;
+};
+
+struct lt_steady {
+	struct gen_ent *gens;
+	size_t n_gens;
+	size_t sweep_pos; /* where the next sweep slice starts: an index into the last snapshot's groups */
+	bool poll_next;   /* the last verification failed: the next refresh polls */
+	char poll_why[200];
+};
+
+/* How long a refresh waits for the stream to reach the end of __consumer_offsets (at most; a fifth of
+ * the timeout when shorter) before it polls instead. */
+#define SYNC_MAX_MS 2000
+
+static int cmp_gen(const void *a, const void *b)
+{
+	return strcmp(((const struct gen_ent *)a)->name, ((const struct gen_ent *)b)->name);
+}
+
+static int32_t gen_recorded(const struct lt_steady *sd, const char *name)
+{
+	struct gen_ent key = { .name = (char *)name };
+	const struct gen_ent *e = sd->n_gens ? bsearch(&key, sd->gens, sd->n_gens, sizeof *sd->gens, cmp_gen) : NULL;
+	return e ? e->gen : -2;
+}
+
+static void gens_free(struct lt_steady *sd)
+{
+	for (size_t i = 0; i < sd->n_gens; i++)
+		free(sd->gens[i].name);
+	free(sd->gens);
+	sd->gens = NULL;
+	sd->n_gens = 0;
+}
+
+void refresh_ctx_free_steady(struct lt_refresh_ctx *rc)
+{
+	if (!rc->steady)
+		return;
+	gens_free(rc->steady);
+	free(rc->steady);
+	rc->steady = NULL;
+}
+
+/* The stream's generation of a group: its last metadata record's; -1 when it has none (only admin
+ * commits, or deleted). */
+static int32_t stream_gen(const lt_commit_group_stats *gs)
+{
+	return gs->has_metadata ? gs->generation : -1;
+}
+
+static int32_t stream_gen_of(const lt_commit_stream *cs, const char *group, int64_t now)
+{
+	lt_commit_group_stats gs;
+	return commit_stream_group_stats(cs, group, now, &gs) == 0 ? stream_gen(&gs) : -1;
+}
+
+/* Whether this refresh may take committed offsets from the stream: it is live and has read
+ * __consumer_offsets at least up to where each partition ended when the refresh began (one ListOffsets
+ * per leader), so it holds every commit OffsetFetch could return now. Otherwise rc->steady_note says why
+ * (empty when the stream's own state already says it: off, loading, denied, failed). */
+static bool steady_sync(struct lt_refresh_ctx *rc, int64_t deadline, const bool *stop)
+{
+	rc->steady_note[0] = '\0';
+	if (!rc->reader || rc->full_poll)
+		return false;
+	if (!rc->steady)
+		rc->steady = xcalloc(1, sizeof *rc->steady);
+	struct lt_steady *sd = rc->steady;
+	if (commit_reader_state(rc->reader, NULL, 0) != LT_READER_LIVE)
+		return false;
+	if (sd->poll_next) {
+		sd->poll_next = false;
+		snprintf(rc->steady_note, sizeof rc->steady_note, "%s", sd->poll_why);
+		return false;
+	}
+	int32_t n = commit_reader_partitions(rc->reader);
+	if (n <= 0)
+		return false;
+	int wait_ms = rc->timeout_ms / 5;
+	wait_ms = wait_ms > SYNC_MAX_MS ? SYNC_MAX_MS : wait_ms < 200 ? 200 : wait_ms;
+	int64_t sync_deadline = now_mono_ms() + wait_ms < deadline ? now_mono_ms() + wait_ms : deadline;
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
+	for (int32_t p = 0; p < n; p++)
+		rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p)->offset = RD_KAFKA_OFFSET_END;
+	int r = refresh_remaining_ms(sync_deadline);
+	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(client_rk(rc->client), l, r > 0 ? r : 1);
+	int64_t *end = xcalloc((size_t)n, sizeof *end);
+	for (int i = 0; e == RD_KAFKA_RESP_ERR_NO_ERROR && i < l->cnt; i++) {
+		const rd_kafka_topic_partition_t *tp = &l->elems[i];
+		if (tp->err)
+			e = tp->err;
+		else if (tp->partition >= 0 && tp->partition < n)
+			end[tp->partition] = tp->offset;
+	}
+	rd_kafka_topic_partition_list_destroy(l);
+	bool ok = false;
+	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+		snprintf(rc->steady_note, sizeof rc->steady_note,
+			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC, rd_kafka_err2str(e));
+	} else {
+		while (!(ok = commit_reader_reached(rc->reader, end, n)) && refresh_remaining_ms(sync_deadline) > 0 &&
+		       !stopping(stop)) {
+			struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+		if (!ok)
+			snprintf(rc->steady_note, sizeof rc->steady_note,
+				 "commit stream behind (not caught up with %s within %d ms): committed offsets polled",
+				 LT_OFFSETS_TOPIC, wait_ms);
+	}
+	free(end);
+	return ok;
+}
+
+/* The stream's generation of groups about to be described. Also while the stream is still loading: a
+ * generation read from a partial history is at most the one the describe sees, so a later difference
+ * only costs a describe more, never a missed rebalance. */
+static void steady_read_gens(struct lt_refresh_ctx *rc, struct group_work **g, size_t n)
+{
+	lt_reader_state rs = commit_reader_state(rc->reader, NULL, 0);
+	if (rs != LT_READER_LIVE && rs != LT_READER_LOADING)
+		return;
+	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
+	int64_t now = now_wall_ms();
+	for (size_t i = 0; i < n; i++)
+		g[i]->gen = stream_gen_of(cs, g[i]->name, now);
+	commit_reader_unlock(rc->reader);
+}
+
+/* Before anything is sent: the stream's generation of every remembered group (what its describe will
+ * show, or a later one), and in a steady refresh the sweep's slice; the other warm groups wait for
+ * ListGroups (steady_decide). */
+static void steady_mark(struct stage2 *st, struct work_set *ws)
+{
+	struct lt_refresh_ctx *rc = st->rc;
+	struct lt_steady *sd = rc->steady;
+	if (st->steady) {
+		size_t n = rc->prev ? rc->prev->n_groups : 0;
+		int iv = rc->interval_ms > 0 ? rc->interval_ms : 2000;
+		size_t rounds = (size_t)(LT_SWEEP_MS / iv);
+		if (rounds < 1)
+			rounds = 1;
+		size_t slice = (n + rounds - 1) / rounds;
+		if (sd->sweep_pos >= n)
+			sd->sweep_pos = 0;
+		for (size_t k = 0; k < slice; k++) {
+			struct group_work *gw = work_find(ws, rc->prev->groups[(sd->sweep_pos + k) % n].group);
+			if (gw)
+				gw->swept = true;
+		}
+		sd->sweep_pos = n ? (sd->sweep_pos + slice) % n : 0;
+	}
+	for (size_t i = 0; i < ws->n; i++)
+		ws->w[i]->deferred = st->steady && ws->w[i]->warm && !ws->w[i]->swept;
+	steady_read_gens(rc, ws->w, ws->n);
+}
+
+/* Whether a remembered group is quiet: nothing says its members or state changed since it was last
+ * described. */
+static bool steady_quiet(const struct lt_steady *sd, const struct group_work *gw, const lt_group *pg,
+			 const lt_commit_group_stats *gs)
+{
+	if (pg->error || pg->stale_ms > 0 || pg->members_unreadable || pg->type != LT_GTYPE_CLASSIC)
+		return false;
+	if (pg->state != LT_GROUP_STABLE && pg->state != LT_GROUP_EMPTY)
+		return false; /* rebalancing: ask until it settles */
+	if (!gw->listed || gw->list_state != pg->state || gw->list_type == LT_GTYPE_CONSUMER)
+		return false;
+	if (gs->new_protocol)
+		return false;
+	if (gs->has_metadata ? gs->n_members != pg->n_members : pg->n_members != 0)
+		return false;
+	int32_t rec = gen_recorded(sd, gw->name);
+	return rec != -2 && rec == stream_gen(gs);
+}
+
+struct live_list {
+	lt_commit_live *c;
+	size_t n, cap;
+	bool metadata;
+};
+
+static void collect_live(const lt_commit_live *c, void *arg)
+{
+	struct live_list *l = arg;
+	l->c = xgrow(l->c, &l->cap, l->n + 1, sizeof *l->c);
+	l->c[l->n++] = *c; /* the topic is the stream's interned name: valid under its lock */
+	l->metadata |= c->has_metadata;
+}
+
+/* A quiet group: the last snapshot's state, protocol, coordinator and members, and the stream's live
+ * commits (what OffsetFetch would return). False when a commit carries metadata, which the stream does
+ * not keep: then the group is asked. */
+static bool build_from_stream(lt_snapshot *s, const struct work_set *ws, const struct group_work *gw,
+			      const lt_group *pg, const lt_commit_stream *cs)
+{
+	struct live_list l = { 0 };
+	commit_stream_each_commit(cs, gw->name, collect_live, &l);
+	if (l.metadata) {
+		free(l.c);
+		return false;
+	}
+	lt_group *g = group_copy_head(s, pg);
+	for (size_t i = 0; i < l.n; i++) {
+		if (l.c[i].offset < 0)
+			continue;
+		lt_partition *p = group_add_partition(g, l.c[i].topic, l.c[i].partition);
+		p->committed = l.c[i].offset;
+#ifdef HAVE_RD_KAFKA_TOPIC_PARTITION_GET_LEADER_EPOCH /* as group_build: librdkafka < 2.1 has no epochs */
+		if (ws->commit_epochs && l.c[i].leader_epoch >= 0)
+			group_add_commit_epoch(g, l.c[i].topic, l.c[i].partition, l.c[i].leader_epoch);
+#else
+		(void)ws;
+#endif
+	}
+	free(l.c);
+	return true;
+}
+
+/* Every broker's ListGroups is in: each deferred group is built from the stream when quiet, otherwise
+ * described and its offsets fetched like any warm group. */
+static void steady_decide(struct stage2 *st, struct work_set *ws)
+{
+	struct lt_refresh_ctx *rc = st->rc;
+	struct group_work **ask = xcalloc(ws->n + 1, sizeof *ask);
+	size_t na = 0;
+	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
+	int64_t now = now_wall_ms();
+	for (size_t i = 0; i < ws->n; i++) {
+		struct group_work *gw = ws->w[i];
+		if (!gw->deferred)
+			continue;
+		gw->deferred = false;
+		const lt_group *pg = snapshot_find_group(rc->prev, gw->name);
+		lt_commit_group_stats gs;
+		bool known = commit_stream_group_stats(cs, gw->name, now, &gs) == 0;
+		gw->gen = known ? stream_gen(&gs) : -1;
+		if (pg && known && steady_quiet(rc->steady, gw, pg, &gs) && build_from_stream(st->s, ws, gw, pg, cs)) {
+			gw->from_stream = gw->built = true;
+			gw->desc_sent = gw->desc_done = gw->off_sent = gw->off_done = true;
+			rc->stats.from_stream++;
+		} else {
+			ask[na++] = gw;
+		}
+	}
+	commit_reader_unlock(rc->reader);
+	warm_append(st, ask, na);
+	free(ask);
+}
+
+/* A swept group's fetched offsets against the stream's. A difference counts when the stream's commit
+ * is older than the refresh (a commit made during the refresh may be in one and not yet in the other). */
+static void verify_group(const struct work_set *ws, const lt_group *g)
+{
+	struct live_list l = { 0 };
+	const lt_commit_stream *cs = commit_reader_lock(ws->verify);
+	commit_stream_each_commit(cs, g->group, collect_live, &l);
+	size_t bad = 0, polled = 0;
+	for (size_t k = 0; k < g->n_partitions; k++)
+		polled += g->partitions[k].committed >= 0;
+	for (size_t i = 0; i < l.n; i++) {
+		const lt_partition *p = NULL;
+		for (size_t k = 0; k < g->n_partitions && !p; k++)
+			if (g->partitions[k].partition == l.c[i].partition && strcmp(g->partitions[k].topic, l.c[i].topic) == 0)
+				p = &g->partitions[k];
+		if (l.c[i].offset >= 0 && p && p->committed >= 0)
+			polled--;
+		if ((!p || p->committed != l.c[i].offset) && l.c[i].last_commit_ms < ws->taken_at_ms)
+			bad++;
+	}
+	commit_reader_unlock(ws->verify);
+	free(l.c);
+	ws->stats->verified++;
+	ws->stats->mismatches += bad + polled; /* polled: commits OffsetFetch returned and the stream lacks */
+}
+
+/* Remembers the stream's generation of every group described (or built from the stream) this
+ * refresh: the next one builds it from the stream only while the generation is the same. */
+static void steady_remember(struct lt_refresh_ctx *rc, const struct work_set *ws)
+{
+	if (!rc->steady)
+		return;
+	struct lt_steady *sd = rc->steady;
+	gens_free(sd);
+	sd->gens = xcalloc(ws->n + 1, sizeof *sd->gens);
+	for (size_t i = 0; i < ws->n; i++) { /* ws is sorted by name, and so is the table */
+		const struct group_work *gw = ws->w[i];
+		if (gw->gen == -2 || gw->error || !(gw->built || gw->desc))
+			continue;
+		sd->gens[sd->n_gens++] = (struct gen_ent){ .name = xstrdup(gw->name), .gen = gw->gen };
+	}
 }
 
 /* ------------------------------------------------------------------ the refresh */
@@ -1060,9 +1421,19 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 
 	/* Describes and offsets stop early enough to leave a fifth of the timeout to the log offsets. */
 	int64_t admin_deadline = deadline - rc->timeout_ms / 5;
-	struct work_set ws = { .commit_epochs = rc->commit_epochs };
+	memset(&rc->stats, 0, sizeof rc->stats);
+	bool steady = steady_sync(rc, admin_deadline, stop);
+	rc->stats.steady = steady;
+	struct work_set ws = { .commit_epochs = rc->commit_epochs, .verify = steady ? rc->reader : NULL,
+			       .taken_at_ms = s->taken_at_ms, .stats = &rc->stats };
 	struct event_keep keep = { 0 };
-	groups_stage(rc, s, md, admin_deadline, stop, &ws, &keep);
+	groups_stage(rc, s, md, admin_deadline, stop, &ws, &keep, steady);
+	if (steady && rc->stats.mismatches > 0) {
+		rc->steady->poll_next = true;
+		snprintf(rc->steady->poll_why, sizeof rc->steady->poll_why,
+			 "the commit stream and OffsetFetch disagreed on %zu partition%s: committed offsets polled",
+			 rc->stats.mismatches, rc->stats.mismatches == 1 ? "" : "s");
+	}
 
 	size_t n_unauth = 0;
 	char unauth_names[200] = "";
@@ -1103,6 +1474,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		refresh_errors_add(&s->error, "%zu group%s not authorized (Describe on the group denied): %s%s", n_unauth,
 				   n_unauth == 1 ? "" : "s", unauth_names, n_unauth > 3 ? ", ..." : "");
 	keep_free(&keep);
+	steady_remember(rc, &ws);
 	work_free(&ws);
 
 	/* Sorts, and adds the assigned partitions that have no commit: they need log offsets too. */

@@ -12,6 +12,9 @@
  * Requests name their coordinator broker whenever it is known (the last refresh's, or the broker whose
  * ListGroups listed the group), so every refresh, the first included, is 1 + B + 2G + 2L requests
  * (librdkafka 2.0.2); a FindCoordinator is sent only for a group no broker listed (a -g name).
+ * With the commit stream live (a steady refresh, "Steady refreshes" in doc/ARCHITECTURE.md) quiet groups
+ * cost nothing: 1 + B + L ListOffsets of __consumer_offsets' ends + 2 x (changed groups + the sweep's
+ * slice, G x interval / LT_SWEEP_MS) + 2L.
  */
 #ifndef LAGTOP_KAFKA_REFRESH_H
 #define LAGTOP_KAFKA_REFRESH_H
@@ -21,6 +24,7 @@
 #include <stdint.h>
 
 #include "kafka/client.h"
+#include "kafka/commitreader.h"
 #include "model/snapshot.h"
 
 struct lt_refresh_ctx {
@@ -38,7 +42,29 @@ struct lt_refresh_ctx {
 	rd_kafka_queue_t *q;       /* admin results; kept across refreshes, so late answers land here */
 	struct lt_ticket *tickets; /* requests sent and not answered yet (refresh.c) */
 	bool commit_epochs;        /* keep the commits' leader epochs (lt_group.commit_epochs) */
+
+	/* The steady refresh (refresh.c, "Steady refreshes" in doc/ARCHITECTURE.md): with the commit stream
+	 * live and caught up, a quiet group is built from the last snapshot and the stream's commits, with
+	 * no DescribeGroups or OffsetFetch; a slice of the groups per refresh is asked in full (the sweep,
+	 * which also verifies the stream). */
+	lt_commit_reader *reader;  /* the commit stream, NULL when off */
+	int interval_ms;           /* refresh interval: the sweep covers every group once per LT_SWEEP_MS */
+	bool full_poll;            /* never steady (LAGTOP_FULL_POLL=1: the test hook comparing both ways) */
+	struct lt_steady *steady;  /* state kept across refreshes (refresh.c) */
+	char steady_note[200];     /* why the last refresh polled although the stream is live, "" if it did not */
+	struct lt_refresh_stats {  /* what the last refresh did (LAGTOP_REFRESH_STATS=1 prints it) */
+		bool steady;           /* committed offsets came from the stream */
+		size_t from_stream;    /* groups built from the last snapshot and the stream */
+		size_t described;      /* groups described (DescribeGroups) */
+		size_t fetched;        /* groups whose offsets were fetched (OffsetFetch) */
+		size_t verified;       /* of those, compared with the stream */
+		size_t mismatches;     /* partitions where OffsetFetch and the stream disagreed */
+	} stats;
 };
+
+/* The full sweep's period: with a live commit stream every group is still described and its offsets
+ * fetched once per this many ms (a slice of the groups each refresh). */
+#define LT_SWEEP_MS 60000
 
 enum {
 	LT_REFRESH_OK = 0,
@@ -52,6 +78,8 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 
 /* Destroys the result queue and forgets unanswered requests. Call before destroying the client. */
 void refresh_ctx_close(struct lt_refresh_ctx *rc);
+/* Frees the steady refresh's state (after refresh_ctx_close). */
+void refresh_ctx_free_steady(struct lt_refresh_ctx *rc);
 
 /* Milliseconds left until a monotonic deadline (0 when past). */
 int refresh_remaining_ms(int64_t deadline);

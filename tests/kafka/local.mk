@@ -37,3 +37,7 @@ clean-local-kafka:
 ## consumers' own positions: Java consumers with the JMX exporter agent, librdkafka statistics
 TESTS += tests/kafka/test_kafka_position.py
 EXTRA_DIST += tests/kafka/test_kafka_position.py
+## the steady refresh (commit stream live) against full polling on real 4.x and 3.9: resets by lagtop and the
+## real tool, a member joining and leaving, a deletion, the stream cut off by an ACL
+TESTS += tests/kafka/test_kafka_steady.py
+EXTRA_DIST += tests/kafka/test_kafka_steady.py

@@ -1,0 +1,284 @@
+"""test_steady_sim.py — the steady refresh against full polling on one simulated cluster.
+
+With the commit stream live, lagtop builds quiet groups from the last snapshot and the stream's commits
+and asks DescribeGroups/OffsetFetch only for groups that may have changed (src/kafka/refresh.c). Each
+case runs `lagtop --once --samples N` with LAGTOP_REFRESH_STATS=1 (one stderr line per refresh says
+whether it was steady), changes the cluster while that run is in its steady refreshes (a reset by
+lagtop, a real kafka-python member joining, then leaving, a group deletion), and then compares every
+number of the run's last sample with a run that polls everything (LAGTOP_FULL_POLL=1) on the cluster
+left as it is. A sim whose Fetch answers are held back makes the stream fall behind: lagtop must poll
+and say so in the commit stream's reason.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+LAGTOP = os.environ["LAGTOP"]
+SIM = os.environ["LAGTOP_SIM"]
+TESTS = 18
+SAMPLES = 8
+
+results = []
+
+
+def ok(cond, name, diag=None):
+    results.append(bool(cond))
+    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
+    if not cond and diag is not None:
+        for line in str(diag).splitlines()[:30]:
+            print("# " + line)
+    sys.stdout.flush()
+
+
+class Sim:
+    def __init__(self, tmp, name, *args):
+        self.err = open(os.path.join(tmp, name + ".err"), "w")
+        self.p = subprocess.Popen([SIM, "--brokers", "3", "--port", "0", "--scenario", "scale", "--groups", "30",
+                                   "--partitions", "4", "--topics", "2"] + list(args),
+                                  stdout=subprocess.PIPE, stderr=self.err, text=True)
+        line = self.p.stdout.readline()
+        if not line.startswith("ready bootstrap="):
+            self.stop()
+            raise RuntimeError("lagtop-sim did not start: %r" % line)
+        self.bootstrap = line.strip().split("=", 1)[1]
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.terminate()
+            try:
+                self.p.wait(10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        self.err.close()
+
+
+# What both ways must agree on: everything observed, and what is derived from it alone.
+GROUP_KEYS = ("group", "state", "type", "members_readable", "members", "lag", "max_lag", "protocol_type",
+              "protocol", "coordinator", "error", "stale_ms", "expired_partitions")
+PART_KEYS = ("topic", "partition", "log_start", "committed", "log_end", "lag", "consumer_id", "client_id", "host",
+             "metadata")
+
+
+def numbers(doc):
+    out = {}
+    for g in doc.get("groups", []):
+        members = sorted(json.dumps(m, sort_keys=True) for m in g.get("member_list", []))
+        parts = sorted(tuple(p.get(k) for k in PART_KEYS) for p in g.get("partitions", []))
+        out[g["group"]] = (tuple(g.get(k) for k in GROUP_KEYS), tuple(members), tuple(parts))
+    return out
+
+
+def diff(a, b):
+    lines = []
+    for name in sorted(set(a) | set(b)):
+        if a.get(name) != b.get(name):
+            lines.append("%s: steady %r" % (name, a.get(name)))
+            lines.append("%s: polled %r" % (name, b.get(name)))
+    return "\n".join(lines) or "equal"
+
+
+def run_steady(env, bootstrap, change=None, after=2, extra=(), samples=SAMPLES):
+    """--once --samples N with a change once `after` refreshes were steady; returns (rc, doc, stats, stderr)."""
+    e = dict(env, LAGTOP_REFRESH_STATS="1")
+    e.pop("LAGTOP_FULL_POLL", None)
+    # stdout into a file: the JSON is larger than a pipe holds while stderr is being read line by line
+    outf = tempfile.TemporaryFile(mode="w+")
+    p = subprocess.Popen([LAGTOP, "--once", "--format", "json", "--samples", str(samples), "--interval", "1",
+                          "-b", bootstrap, "--timeout", "10s"] + list(extra),
+                         stdout=outf, stderr=subprocess.PIPE, text=True, env=e)
+    stats, other = [], []
+    changed = change is None
+    deadline = time.time() + 90
+    for line in p.stderr:
+        if line.startswith("lagtop: refresh "):
+            stats.append(line.strip())
+            if not changed and sum(": steady," in x for x in stats) >= after:
+                change()
+                changed = True
+        else:
+            other.append(line)
+        if time.time() > deadline:
+            break
+    try:
+        p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    outf.seek(0)
+    out = outf.read()
+    outf.close()
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        doc = {}
+    return p.returncode, doc, stats, "".join(other)
+
+
+def run_polled(env, bootstrap):
+    e = dict(env, LAGTOP_FULL_POLL="1")
+    p = subprocess.run([LAGTOP, "--once", "--format", "json", "-b", bootstrap, "--timeout", "10s"],
+                       capture_output=True, text=True, env=e, timeout=60)
+    try:
+        return p.returncode, json.loads(p.stdout)
+    except ValueError:
+        return p.returncode, {}
+
+
+def steady_count(line):
+    """Groups built from the stream by the refresh the stats line describes."""
+    try:
+        return int(line.split(", ")[1].split()[0])
+    except (IndexError, ValueError):
+        return -1
+
+
+def group_of(doc, name):
+    return next((g for g in doc.get("groups", []) if g["group"] == name), None)
+
+
+def check_case(env, sim, title, change):
+    rc, doc, stats, err = run_steady(env, sim.bootstrap, change)
+    rc2, polled = run_polled(env, sim.bootstrap)
+    last = stats[-1] if stats else ""
+    ok(rc == 0 and len(stats) == SAMPLES and ": steady," in last and steady_count(last) > 0,
+       "%s: the run's last refresh was steady (groups built from the stream)" % title, (rc, err, stats))
+    ok(rc2 == 0 and numbers(doc) and numbers(doc) == numbers(polled),
+       "%s: every number equals a full-polling refresh" % title, diff(numbers(doc), numbers(polled)))
+    return doc
+
+
+def main():
+    print("1..%d" % TESTS)
+    try:
+        from kafka import KafkaConsumer
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            print("not ok 1 - prerequisite missing: kafka-python (Debian package python3-kafka)")
+            return 1
+        for i in range(TESTS):
+            print("ok %d # SKIP kafka-python is not installed" % (i + 1))
+        return 0
+    tmp = tempfile.mkdtemp(prefix="lagtop-steady.")
+    env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"), XDG_STATE_HOME=tmp)
+    env.pop("LAGTOP_CONFIG", None)
+    sim = Sim(tmp, "sim")
+    box = {}
+    try:
+        # The scale scenario: group 0 and every fifth are Empty; each group reads one topic.
+        rc, first = run_polled(env, sim.bootstrap)
+        # The sweep describes one group per refresh here (30 groups, 60 s at a 1 s interval), in name order
+        # from the first: a run of SAMPLES refreshes never reaches the groups from the tenth on, so a change
+        # to them shows only if the steady refresh itself notices it.
+        names = sorted(g["group"] for g in first.get("groups", []))
+        empty = [n for n in names[10:] if group_of(first, n)["state"] == "Empty"]
+        ok(rc == 0 and len(empty) >= 3, "the scenario has Empty groups beyond the sweep's reach", (rc, empty))
+        if len(empty) < 3:
+            return 1
+
+        check_case(env, sim, "quiet cluster", None)
+
+        reset_group = empty[0]
+        reset_topic = group_of(first, reset_group)["partitions"][0]["topic"]
+        reset_out = []
+
+        def reset():
+            p = subprocess.run([LAGTOP, "-b", sim.bootstrap, "--reset-offsets", "--group", reset_group, "--topic",
+                                reset_topic, "--to-earliest", "--execute"], capture_output=True, text=True,
+                               env=env, timeout=60)
+            reset_out.append((p.returncode, p.stdout, p.stderr))
+        doc = check_case(env, sim, "a reset by lagtop during the run", reset)
+        g = group_of(doc, reset_group)
+        ok(reset_out and reset_out[0][0] == 0 and g and all(
+            p["committed"] == p["log_start"] for p in g["partitions"] if p["topic"] == reset_topic),
+           "the reset shows in the steady run: committed = log start", (reset_out, g and g["partitions"]))
+
+        join_group = empty[1]
+        join_topic = group_of(first, join_group)["partitions"][0]["topic"]
+
+        def join():
+            c = KafkaConsumer(bootstrap_servers=sim.bootstrap, group_id=join_group, client_id="steady-py",
+                              enable_auto_commit=False, auto_offset_reset="latest")
+            c.subscribe([join_topic])
+            deadline = time.time() + 20
+            while not c.assignment() and time.time() < deadline:
+                c.poll(timeout_ms=200)
+            box["c"] = c
+            # keep heartbeating on this thread's behalf while lagtop refreshes
+            import threading
+            stop = threading.Event()
+
+            def beat():
+                while not stop.is_set():
+                    c.poll(timeout_ms=200)
+            t = threading.Thread(target=beat, daemon=True)
+            t.start()
+            box["stop"], box["thread"] = stop, t
+        doc = check_case(env, sim, "a member joins during the run (rebalance)", join)
+        g = group_of(doc, join_group)
+        ok(g and g["state"] == "Stable" and g["members"] == 1 and g["member_list"][0]["client_id"] == "steady-py",
+           "the joined member shows in the steady run", g and {k: g[k] for k in ("state", "members", "member_list")})
+
+        def leave():
+            box["stop"].set()
+            box["thread"].join(5)
+            box.pop("stop")
+            box.pop("c").close()
+        doc = check_case(env, sim, "the member leaves during the run", leave)
+        g = group_of(doc, join_group)
+        ok(g and g["state"] == "Empty" and g["members"] == 0, "the group is Empty again in the steady run",
+           g and {k: g[k] for k in ("state", "members")})
+
+        del_group = empty[2]
+        del_out = []
+
+        def delete():
+            p = subprocess.run([LAGTOP, "-b", sim.bootstrap, "--delete", "--group", del_group], capture_output=True,
+                               text=True, env=env, timeout=60)
+            del_out.append((p.returncode, p.stdout, p.stderr))
+        doc = check_case(env, sim, "a group deleted during the run", delete)
+        ok(del_out and del_out[0][0] == 0 and group_of(doc, del_group) is None,
+           "the deleted group is gone from the steady run", (del_out, group_of(doc, del_group)))
+    finally:
+        if box.get("stop"):
+            box["stop"].set()
+            box["thread"].join(5)
+        if box.get("c"):
+            box["c"].close()
+        sim.stop()
+
+    # A stream that falls behind: every Fetch answer held 2.5 s, longer than the refresh waits for the
+    # stream (a fifth of --timeout 5s). A commit during the run: lagtop polls and says why.
+    slow = Sim(tmp, "slow", "--latency-api", "1", "--latency-ms", "2500")
+    try:
+        rc, first = run_polled(env, slow.bootstrap)
+        empty = [g["group"] for g in first.get("groups", []) if g["state"] == "Empty"]
+        target = empty[0] if empty else "none"
+
+        def reset_slow():
+            subprocess.run([LAGTOP, "-b", slow.bootstrap, "--reset-offsets", "--group", target, "--all-topics",
+                            "--to-earliest", "--execute"], capture_output=True, text=True, env=env, timeout=60)
+        rc, doc, stats, err = run_steady(env, slow.bootstrap, reset_slow, after=1, extra=("--timeout", "5s"),
+                                         samples=12)
+        rc2, polled = run_polled(env, slow.bootstrap)
+        first = next((i for i, s in enumerate(stats) if ": steady," in s), len(stats))
+        behind = [s for s in stats[first:] if ": polled," in s and "commit stream behind" in s]
+        ok(rc == 0 and first < len(stats) and behind,
+           "a stream behind: steady before the commit, then polled with the reason", (rc, err, stats))
+        reason = (doc.get("commit_stream") or {}).get("reason") or ""
+        last = stats[-1] if stats else ""
+        ok((": polled," not in last) or "commit stream behind" in reason,
+           "the JSON's commit_stream reason says the stream is behind when the last refresh polled for it",
+           (last, doc.get("commit_stream")))
+        ok(rc2 == 0 and numbers(doc) == numbers(polled), "a stream behind: every number equals full polling",
+           diff(numbers(doc), numbers(polled)))
+    finally:
+        slow.stop()
+    return 0 if all(results) and len(results) == TESTS else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
