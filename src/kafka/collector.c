@@ -115,6 +115,8 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	if (conf->commit_stream) {
 		rd_kafka_conf_t *kc = client_conf_build(&cc, err, errlen);
 		lt_commit_stream_conf sc = {.horizon_ms = conf->expiry_horizon_ms};
+		if (kc && conf->one_shot)
+			commit_reader_conf_one_shot(kc);
 		c->reader = kc ? commit_reader_start(kc, &sc, err, errlen) : NULL;
 		if (!c->reader)
 			goto fail;

@@ -39,8 +39,20 @@ typedef struct lt_commit_reader lt_commit_reader;
  * from the brokers. Returns NULL with err on a configuration error. */
 lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
                                       size_t errlen);
+/* For a reader that will only load the history and stop (--once), on conf before commit_reader_start:
+ * an empty fetch is answered after 10 ms instead of the broker's wait of 500 ms. A partition at its end
+ * in a fetch that holds nothing else (librdkafka sends a broker's first fetch as soon as one partition
+ * is ready, before the others join it) would otherwise hold the others back for that long. A dashboard's
+ * reader keeps the default: while live, every partition is at its end and a short wait is a busy loop. */
+void commit_reader_conf_one_shot(rd_kafka_conf_t *conf);
+
 /* Stops the thread and frees everything. NULL is fine. */
 void commit_reader_stop(lt_commit_reader *r);
+
+/* A counter of changes to the state and the retention, and a wait (up to ms) until it differs from seen:
+ * read the counter, then what you need, then wait with the counter read first — nothing is missed. */
+uint64_t commit_reader_changes(lt_commit_reader *r);
+void commit_reader_wait_change(lt_commit_reader *r, uint64_t seen, int ms);
 
 /* The state, and in why a one-line explanation ("" when LIVE with nothing to say). */
 lt_reader_state commit_reader_state(lt_commit_reader *r, char *why, size_t len);
