@@ -9,7 +9,9 @@ not lagtop's), then, against it:
   - bench/peer_kafka_python.py run P times (wall, CPU);
 then once: bench/bench_ui_draw (the dashboard's offscreen draw, 100,000 partition rows) and, with tmux,
 the CPU of an idle dashboard at a 2 s interval on scenario M.
-Prints one table (metrics x scenarios, with the targets and whether they are met).
+Prints one table (metrics x scenarios, with the targets and whether they are met); then the same
+measures of `--once` on a real Kafka 4.x broker against the real kafka-consumer-groups and the peer
+(bench/real_kafka.py; --real-kafka S by default, M or none).
 """
 import argparse
 import json
@@ -353,6 +355,8 @@ def main():
     ap.add_argument("--no-idle", action="store_true")
     ap.add_argument("--no-draw", action="store_true")
     ap.add_argument("--draw-rows", type=int, default=100000)
+    ap.add_argument("--real-kafka", default="S", choices=["none", "T", "S", "M"],
+                    help="scenario on a real Kafka 4.x broker (bench/real_kafka.py; S takes ~2 minutes)")
     a = ap.parse_args()
     names = [n.strip() for n in a.scenarios.split(",") if n.strip()]
     for n in names:
@@ -368,6 +372,10 @@ def main():
         if not a.no_draw:
             draw = bench_draw(a)
         print_table(results, draw)
+        if a.real_kafka != "none":
+            import real_kafka
+            print()
+            real_kafka.print_table(a.real_kafka, real_kafka.bench(a, a.real_kafka, timed))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -63,6 +63,7 @@ struct lt_commit_reader {
 	                      * the last stable offset), -1 when unknown; the history is loaded at this position */
 	int64_t *begin;      /* per partition: its log start then, or RD_KAFKA_OFFSET_BEGINNING when unknown */
 	bool *consuming;     /* per partition: consume_start called (empty ones wait until the reader is live) */
+	bool one_shot;       /* commit_reader_start_once: stopped once loaded, so empty partitions are never started */
 	bool eof_only;       /* LAGTOP_COMMIT_END=eof: loaded at partition-EOF events only (the reference path) */
 	int64_t position_checked_at; /* monotonic ms */
 	int32_t broker_id; /* whom to ask for the retention */
@@ -266,7 +267,7 @@ static void mark_loaded(lt_commit_reader *r, int32_t partition)
 	if (++r->n_eof < r->n_parts)
 		return;
 	set_state(r, LT_READER_LIVE, "%s", "");
-	for (int32_t p = 0; p < r->n_parts; p++)
+	for (int32_t p = 0; p < r->n_parts && !r->one_shot; p++)
 		if (!r->consuming[p])
 			start_partition(r, p, r->end[p] >= 0 ? r->end[p] : RD_KAFKA_OFFSET_END);
 }
@@ -487,14 +488,8 @@ static void quiet_error(rd_kafka_t *rk, int err, const char *reason, void *opaqu
 	(void)rk, (void)err, (void)reason, (void)opaque;
 }
 
-void commit_reader_conf_one_shot(rd_kafka_conf_t *conf)
-{
-	char errstr[256];
-	(void)rd_kafka_conf_set(conf, "fetch.wait.max.ms", "10", errstr, sizeof errstr); /* valid everywhere */
-}
-
-lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-                                      size_t errlen)
+static lt_commit_reader *start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, bool one_shot, char *err,
+                               size_t errlen)
 {
 	rd_kafka_conf_set_log_cb(conf, quiet_log);
 	rd_kafka_conf_set_error_cb(conf, quiet_error);
@@ -513,6 +508,10 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 	     * 22 s (each pause of a partition's fetch costs a backoff). */
 	    {"queued.max.messages.kbytes", "2048"}, {"fetch.message.max.bytes", "524288"},
 	};
+	if (one_shot && conf_set(conf, "fetch.wait.max.ms", "10", err, errlen) < 0) {
+		rd_kafka_conf_destroy(conf);
+		return NULL;
+	}
 	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
 		if (conf_set(conf, props[i][0], props[i][1], err, errlen) < 0) {
 			rd_kafka_conf_destroy(conf);
@@ -532,6 +531,7 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 	r->stream = commit_stream_new(sconf);
 	r->retention_ms = -1;
 	r->lookup_ms = LOOKUP_FIRST_MS;
+	r->one_shot = one_shot;
 	r->broker_id = -1;
 	snprintf(r->why, sizeof r->why, "looking up %s", LT_OFFSETS_TOPIC);
 	snprintf(r->retention_note, sizeof r->retention_note, "not asked yet");
@@ -550,6 +550,18 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 		return NULL;
 	}
 	return r;
+}
+
+lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
+                                      size_t errlen)
+{
+	return start(conf, sconf, false, err, errlen);
+}
+
+lt_commit_reader *commit_reader_start_once(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
+                                           size_t errlen)
+{
+	return start(conf, sconf, true, err, errlen);
 }
 
 void commit_reader_stop(lt_commit_reader *r)
