@@ -38,6 +38,9 @@
 #define ADMIN_TIMEOUT_MS    10000
 #define RETENTION_RETRY_MS  60000 /* a failed DescribeConfigs is asked again this much later */
 
+/* How a partition's history was found loaded (LAGTOP_DEBUG prints the counts once live). */
+enum loaded_by { LOADED_EMPTY, LOADED_BY_RECORD, LOADED_BY_POSITION, LOADED_BY_EOF, LOADED_HOW };
+
 struct lt_commit_reader {
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -66,6 +69,8 @@ struct lt_commit_reader {
 	bool one_shot;       /* commit_reader_start_once: stopped once loaded, so empty partitions are never started */
 	bool eof_only;       /* LAGTOP_COMMIT_END=eof: loaded at partition-EOF events only (the reference path) */
 	int64_t position_checked_at; /* monotonic ms */
+	int64_t started_ms;          /* monotonic ms, commit_reader_start */
+	int loaded_by[LOADED_HOW];
 	int32_t broker_id; /* whom to ask for the retention */
 	int lookup_ms;     /* the next topic lookup's timeout (LOOKUP_FIRST_MS, doubling) */
 	rd_kafka_topic_t *rkt;
@@ -259,14 +264,20 @@ static void start_partition(lt_commit_reader *r, int32_t p, int64_t offset);
 
 /* A partition's history is loaded: the reader is live once every partition is, and then starts reading
  * the partitions that were empty at the start (from their end then: nothing is missed). */
-static void mark_loaded(lt_commit_reader *r, int32_t partition)
+static void mark_loaded(lt_commit_reader *r, int32_t partition, enum loaded_by how)
 {
 	if (partition < 0 || partition >= r->n_parts || r->eof[partition])
 		return;
 	r->eof[partition] = true;
+	r->loaded_by[how]++;
 	if (++r->n_eof < r->n_parts)
 		return;
 	set_state(r, LT_READER_LIVE, "%s", "");
+	if (getenv("LAGTOP_DEBUG"))
+		fprintf(stderr, "lagtop: commit stream: the history of %d partitions loaded in %lld ms: %d empty, %d at "
+		        "a record, %d by position (transaction markers), %d at partition EOF\n", r->n_parts,
+		        (long long)(now_mono_ms() - r->started_ms), r->loaded_by[LOADED_EMPTY],
+		        r->loaded_by[LOADED_BY_RECORD], r->loaded_by[LOADED_BY_POSITION], r->loaded_by[LOADED_BY_EOF]);
 	for (int32_t p = 0; p < r->n_parts && !r->one_shot; p++)
 		if (!r->consuming[p])
 			start_partition(r, p, r->end[p] >= 0 ? r->end[p] : RD_KAFKA_OFFSET_END);
@@ -303,7 +314,7 @@ static void check_positions(lt_commit_reader *r)
 	if (l->cnt > 0 && rd_kafka_position(r->rk, l) == RD_KAFKA_RESP_ERR_NO_ERROR)
 		for (int i = 0; i < l->cnt; i++)
 			if (!l->elems[i].err && l->elems[i].offset >= 0 && reached_end(r, l->elems[i].partition, l->elems[i].offset))
-				mark_loaded(r, l->elems[i].partition);
+				mark_loaded(r, l->elems[i].partition, LOADED_BY_POSITION);
 	rd_kafka_topic_partition_list_destroy(l);
 }
 
@@ -348,7 +359,7 @@ static void read_bounds(lt_commit_reader *r)
 static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 {
 	if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-		mark_loaded(r, m->partition);
+		mark_loaded(r, m->partition, LOADED_BY_EOF);
 		return;
 	}
 	if (m->err) {
@@ -384,7 +395,7 @@ static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 	pthread_mutex_unlock(&r->mu);
 	if (!r->eof_only && m->partition >= 0 && m->partition < r->n_parts && !r->eof[m->partition] &&
 	    reached_end(r, m->partition, m->offset + 1))
-		mark_loaded(r, m->partition);
+		mark_loaded(r, m->partition, LOADED_BY_RECORD);
 }
 
 static void start_partition(lt_commit_reader *r, int32_t p, int64_t offset)
@@ -427,7 +438,7 @@ static void *reader_main(void *arg)
 	r->q = rd_kafka_queue_new(r->rk);
 	for (int32_t p = 0; p < r->n_parts; p++)
 		if (r->end[p] >= 0 && r->begin[p] >= r->end[p])
-			mark_loaded(r, p); /* empty: read from its end once the reader is live */
+			mark_loaded(r, p, LOADED_EMPTY); /* empty: read from its end once the reader is live */
 	for (int32_t p = 0; p < r->n_parts; p++) {
 		if (r->eof[p])
 			continue;
@@ -532,6 +543,7 @@ static lt_commit_reader *start(rd_kafka_conf_t *conf, const lt_commit_stream_con
 	r->retention_ms = -1;
 	r->lookup_ms = LOOKUP_FIRST_MS;
 	r->one_shot = one_shot;
+	r->started_ms = now_mono_ms();
 	r->broker_id = -1;
 	snprintf(r->why, sizeof r->why, "looking up %s", LT_OFFSETS_TOPIC);
 	snprintf(r->retention_note, sizeof r->retention_note, "not asked yet");
