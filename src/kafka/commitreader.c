@@ -74,7 +74,7 @@ struct lt_commit_reader {
 	int32_t broker_id; /* whom to ask for the retention */
 	int lookup_ms;     /* the next topic lookup's timeout (LOOKUP_FIRST_MS, doubling) */
 	rd_kafka_topic_t *rkt;
-	rd_kafka_queue_t *q; /* every partition's messages */
+	rd_kafka_queue_t *q; /* every partition's messages (set under mu: commit_reader_stop wakes it) */
 	rd_kafka_queue_t *admin_q;
 	bool admin_pending;
 	int64_t retention_retry_at; /* monotonic ms; 0: no retry planned */
@@ -435,7 +435,10 @@ static void *reader_main(void *arg)
 	ask_retention(r); /* its answer comes while the history loads */
 	read_bounds(r);
 	r->rkt = rd_kafka_topic_new(r->rk, LT_OFFSETS_TOPIC, NULL);
-	r->q = rd_kafka_queue_new(r->rk);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(r->rk);
+	pthread_mutex_lock(&r->mu); /* commit_reader_stop wakes it */
+	r->q = q;
+	pthread_mutex_unlock(&r->mu);
 	for (int32_t p = 0; p < r->n_parts; p++)
 		if (r->end[p] >= 0 && r->begin[p] >= r->end[p])
 			mark_loaded(r, p, LOADED_EMPTY); /* empty: read from its end once the reader is live */
@@ -454,7 +457,7 @@ static void *reader_main(void *arg)
 		/* what is queued, in batches without waiting (a batch call with a timeout waits for a full
 		 * batch); when nothing is, one message with a wait */
 		ssize_t n = rd_kafka_consume_batch_queue(r->q, 0, batch, CONSUME_BATCH);
-		if (n <= 0) {
+		if (n <= 0 && !atomic_load(&r->stop)) {
 			batch[0] = rd_kafka_consume_queue(r->q, loading ? LOADING_POLL_MS : POLL_MS);
 			n = batch[0] ? 1 : 0;
 		}
@@ -581,6 +584,11 @@ void commit_reader_stop(lt_commit_reader *r)
 	if (!r)
 		return;
 	atomic_store(&r->stop, true);
+	/* the thread may be waiting for a message (up to POLL_MS): --once stops it right after printing */
+	pthread_mutex_lock(&r->mu);
+	if (r->q)
+		rd_kafka_queue_yield(r->q);
+	pthread_mutex_unlock(&r->mu);
 	pthread_join(r->thread, NULL);
 	stop_consuming(r);
 	if (r->q)
