@@ -9,7 +9,8 @@ R runs each, interleaved:
   - the real `kafka-consumer-groups --describe --all-groups` (its JVM start included), and the same tool
     warm: several runs in one JVM (tests/kafka/tool_batch.py), the last ones timed,
   - bench/peer_kafka_python.py (kafka-python).
-Used by bench/run_bench.py (--real-kafka S|M|none); alone: real_kafka.py --builddir DIR [--scenario S].
+Used by bench/run_bench.py (--real-kafka S,M by default; none to leave out); alone: real_kafka.py
+--builddir DIR [--scenarios S,M]. S takes ~20 s here, M ~65 s (3,200 partitions on one broker).
 """
 import json
 import os
@@ -123,46 +124,55 @@ def bench(a, name, timed):
     return res
 
 
-def print_table(name, res):
-    if "skipped" in res:
-        print("real Kafka: not measured (%s)" % res["skipped"])
+def print_table(results):
+    """results: scenario name -> bench()'s dict, printed side by side like run_bench's table."""
+    names = [n for n, r in results.items() if "skipped" not in r]
+    for n, r in results.items():
+        if "skipped" in r:
+            print("real Kafka %s: not measured (%s)" % (n, r["skipped"]))
+    if not names:
         return
-    p = res.get("populate", {})
-    print("real Kafka %s, one broker on 127.0.0.1, scenario %s (%s: %d topics, %d records per partition, "
-          "%d Empty groups with committed offsets; broker up in %.0f s, filled in %.0f s)"
-          % (res.get("kafka"), name, res["size"], p.get("topics", 0), p.get("records", 0), p.get("groups", 0),
-             res.get("start_s", 0), p.get("create_s", 0) + p.get("produce_s", 0) + p.get("commit_s", 0)))
+    for n in names:
+        r, p = results[n], results[n].get("populate", {})
+        print("real Kafka %s, one broker on 127.0.0.1, scenario %s: %s, %d topics, %d records per partition, %d Empty "
+              "groups with committed offsets (broker up in %.0f s, filled in %.0f s)"
+              % (r.get("kafka"), n, r["size"], p.get("topics", 0), p.get("records", 0), p.get("groups", 0),
+                 r.get("start_s", 0), p.get("create_s", 0) + p.get("produce_s", 0) + p.get("commit_s", 0)))
 
-    def ms(v):
-        return "-" if v is None else "%.0f" % v
+    def ms(r, k):
+        return "-" if r.get(k) is None else "%.0f" % r[k]
 
-    def ratio(x, y):
-        return "-" if not x or not y else "%.1fx" % (x / y)
+    def ratio(r, x, y, spec="%.1fx"):
+        return "-" if not r.get(x) or not r.get(y) else spec % (r[x] / r[y])
+
+    def rows_seen(r):
+        seen = r.get("rows_seen", {})
+        return "%s/%s/%s/%s" % (r.get("rows"), seen.get("lagtop", "-"), seen.get("tool", "-"), seen.get("peer", "-"))
 
     rows = [
-        ("lagtop --once --no-commit-stream wall ms", ms(res.get("once")), ""),
-        ("lagtop --once --no-commit-stream CPU ms", ms(res.get("once_cpu")), ""),
-        ("lagtop --once (commit stream) wall ms", ms(res.get("once_cs")), ""),
-        ("lagtop --once (commit stream) CPU ms", ms(res.get("once_cs_cpu")), ""),
-        ("  commit stream / no commit stream", ratio(res.get("once_cs"), res.get("once")), "<= 1.3x"),
-        ("kafka-consumer-groups --describe wall ms", ms(res.get("tool")), "(a JVM per run)"),
-        ("kafka-consumer-groups CPU ms", ms(res.get("tool_cpu")), ""),
-        ("kafka-consumer-groups warm JVM, ms", ms(res.get("warm")), "(tool_batch)"),
-        ("peer (kafka-python) process wall ms", ms(res.get("peer")), ""),
-        ("peer (kafka-python) CPU ms", ms(res.get("peer_cpu")), ""),
-        ("speed-up: tool process / --once", ratio(res.get("tool"), res.get("once")), ""),
-        ("speed-up: tool warm / --once", ratio(res.get("warm"), res.get("once")), ""),
-        ("speed-up: peer process / --once", ratio(res.get("peer"), res.get("once")), ""),
-        ("rows: committed / lagtop / tool / peer", "%s / %s / %s / %s" % (
-            res.get("rows"), res["rows_seen"].get("lagtop", "-"), res["rows_seen"].get("tool", "-"),
-            res["rows_seen"].get("peer", "-")), ""),
+        ("lagtop --once wall ms", lambda r: ms(r, "once"), ""),
+        ("lagtop --once CPU ms", lambda r: ms(r, "once_cpu"), ""),
+        ("lagtop --once, commit stream, wall ms", lambda r: ms(r, "once_cs"), ""),
+        ("lagtop --once, commit stream, CPU ms", lambda r: ms(r, "once_cs_cpu"), ""),
+        ("  commit stream / no commit stream", lambda r: ratio(r, "once_cs", "once", "%.2fx"), "<= 1.3x"),
+        ("kafka-consumer-groups --describe wall ms", lambda r: ms(r, "tool"), "(a JVM per run)"),
+        ("kafka-consumer-groups CPU ms", lambda r: ms(r, "tool_cpu"), ""),
+        ("kafka-consumer-groups, warm JVM, wall ms", lambda r: ms(r, "warm"), "(tool_batch)"),
+        ("peer (kafka-python) process wall ms", lambda r: ms(r, "peer"), ""),
+        ("peer (kafka-python) CPU ms", lambda r: ms(r, "peer_cpu"), ""),
+        ("speed-up: tool process / --once", lambda r: ratio(r, "tool", "once"), ""),
+        ("speed-up: tool warm / --once", lambda r: ratio(r, "warm", "once"), ""),
+        ("speed-up: peer process / --once", lambda r: ratio(r, "peer", "once"), ""),
+        ("rows: committed/lagtop/tool/peer", rows_seen, ""),
     ]
-    w0 = max(len(r[0]) for r in rows)
-    w1 = max(len(r[1]) for r in rows + [("", name, "")])
-    print("%-*s  %*s  %s" % (w0, "metric", w1, name, "target"))
-    print("-" * (w0 + w1 + 12))
-    for label, v, t in rows:
-        print(("%-*s  %*s  %s" % (w0, label, w1, v, t)).rstrip())
+    cells = [(label, [f(results[n]) for n in names], t) for label, f, t in rows]
+    w0 = max(len(c[0]) for c in cells)
+    w = [max([len(n)] + [len(c[1][i]) for c in cells]) for i, n in enumerate(names)]
+    head = "%-*s  %s  target" % (w0, "real Kafka 4.x", "  ".join("%*s" % (w[i], n) for i, n in enumerate(names)))
+    print(head)
+    print("-" * len(head))
+    for label, vals, t in cells:
+        print(("%-*s  %s  %s" % (w0, label, "  ".join("%*s" % (w[i], v) for i, v in enumerate(vals)), t)).rstrip())
 
 
 def main():
@@ -171,13 +181,17 @@ def main():
     ap = argparse.ArgumentParser(description="make bench's real-Kafka section alone")
     ap.add_argument("--builddir", default=os.getcwd())
     ap.add_argument("--srcdir", default=os.path.dirname(HERE))
-    ap.add_argument("--scenario", default="S", choices=sorted(SCENARIOS))
+    ap.add_argument("--scenarios", default="S", help="comma-separated: T, S, M")
     ap.add_argument("--python", default=os.environ.get("DEBIAN_PYTHON", "/usr/bin/python3"))
     ap.add_argument("--no-peer", action="store_true")
     a = ap.parse_args()
-    res = bench(a, a.scenario, run_bench.timed)
-    print_table(a.scenario, res)
-    return 0 if "skipped" not in res else 1
+    names = [n.strip() for n in a.scenarios.split(",") if n.strip()]
+    if any(n not in SCENARIOS for n in names):
+        sys.stderr.write("real_kafka: unknown scenario in '%s' (T, S, M)\n" % a.scenarios)
+        return 2
+    results = {n: bench(a, n, run_bench.timed) for n in names}
+    print_table(results)
+    return 0 if all("skipped" not in r for r in results.values()) else 1
 
 
 if __name__ == "__main__":
