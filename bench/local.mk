@@ -13,7 +13,7 @@ EXTRA_DIST += bench/run_bench.py bench/peer_kafka_python.py bench/soak.py bench/
 ## BENCH_ARGS: e.g. `make bench BENCH_ARGS='--scenarios S,M'` (see bench/run_bench.py --help).
 ## `make bench` ends with the soak benchmark (below); SOAK=no leaves it out.
 bench: lagtop$(EXEEXT) lagtop-sim$(EXEEXT) bench/lagtop-bench$(EXEEXT) bench/bench_ui_draw$(EXEEXT)
-	$(DEBIAN_PYTHON) $(srcdir)/bench/run_bench.py --builddir '$(abs_top_builddir)' --tmux '$(TMUX)' $(BENCH_ARGS)
+	$(DEBIAN_PYTHON) $(srcdir)/bench/run_bench.py --builddir '$(abs_top_builddir)' --tmux '$(TMUX_PROG)' $(BENCH_ARGS)
 	test "$(SOAK)" = no || $(MAKE) $(AM_MAKEFLAGS) bench-soak
 .PHONY: bench
 
