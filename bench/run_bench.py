@@ -218,7 +218,9 @@ def idle_dashboard(a, bootstrap, extra):
     """CPU share of one core used by `lagtop -i 2` in a detached tmux over a.idle_seconds, or a reason string."""
     if not a.tmux or not shutil.which(a.tmux):
         return "no tmux"
-    sock = "lagtop-bench-%d" % os.getpid()
+    # a socket of its own per call: a server just killed by the previous call may still hold the old one
+    # ("server exited unexpectedly" for the second dashboard)
+    sock = "lagtop-bench-%d-%d" % (os.getpid(), len(extra))
     tm = [a.tmux, "-L", sock, "-f", "/dev/null"]
     cmd = "%s %s -b %s -i 2" % (os.path.join(a.builddir, "lagtop"), " ".join(extra), bootstrap)
     subprocess.run(tm + ["new-session", "-d", "-x", "200", "-y", "50", "exec " + cmd], check=False)
