@@ -8,12 +8,12 @@ bench_lagtop_bench_LDADD = $(LT_LIBS)
 bench_lagtop_sim_churn_SOURCES = bench/sim_churn.c
 bench_lagtop_sim_churn_LDADD = $(LT_LIBS)
 CLEANFILES += bench/lagtop-bench$(EXEEXT) bench/lagtop-sim-churn$(EXEEXT)
-EXTRA_DIST += bench/run_bench.py bench/peer_kafka_python.py bench/soak.py
+EXTRA_DIST += bench/run_bench.py bench/peer_kafka_python.py bench/soak.py bench/real_kafka.py bench/kafka_populate.py
 
 ## BENCH_ARGS: e.g. `make bench BENCH_ARGS='--scenarios S,M'` (see bench/run_bench.py --help).
 ## `make bench` ends with the soak benchmark (below); SOAK=no leaves it out.
 bench: lagtop$(EXEEXT) lagtop-sim$(EXEEXT) bench/lagtop-bench$(EXEEXT) bench/bench_ui_draw$(EXEEXT)
-	$(DEBIAN_PYTHON) $(srcdir)/bench/run_bench.py --builddir '$(abs_top_builddir)' --tmux '$(TMUX)' $(BENCH_ARGS)
+	$(DEBIAN_PYTHON) $(srcdir)/bench/run_bench.py --builddir '$(abs_top_builddir)' --tmux '$(TMUX_PROG)' $(BENCH_ARGS)
 	test "$(SOAK)" = no || $(MAKE) $(AM_MAKEFLAGS) bench-soak
 .PHONY: bench
 

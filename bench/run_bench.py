@@ -9,7 +9,9 @@ not lagtop's), then, against it:
   - bench/peer_kafka_python.py run P times (wall, CPU);
 then once: bench/bench_ui_draw (the dashboard's offscreen draw, 100,000 partition rows) and, with tmux,
 the CPU of an idle dashboard at a 2 s interval on scenario M.
-Prints one table (metrics x scenarios, with the targets and whether they are met).
+Prints one table (metrics x scenarios, with the targets and whether they are met); then the same
+measures of `--once` on a real Kafka 4.x broker against the real kafka-consumer-groups and the peer
+(bench/real_kafka.py; --real-kafka S,M by default, or none).
 """
 import argparse
 import json
@@ -32,6 +34,8 @@ SCENARIOS = {
 }
 # runs of `lagtop --once` and of the peer per scenario (medians are taken)
 RUNS = {"T": 1, "S": 3, "M": 3, "L": 1}
+# runs of `lagtop --once` each way (with and without the commit stream, interleaved): short, noisy runs
+ONCE_RUNS = {"T": 1, "S": 7, "M": 7, "L": 2}
 REFRESHES = {"T": 2, "S": 7, "M": 7, "L": 5}
 # the APIs listed one per row (others, if any, show up in the total)
 APIS = ["Metadata", "ListGroups", "FindCoordinator", "DescribeGroups", "OffsetFetch", "ListOffsets", "ApiVersions"]
@@ -164,7 +168,8 @@ def bench_scenario(a, tmp, name):
 
         # whole `lagtop --once` runs
         walls, cpus, rsss = [], [], []
-        for _ in range(RUNS[name]):
+        cs_walls, cs_cpus = [], []
+        for _ in range(ONCE_RUNS[name]):
             c = Children()
             c.start()
             # the polled table, like the peer's: without the commit stream's reader (issue 10), which
@@ -178,7 +183,20 @@ def bench_scenario(a, tmp, name):
                 continue
             walls.append(wall)
             cpus.append(cpu)
+            # the same with the commit stream (the default), interleaved: --once also reads the
+            # __consumer_offsets history up to its end at the start
+            c = Children()
+            c.start()
+            rc, out, wall, err = run_timed([os.path.join(a.builddir, "lagtop"), "--once", "--format", "csv", "-b",
+                                            sim.bootstrap, "--timeout", "120s"])
+            cpu, _ = c.stop()
+            if rc == 0:
+                cs_walls.append(wall)
+                cs_cpus.append(cpu)
         res["once_wall"], res["once_cpu"] = median(walls), median(cpus)
+        res["once_cs_wall"], res["once_cs_cpu"] = median(cs_walls), median(cs_cpus)
+        if res["once_wall"] and res["once_cs_wall"]:
+            res["once_cs_ratio"] = res["once_cs_wall"] / res["once_wall"]
 
         # the peer
         walls, cpus, inner = [], [], []
@@ -213,7 +231,9 @@ def idle_dashboard(a, bootstrap, extra):
     """CPU share of one core used by `lagtop -i 2` in a detached tmux over a.idle_seconds, or a reason string."""
     if not a.tmux or not shutil.which(a.tmux):
         return "no tmux"
-    sock = "lagtop-bench-%d" % os.getpid()
+    # a socket of its own per call: a server just killed by the previous call may still hold the old one
+    # ("server exited unexpectedly" for the second dashboard)
+    sock = "lagtop-bench-%d-%d" % (os.getpid(), len(extra))
     tm = [a.tmux, "-L", sock, "-f", "/dev/null"]
     cmd = "%s %s -b %s -i 2" % (os.path.join(a.builddir, "lagtop"), " ".join(extra), bootstrap)
     subprocess.run(tm + ["new-session", "-d", "-x", "200", "-y", "50", "exec " + cmd], check=False)
@@ -272,10 +292,13 @@ def print_table(results, draw):
     row("first (cold) refresh wall ms", "cold_wall", "%.1f")
     row("lagtop --once wall ms", "once_wall", "%.0f")
     row("lagtop --once CPU ms", "once_cpu", "%.0f")
+    row("lagtop --once, commit stream, wall ms", "once_cs_wall", "%.0f")
+    row("lagtop --once, commit stream, CPU ms", "once_cs_cpu", "%.0f")
+    row("  commit stream / no commit stream", "once_cs_ratio", "%.2fx", "M <= 1.3x", ("M", lambda v: v <= 1.3))
     row("peer (kafka-python) process wall ms", "peer_wall", "%.0f")
     row("peer: the table alone (no startup) ms", "peer_inner", "%.0f")
     row("peer (kafka-python) CPU ms", "peer_cpu", "%.0f")
-    row("speed-up: peer process / --once", "speedup_once", "%.1fx", "M >= 10x", ("M", lambda v: v >= 10))
+    row("speed-up: peer process / --once", "speedup_once", "%.1fx", "M >= 25x", ("M", lambda v: v >= 25))
     row("speed-up: peer table / refresh", "speedup", "%.1fx", "M >= 10x", ("M", lambda v: v >= 10))
     row("peak RSS MB (refreshing process)", "rss", "%.1f", "L <= 128", ("L", lambda v: v <= 128))
     row("  peak RSS MB after the cold refresh", "cold_rss", "%.1f")
@@ -378,6 +401,9 @@ def main():
     ap.add_argument("--no-idle", action="store_true")
     ap.add_argument("--no-draw", action="store_true")
     ap.add_argument("--draw-rows", type=int, default=100000)
+    ap.add_argument("--real-kafka", default="S,M",
+                    help="scenarios on a real Kafka 4.x broker, comma-separated (T, S, M; bench/real_kafka.py: "
+                         "S ~20 s, M ~65 s), or none")
     a = ap.parse_args()
     names = [n.strip() for n in a.scenarios.split(",") if n.strip()]
     for n in names:
@@ -393,6 +419,11 @@ def main():
         if not a.no_draw:
             draw = bench_draw(a)
         print_table(results, draw)
+        if a.real_kafka != "none":
+            import real_kafka
+            print()
+            real_kafka.print_table({n.strip(): real_kafka.bench(a, n.strip(), timed)
+                                    for n in a.real_kafka.split(",") if n.strip() in real_kafka.SCENARIOS})
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

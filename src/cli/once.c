@@ -108,6 +108,7 @@ int mode_once(const struct lt_options *o)
 
 	struct lt_collector_conf conf;
 	target_collector_conf(&t, o->timeout_ms, &conf);
+	conf.one_shot = true;
 	lt_pos_sources_conf positions;
 	config_position_sources(&t.positions, &positions);
 	conf.positions = &positions;

@@ -434,13 +434,31 @@ static const char *const csv_header[] = {
 };
 #define CSV_COLS (sizeof csv_header / sizeof csv_header[0])
 
-static char *num_or_empty(bool known, int64_t v)
+/* v in decimal into buf (at least 21 bytes), or NULL (an empty field) when unknown. By hand: printf's
+ * machinery was a tenth of a `--once --format csv` on 32,000 rows. */
+static const char *num_or_empty(char *buf, bool known, int64_t v)
 {
-	return known ? xasprintf("%lld", (long long)v) : NULL;
+	if (!known)
+		return NULL;
+	char tmp[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	char *d = buf;
+	if (v < 0)
+		*d++ = '-';
+	while (n)
+		*d++ = tmp[--n];
+	*d = '\0';
+	return buf;
 }
 
 int output_csv(FILE *out, const lt_snapshot *s)
 {
+	flockfile(out); /* one lock for the whole table instead of one per field */
 	int rc = csv_write_row(out, csv_header, CSV_COLS);
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];
@@ -450,34 +468,33 @@ int output_csv(FILE *out, const lt_snapshot *s)
 			/* A group without partitions still gets a row (group and state only). */
 			const lt_partition *p = k < g->n_partitions ? &g->partitions[k] : NULL;
 			const lt_member *m = p ? partition_member(g, p) : NULL;
-			char *owned[9] = { 0 };
+			char num[9][24];
 			const char *f[CSV_COLS] = { g->group, group_state_name(g->state) };
 			f[13] = group_type_name(g->type);
 			f[14] = g->members_unreadable ? "false" : "true";
 			if (p) {
 				f[2] = p->topic;
-				f[3] = owned[0] = xasprintf("%d", (int)p->partition);
-				f[4] = owned[1] = num_or_empty(p->log_start >= 0, p->log_start);
-				f[5] = owned[2] = num_or_empty(p->committed >= 0, p->committed);
-				f[6] = owned[3] = num_or_empty(p->log_end >= 0, p->log_end);
-				f[7] = owned[4] = num_or_empty(p->has_lag, p->lag);
-				f[8] = owned[5] = num_or_empty(p->has_time_lag, p->time_lag_ms);
+				f[3] = num_or_empty(num[0], true, p->partition);
+				f[4] = num_or_empty(num[1], p->log_start >= 0, p->log_start);
+				f[5] = num_or_empty(num[2], p->committed >= 0, p->committed);
+				f[6] = num_or_empty(num[3], p->log_end >= 0, p->log_end);
+				f[7] = num_or_empty(num[4], p->has_lag, p->lag);
+				f[8] = num_or_empty(num[5], p->has_time_lag, p->time_lag_ms);
 				f[9] = status_evaluated(p->status) ? status_name(p->status) : NULL;
 				f[10] = m ? m->member_id : NULL;
 				f[11] = m ? m->host : NULL;
 				f[12] = m ? m->client_id : NULL;
 				int64_t uncommitted = 0;
 				bool has_unc = partition_uncommitted(p, &uncommitted);
-				f[15] = owned[6] = num_or_empty(p->has_position, p->position);
-				f[16] = owned[7] = num_or_empty(has_unc, uncommitted);
+				f[15] = num_or_empty(num[6], p->has_position, p->position);
+				f[16] = num_or_empty(num[7], has_unc, uncommitted);
 				f[17] = position_source(s, p);
-				f[18] = owned[8] = num_or_empty(p->has_position, p->position_age_ms);
+				f[18] = num_or_empty(num[8], p->has_position, p->position_age_ms);
 				f[19] = p->flags & LT_PF_NOT_COMMITTING ? "true" : "false";
 			}
 			rc |= csv_write_row(out, f, CSV_COLS);
-			for (size_t o = 0; o < 9; o++)
-				free(owned[o]);
 		}
 	}
+	funlockfile(out);
 	return rc ? -1 : 0;
 }

@@ -41,6 +41,9 @@ endif
 ## End to end: kafka-python commits at known moments, `lagtop --once` reports them; off and denied.
 TESTS += tests/integration/test_commitstream_sim.py
 EXTRA_DIST += tests/integration/test_commitstream_sim.py
+## --once knows where __consumer_offsets ends (its end at the start) and prints what a read to EOF prints
+TESTS += tests/integration/test_once_commit_end.py
+EXTRA_DIST += tests/integration/test_once_commit_end.py
 ## Offsets that really expire: the sim's expiry against lagtop's forecast, and the expired display.
 TESTS += tests/integration/test_expiry_sim.py
 EXTRA_DIST += tests/integration/test_expiry_sim.py

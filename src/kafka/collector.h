@@ -36,6 +36,7 @@ struct lt_collector_conf {
 	bool commit_stream;          /* read __consumer_offsets for commit times (commit_snapshot.h) */
 	bool commit_epochs;          /* keep the commits' leader epochs (lt_commit_epoch; librdkafka >= 2.1) */
 	int64_t expiry_horizon_ms;   /* warn when offsets expire sooner; <= 0: the default (3 days) */
+	bool one_shot;               /* --once: the commit stream only loads its history (commit_reader_start_once) */
 	const lt_pos_sources_conf *positions; /* consumers' position sources (issue 15); NULL or none: off */
 };
 

@@ -238,6 +238,7 @@ lt_reader_state commit_reader_wait_loaded(lt_commit_reader *r, int timeout_ms)
 {
 	int64_t deadline = now_mono_ms() + timeout_ms;
 	for (;;) {
+		uint64_t seen = commit_reader_changes(r);
 		lt_reader_state st = commit_reader_state(r, NULL, 0);
 		if (st == LT_READER_DENIED || st == LT_READER_FAILED || now_mono_ms() >= deadline)
 			return st;
@@ -250,7 +251,8 @@ lt_reader_state commit_reader_wait_loaded(lt_commit_reader *r, int timeout_ms)
 			    (strncmp(note, "asking", 6) != 0 && strncmp(note, "not asked", 9) != 0))
 				return st;
 		}
-		struct timespec ts = {.tv_sec = 0, .tv_nsec = 20 * 1000000L};
-		nanosleep(&ts, NULL);
+		/* woken by the reader's next change (bounded: the deadline, and a stop that changes nothing) */
+		int64_t left = deadline - now_mono_ms();
+		commit_reader_wait_change(r, seen, left < 100 ? (int)(left > 0 ? left : 1) : 100);
 	}
 }

@@ -16,11 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/types.h> /* ssize_t */
 
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
 #define POLL_MS             100
+/* While loading, the queue is polled this often so that a partition whose history ends in records the
+ * application never sees (transaction markers) is found loaded by its position within a few ms. */
+#define LOADING_POLL_MS     5
+#define POSITION_CHECK_MS   20
+#define CONSUME_BATCH       256
 /* The topic lookup is a blocking rd_kafka_metadata call, and stopping the reader waits for it (the
  * handle cannot be destroyed under it): so the first attempt waits LOOKUP_FIRST_MS, and each attempt
  * that times out doubles the next one up to LOOKUP_MAX_MS — a cluster that never answered costs a quick
@@ -31,6 +37,9 @@
 #define RETRY_MS            3000
 #define ADMIN_TIMEOUT_MS    10000
 #define RETENTION_RETRY_MS  60000 /* a failed DescribeConfigs is asked again this much later */
+
+/* How a partition's history was found loaded (LAGTOP_DEBUG prints the counts once live). */
+enum loaded_by { LOADED_EMPTY, LOADED_BY_RECORD, LOADED_BY_POSITION, LOADED_BY_EOF, LOADED_HOW };
 
 struct lt_commit_reader {
 	pthread_t thread;
@@ -48,15 +57,26 @@ struct lt_commit_reader {
 	int32_t n_read;  /* partitions of read_to (set once the topic is found) */
 	int64_t *read_to; /* per partition: every record below this offset is in the stream (commit_reader_reached) */
 
+	pthread_cond_t changed; /* broadcast with mu held whenever state or retention change */
+	uint64_t changes;       /* under mu: counts those changes */
+
 	/* reader thread only */
 	int32_t n_parts;
-	bool *eof;
+	bool *eof;           /* per partition: its history is loaded */
 	int32_t n_eof;
+	int64_t *end;        /* per partition: its end when the reader started (ListOffsets latest, read_committed:
+	                      * the last stable offset), -1 when unknown; the history is loaded at this position */
+	int64_t *begin;      /* per partition: its log start then, or RD_KAFKA_OFFSET_BEGINNING when unknown */
+	bool *consuming;     /* per partition: consume_start called (empty ones wait until the reader is live) */
+	bool one_shot;       /* commit_reader_start_once: stopped once loaded, so empty partitions are never started */
+	bool eof_only;       /* LAGTOP_COMMIT_END=eof: loaded at partition-EOF events only (the reference path) */
+	int64_t position_checked_at; /* monotonic ms */
+	int64_t started_ms;          /* monotonic ms, commit_reader_start */
+	int loaded_by[LOADED_HOW];
 	int32_t broker_id; /* whom to ask for the retention */
 	int lookup_ms;     /* the next topic lookup's timeout (LOOKUP_FIRST_MS, doubling) */
 	rd_kafka_topic_t *rkt;
-	rd_kafka_queue_t *q; /* every partition's messages */
-	int32_t started;     /* partitions 0..started-1 are being consumed */
+	rd_kafka_queue_t *q; /* every partition's messages (set under mu: commit_reader_stop wakes it) */
 	rd_kafka_queue_t *admin_q;
 	bool admin_pending;
 	int64_t retention_retry_at; /* monotonic ms; 0: no retry planned */
@@ -82,6 +102,8 @@ __attribute__((format(printf, 3, 4))) static void set_state(lt_commit_reader *r,
 	va_start(ap, fmt);
 	vsnprintf(r->why, sizeof r->why, fmt, ap);
 	va_end(ap);
+	r->changes++;
+	pthread_cond_broadcast(&r->changed);
 	pthread_mutex_unlock(&r->mu);
 }
 
@@ -92,6 +114,8 @@ __attribute__((format(printf, 2, 3))) static void set_retention_note(lt_commit_r
 	va_start(ap, fmt);
 	vsnprintf(r->retention_note, sizeof r->retention_note, fmt, ap);
 	va_end(ap);
+	r->changes++;
+	pthread_cond_broadcast(&r->changed);
 	pthread_mutex_unlock(&r->mu);
 }
 
@@ -187,6 +211,8 @@ static void take_retention(lt_commit_reader *r, const char *value)
 	r->retention_ms = (int64_t)min * 60000;
 	r->retention_note[0] = '\0';
 	commit_stream_set_retention(r->stream, r->retention_ms);
+	r->changes++;
+	pthread_cond_broadcast(&r->changed);
 	pthread_mutex_unlock(&r->mu);
 }
 
@@ -236,36 +262,92 @@ static void retention_tick(lt_commit_reader *r)
 	}
 }
 
-/* A partition's history is loaded: the reader is live once every partition is. */
-static void mark_loaded(lt_commit_reader *r, int32_t partition)
+static void start_partition(lt_commit_reader *r, int32_t p, int64_t offset);
+
+/* Every record of the partition below offset is in the stream (commit_reader_reached reads it). */
+static void read_to_advance(lt_commit_reader *r, int32_t partition, int64_t offset)
+{
+	pthread_mutex_lock(&r->mu);
+	if (partition >= 0 && partition < r->n_read && offset > r->read_to[partition])
+		r->read_to[partition] = offset;
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* A partition's history is loaded: the reader is live once every partition is, and then starts reading
+ * the partitions that were empty at the start (from their end then: nothing is missed). */
+static void mark_loaded(lt_commit_reader *r, int32_t partition, enum loaded_by how)
 {
 	if (partition < 0 || partition >= r->n_parts || r->eof[partition])
 		return;
 	r->eof[partition] = true;
-	if (++r->n_eof == r->n_parts)
-		set_state(r, LT_READER_LIVE, "%s", "");
+	r->loaded_by[how]++;
+	/* empty, or read up to its end by position (transaction markers): every record below that end is in
+	 * the stream, which the steady refresh's commit_reader_reached needs to know without an EOF event */
+	if ((how == LOADED_EMPTY || how == LOADED_BY_POSITION) && r->end[partition] >= 0)
+		read_to_advance(r, partition, r->end[partition]);
+	if (++r->n_eof < r->n_parts)
+		return;
+	set_state(r, LT_READER_LIVE, "%s", "");
+	if (getenv("LAGTOP_DEBUG"))
+		fprintf(stderr, "lagtop: commit stream: the history of %d partitions loaded in %lld ms: %d empty, %d at "
+		        "a record, %d by position (transaction markers), %d at partition EOF\n", r->n_parts,
+		        (long long)(now_mono_ms() - r->started_ms), r->loaded_by[LOADED_EMPTY],
+		        r->loaded_by[LOADED_BY_RECORD], r->loaded_by[LOADED_BY_POSITION], r->loaded_by[LOADED_BY_EOF]);
+	for (int32_t p = 0; p < r->n_parts && !r->one_shot; p++)
+		if (!r->consuming[p])
+			start_partition(r, p, r->end[p] >= 0 ? r->end[p] : RD_KAFKA_OFFSET_END);
 }
 
-/* Whether message m is the last one of its partition's history: its offset reaches the end the last
- * fetch answer reported (librdkafka caches it; with read_committed it is the last stable offset). This
- * knows the end at once, where the partition-EOF event comes only after the next, empty fetch — which
- * the broker holds for fetch.wait.max.ms (500 ms): that wait was most of a `--once` with the commit
- * stream on. EOF stays the rule for empty partitions and for a history that ends in records the
- * consumer never sees (transaction markers). */
-static bool at_known_end(lt_commit_reader *r, const rd_kafka_message_t *m)
+/* Where "loaded" is known. Each partition's end is read when the reader starts (ListOffsets latest with
+ * read_committed: the last stable offset), and its history is loaded once the consumer's position — the
+ * offset after the last record the application was given or librdkafka consumed for it, transaction
+ * markers included — reaches that end. The partition-EOF event, which comes only after a fetch that the
+ * broker holds for fetch.wait.max.ms (500 ms) when nothing is left, stays as the fallback: for a partition
+ * whose end is unknown, and for the rare history whose last records are gone (a compacted tail: the
+ * position stops below the end, the fetch position reaches it, EOF). Commits made after the start are
+ * not waited for: they are what the live stream follows. */
+static bool reached_end(lt_commit_reader *r, int32_t p, int64_t position)
 {
+	if (r->end[p] >= 0)
+		return position >= r->end[p];
+	/* end unknown: the end the last fetch answer reported (librdkafka caches the high watermark) */
 	int64_t lo = -1, hi = -1;
-	if (rd_kafka_get_watermark_offsets(r->rk, LT_OFFSETS_TOPIC, m->partition, &lo, &hi) != RD_KAFKA_RESP_ERR_NO_ERROR)
+	if (rd_kafka_get_watermark_offsets(r->rk, LT_OFFSETS_TOPIC, p, &lo, &hi) != RD_KAFKA_RESP_ERR_NO_ERROR)
 		return false;
-	return hi >= 0 && m->offset + 1 >= hi;
+	return hi >= 0 && position >= hi;
 }
 
-/* Partitions whose history is empty (log start = log end) are loaded before any fetch: asked with two
- * ListOffsets per broker (offsets_for_times with -2, then -1). Without this, a broker leading only empty
- * partitions holds the first fetch for fetch.wait.max.ms before the EOF events come. A failure or a
- * slow answer (a short timeout: stopping waits for this call) only loses the shortcut. */
-static void mark_empty_loaded(lt_commit_reader *r)
+/* Partitions whose last records are transaction markers (or aborted records) never show their last
+ * offset to the application: their position says they are done. Asked for the partitions still loading. */
+static void check_positions(lt_commit_reader *r)
 {
+	r->position_checked_at = now_mono_ms();
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(r->n_parts - r->n_eof);
+	for (int32_t p = 0; p < r->n_parts; p++)
+		if (!r->eof[p] && r->consuming[p] && r->end[p] >= 0)
+			rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p);
+	if (l->cnt > 0 && rd_kafka_position(r->rk, l) == RD_KAFKA_RESP_ERR_NO_ERROR)
+		for (int i = 0; i < l->cnt; i++)
+			if (!l->elems[i].err && l->elems[i].offset >= 0 && reached_end(r, l->elems[i].partition, l->elems[i].offset))
+				mark_loaded(r, l->elems[i].partition, LOADED_BY_POSITION);
+	rd_kafka_topic_partition_list_destroy(l);
+}
+
+/* Each partition's log start and end when the reader starts: two ListOffsets per broker
+ * (offsets_for_times with -2, then -1; read_committed makes -1 the last stable offset). Empty partitions
+ * are loaded before any fetch; the others are read from their log start as an absolute offset, so every
+ * partition is fetchable at once (a logical BEGINNING costs each partition its own offset lookup, and a
+ * fetch sent while the others wait for theirs is held by the broker when it has nothing). A failure or a
+ * slow answer (a short timeout: stopping waits for this call) only loses the shortcut: those partitions
+ * start at BEGINNING and finish at their EOF event. */
+static void read_bounds(lt_commit_reader *r)
+{
+	for (int32_t p = 0; p < r->n_parts; p++) {
+		r->end[p] = -1;
+		r->begin[p] = RD_KAFKA_OFFSET_BEGINNING;
+	}
+	if (r->eof_only)
+		return;
 	rd_kafka_topic_partition_list_t *l[2];
 	static const int64_t which[2] = { RD_KAFKA_OFFSET_BEGINNING, RD_KAFKA_OFFSET_END };
 	for (int w = 0; w < 2; w++) {
@@ -278,27 +360,23 @@ static void mark_empty_loaded(lt_commit_reader *r)
 		/* offsets_for_times keeps the list's order */
 		for (int i = 0; i < l[0]->cnt && i < l[1]->cnt; i++) {
 			const rd_kafka_topic_partition_t *a = &l[0]->elems[i], *b = &l[1]->elems[i];
-			if (!a->err && !b->err && a->offset >= 0 && a->offset >= b->offset)
-				mark_loaded(r, a->partition);
+			int32_t p = a->partition;
+			if (a->err || b->err || a->offset < 0 || b->offset < 0 || p < 0 || p >= r->n_parts)
+				continue;
+			r->begin[p] = a->offset;
+			r->end[p] = b->offset;
 		}
 	}
 	rd_kafka_topic_partition_list_destroy(l[0]);
 	rd_kafka_topic_partition_list_destroy(l[1]);
 }
 
-static void read_to_advance(lt_commit_reader *r, int32_t partition, int64_t offset)
-{
-	pthread_mutex_lock(&r->mu);
-	if (partition >= 0 && partition < r->n_read && offset > r->read_to[partition])
-		r->read_to[partition] = offset;
-	pthread_mutex_unlock(&r->mu);
-}
 
 static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 {
 	if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
 		read_to_advance(r, m->partition, m->offset); /* an EOF's offset is the partition's end */
-		mark_loaded(r, m->partition);
+		mark_loaded(r, m->partition, LOADED_BY_EOF);
 		return;
 	}
 	if (m->err) {
@@ -334,15 +412,28 @@ static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 	if (m->partition >= 0 && m->partition < r->n_read && m->offset + 1 > r->read_to[m->partition])
 		r->read_to[m->partition] = m->offset + 1;
 	pthread_mutex_unlock(&r->mu);
-	if (m->partition >= 0 && m->partition < r->n_parts && !r->eof[m->partition] && at_known_end(r, m))
-		mark_loaded(r, m->partition);
+	if (!r->eof_only && m->partition >= 0 && m->partition < r->n_parts && !r->eof[m->partition] &&
+	    reached_end(r, m->partition, m->offset + 1))
+		mark_loaded(r, m->partition, LOADED_BY_RECORD);
+}
+
+static void start_partition(lt_commit_reader *r, int32_t p, int64_t offset)
+{
+	if (rd_kafka_consume_start_queue(r->rkt, p, offset, r->q) < 0) {
+		set_state(r, LT_READER_FAILED, "cannot read %s [%d]: %s", LT_OFFSETS_TOPIC, p,
+		          rd_kafka_err2str(rd_kafka_last_error()));
+		return;
+	}
+	r->consuming[p] = true;
 }
 
 static void stop_consuming(lt_commit_reader *r)
 {
-	for (int32_t p = 0; p < r->started; p++)
-		rd_kafka_consume_stop(r->rkt, p);
-	r->started = 0;
+	for (int32_t p = 0; p < r->n_parts && r->consuming; p++) {
+		if (r->consuming[p])
+			rd_kafka_consume_stop(r->rkt, p);
+		r->consuming[p] = false;
+	}
 }
 
 static void *reader_main(void *arg)
@@ -360,27 +451,46 @@ static void *reader_main(void *arg)
 	r->read_to = xcalloc((size_t)r->n_parts, sizeof *r->read_to);
 	r->n_read = r->n_parts;
 	pthread_mutex_unlock(&r->mu);
+	r->end = xcalloc((size_t)r->n_parts, sizeof *r->end);
+	r->begin = xcalloc((size_t)r->n_parts, sizeof *r->begin);
+	r->consuming = xcalloc((size_t)r->n_parts, sizeof *r->consuming);
 	set_state(r, LT_READER_LOADING, "reading the commit history of %d partitions", r->n_parts);
-	mark_empty_loaded(r);
+	ask_retention(r); /* its answer comes while the history loads */
+	read_bounds(r);
 	r->rkt = rd_kafka_topic_new(r->rk, LT_OFFSETS_TOPIC, NULL);
-	r->q = rd_kafka_queue_new(r->rk);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(r->rk);
+	pthread_mutex_lock(&r->mu); /* commit_reader_stop wakes it */
+	r->q = q;
+	pthread_mutex_unlock(&r->mu);
+	for (int32_t p = 0; p < r->n_parts; p++)
+		if (r->end[p] >= 0 && r->begin[p] >= r->end[p])
+			mark_loaded(r, p, LOADED_EMPTY); /* empty: read from its end once the reader is live */
 	for (int32_t p = 0; p < r->n_parts; p++) {
-		if (rd_kafka_consume_start_queue(r->rkt, p, RD_KAFKA_OFFSET_BEGINNING, r->q) < 0) {
-			set_state(r, LT_READER_FAILED, "cannot read %s [%d]: %s", LT_OFFSETS_TOPIC, p,
-			          rd_kafka_err2str(rd_kafka_last_error()));
-			return NULL;
-		}
-		r->started = p + 1;
+		if (r->eof[p])
+			continue;
+		start_partition(r, p, r->begin[p]);
+		if (!r->consuming[p])
+			return NULL; /* FAILED, state says why */
 	}
-	ask_retention(r);
 
 	bool denied = false;
+	rd_kafka_message_t *batch[CONSUME_BATCH];
 	while (!atomic_load(&r->stop) && !denied) {
-		rd_kafka_message_t *m = rd_kafka_consume_queue(r->q, POLL_MS);
-		if (m) {
-			on_message(r, m, &denied);
-			rd_kafka_message_destroy(m);
+		bool loading = r->n_eof < r->n_parts;
+		/* what is queued, in batches without waiting (a batch call with a timeout waits for a full
+		 * batch); when nothing is, one message with a wait */
+		ssize_t n = rd_kafka_consume_batch_queue(r->q, 0, batch, CONSUME_BATCH);
+		if (n <= 0 && !atomic_load(&r->stop)) {
+			batch[0] = rd_kafka_consume_queue(r->q, loading ? LOADING_POLL_MS : POLL_MS);
+			n = batch[0] ? 1 : 0;
 		}
+		for (ssize_t i = 0; i < n; i++) {
+			if (!denied)
+				on_message(r, batch[i], &denied);
+			rd_kafka_message_destroy(batch[i]);
+		}
+		if (loading && !r->eof_only && (n == 0 || now_mono_ms() - r->position_checked_at >= POSITION_CHECK_MS))
+			check_positions(r);
 		rd_kafka_poll(r->rk, 0); /* serve librdkafka's own events (logs, errors) */
 		retention_tick(r);
 	}
@@ -415,8 +525,8 @@ static void quiet_error(rd_kafka_t *rk, int err, const char *reason, void *opaqu
 	(void)rk, (void)err, (void)reason, (void)opaque;
 }
 
-lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-                                      size_t errlen)
+static lt_commit_reader *start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, bool one_shot, char *err,
+                               size_t errlen)
 {
 	rd_kafka_conf_set_log_cb(conf, quiet_log);
 	rd_kafka_conf_set_error_cb(conf, quiet_error);
@@ -435,6 +545,10 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 	     * 22 s (each pause of a partition's fetch costs a backoff). */
 	    {"queued.max.messages.kbytes", "2048"}, {"fetch.message.max.bytes", "524288"},
 	};
+	if (one_shot && conf_set(conf, "fetch.wait.max.ms", "10", err, errlen) < 0) {
+		rd_kafka_conf_destroy(conf);
+		return NULL;
+	}
 	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
 		if (conf_set(conf, props[i][0], props[i][1], err, errlen) < 0) {
 			rd_kafka_conf_destroy(conf);
@@ -454,13 +568,19 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 	r->stream = commit_stream_new(sconf);
 	r->retention_ms = -1;
 	r->lookup_ms = LOOKUP_FIRST_MS;
+	r->one_shot = one_shot;
+	r->started_ms = now_mono_ms();
 	r->broker_id = -1;
 	snprintf(r->why, sizeof r->why, "looking up %s", LT_OFFSETS_TOPIC);
 	snprintf(r->retention_note, sizeof r->retention_note, "not asked yet");
+	const char *end_rule = getenv("LAGTOP_COMMIT_END");
+	r->eof_only = end_rule && strcmp(end_rule, "eof") == 0;
 	atomic_init(&r->stop, false);
 	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->changed, NULL);
 	if (pthread_create(&r->thread, NULL, reader_main, r) != 0) {
 		snprintf(err, errlen, "commit reader: cannot start a thread");
+		pthread_cond_destroy(&r->changed);
 		pthread_mutex_destroy(&r->mu);
 		commit_stream_free(r->stream);
 		rd_kafka_destroy(rk);
@@ -470,11 +590,28 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
 	return r;
 }
 
+lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
+                                      size_t errlen)
+{
+	return start(conf, sconf, false, err, errlen);
+}
+
+lt_commit_reader *commit_reader_start_once(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
+                                           size_t errlen)
+{
+	return start(conf, sconf, true, err, errlen);
+}
+
 void commit_reader_stop(lt_commit_reader *r)
 {
 	if (!r)
 		return;
 	atomic_store(&r->stop, true);
+	/* the thread may be waiting for a message (up to POLL_MS): --once stops it right after printing */
+	pthread_mutex_lock(&r->mu);
+	if (r->q)
+		rd_kafka_queue_yield(r->q);
+	pthread_mutex_unlock(&r->mu);
 	pthread_join(r->thread, NULL);
 	stop_consuming(r);
 	if (r->q)
@@ -484,10 +621,14 @@ void commit_reader_stop(lt_commit_reader *r)
 	if (r->admin_q)
 		rd_kafka_queue_destroy(r->admin_q);
 	rd_kafka_destroy(r->rk);
+	pthread_cond_destroy(&r->changed);
 	pthread_mutex_destroy(&r->mu);
 	commit_stream_free(r->stream);
 	free(r->eof);
 	free(r->read_to);
+	free(r->end);
+	free(r->begin);
+	free(r->consuming);
 	free(r);
 }
 
@@ -499,6 +640,30 @@ lt_reader_state commit_reader_state(lt_commit_reader *r, char *why, size_t len)
 		snprintf(why, len, "%s", r->why);
 	pthread_mutex_unlock(&r->mu);
 	return st;
+}
+
+uint64_t commit_reader_changes(lt_commit_reader *r)
+{
+	pthread_mutex_lock(&r->mu);
+	uint64_t n = r->changes;
+	pthread_mutex_unlock(&r->mu);
+	return n;
+}
+
+void commit_reader_wait_change(lt_commit_reader *r, uint64_t seen, int ms)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&r->mu);
+	while (r->changes == seen && pthread_cond_timedwait(&r->changed, &r->mu, &until) == 0) {
+	}
+	pthread_mutex_unlock(&r->mu);
 }
 
 bool commit_reader_topic_missing(lt_commit_reader *r)
@@ -536,6 +701,23 @@ int32_t commit_reader_partitions(lt_commit_reader *r)
 	int32_t n = r->n_read;
 	pthread_mutex_unlock(&r->mu);
 	return n;
+}
+
+rd_kafka_resp_err_t commit_reader_ends(lt_commit_reader *r, int64_t *end, int32_t n, int timeout_ms)
+{
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
+	for (int32_t p = 0; p < n; p++)
+		rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p)->offset = RD_KAFKA_OFFSET_END;
+	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(r->rk, l, timeout_ms > 0 ? timeout_ms : 1);
+	for (int i = 0; e == RD_KAFKA_RESP_ERR_NO_ERROR && i < l->cnt; i++) {
+		const rd_kafka_topic_partition_t *tp = &l->elems[i];
+		if (tp->err)
+			e = tp->err;
+		else if (tp->partition >= 0 && tp->partition < n)
+			end[tp->partition] = tp->offset;
+	}
+	rd_kafka_topic_partition_list_destroy(l);
+	return e;
 }
 
 bool commit_reader_reached(lt_commit_reader *r, const int64_t *end, int32_t n)

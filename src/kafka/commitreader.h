@@ -39,8 +39,22 @@ typedef struct lt_commit_reader lt_commit_reader;
  * from the brokers. Returns NULL with err on a configuration error. */
 lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
                                       size_t errlen);
+/* The same for a reader that only loads the history and is then stopped (--once): an empty fetch is
+ * answered after 10 ms instead of the broker's wait of 500 ms — a partition at its end in a fetch that
+ * holds nothing else (librdkafka sends a broker's first fetch as soon as one partition is ready, before
+ * the others join it) would otherwise hold the others back for that long —, and the partitions that were
+ * empty are not started once it is live. A dashboard's reader keeps the default wait: while live, every
+ * partition is at its end and a short wait is a busy loop. */
+lt_commit_reader *commit_reader_start_once(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
+                                           size_t errlen);
+
 /* Stops the thread and frees everything. NULL is fine. */
 void commit_reader_stop(lt_commit_reader *r);
+
+/* A counter of changes to the state and the retention, and a wait (up to ms) until it differs from seen:
+ * read the counter, then what you need, then wait with the counter read first — nothing is missed. */
+uint64_t commit_reader_changes(lt_commit_reader *r);
+void commit_reader_wait_change(lt_commit_reader *r, uint64_t seen, int ms);
 
 /* The state, and in why a one-line explanation ("" when LIVE with nothing to say). */
 lt_reader_state commit_reader_state(lt_commit_reader *r, char *why, size_t len);
@@ -58,6 +72,11 @@ int64_t commit_reader_retention(lt_commit_reader *r, char *note, size_t len);
  * read up to end[p] (an offset from ListOffsets: the last stable offset under read_committed) and the
  * reader is live. */
 int32_t commit_reader_partitions(lt_commit_reader *r);
+/* Where each of the n partitions ends now, asked through the reader's own handle (read_committed: the
+ * last stable offset, which is as far as the reader can ever read; the collector's handle reads
+ * uncommitted and would name offsets beyond an open transaction's). RD_KAFKA_RESP_ERR_NO_ERROR with
+ * end[0..n) filled, or the error. Any thread; the reader must not be stopped concurrently. */
+rd_kafka_resp_err_t commit_reader_ends(lt_commit_reader *r, int64_t *end, int32_t n, int timeout_ms);
 bool commit_reader_reached(lt_commit_reader *r, const int64_t *end, int32_t n);
 
 /* Locks the stream for reading (commit_stream_stats and friends) and returns it; unlock soon:

@@ -1178,12 +1178,16 @@ static bool steady_sync(struct lt_refresh_ctx *rc, int64_t deadline, const bool 
 	int wait_ms = rc->timeout_ms / 5;
 	wait_ms = wait_ms > SYNC_MAX_MS ? SYNC_MAX_MS : wait_ms < 200 ? 200 : wait_ms;
 	int64_t sync_deadline = now_mono_ms() + wait_ms < deadline ? now_mono_ms() + wait_ms : deadline;
+	/* The ends as the collector's handle reads them (high watermarks) first: one ListOffsets on its idle
+	 * connections. An open transaction keeps the reader (read_committed) below the high watermark, so a
+	 * stream that has not reached it in half the wait is asked again against the ends its own handle sees
+	 * (last stable offsets; that request queues behind the reader's held fetch, hence second). */
+	int64_t *end = xcalloc((size_t)n, sizeof *end);
 	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
 	for (int32_t p = 0; p < n; p++)
 		rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p)->offset = RD_KAFKA_OFFSET_END;
 	int r = refresh_remaining_ms(sync_deadline);
 	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(client_rk(rc->client), l, r > 0 ? r : 1);
-	int64_t *end = xcalloc((size_t)n, sizeof *end);
 	for (int i = 0; e == RD_KAFKA_RESP_ERR_NO_ERROR && i < l->cnt; i++) {
 		const rd_kafka_topic_partition_t *tp = &l->elems[i];
 		if (tp->err)
@@ -1197,10 +1201,19 @@ static bool steady_sync(struct lt_refresh_ctx *rc, int64_t deadline, const bool 
 		snprintf(rc->steady_note, sizeof rc->steady_note,
 			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC, rd_kafka_err2str(e));
 	} else {
-		while (!(ok = commit_reader_reached(rc->reader, end, n)) && refresh_remaining_ms(sync_deadline) > 0 &&
-		       !stopping(stop)) {
+		int64_t half = now_mono_ms() + (sync_deadline - now_mono_ms()) / 2;
+		while (!(ok = commit_reader_reached(rc->reader, end, n)) && now_mono_ms() < half && !stopping(stop)) {
 			struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
 			nanosleep(&ts, NULL);
+		}
+		if (!ok && !stopping(stop) && refresh_remaining_ms(sync_deadline) > 0 &&
+		    commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(sync_deadline)) ==
+			    RD_KAFKA_RESP_ERR_NO_ERROR) {
+			while (!(ok = commit_reader_reached(rc->reader, end, n)) &&
+			       refresh_remaining_ms(sync_deadline) > 0 && !stopping(stop)) {
+				struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
+				nanosleep(&ts, NULL);
+			}
 		}
 		if (!ok)
 			snprintf(rc->steady_note, sizeof rc->steady_note,

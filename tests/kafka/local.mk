@@ -22,6 +22,9 @@ EXTRA_DIST += tests/kafka/test_kafka_delete.py
 ## committed offsets that really expire (offsets.retention.minutes=1) vs lagtop's forecast; 3.9 and 4.x at once
 TESTS += tests/kafka/test_kafka_expiry.py
 EXTRA_DIST += tests/kafka/test_kafka_expiry.py
+## --once knows where __consumer_offsets ends: transactional, aborted and open commits; the same JSON as a read to EOF
+TESTS += tests/kafka/test_kafka_commit_end.py
+EXTRA_DIST += tests/kafka/test_kafka_commit_end.py
 ## secured clusters: SCRAM (SASL_PLAINTEXT, SASL_SSL), TLS, mutual TLS, ACLs (StandardAuthorizer); 4.x and 3.9
 TESTS += tests/kafka/test_kafka_secure.py
 EXTRA_DIST += tests/kafka/test_kafka_secure.py
