@@ -6,6 +6,7 @@
 #include <curses.h>
 #include <stdlib.h>
 
+#include "ui/keys.h"
 #include "ui/ui.h"
 
 #define KEY_ESC 27
@@ -62,31 +63,53 @@ void ui_choose_cluster(struct ui *u)
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
-void ui_clusters_key(struct ui *u, int ch)
+static void chooser_up(struct ui *u)
 {
-	int n = (int)u->clusters->n;
-	switch (ch) {
-	case KEY_UP:
-	case 'k':
-		if (u->popup_top > 0)
-			u->popup_top--;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		if (u->popup_top + 1 < n)
-			u->popup_top++;
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		u->popup = UI_POPUP_NONE;
-		if ((size_t)u->popup_top != u->clusters->current)
-			switch_cluster(u, (size_t)u->popup_top);
-		break;
-	case KEY_ESC:
-	case 'q':
-	case 'c': u->popup = UI_POPUP_NONE; break;
-	default: return;
-	}
+	if (u->popup_top > 0)
+		u->popup_top--;
 	u->dirty |= UI_DIRTY_DRAW;
 }
+
+static void chooser_down(struct ui *u)
+{
+	if (u->popup_top + 1 < (int)u->clusters->n)
+		u->popup_top++;
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
+static void chooser_switch(struct ui *u)
+{
+	u->popup = UI_POPUP_NONE;
+	if ((size_t)u->popup_top != u->clusters->current)
+		switch_cluster(u, (size_t)u->popup_top);
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
+static void chooser_close(struct ui *u)
+{
+	u->popup = UI_POPUP_NONE;
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
+/* clang-format off */
+static const struct ui_key chooser_keys[] = {
+	{ { KEY_UP }, "Up", NULL, "the previous cluster", UI_PANE_ALL, 0, chooser_up },
+	{ { 'k' }, "k", NULL, "the previous cluster", UI_PANE_ALL, 0, chooser_up },
+	{ { KEY_DOWN }, "Down", NULL, "the next cluster", UI_PANE_ALL, 0, chooser_down },
+	{ { 'j' }, "j", NULL, "the next cluster", UI_PANE_ALL, 0, chooser_down },
+	{ { '\n', '\r', KEY_ENTER }, "Enter", NULL, "switch to the cluster under the cursor", UI_PANE_ALL, 0,
+	  chooser_switch },
+	{ { KEY_ESC }, "Esc", NULL, "close without switching", UI_PANE_ALL, 0, chooser_close },
+	{ { 'q' }, "q", NULL, "close without switching", UI_PANE_ALL, 0, chooser_close },
+	{ { 'c' }, "c", NULL, "close without switching", UI_PANE_ALL, 0, chooser_close },
+};
+/* clang-format on */
+
+const struct ui_key_mode keys_clusters_mode = {
+    .name = "Cluster chooser",
+    .opened_by = "c",
+    .other_help = "do nothing",
+    .keys = chooser_keys,
+    .n = sizeof chooser_keys / sizeof chooser_keys[0],
+    .other = NULL,
+};

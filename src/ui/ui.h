@@ -135,13 +135,11 @@ const lt_group *ui_open_group_ptr(const struct ui *u); /* the open group in snap
 void ui_set_message(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_next_theme(struct ui *u);
 
-/* filter_ui.c: the filter prompt (/) */
+/* filter_ui.c: the filter prompt (/); its keys: keys_filter_mode (keys.h) */
 void ui_apply_filter_text(struct ui *u); /* from filter_buf */
-void ui_filter_key(struct ui *u, int ch); /* one key while the prompt is open */
 
-/* clusters_ui.c: the cluster chooser (c) and the switch */
+/* clusters_ui.c: the cluster chooser (c) and the switch; its keys: keys_clusters_mode (keys.h) */
 void ui_choose_cluster(struct ui *u); /* opens the cluster list popup */
-void ui_clusters_key(struct ui *u, int ch); /* one key while the chooser is open */
 
 void ui_set_mouse(struct ui *u, bool on); /* mouse.c: turns mouse reporting on or off (curses' mousemask) */
 
