@@ -407,26 +407,35 @@ bool keys_dispatch(struct ui *u, int code)
 	return keys_dispatch_mode(u, &keys_main_mode, code);
 }
 
-char **keys_mode_help_lines(const struct ui_key_mode *m, bool read_only, int name_width)
+char **keys_help_join(size_t n, const char *const *names, const char *const *helps, int name_width)
 {
-	const struct ui_key *t = m->keys;
-	char **lines = xcalloc(m->n + 1, sizeof *lines);
-	size_t n = 0;
-	for (size_t i = 0; i < m->n;) {
-		if (!keys_enabled(&t[i], read_only)) {
-			i++;
-			continue;
-		}
-		char names[64] = "";
+	char **lines = xcalloc(n + 1, sizeof *lines);
+	size_t out = 0;
+	for (size_t i = 0; i < n;) {
+		char joined[64] = "";
 		size_t j = i;
-		for (; j < m->n && strcmp(t[j].help, t[i].help) == 0; j++)
-			if (keys_enabled(&t[j], read_only))
-				snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j > i ? ", " : "",
-				         t[j].name);
-		lines[n++] = xasprintf("%-*s %s", name_width, names, t[i].help);
+		for (; j < n && strcmp(helps[j], helps[i]) == 0; j++)
+			snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s", j > i ? ", " : "",
+			         names[j]);
+		lines[out++] = xasprintf("%-*s %s", name_width, joined, helps[i]);
 		i = j;
 	}
-	lines[n] = NULL;
+	lines[out] = NULL;
+	return lines;
+}
+
+char **keys_mode_help_lines(const struct ui_key_mode *m, bool read_only, int name_width)
+{
+	const char **names = xcalloc(m->n + 1, sizeof *names), **helps = xcalloc(m->n + 1, sizeof *helps);
+	size_t n = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (keys_enabled(&m->keys[i], read_only)) {
+			names[n] = m->keys[i].name;
+			helps[n++] = m->keys[i].help;
+		}
+	char **lines = keys_help_join(n, names, helps, name_width);
+	free(names);
+	free(helps);
 	return lines;
 }
 

@@ -56,6 +56,11 @@ const struct ui_key_mode *keys_mode_at(size_t i);
  * entry matched (m->other, if any, has then had the key). */
 bool keys_dispatch_mode(struct ui *u, const struct ui_key_mode *m, int code);
 
+/* Help lines from parallel arrays of names and help texts: consecutive entries with the same help share a
+ * line ("Up, k   move up"). NULL-terminated, malloc'd; free with keys_help_free. The one joiner for every
+ * table (the reset dialog's too). */
+char **keys_help_join(size_t n, const char *const *names, const char *const *helps, int name_width);
+
 /* The help lines of one mode, as keys_help_lines. */
 char **keys_mode_help_lines(const struct ui_key_mode *m, bool read_only, int name_width);
 

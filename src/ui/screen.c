@@ -590,6 +590,28 @@ static void help_mode_keys(char ***lines, size_t *n, const struct ui_key_mode *m
 		add_line(lines, n, xasprintf("%-12s %s", "other keys", m->other_help));
 }
 
+/* The reset and delete dialog's keys, from its table (reset_dialog.c). */
+static void help_reset_keys(char ***lines, size_t *n)
+{
+	size_t nk = 0;
+	while (rd_keys_at(nk))
+		nk++;
+	const char **names = xcalloc(nk + 1, sizeof *names), **helps = xcalloc(nk + 1, sizeof *helps);
+	for (size_t i = 0; i < nk; i++) {
+		names[i] = rd_keys_at(i)->name;
+		helps[i] = rd_keys_at(i)->help;
+	}
+	add_line(lines, n, xstrdup(""));
+	add_line(lines, n, xstrdup(RD_KEYS_HEADING " (R, U, D):"));
+	char **keys = keys_help_join(nk, names, helps, 12);
+	for (size_t i = 0; keys[i]; i++)
+		add_line(lines, n, xstrdup(keys[i]));
+	keys_help_free(keys);
+	add_line(lines, n, xasprintf("%-12s %s", "other keys", "typed text: the target's value, or the group name"));
+	free(names);
+	free(helps);
+}
+
 static void draw_help(struct ui *u)
 {
 	char **lines = NULL;
@@ -607,6 +629,8 @@ static void draw_help(struct ui *u)
 	/* the keys of the modes that take them while open: the filter prompt, the cluster chooser, the popups */
 	for (size_t i = 1; keys_mode_at(i); i++)
 		help_mode_keys(&lines, &k, keys_mode_at(i), u->read_only);
+	if (!u->read_only) /* the dialog only opens on R, U and D */
+		help_reset_keys(&lines, &k);
 	help_columns(&lines, &k, "Groups pane", LT_ROWS_GROUPS);
 	help_columns(&lines, &k, "Partitions pane", LT_ROWS_PARTITIONS);
 	help_columns(&lines, &k, "Topics pane (T)", LT_ROWS_TOPICS);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ui/keys.h"
+#include "ui/reset_dialog.h"
 
 /* Adds the words of a .B/.BR line to names (" a b c "), with troff escapes undone and quotes dropped. */
 static void add_line_names(char *names, size_t size, char *line)
@@ -285,6 +286,41 @@ static void key_bar_by_width(void **state)
 	keys_help_free(lines);
 }
 
+/* The reset and delete dialog's table (reset_dialog.c): the same checks, per step, and its paragraph in
+ * lagtop(1). */
+static void reset_dialog_table_is_well_formed_and_documented(void **state)
+{
+	(void)state;
+	const char *names = man_key_names(RD_KEYS_HEADING);
+	size_t n = 0;
+	for (size_t i = 0; rd_keys_at(i); i++, n++) {
+		const struct rd_key_def *a = rd_keys_at(i);
+		if (!a->name || !a->name[0] || !a->help || !a->help[0] || !a->action || !a->codes[0] || !a->steps)
+			fail_msg("reset dialog: entry %zu ('%s') lacks a name, help, action, code or step", i,
+				 a->name ? a->name : "");
+		char want[80];
+		snprintf(want, sizeof want, " %s ", a->name);
+		if (!strstr(names, want))
+			fail_msg("doc/lagtop.1 (KEYS, %s) does not list the key '%s'", RD_KEYS_HEADING, a->name);
+		for (size_t j = i + 1; rd_keys_at(j); j++) {
+			const struct rd_key_def *b = rd_keys_at(j);
+			if (!(a->steps & b->steps))
+				continue; /* Enter previews, commits or closes: one entry per step */
+			if (strcmp(a->name, b->name) == 0)
+				fail_msg("reset dialog: key name '%s' twice in one step", a->name);
+			for (int x = 0; x < 3 && a->codes[x]; x++)
+				for (int y = 0; y < 3 && b->codes[y]; y++)
+					if (a->codes[x] == b->codes[y])
+						fail_msg("reset dialog: keys '%s' and '%s' share a code in one step", a->name,
+							 b->name);
+		}
+	}
+	assert_true(n >= 10);
+	/* Esc works at every step (it refuses only while a commit runs) */
+	assert_int_equal(rd_keys_at(0)->steps, RD_IN(RD_TARGET) | RD_IN(RD_WORKING) | RD_IN(RD_PREVIEW) |
+						       RD_IN(RD_REFUSED) | RD_IN(RD_ERROR) | RD_IN(RD_RESULT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +328,7 @@ int main(void)
 	    cmocka_unit_test(issue_keys_are_all_there),       cmocka_unit_test(help_is_generated_from_the_table),
 	    cmocka_unit_test(read_only_removes_writing_keys), cmocka_unit_test(key_bar_by_width),
 	    cmocka_unit_test(every_modes_keys_are_in_the_man_page), cmocka_unit_test(every_mode_table_is_well_formed),
+	    cmocka_unit_test(reset_dialog_table_is_well_formed_and_documented),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
