@@ -188,6 +188,29 @@ static int wait_events(struct ui *u, int64_t now, char *err, size_t errlen)
 	return 0;
 }
 
+/* The terminal (newterm on stdin and stdout), then our signal handlers; NULL with err and *rc when either
+ * fails. The terminal was checked by the caller (mode_tui, mode_demo), before anything connected. */
+static SCREEN *terminal_open(char *err, size_t errlen, int *rc)
+{
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		const char *term = getenv("TERM");
+		char *safe = sanitize_dup(term ? term : "", false);
+		snprintf(err, errlen, "cannot open the terminal (TERM='%s' unknown?)", safe);
+		free(safe);
+		*rc = LT_EXIT_USAGE;
+		return NULL;
+	}
+	/* after newterm, so ours replace the handlers curses installs: a resize must wake poll() */
+	if (signals_install(err, errlen) != 0) {
+		endwin();
+		delscreen(scr);
+		*rc = LT_EXIT_CLUSTER;
+		return NULL;
+	}
+	return scr;
+}
+
 int tui_run(const struct tui_settings *o, ui_source *src, int interval_ms, struct tui_clusters *clusters)
 {
 	struct ui u;
@@ -204,23 +227,11 @@ int tui_run(const struct tui_settings *o, ui_source *src, int interval_ms, struc
 		ui_state_free(&u);
 		return LT_EXIT_USAGE;
 	}
-	/* the terminal was checked by the caller (mode_tui, mode_demo), before anything connected */
-	SCREEN *scr = newterm(NULL, stdout, stdin);
+	SCREEN *scr = terminal_open(err, sizeof err, &rc);
 	if (!scr) {
-		const char *term = getenv("TERM");
-		char *safe = sanitize_dup(term ? term : "", false);
-		fprintf(stderr, "lagtop: cannot open the terminal (TERM='%s' unknown?)\n", safe);
-		free(safe);
-		ui_state_free(&u);
-		return LT_EXIT_USAGE;
-	}
-	/* after newterm, so ours replace the handlers curses installs: a resize must wake poll() */
-	if (signals_install(err, sizeof err) != 0) {
-		endwin();
-		delscreen(scr);
 		fprintf(stderr, "lagtop: %s\n", err);
 		ui_state_free(&u);
-		return LT_EXIT_CLUSTER;
+		return rc;
 	}
 	terminal_setup(&u, o);
 
