@@ -2,7 +2,9 @@
  * screen and the man page), its key-bar label, its help line, the panes it works in and its action. The
  * main table (the panes) is in keys.c; each mode that takes the keys while it is open (the filter prompt,
  * the cluster chooser, the popups) has a table of the same shape next to its actions (tmux's per-mode key
- * tables). The help screen, the key bar and the man-page check are all generated from the tables.
+ * tables; the reset dialog's, in reset_dialog.h, has the same shape with its steps in place of panes). The
+ * help screen, the key bar and the man-page check are all generated from the tables. A new mode: its table
+ * beside its actions, an extern below, an entry in keys.c's modes[] and in input.c's mode_for.
  * UI thread only; the tables are constant. */
 #ifndef LAGTOP_UI_KEYS_H
 #define LAGTOP_UI_KEYS_H
