@@ -1,5 +1,6 @@
-/* keys.c — the key table and the actions behind it. Actions only change state and set dirty
- * flags; drawing happens once per loop pass (tui.c). */
+/* keys.c — the main key table (the panes) and the actions behind it, and the one lookup every mode's
+ * table goes through. Actions only change state and set dirty flags; drawing happens once per loop
+ * pass (tui.c). */
 #include "config.h"
 
 #include "ui/keys.h"
@@ -347,6 +348,17 @@ static const struct ui_key key_table[] = {
 
 #define N_KEYS (sizeof key_table / sizeof key_table[0])
 
+const struct ui_key_mode keys_main_mode = {
+    .name = "Dashboard", .opened_by = NULL, .other_help = NULL, .keys = key_table, .n = N_KEYS, .other = NULL};
+
+static const struct ui_key_mode *const modes[] = {&keys_main_mode, &keys_filter_mode, &keys_clusters_mode,
+						  &keys_popup_mode};
+
+const struct ui_key_mode *keys_mode_at(size_t i)
+{
+	return i < sizeof modes / sizeof modes[0] ? modes[i] : NULL;
+}
+
 const struct ui_key *keys_at(size_t i)
 {
 	return i < N_KEYS ? &key_table[i] : NULL;
@@ -368,11 +380,11 @@ bool keys_in_bar(const struct ui_key *k, int cols)
 	return true;
 }
 
-bool keys_dispatch(struct ui *u, int code)
+bool keys_dispatch_mode(struct ui *u, const struct ui_key_mode *m, int code)
 {
 	bool known = false;
-	for (size_t i = 0; i < N_KEYS; i++) {
-		const struct ui_key *k = &key_table[i];
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ui_key *k = &m->keys[i];
 		if (!keys_enabled(k, u->read_only))
 			continue;
 		for (int j = 0; j < 3 && k->codes[j]; j++)
@@ -385,29 +397,51 @@ bool keys_dispatch(struct ui *u, int code)
 				}
 			}
 	}
+	if (!known && m->other)
+		m->other(u, code);
 	return known;
+}
+
+bool keys_dispatch(struct ui *u, int code)
+{
+	return keys_dispatch_mode(u, &keys_main_mode, code);
+}
+
+char **keys_help_join(size_t n, const char *const *names, const char *const *helps, int name_width)
+{
+	char **lines = xcalloc(n + 1, sizeof *lines);
+	size_t out = 0;
+	for (size_t i = 0; i < n;) {
+		char joined[64] = "";
+		size_t j = i;
+		for (; j < n && strcmp(helps[j], helps[i]) == 0; j++)
+			snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s", j > i ? ", " : "",
+			         names[j]);
+		lines[out++] = xasprintf("%-*s %s", name_width, joined, helps[i]);
+		i = j;
+	}
+	lines[out] = NULL;
+	return lines;
+}
+
+char **keys_mode_help_lines(const struct ui_key_mode *m, bool read_only, int name_width)
+{
+	const char **names = xcalloc(m->n + 1, sizeof *names), **helps = xcalloc(m->n + 1, sizeof *helps);
+	size_t n = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (keys_enabled(&m->keys[i], read_only)) {
+			names[n] = m->keys[i].name;
+			helps[n++] = m->keys[i].help;
+		}
+	char **lines = keys_help_join(n, names, helps, name_width);
+	free(names);
+	free(helps);
+	return lines;
 }
 
 char **keys_help_lines(bool read_only, int name_width)
 {
-	char **lines = xcalloc(N_KEYS + 1, sizeof *lines);
-	size_t n = 0;
-	for (size_t i = 0; i < N_KEYS;) {
-		if (!keys_enabled(&key_table[i], read_only)) {
-			i++;
-			continue;
-		}
-		char names[64] = "";
-		size_t j = i;
-		for (; j < N_KEYS && strcmp(key_table[j].help, key_table[i].help) == 0; j++)
-			if (keys_enabled(&key_table[j], read_only))
-				snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j > i ? ", " : "",
-				         key_table[j].name);
-		lines[n++] = xasprintf("%-*s %s", name_width, names, key_table[i].help);
-		i = j;
-	}
-	lines[n] = NULL;
-	return lines;
+	return keys_mode_help_lines(&keys_main_mode, read_only, name_width);
 }
 
 void keys_help_free(char **lines)

@@ -1,8 +1,9 @@
 ## src/ui — the dashboard. The only module that includes curses (and only in tui.c, screen.c, keys.c, mouse.c,
-## theme_curses.c, term_check.c, and reset_dialog.c for its key codes); layout.c and theme.c are plain C so they are unit
+## theme_curses.c, term_check.c, input.c, filter_ui.c, clusters_ui.c, draw_bench.c, and reset_dialog.c for its key codes); layout.c and theme.c are plain C so they are unit
 ## tested without a terminal.
 liblagtop_a_SOURCES += \
-	src/ui/ui.h src/ui/tui.h src/ui/tui.c \
+	src/ui/ui.h src/ui/tui.h src/ui/tui.c src/ui/input.c \
+	src/ui/list_state.c src/ui/ui_state.c src/ui/filter_ui.c src/ui/clusters_ui.c src/ui/draw_bench.c \
 	src/ui/source.h src/ui/source_fixed.c src/ui/source_collector.c \
 	src/ui/screen.c \
 	src/ui/keys.h src/ui/keys.c \

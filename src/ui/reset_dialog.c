@@ -116,11 +116,6 @@ void rd_free(struct ui_reset *rd)
 	free(rd);
 }
 
-static bool is_enter(int ch)
-{
-	return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
-}
-
 static bool is_backspace(int ch)
 {
 	return ch == KEY_BACKSPACE || ch == 127 || ch == 8;
@@ -198,111 +193,176 @@ static enum rd_action target_enter(struct ui_reset *rd, int64_t now_ms)
 	return RD_ACT_PREVIEW;
 }
 
-static enum rd_action key_target(struct ui_reset *rd, int ch, int64_t now_ms)
-{
-	switch (ch) {
-	case KEY_UP:
-		if (rd->target > 0)
-			rd->target--;
-		rd->value[0] = rd->err[0] = '\0';
-		return RD_ACT_NONE;
-	case KEY_DOWN:
-	case '\t':
-		if (rd->target + 1 < N_TARGETS)
-			rd->target++;
-		rd->value[0] = rd->err[0] = '\0';
-		return RD_ACT_NONE;
-	case KEY_HOME:
-		rd->target = 0;
-		rd->value[0] = rd->err[0] = '\0';
-		return RD_ACT_NONE;
-	case KEY_END:
-		rd->target = N_TARGETS - 1;
-		rd->value[0] = rd->err[0] = '\0';
-		return RD_ACT_NONE;
-	default: break;
-	}
-	if (is_enter(ch))
-		return target_enter(rd, now_ms);
-	if (targets[rd->target].example && edit_line(rd->value, sizeof rd->value, ch))
-		rd->err[0] = '\0';
-	return RD_ACT_NONE;
-}
-
 static int64_t moved(const lt_reset_plan *p)
 {
 	return p->replayed + p->skipped;
 }
 
-static enum rd_action key_preview(struct ui_reset *rd, int ch)
+/* ---- the keys: one table, one lookup (rd_key); typed text goes to the line the step edits ---- */
+
+static enum rd_action choose_target(struct ui_reset *rd, size_t i)
 {
+	rd->target = i;
+	rd->value[0] = rd->err[0] = '\0';
+	return RD_ACT_NONE;
+}
+
+static enum rd_action target_prev(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	return choose_target(rd, rd->target > 0 ? rd->target - 1 : 0);
+}
+
+static enum rd_action target_next(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	return choose_target(rd, rd->target + 1 < N_TARGETS ? rd->target + 1 : rd->target);
+}
+
+static enum rd_action target_first(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	return choose_target(rd, 0);
+}
+
+static enum rd_action target_last(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	return choose_target(rd, N_TARGETS - 1);
+}
+
+static enum rd_action toggle_yes(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
 	bool can_commit = rd->del ? rd->has_dres && rd->dres.status == LT_DEL_PREVIEW : rd->plan && rd->plan->n_rows > 0;
-	switch (ch) {
-	case KEY_LEFT:
-	case KEY_RIGHT:
-	case '\t':
-		rd->yes = can_commit && !rd->yes;
-		rd->err[0] = '\0';
+	rd->yes = can_commit && !rd->yes;
+	rd->err[0] = '\0';
+	return RD_ACT_NONE;
+}
+
+static enum rd_action confirm(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	if (!rd->yes)
+		return RD_ACT_CLOSE;
+	if (rd->need_name && strcmp(rd->name, rd->group) != 0) {
+		snprintf(rd->err, sizeof rd->err, "type the group name exactly to confirm (or Esc to cancel)");
 		return RD_ACT_NONE;
-	case KEY_UP:
-		if (rd->top > 0)
-			rd->top--;
+	}
+	rd->step = RD_WORKING;
+	rd->committing = true;
+	rd->err[0] = '\0';
+	return RD_ACT_COMMIT;
+}
+
+/* The body may be longer than the box (a preview of many partitions, a refusal naming many members): it
+ * scrolls; the screen clamps top to the last page. */
+static enum rd_action scroll_up(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	if (rd->top > 0)
+		rd->top--;
+	return RD_ACT_NONE;
+}
+
+static enum rd_action scroll_down(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	rd->top++;
+	return RD_ACT_NONE;
+}
+
+static enum rd_action scroll_page_up(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	rd->top = rd->top > 10 ? rd->top - 10 : 0;
+	return RD_ACT_NONE;
+}
+
+static enum rd_action scroll_page_down(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	rd->top += 10;
+	return RD_ACT_NONE;
+}
+
+static enum rd_action scroll_home(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	rd->top = 0;
+	return RD_ACT_NONE;
+}
+
+static enum rd_action close_dialog(struct ui_reset *rd, int64_t now_ms)
+{
+	(void)now_ms;
+	if (rd->step == RD_WORKING && rd->committing) {
+		snprintf(rd->err, sizeof rd->err, "the commit is running and cannot be cancelled now");
 		return RD_ACT_NONE;
-	case KEY_DOWN: rd->top++; return RD_ACT_NONE;
-	case KEY_PPAGE: rd->top = rd->top > 10 ? rd->top - 10 : 0; return RD_ACT_NONE;
-	case KEY_NPAGE: rd->top += 10; return RD_ACT_NONE;
-	default: break;
 	}
-	if (is_enter(ch)) {
-		if (!rd->yes)
-			return RD_ACT_CLOSE;
-		if (rd->need_name && strcmp(rd->name, rd->group) != 0) {
-			snprintf(rd->err, sizeof rd->err, "type the group name exactly to confirm (or Esc to cancel)");
-			return RD_ACT_NONE;
-		}
-		rd->step = RD_WORKING;
-		rd->committing = true;
+	return RD_ACT_CLOSE;
+}
+
+/* A key no entry takes: the target's value, or the group name the confirmation asks for. */
+static enum rd_action typed(struct ui_reset *rd, int ch)
+{
+	if (rd->step == RD_TARGET && targets[rd->target].example && edit_line(rd->value, sizeof rd->value, ch))
 		rd->err[0] = '\0';
-		return RD_ACT_COMMIT;
-	}
-	if (rd->need_name && edit_line(rd->name, sizeof rd->name, ch))
+	else if (rd->step == RD_PREVIEW && rd->need_name && edit_line(rd->name, sizeof rd->name, ch))
 		rd->err[0] = '\0';
 	return RD_ACT_NONE;
 }
 
+#define IN_TARGET RD_IN(RD_TARGET)
+#define IN_PREVIEW RD_IN(RD_PREVIEW)
+#define IN_DONE (RD_IN(RD_REFUSED) | RD_IN(RD_ERROR) | RD_IN(RD_RESULT))
+#define IN_ALL (IN_TARGET | RD_IN(RD_WORKING) | IN_PREVIEW | IN_DONE)
+#define ENTER '\n', '\r', KEY_ENTER
+/* clang-format off */
+static const struct rd_key_def rd_keys[] = {
+	{ { KEY_ESC }, "Esc", "cancel and close (at every step before the commit)", IN_ALL, close_dialog },
+	{ { KEY_UP }, "Up", "the previous target", IN_TARGET, target_prev },
+	{ { KEY_DOWN }, "Down", "the next target", IN_TARGET, target_next },
+	{ { '\t' }, "Tab", "the next target", IN_TARGET, target_next },
+	{ { KEY_HOME }, "Home", "the first target", IN_TARGET, target_first },
+	{ { KEY_END }, "End", "the last target", IN_TARGET, target_last },
+	{ { ENTER }, "Enter", "check the value and preview the target", IN_TARGET, target_enter },
+	{ { KEY_LEFT }, "Left", "in the preview: switch between No and Yes", IN_PREVIEW, toggle_yes },
+	{ { KEY_RIGHT }, "Right", "in the preview: switch between No and Yes", IN_PREVIEW, toggle_yes },
+	{ { '\t' }, "Tab", "in the preview: switch between No and Yes", IN_PREVIEW, toggle_yes },
+	{ { ENTER }, "Enter", "in the preview: Yes commits, No closes", IN_PREVIEW, confirm },
+	{ { KEY_UP }, "Up", "scroll the preview or the result up", IN_PREVIEW | IN_DONE, scroll_up },
+	{ { KEY_DOWN }, "Down", "scroll the preview or the result down", IN_PREVIEW | IN_DONE, scroll_down },
+	{ { KEY_PPAGE }, "PgUp", "scroll a page up", IN_PREVIEW | IN_DONE, scroll_page_up },
+	{ { KEY_NPAGE }, "PgDn", "scroll a page down", IN_PREVIEW | IN_DONE, scroll_page_down },
+	{ { KEY_HOME }, "Home", "back to the top of the result", IN_DONE, scroll_home },
+	{ { ENTER }, "Enter", "close the result (or the refusal, the error)", IN_DONE, close_dialog },
+	{ { 'q' }, "q", "close the result (or the refusal, the error)", IN_DONE, close_dialog },
+};
+/* clang-format on */
+#undef ENTER
+#undef IN_TARGET
+#undef IN_PREVIEW
+#undef IN_DONE
+#undef IN_ALL
+#define N_RD_KEYS (sizeof rd_keys / sizeof rd_keys[0])
+
+const struct rd_key_def *rd_keys_at(size_t i)
+{
+	return i < N_RD_KEYS ? &rd_keys[i] : NULL;
+}
+
 enum rd_action rd_key(struct ui_reset *rd, int ch, int64_t now_ms)
 {
-	if (ch == KEY_ESC) {
-		if (rd->step == RD_WORKING && rd->committing) {
-			snprintf(rd->err, sizeof rd->err, "the commit is running and cannot be cancelled now");
-			return RD_ACT_NONE;
-		}
-		return RD_ACT_CLOSE;
+	for (size_t i = 0; i < N_RD_KEYS; i++) {
+		const struct rd_key_def *k = &rd_keys[i];
+		if (!(k->steps & RD_IN(rd->step)))
+			continue;
+		for (int j = 0; j < 3 && k->codes[j]; j++)
+			if (k->codes[j] == ch)
+				return k->action(rd, now_ms);
 	}
-	switch (rd->step) {
-	case RD_TARGET: return key_target(rd, ch, now_ms);
-	case RD_PREVIEW: return key_preview(rd, ch);
-	case RD_WORKING: return RD_ACT_NONE;
-	case RD_REFUSED:
-	case RD_ERROR:
-	case RD_RESULT:
-		/* the body may be longer than the box (a refusal naming many members): it scrolls; the
-		 * screen clamps top to the last page */
-		if (is_enter(ch) || ch == 'q')
-			return RD_ACT_CLOSE;
-		if (ch == KEY_UP && rd->top > 0)
-			rd->top--;
-		else if (ch == KEY_DOWN)
-			rd->top++;
-		else if (ch == KEY_PPAGE)
-			rd->top = rd->top > 10 ? rd->top - 10 : 0;
-		else if (ch == KEY_NPAGE)
-			rd->top += 10;
-		else if (ch == KEY_HOME)
-			rd->top = 0;
-		return RD_ACT_NONE;
-	}
-	return RD_ACT_NONE;
+	return typed(rd, ch);
 }
 
 void rd_preview_done(struct ui_reset *rd, bool refused, lt_reset_plan *plan, char *msg, char *desc)

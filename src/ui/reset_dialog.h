@@ -112,6 +112,22 @@ void rd_delete_done(struct ui_reset *rd, lt_delete_result *res);
 /* One key. now_ms (wall clock) resolves relative datetimes and durations. */
 enum rd_action rd_key(struct ui_reset *rd, int ch, int64_t now_ms);
 
+/* The dialog's key table, in the shape of the dashboard's (keys.h): codes, name, help line, the steps the key
+ * works in (RD_IN bits; one code may have entries for disjoint steps: Enter previews, commits or closes) and
+ * the action. rd_key looks the key up for the current step; a key no entry takes is typed into the line the
+ * step edits (the target's value, the group name). The help and the man page check walk it. */
+#define RD_IN(step) (1u << (step))
+struct rd_key_def {
+	int codes[3];     /* curses key codes, 0-terminated */
+	const char *name; /* as in the help and the man page: "Enter", "PgDn" */
+	const char *help; /* one line; consecutive entries with the same text share a help line */
+	unsigned steps;   /* RD_IN(RD_TARGET) | ... */
+	enum rd_action (*action)(struct ui_reset *rd, int64_t now_ms);
+};
+const struct rd_key_def *rd_keys_at(size_t i); /* NULL past the end */
+/* The table's heading in the help screen and in lagtop(1)'s KEYS section. */
+#define RD_KEYS_HEADING "Reset and delete dialog"
+
 /* The preview job's answer. The dialog takes ownership of plan, msg and desc (any may be NULL):
  * refused → REFUSED with msg; plan NULL → ERROR with msg; otherwise PREVIEW. */
 void rd_preview_done(struct ui_reset *rd, bool refused, lt_reset_plan *plan, char *msg, char *desc);

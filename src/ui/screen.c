@@ -575,14 +575,48 @@ static void help_columns(char ***lines, size_t *n, const char *pane, lt_row_kind
 		add_line(lines, n, xasprintf("%-12s %s", c[i].title, c[i].help ? c[i].help : ""));
 }
 
+/* One mode's keys, from its table: the main one without a heading, the others under theirs. */
+static void help_mode_keys(char ***lines, size_t *n, const struct ui_key_mode *m, bool read_only)
+{
+	if (m->opened_by) {
+		add_line(lines, n, xstrdup(""));
+		add_line(lines, n, xasprintf("%s (%s):", m->name, m->opened_by));
+	}
+	char **keys = keys_mode_help_lines(m, read_only, 12);
+	for (size_t i = 0; keys[i]; i++)
+		add_line(lines, n, xstrdup(keys[i]));
+	keys_help_free(keys);
+	if (m->other_help)
+		add_line(lines, n, xasprintf("%-12s %s", "other keys", m->other_help));
+}
+
+/* The reset and delete dialog's keys, from its table (reset_dialog.c). */
+static void help_reset_keys(char ***lines, size_t *n)
+{
+	size_t nk = 0;
+	while (rd_keys_at(nk))
+		nk++;
+	const char **names = xcalloc(nk + 1, sizeof *names), **helps = xcalloc(nk + 1, sizeof *helps);
+	for (size_t i = 0; i < nk; i++) {
+		names[i] = rd_keys_at(i)->name;
+		helps[i] = rd_keys_at(i)->help;
+	}
+	add_line(lines, n, xstrdup(""));
+	add_line(lines, n, xstrdup(RD_KEYS_HEADING " (R, U, D):"));
+	char **keys = keys_help_join(nk, names, helps, 12);
+	for (size_t i = 0; keys[i]; i++)
+		add_line(lines, n, xstrdup(keys[i]));
+	keys_help_free(keys);
+	add_line(lines, n, xasprintf("%-12s %s", "other keys", "typed text: the target's value, or the group name"));
+	free(names);
+	free(helps);
+}
+
 static void draw_help(struct ui *u)
 {
-	char **keys = keys_help_lines(u->read_only, 12);
 	char **lines = NULL;
 	size_t k = 0;
-	for (size_t i = 0; keys[i]; i++)
-		add_line(&lines, &k, xstrdup(keys[i]));
-	keys_help_free(keys);
+	help_mode_keys(&lines, &k, keys_mode_at(0), u->read_only);
 	add_line(&lines, &k, xstrdup(""));
 	add_line(&lines, &k, xasprintf("Mouse: %s (M toggles; --no-mouse or mouse = false start without it)",
 				       u->mouse ? "on: click selects, wheel scrolls, a header sorts; Shift-drag selects text"
@@ -592,6 +626,11 @@ static void draw_help(struct ui *u)
 	add_line(&lines, &k, xstrdup("regex character. Groups pane: the group id or any topic the group reads;"));
 	add_line(&lines, &k, xstrdup("partitions: the group id or the topic; topics pane (T): the topic or any"));
 	add_line(&lines, &k, xstrdup("group reading it; a topic's groups: the group id."));
+	/* the keys of the modes that take them while open: the filter prompt, the cluster chooser, the popups */
+	for (size_t i = 1; keys_mode_at(i); i++)
+		help_mode_keys(&lines, &k, keys_mode_at(i), u->read_only);
+	if (!u->read_only) /* the dialog only opens on R, U and D */
+		help_reset_keys(&lines, &k);
 	help_columns(&lines, &k, "Groups pane", LT_ROWS_GROUPS);
 	help_columns(&lines, &k, "Partitions pane", LT_ROWS_PARTITIONS);
 	help_columns(&lines, &k, "Topics pane (T)", LT_ROWS_TOPICS);

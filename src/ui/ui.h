@@ -1,5 +1,7 @@
-/* ui.h — the dashboard's state, shared by the loop (tui.c), the drawing (screen.c) and the key
- * actions (keys.c). Internal to src/ui. */
+/* ui.h — the dashboard's state, shared by the loop (tui.c), the drawing (screen.c), the key actions
+ * (keys.c and the modes' tables) and the files below. Internal to src/ui. Everything here runs on the UI
+ * thread only: the collector and the reset worker reach it through their pipes, never through these
+ * functions. `struct ui` owns its rows, filters, names and one reference to each snapshot it holds. */
 #ifndef LAGTOP_UI_UI_H
 #define LAGTOP_UI_UI_H
 
@@ -115,22 +117,31 @@ struct ui {
 	struct ui_theme theme;
 };
 
-/* tui.c: the list operations the key actions use. */
+/* list_state.c: the lists, the focus and the cursor (the operations the key actions use). */
 struct ui_list *ui_focused_list(struct ui *u); /* NULL when the members pane has the focus */
 unsigned ui_top_pane(const struct ui *u);    /* UI_PANE_GROUPS, or UI_PANE_TOPICS in the topic view */
 unsigned ui_bottom_pane(const struct ui *u); /* the bottom pane shown (UI_PANE_*), 0 when closed */
-/* Adopts freshly built rows into l: sorts them, keeps the cursor on its row identity, measures the names. */
+/* Adopts freshly built rows into l: sorts them, keeps the cursor on its row identity, measures the names.
+ * Takes ownership of rows (malloc'd; they point into u->snap). */
 void ui_list_adopt(struct ui *u, struct ui_list *l, lt_row *rows, size_t n);
+void ui_rebuild_rows(struct ui *u);            /* rows from snap: build, filter, sort, follow the selection */
 void ui_move(struct ui *u, long delta);        /* moves the focused pane's cursor, clamped */
 void ui_move_to(struct ui *u, bool end);
-void ui_set_message(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ui_open_group(struct ui *u, const lt_group *g);
-void ui_apply_filter_text(struct ui *u); /* from filter_buf */
 int ui_page_rows(const struct ui *u);    /* rows visible in the focused pane */
-const lt_group *ui_open_group_ptr(const struct ui *u);
+void ui_open_group(struct ui *u, const lt_group *g); /* the bottom pane shows g (copies its name) */
+const lt_group *ui_open_group_ptr(const struct ui *u); /* the open group in snap, NULL if none or gone */
+
+/* ui_state.c: the message line and the theme */
+void ui_set_message(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_next_theme(struct ui *u);
+
+/* filter_ui.c: the filter prompt (/); its keys: keys_filter_mode (keys.h) */
+void ui_apply_filter_text(struct ui *u); /* from filter_buf */
+
+/* clusters_ui.c: the cluster chooser (c) and the switch; its keys: keys_clusters_mode (keys.h) */
 void ui_choose_cluster(struct ui *u); /* opens the cluster list popup */
-void ui_set_mouse(struct ui *u, bool on); /* turns mouse reporting on or off (curses' mousemask) */
+
+void ui_set_mouse(struct ui *u, bool on); /* mouse.c: turns mouse reporting on or off (curses' mousemask) */
 
 /* topic_ui.c: the topic view's and the marks' state changes */
 void ui_toggle_topic_view(struct ui *u);             /* T */
@@ -152,12 +163,16 @@ enum ui_mouse_kind { UI_MOUSE_PRESS, UI_MOUSE_WHEEL_UP, UI_MOUSE_WHEEL_DOWN };
 void ui_mouse_event(struct ui *u, enum ui_mouse_kind kind, int y, int x);
 void ui_mouse_key(struct ui *u); /* KEY_MOUSE: reads the event from curses and hands it to ui_mouse_event */
 
-/* tui.c: the state machine the loop drives (also driven directly by tests/unit/test_ui_state). */
+/* ui_state.c: the state machine the loop drives (also driven directly by tests/unit/test_ui_state). */
 void ui_state_init(struct ui *u, const struct tui_settings *s, ui_source *src, int interval_ms);
 void ui_state_free(struct ui *u);
+/* The theme of s (or "default") into u->theme, the theme files into u->themes; -1 and err when s names an
+ * unknown or broken theme. */
+int ui_themes_init(struct ui *u, const struct tui_settings *s, char *err, size_t errlen);
 void ui_take_snapshot(struct ui *u);           /* newest snapshot from the source becomes `next` */
 void ui_adopt_next(struct ui *u, int64_t now); /* `next` replaces `snap` unless the user is moving */
-void ui_rebuild_rows(struct ui *u);            /* rows from snap: build, filter, sort, follow the selection */
+
+/* input.c */
 void ui_on_key(struct ui *u, int ch);          /* one key, through popups, the filter line and the key table */
 
 /* reset_ui.c: the reset dialog in the loop */

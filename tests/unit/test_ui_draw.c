@@ -1,7 +1,7 @@
 /* test_ui_draw.c — what the dashboard draws, read back from curses' screen (offscreen: the terminal is
  * /dev/null), on a fixed snapshot: a consumer-protocol (KIP-848) group whose members cannot be read shows
  * its state, "?" members, and says why in the members pane and the 'e' popup; a classic group beside it
- * keeps its count. */
+ * keeps its count; the help lists the keys of every mode's table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -172,11 +172,38 @@ static void members_pane_and_error_popup_say_why(void **state)
 	assert_null(screen_line(u, "group classic:"));
 }
 
+/* The help lists each mode's keys from its table, under its heading: scrolled through line by line. */
+static void help_lists_every_modes_keys(void **state)
+{
+	struct fx *f = *state;
+	struct ui *u = &f->u;
+	keys(u, "?");
+	assert_int_equal(u->popup, UI_POPUP_HELP);
+	const char *want[] = {"Filter prompt (/, F3, F4):", "Backspace    delete the last character",
+			      "^U           clear the text", "Cluster chooser (c):",
+			      "Esc, q, c    close without switching", "Popups (this help, Enter on a partition, e):",
+			      "PgDn, Space  scroll a page down", "other keys   do nothing",
+			      "Reset and delete dialog (R, U, D):", "Left, Right, Tab in the preview: switch"};
+	bool seen[sizeof want / sizeof want[0]] = {false};
+	for (int step = 0; step < 300; step++) {
+		for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+			seen[i] = seen[i] || screen_line(u, want[i]) != NULL;
+		keys(u, "j"); /* the popup's table: one line down */
+	}
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (!seen[i])
+			fail_msg("the help never showed '%s'", want[i]);
+	keys(u, "q"); /* the popup's table: q closes the popup, it does not quit */
+	assert_int_equal(u->popup, UI_POPUP_NONE);
+	assert_false(u->quit);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(groups_pane_shows_state_and_unknown_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(members_pane_and_error_popup_say_why, setup, teardown),
+		cmocka_unit_test_setup_teardown(help_lists_every_modes_keys, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

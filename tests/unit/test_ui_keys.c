@@ -1,5 +1,6 @@
-/* test_ui_keys.c — the key table: names unique, every key documented in doc/lagtop.1, help
- * generated from it, and keys that change the cluster hidden in --read-only. */
+/* test_ui_keys.c — the key tables (the main one and each mode's: the filter prompt, the cluster chooser,
+ * the popups): names and codes unique within a mode, every key documented in doc/lagtop.1 under its
+ * mode, help generated from them, and keys that change the cluster hidden in --read-only. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,9 +11,46 @@
 #include <string.h>
 
 #include "ui/keys.h"
+#include "ui/reset_dialog.h"
 
-/* The names in the KEYS section: every word of the .B/.BR lines, with troff escapes undone. */
-static char *man_key_names(void)
+/* Adds the words of a .B/.BR line to names (" a b c "), with troff escapes undone and quotes dropped. */
+static void add_line_names(char *names, size_t size, char *line)
+{
+	char *p = strchr(line, ' ') + 1;
+	for (char *tok = strtok(p, " \",\n"); tok; tok = strtok(NULL, " \",\n")) {
+		char clean[64];
+		size_t k = 0;
+		for (const char *c = tok; *c && k + 1 < sizeof clean; c++) {
+			if (*c == '\\' && c[1] == '-') {
+				clean[k++] = '-';
+				c++;
+			} else {
+				clean[k++] = *c;
+			}
+		}
+		clean[k] = '\0';
+		if (strlen(names) + k + 2 < size) {
+			strcat(names, clean);
+			strcat(names, " ");
+		}
+	}
+}
+
+/* Whether a man page line is the heading of the paragraph for `mode`: .B "Filter prompt" (or .B Popups). */
+static bool is_mode_heading(const char *line, const char *mode)
+{
+	char want[128];
+	snprintf(want, sizeof want, ".B \"%s\"\n", mode);
+	if (strcmp(line, want) == 0)
+		return true;
+	snprintf(want, sizeof want, ".B %s\n", mode);
+	return strcmp(line, want) == 0;
+}
+
+/* The key names the KEYS section lists for a mode: every word of the .B/.BR lines of its paragraphs. The
+ * main table's (mode NULL) are those before the first .PP; another mode's, those of the .PP paragraph that
+ * starts with its heading, up to the next heading or .SH. Returns " name name ... ". */
+static char *man_key_names(const char *mode)
 {
 	const char *srcdir = getenv("LT_SRCDIR");
 	char path[512];
@@ -21,34 +59,33 @@ static char *man_key_names(void)
 	assert_non_null(f);
 	static char names[8192];
 	char line[1024];
-	bool in = false;
-	names[0] = '\0';
-	strcat(names, " ");
+	bool in_keys = false, in = false, after_pp = false;
+	snprintf(names, sizeof names, " ");
 	while (fgets(line, sizeof line, f)) {
 		if (strncmp(line, ".SH", 3) == 0) {
-			in = strncmp(line, ".SH KEYS", 8) == 0;
+			in_keys = strncmp(line, ".SH KEYS", 8) == 0;
+			in = in_keys && !mode;
 			continue;
 		}
-		if (!in || (strncmp(line, ".B ", 3) != 0 && strncmp(line, ".BR ", 4) != 0))
+		if (!in_keys)
 			continue;
-		char *p = strchr(line, ' ') + 1;
-		for (char *tok = strtok(p, " \",\n"); tok; tok = strtok(NULL, " \",\n")) {
-			char clean[64];
-			size_t k = 0;
-			for (const char *c = tok; *c && k + 1 < sizeof clean; c++) {
-				if (*c == '\\' && c[1] == '-') {
-					clean[k++] = '-';
-					c++;
-				} else {
-					clean[k++] = *c;
-				}
-			}
-			clean[k] = '\0';
-			if (strlen(names) + k + 2 < sizeof names) {
-				strcat(names, clean);
-				strcat(names, " ");
-			}
+		if (strncmp(line, ".PP", 3) == 0) {
+			if (!mode)
+				in = false; /* the main table's keys end at the first paragraph */
+			after_pp = true;
+			continue;
 		}
+		if (after_pp && mode && strncmp(line, ".B ", 3) == 0) {
+			bool heading = is_mode_heading(line, mode);
+			if (heading || in) /* a heading of ours starts our part; another .PP .B heading ends it */
+				in = heading;
+			after_pp = false;
+			if (heading)
+				continue;
+		}
+		after_pp = false;
+		if (in && (strncmp(line, ".B ", 3) == 0 || strncmp(line, ".BR ", 4) == 0))
+			add_line_names(names, sizeof names, line);
 	}
 	fclose(f);
 	return names;
@@ -57,7 +94,7 @@ static char *man_key_names(void)
 static void every_key_is_in_the_man_page(void **state)
 {
 	(void)state;
-	const char *names = man_key_names();
+	const char *names = man_key_names(NULL);
 	size_t n = 0;
 	for (size_t i = 0; keys_at(i); i++, n++) {
 		char want[80];
@@ -66,6 +103,69 @@ static void every_key_is_in_the_man_page(void **state)
 			fail_msg("doc/lagtop.1 (KEYS) does not list the key '%s'", keys_at(i)->name);
 	}
 	assert_true(n >= 20);
+}
+
+/* Every mode's keys are listed under that mode's heading in the KEYS section (.PP, .B "Filter prompt"). */
+static void every_modes_keys_are_in_the_man_page(void **state)
+{
+	(void)state;
+	size_t modes = 0;
+	assert_ptr_equal(keys_mode_at(0), &keys_main_mode);
+	for (size_t m = 1; keys_mode_at(m); m++, modes++) {
+		const struct ui_key_mode *mode = keys_mode_at(m);
+		const char *names = man_key_names(mode->name);
+		if (strcmp(names, " ") == 0)
+			fail_msg("doc/lagtop.1 (KEYS) has no paragraph headed .B \"%s\"", mode->name);
+		for (size_t i = 0; i < mode->n; i++) {
+			char want[80];
+			snprintf(want, sizeof want, " %s ", mode->keys[i].name);
+			if (!strstr(names, want))
+				fail_msg("doc/lagtop.1 (KEYS, %s) does not list the key '%s'", mode->name,
+					 mode->keys[i].name);
+		}
+	}
+	assert_true(modes >= 3); /* the filter prompt, the cluster chooser, the popups */
+	/* the paragraphs are told apart: the filter's ^U is not the chooser's */
+	assert_null(strstr(man_key_names("Cluster chooser"), " ^U "));
+	assert_non_null(strstr(man_key_names("Filter prompt"), " ^U "));
+}
+
+/* Within one mode's table: no code twice for the same pane, no name twice, every entry with a code, a
+ * name, a help line and an action; a mode with a heading in the help says what opens it. */
+static void every_mode_table_is_well_formed(void **state)
+{
+	(void)state;
+	for (size_t m = 0; keys_mode_at(m); m++) {
+		const struct ui_key_mode *mode = keys_mode_at(m);
+		assert_non_null(mode->name);
+		assert_true(mode->n > 0);
+		assert_true(m == 0 || (mode->opened_by && mode->opened_by[0]));
+		for (size_t i = 0; i < mode->n; i++) {
+			const struct ui_key *a = &mode->keys[i];
+			if (!a->name || !a->name[0] || !a->help || !a->help[0] || !a->action || !a->codes[0] || !a->panes)
+				fail_msg("%s: entry %zu ('%s') lacks a name, help, action, code or pane", mode->name, i,
+					 a->name ? a->name : "");
+			for (size_t j = i + 1; j < mode->n; j++) {
+				const struct ui_key *b = &mode->keys[j];
+				if (!(a->panes & b->panes))
+					continue;
+				if (strcmp(a->name, b->name) == 0)
+					fail_msg("%s: key name '%s' twice", mode->name, a->name);
+				for (int x = 0; x < 3 && a->codes[x]; x++)
+					for (int y = 0; y < 3 && b->codes[y]; y++)
+						if (a->codes[x] == b->codes[y])
+							fail_msg("%s: keys '%s' and '%s' share a code", mode->name, a->name,
+								 b->name);
+			}
+		}
+		/* its help comes from its table */
+		char **lines = keys_mode_help_lines(mode, false, 12);
+		size_t n = 0;
+		for (; lines[n]; n++)
+			;
+		assert_true(n > 0 && n <= mode->n);
+		keys_help_free(lines);
+	}
 }
 
 static void names_unique_codes_unique_help_present(void **state)
@@ -186,12 +286,49 @@ static void key_bar_by_width(void **state)
 	keys_help_free(lines);
 }
 
+/* The reset and delete dialog's table (reset_dialog.c): the same checks, per step, and its paragraph in
+ * lagtop(1). */
+static void reset_dialog_table_is_well_formed_and_documented(void **state)
+{
+	(void)state;
+	const char *names = man_key_names(RD_KEYS_HEADING);
+	size_t n = 0;
+	for (size_t i = 0; rd_keys_at(i); i++, n++) {
+		const struct rd_key_def *a = rd_keys_at(i);
+		if (!a->name || !a->name[0] || !a->help || !a->help[0] || !a->action || !a->codes[0] || !a->steps)
+			fail_msg("reset dialog: entry %zu ('%s') lacks a name, help, action, code or step", i,
+				 a->name ? a->name : "");
+		char want[80];
+		snprintf(want, sizeof want, " %s ", a->name);
+		if (!strstr(names, want))
+			fail_msg("doc/lagtop.1 (KEYS, %s) does not list the key '%s'", RD_KEYS_HEADING, a->name);
+		for (size_t j = i + 1; rd_keys_at(j); j++) {
+			const struct rd_key_def *b = rd_keys_at(j);
+			if (!(a->steps & b->steps))
+				continue; /* Enter previews, commits or closes: one entry per step */
+			if (strcmp(a->name, b->name) == 0)
+				fail_msg("reset dialog: key name '%s' twice in one step", a->name);
+			for (int x = 0; x < 3 && a->codes[x]; x++)
+				for (int y = 0; y < 3 && b->codes[y]; y++)
+					if (a->codes[x] == b->codes[y])
+						fail_msg("reset dialog: keys '%s' and '%s' share a code in one step", a->name,
+							 b->name);
+		}
+	}
+	assert_true(n >= 10);
+	/* Esc works at every step (it refuses only while a commit runs) */
+	assert_int_equal(rd_keys_at(0)->steps, RD_IN(RD_TARGET) | RD_IN(RD_WORKING) | RD_IN(RD_PREVIEW) |
+						       RD_IN(RD_REFUSED) | RD_IN(RD_ERROR) | RD_IN(RD_RESULT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(every_key_is_in_the_man_page),   cmocka_unit_test(names_unique_codes_unique_help_present),
 	    cmocka_unit_test(issue_keys_are_all_there),       cmocka_unit_test(help_is_generated_from_the_table),
 	    cmocka_unit_test(read_only_removes_writing_keys), cmocka_unit_test(key_bar_by_width),
+	    cmocka_unit_test(every_modes_keys_are_in_the_man_page), cmocka_unit_test(every_mode_table_is_well_formed),
+	    cmocka_unit_test(reset_dialog_table_is_well_formed_and_documented),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,6 +212,45 @@ static void esc_cancels_every_step_but_the_commit(void **state)
 	rd_free(rd);
 }
 
+/* One code, a different action per step (the key table's steps): Tab picks the next target, then switches
+ * the buttons; q is typed into a value, but closes a result; Home goes to the first target, then to the top
+ * of a result; PgUp/PgDn scroll the preview. */
+static void keys_act_by_step(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+	size_t first = rd->target;
+	key(rd, '\t');
+	assert_int_equal(rd->target, first + 1);
+	key(rd, KEY_HOME);
+	assert_int_equal(rd->target, 0);
+	select_target(rd, LT_RESET_OFFSET);
+	assert_int_equal(keys(rd, "q"), RD_ACT_NONE);
+	assert_string_equal(rd->value, "q"); /* typed, not a close */
+	key(rd, KEY_BACKSPACE);
+	assert_int_equal(keys(rd, "5\n"), RD_ACT_PREVIEW);
+	rd_preview_done(rd, false, plan_for(&rd->rq, 2, 1000), NULL, NULL);
+	key(rd, KEY_NPAGE);
+	assert_int_equal(rd->top, 10);
+	key(rd, KEY_PPAGE);
+	assert_int_equal(rd->top, 0);
+	assert_false(rd->yes);
+	key(rd, '\t');
+	assert_true(rd->yes);
+	assert_int_equal(key(rd, 'q'), RD_ACT_NONE); /* no name asked: letters do nothing, q does not close */
+	assert_int_equal(key(rd, '\n'), RD_ACT_COMMIT);
+	lt_reset_result res = { .status = LT_EXEC_EXECUTED, .message = xstrdup("committed 2 partitions"),
+				.backup_path = xstrdup("/s/backups/g.csv") };
+	rd_commit_done(rd, &res);
+	key(rd, KEY_DOWN);
+	key(rd, KEY_DOWN);
+	assert_int_equal(rd->top, 2);
+	key(rd, KEY_HOME);
+	assert_int_equal(rd->top, 0);
+	assert_int_equal(key(rd, 'q'), RD_ACT_CLOSE);
+	rd_free(rd);
+}
+
 static void confirm_starts_on_no(void **state)
 {
 	(void)state;
@@ -605,6 +644,7 @@ int main(void)
 		cmocka_unit_test(delete_group_always_asks_for_the_name),
 		cmocka_unit_test(delete_partition_refused_and_errors),
 		cmocka_unit_test(worker_hands_the_answer_back_through_its_pipe),
+		cmocka_unit_test(keys_act_by_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
