@@ -17,7 +17,7 @@ bench: lagtop$(EXEEXT) lagtop-sim$(EXEEXT) bench/lagtop-bench$(EXEEXT) bench/ben
 	test "$(SOAK)" = no || $(MAKE) $(AM_MAKEFLAGS) bench-soak
 .PHONY: bench
 
-## The soak benchmark (issue 21): the dashboard under churn for --duration seconds (default 300), RSS, CPU,
+## The soak benchmark: the dashboard under churn for --duration seconds (default 300), RSS, CPU,
 ## fds and threads sampled, slopes after the warm-up. `make bench-soak SOAK_ARGS='--duration 3600'`;
 ## `--target kafka` (real Kafka, tests/kafka/) and `--target demo` (bench/soak.py --help).
 bench-soak: lagtop$(EXEEXT) lagtop-sim$(EXEEXT) bench/lagtop-sim-churn$(EXEEXT)

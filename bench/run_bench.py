@@ -125,7 +125,7 @@ def kv(text):
 
 
 def lower_bound(groups, brokers, leaders):
-    """Fewest requests of one refresh with librdkafka 2.0.2's API (issue 8): ListGroups per broker,
+    """Fewest requests of one refresh with librdkafka 2.0.2's API: ListGroups per broker,
     DescribeGroups and FindCoordinator per group, OffsetFetch per group, two ListOffsets per leader, one
     Metadata."""
     return brokers + 3 * groups + 2 * leaders + 1
@@ -172,7 +172,7 @@ def bench_scenario(a, tmp, name):
         for _ in range(ONCE_RUNS[name]):
             c = Children()
             c.start()
-            # the polled table, like the peer's: without the commit stream's reader (issue 10), which
+            # the polled table, like the peer's: without the commit stream's reader (--no-commit-stream), which
             # makes --once wait for the __consumer_offsets history
             rc, out, wall, err = run_timed([os.path.join(a.builddir, "lagtop"), "--once", "--format", "csv",
                                             "--no-commit-stream", "-b", sim.bootstrap, "--timeout", "120s"])

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""bench/soak.py — long runs (issue 21): the dashboard under churn, its memory, CPU, fds and threads over time.
+"""bench/soak.py — long runs: the dashboard under churn, its memory, CPU, fds and threads over time.
 
     make bench-soak                                    # 5 minutes against the simulated cluster
     make bench-soak SOAK_ARGS='--duration 3600'        # the hour

@@ -244,7 +244,7 @@ lt_client *client_new(const struct lt_connection *cc, char *err, size_t errlen)
 	rd_kafka_conf_set_error_cb(conf, on_error);
 	rd_kafka_conf_set_log_cb(conf, on_log);
 
-	/* librdkafka 2.0.2 (up to at least 2.4, its issue #5040) answers NOT_COORDINATOR or
+	/* librdkafka 2.0.2 (up to at least 2.4, librdkafka issue 5040) answers NOT_COORDINATOR or
 	 * COORDINATOR_NOT_AVAILABLE to an OffsetFetch by poking the handle's consumer group, which a
 	 * producer handle does not have: a NULL dereference, i.e. lagtop crashed whenever a group's
 	 * coordinator moved or was loading. A consumer handle with a group id has one; it never subscribes,

@@ -1,4 +1,4 @@
-/* commit_snapshot.h — copies what the commit stream knows into a snapshot (issue 10).
+/* commit_snapshot.h — copies what the commit stream knows into a snapshot (read from __consumer_offsets).
  *
  * The collector calls this once per refresh, after building the snapshot and before model_enrich:
  * per partition the last commit, commits per minute, time since the offset moved and `repeating`;

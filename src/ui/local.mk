@@ -46,7 +46,7 @@ tests_tui_tui_fixture_LDADD = $(LT_LIBS)
 TUI_TESTS = tests/tui/test_dashboard.sh tests/tui/test_terminal.sh tests/tui/test_frozen.sh \
 	tests/tui/test_clusters.sh tests/tui/test_errors.sh tests/tui/test_demo.sh tests/tui/test_reset.sh \
 	tests/tui/test_reset_async.sh tests/tui/test_reset_wrap.sh
-## D (issue 16): deletes behind the reset dialog's guard, preview and typed confirmation
+## D: deletes behind the reset dialog's guard, preview and typed confirmation
 TUI_TESTS += tests/tui/test_delete.sh
 ## the topic view, marks, the mouse and htop's function keys
 TUI_TESTS += tests/tui/test_views.sh

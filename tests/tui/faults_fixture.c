@@ -1,4 +1,4 @@
-/* faults_fixture.c — the cluster of the dashboard's fault tests (issue 9): the hostile names of
+/* faults_fixture.c — the cluster of the dashboard's fault tests: the hostile names of
  * tests/faults/hostile.h on 3 brokers, plus "plain-group" (topic "plain2", 4 partitions, lag 50 each).
  * Prints `ready bootstrap=...` and `coordinator=N` (plain-group's); SIGUSR1 stops that broker, SIGUSR2
  * starts it again; SIGTERM/SIGINT end. */

@@ -27,7 +27,7 @@ ok "t switches to the next theme" tui_wait_text "theme light"
 tui_keys q
 tui_wait_text "EXITED=0" >/dev/null
 
-# Issue 18: a cluster chosen with c uses its own bootstrap servers. Before, a -X bootstrap.servers
+# A cluster chosen with c uses its own bootstrap servers. Before, a -X bootstrap.servers
 # from the command line was carried into every cluster switched to (here: a closed port, so beta
 # never showed a group).
 tui_start 120 30 -- --config "$LT_TMP/lagtop.conf" -c alpha -X bootstrap.servers=127.0.0.1:1 -i 1 --timeout 2s

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_commitstream.sh — the commit stream in the dashboard (issue 10): LAST-COMMIT and EXPIRES in the
+# test_commitstream.sh — the commit stream in the dashboard: LAST-COMMIT and EXPIRES in the
 # groups pane, LAST-COMMIT / COMMITS/MIN / UNMOVED in a group's partitions, the expiring group's
 # EXPIRES cell in the warning colour; on a cluster that denies __consumer_offsets the top bar says
 # so and `e` gives the reason, and the rest of the dashboard works as before.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_expired.sh — offsets the broker expired, in the dashboard (issue 21). The fixture's fx-empty (an Empty
+# test_expired.sh — offsets the broker expired, in the dashboard. The fixture's fx-empty (an Empty
 # simple group whose commits date from 2023) is past its retention: a sim that checks every second expires
 # its two offsets and deletes the group, writing the tombstones to __consumer_offsets. The dashboard, reading
 # them, keeps the group (Dead, as Kafka describes a deleted group) with EXPIRES "expired"; its partitions

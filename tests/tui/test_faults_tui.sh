@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_faults_tui.sh — the dashboard under faults and hostile names (issue 9), against faults_fixture:
+# test_faults_tui.sh — the dashboard under faults and hostile names, against faults_fixture:
 # group ids, client ids, hosts and topics with OSC/CSI escape sequences, C1 controls, bidi overrides,
 # invalid UTF-8, newlines and 10 KB lengths are shown escaped, the layout holds and the terminal title is
 # not changed; with the group's coordinator broker down the dashboard keeps answering keys, the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_position.sh — consumers' positions in the dashboard (issue 15): the POSITION and UNCOMMITTED columns of
+# test_position.sh — consumers' positions in the dashboard: the POSITION and UNCOMMITTED columns of
 # a group's partitions from a position source (a Prometheus text file here), the position's source and age in
 # the partition detail, and the "!" of a consumer that reads without committing, in the partitions pane and
 # on the group's STATUS in the groups pane.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_reset_wrap.sh — the reset dialog's refusal at 100x30 and 80x24 (issue 18): the guard's sentence is
+# test_reset_wrap.sh — the reset dialog's refusal at 100x30 and 80x24: the guard's sentence is
 # wrapped inside the box, never cut at its edge ("...but the current stat..."), and every member of a
 # group with more members than the box holds can be read by scrolling.
 . "$LT_SRCDIR/tests/tap.sh"
