@@ -9,7 +9,7 @@ set -eu
 # python3-venv (the tests' virtual environment for PyPI's confluent-kafka).
 DEPS="build-essential autoconf automake pkg-config libncurses-dev librdkafka-dev libconfig-dev \
 libjansson-dev libcurl4-openssl-dev \
-libcmocka-dev tmux procps python3 python3-kafka clang libclang-rt-14-dev valgrind \
+libcmocka-dev tmux procps python3 python3-kafka clang clang-format libclang-rt-14-dev valgrind \
 openjdk-17-jdk-headless maven python3-venv python3-prometheus-client"
 
 install_deps() {
