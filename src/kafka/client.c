@@ -43,29 +43,6 @@ static const struct {
 	{ "isolation.level", "read_uncommitted" },
 };
 
-/* LeakSanitizer suppressions for librdkafka's own leaks (config.c's __lsan_default_suppressions adds
- * them to libconfig's).
- * librdkafka >= 2.10 (seen in 2.15.1) leaks a reference to the handle's op queue (rk_ops) each time
- * DescribeConsumerGroups, sent to a named broker (rd_kafka_AdminOptions_set_broker, as the collector does
- * for warm groups), meets a broker without ConsumerGroupDescribe (Kafka 3.6 and older; lagtop-sim
- * --kafka-version 3.6): rd_kafka_admin_worker passes RD_KAFKA_REPLYQ(rk->rk_ops, 0) to
- * rd_kafka_ConsumerGroupDescribeRequest, which returns __UNSUPPORTED_FEATURE without destroying that
- * reply queue as most request builders do on error (the coordinator path destroys it itself, so
- * cold describes do not leak). rk_ops' refcount then never reaches zero and the 192-byte rd_kafka_q_t
- * that rd_kafka_new made outlives rd_kafka_destroy: one per handle, however many requests. The unwinder
- * stops inside librdkafka (built without frame pointers), so the narrowest name left is the queue
- * constructor, rd_kafka_q_new0; a queue lagtop forgets is still reported, through its rd_kafka_queue_t
- * (rd_kafka_queue_new0). librdkafka 2.0.2 has no ConsumerGroupDescribe: nothing to suppress. */
-const char *client_lsan_suppressions(void);
-const char *client_lsan_suppressions(void)
-{
-#ifdef HAVE_RD_KAFKA_CONSUMERGROUPDESCRIPTION_TYPE
-	return "leak:rd_kafka_q_new0\n";
-#else
-	return "";
-#endif
-}
-
 bool client_prop_is_secret(const char *key)
 {
 	/* One rule for the whole program (password, secret, key, token, credential...). */
