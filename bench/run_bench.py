@@ -340,6 +340,31 @@ def bench_draw(a):
     return kv(out)
 
 
+def bench_record(a):
+    """Recordings of scenario M (bench/bench_record.c: a synthetic day through the real model and writer,
+    lag moving on most partitions every refresh, a rebalance per group every hour or so): bytes per record
+    extrapolated to a day at 10 s, the writer's CPU per record, and the time to reach random moments."""
+    prog = os.path.join(a.builddir, "bench", "bench_record")
+    if not os.access(prog, os.X_OK):
+        print("recording: not measured (bench/bench_record is not built)")
+        return
+    rc, out, _, _, err = timed([prog, str(a.record_records)])
+    if rc != 0:
+        sys.stderr.write("run_bench: bench_record failed (%d): %s\n" % (rc, err.strip()))
+        return
+    r = kv(out)
+    mb, seek = r.get("mb_per_day"), r.get("seek_ms_max")
+    wcpu, mcpu = r.get("write_cpu_ms_per_record"), r.get("build_and_model_cpu_ms_per_refresh")
+    print("recording (scenario M, %d records of %d partitions, synthetic; a day = 8,640 records):" % (
+        int(r.get("records", 0)), int(r.get("partitions", 0))))
+    print("  bytes per record               %s" % fmt(r.get("bytes_per_record"), "%.0f"))
+    print("  MB per day at 10 s             %s  <= 300  %s" % (fmt(mb, "%.1f"), verdict(mb <= 300 if mb is not None else None)))
+    print("  reach a moment, ms (median)    %s" % fmt(r.get("seek_ms_median"), "%.1f"))
+    print("  reach a moment, ms (max)       %s  <= 200  %s" % (fmt(seek, "%.1f"), verdict(seek <= 200 if seek is not None else None)))
+    print("  writer CPU ms per record       %s  (the model alone: %s ms per refresh; the target, <= 10 %% of the "
+          "dashboard's CPU, compares it with 'refresh CPU ms' above)" % (fmt(wcpu, "%.2f"), fmt(mcpu, "%.2f")))
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description="lagtop scale and cost benchmarks (make bench)")
@@ -353,6 +378,8 @@ def main():
     ap.add_argument("--no-idle", action="store_true")
     ap.add_argument("--no-draw", action="store_true")
     ap.add_argument("--draw-rows", type=int, default=100000)
+    ap.add_argument("--record-records", type=int, default=360, help="records of the recording benchmark")
+    ap.add_argument("--no-record", action="store_true")
     a = ap.parse_args()
     names = [n.strip() for n in a.scenarios.split(",") if n.strip()]
     for n in names:
@@ -368,6 +395,8 @@ def main():
         if not a.no_draw:
             draw = bench_draw(a)
         print_table(results, draw)
+        if not a.no_record:
+            bench_record(a)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
