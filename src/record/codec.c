@@ -111,6 +111,8 @@ static void fail(rec_codec *c, const char *fmt, ...)
 
 static void put_bytes(struct col_buf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return; /* b->p may still be NULL */
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
 		while (cap < b->len + n)
