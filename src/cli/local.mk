@@ -7,7 +7,8 @@ liblagtop_a_SOURCES += \
 	src/cli/once.c \
 	src/cli/kcg.c src/cli/kcg.h \
 	src/cli/reset_cmd.c src/cli/cmd_common.h \
-	src/cli/delete_cmd.c
+	src/cli/delete_cmd.c \
+	src/cli/record_cmd.c src/cli/replay_once.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_output

@@ -137,6 +137,7 @@ struct rec_writer {
 	struct idx_entry *idx;
 	size_t n_idx, idx_cap;
 	size_t since_key;
+	unsigned rotations; /* files closed for their size, so far */
 };
 
 /* FILE.(keep) is deleted, FILE.(k) → FILE.(k+1), FILE → FILE.1. With keep 0, FILE is deleted. */
@@ -237,6 +238,11 @@ size_t rec_writer_records(const rec_writer *w)
 	return w ? w->n_idx : 0;
 }
 
+unsigned rec_writer_rotations(const rec_writer *w)
+{
+	return w ? w->rotations : 0;
+}
+
 /* Index frame: count (u32), then per record time (i64), offset (u64), type (u8); then the footer:
  * FOOTER_MAGIC and the index frame's offset (u64). */
 static int write_trailer(rec_writer *w, char *err, size_t errlen)
@@ -284,6 +290,7 @@ int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t err
 			return -1;
 		close(w->fd);
 		w->fd = -1;
+		w->rotations++;
 		if (open_file(w, err, errlen) != 0)
 			return -1;
 		return rec_writer_append(w, s, err, errlen);

@@ -2,7 +2,8 @@
 ## rotation and the reader with its index (POSIX files, zstd). No curses, no librdkafka.
 liblagtop_a_SOURCES += \
 	src/record/codec.c src/record/codec.h \
-	src/record/file.c src/record/record.h
+	src/record/file.c src/record/record.h \
+	src/record/at.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_record

@@ -35,6 +35,8 @@ int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t err
 /* Bytes written to the current file so far, and records in it. */
 uint64_t rec_writer_size(const rec_writer *w);
 size_t rec_writer_records(const rec_writer *w);
+/* Files closed because they were full, since the writer opened (each one a FILE → FILE.1 rotation). */
+unsigned rec_writer_rotations(const rec_writer *w);
 /* Writes the index trailer and closes; NULL is fine. -1 with err when the trailer could not be written
  * (the records are all there; readers rebuild the index). */
 int rec_writer_close(rec_writer *w, char *err, size_t errlen);
@@ -60,5 +62,15 @@ size_t rec_reader_partition_lags(const rec_reader *r, const char *group, const c
 
 /* "100M", "2G", "512K", "1000000" → bytes; false when not a size. */
 bool rec_parse_size(const char *s, uint64_t *out);
+
+/* --at TIME against a recording from first_ms to last_ms (at.c, pure):
+ *   2026-12-01T03:10:00[.000][Z|+01:00]  (reset/timeparse.h's datetime; no zone is UTC)
+ *   03:10 or 03:10:30                    UTC, on the recording's first day, or the next day when that
+ *                                        moment is before the recording starts (a night across midnight)
+ *   -2h, 30m, 90s, 1d                    that long before the recording's end
+ * 0 with *out_ms, or -1 with one line naming the input and, for a time outside the recording, its span. */
+int rec_parse_at(const char *s, int64_t first_ms, int64_t last_ms, int64_t *out_ms, char *err, size_t errlen);
+/* ms since the epoch as "2026-12-01 03:10:05Z" (at least 24 bytes). */
+void rec_format_time(int64_t ms, char *buf, size_t len);
 
 #endif

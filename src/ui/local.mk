@@ -4,6 +4,7 @@
 liblagtop_a_SOURCES += \
 	src/ui/ui.h src/ui/tui.h src/ui/tui.c \
 	src/ui/source.h src/ui/source_fixed.c src/ui/source_collector.c \
+	src/ui/source_record.c src/ui/source_replay.c src/ui/replay.h src/ui/replay.c src/ui/replay_keys.c \
 	src/ui/screen.c \
 	src/ui/keys.h src/ui/keys.c \
 	src/ui/reset_dialog.h src/ui/reset_dialog.c src/ui/reset_worker.h src/ui/reset_worker.c src/ui/reset_ui.c \

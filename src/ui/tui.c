@@ -27,6 +27,7 @@
 #include "config/config.h"
 #include "kafka/collector.h"
 #include "ui/keys.h"
+#include "ui/replay.h"
 #include "ui/ui.h"
 #include "util/regex.h"
 #include "util/sanitize.h"
@@ -473,6 +474,8 @@ void ui_on_key(struct ui *u, int ch)
 		u->dirty |= UI_DIRTY_DRAW;
 		return;
 	}
+	if (replay_on_key(u, ch))
+		return;
 	if (u->popup == UI_POPUP_RESET) {
 		ui_reset_key(u, ch);
 		return;
@@ -554,6 +557,7 @@ void ui_state_free(struct ui *u)
 	if (u->next)
 		snapshot_unref(u->next);
 	theme_list_free(&u->themes);
+	replay_ui_free(u->replay);
 }
 
 int tui_interval_ms(const struct lt_options *o)
@@ -614,6 +618,7 @@ void ui_state_init(struct ui *u, const struct lt_options *o, ui_source *src, int
 	u->parts.sort_col = LT_COL_TOPIC;
 	u->ascii = o->ascii || !locale_is_utf8();
 	u->glyphs = glyphs_get(u->ascii);
+	u->replay = replay_ui_new(src);
 }
 
 int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct tui_clusters *clusters)
@@ -745,6 +750,7 @@ struct live {
 	const char **names;
 	lt_collector *cur;
 	ui_source *cur_src; /* the source over cur, handed to the UI */
+	struct rec_writer *rec; /* --record FILE: every refresh shown goes there (source_record.c); NULL: none */
 	struct lt_cluster_conf cc; /* cur's cluster settings (the reset dialog connects with them) */
 	size_t n_retiring;
 	pthread_t *retiring;
@@ -865,7 +871,7 @@ static ui_source *live_open(void *ctx, size_t i, int *interval_ms, bool *read_on
 		collector_free(l->cur);
 	}
 	l->cur = c;
-	l->cur_src = source_collector_new(c);
+	l->cur_src = source_record_new(source_collector_new(c), l->rec);
 	return l->cur_src;
 }
 
@@ -911,9 +917,16 @@ int mode_tui(const struct lt_options *o)
 		config_free(&l.cfg);
 		return LT_EXIT_USAGE;
 	}
+	if (o->record_path && tui_record_open(&l.rec, o, err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		cluster_conf_free(&cc);
+		config_free(&l.cfg);
+		return LT_EXIT_USAGE;
+	}
 	l.cur = live_connect(&l, o, cc, &interval_ms, &read_only, err, sizeof err); /* takes cc over */
 	if (!l.cur) {
 		fprintf(stderr, "lagtop: %s\n", err);
+		tui_record_close(l.rec, NULL, 0);
 		config_free(&l.cfg);
 		return LT_EXIT_USAGE;
 	}
@@ -934,8 +947,9 @@ int mode_tui(const struct lt_options *o)
 		    strcmp(l.cfg.clusters[i].bootstrap, l.cc.bootstrap) == 0)
 			clusters.current = i;
 
-	l.cur_src = source_collector_new(l.cur);
+	l.cur_src = source_record_new(source_collector_new(l.cur), l.rec);
 	int rc = tui_run(&eff, l.cur_src, interval_ms, &clusters);
+	rc = tui_record_close(l.rec, l.cur_src, rc);
 	source_free(l.cur_src);
 	/* The terminal is restored by now; close the connections, but not forever (see join_by). */
 	struct timespec deadline;

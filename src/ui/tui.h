@@ -40,6 +40,13 @@ int tui_run(const struct lt_options *o, ui_source *src, int interval_ms, struct 
  * ("the dashboard needs a terminal ..."). The dashboard modes ask it before they connect anywhere. */
 int tui_terminal_check(char *err, size_t errlen);
 
+/* --record FILE with the dashboard (source_record.c): opens the writer (-1 with err), and closes it
+ * after the dashboard, saying on stderr why the recording stopped if it did; returns rc, or
+ * LT_EXIT_CLUSTER when the recording failed. w NULL: nothing to do. */
+struct rec_writer;
+int tui_record_open(struct rec_writer **w, const struct lt_options *o, char *err, size_t errlen);
+int tui_record_close(struct rec_writer *w, const ui_source *src, int rc);
+
 /* The refresh interval the options ask for (default 2 s). */
 int tui_interval_ms(const struct lt_options *o);
 

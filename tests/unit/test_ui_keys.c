@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ui/keys.h"
+#include "ui/replay.h"
 
 /* The names in the KEYS section: every word of the .B/.BR lines, with troff escapes undone. */
 static char *man_key_names(void)
@@ -66,6 +67,37 @@ static void every_key_is_in_the_man_page(void **state)
 			fail_msg("doc/lagtop.1 (KEYS) does not list the key '%s'", keys_at(i)->name);
 	}
 	assert_true(n >= 20);
+}
+
+/* The replay's keys (replay_keys.c): in the man page, none of them a key of the main table (which works
+ * unchanged in a replay), and in the help screen's lines. */
+static void replay_keys_documented_and_apart(void **state)
+{
+	(void)state;
+	const char *names = man_key_names();
+	size_t n = 0;
+	for (size_t i = 0; replay_keys_at(i); i++, n++) {
+		const struct ui_key *r = replay_keys_at(i);
+		char want[80];
+		snprintf(want, sizeof want, " %s ", r->name);
+		if (!strstr(names, want))
+			fail_msg("doc/lagtop.1 (KEYS) does not list the replay key '%s'", r->name);
+		assert_non_null(r->action);
+		for (size_t j = 0; keys_at(j); j++)
+			for (int y = 0; y < 3 && keys_at(j)->codes[y]; y++)
+				if (keys_at(j)->codes[y] == r->codes[0])
+					fail_msg("replay key '%s' is the main table's '%s'", r->name, keys_at(j)->name);
+		for (size_t j = i + 1; replay_keys_at(j); j++)
+			if (replay_keys_at(j)->codes[0] == r->codes[0])
+				fail_msg("replay key '%s' twice", r->name);
+	}
+	assert_true(n >= 9);
+	char **lines = replay_help_lines(12);
+	size_t nl = 0;
+	for (; lines[nl]; nl++)
+		assert_non_null(strstr(lines[nl], replay_keys_at(nl)->help));
+	assert_int_equal(nl, n);
+	keys_help_free(lines);
 }
 
 static void names_unique_codes_unique_help_present(void **state)
@@ -145,7 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(every_key_is_in_the_man_page),   cmocka_unit_test(names_unique_codes_unique_help_present),
 	    cmocka_unit_test(issue_keys_are_all_there),       cmocka_unit_test(help_is_generated_from_the_table),
-	    cmocka_unit_test(read_only_removes_writing_keys),
+	    cmocka_unit_test(read_only_removes_writing_keys), cmocka_unit_test(replay_keys_documented_and_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
