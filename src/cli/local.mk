@@ -41,3 +41,7 @@ EXTRA_DIST += tests/integration/test_reset_cli_errors.sh
 ## --delete / --delete-offsets on the sim: guard, backup first, audit, partial failure, undo, usage errors
 TESTS += tests/integration/test_delete_sim.py
 EXTRA_DIST += tests/integration/test_delete_sim.py
+
+## --record --headless and --replay --once on the sim: each replayed moment equals the JSON printed when it was recorded
+TESTS += tests/integration/test_record_sim.py
+EXTRA_DIST += tests/integration/test_record_sim.py

@@ -118,7 +118,7 @@ static const struct option_def option_table[] = {
 	  "only groups matching the regular expression REGEX (repeatable; --once and the dashboard)" },
 	{ "interval", 'i', required_argument, "SECONDS", SEC_VIEW, "refresh interval (default 2)" },
 	{ "format", OPT_FORMAT, required_argument, "table|json|csv|prometheus", SEC_VIEW,
-	  "output format for --once (default table)" },
+	  "output format for --once (default table); with --record --headless, each refresh recorded is printed" },
 	{ "samples", OPT_SAMPLES, required_argument, "N", SEC_VIEW,
 	  "with --once, take N refreshes --interval apart: rates and time lag need 2, a status 10" },
 	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset and delete path (keys and options)" },
@@ -604,6 +604,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 				return err_set(err, errlen, "--interval expects seconds between 0.1 and 3600, got '%s'", optarg);
 			break;
 		case OPT_FORMAT:
+			o->format_given = true;
 			if (strcmp(optarg, "table") == 0)
 				o->format = LT_FORMAT_TABLE;
 			else if (strcmp(optarg, "json") == 0)
@@ -708,8 +709,11 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	}
 	if (o->mode == LT_MODE_UNDO && (o->target || o->all_topics || o->n_topics))
 		return err_set(err, errlen, "--undo takes no target or scope: it restores the newest backup as a whole");
-	if ((o->format != LT_FORMAT_TABLE || o->samples != 1) && o->mode != LT_MODE_ONCE)
+	if (o->samples != 1 && o->mode != LT_MODE_ONCE)
 		return err_set(err, errlen, "--format and --samples go with --once");
+	/* --record --headless --format F: each recorded refresh printed as --once prints it (JSON: one line) */
+	if (o->format != LT_FORMAT_TABLE && o->mode != LT_MODE_ONCE && !(o->record_path && o->headless))
+		return err_set(err, errlen, "--format and --samples go with --once (--format also with --record --headless)");
 	if (o->fail_on != LT_FAIL_ON_NONE && o->mode != LT_MODE_ONCE)
 		return err_set(err, errlen, "--fail-on goes with --once");
 	if (o->mode == LT_MODE_DEMO && (o->bootstrap || o->cluster))

@@ -114,6 +114,7 @@ struct lt_options {
 	/* recording and replay (doc/RECORDING.md) */
 	const char *record_path;   /* --record FILE: every refresh of the dashboard (or --headless) into FILE */
 	bool headless;             /* --headless: record without a terminal, until SIGINT/SIGTERM */
+	bool format_given;         /* --format was given: --headless then prints each refresh it records */
 	uint64_t record_max_size;  /* --record-max-size: rotate before FILE passes it; 0 = never */
 	int record_keep;           /* --record-keep N: rotated files kept; -1 when not given */
 	const char *replay_path;   /* --replay FILE: the dashboard (or --once) on a recording */

@@ -1,7 +1,8 @@
 /* record_cmd.c — --record FILE --headless: the collector's refreshes into a recording, no terminal.
  *
  * Runs until SIGINT or SIGTERM (or SIGHUP), then closes the file with its index. Quiet but for one
- * line on stderr per rotation and per error. The signals are blocked before any thread starts (the
+ * line on stderr per rotation and per error; with --format, each refresh recorded is also printed
+ * as --once prints it (once_print). The signals are blocked before any thread starts (the
  * collector's, librdkafka's) and read from a signalfd, so no thread is interrupted and none dies of
  * them: the loop sees them in order with the collector's wake fd.
  */
@@ -95,8 +96,14 @@ int mode_record_headless(const struct lt_options *o)
 			rc = LT_EXIT_CLUSTER;
 			break;
 		}
-		if (pfd[1].revents & POLLIN)
+		if (pfd[1].revents & POLLIN) {
+			/* consumed, or it would be delivered (and kill) when the mask is restored below */
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof si) < 0) {
+				/* it was there: poll said so; stopping is all that matters */
+			}
 			break;
+		}
 		if (!(pfd[0].revents & POLLIN))
 			continue;
 		collector_ack(c);
@@ -111,6 +118,11 @@ int mode_record_headless(const struct lt_options *o)
 		last = s;
 		if (rec_writer_append(w, s, err, sizeof err) != 0) {
 			say("recording stopped: ", err);
+			rc = LT_EXIT_CLUSTER;
+			break;
+		}
+		/* --format: the refresh as --once prints it (a script's oracle, or a live tail) */
+		if (o->format_given && once_print(o, s) == LT_EXIT_CLUSTER) {
 			rc = LT_EXIT_CLUSTER;
 			break;
 		}

@@ -46,9 +46,8 @@ int rec_parse_at(const char *s, int64_t first_ms, int64_t last_ms, int64_t *out_
 			return err_set(err, errlen, "--at expects 2026-12-01T03:10:00, 03:10[:00] (UTC) or -2h (before "
 					       "the recording's end), got '%s'", s);
 	}
-	/* the recording shows each moment from its record's time until the next: a time up to a second
-	 * before the first (whole seconds typed) is the first record */
-	if (t < first_ms - first_ms % 1000 || t > last_ms) {
+	/* typed times have whole seconds: the first and the last record's own seconds are inside */
+	if (t < first_ms - first_ms % 1000 || t >= last_ms - last_ms % 1000 + 1000) {
 		char a[32], b[32], c[32];
 		rec_format_time(t, a, sizeof a);
 		rec_format_time(first_ms, b, sizeof b);

@@ -47,6 +47,8 @@ TUI_TESTS = tests/tui/test_dashboard.sh tests/tui/test_terminal.sh tests/tui/tes
 	tests/tui/test_reset_async.sh tests/tui/test_reset_wrap.sh
 ## D (issue 16): deletes behind the reset dialog's guard, preview and typed confirmation
 TUI_TESTS += tests/tui/test_delete.sh
+## --replay FILE: the dashboard on a recording, its keys; --record with the dashboard
+TUI_TESTS += tests/tui/test_replay.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

@@ -580,14 +580,15 @@ static void draw_help(struct ui *u)
 	const lt_column *pc = columns_for(LT_ROWS_PARTITIONS, &np);
 	size_t n = nk + ng + np + 4, k = 0;
 	char **lines = xcalloc(n + 1, sizeof *lines);
-	for (size_t i = 0; i < nk; i++)
-		lines[k++] = xstrdup(keys[i]);
+	/* a replay's own keys first: the ones that matter there, on the first page at 80x24 */
 	char **rkeys = u->replay ? replay_help_lines(12) : NULL;
 	for (size_t i = 0; rkeys && rkeys[i]; i++) {
 		lines = xrealloc(lines, (++n + 1) * sizeof *lines);
 		lines[k++] = xstrdup(rkeys[i]);
 	}
 	keys_help_free(rkeys);
+	for (size_t i = 0; i < nk; i++)
+		lines[k++] = xstrdup(keys[i]);
 	lines[k++] = xstrdup("");
 	lines[k++] = xstrdup("Groups pane columns:");
 	for (size_t i = 0; i < ng; i++)
