@@ -15,7 +15,7 @@
 #include <zstd.h>
 
 #include "record/codec.h"
-#include "sim/crc32c.h"
+#include "util/crc32c.h"
 #include "util/xalloc.h"
 
 #define FILE_MAGIC "LAGTOPRC"
