@@ -36,6 +36,7 @@ enum col {
 	C_ETA,    /* ETA − lag / (consume − produce) */
 	C_MISC,   /* stale age, commit-stream and position figures */
 	C_STR,    /* commit metadata */
+	C_PMEM,   /* per partition: member and position source − previous (apart from the flags, which move) */
 	N_COL
 };
 
@@ -59,6 +60,7 @@ struct ring {
 struct rec_codec {
 	bool enc;
 	bool bad;
+	bool light; /* decoding a warm-up record: only what the next records' predictions need */
 	char why[160];
 	struct col_buf col[N_COL];
 	lt_snapshot *prev;   /* what the next record is coded against; NULL: nothing */
@@ -136,8 +138,12 @@ static void put_u64(struct col_buf *b, uint64_t v)
 	put_bytes(b, tmp, n);
 }
 
-static bool get_u64(struct col_buf *b, uint64_t *v)
+static inline __attribute__((always_inline)) bool get_u64(struct col_buf *b, uint64_t *v)
 {
+	if (b->pos < b->len && b->p[b->pos] < 0x80) { /* most values are one byte */
+		*v = b->p[b->pos++];
+		return true;
+	}
 	uint64_t r = 0;
 	for (unsigned shift = 0; shift < 70; shift += 7) {
 		if (b->pos >= b->len)
@@ -156,12 +162,12 @@ static bool get_u64(struct col_buf *b, uint64_t *v)
 
 static const char *const col_names[N_COL] = {
 	"header", "groups", "group-same", "group-meta", "group-values", "partition-flags", "log-start", "committed",
-	"log-end", "lag", "time-lag-tag", "time-lag", "rate-tag", "doubles", "eta", "misc", "strings",
+	"log-end", "lag", "time-lag-tag", "time-lag", "rate-tag", "doubles", "eta", "misc", "strings", "partition-member",
 };
 
 /* ---- one value, both directions ---- */
 
-static uint64_t cv_u64(rec_codec *c, enum col k, uint64_t v)
+static inline __attribute__((always_inline)) uint64_t cv_u64(rec_codec *c, enum col k, uint64_t v)
 {
 	if (c->enc) {
 		put_u64(&c->col[k], v);
@@ -348,12 +354,11 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 
 /* Time lag by interpolation over the ring's log ends, the model's method (timelag.c) without the
  * idle extrapolation; false when the ring does not give one. */
-static bool tl_interpolate(const struct ring *r, int64_t committed, int64_t now, int64_t *out)
+static bool tl_interpolate(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out)
 {
-	if (!r || r->n < 2 || committed < 0)
+	if (n < 2 || committed < 0)
 		return false;
-	size_t n = r->n, start = 0;
-	const int64_t *t = r->t, *e = r->e;
+	size_t start = 0;
 	if (committed >= e[n - 1]) {
 		*out = 0;
 		return true;
@@ -402,6 +407,28 @@ static int64_t eta_predict(int64_t lag, double consume, double produce)
 	if (!isfinite(ms) || ms >= 9.0e18)
 		return INT64_MAX;
 	return (int64_t)ms;
+}
+
+/* Topics are interned per snapshot: partitions of one snapshot and topic share a pointer, so the
+ * result of comparing two topic pointers is remembered and the next pair of the same pointers (the
+ * next partitions of both lists, nearly always) costs no strcmp. */
+struct topic_cmp {
+	const char *a, *b;
+	int r;
+};
+
+static int cmp_key_cached(struct topic_cmp *tc, const lt_partition *a, const lt_partition *b)
+{
+	int r;
+	if (a->topic == b->topic)
+		r = 0;
+	else if (a->topic == tc->a && b->topic == tc->b)
+		r = tc->r;
+	else {
+		r = strcmp(a->topic, b->topic);
+		*tc = (struct topic_cmp){ a->topic, b->topic, r };
+	}
+	return r ? r : (a->partition > b->partition) - (a->partition < b->partition);
 }
 
 static int cmp_key(const lt_partition *a, const lt_partition *b)
@@ -574,6 +601,38 @@ bad:
 #undef S
 }
 
+/* The slow fields of src into g (new, with only its name), as meta_read would read meta_write(src)'s
+ * bytes, without the bytes: the decoder's path for the groups that did not change (nearly all). */
+static void meta_copy(lt_group *g, const lt_group *src, bool light)
+{
+	g->state = src->state;
+	g->type = src->type;
+	g->members_unreadable = src->members_unreadable;
+	g->coordinator = src->coordinator;
+	g->stale_ms = src->stale_ms;
+	g->protocol_type = src->protocol_type ? xstrdup(src->protocol_type) : NULL;
+	g->protocol = src->protocol ? xstrdup(src->protocol) : NULL;
+	g->error = src->error ? xstrdup(src->error) : NULL;
+	/* members and epochs are never predicted from: a warm-up record (never shown) goes without */
+	for (size_t m = 0; m < src->n_members && !light; m++) {
+		const lt_member *sm = &src->members[m];
+		lt_member *mb = group_add_member(g, sm->member_id, sm->client_id, sm->host);
+		mb->instance_id = sm->instance_id ? xstrdup(sm->instance_id) : NULL;
+		for (size_t a = 0; a < sm->n_assigned; a++)
+			member_add_assignment(mb, sm->assigned[a].topic, sm->assigned[a].partition);
+	}
+	for (size_t i = 0; i < src->n_commit_epochs && !light; i++)
+		group_add_commit_epoch(g, src->commit_epochs[i].topic, src->commit_epochs[i].partition,
+		                       src->commit_epochs[i].epoch);
+	const char *st = NULL, *dt = NULL; /* the last topic seen in src, and its copy in g's table */
+	for (size_t i = 0; i < src->n_partitions; i++) {
+		const lt_partition *sp = &src->partitions[i];
+		lt_partition *p = group_add_partition(g, sp->topic == st ? dt : sp->topic, sp->partition);
+		st = sp->topic;
+		dt = p->topic;
+	}
+}
+
 /* ---- the record ---- */
 
 static void code_header(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, const lt_snapshot *prev)
@@ -669,23 +728,26 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 	uint64_t pfl = pflags_pack(pp);
 	fl = (uint64_t)cv_i64(c, C_PFLAGS, (int64_t)fl, (int64_t)pfl);
 	pflags_unpack(o, fl);
-	o->member = (int)cv_i64(c, C_PFLAGS, enc ? cp->member : 0, pp->member);
-	o->position_source = (int32_t)cv_i64(c, C_PFLAGS, enc ? cp->position_source : 0, pp->position_source);
+	o->member = (int)cv_i64(c, C_PMEM, enc ? cp->member : 0, pp->member);
+	o->position_source = (int32_t)cv_i64(c, C_PMEM, enc ? cp->position_source : 0, pp->position_source);
 
 	o->log_start = cv_i64(c, C_LSTART, enc ? cp->log_start : 0, pp->log_start);
-	/* committed and log end: the previous value plus the last advance, from samples since the last
-	 * keyframe only (integers must decode right from the first keyframe a reader starts at) */
+	/* log end: the previous value plus the last advance, from samples since the last keyframe only
+	 * (integers must decode right from the first keyframe a reader starts at). Committed: the log end
+	 * less the previous lag (a consumer keeping up keeps its lag), in a keyframe less nothing (the lag
+	 * is then the residual, far smaller than the offset); else the previous value. */
 	int64_t pc = pp->committed, pe = pp->log_end;
-	int64_t predc = pc, prede = pe;
+	int64_t prede = pe;
 	if (!key && r && r->n >= 2 && r->since_key >= 2) {
-		int64_t c1 = r->c[r->n - 1], c0 = r->c[r->n - 2], e1 = r->e[r->n - 1], e0 = r->e[r->n - 2];
-		if (c1 == pc && c0 >= 0 && c1 >= c0)
-			predc = (int64_t)((uint64_t)c1 + (uint64_t)(c1 - c0));
+		int64_t e1 = r->e[r->n - 1], e0 = r->e[r->n - 2];
 		if (e1 == pe && e0 >= 0 && e1 >= e0)
 			prede = (int64_t)((uint64_t)e1 + (uint64_t)(e1 - e0));
 	}
-	o->committed = cv_i64(c, C_COMMIT, enc ? cp->committed : 0, predc);
 	o->log_end = cv_i64(c, C_LEND, enc ? cp->log_end : 0, prede);
+	int64_t predc = pc;
+	if (o->log_end >= 0 && (key || (pc >= 0 && pe >= pc)))
+		predc = key ? o->log_end : wadd(o->log_end, (int64_t)(0 - (uint64_t)(pe - pc)));
+	o->committed = cv_i64(c, C_COMMIT, enc ? cp->committed : 0, predc);
 	int64_t lag_pred = o->committed >= 0 && o->log_end > o->committed ? o->log_end - o->committed : 0;
 	o->lag = cv_i64(c, C_LAG, enc ? cp->lag : 0, lag_pred);
 
@@ -702,9 +764,16 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 	int64_t tl_interp = 0, tl_elapsed = pp->time_lag_ms ? wadd(pp->time_lag_ms, dt) : 0;
 	bool interp_ok = false;
 	if (r) {
-		struct ring tmp = *r;
-		ring_push(&tmp, false, now, o->committed, o->log_end, 0);
-		interp_ok = tl_interpolate(&tmp, o->committed, now, &tl_interp);
+		/* over the ring with this sample pushed (its oldest dropped when full), without copying it */
+		int64_t t[LT_REC_HISTORY], e[LT_REC_HISTORY];
+		size_t drop = r->n == LT_REC_HISTORY ? 1 : 0, n = 0;
+		for (size_t j = drop; j < r->n; j++, n++) {
+			t[n] = r->t[j];
+			e[n] = r->e[j];
+		}
+		t[n] = now;
+		e[n++] = o->log_end;
+		interp_ok = tl_interpolate(t, e, n, o->committed, now, &tl_interp);
 	}
 	uint64_t tag = 2;
 	if (enc)
@@ -906,7 +975,8 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 				fail(c, "group-same column: group '%s' is new but marked unchanged", out->groups[i].group);
 				break;
 			}
-			meta_write(&c->meta_a, pg);
+			meta_copy(&out->groups[i], pg, c->light);
+			continue;
 		} else {
 			uint64_t n = cv_u64(c, C_GMETA, 0);
 			struct col_buf *b = &c->col[C_GMETA];
@@ -948,8 +1018,9 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 	for (size_t i = 0; i < ng && in_place; i++) {
 		const lt_group *g = &layout->groups[i], *pg = &rp->groups[i];
 		in_place = strcmp(g->group, pg->group) == 0 && g->n_partitions == pg->n_partitions;
+		struct topic_cmp tc = { 0 };
 		for (size_t k = 0; k < g->n_partitions && in_place; k++)
-			in_place = cmp_key(&g->partitions[k], &pg->partitions[k]) == 0;
+			in_place = cmp_key_cached(&tc, &g->partitions[k], &pg->partitions[k]) == 0;
 	}
 	struct ring *rings = in_place ? c->rings : xcalloc(total ? total : 1, sizeof *rings);
 	size_t flat = 0;
@@ -969,22 +1040,23 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 			}
 		}
 		size_t pk = 0, rk = 0;
+		struct topic_cmp tcp = { 0 }, tcr = { 0 };
 		for (size_t k = 0; k < lg->n_partitions && !c->bad; k++, flat++) {
 			const lt_partition *key_p = &lg->partitions[k];
 			const lt_partition *pp = &zero_partition;
 			if (pg) {
-				while (pk < pg->n_partitions && cmp_key(&pg->partitions[pk], key_p) < 0)
+				while (pk < pg->n_partitions && cmp_key_cached(&tcp, &pg->partitions[pk], key_p) < 0)
 					pk++;
-				if (pk < pg->n_partitions && cmp_key(&pg->partitions[pk], key_p) == 0)
+				if (pk < pg->n_partitions && cmp_key_cached(&tcp, &pg->partitions[pk], key_p) == 0)
 					pp = &pg->partitions[pk];
 			}
 			struct ring *r = NULL;
 			if (in_place)
 				r = &rings[flat];
 			else if (rg) {
-				while (rk < rg->n_partitions && cmp_key(&rg->partitions[rk], key_p) < 0)
+				while (rk < rg->n_partitions && cmp_key_cached(&tcr, &rg->partitions[rk], key_p) < 0)
 					rk++;
-				if (rk < rg->n_partitions && cmp_key(&rg->partitions[rk], key_p) == 0) {
+				if (rk < rg->n_partitions && cmp_key_cached(&tcr, &rg->partitions[rk], key_p) == 0) {
 					rings[flat] = c->rings[rbase + rk];
 					r = &rings[flat];
 				}
@@ -1105,7 +1177,7 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	for (int i = 0; i < N_COL && !c->bad; i++)
 		if (c->col[i].pos != c->col[i].len)
 			fail(c, "%s column has %zu bytes left over", col_names[i], c->col[i].len - c->col[i].pos);
-	if (!c->bad)
+	if (!c->bad && !c->light) /* a warm-up record lacks its members: never shown, never drawn */
 		validate(c, out);
 	for (int i = 0; i < N_COL; i++) /* the columns were borrowed from buf */
 		c->col[i] = (struct col_buf){ 0 };
@@ -1119,6 +1191,11 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 		snapshot_unref(c->prev);
 	c->prev = snapshot_ref(out);
 	return out;
+}
+
+void rec_codec_set_light(rec_codec *c, bool light)
+{
+	c->light = light;
 }
 
 size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,

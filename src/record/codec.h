@@ -42,6 +42,11 @@ void rec_encode(rec_codec *c, const lt_snapshot *s, bool key, unsigned char **bu
  * (the state is then undefined: reset before decoding again). The result is a new reference. */
 lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool key, char *err, size_t errlen);
 
+/* Light decoding, for the warm-up records a reader decodes before the keyframe it starts showing
+ * from: the groups that did not change go without their members and commit epochs (nothing predicts
+ * from them, and the keyframe writes every group whole). Such a record must not be shown. */
+void rec_codec_set_light(rec_codec *c, bool light);
+
 /* The lags of one partition over the decoded history, oldest first (the detail popup's sparkline). */
 size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,
                                 int64_t *out, size_t max);

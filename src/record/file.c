@@ -579,6 +579,8 @@ lt_snapshot *rec_reader_get(rec_reader *r, size_t i, char *err, size_t errlen)
 	for (size_t j = from; j <= i; j++) {
 		if (s)
 			snapshot_unref(s);
+		/* the warm-up records before i's keyframe are never shown: light (codec.h) */
+		rec_codec_set_light(r->codec, j < k);
 		s = decode_one(r, j, err, errlen);
 		if (!s) {
 			r->cur = SIZE_MAX;
