@@ -46,9 +46,10 @@ struct col_buf {
 	size_t pos;      /* decoder */
 };
 
-/* A partition's recent samples, oldest first. */
+/* A partition's recent samples: a circular buffer, sample j (0 = the oldest) at RI(r, j). */
 struct ring {
 	uint8_t n;
+	uint8_t head; /* where sample 0 is */
 	uint8_t hint_c, hint_e; /* the sample the last rate was measured from (tried first) */
 	uint8_t since_key;      /* samples pushed since the last keyframe (at most LT_REC_HISTORY): only they
 	                           are known to a reader that started at that keyframe */
@@ -56,6 +57,8 @@ struct ring {
 };
 
 #define LAG_UNKNOWN INT64_MIN
+#define RI(r, j) (((r)->head + (j)) & (LT_REC_HISTORY - 1))
+_Static_assert((LT_REC_HISTORY & (LT_REC_HISTORY - 1)) == 0, "the ring's size is a power of two");
 
 struct rec_codec {
 	bool enc;
@@ -68,6 +71,10 @@ struct rec_codec {
 	size_t n_rings;
 	/* scratch */
 	struct col_buf meta_a, meta_b;
+	/* encoder: the slow fields' bytes of every group of prev (pmeta) and of the record being coded
+	 * (nmeta), so each group is serialised once per record, not twice */
+	struct col_buf *pmeta, *nmeta;
+	size_t n_pmeta, cap_pmeta, cap_nmeta;
 };
 
 rec_codec *rec_codec_new(void)
@@ -83,6 +90,7 @@ void rec_codec_reset(rec_codec *c)
 	free(c->rings);
 	c->rings = NULL;
 	c->n_rings = 0;
+	c->n_pmeta = 0;
 }
 
 void rec_codec_free(rec_codec *c)
@@ -94,6 +102,12 @@ void rec_codec_free(rec_codec *c)
 		free(c->col[i].p);
 	free(c->meta_a.p);
 	free(c->meta_b.p);
+	for (size_t i = 0; i < c->cap_pmeta; i++)
+		free(c->pmeta[i].p);
+	for (size_t i = 0; i < c->cap_nmeta; i++)
+		free(c->nmeta[i].p);
+	free(c->pmeta);
+	free(c->nmeta);
 	free(c);
 }
 
@@ -272,20 +286,18 @@ static void ring_push(struct ring *r, bool key, int64_t t, int64_t cm, int64_t e
 {
 	r->since_key = key ? 1 : r->since_key < LT_REC_HISTORY ? r->since_key + 1 : LT_REC_HISTORY;
 	if (r->n == LT_REC_HISTORY) {
-		memmove(r->t, r->t + 1, (LT_REC_HISTORY - 1) * sizeof r->t[0]);
-		memmove(r->c, r->c + 1, (LT_REC_HISTORY - 1) * sizeof r->c[0]);
-		memmove(r->e, r->e + 1, (LT_REC_HISTORY - 1) * sizeof r->e[0]);
-		memmove(r->lag, r->lag + 1, (LT_REC_HISTORY - 1) * sizeof r->lag[0]);
+		r->head = (uint8_t)RI(r, 1);
 		r->n--;
 		if (r->hint_c)
 			r->hint_c--;
 		if (r->hint_e)
 			r->hint_e--;
 	}
-	r->t[r->n] = t;
-	r->c[r->n] = cm;
-	r->e[r->n] = e;
-	r->lag[r->n] = lag;
+	size_t at = RI(r, r->n);
+	r->t[at] = t;
+	r->c[at] = cm;
+	r->e[at] = e;
+	r->lag[at] = lag;
 	r->n++;
 }
 
@@ -320,9 +332,10 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 						order[n++] = j;
 				for (size_t k = 0; k < n; k++) {
 					size_t j = order[k];
-					if (vals[j] < 0 || r->t[j] >= now)
+					size_t x = RI(r, j);
+					if (vals[x] < 0 || r->t[x] >= now)
 						continue;
-					if (same_double(rate_from(r->t[j], vals[j], now, cur), v)) {
+					if (same_double(rate_from(r->t[x], vals[x], now, cur), v)) {
 						tag = 3 + j;
 						*hint = (uint8_t)j;
 						break;
@@ -347,7 +360,7 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 		if (!r || j >= r->n)
 			return 0;
 		*hint = (uint8_t)j;
-		return rate_from(r->t[j], vals[j], now, cur);
+		return rate_from(r->t[RI(r, j)], vals[RI(r, j)], now, cur);
 	}
 	}
 }
@@ -739,7 +752,7 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 	int64_t pc = pp->committed, pe = pp->log_end;
 	int64_t prede = pe;
 	if (!key && r && r->n >= 2 && r->since_key >= 2) {
-		int64_t e1 = r->e[r->n - 1], e0 = r->e[r->n - 2];
+		int64_t e1 = r->e[RI(r, r->n - 1)], e0 = r->e[RI(r, r->n - 2)];
 		if (e1 == pe && e0 >= 0 && e1 >= e0)
 			prede = (int64_t)((uint64_t)e1 + (uint64_t)(e1 - e0));
 	}
@@ -768,8 +781,8 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 		int64_t t[LT_REC_HISTORY], e[LT_REC_HISTORY];
 		size_t drop = r->n == LT_REC_HISTORY ? 1 : 0, n = 0;
 		for (size_t j = drop; j < r->n; j++, n++) {
-			t[n] = r->t[j];
-			e[n] = r->e[j];
+			t[n] = r->t[RI(r, j)];
+			e[n] = r->e[RI(r, j)];
 		}
 		t[n] = now;
 		e[n++] = o->log_end;
@@ -952,21 +965,31 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 				fail(c, "groups column: groups out of order");
 
 	/* slow fields */
+	if (c->enc && ng > c->cap_nmeta) {
+		c->nmeta = xrealloc(c->nmeta, ng * sizeof *c->nmeta);
+		memset(c->nmeta + c->cap_nmeta, 0, (ng - c->cap_nmeta) * sizeof *c->nmeta);
+		c->cap_nmeta = ng;
+	}
 	for (size_t i = 0; i < ng && !c->bad; i++) {
 		const lt_group *pg = pidx[i] != (size_t)-1 ? &prev->groups[pidx[i]] : NULL;
 		uint64_t same = 0;
 		if (c->enc) {
-			meta_write(&c->meta_a, &cur->groups[i]);
+			struct col_buf *m = &c->nmeta[i];
+			meta_write(m, &cur->groups[i]);
 			if (pg) {
-				meta_write(&c->meta_b, pg);
-				same = c->meta_a.len == c->meta_b.len && memcmp(c->meta_a.p, c->meta_b.p, c->meta_a.len) == 0;
+				const struct col_buf *pm = pidx[i] < c->n_pmeta ? &c->pmeta[pidx[i]] : NULL;
+				if (!pm) { /* (prev came from elsewhere: serialise it) */
+					meta_write(&c->meta_b, pg);
+					pm = &c->meta_b;
+				}
+				same = m->len == pm->len && memcmp(m->p, pm->p, m->len) == 0;
 			}
 		}
 		same = cv_u64(c, C_GSAME, same);
 		if (c->enc) {
 			if (!same) {
-				put_u64(&c->col[C_GMETA], c->meta_a.len);
-				put_bytes(&c->col[C_GMETA], c->meta_a.p, c->meta_a.len);
+				put_u64(&c->col[C_GMETA], c->nmeta[i].len);
+				put_bytes(&c->col[C_GMETA], c->nmeta[i].p, c->nmeta[i].len);
 			}
 			continue;
 		}
@@ -1131,6 +1154,14 @@ void rec_encode(rec_codec *c, const lt_snapshot *s, bool key, unsigned char **bu
 	if (c->prev)
 		snapshot_unref(c->prev);
 	c->prev = snapshot_ref((lt_snapshot *)s);
+	/* this record's groups' bytes are the next one's previous ones */
+	struct col_buf *t = c->pmeta;
+	size_t tcap = c->cap_pmeta;
+	c->pmeta = c->nmeta;
+	c->cap_pmeta = c->cap_nmeta;
+	c->n_pmeta = c->bad ? 0 : s->n_groups;
+	c->nmeta = t;
+	c->cap_nmeta = tcap;
 }
 
 lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool key, char *err, size_t errlen)
@@ -1215,8 +1246,8 @@ size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const cha
 				const struct ring *r = &c->rings[flat + k];
 				size_t n = 0;
 				for (size_t j = 0; j < r->n && n < max; j++)
-					if (r->lag[j] != LAG_UNKNOWN)
-						out[n++] = r->lag[j];
+					if (r->lag[RI(r, j)] != LAG_UNKNOWN)
+						out[n++] = r->lag[RI(r, j)];
 				return n;
 			}
 		return 0;

@@ -212,7 +212,7 @@ rec_writer *rec_writer_open(const char *path, const rec_writer_opts *o, char *er
 	if (w->o.keyframe_every <= LT_REC_HISTORY)
 		w->o.keyframe_every = LT_REC_HISTORY + 1; /* the reader warms up over one keyframe interval */
 	if (w->o.level == 0)
-		w->o.level = 6;
+		w->o.level = LT_REC_ZSTD_LEVEL;
 	w->codec = rec_codec_new();
 	w->zc = ZSTD_createCCtx();
 	w->fd = -1;
