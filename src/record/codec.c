@@ -140,16 +140,27 @@ static void put_bytes(struct col_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-static void put_u64(struct col_buf *b, uint64_t v)
+static void reserve(struct col_buf *b, size_t n)
 {
-	unsigned char tmp[10];
-	size_t n = 0;
-	do {
-		unsigned char byte = v & 0x7f;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n)
+		cap *= 2;
+	b->p = xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+/* LEB128, written in place (the encoder's most frequent call: no copy through a scratch array). */
+static inline __attribute__((always_inline)) void put_u64(struct col_buf *b, uint64_t v)
+{
+	if (b->cap - b->len < 10)
+		reserve(b, 10);
+	unsigned char *p = b->p + b->len;
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
 		v >>= 7;
-		tmp[n++] = byte | (v ? 0x80 : 0);
-	} while (v);
-	put_bytes(b, tmp, n);
+	}
+	*p++ = (unsigned char)v;
+	b->len = (size_t)(p - b->p);
 }
 
 static inline __attribute__((always_inline)) bool get_u64(struct col_buf *b, uint64_t *v)
@@ -1067,7 +1078,9 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 		for (size_t k = 0; k < lg->n_partitions && !c->bad; k++, flat++) {
 			const lt_partition *key_p = &lg->partitions[k];
 			const lt_partition *pp = &zero_partition;
-			if (pg) {
+			if (pg && in_place && pg == &rp->groups[i]) {
+				pp = &pg->partitions[k]; /* the same layout: the same place */
+			} else if (pg) {
 				while (pk < pg->n_partitions && cmp_key_cached(&tcp, &pg->partitions[pk], key_p) < 0)
 					pk++;
 				if (pk < pg->n_partitions && cmp_key_cached(&tcp, &pg->partitions[pk], key_p) == 0)

@@ -175,6 +175,11 @@ static int rotate(const char *path, unsigned keep, char *err, size_t errlen)
 static int open_file(rec_writer *w, char *err, size_t errlen)
 {
 	struct stat st;
+	/* rotation renames what is there: never a device, a pipe or a directory (--record /dev/null) */
+	if (stat(w->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is not a regular file: a recording is never written over it", w->path);
+		return -1;
+	}
 	if (stat(w->path, &st) == 0 && rotate(w->path, w->o.keep, err, errlen) != 0)
 		return -1;
 	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

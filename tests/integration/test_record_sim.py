@@ -146,7 +146,7 @@ def main():
     os.environ["HOME"] = TMP
     os.environ["XDG_CONFIG_HOME"] = os.path.join(TMP, "xdg")
     os.environ.pop("LAGTOP_CONFIG", None)
-    print("1..17")
+    print("1..18")
     sim = Sim("--scenario", "demo")
     try:
         path = os.path.join(TMP, "night.lrec")
@@ -202,6 +202,9 @@ def main():
            "another version: names both", err)
         rc, out, err = lagtop("--replay", path, "--once", "--at", "2020-01-01T00:00:00Z")
         ok(one_line_error(rc, out, err, "is outside the recording"), "a time outside the recording", err)
+        rc, out, err = lagtop("-b", sim.bootstrap, "--record", "/dev/null", "--headless")
+        ok(one_line_error(rc, out, err, "/dev/null is not a regular file") and os.path.exists("/dev/null")
+           and not os.path.isfile("/dev/null"), "--record on a device: refused, the device left alone", err)
         rc, out, err = lagtop("--replay", path, "--once", "--at", "yesterday")
         ok(one_line_error(rc, out, err, "'yesterday'"), "a time that is no time", err)
 
