@@ -145,6 +145,10 @@ static void draw_top_bar(const struct ui *u)
 	bool replaying = replay_bar_text(u, replay, sizeof replay);
 	if (replaying)
 		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, replay, false);
+	/* --record: REC while every refresh goes to the file; said loudly when the file stopped taking them */
+	if (source_record_active(u->src))
+		bar_seg(&b, source_record_error(u->src) ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR,
+		        source_record_error(u->src) ? "REC STOPPED (see on exit)" : "REC", false);
 
 	snprintf(buf, sizeof buf, "brokers %d/%d", s->brokers_up, s->brokers_total);
 	bar_seg(&b, s->brokers_up < s->brokers_total ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR, buf, false);

@@ -51,6 +51,7 @@ ui_source *source_collector_new(struct lt_collector *c);
 struct rec_writer;
 ui_source *source_record_new(ui_source *inner, struct rec_writer *w);
 const char *source_record_error(const ui_source *s);
+bool source_record_active(const ui_source *s); /* s records (whether or not it stopped) */
 
 /* A source over a recording (source_replay.c), showing record `start`; takes the reader over (also on
  * failure: NULL with err when that record does not read). */

@@ -90,6 +90,11 @@ ui_source *source_record_new(ui_source *inner, struct rec_writer *w)
 	return &r->base;
 }
 
+bool source_record_active(const ui_source *s)
+{
+	return s && s->ops == &rs_ops;
+}
+
 const char *source_record_error(const ui_source *s)
 {
 	if (!s || s->ops != &rs_ops)

@@ -5,7 +5,7 @@
 # replays up to its last record. The recording is of lagtop-sim's demo scenario, whose numbers move.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 17
+plan 20
 
 "$LAGTOP_SIM" --port 0 --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
 SIM_PID=$!
@@ -58,6 +58,10 @@ tui_keys '[' '[' x x x P
 ok "P plays (at 10x after x x x) to the end" tui_wait_text "$N/$N " 10
 tui_keys R
 ok "R is refused in a replay" tui_wait_text "replay: R is off" 5
+tui_keys / audit Enter
+ok "the filter works on a recording" tui_wait_text "1 of " 5
+is "only the filtered group is shown" "$(rows | awk '{print $1}')" "audit-archiver"
+tui_keys Escape
 tui_keys '?'
 ok "the help lists the replay keys" tui_wait_text "replay: one refresh back" 5
 tui_keys Escape q
@@ -66,7 +70,7 @@ tui_wait_text "EXITED=0" 5 >/dev/null
 # the dashboard records what it shows
 DREC="$LT_TMP/dash.lrec"
 tui_start 80 24 -- -b "$B" -i 1 --record "$DREC"
-tui_wait_text "groups" 15 >/dev/null
+ok "the dashboard says REC while it records" tui_wait_text "REC" 15
 sleep 2.5
 tui_keys q
 tui_wait_text "EXITED=0" 10 >/dev/null
