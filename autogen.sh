@@ -3,12 +3,12 @@
 # only what is missing) the Debian packages lagtop needs to build and run its whole test suite.
 set -eu
 
-# Build: toolchain, autotools, libraries (jansson and libcurl: consumer positions, src/position). Tests: cmocka, tmux (+ procps: pgrep), Debian's python3-kafka,
+# Build: toolchain, autotools, libraries (jansson and libcurl: consumer positions, src/position; zstd: recordings, src/record). Tests: cmocka, tmux (+ procps: pgrep), Debian's python3-kafka,
 # clang with libFuzzer for the fuzzers, valgrind for the memcheck script; real Apache Kafka for the
 # real-broker tests: a JDK 17 and Maven (tests/kafka/pom.xml brings Kafka from Maven Central) and
 # python3-venv (the tests' virtual environment for PyPI's confluent-kafka).
 DEPS="build-essential autoconf automake pkg-config libncurses-dev librdkafka-dev libconfig-dev \
-libjansson-dev libcurl4-openssl-dev \
+libjansson-dev libcurl4-openssl-dev libzstd-dev \
 libcmocka-dev tmux procps python3 python3-kafka clang clang-format libclang-rt-14-dev valgrind \
 openjdk-17-jdk-headless maven python3-venv python3-prometheus-client"
 

@@ -8,6 +8,9 @@
  *       stderr goes to — its request counters around the cold refresh and around the warm ones (the
  *       simulator prints them as one JSON line on SIGUSR1) and its CPU time per warm refresh.
  *
+ *       With --record FILE, each warm refresh is also appended to a recording (src/record) and the
+ *       writer's CPU is printed apart (record_cpu_ms, and its share of the refresh's CPU).
+ *
  *   lagtop-bench draw [--rows N] [--lines L] [--frames F]
  *       One group of N partition rows (default 100,000) in a fixed snapshot, enriched twice by the model;
  *       times rows_build + rows_sort (the rebuild a new snapshot costs) and the per-frame work of the
@@ -32,6 +35,7 @@
 #include "kafka/collector.h"
 #include "model/columns.h"
 #include "model/model.h"
+#include "record/record.h"
 #include "util/xalloc.h"
 
 #define MAX_REFRESHES 1000
@@ -205,9 +209,21 @@ static size_t snapshot_rows(const lt_snapshot *s)
 	return n;
 }
 
-static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *sim_log, bool commit_stream)
+static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *sim_log, bool commit_stream,
+		       const char *record)
 {
 	char err[512];
+	/* --record FILE: every warm refresh also appended to a recording, its CPU measured apart (what
+	 * --record adds to a dashboard's refresh, on real refreshes of the cluster) */
+	rec_writer *rec = NULL;
+	if (record) {
+		unlink(record);
+		rec = rec_writer_open(record, NULL, err, sizeof err);
+		if (!rec) {
+			fprintf(stderr, "lagtop-bench: %s\n", err);
+			return 1;
+		}
+	}
 	struct lt_connection conn = { .name = (char *)"bench", .bootstrap = (char *)bootstrap };
 	struct lt_collector_conf conf = { .conn = &conn, .timeout_ms = 60000, .commit_stream = commit_stream };
 	model_params_default(&conf.model);
@@ -256,7 +272,7 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		return 1;
 	double sim0 = counting ? proc_cpu_ms(sim_pid) : -1;
 
-	double wall[MAX_REFRESHES], cpu[MAX_REFRESHES];
+	double wall[MAX_REFRESHES], cpu[MAX_REFRESHES], rec_cpu[MAX_REFRESHES];
 	for (int i = 0; i < n; i++) {
 		w0 = mono_ms();
 		u0 = cpu_ms();
@@ -266,6 +282,14 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		}
 		wall[i] = mono_ms() - w0;
 		cpu[i] = cpu_ms() - u0;
+		if (rec) {
+			u0 = cpu_ms();
+			if (rec_writer_append(rec, s, err, sizeof err) != 0) {
+				fprintf(stderr, "lagtop-bench: %s\n", err);
+				return 1;
+			}
+			rec_cpu[i] = cpu_ms() - u0;
+		}
 		if (getenv("LT_BENCH_MALLINFO")) {
 			struct mallinfo2 mi = mallinfo2();
 			fprintf(stderr, "after refresh %d: in use %zu MB, arena %zu MB, mmap %zu MB\n", i,
@@ -283,6 +307,12 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 	printf("rss_kb=%ld\n", peak_rss_kb());
 	printf("steady_rss_kb=%ld\n", hwm_kb());
 	printf("complete=%d\n", !partial);
+	if (rec) {
+		double rc = median(rec_cpu, (size_t)n), cc = median(cpu, (size_t)n);
+		printf("record_cpu_ms=%.1f\nrecord_share_pct=%.1f\nrecord_bytes_per_refresh=%.0f\n", rc,
+		       cc > 0 ? 100.0 * rc / cc : 0.0, (double)rec_writer_size(rec) / n);
+		rec_writer_close(rec, NULL, 0);
+	}
 	if (counting) {
 		counts_print("cold_req_", &c0, &c1, 1);
 		counts_print("req_", &c1, &c2, n);
@@ -375,6 +405,7 @@ static int run_draw(size_t rows, int lines, int frames)
 static void usage(FILE *f)
 {
 	fputs("Usage: lagtop-bench refresh -b BOOTSTRAP [-n REFRESHES] [--sim-pid PID --sim-log FILE] [--commit-stream]\n"
+	      "                            [--record FILE]\n"
 	      "       lagtop-bench draw [--rows N] [--lines L] [--frames F]\n",
 	      f);
 }
@@ -403,9 +434,10 @@ int main(int argc, char **argv)
 		{ "sim-pid", required_argument, NULL, 'p' },   { "sim-log", required_argument, NULL, 'l' },
 		{ "rows", required_argument, NULL, 'r' },      { "lines", required_argument, NULL, 'L' },
 		{ "frames", required_argument, NULL, 'f' },    { "commit-stream", no_argument, NULL, 'c' },
+		{ "record", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *bootstrap = NULL, *sim_log = NULL;
+	const char *bootstrap = NULL, *sim_log = NULL, *record = NULL;
 	long n = 5, sim_pid = 0, rows = 100000, lines = 50, frames = 200;
 	int o;
 	bool commit_stream = false;
@@ -420,6 +452,7 @@ int main(int argc, char **argv)
 		case 'L': lines = num_arg("--lines", optarg, 1, 1000); break;
 		case 'f': frames = num_arg("--frames", optarg, 1, 100000); break;
 		case 'c': commit_stream = true; break;
+		case 'R': record = optarg; break;
 		default: usage(stderr); return 2;
 		}
 	}
@@ -428,7 +461,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "lagtop-bench: refresh needs -b BOOTSTRAP\n");
 			return 2;
 		}
-		return run_refresh(bootstrap, (int)n, sim_pid, sim_log, commit_stream);
+		return run_refresh(bootstrap, (int)n, sim_pid, sim_log, commit_stream, record);
 	}
 	if (strcmp(mode, "draw") == 0)
 		return run_draw((size_t)rows, (int)lines, (int)frames);

@@ -131,6 +131,9 @@ def lower_bound(groups, brokers, leaders):
     return brokers + 3 * groups + 2 * leaders + 1
 
 
+RECORD_ON_M = {}  # lagtop-bench refresh --record on scenario M (bench_scenario), printed by bench_record
+
+
 def bench_scenario(a, tmp, name):
     groups, parts, topics, brokers = SCENARIOS[name]
     res = {"size": "%dx%d" % (groups, parts), "brokers": brokers, "topics": topics}
@@ -163,6 +166,13 @@ def bench_scenario(a, tmp, name):
                     "st_rss": r.get("rss_kb", 0) / 1024.0 if r.get("rss_kb") else None})
         for api in APIS + ["total"]:
             res["st_req_" + api] = r.get("req_" + api, 0.0)
+        if name == "M":
+            # the same refreshes again, each also appended to a recording: the writer's CPU beside the refresh's
+            rc, out, _, _, err = timed([os.path.join(a.builddir, "bench", "lagtop-bench"), "refresh", "-b",
+                                        sim.bootstrap, "-n", str(REFRESHES[name]), "--record",
+                                        os.path.join(tmp, "m.lrec")])
+            if rc == 0:
+                RECORD_ON_M.update(kv(out))
         leaders = min(brokers, topics * parts)  # the sim spreads leaders round robin
         res["lb"] = lower_bound(groups, brokers, leaders)
 
@@ -388,6 +398,40 @@ def bench_draw(a):
     return kv(out)
 
 
+def bench_record(a):
+    """Recordings of scenario M (bench/bench_record.c: a synthetic day through the real model and writer,
+    lag moving on most partitions every refresh, a rebalance per group every hour or so): bytes per record
+    extrapolated to a day at 10 s, the writer's CPU per record, and the time to reach random moments."""
+    prog = os.path.join(a.builddir, "bench", "bench_record")
+    if not os.access(prog, os.X_OK):
+        print("recording: not measured (bench/bench_record is not built)")
+        return
+    rc, out, _, _, err = timed([prog, str(a.record_records)])
+    if rc != 0:
+        sys.stderr.write("run_bench: bench_record failed (%d): %s\n" % (rc, err.strip()))
+        return
+    r = kv(out)
+    mb, seek = r.get("mb_per_day"), r.get("seek_ms_max")
+    wcpu, mcpu = r.get("write_cpu_ms_per_record"), r.get("build_and_model_cpu_ms_per_refresh")
+    print("recording (scenario M, %d records of %d partitions, synthetic; a day = 8,640 records):" % (
+        int(r.get("records", 0)), int(r.get("partitions", 0))))
+    print("  bytes per record               %s" % fmt(r.get("bytes_per_record"), "%.0f"))
+    print("  MB per day at 10 s             %s  <= 300  %s" % (fmt(mb, "%.1f"), verdict(mb <= 300 if mb is not None else None)))
+    print("  reach a moment, ms (median)    %s  (CPU %s)" % (fmt(r.get("seek_ms_median"), "%.1f"),
+                                                       fmt(r.get("seek_cpu_ms_median"), "%.1f")))
+    print("  reach a moment, ms (max)       %s  <= 200  %s  (CPU %s: the wall time counts a loaded machine's "
+          "neighbours too)" % (fmt(seek, "%.1f"), verdict(seek <= 200 if seek is not None else None),
+                               fmt(r.get("seek_cpu_ms_max"), "%.1f")))
+    print("  decode CPU ms per record       %s  (a replay playing)" % fmt(r.get("decode_cpu_ms_per_record"), "%.2f"))
+    print("  writer CPU ms per record       %s  (the model alone: %s ms per refresh)" % (fmt(wcpu, "%.2f"),
+                                                                                      fmt(mcpu, "%.2f")))
+    if RECORD_ON_M:
+        share = RECORD_ON_M.get("record_share_pct")
+        print("  on M's real refreshes: writer %s ms of a %s ms refresh = %s %%  <= 10 %%  %s  (%s bytes per refresh)" % (
+            fmt(RECORD_ON_M.get("record_cpu_ms"), "%.1f"), fmt(RECORD_ON_M.get("cpu_ms"), "%.1f"), fmt(share, "%.1f"),
+            verdict(share <= 10 if share is not None else None), fmt(RECORD_ON_M.get("record_bytes_per_refresh"), "%.0f")))
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description="lagtop scale and cost benchmarks (make bench)")
@@ -404,6 +448,8 @@ def main():
     ap.add_argument("--real-kafka", default="S,M",
                     help="scenarios on a real Kafka 4.x broker, comma-separated (T, S, M; bench/real_kafka.py: "
                          "S ~20 s, M ~65 s), or none")
+    ap.add_argument("--record-records", type=int, default=360, help="records of the recording benchmark")
+    ap.add_argument("--no-record", action="store_true")
     a = ap.parse_args()
     names = [n.strip() for n in a.scenarios.split(",") if n.strip()]
     for n in names:
@@ -424,6 +470,8 @@ def main():
             print()
             real_kafka.print_table({n.strip(): real_kafka.bench(a, n.strip(), timed)
                                     for n in a.real_kafka.split(",") if n.strip() in real_kafka.SCENARIOS})
+        if not a.no_record:
+            bench_record(a)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -22,6 +22,12 @@ int main(int argc, char **argv)
 	}
 
 	int rc;
+	/* --replay and --record --headless ride on the dashboard's and --once's modes (options.c's rules) */
+	if (opts.replay_path)
+		rc = opts.mode == LT_MODE_ONCE ? mode_replay_once(&opts) : mode_replay(&opts);
+	else if (opts.record_path && opts.headless)
+		rc = mode_record_headless(&opts);
+	else
 	switch (opts.mode) {
 	case LT_MODE_HELP: options_print_help(stdout, argv0); rc = LT_EXIT_OK; break;
 	case LT_MODE_VERSION: rc = mode_version(&opts); break;

@@ -13,6 +13,7 @@
 #include "cli/modes.h"
 #include "cli/target.h"
 #include "kafka/collector.h"
+#include "record/record.h"
 #include "ui/source.h"
 #include "ui/theme.h"
 #include "ui/tui.h"
@@ -27,10 +28,39 @@ struct live {
 	const char **names;
 	lt_collector *cur;
 	ui_source *cur_src; /* the source over cur, handed to the UI */
+	struct rec_writer *rec; /* --record FILE: every refresh shown goes there (source_record.c); NULL: none */
 	struct lt_target t; /* cur's cluster and settings (the reset dialog connects with its connection) */
 	size_t n_retiring;
 	pthread_t *retiring;
 };
+
+/* --record FILE: the writer, opened before anything connects (a bad path is a usage error at once). */
+static int record_open(struct rec_writer **w, const struct lt_options *o, char *err, size_t errlen)
+{
+	rec_writer_opts wo;
+	record_writer_opts(o, &wo);
+	*w = rec_writer_open(o->record_path, &wo, err, errlen);
+	return *w ? 0 : -1;
+}
+
+/* Closes the recording after the dashboard, saying on stderr why it stopped if it did; rc, or
+ * LT_EXIT_CLUSTER when the recording failed. */
+static int record_close(struct rec_writer *w, const ui_source *src, int rc)
+{
+	if (!w)
+		return rc;
+	char err[512];
+	const char *stopped = source_record_error(src);
+	if (stopped) {
+		fprintf(stderr, "lagtop: the recording stopped: %s\n", stopped);
+		rc = LT_EXIT_CLUSTER;
+	}
+	if (rec_writer_close(w, err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		rc = LT_EXIT_CLUSTER;
+	}
+	return rc;
+}
 
 static void *collector_free_thread(void *arg)
 {
@@ -114,7 +144,7 @@ static ui_source *live_open(void *ctx, size_t i, int *interval_ms, bool *read_on
 		collector_free(l->cur);
 	}
 	l->cur = c;
-	l->cur_src = source_collector_new(c);
+	l->cur_src = source_record_new(source_collector_new(c), l->rec);
 	return l->cur_src;
 }
 
@@ -154,12 +184,19 @@ int mode_tui(const struct lt_options *o)
 		config_free(&l.cfg);
 		return LT_EXIT_USAGE;
 	}
+	if (o->record_path && record_open(&l.rec, o, err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		target_free(&t);
+		config_free(&l.cfg);
+		return LT_EXIT_USAGE;
+	}
 	int interval_ms;
 	char *theme = xstrdup(t.theme); /* t is taken over by live_connect */
 	ts.theme = theme;
 	l.cur = live_connect(&l, t, &interval_ms, &ts.read_only, err, sizeof err);
 	if (!l.cur) {
 		fprintf(stderr, "lagtop: %s\n", err);
+		record_close(l.rec, NULL, 0);
 		free(theme);
 		config_free(&l.cfg);
 		return LT_EXIT_USAGE;
@@ -181,8 +218,9 @@ int mode_tui(const struct lt_options *o)
 			clusters.current = i;
 	}
 
-	l.cur_src = source_collector_new(l.cur);
+	l.cur_src = source_record_new(source_collector_new(l.cur), l.rec);
 	int rc = tui_run(&ts, l.cur_src, interval_ms, &clusters);
+	rc = record_close(l.rec, l.cur_src, rc);
 	source_free(l.cur_src);
 	free(theme);
 	/* The terminal is restored by now; close the connections, but not forever (see join_by). */

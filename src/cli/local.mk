@@ -10,7 +10,8 @@ liblagtop_a_SOURCES += \
 	src/cli/once.c \
 	src/cli/kcg.c src/cli/kcg.h \
 	src/cli/reset_cmd.c src/cli/cmd_common.h \
-	src/cli/delete_cmd.c
+	src/cli/delete_cmd.c \
+	src/cli/record_cmd.c src/cli/replay.c src/cli/replay_once.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_output
@@ -52,3 +53,6 @@ tests_unit_test_target_SOURCES = tests/unit/test_target.c
 tests_unit_test_target_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_target_LDADD = $(UNIT_LDADD)
 endif
+## --record --headless and --replay --once on the sim: each replayed moment equals the JSON printed when it was recorded
+TESTS += tests/integration/test_record_sim.py
+EXTRA_DIST += tests/integration/test_record_sim.py

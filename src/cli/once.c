@@ -97,6 +97,27 @@ static int fail_on_verdict(const lt_snapshot *s, lt_fail_on fail_on)
 	return failing ? LT_EXIT_FAIL_ON : LT_EXIT_OK;
 }
 
+int once_print(const struct lt_options *o, const lt_snapshot *s)
+{
+	int rc;
+	print_warnings(s);
+	int wr = 0;
+	switch (o->format) {
+	case LT_FORMAT_JSON: wr = output_json(stdout, s); break;
+	case LT_FORMAT_CSV: wr = output_csv(stdout, s); break;
+	case LT_FORMAT_PROMETHEUS: wr = output_prometheus(stdout, s); break;
+	case LT_FORMAT_TABLE:
+	default: output_table(stdout, s); break;
+	}
+	if (fflush(stdout) != 0 || wr != 0) {
+		fprintf(stderr, "lagtop: cannot write the output\n");
+		rc = LT_EXIT_CLUSTER;
+	} else {
+		rc = fail_on_verdict(s, o->fail_on);
+	}
+	return rc;
+}
+
 int mode_once(const struct lt_options *o)
 {
 	struct lt_target t;
@@ -141,23 +162,8 @@ int mode_once(const struct lt_options *o)
 		if (i + 1 < samples)
 			sleep_ms(t0 + t.interval_ms - now_mono_ms());
 	}
-	if (rc == LT_EXIT_OK) {
-		print_warnings(s);
-		int wr = 0;
-		switch (o->format) {
-		case LT_FORMAT_JSON: wr = output_json(stdout, s); break;
-		case LT_FORMAT_CSV: wr = output_csv(stdout, s); break;
-		case LT_FORMAT_PROMETHEUS: wr = output_prometheus(stdout, s); break;
-		case LT_FORMAT_TABLE:
-		default: output_table(stdout, s); break;
-		}
-		if (fflush(stdout) != 0 || wr != 0) {
-			fprintf(stderr, "lagtop: cannot write the output\n");
-			rc = LT_EXIT_CLUSTER;
-		} else {
-			rc = fail_on_verdict(s, o->fail_on);
-		}
-	}
+	if (rc == LT_EXIT_OK)
+		rc = once_print(o, s);
 	snapshot_unref(s);
 	collector_free(c);
 out:

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "model/snapshot.h"
+#include "record/record.h"
 #include "util/errbuf.h"
 #include "util/xalloc.h"
 
@@ -56,10 +57,17 @@ enum {
 	OPT_TYPE,
 	OPT_VERBOSE,
 	OPT_COMMAND_CONFIG,
+	/* recording and replay */
+	OPT_RECORD,
+	OPT_HEADLESS,
+	OPT_RECORD_MAX_SIZE,
+	OPT_RECORD_KEEP,
+	OPT_REPLAY,
+	OPT_AT,
 };
 
-enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_KCG, SEC_RESET, SEC_DELETE };
-#define SEC_LAST SEC_DELETE
+enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_KCG, SEC_RESET, SEC_DELETE, SEC_RECORD };
+#define SEC_LAST SEC_RECORD
 
 static const char *const section_titles[] = {
 	[SEC_GENERAL] = "Modes",
@@ -69,6 +77,7 @@ static const char *const section_titles[] = {
 	[SEC_RESET] = "Offset resets (dry run unless --execute)",
 	[SEC_DELETE] = "Deletes (at once, like kafka-consumer-groups; --dry-run previews;\n"
 		       "refused while a group has members; backed up first: --undo GROUP --execute)",
+	[SEC_RECORD] = "Recording and replay (doc/RECORDING.md)",
 };
 
 struct option_def {
@@ -110,7 +119,7 @@ static const struct option_def option_table[] = {
 	  "only groups matching the regular expression REGEX (repeatable; --once and the dashboard)" },
 	{ "interval", 'i', required_argument, "SECONDS", SEC_VIEW, "refresh interval (default 2)" },
 	{ "format", OPT_FORMAT, required_argument, "table|json|csv|prometheus", SEC_VIEW,
-	  "output format for --once (default table)" },
+	  "output format for --once (default table); with --record --headless, each refresh recorded is printed" },
 	{ "samples", OPT_SAMPLES, required_argument, "N", SEC_VIEW,
 	  "with --once, take N refreshes --interval apart: rates and time lag need 2, a status 10" },
 	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset and delete path (keys and options)" },
@@ -160,6 +169,20 @@ static const struct option_def option_table[] = {
 	  "delete each --group G (exact id, repeatable), or --all-groups, with its offsets" },
 	{ "delete-offsets", OPT_DELETE_OFFSETS, no_argument, NULL, SEC_DELETE,
 	  "delete one --group's committed offsets on each --topic T[:P,...]" },
+
+	{ "record", OPT_RECORD, required_argument, "FILE", SEC_RECORD,
+	  "record every refresh of the dashboard into FILE (an existing FILE is rotated to FILE.1, never overwritten)" },
+	{ "headless", OPT_HEADLESS, no_argument, NULL, SEC_RECORD,
+	  "with --record: no terminal, refresh every --interval until SIGINT or SIGTERM" },
+	{ "record-max-size", OPT_RECORD_MAX_SIZE, required_argument, "SIZE", SEC_RECORD,
+	  "with --record: start a new FILE before it passes SIZE (512K, 100M, 2G); the old one becomes FILE.1" },
+	{ "record-keep", OPT_RECORD_KEEP, required_argument, "N", SEC_RECORD,
+	  "with --record: keep N rotated files FILE.1..FILE.N, delete older ones (default 9)" },
+	{ "replay", OPT_REPLAY, required_argument, "FILE", SEC_RECORD,
+	  "the dashboard on a recording instead of a cluster (with --once: print one recorded moment)" },
+	{ "at", OPT_AT, required_argument, "TIME", SEC_RECORD,
+	  "with --replay: start at TIME: 2026-12-01T03:10:00[Z|+01:00], 03:10[:00] (UTC, first such time in "
+	  "the recording), or -2h (before the recording's end)" },
 };
 
 #define N_OPTIONS (sizeof option_table / sizeof option_table[0])
@@ -448,6 +471,37 @@ static int kcg_rules(struct lt_options *o, bool members, bool offsets, bool stat
 	return 0;
 }
 
+/* --record and --replay: which modes and options go with them. --record records the dashboard (or, with
+ * --headless, the refreshes alone); --replay replaces the cluster with a recording, so every option that
+ * says how to reach or read a cluster is refused rather than silently ignored. */
+static int record_rules(const struct lt_options *o, const char *mode_name, bool have_timeout, char *err,
+			size_t errlen)
+{
+	if (o->record_path && o->replay_path)
+		return err_set(err, errlen, "--record and --replay cannot be combined: give one");
+	if (!o->record_path && (o->headless || o->record_max_size || o->record_keep >= 0))
+		return err_set(err, errlen, "%s goes with --record FILE",
+			       o->headless ? "--headless" : o->record_max_size ? "--record-max-size" : "--record-keep");
+	if (o->record_path && mode_name)
+		return err_set(err, errlen, "--record cannot be combined with %s: it records the dashboard, or with "
+				       "--headless the refreshes alone", mode_name);
+	if (o->replay_at && !o->replay_path)
+		return err_set(err, errlen, "--at goes with --replay FILE");
+	if (!o->replay_path)
+		return 0;
+	if (mode_name && o->mode != LT_MODE_ONCE)
+		return err_set(err, errlen, "--replay cannot be combined with %s: it shows a recording (the "
+				       "dashboard, or one moment with --once)", mode_name);
+	const char *refused = o->bootstrap ? "-b" : o->cluster ? "-c" : o->config_path ? "--config" :
+			      o->n_props ? "-X" : o->command_config ? "--command-config" : have_timeout ? "--timeout" :
+			      o->n_position_sources ? "--position-source" : o->no_commit_stream ? "--no-commit-stream" :
+			      o->n_groups ? "--group" : o->n_group_regex ? "--group-regex" : o->all_groups ? "--all-groups" :
+			      o->interval_ms > 0 ? "--interval" : o->samples != 1 ? "--samples" : NULL;
+	if (refused)
+		return err_set(err, errlen, "--replay reads a recording, not a cluster: it takes no %s", refused);
+	return 0;
+}
+
 int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	struct option longopts[N_OPTIONS + 1];
@@ -459,6 +513,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	o->interval_ms = -1;
 	o->samples = 1;
 	o->format = LT_FORMAT_TABLE;
+	o->record_keep = -1;
 
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		longopts[i] = (struct option){ option_table[i].long_name, option_table[i].has_arg, NULL, option_table[i].id };
@@ -481,6 +536,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	const char *mode_name = NULL; /* the mode option given, as written in messages */
 	bool have_state = false, have_type = false, have_members = false, have_offsets = false;
 	const char *state_value = NULL, *type_value = NULL;
+	bool have_timeout = false;
 	int c;
 /* The value of an optional-argument option: "--state=S" or "--state S" (the next word, when it is no option). */
 #define OPTIONAL_VALUE() \
@@ -528,6 +584,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			}
 			break;
 		case OPT_TIMEOUT:
+			have_timeout = true;
 			if (options_parse_timeout(optarg, &o->timeout_ms, err, errlen))
 				return -1;
 			break;
@@ -550,6 +607,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 				return err_set(err, errlen, "--interval expects seconds between 0.1 and 3600, got '%s'", optarg);
 			break;
 		case OPT_FORMAT:
+			o->format_given = true;
 			if (strcmp(optarg, "table") == 0)
 				o->format = LT_FORMAT_TABLE;
 			else if (strcmp(optarg, "json") == 0)
@@ -594,6 +652,20 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			else
 				return err_set(err, errlen, "--fail-on expects warn or err, got '%s'", optarg);
 			break;
+		case OPT_RECORD: o->record_path = optarg; break;
+		case OPT_HEADLESS: o->headless = true; break;
+		case OPT_RECORD_MAX_SIZE:
+			if (!rec_parse_size(optarg, &o->record_max_size) || o->record_max_size < 4096)
+				return err_set(err, errlen, "--record-max-size expects a size of at least 4K such as 512K, "
+						       "100M or 2G, got '%s'", optarg);
+			break;
+		case OPT_RECORD_KEEP:
+			if (parse_int(optarg, 1, 1000, &o->record_keep))
+				return err_set(err, errlen, "--record-keep expects a whole number from 1 to 1000, got '%s'",
+					       optarg);
+			break;
+		case OPT_REPLAY: o->replay_path = optarg; break;
+		case OPT_AT: o->replay_at = optarg; break;
 		case ':':
 			return err_set(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
 		case '?':
@@ -608,6 +680,9 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 
 	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
 		o->no_color = true;
+
+	if (record_rules(o, mode_name, have_timeout, err, errlen))
+		return -1;
 
 	/* kafka-consumer-groups' rules for its actions, in its words (ConsumerGroupCommandOptions.checkArgs, 4.x) */
 	if (kcg_rules(o, have_members, have_offsets, have_state, state_value, have_type, type_value, err, errlen))
@@ -638,8 +713,11 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	}
 	if (o->mode == LT_MODE_UNDO && (o->target || o->all_topics || o->n_topics))
 		return err_set(err, errlen, "--undo takes no target or scope: it restores the newest backup as a whole");
-	if ((o->format != LT_FORMAT_TABLE || o->samples != 1) && o->mode != LT_MODE_ONCE)
+	if (o->samples != 1 && o->mode != LT_MODE_ONCE)
 		return err_set(err, errlen, "--format and --samples go with --once");
+	/* --record --headless --format F: each recorded refresh printed as --once prints it (JSON: one line) */
+	if (o->format != LT_FORMAT_TABLE && o->mode != LT_MODE_ONCE && !(o->record_path && o->headless))
+		return err_set(err, errlen, "--format and --samples go with --once (--format also with --record --headless)");
 	if (o->fail_on != LT_FAIL_ON_NONE && o->mode != LT_MODE_ONCE)
 		return err_set(err, errlen, "--fail-on goes with --once");
 	if (o->mode == LT_MODE_DEMO && (o->bootstrap || o->cluster))
@@ -669,8 +747,10 @@ void options_print_help(FILE *out, const char *argv0)
 		"       %s --undo GROUP [--execute]\n"
 		"       %s --delete (--group GROUP... | --all-groups) [--dry-run]\n"
 		"       %s --delete-offsets --group GROUP --topic T[:P,...]... [--dry-run]\n"
-		"       %s --demo\n",
-		argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
+		"       %s --demo\n"
+		"       %s --record FILE [--headless] [--record-max-size SIZE] [--record-keep N]\n"
+		"       %s --replay FILE [--at TIME] [--once [--format F]]\n",
+		argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
 	for (int sec = SEC_GENERAL; sec <= SEC_LAST; sec++) {
 		fprintf(out, "\n%s:\n", section_titles[sec]);
 		for (size_t i = 0; i < N_OPTIONS; i++) {

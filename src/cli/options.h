@@ -111,6 +111,15 @@ struct lt_options {
 	bool execute;             /* --execute */
 	bool export_csv;          /* --export */
 	const char *undo_group;   /* --undo */
+
+	/* recording and replay (doc/RECORDING.md) */
+	const char *record_path;   /* --record FILE: every refresh of the dashboard (or --headless) into FILE */
+	bool headless;             /* --headless: record without a terminal, until SIGINT/SIGTERM */
+	bool format_given;         /* --format was given: --headless then prints each refresh it records */
+	uint64_t record_max_size;  /* --record-max-size: rotate before FILE passes it; 0 = never */
+	int record_keep;           /* --record-keep N: rotated files kept; -1 when not given */
+	const char *replay_path;   /* --replay FILE: the dashboard (or --once) on a recording */
+	const char *replay_at;     /* --at TIME: where the replay starts (--once: the moment printed) */
 };
 
 /* Parses argv. Returns 0 on success; on a usage error returns -1 with a one-line message in err

@@ -39,7 +39,7 @@ TESTS += tests/interop/test_sim_kafka_python.py
 EXTRA_DIST += tests/interop/test_sim_kafka_python.py
 
 ## ---- sim-groups (real clients): record batches, group membership, Produce/Fetch, JoinGroup & co. ----
-liblagtop_a_SOURCES += src/sim/crc32c.c src/sim/crc32c.h src/sim/records.c src/sim/records.h \
+liblagtop_a_SOURCES += src/sim/records.c src/sim/records.h \
 	src/sim/membership.c src/sim/membership.h \
 	src/sim/record_store.c src/sim/record_store.h \
 	src/sim/offsets_expiry.c src/sim/offsets_expiry.h src/sim/housekeeping.c src/sim/housekeeping.h \

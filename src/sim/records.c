@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/crc32c.h"
+#include "util/crc32c.h"
 #include "util/xalloc.h"
 
 /* Field offsets inside a batch. */

@@ -5,6 +5,7 @@
 #include <curses.h>
 
 #include "ui/keys.h"
+#include "ui/replay.h"
 #include "ui/ui.h"
 
 #define KEY_ESC 27
@@ -110,6 +111,8 @@ void ui_on_key(struct ui *u, int ch)
 		ui_mouse_key(u);
 		return;
 	}
+	if (replay_on_key(u, ch)) /* --replay: its keys (and its time prompt) come first */
+		return;
 	const struct ui_key_mode *m = mode_for(u);
 	if (m)
 		keys_dispatch_mode(u, m, ch);

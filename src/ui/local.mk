@@ -5,6 +5,7 @@ liblagtop_a_SOURCES += \
 	src/ui/ui.h src/ui/tui.h src/ui/tui.c src/ui/input.c \
 	src/ui/list_state.c src/ui/ui_state.c src/ui/filter_ui.c src/ui/clusters_ui.c src/ui/draw_bench.c \
 	src/ui/source.h src/ui/source_fixed.c src/ui/source_collector.c \
+	src/ui/source_record.c src/ui/source_replay.c src/ui/replay.h src/ui/replay_keys.c \
 	src/ui/screen.c \
 	src/ui/keys.h src/ui/keys.c \
 	src/ui/reset_dialog.h src/ui/reset_dialog.c src/ui/reset_worker.h src/ui/reset_worker.c src/ui/reset_ui.c \
@@ -50,6 +51,8 @@ TUI_TESTS = tests/tui/test_dashboard.sh tests/tui/test_terminal.sh tests/tui/tes
 TUI_TESTS += tests/tui/test_delete.sh
 ## the topic view, marks, the mouse and htop's function keys
 TUI_TESTS += tests/tui/test_views.sh
+## --replay FILE: the dashboard on a recording, its keys; --record with the dashboard
+TUI_TESTS += tests/tui/test_replay.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

@@ -11,6 +11,7 @@
 
 #include "model/group_view.h"
 #include "ui/keys.h"
+#include "ui/replay.h"
 #include "ui/reset_dialog.h"
 #include "ui/ui.h"
 #include "util/sanitize.h"
@@ -138,32 +139,44 @@ static void draw_top_bar(const struct ui *u)
 	attron(A_BOLD);
 	mvaddstr(b.y, b.x, name);
 	b.x += display_width(name, utf8(u));
+	/* a recording: its time next to the name (80 columns show it), instead of the refresh's age, pace
+	 * and lateness further on */
+	char replay[96];
+	bool replaying = replay_bar_text(u, replay, sizeof replay);
+	if (replaying)
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, replay, false);
+	/* --record: REC while every refresh goes to the file; said loudly when the file stopped taking them */
+	if (source_record_active(u->src))
+		bar_seg(&b, source_record_error(u->src) ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR,
+		        source_record_error(u->src) ? "REC STOPPED (see on exit)" : "REC", false);
 
 	snprintf(buf, sizeof buf, "brokers %d/%d", s->brokers_up, s->brokers_total);
 	bar_seg(&b, s->brokers_up < s->brokers_total ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR, buf, false);
 	snprintf(buf, sizeof buf, "%zu group%s", s->n_groups, s->n_groups == 1 ? "" : "s");
 	bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
 
-	int64_t late_by = 0;
-	bool late = refresh_late(u, wall, &late_by);
-	int64_t age = wall - (s->taken_at_ms + s->duration_ms);
-	format_duration_ms(age > 0 ? age : 0, t1, sizeof t1);
-	format_duration_ms(s->duration_ms, t2, sizeof t2);
-	if (s->duration_ms < 1000)
-		snprintf(t2, sizeof t2, "%" PRId64 "ms", s->duration_ms);
-	snprintf(buf, sizeof buf, "%s ago, took %s", t1, t2);
-	bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
-	if (late) {
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, u->src->ops->busy(u->src) ? "LATE: refresh still running" : "LATE",
-		        false);
-	}
-	if (u->read_only)
-		bar_seg(&b, UI_ROLE_TOP_BAR, "read-only", false);
-	if (u->paused)
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, "PAUSED", false);
-	else {
-		snprintf(buf, sizeof buf, "every %gs", u->interval_ms / 1000.0);
+	if (!replaying) {
+		int64_t late_by = 0;
+		bool late = refresh_late(u, wall, &late_by);
+		int64_t age = wall - (s->taken_at_ms + s->duration_ms);
+		format_duration_ms(age > 0 ? age : 0, t1, sizeof t1);
+		format_duration_ms(s->duration_ms, t2, sizeof t2);
+		if (s->duration_ms < 1000)
+			snprintf(t2, sizeof t2, "%" PRId64 "ms", s->duration_ms);
+		snprintf(buf, sizeof buf, "%s ago, took %s", t1, t2);
 		bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+		if (late) {
+			bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, u->src->ops->busy(u->src) ? "LATE: refresh still running" : "LATE",
+			        false);
+		}
+		if (u->read_only)
+			bar_seg(&b, UI_ROLE_TOP_BAR, "read-only", false);
+		if (u->paused)
+			bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, "PAUSED", false);
+		else {
+			snprintf(buf, sizeof buf, "every %gs", u->interval_ms / 1000.0);
+			bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+		}
 	}
 	if (s->error) {
 		char *one = xasprintf("error: %s (e)", s->error);
@@ -453,6 +466,16 @@ static void draw_key_bar(const struct ui *u)
 	int y = g->keys_y, x = 0;
 	set_role(UI_ROLE_NORMAL);
 	fill_line(y, 0, g->cols);
+	char prompt[128];
+	if (replay_prompt(u, prompt, sizeof prompt)) {
+		set_role(UI_ROLE_FILTER);
+		put_cells(u, y, 0, prompt, g->cols - 1, false);
+		x = display_width(prompt, utf8(u));
+		set_role(UI_ROLE_CURSOR);
+		if (x < g->cols)
+			mvaddstr(y, x, " ");
+		return;
+	}
 	if (u->filter_editing) {
 		set_role(UI_ROLE_FILTER);
 		mvaddstr(y, 0, "Filter: ");
@@ -616,6 +639,11 @@ static void draw_help(struct ui *u)
 {
 	char **lines = NULL;
 	size_t k = 0;
+	/* a replay's own keys first: the ones that matter there, on the first page at 80x24 */
+	char **rkeys = u->replay ? replay_help_lines(12) : NULL;
+	for (size_t i = 0; rkeys && rkeys[i]; i++)
+		add_line(&lines, &k, xstrdup(rkeys[i]));
+	keys_help_free(rkeys);
 	help_mode_keys(&lines, &k, keys_mode_at(0), u->read_only);
 	add_line(&lines, &k, xstrdup(""));
 	add_line(&lines, &k, xasprintf("Mouse: %s (M toggles; --no-mouse or mouse = false start without it)",

@@ -45,6 +45,32 @@ void source_fixed_set(ui_source *s, lt_snapshot *snap);
  * source. */
 ui_source *source_collector_new(struct lt_collector *c);
 
+/* A source that records (source_record.c): every new snapshot taken from inner (owned) is appended to
+ * w (borrowed). w NULL: inner itself. source_record_error: why the recording stopped, NULL while it
+ * goes on (and for any other source). */
+struct rec_writer;
+ui_source *source_record_new(ui_source *inner, struct rec_writer *w);
+const char *source_record_error(const ui_source *s);
+bool source_record_active(const ui_source *s); /* s records (whether or not it stopped) */
+
+/* A source over a recording (source_replay.c), showing record `start`; takes the reader over (also on
+ * failure: NULL with err when that record does not read). */
+struct rec_reader;
+ui_source *source_replay_new(struct rec_reader *r, size_t start, char *err, size_t errlen);
+bool source_is_replay(const ui_source *s);
+struct source_replay_state {
+	size_t index, count;              /* the record shown, of count */
+	int64_t t_ms, first_ms, last_ms;  /* its time, the recording's span */
+	bool playing;
+	int speed;                        /* play speed: 1 = the recorded pace */
+};
+void source_replay_state(const ui_source *s, struct source_replay_state *st);
+/* Shows record i (clamped to the last); -1 with err when it does not read (the shown one stays). */
+int source_replay_seek(ui_source *s, size_t i, char *err, size_t errlen);
+size_t source_replay_find(const ui_source *s, int64_t t_ms); /* the last record at or before t */
+void source_replay_play(ui_source *s, bool playing);
+void source_replay_set_speed(ui_source *s, int speed);
+
 static inline void source_free(ui_source *s)
 {
 	if (s)

@@ -104,6 +104,7 @@ struct ui {
 	int64_t msg_until;  /* monotonic ms */
 
 	struct tui_clusters *clusters; /* NULL: no cluster switching */
+	struct ui_replay *replay;      /* replay.h: the keys and prompt of --replay; NULL on a cluster */
 
 	struct ui_reset *reset;   /* the reset dialog (UI_POPUP_RESET), NULL when closed */
 	struct rw_worker *rw;     /* the reset worker thread, made on first use */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/replay.h"
 #include "ui/ui.h"
 #include "util/sanitize.h"
 #include "util/timeutil.h"
@@ -92,6 +93,7 @@ void ui_state_free(struct ui *u)
 	if (u->next)
 		snapshot_unref(u->next);
 	theme_list_free(&u->themes);
+	replay_ui_free(u->replay);
 }
 
 int ui_themes_init(struct ui *u, const struct tui_settings *o, char *err, size_t errlen)
@@ -149,5 +151,6 @@ void ui_state_init(struct ui *u, const struct tui_settings *o, ui_source *src, i
 	u->mouse = !o->no_mouse;
 	u->ascii = o->ascii || !locale_is_utf8();
 	u->glyphs = glyphs_get(u->ascii);
+	u->replay = replay_ui_new(src); /* NULL unless src is a recording */
 }
 

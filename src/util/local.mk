@@ -9,7 +9,8 @@ liblagtop_a_SOURCES += \
 	src/util/regex.c src/util/regex.h \
 	src/util/timeutil.c src/util/timeutil.h \
 	src/util/errbuf.c src/util/errbuf.h \
-	src/util/prom.c src/util/prom.h
+	src/util/prom.c src/util/prom.h \
+	src/util/crc32c.c src/util/crc32c.h
 
 if HAVE_CMOCKA
 UTIL_UNIT_TESTS = tests/unit/test_util_sanitize tests/unit/test_util_json tests/unit/test_util_csv \

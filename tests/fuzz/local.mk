@@ -3,11 +3,12 @@
 ## runs each briefly from its checked-in seed corpus (tests/fuzz/run_fuzz.sh; a TAP skip without clang's
 ## libFuzzer). Longer runs: doc/FUZZING.md.
 
-FUZZ_NAMES = util config reset sim theme position
+FUZZ_NAMES = util config reset sim theme position record
 FUZZ_SRC_UTIL = src/util/xalloc.c src/util/utf8.c src/util/sanitize.c src/util/json.c src/util/csv.c \
 	src/util/timeutil.c src/util/regex.c src/util/errbuf.c src/util/prom.c
 FUZZ_SRC_CONFIG = src/config/config_file.c src/config/schema.c src/config/load.c src/config/search_path.c \
 	src/config/duration.c src/config/secrets.c src/config/connection.c src/config/command_config.c src/config/jprops.c
+FUZZ_SRC_RECORD = src/record/codec.c src/record/file.c src/model/snapshot.c src/util/crc32c.c
 FUZZ_SRC_POSITION = src/position/report.c src/position/prom.c src/position/rdkstats.c
 FUZZ_SRC_RESET = src/reset/plan.c src/reset/timeparse.c src/reset/csv.c src/reset/render.c src/reset/strbuf.c \
 	src/model/snapshot.c
@@ -17,7 +18,7 @@ FUZZ_SRC_SIM = src/sim/wire.c src/sim/strmap.c src/sim/cluster.c src/sim/server.
 	src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c src/sim/api_delete_records.c \
 	src/sim/api_produce.c src/sim/metrics.c \
 	src/sim/api_fetch.c src/sim/api_group_membership.c src/sim/membership.c src/sim/records.c \
-	src/sim/record_store.c src/sim/crc32c.c src/sim/control.c src/sim/scenario.c src/sim/sim.c \
+	src/sim/record_store.c src/util/crc32c.c src/sim/control.c src/sim/scenario.c src/sim/sim.c \
 	src/sim/offsets_log.c src/sim/offsets_expiry.c src/sim/housekeeping.c src/sim/api_describe_configs.c src/commitlog/encode.c src/commitlog/decode.c src/commitlog/partition.c
 
 EXTRA_DIST += tests/fuzz/run_fuzz.sh tests/fuzz/make_sim_seeds.py $(FUZZ_NAMES:%=tests/fuzz/fuzz_%.c) \
@@ -46,6 +47,9 @@ tests/fuzz/fuzz_theme: $(top_srcdir)/tests/fuzz/fuzz_theme.c $(top_srcdir)/src/u
 tests/fuzz/fuzz_position: $(top_srcdir)/tests/fuzz/fuzz_position.c $(FUZZ_SRC_POSITION:%=$(top_srcdir)/%) \
 		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
 	$(FUZZ_LINK) $(JANSSON_CFLAGS) $^ $(JANSSON_LIBS) -lm
+tests/fuzz/fuzz_record: $(top_srcdir)/tests/fuzz/fuzz_record.c $(FUZZ_SRC_RECORD:%=$(top_srcdir)/%) \
+		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
+	$(FUZZ_LINK) $(ZSTD_CFLAGS) $^ $(ZSTD_LIBS) -lm
 tests/fuzz/fuzz_sim: $(top_srcdir)/tests/fuzz/fuzz_sim.c $(FUZZ_SRC_SIM:%=$(top_srcdir)/%) \
 		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
 	$(FUZZ_LINK) $^ -lm

@@ -58,6 +58,70 @@ static void once_with_format_groups_and_props(void **state)
 	options_free(&o);
 }
 
+/* --record and --replay: what goes with them, and what is refused in one line naming it. */
+static void record_and_replay_rules(void **state)
+{
+	(void)state;
+	struct lt_options o;
+	char err[256];
+	assert_int_equal(parse(&o, err, sizeof err, "--record", "r.lrec", "--headless", "-i", "10", "--record-max-size",
+			       "200M", "--record-keep", "5", "-b", "h:1", NULL), 0);
+	assert_int_equal(o.mode, LT_MODE_TUI);
+	assert_string_equal(o.record_path, "r.lrec");
+	assert_true(o.headless);
+	assert_true(o.record_max_size == 200ull * 1024 * 1024);
+	assert_int_equal(o.record_keep, 5);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--replay", "r.lrec", "--once", "--at", "-2h", "--format", "json",
+			       NULL), 0);
+	assert_int_equal(o.mode, LT_MODE_ONCE);
+	assert_string_equal(o.replay_path, "r.lrec");
+	assert_string_equal(o.replay_at, "-2h");
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--replay", "r.lrec", "--theme", "mono", NULL), 0);
+	assert_int_equal(o.mode, LT_MODE_TUI);
+	options_free(&o);
+
+	struct {
+		const char *args[6];
+		const char *needle;
+	} cases[] = {
+		{ { "--record", "f", "--once" }, "--record cannot be combined with --once" },
+		{ { "--once", "--record", "f" }, "--record cannot be combined with --once" },
+		{ { "--record", "f", "--demo" }, "--record cannot be combined with --demo" },
+		{ { "--record", "f", "--replay", "g" }, "--record and --replay cannot be combined" },
+		{ { "--headless" }, "--headless goes with --record" },
+		{ { "--record-max-size", "1M" }, "--record-max-size goes with --record" },
+		{ { "--record-keep", "3" }, "--record-keep goes with --record" },
+		{ { "--record", "f", "--record-max-size", "lots" }, "--record-max-size expects a size" },
+		{ { "--record", "f", "--record-max-size", "100" }, "at least 4K" },
+		{ { "--record", "f", "--record-keep", "0" }, "--record-keep expects a whole number from 1" },
+		{ { "--at", "03:00" }, "--at goes with --replay" },
+		{ { "--replay", "f", "-b", "h:1" }, "it takes no -b" },
+		{ { "--replay", "f", "-c", "prod" }, "it takes no -c" },
+		{ { "--replay", "f", "-X", "a=b" }, "it takes no -X" },
+		{ { "--replay", "f", "--timeout", "5s" }, "it takes no --timeout" },
+		{ { "--replay", "f", "-G", "x" }, "it takes no --group-regex" },
+		{ { "--replay", "f", "--once", "--samples", "3" }, "it takes no --samples" },
+		{ { "--replay", "f", "--reset-offsets" }, "--replay cannot be combined with --reset-offsets" },
+		{ { "--replay", "f", "--list" }, "--replay cannot be combined with --list" },
+		{ { "--replay", "f", "--format", "json" }, "go with --once" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *argv[8] = { (char *)"lagtop" };
+		int argc = 1;
+		for (int k = 0; k < 6 && cases[i].args[k]; k++)
+			argv[argc++] = (char *)cases[i].args[k];
+		argv[argc] = NULL;
+		err[0] = '\0';
+		int rc = options_parse(&o, argc, argv, err, sizeof err);
+		if (rc != -1 || !strstr(err, cases[i].needle))
+			fail_msg("case %zu: rc=%d err='%s' (wanted '%s')", i, rc, err, cases[i].needle);
+		assert_null(strchr(err, '\n'));
+		options_free(&o);
+	}
+}
+
 static void usage_errors_name_the_problem(void **state)
 {
 	(void)state;
@@ -361,6 +425,7 @@ int main(void)
 		cmocka_unit_test(timeout_rule),
 		cmocka_unit_test(dry_run_and_execute_conflict),
 		cmocka_unit_test(modes_conflict_in_any_order),
+		cmocka_unit_test(record_and_replay_rules),
 		cmocka_unit_test(man_page_documents_every_option),
 		cmocka_unit_test(help_lists_every_option),
 	};

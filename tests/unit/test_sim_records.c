@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/crc32c.h"
+#include "util/crc32c.h"
 #include "sim/records.h"
 
 /* RFC 3720 B.4 vectors plus the common check value. */

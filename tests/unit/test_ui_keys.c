@@ -12,6 +12,7 @@
 
 #include "ui/keys.h"
 #include "ui/reset_dialog.h"
+#include "ui/replay.h"
 
 /* Adds the words of a .B/.BR line to names (" a b c "), with troff escapes undone and quotes dropped. */
 static void add_line_names(char *names, size_t size, char *line)
@@ -166,6 +167,37 @@ static void every_mode_table_is_well_formed(void **state)
 		assert_true(n > 0 && n <= mode->n);
 		keys_help_free(lines);
 	}
+}
+
+/* The replay's keys (replay_keys.c): in the man page, none of them a key of the main table (which works
+ * unchanged in a replay), and in the help screen's lines. */
+static void replay_keys_documented_and_apart(void **state)
+{
+	(void)state;
+	const char *names = man_key_names("Replay");
+	size_t n = 0;
+	for (size_t i = 0; replay_keys_at(i); i++, n++) {
+		const struct ui_key *r = replay_keys_at(i);
+		char want[80];
+		snprintf(want, sizeof want, " %s ", r->name);
+		if (!strstr(names, want))
+			fail_msg("doc/lagtop.1 (KEYS) does not list the replay key '%s'", r->name);
+		assert_non_null(r->action);
+		for (size_t j = 0; keys_at(j); j++)
+			for (int y = 0; y < 3 && keys_at(j)->codes[y]; y++)
+				if (keys_at(j)->codes[y] == r->codes[0])
+					fail_msg("replay key '%s' is the main table's '%s'", r->name, keys_at(j)->name);
+		for (size_t j = i + 1; replay_keys_at(j); j++)
+			if (replay_keys_at(j)->codes[0] == r->codes[0])
+				fail_msg("replay key '%s' twice", r->name);
+	}
+	assert_true(n >= 9);
+	char **lines = replay_help_lines(12);
+	size_t nl = 0;
+	for (; lines[nl]; nl++)
+		assert_non_null(strstr(lines[nl], replay_keys_at(nl)->help));
+	assert_int_equal(nl, n);
+	keys_help_free(lines);
 }
 
 static void names_unique_codes_unique_help_present(void **state)
@@ -329,6 +361,7 @@ int main(void)
 	    cmocka_unit_test(read_only_removes_writing_keys), cmocka_unit_test(key_bar_by_width),
 	    cmocka_unit_test(every_modes_keys_are_in_the_man_page), cmocka_unit_test(every_mode_table_is_well_formed),
 	    cmocka_unit_test(reset_dialog_table_is_well_formed_and_documented),
+	    cmocka_unit_test(replay_keys_documented_and_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,8 +3,8 @@
  * Reflected polynomial 0x82F63B78, initial value and final XOR 0xFFFFFFFF, as in RFC 3720 (iSCSI):
  * crc32c("123456789") == 0xE3069283.
  */
-#ifndef LAGTOP_SIM_CRC32C_H
-#define LAGTOP_SIM_CRC32C_H
+#ifndef LAGTOP_UTIL_CRC32C_H
+#define LAGTOP_UTIL_CRC32C_H
 
 #include <stddef.h>
 #include <stdint.h>

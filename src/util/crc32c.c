@@ -4,7 +4,7 @@
  * let the loop consume 8 bytes per step instead of one. The tables are computed once (pthread_once,
  * because lagtop --demo runs the simulated cluster in a thread of its own).
  */
-#include "sim/crc32c.h"
+#include "util/crc32c.h"
 
 #include <pthread.h>
 

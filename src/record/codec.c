@@ -1,0 +1,1269 @@
+/* codec.c — a snapshot as its change from the previous one (see codec.h and doc/RECORDING.md).
+ *
+ * A record is a set of columns (one byte stream per kind of value: all partitions' committed
+ * offsets together, all their rates' tags together, ...), so the compressor sees long runs of alike
+ * bytes. Numbers are LEB128 varints; signed ones zigzag-coded differences from a prediction that
+ * the encoder and the decoder both make from the same state. The value passes through one function
+ * per kind (cv_*) in both directions, so the two sides cannot drift apart.
+ */
+#include "config.h"
+
+#include "record/codec.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+enum col {
+	C_HDR,    /* snapshot-wide fields */
+	C_GRP,    /* group list: which previous group each one continues */
+	C_GSAME,  /* per group: 1 when its slow fields (meta) equal the previous group's */
+	C_GMETA,  /* the slow fields of groups that changed: state, members, partition keys, ... */
+	C_GVAL,   /* per group: aggregates (total lag, trend, commit-stream figures) */
+	C_PFLAGS, /* per partition: flags, status, has_* bits, member, position source */
+	C_LSTART, /* log start − previous */
+	C_COMMIT, /* committed − (previous + last advance) */
+	C_LEND,   /* log end − (previous + last advance) */
+	C_LAG,    /* lag − (log end − committed) */
+	C_TLTAG,  /* time lag: which prediction held */
+	C_TL,     /* time lag when none did */
+	C_RTAG,   /* rates: which prediction held */
+	C_DBL,    /* doubles no prediction gave, 8 bytes each */
+	C_ETA,    /* ETA − lag / (consume − produce) */
+	C_MISC,   /* stale age, commit-stream and position figures */
+	C_STR,    /* commit metadata */
+	C_PMEM,   /* per partition: member and position source − previous (apart from the flags, which move) */
+	N_COL
+};
+
+struct col_buf {
+	unsigned char *p;
+	size_t len, cap; /* encoder */
+	size_t pos;      /* decoder */
+};
+
+/* A partition's recent samples: a circular buffer, sample j (0 = the oldest) at RI(r, j). */
+struct ring {
+	uint8_t n;
+	uint8_t head; /* where sample 0 is */
+	uint8_t hint_c, hint_e; /* the sample the last rate was measured from (tried first) */
+	uint8_t since_key;      /* samples pushed since the last keyframe (at most LT_REC_HISTORY): only they
+	                           are known to a reader that started at that keyframe */
+	int64_t t[LT_REC_HISTORY], c[LT_REC_HISTORY], e[LT_REC_HISTORY], lag[LT_REC_HISTORY];
+};
+
+#define LAG_UNKNOWN INT64_MIN
+#define RI(r, j) (((r)->head + (j)) & (LT_REC_HISTORY - 1))
+_Static_assert((LT_REC_HISTORY & (LT_REC_HISTORY - 1)) == 0, "the ring's size is a power of two");
+
+struct rec_codec {
+	bool enc;
+	bool bad;
+	bool light; /* decoding a warm-up record: only what the next records' predictions need */
+	char why[160];
+	struct col_buf col[N_COL];
+	lt_snapshot *prev;   /* what the next record is coded against; NULL: nothing */
+	struct ring *rings;  /* one per partition of prev, in order (groups, then partitions) */
+	size_t n_rings;
+	/* scratch */
+	struct col_buf meta_a, meta_b;
+	/* encoder: the slow fields' bytes of every group of prev (pmeta) and of the record being coded
+	 * (nmeta), so each group is serialised once per record, not twice */
+	struct col_buf *pmeta, *nmeta;
+	size_t n_pmeta, cap_pmeta, cap_nmeta;
+};
+
+rec_codec *rec_codec_new(void)
+{
+	return xcalloc(1, sizeof(rec_codec));
+}
+
+void rec_codec_reset(rec_codec *c)
+{
+	if (c->prev)
+		snapshot_unref(c->prev);
+	c->prev = NULL;
+	free(c->rings);
+	c->rings = NULL;
+	c->n_rings = 0;
+	c->n_pmeta = 0;
+}
+
+void rec_codec_free(rec_codec *c)
+{
+	if (!c)
+		return;
+	rec_codec_reset(c);
+	for (int i = 0; i < N_COL; i++)
+		free(c->col[i].p);
+	free(c->meta_a.p);
+	free(c->meta_b.p);
+	for (size_t i = 0; i < c->cap_pmeta; i++)
+		free(c->pmeta[i].p);
+	for (size_t i = 0; i < c->cap_nmeta; i++)
+		free(c->nmeta[i].p);
+	free(c->pmeta);
+	free(c->nmeta);
+	free(c);
+}
+
+static void fail(rec_codec *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(rec_codec *c, const char *fmt, ...)
+{
+	if (c->bad)
+		return;
+	c->bad = true;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->why, sizeof c->why, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- bytes ---- */
+
+static void put_bytes(struct col_buf *b, const void *p, size_t n)
+{
+	if (n == 0)
+		return; /* b->p may still be NULL */
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n)
+			cap *= 2;
+		b->p = xrealloc(b->p, cap);
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void reserve(struct col_buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n)
+		cap *= 2;
+	b->p = xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+/* LEB128, written in place (the encoder's most frequent call: no copy through a scratch array). */
+static inline __attribute__((always_inline)) void put_u64(struct col_buf *b, uint64_t v)
+{
+	if (b->cap - b->len < 10)
+		reserve(b, 10);
+	unsigned char *p = b->p + b->len;
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	b->len = (size_t)(p - b->p);
+}
+
+static inline __attribute__((always_inline)) bool get_u64(struct col_buf *b, uint64_t *v)
+{
+	if (b->pos < b->len && b->p[b->pos] < 0x80) { /* most values are one byte */
+		*v = b->p[b->pos++];
+		return true;
+	}
+	uint64_t r = 0;
+	for (unsigned shift = 0; shift < 70; shift += 7) {
+		if (b->pos >= b->len)
+			return false;
+		unsigned char byte = b->p[b->pos++];
+		if (shift == 63 && byte > 1)
+			return false;
+		r |= (uint64_t)(byte & 0x7f) << shift;
+		if (!(byte & 0x80)) {
+			*v = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char *const col_names[N_COL] = {
+	"header", "groups", "group-same", "group-meta", "group-values", "partition-flags", "log-start", "committed",
+	"log-end", "lag", "time-lag-tag", "time-lag", "rate-tag", "doubles", "eta", "misc", "strings", "partition-member",
+};
+
+/* ---- one value, both directions ---- */
+
+static inline __attribute__((always_inline)) uint64_t cv_u64(rec_codec *c, enum col k, uint64_t v)
+{
+	if (c->enc) {
+		put_u64(&c->col[k], v);
+		return v;
+	}
+	uint64_t r = 0;
+	if (!get_u64(&c->col[k], &r))
+		fail(c, "%s column ends early", col_names[k]);
+	return r;
+}
+
+/* v − pred, zigzag-coded; wraps instead of overflowing. */
+static int64_t cv_i64(rec_codec *c, enum col k, int64_t v, int64_t pred)
+{
+	if (c->enc) {
+		uint64_t d = (uint64_t)v - (uint64_t)pred;
+		put_u64(&c->col[k], (d << 1) ^ (uint64_t)((int64_t)d >> 63));
+		return v;
+	}
+	uint64_t z = cv_u64(c, k, 0);
+	uint64_t d = (z >> 1) ^ (0 - (z & 1));
+	return (int64_t)((uint64_t)pred + d);
+}
+
+static double cv_raw_double(rec_codec *c, double v)
+{
+	uint64_t bits;
+	if (c->enc) {
+		memcpy(&bits, &v, 8);
+		unsigned char b[8];
+		for (int i = 0; i < 8; i++)
+			b[i] = (unsigned char)(bits >> (8 * i));
+		put_bytes(&c->col[C_DBL], b, 8);
+		return v;
+	}
+	struct col_buf *b = &c->col[C_DBL];
+	if (b->len - b->pos < 8) {
+		fail(c, "doubles column ends early");
+		return 0;
+	}
+	bits = 0;
+	for (int i = 0; i < 8; i++)
+		bits |= (uint64_t)b->p[b->pos + i] << (8 * i);
+	b->pos += 8;
+	memcpy(&v, &bits, 8);
+	return v;
+}
+
+static bool same_double(double a, double b)
+{
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* A double that is usually the previous value: tag 0 = previous, 1 = raw. */
+static double cv_double_prev(rec_codec *c, double v, double prev)
+{
+	uint64_t tag = cv_u64(c, C_RTAG, c->enc ? (same_double(v, prev) ? 0 : 1) : 0);
+	if (tag == 0)
+		return prev;
+	if (tag != 1)
+		fail(c, "unknown double tag %llu", (unsigned long long)tag);
+	return cv_raw_double(c, v);
+}
+
+static char *cv_str(rec_codec *c, enum col k, const char *s)
+{
+	if (c->enc) {
+		size_t n = s ? strlen(s) + 1 : 0;
+		put_u64(&c->col[k], n);
+		if (n > 1)
+			put_bytes(&c->col[k], s, n - 1);
+		return NULL;
+	}
+	uint64_t n = cv_u64(c, k, 0);
+	if (n == 0 || c->bad)
+		return NULL;
+	struct col_buf *b = &c->col[k];
+	if (n - 1 > b->len - b->pos) {
+		fail(c, "%s column: string longer than the record", col_names[k]);
+		return NULL;
+	}
+	char *r = xstrndup((const char *)b->p + b->pos, (size_t)(n - 1));
+	b->pos += (size_t)(n - 1);
+	return r;
+}
+
+/* Counts read back are checked against the bytes left, so a corrupt count cannot ask for a huge
+ * allocation: every element takes at least one byte of column k. */
+static size_t cv_count(rec_codec *c, enum col k, size_t n)
+{
+	uint64_t v = cv_u64(c, k, n);
+	if (!c->enc && v > c->col[k].len - c->col[k].pos + 1) {
+		fail(c, "%s column: count %llu larger than the record", col_names[k], (unsigned long long)v);
+		return 0;
+	}
+	return (size_t)v;
+}
+
+/* ---- rings ---- */
+
+static void ring_push(struct ring *r, bool key, int64_t t, int64_t cm, int64_t e, int64_t lag)
+{
+	r->since_key = key ? 1 : r->since_key < LT_REC_HISTORY ? r->since_key + 1 : LT_REC_HISTORY;
+	if (r->n == LT_REC_HISTORY) {
+		r->head = (uint8_t)RI(r, 1);
+		r->n--;
+		if (r->hint_c)
+			r->hint_c--;
+		if (r->hint_e)
+			r->hint_e--;
+	}
+	size_t at = RI(r, r->n);
+	r->t[at] = t;
+	r->c[at] = cm;
+	r->e[at] = e;
+	r->lag[at] = lag;
+	r->n++;
+}
+
+/* Advance per second from sample j to now, computed as the model computes it (rates.c). */
+static double rate_from(int64_t t0, int64_t v0, int64_t t1, int64_t v1)
+{
+	double dv = (double)v1 - (double)v0;
+	double dt = (double)(t1 - t0) / 1000.0;
+	return dv / dt;
+}
+
+/* Rate: tag 0 = previous value, 1 = raw, 2 = zero, 3 + j = the advance since sample j of the ring.
+ * The encoder tries the sample that worked last time first. */
+static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r, uint8_t *hint, int64_t now,
+                      int64_t cur, bool log_end)
+{
+	const int64_t *vals = r ? (log_end ? r->e : r->c) : NULL;
+	uint64_t tag = 0;
+	if (c->enc) {
+		if (same_double(v, prev))
+			tag = 0;
+		else if (same_double(v, 0.0))
+			tag = 2;
+		else {
+			tag = 1;
+			if (r && cur >= 0) {
+				size_t order[LT_REC_HISTORY + 1], n = 0;
+				if (*hint < r->n)
+					order[n++] = *hint;
+				for (size_t j = 0; j < r->n; j++)
+					if (j != *hint)
+						order[n++] = j;
+				for (size_t k = 0; k < n; k++) {
+					size_t j = order[k];
+					size_t x = RI(r, j);
+					if (vals[x] < 0 || r->t[x] >= now)
+						continue;
+					if (same_double(rate_from(r->t[x], vals[x], now, cur), v)) {
+						tag = 3 + j;
+						*hint = (uint8_t)j;
+						break;
+					}
+				}
+			}
+		}
+	}
+	tag = cv_u64(c, C_RTAG, tag);
+	switch (tag) {
+	case 0: return prev;
+	case 1: return cv_raw_double(c, v);
+	case 2: return 0.0;
+	default: {
+		size_t j = (size_t)(tag - 3);
+		if (j >= LT_REC_HISTORY) {
+			fail(c, "rate tag %llu out of range", (unsigned long long)tag);
+			return 0;
+		}
+		/* Before the history is warm (decoding from the keyframe before the one wanted) the sample
+		 * may be missing: any value will do, it is never shown. */
+		if (!r || j >= r->n)
+			return 0;
+		*hint = (uint8_t)j;
+		return rate_from(r->t[RI(r, j)], vals[RI(r, j)], now, cur);
+	}
+	}
+}
+
+/* Time lag by interpolation over the ring's log ends, the model's method (timelag.c) without the
+ * idle extrapolation; false when the ring does not give one. */
+static bool tl_interpolate(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out)
+{
+	if (n < 2 || committed < 0)
+		return false;
+	size_t start = 0;
+	if (committed >= e[n - 1]) {
+		*out = 0;
+		return true;
+	}
+	for (size_t i = 1; i < n; i++)
+		if (e[i] < e[i - 1])
+			start = i;
+	if (n - start < 2)
+		return false;
+	size_t newest = n - 1;
+	double predicted;
+	if (committed >= e[start]) {
+		size_t rr = newest;
+		while (rr > start && !(e[rr - 1] <= committed && committed < e[rr]))
+			rr--;
+		if (rr == start)
+			predicted = (double)t[start];
+		else {
+			size_t l = rr - 1;
+			double frac = ((double)committed - (double)e[l]) / ((double)e[rr] - (double)e[l]);
+			predicted = (double)t[l] + frac * ((double)t[rr] - (double)t[l]);
+		}
+	} else if (e[newest] > e[start]) {
+		double slope = ((double)t[newest] - (double)t[start]) / ((double)e[newest] - (double)e[start]);
+		predicted = (double)t[start] - ((double)e[start] - (double)committed) * slope;
+	} else
+		return false;
+	double lag = (double)now - predicted;
+	if (!(lag > 0))
+		*out = 0;
+	else if (lag >= (double)(INT64_MAX / 2))
+		*out = INT64_MAX / 2;
+	else
+		*out = (int64_t)lag;
+	return true;
+}
+
+static int64_t eta_predict(int64_t lag, double consume, double produce)
+{
+	if (lag <= 0)
+		return 0;
+	double net = consume - produce;
+	if (!(net > 0) || !isfinite(net))
+		return 0;
+	double ms = (double)lag / net * 1000.0;
+	if (!isfinite(ms) || ms >= 9.0e18)
+		return INT64_MAX;
+	return (int64_t)ms;
+}
+
+/* Topics are interned per snapshot: partitions of one snapshot and topic share a pointer, so the
+ * result of comparing two topic pointers is remembered and the next pair of the same pointers (the
+ * next partitions of both lists, nearly always) costs no strcmp. */
+struct topic_cmp {
+	const char *a, *b;
+	int r;
+};
+
+static int cmp_key_cached(struct topic_cmp *tc, const lt_partition *a, const lt_partition *b)
+{
+	int r;
+	if (a->topic == b->topic)
+		r = 0;
+	else if (a->topic == tc->a && b->topic == tc->b)
+		r = tc->r;
+	else {
+		r = strcmp(a->topic, b->topic);
+		*tc = (struct topic_cmp){ a->topic, b->topic, r };
+	}
+	return r ? r : (a->partition > b->partition) - (a->partition < b->partition);
+}
+
+static int cmp_key(const lt_partition *a, const lt_partition *b)
+{
+	int r = a->topic == b->topic ? 0 : strcmp(a->topic, b->topic);
+	return r ? r : (a->partition > b->partition) - (a->partition < b->partition);
+}
+
+/* ---- the slow fields of a group (compared whole with the previous group's) ---- */
+
+static void meta_write(struct col_buf *b, const lt_group *g)
+{
+	b->len = 0;
+	put_u64(b, (uint64_t)g->state);
+	put_u64(b, (uint64_t)g->type);
+	put_u64(b, (uint64_t)g->members_unreadable);
+	put_u64(b, (uint64_t)(int64_t)g->coordinator);
+	put_u64(b, (uint64_t)g->stale_ms);
+	const char *strs[] = { g->protocol_type, g->protocol, g->error };
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strs[i] ? strlen(strs[i]) + 1 : 0;
+		put_u64(b, n);
+		if (n > 1)
+			put_bytes(b, strs[i], n - 1);
+	}
+#define PUT_STR(s)                                                                                                     \
+	do {                                                                                                           \
+		size_t n_ = (s) ? strlen(s) + 1 : 0;                                                                   \
+		put_u64(b, n_);                                                                                        \
+		if (n_ > 1)                                                                                            \
+			put_bytes(b, (s), n_ - 1);                                                                     \
+	} while (0)
+	put_u64(b, g->n_members);
+	for (size_t m = 0; m < g->n_members; m++) {
+		const lt_member *mb = &g->members[m];
+		PUT_STR(mb->member_id);
+		PUT_STR(mb->client_id);
+		PUT_STR(mb->host);
+		PUT_STR(mb->instance_id);
+		put_u64(b, mb->n_assigned);
+		for (size_t a = 0; a < mb->n_assigned; a++) {
+			PUT_STR(mb->assigned[a].topic);
+			put_u64(b, (uint64_t)(uint32_t)mb->assigned[a].partition);
+		}
+	}
+	put_u64(b, g->n_commit_epochs);
+	for (size_t i = 0; i < g->n_commit_epochs; i++) {
+		PUT_STR(g->commit_epochs[i].topic);
+		put_u64(b, (uint64_t)(uint32_t)g->commit_epochs[i].partition);
+		put_u64(b, (uint64_t)(uint32_t)g->commit_epochs[i].epoch);
+	}
+	/* partition keys: topic written when it differs from the one before */
+	put_u64(b, g->n_partitions);
+	const char *prev_topic = NULL;
+	for (size_t i = 0; i < g->n_partitions; i++) {
+		const lt_partition *p = &g->partitions[i];
+		if (prev_topic && strcmp(prev_topic, p->topic) == 0)
+			put_u64(b, 0);
+		else {
+			put_u64(b, 1);
+			PUT_STR(p->topic);
+		}
+		prev_topic = p->topic;
+		put_u64(b, (uint64_t)(uint32_t)p->partition);
+	}
+#undef PUT_STR
+}
+
+/* Reads meta_write's bytes into g (added to its snapshot with its name, nothing else). */
+static bool meta_read(rec_codec *c, struct col_buf *b, lt_group *g)
+{
+#define U(v)                                                                                                           \
+	do {                                                                                                           \
+		if (!get_u64(b, &(v)))                                                                                 \
+			goto bad;                                                                                      \
+	} while (0)
+#define S(dst)                                                                                                         \
+	do {                                                                                                           \
+		uint64_t n_;                                                                                           \
+		U(n_);                                                                                                 \
+		if (n_ == 0)                                                                                           \
+			(dst) = NULL;                                                                                  \
+		else {                                                                                                 \
+			if (n_ - 1 > b->len - b->pos)                                                                  \
+				goto bad;                                                                              \
+			(dst) = xstrndup((const char *)b->p + b->pos, (size_t)(n_ - 1));                               \
+			b->pos += (size_t)(n_ - 1);                                                                    \
+		}                                                                                                      \
+	} while (0)
+	uint64_t v, n;
+	char *tmp = NULL, *tmp2 = NULL, *tmp3 = NULL, *tmp4 = NULL;
+	U(v);
+	g->state = (lt_group_state)v;
+	U(v);
+	g->type = (lt_group_type)v;
+	U(v);
+	g->members_unreadable = v != 0;
+	U(v);
+	g->coordinator = (int32_t)(int64_t)v;
+	U(v);
+	g->stale_ms = (int64_t)v;
+	S(g->protocol_type);
+	S(g->protocol);
+	S(g->error);
+	U(n);
+	if (n > b->len - b->pos)
+		goto bad;
+	for (uint64_t m = 0; m < n; m++) {
+		S(tmp);
+		S(tmp2);
+		S(tmp3);
+		S(tmp4);
+		lt_member *mb = group_add_member(g, tmp, tmp2, tmp3);
+		mb->instance_id = tmp4;
+		free(tmp), free(tmp2), free(tmp3);
+		tmp = tmp2 = tmp3 = tmp4 = NULL;
+		uint64_t na;
+		U(na);
+		if (na > b->len - b->pos)
+			goto bad;
+		for (uint64_t a = 0; a < na; a++) {
+			S(tmp);
+			U(v);
+			member_add_assignment(mb, tmp ? tmp : "", (int32_t)(uint32_t)v);
+			free(tmp);
+			tmp = NULL;
+		}
+	}
+	U(n);
+	if (n > b->len - b->pos)
+		goto bad;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t pa, ep;
+		S(tmp);
+		U(pa);
+		U(ep);
+		group_add_commit_epoch(g, tmp ? tmp : "", (int32_t)(uint32_t)pa, (int32_t)(uint32_t)ep);
+		free(tmp);
+		tmp = NULL;
+	}
+	U(n);
+	if (n > b->len - b->pos)
+		goto bad;
+	const char *topic = NULL;
+	for (uint64_t i = 0; i < n; i++) {
+		U(v);
+		if (v == 1) {
+			S(tmp);
+			lt_partition *p = group_add_partition(g, tmp ? tmp : "", 0);
+			free(tmp);
+			tmp = NULL;
+			topic = p->topic;
+		} else if (v != 0 || !topic)
+			goto bad;
+		else
+			group_add_partition(g, topic, 0);
+		U(v);
+		g->partitions[g->n_partitions - 1].partition = (int32_t)(uint32_t)v;
+		if (g->n_partitions > 1 && cmp_key(&g->partitions[g->n_partitions - 2], &g->partitions[g->n_partitions - 1]) >= 0)
+			goto bad; /* the readers bsearch them */
+	}
+	if (b->pos != b->len)
+		goto bad;
+	return true;
+bad:
+	free(tmp), free(tmp2), free(tmp3), free(tmp4);
+	fail(c, "group-meta column: malformed group '%s'", g->group);
+	return false;
+#undef U
+#undef S
+}
+
+/* The slow fields of src into g (new, with only its name), as meta_read would read meta_write(src)'s
+ * bytes, without the bytes: the decoder's path for the groups that did not change (nearly all). */
+static void meta_copy(lt_group *g, const lt_group *src, bool light)
+{
+	g->state = src->state;
+	g->type = src->type;
+	g->members_unreadable = src->members_unreadable;
+	g->coordinator = src->coordinator;
+	g->stale_ms = src->stale_ms;
+	g->protocol_type = src->protocol_type ? xstrdup(src->protocol_type) : NULL;
+	g->protocol = src->protocol ? xstrdup(src->protocol) : NULL;
+	g->error = src->error ? xstrdup(src->error) : NULL;
+	/* members and epochs are never predicted from: a warm-up record (never shown) goes without */
+	for (size_t m = 0; m < src->n_members && !light; m++) {
+		const lt_member *sm = &src->members[m];
+		lt_member *mb = group_add_member(g, sm->member_id, sm->client_id, sm->host);
+		mb->instance_id = sm->instance_id ? xstrdup(sm->instance_id) : NULL;
+		for (size_t a = 0; a < sm->n_assigned; a++)
+			member_add_assignment(mb, sm->assigned[a].topic, sm->assigned[a].partition);
+	}
+	for (size_t i = 0; i < src->n_commit_epochs && !light; i++)
+		group_add_commit_epoch(g, src->commit_epochs[i].topic, src->commit_epochs[i].partition,
+		                       src->commit_epochs[i].epoch);
+	const char *st = NULL, *dt = NULL; /* the last topic seen in src, and its copy in g's table */
+	for (size_t i = 0; i < src->n_partitions; i++) {
+		const lt_partition *sp = &src->partitions[i];
+		lt_partition *p = group_add_partition(g, sp->topic == st ? dt : sp->topic, sp->partition);
+		st = sp->topic;
+		dt = p->topic;
+	}
+}
+
+/* ---- the record ---- */
+
+static void code_header(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, const lt_snapshot *prev)
+{
+	const lt_snapshot *src = c->enc ? cur : out; /* decoder: fields are written into out */
+	(void)src;
+	lt_snapshot *o = out;
+#define H_I64(field, pred) o->field = cv_i64(c, C_HDR, c->enc ? cur->field : 0, (pred))
+	H_I64(seq, (int64_t)(prev ? prev->seq + 1 : 0));
+	H_I64(taken_at_ms, prev ? prev->taken_at_ms : 0);
+	H_I64(duration_ms, prev ? prev->duration_ms : 0);
+	o->status_window = (size_t)cv_u64(c, C_HDR, c->enc ? cur->status_window : 0);
+	o->brokers_up = (int)cv_i64(c, C_HDR, c->enc ? cur->brokers_up : 0, 0);
+	o->brokers_total = (int)cv_i64(c, C_HDR, c->enc ? cur->brokers_total : 0, 0);
+	o->commit_stream = (lt_cstream_state)cv_u64(c, C_HDR, c->enc ? (uint64_t)cur->commit_stream : 0);
+#undef H_I64
+	if (c->enc) {
+		cv_str(c, C_HDR, cur->cluster);
+		cv_str(c, C_HDR, cur->error);
+		cv_str(c, C_HDR, cur->commit_stream_reason);
+	} else {
+		o->cluster = cv_str(c, C_HDR, NULL);
+		o->error = cv_str(c, C_HDR, NULL);
+		o->commit_stream_reason = cv_str(c, C_HDR, NULL);
+	}
+	size_t nb = cv_count(c, C_HDR, c->enc ? cur->n_brokers : 0);
+	for (size_t i = 0; i < nb && !c->bad; i++) {
+		int32_t id = (int32_t)cv_i64(c, C_HDR, c->enc ? cur->brokers[i].id : 0, 0);
+		int port = (int)cv_i64(c, C_HDR, c->enc ? cur->brokers[i].port : 0, 0);
+		char *host = cv_str(c, C_HDR, c->enc ? cur->brokers[i].host : NULL);
+		if (!c->enc) {
+			snapshot_add_broker(o, id, host, port);
+			free(host);
+		}
+	}
+	size_t np = cv_count(c, C_HDR, c->enc ? cur->n_pos_sources : 0);
+	if (!c->enc && np)
+		o->pos_sources = xcalloc(np, sizeof *o->pos_sources);
+	for (size_t i = 0; i < np && !c->bad; i++) {
+		const lt_pos_source *ps = c->enc ? &cur->pos_sources[i] : NULL;
+		char *loc = cv_str(c, C_HDR, ps ? ps->location : NULL);
+		char *st = cv_str(c, C_HDR, ps ? ps->status : NULL);
+		bool ok = cv_u64(c, C_HDR, ps ? ps->ok : 0) != 0;
+		size_t nr = (size_t)cv_u64(c, C_HDR, ps ? ps->n_reports : 0);
+		size_t nu = (size_t)cv_u64(c, C_HDR, ps ? ps->n_used : 0);
+		if (!c->enc) {
+			o->pos_sources[i] = (lt_pos_source){ .location = loc, .status = st, .ok = ok, .n_reports = nr,
+			                                     .n_used = nu };
+			o->n_pos_sources = i + 1;
+		}
+	}
+}
+
+static uint64_t pflags_pack(const lt_partition *p)
+{
+	if (!p)
+		return 0;
+	uint64_t bits = (uint64_t)p->has_lag | (uint64_t)p->has_time_lag << 1 | (uint64_t)p->has_rates << 2 |
+	                (uint64_t)p->has_eta << 3 | (uint64_t)p->has_last_commit << 4 | (uint64_t)p->has_unmoved << 5 |
+	                (uint64_t)p->repeating << 6 | (uint64_t)p->has_position << 7;
+	return bits | (uint64_t)p->status << 8 | (uint64_t)p->flags << 16;
+}
+
+static void pflags_unpack(lt_partition *p, uint64_t v)
+{
+	p->has_lag = v & 1;
+	p->has_time_lag = v >> 1 & 1;
+	p->has_rates = v >> 2 & 1;
+	p->has_eta = v >> 3 & 1;
+	p->has_last_commit = v >> 4 & 1;
+	p->has_unmoved = v >> 5 & 1;
+	p->repeating = v >> 6 & 1;
+	p->has_position = v >> 7 & 1;
+	p->status = (lt_status)(v >> 8 & 0xff);
+	p->flags = (unsigned)(v >> 16);
+}
+
+/* Wrapping addition: predictions over corrupt or garbage values must not overflow (UBSan). */
+static int64_t wadd(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static const lt_partition zero_partition = { .log_start = 0, .committed = 0, .log_end = 0, .member = -1 };
+
+/* One partition's values. pp: the same partition in the previous snapshot (or the zero one); r: its
+ * samples (NULL when none); dt: time since the previous snapshot. */
+static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp,
+                           struct ring *r, bool key, int64_t now, int64_t dt)
+{
+	const bool enc = c->enc;
+	uint64_t fl = pflags_pack(enc ? cp : NULL);
+	uint64_t pfl = pflags_pack(pp);
+	fl = (uint64_t)cv_i64(c, C_PFLAGS, (int64_t)fl, (int64_t)pfl);
+	pflags_unpack(o, fl);
+	o->member = (int)cv_i64(c, C_PMEM, enc ? cp->member : 0, pp->member);
+	o->position_source = (int32_t)cv_i64(c, C_PMEM, enc ? cp->position_source : 0, pp->position_source);
+
+	o->log_start = cv_i64(c, C_LSTART, enc ? cp->log_start : 0, pp->log_start);
+	/* log end: the previous value plus the last advance, from samples since the last keyframe only
+	 * (integers must decode right from the first keyframe a reader starts at). Committed: the log end
+	 * less the previous lag (a consumer keeping up keeps its lag), in a keyframe less nothing (the lag
+	 * is then the residual, far smaller than the offset); else the previous value. */
+	int64_t pc = pp->committed, pe = pp->log_end;
+	int64_t prede = pe;
+	if (!key && r && r->n >= 2 && r->since_key >= 2) {
+		int64_t e1 = r->e[RI(r, r->n - 1)], e0 = r->e[RI(r, r->n - 2)];
+		if (e1 == pe && e0 >= 0 && e1 >= e0)
+			prede = (int64_t)((uint64_t)e1 + (uint64_t)(e1 - e0));
+	}
+	o->log_end = cv_i64(c, C_LEND, enc ? cp->log_end : 0, prede);
+	int64_t predc = pc;
+	if (o->log_end >= 0 && (key || (pc >= 0 && pe >= pc)))
+		predc = key ? o->log_end : wadd(o->log_end, (int64_t)(0 - (uint64_t)(pe - pc)));
+	o->committed = cv_i64(c, C_COMMIT, enc ? cp->committed : 0, predc);
+	int64_t lag_pred = o->committed >= 0 && o->log_end > o->committed ? o->log_end - o->committed : 0;
+	o->lag = cv_i64(c, C_LAG, enc ? cp->lag : 0, lag_pred);
+
+	/* rates over the ring as it was before this sample (the model's window ends at this sample:
+	 * rate_from(sample j, now) with the current value) */
+	uint8_t dummy = 0;
+	o->consume_rate = cv_rate(c, enc ? cp->consume_rate : 0, pp->consume_rate, r, r ? &r->hint_c : &dummy, now,
+	                          o->committed, false);
+	o->produce_rate = cv_rate(c, enc ? cp->produce_rate : 0, pp->produce_rate, r, r ? &r->hint_e : &dummy, now,
+	                          o->log_end, true);
+	o->eta_ms = cv_i64(c, C_ETA, enc ? cp->eta_ms : 0, eta_predict(o->lag, o->consume_rate, o->produce_rate));
+
+	/* time lag: 0 = interpolated over the ring with this sample, 1 = previous + elapsed, 2 = explicit */
+	int64_t tl_interp = 0, tl_elapsed = pp->time_lag_ms ? wadd(pp->time_lag_ms, dt) : 0;
+	bool interp_ok = false;
+	if (r) {
+		/* over the ring with this sample pushed (its oldest dropped when full), without copying it */
+		int64_t t[LT_REC_HISTORY], e[LT_REC_HISTORY];
+		size_t drop = r->n == LT_REC_HISTORY ? 1 : 0, n = 0;
+		for (size_t j = drop; j < r->n; j++, n++) {
+			t[n] = r->t[RI(r, j)];
+			e[n] = r->e[RI(r, j)];
+		}
+		t[n] = now;
+		e[n++] = o->log_end;
+		interp_ok = tl_interpolate(t, e, n, o->committed, now, &tl_interp);
+	}
+	uint64_t tag = 2;
+	if (enc)
+		tag = interp_ok && cp->time_lag_ms == tl_interp ? 0 : cp->time_lag_ms == tl_elapsed ? 1 : 2;
+	tag = cv_u64(c, C_TLTAG, tag);
+	if (tag == 0)
+		o->time_lag_ms = interp_ok ? tl_interp : 0;
+	else if (tag == 1)
+		o->time_lag_ms = tl_elapsed;
+	else
+		o->time_lag_ms = cv_i64(c, C_TL, enc ? cp->time_lag_ms : 0, tl_elapsed);
+
+	o->stale_ms = cv_i64(c, C_MISC, enc ? cp->stale_ms : 0, pp->stale_ms);
+	o->last_commit_ms = cv_i64(c, C_MISC, enc ? cp->last_commit_ms : 0, pp->last_commit_ms);
+	o->last_commit_age_ms = cv_i64(c, C_MISC, enc ? cp->last_commit_age_ms : 0,
+	                               o->last_commit_ms == pp->last_commit_ms ? wadd(pp->last_commit_age_ms, dt)
+	                                                                       : pp->last_commit_age_ms);
+	o->unmoved_ms = cv_i64(c, C_MISC, enc ? cp->unmoved_ms : 0, pp->unmoved_ms ? wadd(pp->unmoved_ms, dt) : 0);
+	o->commits_per_min = cv_double_prev(c, enc ? cp->commits_per_min : 0, pp->commits_per_min);
+	o->position = cv_i64(c, C_MISC, enc ? cp->position : 0, pp->position);
+	o->position_age_ms = cv_i64(c, C_MISC, enc ? cp->position_age_ms : 0, pp->position_age_ms);
+
+	/* commit metadata: 0 = as before, 1 = new value follows */
+	const char *pm = pp->commit_metadata;
+	bool same_md = enc && ((!cp->commit_metadata && !pm) ||
+	                       (cp->commit_metadata && pm && strcmp(cp->commit_metadata, pm) == 0));
+	uint64_t md = cv_u64(c, C_STR, enc ? !same_md : 0);
+	if (md == 0)
+		o->commit_metadata = enc ? NULL : xstrdup(pm);
+	else if (enc)
+		cv_str(c, C_STR, cp->commit_metadata);
+	else
+		o->commit_metadata = cv_str(c, C_STR, NULL);
+}
+
+static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, const lt_group *pg, int64_t dt)
+{
+	static const lt_group zero_group;
+	const bool enc = c->enc;
+	if (!pg)
+		pg = &zero_group;
+	uint64_t bits = enc ? ((uint64_t)cg->has_max_time_lag | (uint64_t)cg->time_lag_high << 1 |
+	                       (uint64_t)cg->status_complete << 2 | (uint64_t)cg->has_last_commit << 3 |
+	                       (uint64_t)cg->has_expiry << 4 | (uint64_t)cg->expiry_warn << 5 | (uint64_t)cg->status << 8)
+	                    : 0;
+	uint64_t pbits = (uint64_t)pg->has_max_time_lag | (uint64_t)pg->time_lag_high << 1 |
+	                 (uint64_t)pg->status_complete << 2 | (uint64_t)pg->has_last_commit << 3 |
+	                 (uint64_t)pg->has_expiry << 4 | (uint64_t)pg->expiry_warn << 5 | (uint64_t)pg->status << 8;
+	bits = (uint64_t)cv_i64(c, C_GVAL, (int64_t)bits, (int64_t)pbits);
+	o->has_max_time_lag = bits & 1;
+	o->time_lag_high = bits >> 1 & 1;
+	o->status_complete = bits >> 2 & 1;
+	o->has_last_commit = bits >> 3 & 1;
+	o->has_expiry = bits >> 4 & 1;
+	o->expiry_warn = bits >> 5 & 1;
+	o->status = (lt_status)(bits >> 8 & 0xff);
+
+	/* the aggregates the model sums over the partitions: predicted from the decoded partitions */
+	int64_t total = 0, max_lag = 0, max_tl = 0;
+	double rate = 0;
+	bool any_tl = false;
+	for (size_t i = 0; i < o->n_partitions; i++) {
+		const lt_partition *p = &o->partitions[i];
+		if (p->has_lag) {
+			int64_t r;
+			total = __builtin_add_overflow(total, p->lag, &r) ? INT64_MAX : r;
+			if (p->lag > max_lag)
+				max_lag = p->lag;
+		}
+		if (p->has_time_lag && (!any_tl || p->time_lag_ms > max_tl)) {
+			max_tl = p->time_lag_ms;
+			any_tl = true;
+		}
+		if (p->has_rates)
+			rate += p->consume_rate;
+	}
+	o->total_lag = cv_i64(c, C_GVAL, enc ? cg->total_lag : 0, total);
+	o->max_lag = cv_i64(c, C_GVAL, enc ? cg->max_lag : 0, max_lag);
+	o->max_time_lag_ms = cv_i64(c, C_GVAL, enc ? cg->max_time_lag_ms : 0, max_tl);
+	o->n_topics = (size_t)cv_i64(c, C_GVAL, enc ? (int64_t)cg->n_topics : 0, (int64_t)pg->n_topics);
+	uint64_t rtag = cv_u64(c, C_RTAG, enc ? (same_double(cg->consume_rate, rate) ? 0 : 1) : 0);
+	o->consume_rate = rtag == 0 ? rate : cv_raw_double(c, enc ? cg->consume_rate : 0);
+
+	/* trend: the previous one moved along by one with the new total at the end (tag 0), or whole */
+	size_t n = (size_t)cv_u64(c, C_GVAL, enc ? cg->n_trend : 0);
+	if (n > sizeof o->trend / sizeof o->trend[0]) {
+		fail(c, "group-values column: trend of %zu values", n);
+		return;
+	}
+	o->n_trend = n;
+	size_t keep = n == pg->n_trend + 1 ? pg->n_trend : n == pg->n_trend && n > 0 ? n - 1 : (size_t)-1;
+	size_t from = n == pg->n_trend ? 1 : 0;
+	uint64_t shifted = 0;
+	if (enc && keep != (size_t)-1 && n > 0)
+		shifted = memcmp(cg->trend, pg->trend + from, keep * sizeof cg->trend[0]) == 0 ? 1 : 0;
+	shifted = cv_u64(c, C_GVAL, shifted);
+	if (shifted && keep != (size_t)-1 && n > 0) {
+		if (!enc)
+			memcpy(o->trend, pg->trend + from, keep * sizeof o->trend[0]);
+		o->trend[n - 1] = cv_i64(c, C_GVAL, enc ? cg->trend[n - 1] : 0, o->total_lag);
+	} else
+		for (size_t i = 0; i < n; i++)
+			o->trend[i] = cv_i64(c, C_GVAL, enc ? cg->trend[i] : 0, i < pg->n_trend ? pg->trend[i] : 0);
+
+	o->last_commit_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_ms : 0, pg->last_commit_ms);
+	o->last_commit_age_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_age_ms : 0,
+	                               o->last_commit_ms == pg->last_commit_ms ? wadd(pg->last_commit_age_ms, dt)
+	                                                                       : pg->last_commit_age_ms);
+	o->commits_per_min = cv_double_prev(c, enc ? cg->commits_per_min : 0, pg->commits_per_min);
+	o->expires_at_ms = cv_i64(c, C_GVAL, enc ? cg->expires_at_ms : 0, pg->expires_at_ms);
+	o->expires_in_ms = cv_i64(c, C_GVAL, enc ? cg->expires_in_ms : 0, wadd(pg->expires_in_ms, (int64_t)(0 - (uint64_t)dt)));
+	o->n_expired = (size_t)cv_i64(c, C_GVAL, enc ? (int64_t)cg->n_expired : 0, (int64_t)pg->n_expired);
+	o->expired_ms = cv_i64(c, C_GVAL, enc ? cg->expired_ms : 0, pg->expired_ms);
+}
+
+/* Index of the group named `name` in prev, from the expected index on (both lists are sorted). */
+static size_t find_prev_group(const lt_snapshot *prev, size_t from, const char *name)
+{
+	if (!prev)
+		return (size_t)-1;
+	if (from < prev->n_groups && strcmp(prev->groups[from].group, name) == 0)
+		return from;
+	const lt_group *g = snapshot_find_group(prev, name);
+	return g ? (size_t)(g - prev->groups) : (size_t)-1;
+}
+
+/* The whole record, both directions. enc: cur is the snapshot; dec: out is being built. */
+static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, bool key)
+{
+	const lt_snapshot *prev = key ? NULL : c->prev;
+	lt_snapshot header_scratch = { 0 }; /* the encoder's decoded header: only its numbers are set */
+	if (c->enc)
+		out = &header_scratch;
+	code_header(c, cur, out, prev);
+	if (c->bad)
+		return;
+	const int64_t now = out->taken_at_ms;
+	const int64_t dt = prev ? wadd(now, (int64_t)(0 - (uint64_t)prev->taken_at_ms)) : 0;
+
+	/* groups: tag 0 = the previous group after the last one matched, 1 = new (name follows),
+	 * 2 + i = previous group i */
+	size_t ng = cv_count(c, C_GRP, c->enc ? cur->n_groups : 0);
+	size_t *pidx = xmalloc((ng ? ng : 1) * sizeof *pidx);
+	size_t expect = 0;
+	for (size_t i = 0; i < ng && !c->bad; i++) {
+		uint64_t tag = 0;
+		size_t pi = (size_t)-1;
+		if (c->enc) {
+			pi = find_prev_group(prev, expect, cur->groups[i].group);
+			tag = pi == (size_t)-1 ? 1 : pi == expect ? 0 : 2 + pi;
+		}
+		tag = cv_u64(c, C_GRP, tag);
+		if (tag == 1) {
+			char *name = cv_str(c, C_GRP, c->enc ? cur->groups[i].group : NULL);
+			if (!c->enc) {
+				snapshot_add_group(out, name ? name : "");
+				free(name);
+			}
+			pi = (size_t)-1;
+		} else {
+			pi = tag == 0 ? expect : (size_t)(tag - 2);
+			if (!prev || pi >= prev->n_groups) {
+				fail(c, "groups column: group %zu continues a group the previous record does not have", i);
+				break;
+			}
+			if (!c->enc)
+				snapshot_add_group(out, prev->groups[pi].group);
+		}
+		pidx[i] = pi;
+		if (pi != (size_t)-1)
+			expect = pi + 1;
+	}
+	if (!c->enc)
+		for (size_t i = 1; i < out->n_groups && !c->bad; i++)
+			if (strcmp(out->groups[i - 1].group, out->groups[i].group) >= 0)
+				fail(c, "groups column: groups out of order");
+
+	/* slow fields */
+	if (c->enc && ng > c->cap_nmeta) {
+		c->nmeta = xrealloc(c->nmeta, ng * sizeof *c->nmeta);
+		memset(c->nmeta + c->cap_nmeta, 0, (ng - c->cap_nmeta) * sizeof *c->nmeta);
+		c->cap_nmeta = ng;
+	}
+	for (size_t i = 0; i < ng && !c->bad; i++) {
+		const lt_group *pg = pidx[i] != (size_t)-1 ? &prev->groups[pidx[i]] : NULL;
+		uint64_t same = 0;
+		if (c->enc) {
+			struct col_buf *m = &c->nmeta[i];
+			meta_write(m, &cur->groups[i]);
+			if (pg) {
+				const struct col_buf *pm = pidx[i] < c->n_pmeta ? &c->pmeta[pidx[i]] : NULL;
+				if (!pm) { /* (prev came from elsewhere: serialise it) */
+					meta_write(&c->meta_b, pg);
+					pm = &c->meta_b;
+				}
+				same = m->len == pm->len && memcmp(m->p, pm->p, m->len) == 0;
+			}
+		}
+		same = cv_u64(c, C_GSAME, same);
+		if (c->enc) {
+			if (!same) {
+				put_u64(&c->col[C_GMETA], c->nmeta[i].len);
+				put_bytes(&c->col[C_GMETA], c->nmeta[i].p, c->nmeta[i].len);
+			}
+			continue;
+		}
+		if (same) {
+			if (!pg) {
+				fail(c, "group-same column: group '%s' is new but marked unchanged", out->groups[i].group);
+				break;
+			}
+			meta_copy(&out->groups[i], pg, c->light);
+			continue;
+		} else {
+			uint64_t n = cv_u64(c, C_GMETA, 0);
+			struct col_buf *b = &c->col[C_GMETA];
+			if (c->bad || n > b->len - b->pos) {
+				fail(c, "group-meta column ends early");
+				break;
+			}
+			c->meta_a.len = 0;
+			put_bytes(&c->meta_a, b->p + b->pos, (size_t)n);
+			b->pos += (size_t)n;
+		}
+		c->meta_a.pos = 0;
+		meta_read(c, &c->meta_a, &out->groups[i]);
+	}
+	if (c->bad) {
+		free(pidx);
+		return;
+	}
+
+	/* partitions: where each one was in the previous snapshot (and its samples) */
+	const lt_snapshot *layout = c->enc ? cur : out;
+	size_t total = 0;
+	for (size_t i = 0; i < ng; i++)
+		total += layout->groups[i].n_partitions;
+	size_t *prev_start = NULL;
+	if (c->prev) {
+		prev_start = xmalloc((c->prev->n_groups + 1) * sizeof *prev_start);
+		size_t acc = 0;
+		for (size_t i = 0; i < c->prev->n_groups; i++) {
+			prev_start[i] = acc;
+			acc += c->prev->groups[i].n_partitions;
+		}
+		prev_start[c->prev->n_groups] = acc;
+	}
+	/* The samples follow the partition whatever `key` says; a keyframe only codes values against
+	 * nothing. The ring array is reused in place when every partition stays where it was. */
+	const lt_snapshot *rp = c->prev;
+	bool in_place = rp && total == c->n_rings && rp->n_groups == ng;
+	for (size_t i = 0; i < ng && in_place; i++) {
+		const lt_group *g = &layout->groups[i], *pg = &rp->groups[i];
+		in_place = strcmp(g->group, pg->group) == 0 && g->n_partitions == pg->n_partitions;
+		struct topic_cmp tc = { 0 };
+		for (size_t k = 0; k < g->n_partitions && in_place; k++)
+			in_place = cmp_key_cached(&tc, &g->partitions[k], &pg->partitions[k]) == 0;
+	}
+	struct ring *rings = in_place ? c->rings : xcalloc(total ? total : 1, sizeof *rings);
+	size_t flat = 0;
+	for (size_t i = 0; i < ng && !c->bad; i++) {
+		const lt_group *cg = c->enc ? &cur->groups[i] : NULL;
+		lt_group *og = c->enc ? NULL : &out->groups[i];
+		const lt_group *lg = layout == cur ? cg : og;
+		const lt_group *pg = pidx[i] != (size_t)-1 ? &prev->groups[pidx[i]] : NULL;
+		/* the same group in the previous snapshot for the samples, which survive keyframes */
+		const lt_group *rg = NULL;
+		size_t rbase = 0;
+		if (rp) {
+			size_t ri = find_prev_group(rp, i, lg->group);
+			if (ri != (size_t)-1) {
+				rg = &rp->groups[ri];
+				rbase = prev_start[ri];
+			}
+		}
+		size_t pk = 0, rk = 0;
+		struct topic_cmp tcp = { 0 }, tcr = { 0 };
+		for (size_t k = 0; k < lg->n_partitions && !c->bad; k++, flat++) {
+			const lt_partition *key_p = &lg->partitions[k];
+			const lt_partition *pp = &zero_partition;
+			if (pg && in_place && pg == &rp->groups[i]) {
+				pp = &pg->partitions[k]; /* the same layout: the same place */
+			} else if (pg) {
+				while (pk < pg->n_partitions && cmp_key_cached(&tcp, &pg->partitions[pk], key_p) < 0)
+					pk++;
+				if (pk < pg->n_partitions && cmp_key_cached(&tcp, &pg->partitions[pk], key_p) == 0)
+					pp = &pg->partitions[pk];
+			}
+			struct ring *r = NULL;
+			if (in_place)
+				r = &rings[flat];
+			else if (rg) {
+				while (rk < rg->n_partitions && cmp_key_cached(&tcr, &rg->partitions[rk], key_p) < 0)
+					rk++;
+				if (rk < rg->n_partitions && cmp_key_cached(&tcr, &rg->partitions[rk], key_p) == 0) {
+					rings[flat] = c->rings[rbase + rk];
+					r = &rings[flat];
+				}
+			}
+			lt_partition scratch;
+			lt_partition *o = c->enc ? &scratch : &og->partitions[k];
+			code_partition(c, c->enc ? &cg->partitions[k] : NULL, o, pp, r, key, now, dt);
+			if (!r)
+				r = &rings[flat];
+			ring_push(r, key, now, o->committed, o->log_end, o->has_lag ? o->lag : LAG_UNKNOWN);
+		}
+	}
+	for (size_t i = 0; i < ng && !c->bad; i++) {
+		const lt_group *pg = pidx[i] != (size_t)-1 ? &prev->groups[pidx[i]] : NULL;
+		if (c->enc) {
+			/* the predictions read the partitions' values, which the encoder has in cur */
+			lt_group scratch = cur->groups[i];
+			code_group_values(c, &cur->groups[i], &scratch, pg, dt);
+		} else
+			code_group_values(c, NULL, &out->groups[i], pg, dt);
+	}
+	free(prev_start);
+	free(pidx);
+	if (!in_place)
+		free(c->rings);
+	c->rings = rings;
+	c->n_rings = total;
+}
+
+/* What the readers index with must be in range: a decoded record is as safe to draw as a live one. */
+static void validate(rec_codec *c, const lt_snapshot *s)
+{
+	if ((unsigned)s->commit_stream > LT_CSTREAM_FAILED)
+		fail(c, "header: unknown commit-stream state %u", (unsigned)s->commit_stream);
+	for (size_t i = 0; i < s->n_groups && !c->bad; i++) {
+		const lt_group *g = &s->groups[i];
+		if ((unsigned)g->state > LT_GROUP_RECONCILING || (unsigned)g->type > LT_GTYPE_CONSUMER ||
+		    (unsigned)g->status > LT_STATUS_ERR) {
+			fail(c, "group '%s': state, type or status out of range", g->group);
+			break;
+		}
+		for (size_t k = 0; k < g->n_partitions; k++) {
+			const lt_partition *p = &g->partitions[k];
+			if (p->member < -1 || (p->member >= 0 && (size_t)p->member >= g->n_members) ||
+			    (unsigned)p->status > LT_STATUS_ERR) {
+				fail(c, "group '%s' partition %s-%d: member or status out of range", g->group,
+				     p->topic, (int)p->partition);
+				break;
+			}
+		}
+	}
+}
+
+/* Payload: "number of columns" then each column's length, then the columns. */
+void rec_encode(rec_codec *c, const lt_snapshot *s, bool key, unsigned char **buf, size_t *len, size_t *cap)
+{
+	c->enc = true;
+	c->bad = false;
+	for (int i = 0; i < N_COL; i++)
+		c->col[i].len = 0;
+	code_record(c, s, NULL, key);
+	struct col_buf out = { .p = *buf, .len = *len, .cap = *cap };
+	put_u64(&out, N_COL);
+	for (int i = 0; i < N_COL; i++)
+		put_u64(&out, c->col[i].len);
+	for (int i = 0; i < N_COL; i++)
+		if (c->col[i].len)
+			put_bytes(&out, c->col[i].p, c->col[i].len);
+	*buf = out.p;
+	*len = out.len;
+	*cap = out.cap;
+	if (c->prev)
+		snapshot_unref(c->prev);
+	c->prev = snapshot_ref((lt_snapshot *)s);
+	/* this record's groups' bytes are the next one's previous ones */
+	struct col_buf *t = c->pmeta;
+	size_t tcap = c->cap_pmeta;
+	c->pmeta = c->nmeta;
+	c->cap_pmeta = c->cap_nmeta;
+	c->n_pmeta = c->bad ? 0 : s->n_groups;
+	c->nmeta = t;
+	c->cap_nmeta = tcap;
+}
+
+lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool key, char *err, size_t errlen)
+{
+	c->enc = false;
+	c->bad = false;
+	struct col_buf in = { .p = (unsigned char *)buf, .len = len };
+	uint64_t ncol = 0;
+	if (!get_u64(&in, &ncol) || ncol != N_COL) {
+		snprintf(err, errlen, "record has %llu columns, this version knows %d", (unsigned long long)ncol, N_COL);
+		return NULL;
+	}
+	uint64_t lens[N_COL];
+	for (int i = 0; i < N_COL; i++)
+		if (!get_u64(&in, &lens[i])) {
+			snprintf(err, errlen, "record's column table is cut short");
+			return NULL;
+		}
+	size_t off = in.pos;
+	for (int i = 0; i < N_COL; i++) {
+		if (lens[i] > len - off) {
+			snprintf(err, errlen, "record's %s column runs past its end", col_names[i]);
+			return NULL;
+		}
+		/* decoder columns point into buf (never written) */
+		free(c->col[i].p);
+		c->col[i].p = NULL;
+		c->col[i].cap = 0;
+		c->col[i].len = (size_t)lens[i];
+		c->col[i].pos = 0;
+		off += (size_t)lens[i];
+	}
+	if (off != len) {
+		snprintf(err, errlen, "record has %zu bytes after its columns", len - off);
+		return NULL;
+	}
+	unsigned char *base = (unsigned char *)buf + in.pos;
+	for (int i = 0; i < N_COL; i++) {
+		c->col[i].p = base;
+		base += c->col[i].len;
+	}
+	lt_snapshot *out = snapshot_new();
+	code_record(c, NULL, out, key);
+	for (int i = 0; i < N_COL && !c->bad; i++)
+		if (c->col[i].pos != c->col[i].len)
+			fail(c, "%s column has %zu bytes left over", col_names[i], c->col[i].len - c->col[i].pos);
+	if (!c->bad && !c->light) /* a warm-up record lacks its members: never shown, never drawn */
+		validate(c, out);
+	for (int i = 0; i < N_COL; i++) /* the columns were borrowed from buf */
+		c->col[i] = (struct col_buf){ 0 };
+	if (c->bad) {
+		snprintf(err, errlen, "%s", c->why);
+		snapshot_unref(out);
+		rec_codec_reset(c);
+		return NULL;
+	}
+	if (c->prev)
+		snapshot_unref(c->prev);
+	c->prev = snapshot_ref(out);
+	return out;
+}
+
+void rec_codec_set_light(rec_codec *c, bool light)
+{
+	c->light = light;
+}
+
+size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,
+                                int64_t *out, size_t max)
+{
+	if (!c->prev)
+		return 0;
+	size_t flat = 0;
+	for (size_t i = 0; i < c->prev->n_groups; i++) {
+		const lt_group *g = &c->prev->groups[i];
+		if (strcmp(g->group, group) != 0) {
+			flat += g->n_partitions;
+			continue;
+		}
+		for (size_t k = 0; k < g->n_partitions; k++)
+			if (g->partitions[k].partition == partition && strcmp(g->partitions[k].topic, topic) == 0) {
+				const struct ring *r = &c->rings[flat + k];
+				size_t n = 0;
+				for (size_t j = 0; j < r->n && n < max; j++)
+					if (r->lag[RI(r, j)] != LAG_UNKNOWN)
+						out[n++] = r->lag[RI(r, j)];
+				return n;
+			}
+		return 0;
+	}
+	return 0;
+}

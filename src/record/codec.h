@@ -1,0 +1,54 @@
+/* codec.h — one snapshot to bytes and back, as a change from the previous one (doc/RECORDING.md).
+ *
+ * Pure: no I/O, no compression (file.c frames and compresses what this produces). Every field of
+ * the snapshot, observed and derived, is kept exactly, so a replay shows what the dashboard showed
+ * then, whatever later versions' model would compute.
+ *
+ * The encoder and the decoder keep the same state: the previous snapshot (a reference) and, per
+ * partition, the last few recorded (time, committed, log end) samples. Values are written as the
+ * difference from a prediction made from that state (a rate is usually "the offsets' advance since
+ * sample j over the time since sample j", a lag "log end − committed"), so a steady partition costs
+ * a few zero bytes, which the compressor then squeezes.
+ *
+ * A keyframe is coded against an empty previous snapshot but keeps the sample history, so a reader
+ * must start decoding at least LT_REC_HISTORY records before the keyframe it wants: the reader
+ * starts at the keyframe before (file.c guarantees keyframes are at least that far apart). Values
+ * decoded before the history is warm may be wrong; they are never shown.
+ */
+#ifndef LAGTOP_RECORD_CODEC_H
+#define LAGTOP_RECORD_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/snapshot.h"
+
+/* Samples kept per partition for the predictions (the model's default ring capacity). */
+#define LT_REC_HISTORY 16
+
+typedef struct rec_codec rec_codec;
+
+rec_codec *rec_codec_new(void);
+void rec_codec_free(rec_codec *c);
+/* Forget everything (a reader about to decode from another keyframe). */
+void rec_codec_reset(rec_codec *c);
+
+/* Appends the encoding of s (a keyframe when `key`) to *buf (xrealloc'd; *len, *cap updated) and
+ * advances the state. */
+void rec_encode(rec_codec *c, const lt_snapshot *s, bool key, unsigned char **buf, size_t *len, size_t *cap);
+
+/* Decodes one record; NULL with a one-line reason in err when the bytes are not a valid record
+ * (the state is then undefined: reset before decoding again). The result is a new reference. */
+lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool key, char *err, size_t errlen);
+
+/* Light decoding, for the warm-up records a reader decodes before the keyframe it starts showing
+ * from: the groups that did not change go without their members and commit epochs (nothing predicts
+ * from them, and the keyframe writes every group whole). Such a record must not be shown. */
+void rec_codec_set_light(rec_codec *c, bool light);
+
+/* The lags of one partition over the decoded history, oldest first (the detail popup's sparkline). */
+size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,
+                                int64_t *out, size_t max);
+
+#endif

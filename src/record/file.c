@@ -1,0 +1,604 @@
+/* file.c — recording files: framing, compression, rotation, the index (see record.h and
+ * doc/RECORDING.md). All integers in the file are little-endian. */
+#include "config.h"
+
+#include "record/record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "record/codec.h"
+#include "util/crc32c.h"
+#include "util/xalloc.h"
+
+#define FILE_MAGIC "LAGTOPRC"
+#define FILE_HEADER_LEN 32
+#define FRAME_HEADER_LEN 24
+#define FOOTER_MAGIC "LTRINDEX"
+#define FOOTER_LEN 16
+#define INDEX_ENTRY_LEN 17
+/* A record's decoded size is bounded so a corrupt length cannot ask for a huge buffer. */
+#define MAX_RAW_LEN (1u << 30)
+
+enum { FR_KEY = 'K', FR_DELTA = 'D', FR_INDEX = 'X' };
+
+static void le_put(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t le_get(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* Frame header: type, 3 zero bytes, stored length (u32), time (i64 ms), raw length (u32), CRC-32C
+ * (u32) of the first 20 header bytes and the stored bytes. */
+static void frame_header(unsigned char h[FRAME_HEADER_LEN], int type, uint32_t stored, int64_t t, uint32_t raw,
+                         const void *payload)
+{
+	memset(h, 0, FRAME_HEADER_LEN);
+	h[0] = (unsigned char)type;
+	le_put(h + 4, stored, 4);
+	le_put(h + 8, (uint64_t)t, 8);
+	le_put(h + 16, raw, 4);
+	uint32_t crc = crc32c_update(crc32c_update(0, h, 20), payload, stored);
+	le_put(h + 20, crc, 4);
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	while (n) {
+		ssize_t w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int read_at(int fd, void *p, size_t n, uint64_t off)
+{
+	unsigned char *b = p;
+	while (n) {
+		ssize_t r = pread(fd, b, n, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		b += r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+bool rec_parse_size(const char *s, uint64_t *out)
+{
+	if (!s || !*s)
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s || errno || *s == '-')
+		return false;
+	uint64_t mul = 1;
+	if (*end) {
+		switch (*end) {
+		case 'k': case 'K': mul = 1ull << 10; break;
+		case 'm': case 'M': mul = 1ull << 20; break;
+		case 'g': case 'G': mul = 1ull << 30; break;
+		default: return false;
+		}
+		end++;
+		if (*end == 'B' || *end == 'b')
+			end++;
+		if (*end)
+			return false;
+	}
+	if (v == 0 || v > UINT64_MAX / mul)
+		return false;
+	*out = v * mul;
+	return true;
+}
+
+/* ------------------------------------------------------------------ writer */
+
+struct idx_entry {
+	int64_t t;
+	uint64_t off;
+	unsigned char type;
+};
+
+struct rec_writer {
+	char *path;
+	rec_writer_opts o;
+	int fd;
+	uint64_t size;
+	rec_codec *codec;
+	ZSTD_CCtx *zc;
+	unsigned char *raw, *packed;
+	size_t raw_len, raw_cap, packed_cap;
+	struct idx_entry *idx;
+	size_t n_idx, idx_cap;
+	size_t since_key;
+	unsigned rotations; /* files closed for their size, so far */
+};
+
+/* FILE.(keep) is deleted, FILE.(k) → FILE.(k+1), FILE → FILE.1. With keep 0, FILE is deleted. */
+static int rotate(const char *path, unsigned keep, char *err, size_t errlen)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	if (keep == 0) {
+		if (unlink(path) != 0 && errno != ENOENT) {
+			snprintf(err, errlen, "cannot remove %s: %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(to, sizeof to, "%s.%u", path, keep);
+	if (unlink(to) != 0 && errno != ENOENT) {
+		snprintf(err, errlen, "cannot remove %s: %s", to, strerror(errno));
+		return -1;
+	}
+	for (unsigned k = keep; k-- > 1;) {
+		snprintf(from, sizeof from, "%s.%u", path, k);
+		snprintf(to, sizeof to, "%s.%u", path, k + 1);
+		if (rename(from, to) != 0 && errno != ENOENT) {
+			snprintf(err, errlen, "cannot rename %s to %s: %s", from, to, strerror(errno));
+			return -1;
+		}
+	}
+	snprintf(to, sizeof to, "%s.1", path);
+	if (rename(path, to) != 0 && errno != ENOENT) {
+		snprintf(err, errlen, "cannot rename %s to %s: %s", path, to, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int open_file(rec_writer *w, char *err, size_t errlen)
+{
+	struct stat st;
+	/* rotation renames what is there: never a device, a pipe or a directory (--record /dev/null) */
+	if (stat(w->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is not a regular file: a recording is never written over it", w->path);
+		return -1;
+	}
+	if (stat(w->path, &st) == 0 && rotate(w->path, w->o.keep, err, errlen) != 0)
+		return -1;
+	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", w->path, strerror(errno));
+		return -1;
+	}
+	unsigned char h[FILE_HEADER_LEN] = { 0 };
+	memcpy(h, FILE_MAGIC, 8);
+	le_put(h + 8, LT_REC_VERSION, 2);
+	le_put(h + 10, FILE_HEADER_LEN, 2);
+	le_put(h + 12, w->o.keyframe_every, 4);
+	le_put(h + 28, crc32c(h, 28), 4);
+	if (write_all(w->fd, h, sizeof h) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
+		close(w->fd);
+		w->fd = -1;
+		return -1;
+	}
+	w->size = FILE_HEADER_LEN;
+	w->n_idx = 0;
+	w->since_key = 0;
+	rec_codec_reset(w->codec); /* every file starts afresh: it is read alone */
+	return 0;
+}
+
+rec_writer *rec_writer_open(const char *path, const rec_writer_opts *o, char *err, size_t errlen)
+{
+	rec_writer *w = xcalloc(1, sizeof *w);
+	w->path = xstrdup(path);
+	if (o)
+		w->o = *o;
+	if (w->o.keyframe_every == 0)
+		w->o.keyframe_every = LT_REC_KEYFRAME_EVERY;
+	if (w->o.keyframe_every <= LT_REC_HISTORY)
+		w->o.keyframe_every = LT_REC_HISTORY + 1; /* the reader warms up over one keyframe interval */
+	if (w->o.level == 0)
+		w->o.level = LT_REC_ZSTD_LEVEL;
+	w->codec = rec_codec_new();
+	w->zc = ZSTD_createCCtx();
+	w->fd = -1;
+	if (!w->zc) {
+		snprintf(err, errlen, "zstd: cannot create a compression context");
+		rec_writer_close(w, NULL, 0);
+		return NULL;
+	}
+	if (open_file(w, err, errlen) != 0) {
+		rec_writer_close(w, NULL, 0);
+		return NULL;
+	}
+	return w;
+}
+
+uint64_t rec_writer_size(const rec_writer *w)
+{
+	return w ? w->size : 0;
+}
+
+size_t rec_writer_records(const rec_writer *w)
+{
+	return w ? w->n_idx : 0;
+}
+
+unsigned rec_writer_rotations(const rec_writer *w)
+{
+	return w ? w->rotations : 0;
+}
+
+/* Index frame: count (u32), then per record time (i64), offset (u64), type (u8); then the footer:
+ * FOOTER_MAGIC and the index frame's offset (u64). */
+static int write_trailer(rec_writer *w, char *err, size_t errlen)
+{
+	size_t n = 4 + w->n_idx * INDEX_ENTRY_LEN;
+	unsigned char *p = xmalloc(n);
+	le_put(p, w->n_idx, 4);
+	for (size_t i = 0; i < w->n_idx; i++) {
+		unsigned char *e = p + 4 + i * INDEX_ENTRY_LEN;
+		le_put(e, (uint64_t)w->idx[i].t, 8);
+		le_put(e + 8, w->idx[i].off, 8);
+		e[16] = w->idx[i].type;
+	}
+	unsigned char h[FRAME_HEADER_LEN], foot[FOOTER_LEN];
+	frame_header(h, FR_INDEX, (uint32_t)n, 0, (uint32_t)n, p);
+	memcpy(foot, FOOTER_MAGIC, 8);
+	le_put(foot + 8, w->size, 8);
+	int rc = write_all(w->fd, h, sizeof h) || write_all(w->fd, p, n) || write_all(w->fd, foot, sizeof foot) ? -1 : 0;
+	free(p);
+	if (rc != 0 && err)
+		snprintf(err, errlen, "cannot write the index of %s: %s", w->path, strerror(errno));
+	return rc;
+}
+
+int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t errlen)
+{
+	bool key = w->n_idx == 0 || w->since_key + 1 >= w->o.keyframe_every;
+	w->raw_len = 0;
+	rec_encode(w->codec, s, key, &w->raw, &w->raw_len, &w->raw_cap);
+	size_t bound = ZSTD_compressBound(w->raw_len);
+	if (bound > w->packed_cap) {
+		w->packed = xrealloc(w->packed, bound);
+		w->packed_cap = bound;
+	}
+	size_t z = ZSTD_compressCCtx(w->zc, w->packed, w->packed_cap, w->raw, w->raw_len, w->o.level);
+	if (ZSTD_isError(z)) {
+		snprintf(err, errlen, "zstd: %s", ZSTD_getErrorName(z));
+		return -1;
+	}
+	uint64_t frame = FRAME_HEADER_LEN + z;
+	uint64_t trailer = FRAME_HEADER_LEN + 4 + (w->n_idx + 1) * INDEX_ENTRY_LEN + FOOTER_LEN;
+	if (w->o.max_size && w->n_idx > 0 && w->size + frame + trailer > w->o.max_size) {
+		/* The record was coded against this file's state: the next file starts with a keyframe. */
+		if (write_trailer(w, err, errlen) != 0)
+			return -1;
+		close(w->fd);
+		w->fd = -1;
+		w->rotations++;
+		if (open_file(w, err, errlen) != 0)
+			return -1;
+		return rec_writer_append(w, s, err, errlen);
+	}
+	unsigned char h[FRAME_HEADER_LEN];
+	frame_header(h, key ? FR_KEY : FR_DELTA, (uint32_t)z, s->taken_at_ms, (uint32_t)w->raw_len, w->packed);
+	if (write_all(w->fd, h, sizeof h) != 0 || write_all(w->fd, w->packed, z) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
+		return -1;
+	}
+	w->idx = xgrow(w->idx, &w->idx_cap, w->n_idx + 1, sizeof *w->idx);
+	w->idx[w->n_idx++] = (struct idx_entry){ .t = s->taken_at_ms, .off = w->size, .type = key ? FR_KEY : FR_DELTA };
+	w->size += frame;
+	w->since_key = key ? 0 : w->since_key + 1;
+	return 0;
+}
+
+int rec_writer_close(rec_writer *w, char *err, size_t errlen)
+{
+	if (!w)
+		return 0;
+	int rc = 0;
+	if (w->fd >= 0) {
+		rc = write_trailer(w, err, errlen);
+		if (close(w->fd) != 0 && rc == 0) {
+			rc = -1;
+			if (err)
+				snprintf(err, errlen, "cannot close %s: %s", w->path, strerror(errno));
+		}
+	}
+	rec_codec_free(w->codec);
+	ZSTD_freeCCtx(w->zc);
+	free(w->raw);
+	free(w->packed);
+	free(w->idx);
+	free(w->path);
+	free(w);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ reader */
+
+struct rec_reader {
+	char *path;
+	int fd;
+	uint64_t file_size;
+	struct idx_entry *idx;
+	size_t n_idx, idx_cap;
+	char note[256];
+	rec_codec *codec;
+	ZSTD_DCtx *zd;
+	unsigned char *stored, *raw;
+	size_t stored_cap, raw_cap;
+	size_t cur;       /* the record the codec's state is at; SIZE_MAX: none */
+	size_t warm_from; /* records from here on decode right from the codec's state */
+};
+
+/* Reads the trailer's index; false when there is none or it does not hold together. */
+static bool load_trailer(rec_reader *r)
+{
+	if (r->file_size < FILE_HEADER_LEN + FRAME_HEADER_LEN + 4 + FOOTER_LEN)
+		return false;
+	unsigned char foot[FOOTER_LEN], h[FRAME_HEADER_LEN];
+	if (read_at(r->fd, foot, sizeof foot, r->file_size - FOOTER_LEN) != 0 || memcmp(foot, FOOTER_MAGIC, 8) != 0)
+		return false;
+	uint64_t off = le_get(foot + 8, 8);
+	if (off < FILE_HEADER_LEN || off > r->file_size - FOOTER_LEN - FRAME_HEADER_LEN)
+		return false;
+	if (read_at(r->fd, h, sizeof h, off) != 0 || h[0] != FR_INDEX)
+		return false;
+	uint64_t n = le_get(h + 4, 4);
+	if (off + FRAME_HEADER_LEN + n + FOOTER_LEN != r->file_size || n < 4)
+		return false;
+	unsigned char *p = xmalloc((size_t)n);
+	bool ok = read_at(r->fd, p, (size_t)n, off + FRAME_HEADER_LEN) == 0 &&
+	          crc32c_update(crc32c_update(0, h, 20), p, (size_t)n) == (uint32_t)le_get(h + 20, 4);
+	uint64_t count = ok ? le_get(p, 4) : 0;
+	ok = ok && 4 + count * INDEX_ENTRY_LEN == n;
+	if (ok) {
+		r->idx = xmalloc((count ? count : 1) * sizeof *r->idx);
+		r->idx_cap = count ? count : 1;
+		for (size_t i = 0; i < count && ok; i++) {
+			const unsigned char *e = p + 4 + i * INDEX_ENTRY_LEN;
+			struct idx_entry x = { .t = (int64_t)le_get(e, 8), .off = le_get(e + 8, 8), .type = e[16] };
+			ok = (x.type == FR_KEY || x.type == FR_DELTA) && x.off >= FILE_HEADER_LEN && x.off < off &&
+			     (i == 0 ? x.off == FILE_HEADER_LEN : x.off > r->idx[i - 1].off) && (i > 0 || x.type == FR_KEY);
+			r->idx[i] = x;
+		}
+		r->n_idx = ok ? (size_t)count : 0;
+	}
+	free(p);
+	return ok;
+}
+
+/* Walks the frame headers from the start; stops at the first frame that does not fit the file. */
+static void scan(rec_reader *r)
+{
+	uint64_t off = FILE_HEADER_LEN;
+	r->n_idx = 0;
+	while (off + FRAME_HEADER_LEN <= r->file_size) {
+		unsigned char h[FRAME_HEADER_LEN];
+		if (read_at(r->fd, h, sizeof h, off) != 0)
+			break;
+		if (h[0] == FR_INDEX) { /* a trailer that did not check out: the records before it are complete */
+			snprintf(r->note, sizeof r->note, "%s: its index trailer is damaged: rebuilt by scanning", r->path);
+			return;
+		}
+		uint64_t stored = le_get(h + 4, 4);
+		if ((h[0] != FR_KEY && h[0] != FR_DELTA) || h[1] || h[2] || h[3] || (r->n_idx == 0 && h[0] != FR_KEY)) {
+			snprintf(r->note, sizeof r->note,
+			         "%s: unreadable frame header at byte %llu: %zu records before it are read", r->path,
+			         (unsigned long long)off, r->n_idx);
+			return;
+		}
+		if (off + FRAME_HEADER_LEN + stored > r->file_size)
+			break;
+		r->idx = xgrow(r->idx, &r->idx_cap, r->n_idx + 1, sizeof *r->idx);
+		r->idx[r->n_idx++] = (struct idx_entry){ .t = (int64_t)le_get(h + 8, 8), .off = off, .type = h[0] };
+		off += FRAME_HEADER_LEN + stored;
+	}
+	if (off < r->file_size)
+		snprintf(r->note, sizeof r->note, "%s is cut short at byte %llu (a recorder that stopped mid-record): %zu "
+		         "complete records are read", r->path, (unsigned long long)off, r->n_idx);
+	else
+		snprintf(r->note, sizeof r->note, "%s has no index (the recorder did not close it): rebuilt by scanning",
+		         r->path);
+}
+
+rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	unsigned char h[FILE_HEADER_LEN];
+	if (fstat(fd, &st) != 0 || read_at(fd, h, sizeof h, 0) != 0 || memcmp(h, FILE_MAGIC, 8) != 0) {
+		snprintf(err, errlen, "%s is not a lagtop recording (no LAGTOPRC header)", path);
+		close(fd);
+		return NULL;
+	}
+	if (crc32c(h, 28) != (uint32_t)le_get(h + 28, 4)) {
+		snprintf(err, errlen, "%s: the file header's checksum does not match (a damaged file)", path);
+		close(fd);
+		return NULL;
+	}
+	unsigned version = (unsigned)le_get(h + 8, 2);
+	if (version != LT_REC_VERSION || le_get(h + 10, 2) != FILE_HEADER_LEN) {
+		snprintf(err, errlen, "%s is a version %u recording; this lagtop reads version %d", path, version,
+		         LT_REC_VERSION);
+		close(fd);
+		return NULL;
+	}
+	rec_reader *r = xcalloc(1, sizeof *r);
+	r->path = xstrdup(path);
+	r->fd = fd;
+	r->file_size = (uint64_t)st.st_size;
+	r->codec = rec_codec_new();
+	r->zd = ZSTD_createDCtx();
+	r->cur = SIZE_MAX;
+	if (!load_trailer(r)) {
+		free(r->idx);
+		r->idx = NULL;
+		r->idx_cap = 0;
+		scan(r);
+	}
+	if (r->n_idx == 0) {
+		snprintf(err, errlen, "%s holds no complete record", path);
+		rec_reader_close(r);
+		return NULL;
+	}
+	return r;
+}
+
+void rec_reader_close(rec_reader *r)
+{
+	if (!r)
+		return;
+	close(r->fd);
+	rec_codec_free(r->codec);
+	ZSTD_freeDCtx(r->zd);
+	free(r->stored);
+	free(r->raw);
+	free(r->idx);
+	free(r->path);
+	free(r);
+}
+
+size_t rec_reader_count(const rec_reader *r)
+{
+	return r->n_idx;
+}
+
+int64_t rec_reader_time(const rec_reader *r, size_t i)
+{
+	return i < r->n_idx ? r->idx[i].t : 0;
+}
+
+bool rec_reader_is_keyframe(const rec_reader *r, size_t i)
+{
+	return i < r->n_idx && r->idx[i].type == FR_KEY;
+}
+
+const char *rec_reader_note(const rec_reader *r)
+{
+	return r->note[0] ? r->note : NULL;
+}
+
+size_t rec_reader_find(const rec_reader *r, int64_t t)
+{
+	size_t lo = 0, hi = r->n_idx; /* the first record after t */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->idx[mid].t <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : 0;
+}
+
+/* Decodes record i from the codec's state (which must be at i - 1, or i a keyframe). */
+static lt_snapshot *decode_one(rec_reader *r, size_t i, char *err, size_t errlen)
+{
+	unsigned char h[FRAME_HEADER_LEN];
+	const struct idx_entry *e = &r->idx[i];
+	if (read_at(r->fd, h, sizeof h, e->off) != 0) {
+		snprintf(err, errlen, "%s: record %zu at byte %llu cannot be read", r->path, i + 1,
+		         (unsigned long long)e->off);
+		return NULL;
+	}
+	uint32_t stored = (uint32_t)le_get(h + 4, 4), raw = (uint32_t)le_get(h + 16, 4);
+	if (h[0] != e->type || e->off + FRAME_HEADER_LEN + stored > r->file_size || raw > MAX_RAW_LEN) {
+		snprintf(err, errlen, "%s: record %zu at byte %llu: its frame header is damaged", r->path, i + 1,
+		         (unsigned long long)e->off);
+		return NULL;
+	}
+	r->stored = xgrow(r->stored, &r->stored_cap, stored ? stored : 1, 1);
+	r->raw = xgrow(r->raw, &r->raw_cap, raw ? raw : 1, 1);
+	if (read_at(r->fd, r->stored, stored, e->off + FRAME_HEADER_LEN) != 0 ||
+	    crc32c_update(crc32c_update(0, h, 20), r->stored, stored) != (uint32_t)le_get(h + 20, 4)) {
+		snprintf(err, errlen, "%s: record %zu at byte %llu is corrupt (its CRC-32C does not match)", r->path, i + 1,
+		         (unsigned long long)e->off);
+		return NULL;
+	}
+	size_t got = ZSTD_decompressDCtx(r->zd, r->raw, r->raw_cap, r->stored, stored);
+	if (ZSTD_isError(got) || got != raw) {
+		snprintf(err, errlen, "%s: record %zu at byte %llu does not decompress (%s)", r->path, i + 1,
+		         (unsigned long long)e->off, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong length");
+		return NULL;
+	}
+	char why[200];
+	lt_snapshot *s = rec_decode(r->codec, r->raw, got, e->type == FR_KEY, why, sizeof why);
+	if (!s)
+		snprintf(err, errlen, "%s: record %zu at byte %llu does not decode: %s", r->path, i + 1,
+		         (unsigned long long)e->off, why);
+	return s;
+}
+
+/* The keyframe at or before i. */
+static size_t key_before(const rec_reader *r, size_t i)
+{
+	while (i > 0 && r->idx[i].type != FR_KEY)
+		i--;
+	return i;
+}
+
+lt_snapshot *rec_reader_get(rec_reader *r, size_t i, char *err, size_t errlen)
+{
+	if (i >= r->n_idx) {
+		snprintf(err, errlen, "%s has %zu records, not %zu", r->path, r->n_idx, i + 1);
+		return NULL;
+	}
+	/* Decoding needs the samples of the records before a keyframe: start at the keyframe before the
+	 * one before i (codec.h), unless the state is already at or before i and warm. */
+	size_t k = key_before(r, i);
+	size_t start = k > 0 ? key_before(r, k - 1) : 0;
+	bool cont = r->cur != SIZE_MAX && r->cur < i && i >= r->warm_from && r->cur >= start;
+	size_t from = cont ? r->cur + 1 : start;
+	if (!cont) {
+		rec_codec_reset(r->codec);
+		r->warm_from = start == 0 ? 0 : k;
+	}
+	lt_snapshot *s = NULL;
+	for (size_t j = from; j <= i; j++) {
+		if (s)
+			snapshot_unref(s);
+		/* the warm-up records before i's keyframe are never shown: light (codec.h) */
+		rec_codec_set_light(r->codec, j < k);
+		s = decode_one(r, j, err, errlen);
+		if (!s) {
+			r->cur = SIZE_MAX;
+			rec_codec_reset(r->codec);
+			return NULL;
+		}
+		r->cur = j;
+	}
+	return s;
+}
+
+size_t rec_reader_partition_lags(const rec_reader *r, const char *group, const char *topic, int32_t partition,
+                                 int64_t *out, size_t max)
+{
+	return rec_codec_partition_lags(r->codec, group, topic, partition, out, max);
+}

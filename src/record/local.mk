@@ -1,0 +1,14 @@
+## src/record — recording files (doc/RECORDING.md): the snapshot codec (pure), the file writer with
+## rotation and the reader with its index (POSIX files, zstd). No curses, no librdkafka.
+liblagtop_a_SOURCES += \
+	src/record/codec.c src/record/codec.h \
+	src/record/file.c src/record/record.h \
+	src/record/at.c
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_record
+TESTS += tests/unit/test_record
+tests_unit_test_record_SOURCES = tests/unit/test_record.c
+tests_unit_test_record_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_record_LDADD = $(UNIT_LDADD)
+endif
