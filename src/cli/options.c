@@ -42,10 +42,10 @@ enum {
 	OPT_EXECUTE,
 	OPT_EXPORT,
 	OPT_UNDO,
-	/* deletes (issue 16) */
+	/* deletes (kafka-consumer-groups' --delete, --delete-offsets) */
 	OPT_DELETE,
 	OPT_DELETE_OFFSETS,
-	/* monitoring (issue 16) */
+	/* monitoring (--format prometheus, --fail-on) */
 	OPT_FAIL_ON,
 	OPT_POSITION_SOURCE,
 	OPT_LIST,
@@ -130,7 +130,7 @@ static const struct option_def option_table[] = {
 	{ "ascii", OPT_ASCII, no_argument, NULL, SEC_VIEW, "ASCII glyphs only (automatic when the locale is not UTF-8)" },
 	{ "no-mouse", OPT_NO_MOUSE, no_argument, NULL, SEC_VIEW,
 	  "leave the mouse to the terminal (its selection copies text); M toggles it in the dashboard" },
-	/* monitoring (issue 16) */
+	/* monitoring (--format prometheus, --fail-on) */
 	{ "fail-on", OPT_FAIL_ON, required_argument, "warn|err", SEC_VIEW,
 	  "with --once, exit 4 when a group's status is WARN or worse (warn) or ERR (err)" },
 	{ "position-source", OPT_POSITION_SOURCE, required_argument, "URL|FILE", SEC_VIEW,
@@ -164,7 +164,7 @@ static const struct option_def option_table[] = {
 	{ "execute", OPT_EXECUTE, no_argument, NULL, SEC_RESET, "commit the plan (after a backup)" },
 	{ "export", OPT_EXPORT, no_argument, NULL, SEC_RESET, "print the plan as CSV" },
 
-	/* deletes (issue 16): the real tool's spellings; --group and --topic as above, --dry-run previews */
+	/* deletes: the real tool's spellings; --group and --topic as above, --dry-run previews */
 	{ "delete", OPT_DELETE, no_argument, NULL, SEC_DELETE,
 	  "delete each --group G (exact id, repeatable), or --all-groups, with its offsets" },
 	{ "delete-offsets", OPT_DELETE_OFFSETS, no_argument, NULL, SEC_DELETE,
@@ -643,7 +643,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_EXECUTE: o->execute = true; break;
 		case OPT_EXPORT: o->export_csv = true; break;
-		/* monitoring (issue 16) */
+		/* monitoring (--format prometheus, --fail-on) */
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "warn") == 0)
 				o->fail_on = LT_FAIL_ON_WARN;

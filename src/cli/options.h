@@ -21,7 +21,7 @@ typedef enum {
 	LT_MODE_VERSION,
 	LT_MODE_X_LIST,  /* -X list */
 	LT_MODE_X_DUMP,  /* -X dump */
-	/* deletes (issue 16) */
+	/* deletes (kafka-consumer-groups' --delete, --delete-offsets) */
 	LT_MODE_DELETE,         /* --delete --group G... */
 	LT_MODE_DELETE_OFFSETS, /* --delete-offsets --group G --topic T[:P,...]... */
 	LT_MODE_LIST,    /* --list (kafka-consumer-groups) */
@@ -98,7 +98,7 @@ struct lt_options {
 	size_t n_position_sources; /* --position-source URL|FILE (repeatable): consumers' own positions */
 	const char **position_sources;
 
-	/* monitoring (issue 16) */
+	/* monitoring (--format prometheus, --fail-on) */
 	lt_fail_on fail_on;       /* --fail-on warn|err */
 
 	/* resets */

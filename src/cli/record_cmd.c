@@ -42,7 +42,7 @@ int mode_record_headless(const struct lt_options *o)
 {
 	struct lt_target t;
 	char err[1024];
-	if (target_from_options(o, &t, stderr, err, sizeof err) != 0) {
+	if (target_from_options(o, &t, stderr, NULL, err, sizeof err) != 0) {
 		say("", err);
 		return LT_EXIT_USAGE;
 	}
