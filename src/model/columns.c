@@ -647,6 +647,7 @@ static void key_tg_consume_rate(const lt_row *r, lt_sort_key *k)
 
 /* One row per column, indexed by lt_col_id; each row kind's columns together, in display order
  * (columns_for). Unset fields are 0: an integer sort key, no warning colour, no sparkline. */
+/* clang-format off: one column, one block of rows, its fields in the same order in every block */
 static const lt_column column_table[LT_COL__COUNT] = {
 	/* groups pane */
 	[LT_COL_GROUP] = { .id = LT_COL_GROUP, .kind = LT_ROWS_GROUPS, .name = "group", .title = "GROUP",
@@ -841,6 +842,7 @@ static const lt_column column_table[LT_COL__COUNT] = {
 		.help = "worst status of the group's partitions of the topic",
 		.key = key_t_status, .format = fmt_t_status },
 };
+/* clang-format on */
 
 /* ---- what every column shares: keys, comparison, lookup ---- */
 

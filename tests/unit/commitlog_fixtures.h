@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+/* clang-format off: the bytes are laid out field by field, each line commented */
+
 #define FX_COMMIT_MS 1700000000000LL
 #define FX_EXPIRE_MS 1700086400000LL
 #define FX_STATE_MS 1700000000500LL
@@ -223,5 +225,7 @@ static const uint8_t fx_group_value_v3_dynamic[] = {
 };
 
 #define FX_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* clang-format on */
 
 #endif
