@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void (*fatal_hook)(void);
 
@@ -35,6 +36,20 @@ void *xcalloc(size_t count, size_t size)
 	if (!p)
 		out_of_memory(count * size);
 	return p;
+}
+
+void *xpages(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		out_of_memory(n);
+	return p;
+}
+
+void xpages_free(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n ? n : 1);
 }
 
 void *xrealloc(void *p, size_t n)

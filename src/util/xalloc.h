@@ -18,6 +18,12 @@ char *xstrdup(const char *s);        /* NULL in, NULL out */
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Pages straight from the kernel (mmap), zeroed, returned to it by xpages_free: for big blocks that
+ * live and die together (a snapshot's rows), which from malloc would stay in its arenas after the
+ * free and fragment them. */
+void *xpages(size_t n);
+void xpages_free(void *p, size_t n);
+
 /* Called once before aborting on OOM (e.g. endwin). NULL clears it. */
 void xalloc_set_fatal_hook(void (*hook)(void));
 
