@@ -414,6 +414,7 @@ static long num_arg(const char *flag, const char *v, long lo, long hi)
 
 int main(int argc, char **argv)
 {
+	xalloc_init_policy(); /* as lagtop's main: the bench measures what lagtop does */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

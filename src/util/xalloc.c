@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __GLIBC__ /* (defined by the headers above) */
+#include <malloc.h> /* mallopt */
+#endif
 
 static void (*fatal_hook)(void);
 
@@ -36,6 +39,14 @@ void *xcalloc(size_t count, size_t size)
 	if (!p)
 		out_of_memory(count * size);
 	return p;
+}
+
+void xalloc_init_policy(void)
+{
+#ifdef __GLIBC__
+	if (!getenv("MALLOC_MMAP_THRESHOLD_") && !getenv("GLIBC_TUNABLES"))
+		mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
 }
 
 void *xpages(size_t n)
