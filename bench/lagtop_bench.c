@@ -56,6 +56,21 @@ static double cpu_ms(void)
 	       ru.ru_stime.tv_usec / 1e3;
 }
 
+/* A line "Key: N kB" of /proc/self/status (VmHWM, VmRSS); -1 if /proc is not there. */
+static long status_kb(const char *key)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	size_t n = strlen(key);
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, key, n) == 0 && line[n] == ':' && sscanf(line + n + 1, " %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 /* Peak RSS since the last reset_peak_rss() (VmHWM; -1 if /proc is not there). */
 static long hwm_kb(void)
 {
@@ -255,6 +270,11 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		collector_complete_commit_stream(c, s, 300000);
 		printf("commit_stream=%s\ncommit_stream_wait_ms=%.1f\n", cstream_state_name(s->commit_stream),
 		       mono_ms() - w0);
+		if (getenv("LT_BENCH_MALLINFO")) {
+			struct mallinfo2 mi = mallinfo2();
+			fprintf(stderr, "after the history load: in use %zu MB, arena %zu MB, RSS %ld MB, peak %ld MB\n",
+				mi.uordblks >> 20, mi.arena >> 20, status_kb("VmRSS") >> 10, status_kb("VmHWM") >> 10);
+		}
 		/* One refresh more before measuring: the first with the stream live describes again the groups
 		 * whose generation the still-loading history did not hold yet (the steady refresh, refresh.c);
 		 * the measured ones are the steady state a dashboard settles in. */
@@ -292,8 +312,9 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		}
 		if (getenv("LT_BENCH_MALLINFO")) {
 			struct mallinfo2 mi = mallinfo2();
-			fprintf(stderr, "after refresh %d: in use %zu MB, arena %zu MB, mmap %zu MB\n", i,
-				mi.uordblks >> 20, mi.arena >> 20, mi.hblkhd >> 20);
+			fprintf(stderr, "after refresh %d: in use %zu MB, arena %zu MB, mmap %zu MB, RSS %ld MB, peak %ld MB\n",
+				i, mi.uordblks >> 20, mi.arena >> 20, mi.hblkhd >> 20, status_kb("VmRSS") >> 10,
+				status_kb("VmHWM") >> 10);
 		}
 		if (s->n_groups != groups || snapshot_rows(s) != rows || s->error)
 			partial = true;
@@ -424,6 +445,7 @@ static long num_arg(const char *flag, const char *v, long lo, long hi)
 
 int main(int argc, char **argv)
 {
+	xalloc_init_policy(); /* as lagtop's main: the bench measures what lagtop does */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

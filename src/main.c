@@ -7,6 +7,7 @@
 
 #include "cli/modes.h"
 #include "cli/options.h"
+#include "util/xalloc.h"
 
 int main(int argc, char **argv)
 {
@@ -14,6 +15,7 @@ int main(int argc, char **argv)
 	char err[512];
 	const char *argv0 = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 
+	xalloc_init_policy();
 	setlocale(LC_ALL, "");
 	if (options_parse(&opts, argc, argv, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", argv0, err);

@@ -6,6 +6,19 @@
 
 #include "util/xalloc.h"
 
+/* Under AddressSanitizer the row blocks below keep its checks: unused space is poisoned, and each
+ * array is followed by a poisoned gap, so reading past a group's rows is still reported. */
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#define ROWS_REDZONE             16
+#define rows_poison(p, n)        ASAN_POISON_MEMORY_REGION((p), (n))
+#define rows_unpoison(p, n)      ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define ROWS_REDZONE             0
+#define rows_poison(p, n)        ((void)(p), (void)(n))
+#define rows_unpoison(p, n)      ((void)(p), (void)(n))
+#endif
+
 /* Arrays grow by doubling from 8. A published snapshot is read-only, so no capacity field is
  * kept: the capacity is implied by the count (8, then the next power of two), and the array is
  * reallocated exactly when the count reaches it. */
@@ -27,11 +40,73 @@ struct strtab_chunk {
 	char data[];
 };
 
+/* The partition rows (each group's lt_partition array) of one snapshot, in blocks of pages taken from
+ * the kernel and given back as a whole when the snapshot is freed (xpages). The rows are most of a
+ * snapshot (L: 320,000 of 168 bytes, 54 MB) and a refresh builds the next snapshot while the last is
+ * alive; from malloc, the freed rows stayed in the arenas of glibc, fragmented by the strings and the
+ * answers other threads allocate in between (measured, doc/PERFORMANCE.md, round 2). A group's array
+ * grows in place while it is the block's newest (the refresh builds one group at a time); otherwise it
+ * moves, and the old copy is left unused until the snapshot goes. */
+struct rows_block {
+	struct rows_block *next;
+	size_t size;  /* of the whole mapping, this header included */
+	size_t used;  /* bytes of data[] given out */
+	char *newest; /* the last array given out, which may grow in place */
+	_Alignas(16) char data[];
+};
+
+#define ROWS_BLOCK_MIN ((size_t)64 << 10)
+#define ROWS_BLOCK_MAX ((size_t)4 << 20)
+#define ROWS_ALIGN(n)  (((n) + 15) & ~(size_t)15)
+
 struct lt_strtab {
 	char **slots; /* power-of-two capacity, at most half full */
 	size_t cap, n;
 	struct strtab_chunk *chunks;
+	struct rows_block *rows; /* the snapshot's partition rows (see rows_block) */
 };
+
+/* Room for `n` rows of `elem` bytes where `old` held `n_old` of them (NULL: none yet). */
+static void *rows_grow(struct lt_strtab *t, void *old, size_t n_old, size_t n, size_t elem)
+{
+	size_t need = ROWS_ALIGN(n * elem + ROWS_REDZONE);
+	struct rows_block *b = t->rows;
+	if (old && b && (char *)old == b->newest &&
+	    (size_t)(b->newest - b->data) + need <= b->size - sizeof *b) {
+		b->used = (size_t)(b->newest - b->data) + need;
+		rows_unpoison(old, n * elem);
+		return old;
+	}
+	if (!b || b->used + need > b->size - sizeof *b) {
+		size_t size = b ? b->size * 2 : ROWS_BLOCK_MIN;
+		if (size > ROWS_BLOCK_MAX)
+			size = ROWS_BLOCK_MAX;
+		if (size < sizeof *b + need)
+			size = sizeof *b + need;
+		struct rows_block *nb = xpages(size);
+		nb->size = size;
+		nb->next = b;
+		rows_poison(nb->data, size - sizeof *nb);
+		t->rows = b = nb;
+	}
+	char *p = b->data + b->used;
+	b->used += need;
+	b->newest = p;
+	rows_unpoison(p, n * elem);
+	if (old && n_old)
+		memcpy(p, old, n_old * elem);
+	return p;
+}
+
+static void rows_free(struct lt_strtab *t)
+{
+	while (t->rows) {
+		struct rows_block *b = t->rows;
+		t->rows = b->next;
+		rows_unpoison(b->data, b->size - sizeof *b); /* the next mapping there starts clean */
+		xpages_free(b, b->size);
+	}
+}
 
 #define STRTAB_CHUNK 4096
 
@@ -98,6 +173,7 @@ static void strtab_free(struct lt_strtab *t)
 		free(c);
 	}
 	free(t->slots);
+	rows_free(t);
 	free(t);
 }
 
@@ -135,8 +211,7 @@ static void group_free(lt_group *g)
 		member_free(&g->members[i]);
 	free(g->members);
 	for (size_t i = 0; i < g->n_partitions; i++)
-		free(g->partitions[i].commit_metadata); /* the topics are interned */
-	free(g->partitions);
+		free(g->partitions[i].commit_metadata); /* the topics are interned; the rows are the snapshot's */
 	free(g->commit_epochs);
 }
 
@@ -175,7 +250,12 @@ lt_group *snapshot_add_group(lt_snapshot *s, const char *group_id)
 
 lt_partition *group_add_partition(lt_group *g, const char *topic, int32_t partition)
 {
-	g->partitions = grow_for_one_more(g->partitions, g->n_partitions, sizeof *g->partitions);
+	/* the capacity is implied by the count, as in grow_for_one_more */
+	size_t n = g->n_partitions;
+	if (n == 0)
+		g->partitions = rows_grow(g->strtab, NULL, 0, 8, sizeof *g->partitions);
+	else if (n >= 8 && (n & (n - 1)) == 0)
+		g->partitions = rows_grow(g->strtab, g->partitions, n, n * 2, sizeof *g->partitions);
 	lt_partition *p = &g->partitions[g->n_partitions++];
 	memset(p, 0, sizeof *p);
 	p->topic = strtab_intern(g->strtab, topic);
@@ -256,7 +336,7 @@ static void add_assigned_partitions(lt_group *g)
 			g->partitions[j] = g->partitions[k];
 		j++;
 	}
-	/* Fewer than allocated is fine: grow_for_one_more's implied capacity never exceeds the real one. */
+	/* Fewer than allocated is fine: the implied capacity never exceeds the real one. */
 	g->n_partitions = j;
 }
 

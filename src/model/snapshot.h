@@ -171,7 +171,8 @@ typedef struct lt_group {
 	size_t n_members;
 	lt_member *members;
 	size_t n_partitions;
-	lt_partition *partitions; /* sorted by (topic, partition) */
+	lt_partition *partitions; /* sorted by (topic, partition); the snapshot's row blocks (snapshot.c):
+	                           * add with group_add_partition, never free or realloc */
 	char *error;         /* last collection error for this group, NULL if none */
 	size_t n_commit_epochs; /* the commits' leader epochs, when asked and known (see lt_commit_epoch) */
 	lt_commit_epoch *commit_epochs;

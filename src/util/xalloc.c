@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#ifdef __GLIBC__ /* (defined by the headers above) */
+#include <malloc.h> /* mallopt */
+#endif
 
 static void (*fatal_hook)(void);
 
@@ -37,6 +41,28 @@ void *xcalloc(size_t count, size_t size)
 	if (!p)
 		out_of_memory(count * size);
 	return p;
+}
+
+void xalloc_init_policy(void)
+{
+#ifdef __GLIBC__
+	if (!getenv("MALLOC_MMAP_THRESHOLD_") && !getenv("GLIBC_TUNABLES"))
+		mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
+}
+
+void *xpages(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		out_of_memory(n);
+	return p;
+}
+
+void xpages_free(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n ? n : 1);
 }
 
 void *xrealloc(void *p, size_t n)

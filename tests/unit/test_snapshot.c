@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/snapshot.h"
@@ -173,6 +174,54 @@ static void members_known(void **state)
 	assert_true(group_members_known(&g));
 }
 
+/* The rows come from the snapshot's page blocks (snapshot.c): a group growing while another grows too
+ * (its array moves), a group bigger than a block, many groups over several blocks, the assigned rows
+ * snapshot_finish adds; every value read back where it was written. */
+static void rows_survive_growth_and_moves(void **state)
+{
+	(void)state;
+	lt_snapshot *s = snapshot_new();
+	enum { N_GROUPS = 300, BIG = 40000 };
+	char name[32];
+	for (int g = 0; g < N_GROUPS; g++) {
+		snprintf(name, sizeof name, "g%03d", g);
+		snapshot_add_group(s, name);
+	}
+	/* interleaved: group g and group g+1 take turns, so neither stays its block's newest array */
+	for (int g = 0; g + 1 < N_GROUPS; g += 2)
+		for (int p = 0; p < 70; p++)
+			for (int k = 0; k < 2; k++) {
+				lt_partition *row = group_add_partition(&s->groups[g + k], "t", p);
+				row->committed = (g + k) * 1000 + p;
+				row->commit_metadata = p % 10 == 0 ? strdup("meta") : NULL;
+			}
+	lt_group *big = snapshot_add_group(s, "zz-big");
+	for (int p = 0; p < BIG; p++)
+		group_add_partition(big, "u", p)->committed = p;
+	lt_member *m = group_add_member(big, "m1", "c1", "h1");
+	member_add_assignment(m, "v", 7); /* a row snapshot_finish adds */
+	snapshot_finish(s);
+	for (int g = 0; g < N_GROUPS; g++) {
+		snprintf(name, sizeof name, "g%03d", g);
+		const lt_group *gr = snapshot_find_group(s, name);
+		assert_non_null(gr);
+		assert_int_equal(gr->n_partitions, 70);
+		for (int p = 0; p < 70; p++) {
+			assert_int_equal(gr->partitions[p].partition, p);
+			assert_int_equal(gr->partitions[p].committed, g * 1000 + p);
+			if (p % 10 == 0)
+				assert_string_equal(gr->partitions[p].commit_metadata, "meta");
+		}
+	}
+	big = (lt_group *)snapshot_find_group(s, "zz-big");
+	assert_int_equal(big->n_partitions, BIG + 1);
+	for (int p = 0; p < BIG; p++)
+		assert_int_equal(big->partitions[p].committed, p);
+	assert_string_equal(big->partitions[BIG].topic, "v");
+	assert_int_equal(big->partitions[BIG].member, 0);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +233,7 @@ int main(void)
 		cmocka_unit_test(refcount_keeps_snapshot_alive),
 		cmocka_unit_test(state_names_round_trip),
 		cmocka_unit_test(members_known),
+		cmocka_unit_test(rows_survive_growth_and_moves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
