@@ -1422,9 +1422,41 @@ static bool stream_instead(struct stage2 *st, struct group_work *gw, const rd_ka
 	return true;
 }
 
+/* steady_sync's check for --once: the stream is live and has read up to where __consumer_offsets ends now.
+ * The ends straight from the reader's own handle (the last stable offsets, read_committed): an open
+ * transaction, common with exactly-once applications, keeps the reader below the high watermarks that
+ * steady_sync asks first, and would cost its half wait every time. The --once reader's fetches are not
+ * held (commit_reader_start_once), so this request does not queue behind one. */
+static bool stream_caught_up(struct lt_refresh_ctx *rc, int64_t deadline, const bool *stop)
+{
+	int32_t n = commit_reader_partitions(rc->reader);
+	if (n <= 0 || commit_reader_state(rc->reader, NULL, 0) != LT_READER_LIVE)
+		return false;
+	int wait_ms = rc->timeout_ms / 5;
+	wait_ms = wait_ms > SYNC_MAX_MS ? SYNC_MAX_MS : wait_ms < 200 ? 200 : wait_ms;
+	int64_t until = now_mono_ms() + wait_ms < deadline ? now_mono_ms() + wait_ms : deadline;
+	int64_t *end = xcalloc((size_t)n, sizeof *end);
+	rd_kafka_resp_err_t e = commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(until));
+	bool ok = false;
+	while (e == RD_KAFKA_RESP_ERR_NO_ERROR && !(ok = commit_reader_reached(rc->reader, end, n)) &&
+	       refresh_remaining_ms(until) > 0 && !stopping(stop)) {
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	free(end);
+	if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
+		snprintf(rc->steady_note, sizeof rc->steady_note,
+			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC, rd_kafka_err2str(e));
+	else if (!ok)
+		snprintf(rc->steady_note, sizeof rc->steady_note,
+			 "commit stream behind (not caught up with %s within %d ms): committed offsets polled",
+			 LT_OFFSETS_TOPIC, wait_ms);
+	return ok;
+}
+
 /* --once: every answer is in and some described groups wait for the stream. It gets half of the time
- * left to finish loading the history (--once waits for it afterwards anyway), then the same check as a
- * steady refresh (steady_sync); groups it cannot give are asked (OffsetFetch) with the time left. */
+ * left to finish loading the history (--once waits for it afterwards anyway), then stream_caught_up;
+ * groups it cannot give are asked (OffsetFetch) with the time left. */
 static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *stop)
 {
 	struct lt_refresh_ctx *rc = st->rc;
@@ -1438,7 +1470,7 @@ static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *s
 			break;
 		commit_reader_wait_change(rc->reader, seen, left < POLL_SLICE_MS ? left : POLL_SLICE_MS);
 	}
-	bool synced = !stopping(stop) && steady_sync(rc, st->deadline, stop);
+	bool synced = !stopping(stop) && stream_caught_up(rc, st->deadline, stop);
 	st->stream_wait = false;
 	st->n_parked = 0;
 	for (size_t i = 0; i < ws->n; i++) {
