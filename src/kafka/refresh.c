@@ -1422,11 +1422,29 @@ static bool stream_instead(struct stage2 *st, struct group_work *gw, const rd_ka
 	return true;
 }
 
+/* Where each __consumer_offsets partition ends (high watermarks), through the collector's handle. */
+static rd_kafka_resp_err_t high_watermarks(struct lt_refresh_ctx *rc, int64_t *end, int32_t n, int timeout_ms)
+{
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
+	for (int32_t p = 0; p < n; p++)
+		rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p)->offset = RD_KAFKA_OFFSET_END;
+	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(client_rk(rc->client), l, timeout_ms > 0 ? timeout_ms : 1);
+	for (int i = 0; e == RD_KAFKA_RESP_ERR_NO_ERROR && i < l->cnt; i++) {
+		if (l->elems[i].err)
+			e = l->elems[i].err;
+		else if (l->elems[i].partition >= 0 && l->elems[i].partition < n)
+			end[l->elems[i].partition] = l->elems[i].offset;
+	}
+	rd_kafka_topic_partition_list_destroy(l);
+	return e;
+}
+
 /* steady_sync's check for --once: the stream is live and has read up to where __consumer_offsets ends now.
- * The ends straight from the reader's own handle (the last stable offsets, read_committed): an open
- * transaction, common with exactly-once applications, keeps the reader below the high watermarks that
- * steady_sync asks first, and would cost its half wait every time. The --once reader's fetches are not
- * held (commit_reader_start_once), so this request does not queue behind one. */
+ * The high watermarks first (the collector's idle connections answer at once): reached, the --once reader
+ * that has just loaded the history usually is. Otherwise, without steady_sync's half wait, the ends the
+ * reader's own handle sees (the last stable offsets, read_committed; that request may queue behind a
+ * fetch): an open transaction, common with exactly-once applications, keeps the reader below the high
+ * watermarks for good. */
 static bool stream_caught_up(struct lt_refresh_ctx *rc, int64_t deadline, const bool *stop)
 {
 	int32_t n = commit_reader_partitions(rc->reader);
@@ -1436,8 +1454,10 @@ static bool stream_caught_up(struct lt_refresh_ctx *rc, int64_t deadline, const 
 	wait_ms = wait_ms > SYNC_MAX_MS ? SYNC_MAX_MS : wait_ms < 200 ? 200 : wait_ms;
 	int64_t until = now_mono_ms() + wait_ms < deadline ? now_mono_ms() + wait_ms : deadline;
 	int64_t *end = xcalloc((size_t)n, sizeof *end);
-	rd_kafka_resp_err_t e = commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(until));
-	bool ok = false;
+	bool ok = high_watermarks(rc, end, n, refresh_remaining_ms(until)) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+		  commit_reader_reached(rc->reader, end, n);
+	rd_kafka_resp_err_t e = ok ? RD_KAFKA_RESP_ERR_NO_ERROR
+				   : commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(until));
 	while (e == RD_KAFKA_RESP_ERR_NO_ERROR && !(ok = commit_reader_reached(rc->reader, end, n)) &&
 	       refresh_remaining_ms(until) > 0 && !stopping(stop)) {
 		struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
