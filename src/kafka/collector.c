@@ -125,6 +125,7 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	rc->reader = c->reader;
 	const char *fp = getenv("LAGTOP_FULL_POLL");
 	rc->full_poll = fp && fp[0] && strcmp(fp, "0") != 0;
+	rc->one_shot = conf->one_shot;
 
 	c->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (c->wake_fd < 0) {

@@ -76,7 +76,28 @@ struct group_work {
 	bool swept;        /* this refresh's slice of the full sweep: described, fetched and verified */
 	bool from_stream;  /* built from the last snapshot and the stream's commits */
 	int32_t gen;       /* the stream's generation for it before it was described, -2 unknown */
+	/* committed offsets from the stream instead of OffsetFetch (stream_offsets) */
+	bool off_parked;   /* described; waits for the stream to catch up (--once) before either */
+	bool off_stream;   /* soff holds its committed offsets */
+	struct stream_off *soff;
+	size_t n_soff;
 };
+
+/* A live commit copied out of the stream (its topic is only valid under the stream's lock). */
+struct stream_off {
+	char *topic;
+	int32_t partition, leader_epoch;
+	int64_t offset;
+};
+
+static void soff_free(struct group_work *gw)
+{
+	for (size_t i = 0; i < gw->n_soff; i++)
+		free(gw->soff[i].topic);
+	free(gw->soff);
+	gw->soff = NULL;
+	gw->n_soff = 0;
+}
 
 /* Pointers, so that a group's work stays put while the set grows (requests hold it as opaque). */
 struct work_set {
@@ -142,6 +163,7 @@ static void work_free(struct work_set *ws)
 	for (size_t i = 0; i < ws->n; i++) {
 		free(ws->w[i]->name);
 		free(ws->w[i]->error);
+		soff_free(ws->w[i]);
 		free(ws->w[i]);
 	}
 	free(ws->w);
@@ -365,6 +387,8 @@ struct stage2 {
 	size_t n_warm, next_warm;
 	const struct rd_kafka_metadata *md; /* this refresh's brokers */
 	bool steady;                 /* the commit stream is caught up: quiet groups are not asked (steady_decide) */
+	bool stream_wait;            /* --once, stream still loading: described groups park (stream_offsets) */
+	size_t n_parked;
 	size_t warm_cap;
 };
 
@@ -668,6 +692,8 @@ static bool probe_next_broker(struct stage2 *st, struct group_work *gw)
 	return true;
 }
 
+static bool stream_instead(struct stage2 *st, struct group_work *gw, const rd_kafka_ConsumerGroupDescription_t *d);
+
 static void on_describe(struct stage2 *st, struct kept_event *ke, const struct lt_ticket *t,
 			struct work_set *ws)
 {
@@ -709,10 +735,10 @@ static void on_describe(struct stage2 *st, struct kept_event *ke, const struct l
 			const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d[i]);
 			gw->coord = node ? rd_kafka_Node_id(node) : -1;
 			if (!gw->off_sent && !gw->off_done) {
-				if (gw->coord >= 0)
-					offsets_send(st, gw, gw->coord);
-				else
+				if (gw->coord < 0)
 					describe_failed(gw, "no coordinator in the answer");
+				else if (!stream_instead(st, gw, d[i]))
+					offsets_send(st, gw, gw->coord);
 			}
 		}
 		/* groups of this call the answer left out */
@@ -782,7 +808,7 @@ static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t
 static void build_if_complete(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev,
 			      struct group_work *gw)
 {
-	if (gw->built || gw->error || !gw->desc || !gw->off)
+	if (gw->built || gw->error || !gw->desc || !(gw->off || gw->off_stream))
 		return;
 	if (!ws->list_done) {
 		lt_group_described d = described_of(gw->desc);
@@ -793,6 +819,7 @@ static void build_if_complete(lt_snapshot *s, const struct work_set *ws, const l
 	gw->built = true;
 	gw->desc = NULL;
 	gw->off = NULL;
+	soff_free(gw);
 	release_event(gw->desc_ev, true);
 	release_event(gw->off_ev, true);
 	gw->desc_ev = gw->off_ev = NULL;
@@ -808,6 +835,7 @@ static void build_batch(lt_snapshot *s, const struct lt_ticket *t, struct work_s
 }
 
 static void steady_mark(struct stage2 *st, struct work_set *ws);
+static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *stop);
 
 static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kafka_metadata *md,
 			 int64_t deadline, const bool *stop, struct work_set *ws, struct event_keep *keep, bool steady)
@@ -853,7 +881,12 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 	if (rc->reader && rc->steady)
 		steady_mark(&st, ws);
 	send_warm(&st, ws);
+	if (!steady && rc->one_shot && rc->reader && !rc->full_poll) {
+		lt_reader_state rs = commit_reader_state(rc->reader, NULL, 0);
+		st.stream_wait = rs == LT_READER_STARTING || rs == LT_READER_LOADING;
+	}
 
+again:
 	while (st.pending > 0) {
 		rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop);
 		if (!ev)
@@ -893,6 +926,10 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 		ticket_free(rc, t);
 		if (!stopping(stop))
 			warm_top_up(&st);
+	}
+	if (st.n_parked > 0 && st.pending == 0 && !stopping(stop)) {
+		stream_resolve(&st, ws, stop);
+		goto again;
 	}
 	free(st.warm);
 
@@ -1026,6 +1063,7 @@ static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snap
 	size_t n_commits = 0;
 	for (int i = 0; offs && i < offs->cnt; i++)
 		n_commits += offs->elems[i].offset >= 0;
+	n_commits += gw->n_soff; /* from the stream: live commits only */
 	lt_group_described desc = described_of(d);
 	lt_group_view view = view_of_work(ws, prev, gw);
 	size_t n_members = desc.n_members;
@@ -1070,6 +1108,16 @@ static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snap
 		if (ws->commit_epochs && !tp->err && epoch >= 0)
 			group_add_commit_epoch(g, tp->topic, tp->partition, epoch);
 #endif /* librdkafka < 2.1 does not read it */
+	}
+	for (size_t i = 0; i < gw->n_soff; i++) {
+		const struct stream_off *c = &gw->soff[i];
+		if (partition_in(g, c->topic, c->partition))
+			continue;
+		group_add_partition(g, c->topic, c->partition)->committed = c->offset;
+#ifdef HAVE_RD_KAFKA_TOPIC_PARTITION_GET_LEADER_EPOCH /* as above: the same epochs OffsetFetch gives */
+		if (ws->commit_epochs && c->leader_epoch >= 0)
+			group_add_commit_epoch(g, c->topic, c->partition, c->leader_epoch);
+#endif
 	}
 	if (gw->swept && ws->verify)
 		verify_group(ws, g);
@@ -1329,6 +1377,134 @@ static bool build_from_stream(lt_snapshot *s, const struct work_set *ws, const s
 	return true;
 }
 
+/* A described group's committed offsets from the stream instead of OffsetFetch (any refresh whose stream
+ * is caught up, steady_sync; the only one of --once): every commit goes through __consumer_offsets, so the
+ * stream's live commits are what OffsetFetch would return. Not for the groups it cannot vouch for: those of
+ * the consumer protocol (records the stream does not decode), groups it does not know or whose metadata
+ * record was deleted, groups with expired offsets or offsets past their forecast expiry (the broker may be
+ * deleting them now), and commits with metadata (not kept). Copies the commits: true when it took them. */
+static bool stream_offsets(struct lt_refresh_ctx *rc, struct group_work *gw)
+{
+	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
+	lt_commit_group_stats gs;
+	bool ok = commit_stream_group_stats(cs, gw->name, now_wall_ms(), &gs) == 0 && !gs.new_protocol &&
+		  !gs.deleted && gs.n_expired == 0 && !(gs.has_expiry && gs.expires_in_ms <= 0);
+	struct live_list l = { 0 };
+	if (ok)
+		commit_stream_each_commit(cs, gw->name, collect_live, &l);
+	ok = ok && !l.metadata;
+	if (ok)
+		gw->soff = xcalloc(l.n + 1, sizeof *gw->soff);
+	for (size_t i = 0; ok && i < l.n; i++) {
+		if (l.c[i].offset < 0)
+			continue;
+		gw->soff[gw->n_soff++] = (struct stream_off){ .topic = xstrdup(l.c[i].topic), .partition = l.c[i].partition,
+							      .leader_epoch = l.c[i].leader_epoch, .offset = l.c[i].offset };
+	}
+	commit_reader_unlock(rc->reader);
+	free(l.c);
+	if (ok)
+		gw->off_stream = gw->off_done = true;
+	return ok;
+}
+
+/* At a described group's OffsetFetch: true when the stream answers instead, now (a caught-up stream) or
+ * once it has caught up (--once, whose stream is still loading: the group waits in stream_resolve). */
+static bool stream_instead(struct stage2 *st, struct group_work *gw, const rd_kafka_ConsumerGroupDescription_t *d)
+{
+	if (!(st->steady || st->stream_wait) || gw->swept || gw->list_type == LT_GTYPE_CONSUMER ||
+	    described_of(d).type == LT_GTYPE_CONSUMER)
+		return false;
+	if (st->steady)
+		return stream_offsets(st->rc, gw);
+	gw->off_parked = true;
+	st->n_parked++;
+	return true;
+}
+
+/* Where each __consumer_offsets partition ends (high watermarks), through the collector's handle. */
+static rd_kafka_resp_err_t high_watermarks(struct lt_refresh_ctx *rc, int64_t *end, int32_t n, int timeout_ms)
+{
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
+	for (int32_t p = 0; p < n; p++)
+		rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p)->offset = RD_KAFKA_OFFSET_END;
+	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(client_rk(rc->client), l, timeout_ms > 0 ? timeout_ms : 1);
+	for (int i = 0; e == RD_KAFKA_RESP_ERR_NO_ERROR && i < l->cnt; i++) {
+		if (l->elems[i].err)
+			e = l->elems[i].err;
+		else if (l->elems[i].partition >= 0 && l->elems[i].partition < n)
+			end[l->elems[i].partition] = l->elems[i].offset;
+	}
+	rd_kafka_topic_partition_list_destroy(l);
+	return e;
+}
+
+/* steady_sync's check for --once: the stream is live and has read up to where __consumer_offsets ends now.
+ * The high watermarks first (the collector's idle connections answer at once): reached, the --once reader
+ * that has just loaded the history usually is. Otherwise, without steady_sync's half wait, the ends the
+ * reader's own handle sees (the last stable offsets, read_committed; that request may queue behind a
+ * fetch): an open transaction, common with exactly-once applications, keeps the reader below the high
+ * watermarks for good. */
+static bool stream_caught_up(struct lt_refresh_ctx *rc, int64_t deadline, const bool *stop)
+{
+	int32_t n = commit_reader_partitions(rc->reader);
+	if (n <= 0 || commit_reader_state(rc->reader, NULL, 0) != LT_READER_LIVE)
+		return false;
+	int wait_ms = rc->timeout_ms / 5;
+	wait_ms = wait_ms > SYNC_MAX_MS ? SYNC_MAX_MS : wait_ms < 200 ? 200 : wait_ms;
+	int64_t until = now_mono_ms() + wait_ms < deadline ? now_mono_ms() + wait_ms : deadline;
+	int64_t *end = xcalloc((size_t)n, sizeof *end);
+	bool ok = high_watermarks(rc, end, n, refresh_remaining_ms(until)) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+		  commit_reader_reached(rc->reader, end, n);
+	rd_kafka_resp_err_t e = ok ? RD_KAFKA_RESP_ERR_NO_ERROR
+				   : commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(until));
+	while (e == RD_KAFKA_RESP_ERR_NO_ERROR && !(ok = commit_reader_reached(rc->reader, end, n)) &&
+	       refresh_remaining_ms(until) > 0 && !stopping(stop)) {
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	free(end);
+	if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
+		snprintf(rc->steady_note, sizeof rc->steady_note,
+			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC, rd_kafka_err2str(e));
+	else if (!ok)
+		snprintf(rc->steady_note, sizeof rc->steady_note,
+			 "commit stream behind (not caught up with %s within %d ms): committed offsets polled",
+			 LT_OFFSETS_TOPIC, wait_ms);
+	return ok;
+}
+
+/* --once: every answer is in and some described groups wait for the stream. It gets half of the time
+ * left to finish loading the history (--once waits for it afterwards anyway), then stream_caught_up;
+ * groups it cannot give are asked (OffsetFetch) with the time left. */
+static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *stop)
+{
+	struct lt_refresh_ctx *rc = st->rc;
+	int64_t until = now_mono_ms() + refresh_remaining_ms(st->deadline) / 2;
+	for (;;) {
+		uint64_t seen = commit_reader_changes(rc->reader);
+		lt_reader_state rs = commit_reader_state(rc->reader, NULL, 0);
+		int left = refresh_remaining_ms(until);
+		if ((rs != LT_READER_STARTING && rs != LT_READER_LOADING) || commit_reader_topic_missing(rc->reader) ||
+		    left <= 0 || stopping(stop))
+			break;
+		commit_reader_wait_change(rc->reader, seen, left < POLL_SLICE_MS ? left : POLL_SLICE_MS);
+	}
+	bool synced = !stopping(stop) && stream_caught_up(rc, st->deadline, stop);
+	st->stream_wait = false;
+	st->n_parked = 0;
+	for (size_t i = 0; i < ws->n; i++) {
+		struct group_work *gw = ws->w[i];
+		if (!gw->off_parked)
+			continue;
+		gw->off_parked = false;
+		if (synced && stream_offsets(rc, gw))
+			build_if_complete(st->s, ws, rc->prev, gw);
+		else if (!stopping(stop))
+			offsets_send(st, gw, gw->coord);
+	}
+}
+
 /* Every broker's ListGroups is in: each deferred group is built from the stream when quiet, otherwise
  * described and its offsets fetched like any warm group. */
 static void steady_decide(struct stage2 *st, struct work_set *ws)
@@ -1462,7 +1638,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 			n_unauth++;
 			continue;
 		}
-		if (!gw->error && gw->desc && gw->off) {
+		if (!gw->error && gw->desc && (gw->off || gw->off_stream)) {
 			group_build(s, &ws, rc->prev, gw);
 			continue;
 		}

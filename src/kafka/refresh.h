@@ -50,6 +50,7 @@ struct lt_refresh_ctx {
 	lt_commit_reader *reader;  /* the commit stream, NULL when off */
 	int interval_ms;           /* refresh interval: the sweep covers every group once per LT_SWEEP_MS */
 	bool full_poll;            /* never steady (LAGTOP_FULL_POLL=1: the test hook comparing both ways) */
+	bool one_shot;             /* --once: a described group's OffsetFetch waits for the stream (refresh.c) */
 	struct lt_steady *steady;  /* state kept across refreshes (refresh.c) */
 	char steady_note[200];     /* why the last refresh polled although the stream is live, "" if it did not */
 	struct lt_refresh_stats {  /* what the last refresh did (LAGTOP_REFRESH_STATS=1 prints it) */

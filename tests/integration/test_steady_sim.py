@@ -7,7 +7,9 @@ whether it was steady), changes the cluster while that run is in its steady refr
 lagtop, a real kafka-python member joining, then leaving, a group deletion), and then compares every
 number of the run's last sample with a run that polls everything (LAGTOP_FULL_POLL=1) on the cluster
 left as it is. A sim whose Fetch answers are held back makes the stream fall behind: lagtop must poll
-and say so in the commit stream's reason.
+and say so in the commit stream's reason. A single `--once` (no previous snapshot: every group described)
+takes committed offsets from the stream instead of OffsetFetch, except for a group whose commit carries
+metadata (which the stream does not keep), with the same numbers as full polling.
 """
 import json
 import os
@@ -18,7 +20,7 @@ import time
 
 LAGTOP = os.environ["LAGTOP"]
 SIM = os.environ["LAGTOP_SIM"]
-TESTS = 18
+TESTS = 21
 SAMPLES = 8
 
 results = []
@@ -140,6 +142,40 @@ def group_of(doc, name):
     return next((g for g in doc.get("groups", []) if g["group"] == name), None)
 
 
+def fetched_count(line):
+    """(groups described, groups whose offsets were fetched) by the refresh the stats line describes."""
+    try:
+        parts = line.split(", ")
+        return int(parts[2].split()[0]), int(parts[3].split()[0])
+    except (IndexError, ValueError):
+        return -1, -1
+
+
+def check_once(env, sim, first):
+    """One --once refresh: committed offsets from the stream, OffsetFetch only where it cannot vouch."""
+    from kafka import KafkaConsumer, TopicPartition
+    from kafka.structs import OffsetAndMetadata
+    meta_group = "zz-once-meta"  # last by name: the sweep of the cases below never reaches it
+    topic = first["groups"][0]["partitions"][0]["topic"]
+    c = KafkaConsumer(bootstrap_servers=sim.bootstrap, group_id=meta_group, enable_auto_commit=False)
+    try:
+        c.commit({TopicPartition(topic, 0): OffsetAndMetadata(1, "with metadata")})
+    finally:
+        c.close()
+    rc, doc, stats, err = run_steady(env, sim.bootstrap, samples=1)
+    rc2, polled = run_polled(env, sim.bootstrap)
+    described, fetched = fetched_count(stats[0] if stats else "")
+    ok(rc == 0 and described == len(first["groups"]) + 1 and fetched == 1,
+       "--once: every group described, OffsetFetch only for the group whose commit carries metadata",
+       (rc, err, stats))
+    g = group_of(doc, meta_group)
+    ok(g and any(p["metadata"] == "with metadata" for p in g["partitions"]),
+       "--once: the commit's metadata (from OffsetFetch) is shown", g)
+    ok(rc2 == 0 and numbers(doc) and numbers(doc) == numbers(polled),
+       "--once with offsets from the stream: every number equals a full-polling refresh",
+       diff(numbers(doc), numbers(polled)))
+
+
 def check_case(env, sim, title, change):
     rc, doc, stats, err = run_steady(env, sim.bootstrap, change)
     rc2, polled = run_polled(env, sim.bootstrap)
@@ -179,6 +215,7 @@ def main():
         if len(empty) < 3:
             return 1
 
+        check_once(env, sim, first)
         check_case(env, sim, "quiet cluster", None)
 
         reset_group = empty[0]

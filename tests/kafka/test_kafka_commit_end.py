@@ -15,6 +15,8 @@ Every value of `--once --format json` must be the same with the end read at the 
 (except the fields that differ between two runs of the reference); the transactional groups show their
 committed offsets and commit times, the aborted and the open transaction's offsets show nowhere; and the
 partitions that end in markers were found loaded by their position (LAGTOP_DEBUG's counts), not at EOF.
+--once takes committed offsets from the stream once it has caught up (OffsetFetch only for the groups it
+cannot vouch for): every value equals a run that asks OffsetFetch for every group (LAGTOP_FULL_POLL=1).
 """
 import json
 import os
@@ -33,7 +35,7 @@ BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
 TMP = tempfile.mkdtemp(prefix="lagtop-cend-")
 LINES = ("3.9", "4")
-PER_LINE = 7
+PER_LINE = 9
 results = []
 
 # Runs under the virtual environment's python (confluent-kafka); prints "ready" once everything but the
@@ -141,10 +143,11 @@ def flat(x, path="", out=None):
     return out
 
 
-def once(bootstrap, eof_only, debug=False):
+def once(bootstrap, eof_only, debug=False, **extra):
     env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"), XDG_STATE_HOME=TMP)
-    env.pop("LAGTOP_CONFIG", None)
-    env.pop("LAGTOP_COMMIT_END", None)
+    for k in ("LAGTOP_CONFIG", "LAGTOP_COMMIT_END", "LAGTOP_FULL_POLL", "LAGTOP_REFRESH_STATS"):
+        env.pop(k, None)
+    env.update(extra)
     if eof_only:
         env["LAGTOP_COMMIT_END"] = "eof"
     if debug:
@@ -192,6 +195,19 @@ def check(label, bootstrap):
     ok(not hidden and all(x and x["last_commit_ms"] for x in plain),
        "%s: no offsets from the aborted or the open transaction; plain groups' commit times shown" % label,
        {"hidden": hidden, "plain": [x and x["last_commit_ms"] for x in plain]})
+
+    # offsets from the stream against OffsetFetch for every group
+    rc, streamed, err = once(bootstrap, False, LAGTOP_REFRESH_STATS="1")
+    rc2, polled, err2 = once(bootstrap, False, LAGTOP_FULL_POLL="1")
+    m = re.search(r"lagtop: refresh 1: \w+, \d+ groups from the stream, (\d+) described, (\d+) offsets fetched", err)
+    ok(rc == 0 and m and int(m.group(2)) <= int(m.group(1)) - len(txn) - len(plain),
+       "%s: --once takes the plain and transactional groups' offsets from the stream (%s)"
+       % (label, m and m.group(0)), err[-2000:])
+    a, b = flat(streamed or {}), flat(polled or {})
+    diff = [k for k in sorted(set(a) | set(b)) if k not in volatile and a.get(k) != b.get(k)]
+    ok(rc2 == 0 and streamed and polled and not diff,
+       "%s: every value equal with offsets from the stream and with OffsetFetch for every group" % label,
+       "\n".join("%s: %r vs %r" % (k, a.get(k), b.get(k)) for k in diff[:20]) + err2[-500:])
 
 
 def check_markers(label, bootstrap):

@@ -20,6 +20,8 @@ polls everything (LAGTOP_FULL_POLL=1) on the cluster left as it is:
   3. (3.9) the commit stream cut off: an ACL denying alice Read on __consumer_offsets, then a reset by
      the real tool. lagtop must poll from then on, say why (stats line, JSON commit_stream), and still
      equal full polling.
+Before the cases, a single `--once` (no last snapshot: every group described) takes every committed offset
+from the stream, with no OffsetFetch, and equals full polling.
 """
 import json
 import os
@@ -41,8 +43,8 @@ PASSWORD = "steady-secret-1"
 SAMPLES = 8
 N_FILLER = 36
 CHANGED = ("zz-lagtop-reset", "zz-tool-reset", "zz-join", "zz-delete")
-# checks per line: the groups, 3 for each change case, and on 3.9 the cut-off's 3
-PLAN = {"4": 7, "3.9": 10}
+# checks per line: the groups, the single --once's 2, 3 for each change case, and on 3.9 the cut-off's 3
+PLAN = {"4": 9, "3.9": 12}
 
 results = []
 out_lock = threading.Lock()
@@ -212,6 +214,24 @@ class Line:
         return doc, stats, err
 
     # ---- the cases ----
+    def case_once(self, polled):
+        """One --once refresh: every group described, its committed offsets from the stream."""
+        p = subprocess.run([LAGTOP, "--once", "--format", "json", "--timeout", "10s"] + self.connect_args(),
+                           capture_output=True, text=True, env=lagtop_env(LAGTOP_REFRESH_STATS="1"), timeout=90)
+        try:
+            doc = json.loads(p.stdout)
+        except ValueError:
+            doc = {}
+        stats = [x for x in p.stderr.splitlines() if x.startswith("lagtop: refresh ")]
+        note("%s: --once: %s" % (self.label, stats and stats[0][len("lagtop: "):]))
+        n = len(polled.get("groups", []))
+        ok(p.returncode == 0 and len(stats) == 1 and ", %d described, 0 offsets fetched," % n in stats[0],
+           "%s: --once: %d groups described, no OffsetFetch (offsets from the stream)" % (self.label, n),
+           (p.returncode, p.stderr))
+        ok(numbers(doc) and numbers(doc) == numbers(polled),
+           "%s: --once with offsets from the stream: every number equals a full-polling refresh" % self.label,
+           diff(numbers(doc), numbers(polled)))
+
     def case_changes(self):
         out = {}
 
@@ -283,6 +303,7 @@ class Line:
             ok(rc == 0 and len(names) == N_FILLER + len(CHANGED) and names[-len(CHANGED):] == sorted(CHANGED),
                "%s: %d groups with commits, the changed ones last in name order (beyond the sweep)"
                % (self.label, N_FILLER + len(CHANGED)), (rc, err, names))
+            self.case_once(doc)
             self.case_changes()
             self.case_leave_delete()
             if self.secure:
