@@ -6,7 +6,8 @@
  *   - every refresh, with probability 1/360 per group, a rebalance: new member ids and assignments.
  * Prints key=value lines: bytes per record, MB per day (8,640 records), the writer's CPU per record, the
  * model's CPU per refresh (a floor for the dashboard's own), and the time to reach random moments from a
- * freshly opened reader (max and median). Usage: bench_record [RECORDS (default 720)] [FILE|-] [KEYFRAME_EVERY] [ZSTD_LEVEL]. */
+ * freshly opened reader (max and median). Usage: bench_record [RECORDS (default 720)] [FILE|-] [KEYFRAME_EVERY]
+ * [ZSTD_LEVEL]. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -20,9 +21,9 @@
 #include "model/model.h"
 #include "record/record.h"
 
-#define GROUPS 1000
-#define PARTS 32
-#define TOPICS 100
+#define GROUPS      1000
+#define PARTS       32
+#define TOPICS      100
 #define INTERVAL_MS 10000
 
 static double cpu_ms(void)

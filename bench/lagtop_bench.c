@@ -39,7 +39,7 @@
 #include "util/xalloc.h"
 
 #define MAX_REFRESHES 1000
-#define MAX_APIS 40
+#define MAX_APIS      40
 
 static double mono_ms(void)
 {
@@ -272,7 +272,8 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		       mono_ms() - w0);
 		if (getenv("LT_BENCH_MALLINFO")) {
 			struct mallinfo2 mi = mallinfo2();
-			fprintf(stderr, "after the history load: in use %zu MB, arena %zu MB, RSS %ld MB, peak %ld MB\n",
+			fprintf(stderr,
+				"after the history load: in use %zu MB, arena %zu MB, RSS %ld MB, peak %ld MB\n",
 				mi.uordblks >> 20, mi.arena >> 20, status_kb("VmRSS") >> 10, status_kb("VmHWM") >> 10);
 		}
 		/* One refresh more before measuring: the first with the stream live describes again the groups
@@ -312,7 +313,8 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		}
 		if (getenv("LT_BENCH_MALLINFO")) {
 			struct mallinfo2 mi = mallinfo2();
-			fprintf(stderr, "after refresh %d: in use %zu MB, arena %zu MB, mmap %zu MB, RSS %ld MB, peak %ld MB\n",
+			fprintf(stderr,
+				"after refresh %d: in use %zu MB, arena %zu MB, mmap %zu MB, RSS %ld MB, peak %ld MB\n",
 				i, mi.uordblks >> 20, mi.arena >> 20, mi.hblkhd >> 20, status_kb("VmRSS") >> 10,
 				status_kb("VmHWM") >> 10);
 		}
@@ -425,7 +427,8 @@ static int run_draw(size_t rows, int lines, int frames)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: lagtop-bench refresh -b BOOTSTRAP [-n REFRESHES] [--sim-pid PID --sim-log FILE] [--commit-stream]\n"
+	fputs("Usage: lagtop-bench refresh -b BOOTSTRAP [-n REFRESHES] [--sim-pid PID --sim-log FILE] "
+	      "[--commit-stream]\n"
 	      "                            [--record FILE]\n"
 	      "       lagtop-bench draw [--rows N] [--lines L] [--frames F]\n",
 	      f);
@@ -456,8 +459,7 @@ int main(int argc, char **argv)
 		{ "sim-pid", required_argument, NULL, 'p' },   { "sim-log", required_argument, NULL, 'l' },
 		{ "rows", required_argument, NULL, 'r' },      { "lines", required_argument, NULL, 'L' },
 		{ "frames", required_argument, NULL, 'f' },    { "commit-stream", no_argument, NULL, 'c' },
-		{ "record", required_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
+		{ "record", required_argument, NULL, 'R' },    { NULL, 0, NULL, 0 },
 	};
 	const char *bootstrap = NULL, *sim_log = NULL, *record = NULL;
 	long n = 5, sim_pid = 0, rows = 100000, lines = 50, frames = 200;

@@ -68,21 +68,21 @@ static int64_t wall_ms(void)
 
 int main(int argc, char **argv)
 {
-	struct sim_options o = {.brokers = 3, .scenario = "scale", .groups = 1000, .partitions = 32, .topics = 100};
+	struct sim_options o = { .brokers = 3, .scenario = "scale", .groups = 1000, .partitions = 32, .topics = 100 };
 	long restart_every = 120, restart_for = 10;
 	static const struct option opts[] = {
-	    {"groups", required_argument, NULL, 'g'},
-	    {"partitions", required_argument, NULL, 'p'},
-	    {"topics", required_argument, NULL, 't'},
-	    {"brokers", required_argument, NULL, 'b'},
-	    {"seed", required_argument, NULL, 's'},
-	    {"retention-ms", required_argument, NULL, 'r'},
-	    {"log-retention-check-interval-ms", required_argument, NULL, 'c'},
-	    {"offsets-segment-bytes", required_argument, NULL, 'o'},
-	    {"offsets-retention-check-interval-ms", required_argument, NULL, 'e'},
-	    {"restart-every", required_argument, NULL, 'R'},
-	    {"restart-for", required_argument, NULL, 'F'},
-	    {NULL, 0, NULL, 0},
+		{ "groups", required_argument, NULL, 'g' },
+		{ "partitions", required_argument, NULL, 'p' },
+		{ "topics", required_argument, NULL, 't' },
+		{ "brokers", required_argument, NULL, 'b' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "retention-ms", required_argument, NULL, 'r' },
+		{ "log-retention-check-interval-ms", required_argument, NULL, 'c' },
+		{ "offsets-segment-bytes", required_argument, NULL, 'o' },
+		{ "offsets-retention-check-interval-ms", required_argument, NULL, 'e' },
+		{ "restart-every", required_argument, NULL, 'R' },
+		{ "restart-for", required_argument, NULL, 'F' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -93,18 +93,23 @@ int main(int argc, char **argv)
 		case 'b': o.brokers = (int)num("--brokers", optarg, 2, 64); break;
 		case 's': o.seed = (uint64_t)num("--seed", optarg, 0, 1L << 40); break;
 		case 'r': o.log_retention_ms = num("--retention-ms", optarg, 1, 1L << 40); break;
-		case 'c': o.log_retention_check_interval_ms = num("--log-retention-check-interval-ms", optarg, 1, 1L << 40); break;
+		case 'c':
+			o.log_retention_check_interval_ms =
+				num("--log-retention-check-interval-ms", optarg, 1, 1L << 40);
+			break;
 		case 'o': o.offsets_segment_bytes = num("--offsets-segment-bytes", optarg, 1, 1L << 40); break;
 		case 'e':
-			o.offsets_retention_check_interval_ms = num("--offsets-retention-check-interval-ms", optarg, 1, 1L << 40);
+			o.offsets_retention_check_interval_ms =
+				num("--offsets-retention-check-interval-ms", optarg, 1, 1L << 40);
 			break;
 		case 'R': restart_every = num("--restart-every", optarg, 0, 1L << 30); break;
 		case 'F': restart_for = num("--restart-for", optarg, 1, 1L << 30); break;
 		default:
-			fprintf(stderr, "usage: lagtop-sim-churn [--groups G] [--partitions P] [--topics T] [--brokers B] "
-			                "[--seed S] [--retention-ms MS] [--log-retention-check-interval-ms MS] "
-			                "[--offsets-segment-bytes N] [--offsets-retention-check-interval-ms MS] "
-			                "[--restart-every S] [--restart-for S]\n");
+			fprintf(stderr,
+				"usage: lagtop-sim-churn [--groups G] [--partitions P] [--topics T] [--brokers B] "
+				"[--seed S] [--retention-ms MS] [--log-retention-check-interval-ms MS] "
+				"[--offsets-segment-bytes N] [--offsets-retention-check-interval-ms MS] "
+				"[--restart-every S] [--restart-for S]\n");
 			return 2;
 		}
 	}
@@ -124,7 +129,7 @@ int main(int argc, char **argv)
 	char joined_group[64] = "", joined_id[128] = "";
 	int empty_groups = o.groups / 5;
 	for (long tick = 1; !stop; tick++) {
-		struct pollfd pfd = {.fd = 0, .events = POLLIN};
+		struct pollfd pfd = { .fd = 0, .events = POLLIN };
 		if (poll(&pfd, 1, 1000) > 0) {
 			char buf[64];
 			if (read(0, buf, sizeof buf) <= 0)
@@ -165,12 +170,16 @@ int main(int argc, char **argv)
 			if (g != 10) {
 				snprintf(joined_group, sizeof joined_group, "scale-group-%05ld", g);
 				snprintf(topic, sizeof topic, "scale-topic-%03ld", g % o.topics);
-				const char *topics[1] = {topic};
-				int32_t parts[1] = {0};
-				struct sim_member_assignment a = {topic, parts, 1};
-				struct sim_member_spec spec = {.client_id = "soak-churn", .topics = topics, .ntopics = 1,
-				                               .assignment = &a, .nassignment = 1};
-				if (sim_add_member(sim, joined_group, &spec, joined_id, sizeof joined_id, err, sizeof err) == 0)
+				const char *topics[1] = { topic };
+				int32_t parts[1] = { 0 };
+				struct sim_member_assignment a = { topic, parts, 1 };
+				struct sim_member_spec spec = { .client_id = "soak-churn",
+								.topics = topics,
+								.ntopics = 1,
+								.assignment = &a,
+								.nassignment = 1 };
+				if (sim_add_member(sim, joined_group, &spec, joined_id, sizeof joined_id, err,
+						   sizeof err) == 0)
 					joins++;
 				else {
 					failures++;
@@ -185,9 +194,10 @@ int main(int argc, char **argv)
 		if (restart_every > 0 && tick % restart_every == restart_for % restart_every)
 			(void)sim_broker_start(sim, 2, err, sizeof err);
 	}
-	fprintf(stderr, "lagtop-sim-churn: produced %lu records, %lu commits, %lu joins, %lu leaves, %lu broker "
-	                "restarts, %lu failed calls\n",
-	        produced, commits, joins, leaves, restarts, failures);
+	fprintf(stderr,
+		"lagtop-sim-churn: produced %lu records, %lu commits, %lu joins, %lu leaves, %lu broker "
+		"restarts, %lu failed calls\n",
+		produced, commits, joins, leaves, restarts, failures);
 	sim_free(sim);
 	return 0;
 }

@@ -30,22 +30,25 @@ int main(int argc, char **argv)
 	else if (opts.record_path && opts.headless)
 		rc = mode_record_headless(&opts);
 	else
-	switch (opts.mode) {
-	case LT_MODE_HELP: options_print_help(stdout, argv0); rc = LT_EXIT_OK; break;
-	case LT_MODE_VERSION: rc = mode_version(&opts); break;
-	case LT_MODE_ONCE: rc = mode_once(&opts); break;
-	case LT_MODE_RESET: rc = mode_reset(&opts); break;
-	case LT_MODE_LIST: rc = mode_list(&opts); break;
-	case LT_MODE_DESCRIBE: rc = mode_describe(&opts); break;
-	case LT_MODE_UNDO: rc = mode_undo(&opts); break;
-	case LT_MODE_DELETE: rc = mode_delete(&opts); break;
-	case LT_MODE_DELETE_OFFSETS: rc = mode_delete_offsets(&opts); break;
-	case LT_MODE_DEMO: rc = mode_demo(&opts); break;
-	case LT_MODE_X_LIST: rc = mode_x_list(&opts); break;
-	case LT_MODE_X_DUMP: rc = mode_x_dump(&opts); break;
-	case LT_MODE_TUI:
-	default: rc = mode_tui(&opts); break;
-	}
+		switch (opts.mode) {
+		case LT_MODE_HELP:
+			options_print_help(stdout, argv0);
+			rc = LT_EXIT_OK;
+			break;
+		case LT_MODE_VERSION: rc = mode_version(&opts); break;
+		case LT_MODE_ONCE: rc = mode_once(&opts); break;
+		case LT_MODE_RESET: rc = mode_reset(&opts); break;
+		case LT_MODE_LIST: rc = mode_list(&opts); break;
+		case LT_MODE_DESCRIBE: rc = mode_describe(&opts); break;
+		case LT_MODE_UNDO: rc = mode_undo(&opts); break;
+		case LT_MODE_DELETE: rc = mode_delete(&opts); break;
+		case LT_MODE_DELETE_OFFSETS: rc = mode_delete_offsets(&opts); break;
+		case LT_MODE_DEMO: rc = mode_demo(&opts); break;
+		case LT_MODE_X_LIST: rc = mode_x_list(&opts); break;
+		case LT_MODE_X_DUMP: rc = mode_x_dump(&opts); break;
+		case LT_MODE_TUI:
+		default: rc = mode_tui(&opts); break;
+		}
 	options_free(&opts);
 	return rc;
 }

@@ -27,9 +27,9 @@ struct live {
 	struct lt_config cfg;
 	const char **names;
 	lt_collector *cur;
-	ui_source *cur_src; /* the source over cur, handed to the UI */
+	ui_source *cur_src;     /* the source over cur, handed to the UI */
 	struct rec_writer *rec; /* --record FILE: every refresh shown goes there (source_record.c); NULL: none */
-	struct lt_target t; /* cur's cluster and settings (the reset dialog connects with its connection) */
+	struct lt_target t;     /* cur's cluster and settings (the reset dialog connects with its connection) */
 	size_t n_retiring;
 	pthread_t *retiring;
 };
@@ -119,9 +119,9 @@ static int live_reset_conf(void *ctx, struct tui_reset_conf *out)
 	if (!l->t.conn.bootstrap)
 		return -1;
 	*out = (struct tui_reset_conf){
-	    .conn = &l->t.conn,
-	    .timeout_ms = l->o->timeout_ms,
-	    .confirm_threshold = l->t.reset_confirm_threshold,
+		.conn = &l->t.conn,
+		.timeout_ms = l->o->timeout_ms,
+		.confirm_threshold = l->t.reset_confirm_threshold,
 	};
 	return 0;
 }
@@ -165,10 +165,9 @@ int mode_tui(const struct lt_options *o)
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
 	}
-	struct tui_settings ts = {.theme = t.theme,
-				  .no_color = o->no_color,
-				  .ascii = o->ascii,
-				  .no_mouse = o->no_mouse || !l.cfg.mouse};
+	struct tui_settings ts = {
+		.theme = t.theme, .no_color = o->no_color, .ascii = o->ascii, .no_mouse = o->no_mouse || !l.cfg.mouse
+	};
 	if (tui_theme_check(&ts, err, sizeof err) != 0) {
 		char *safe = sanitize_dup(err, locale_is_utf8());
 		fprintf(stderr, "lagtop: %s\n", safe);
@@ -203,7 +202,8 @@ int mode_tui(const struct lt_options *o)
 	}
 
 	struct tui_clusters clusters = {
-	    .open = live_open, .retire = live_retire, .reset_conf = live_reset_conf, .ctx = &l};
+		.open = live_open, .retire = live_retire, .reset_conf = live_reset_conf, .ctx = &l
+	};
 	l.names = xcalloc(l.cfg.n_clusters + 1, sizeof *l.names);
 	for (size_t i = 0; i < l.cfg.n_clusters; i++)
 		l.names[i] = l.cfg.clusters[i].conn.name;
@@ -214,7 +214,8 @@ int mode_tui(const struct lt_options *o)
 	const struct lt_connection *first = &l.t.conn;
 	for (size_t i = 0; first->name && i < l.cfg.n_clusters; i++) {
 		const struct lt_connection *def = &l.cfg.clusters[i].conn;
-		if (strcmp(def->name, first->name) == 0 && def->bootstrap && strcmp(def->bootstrap, first->bootstrap) == 0)
+		if (strcmp(def->name, first->name) == 0 && def->bootstrap &&
+		    strcmp(def->bootstrap, first->bootstrap) == 0)
 			clusters.current = i;
 	}
 
@@ -235,8 +236,9 @@ int mode_tui(const struct lt_options *o)
 	for (size_t i = 0; i < l.n_retiring; i++)
 		closed = join_by(l.retiring[i], &deadline) && closed;
 	if (!closed) {
-		fprintf(stderr, "lagtop: the cluster connection did not close within %d s (a broker is unreachable); "
-				"exiting without waiting\n",
+		fprintf(stderr,
+			"lagtop: the cluster connection did not close within %d s (a broker is unreachable); "
+			"exiting without waiting\n",
 			(o->timeout_ms + SHUTDOWN_GRACE_MS) / 1000);
 		fflush(NULL);
 		_exit(rc);

@@ -72,12 +72,12 @@ static void report_extras(const char *group, const lt_delete_result *r, bool dry
 		cli_print_lines(stderr, "lagtop: ", r->message ? r->message : "failed");
 	if (r->backup_path) {
 		char *line = xasprintf("backup of the %zu committed offset%s of group '%s': %s (lagtop --undo %s "
-				       "--execute restores them)", r->n_backed_up, r->n_backed_up == 1 ? "" : "s", group,
-				       r->backup_path, group);
+				       "--execute restores them)",
+				       r->n_backed_up, r->n_backed_up == 1 ? "" : "s", group, r->backup_path, group);
 		cli_print_lines(stderr, "lagtop: ", line);
 		free(line);
-	} else if (!dry_run && (r->status == LT_DEL_DELETED ||
-				(r->status == LT_DEL_FAILED && r->group_kerr >= 0 && r->group_kerr != LT_KERR_GROUP_ID_NOT_FOUND))) {
+	} else if (!dry_run && (r->status == LT_DEL_DELETED || (r->status == LT_DEL_FAILED && r->group_kerr >= 0 &&
+								r->group_kerr != LT_KERR_GROUP_ID_NOT_FOUND))) {
 		char *line = xasprintf("group '%s' had no committed offsets to back up", group);
 		cli_print_lines(stderr, "lagtop: ", line);
 		free(line);
@@ -202,9 +202,7 @@ static void print_offsets_headline(const struct lt_options *o, const lt_delete_r
 	case LT_KERR_INVALID_GROUP_ID:
 	case LT_KERR_GROUP_ID_NOT_FOUND:
 	case LT_KERR_GROUP_AUTHORIZATION_FAILED:
-	case LT_KERR_NON_EMPTY_GROUP:
-		printf("\nError: %s\n", kafka_message(top));
-		break;
+	case LT_KERR_NON_EMPTY_GROUP: printf("\nError: %s\n", kafka_message(top)); break;
 	case LT_KERR_GROUP_SUBSCRIBED_TO_TOPIC:
 	case LT_KERR_TOPIC_AUTHORIZATION_FAILED:
 	case LT_KERR_UNKNOWN_TOPIC_OR_PARTITION:
@@ -212,7 +210,8 @@ static void print_offsets_headline(const struct lt_options *o, const lt_delete_r
 		break;
 	default:
 		if (top < 0)
-			print_safe(stdout, "\nError: Encountered some unknown error: ", r->message ? r->message : "no answer");
+			print_safe(stdout,
+				   "\nError: Encountered some unknown error: ", r->message ? r->message : "no answer");
 		else
 			printf("\nError: Encountered some unknown error: %s", delete_kerr_name(top));
 		printf("\n");
@@ -286,7 +285,8 @@ int mode_delete_offsets(const struct lt_options *o)
 	if (o->dry_run && r.status == LT_DEL_PREVIEW) {
 		char *g = sanitize_dup(o->groups[0], true);
 		printf("Dry run: the committed offsets of group '%s' on these partitions would be deleted (backed up "
-		       "first)\n", g);
+		       "first)\n",
+		       g);
 		free(g);
 		fprintf(stderr, "lagtop: dry run: nothing was deleted (run without --dry-run to delete)\n");
 	} else {

@@ -24,8 +24,9 @@ struct demo_ctx {
 static int demo_reset_conf(void *ctx, struct tui_reset_conf *out)
 {
 	const struct demo_ctx *d = ctx;
-	*out = (struct tui_reset_conf){
-	    .conn = &d->t->conn, .timeout_ms = d->timeout_ms, .confirm_threshold = d->t->reset_confirm_threshold};
+	*out = (struct tui_reset_conf){ .conn = &d->t->conn,
+					.timeout_ms = d->timeout_ms,
+					.confirm_threshold = d->t->reset_confirm_threshold };
 	return 0;
 }
 
@@ -37,7 +38,7 @@ int mode_demo(const struct lt_options *o)
 	so.brokers = 3;
 	so.port = 0;
 	so.scenario = "demo";
-	so.metrics = true; /* its consumers publish their positions */
+	so.metrics = true;                              /* its consumers publish their positions */
 	if (tui_terminal_check(err, sizeof err) != 0) { /* before the simulated cluster starts */
 		fprintf(stderr, "lagtop: %s\n", err);
 		return LT_EXIT_USAGE;
@@ -93,11 +94,13 @@ int mode_demo(const struct lt_options *o)
 		rc = LT_EXIT_CLUSTER;
 	} else {
 		ui_source *src = source_collector_new(c);
-		struct demo_ctx d = {&t, o->timeout_ms};
-		struct tui_clusters cl = {.n = 0, .reset_conf = demo_reset_conf, .ctx = &d};
-		struct tui_settings ts = {
-		    .theme = o->theme, .read_only = o->read_only, .no_color = o->no_color, .ascii = o->ascii,
-		    .no_mouse = o->no_mouse};
+		struct demo_ctx d = { &t, o->timeout_ms };
+		struct tui_clusters cl = { .n = 0, .reset_conf = demo_reset_conf, .ctx = &d };
+		struct tui_settings ts = { .theme = o->theme,
+					   .read_only = o->read_only,
+					   .no_color = o->no_color,
+					   .ascii = o->ascii,
+					   .no_mouse = o->no_mouse };
 		rc = tui_run(&ts, src, conf.interval_ms, &cl);
 		source_free(src);
 		collector_free(c);

@@ -128,8 +128,8 @@ static bool group_message(FILE *out, FILE *err, const char *id, const lt_group *
 enum { OC_GROUP, OC_TOPIC, OC_PARTITION, OC_EPOCH, OC_CURRENT, OC_END, OC_LAG, OC_CONSUMER, OC_HOST, OC_CLIENT, OC_N };
 
 static const char *const offsets_titles[OC_N] = {
-	"GROUP", "TOPIC", "PARTITION", "LEADER-EPOCH", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID",
-	"HOST", "CLIENT-ID",
+	"GROUP",          "TOPIC", "PARTITION",   "LEADER-EPOCH", "CURRENT-OFFSET",
+	"LOG-END-OFFSET", "LAG",   "CONSUMER-ID", "HOST",         "CLIENT-ID",
 };
 
 struct rows {
@@ -167,7 +167,8 @@ static void offsets_rows(struct rows *r, const lt_group *g)
 		if (g->members[m].n_assigned)
 			order[n++] = m;
 	for (size_t i = 1; i < n; i++) /* stable insertion sort, most partitions first */
-		for (size_t j = i; j > 0 && g->members[order[j]].n_assigned > g->members[order[j - 1]].n_assigned; j--) {
+		for (size_t j = i; j > 0 && g->members[order[j]].n_assigned > g->members[order[j - 1]].n_assigned;
+		     j--) {
 			size_t t = order[j];
 			order[j] = order[j - 1];
 			order[j - 1] = t;
@@ -309,8 +310,9 @@ static void print_members(FILE *out, const char *id, const lt_group *g, bool row
 static void print_state(FILE *out, const lt_snapshot *s, const lt_group *g, bool verbose)
 {
 	const lt_broker *b = snapshot_find_broker(s, g->coordinator);
-	char *coord = b ? xasprintf("%s:%d  (%d)", b->host, b->port, (int)b->id)
-			: g->coordinator >= 0 ? xasprintf("-  (%d)", (int)g->coordinator) : xstrdup(MISSING);
+	char *coord = b                     ? xasprintf("%s:%d  (%d)", b->host, b->port, (int)b->id)
+		      : g->coordinator >= 0 ? xasprintf("-  (%d)", (int)g->coordinator)
+					    : xstrdup(MISSING);
 	char *grp = output_sanitize(g->group), *strategy = cell(g->protocol);
 	size_t wg = maxz(15, strlen(grp)), wc = maxz(25, strlen(coord));
 	char members[24];
@@ -351,9 +353,7 @@ void kcg_print_describe(FILE *out, FILE *err, const struct lt_options *o, const 
 		const lt_group *g = snapshot_find_group(s, ids[i]);
 		bool rows = group_message(out, err, ids[i], g);
 		switch (o->describe) {
-		case LT_DESCRIBE_MEMBERS:
-			print_members(out, ids[i], g, rows, o->verbose);
-			break;
+		case LT_DESCRIBE_MEMBERS: print_members(out, ids[i], g, rows, o->verbose); break;
 		case LT_DESCRIBE_STATE:
 			if (rows)
 				print_state(out, s, g, o->verbose);
@@ -384,7 +384,7 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 	}
 	struct lt_collector_conf conf;
 	target_collector_conf(&t, o->timeout_ms, &conf);
-	conf.commit_stream = false; /* the tool's tables need no commit times */
+	conf.commit_stream = false;                                     /* the tool's tables need no commit times */
 	conf.commit_epochs = o->mode == LT_MODE_DESCRIBE && o->verbose; /* --offsets --verbose: LEADER-EPOCH */
 	int rc = LT_EXIT_OK;
 	lt_collector *c = collector_new(&conf, err, sizeof err);
@@ -408,7 +408,8 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 		}
 		for (size_t i = 0; i < s->n_groups; i++)
 			if (s->groups[i].error) {
-				char *name = output_sanitize(s->groups[i].group), *e = output_sanitize(s->groups[i].error);
+				char *name = output_sanitize(s->groups[i].group),
+				     *e = output_sanitize(s->groups[i].error);
 				fprintf(stderr, "lagtop: warning: group %s: %s\n", name, e);
 				free(name);
 				free(e);

@@ -52,10 +52,11 @@ static void print_warnings(const lt_snapshot *s)
 		const lt_group *g = &s->groups[i];
 		if (g->n_expired > 0) {
 			char *name = output_sanitize(g->group);
-			fprintf(stderr, "lagtop: warning: group %s: the broker expired its committed offsets on %zu "
+			fprintf(stderr,
+				"lagtop: warning: group %s: the broker expired its committed offsets on %zu "
 				"partition%s (offsets.retention.minutes): on restart its consumers start from their "
-				"auto.offset.reset, which the broker does not know\n", name, g->n_expired,
-				g->n_expired == 1 ? "" : "s");
+				"auto.offset.reset, which the broker does not know\n",
+				name, g->n_expired, g->n_expired == 1 ? "" : "s");
 			free(name);
 		}
 		if (!g->has_expiry || !g->expiry_warn)
@@ -64,11 +65,15 @@ static void print_warnings(const lt_snapshot *s)
 		char in[32];
 		output_duration(in, sizeof in, g->expires_in_ms);
 		if (g->expires_in_ms <= 0)
-			fprintf(stderr, "lagtop: warning: group %s: committed offsets are past their retention and will be "
-				"deleted at the broker's next expiry check\n", name);
+			fprintf(stderr,
+				"lagtop: warning: group %s: committed offsets are past their retention and will be "
+				"deleted at the broker's next expiry check\n",
+				name);
 		else
-			fprintf(stderr, "lagtop: warning: group %s: committed offsets expire in %s "
-				"(offsets.retention.minutes after the last commit or after the group became Empty)\n", name, in);
+			fprintf(stderr,
+				"lagtop: warning: group %s: committed offsets expire in %s "
+				"(offsets.retention.minutes after the last commit or after the group became Empty)\n",
+				name, in);
 		free(name);
 	}
 }
@@ -91,9 +96,10 @@ static int fail_on_verdict(const lt_snapshot *s, lt_fail_on fail_on)
 			unevaluated++;
 	}
 	if (unevaluated)
-		fprintf(stderr, "lagtop: --fail-on: %zu of %zu groups have no status yet and are not counted "
-			"(a status needs %zu samples: --samples %zu)\n", unevaluated, s->n_groups, s->status_window,
-			s->status_window);
+		fprintf(stderr,
+			"lagtop: --fail-on: %zu of %zu groups have no status yet and are not counted "
+			"(a status needs %zu samples: --samples %zu)\n",
+			unevaluated, s->n_groups, s->status_window, s->status_window);
 	return failing ? LT_EXIT_FAIL_ON : LT_EXIT_OK;
 }
 

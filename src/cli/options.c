@@ -82,9 +82,9 @@ static const char *const section_titles[] = {
 
 struct option_def {
 	const char *long_name;
-	int id;             /* short char or OPT_* */
-	int has_arg;        /* no_argument / required_argument / optional_argument (see OPTIONAL_VALUE) */
-	const char *arg;    /* argument name for help */
+	int id;          /* short char or OPT_* */
+	int has_arg;     /* no_argument / required_argument / optional_argument (see OPTIONAL_VALUE) */
+	const char *arg; /* argument name for help */
 	enum section section;
 	const char *help;
 };
@@ -122,12 +122,15 @@ static const struct option_def option_table[] = {
 	  "output format for --once (default table); with --record --headless, each refresh recorded is printed" },
 	{ "samples", OPT_SAMPLES, required_argument, "N", SEC_VIEW,
 	  "with --once, take N refreshes --interval apart: rates and time lag need 2, a status 10" },
-	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW, "remove every reset and delete path (keys and options)" },
+	{ "read-only", OPT_READ_ONLY, no_argument, NULL, SEC_VIEW,
+	  "remove every reset and delete path (keys and options)" },
 	{ "no-commit-stream", OPT_NO_COMMIT_STREAM, no_argument, NULL, SEC_VIEW,
 	  "do not read __consumer_offsets (no commit times, commit rates or expiry forecasts)" },
-	{ "theme", OPT_THEME, required_argument, "NAME", SEC_VIEW, "colour theme (default, light, high-contrast, mono)" },
+	{ "theme", OPT_THEME, required_argument, "NAME", SEC_VIEW,
+	  "colour theme (default, light, high-contrast, mono)" },
 	{ "no-color", OPT_NO_COLOR, no_argument, NULL, SEC_VIEW, "no colours (also when NO_COLOR is set)" },
-	{ "ascii", OPT_ASCII, no_argument, NULL, SEC_VIEW, "ASCII glyphs only (automatic when the locale is not UTF-8)" },
+	{ "ascii", OPT_ASCII, no_argument, NULL, SEC_VIEW,
+	  "ASCII glyphs only (automatic when the locale is not UTF-8)" },
 	{ "no-mouse", OPT_NO_MOUSE, no_argument, NULL, SEC_VIEW,
 	  "leave the mouse to the terminal (its selection copies text); M toggles it in the dashboard" },
 	/* monitoring (--format prometheus, --fail-on) */
@@ -136,7 +139,8 @@ static const struct option_def option_table[] = {
 	{ "position-source", OPT_POSITION_SOURCE, required_argument, "URL|FILE", SEC_VIEW,
 	  "read consumers' positions from a Prometheus endpoint or librdkafka statistics (repeatable)" },
 
-	{ "list", OPT_LIST, no_argument, NULL, SEC_KCG, "list the groups, one per line (with --state/--type: a table)" },
+	{ "list", OPT_LIST, no_argument, NULL, SEC_KCG,
+	  "list the groups, one per line (with --state/--type: a table)" },
 	{ "describe", OPT_DESCRIBE, no_argument, NULL, SEC_KCG,
 	  "describe --group G... or --all-groups: --offsets (default), --members or --state" },
 	{ "all-groups", OPT_ALL_GROUPS, no_argument, NULL, SEC_KCG,
@@ -149,17 +153,23 @@ static const struct option_def option_table[] = {
 	  "--list: the type column (Classic, Consumer), only groups of types T" },
 	{ "verbose", OPT_VERBOSE, no_argument, NULL, SEC_KCG, "--describe: the tool's verbose columns" },
 
-	{ "all-topics", OPT_ALL_TOPICS, no_argument, NULL, SEC_RESET, "every partition the group has a committed offset for" },
-	{ "topic", OPT_TOPIC, required_argument, "T[:P,...]", SEC_RESET, "topic T, or only its partitions P (repeatable)" },
+	{ "all-topics", OPT_ALL_TOPICS, no_argument, NULL, SEC_RESET,
+	  "every partition the group has a committed offset for" },
+	{ "topic", OPT_TOPIC, required_argument, "T[:P,...]", SEC_RESET,
+	  "topic T, or only its partitions P (repeatable)" },
 	{ "to-earliest", OPT_TO_EARLIEST, no_argument, NULL, SEC_RESET, "reset to the log start offset" },
 	{ "to-latest", OPT_TO_LATEST, no_argument, NULL, SEC_RESET, "reset to the log end offset" },
-	{ "to-current", OPT_TO_CURRENT, no_argument, NULL, SEC_RESET, "reset to the committed offset (log end if none)" },
+	{ "to-current", OPT_TO_CURRENT, no_argument, NULL, SEC_RESET,
+	  "reset to the committed offset (log end if none)" },
 	{ "to-offset", OPT_TO_OFFSET, required_argument, "N", SEC_RESET, "reset to offset N (clamped to the log)" },
-	{ "shift-by", OPT_SHIFT_BY, required_argument, "N", SEC_RESET, "move the committed offset by N, + or - (clamped)" },
+	{ "shift-by", OPT_SHIFT_BY, required_argument, "N", SEC_RESET,
+	  "move the committed offset by N, + or - (clamped)" },
 	{ "to-datetime", OPT_TO_DATETIME, required_argument, "YYYY-MM-DDTHH:mm:SS.sss", SEC_RESET,
 	  "reset to the first record at or after the time (UTC unless a zone is given)" },
-	{ "by-duration", OPT_BY_DURATION, required_argument, "PnDTnHnMnS", SEC_RESET, "reset to the first record at or after now minus the duration" },
-	{ "from-file", OPT_FROM_FILE, required_argument, "CSV", SEC_RESET, "reset to the offsets in CSV (topic,partition,offset)" },
+	{ "by-duration", OPT_BY_DURATION, required_argument, "PnDTnHnMnS", SEC_RESET,
+	  "reset to the first record at or after now minus the duration" },
+	{ "from-file", OPT_FROM_FILE, required_argument, "CSV", SEC_RESET,
+	  "reset to the offsets in CSV (topic,partition,offset)" },
 	{ "dry-run", OPT_DRY_RUN, no_argument, NULL, SEC_RESET, "only show the plan (the default)" },
 	{ "execute", OPT_EXECUTE, no_argument, NULL, SEC_RESET, "commit the plan (after a backup)" },
 	{ "export", OPT_EXPORT, no_argument, NULL, SEC_RESET, "print the plan as CSV" },
@@ -171,7 +181,8 @@ static const struct option_def option_table[] = {
 	  "delete one --group's committed offsets on each --topic T[:P,...]" },
 
 	{ "record", OPT_RECORD, required_argument, "FILE", SEC_RECORD,
-	  "record every refresh of the dashboard into FILE (an existing FILE is rotated to FILE.1, never overwritten)" },
+	  "record every refresh of the dashboard into FILE (an existing FILE is rotated to FILE.1, never "
+	  "overwritten)" },
 	{ "headless", OPT_HEADLESS, no_argument, NULL, SEC_RECORD,
 	  "with --record: no terminal, refresh every --interval until SIGINT or SIGTERM" },
 	{ "record-max-size", OPT_RECORD_MAX_SIZE, required_argument, "SIZE", SEC_RECORD,
@@ -231,15 +242,16 @@ int options_parse_timeout(const char *s, int *out_ms, char *err, size_t errlen)
 	else
 		goto bad;
 	if (bare && ms < 1000.0)
-		return err_set(err, errlen, "--timeout %s is ambiguous: a bare number is milliseconds (as in "
-			       "kafka-consumer-groups) and must be at least 1000; write %ss or %sms", s, s, s);
+		return err_set(err, errlen,
+			       "--timeout %s is ambiguous: a bare number is milliseconds (as in "
+			       "kafka-consumer-groups) and must be at least 1000; write %ss or %sms",
+			       s, s, s);
 	if (!(ms >= 100.0) || !(ms <= 3600.0 * 1000.0))
 		return err_set(err, errlen, "--timeout expects a time between 100ms and 3600s, got '%s'", s);
 	*out_ms = (int)(ms + 0.5);
 	return 0;
 bad:
-	return err_set(err, errlen, "--timeout expects a time such as 10s, 500ms or 5000 (milliseconds), got '%s'",
-		       s);
+	return err_set(err, errlen, "--timeout expects a time such as 10s, 500ms or 5000 (milliseconds), got '%s'", s);
 }
 
 static int parse_int(const char *s, long min, long max, int *out)
@@ -268,15 +280,15 @@ static bool kcg_action_mode(lt_mode m)
 
 /* The modes are exclusive, whatever the order they are given in: the first one named wins the
  * mode, any different one after it is a usage error naming both (the same mode twice is fine). */
-static int set_mode(struct lt_options *o, const char **mode_name, lt_mode m, const char *name, char *err,
-		    size_t errlen)
+static int set_mode(struct lt_options *o, const char **mode_name, lt_mode m, const char *name, char *err, size_t errlen)
 {
 	if (*mode_name && o->mode != m) {
 		/* two of kafka-consumer-groups' actions: its own words */
 		bool kcg_action = kcg_action_mode(o->mode) && kcg_action_mode(m);
 		if (kcg_action)
-			return err_set(err, errlen, "Command must include exactly one action: --list, --describe, "
-					       "--delete, --reset-offsets, --delete-offsets");
+			return err_set(err, errlen,
+				       "Command must include exactly one action: --list, --describe, "
+				       "--delete, --reset-offsets, --delete-offsets");
 		return err_set(err, errlen, "%s cannot be combined with %s: give one mode", *mode_name, name);
 	}
 	o->mode = m;
@@ -290,9 +302,13 @@ static const struct {
 	const char *name;
 	lt_group_state state;
 } state_names[] = {
-	{ "PreparingRebalance", LT_GROUP_PREPARING_REBALANCE }, { "Reconciling", LT_GROUP_RECONCILING },
-	{ "Dead", LT_GROUP_DEAD }, { "CompletingRebalance", LT_GROUP_COMPLETING_REBALANCE },
-	{ "Stable", LT_GROUP_STABLE }, { "Assigning", LT_GROUP_ASSIGNING }, { "Empty", LT_GROUP_EMPTY },
+	{ "PreparingRebalance", LT_GROUP_PREPARING_REBALANCE },
+	{ "Reconciling", LT_GROUP_RECONCILING },
+	{ "Dead", LT_GROUP_DEAD },
+	{ "CompletingRebalance", LT_GROUP_COMPLETING_REBALANCE },
+	{ "Stable", LT_GROUP_STABLE },
+	{ "Assigning", LT_GROUP_ASSIGNING },
+	{ "Empty", LT_GROUP_EMPTY },
 };
 static const struct {
 	const char *name;
@@ -367,22 +383,18 @@ static int parse_types(struct lt_options *o, const char *v, char *err, size_t er
 
 /* The option of each target, for messages. */
 static const char *const target_option[] = {
-	[LT_TARGET_EARLIEST] = "to-earliest",
-	[LT_TARGET_LATEST] = "to-latest",
-	[LT_TARGET_CURRENT] = "to-current",
-	[LT_TARGET_OFFSET] = "to-offset",
-	[LT_TARGET_SHIFT] = "shift-by",
-	[LT_TARGET_DATETIME] = "to-datetime",
-	[LT_TARGET_DURATION] = "by-duration",
-	[LT_TARGET_FILE] = "from-file",
+	[LT_TARGET_EARLIEST] = "to-earliest", [LT_TARGET_LATEST] = "to-latest", [LT_TARGET_CURRENT] = "to-current",
+	[LT_TARGET_OFFSET] = "to-offset",     [LT_TARGET_SHIFT] = "shift-by",   [LT_TARGET_DATETIME] = "to-datetime",
+	[LT_TARGET_DURATION] = "by-duration", [LT_TARGET_FILE] = "from-file",
 };
 
-static int set_target(struct lt_options *o, lt_target_kind t, const char *name, const char *arg, char *err, size_t errlen)
+static int set_target(struct lt_options *o, lt_target_kind t, const char *name, const char *arg, char *err,
+		      size_t errlen)
 {
 	/* kafka-consumer-groups' wording (it names the pair in its own order; this one in the order given) */
 	if (o->target != LT_TARGET_NONE)
-		return err_set(err, errlen, "Option \"[%s]\" can't be used with option \"[%s]\"", target_option[o->target],
-			       name);
+		return err_set(err, errlen, "Option \"[%s]\" can't be used with option \"[%s]\"",
+			       target_option[o->target], name);
 	o->target = t;
 	o->target_arg = arg;
 	return 0;
@@ -406,10 +418,12 @@ static int delete_rules(const struct lt_options *o, char *err, size_t errlen)
 		return err_set(err, errlen, "--format and --samples go with --once");
 	if (!offsets) {
 		if (o->n_groups == 0 && !o->all_groups)
-			return err_set(err, errlen, "Option [delete] takes one of these options: [all-groups], [group]");
-		if (o->n_topics)
 			return err_set(err, errlen,
-				       "The consumer does not support topic-specific offset deletion from a consumer group.");
+				       "Option [delete] takes one of these options: [all-groups], [group]");
+		if (o->n_topics)
+			return err_set(
+				err, errlen,
+				"The consumer does not support topic-specific offset deletion from a consumer group.");
 		return 0;
 	}
 	if (o->n_groups == 0 || o->n_topics == 0)
@@ -441,14 +455,17 @@ static int kcg_rules(struct lt_options *o, bool members, bool offsets, bool stat
 		return unavailable("type", err, errlen);
 	if (o->n_group_regex && (list || describe || o->mode == LT_MODE_RESET || o->mode == LT_MODE_UNDO ||
 				 o->mode == LT_MODE_DELETE || o->mode == LT_MODE_DELETE_OFFSETS))
-		return err_set(err, errlen, "--group-regex goes with --once and the dashboard; --list, --describe, "
-				       "--reset-offsets and the deletes take exact --group ids (or --all-groups)");
+		return err_set(err, errlen,
+			       "--group-regex goes with --once and the dashboard; --list, --describe, "
+			       "--reset-offsets and the deletes take exact --group ids (or --all-groups)");
 	if (describe) {
 		if (o->n_groups == 0 && !o->all_groups)
-			return err_set(err, errlen, "Option [describe] takes one of these options: [group], [all-groups]");
+			return err_set(err, errlen,
+				       "Option [describe] takes one of these options: [group], [all-groups]");
 		if (members + offsets + state > 1)
-			return err_set(err, errlen, "Option [describe] takes at most one of these options: [members], "
-					       "[offsets], [state]");
+			return err_set(err, errlen,
+				       "Option [describe] takes at most one of these options: [members], "
+				       "[offsets], [state]");
 		if (state && state_value)
 			return err_set(err, errlen, "Option [describe] does not take a value for [state]");
 		o->describe = members ? LT_DESCRIBE_MEMBERS : state ? LT_DESCRIBE_STATE : LT_DESCRIBE_OFFSETS;
@@ -474,29 +491,43 @@ static int kcg_rules(struct lt_options *o, bool members, bool offsets, bool stat
 /* --record and --replay: which modes and options go with them. --record records the dashboard (or, with
  * --headless, the refreshes alone); --replay replaces the cluster with a recording, so every option that
  * says how to reach or read a cluster is refused rather than silently ignored. */
-static int record_rules(const struct lt_options *o, const char *mode_name, bool have_timeout, char *err,
-			size_t errlen)
+static int record_rules(const struct lt_options *o, const char *mode_name, bool have_timeout, char *err, size_t errlen)
 {
 	if (o->record_path && o->replay_path)
 		return err_set(err, errlen, "--record and --replay cannot be combined: give one");
 	if (!o->record_path && (o->headless || o->record_max_size || o->record_keep >= 0))
 		return err_set(err, errlen, "%s goes with --record FILE",
-			       o->headless ? "--headless" : o->record_max_size ? "--record-max-size" : "--record-keep");
+			       o->headless          ? "--headless"
+			       : o->record_max_size ? "--record-max-size"
+						    : "--record-keep");
 	if (o->record_path && mode_name)
-		return err_set(err, errlen, "--record cannot be combined with %s: it records the dashboard, or with "
-				       "--headless the refreshes alone", mode_name);
+		return err_set(err, errlen,
+			       "--record cannot be combined with %s: it records the dashboard, or with "
+			       "--headless the refreshes alone",
+			       mode_name);
 	if (o->replay_at && !o->replay_path)
 		return err_set(err, errlen, "--at goes with --replay FILE");
 	if (!o->replay_path)
 		return 0;
 	if (mode_name && o->mode != LT_MODE_ONCE)
-		return err_set(err, errlen, "--replay cannot be combined with %s: it shows a recording (the "
-				       "dashboard, or one moment with --once)", mode_name);
-	const char *refused = o->bootstrap ? "-b" : o->cluster ? "-c" : o->config_path ? "--config" :
-			      o->n_props ? "-X" : o->command_config ? "--command-config" : have_timeout ? "--timeout" :
-			      o->n_position_sources ? "--position-source" : o->no_commit_stream ? "--no-commit-stream" :
-			      o->n_groups ? "--group" : o->n_group_regex ? "--group-regex" : o->all_groups ? "--all-groups" :
-			      o->interval_ms > 0 ? "--interval" : o->samples != 1 ? "--samples" : NULL;
+		return err_set(err, errlen,
+			       "--replay cannot be combined with %s: it shows a recording (the "
+			       "dashboard, or one moment with --once)",
+			       mode_name);
+	const char *refused = o->bootstrap            ? "-b"
+			      : o->cluster            ? "-c"
+			      : o->config_path        ? "--config"
+			      : o->n_props            ? "-X"
+			      : o->command_config     ? "--command-config"
+			      : have_timeout          ? "--timeout"
+			      : o->n_position_sources ? "--position-source"
+			      : o->no_commit_stream   ? "--no-commit-stream"
+			      : o->n_groups           ? "--group"
+			      : o->n_group_regex      ? "--group-regex"
+			      : o->all_groups         ? "--all-groups"
+			      : o->interval_ms > 0    ? "--interval"
+			      : o->samples != 1       ? "--samples"
+						      : NULL;
 	if (refused)
 		return err_set(err, errlen, "--replay reads a recording, not a cluster: it takes no %s", refused);
 	return 0;
@@ -516,7 +547,8 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	o->record_keep = -1;
 
 	for (size_t i = 0; i < N_OPTIONS; i++) {
-		longopts[i] = (struct option){ option_table[i].long_name, option_table[i].has_arg, NULL, option_table[i].id };
+		longopts[i] =
+			(struct option){ option_table[i].long_name, option_table[i].has_arg, NULL, option_table[i].id };
 		if (option_table[i].id < 256) { /* (no short option takes an optional argument) */
 			shortopts[ns++] = (char)option_table[i].id;
 			if (option_table[i].has_arg == required_argument)
@@ -539,16 +571,21 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 	bool have_timeout = false;
 	int c;
 /* The value of an optional-argument option: "--state=S" or "--state S" (the next word, when it is no option). */
-#define OPTIONAL_VALUE() \
-	(optarg ? optarg : (optind < argc && argv[optind][0] != '-' ? argv[optind++] : NULL))
+#define OPTIONAL_VALUE() (optarg ? optarg : (optind < argc && argv[optind][0] != '-' ? argv[optind++] : NULL))
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		const struct option_def *def = find_def(c);
 		const char *name = def ? def->long_name : "?";
 		switch (c) {
 		case 'h': o->mode = LT_MODE_HELP; return 0;
 		case 'V': o->mode = LT_MODE_VERSION; return 0;
-		case OPT_ONCE: if (set_mode(o, &mode_name, LT_MODE_ONCE, "--once", err, errlen)) return -1; break;
-		case OPT_DEMO: if (set_mode(o, &mode_name, LT_MODE_DEMO, "--demo", err, errlen)) return -1; break;
+		case OPT_ONCE:
+			if (set_mode(o, &mode_name, LT_MODE_ONCE, "--once", err, errlen))
+				return -1;
+			break;
+		case OPT_DEMO:
+			if (set_mode(o, &mode_name, LT_MODE_DEMO, "--demo", err, errlen))
+				return -1;
+			break;
 		case OPT_RESET:
 			if (set_mode(o, &mode_name, LT_MODE_RESET, "--reset-offsets", err, errlen))
 				return -1;
@@ -579,7 +616,8 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			} else {
 				const char *eq = strchr(optarg, '=');
 				if (!eq || eq == optarg)
-					return err_set(err, errlen, "-X expects KEY=VALUE, 'list' or 'dump', got '%s'", optarg);
+					return err_set(err, errlen, "-X expects KEY=VALUE, 'list' or 'dump', got '%s'",
+						       optarg);
 				push(&o->props, &o->n_props, optarg);
 			}
 			break;
@@ -590,7 +628,10 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			break;
 		case 'g': push(&o->groups, &o->n_groups, optarg); break;
 		case 'G': push(&o->group_regex, &o->n_group_regex, optarg); break;
-		case OPT_LIST: if (set_mode(o, &mode_name, LT_MODE_LIST, "--list", err, errlen)) return -1; break;
+		case OPT_LIST:
+			if (set_mode(o, &mode_name, LT_MODE_LIST, "--list", err, errlen))
+				return -1;
+			break;
 		case OPT_DESCRIBE:
 			if (set_mode(o, &mode_name, LT_MODE_DESCRIBE, "--describe", err, errlen))
 				return -1;
@@ -599,12 +640,19 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		case OPT_MEMBERS: have_members = true; break;
 		case OPT_OFFSETS: have_offsets = true; break;
 		case OPT_VERBOSE: o->verbose = true; break;
-		case OPT_STATE: have_state = true; state_value = OPTIONAL_VALUE(); break;
-		case OPT_TYPE: have_type = true; type_value = OPTIONAL_VALUE(); break;
+		case OPT_STATE:
+			have_state = true;
+			state_value = OPTIONAL_VALUE();
+			break;
+		case OPT_TYPE:
+			have_type = true;
+			type_value = OPTIONAL_VALUE();
+			break;
 		case OPT_COMMAND_CONFIG: o->command_config = optarg; break;
 		case 'i':
 			if (parse_seconds(optarg, 100, 3600 * 1000, &o->interval_ms))
-				return err_set(err, errlen, "--interval expects seconds between 0.1 and 3600, got '%s'", optarg);
+				return err_set(err, errlen, "--interval expects seconds between 0.1 and 3600, got '%s'",
+					       optarg);
 			break;
 		case OPT_FORMAT:
 			o->format_given = true;
@@ -617,11 +665,13 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			else if (strcmp(optarg, "prometheus") == 0)
 				o->format = LT_FORMAT_PROMETHEUS;
 			else
-				return err_set(err, errlen, "--format expects table, json, csv or prometheus, got '%s'", optarg);
+				return err_set(err, errlen, "--format expects table, json, csv or prometheus, got '%s'",
+					       optarg);
 			break;
 		case OPT_SAMPLES:
 			if (parse_int(optarg, 1, 10000, &o->samples))
-				return err_set(err, errlen, "--samples expects a whole number from 1 to 10000, got '%s'", optarg);
+				return err_set(err, errlen,
+					       "--samples expects a whole number from 1 to 10000, got '%s'", optarg);
 			break;
 		case OPT_READ_ONLY: o->read_only = true; break;
 		case OPT_NO_COMMIT_STREAM: o->no_commit_stream = true; break;
@@ -632,14 +682,38 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		case OPT_NO_MOUSE: o->no_mouse = true; break;
 		case OPT_ALL_TOPICS: o->all_topics = true; break;
 		case OPT_TOPIC: push(&o->topics, &o->n_topics, optarg); break;
-		case OPT_TO_EARLIEST: if (set_target(o, LT_TARGET_EARLIEST, name, NULL, err, errlen)) return -1; break;
-		case OPT_TO_LATEST: if (set_target(o, LT_TARGET_LATEST, name, NULL, err, errlen)) return -1; break;
-		case OPT_TO_CURRENT: if (set_target(o, LT_TARGET_CURRENT, name, NULL, err, errlen)) return -1; break;
-		case OPT_TO_OFFSET: if (set_target(o, LT_TARGET_OFFSET, name, optarg, err, errlen)) return -1; break;
-		case OPT_SHIFT_BY: if (set_target(o, LT_TARGET_SHIFT, name, optarg, err, errlen)) return -1; break;
-		case OPT_TO_DATETIME: if (set_target(o, LT_TARGET_DATETIME, name, optarg, err, errlen)) return -1; break;
-		case OPT_BY_DURATION: if (set_target(o, LT_TARGET_DURATION, name, optarg, err, errlen)) return -1; break;
-		case OPT_FROM_FILE: if (set_target(o, LT_TARGET_FILE, name, optarg, err, errlen)) return -1; break;
+		case OPT_TO_EARLIEST:
+			if (set_target(o, LT_TARGET_EARLIEST, name, NULL, err, errlen))
+				return -1;
+			break;
+		case OPT_TO_LATEST:
+			if (set_target(o, LT_TARGET_LATEST, name, NULL, err, errlen))
+				return -1;
+			break;
+		case OPT_TO_CURRENT:
+			if (set_target(o, LT_TARGET_CURRENT, name, NULL, err, errlen))
+				return -1;
+			break;
+		case OPT_TO_OFFSET:
+			if (set_target(o, LT_TARGET_OFFSET, name, optarg, err, errlen))
+				return -1;
+			break;
+		case OPT_SHIFT_BY:
+			if (set_target(o, LT_TARGET_SHIFT, name, optarg, err, errlen))
+				return -1;
+			break;
+		case OPT_TO_DATETIME:
+			if (set_target(o, LT_TARGET_DATETIME, name, optarg, err, errlen))
+				return -1;
+			break;
+		case OPT_BY_DURATION:
+			if (set_target(o, LT_TARGET_DURATION, name, optarg, err, errlen))
+				return -1;
+			break;
+		case OPT_FROM_FILE:
+			if (set_target(o, LT_TARGET_FILE, name, optarg, err, errlen))
+				return -1;
+			break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_EXECUTE: o->execute = true; break;
 		case OPT_EXPORT: o->export_csv = true; break;
@@ -656,18 +730,19 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		case OPT_HEADLESS: o->headless = true; break;
 		case OPT_RECORD_MAX_SIZE:
 			if (!rec_parse_size(optarg, &o->record_max_size) || o->record_max_size < 4096)
-				return err_set(err, errlen, "--record-max-size expects a size of at least 4K such as 512K, "
-						       "100M or 2G, got '%s'", optarg);
+				return err_set(err, errlen,
+					       "--record-max-size expects a size of at least 4K such as 512K, "
+					       "100M or 2G, got '%s'",
+					       optarg);
 			break;
 		case OPT_RECORD_KEEP:
 			if (parse_int(optarg, 1, 1000, &o->record_keep))
-				return err_set(err, errlen, "--record-keep expects a whole number from 1 to 1000, got '%s'",
-					       optarg);
+				return err_set(err, errlen,
+					       "--record-keep expects a whole number from 1 to 1000, got '%s'", optarg);
 			break;
 		case OPT_REPLAY: o->replay_path = optarg; break;
 		case OPT_AT: o->replay_at = optarg; break;
-		case ':':
-			return err_set(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+		case ':': return err_set(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
 		case '?':
 		default:
 			if (optopt && optopt < 256)
@@ -702,22 +777,27 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		return err_set(err, errlen, "resets are disabled by --read-only");
 	if (o->mode == LT_MODE_RESET) {
 		if (o->n_groups == 0 && !o->all_groups)
-			return err_set(err, errlen, "Option [reset-offsets] takes one of these options: [group], [all-groups]");
+			return err_set(err, errlen,
+				       "Option [reset-offsets] takes one of these options: [group], [all-groups]");
 		if (o->target == LT_TARGET_NONE)
-			return err_set(err, errlen, "--reset-offsets needs a target: --to-earliest, --to-latest, --to-current, "
-					       "--to-offset, --shift-by, --to-datetime, --by-duration or --from-file");
+			return err_set(err, errlen,
+				       "--reset-offsets needs a target: --to-earliest, --to-latest, --to-current, "
+				       "--to-offset, --shift-by, --to-datetime, --by-duration or --from-file");
 		if (o->target != LT_TARGET_FILE && !o->all_topics && o->n_topics == 0)
-			return err_set(err, errlen, "One of the reset scopes should be defined: --all-topics, --topic.");
+			return err_set(err, errlen,
+				       "One of the reset scopes should be defined: --all-topics, --topic.");
 		if (o->all_topics && o->n_topics)
 			return err_set(err, errlen, "--all-topics and --topic cannot be used together");
 	}
 	if (o->mode == LT_MODE_UNDO && (o->target || o->all_topics || o->n_topics))
-		return err_set(err, errlen, "--undo takes no target or scope: it restores the newest backup as a whole");
+		return err_set(err, errlen,
+			       "--undo takes no target or scope: it restores the newest backup as a whole");
 	if (o->samples != 1 && o->mode != LT_MODE_ONCE)
 		return err_set(err, errlen, "--format and --samples go with --once");
 	/* --record --headless --format F: each recorded refresh printed as --once prints it (JSON: one line) */
 	if (o->format != LT_FORMAT_TABLE && o->mode != LT_MODE_ONCE && !(o->record_path && o->headless))
-		return err_set(err, errlen, "--format and --samples go with --once (--format also with --record --headless)");
+		return err_set(err, errlen,
+			       "--format and --samples go with --once (--format also with --record --headless)");
 	if (o->fail_on != LT_FAIL_ON_NONE && o->mode != LT_MODE_ONCE)
 		return err_set(err, errlen, "--fail-on goes with --once");
 	if (o->mode == LT_MODE_DEMO && (o->bootstrap || o->cluster))
@@ -759,9 +839,11 @@ void options_print_help(FILE *out, const char *argv0)
 				continue;
 			char left[64];
 			if (d->id < 256)
-				snprintf(left, sizeof left, "-%c, --%s%s%s", d->id, d->long_name, d->arg ? " " : "", d->arg ? d->arg : "");
+				snprintf(left, sizeof left, "-%c, --%s%s%s", d->id, d->long_name, d->arg ? " " : "",
+					 d->arg ? d->arg : "");
 			else
-				snprintf(left, sizeof left, "    --%s%s%s", d->long_name, d->arg ? " " : "", d->arg ? d->arg : "");
+				snprintf(left, sizeof left, "    --%s%s%s", d->long_name, d->arg ? " " : "",
+					 d->arg ? d->arg : "");
 			if (strlen(left) > 28)
 				fprintf(out, "  %s\n  %-28s  %s\n", left, "", d->help);
 			else

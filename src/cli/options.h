@@ -19,13 +19,13 @@ typedef enum {
 	LT_MODE_DEMO,    /* --demo */
 	LT_MODE_HELP,
 	LT_MODE_VERSION,
-	LT_MODE_X_LIST,  /* -X list */
-	LT_MODE_X_DUMP,  /* -X dump */
+	LT_MODE_X_LIST, /* -X list */
+	LT_MODE_X_DUMP, /* -X dump */
 	/* deletes (kafka-consumer-groups' --delete, --delete-offsets) */
 	LT_MODE_DELETE,         /* --delete --group G... */
 	LT_MODE_DELETE_OFFSETS, /* --delete-offsets --group G --topic T[:P,...]... */
-	LT_MODE_LIST,    /* --list (kafka-consumer-groups) */
-	LT_MODE_DESCRIBE, /* --describe (kafka-consumer-groups) */
+	LT_MODE_LIST,           /* --list (kafka-consumer-groups) */
+	LT_MODE_DESCRIBE,       /* --describe (kafka-consumer-groups) */
 } lt_mode;
 
 /* What --describe shows (kafka-consumer-groups' sub-actions; --offsets is the default). */
@@ -66,60 +66,60 @@ struct lt_options {
 	lt_mode mode;
 
 	/* connection */
-	const char *config_path;  /* --config */
-	const char *cluster;      /* -c */
-	const char *bootstrap;    /* -b */
-	size_t n_props;           /* -X key=value, in order */
+	const char *config_path; /* --config */
+	const char *cluster;     /* -c */
+	const char *bootstrap;   /* -b */
+	size_t n_props;          /* -X key=value, in order */
 	const char **props;
-	int timeout_ms;           /* --timeout (options_parse_timeout's rule), default 10 s */
+	int timeout_ms;             /* --timeout (options_parse_timeout's rule), default 10 s */
 	const char *command_config; /* --command-config: a kafka-consumer-groups properties file */
 
 	/* what to show */
-	size_t n_groups;          /* -g/--group: exact group ids, everywhere (as kafka-consumer-groups) */
+	size_t n_groups; /* -g/--group: exact group ids, everywhere (as kafka-consumer-groups) */
 	const char **groups;
-	size_t n_group_regex;     /* -G/--group-regex: regular expressions (once/tui) */
+	size_t n_group_regex; /* -G/--group-regex: regular expressions (once/tui) */
 	const char **group_regex;
-	bool all_groups;          /* --all-groups */
+	bool all_groups;           /* --all-groups */
 	lt_describe_what describe; /* --offsets (default), --members, --state with --describe */
-	bool verbose;             /* --verbose with --describe */
-	bool list_state;          /* --list --state [S,...]: show (and filter by) the state */
-	unsigned state_mask;      /* the S,... given: bits 1u << lt_group_state; 0 for every state */
-	bool list_type;           /* --list --type [T,...] */
-	unsigned type_mask;       /* bits 1u << lt_group_type; 0 for every type */
-	int interval_ms;          /* -i/--interval: refresh interval; -1 when not given */
-	lt_format format;         /* --format */
-	int samples;              /* --samples, default 1 */
-	const char *theme;        /* --theme */
-	bool read_only;           /* --read-only */
-	bool no_commit_stream;    /* --no-commit-stream: overrides the config's commit_stream */
-	bool no_color;            /* --no-color or NO_COLOR */
-	bool ascii;               /* --ascii */
-	bool no_mouse;            /* --no-mouse (or the config's mouse = false): the terminal keeps the mouse */
+	bool verbose;              /* --verbose with --describe */
+	bool list_state;           /* --list --state [S,...]: show (and filter by) the state */
+	unsigned state_mask;       /* the S,... given: bits 1u << lt_group_state; 0 for every state */
+	bool list_type;            /* --list --type [T,...] */
+	unsigned type_mask;        /* bits 1u << lt_group_type; 0 for every type */
+	int interval_ms;           /* -i/--interval: refresh interval; -1 when not given */
+	lt_format format;          /* --format */
+	int samples;               /* --samples, default 1 */
+	const char *theme;         /* --theme */
+	bool read_only;            /* --read-only */
+	bool no_commit_stream;     /* --no-commit-stream: overrides the config's commit_stream */
+	bool no_color;             /* --no-color or NO_COLOR */
+	bool ascii;                /* --ascii */
+	bool no_mouse;             /* --no-mouse (or the config's mouse = false): the terminal keeps the mouse */
 	size_t n_position_sources; /* --position-source URL|FILE (repeatable): consumers' own positions */
 	const char **position_sources;
 
 	/* monitoring (--format prometheus, --fail-on) */
-	lt_fail_on fail_on;       /* --fail-on warn|err */
+	lt_fail_on fail_on; /* --fail-on warn|err */
 
 	/* resets */
-	bool all_topics;          /* --all-topics */
-	size_t n_topics;          /* --topic T[:P,...] as given (resets, --delete-offsets) */
+	bool all_topics; /* --all-topics */
+	size_t n_topics; /* --topic T[:P,...] as given (resets, --delete-offsets) */
 	const char **topics;
 	lt_target_kind target;
 	const char *target_arg;
-	bool dry_run;             /* --dry-run given explicitly (with --delete*: preview, delete nothing) */
-	bool execute;             /* --execute */
-	bool export_csv;          /* --export */
-	const char *undo_group;   /* --undo */
+	bool dry_run;           /* --dry-run given explicitly (with --delete*: preview, delete nothing) */
+	bool execute;           /* --execute */
+	bool export_csv;        /* --export */
+	const char *undo_group; /* --undo */
 
 	/* recording and replay (doc/RECORDING.md) */
-	const char *record_path;   /* --record FILE: every refresh of the dashboard (or --headless) into FILE */
-	bool headless;             /* --headless: record without a terminal, until SIGINT/SIGTERM */
-	bool format_given;         /* --format was given: --headless then prints each refresh it records */
-	uint64_t record_max_size;  /* --record-max-size: rotate before FILE passes it; 0 = never */
-	int record_keep;           /* --record-keep N: rotated files kept; -1 when not given */
-	const char *replay_path;   /* --replay FILE: the dashboard (or --once) on a recording */
-	const char *replay_at;     /* --at TIME: where the replay starts (--once: the moment printed) */
+	const char *record_path;  /* --record FILE: every refresh of the dashboard (or --headless) into FILE */
+	bool headless;            /* --headless: record without a terminal, until SIGINT/SIGTERM */
+	bool format_given;        /* --format was given: --headless then prints each refresh it records */
+	uint64_t record_max_size; /* --record-max-size: rotate before FILE passes it; 0 = never */
+	int record_keep;          /* --record-keep N: rotated files kept; -1 when not given */
+	const char *replay_path;  /* --replay FILE: the dashboard (or --once) on a recording */
+	const char *replay_at;    /* --at TIME: where the replay starts (--once: the moment printed) */
 };
 
 /* Parses argv. Returns 0 on success; on a usage error returns -1 with a one-line message in err

@@ -74,8 +74,20 @@ static bool member_has_partitions(const lt_group *g, size_t m)
 /* A fixed order that never moves with --samples: kafka-consumer-groups' --describe columns first, in its
  * order (so the tool's awk scripts read the same fields: $6 is LAG), then lagtop's own. */
 enum {
-	COL_GROUP, COL_TOPIC, COL_PARTITION, COL_CURRENT, COL_LOG_END, COL_LAG, COL_CONSUMER, COL_HOST, COL_CLIENT,
-	COL_STATE, COL_TYPE, COL_LOG_START, COL_TIME_LAG, COL_STATUS,
+	COL_GROUP,
+	COL_TOPIC,
+	COL_PARTITION,
+	COL_CURRENT,
+	COL_LOG_END,
+	COL_LAG,
+	COL_CONSUMER,
+	COL_HOST,
+	COL_CLIENT,
+	COL_STATE,
+	COL_TYPE,
+	COL_LOG_START,
+	COL_TIME_LAG,
+	COL_STATUS,
 	COL_POSITION, /* the consumer's own position, from its metrics: only with position sources */
 	N_COLS
 };
@@ -84,13 +96,20 @@ static const struct {
 	const char *title;
 	bool right; /* numbers are right-aligned */
 } table_cols[N_COLS] = {
-	[COL_GROUP] = { "GROUP", false },          [COL_STATE] = { "STATE", false },
-	[COL_TYPE] = { "TYPE", false },            [COL_TOPIC] = { "TOPIC", false },
-	[COL_PARTITION] = { "PARTITION", true },   [COL_LOG_START] = { "LOG-START", true },
-	[COL_CURRENT] = { "CURRENT-OFFSET", true }, [COL_LOG_END] = { "LOG-END-OFFSET", true },
-	[COL_LAG] = { "LAG", true },               [COL_TIME_LAG] = { "TIME-LAG", true },
-	[COL_STATUS] = { "STATUS", false },        [COL_CONSUMER] = { "CONSUMER-ID", false },
-	[COL_HOST] = { "HOST", false },            [COL_CLIENT] = { "CLIENT-ID", false },
+	[COL_GROUP] = { "GROUP", false },
+	[COL_STATE] = { "STATE", false },
+	[COL_TYPE] = { "TYPE", false },
+	[COL_TOPIC] = { "TOPIC", false },
+	[COL_PARTITION] = { "PARTITION", true },
+	[COL_LOG_START] = { "LOG-START", true },
+	[COL_CURRENT] = { "CURRENT-OFFSET", true },
+	[COL_LOG_END] = { "LOG-END-OFFSET", true },
+	[COL_LAG] = { "LAG", true },
+	[COL_TIME_LAG] = { "TIME-LAG", true },
+	[COL_STATUS] = { "STATUS", false },
+	[COL_CONSUMER] = { "CONSUMER-ID", false },
+	[COL_HOST] = { "HOST", false },
+	[COL_CLIENT] = { "CLIENT-ID", false },
 	[COL_POSITION] = { "POSITION", true },
 };
 
@@ -155,7 +174,7 @@ void output_table(FILE *out, const lt_snapshot *s)
 			row[COL_PARTITION] = xasprintf("%d", (int)p->partition);
 			row[COL_LOG_START] = num_or_dash(p->log_start);
 			row[COL_CURRENT] = (p->flags & LT_PF_EXPIRED) && p->committed < 0 ? xstrdup("expired")
-			                                                                   : num_or_dash(p->committed);
+											  : num_or_dash(p->committed);
 			row[COL_LOG_END] = num_or_dash(p->log_end);
 			row[COL_LAG] = p->has_lag ? xasprintf("%lld", (long long)p->lag) : xstrdup("-");
 			row[COL_POSITION] = p->has_position ? xasprintf("%lld", (long long)p->position) : xstrdup("-");
@@ -236,10 +255,14 @@ static const struct {
 	unsigned flag;
 	const char *name;
 } flag_names[] = {
-	{ LT_PF_OUT_OF_RANGE, "out_of_range" }, { LT_PF_AHEAD_OF_END, "ahead_of_end" },
-	{ LT_PF_STALE, "stale" },               { LT_PF_NO_LEADER, "no_leader" },
-	{ LT_PF_UNASSIGNED, "unassigned" },     { LT_PF_IDLE, "idle" },
-	{ LT_PF_TIME_LAG_HIGH, "time_lag_high" }, { LT_PF_LOG_UNKNOWN, "log_offsets_unknown" },
+	{ LT_PF_OUT_OF_RANGE, "out_of_range" },
+	{ LT_PF_AHEAD_OF_END, "ahead_of_end" },
+	{ LT_PF_STALE, "stale" },
+	{ LT_PF_NO_LEADER, "no_leader" },
+	{ LT_PF_UNASSIGNED, "unassigned" },
+	{ LT_PF_IDLE, "idle" },
+	{ LT_PF_TIME_LAG_HIGH, "time_lag_high" },
+	{ LT_PF_LOG_UNKNOWN, "log_offsets_unknown" },
 	{ LT_PF_NOT_COMMITTING, "not_committing" },
 	{ LT_PF_EXPIRED, "expired" },
 };
@@ -428,9 +451,26 @@ int output_json(FILE *out, const lt_snapshot *s)
 /* ------------------------------------------------------------------ CSV */
 
 static const char *const csv_header[] = {
-	"group", "state", "topic", "partition", "log_start", "committed", "log_end", "lag", "time_lag_ms",
-	"status", "consumer_id", "host", "client_id", "type", "members_readable",
-	"position", "uncommitted", "position_source", "position_age_ms", "not_committing",
+	"group",
+	"state",
+	"topic",
+	"partition",
+	"log_start",
+	"committed",
+	"log_end",
+	"lag",
+	"time_lag_ms",
+	"status",
+	"consumer_id",
+	"host",
+	"client_id",
+	"type",
+	"members_readable",
+	"position",
+	"uncommitted",
+	"position_source",
+	"position_age_ms",
+	"not_committing",
 };
 #define CSV_COLS (sizeof csv_header / sizeof csv_header[0])
 

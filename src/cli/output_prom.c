@@ -17,28 +17,28 @@
 #include "util/prom.h"
 
 /* The metrics, declared once so every name and help text is in one place. */
-#define M_EARLIEST "kafka_partition_earliest_offset"
-#define M_LATEST "kafka_partition_latest_offset"
-#define M_OFFSET "kafka_consumergroup_group_offset"
-#define M_LAG "kafka_consumergroup_group_lag"
-#define M_LAG_S "kafka_consumergroup_group_lag_seconds"
-#define M_MAX_LAG "kafka_consumergroup_group_max_lag"
-#define M_MAX_LAG_S "kafka_consumergroup_group_max_lag_seconds"
-#define M_SUM_LAG "kafka_consumergroup_group_sum_lag"
+#define M_EARLIEST      "kafka_partition_earliest_offset"
+#define M_LATEST        "kafka_partition_latest_offset"
+#define M_OFFSET        "kafka_consumergroup_group_offset"
+#define M_LAG           "kafka_consumergroup_group_lag"
+#define M_LAG_S         "kafka_consumergroup_group_lag_seconds"
+#define M_MAX_LAG       "kafka_consumergroup_group_max_lag"
+#define M_MAX_LAG_S     "kafka_consumergroup_group_max_lag_seconds"
+#define M_SUM_LAG       "kafka_consumergroup_group_sum_lag"
 #define M_TOPIC_SUM_LAG "kafka_consumergroup_group_topic_sum_lag"
-#define M_STATE "lagtop_consumergroup_state"
-#define M_MEMBERS "lagtop_consumergroup_members"
-#define M_STATUS "lagtop_consumergroup_status"
-#define M_COMPLETE "lagtop_consumergroup_status_complete"
-#define M_P_STATUS "lagtop_consumergroup_partition_status"
-#define M_LAST_COMMIT "lagtop_consumergroup_last_commit_timestamp_seconds"
-#define M_COMMITS "lagtop_consumergroup_commits_per_minute"
-#define M_EXPIRES "lagtop_consumergroup_offsets_expire_timestamp_seconds"
-#define M_STREAM "lagtop_commit_stream_state"
-#define M_BROKERS_UP "lagtop_brokers_up"
-#define M_BROKERS "lagtop_brokers"
-#define M_TAKEN "lagtop_refresh_timestamp_seconds"
-#define M_DURATION "lagtop_refresh_duration_seconds"
+#define M_STATE         "lagtop_consumergroup_state"
+#define M_MEMBERS       "lagtop_consumergroup_members"
+#define M_STATUS        "lagtop_consumergroup_status"
+#define M_COMPLETE      "lagtop_consumergroup_status_complete"
+#define M_P_STATUS      "lagtop_consumergroup_partition_status"
+#define M_LAST_COMMIT   "lagtop_consumergroup_last_commit_timestamp_seconds"
+#define M_COMMITS       "lagtop_consumergroup_commits_per_minute"
+#define M_EXPIRES       "lagtop_consumergroup_offsets_expire_timestamp_seconds"
+#define M_STREAM        "lagtop_commit_stream_state"
+#define M_BROKERS_UP    "lagtop_brokers_up"
+#define M_BROKERS       "lagtop_brokers"
+#define M_TAKEN         "lagtop_refresh_timestamp_seconds"
+#define M_DURATION      "lagtop_refresh_duration_seconds"
 
 #define STATUS_CODES "1 OK, 2 WARN, 3 REWIND, 4 STALL, 5 STOP, 6 ERR"
 
@@ -96,8 +96,8 @@ int output_prometheus(FILE *out, const lt_snapshot *s)
 	const char *const st_names[] = { "cluster_name", "group", "state", "type" };
 	const char *const gt_names[] = { "cluster_name", "group", "topic" };
 	const char *const tp_names[] = { "cluster_name", "topic", "partition" };
-	const char *const gp_names[] = { "cluster_name", "group", "topic", "partition",
-					 "member_host", "consumer_id", "client_id" };
+	const char *const gp_names[] = { "cluster_name", "group",       "topic",    "partition",
+					 "member_host",  "consumer_id", "client_id" };
 	for (size_t gi = 0; gi < s->n_groups; gi++) {
 		const lt_group *g = &s->groups[gi];
 		const char *g_values[] = { cluster, g->group };
@@ -122,11 +122,16 @@ int output_prometheus(FILE *out, const lt_snapshot *s)
 			const lt_partition *pt = &g->partitions[k];
 			char part[16];
 			snprintf(part, sizeof part, "%d", (int)pt->partition);
-			const lt_member *m = pt->member >= 0 && (size_t)pt->member < g->n_members ? &g->members[pt->member]
-												: NULL;
+			const lt_member *m =
+				pt->member >= 0 && (size_t)pt->member < g->n_members ? &g->members[pt->member] : NULL;
 			const char *tp_values[] = { cluster, pt->topic, part };
-			const char *gp_values[] = { cluster, g->group, pt->topic, part,
-						    m ? m->host : "", m ? m->member_id : "", m ? m->client_id : "" };
+			const char *gp_values[] = { cluster,
+						    g->group,
+						    pt->topic,
+						    part,
+						    m ? m->host : "",
+						    m ? m->member_id : "",
+						    m ? m->client_id : "" };
 			if (pt->log_start >= 0)
 				prom_int(p, M_EARLIEST, tp_names, tp_values, 3, pt->log_start);
 			if (pt->log_end >= 0)
@@ -142,10 +147,12 @@ int output_prometheus(FILE *out, const lt_snapshot *s)
 
 			/* the per-topic sum: partitions are sorted by topic (snapshot_finish) */
 			if (pt->has_lag) {
-				topic_lag = topic_lag > INT64_MAX - pt->lag ? INT64_MAX : topic_lag + pt->lag; /* as total_lag */
+				topic_lag = topic_lag > INT64_MAX - pt->lag ? INT64_MAX
+									    : topic_lag + pt->lag; /* as total_lag */
 				topic_lag_known = any_lag = true;
 			}
-			bool topic_ends = k + 1 == g->n_partitions || strcmp(g->partitions[k + 1].topic, pt->topic) != 0;
+			bool topic_ends =
+				k + 1 == g->n_partitions || strcmp(g->partitions[k + 1].topic, pt->topic) != 0;
 			if (topic_ends) {
 				const char *gt_values[] = { cluster, g->group, pt->topic };
 				if (topic_lag_known)

@@ -86,8 +86,8 @@ int mode_record_headless(const struct lt_options *o)
 	unsigned rotations = 0;
 	for (;;) {
 		struct pollfd pfd[2] = {
-		    {.fd = collector_wake_fd(c), .events = POLLIN},
-		    {.fd = sfd, .events = POLLIN},
+			{ .fd = collector_wake_fd(c), .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
 		};
 		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)
@@ -129,7 +129,8 @@ int mode_record_headless(const struct lt_options *o)
 		if (rec_writer_rotations(w) != rotations) {
 			rotations = rec_writer_rotations(w);
 			char *p = output_sanitize(o->record_path);
-			fprintf(stderr, "lagtop: %s reached %llu bytes: it is now %s.1, recording goes on in a new %s\n", p,
+			fprintf(stderr,
+				"lagtop: %s reached %llu bytes: it is now %s.1, recording goes on in a new %s\n", p,
 				(unsigned long long)o->record_max_size, p, p);
 			free(p);
 		}

@@ -30,13 +30,14 @@ int mode_replay(const struct lt_options *o)
 	size_t n = rec_reader_count(r), start = 0;
 	if (o->replay_at) {
 		int64_t t;
-		if (rec_parse_at(o->replay_at, rec_reader_time(r, 0), rec_reader_time(r, n - 1), &t, err, sizeof err) != 0) {
+		if (rec_parse_at(o->replay_at, rec_reader_time(r, 0), rec_reader_time(r, n - 1), &t, err, sizeof err) !=
+		    0) {
 			rec_reader_close(r);
 			return fail(err);
 		}
 		start = rec_reader_find(r, t);
 	}
-	struct tui_settings check = {.theme = o->theme};
+	struct tui_settings check = { .theme = o->theme };
 	if (tui_theme_check(&check, err, sizeof err) != 0 || tui_terminal_check(err, sizeof err) != 0) {
 		rec_reader_close(r);
 		return fail(err);
@@ -48,11 +49,11 @@ int mode_replay(const struct lt_options *o)
 	if (!src)
 		return fail(err);
 	/* read-only: the second lock; R, U and D are refused by the replay keys first */
-	struct tui_settings ts = {.theme = o->theme,
-				  .read_only = true,
-				  .no_color = o->no_color,
-				  .ascii = o->ascii,
-				  .no_mouse = o->no_mouse};
+	struct tui_settings ts = { .theme = o->theme,
+				   .read_only = true,
+				   .no_color = o->no_color,
+				   .ascii = o->ascii,
+				   .no_mouse = o->no_mouse };
 	int rc = tui_run(&ts, src, o->interval_ms > 0 ? o->interval_ms : 2000, NULL);
 	source_free(src);
 	if (note[0]) /* said after the dashboard: the terminal hid it before */

@@ -38,8 +38,7 @@ static lt_reset_target map_target(lt_target_kind k)
 	return LT_RESET_NONE;
 }
 
-lt_reset_conn *cli_reset_connect(const struct lt_options *o, const char *what, int *exit_code, char *err,
-				 size_t errlen)
+lt_reset_conn *cli_reset_connect(const struct lt_options *o, const char *what, int *exit_code, char *err, size_t errlen)
 {
 	struct lt_config cfg;
 	struct lt_target t;
@@ -103,15 +102,17 @@ static void print_result(const lt_reset_result *res, FILE *out)
 				snprintf(planned, sizeof planned, "%lld", (long long)r->planned);
 			char *topic = sanitize_dup(r->topic, true);
 			fprintf(out, "%-30s %-10d %-15s %-15s %s\n", topic, r->partition, planned, now,
-			       r->error ? r->error : r->matches ? "ok" : "differs");
+				r->error     ? r->error
+				: r->matches ? "ok"
+					     : "differs");
 			free(topic);
 		}
 	}
 	if (res->status == LT_EXEC_REFUSED) {
 		for (size_t i = 0; i < res->n_parts; i++)
 			if (res->parts[i].error) {
-				char *line = xasprintf("%s-%d: refused: %s", res->parts[i].topic, res->parts[i].partition,
-						       res->parts[i].error);
+				char *line = xasprintf("%s-%d: refused: %s", res->parts[i].topic,
+						       res->parts[i].partition, res->parts[i].error);
 				cli_print_lines(stderr, "lagtop: ", line);
 				free(line);
 			}
@@ -128,7 +129,7 @@ static void print_result(const lt_reset_result *res, FILE *out)
  * the plans --export prints together at the end (one CSV with a group column, as the tool writes it). */
 struct batch {
 	bool several;
-	char *outcome;          /* the current group's outcome, one phrase ("dry run", "refused: ...") */
+	char *outcome; /* the current group's outcome, one phrase ("dry run", "refused: ...") */
 	size_t n_plans;
 	lt_reset_plan **plans;
 };
@@ -227,11 +228,12 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	if (res.status == LT_EXEC_EXECUTED)
 		set_outcome(b, "executed (backup %s)", res.backup_path);
 	else if (res.status == LT_EXEC_REFUSED)
-		set_outcome(b, "refused at commit time: %s", res.committed ? "partly applied, see above"
-									   : "not applied");
+		set_outcome(b, "refused at commit time: %s",
+			    res.committed ? "partly applied, see above" : "not applied");
 	else
-		set_outcome(b, "failed: %s", res.committed ? "committed, but the offsets read back differ, see above"
-							  : "not applied, see above");
+		set_outcome(b, "failed: %s",
+			    res.committed ? "committed, but the offsets read back differ, see above"
+					  : "not applied, see above");
 	reset_result_free(&res);
 out:
 	if (plan && b && b->several && o->export_csv) {

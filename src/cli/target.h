@@ -32,21 +32,21 @@
 
 struct lt_target {
 	struct lt_connection conn; /* name: the cluster's, NULL when no cluster of the file was chosen */
-	size_t n_include;        /* group regexes: -g ids (as ^id$, escaped) and -G, else the cluster's include_groups */
+	size_t n_include; /* group regexes: -g ids (as ^id$, escaped) and -G, else the cluster's include_groups */
 	char **include;
-	size_t n_exact;          /* the -g ids themselves: described even when ListGroups does not list them */
+	size_t n_exact; /* the -g ids themselves: described even when ListGroups does not list them */
 	char **exact;
-	size_t n_exclude;        /* the cluster's exclude_groups (none with --all-groups or --describe) */
+	size_t n_exclude; /* the cluster's exclude_groups (none with --all-groups or --describe) */
 	char **exclude;
-	bool read_only;          /* --read-only or the cluster's read_only */
-	bool cluster_read_only;  /* the cluster's read_only alone (to say why) */
-	int interval_ms;         /* -i, else refresh_interval */
-	char *theme;             /* --theme, else the file's theme */
-	int64_t allowed_lag;     /* lag_threshold */
+	bool read_only;                /* --read-only or the cluster's read_only */
+	bool cluster_read_only;        /* the cluster's read_only alone (to say why) */
+	int interval_ms;               /* -i, else refresh_interval */
+	char *theme;                   /* --theme, else the file's theme */
+	int64_t allowed_lag;           /* lag_threshold */
 	int64_t time_lag_threshold_ms; /* time_lag_threshold */
 	int64_t reset_confirm_threshold;
 	int64_t expiry_horizon_ms;
-	bool commit_stream;      /* the cluster's commit_stream, else general's; off with --no-commit-stream */
+	bool commit_stream;               /* the cluster's commit_stream, else general's; off with --no-commit-stream */
 	struct lt_position_def positions; /* the cluster's position sources, then --position-source */
 };
 

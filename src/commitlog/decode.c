@@ -276,7 +276,7 @@ static void decode_group_value(cursor *c, lt_commit_record *r)
 }
 
 int commit_record_decode(const void *key, size_t key_len, const void *value, size_t value_len, lt_commit_record *r,
-                         char *err, size_t errlen)
+			 char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
 	r->value_version = -1;
@@ -292,7 +292,7 @@ int commit_record_decode(const void *key, size_t key_len, const void *value, siz
 		snprintf(err, errlen, "key: null key");
 		return -1;
 	}
-	cursor k = {.p = key, .len = key_len, .what = "key", .err = err, .errlen = errlen};
+	cursor k = { .p = key, .len = key_len, .what = "key", .err = err, .errlen = errlen };
 	r->key_version = read_i16(&k, "key version");
 	if (k.failed)
 		return -1;
@@ -318,7 +318,7 @@ int commit_record_decode(const void *key, size_t key_len, const void *value, siz
 			}
 			if (value && value_len >= 2)
 				r->value_version =
-				    (int16_t)(((const uint8_t *)value)[0] << 8 | ((const uint8_t *)value)[1]);
+					(int16_t)(((const uint8_t *)value)[0] << 8 | ((const uint8_t *)value)[1]);
 		}
 		return 0;
 	}
@@ -330,7 +330,7 @@ int commit_record_decode(const void *key, size_t key_len, const void *value, siz
 		r->type = offset_key ? LT_CR_OFFSET_DELETE : LT_CR_GROUP_DELETE;
 		return 0;
 	}
-	cursor c = {.p = value, .len = value_len, .what = "value", .err = err, .errlen = errlen};
+	cursor c = { .p = value, .len = value_len, .what = "value", .err = err, .errlen = errlen };
 	int16_t vv = read_i16(&c, "value version");
 	if (c.failed)
 		goto bad;
@@ -358,7 +358,7 @@ bad:
 int commit_subscription_topics(const uint8_t *p, size_t len, char ***topics, size_t *n)
 {
 	char err[8];
-	cursor c = {.p = p, .len = len, .what = "subscription", .err = err, .errlen = sizeof err};
+	cursor c = { .p = p, .len = len, .what = "subscription", .err = err, .errlen = sizeof err };
 	*topics = NULL;
 	*n = 0;
 	if (!p)
@@ -386,9 +386,9 @@ int commit_subscription_topics(const uint8_t *p, size_t len, char ***topics, siz
 const char *commit_record_type_name(lt_commit_record_type t)
 {
 	static const char *const names[] = {
-	    [LT_CR_OFFSET_COMMIT] = "offset commit",   [LT_CR_OFFSET_DELETE] = "offset tombstone",
-	    [LT_CR_GROUP_METADATA] = "group metadata", [LT_CR_GROUP_DELETE] = "group tombstone",
-	    [LT_CR_UNKNOWN_KEY] = "unknown key",       [LT_CR_UNKNOWN_VALUE] = "unknown value",
+		[LT_CR_OFFSET_COMMIT] = "offset commit",   [LT_CR_OFFSET_DELETE] = "offset tombstone",
+		[LT_CR_GROUP_METADATA] = "group metadata", [LT_CR_GROUP_DELETE] = "group tombstone",
+		[LT_CR_UNKNOWN_KEY] = "unknown key",       [LT_CR_UNKNOWN_VALUE] = "unknown value",
 	};
 	if ((unsigned)t < sizeof names / sizeof names[0])
 		return names[t];

@@ -97,7 +97,7 @@ static int encode_member(lt_bytes *b, int16_t v, const lt_commit_member *m, char
 }
 
 int commit_record_encode(const lt_commit_record *r, lt_bytes *key, lt_bytes *value, int *is_null, char *err,
-                         size_t errlen)
+			 size_t errlen)
 {
 	*is_null = 0;
 	const char *group = r->group ? r->group : "";
@@ -123,7 +123,7 @@ int commit_record_encode(const lt_commit_record *r, lt_bytes *key, lt_bytes *val
 	}
 
 	/* Build into temporaries so that a failure leaves the caller's buffers untouched. */
-	lt_bytes k = {0}, val = {0};
+	lt_bytes k = { 0 }, val = { 0 };
 	put_i16(&k, r->key_version);
 	if (put_str(&k, group, "group", err, errlen) < 0)
 		goto fail;

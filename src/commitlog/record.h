@@ -41,7 +41,7 @@ typedef enum {
 	LT_CR_GROUP_METADATA,    /* key v2 with a value */
 	LT_CR_GROUP_DELETE,      /* key v2, null value: group deleted */
 	LT_CR_UNKNOWN_KEY,       /* key version not 0-2: skipped (only key_version is set, and for
-	                            ConsumerGroupMetadataKey the group, value_version -1 on a tombstone) */
+				    ConsumerGroupMetadataKey the group, value_version -1 on a tombstone) */
 	LT_CR_UNKNOWN_VALUE,     /* known key, value version not handled: skipped (key fields are set) */
 } lt_commit_record_type;
 
@@ -93,7 +93,7 @@ typedef struct lt_commit_record {
  * [value, value+value_len). On success the caller frees with commit_record_free; on error *r holds
  * nothing to free. */
 int commit_record_decode(const void *key, size_t key_len, const void *value, size_t value_len, lt_commit_record *r,
-                         char *err, size_t errlen);
+			 char *err, size_t errlen);
 void commit_record_free(lt_commit_record *r);
 
 const char *commit_record_type_name(lt_commit_record_type t);
@@ -118,7 +118,7 @@ void bytes_free(lt_bytes *b);
  * tombstone *value is left untouched and *is_null set. Returns -1 (with err) for anything else or
  * a field the version cannot carry (a string longer than 32767 bytes). */
 int commit_record_encode(const lt_commit_record *r, lt_bytes *key, lt_bytes *value, int *is_null, char *err,
-                         size_t errlen);
+			 size_t errlen);
 
 /* The __consumer_offsets partition of a group, as Kafka computes it:
  * Utils.abs(groupId.hashCode()) % partitions, with Java's String.hashCode over the UTF-16 code

@@ -22,8 +22,8 @@
 
 /* Bucket b (time / bucket_ms) lives in slot b % NBUCKETS while head - NBUCKETS < b <= head. */
 struct ring {
-	int64_t head;          /* the newest bucket number counted */
-	uint16_t n[NBUCKETS];  /* commits per bucket, saturating */
+	int64_t head;         /* the newest bucket number counted */
+	uint16_t n[NBUCKETS]; /* commits per bucket, saturating */
 };
 
 typedef struct part {
@@ -42,7 +42,7 @@ typedef struct part {
 	int32_t partition;
 	int32_t leader_epoch; /* of the last commit, -1 unknown */
 	bool moved_exact;
-	bool has_metadata;    /* the last commit carried metadata (not kept: the steady refresh asks OffsetFetch) */
+	bool has_metadata; /* the last commit carried metadata (not kept: the steady refresh asks OffsetFetch) */
 } part;
 
 typedef struct group {
@@ -213,7 +213,7 @@ void commit_stream_set_retention(lt_commit_stream *s, int64_t retention_ms)
 					}
 				}
 			}
-next_group:;
+		next_group:;
 		}
 	}
 }
@@ -574,13 +574,13 @@ void commit_stream_apply_at(lt_commit_stream *s, const lt_commit_record *r, int6
 }
 
 int commit_stream_feed(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
-                       char *err, size_t errlen)
+		       char *err, size_t errlen)
 {
 	return commit_stream_feed_at(s, key, key_len, value, value_len, -1, err, errlen);
 }
 
 int commit_stream_feed_at(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
-                          int64_t record_ms, char *err, size_t errlen)
+			  int64_t record_ms, char *err, size_t errlen)
 {
 	lt_commit_record r;
 	s->ctr.records++;
@@ -691,7 +691,7 @@ static void fill_stats(const lt_commit_stream *s, const group *g, const part *p,
 }
 
 int commit_stream_stats(const lt_commit_stream *s, const char *group_id, const char *topic, int32_t partition,
-                        int64_t now_ms, lt_commit_stats *out)
+			int64_t now_ms, lt_commit_stats *out)
 {
 	const group *g = *group_slot(s, group_id);
 	if (!g)
@@ -704,7 +704,7 @@ int commit_stream_stats(const lt_commit_stream *s, const char *group_id, const c
 }
 
 int commit_stream_group_stats(const lt_commit_stream *s, const char *group_id, int64_t now_ms,
-                              lt_commit_group_stats *out)
+			      lt_commit_group_stats *out)
 {
 	const group *g = *group_slot(s, group_id);
 	if (!g)
@@ -759,7 +759,7 @@ static void fill_expired(const lt_commit_stream *s, const part *p, lt_commit_exp
 }
 
 int commit_stream_expired(const lt_commit_stream *s, const char *group_id, const char *topic, int32_t partition,
-                          lt_commit_expired *out)
+			  lt_commit_expired *out)
 {
 	const group *g = *group_slot(s, group_id);
 	const part *p = g ? *part_slot(g, topic, partition) : NULL;
@@ -793,9 +793,12 @@ int commit_stream_each_commit(const lt_commit_stream *s, const char *group_id, l
 		for (const part *p = g->pb[b]; p; p = p->next) {
 			if (p->gone_ms >= 0)
 				continue; /* expired: OffsetFetch no longer returns it either */
-			lt_commit_live c = {.topic = p->topic, .partition = p->partition, .offset = p->offset,
-			                    .leader_epoch = p->leader_epoch, .has_metadata = p->has_metadata,
-			                    .last_commit_ms = p->last_commit_ms};
+			lt_commit_live c = { .topic = p->topic,
+					     .partition = p->partition,
+					     .offset = p->offset,
+					     .leader_epoch = p->leader_epoch,
+					     .has_metadata = p->has_metadata,
+					     .last_commit_ms = p->last_commit_ms };
 			fn(&c, arg);
 		}
 	return 0;

@@ -74,7 +74,7 @@ typedef struct lt_commit_stats {
 	bool moved_exact;             /* false: the offset never changed while observed, unmoved_ms is a lower bound */
 	uint64_t same_offset_commits; /* commits that repeated the current offset since it last moved */
 	bool repeating;               /* alive but not moving: committed within the window, >= 2 repeats,
-	                                 offset unmoved for at least the window */
+					 offset unmoved for at least the window */
 	bool has_expiry;              /* expiry forecast available (see the header comment) */
 	int64_t expires_at_ms;
 	int64_t expires_in_ms; /* may be negative: overdue, the broker will delete it on its next check */
@@ -112,11 +112,11 @@ int64_t commit_stream_horizon(const lt_commit_stream *s);
 /* Decodes and applies one record (value NULL = tombstone). Returns 0 when applied or skipped as an
  * unknown version (counted), -1 when malformed (counted, err says why, the stream is unchanged). */
 int commit_stream_feed(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
-                       char *err, size_t errlen);
+		       char *err, size_t errlen);
 /* The same with the record's timestamp (ms since the epoch; -1 unknown), which tells an expiry from a
  * delete (see above). */
 int commit_stream_feed_at(lt_commit_stream *s, const void *key, size_t key_len, const void *value, size_t value_len,
-                          int64_t record_ms, char *err, size_t errlen);
+			  int64_t record_ms, char *err, size_t errlen);
 /* Applies an already decoded record. */
 void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r);
 void commit_stream_apply_at(lt_commit_stream *s, const lt_commit_record *r, int64_t record_ms);
@@ -125,7 +125,7 @@ const lt_commit_counters *commit_stream_counters(const lt_commit_stream *s);
 
 /* 0 and *out filled when the stream has a live commit for the partition, -1 otherwise. */
 int commit_stream_stats(const lt_commit_stream *s, const char *group, const char *topic, int32_t partition,
-                        int64_t now_ms, lt_commit_stats *out);
+			int64_t now_ms, lt_commit_stats *out);
 /* 0 and *out filled when the stream knows the group (metadata or commits), -1 otherwise. */
 int commit_stream_group_stats(const lt_commit_stream *s, const char *group, int64_t now_ms, lt_commit_group_stats *out);
 
@@ -139,7 +139,7 @@ typedef struct lt_commit_live {
 	int32_t leader_epoch; /* -1 unknown (commit value below v3) */
 	int64_t offset;
 	int64_t last_commit_ms;
-	bool has_metadata;    /* the commit carried metadata, which the stream does not keep */
+	bool has_metadata; /* the commit carried metadata, which the stream does not keep */
 } lt_commit_live;
 typedef void lt_commit_live_fn(const lt_commit_live *c, void *arg);
 /* Calls fn for each live commit of the group (expired ones left out), in no particular order.
@@ -159,7 +159,7 @@ typedef void lt_commit_expired_fn(const char *group, const lt_commit_expired *e,
 
 /* 0 and *out filled when the partition's offset expired, -1 otherwise. */
 int commit_stream_expired(const lt_commit_stream *s, const char *group, const char *topic, int32_t partition,
-                          lt_commit_expired *out);
+			  lt_commit_expired *out);
 /* Calls fn for every expired offset (groups and partitions in no particular order). */
 void commit_stream_each_expired(const lt_commit_stream *s, lt_commit_expired_fn *fn, void *arg);
 

@@ -18,20 +18,20 @@
 #define MAX_FILE_BYTES (1u << 20)
 
 enum how {
-	COPY,      /* the same name and meaning in librdkafka */
-	RENAME,    /* the same meaning under another name */
-	JAAS,      /* sasl.jaas.config: PlainLoginModule / ScramLoginModule -> sasl.username, sasl.password */
-	ENDPOINT,  /* ssl.endpoint.identification.algorithm: "https" or "" (none) */
+	COPY,       /* the same name and meaning in librdkafka */
+	RENAME,     /* the same meaning under another name */
+	JAAS,       /* sasl.jaas.config: PlainLoginModule / ScramLoginModule -> sasl.username, sasl.password */
+	ENDPOINT,   /* ssl.endpoint.identification.algorithm: "https" or "" (none) */
 	TRUSTSTORE, /* ssl.truststore.location, with ssl.truststore.type (PEM only) */
-	KEYSTORE,  /* ssl.keystore.location, with ssl.keystore.type (PKCS12 or PEM) */
+	KEYSTORE,   /* ssl.keystore.location, with ssl.keystore.type (PKCS12 or PEM) */
 	WITH_STORE, /* read together with its store's location (type, passwords) */
-	REFUSE,    /* no librdkafka equivalent: the advice says what to use */
+	REFUSE,     /* no librdkafka equivalent: the advice says what to use */
 };
 
 static const struct mapping {
 	const char *java;
 	enum how how;
-	const char *rd;     /* RENAME: the librdkafka name; REFUSE: the advice */
+	const char *rd; /* RENAME: the librdkafka name; REFUSE: the advice */
 } table[] = {
 	{ "bootstrap.servers", COPY, NULL },
 	{ "security.protocol", COPY, NULL },
@@ -116,9 +116,11 @@ static int map_jaas(const char *value, int line, struct rdprops *out, char *err,
 	const char *mod = strrchr(e.module, '.') ? strrchr(e.module, '.') + 1 : e.module;
 	int rc = 0;
 	if (strcmp(mod, "PlainLoginModule") != 0 && strcmp(mod, "ScramLoginModule") != 0) {
-		rc = fail(err, errlen, "sasl.jaas.config", line,
-			  "login module %s has no librdkafka equivalent (PlainLoginModule and ScramLoginModule do); for "
-			  "GSSAPI or OAUTHBEARER give librdkafka's sasl.kerberos.* or sasl.oauthbearer.* with -X", mod);
+		rc = fail(
+			err, errlen, "sasl.jaas.config", line,
+			"login module %s has no librdkafka equivalent (PlainLoginModule and ScramLoginModule do); for "
+			"GSSAPI or OAUTHBEARER give librdkafka's sasl.kerberos.* or sasl.oauthbearer.* with -X",
+			mod);
 		goto out;
 	}
 	for (size_t i = 0; i < e.n; i++)
@@ -185,7 +187,8 @@ static int map_keystore(const struct jprops *in, const char *loc, int line, stru
 	return fail(err, errlen, "ssl.keystore.location", line,
 		    "a %s keystore has no librdkafka equivalent; convert it to PKCS12 (keytool -importkeystore "
 		    "-deststoretype PKCS12) and set ssl.keystore.type=PKCS12, or give PEM files with -X "
-		    "ssl.certificate.location and ssl.key.location", type ? type : "JKS");
+		    "ssl.certificate.location and ssl.key.location",
+		    type ? type : "JKS");
 }
 
 int command_config_map(const struct jprops *in, struct rdprops *out, char *err, size_t errlen)
@@ -198,7 +201,8 @@ int command_config_map(const struct jprops *in, struct rdprops *out, char *err, 
 		int rc = 0;
 		if (!m) {
 			rc = fail(err, errlen, key, line,
-				  "no librdkafka equivalent known to lagtop; remove it, or give the librdkafka property with "
+				  "no librdkafka equivalent known to lagtop; remove it, or give the librdkafka "
+				  "property with "
 				  "-X (lagtop -X list shows them)");
 		} else {
 			switch (m->how) {
@@ -218,17 +222,16 @@ int command_config_map(const struct jprops *in, struct rdprops *out, char *err, 
 			case WITH_STORE: {
 				/* a type or password without its store's location says nothing librdkafka can use */
 				const char *loc = strncmp(key, "ssl.truststore.", 15) == 0 ? "ssl.truststore.location"
-											: "ssl.keystore.location";
+											   : "ssl.keystore.location";
 				if (!jprops_get(in, loc) &&
-				    !(strcmp(key, "ssl.truststore.type") == 0 && jprops_get(in, "ssl.truststore.certificates")) &&
+				    !(strcmp(key, "ssl.truststore.type") == 0 &&
+				      jprops_get(in, "ssl.truststore.certificates")) &&
 				    !(strcmp(key, "ssl.keystore.type") == 0 && jprops_get(in, "ssl.keystore.key")))
 					rc = fail(err, errlen, key, line, "given without %s", loc);
 				break;
 			}
 			case REFUSE:
-			default:
-				rc = fail(err, errlen, key, line, "no librdkafka equivalent; %s", m->rd);
-				break;
+			default: rc = fail(err, errlen, key, line, "no librdkafka equivalent; %s", m->rd); break;
 			}
 		}
 		if (rc) {

@@ -35,23 +35,23 @@
 #include "position/sources.h"
 
 /* Defaults (doc/CONFIG.md). */
-#define LT_DEFAULT_REFRESH_MS           2000
-#define LT_DEFAULT_LAG_THRESHOLD        0
+#define LT_DEFAULT_REFRESH_MS            2000
+#define LT_DEFAULT_LAG_THRESHOLD         0
 #define LT_DEFAULT_TIME_LAG_THRESHOLD_MS (5 * 60 * 1000)
-#define LT_DEFAULT_THEME                "default"
-#define LT_DEFAULT_RESET_CONFIRM        10000
-#define LT_DEFAULT_EXPIRY_HORIZON_MS    (3LL * 24 * 3600 * 1000)
+#define LT_DEFAULT_THEME                 "default"
+#define LT_DEFAULT_RESET_CONFIRM         10000
+#define LT_DEFAULT_EXPIRY_HORIZON_MS     (3LL * 24 * 3600 * 1000)
 
 /* A cluster's consumer-position sources (src/position/sources.h, doc/CONFIG.md). */
 struct lt_position_def {
-	size_t n_sources;       /* position_sources: URLs (Prometheus text or librdkafka statistics) or files */
+	size_t n_sources; /* position_sources: URLs (Prometheus text or librdkafka statistics) or files */
 	char **sources;
-	char *position_metric;  /* NULL: none (the Java client has no position metric) */
-	char *lead_metric;      /* NULL: the built-in records-lead names (prom.h) */
-	char *lag_metric;       /* NULL: the built-in records-lag names */
+	char *position_metric;                                 /* NULL: none (the Java client has no position metric) */
+	char *lead_metric;                                     /* NULL: the built-in records-lead names (prom.h) */
+	char *lag_metric;                                      /* NULL: the built-in records-lag names */
 	char *client_id_label, *topic_label, *partition_label; /* NULL: client_id, topic, partition */
-	int64_t max_age_ms;     /* position_max_age; 0: the default (60 s) */
-	int64_t timeout_ms;     /* position_timeout, per source; 0: the default (5 s, within the refresh timeout) */
+	int64_t max_age_ms;                                    /* position_max_age; 0: the default (60 s) */
+	int64_t timeout_ms;        /* position_timeout, per source; 0: the default (5 s, within the refresh timeout) */
 	int64_t not_committing_ms; /* not_committing_after; 0: the default (2 min) */
 };
 
@@ -59,21 +59,21 @@ struct lt_position_def {
 struct lt_cluster_def {
 	struct lt_connection conn; /* name: the cluster's; bootstrap: bootstrap_servers (NULL when not given);
 				    * properties in file order (never bootstrap.servers: the loader refuses it) */
-	size_t n_include;       /* include_groups: extended regexes (validated) */
+	size_t n_include;          /* include_groups: extended regexes (validated) */
 	char **include;
-	size_t n_exclude;       /* exclude_groups */
+	size_t n_exclude; /* exclude_groups */
 	char **exclude;
 	bool read_only;
-	int commit_stream;      /* -1: not set (general's applies), 0: false, 1: true */
+	int commit_stream; /* -1: not set (general's applies), 0: false, 1: true */
 	struct lt_position_def positions;
-	int line;               /* where the cluster is defined (0 if unknown) */
+	int line; /* where the cluster is defined (0 if unknown) */
 };
 
 struct lt_config {
-	char *path;             /* the file read; NULL when no file was found (defaults only) */
-	char *default_cluster;  /* NULL when not set */
-	int refresh_ms;         /* refresh_interval */
-	int64_t lag_threshold;  /* allowed lag, messages: status OK while lag <= this */
+	char *path;                    /* the file read; NULL when no file was found (defaults only) */
+	char *default_cluster;         /* NULL when not set */
+	int refresh_ms;                /* refresh_interval */
+	int64_t lag_threshold;         /* allowed lag, messages: status OK while lag <= this */
 	int64_t time_lag_threshold_ms; /* time lag above this is flagged; 0 = never */
 	char *theme;
 	int64_t reset_confirm_threshold; /* a reset moving more messages than this asks for the group name */
@@ -82,7 +82,7 @@ struct lt_config {
 	bool mouse;                      /* the dashboard takes the mouse (default true; false: --no-mouse) */
 	size_t n_clusters;
 	struct lt_cluster_def *clusters;
-	char *warning;          /* the permission warning given, NULL if none */
+	char *warning; /* the permission warning given, NULL if none */
 };
 
 /* Sets every field to its default (no file, no clusters). */

@@ -14,9 +14,9 @@
 #include <stddef.h>
 
 struct lt_connection {
-	char *name;          /* the cluster's name; NULL when only -b named it (connection_name says what to show) */
-	char *bootstrap;     /* "host:port,..."; NULL until something gives it */
-	size_t n_props;      /* librdkafka properties, applied in order after lagtop's defaults */
+	char *name;      /* the cluster's name; NULL when only -b named it (connection_name says what to show) */
+	char *bootstrap; /* "host:port,..."; NULL until something gives it */
+	size_t n_props;  /* librdkafka properties, applied in order after lagtop's defaults */
 	char **prop_keys;
 	char **prop_values;
 };

@@ -141,8 +141,10 @@ static int unescape(const char *line, size_t from, size_t to, struct sbuf *out)
 				if (++i >= to)
 					return -1;
 				char h = line[i];
-				int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-					: h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+				int v = h >= '0' && h <= '9'   ? h - '0'
+					: h >= 'a' && h <= 'f' ? h - 'a' + 10
+					: h >= 'A' && h <= 'F' ? h - 'A' + 10
+							       : -1;
 				if (v < 0)
 					return -1;
 				cp = cp * 16 + (uint32_t)v;
@@ -313,15 +315,18 @@ int jaas_parse(const char *text, struct jaas_entry *e, char *err, size_t errlen)
 	}
 	e->module = sb_take(&tok);
 	if (next_tok(&p, &tok) != T_WORD) {
-		rc = err_set(err, errlen, "sasl.jaas.config: expected a control flag (required, requisite, sufficient, "
-				 "optional) after the login module");
+		rc = err_set(err, errlen,
+			     "sasl.jaas.config: expected a control flag (required, requisite, sufficient, "
+			     "optional) after the login module");
 		goto out;
 	}
 	e->flag = sb_take(&tok);
 	if (strcmp(e->flag, "required") && strcmp(e->flag, "requisite") && strcmp(e->flag, "sufficient") &&
 	    strcmp(e->flag, "optional")) {
-		rc = err_set(err, errlen, "sasl.jaas.config: control flag '%s' is none of required, requisite, "
-				 "sufficient, optional", e->flag);
+		rc = err_set(err, errlen,
+			     "sasl.jaas.config: control flag '%s' is none of required, requisite, "
+			     "sufficient, optional",
+			     e->flag);
 		goto out;
 	}
 	for (;;) {
@@ -329,7 +334,8 @@ int jaas_parse(const char *text, struct jaas_entry *e, char *err, size_t errlen)
 		if (t == T_SEMI)
 			break;
 		if (t != T_WORD) {
-			rc = err_set(err, errlen, "sasl.jaas.config: expected option=value or ';' (values in double quotes)");
+			rc = err_set(err, errlen,
+				     "sasl.jaas.config: expected option=value or ';' (values in double quotes)");
 			goto out;
 		}
 		char *name = sb_take(&tok);
@@ -340,7 +346,8 @@ int jaas_parse(const char *text, struct jaas_entry *e, char *err, size_t errlen)
 		}
 		t = next_tok(&p, &tok);
 		if (t != T_STRING && t != T_WORD) {
-			rc = err_set(err, errlen, "sasl.jaas.config: option '%s': expected a value (in double quotes, closed)",
+			rc = err_set(err, errlen,
+				     "sasl.jaas.config: option '%s': expected a value (in double quotes, closed)",
 				     name);
 			free(name);
 			goto out;

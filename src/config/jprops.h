@@ -17,13 +17,13 @@ struct jprops {
 	size_t n;
 	char **keys;
 	char **values;
-	int *lines;   /* the (first natural) line of each pair, for messages */
+	int *lines; /* the (first natural) line of each pair, for messages */
 };
 
 /* Parses len bytes of text. Returns 0, or -1 with a one-line error naming the line (a malformed \uXXXX
  * escape, the only error Java's parser knows). props is always safe to jprops_free. */
 int jprops_parse(const char *text, size_t len, struct jprops *props, char *err, size_t errlen);
-void jprops_free(struct jprops *props); /* wipes the values (they may hold passwords) */
+void jprops_free(struct jprops *props);                              /* wipes the values (they may hold passwords) */
 const char *jprops_get(const struct jprops *props, const char *key); /* NULL when absent */
 
 /* One JAAS login module entry, as sasl.jaas.config holds it:

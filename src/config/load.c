@@ -42,7 +42,7 @@ static const char *src_file(const struct loader *L, const config_setting_t *s)
 }
 
 static int at(const struct loader *L, const config_setting_t *s, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 static int at(const struct loader *L, const config_setting_t *s, const char *fmt, ...)
 {
 	char msg[384];
@@ -86,8 +86,8 @@ static int get_duration(const struct loader *L, config_setting_t *s, const char 
 	} else if (t == CONFIG_TYPE_STRING) {
 		if (config_parse_duration(config_setting_get_string(s), &ms) != 0)
 			return at(L, s,
-			          "'%s' in %s must be seconds or a duration like \"500ms\", \"2s\", \"1h30m\", \"3d\"",
-			          d->name, where);
+				  "'%s' in %s must be seconds or a duration like \"500ms\", \"2s\", \"1h30m\", \"3d\"",
+				  d->name, where);
 	} else {
 		return at(L, s, "'%s' in %s must be a number of seconds or a duration string, not %s", d->name, where,
 			  type_name(t));
@@ -211,8 +211,8 @@ static int load_regexes(const struct loader *L, config_setting_t *s, const char 
 }
 
 /* "unknown setting 'x' in <where>", with the nearest known name when one is close. */
-static int unknown_setting(const struct loader *L, const config_setting_t *s, const struct setting_def *defs,
-			   size_t n, const char *where)
+static int unknown_setting(const struct loader *L, const config_setting_t *s, const struct setting_def *defs, size_t n,
+			   const char *where)
 {
 	const char *name = config_setting_name(s);
 	const char *hint = config_suggest_setting(name, defs, n);
@@ -281,8 +281,7 @@ static int load_general(struct loader *L, config_setting_t *g)
 					  type_name(config_setting_type(s)));
 			cfg->mouse = config_setting_get_bool(s);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	return 0;
@@ -336,7 +335,8 @@ static int load_cluster(struct loader *L, config_setting_t *g, struct lt_cluster
 				const char *loc = config_setting_get_string(config_setting_get_elem(s, (unsigned)k));
 				if (!*loc)
 					return at(L, config_setting_get_elem(s, (unsigned)k),
-						  "'%s' in %s: element %d is empty (a URL or a file)", d->name, where, k + 1);
+						  "'%s' in %s: element %d is empty (a URL or a file)", d->name, where,
+						  k + 1);
 				push_str(&c->positions.sources, &c->positions.n_sources, xstrdup(loc));
 			}
 			break;
@@ -348,12 +348,12 @@ static int load_cluster(struct loader *L, config_setting_t *g, struct lt_cluster
 		case S_PARTITION_LABEL: {
 			if (get_string(L, s, where, d, &str))
 				return -1;
-			char **dst = d->id == S_POSITION_METRIC ? &c->positions.position_metric
-				   : d->id == S_LEAD_METRIC    ? &c->positions.lead_metric
-				   : d->id == S_LAG_METRIC     ? &c->positions.lag_metric
-				   : d->id == S_CLIENT_ID_LABEL ? &c->positions.client_id_label
-				   : d->id == S_TOPIC_LABEL    ? &c->positions.topic_label
-							       : &c->positions.partition_label;
+			char **dst = d->id == S_POSITION_METRIC   ? &c->positions.position_metric
+				     : d->id == S_LEAD_METRIC     ? &c->positions.lead_metric
+				     : d->id == S_LAG_METRIC      ? &c->positions.lag_metric
+				     : d->id == S_CLIENT_ID_LABEL ? &c->positions.client_id_label
+				     : d->id == S_TOPIC_LABEL     ? &c->positions.topic_label
+								  : &c->positions.partition_label;
 			free(*dst);
 			*dst = xstrdup(str);
 			break;
@@ -370,8 +370,7 @@ static int load_cluster(struct loader *L, config_setting_t *g, struct lt_cluster
 			if (get_duration(L, s, where, d, &c->positions.not_committing_ms))
 				return -1;
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	return 0;
@@ -386,8 +385,8 @@ static int load_clusters(struct loader *L, config_setting_t *g)
 		config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		if (config_setting_type(s) != CONFIG_TYPE_GROUP)
 			return at(L, s,
-			          "cluster '%s' in 'clusters' must be a group { bootstrap_servers = ...; }, not %s",
-			          config_setting_name(s), type_name(config_setting_type(s)));
+				  "cluster '%s' in 'clusters' must be a group { bootstrap_servers = ...; }, not %s",
+				  config_setting_name(s), type_name(config_setting_type(s)));
 		struct lt_cluster_def *c = &cfg->clusters[cfg->n_clusters++];
 		c->conn.name = xstrdup(config_setting_name(s));
 		c->commit_stream = -1;
@@ -409,7 +408,7 @@ static int load_root(struct loader *L, config_t *cf)
 			return at(L, s, "unknown setting '%s' (the file has two groups: general and clusters)", name);
 		if (config_setting_type(s) != CONFIG_TYPE_GROUP)
 			return at(L, s, "'%s' must be a group { ... }, not %s", name,
-			          type_name(config_setting_type(s)));
+				  type_name(config_setting_type(s)));
 		if (general ? load_general(L, s) : load_clusters(L, s))
 			return -1;
 	}

@@ -110,4 +110,3 @@ const char *config_suggest_setting(const char *name, const struct setting_def *d
 	size_t limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
 	return best_d <= limit ? best : NULL;
 }
-

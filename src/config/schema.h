@@ -14,8 +14,8 @@ enum kind {
 	K_NAME,     /* a string of [A-Za-z0-9_.-] */
 	K_STRING,   /* a non-empty string */
 	K_BOOL,
-	K_PROPS,    /* a list of "key=value" strings */
-	K_REGEXES,  /* a list of extended regexes */
+	K_PROPS,   /* a list of "key=value" strings */
+	K_REGEXES, /* a list of extended regexes */
 };
 
 enum setting_id {

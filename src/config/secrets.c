@@ -17,8 +17,8 @@ static bool contains_nocase(const char *hay, const char *needle)
 
 bool config_is_secret_key(const char *key)
 {
-	static const char *const words[] = { "password", "secret", "key", "token", "credential",
-					     "sasl.oauthbearer.config" };
+	static const char *const words[] = { "password", "secret",     "key",
+					     "token",    "credential", "sasl.oauthbearer.config" };
 	if (!key)
 		return false;
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)

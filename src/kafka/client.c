@@ -13,16 +13,16 @@
 
 struct lt_client {
 	rd_kafka_t *rk;
-	pthread_mutex_t mu;        /* guards last_error/all_down/last_fatal: callbacks run on librdkafka threads */
-	char last_error[512];      /* the newest error that names a cause (connection refused, resolve...) */
-	char all_down[512];        /* the newest "N/N brokers are down", which names none */
+	pthread_mutex_t mu;   /* guards last_error/all_down/last_fatal: callbacks run on librdkafka threads */
+	char last_error[512]; /* the newest error that names a cause (connection refused, resolve...) */
+	char all_down[512];   /* the newest "N/N brokers are down", which names none */
 	bool last_fatal;
-	bool last_security;        /* last_error is an authentication or TLS failure (explain.h) */
-	bool debug;                /* LAGTOP_DEBUG set: librdkafka's log lines go to stderr (masked) */
-	size_t n_secrets;          /* values to mask in every message */
+	bool last_security; /* last_error is an authentication or TLS failure (explain.h) */
+	bool debug;         /* LAGTOP_DEBUG set: librdkafka's log lines go to stderr (masked) */
+	size_t n_secrets;   /* values to mask in every message */
 	char **secrets;
 	char *sasl_user, *sasl_mechanism; /* for "authentication failed for user X (MECH)" (explain.h) */
-	char tls_cause[200];       /* the X.509 error of the last failed certificate verification (under mu) */
+	char tls_cause[200];              /* the X.509 error of the last failed certificate verification (under mu) */
 };
 
 /* Set before the user's properties so that -X can override every one of them. */
@@ -207,9 +207,11 @@ lt_client *client_new(const struct lt_connection *cc, char *err, size_t errlen)
 			cl->secrets[cl->n_secrets++] = xstrdup(cc->prop_values[i]);
 		}
 	for (size_t i = 0; i < cc->n_props; i++) {
-		char **dst = strcmp(cc->prop_keys[i], "sasl.username") == 0 ? &cl->sasl_user :
-			     strcmp(cc->prop_keys[i], "sasl.mechanism") == 0 ||
-				     strcmp(cc->prop_keys[i], "sasl.mechanisms") == 0 ? &cl->sasl_mechanism : NULL;
+		char **dst = strcmp(cc->prop_keys[i], "sasl.username") == 0 ? &cl->sasl_user
+			     : strcmp(cc->prop_keys[i], "sasl.mechanism") == 0 ||
+					     strcmp(cc->prop_keys[i], "sasl.mechanisms") == 0
+				     ? &cl->sasl_mechanism
+				     : NULL;
 		if (dst) {
 			free(*dst);
 			*dst = xstrdup(cc->prop_values[i]);

@@ -38,7 +38,7 @@ struct lt_collector {
 	 * it blocked the UI's calls (refresh_now, set_interval, busy, ...) for that long. Order: never
 	 * take mu while holding hist_mu. */
 	pthread_mutex_t hist_mu;
-	pthread_mutex_t mu;         /* everything below */
+	pthread_mutex_t mu; /* everything below */
 	pthread_cond_t cv;
 	bool stop, paused, refresh_now, busy;
 	int interval_ms;
@@ -113,10 +113,10 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 
 	if (conf->commit_stream) {
 		rd_kafka_conf_t *kc = client_conf_build(conf->conn, err, errlen);
-		lt_commit_stream_conf sc = {.horizon_ms = conf->expiry_horizon_ms};
-		c->reader = !kc                ? NULL
-		            : conf->one_shot ? commit_reader_start_once(kc, &sc, err, errlen)
-		                             : commit_reader_start(kc, &sc, err, errlen);
+		lt_commit_stream_conf sc = { .horizon_ms = conf->expiry_horizon_ms };
+		c->reader = !kc              ? NULL
+			    : conf->one_shot ? commit_reader_start_once(kc, &sc, err, errlen)
+					     : commit_reader_start(kc, &sc, err, errlen);
 		if (!c->reader)
 			goto fail;
 	}
@@ -174,7 +174,7 @@ static void steady_note_add(const lt_collector *c, lt_snapshot *s)
 	const struct lt_refresh_ctx *rc = &c->rc;
 	if (rc->steady_note[0] && s->commit_stream == LT_CSTREAM_LIVE) {
 		char *r = s->commit_stream_reason ? xasprintf("%s; %s", s->commit_stream_reason, rc->steady_note)
-		                                  : xstrdup(rc->steady_note);
+						  : xstrdup(rc->steady_note);
 		free(s->commit_stream_reason);
 		s->commit_stream_reason = r;
 	}
@@ -187,11 +187,11 @@ static void steady_report(lt_collector *c, lt_snapshot *s)
 	const char *env = getenv("LAGTOP_REFRESH_STATS");
 	if (env && env[0] && strcmp(env, "0") != 0)
 		fprintf(stderr,
-		        "lagtop: refresh %llu: %s, %zu groups from the stream, %zu described, %zu offsets fetched, "
-		        "%zu verified, %zu mismatches%s%s\n",
-		        (unsigned long long)s->seq, rc->stats.steady ? "steady" : "polled", rc->stats.from_stream,
-		        rc->stats.described, rc->stats.fetched, rc->stats.verified, rc->stats.mismatches,
-		        rc->steady_note[0] ? ": " : "", rc->steady_note);
+			"lagtop: refresh %llu: %s, %zu groups from the stream, %zu described, %zu offsets fetched, "
+			"%zu verified, %zu mismatches%s%s\n",
+			(unsigned long long)s->seq, rc->stats.steady ? "steady" : "polled", rc->stats.from_stream,
+			rc->stats.described, rc->stats.fetched, rc->stats.verified, rc->stats.mismatches,
+			rc->steady_note[0] ? ": " : "", rc->steady_note);
 }
 
 /* Gives the free memory in malloc's arenas back to the kernel. The history load (librdkafka's fetch
@@ -365,8 +365,8 @@ lt_snapshot *collector_latest(lt_collector *c)
 	return s;
 }
 
-size_t collector_partition_lags(lt_collector *c, const char *group, const char *topic, int32_t partition,
-				int64_t *out, size_t max)
+size_t collector_partition_lags(lt_collector *c, const char *group, const char *topic, int32_t partition, int64_t *out,
+				size_t max)
 {
 	pthread_mutex_lock(&c->hist_mu);
 	size_t n = history_partition_lags(c->history, group, topic, partition, out, max);
@@ -420,7 +420,7 @@ void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeo
 	 * come after the history is read (a busy machine; a slow broker). wait_loaded returns at once when
 	 * both are in. */
 	if (!c->reader || (s->commit_stream != LT_CSTREAM_STARTING && s->commit_stream != LT_CSTREAM_LOADING &&
-	                   s->commit_stream != LT_CSTREAM_LIVE))
+			   s->commit_stream != LT_CSTREAM_LIVE))
 		return;
 	commit_reader_wait_loaded(c->reader, timeout_ms);
 	commit_snapshot_fill(c->reader, s, now_wall_ms(), group_wanted, &c->rc);

@@ -24,20 +24,21 @@
 struct lt_collector_conf {
 	const struct lt_connection *conn; /* the cluster: its name (shown in the top bar), bootstrap servers and
 					   * librdkafka properties; needed only by collector_new */
-	size_t n_group_regex;        /* keep only groups matching any of these (none: all) */
+	size_t n_group_regex;             /* keep only groups matching any of these (none: all) */
 	const char *const *group_regex;
-	size_t n_group_exclude;      /* then drop groups matching any of these */
+	size_t n_group_exclude; /* then drop groups matching any of these */
 	const char *const *group_exclude;
-	size_t n_extra_groups;       /* groups to describe even if ListGroups omits them */
+	size_t n_extra_groups; /* groups to describe even if ListGroups omits them */
 	const char *const *extra_groups;
-	int interval_ms;             /* between refreshes */
-	int timeout_ms;              /* per refresh; a refresh that takes longer is cut short */
+	int interval_ms; /* between refreshes */
+	int timeout_ms;  /* per refresh; a refresh that takes longer is cut short */
 	lt_model_params model;
-	bool commit_stream;          /* read __consumer_offsets for commit times (commit_snapshot.h) */
-	bool commit_epochs;          /* keep the commits' leader epochs (lt_commit_epoch; librdkafka >= 2.1) */
-	int64_t expiry_horizon_ms;   /* warn when offsets expire sooner; <= 0: the default (3 days) */
-	bool one_shot;               /* --once: the commit stream only loads its history (commit_reader_start_once) */
-	const lt_pos_sources_conf *positions; /* consumers' position sources (metrics endpoints, statistics files); NULL or none: off */
+	bool commit_stream;        /* read __consumer_offsets for commit times (commit_snapshot.h) */
+	bool commit_epochs;        /* keep the commits' leader epochs (lt_commit_epoch; librdkafka >= 2.1) */
+	int64_t expiry_horizon_ms; /* warn when offsets expire sooner; <= 0: the default (3 days) */
+	bool one_shot;             /* --once: the commit stream only loads its history (commit_reader_start_once) */
+	const lt_pos_sources_conf
+		*positions; /* consumers' position sources (metrics endpoints, statistics files); NULL or none: off */
 };
 
 typedef struct lt_collector lt_collector;
@@ -60,14 +61,14 @@ void collector_ack(lt_collector *c);
 lt_snapshot *collector_latest(lt_collector *c);
 
 /* Partition lag history for the detail popup (copied under the collector's lock). */
-size_t collector_partition_lags(lt_collector *c, const char *group, const char *topic, int32_t partition,
-				int64_t *out, size_t max);
+size_t collector_partition_lags(lt_collector *c, const char *group, const char *topic, int32_t partition, int64_t *out,
+				size_t max);
 
 /* Controls, safe from any thread; they take effect at the next loop pass. */
 void collector_refresh_now(lt_collector *c);
 void collector_set_interval(lt_collector *c, int interval_ms);
 void collector_set_paused(lt_collector *c, bool paused);
-bool collector_busy(lt_collector *c);          /* a refresh is in progress */
+bool collector_busy(lt_collector *c);                  /* a refresh is in progress */
 int64_t collector_refresh_started_ms(lt_collector *c); /* wall clock start of the current/last refresh */
 
 /* For --once, whose single refresh comes right after the reader started: waits (at most timeout_ms)

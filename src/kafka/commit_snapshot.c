@@ -80,8 +80,7 @@ static void collect_expired(const char *group, const lt_commit_expired *e, void 
 {
 	struct expired_list *l = arg;
 	l->e = xgrow(l->e, &l->cap, l->n + 1, sizeof *l->e);
-	l->e[l->n++] = (struct expired_entry){group, e->topic, e->partition, e->last_commit_ms,
-	                                      e->expired_ms};
+	l->e[l->n++] = (struct expired_entry){ group, e->topic, e->partition, e->last_commit_ms, e->expired_ms };
 }
 
 static lt_partition *find_part(lt_group *g, const char *topic, int32_t partition)
@@ -159,9 +158,9 @@ static bool mark_expired(lt_group *g, const struct expired_entry *e, int64_t now
 
 /* The offsets the broker expired, into the snapshot (see commit_snapshot.h). */
 static void fill_expired(const lt_commit_stream *cs, lt_snapshot *s, int64_t now_ms,
-                         bool (*wanted)(const char *group, void *arg), void *arg)
+			 bool (*wanted)(const char *group, void *arg), void *arg)
 {
-	struct expired_list l = {0};
+	struct expired_list l = { 0 };
 	commit_stream_each_expired(cs, collect_expired, &l);
 	for (size_t i = 0; i < s->n_groups; i++) {
 		s->groups[i].n_expired = 0;
@@ -171,7 +170,7 @@ static void fill_expired(const lt_commit_stream *cs, lt_snapshot *s, int64_t now
 	size_t n_known = s->n_groups; /* groups added below are not sorted yet: searched linearly */
 	for (size_t i = 0; i < l.n; i++) {
 		const struct expired_entry *e = &l.e[i];
-		lt_snapshot sorted = {.groups = s->groups, .n_groups = n_known}; /* the part bsearch may see */
+		lt_snapshot sorted = { .groups = s->groups, .n_groups = n_known }; /* the part bsearch may see */
 		lt_group *g = (lt_group *)snapshot_find_group(&sorted, e->group);
 		for (size_t k = n_known; !g && k < s->n_groups; k++)
 			if (strcmp(s->groups[k].group, e->group) == 0)
@@ -196,15 +195,15 @@ static void fill_expired(const lt_commit_stream *cs, lt_snapshot *s, int64_t now
 }
 
 void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms,
-                          bool (*wanted)(const char *group, void *arg), void *arg)
+			  bool (*wanted)(const char *group, void *arg), void *arg)
 {
 	free(s->commit_stream_reason);
 	s->commit_stream_reason = NULL;
 	if (!r) {
 		s->commit_stream = LT_CSTREAM_OFF;
 		s->commit_stream_reason =
-		    xstrdup("commit times unavailable: the commit stream is off (commit_stream = false or "
-		            "--no-commit-stream), polling only");
+			xstrdup("commit times unavailable: the commit stream is off (commit_stream = false or "
+				"--no-commit-stream), polling only");
 		return;
 	}
 	char why[256];
@@ -225,7 +224,8 @@ void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms,
 	else if (why[0])
 		s->commit_stream_reason = xstrdup(why);
 	else if (retention < 0)
-		s->commit_stream_reason = xasprintf("no offset-expiry forecast: offsets.retention.minutes unknown (%s)", note);
+		s->commit_stream_reason =
+			xasprintf("no offset-expiry forecast: offsets.retention.minutes unknown (%s)", note);
 
 	const lt_commit_stream *cs = commit_reader_lock(r);
 	for (size_t i = 0; i < s->n_groups; i++)

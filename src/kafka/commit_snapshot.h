@@ -24,7 +24,7 @@
  * NULL: every group).
  * Calling it again on the same snapshot adds nothing twice. */
 void commit_snapshot_fill(lt_commit_reader *r, lt_snapshot *s, int64_t now_ms,
-                          bool (*wanted)(const char *group, void *arg), void *arg);
+			  bool (*wanted)(const char *group, void *arg), void *arg);
 
 /* Waits until the reader is live (history loaded), denied or failed, or until timeout_ms passed.
  * Returns the state it ended in. For --once, whose single refresh needs the history first. */

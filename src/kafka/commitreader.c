@@ -21,22 +21,22 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-#define POLL_MS             100
+#define POLL_MS 100
 /* While loading, the queue is polled this often so that a partition whose history ends in records the
  * application never sees (transaction markers) is found loaded by its position within a few ms. */
-#define LOADING_POLL_MS     5
-#define POSITION_CHECK_MS   20
-#define CONSUME_BATCH       256
+#define LOADING_POLL_MS   5
+#define POSITION_CHECK_MS 20
+#define CONSUME_BATCH     256
 /* The topic lookup is a blocking rd_kafka_metadata call, and stopping the reader waits for it (the
  * handle cannot be destroyed under it): so the first attempt waits LOOKUP_FIRST_MS, and each attempt
  * that times out doubles the next one up to LOOKUP_MAX_MS — a cluster that never answered costs a quick
  * stop (--once on an unreachable cluster exits within its --timeout plus about a second), a slow one
  * still gets long enough to answer. The connection and its handshake carry on between attempts. */
-#define LOOKUP_FIRST_MS     500
-#define LOOKUP_MAX_MS       5000
-#define RETRY_MS            3000
-#define ADMIN_TIMEOUT_MS    10000
-#define RETENTION_RETRY_MS  60000 /* a failed DescribeConfigs is asked again this much later */
+#define LOOKUP_FIRST_MS    500
+#define LOOKUP_MAX_MS      5000
+#define RETRY_MS           3000
+#define ADMIN_TIMEOUT_MS   10000
+#define RETENTION_RETRY_MS 60000 /* a failed DescribeConfigs is asked again this much later */
 
 /* How a partition's history was found loaded (LAGTOP_DEBUG prints the counts once live). */
 enum loaded_by { LOADED_EMPTY, LOADED_BY_RECORD, LOADED_BY_POSITION, LOADED_BY_EOF, LOADED_HOW };
@@ -54,7 +54,7 @@ struct lt_commit_reader {
 	bool topic_missing; /* the last lookup found no __consumer_offsets (nothing committed yet) */
 	int64_t retention_ms;
 	char retention_note[160];
-	int32_t n_read;  /* partitions of read_to (set once the topic is found) */
+	int32_t n_read;   /* partitions of read_to (set once the topic is found) */
 	int64_t *read_to; /* per partition: every record below this offset is in the stream (commit_reader_reached) */
 
 	pthread_cond_t changed; /* broadcast with mu held whenever state or retention change */
@@ -62,14 +62,14 @@ struct lt_commit_reader {
 
 	/* reader thread only */
 	int32_t n_parts;
-	bool *eof;           /* per partition: its history is loaded */
+	bool *eof; /* per partition: its history is loaded */
 	int32_t n_eof;
-	int64_t *end;        /* per partition: its end when the reader started (ListOffsets latest, read_committed:
-	                      * the last stable offset), -1 when unknown; the history is loaded at this position */
-	int64_t *begin;      /* per partition: its log start then, or RD_KAFKA_OFFSET_BEGINNING when unknown */
-	bool *consuming;     /* per partition: consume_start called (empty ones wait until the reader is live) */
-	bool one_shot;       /* commit_reader_start_once: stopped once loaded, so empty partitions are never started */
-	bool eof_only;       /* LAGTOP_COMMIT_END=eof: loaded at partition-EOF events only (the reference path) */
+	int64_t *end;    /* per partition: its end when the reader started (ListOffsets latest, read_committed:
+			  * the last stable offset), -1 when unknown; the history is loaded at this position */
+	int64_t *begin;  /* per partition: its log start then, or RD_KAFKA_OFFSET_BEGINNING when unknown */
+	bool *consuming; /* per partition: consume_start called (empty ones wait until the reader is live) */
+	bool one_shot;   /* commit_reader_start_once: stopped once loaded, so empty partitions are never started */
+	bool eof_only;   /* LAGTOP_COMMIT_END=eof: loaded at partition-EOF events only (the reference path) */
 	int64_t position_checked_at; /* monotonic ms */
 	int64_t started_ms;          /* monotonic ms, commit_reader_start */
 	int loaded_by[LOADED_HOW];
@@ -84,8 +84,8 @@ struct lt_commit_reader {
 };
 
 static const char *const state_names[] = {
-    [LT_READER_STARTING] = "starting", [LT_READER_LOADING] = "loading", [LT_READER_LIVE] = "live",
-    [LT_READER_DENIED] = "denied",     [LT_READER_FAILED] = "failed",
+	[LT_READER_STARTING] = "starting", [LT_READER_LOADING] = "loading", [LT_READER_LIVE] = "live",
+	[LT_READER_DENIED] = "denied",     [LT_READER_FAILED] = "failed",
 };
 
 const char *reader_state_name(lt_reader_state st)
@@ -94,7 +94,7 @@ const char *reader_state_name(lt_reader_state st)
 }
 
 __attribute__((format(printf, 3, 4))) static void set_state(lt_commit_reader *r, lt_reader_state st, const char *fmt,
-                                                            ...)
+							    ...)
 {
 	pthread_mutex_lock(&r->mu);
 	r->state = st;
@@ -123,7 +123,7 @@ __attribute__((format(printf, 2, 3))) static void set_retention_note(lt_commit_r
 static bool nap(lt_commit_reader *r, int ms)
 {
 	for (int slept = 0; slept < ms && !atomic_load(&r->stop); slept += POLL_MS) {
-		struct timespec ts = {0, POLL_MS * 1000000L};
+		struct timespec ts = { 0, POLL_MS * 1000000L };
 		nanosleep(&ts, NULL);
 	}
 	return !atomic_load(&r->stop);
@@ -154,7 +154,7 @@ static int lookup_topic(lt_commit_reader *r)
 		set_state(r, LT_READER_STARTING, "%s not in the metadata yet", LT_OFFSETS_TOPIC);
 	} else if (is_denial(md->topics[0].err)) {
 		set_state(r, LT_READER_DENIED, "not authorized to read %s (%s): commit times unavailable, polling only",
-		          LT_OFFSETS_TOPIC, rd_kafka_err2str(md->topics[0].err));
+			  LT_OFFSETS_TOPIC, rd_kafka_err2str(md->topics[0].err));
 		rc = -1;
 	} else if (md->topics[0].err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
 		set_state(r, LT_READER_STARTING, "%s does not exist yet (no group has committed)", LT_OFFSETS_TOPIC);
@@ -163,7 +163,7 @@ static int lookup_topic(lt_commit_reader *r)
 		pthread_mutex_unlock(&r->mu);
 	} else if (md->topics[0].err || md->topics[0].partition_cnt <= 0) {
 		set_state(r, LT_READER_STARTING, "%s not ready: %s", LT_OFFSETS_TOPIC,
-		          rd_kafka_err2str(md->topics[0].err));
+			  rd_kafka_err2str(md->topics[0].err));
 	} else {
 		pthread_mutex_lock(&r->mu);
 		r->topic_missing = false;
@@ -233,7 +233,7 @@ static void check_retention(lt_commit_reader *r)
 	const rd_kafka_ConfigResource_t **rs = rd_kafka_DescribeConfigs_result_resources(res, &n);
 	if (n < 1 || rd_kafka_ConfigResource_error(rs[0])) {
 		set_retention_note(r, "cannot read offsets.retention.minutes: %s",
-		                   n < 1 ? "empty answer" : rd_kafka_ConfigResource_error_string(rs[0]));
+				   n < 1 ? "empty answer" : rd_kafka_ConfigResource_error_string(rs[0]));
 		goto out;
 	}
 	size_t ne;
@@ -289,10 +289,11 @@ static void mark_loaded(lt_commit_reader *r, int32_t partition, enum loaded_by h
 		return;
 	set_state(r, LT_READER_LIVE, "%s", "");
 	if (getenv("LAGTOP_DEBUG"))
-		fprintf(stderr, "lagtop: commit stream: the history of %d partitions loaded in %lld ms: %d empty, %d at "
-		        "a record, %d by position (transaction markers), %d at partition EOF\n", r->n_parts,
-		        (long long)(now_mono_ms() - r->started_ms), r->loaded_by[LOADED_EMPTY],
-		        r->loaded_by[LOADED_BY_RECORD], r->loaded_by[LOADED_BY_POSITION], r->loaded_by[LOADED_BY_EOF]);
+		fprintf(stderr,
+			"lagtop: commit stream: the history of %d partitions loaded in %lld ms: %d empty, %d at "
+			"a record, %d by position (transaction markers), %d at partition EOF\n",
+			r->n_parts, (long long)(now_mono_ms() - r->started_ms), r->loaded_by[LOADED_EMPTY],
+			r->loaded_by[LOADED_BY_RECORD], r->loaded_by[LOADED_BY_POSITION], r->loaded_by[LOADED_BY_EOF]);
 	for (int32_t p = 0; p < r->n_parts && !r->one_shot; p++)
 		if (!r->consuming[p])
 			start_partition(r, p, r->end[p] >= 0 ? r->end[p] : RD_KAFKA_OFFSET_END);
@@ -328,7 +329,8 @@ static void check_positions(lt_commit_reader *r)
 			rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p);
 	if (l->cnt > 0 && rd_kafka_position(r->rk, l) == RD_KAFKA_RESP_ERR_NO_ERROR)
 		for (int i = 0; i < l->cnt; i++)
-			if (!l->elems[i].err && l->elems[i].offset >= 0 && reached_end(r, l->elems[i].partition, l->elems[i].offset))
+			if (!l->elems[i].err && l->elems[i].offset >= 0 &&
+			    reached_end(r, l->elems[i].partition, l->elems[i].offset))
 				mark_loaded(r, l->elems[i].partition, LOADED_BY_POSITION);
 	rd_kafka_topic_partition_list_destroy(l);
 }
@@ -371,7 +373,6 @@ static void read_bounds(lt_commit_reader *r)
 	rd_kafka_topic_partition_list_destroy(l[1]);
 }
 
-
 static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 {
 	if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
@@ -383,8 +384,8 @@ static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 		if (is_denial(m->err)) {
 			*denied = true;
 			set_state(r, LT_READER_DENIED,
-			          "not authorized to read %s (%s): commit times unavailable, polling only",
-			          LT_OFFSETS_TOPIC, rd_kafka_err2str(m->err));
+				  "not authorized to read %s (%s): commit times unavailable, polling only",
+				  LT_OFFSETS_TOPIC, rd_kafka_err2str(m->err));
 		} else {
 			/* transient (broker down, leader moving): librdkafka retries by itself */
 			pthread_mutex_lock(&r->mu);
@@ -408,7 +409,7 @@ static void on_message(lt_commit_reader *r, rd_kafka_message_t *m, bool *denied)
 	rd_kafka_timestamp_type_t tstype;
 	int64_t ts = rd_kafka_message_timestamp(m, &tstype);
 	(void)commit_stream_feed_at(r->stream, m->key, m->key_len, m->payload, m->payload ? m->len : 0,
-	                            tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? -1 : ts, err, sizeof err);
+				    tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? -1 : ts, err, sizeof err);
 	if (m->partition >= 0 && m->partition < r->n_read && m->offset + 1 > r->read_to[m->partition])
 		r->read_to[m->partition] = m->offset + 1;
 	pthread_mutex_unlock(&r->mu);
@@ -421,7 +422,7 @@ static void start_partition(lt_commit_reader *r, int32_t p, int64_t offset)
 {
 	if (rd_kafka_consume_start_queue(r->rkt, p, offset, r->q) < 0) {
 		set_state(r, LT_READER_FAILED, "cannot read %s [%d]: %s", LT_OFFSETS_TOPIC, p,
-		          rd_kafka_err2str(rd_kafka_last_error()));
+			  rd_kafka_err2str(rd_kafka_last_error()));
 		return;
 	}
 	r->consuming[p] = true;
@@ -526,7 +527,7 @@ static void quiet_error(rd_kafka_t *rk, int err, const char *reason, void *opaqu
 }
 
 static lt_commit_reader *start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, bool one_shot, char *err,
-                               size_t errlen)
+			       size_t errlen)
 {
 	rd_kafka_conf_set_log_cb(conf, quiet_log);
 	rd_kafka_conf_set_error_cb(conf, quiet_error);
@@ -536,14 +537,18 @@ static lt_commit_reader *start(rd_kafka_conf_t *conf, const lt_commit_stream_con
 	 * transactional offset commits never happened. A partition's history is loaded when a message
 	 * reaches the end its fetch reported, or at its partition-EOF event (at_known_end). */
 	static const char *const props[][2] = {
-	    {"enable.auto.commit", "false"},   {"enable.auto.offset.store", "false"}, {"enable.partition.eof", "true"},
-	    {"auto.offset.reset", "earliest"}, {"isolation.level", "read_committed"},
-	    /* The simple consumer's prefetch limit applies per partition (50 of them): librdkafka's
-	     * default (64 MB each) lets the history pile up in memory faster than it is applied. Measured
-	     * on the sim's 5,000 groups x 64 partitions (330,000 records): defaults 158 MB peak RSS, load
-	     * 1.7 s; 2 MB + 512 KB fetches 64 MB, 3.6 s; 1 MB + 256 KB and fewer queued messages 47 MB but
-	     * 22 s (each pause of a partition's fetch costs a backoff). */
-	    {"queued.max.messages.kbytes", "2048"}, {"fetch.message.max.bytes", "524288"},
+		{ "enable.auto.commit", "false" },
+		{ "enable.auto.offset.store", "false" },
+		{ "enable.partition.eof", "true" },
+		{ "auto.offset.reset", "earliest" },
+		{ "isolation.level", "read_committed" },
+		/* The simple consumer's prefetch limit applies per partition (50 of them): librdkafka's
+		 * default (64 MB each) lets the history pile up in memory faster than it is applied. Measured
+		 * on the sim's 5,000 groups x 64 partitions (330,000 records): defaults 158 MB peak RSS, load
+		 * 1.7 s; 2 MB + 512 KB fetches 64 MB, 3.6 s; 1 MB + 256 KB and fewer queued messages 47 MB but
+		 * 22 s (each pause of a partition's fetch costs a backoff). */
+		{ "queued.max.messages.kbytes", "2048" },
+		{ "fetch.message.max.bytes", "524288" },
 	};
 	if (one_shot && conf_set(conf, "fetch.wait.max.ms", "10", err, errlen) < 0) {
 		rd_kafka_conf_destroy(conf);
@@ -591,13 +596,13 @@ static lt_commit_reader *start(rd_kafka_conf_t *conf, const lt_commit_stream_con
 }
 
 lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-                                      size_t errlen)
+				      size_t errlen)
 {
 	return start(conf, sconf, false, err, errlen);
 }
 
 lt_commit_reader *commit_reader_start_once(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-                                           size_t errlen)
+					   size_t errlen)
 {
 	return start(conf, sconf, true, err, errlen);
 }

@@ -38,7 +38,7 @@ typedef struct lt_commit_reader lt_commit_reader;
  * also on failure. sconf sets the stream's window and horizon (NULL: defaults); the retention comes
  * from the brokers. Returns NULL with err on a configuration error. */
 lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-                                      size_t errlen);
+				      size_t errlen);
 /* The same for a reader that only loads the history and is then stopped (--once): an empty fetch is
  * answered after 10 ms instead of the broker's wait of 500 ms — a partition at its end in a fetch that
  * holds nothing else (librdkafka sends a broker's first fetch as soon as one partition is ready, before
@@ -46,7 +46,7 @@ lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_str
  * empty are not started once it is live. A dashboard's reader keeps the default wait: while live, every
  * partition is at its end and a short wait is a busy loop. */
 lt_commit_reader *commit_reader_start_once(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-                                           size_t errlen);
+					   size_t errlen);
 
 /* Stops the thread and frees everything. NULL is fine. */
 void commit_reader_stop(lt_commit_reader *r);

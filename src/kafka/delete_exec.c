@@ -86,8 +86,9 @@ static lt_delete_part *add_part(lt_delete_result *res, const char *topic, int32_
 			return &res->parts[i];
 	res->parts = xrealloc(res->parts, (res->n_parts + 1) * sizeof *res->parts);
 	lt_delete_part *p = &res->parts[res->n_parts++];
-	*p = (lt_delete_part){ .topic = xstrdup(topic), .partition = partition, .committed = LT_OFFSET_NONE,
-			       .kerr = kerr };
+	*p = (lt_delete_part){
+		.topic = xstrdup(topic), .partition = partition, .committed = LT_OFFSET_NONE, .kerr = kerr
+	};
 	return p;
 }
 
@@ -179,8 +180,9 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 	rd_kafka_DeleteGroups(c->rk, &dg, 1, o, q);
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_DeleteGroup_destroy(dg);
-	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_DELETEGROUPS_RESULT,
-						 "deleting the group (its outcome is unknown: see --once)", err, sizeof err);
+	rd_kafka_event_t *ev =
+		reset_wait_result(c, q, RD_KAFKA_EVENT_DELETEGROUPS_RESULT,
+				  "deleting the group (its outcome is unknown: see --once)", err, sizeof err);
 	rd_kafka_queue_destroy(q);
 	const char *word = "executed";
 	if (!ev) {
@@ -197,11 +199,13 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 		} else if (e) {
 			res->group_kerr = (int)rd_kafka_error_code(e);
 			bool refused = is_refusal(res->group_kerr);
-			set_message(res, refused ? LT_DEL_REFUSED : LT_DEL_FAILED,
-				    refused ? xasprintf("The broker refused to delete group '%s': a member joined after the "
-							"guard read its state (%s). Nothing was deleted.",
-							group, rd_kafka_error_string(e))
-					    : xasprintf("deleting group '%s': %s", group, rd_kafka_error_string(e)));
+			set_message(
+				res, refused ? LT_DEL_REFUSED : LT_DEL_FAILED,
+				refused ? xasprintf(
+						  "The broker refused to delete group '%s': a member joined after the "
+						  "guard read its state (%s). Nothing was deleted.",
+						  group, rd_kafka_error_string(e))
+					: xasprintf("deleting group '%s': %s", group, rd_kafka_error_string(e)));
 			word = refused ? "refused-by-broker" : "failed";
 		} else {
 			set_message(res, LT_DEL_DELETED, NULL);
@@ -285,14 +289,17 @@ static const char *take_outcome(const char *group, lt_delete_result *res, const 
 		n_refused += is_refusal(res->parts[i].kerr);
 	}
 	if (is_refusal(res->group_kerr) || (n_refused && n_refused == n_bad && n_bad == res->n_parts)) {
-		set_message(res, LT_DEL_REFUSED,
-			    xasprintf("The broker refused to delete the offsets of group '%s' (%s). Nothing was deleted.",
-				      group, group_text ? group_text : delete_kerr_text(LT_KERR_GROUP_SUBSCRIBED_TO_TOPIC)));
+		set_message(
+			res, LT_DEL_REFUSED,
+			xasprintf("The broker refused to delete the offsets of group '%s' (%s). Nothing was deleted.",
+				  group,
+				  group_text ? group_text : delete_kerr_text(LT_KERR_GROUP_SUBSCRIBED_TO_TOPIC)));
 		return "refused-by-broker";
 	}
 	if (res->group_kerr) {
-		set_message(res, LT_DEL_FAILED, xasprintf("deleting the offsets of group '%s': %s", group,
-							  group_text ? group_text : delete_kerr_text(res->group_kerr)));
+		set_message(res, LT_DEL_FAILED,
+			    xasprintf("deleting the offsets of group '%s': %s", group,
+				      group_text ? group_text : delete_kerr_text(res->group_kerr)));
 		return "failed";
 	}
 	if (n_bad) {
@@ -315,8 +322,10 @@ static const char *send_offset_delete(lt_reset_conn *c, const char *group, lt_de
 		return "failed";
 	}
 	rd_kafka_resp_err_t ev_err = RD_KAFKA_RESP_ERR_NO_ERROR;
-	rd_kafka_event_t *ev = reset_offset_delete(c, group, l, "deleting committed offsets (its outcome is unknown: "
-						   "see --once)", &ev_err, err, sizeof err);
+	rd_kafka_event_t *ev = reset_offset_delete(c, group, l,
+						   "deleting committed offsets (its outcome is unknown: "
+						   "see --once)",
+						   &ev_err, err, sizeof err);
 	rd_kafka_topic_partition_list_destroy(l);
 	if (ev && ev_err > 0) {
 		/* librdkafka 2.0.2 makes OffsetDelete's group-level error (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP)
@@ -344,15 +353,15 @@ static const char *send_offset_delete(lt_reset_conn *c, const char *group, lt_de
 		res->group_kerr = e ? (int)rd_kafka_error_code(e) : 0;
 		for (int i = 0; pl && i < pl->cnt; i++)
 			if (pl->elems[i].err)
-				add_part(res, pl->elems[i].topic, pl->elems[i].partition, 0)->kerr = (int)pl->elems[i].err;
+				add_part(res, pl->elems[i].topic, pl->elems[i].partition, 0)->kerr =
+					(int)pl->elems[i].err;
 		word = take_outcome(group, res, e ? rd_kafka_error_string(e) : NULL);
 	}
 	rd_kafka_event_destroy(ev);
 	return word;
 }
 
-lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *rq, bool dry_run,
-				     lt_delete_result *res)
+lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *rq, bool dry_run, lt_delete_result *res)
 {
 	char err[1024];
 	result_init(res);
@@ -378,7 +387,8 @@ lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *r
 	if (dry_run) {
 		lt_reset_input cur;
 		reset_input_init(&cur);
-		brc = l->cnt ? reset_read_committed(c, rq->group, l, reset_committed_into_input, &cur, err, sizeof err) : 0;
+		brc = l->cnt ? reset_read_committed(c, rq->group, l, reset_committed_into_input, &cur, err, sizeof err)
+			     : 0;
 		if (brc == 0)
 			take_committed(res, &cur);
 		reset_input_free(&cur);

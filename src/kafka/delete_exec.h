@@ -32,22 +32,22 @@ typedef enum {
 
 typedef struct lt_delete_part {
 	char *topic;
-	int32_t partition;   /* -1: the topic could not be described (kafka-consumer-groups' "Not Provided") */
-	int64_t committed;   /* the offset backed up, LT_OFFSET_NONE if the partition had no commit */
-	int kerr;            /* Kafka's error code for this partition, 0 when deleted */
+	int32_t partition; /* -1: the topic could not be described (kafka-consumer-groups' "Not Provided") */
+	int64_t committed; /* the offset backed up, LT_OFFSET_NONE if the partition had no commit */
+	int kerr;          /* Kafka's error code for this partition, 0 when deleted */
 } lt_delete_part;
 
 typedef struct lt_delete_result {
 	lt_delete_status status;
-	int group_kerr;      /* Kafka's group-level error code, 0 if none (a guard refusal sets NON_EMPTY_GROUP,
-				what the broker would answer); -1 when there is no broker answer (see message) */
-	char *message;       /* why it was refused or failed, possibly several lines; NULL when all went well */
-	char *backup_path;   /* the backup written before deleting, NULL if none */
-	size_t n_backed_up;  /* committed offsets in that backup */
-	size_t n_parts;      /* delete-offsets: the partitions asked; a group: its committed partitions (once read);
-				sorted as kafka-consumer-groups sorts them */
+	int group_kerr;     /* Kafka's group-level error code, 0 if none (a guard refusal sets NON_EMPTY_GROUP,
+			       what the broker would answer); -1 when there is no broker answer (see message) */
+	char *message;      /* why it was refused or failed, possibly several lines; NULL when all went well */
+	char *backup_path;  /* the backup written before deleting, NULL if none */
+	size_t n_backed_up; /* committed offsets in that backup */
+	size_t n_parts;     /* delete-offsets: the partitions asked; a group: its committed partitions (once read);
+			       sorted as kafka-consumer-groups sorts them */
 	lt_delete_part *parts;
-	char *audit_error;   /* the audit line could not be written (reported, not fatal) */
+	char *audit_error; /* the audit line could not be written (reported, not fatal) */
 } lt_delete_result;
 
 /* Deletes group (DeleteGroups) after the guard and the backup of all its committed offsets. */
@@ -55,8 +55,7 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 
 /* Deletes rq->group's committed offsets on rq's scopes (--topic T or T:P,...; a topic without partitions
  * means all of its partitions, from the metadata) after the guard and a backup. */
-lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *rq, bool dry_run,
-				     lt_delete_result *res);
+lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *rq, bool dry_run, lt_delete_result *res);
 
 void delete_result_free(lt_delete_result *res);
 /* Marks res (zeroed, or partly filled) failed with no broker answer behind it (group_kerr -1): the

@@ -15,15 +15,19 @@ const char *explain_x509_error(int e)
 	case 9: return "the broker's certificate is not yet valid";
 	case 10: return "the broker's certificate has expired";
 	case 18: return "the broker's certificate is self-signed and not trusted (set ssl.ca.location to it)";
-	case 19: return "self-signed certificate in the chain: the broker's CA is not trusted "
-			"(set ssl.ca.location to the CA that signed it)";
-	case 20: return "unable to get the local issuer certificate: the broker's CA is not trusted "
-			"(set ssl.ca.location to the CA that signed it)";
+	case 19:
+		return "self-signed certificate in the chain: the broker's CA is not trusted "
+		       "(set ssl.ca.location to the CA that signed it)";
+	case 20:
+		return "unable to get the local issuer certificate: the broker's CA is not trusted "
+		       "(set ssl.ca.location to the CA that signed it)";
 	case 21: return "unable to verify the first certificate (is the whole chain in ssl.ca.location?)";
-	case 62: return "the broker's certificate does not match the host name it was reached by "
-			"(a certificate for another host)";
-	case 64: return "the broker's certificate does not match the IP address it was reached by "
-			"(a certificate for another host)";
+	case 62:
+		return "the broker's certificate does not match the host name it was reached by "
+		       "(a certificate for another host)";
+	case 64:
+		return "the broker's certificate does not match the IP address it was reached by "
+		       "(a certificate for another host)";
 	default: return NULL;
 	}
 }
@@ -79,22 +83,27 @@ bool explain_connection_error(const char *reason, const struct lt_explain_ctx *c
 			 old_scram(ctx) ? "; note: librdkafka " : "", old_scram(ctx) ? ctx->rdkafka_version : "",
 			 old_scram(ctx) ? " cannot do SCRAM with Kafka 4.x brokers (fixed in 2.6.1): if the "
 					  "credentials are right, build lagtop on a current librdkafka "
-					  "(doc/LIBRDKAFKA.md)" : "");
+					  "(doc/LIBRDKAFKA.md)"
+					: "");
 		return true;
 	}
 	if (strstr(rest, "certificate verify failed")) {
-		const char *cause = ctx->tls_cause && ctx->tls_cause[0] ? ctx->tls_cause :
-			"the broker's certificate is not signed by a trusted CA (set ssl.ca.location to the CA that "
-			"signed it)";
+		const char *cause = ctx->tls_cause && ctx->tls_cause[0]
+					    ? ctx->tls_cause
+					    : "the broker's certificate is not signed by a trusted CA (set "
+					      "ssl.ca.location to the CA that "
+					      "signed it)";
 		snprintf(out, len, "TLS certificate verify failed at %s: %s", broker, cause);
 		return true;
 	}
-	static const char *const alerts[] = { "alert bad certificate", "alert certificate required",
-					      "alert unknown ca", "alert handshake failure" };
+	static const char *const alerts[] = { "alert bad certificate", "alert certificate required", "alert unknown ca",
+					      "alert handshake failure" };
 	for (size_t i = 0; i < sizeof alerts / sizeof alerts[0]; i++)
 		if (strstr(rest, alerts[i])) {
-			snprintf(out, len, "TLS handshake rejected by %s (%s): it requires a client certificate it "
-				 "trusts (ssl.certificate.location and ssl.key.location)", broker, alerts[i]);
+			snprintf(out, len,
+				 "TLS handshake rejected by %s (%s): it requires a client certificate it "
+				 "trusts (ssl.certificate.location and ssl.key.location)",
+				 broker, alerts[i]);
 			return true;
 		}
 	if (strstr(rest, "SSL handshake failed")) {

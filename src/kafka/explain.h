@@ -17,9 +17,9 @@
 #include <stddef.h>
 
 struct lt_explain_ctx {
-	const char *sasl_user;      /* sasl.username, NULL if unset */
-	const char *sasl_mechanism; /* sasl.mechanism(s), NULL if unset (librdkafka: GSSAPI) */
-	const char *tls_cause;      /* from explain_x509_error, "" or NULL if none recorded */
+	const char *sasl_user;       /* sasl.username, NULL if unset */
+	const char *sasl_mechanism;  /* sasl.mechanism(s), NULL if unset (librdkafka: GSSAPI) */
+	const char *tls_cause;       /* from explain_x509_error, "" or NULL if none recorded */
 	const char *rdkafka_version; /* rd_kafka_version_str() */
 };
 

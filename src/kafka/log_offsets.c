@@ -23,9 +23,9 @@
 #define OFFSETS_CHUNK 250
 
 struct tp_ent {
-	const char *topic;  /* points into the snapshot: interned, so one pointer per topic name */
+	const char *topic; /* points into the snapshot: interned, so one pointer per topic name */
 	int32_t partition;
-	int32_t leader;     /* -1: none (topic gone, partition unknown, no leader) */
+	int32_t leader; /* -1: none (topic gone, partition unknown, no leader) */
 	int64_t log_start, log_end;
 	bool ok;
 };
@@ -57,7 +57,7 @@ static int cmp_md_topic(const void *a, const void *b)
 }
 
 static const rd_kafka_metadata_topic_t *md_topic(const rd_kafka_metadata_topic_t *const *idx, size_t n,
-						      const char *topic)
+						 const char *topic)
 {
 	rd_kafka_metadata_topic_t key = { .topic = (char *)topic };
 	const rd_kafka_metadata_topic_t *kp = &key;
@@ -88,7 +88,7 @@ static int32_t leader_of(const rd_kafka_metadata_topic_t *mt, const struct rd_ka
 
 struct leader_job {
 	rd_kafka_t *rk;
-	struct tp_ent *tps;    /* a chunk of this leader's range */
+	struct tp_ent *tps; /* a chunk of this leader's range */
 	size_t n;
 	int64_t deadline;
 	rd_kafka_resp_err_t err;
@@ -150,8 +150,9 @@ static void fill_by_offsets_for_times(rd_kafka_t *rk, lt_snapshot *s, struct tp_
 	for (size_t i = 0, e; i < n; i = e) {
 		e = chunk_end(tps, n, i);
 		if (tps[i].leader >= 0)
-			jobs[n_jobs++] = (struct leader_job){ .rk = rk, .tps = &tps[i], .n = e - i, .deadline = deadline,
-							      .leader = tps[i].leader };
+			jobs[n_jobs++] = (struct leader_job){
+				.rk = rk, .tps = &tps[i], .n = e - i, .deadline = deadline, .leader = tps[i].leader
+			};
 	}
 	for (size_t b = 0; b < n_jobs; b += MAX_LEADER_THREADS) {
 		pthread_t th[MAX_LEADER_THREADS];
@@ -169,7 +170,7 @@ static void fill_by_offsets_for_times(rd_kafka_t *rk, lt_snapshot *s, struct tp_
 	for (size_t j = 0; j < n_jobs; j++)
 		if (jobs[j].err)
 			refresh_errors_add(&s->error, "ListOffsets (broker %d): %s", (int)jobs[j].leader,
-				   rd_kafka_err2str(jobs[j].err));
+					   rd_kafka_err2str(jobs[j].err));
 	free(jobs);
 }
 
@@ -191,7 +192,7 @@ static int cmp_tp_name(const void *a, const void *b)
 
 /* tps is sorted by leader: sends two calls for tps[from..to) (one leader's chunk), earliest and latest. */
 static void list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct tp_ent *tps, size_t from, size_t to,
-			     int timeout_ms)
+			      int timeout_ms)
 {
 	static const int64_t spec[2] = { RD_KAFKA_OFFSET_SPEC_EARLIEST, RD_KAFKA_OFFSET_SPEC_LATEST };
 	for (int w = 0; w < 2; w++) {
@@ -202,7 +203,8 @@ static void list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct 
 		char es[256];
 		rd_kafka_AdminOptions_set_request_timeout(o, timeout_ms, es, sizeof es);
 		/* the high watermark, like kafka-consumer-groups (not the last stable offset) */
-		rd_kafka_error_t *e = rd_kafka_AdminOptions_set_isolation_level(o, RD_KAFKA_ISOLATION_LEVEL_READ_UNCOMMITTED);
+		rd_kafka_error_t *e =
+			rd_kafka_AdminOptions_set_isolation_level(o, RD_KAFKA_ISOLATION_LEVEL_READ_UNCOMMITTED);
 		if (e)
 			rd_kafka_error_destroy(e);
 		rd_kafka_AdminOptions_set_opaque(o, (void *)(intptr_t)(w + 1));
@@ -241,7 +243,8 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 		if (!ev) {
 			if (r > 0)
 				continue;
-			refresh_errors_add(&s->error, "ListOffsets: %s", rd_kafka_err2str(RD_KAFKA_RESP_ERR__TIMED_OUT));
+			refresh_errors_add(&s->error, "ListOffsets: %s",
+					   rd_kafka_err2str(RD_KAFKA_RESP_ERR__TIMED_OUT));
 			break;
 		}
 		const rd_kafka_ListOffsets_result_t *res = rd_kafka_event_ListOffsets_result(ev);
@@ -336,7 +339,7 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 		idx[i] = &md->topics[i];
 	qsort(idx, (size_t)md->topic_cnt, sizeof *idx, cmp_md_topic);
 	const rd_kafka_metadata_topic_t *mt = NULL;
-	size_t n_unseen = 0;   /* topics the metadata leaves out: no Describe on them, or deleted */
+	size_t n_unseen = 0; /* topics the metadata leaves out: no Describe on them, or deleted */
 	char unseen[200] = "";
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || tps[i].topic != tps[i - 1].topic) { /* sorted: one lookup per topic */
@@ -354,9 +357,10 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 	}
 	free(idx);
 	if (n_unseen)
-		refresh_errors_add(&s->error, "log offsets unknown for %zu topic%s not in the metadata (not authorized to "
-				   "Describe, or deleted): %s%s", n_unseen, n_unseen == 1 ? "" : "s", unseen,
-				   n_unseen > 3 ? ", ..." : "");
+		refresh_errors_add(&s->error,
+				   "log offsets unknown for %zu topic%s not in the metadata (not authorized to "
+				   "Describe, or deleted): %s%s",
+				   n_unseen, n_unseen == 1 ? "" : "s", unseen, n_unseen > 3 ? ", ..." : "");
 	qsort(tps, n, sizeof *tps, cmp_tp_leader);
 
 	const char *via = "rd_kafka_offsets_for_times";
@@ -385,7 +389,8 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 				p->log_start = t->log_start;
 				p->log_end = t->log_end;
 			} else if (t && t->leader >= 0) {
-				p->flags |= LT_PF_LOG_UNKNOWN; /* asked its live leader: the answer failed or never came */
+				p->flags |=
+					LT_PF_LOG_UNKNOWN; /* asked its live leader: the answer failed or never came */
 			} else {
 				p->flags |= LT_PF_NO_LEADER;
 			}
@@ -393,4 +398,3 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 	}
 	free(tps);
 }
-

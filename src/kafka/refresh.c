@@ -57,28 +57,28 @@ bool refresh_group_wanted(const struct lt_refresh_ctx *rc, const char *group)
 
 struct group_work {
 	char *name;
-	bool listed;   /* ListGroups returned it (else: an extra group, or kept from the last refresh) */
+	bool listed;               /* ListGroups returned it (else: an extra group, or kept from the last refresh) */
 	lt_group_state list_state; /* its state in ListGroups' answer, when listed */
 	lt_group_type list_type;   /* and its type (ListGroups v5, librdkafka >= 2.10; else unknown) */
-	int32_t coord; /* coordinator broker id: last refresh's, then the describe's; -1 unknown */
-	bool warm;     /* coordinator known from last refresh: requests go straight to it */
+	int32_t coord;             /* coordinator broker id: last refresh's, then the describe's; -1 unknown */
+	bool warm;                 /* coordinator known from last refresh: requests go straight to it */
 	bool desc_sent, desc_done, off_sent, off_done, off_retried;
-	int probes;                      /* brokers asked after NOT_COORDINATOR (see probe_next_broker) */
-	const struct lt_ticket *probe;   /* the describe ticket of the probe in flight, NULL if none */
+	int probes;                    /* brokers asked after NOT_COORDINATOR (see probe_next_broker) */
+	const struct lt_ticket *probe; /* the describe ticket of the probe in flight, NULL if none */
 	const rd_kafka_ConsumerGroupDescription_t *desc; /* points into a kept event */
 	const rd_kafka_group_result_t *off;              /* idem */
 	struct kept_event *desc_ev, *off_ev;             /* the events they point into */
-	bool built;    /* in the snapshot already: its events are released */
+	bool built;                                      /* in the snapshot already: its events are released */
 	bool unauthorized; /* GROUP_AUTHORIZATION_FAILED: no Describe on it (left out, counted once) */
 	char *error;
 	/* steady refresh (see steady_decide) */
-	bool deferred;     /* waits for ListGroups to decide between the stream and a describe */
-	bool swept;        /* this refresh's slice of the full sweep: described, fetched and verified */
-	bool from_stream;  /* built from the last snapshot and the stream's commits */
-	int32_t gen;       /* the stream's generation for it before it was described, -2 unknown */
+	bool deferred;    /* waits for ListGroups to decide between the stream and a describe */
+	bool swept;       /* this refresh's slice of the full sweep: described, fetched and verified */
+	bool from_stream; /* built from the last snapshot and the stream's commits */
+	int32_t gen;      /* the stream's generation for it before it was described, -2 unknown */
 	/* committed offsets from the stream instead of OffsetFetch (stream_offsets) */
-	bool off_parked;   /* described; waits for the stream to catch up (--once) before either */
-	bool off_stream;   /* soff holds its committed offsets */
+	bool off_parked; /* described; waits for the stream to catch up (--once) before either */
+	bool off_stream; /* soff holds its committed offsets */
 	struct stream_off *soff;
 	size_t n_soff;
 };
@@ -103,9 +103,9 @@ static void soff_free(struct group_work *gw)
 struct work_set {
 	struct group_work **w; /* sorted by name after work_sort() */
 	size_t n, cap;
-	bool list_done;        /* every broker's ListGroups answered (possibly with errors) */
-	bool list_complete;    /* ... and every broker answered: a group it did not list does not exist */
-	bool commit_epochs;    /* keep the commits' leader epochs (the refresh context's setting) */
+	bool list_done;           /* every broker's ListGroups answered (possibly with errors) */
+	bool list_complete;       /* ... and every broker answered: a group it did not list does not exist */
+	bool commit_epochs;       /* keep the commits' leader epochs (the refresh context's setting) */
 	lt_commit_reader *verify; /* steady refresh: compare fetched offsets with the stream (verify_group) */
 	int64_t taken_at_ms;      /* the refresh's start (wall clock) */
 	struct lt_refresh_stats *stats;
@@ -256,8 +256,8 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 		for (size_t k = 0; k < rc->n_known_brokers && !known; k++)
 			known = rc->known_brokers[k] == md->brokers[i].id;
 		if (!known) {
-			rc->known_brokers = xrealloc(rc->known_brokers,
-						     (rc->n_known_brokers + 1) * sizeof *rc->known_brokers);
+			rc->known_brokers =
+				xrealloc(rc->known_brokers, (rc->n_known_brokers + 1) * sizeof *rc->known_brokers);
 			rc->known_brokers[rc->n_known_brokers++] = md->brokers[i].id;
 		}
 	}
@@ -312,10 +312,10 @@ enum ticket_kind { TICKET_LIST, TICKET_DESCRIBE, TICKET_OFFSETS };
 struct lt_ticket {
 	struct lt_ticket *prev, *next;
 	enum ticket_kind kind;
-	uint64_t seq;       /* the refresh that sent it */
-	bool cold;          /* through FindCoordinator */
-	int32_t broker;     /* a list's broker */
-	size_t n;           /* groups: a describe's batch, or the one group of an offsets request */
+	uint64_t seq;   /* the refresh that sent it */
+	bool cold;      /* through FindCoordinator */
+	int32_t broker; /* a list's broker */
+	size_t n;       /* groups: a describe's batch, or the one group of an offsets request */
 	char **names;
 };
 
@@ -378,16 +378,16 @@ struct stage2 {
 	lt_snapshot *s;
 	rd_kafka_t *rk;
 	rd_kafka_queue_t *q;
-	int64_t deadline;            /* for requests to named brokers */
-	size_t pending;              /* this refresh's results still expected */
-	size_t lists_pending;        /* brokers whose ListGroups has not answered */
-	bool list_failed;            /* some broker's ListGroups failed: a group not listed may still exist */
-	bool *list_answered;         /* per md->brokers[i] */
-	struct warm_ent *warm;       /* warm groups in sending order (send_warm) */
+	int64_t deadline;      /* for requests to named brokers */
+	size_t pending;        /* this refresh's results still expected */
+	size_t lists_pending;  /* brokers whose ListGroups has not answered */
+	bool list_failed;      /* some broker's ListGroups failed: a group not listed may still exist */
+	bool *list_answered;   /* per md->brokers[i] */
+	struct warm_ent *warm; /* warm groups in sending order (send_warm) */
 	size_t n_warm, next_warm;
 	const struct rd_kafka_metadata *md; /* this refresh's brokers */
-	bool steady;                 /* the commit stream is caught up: quiet groups are not asked (steady_decide) */
-	bool stream_wait;            /* --once, stream still loading: described groups park (stream_offsets) */
+	bool steady;      /* the commit stream is caught up: quiet groups are not asked (steady_decide) */
+	bool stream_wait; /* --once, stream still loading: described groups park (stream_offsets) */
 	size_t n_parked;
 	size_t warm_cap;
 };
@@ -592,7 +592,8 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 	struct group_work **by = NULL;
 	size_t nb = 0;
 	if (rd_kafka_event_error(ev)) {
-		refresh_errors_add(&st->s->error, "ListGroups (broker %d): %s", (int)broker, rd_kafka_event_error_string(ev));
+		refresh_errors_add(&st->s->error, "ListGroups (broker %d): %s", (int)broker,
+				   rd_kafka_event_error_string(ev));
 		st->list_failed = true;
 	} else {
 		const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
@@ -694,8 +695,7 @@ static bool probe_next_broker(struct stage2 *st, struct group_work *gw)
 
 static bool stream_instead(struct stage2 *st, struct group_work *gw, const rd_kafka_ConsumerGroupDescription_t *d);
 
-static void on_describe(struct stage2 *st, struct kept_event *ke, const struct lt_ticket *t,
-			struct work_set *ws)
+static void on_describe(struct stage2 *st, struct kept_event *ke, const struct lt_ticket *t, struct work_set *ws)
 {
 	rd_kafka_event_t *ev = ke->ev;
 	struct group_work **batch = xcalloc(t->n + 1, sizeof *batch);
@@ -711,8 +711,8 @@ static void on_describe(struct stage2 *st, struct kept_event *ke, const struct l
 				describe_failed(batch[i], rd_kafka_event_error_string(ev));
 	} else {
 		size_t n = 0;
-		const rd_kafka_ConsumerGroupDescription_t **d =
-			rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
+		const rd_kafka_ConsumerGroupDescription_t **d = rd_kafka_DescribeConsumerGroups_result_groups(
+			rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
 		for (size_t i = 0; i < n; i++) {
 			struct group_work *gw = work_find(ws, rd_kafka_ConsumerGroupDescription_group_id(d[i]));
 			if (!gw || gw->desc_done)
@@ -805,8 +805,7 @@ static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t
  * describe answers as Dead with nothing waits for ListGroups (warm groups are described before the
  * list arrives): it may be a live consumer-protocol group (group_view.h). refresh_run builds the
  * groups still waiting when the stage ends. */
-static void build_if_complete(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev,
-			      struct group_work *gw)
+static void build_if_complete(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev, struct group_work *gw)
 {
 	if (gw->built || gw->error || !gw->desc || !(gw->off || gw->off_stream))
 		return;
@@ -843,8 +842,9 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 	if (!rc->q)
 		rc->q = rd_kafka_queue_new(client_rk(rc->client));
 	rd_kafka_queue_t *q = rc->q;
-	struct stage2 st = { .rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline, .md = md,
-			     .steady = steady };
+	struct stage2 st = {
+		.rc = rc, .s = s, .rk = client_rk(rc->client), .q = q, .deadline = deadline, .md = md, .steady = steady
+	};
 
 	/* ListGroups, one call per broker of this refresh's metadata (on_list), with a third of the timeout:
 	 * a broker that does not answer must not hold the refresh. */
@@ -919,9 +919,7 @@ again:
 			release_event(ke, false);
 			break;
 		}
-		default:
-			rd_kafka_event_destroy(ev);
-			break;
+		default: rd_kafka_event_destroy(ev); break;
 		}
 		ticket_free(rc, t);
 		if (!stopping(stop))
@@ -936,14 +934,16 @@ again:
 	const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
 	for (int i = 0; i < md->broker_cnt; i++)
 		if (!st.list_answered[i])
-			refresh_errors_add(&s->error, "ListGroups (broker %d): %s", (int)md->brokers[i].id, why_missing);
+			refresh_errors_add(&s->error, "ListGroups (broker %d): %s", (int)md->brokers[i].id,
+					   why_missing);
 	free(st.list_answered);
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
 		if (!gw->desc_sent && gw->warm) /* still waiting for its turn in the window */
 			set_error(gw, "DescribeGroups", why_missing);
 		else if (!gw->desc_sent)
-			set_error(gw, "DescribeGroups", "not asked: its coordinator is unknown and a broker did not list its "
+			set_error(gw, "DescribeGroups",
+				  "not asked: its coordinator is unknown and a broker did not list its "
 				  "groups");
 		else if (!gw->desc_done)
 			set_error(gw, "DescribeGroups", why_missing);
@@ -1055,8 +1055,7 @@ static lt_group_view view_of_work(const struct work_set *ws, const lt_snapshot *
  * without a member id works for both group types. */
 static void verify_group(const struct work_set *ws, const lt_group *g);
 
-static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev,
-			const struct group_work *gw)
+static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev, const struct group_work *gw)
 {
 	const rd_kafka_ConsumerGroupDescription_t *d = gw->desc;
 	const rd_kafka_topic_partition_list_t *offs = gw->off ? rd_kafka_group_result_partitions(gw->off) : NULL;
@@ -1085,9 +1084,9 @@ static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snap
 	g->coordinator = coord ? rd_kafka_Node_id(coord) : -1;
 	for (size_t m = 0; m < n_members; m++) {
 		const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, m);
-		lt_member *lm = group_add_member(g, rd_kafka_MemberDescription_consumer_id(md),
-						 rd_kafka_MemberDescription_client_id(md),
-						 rd_kafka_MemberDescription_host(md));
+		lt_member *lm =
+			group_add_member(g, rd_kafka_MemberDescription_consumer_id(md),
+					 rd_kafka_MemberDescription_client_id(md), rd_kafka_MemberDescription_host(md));
 		lm->instance_id = xstrdup(rd_kafka_MemberDescription_group_instance_id(md));
 		const rd_kafka_MemberAssignment_t *ma = rd_kafka_MemberDescription_assignment(md);
 		const rd_kafka_topic_partition_list_t *ap = ma ? rd_kafka_MemberAssignment_partitions(ma) : NULL;
@@ -1247,7 +1246,8 @@ static bool steady_sync(struct lt_refresh_ctx *rc, int64_t deadline, const bool 
 	bool ok = false;
 	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
 		snprintf(rc->steady_note, sizeof rc->steady_note,
-			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC, rd_kafka_err2str(e));
+			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC,
+			 rd_kafka_err2str(e));
 	} else {
 		int64_t half = now_mono_ms() + (sync_deadline - now_mono_ms()) / 2;
 		while (!(ok = commit_reader_reached(rc->reader, end, n)) && now_mono_ms() < half && !stopping(stop)) {
@@ -1387,8 +1387,8 @@ static bool stream_offsets(struct lt_refresh_ctx *rc, struct group_work *gw)
 {
 	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
 	lt_commit_group_stats gs;
-	bool ok = commit_stream_group_stats(cs, gw->name, now_wall_ms(), &gs) == 0 && !gs.new_protocol &&
-		  !gs.deleted && gs.n_expired == 0 && !(gs.has_expiry && gs.expires_in_ms <= 0);
+	bool ok = commit_stream_group_stats(cs, gw->name, now_wall_ms(), &gs) == 0 && !gs.new_protocol && !gs.deleted &&
+		  gs.n_expired == 0 && !(gs.has_expiry && gs.expires_in_ms <= 0);
 	struct live_list l = { 0 };
 	if (ok)
 		commit_stream_each_commit(cs, gw->name, collect_live, &l);
@@ -1398,8 +1398,10 @@ static bool stream_offsets(struct lt_refresh_ctx *rc, struct group_work *gw)
 	for (size_t i = 0; ok && i < l.n; i++) {
 		if (l.c[i].offset < 0)
 			continue;
-		gw->soff[gw->n_soff++] = (struct stream_off){ .topic = xstrdup(l.c[i].topic), .partition = l.c[i].partition,
-							      .leader_epoch = l.c[i].leader_epoch, .offset = l.c[i].offset };
+		gw->soff[gw->n_soff++] = (struct stream_off){ .topic = xstrdup(l.c[i].topic),
+							      .partition = l.c[i].partition,
+							      .leader_epoch = l.c[i].leader_epoch,
+							      .offset = l.c[i].offset };
 	}
 	commit_reader_unlock(rc->reader);
 	free(l.c);
@@ -1456,8 +1458,8 @@ static bool stream_caught_up(struct lt_refresh_ctx *rc, int64_t deadline, const 
 	int64_t *end = xcalloc((size_t)n, sizeof *end);
 	bool ok = high_watermarks(rc, end, n, refresh_remaining_ms(until)) == RD_KAFKA_RESP_ERR_NO_ERROR &&
 		  commit_reader_reached(rc->reader, end, n);
-	rd_kafka_resp_err_t e = ok ? RD_KAFKA_RESP_ERR_NO_ERROR
-				   : commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(until));
+	rd_kafka_resp_err_t e =
+		ok ? RD_KAFKA_RESP_ERR_NO_ERROR : commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(until));
 	while (e == RD_KAFKA_RESP_ERR_NO_ERROR && !(ok = commit_reader_reached(rc->reader, end, n)) &&
 	       refresh_remaining_ms(until) > 0 && !stopping(stop)) {
 		struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
@@ -1466,7 +1468,8 @@ static bool stream_caught_up(struct lt_refresh_ctx *rc, int64_t deadline, const 
 	free(end);
 	if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
 		snprintf(rc->steady_note, sizeof rc->steady_note,
-			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC, rd_kafka_err2str(e));
+			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC,
+			 rd_kafka_err2str(e));
 	else if (!ok)
 		snprintf(rc->steady_note, sizeof rc->steady_note,
 			 "commit stream behind (not caught up with %s within %d ms): committed offsets polled",
@@ -1549,7 +1552,8 @@ static void verify_group(const struct work_set *ws, const lt_group *g)
 	for (size_t i = 0; i < l.n; i++) {
 		const lt_partition *p = NULL;
 		for (size_t k = 0; k < g->n_partitions && !p; k++)
-			if (g->partitions[k].partition == l.c[i].partition && strcmp(g->partitions[k].topic, l.c[i].topic) == 0)
+			if (g->partitions[k].partition == l.c[i].partition &&
+			    strcmp(g->partitions[k].topic, l.c[i].topic) == 0)
 				p = &g->partitions[k];
 		if (l.c[i].offset >= 0 && p && p->committed >= 0)
 			polled--;
@@ -1613,8 +1617,10 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 	memset(&rc->stats, 0, sizeof rc->stats);
 	bool steady = steady_sync(rc, admin_deadline, stop);
 	rc->stats.steady = steady;
-	struct work_set ws = { .commit_epochs = rc->commit_epochs, .verify = steady ? rc->reader : NULL,
-			       .taken_at_ms = s->taken_at_ms, .stats = &rc->stats };
+	struct work_set ws = { .commit_epochs = rc->commit_epochs,
+			       .verify = steady ? rc->reader : NULL,
+			       .taken_at_ms = s->taken_at_ms,
+			       .stats = &rc->stats };
 	struct event_keep keep = { 0 };
 	groups_stage(rc, s, md, admin_deadline, stop, &ws, &keep, steady);
 	if (steady && rc->stats.mismatches > 0) {
@@ -1660,8 +1666,8 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		}
 	}
 	if (n_unauth)
-		refresh_errors_add(&s->error, "%zu group%s not authorized (Describe on the group denied): %s%s", n_unauth,
-				   n_unauth == 1 ? "" : "s", unauth_names, n_unauth > 3 ? ", ..." : "");
+		refresh_errors_add(&s->error, "%zu group%s not authorized (Describe on the group denied): %s%s",
+				   n_unauth, n_unauth == 1 ? "" : "s", unauth_names, n_unauth > 3 ? ", ..." : "");
 	keep_free(&keep);
 	steady_remember(rc, &ws);
 	work_free(&ws);

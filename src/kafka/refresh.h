@@ -35,9 +35,9 @@ struct lt_refresh_ctx {
 	regex_t *include, *exclude;
 	size_t n_extra;
 	char **extra;
-	lt_snapshot *prev;         /* the previous refresh's snapshot (stale data comes from here) */
+	lt_snapshot *prev; /* the previous refresh's snapshot (stale data comes from here) */
 	uint64_t seq;
-	size_t n_known_brokers;    /* broker ids ever seen in metadata: brokers_total */
+	size_t n_known_brokers; /* broker ids ever seen in metadata: brokers_total */
 	int32_t *known_brokers;
 	rd_kafka_queue_t *q;       /* admin results; kept across refreshes, so late answers land here */
 	struct lt_ticket *tickets; /* requests sent and not answered yet (refresh.c) */
@@ -47,19 +47,19 @@ struct lt_refresh_ctx {
 	 * live and caught up, a quiet group is built from the last snapshot and the stream's commits, with
 	 * no DescribeGroups or OffsetFetch; a slice of the groups per refresh is asked in full (the sweep,
 	 * which also verifies the stream). */
-	lt_commit_reader *reader;  /* the commit stream, NULL when off */
-	int interval_ms;           /* refresh interval: the sweep covers every group once per LT_SWEEP_MS */
-	bool full_poll;            /* never steady (LAGTOP_FULL_POLL=1: the test hook comparing both ways) */
-	bool one_shot;             /* --once: a described group's OffsetFetch waits for the stream (refresh.c) */
-	struct lt_steady *steady;  /* state kept across refreshes (refresh.c) */
-	char steady_note[200];     /* why the last refresh polled although the stream is live, "" if it did not */
-	struct lt_refresh_stats {  /* what the last refresh did (LAGTOP_REFRESH_STATS=1 prints it) */
-		bool steady;           /* committed offsets came from the stream */
-		size_t from_stream;    /* groups built from the last snapshot and the stream */
-		size_t described;      /* groups described (DescribeGroups) */
-		size_t fetched;        /* groups whose offsets were fetched (OffsetFetch) */
-		size_t verified;       /* of those, compared with the stream */
-		size_t mismatches;     /* partitions where OffsetFetch and the stream disagreed */
+	lt_commit_reader *reader;   /* the commit stream, NULL when off */
+	int interval_ms;            /* refresh interval: the sweep covers every group once per LT_SWEEP_MS */
+	bool full_poll;             /* never steady (LAGTOP_FULL_POLL=1: the test hook comparing both ways) */
+	bool one_shot;              /* --once: a described group's OffsetFetch waits for the stream (refresh.c) */
+	struct lt_steady *steady;   /* state kept across refreshes (refresh.c) */
+	char steady_note[200];      /* why the last refresh polled although the stream is live, "" if it did not */
+	struct lt_refresh_stats {   /* what the last refresh did (LAGTOP_REFRESH_STATS=1 prints it) */
+		bool steady;        /* committed offsets came from the stream */
+		size_t from_stream; /* groups built from the last snapshot and the stream */
+		size_t described;   /* groups described (DescribeGroups) */
+		size_t fetched;     /* groups whose offsets were fetched (OffsetFetch) */
+		size_t verified;    /* of those, compared with the stream */
+		size_t mismatches;  /* partitions where OffsetFetch and the stream disagreed */
 	} stats;
 };
 
@@ -69,8 +69,8 @@ struct lt_refresh_ctx {
 
 enum {
 	LT_REFRESH_OK = 0,
-	LT_REFRESH_PARTIAL,        /* some requests failed: see the snapshot's and groups' errors */
-	LT_REFRESH_UNREACHABLE,    /* no metadata within the timeout: the cluster cannot be reached */
+	LT_REFRESH_PARTIAL,     /* some requests failed: see the snapshot's and groups' errors */
+	LT_REFRESH_UNREACHABLE, /* no metadata within the timeout: the cluster cannot be reached */
 };
 
 /* Builds a snapshot (observed fields only; model_enrich is the caller's job). *out is always set.

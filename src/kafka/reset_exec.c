@@ -65,14 +65,14 @@ rd_kafka_AdminOptions_t *reset_admin_options(lt_reset_conn *c, rd_kafka_admin_op
 
 /* Waits for the admin result of `type` on q, at most the connection's timeout. NULL with err on timeout
  * or a request-level error. */
-rd_kafka_event_t *reset_wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
-				     const char *what, char *err, size_t errlen)
+rd_kafka_event_t *reset_wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type, const char *what,
+				    char *err, size_t errlen)
 {
 	return reset_wait_result_err(c, q, type, what, NULL, err, errlen);
 }
 
 rd_kafka_event_t *reset_wait_result_err(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
-					 const char *what, rd_kafka_resp_err_t *event_err, char *err, size_t errlen)
+					const char *what, rd_kafka_resp_err_t *event_err, char *err, size_t errlen)
 {
 	/* the monotonic clock: a wall-clock step must not cut a wait short (or stretch it) */
 	int64_t deadline = now_mono_ms() + c->timeout_ms;
@@ -130,7 +130,8 @@ static lt_group_listing read_listing(lt_reset_conn *c, const char *group, char *
 	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
 	rd_kafka_ListConsumerGroups(c->rk, o, q);
 	rd_kafka_AdminOptions_destroy(o);
-	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT, "ListGroups", why, whylen);
+	rd_kafka_event_t *ev =
+		reset_wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT, "ListGroups", why, whylen);
 	rd_kafka_queue_destroy(q);
 	if (!ev)
 		return l;
@@ -149,8 +150,8 @@ static lt_group_listing read_listing(lt_reset_conn *c, const char *group, char *
 		if (n_err == 0)
 			l.kind = LT_LISTING_ABSENT;
 		else
-			err_set(why, whylen, "ListGroups: %zu broker%s did not answer (%s)", n_err, n_err == 1 ? "" : "s",
-				rd_kafka_error_string(errs[0]));
+			err_set(why, whylen, "ListGroups: %zu broker%s did not answer (%s)", n_err,
+				n_err == 1 ? "" : "s", rd_kafka_error_string(errs[0]));
 	}
 	rd_kafka_event_destroy(ev);
 	return l;
@@ -167,8 +168,8 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 	rd_kafka_queue_t *q = rd_kafka_queue_new(c->rk);
 	rd_kafka_DescribeConsumerGroups(c->rk, groups, 1, o, q);
 	rd_kafka_AdminOptions_destroy(o);
-	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT, "describing the group",
-					   err, sizeof err);
+	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
+						 "describing the group", err, sizeof err);
 	rd_kafka_queue_destroy(q);
 	if (!ev) {
 		reset_input_set_error(in, err);
@@ -207,19 +208,24 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 			in->members_unreadable = v.members_unreadable;
 			in->group_exists = !(not_found && v.state == LT_GROUP_DEAD);
 			if (v.state == LT_GROUP_UNKNOWN && listing.kind == LT_LISTING_UNKNOWN) {
-				snprintf(err, sizeof err, "it describes as Dead, as a consumer-protocol group does, and "
-					 "ListGroups could not confirm it: %s", why[0] ? why : "no answer");
+				snprintf(err, sizeof err,
+					 "it describes as Dead, as a consumer-protocol group does, and "
+					 "ListGroups could not confirm it: %s",
+					 why[0] ? why : "no answer");
 				reset_input_set_error(in, err);
 			} else if (v.state == LT_GROUP_UNKNOWN && v.type == LT_GTYPE_CONSUMER) {
-				reset_input_set_error(in, "a consumer-protocol group in a state this librdkafka cannot name, "
-							  "such as Assigning or Reconciling");
+				reset_input_set_error(
+					in, "a consumer-protocol group in a state this librdkafka cannot name, "
+					    "such as Assigning or Reconciling");
 			} else if (v.state == LT_GROUP_UNKNOWN && !v.members_unreadable) {
 				reset_input_set_error(in, "the broker reported the state as Unknown");
 			}
 			for (size_t i = 0; !not_found && i < desc.n_members; i++) {
-				const rd_kafka_MemberDescription_t *m = rd_kafka_ConsumerGroupDescription_member(d[0], i);
+				const rd_kafka_MemberDescription_t *m =
+					rd_kafka_ConsumerGroupDescription_member(d[0], i);
 				reset_input_member(in, rd_kafka_MemberDescription_consumer_id(m),
-						   rd_kafka_MemberDescription_client_id(m), rd_kafka_MemberDescription_host(m));
+						   rd_kafka_MemberDescription_client_id(m),
+						   rd_kafka_MemberDescription_host(m));
 			}
 		}
 	}
@@ -228,7 +234,7 @@ void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *
 
 /* The group's committed offsets (every partition when parts is NULL). Calls cb for each committed one. */
 int reset_read_committed(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
-			  void (*cb)(void *, const char *, int32_t, int64_t), void *arg, char *err, size_t errlen)
+			 void (*cb)(void *, const char *, int32_t, int64_t), void *arg, char *err, size_t errlen)
 {
 	rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(group, parts);
 	rd_kafka_AdminOptions_t *o = reset_admin_options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
@@ -237,7 +243,7 @@ int reset_read_committed(lt_reset_conn *c, const char *group, const rd_kafka_top
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
 	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
-					   "reading committed offsets", err, errlen);
+						 "reading committed offsets", err, errlen);
 	rd_kafka_queue_destroy(q);
 	if (!ev)
 		return -1;
@@ -309,8 +315,7 @@ rd_kafka_event_t *reset_offset_delete(lt_reset_conn *c, const char *group, const
 }
 
 /* Metadata of every topic (one request); marks the wanted topics and their partitions in `in`. */
-static int read_metadata(lt_reset_conn *c, char **topics, size_t n_topics, lt_reset_input *in, char *err,
-			 size_t errlen)
+static int read_metadata(lt_reset_conn *c, char **topics, size_t n_topics, lt_reset_input *in, char *err, size_t errlen)
 {
 	const struct rd_kafka_metadata *md = NULL;
 	rd_kafka_resp_err_t e = rd_kafka_metadata(c->rk, 1, NULL, &md, c->timeout_ms);
@@ -423,7 +428,7 @@ struct outcome {
 	size_t n_authz;    /* partitions refused for authorization (among n_failed) */
 	char *group_error; /* the first group-level error, NULL if none */
 	bool group_refused;
-	bool group_authz;  /* the group-level error is an authorization failure */
+	bool group_authz; /* the group-level error is an authorization failure */
 };
 
 static void outcome_group_error(struct outcome *o, char *msg, bool refused)
@@ -492,9 +497,9 @@ static void commit_offsets(lt_reset_conn *c, const lt_reset_plan *plan, lt_reset
 	rd_kafka_AlterConsumerGroupOffsets(c->rk, &req, 1, opt, q);
 	rd_kafka_AdminOptions_destroy(opt);
 	rd_kafka_AlterConsumerGroupOffsets_destroy(req);
-	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
-					   "committing offsets (its outcome is unknown: see the offsets read back)", err,
-					   sizeof err);
+	rd_kafka_event_t *ev = reset_wait_result(
+		c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
+		"committing offsets (its outcome is unknown: see the offsets read back)", err, sizeof err);
 	rd_kafka_queue_destroy(q);
 	if (!ev) {
 		outcome_group_error(o, xstrdup(err), false);
@@ -519,9 +524,11 @@ static void delete_offsets(lt_reset_conn *c, const lt_reset_plan *plan, lt_reset
 			rd_kafka_topic_partition_list_add(l, plan->rows[i].topic, plan->rows[i].partition);
 	char err[1024];
 	rd_kafka_resp_err_t ev_err = RD_KAFKA_RESP_ERR_NO_ERROR;
-	rd_kafka_event_t *ev = reset_offset_delete(c, plan->group, l,
-						   "deleting committed offsets (its outcome is unknown: see the offsets "
-						   "read back)", &ev_err, err, sizeof err);
+	rd_kafka_event_t *ev =
+		reset_offset_delete(c, plan->group, l,
+				    "deleting committed offsets (its outcome is unknown: see the offsets "
+				    "read back)",
+				    &ev_err, err, sizeof err);
 	rd_kafka_topic_partition_list_destroy(l);
 	if (!ev) {
 		outcome_group_error(o, xstrdup(err), false);
@@ -565,7 +572,6 @@ static void audit_value(lt_strbuf *b, const char *key, const char *v)
 			sb_printf(b, "%c", *p);
 	}
 }
-
 
 static void audit(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc, lt_reset_result *res,
 		  const char *result_word)
@@ -699,17 +705,19 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 
 	const char *word;
 	if (group_refused || (n_refused && n_refused + n_failed == res->n_parts && !group_error)) {
-		result_set(res, LT_EXEC_REFUSED,
-			   xasprintf("The broker refused the commit: a member joined group '%s' between the preview and "
-				     "the commit (%s). Nothing was changed by this commit.",
-				     plan->group, group_error ? group_error : "UNKNOWN_MEMBER_ID"));
+		result_set(
+			res, LT_EXEC_REFUSED,
+			xasprintf("The broker refused the commit: a member joined group '%s' between the preview and "
+				  "the commit (%s). Nothing was changed by this commit.",
+				  plan->group, group_error ? group_error : "UNKNOWN_MEMBER_ID"));
 		word = "refused-by-broker";
 	} else if (group_authz || (n_authz && n_authz == res->n_parts)) {
 		/* e.g. a principal with Describe but not Read on the group: the broker commits nothing. */
-		result_set(res, LT_EXEC_FAILED,
-			   xasprintf("The broker refused the commit: not authorized (%s; committing needs Read on group "
-				     "'%s' and Read on its topics). Nothing was applied: the offsets are unchanged.",
-				     group_error ? group_error : res->parts[0].error, plan->group));
+		result_set(
+			res, LT_EXEC_FAILED,
+			xasprintf("The broker refused the commit: not authorized (%s; committing needs Read on group "
+				  "'%s' and Read on its topics). Nothing was applied: the offsets are unchanged.",
+				  group_error ? group_error : res->parts[0].error, plan->group));
 		word = "not-authorized";
 	} else if (group_error) {
 		result_set(res, LT_EXEC_FAILED, xasprintf("%s", group_error));
@@ -717,7 +725,8 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	} else if (n_refused + n_failed == res->n_parts) {
 		result_set(res, LT_EXEC_FAILED,
 			   xasprintf("none of the %zu partitions was committed (see the per-partition errors): nothing "
-				     "was applied", res->n_parts));
+				     "was applied",
+				     res->n_parts));
 		word = "failed";
 	} else if (n_refused || n_failed) {
 		result_set(res, LT_EXEC_FAILED,
@@ -741,8 +750,10 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 				     n_commits, n_commits == 1 ? "" : "s", plan->n_deletes));
 		word = "executed";
 	} else {
-		result_set(res, LT_EXEC_EXECUTED, xasprintf("committed %zu partition%s; every offset reads back as "
-							    "planned", res->n_parts, res->n_parts == 1 ? "" : "s"));
+		result_set(res, LT_EXEC_EXECUTED,
+			   xasprintf("committed %zu partition%s; every offset reads back as "
+				     "planned",
+				     res->n_parts, res->n_parts == 1 ? "" : "s"));
 		word = "executed";
 	}
 	free(group_error);

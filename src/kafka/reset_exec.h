@@ -38,20 +38,20 @@ int reset_exec_gather(lt_reset_conn *c, const lt_reset_request *rq, lt_reset_inp
 
 /* What a preview came to: a plan, the guard's refusal, or an error. */
 typedef enum {
-	LT_PREVIEW_PLANNED = 0,  /* plan is set: the guard lets it through */
-	LT_PREVIEW_REFUSED,      /* the guard refused (message: kafka-consumer-groups' sentence and the members);
-				    nothing was planned */
-	LT_PREVIEW_NO_ANSWER,    /* the cluster did not answer what the planner needs (message) */
-	LT_PREVIEW_NOT_PLANNED,  /* the planner could not plan (message; cluster_fault: the cluster's answer is
-				    why, e.g. a partition without a leader, rather than the request) */
+	LT_PREVIEW_PLANNED = 0, /* plan is set: the guard lets it through */
+	LT_PREVIEW_REFUSED,     /* the guard refused (message: kafka-consumer-groups' sentence and the members);
+				   nothing was planned */
+	LT_PREVIEW_NO_ANSWER,   /* the cluster did not answer what the planner needs (message) */
+	LT_PREVIEW_NOT_PLANNED, /* the planner could not plan (message; cluster_fault: the cluster's answer is
+				   why, e.g. a partition without a leader, rather than the request) */
 } lt_preview_status;
 
 typedef struct lt_reset_preview {
 	lt_preview_status status;
-	lt_reset_plan *plan;     /* PLANNED: owned by the preview until taken (set it NULL) */
-	char *message;           /* otherwise: why, possibly several lines */
-	bool cluster_fault;      /* the cluster, not the request, is why there is no plan: exit status 1, not 2 */
-	lt_group_state state;    /* the group's state as read (LT_GROUP_UNKNOWN if it could not be) */
+	lt_reset_plan *plan;  /* PLANNED: owned by the preview until taken (set it NULL) */
+	char *message;        /* otherwise: why, possibly several lines */
+	bool cluster_fault;   /* the cluster, not the request, is why there is no plan: exit status 1, not 2 */
+	lt_group_state state; /* the group's state as read (LT_GROUP_UNKNOWN if it could not be) */
 } lt_reset_preview;
 
 /* The preview of rq: gather, guard, plan, in that order. Always fills out; returns its status. */
@@ -64,30 +64,30 @@ void reset_preview_free(lt_reset_preview *p);
 void reset_exec_read_state(lt_reset_conn *c, const char *group, lt_reset_input *in);
 
 typedef enum {
-	LT_EXEC_EXECUTED = 0,   /* committed, and every partition reads back as planned */
-	LT_EXEC_REFUSED,        /* the guard (state re-read) or the broker (a member joined) refused */
-	LT_EXEC_FAILED,         /* cluster or local I/O error (e.g. the backup could not be written) */
-	LT_EXEC_MISMATCH,       /* committed, but some partition does not read back as planned */
+	LT_EXEC_EXECUTED = 0, /* committed, and every partition reads back as planned */
+	LT_EXEC_REFUSED,      /* the guard (state re-read) or the broker (a member joined) refused */
+	LT_EXEC_FAILED,       /* cluster or local I/O error (e.g. the backup could not be written) */
+	LT_EXEC_MISMATCH,     /* committed, but some partition does not read back as planned */
 } lt_exec_status;
 
 typedef struct lt_reset_part_result {
 	char *topic;
 	int32_t partition;
 	int64_t planned;
-	int64_t after;          /* committed offset read back, LT_OFFSET_NONE if none / unread */
-	char *error;            /* the broker's error for this partition, NULL if none */
-	bool refused;           /* the error means "the group is not empty" (UNKNOWN_MEMBER_ID, ...) */
-	bool matches;           /* after == planned */
+	int64_t after; /* committed offset read back, LT_OFFSET_NONE if none / unread */
+	char *error;   /* the broker's error for this partition, NULL if none */
+	bool refused;  /* the error means "the group is not empty" (UNKNOWN_MEMBER_ID, ...) */
+	bool matches;  /* after == planned */
 } lt_reset_part_result;
 
 typedef struct lt_reset_result {
 	lt_exec_status status;
-	char *message;          /* what happened, possibly several lines (guard text, error) */
-	char *backup_path;      /* NULL if no backup was written */
-	bool committed;         /* the commit request was sent and accepted at least in part */
+	char *message;     /* what happened, possibly several lines (guard text, error) */
+	char *backup_path; /* NULL if no backup was written */
+	bool committed;    /* the commit request was sent and accepted at least in part */
 	size_t n_parts;
 	lt_reset_part_result *parts;
-	char *audit_error;      /* the audit line could not be written (reported, not fatal) */
+	char *audit_error; /* the audit line could not be written (reported, not fatal) */
 } lt_reset_result;
 
 /* Commits plan for plan->group: re-reads the state (guard), reads the current committed offsets and writes

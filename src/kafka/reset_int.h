@@ -11,7 +11,7 @@
 
 struct lt_reset_conn {
 	lt_client *cl;
-	rd_kafka_t *rk;         /* owned by cl */
+	rd_kafka_t *rk; /* owned by cl */
 	int timeout_ms;
 	char *cluster;
 };
@@ -22,8 +22,8 @@ rd_kafka_AdminOptions_t *reset_admin_options(lt_reset_conn *c, rd_kafka_admin_op
 
 /* Waits for the admin result of `type` on q, at most the connection's timeout. NULL with err on timeout
  * or a request-level error. */
-rd_kafka_event_t *reset_wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,
-				    const char *what, char *err, size_t errlen);
+rd_kafka_event_t *reset_wait_result(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type, const char *what,
+				    char *err, size_t errlen);
 /* The same, but an event carrying an error is returned too, its code in *event_err (err says it): librdkafka
  * 2.0.2 reports a group-level OffsetDelete error (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP) that way. */
 rd_kafka_event_t *reset_wait_result_err(lt_reset_conn *c, rd_kafka_queue_t *q, rd_kafka_event_type_t type,

@@ -55,8 +55,9 @@ int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen)
 	} else if (home && home[0] == '/') {
 		n = snprintf(out, len, "%s/.local/state/lagtop", home);
 	} else {
-		return err_set(err, errlen, "neither XDG_STATE_HOME nor HOME is set to an absolute path: nowhere to "
-					 "keep backups");
+		return err_set(err, errlen,
+			       "neither XDG_STATE_HOME nor HOME is set to an absolute path: nowhere to "
+			       "keep backups");
 	}
 	if (n < 0 || (size_t)n + sizeof "/backups/" + 300 > len)
 		return err_set(err, errlen, "state directory path too long");
@@ -137,8 +138,8 @@ static void fsync_dir(const char *dir)
 	}
 }
 
-int reset_backup_write(const char *group, int64_t now_ms, const char *csv, char *path_out, size_t pathlen,
-		       char *err, size_t errlen)
+int reset_backup_write(const char *group, int64_t now_ms, const char *csv, char *path_out, size_t pathlen, char *err,
+		       size_t errlen)
 {
 	char dir[4096], enc[1024], when[40];
 	if (reset_store_dir(dir, sizeof dir, 1, err, errlen))

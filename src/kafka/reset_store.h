@@ -21,8 +21,8 @@
 int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen);
 
 /* Writes csv as a new backup of group taken at now_ms; the path goes to path_out. */
-int reset_backup_write(const char *group, int64_t now_ms, const char *csv, char *path_out, size_t pathlen,
-		       char *err, size_t errlen);
+int reset_backup_write(const char *group, int64_t now_ms, const char *csv, char *path_out, size_t pathlen, char *err,
+		       size_t errlen);
 
 /* The newest backup of group: 0 with its path, 1 if there is none, -1 on error. */
 int reset_backup_newest(const char *group, char *path_out, size_t pathlen, char *err, size_t errlen);

@@ -27,7 +27,7 @@ typedef enum {
 	/* groups pane */
 	LT_COL_GROUP = 0,
 	LT_COL_STATE,
-	LT_COL_TYPE,         /* classic / consumer (KIP-848) */
+	LT_COL_TYPE, /* classic / consumer (KIP-848) */
 	LT_COL_MEMBERS,
 	LT_COL_TOPICS,
 	LT_COL_PARTITIONS,
@@ -36,7 +36,7 @@ typedef enum {
 	LT_COL_CONSUME_RATE,
 	LT_COL_TREND,
 	LT_COL_STATUS,
-	LT_COL_LAST_COMMIT,  /* from the commit stream (__consumer_offsets) */
+	LT_COL_LAST_COMMIT, /* from the commit stream (__consumer_offsets) */
 	LT_COL_EXPIRES,
 	/* partitions pane */
 	LT_COL_TOPIC,
@@ -54,7 +54,7 @@ typedef enum {
 	LT_COL_P_LAST_COMMIT, /* from the commit stream (__consumer_offsets) */
 	LT_COL_COMMITS_PER_MIN,
 	LT_COL_UNMOVED,
-	LT_COL_POSITION,      /* the consumer's own position, from the metrics it publishes */
+	LT_COL_POSITION, /* the consumer's own position, from the metrics it publishes */
 	LT_COL_UNCOMMITTED,
 	/* topics pane (topic_view.h) */
 	LT_COL_T_TOPIC,
@@ -78,8 +78,8 @@ typedef enum {
 
 struct lt_topic_stats;
 typedef struct lt_row {
-	const lt_group *group;    /* NULL for a topic row */
-	const lt_partition *part; /* NULL for a group row */
+	const lt_group *group;              /* NULL for a topic row */
+	const lt_partition *part;           /* NULL for a group row */
 	const struct lt_topic_stats *topic; /* topic rows and a topic's group rows (topic_view.h); else NULL */
 } lt_row;
 
@@ -100,16 +100,16 @@ typedef struct lt_sort_key {
  * row and its accessors (doc/ARCHITECTURE.md, "How to add a column"). Sorting, the help screen,
  * the layout and the detail view all read this; nothing else switches on a column id. */
 typedef struct lt_column {
-	lt_col_id id;        /* its index in the table */
+	lt_col_id id; /* its index in the table */
 	lt_row_kind kind;
-	const char *name;    /* stable config name, e.g. "lag", "max-time-lag" */
-	const char *title;   /* header text, e.g. "LAG" */
-	int width;           /* preferred width in cells */
-	int priority;        /* lower is dropped first when the terminal is narrow; 100 = never dropped */
+	const char *name;  /* stable config name, e.g. "lag", "max-time-lag" */
+	const char *title; /* header text, e.g. "LAG" */
+	int width;         /* preferred width in cells */
+	int priority;      /* lower is dropped first when the terminal is narrow; 100 = never dropped */
 	bool align_right;
-	bool default_desc;   /* first sort on this column is descending (lag, rates) */
+	bool default_desc;    /* first sort on this column is descending (lag, rates) */
 	bool exact_when_fits; /* the dashboard shows format(exact=true) when it fits (offsets, counts) */
-	const char *help;    /* one line for the help screen and the man page */
+	const char *help;     /* one line for the help screen and the man page */
 	lt_key_kind key_kind; /* which member of lt_sort_key key() fills (LT_KEY_INT unless said) */
 	/* The row's sort key; NULL: the column does not sort. Called only with rows of the column's
 	 * kind (a partition column never sees a group row). */
@@ -153,8 +153,8 @@ lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group
 /* Identity of a row that survives refreshes and re-sorts: "group" or "group\0topic\0partition"
  * compared with row_key_equal; a topic row is (NULL, topic, -1), a topic's group row (group, topic, -1). */
 typedef struct lt_row_key {
-	char *group;      /* NULL for topic rows */
-	char *topic;      /* NULL for group rows */
+	char *group;       /* NULL for topic rows */
+	char *topic;       /* NULL for group rows */
 	int32_t partition; /* -1 unless a partition row */
 } lt_row_key;
 void row_key_set(lt_row_key *k, const lt_row *r);
@@ -162,10 +162,10 @@ bool row_key_equal(const lt_row_key *k, const lt_row *r);
 void row_key_clear(lt_row_key *k);
 
 /* Human formatting shared by every output. All write "-" for unknown values. */
-void format_count(int64_t v, char *buf, size_t len);         /* 999, 1.2K, 3.4M, 5.6G, 7.8T */
-void format_duration_ms(int64_t ms, char *buf, size_t len);  /* 0s, 59s, 3m07s, 3h04m, 2d03h */
-void format_rate(double per_s, char *buf, size_t len);       /* 0/s, 12/s, 1.2K/s */
-void format_per_min(double per_min, char *buf, size_t len);  /* 0, 0.2, 12, 1.2K (commits per minute) */
+void format_count(int64_t v, char *buf, size_t len);        /* 999, 1.2K, 3.4M, 5.6G, 7.8T */
+void format_duration_ms(int64_t ms, char *buf, size_t len); /* 0s, 59s, 3m07s, 3h04m, 2d03h */
+void format_rate(double per_s, char *buf, size_t len);      /* 0/s, 12/s, 1.2K/s */
+void format_per_min(double per_min, char *buf, size_t len); /* 0, 0.2, 12, 1.2K (commits per minute) */
 /* Exact forms (the detail view, exact=true): "3h04m07.123s", "1234.57/s". */
 void format_duration_exact(int64_t ms, char *buf, size_t len);
 void format_rate_exact(double per_s, char *buf, size_t len);

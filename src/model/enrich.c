@@ -28,12 +28,12 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 	p->time_lag_ms = 0;
 	if (p->has_lag)
 		p->has_time_lag =
-		    timelag_compute_moved(w->te, w->ev, w->ne, p->committed, now, w->moved_at, &p->time_lag_ms);
+			timelag_compute_moved(w->te, w->ev, w->ne, p->committed, now, w->moved_at, &p->time_lag_ms);
 
 	bool idle = false;
 	p->status = status_compute_commits(w, mp->window, mp->allowed_lag, now, p->member >= 0, p->has_lag, p->lag,
-	                                   p->has_last_commit ? p->last_commit_ms : -1,
-	                                   (p->flags & LT_PF_OUT_OF_RANGE) != 0, &idle);
+					   p->has_last_commit ? p->last_commit_ms : -1,
+					   (p->flags & LT_PF_OUT_OF_RANGE) != 0, &idle);
 	if (idle)
 		p->flags |= LT_PF_IDLE;
 	/* A highlight, not a status: Burrow's rules stay as they are, the operator's threshold only marks
@@ -75,7 +75,8 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 			/* observed; the rest is derived */
 			p->flags &= LT_PF_STALE | LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN | LT_PF_EXPIRED;
 			p->flags |= lag_compute(p->log_start, p->committed, p->log_end, &p->has_lag, &p->lag);
-			/* unassigned only if the owners are known: a consumer-protocol group's are not (group_view.h) */
+			/* unassigned only if the owners are known: a consumer-protocol group's are not (group_view.h)
+			 */
 			if (p->committed >= 0 && p->member < 0 && group_members_known(g))
 				p->flags |= LT_PF_UNASSIGNED;
 

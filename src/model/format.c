@@ -90,7 +90,7 @@ void format_duration_exact(int64_t ms, char *buf, size_t len)
 	int64_t frac = ms % 1000;
 	if (d)
 		snprintf(buf, len, "%" PRId64 "d%02" PRId64 "h%02" PRId64 "m%02" PRId64 ".%03" PRId64 "s", d, hh, mm,
-		         ss, frac);
+			 ss, frac);
 	else if (hh)
 		snprintf(buf, len, "%" PRId64 "h%02" PRId64 "m%02" PRId64 ".%03" PRId64 "s", hh, mm, ss, frac);
 	else if (mm)

@@ -23,13 +23,13 @@ lt_group_view group_view_combine(const lt_group_listing *l, const lt_group_descr
 		if (l->type == LT_GTYPE_CLASSIC) /* deleted between the list and the describe */
 			return (lt_group_view){ .state = LT_GROUP_DEAD, .type = LT_GTYPE_UNKNOWN };
 		if (l->state != LT_GROUP_DEAD)
-			return (lt_group_view){ .state = l->state, .type = LT_GTYPE_CONSUMER, .members_unreadable = true };
+			return (lt_group_view){ .state = l->state,
+						.type = LT_GTYPE_CONSUMER,
+						.members_unreadable = true };
 		return (lt_group_view){ .state = LT_GROUP_DEAD, .type = LT_GTYPE_UNKNOWN };
-	case LT_LISTING_ABSENT:
-		return (lt_group_view){ .state = LT_GROUP_DEAD, .type = LT_GTYPE_UNKNOWN };
+	case LT_LISTING_ABSENT: return (lt_group_view){ .state = LT_GROUP_DEAD, .type = LT_GTYPE_UNKNOWN };
 	case LT_LISTING_UNKNOWN:
-	default:
-		break;
+	default: break;
 	}
 	/* Without a listing, Dead may be a consumer-protocol group that is alive. The last view of a
 	 * consumer-protocol group is the best guess for display (marked as carried); anything else is
@@ -66,7 +66,8 @@ char *group_view_unreadable_line(const lt_snapshot *s)
 	char more[48] = "";
 	if (n > NAMES_SHOWN)
 		snprintf(more, sizeof more, " and %zu more", n - NAMES_SHOWN);
-	return xasprintf("%zu groups (%s, %s%s%s%s) are KIP-848 consumer-protocol groups: their members need librdkafka "
-			 "2.10+ to be read",
-			 n, names[0], names[1], n > 2 ? ", " : "", n > 2 ? names[2] : "", more);
+	return xasprintf(
+		"%zu groups (%s, %s%s%s%s) are KIP-848 consumer-protocol groups: their members need librdkafka "
+		"2.10+ to be read",
+		n, names[0], names[1], n > 2 ? ", " : "", n > 2 ? names[2] : "", more);
 }

@@ -30,9 +30,9 @@ typedef enum {
 
 typedef struct lt_group_listing {
 	lt_listing_kind kind;
-	lt_group_state state;   /* with LT_LISTING_LISTED */
-	lt_group_type type;     /* with LT_LISTING_LISTED: ListGroups v5's GroupType, read through librdkafka >= 2.10
-				   (rd_kafka_ConsumerGroupListing_type); UNKNOWN below either */
+	lt_group_state state; /* with LT_LISTING_LISTED */
+	lt_group_type type;   /* with LT_LISTING_LISTED: ListGroups v5's GroupType, read through librdkafka >= 2.10
+				 (rd_kafka_ConsumerGroupListing_type); UNKNOWN below either */
 } lt_group_listing;
 
 /* What the classic DescribeGroups said (librdkafka's DescribeConsumerGroups). */
@@ -49,8 +49,8 @@ typedef struct lt_group_described {
 typedef struct lt_group_view {
 	lt_group_state state;
 	lt_group_type type;
-	bool members_unreadable;  /* the describe's member list is empty for want of a protocol, not of members */
-	bool state_carried;       /* state and type come from the hint (an earlier refresh), not this answer */
+	bool members_unreadable; /* the describe's member list is empty for want of a protocol, not of members */
+	bool state_carried;      /* state and type come from the hint (an earlier refresh), not this answer */
 } lt_group_view;
 
 /* True when the describe alone cannot tell "does not exist" from "consumer-protocol group": Dead, no

@@ -169,7 +169,7 @@ static void itable_put(struct itable *t, uint64_t hash, uint32_t idx)
 }
 
 static void itable_rebuild(const lt_history *h, struct itable *t, size_t n,
-                           uint64_t (*hash_of)(const lt_history *, uint32_t))
+			   uint64_t (*hash_of)(const lt_history *, uint32_t))
 {
 	size_t cap = 16;
 	while (cap * 7 < (n + 1) * 10)
@@ -183,7 +183,7 @@ static void itable_rebuild(const lt_history *h, struct itable *t, size_t n,
 
 /* Adds entry n (the newest) to t, growing t first when it would pass half full. */
 static void itable_add(const lt_history *h, struct itable *t, size_t n,
-                       uint64_t (*hash_of)(const lt_history *, uint32_t))
+		       uint64_t (*hash_of)(const lt_history *, uint32_t))
 {
 	if (!t->slot || (n + 1) * 10 > (t->mask + 1) * 7)
 		itable_rebuild(h, t, n + 1, hash_of);
@@ -356,7 +356,7 @@ static void ring_put(lt_history *h, struct vring *r, cell *vals, uint32_t cap, u
 /* Collects the recorded values of r (oldest first) that are still within the time ring at
  * h->tick; values < 0 are kept only when keep_none. */
 static size_t ring_collect(const lt_history *h, const struct vring *r, const cell *vals, uint32_t cap, bool keep_none,
-                           int64_t *t, int64_t *v, uint32_t *ticks)
+			   int64_t *t, int64_t *v, uint32_t *ticks)
 {
 	uint32_t age = tick_age(h->tick, r->last_tick);
 	size_t n = 0;
@@ -750,7 +750,7 @@ void history_end(lt_history *h)
 /* ---- queries ---- */
 
 size_t history_partition_lags(const lt_history *h, const char *group, const char *topic, int32_t partition,
-                              int64_t *out, size_t max)
+			      int64_t *out, size_t max)
 {
 	if (!h || !group || !topic || !out || max == 0)
 		return 0;

@@ -18,12 +18,12 @@
 #include "model/snapshot.h"
 
 typedef struct lt_model_params {
-	int64_t allowed_lag;  /* status OK while lag <= this (default 0: Burrow's default) */
+	int64_t allowed_lag;           /* status OK while lag <= this (default 0: Burrow's default) */
 	int64_t time_lag_threshold_ms; /* LT_PF_TIME_LAG_HIGH above this; 0 = never (default) */
-	size_t window;        /* samples in the status/rate window (default 10) */
-	size_t ring_capacity; /* log-end samples kept per partition (default 16, >= window, <= 256);
-	                         committed series keep window + 2 */
-	size_t forget_after;  /* drop series not seen for this many refreshes (default 30) */
+	size_t window;                 /* samples in the status/rate window (default 10) */
+	size_t ring_capacity;          /* log-end samples kept per partition (default 16, >= window, <= 256);
+					  committed series keep window + 2 */
+	size_t forget_after;           /* drop series not seen for this many refreshes (default 30) */
 } lt_model_params;
 
 void model_params_default(lt_model_params *p);

@@ -49,18 +49,18 @@ bool eta_compute(int64_t lag, double consume, double produce, int64_t *eta_ms);
 bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out_ms);
 /* The same, knowing when the log end last moved (INT64_MIN: unknown); see timelag.c. */
 bool timelag_compute_moved(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now,
-                           int64_t moved_at, int64_t *out_ms);
+			   int64_t moved_at, int64_t *out_ms);
 
 /* status.c — Burrow's rules (with lagtop's adaptations, see status.c) over the last `window`
- * samples of w; LT_STATUS_PENDING until the window is full, except for the facts of rule 2. `owned`: a group member owns the partition. *idle set when the log end has not
- * moved over the window. */
+ * samples of w; LT_STATUS_PENDING until the window is full, except for the facts of rule 2. `owned`: a group member
+ * owns the partition. *idle set when the log end has not moved over the window. */
 lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned, bool has_lag,
-                         int64_t lag, bool *idle);
+			 int64_t lag, bool *idle);
 /* The same, knowing the exact time of the partition's last commit from the commit stream
  * (last_commit_ms < 0: unknown, which is status_compute; see rule 4 in status.c) and whether the
  * committed offset is below the log start (rule 2a: STOP without waiting for the window). */
 lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
-                                 bool has_lag, int64_t lag, int64_t last_commit_ms, bool out_of_range, bool *idle);
+				 bool has_lag, int64_t lag, int64_t last_commit_ms, bool out_of_range, bool *idle);
 
 /* history.c — the store. Ids are dense indexes, valid until history_end(). */
 void history_begin(lt_history *h, int64_t now_ms);

@@ -91,7 +91,7 @@ static void radix_sort(item *a, item *tmp, size_t n)
 		const int shift = 8 * b;
 		if (((diff >> shift) & 0xff) == 0)
 			continue;
-		size_t count[256] = {0};
+		size_t count[256] = { 0 };
 		for (size_t i = 0; i < n; i++)
 			count[(a[i].key >> shift) & 0xff]++;
 		size_t pos = 0;
@@ -200,7 +200,7 @@ void rows_sort(lt_row *rows, size_t n, lt_col_id id, bool descending)
 	const lt_column *col = column_by_id(id);
 	if (n < 2 || !col || !col->key)
 		return;
-	sort_ctx ctx = {col->key_kind, descending};
+	sort_ctx ctx = { col->key_kind, descending };
 	if (ctx.kind != LT_KEY_STR) {
 		rows_sort_numeric(rows, n, col, descending);
 		return;
@@ -266,7 +266,7 @@ lt_row *rows_build(const lt_snapshot *s, lt_row_kind kind, const lt_group *group
 	lt_row *rows = xmalloc((cap ? cap : 1) * sizeof *rows);
 	if (kind == LT_ROWS_GROUPS) {
 		for (size_t i = 0; i < s->n_groups; i++) {
-			lt_row r = {&s->groups[i], NULL, NULL};
+			lt_row r = { &s->groups[i], NULL, NULL };
 			if (!f || filter_match(f, &r))
 				rows[k++] = r;
 		}

@@ -10,13 +10,13 @@
  * array is followed by a poisoned gap, so reading past a group's rows is still reported. */
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/asan_interface.h>
-#define ROWS_REDZONE             16
-#define rows_poison(p, n)        ASAN_POISON_MEMORY_REGION((p), (n))
-#define rows_unpoison(p, n)      ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#define ROWS_REDZONE        16
+#define rows_poison(p, n)   ASAN_POISON_MEMORY_REGION((p), (n))
+#define rows_unpoison(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
 #else
-#define ROWS_REDZONE             0
-#define rows_poison(p, n)        ((void)(p), (void)(n))
-#define rows_unpoison(p, n)      ((void)(p), (void)(n))
+#define ROWS_REDZONE        0
+#define rows_poison(p, n)   ((void)(p), (void)(n))
+#define rows_unpoison(p, n) ((void)(p), (void)(n))
 #endif
 
 /* Arrays grow by doubling from 8. A published snapshot is read-only, so no capacity field is
@@ -71,8 +71,7 @@ static void *rows_grow(struct lt_strtab *t, void *old, size_t n_old, size_t n, s
 {
 	size_t need = ROWS_ALIGN(n * elem + ROWS_REDZONE);
 	struct rows_block *b = t->rows;
-	if (old && b && (char *)old == b->newest &&
-	    (size_t)(b->newest - b->data) + need <= b->size - sizeof *b) {
+	if (old && b && (char *)old == b->newest && (size_t)(b->newest - b->data) + need <= b->size - sizeof *b) {
 		b->used = (size_t)(b->newest - b->data) + need;
 		rows_unpoison(old, n * elem);
 		return old;
@@ -316,9 +315,10 @@ static void add_assigned_partitions(lt_group *g)
 	for (size_t m = 0; m < g->n_members; m++)
 		for (size_t a = 0; a < g->members[m].n_assigned; a++) {
 			const struct lt_topic_partition *tp = &g->members[m].assigned[a];
-			lt_partition key = {.topic = tp->topic, .partition = tp->partition};
+			lt_partition key = { .topic = tp->topic, .partition = tp->partition };
 			/* n_known == 0: partitions may be NULL, which bsearch must not be given (UBSan) */
-			if (n_known == 0 || !bsearch(&key, g->partitions, n_known, sizeof *g->partitions, cmp_partition))
+			if (n_known == 0 ||
+			    !bsearch(&key, g->partitions, n_known, sizeof *g->partitions, cmp_partition))
 				group_add_partition(g, tp->topic, tp->partition);
 		}
 	if (g->n_partitions == n_known)
@@ -419,10 +419,9 @@ bool group_members_known(const lt_group *g)
 const char *status_name(lt_status st)
 {
 	static const char *const names[] = {
-		[LT_STATUS_UNKNOWN] = "-",     [LT_STATUS_PENDING] = "-",     [LT_STATUS_OK] = "OK",
-		[LT_STATUS_WARN] = "WARN",     [LT_STATUS_REWIND] = "REWIND",
-		[LT_STATUS_STALL] = "STALL",   [LT_STATUS_STOP] = "STOP",
-		[LT_STATUS_ERR] = "ERR",
+		[LT_STATUS_UNKNOWN] = "-", [LT_STATUS_PENDING] = "-",     [LT_STATUS_OK] = "OK",
+		[LT_STATUS_WARN] = "WARN", [LT_STATUS_REWIND] = "REWIND", [LT_STATUS_STALL] = "STALL",
+		[LT_STATUS_STOP] = "STOP", [LT_STATUS_ERR] = "ERR",
 	};
 	if ((unsigned)st < sizeof names / sizeof names[0])
 		return names[st];
@@ -442,8 +441,8 @@ bool status_at_least(lt_status st, lt_status threshold)
 const char *cstream_state_name(lt_cstream_state st)
 {
 	static const char *const names[] = {
-		[LT_CSTREAM_OFF] = "off",         [LT_CSTREAM_STARTING] = "starting", [LT_CSTREAM_LOADING] = "loading",
-		[LT_CSTREAM_LIVE] = "live",       [LT_CSTREAM_DENIED] = "denied",     [LT_CSTREAM_FAILED] = "failed",
+		[LT_CSTREAM_OFF] = "off",   [LT_CSTREAM_STARTING] = "starting", [LT_CSTREAM_LOADING] = "loading",
+		[LT_CSTREAM_LIVE] = "live", [LT_CSTREAM_DENIED] = "denied",     [LT_CSTREAM_FAILED] = "failed",
 	};
 	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
 }

@@ -40,16 +40,16 @@ typedef enum {
 	LT_GROUP_COMPLETING_REBALANCE,
 	LT_GROUP_STABLE,
 	LT_GROUP_DEAD,
-	LT_GROUP_ASSIGNING,     /* consumer protocol: the target assignment is being computed */
-	LT_GROUP_RECONCILING,   /* consumer protocol: members are moving to the target assignment */
+	LT_GROUP_ASSIGNING,   /* consumer protocol: the target assignment is being computed */
+	LT_GROUP_RECONCILING, /* consumer protocol: members are moving to the target assignment */
 } lt_group_state;
 
 /* Which group protocol a group runs (Kafka 4's ListGroups v5 "GroupType"). Unknown when nothing
  * said: a group that does not exist, or whose describe could not be interpreted. */
 typedef enum {
 	LT_GTYPE_UNKNOWN = 0,
-	LT_GTYPE_CLASSIC,       /* JoinGroup/SyncGroup groups, and admin-only ("simple") groups */
-	LT_GTYPE_CONSUMER,      /* KIP-848 consumer-protocol groups (group.protocol=consumer) */
+	LT_GTYPE_CLASSIC,  /* JoinGroup/SyncGroup groups, and admin-only ("simple") groups */
+	LT_GTYPE_CONSUMER, /* KIP-848 consumer-protocol groups (group.protocol=consumer) */
 } lt_group_type;
 
 /* Partition / group status (Burrow's rules, see doc/RESET-SEMANTICS.md and src/model/status.c). Ordered by
@@ -65,7 +65,7 @@ typedef enum {
 	LT_STATUS_REWIND,
 	LT_STATUS_STALL,
 	LT_STATUS_STOP,
-	LT_STATUS_ERR,     /* groups only: some partition is REWIND, STALL or STOP (Burrow's group rule) */
+	LT_STATUS_ERR, /* groups only: some partition is REWIND, STALL or STOP (Burrow's group rule) */
 } lt_status;
 
 /* Per-partition flags. */
@@ -90,11 +90,11 @@ enum {
  * snapshot holds one per (group, partition) row, 320,000 of them on the L benchmark. */
 typedef struct lt_partition {
 	/* observed (collector) */
-	char *topic;         /* interned: points into the snapshot's topic table, never free it (see above) */
+	char *topic;           /* interned: points into the snapshot's topic table, never free it (see above) */
 	char *commit_metadata; /* may be NULL; owned by the snapshot (freed by snapshot_unref) */
-	int64_t log_start;   /* LT_OFFSET_NONE if unknown */
-	int64_t committed;   /* LT_OFFSET_NONE if the group has no commit here */
-	int64_t log_end;     /* LT_OFFSET_NONE if unknown */
+	int64_t log_start;     /* LT_OFFSET_NONE if unknown */
+	int64_t committed;     /* LT_OFFSET_NONE if the group has no commit here */
+	int64_t log_end;       /* LT_OFFSET_NONE if unknown */
 
 	/* derived (model_enrich) */
 	int64_t lag;         /* log_end - committed, clamped at 0; valid with has_lag */
@@ -105,10 +105,10 @@ typedef struct lt_partition {
 	int64_t stale_ms;    /* age of the data when LT_PF_STALE */
 
 	/* observed from the commit stream (__consumer_offsets); ages are at the end of the refresh */
-	int64_t last_commit_ms;     /* wall clock of the last commit (the broker's commitTimestamp) */
+	int64_t last_commit_ms; /* wall clock of the last commit (the broker's commitTimestamp) */
 	int64_t last_commit_age_ms;
-	double commits_per_min;     /* valid with has_last_commit */
-	int64_t unmoved_ms;         /* time since the committed offset last moved (a lower bound if never seen moving) */
+	double commits_per_min; /* valid with has_last_commit */
+	int64_t unmoved_ms;     /* time since the committed offset last moved (a lower bound if never seen moving) */
 
 	/* the consumer's own position, from the metrics it publishes (src/position) */
 	int64_t position;        /* the next offset the owning member will read; valid with has_position */
@@ -117,31 +117,31 @@ typedef struct lt_partition {
 
 	/* observed (collector) */
 	int32_t partition;
-	int member;          /* index into group->members, -1 when unassigned */
+	int member; /* index into group->members, -1 when unassigned */
 	/* derived (model_enrich) */
-	unsigned flags;      /* LT_PF_* */
+	unsigned flags; /* LT_PF_* */
 	lt_status status;
 	bool has_lag;
 	bool has_time_lag;
 	bool has_rates;
-	bool has_eta;        /* false with has_rates: "never" (not catching up) */
+	bool has_eta; /* false with has_rates: "never" (not catching up) */
 	/* commit stream */
 	bool has_last_commit;
 	bool has_unmoved;
-	bool repeating;             /* commits the same offset again and again: alive but not moving */
-	bool has_position;          /* a source reported the owning member's position (false when zeroed) */
+	bool repeating;    /* commits the same offset again and again: alive but not moving */
+	bool has_position; /* a source reported the owning member's position (false when zeroed) */
 } lt_partition;
 
 typedef struct lt_member {
 	char *member_id;
 	char *client_id;
 	char *host;
-	char *instance_id;   /* group.instance.id, may be NULL */
+	char *instance_id; /* group.instance.id, may be NULL */
 	size_t n_assigned;
 	struct lt_topic_partition {
-		char *topic;     /* interned, like lt_partition.topic */
+		char *topic; /* interned, like lt_partition.topic */
 		int32_t partition;
-	} *assigned;
+	} * assigned;
 	struct lt_strtab *strtab; /* internal: the snapshot's topic table (set by group_add_member) */
 } lt_member;
 
@@ -151,7 +151,7 @@ typedef struct lt_member {
  * LEADER-EPOCH). Kept beside the partitions, only when asked (lt_collector_conf.commit_epochs): a field
  * of lt_partition would cost every row of every snapshot. */
 typedef struct lt_commit_epoch {
-	char *topic;         /* interned, like lt_partition.topic */
+	char *topic; /* interned, like lt_partition.topic */
 	int32_t partition;
 	int32_t epoch;
 } lt_commit_epoch;
@@ -172,58 +172,58 @@ typedef struct lt_group {
 	lt_member *members;
 	size_t n_partitions;
 	lt_partition *partitions; /* sorted by (topic, partition); the snapshot's row blocks (snapshot.c):
-	                           * add with group_add_partition, never free or realloc */
-	char *error;         /* last collection error for this group, NULL if none */
-	size_t n_commit_epochs; /* the commits' leader epochs, when asked and known (see lt_commit_epoch) */
+				   * add with group_add_partition, never free or realloc */
+	char *error;              /* last collection error for this group, NULL if none */
+	size_t n_commit_epochs;   /* the commits' leader epochs, when asked and known (see lt_commit_epoch) */
 	lt_commit_epoch *commit_epochs;
-	int64_t stale_ms;    /* age of the group's data if this refresh failed for it, else 0 */
+	int64_t stale_ms; /* age of the group's data if this refresh failed for it, else 0 */
 
 	/* derived (model_enrich) */
-	int64_t total_lag;   /* sum over partitions with has_lag */
+	int64_t total_lag; /* sum over partitions with has_lag */
 	int64_t max_lag;
 	bool has_max_time_lag;
 	int64_t max_time_lag_ms;
-	bool time_lag_high;  /* some partition has LT_PF_TIME_LAG_HIGH */
+	bool time_lag_high;   /* some partition has LT_PF_TIME_LAG_HIGH */
 	bool status_complete; /* every partition's status was evaluated (none UNKNOWN or PENDING): Burrow's
-	                         "complete"; status may be WARN/ERR while false (a lower bound) */
-	double consume_rate; /* sum over partitions */
+				 "complete"; status may be WARN/ERR while false (a lower bound) */
+	double consume_rate;  /* sum over partitions */
 	size_t n_topics;
-	lt_status status;    /* worst partition */
-	size_t n_trend;      /* total-lag history for the TREND sparkline, oldest first */
+	lt_status status; /* worst partition */
+	size_t n_trend;   /* total-lag history for the TREND sparkline, oldest first */
 	int64_t trend[32];
 	struct lt_strtab *strtab; /* internal: the snapshot's topic table (set by snapshot_add_group) */
 
 	/* observed from the commit stream (__consumer_offsets); ages are at the end of the refresh */
 	bool has_last_commit;
-	int64_t last_commit_ms;     /* newest commit over the group's partitions */
+	int64_t last_commit_ms; /* newest commit over the group's partitions */
 	int64_t last_commit_age_ms;
-	double commits_per_min;     /* sum over partitions */
-	bool has_expiry;            /* offset-expiry forecast (Empty groups, see commitlog/stream.h) */
-	int64_t expires_at_ms;      /* earliest over partitions */
-	int64_t expires_in_ms;      /* negative: overdue */
-	bool expiry_warn;           /* expires sooner than the configured horizon */
-	size_t n_expired;           /* partitions with LT_PF_EXPIRED (offsets the broker expired) */
-	int64_t expired_ms;         /* when the broker deleted the last of them (its tombstone's time) */
+	double commits_per_min; /* sum over partitions */
+	bool has_expiry;        /* offset-expiry forecast (Empty groups, see commitlog/stream.h) */
+	int64_t expires_at_ms;  /* earliest over partitions */
+	int64_t expires_in_ms;  /* negative: overdue */
+	bool expiry_warn;       /* expires sooner than the configured horizon */
+	size_t n_expired;       /* partitions with LT_PF_EXPIRED (offsets the broker expired) */
+	int64_t expired_ms;     /* when the broker deleted the last of them (its tombstone's time) */
 } lt_group;
 
 /* Whether commit times are known: the reader of __consumer_offsets (src/kafka/commitreader.h). */
 typedef enum {
-	LT_CSTREAM_OFF = 0,  /* disabled by configuration (or not started: resets) */
+	LT_CSTREAM_OFF = 0, /* disabled by configuration (or not started: resets) */
 	LT_CSTREAM_STARTING,
-	LT_CSTREAM_LOADING,  /* reading the history: values may be incomplete */
+	LT_CSTREAM_LOADING, /* reading the history: values may be incomplete */
 	LT_CSTREAM_LIVE,
-	LT_CSTREAM_DENIED,   /* not authorized: polling only */
+	LT_CSTREAM_DENIED, /* not authorized: polling only */
 	LT_CSTREAM_FAILED,
 } lt_cstream_state;
 
 /* A position source (a Prometheus endpoint, a librdkafka statistics file or URL) and what it gave this
  * refresh (src/position/sources.h). */
 typedef struct lt_pos_source {
-	char *location;      /* as configured */
-	char *status;        /* "ok", or one line saying why not (unreachable, timeout, HTTP 500, parse error, ...) */
+	char *location; /* as configured */
+	char *status;   /* "ok", or one line saying why not (unreachable, timeout, HTTP 500, parse error, ...) */
 	bool ok;
-	size_t n_reports;    /* positions reported */
-	size_t n_used;       /* of them, matched to the member that owns the partition now */
+	size_t n_reports; /* positions reported */
+	size_t n_used;    /* of them, matched to the member that owns the partition now */
 } lt_pos_source;
 
 /* A live broker of the refresh's metadata (kafka-consumer-groups' --describe --state prints the
@@ -235,19 +235,19 @@ typedef struct lt_broker {
 } lt_broker;
 
 typedef struct lt_snapshot {
-	int refs;            /* atomic; use snapshot_ref/unref */
-	uint64_t seq;        /* increases by one per refresh */
+	int refs;             /* atomic; use snapshot_ref/unref */
+	uint64_t seq;         /* increases by one per refresh */
 	size_t status_window; /* samples a windowed status needs (the model's window; set by model_enrich) */
-	int64_t taken_at_ms; /* wall clock (ms since epoch) when the refresh started */
-	int64_t duration_ms; /* how long the refresh took */
-	char *cluster;       /* display name */
+	int64_t taken_at_ms;  /* wall clock (ms since epoch) when the refresh started */
+	int64_t duration_ms;  /* how long the refresh took */
+	char *cluster;        /* display name */
 	int brokers_up;
 	int brokers_total;
-	char *error;         /* refresh-wide error (e.g. "all brokers down"), NULL if none */
+	char *error; /* refresh-wide error (e.g. "all brokers down"), NULL if none */
 	size_t n_groups;
-	lt_group *groups;    /* sorted by group id */
+	lt_group *groups;         /* sorted by group id */
 	struct lt_strtab *strtab; /* topic names, interned once per snapshot (snapshot.c) */
-	size_t n_brokers;    /* the metadata's live brokers, as listed (ids, host, port) */
+	size_t n_brokers;         /* the metadata's live brokers, as listed (ids, host, port) */
 	lt_broker *brokers;
 	lt_cstream_state commit_stream; /* the commit-stream columns are empty unless LIVE (or LOADING) */
 	char *commit_stream_reason;     /* one line saying why they are empty or partial, NULL if none */
@@ -276,21 +276,21 @@ void group_add_commit_epoch(lt_group *g, const char *topic, int32_t partition, i
 int32_t group_commit_epoch(const lt_group *g, const char *topic, int32_t partition);
 const lt_broker *snapshot_find_broker(const lt_snapshot *s, int32_t id); /* NULL when not among them */
 
-const char *group_state_name(lt_group_state st);        /* "Stable", "Empty", ... "Unknown" */
-lt_group_state group_state_parse(const char *name);     /* Kafka's names; anything else: UNKNOWN */
-const char *group_type_name(lt_group_type t);           /* "classic", "consumer", NULL when unknown */
+const char *group_state_name(lt_group_state st);    /* "Stable", "Empty", ... "Unknown" */
+lt_group_state group_state_parse(const char *name); /* Kafka's names; anything else: UNKNOWN */
+const char *group_type_name(lt_group_type t);       /* "classic", "consumer", NULL when unknown */
 /* Whether n_members is the real member count: the members could be read, or the state says there are
  * none (an Empty group has no members whatever its protocol). */
 bool group_members_known(const lt_group *g);
 /* One line for a group whose members cannot be read (panes, popups, --once warnings); short enough for
  * the members pane of an 80-column terminal. */
 #define LT_MEMBERS_UNREADABLE_NOTE "KIP-848 consumer-protocol group: members need librdkafka 2.10+ to be read"
-const char *status_name(lt_status st);                  /* "OK", "WARN", ... "-" for UNKNOWN and PENDING */
+const char *status_name(lt_status st); /* "OK", "WARN", ... "-" for UNKNOWN and PENDING */
 /* Whether st is a verdict (OK and worse), not UNKNOWN or PENDING: what tables show and JSON writes. */
 bool status_evaluated(lt_status st);
 /* Whether st is a verdict at least as bad as threshold (OK < WARN < REWIND < STALL < STOP < ERR); a status not
  * evaluated is never at least anything, not even OK (--fail-on). */
 bool status_at_least(lt_status st, lt_status threshold);
-const char *cstream_state_name(lt_cstream_state st);    /* "off", "starting", "loading", "live", "denied", "failed" */
+const char *cstream_state_name(lt_cstream_state st); /* "off", "starting", "loading", "live", "denied", "failed" */
 
 #endif

@@ -53,13 +53,13 @@ static bool log_end_idle(const lt_window *w, size_t window)
 }
 
 lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned, bool has_lag,
-                         int64_t lag, bool *idle)
+			 int64_t lag, bool *idle)
 {
 	return status_compute_commits(w, window, allowed_lag, now, owned, has_lag, lag, -1, false, idle);
 }
 
 lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
-                                 bool has_lag, int64_t lag, int64_t last_commit_ms, bool out_of_range, bool *idle)
+				 bool has_lag, int64_t lag, int64_t last_commit_ms, bool out_of_range, bool *idle)
 {
 	*idle = log_end_idle(w, window);
 	if (!has_lag)
@@ -67,7 +67,7 @@ lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allo
 	if (out_of_range)
 		return LT_STATUS_STOP; /* rule 2a */
 	if (lag <= allowed_lag)
-		return LT_STATUS_OK;   /* rule 2b */
+		return LT_STATUS_OK; /* rule 2b */
 
 	/* The last `window` complete samples, oldest first (indexes into w). */
 	size_t idx[LT_RING_MAX];

@@ -35,7 +35,7 @@ bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t commi
 }
 
 bool timelag_compute_moved(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now,
-                           int64_t moved_at, int64_t *out_ms)
+			   int64_t moved_at, int64_t *out_ms)
 {
 	*out_ms = 0;
 	if (committed < 0 || n == 0)

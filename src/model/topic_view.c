@@ -199,7 +199,7 @@ lt_row *topic_view_rows(const lt_topic_view *v, const lt_topic_stats *topic, con
 	lt_row *rows = xmalloc((count ? count : 1) * sizeof *rows);
 	size_t k = 0;
 	for (size_t i = 0; i < count; i++) {
-		lt_row r = {from[i].group, NULL, &from[i]};
+		lt_row r = { from[i].group, NULL, &from[i] };
 		if (!f || filter_match(f, &r))
 			rows[k++] = r;
 	}

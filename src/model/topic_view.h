@@ -25,27 +25,27 @@ typedef struct lt_topic_stats {
 	const lt_group *group; /* NULL for the whole topic */
 	/* the whole topic: its groups' entries, by group id; a group's entry: NULL */
 	const struct lt_topic_stats *entries;
-	size_t n_groups;       /* groups with offsets or assignments on the topic (1 for a group's entry) */
+	size_t n_groups; /* groups with offsets or assignments on the topic (1 for a group's entry) */
 	/* a group's entry: its partitions of the topic (a run of group->partitions); the whole topic: NULL */
 	const lt_partition *parts;
-	size_t n_partitions;   /* the whole topic: distinct partition numbers over its groups */
-	int64_t total_lag;     /* sum of the partitions' lags (every group's, for the whole topic) */
-	int64_t max_lag;       /* a group's entry: its largest partition lag; the whole topic: the largest
-	                          lag one group has on it (max of the entries' total_lag) */
+	size_t n_partitions; /* the whole topic: distinct partition numbers over its groups */
+	int64_t total_lag;   /* sum of the partitions' lags (every group's, for the whole topic) */
+	int64_t max_lag;     /* a group's entry: its largest partition lag; the whole topic: the largest
+				lag one group has on it (max of the entries' total_lag) */
 	int64_t max_time_lag_ms;
-	double produce_rate;   /* log-end advance, msgs/s, each partition counted once */
-	double consume_rate;   /* committed-offset advance, msgs/s, summed over the groups */
-	lt_status status;      /* worst partition's (REWIND, STALL, STOP as such, not ERR); PENDING when a
-	                          partition is pending and none is worse than OK, as for groups */
+	double produce_rate; /* log-end advance, msgs/s, each partition counted once */
+	double consume_rate; /* committed-offset advance, msgs/s, summed over the groups */
+	lt_status status;    /* worst partition's (REWIND, STALL, STOP as such, not ERR); PENDING when a
+				partition is pending and none is worse than OK, as for groups */
 	bool has_lag;
 	bool has_max_time_lag;
-	bool has_rates;        /* produce_rate and consume_rate are known */
-	bool time_lag_high;    /* some partition has LT_PF_TIME_LAG_HIGH */
+	bool has_rates;     /* produce_rate and consume_rate are known */
+	bool time_lag_high; /* some partition has LT_PF_TIME_LAG_HIGH */
 } lt_topic_stats;
 
 typedef struct lt_topic_view {
 	size_t n_topics;
-	lt_topic_stats *topics;  /* sorted by topic name */
+	lt_topic_stats *topics; /* sorted by topic name */
 	size_t n_entries;
 	lt_topic_stats *entries; /* (topic, group), sorted by topic name then group id */
 } lt_topic_view;

@@ -12,16 +12,16 @@
 struct entry {
 	char *group, *topic; /* NULL: free slot */
 	int32_t partition;
-	int64_t committed;   /* when it last changed (or was first seen) */
-	int64_t position;    /* the position then, or when first reported since; -1 unknown */
+	int64_t committed; /* when it last changed (or was first seen) */
+	int64_t position;  /* the position then, or when first reported since; -1 unknown */
 	int64_t since_ms;
-	uint64_t seen;       /* generation */
+	uint64_t seen; /* generation */
 };
 
 struct lt_commitwatch {
 	int64_t window_ms;
 	uint64_t gen;
-	size_t cap, used;     /* cap: a power of two */
+	size_t cap, used; /* cap: a power of two */
 	struct entry *slots;
 };
 

@@ -42,7 +42,8 @@ static void read_file(lt_pos_fetch *f, size_t max_bytes)
 	}
 	f->mtime_ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
 	if ((uint64_t)st.st_size > max_bytes) {
-		snprintf(f->status, sizeof f->status, "too large: %lld bytes, over %zu", (long long)st.st_size, max_bytes);
+		snprintf(f->status, sizeof f->status, "too large: %lld bytes, over %zu", (long long)st.st_size,
+			 max_bytes);
 		close(fd);
 		return;
 	}
@@ -123,9 +124,11 @@ static void finish(struct transfer *t, CURLcode rc, int timeout_ms)
 	else if (rc == CURLE_OPERATION_TIMEDOUT)
 		snprintf(f->status, sizeof f->status, "timeout after %d ms", timeout_ms);
 	else if (rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_RESOLVE_PROXY)
-		snprintf(f->status, sizeof f->status, "unreachable: %.150s", t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc));
+		snprintf(f->status, sizeof f->status, "unreachable: %.150s",
+			 t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc));
 	else if (rc != CURLE_OK)
-		snprintf(f->status, sizeof f->status, "failed: %.150s", t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc));
+		snprintf(f->status, sizeof f->status, "failed: %.150s",
+			 t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc));
 	else if (http < 200 || http > 299)
 		snprintf(f->status, sizeof f->status, "HTTP %ld", http);
 	if (f->status[0])
@@ -134,8 +137,7 @@ static void finish(struct transfer *t, CURLcode rc, int timeout_ms)
 		f->body = xstrdup(""); /* an empty 200 */
 }
 
-void pos_fetch_all(lt_pos_fetch *f, size_t n, int timeout_ms, int64_t deadline_ms, size_t max_bytes,
-		   const bool *stop)
+void pos_fetch_all(lt_pos_fetch *f, size_t n, int timeout_ms, int64_t deadline_ms, size_t max_bytes, const bool *stop)
 {
 	size_t n_urls = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -171,7 +173,8 @@ void pos_fetch_all(lt_pos_fetch *f, size_t n, int timeout_ms, int64_t deadline_m
 		curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, budget);
 		curl_easy_setopt(x->easy, CURLOPT_CONNECTTIMEOUT_MS, budget);
 		curl_easy_setopt(x->easy, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
-		curl_easy_setopt(x->easy, CURLOPT_ACCEPT_ENCODING, ""); /* gzip if offered; the limit counts decoded bytes */
+		curl_easy_setopt(x->easy, CURLOPT_ACCEPT_ENCODING,
+				 ""); /* gzip if offered; the limit counts decoded bytes */
 		curl_easy_setopt(x->easy, CURLOPT_USERAGENT, "lagtop");
 		curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, on_data);
 		curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);

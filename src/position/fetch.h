@@ -14,11 +14,11 @@
 #include <stdint.h>
 
 typedef struct lt_pos_fetch {
-	const char *location;   /* in: "http://..." or "https://...", else a file path */
-	char *body;             /* out: malloc'd, NUL-terminated after len bytes; NULL on failure */
+	const char *location; /* in: "http://..." or "https://...", else a file path */
+	char *body;           /* out: malloc'd, NUL-terminated after len bytes; NULL on failure */
 	size_t len;
-	int64_t mtime_ms;       /* out: a file's modification time (wall clock ms), -1 for URLs */
-	char status[200];       /* out: "" when the body is here, else why not (one line) */
+	int64_t mtime_ms; /* out: a file's modification time (wall clock ms), -1 for URLs */
+	char status[200]; /* out: "" when the body is here, else why not (one line) */
 } lt_pos_fetch;
 
 bool pos_location_is_url(const char *location);
@@ -26,8 +26,7 @@ bool pos_location_is_url(const char *location);
 /* Fetches f[0..n): each URL within timeout_ms and none past deadline_ms (CLOCK_MONOTONIC, ms; 0: none);
  * bodies over max_bytes are refused. Returns early, with "stopped" as the status of what was in flight,
  * when *stop becomes true (read atomically; NULL: never). */
-void pos_fetch_all(lt_pos_fetch *f, size_t n, int timeout_ms, int64_t deadline_ms, size_t max_bytes,
-		   const bool *stop);
+void pos_fetch_all(lt_pos_fetch *f, size_t n, int timeout_ms, int64_t deadline_ms, size_t max_bytes, const bool *stop);
 void pos_fetch_clear(lt_pos_fetch *f); /* frees the body */
 
 #endif

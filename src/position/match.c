@@ -29,8 +29,8 @@ static const char **member_clients(const lt_snapshot *s, size_t *n_out)
 }
 
 /* The usable report of source `in` for (client, topic, partition), and its time; NULL if none. */
-static const lt_pos_report *usable(const lt_pos_input *in, const char *client, const lt_partition *p,
-				   int64_t now_ms, int64_t max_age_ms, int64_t *position, int64_t *ts, bool *stale)
+static const lt_pos_report *usable(const lt_pos_input *in, const char *client, const lt_partition *p, int64_t now_ms,
+				   int64_t max_age_ms, int64_t *position, int64_t *ts, bool *stale)
 {
 	const lt_pos_report *r = pos_reports_find(in->reports, client, p->topic, p->partition);
 	const lt_pos_report *end = in->reports->v + in->reports->n;
@@ -51,7 +51,7 @@ static const lt_pos_report *usable(const lt_pos_input *in, const char *client, c
 }
 
 struct tally {
-	bool unreadable;     /* some group's members cannot be read: a client id may be in one of those */
+	bool unreadable; /* some group's members cannot be read: a client id may be in one of those */
 	size_t used, stale, not_owned, no_group, superseded;
 	int64_t newest_ms;
 	char no_group_ids[96];
@@ -82,7 +82,8 @@ static char *status_line(const lt_pos_input *in, const struct tally *t, int64_t 
 			return xasprintf("wrong labels: %zu position samples without a usable '%s' label",
 					 r->n_unlabelled, r->missing_label);
 		if (r->n_no_value)
-			return xasprintf("no position yet: %zu partitions report no value (NaN or -1001)", r->n_no_value);
+			return xasprintf("no position yet: %zu partitions report no value (NaN or -1001)",
+					 r->n_no_value);
 		return xstrdup("no position metrics found (check the metric names)");
 	}
 	if (!t->used) {
@@ -93,7 +94,8 @@ static char *status_line(const lt_pos_input *in, const struct tally *t, int64_t 
 			return xasprintf("client id in no group: %s%s", t->no_group_ids,
 					 t->unreadable ? " (or in a group whose members cannot be read)" : "");
 		if (t->not_owned && !t->no_group && !t->stale && !t->superseded)
-			return xasprintf("no report for a partition its client owns now (%zu for others)", t->not_owned);
+			return xasprintf("no report for a partition its client owns now (%zu for others)",
+					 t->not_owned);
 	}
 	*ok = t->used > 0;
 	char extra[256] = "";
@@ -111,7 +113,8 @@ static char *status_line(const lt_pos_input *in, const struct tally *t, int64_t 
 	if (r->n_bad)
 		ADD("; %zu bad %s skipped", r->n_bad, r->n_bad == 1 ? "line" : "lines");
 #undef ADD
-	return xasprintf("%s: %zu position%s, %zu used%s", *ok ? "ok" : "unused", r->n, r->n == 1 ? "" : "s", t->used, extra);
+	return xasprintf("%s: %zu position%s, %zu used%s", *ok ? "ok" : "unused", r->n, r->n == 1 ? "" : "s", t->used,
+			 extra);
 }
 
 void pos_match(lt_snapshot *s, const lt_pos_input *in, size_t n, int64_t now_ms, int64_t max_age_ms)
@@ -187,8 +190,8 @@ void pos_match(lt_snapshot *s, const lt_pos_input *in, size_t n, int64_t now_ms,
 			int64_t ts = rep->ts_ms >= 0 ? rep->ts_ms : in[k].taken_ms;
 			if (ts > t[k].newest_ms)
 				t[k].newest_ms = ts;
-			if (i && !strcmp(r->v[i - 1].client_id, rep->client_id) && !strcmp(r->v[i - 1].topic, rep->topic) &&
-			    r->v[i - 1].partition == rep->partition)
+			if (i && !strcmp(r->v[i - 1].client_id, rep->client_id) &&
+			    !strcmp(r->v[i - 1].topic, rep->topic) && r->v[i - 1].partition == rep->partition)
 				continue; /* counted with the first of its kinds */
 			if (!bsearch(&rep->client_id, clients, n_clients, sizeof *clients, cmp_str)) {
 				if (!i || strcmp(r->v[i - 1].client_id, rep->client_id)) {

@@ -152,7 +152,8 @@ int prom_parse_line(const char *line, size_t len, lt_prom_sample *out, char *scr
 				i++;
 			lt_prom_text lname = { line + ls, i - ls };
 			for (size_t k = 0; k < out->n_labels; k++)
-				if (out->labels[k].name.len == lname.len && !memcmp(out->labels[k].name.s, lname.s, lname.len))
+				if (out->labels[k].name.len == lname.len &&
+				    !memcmp(out->labels[k].name.s, lname.s, lname.len))
 					return fail(why, "a label given twice");
 			if (out->n_labels == LT_PROM_MAX_LABELS)
 				return fail(why, "too many labels");
@@ -182,7 +183,9 @@ int prom_parse_line(const char *line, size_t len, lt_prom_sample *out, char *scr
 					else if (e == 'n')
 						c = '\n';
 					else
-						return fail(why, "an invalid escape in a label value (only \\\\, \\\" and \\n)");
+						return fail(
+							why,
+							"an invalid escape in a label value (only \\\\, \\\" and \\n)");
 				}
 				scratch[w++] = c;
 			}

@@ -57,19 +57,21 @@ static void take_document(json_t *doc, size_t n, lt_pos_reports *out)
 		return;
 	}
 	json_t *time = json_object_get(doc, "time");
-	int64_t ts_ms = json_is_integer(time) && json_integer_value(time) > 0 &&
-				json_integer_value(time) < INT64_MAX / 1000
+	int64_t ts_ms =
+		json_is_integer(time) && json_integer_value(time) > 0 && json_integer_value(time) < INT64_MAX / 1000
 			? json_integer_value(time) * 1000
 			: -1;
 	const char *tname;
 	json_t *t;
-	json_object_foreach(topics, tname, t) {
+	json_object_foreach(topics, tname, t)
+	{
 		json_t *parts = json_object_get(t, "partitions");
 		if (!json_is_object(parts) || !tname[0])
 			continue;
 		const char *pkey;
 		json_t *p;
-		json_object_foreach(parts, pkey, p) {
+		json_object_foreach(parts, pkey, p)
+		{
 			if (json_is_object(p))
 				take_partition(json_string_value(client), tname, p, ts_ms, out);
 		}
@@ -91,7 +93,8 @@ void rdkstats_extract_positions(const char *text, size_t len, lt_pos_reports *ou
 		out->n_units++;
 		if (!doc) {
 			char what[120];
-			snprintf(what, sizeof what, "not JSON (line %d, column %d: %.80s)", err.line, err.column, err.text);
+			snprintf(what, sizeof what, "not JSON (line %d, column %d: %.80s)", err.line, err.column,
+				 err.text);
 			bad(out, out->n_units, what);
 			break; /* no way to find where the next document starts */
 		}

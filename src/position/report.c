@@ -22,9 +22,8 @@ void pos_reports_free(lt_pos_reports *r)
 	pos_reports_init(r);
 }
 
-void pos_reports_add(lt_pos_reports *r, const char *client_id, size_t client_len, const char *topic,
-		     size_t topic_len, int32_t partition, lt_pos_kind kind, int64_t value, int64_t committed,
-		     int64_t ts_ms)
+void pos_reports_add(lt_pos_reports *r, const char *client_id, size_t client_len, const char *topic, size_t topic_len,
+		     int32_t partition, lt_pos_kind kind, int64_t value, int64_t committed, int64_t ts_ms)
 {
 	r->v = xgrow(r->v, &r->cap, r->n + 1, sizeof *r->v);
 	lt_pos_report *p = &r->v[r->n];

@@ -26,35 +26,34 @@ typedef enum {
 typedef struct lt_pos_report {
 	char *client_id;
 	char *topic;
-	int64_t value;       /* the position, the lead or the lag, per kind */
-	int64_t committed;   /* the committed offset the consumer itself reports (librdkafka), -1 if none */
-	int64_t ts_ms;       /* when the consumer took it (wall clock, ms since the epoch), -1 if the source
-				does not say: the time of the fetch applies */
+	int64_t value;     /* the position, the lead or the lag, per kind */
+	int64_t committed; /* the committed offset the consumer itself reports (librdkafka), -1 if none */
+	int64_t ts_ms;     /* when the consumer took it (wall clock, ms since the epoch), -1 if the source
+			      does not say: the time of the fetch applies */
 	int32_t partition;
 	lt_pos_kind kind;
-	size_t seq;          /* internal: order of appearance, so that of two equal reports the later wins */
+	size_t seq; /* internal: order of appearance, so that of two equal reports the later wins */
 } lt_pos_report;
 
 /* A parse's result: the reports, and what the parser saw, for the source's status line. */
 typedef struct lt_pos_reports {
 	size_t n, cap;
-	lt_pos_report *v;    /* after pos_reports_finish: sorted by (client id, topic, partition, kind), unique */
-	size_t n_units;      /* lines (Prometheus) or JSON documents (statistics) read */
-	size_t n_bad;        /* lines or documents that could not be parsed (skipped) */
-	size_t n_matched;    /* samples or partitions of a position metric, before label checks */
-	size_t n_unlabelled; /* matched samples lacking the client id, topic or partition label, or with a
-				partition that is not a number */
-	size_t n_no_value;   /* matched samples without a usable value (NaN, ±Inf, -1001 in librdkafka) */
-	char first_error[160]; /* the first bad unit, "line 12: ..." ; "" if none */
+	lt_pos_report *v;       /* after pos_reports_finish: sorted by (client id, topic, partition, kind), unique */
+	size_t n_units;         /* lines (Prometheus) or JSON documents (statistics) read */
+	size_t n_bad;           /* lines or documents that could not be parsed (skipped) */
+	size_t n_matched;       /* samples or partitions of a position metric, before label checks */
+	size_t n_unlabelled;    /* matched samples lacking the client id, topic or partition label, or with a
+				   partition that is not a number */
+	size_t n_no_value;      /* matched samples without a usable value (NaN, ±Inf, -1001 in librdkafka) */
+	char first_error[160];  /* the first bad unit, "line 12: ..." ; "" if none */
 	char missing_label[64]; /* the first label found missing, "" if none */
 } lt_pos_reports;
 
 void pos_reports_init(lt_pos_reports *r);
 void pos_reports_free(lt_pos_reports *r);
 /* Copies the strings (lengths given, not NUL-terminated). */
-void pos_reports_add(lt_pos_reports *r, const char *client_id, size_t client_len, const char *topic,
-		     size_t topic_len, int32_t partition, lt_pos_kind kind, int64_t value, int64_t committed,
-		     int64_t ts_ms);
+void pos_reports_add(lt_pos_reports *r, const char *client_id, size_t client_len, const char *topic, size_t topic_len,
+		     int32_t partition, lt_pos_kind kind, int64_t value, int64_t committed, int64_t ts_ms);
 /* Sorts and keeps one report per (client id, topic, partition, kind): the newest by ts_ms, and of equal
  * times the last to appear (a metrics page lists a series once; a statistics file appends documents). */
 void pos_reports_finish(lt_pos_reports *r);

@@ -16,7 +16,9 @@ static bool clock_time(const char *s, int64_t *out)
 {
 	int h, m, sec = 0, n = 0;
 	size_t len = strlen(s);
-	if (len == 5 ? sscanf(s, "%2d:%2d%n", &h, &m, &n) != 2 : len == 8 ? sscanf(s, "%2d:%2d:%2d%n", &h, &m, &sec, &n) != 3 : true)
+	if (len == 5   ? sscanf(s, "%2d:%2d%n", &h, &m, &n) != 2
+	    : len == 8 ? sscanf(s, "%2d:%2d:%2d%n", &h, &m, &sec, &n) != 3
+		       : true)
 		return false;
 	if ((size_t)n != len || s[0] < '0' || s[0] > '9' || h > 23 || m > 59 || sec > 59 || h < 0 || m < 0 || sec < 0)
 		return false;
@@ -43,8 +45,10 @@ int rec_parse_at(const char *s, int64_t first_ms, int64_t last_ms, int64_t *out_
 	} else {
 		char why[256];
 		if (reset_parse_datetime(s, last_ms, &t, why, sizeof why) != 0)
-			return err_set(err, errlen, "--at expects 2026-12-01T03:10:00, 03:10[:00] (UTC) or -2h (before "
-					       "the recording's end), got '%s'", s);
+			return err_set(err, errlen,
+				       "--at expects 2026-12-01T03:10:00, 03:10[:00] (UTC) or -2h (before "
+				       "the recording's end), got '%s'",
+				       s);
 	}
 	/* typed times have whole seconds: the first and the last record's own seconds are inside */
 	if (t < first_ms - first_ms % 1000 || t >= last_ms - last_ms % 1000 + 1000) {

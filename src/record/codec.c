@@ -49,15 +49,15 @@ struct col_buf {
 /* A partition's recent samples: a circular buffer, sample j (0 = the oldest) at RI(r, j). */
 struct ring {
 	uint8_t n;
-	uint8_t head; /* where sample 0 is */
+	uint8_t head;           /* where sample 0 is */
 	uint8_t hint_c, hint_e; /* the sample the last rate was measured from (tried first) */
 	uint8_t since_key;      /* samples pushed since the last keyframe (at most LT_REC_HISTORY): only they
-	                           are known to a reader that started at that keyframe */
+				   are known to a reader that started at that keyframe */
 	int64_t t[LT_REC_HISTORY], c[LT_REC_HISTORY], e[LT_REC_HISTORY], lag[LT_REC_HISTORY];
 };
 
 #define LAG_UNKNOWN INT64_MIN
-#define RI(r, j) (((r)->head + (j)) & (LT_REC_HISTORY - 1))
+#define RI(r, j)    (((r)->head + (j)) & (LT_REC_HISTORY - 1))
 _Static_assert((LT_REC_HISTORY & (LT_REC_HISTORY - 1)) == 0, "the ring's size is a power of two");
 
 struct rec_codec {
@@ -66,8 +66,8 @@ struct rec_codec {
 	bool light; /* decoding a warm-up record: only what the next records' predictions need */
 	char why[160];
 	struct col_buf col[N_COL];
-	lt_snapshot *prev;   /* what the next record is coded against; NULL: nothing */
-	struct ring *rings;  /* one per partition of prev, in order (groups, then partitions) */
+	lt_snapshot *prev;  /* what the next record is coded against; NULL: nothing */
+	struct ring *rings; /* one per partition of prev, in order (groups, then partitions) */
 	size_t n_rings;
 	/* scratch */
 	struct col_buf meta_a, meta_b;
@@ -186,8 +186,9 @@ static inline __attribute__((always_inline)) bool get_u64(struct col_buf *b, uin
 }
 
 static const char *const col_names[N_COL] = {
-	"header", "groups", "group-same", "group-meta", "group-values", "partition-flags", "log-start", "committed",
-	"log-end", "lag", "time-lag-tag", "time-lag", "rate-tag", "doubles", "eta", "misc", "strings", "partition-member",
+	"header",    "groups",    "group-same", "group-meta", "group-values", "partition-flags",
+	"log-start", "committed", "log-end",    "lag",        "time-lag-tag", "time-lag",
+	"rate-tag",  "doubles",   "eta",        "misc",       "strings",      "partition-member",
 };
 
 /* ---- one value, both directions ---- */
@@ -323,7 +324,7 @@ static double rate_from(int64_t t0, int64_t v0, int64_t t1, int64_t v1)
 /* Rate: tag 0 = previous value, 1 = raw, 2 = zero, 3 + j = the advance since sample j of the ring.
  * The encoder tries the sample that worked last time first. */
 static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r, uint8_t *hint, int64_t now,
-                      int64_t cur, bool log_end)
+		      int64_t cur, bool log_end)
 {
 	const int64_t *vals = r ? (log_end ? r->e : r->c) : NULL;
 	uint64_t tag = 0;
@@ -611,7 +612,8 @@ static bool meta_read(rec_codec *c, struct col_buf *b, lt_group *g)
 			group_add_partition(g, topic, 0);
 		U(v);
 		g->partitions[g->n_partitions - 1].partition = (int32_t)(uint32_t)v;
-		if (g->n_partitions > 1 && cmp_key(&g->partitions[g->n_partitions - 2], &g->partitions[g->n_partitions - 1]) >= 0)
+		if (g->n_partitions > 1 &&
+		    cmp_key(&g->partitions[g->n_partitions - 2], &g->partitions[g->n_partitions - 1]) >= 0)
 			goto bad; /* the readers bsearch them */
 	}
 	if (b->pos != b->len)
@@ -647,7 +649,7 @@ static void meta_copy(lt_group *g, const lt_group *src, bool light)
 	}
 	for (size_t i = 0; i < src->n_commit_epochs && !light; i++)
 		group_add_commit_epoch(g, src->commit_epochs[i].topic, src->commit_epochs[i].partition,
-		                       src->commit_epochs[i].epoch);
+				       src->commit_epochs[i].epoch);
 	const char *st = NULL, *dt = NULL; /* the last topic seen in src, and its copy in g's table */
 	for (size_t i = 0; i < src->n_partitions; i++) {
 		const lt_partition *sp = &src->partitions[i];
@@ -703,8 +705,9 @@ static void code_header(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 		size_t nr = (size_t)cv_u64(c, C_HDR, ps ? ps->n_reports : 0);
 		size_t nu = (size_t)cv_u64(c, C_HDR, ps ? ps->n_used : 0);
 		if (!c->enc) {
-			o->pos_sources[i] = (lt_pos_source){ .location = loc, .status = st, .ok = ok, .n_reports = nr,
-			                                     .n_used = nu };
+			o->pos_sources[i] = (lt_pos_source){
+				.location = loc, .status = st, .ok = ok, .n_reports = nr, .n_used = nu
+			};
 			o->n_pos_sources = i + 1;
 		}
 	}
@@ -715,8 +718,8 @@ static uint64_t pflags_pack(const lt_partition *p)
 	if (!p)
 		return 0;
 	uint64_t bits = (uint64_t)p->has_lag | (uint64_t)p->has_time_lag << 1 | (uint64_t)p->has_rates << 2 |
-	                (uint64_t)p->has_eta << 3 | (uint64_t)p->has_last_commit << 4 | (uint64_t)p->has_unmoved << 5 |
-	                (uint64_t)p->repeating << 6 | (uint64_t)p->has_position << 7;
+			(uint64_t)p->has_eta << 3 | (uint64_t)p->has_last_commit << 4 | (uint64_t)p->has_unmoved << 5 |
+			(uint64_t)p->repeating << 6 | (uint64_t)p->has_position << 7;
 	return bits | (uint64_t)p->status << 8 | (uint64_t)p->flags << 16;
 }
 
@@ -745,7 +748,7 @@ static const lt_partition zero_partition = { .log_start = 0, .committed = 0, .lo
 /* One partition's values. pp: the same partition in the previous snapshot (or the zero one); r: its
  * samples (NULL when none); dt: time since the previous snapshot. */
 static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp,
-                           struct ring *r, bool key, int64_t now, int64_t dt)
+			   struct ring *r, bool key, int64_t now, int64_t dt)
 {
 	const bool enc = c->enc;
 	uint64_t fl = pflags_pack(enc ? cp : NULL);
@@ -779,9 +782,9 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 	 * rate_from(sample j, now) with the current value) */
 	uint8_t dummy = 0;
 	o->consume_rate = cv_rate(c, enc ? cp->consume_rate : 0, pp->consume_rate, r, r ? &r->hint_c : &dummy, now,
-	                          o->committed, false);
+				  o->committed, false);
 	o->produce_rate = cv_rate(c, enc ? cp->produce_rate : 0, pp->produce_rate, r, r ? &r->hint_e : &dummy, now,
-	                          o->log_end, true);
+				  o->log_end, true);
 	o->eta_ms = cv_i64(c, C_ETA, enc ? cp->eta_ms : 0, eta_predict(o->lag, o->consume_rate, o->produce_rate));
 
 	/* time lag: 0 = interpolated over the ring with this sample, 1 = previous + elapsed, 2 = explicit */
@@ -813,8 +816,8 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 	o->stale_ms = cv_i64(c, C_MISC, enc ? cp->stale_ms : 0, pp->stale_ms);
 	o->last_commit_ms = cv_i64(c, C_MISC, enc ? cp->last_commit_ms : 0, pp->last_commit_ms);
 	o->last_commit_age_ms = cv_i64(c, C_MISC, enc ? cp->last_commit_age_ms : 0,
-	                               o->last_commit_ms == pp->last_commit_ms ? wadd(pp->last_commit_age_ms, dt)
-	                                                                       : pp->last_commit_age_ms);
+				       o->last_commit_ms == pp->last_commit_ms ? wadd(pp->last_commit_age_ms, dt)
+									       : pp->last_commit_age_ms);
 	o->unmoved_ms = cv_i64(c, C_MISC, enc ? cp->unmoved_ms : 0, pp->unmoved_ms ? wadd(pp->unmoved_ms, dt) : 0);
 	o->commits_per_min = cv_double_prev(c, enc ? cp->commits_per_min : 0, pp->commits_per_min);
 	o->position = cv_i64(c, C_MISC, enc ? cp->position : 0, pp->position);
@@ -823,7 +826,7 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 	/* commit metadata: 0 = as before, 1 = new value follows */
 	const char *pm = pp->commit_metadata;
 	bool same_md = enc && ((!cp->commit_metadata && !pm) ||
-	                       (cp->commit_metadata && pm && strcmp(cp->commit_metadata, pm) == 0));
+			       (cp->commit_metadata && pm && strcmp(cp->commit_metadata, pm) == 0));
 	uint64_t md = cv_u64(c, C_STR, enc ? !same_md : 0);
 	if (md == 0)
 		o->commit_metadata = enc ? NULL : xstrdup(pm);
@@ -839,13 +842,14 @@ static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, con
 	const bool enc = c->enc;
 	if (!pg)
 		pg = &zero_group;
-	uint64_t bits = enc ? ((uint64_t)cg->has_max_time_lag | (uint64_t)cg->time_lag_high << 1 |
-	                       (uint64_t)cg->status_complete << 2 | (uint64_t)cg->has_last_commit << 3 |
-	                       (uint64_t)cg->has_expiry << 4 | (uint64_t)cg->expiry_warn << 5 | (uint64_t)cg->status << 8)
-	                    : 0;
+	uint64_t bits =
+		enc ? ((uint64_t)cg->has_max_time_lag | (uint64_t)cg->time_lag_high << 1 |
+		       (uint64_t)cg->status_complete << 2 | (uint64_t)cg->has_last_commit << 3 |
+		       (uint64_t)cg->has_expiry << 4 | (uint64_t)cg->expiry_warn << 5 | (uint64_t)cg->status << 8)
+		    : 0;
 	uint64_t pbits = (uint64_t)pg->has_max_time_lag | (uint64_t)pg->time_lag_high << 1 |
-	                 (uint64_t)pg->status_complete << 2 | (uint64_t)pg->has_last_commit << 3 |
-	                 (uint64_t)pg->has_expiry << 4 | (uint64_t)pg->expiry_warn << 5 | (uint64_t)pg->status << 8;
+			 (uint64_t)pg->status_complete << 2 | (uint64_t)pg->has_last_commit << 3 |
+			 (uint64_t)pg->has_expiry << 4 | (uint64_t)pg->expiry_warn << 5 | (uint64_t)pg->status << 8;
 	bits = (uint64_t)cv_i64(c, C_GVAL, (int64_t)bits, (int64_t)pbits);
 	o->has_max_time_lag = bits & 1;
 	o->time_lag_high = bits >> 1 & 1;
@@ -904,11 +908,12 @@ static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, con
 
 	o->last_commit_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_ms : 0, pg->last_commit_ms);
 	o->last_commit_age_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_age_ms : 0,
-	                               o->last_commit_ms == pg->last_commit_ms ? wadd(pg->last_commit_age_ms, dt)
-	                                                                       : pg->last_commit_age_ms);
+				       o->last_commit_ms == pg->last_commit_ms ? wadd(pg->last_commit_age_ms, dt)
+									       : pg->last_commit_age_ms);
 	o->commits_per_min = cv_double_prev(c, enc ? cg->commits_per_min : 0, pg->commits_per_min);
 	o->expires_at_ms = cv_i64(c, C_GVAL, enc ? cg->expires_at_ms : 0, pg->expires_at_ms);
-	o->expires_in_ms = cv_i64(c, C_GVAL, enc ? cg->expires_in_ms : 0, wadd(pg->expires_in_ms, (int64_t)(0 - (uint64_t)dt)));
+	o->expires_in_ms =
+		cv_i64(c, C_GVAL, enc ? cg->expires_in_ms : 0, wadd(pg->expires_in_ms, (int64_t)(0 - (uint64_t)dt)));
 	o->n_expired = (size_t)cv_i64(c, C_GVAL, enc ? (int64_t)cg->n_expired : 0, (int64_t)pg->n_expired);
 	o->expired_ms = cv_i64(c, C_GVAL, enc ? cg->expired_ms : 0, pg->expired_ms);
 }
@@ -960,7 +965,8 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 		} else {
 			pi = tag == 0 ? expect : (size_t)(tag - 2);
 			if (!prev || pi >= prev->n_groups) {
-				fail(c, "groups column: group %zu continues a group the previous record does not have", i);
+				fail(c, "groups column: group %zu continues a group the previous record does not have",
+				     i);
 				break;
 			}
 			if (!c->enc)
@@ -1006,7 +1012,8 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 		}
 		if (same) {
 			if (!pg) {
-				fail(c, "group-same column: group '%s' is new but marked unchanged", out->groups[i].group);
+				fail(c, "group-same column: group '%s' is new but marked unchanged",
+				     out->groups[i].group);
 				break;
 			}
 			meta_copy(&out->groups[i], pg, c->light);
@@ -1138,8 +1145,8 @@ static void validate(rec_codec *c, const lt_snapshot *s)
 			const lt_partition *p = &g->partitions[k];
 			if (p->member < -1 || (p->member >= 0 && (size_t)p->member >= g->n_members) ||
 			    (unsigned)p->status > LT_STATUS_ERR) {
-				fail(c, "group '%s' partition %s-%d: member or status out of range", g->group,
-				     p->topic, (int)p->partition);
+				fail(c, "group '%s' partition %s-%d: member or status out of range", g->group, p->topic,
+				     (int)p->partition);
 				break;
 			}
 		}
@@ -1184,7 +1191,8 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	struct col_buf in = { .p = (unsigned char *)buf, .len = len };
 	uint64_t ncol = 0;
 	if (!get_u64(&in, &ncol) || ncol != N_COL) {
-		snprintf(err, errlen, "record has %llu columns, this version knows %d", (unsigned long long)ncol, N_COL);
+		snprintf(err, errlen, "record has %llu columns, this version knows %d", (unsigned long long)ncol,
+			 N_COL);
 		return NULL;
 	}
 	uint64_t lens[N_COL];
@@ -1243,7 +1251,7 @@ void rec_codec_set_light(rec_codec *c, bool light)
 }
 
 size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,
-                                int64_t *out, size_t max)
+				int64_t *out, size_t max)
 {
 	if (!c->prev)
 		return 0;

@@ -49,6 +49,6 @@ void rec_codec_set_light(rec_codec *c, bool light);
 
 /* The lags of one partition over the decoded history, oldest first (the detail popup's sparkline). */
 size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,
-                                int64_t *out, size_t max);
+				int64_t *out, size_t max);
 
 #endif

@@ -18,12 +18,12 @@
 #include "util/crc32c.h"
 #include "util/xalloc.h"
 
-#define FILE_MAGIC "LAGTOPRC"
-#define FILE_HEADER_LEN 32
+#define FILE_MAGIC       "LAGTOPRC"
+#define FILE_HEADER_LEN  32
 #define FRAME_HEADER_LEN 24
-#define FOOTER_MAGIC "LTRINDEX"
-#define FOOTER_LEN 16
-#define INDEX_ENTRY_LEN 17
+#define FOOTER_MAGIC     "LTRINDEX"
+#define FOOTER_LEN       16
+#define INDEX_ENTRY_LEN  17
 /* A record's decoded size is bounded so a corrupt length cannot ask for a huge buffer. */
 #define MAX_RAW_LEN (1u << 30)
 
@@ -46,7 +46,7 @@ static uint64_t le_get(const unsigned char *p, int n)
 /* Frame header: type, 3 zero bytes, stored length (u32), time (i64 ms), raw length (u32), CRC-32C
  * (u32) of the first 20 header bytes and the stored bytes. */
 static void frame_header(unsigned char h[FRAME_HEADER_LEN], int type, uint32_t stored, int64_t t, uint32_t raw,
-                         const void *payload)
+			 const void *payload)
 {
 	memset(h, 0, FRAME_HEADER_LEN);
 	h[0] = (unsigned char)type;
@@ -100,9 +100,12 @@ bool rec_parse_size(const char *s, uint64_t *out)
 	uint64_t mul = 1;
 	if (*end) {
 		switch (*end) {
-		case 'k': case 'K': mul = 1ull << 10; break;
-		case 'm': case 'M': mul = 1ull << 20; break;
-		case 'g': case 'G': mul = 1ull << 30; break;
+		case 'k':
+		case 'K': mul = 1ull << 10; break;
+		case 'm':
+		case 'M': mul = 1ull << 20; break;
+		case 'g':
+		case 'G': mul = 1ull << 30; break;
 		default: return false;
 		}
 		end++;
@@ -265,7 +268,8 @@ static int write_trailer(rec_writer *w, char *err, size_t errlen)
 	frame_header(h, FR_INDEX, (uint32_t)n, 0, (uint32_t)n, p);
 	memcpy(foot, FOOTER_MAGIC, 8);
 	le_put(foot + 8, w->size, 8);
-	int rc = write_all(w->fd, h, sizeof h) || write_all(w->fd, p, n) || write_all(w->fd, foot, sizeof foot) ? -1 : 0;
+	int rc =
+		write_all(w->fd, h, sizeof h) || write_all(w->fd, p, n) || write_all(w->fd, foot, sizeof foot) ? -1 : 0;
 	free(p);
 	if (rc != 0 && err)
 		snprintf(err, errlen, "cannot write the index of %s: %s", w->path, strerror(errno));
@@ -371,7 +375,7 @@ static bool load_trailer(rec_reader *r)
 		return false;
 	unsigned char *p = xmalloc((size_t)n);
 	bool ok = read_at(r->fd, p, (size_t)n, off + FRAME_HEADER_LEN) == 0 &&
-	          crc32c_update(crc32c_update(0, h, 20), p, (size_t)n) == (uint32_t)le_get(h + 20, 4);
+		  crc32c_update(crc32c_update(0, h, 20), p, (size_t)n) == (uint32_t)le_get(h + 20, 4);
 	uint64_t count = ok ? le_get(p, 4) : 0;
 	ok = ok && 4 + count * INDEX_ENTRY_LEN == n;
 	if (ok) {
@@ -381,7 +385,8 @@ static bool load_trailer(rec_reader *r)
 			const unsigned char *e = p + 4 + i * INDEX_ENTRY_LEN;
 			struct idx_entry x = { .t = (int64_t)le_get(e, 8), .off = le_get(e + 8, 8), .type = e[16] };
 			ok = (x.type == FR_KEY || x.type == FR_DELTA) && x.off >= FILE_HEADER_LEN && x.off < off &&
-			     (i == 0 ? x.off == FILE_HEADER_LEN : x.off > r->idx[i - 1].off) && (i > 0 || x.type == FR_KEY);
+			     (i == 0 ? x.off == FILE_HEADER_LEN : x.off > r->idx[i - 1].off) &&
+			     (i > 0 || x.type == FR_KEY);
 			r->idx[i] = x;
 		}
 		r->n_idx = ok ? (size_t)count : 0;
@@ -400,14 +405,15 @@ static void scan(rec_reader *r)
 		if (read_at(r->fd, h, sizeof h, off) != 0)
 			break;
 		if (h[0] == FR_INDEX) { /* a trailer that did not check out: the records before it are complete */
-			snprintf(r->note, sizeof r->note, "%s: its index trailer is damaged: rebuilt by scanning", r->path);
+			snprintf(r->note, sizeof r->note, "%s: its index trailer is damaged: rebuilt by scanning",
+				 r->path);
 			return;
 		}
 		uint64_t stored = le_get(h + 4, 4);
 		if ((h[0] != FR_KEY && h[0] != FR_DELTA) || h[1] || h[2] || h[3] || (r->n_idx == 0 && h[0] != FR_KEY)) {
 			snprintf(r->note, sizeof r->note,
-			         "%s: unreadable frame header at byte %llu: %zu records before it are read", r->path,
-			         (unsigned long long)off, r->n_idx);
+				 "%s: unreadable frame header at byte %llu: %zu records before it are read", r->path,
+				 (unsigned long long)off, r->n_idx);
 			return;
 		}
 		if (off + FRAME_HEADER_LEN + stored > r->file_size)
@@ -417,11 +423,13 @@ static void scan(rec_reader *r)
 		off += FRAME_HEADER_LEN + stored;
 	}
 	if (off < r->file_size)
-		snprintf(r->note, sizeof r->note, "%s is cut short at byte %llu (a recorder that stopped mid-record): %zu "
-		         "complete records are read", r->path, (unsigned long long)off, r->n_idx);
+		snprintf(r->note, sizeof r->note,
+			 "%s is cut short at byte %llu (a recorder that stopped mid-record): %zu "
+			 "complete records are read",
+			 r->path, (unsigned long long)off, r->n_idx);
 	else
-		snprintf(r->note, sizeof r->note, "%s has no index (the recorder did not close it): rebuilt by scanning",
-		         r->path);
+		snprintf(r->note, sizeof r->note,
+			 "%s has no index (the recorder did not close it): rebuilt by scanning", r->path);
 }
 
 rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
@@ -446,7 +454,7 @@ rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 	unsigned version = (unsigned)le_get(h + 8, 2);
 	if (version != LT_REC_VERSION || le_get(h + 10, 2) != FILE_HEADER_LEN) {
 		snprintf(err, errlen, "%s is a version %u recording; this lagtop reads version %d", path, version,
-		         LT_REC_VERSION);
+			 LT_REC_VERSION);
 		close(fd);
 		return NULL;
 	}
@@ -525,34 +533,34 @@ static lt_snapshot *decode_one(rec_reader *r, size_t i, char *err, size_t errlen
 	const struct idx_entry *e = &r->idx[i];
 	if (read_at(r->fd, h, sizeof h, e->off) != 0) {
 		snprintf(err, errlen, "%s: record %zu at byte %llu cannot be read", r->path, i + 1,
-		         (unsigned long long)e->off);
+			 (unsigned long long)e->off);
 		return NULL;
 	}
 	uint32_t stored = (uint32_t)le_get(h + 4, 4), raw = (uint32_t)le_get(h + 16, 4);
 	if (h[0] != e->type || e->off + FRAME_HEADER_LEN + stored > r->file_size || raw > MAX_RAW_LEN) {
 		snprintf(err, errlen, "%s: record %zu at byte %llu: its frame header is damaged", r->path, i + 1,
-		         (unsigned long long)e->off);
+			 (unsigned long long)e->off);
 		return NULL;
 	}
 	r->stored = xgrow(r->stored, &r->stored_cap, stored ? stored : 1, 1);
 	r->raw = xgrow(r->raw, &r->raw_cap, raw ? raw : 1, 1);
 	if (read_at(r->fd, r->stored, stored, e->off + FRAME_HEADER_LEN) != 0 ||
 	    crc32c_update(crc32c_update(0, h, 20), r->stored, stored) != (uint32_t)le_get(h + 20, 4)) {
-		snprintf(err, errlen, "%s: record %zu at byte %llu is corrupt (its CRC-32C does not match)", r->path, i + 1,
-		         (unsigned long long)e->off);
+		snprintf(err, errlen, "%s: record %zu at byte %llu is corrupt (its CRC-32C does not match)", r->path,
+			 i + 1, (unsigned long long)e->off);
 		return NULL;
 	}
 	size_t got = ZSTD_decompressDCtx(r->zd, r->raw, r->raw_cap, r->stored, stored);
 	if (ZSTD_isError(got) || got != raw) {
 		snprintf(err, errlen, "%s: record %zu at byte %llu does not decompress (%s)", r->path, i + 1,
-		         (unsigned long long)e->off, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong length");
+			 (unsigned long long)e->off, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong length");
 		return NULL;
 	}
 	char why[200];
 	lt_snapshot *s = rec_decode(r->codec, r->raw, got, e->type == FR_KEY, why, sizeof why);
 	if (!s)
 		snprintf(err, errlen, "%s: record %zu at byte %llu does not decode: %s", r->path, i + 1,
-		         (unsigned long long)e->off, why);
+			 (unsigned long long)e->off, why);
 	return s;
 }
 
@@ -598,7 +606,7 @@ lt_snapshot *rec_reader_get(rec_reader *r, size_t i, char *err, size_t errlen)
 }
 
 size_t rec_reader_partition_lags(const rec_reader *r, const char *group, const char *topic, int32_t partition,
-                                 int64_t *out, size_t max)
+				 int64_t *out, size_t max)
 {
 	return rec_codec_partition_lags(r->codec, group, topic, partition, out, max);
 }

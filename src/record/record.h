@@ -27,7 +27,7 @@ typedef struct rec_writer_opts {
  * most two intervals (bench_record: under 200 ms on scenario M), for ~4 % more bytes than every 60. */
 #define LT_REC_KEYFRAME_EVERY 17
 /* zstd level: on recordings 3 is both faster and smaller than 6 (bench_record, scenario M). */
-#define LT_REC_ZSTD_LEVEL 3
+#define LT_REC_ZSTD_LEVEL   3
 #define LT_REC_KEEP_DEFAULT 9
 
 typedef struct rec_writer rec_writer;
@@ -62,7 +62,7 @@ lt_snapshot *rec_reader_get(rec_reader *r, size_t i, char *err, size_t errlen);
 const char *rec_reader_note(const rec_reader *r);
 /* Lags of a partition over the records before the last one read, oldest first. */
 size_t rec_reader_partition_lags(const rec_reader *r, const char *group, const char *topic, int32_t partition,
-                                 int64_t *out, size_t max);
+				 int64_t *out, size_t max);
 
 /* "100M", "2G", "512K", "1000000" → bytes; false when not a size. */
 bool rec_parse_size(const char *s, uint64_t *out);

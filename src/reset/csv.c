@@ -65,8 +65,8 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 	return reset_csv_parse_ex(text, group, false, out, n_out, err, errlen);
 }
 
-int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows, lt_reset_csv_row **out,
-		       size_t *n_out, char *err, size_t errlen)
+int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows, lt_reset_csv_row **out, size_t *n_out,
+		       char *err, size_t errlen)
 {
 	lt_reset_csv_row *rows = NULL;
 	lt_csv_fields rec = { 0 };
@@ -94,8 +94,9 @@ int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows,
 			form = nf == 3 ? 3 : 4;
 		if (nf != form) {
 			if (nf > MAX_FIELDS)
-				err_set(err, errlen, "line %zu: expected %zu fields (%s), got more than %d", recline, form,
-					form == 3 ? "topic,partition,offset" : "group,topic,partition,offset", MAX_FIELDS);
+				err_set(err, errlen, "line %zu: expected %zu fields (%s), got more than %d", recline,
+					form, form == 3 ? "topic,partition,offset" : "group,topic,partition,offset",
+					MAX_FIELDS);
 			else
 				err_set(err, errlen, "line %zu: expected %zu fields (%s), got %zu", recline, form,
 					form == 3 ? "topic,partition,offset" : "group,topic,partition,offset", nf);
@@ -112,8 +113,8 @@ int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows,
 		}
 		int64_t part, off;
 		if (!parse_i64(tf[1], 0, INT32_MAX, &part)) {
-			err_set(err, errlen, "line %zu: partition '%s' is not a whole number from 0 to %d", recline, tf[1],
-				INT32_MAX);
+			err_set(err, errlen, "line %zu: partition '%s' is not a whole number from 0 to %d", recline,
+				tf[1], INT32_MAX);
 			goto out;
 		}
 		if (no_commit_rows && !*tf[2]) {
@@ -135,8 +136,10 @@ int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows,
 					char prev[32] = "no commit";
 					if (rows[i].offset >= 0)
 						snprintf(prev, sizeof prev, "%" PRId64, rows[i].offset);
-					err_set(err, errlen, "line %zu: partition %s-%" PRId64 " was already given on line %zu "
-						"with another offset (%s)", recline, tf[0], part, rows[i].line, prev);
+					err_set(err, errlen,
+						"line %zu: partition %s-%" PRId64 " was already given on line %zu "
+						"with another offset (%s)",
+						recline, tf[0], part, rows[i].line, prev);
 					goto out;
 				}
 				dup = true;

@@ -27,11 +27,10 @@
 #include "reset/plan.h"
 
 /* Parses the file text; fills the rows for `group` (caller frees with reset_csv_rows_free). */
-int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **rows, size_t *n, char *err,
-		    size_t errlen);
+int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **rows, size_t *n, char *err, size_t errlen);
 /* The same; no_commit_rows accepts an empty offset as "no commit" (backups read by --undo). */
-int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows, lt_reset_csv_row **rows,
-		       size_t *n, char *err, size_t errlen);
+int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows, lt_reset_csv_row **rows, size_t *n,
+		       char *err, size_t errlen);
 void reset_csv_rows_free(lt_reset_csv_row *rows, size_t n);
 
 /* --export: the plans as CSV (3 columns for one plan, 4 with the group for several; a delete row has an

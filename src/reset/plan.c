@@ -71,8 +71,8 @@ static bool parse_long(const char *s, int64_t *out)
 
 /* ---- request ---- */
 
-int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target target, const char *arg,
-		       int64_t now_ms, char *err, size_t errlen)
+int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target target, const char *arg, int64_t now_ms,
+		       char *err, size_t errlen)
 {
 	memset(rq, 0, sizeof *rq);
 	rq->group = xstrdup(group);
@@ -87,21 +87,17 @@ int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target 
 		if (!parse_long(arg, &rq->offset))
 			return err_set(err, errlen, "Cannot parse argument '%s' of option shift-by", arg ? arg : "");
 		break;
-	case LT_RESET_DATETIME:
-		return reset_parse_datetime(arg, now_ms, &rq->timestamp_ms, err, errlen);
-	case LT_RESET_DURATION:
-		return reset_duration_before(arg, now_ms, &rq->timestamp_ms, err, errlen);
+	case LT_RESET_DATETIME: return reset_parse_datetime(arg, now_ms, &rq->timestamp_ms, err, errlen);
+	case LT_RESET_DURATION: return reset_duration_before(arg, now_ms, &rq->timestamp_ms, err, errlen);
 	case LT_RESET_FILE:
 		if (!arg || !*arg)
 			return err_set(err, errlen, "--from-file needs a file name");
 		break;
 	case LT_RESET_EARLIEST:
 	case LT_RESET_LATEST:
-	case LT_RESET_CURRENT:
-		break;
+	case LT_RESET_CURRENT: break;
 	case LT_RESET_NONE:
-	default:
-		return err_set(err, errlen, "no reset target given");
+	default: return err_set(err, errlen, "no reset target given");
 	}
 	return 0;
 }
@@ -136,8 +132,8 @@ int reset_request_add_topic(lt_reset_request *rq, const char *arg, char *err, si
 			if (len >= sizeof num || !parse_long(num, &v) || v < INT32_MIN || v > INT32_MAX) {
 				free(sc.topic);
 				free(sc.parts);
-				return err_set(err, errlen, "Invalid partition '%.*s' specified in topic arg '%s'", (int)len, p,
-					       arg);
+				return err_set(err, errlen, "Invalid partition '%.*s' specified in topic arg '%s'",
+					       (int)len, p, arg);
 			}
 			scope_add_part(&sc, (int32_t)v);
 			if (!comma)
@@ -371,7 +367,7 @@ struct want {
 	const lt_reset_part *part; /* NULL when the cluster does not know the partition */
 	const char *topic;
 	int32_t partition;
-	int64_t file_offset;       /* FILE only */
+	int64_t file_offset; /* FILE only */
 };
 
 static int cmp_want(const void *a, const void *b)
@@ -476,8 +472,10 @@ static int check_valid(const struct want *w, size_t n, bool *cluster_fault, char
 		}
 	if (b.len) {
 		char *s = sb_take(&b);
-		err_set(err, errlen, "Error getting the log offsets of topic partition%s: %s (the leader is up, but its "
-			"ListOffsets request failed or timed out)", n_failed > 1 ? "s" : "", s);
+		err_set(err, errlen,
+			"Error getting the log offsets of topic partition%s: %s (the leader is up, but its "
+			"ListOffsets request failed or timed out)",
+			n_failed > 1 ? "s" : "", s);
 		free(s);
 		*cluster_fault = true;
 		return -1;
@@ -550,14 +548,13 @@ static int plan_row(const lt_reset_request *rq, lt_reset_plan *p, lt_reset_row *
 		row->requested = row->new_offset = part->log_end;
 		row->notes |= LT_RESET_NOTE_NO_COMMIT;
 		break;
-	case LT_RESET_OFFSET:
-		row->requested = rq->offset;
-		return clamp(p, row, part, cluster_fault, err, errlen);
+	case LT_RESET_OFFSET: row->requested = rq->offset; return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_SHIFT:
 		if (part->committed < 0)
-			return err_set(err, errlen,
-				       "Cannot shift offset for partition %s-%d since there is no current committed offset",
-				       row->topic, row->partition);
+			return err_set(
+				err, errlen,
+				"Cannot shift offset for partition %s-%d since there is no current committed offset",
+				row->topic, row->partition);
 		row->requested = sat_add(part->committed, rq->offset);
 		return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_DATETIME:
@@ -589,8 +586,7 @@ static int plan_row(const lt_reset_request *rq, lt_reset_plan *p, lt_reset_row *
 		row->requested = w->file_offset;
 		return clamp(p, row, part, cluster_fault, err, errlen);
 	case LT_RESET_NONE:
-	default:
-		return err_set(err, errlen, "no reset target given");
+	default: return err_set(err, errlen, "no reset target given");
 	}
 	return 0;
 }
@@ -615,8 +611,8 @@ lt_reset_plan *reset_plan_build(const lt_reset_request *rq, const lt_reset_input
 	return reset_plan_build_ex(rq, in, NULL, err, errlen);
 }
 
-lt_reset_plan *reset_plan_build_ex(const lt_reset_request *rq, const lt_reset_input *in, bool *cluster_fault,
-				   char *err, size_t errlen)
+lt_reset_plan *reset_plan_build_ex(const lt_reset_request *rq, const lt_reset_input *in, bool *cluster_fault, char *err,
+				   size_t errlen)
 {
 	bool fault_ignored;
 	if (!cluster_fault)
@@ -699,13 +695,15 @@ static const struct {
 	const char *noun;           /* "the <noun> can go ahead once the group is Empty" */
 	const char *only;           /* "<only> when the group is known to be Empty or Dead" */
 } guard_words[] = {
-	[LT_GUARD_FOR_RESET] = { "Assignments can only be reset if the group ", " is inactive, but the current state is ",
-				 "Refusing to reset group", "reset", "Offsets are only reset" },
+	[LT_GUARD_FOR_RESET] = { "Assignments can only be reset if the group ",
+				 " is inactive, but the current state is ", "Refusing to reset group", "reset",
+				 "Offsets are only reset" },
 	[LT_GUARD_FOR_DELETE] = { "Group ", " can only be deleted if it is inactive, but the current state is ",
 				  "Refusing to delete group", "delete", "Groups are only deleted" },
 	[LT_GUARD_FOR_DELETE_OFFSETS] = { "Offsets of group ",
 					  " can only be deleted if the group is inactive, but the current state is ",
-					  "Refusing to delete the offsets of group", "delete", "Offsets are only deleted" },
+					  "Refusing to delete the offsets of group", "delete",
+					  "Offsets are only deleted" },
 };
 
 lt_guard reset_guard(const char *group, const lt_reset_input *in, char *msg, size_t msglen)

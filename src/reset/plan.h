@@ -39,37 +39,37 @@ typedef enum {
 
 typedef struct lt_reset_scope {
 	char *topic;
-	size_t n_parts;    /* 0: every partition of the topic */
+	size_t n_parts; /* 0: every partition of the topic */
 	int32_t *parts;
 } lt_reset_scope;
 
 typedef struct lt_reset_csv_row {
-	char *group;       /* NULL in the 3-column form */
+	char *group; /* NULL in the 3-column form */
 	char *topic;
 	int32_t partition;
-	int64_t offset;    /* LT_OFFSET_NONE: "no commit" (a backup's empty offset; --undo only) */
-	size_t line;       /* 1-based line in the file, for messages */
+	int64_t offset; /* LT_OFFSET_NONE: "no commit" (a backup's empty offset; --undo only) */
+	size_t line;    /* 1-based line in the file, for messages */
 } lt_reset_csv_row;
 
 typedef struct lt_reset_request {
 	char *group;
 	lt_reset_target target;
-	char *target_text;     /* the argument as given ("PT6H", "2026-...", "-5", file path), for messages/audit */
-	int64_t offset;        /* OFFSET: N; SHIFT: ±N */
-	int64_t timestamp_ms;  /* DATETIME / DURATION, resolved */
+	char *target_text;    /* the argument as given ("PT6H", "2026-...", "-5", file path), for messages/audit */
+	int64_t offset;       /* OFFSET: N; SHIFT: ±N */
+	int64_t timestamp_ms; /* DATETIME / DURATION, resolved */
 	bool all_topics;
 	size_t n_scopes;
 	lt_reset_scope *scopes;
-	size_t n_rows;         /* FILE: this group's rows */
+	size_t n_rows; /* FILE: this group's rows */
 	lt_reset_csv_row *rows;
-	bool from_backup;      /* FILE read from a lagtop backup (--undo): an empty offset means "no commit",
-				  restored by deleting the partition's committed offset */
+	bool from_backup; /* FILE read from a lagtop backup (--undo): an empty offset means "no commit",
+			     restored by deleting the partition's committed offset */
 } lt_reset_request;
 
 /* Parses the target argument (offset, shift, datetime, duration; for FILE it only records the path — load
  * the content with reset_request_load_csv). 0 or -1 with a one-line err (usage error). */
-int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target target, const char *arg,
-		       int64_t now_ms, char *err, size_t errlen);
+int reset_request_init(lt_reset_request *rq, const char *group, lt_reset_target target, const char *arg, int64_t now_ms,
+		       char *err, size_t errlen);
 /* --topic T or --topic T:P,P,... (kafka-consumer-groups' parsing and messages). */
 int reset_request_add_topic(lt_reset_request *rq, const char *arg, char *err, size_t errlen);
 /* Parses the CSV text of --from-file and keeps this group's rows (see csv.h for the rules; with
@@ -88,14 +88,14 @@ typedef struct lt_reset_member {
 typedef struct lt_reset_part {
 	char *topic;
 	int32_t partition;
-	bool exists;        /* listed in the topic metadata */
+	bool exists; /* listed in the topic metadata */
 	bool has_leader;
-	bool log_failed;    /* has a leader, but reading its log offsets failed or timed out */
-	int64_t committed;  /* LT_OFFSET_NONE: no commit */
-	int64_t log_start;  /* LT_OFFSET_NONE: unknown */
-	int64_t log_end;    /* LT_OFFSET_NONE: unknown */
-	int64_t ts_offset;  /* offset for timestamp_ms: LT_OFFSET_NONE = no record at or after it;
-			       LT_RESET_TS_UNKNOWN = not looked up / failed */
+	bool log_failed;   /* has a leader, but reading its log offsets failed or timed out */
+	int64_t committed; /* LT_OFFSET_NONE: no commit */
+	int64_t log_start; /* LT_OFFSET_NONE: unknown */
+	int64_t log_end;   /* LT_OFFSET_NONE: unknown */
+	int64_t ts_offset; /* offset for timestamp_ms: LT_OFFSET_NONE = no record at or after it;
+			      LT_RESET_TS_UNKNOWN = not looked up / failed */
 } lt_reset_part;
 
 #define LT_RESET_TS_UNKNOWN ((int64_t)-1000)
@@ -106,17 +106,17 @@ typedef struct lt_reset_topic {
 } lt_reset_topic;
 
 typedef struct lt_reset_input {
-	lt_group_state state;  /* LT_GROUP_UNKNOWN when it could not be read: see state_error */
-	lt_group_type type;    /* from group_view_combine (model/group_view.h) */
-	bool group_exists;     /* false: the group has never been seen (treated like Dead) */
+	lt_group_state state;    /* LT_GROUP_UNKNOWN when it could not be read: see state_error */
+	lt_group_type type;      /* from group_view_combine (model/group_view.h) */
+	bool group_exists;       /* false: the group has never been seen (treated like Dead) */
 	bool members_unreadable; /* a consumer-protocol group seen through the classic API: members[] says nothing */
-	char *state_error;     /* why the state could not be read (NULL if it could) */
+	char *state_error;       /* why the state could not be read (NULL if it could) */
 	size_t n_members;
 	lt_reset_member *members;
-	size_t n_topics;       /* topics whose metadata was asked for */
+	size_t n_topics; /* topics whose metadata was asked for */
 	lt_reset_topic *topics;
 	size_t n_parts;
-	lt_reset_part *parts;  /* any order; reset_plan_build sorts its output */
+	lt_reset_part *parts; /* any order; reset_plan_build sorts its output */
 } lt_reset_input;
 
 void reset_input_init(lt_reset_input *in);
@@ -142,9 +142,9 @@ bool reset_request_wants(const lt_reset_request *rq, const lt_reset_part *p);
 /* ---- the plan ---- */
 
 enum {
-	LT_RESET_NOTE_CLAMP_HIGH = 1u << 0, /* requested > log end: set to log end */
-	LT_RESET_NOTE_CLAMP_LOW = 1u << 1,  /* requested < log start: set to log start */
-	LT_RESET_NOTE_NO_COMMIT = 1u << 2,  /* --to-current without a commit: log end */
+	LT_RESET_NOTE_CLAMP_HIGH = 1u << 0,  /* requested > log end: set to log end */
+	LT_RESET_NOTE_CLAMP_LOW = 1u << 1,   /* requested < log start: set to log start */
+	LT_RESET_NOTE_NO_COMMIT = 1u << 2,   /* --to-current without a commit: log end */
 	LT_RESET_NOTE_TS_FALLBACK = 1u << 3, /* nothing at or after the time: log end */
 	LT_RESET_NOTE_DELETE = 1u << 4,      /* --undo of a partition that had no commit: its commit is deleted */
 };
@@ -165,13 +165,13 @@ typedef struct lt_reset_plan {
 	char *group;
 	lt_reset_target target;
 	size_t n_rows;
-	lt_reset_row *rows;      /* sorted by (topic, partition) */
-	int64_t replayed;        /* sum of −delta over negative deltas */
-	int64_t skipped;         /* sum of delta over positive deltas */
-	size_t n_changed;        /* rows whose new offset differs from the previous commit (or had none) */
-	size_t n_deletes;        /* rows that delete a committed offset (new_offset LT_OFFSET_NONE) */
+	lt_reset_row *rows; /* sorted by (topic, partition) */
+	int64_t replayed;   /* sum of −delta over negative deltas */
+	int64_t skipped;    /* sum of delta over positive deltas */
+	size_t n_changed;   /* rows whose new offset differs from the previous commit (or had none) */
+	size_t n_deletes;   /* rows that delete a committed offset (new_offset LT_OFFSET_NONE) */
 	size_t n_warnings;
-	char **warnings;         /* kafka-consumer-groups' clamp/fallback messages, in row order */
+	char **warnings; /* kafka-consumer-groups' clamp/fallback messages, in row order */
 } lt_reset_plan;
 
 /* Builds the plan, or NULL with err (one line: missing partitions, no leader, no commit to shift, unknown
@@ -180,8 +180,8 @@ lt_reset_plan *reset_plan_build(const lt_reset_request *rq, const lt_reset_input
 /* As reset_plan_build; on failure *cluster_fault tells an error in the cluster's answer (a partition with no
  * leader, a log or timestamp offset the cluster did not give: exit status 1) from one in the request (a
  * topic or partition that does not exist, a shift without a commit, an empty file plan: exit status 2). */
-lt_reset_plan *reset_plan_build_ex(const lt_reset_request *rq, const lt_reset_input *in, bool *cluster_fault,
-				   char *err, size_t errlen);
+lt_reset_plan *reset_plan_build_ex(const lt_reset_request *rq, const lt_reset_input *in, bool *cluster_fault, char *err,
+				   size_t errlen);
 void reset_plan_free(lt_reset_plan *p);
 const lt_reset_row *reset_plan_find(const lt_reset_plan *p, const char *topic, int32_t partition);
 
@@ -189,8 +189,8 @@ const lt_reset_row *reset_plan_find(const lt_reset_plan *p, const char *topic, i
 
 typedef enum {
 	LT_GUARD_PROCEED = 0,
-	LT_GUARD_REFUSE_ACTIVE,  /* state is Stable / rebalancing: members listed in msg */
-	LT_GUARD_REFUSE_UNKNOWN, /* state could not be read: fail closed */
+	LT_GUARD_REFUSE_ACTIVE,     /* state is Stable / rebalancing: members listed in msg */
+	LT_GUARD_REFUSE_UNKNOWN,    /* state could not be read: fail closed */
 	LT_GUARD_REFUSE_UNREADABLE, /* members cannot be read (consumer-protocol group) and the state is not Empty */
 } lt_guard;
 

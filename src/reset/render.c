@@ -54,9 +54,9 @@ char *reset_plan_table(const lt_reset_plan *p)
 			snprintf(nw, sizeof nw, "%" PRId64, r->new_offset);
 		if (r->has_delta)
 			snprintf(delta, sizeof delta, r->delta > 0 ? "+%" PRId64 : "%" PRId64, r->delta);
-		sb_printf(&b, "%s%*s %s%*s %-10d %-15s %-15s %-12s%s%s", group,
-			  gw - display_width(p->group, true), "", topics[i], tw - display_width(r->topic, true), "",
-			  r->partition, nw, prev, delta, r->note ? " " : "", r->note ? r->note : "");
+		sb_printf(&b, "%s%*s %s%*s %-10d %-15s %-15s %-12s%s%s", group, gw - display_width(p->group, true), "",
+			  topics[i], tw - display_width(r->topic, true), "", r->partition, nw, prev, delta,
+			  r->note ? " " : "", r->note ? r->note : "");
 		sb_printf(&b, "\n");
 		trim_line(&b);
 		free(topics[i]);

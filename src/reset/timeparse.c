@@ -8,12 +8,13 @@
 
 #include "util/errbuf.h"
 
-#define DT_EXAMPLE "expected yyyy-MM-ddTHH:mm:ss.SSS with an optional zone (Z, +08, +0800, +08:00), " \
-		   "e.g. 2026-11-29T10:00:00.000 or 2026-11-29T10:00:00.000+08:00, or a relative time like -6h"
+#define DT_EXAMPLE                                                                                                     \
+	"expected yyyy-MM-ddTHH:mm:ss.SSS with an optional zone (Z, +08, +0800, +08:00), "                             \
+	"e.g. 2026-11-29T10:00:00.000 or 2026-11-29T10:00:00.000+08:00, or a relative time like -6h"
 #define DUR_EXAMPLE "expected an ISO-8601 duration PnDTnHnMnS, e.g. PT6H, P1DT2H or PT0.5S"
 
 /* Largest magnitudes we accept, so that every intermediate product fits in int64 milliseconds. */
-#define MAX_YEAR 9999
+#define MAX_YEAR         9999
 #define MAX_DURATION_SEC ((int64_t)100000 * 366 * 86400) /* 100,000 years: far beyond any log */
 
 /* Reads exactly n decimal digits at *p; advances. */
@@ -120,7 +121,8 @@ int reset_parse_datetime(const char *s, int64_t now_ms, int64_t *out_ms, char *e
 			i++;
 		if (i > (size_t)(s[0] == '-') && isalpha((unsigned char)s[i]) && s[i + 1] == '\0')
 			return parse_relative(s, now_ms, out_ms, err, errlen);
-		return err_set(err, errlen, "invalid datetime '%s': it does not contain a 'T' between date and time; %s", s,
+		return err_set(err, errlen,
+			       "invalid datetime '%s': it does not contain a 'T' between date and time; %s", s,
 			       DT_EXAMPLE);
 	}
 
@@ -136,15 +138,16 @@ int reset_parse_datetime(const char *s, int64_t now_ms, int64_t *out_ms, char *e
 	if (*p == '.') {
 		p++;
 		if (!digits(&p, 3, &ms) || isdigit((unsigned char)*p))
-			return err_set(err, errlen, "invalid datetime '%s': milliseconds must be exactly 3 digits; %s", s,
-				       DT_EXAMPLE);
+			return err_set(err, errlen, "invalid datetime '%s': milliseconds must be exactly 3 digits; %s",
+				       s, DT_EXAMPLE);
 	}
 	if (mo < 1 || mo > 12)
 		return err_set(err, errlen, "invalid datetime '%s': month %02d does not exist", s, mo);
 	if (d < 1 || d > days_in_month(y, mo))
 		return err_set(err, errlen, "invalid datetime '%s': %04d-%02d has no day %02d", s, y, mo, d);
 	if (h > 23 || mi > 59 || sec > 59)
-		return err_set(err, errlen, "invalid datetime '%s': %02d:%02d:%02d is not a time of day", s, h, mi, sec);
+		return err_set(err, errlen, "invalid datetime '%s': %02d:%02d:%02d is not a time of day", s, h, mi,
+			       sec);
 
 	int64_t off_min = 0;
 	if (*p == 'Z') {
@@ -152,19 +155,21 @@ int reset_parse_datetime(const char *s, int64_t now_ms, int64_t *out_ms, char *e
 	} else if (*p == '+' || *p == '-') {
 		int sign = *p++ == '-' ? -1 : 1, zh, zm = 0;
 		if (!digits(&p, 2, &zh))
-			return err_set(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00", s);
+			return err_set(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00",
+				       s);
 		if (*p == ':') {
 			p++;
 			if (!digits(&p, 2, &zm))
-				return err_set(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00",
-					       s);
+				return err_set(err, errlen,
+					       "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00", s);
 		} else if (isdigit((unsigned char)*p)) {
 			if (!digits(&p, 2, &zm))
-				return err_set(err, errlen, "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00",
-					       s);
+				return err_set(err, errlen,
+					       "invalid datetime '%s': the zone must be Z, +08, +0800 or +08:00", s);
 		}
 		if (zh > 18 || zm > 59 || (zh == 18 && zm))
-			return err_set(err, errlen, "invalid datetime '%s': zone offset out of range (at most ±18:00)", s);
+			return err_set(err, errlen, "invalid datetime '%s': zone offset out of range (at most ±18:00)",
+				       s);
 		off_min = sign * (zh * 60 + zm);
 	}
 	if (*p)
@@ -222,13 +227,15 @@ int reset_parse_duration(const char *s, int64_t *out_sec, int32_t *out_nanos, ch
 			in_time = true;
 			p++;
 			if (!*p)
-				return err_set(err, errlen, "invalid duration '%s': nothing after T; %s", s, DUR_EXAMPLE);
+				return err_set(err, errlen, "invalid duration '%s': nothing after T; %s", s,
+					       DUR_EXAMPLE);
 			continue;
 		}
 		int64_t v;
 		bool neg;
 		if (!dur_number(&p, &v, &neg))
-			return err_set(err, errlen, "invalid duration '%s': expected a number at '%s'; %s", s, p, DUR_EXAMPLE);
+			return err_set(err, errlen, "invalid duration '%s': expected a number at '%s'; %s", s, p,
+				       DUR_EXAMPLE);
 		int64_t frac = 0;
 		bool has_frac = false;
 		if (*p == '.' || *p == ',') {
@@ -246,12 +253,14 @@ int reset_parse_duration(const char *s, int64_t *out_sec, int32_t *out_nanos, ch
 		char u = (char)toupper((unsigned char)*p);
 		const char *at = strchr(order, u);
 		if (!u || !at)
-			return err_set(err, errlen, "invalid duration '%s': unknown or missing unit at '%s' (use D, H, M, S); %s",
-				       s, p, DUR_EXAMPLE);
+			return err_set(err, errlen,
+				       "invalid duration '%s': unknown or missing unit at '%s' (use D, H, M, S); %s", s,
+				       p, DUR_EXAMPLE);
 		int idx = (int)(at - order);
 		if ((idx == 0) == in_time)
 			return err_set(err, errlen, "invalid duration '%s': %s; %s", s,
-				       idx == 0 ? "days must come before T" : "hours, minutes and seconds must come after T",
+				       idx == 0 ? "days must come before T"
+						: "hours, minutes and seconds must come after T",
 				       DUR_EXAMPLE);
 		if (idx <= last)
 			return err_set(err, errlen, "invalid duration '%s': parts out of order or repeated; %s", s,
@@ -271,7 +280,8 @@ int reset_parse_duration(const char *s, int64_t *out_sec, int32_t *out_nanos, ch
 			return err_set(err, errlen, "invalid duration '%s': too large", s);
 	}
 	if (parts == 0)
-		return err_set(err, errlen, "invalid duration '%s': no days, hours, minutes or seconds; %s", s, DUR_EXAMPLE);
+		return err_set(err, errlen, "invalid duration '%s': no days, hours, minutes or seconds; %s", s,
+			       DUR_EXAMPLE);
 	if (neg_all) {
 		sec = -sec;
 		nanos = -nanos;
@@ -299,7 +309,8 @@ int reset_duration_before(const char *s, int64_t now_ms, int64_t *out_ms, char *
 	/* floor(now − (sec + nanos/1e9)) in ms = now − sec*1000 − ceil(nanos/1e6) */
 	int64_t t = now_ms - sec * 1000 - (nanos + 999999) / 1000000;
 	if (t < 0)
-		return err_set(err, errlen, "invalid duration '%s': now minus it is before 1970-01-01T00:00:00.000Z", s);
+		return err_set(err, errlen, "invalid duration '%s': now minus it is before 1970-01-01T00:00:00.000Z",
+			       s);
 	*out_ms = t;
 	return 0;
 }

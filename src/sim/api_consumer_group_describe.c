@@ -17,7 +17,7 @@
 #include "util/xalloc.h"
 
 #define SIM_CONSUMER_ASSIGNOR "uniform" /* group.consumer.assignors' first entry, Kafka's default */
-#define MEMBER_TYPE_CONSUMER 1          /* the v1 MemberType of a KIP-848 member (0: classic, -1: unknown) */
+#define MEMBER_TYPE_CONSUMER  1         /* the v1 MemberType of a KIP-848 member (0: classic, -1: unknown) */
 
 struct assignment_out {
 	const struct sim_state *st;
@@ -43,7 +43,7 @@ static void put_topic_partitions(const char *topic, size_t len, const int32_t *p
 /* An Assignment struct: its topic partitions, then its tags. */
 static void put_assignment(const struct sim_state *st, struct wire_buf *out, const struct sim_member *m)
 {
-	struct assignment_out a = {st, out, 0};
+	struct assignment_out a = { st, out, 0 };
 	size_t slot = wire_put_array_slot(out, true);
 	(void)sim_consumer_assignment_each(m->assignment, m->assignment_len, put_topic_partitions, &a);
 	wire_patch_array(out, slot, a.n, true);
@@ -94,8 +94,9 @@ static void put_group(struct sim_req *req, struct wire_buf *out, struct wire_str
 	}
 	const struct sim_group *g = sim_group_find(req->st, id.p, (size_t)id.len);
 	if (!g || g->state == SIM_GROUP_DEAD || g->type != SIM_GROUP_CONSUMER) {
-		char *msg = g && g->state != SIM_GROUP_DEAD ? xasprintf("Group %.*s is not a consumer group.", id.len, id.p)
-		                                            : xasprintf("Group %.*s not found.", id.len, id.p);
+		char *msg = g && g->state != SIM_GROUP_DEAD
+				    ? xasprintf("Group %.*s is not a consumer group.", id.len, id.p)
+				    : xasprintf("Group %.*s not found.", id.len, id.p);
 		put_error(out, KERR_GROUP_ID_NOT_FOUND, msg, id);
 		free(msg);
 		return;

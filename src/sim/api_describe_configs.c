@@ -27,13 +27,13 @@ struct cfg {
 static size_t broker_configs(const struct sim_req *req, struct cfg *c)
 {
 	size_t n = 0;
-	c[n] = (struct cfg){.name = "broker.id", .read_only = true, .source = SRC_STATIC_BROKER};
+	c[n] = (struct cfg){ .name = "broker.id", .read_only = true, .source = SRC_STATIC_BROKER };
 	snprintf(c[n++].value, sizeof c->value, "%d", req->node_id);
-	c[n] = (struct cfg){.name = "offsets.retention.minutes", .read_only = true, .source = SRC_DEFAULT};
+	c[n] = (struct cfg){ .name = "offsets.retention.minutes", .read_only = true, .source = SRC_DEFAULT };
 	snprintf(c[n++].value, sizeof c->value, "%lld", (long long)(sim_offsets_retention_ms(req->st) / 60000));
-	c[n] = (struct cfg){.name = "offsets.retention.check.interval.ms", .read_only = true, .source = SRC_DEFAULT};
+	c[n] = (struct cfg){ .name = "offsets.retention.check.interval.ms", .read_only = true, .source = SRC_DEFAULT };
 	snprintf(c[n++].value, sizeof c->value, "%lld", (long long)sim_offsets_retention_check_interval_ms(req->st));
-	c[n] = (struct cfg){.name = "offsets.topic.num.partitions", .read_only = true, .source = SRC_DEFAULT};
+	c[n] = (struct cfg){ .name = "offsets.topic.num.partitions", .read_only = true, .source = SRC_DEFAULT };
 	snprintf(c[n++].value, sizeof c->value, "%d", SIM_OFFSETS_PARTITIONS);
 	return n;
 }
@@ -42,9 +42,9 @@ static size_t topic_configs(const char *topic, struct cfg *c)
 {
 	bool offsets = strcmp(topic, SIM_OFFSETS_TOPIC) == 0;
 	size_t n = 0;
-	c[n] = (struct cfg){.name = "cleanup.policy", .source = offsets ? SRC_TOPIC_CONFIG : SRC_DEFAULT};
+	c[n] = (struct cfg){ .name = "cleanup.policy", .source = offsets ? SRC_TOPIC_CONFIG : SRC_DEFAULT };
 	snprintf(c[n++].value, sizeof c->value, "%s", offsets ? "compact" : "delete");
-	c[n] = (struct cfg){.name = "retention.ms", .source = SRC_DEFAULT};
+	c[n] = (struct cfg){ .name = "retention.ms", .source = SRC_DEFAULT };
 	snprintf(c[n++].value, sizeof c->value, "%d", 604800000);
 	return n;
 }
@@ -105,8 +105,8 @@ int sim_api_describe_configs(struct sim_req *req, struct wire_rd *rd, struct wir
 			else if (rname[0] != '\0') {
 				err = KERR_INVALID_REQUEST;
 				snprintf(msg, sizeof msg,
-				         "Unexpected broker id, expected %d or empty string, but received %.40s",
-				         req->node_id, rname);
+					 "Unexpected broker id, expected %d or empty string, but received %.40s",
+					 req->node_id, rname);
 			}
 		} else if (type == RES_TOPIC) {
 			if (sim_topic_find(req->st, rname, strlen(rname)))

@@ -67,7 +67,7 @@ static size_t fetch_encode(struct sim_state *st, const struct sim_fetch_wait *f,
 {
 	int16_t v = f->version;
 	size_t total = 0;
-	struct rec_buf recs = {0};
+	struct rec_buf recs = { 0 };
 
 	*any_error = false;
 	wire_put_i32(out, 0); /* throttle_time_ms */

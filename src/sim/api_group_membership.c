@@ -83,7 +83,7 @@ static void on_sync(void *arg, int16_t error, const uint8_t *assignment, size_t 
 	free(w);
 }
 
-static const struct mb_ops coord_ops = {on_join, on_sync, NULL};
+static const struct mb_ops coord_ops = { on_join, on_sync, NULL };
 
 static void waiter_cancel(void *arg, struct sim_resp *resp)
 {
@@ -96,11 +96,11 @@ static void waiter_cancel(void *arg, struct sim_resp *resp)
 
 /* ---- mirror into cluster.h ---- */
 static const enum sim_group_state state_map[] = {
-    [MB_EMPTY] = SIM_GROUP_EMPTY,
-    [MB_PREPARING_REBALANCE] = SIM_GROUP_PREPARING_REBALANCE,
-    [MB_COMPLETING_REBALANCE] = SIM_GROUP_COMPLETING_REBALANCE,
-    [MB_STABLE] = SIM_GROUP_STABLE,
-    [MB_DEAD] = SIM_GROUP_DEAD,
+	[MB_EMPTY] = SIM_GROUP_EMPTY,
+	[MB_PREPARING_REBALANCE] = SIM_GROUP_PREPARING_REBALANCE,
+	[MB_COMPLETING_REBALANCE] = SIM_GROUP_COMPLETING_REBALANCE,
+	[MB_STABLE] = SIM_GROUP_STABLE,
+	[MB_DEAD] = SIM_GROUP_DEAD,
 };
 
 static void set_str(char **dst, const char *src)
@@ -136,7 +136,7 @@ static void coord_mirror(struct coord *c)
 		m->last_seen_ms = x->last_heartbeat_ms;
 		for (size_t k = 0; k < x->n_protocols; k++)
 			sim_member_add_protocol(m, x->protocols[k].name, x->protocols[k].metadata,
-			                        (int32_t)x->protocols[k].metadata_len);
+						(int32_t)x->protocols[k].metadata_len);
 		if (x->assignment_len)
 			sim_member_set_assignment(m, x->assignment, (int32_t)x->assignment_len);
 		sim_group_add_member(g, m);
@@ -250,8 +250,8 @@ int sim_api_join_group(struct sim_req *req, struct wire_rd *rd, struct wire_buf 
 		struct wire_str name = wire_str(rd, false);
 		struct wire_str meta = wire_bytes(rd, false);
 		names[i] = name.len >= 0 ? wire_str_dup(name) : xstrdup("");
-		protos[i] =
-		    (struct mb_protocol_in){names[i], (const uint8_t *)meta.p, meta.len > 0 ? (size_t)meta.len : 0};
+		protos[i] = (struct mb_protocol_in){ names[i], (const uint8_t *)meta.p,
+						     meta.len > 0 ? (size_t)meta.len : 0 };
 	}
 	int rc = SIM_API_OK;
 	if (rd->err) {
@@ -272,7 +272,8 @@ int sim_api_join_group(struct sim_req *req, struct wire_rd *rd, struct wire_buf 
 		if (g->state == SIM_GROUP_EMPTY)
 			sim_group_to_classic(g);
 		else
-			err = g->state == SIM_GROUP_DEAD ? KERR_COORDINATOR_NOT_AVAILABLE : KERR_INCONSISTENT_GROUP_PROTOCOL;
+			err = g->state == SIM_GROUP_DEAD ? KERR_COORDINATOR_NOT_AVAILABLE
+							 : KERR_INCONSISTENT_GROUP_PROTOCOL;
 		if (err)
 			g = NULL;
 	}
@@ -296,15 +297,15 @@ int sim_api_join_group(struct sim_req *req, struct wire_rd *rd, struct wire_buf 
 	char *cid = req->client_id.len >= 0 ? wire_str_dup(req->client_id) : xstrdup("");
 	char *pt = ptype.len >= 0 ? wire_str_dup(ptype) : xstrdup("");
 	struct mb_join_req jr = {
-	    .member_id = mid,
-	    .client_id = cid,
-	    .client_host = req->client_host,
-	    .session_timeout_ms = session_timeout,
-	    .rebalance_timeout_ms = rebalance_timeout,
-	    .protocol_type = pt,
-	    .protocols = protos,
-	    .n_protocols = (size_t)n,
-	    .member_id_required = v >= 4,
+		.member_id = mid,
+		.client_id = cid,
+		.client_host = req->client_host,
+		.session_timeout_ms = session_timeout,
+		.rebalance_timeout_ms = rebalance_timeout,
+		.protocol_type = pt,
+		.protocols = protos,
+		.n_protocols = (size_t)n,
+		.member_id_required = v >= 4,
 	};
 	struct waiter *w = xcalloc(1, sizeof *w);
 	w->srv = req->srv;
@@ -341,8 +342,8 @@ int sim_api_sync_group(struct sim_req *req, struct wire_rd *rd, struct wire_buf 
 	for (int32_t i = 0; i < n && !rd->err; i++) {
 		struct wire_str id = wire_str(rd, false);
 		struct wire_str bytes = wire_bytes(rd, false);
-		a[i] = (struct mb_assignment_in){id.len >= 0 ? wire_str_dup(id) : xstrdup(""), (const uint8_t *)bytes.p,
-		                                 bytes.len > 0 ? (size_t)bytes.len : 0};
+		a[i] = (struct mb_assignment_in){ id.len >= 0 ? wire_str_dup(id) : xstrdup(""),
+						  (const uint8_t *)bytes.p, bytes.len > 0 ? (size_t)bytes.len : 0 };
 	}
 	int rc = SIM_API_OK;
 	if (rd->err) {
@@ -432,7 +433,7 @@ int sim_api_leave_group(struct sim_req *req, struct wire_rd *rd, struct wire_buf
 
 /* ---- OffsetCommit from members ---- */
 int sim_group_commit_check(struct sim_req *req, struct sim_group *g, struct wire_str member_id, int32_t generation,
-                           int16_t *err)
+			   int16_t *err)
 {
 	if (!g || !g->priv)
 		return -1;

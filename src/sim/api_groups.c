@@ -16,7 +16,7 @@
  * group), consumer-protocol, or err from the coordinator checks. Kafka's answer: the id, state Dead (or ""
  * with a coordinator error), nothing else. */
 static void put_undescribed(struct sim_req *req, struct wire_buf *out, struct wire_str id, int16_t err,
-                            const struct sim_group *g)
+			    const struct sim_group *g)
 {
 	bool other_type = g && g->type != SIM_GROUP_CLASSIC && g->state != SIM_GROUP_DEAD;
 	int16_t v = req->api_version;
@@ -25,7 +25,7 @@ static void put_undescribed(struct sim_req *req, struct wire_buf *out, struct wi
 	if (!err && v >= 6) {
 		err = KERR_GROUP_ID_NOT_FOUND;
 		msg = other_type ? xasprintf("Group %.*s is not a classic group.", id.len, id.p)
-		                 : xasprintf("Group %.*s not found.", id.len, id.p);
+				 : xasprintf("Group %.*s not found.", id.len, id.p);
 	}
 	wire_put_i16(out, err);
 	if (v >= 6)
@@ -41,8 +41,8 @@ static void put_undescribed(struct sim_req *req, struct wire_buf *out, struct wi
 	free(msg);
 }
 
-static void put_member(struct sim_req *req, struct wire_buf *out, const struct sim_group *g,
-                       const struct sim_member *m, bool stable)
+static void put_member(struct sim_req *req, struct wire_buf *out, const struct sim_group *g, const struct sim_member *m,
+		       bool stable)
 {
 	bool flex = req->flex;
 	wire_put_str(out, m->member_id, flex);

@@ -65,7 +65,7 @@ static bool filter_pass(const struct filter *f, const char *value, bool trim)
 }
 
 static void put_groups(struct sim_req *req, struct wire_buf *out, const struct filter *states,
-                       const struct filter *types)
+		       const struct filter *types)
 {
 	int16_t v = req->api_version;
 	size_t slot = wire_put_array_slot(out, req->flex);
@@ -95,7 +95,7 @@ static void put_groups(struct sim_req *req, struct wire_buf *out, const struct f
 int sim_api_list_groups(struct sim_req *req, struct wire_rd *rd, struct wire_buf *out)
 {
 	int16_t v = req->api_version;
-	struct filter states = {0}, types = {0};
+	struct filter states = { 0 }, types = { 0 };
 	if (v >= 4)
 		filter_read(rd, &states);
 	if (v >= 5)

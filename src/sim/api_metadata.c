@@ -7,7 +7,7 @@
 #include "sim/api.h"
 #include "util/xalloc.h"
 
-#define KERR_LEADER_NOT_AVAILABLE 5
+#define KERR_LEADER_NOT_AVAILABLE       5
 #define KERR_TOPIC_AUTHORIZATION_FAILED 29
 
 /* Fault switch (--deny-offsets-topic): a cluster whose ACLs hide __consumer_offsets from lagtop. */
@@ -114,7 +114,8 @@ int sim_api_metadata(struct sim_req *req, struct wire_rd *rd, struct wire_buf *o
 	} else {
 		wire_put_array(out, n, false);
 		for (int32_t i = 0; i < n; i++) {
-			const struct sim_topic *t = names[i].len >= 0 ? sim_topic_find(req->st, names[i].p, (size_t)names[i].len) : NULL;
+			const struct sim_topic *t =
+				names[i].len >= 0 ? sim_topic_find(req->st, names[i].p, (size_t)names[i].len) : NULL;
 			if (!t && allow_auto)
 				t = sim_topic_auto_create(req->st, names[i]);
 			if (t)

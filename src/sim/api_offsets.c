@@ -18,7 +18,7 @@
 #include "util/xalloc.h"
 
 #define KERR_OFFSET_METADATA_TOO_LARGE 12
-#define SIM_MAX_COMMIT_METADATA 4096
+#define SIM_MAX_COMMIT_METADATA        4096
 
 /* ---- OffsetFetch ---- */
 
@@ -169,7 +169,7 @@ int sim_api_offset_commit(struct sim_req *req, struct wire_rd *rd, struct wire_b
 	int16_t v = req->api_version;
 	struct wire_str gid = wire_str(rd, false);
 	int32_t generation = -1;
-	struct wire_str member = {.p = "", .len = 0};
+	struct wire_str member = { .p = "", .len = 0 };
 	if (v >= 1) {
 		generation = wire_i32(rd);
 		member = wire_str(rd, false);
@@ -219,8 +219,8 @@ int sim_api_offset_commit(struct sim_req *req, struct wire_rd *rd, struct wire_b
 				err = sim_req_commit_fault(req, name.p, (size_t)name.len, p);
 			if (!err) {
 				sim_group_commit(g, name.p, (size_t)name.len, p, offset, epoch,
-				                 md.len >= 0 ? md.p : NULL, md.len >= 0 ? (size_t)md.len : 0,
-				                 req->now_ms);
+						 md.len >= 0 ? md.p : NULL, md.len >= 0 ? (size_t)md.len : 0,
+						 req->now_ms);
 				sim_offsets_log_commit(req->st, g, name.p, (size_t)name.len, p);
 			}
 			wire_put_i32(out, p);

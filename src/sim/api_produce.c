@@ -72,7 +72,7 @@ int sim_api_produce(struct sim_req *req, struct wire_rd *rd, struct wire_buf *ou
 			int16_t err = KERR_NONE;
 			int64_t base = -1;
 			struct sim_partition *p =
-			    name.len > 0 ? sim_partition_find(req->st, name.p, (size_t)name.len, index) : NULL;
+				name.len > 0 ? sim_partition_find(req->st, name.p, (size_t)name.len, index) : NULL;
 			if (acks != 0 && acks != 1 && acks != -1)
 				err = KERR_INVALID_REQUIRED_ACKS;
 			else if (!p)
@@ -117,7 +117,7 @@ struct sim_topic *sim_topic_auto_create(struct sim_state *st, struct wire_str na
 	int16_t kerr;
 	char err[160];
 	struct sim_topic *t = sim_topic_create(st, n, st->auto_create_partitions > 0 ? st->auto_create_partitions : 1,
-	                                       &kerr, err, sizeof err);
+					       &kerr, err, sizeof err);
 	free(n);
 	return t;
 }

@@ -12,26 +12,26 @@
 #define NEVER INT16_MAX
 
 const struct sim_api sim_api_table[] = {
-	{KAPI_PRODUCE, "Produce", 3, 7, 9, sim_api_produce},
-	{KAPI_FETCH, "Fetch", 4, 11, 12, sim_api_fetch},
-	{KAPI_LIST_OFFSETS, "ListOffsets", 1, 2, 6, sim_api_list_offsets},
-	{KAPI_METADATA, "Metadata", 0, 4, 9, sim_api_metadata},
-	{KAPI_OFFSET_COMMIT, "OffsetCommit", 2, 7, 8, sim_api_offset_commit},
-	{KAPI_OFFSET_FETCH, "OffsetFetch", 1, 7, 6, sim_api_offset_fetch},
-	{KAPI_FIND_COORDINATOR, "FindCoordinator", 0, 2, 3, sim_api_find_coordinator},
-	{KAPI_JOIN_GROUP, "JoinGroup", 0, 5, 6, sim_api_join_group}, /* v0–1: 4.0.0 refused them, 4.0.1 restored */
-	{KAPI_HEARTBEAT, "Heartbeat", 0, 3, 4, sim_api_heartbeat},
-	{KAPI_LEAVE_GROUP, "LeaveGroup", 0, 1, 4, sim_api_leave_group},
-	{KAPI_SYNC_GROUP, "SyncGroup", 0, 3, 4, sim_api_sync_group},
-	{KAPI_DESCRIBE_GROUPS, "DescribeGroups", 0, 6, 5, sim_api_describe_groups},
-	{KAPI_LIST_GROUPS, "ListGroups", 0, 5, 3, sim_api_list_groups},
-	{KAPI_API_VERSIONS, "ApiVersions", 0, 3, 3, sim_api_api_versions},
-	{KAPI_CREATE_TOPICS, "CreateTopics", 2, 4, 5, sim_api_create_topics},
-	{KAPI_DELETE_RECORDS, "DeleteRecords", 0, 1, 2, sim_api_delete_records},
-	{KAPI_DESCRIBE_CONFIGS, "DescribeConfigs", 1, 2, 4, sim_api_describe_configs},
-	{KAPI_DELETE_GROUPS, "DeleteGroups", 0, 1, 2, sim_api_delete_groups},
-	{KAPI_OFFSET_DELETE, "OffsetDelete", 0, 0, NEVER, sim_api_offset_delete},
-	{KAPI_CONSUMER_GROUP_DESCRIBE, "ConsumerGroupDescribe", 0, 1, 0, sim_api_consumer_group_describe},
+	{ KAPI_PRODUCE, "Produce", 3, 7, 9, sim_api_produce },
+	{ KAPI_FETCH, "Fetch", 4, 11, 12, sim_api_fetch },
+	{ KAPI_LIST_OFFSETS, "ListOffsets", 1, 2, 6, sim_api_list_offsets },
+	{ KAPI_METADATA, "Metadata", 0, 4, 9, sim_api_metadata },
+	{ KAPI_OFFSET_COMMIT, "OffsetCommit", 2, 7, 8, sim_api_offset_commit },
+	{ KAPI_OFFSET_FETCH, "OffsetFetch", 1, 7, 6, sim_api_offset_fetch },
+	{ KAPI_FIND_COORDINATOR, "FindCoordinator", 0, 2, 3, sim_api_find_coordinator },
+	{ KAPI_JOIN_GROUP, "JoinGroup", 0, 5, 6, sim_api_join_group }, /* v0–1: 4.0.0 refused them, 4.0.1 restored */
+	{ KAPI_HEARTBEAT, "Heartbeat", 0, 3, 4, sim_api_heartbeat },
+	{ KAPI_LEAVE_GROUP, "LeaveGroup", 0, 1, 4, sim_api_leave_group },
+	{ KAPI_SYNC_GROUP, "SyncGroup", 0, 3, 4, sim_api_sync_group },
+	{ KAPI_DESCRIBE_GROUPS, "DescribeGroups", 0, 6, 5, sim_api_describe_groups },
+	{ KAPI_LIST_GROUPS, "ListGroups", 0, 5, 3, sim_api_list_groups },
+	{ KAPI_API_VERSIONS, "ApiVersions", 0, 3, 3, sim_api_api_versions },
+	{ KAPI_CREATE_TOPICS, "CreateTopics", 2, 4, 5, sim_api_create_topics },
+	{ KAPI_DELETE_RECORDS, "DeleteRecords", 0, 1, 2, sim_api_delete_records },
+	{ KAPI_DESCRIBE_CONFIGS, "DescribeConfigs", 1, 2, 4, sim_api_describe_configs },
+	{ KAPI_DELETE_GROUPS, "DeleteGroups", 0, 1, 2, sim_api_delete_groups },
+	{ KAPI_OFFSET_DELETE, "OffsetDelete", 0, 0, NEVER, sim_api_offset_delete },
+	{ KAPI_CONSUMER_GROUP_DESCRIBE, "ConsumerGroupDescribe", 0, 1, 0, sim_api_consumer_group_describe },
 };
 
 const size_t sim_api_table_len = sizeof(sim_api_table) / sizeof(sim_api_table[0]);
@@ -41,13 +41,13 @@ const size_t sim_api_table_len = sizeof(sim_api_table) / sizeof(sim_api_table[0]
 static const struct {
 	int16_t key, min, max;
 } kafka3_ranges[] = {
-	{KAPI_PRODUCE, 0, 7},
-	{KAPI_OFFSET_COMMIT, 0, 7},
-	{KAPI_OFFSET_FETCH, 0, 7},
-	{KAPI_DESCRIBE_GROUPS, 0, 5},
-	{KAPI_CREATE_TOPICS, 0, 4},
-	{KAPI_DESCRIBE_CONFIGS, 0, 2},
-	{KAPI_CONSUMER_GROUP_DESCRIBE, 0, 0},
+	{ KAPI_PRODUCE, 0, 7 },
+	{ KAPI_OFFSET_COMMIT, 0, 7 },
+	{ KAPI_OFFSET_FETCH, 0, 7 },
+	{ KAPI_DESCRIBE_GROUPS, 0, 5 },
+	{ KAPI_CREATE_TOPICS, 0, 4 },
+	{ KAPI_DESCRIBE_CONFIGS, 0, 2 },
+	{ KAPI_CONSUMER_GROUP_DESCRIBE, 0, 0 },
 };
 
 bool sim_api_served(const struct sim_api *a, int kafka_major, int kafka_minor, struct sim_api_range *r)
@@ -59,7 +59,7 @@ bool sim_api_served(const struct sim_api *a, int kafka_major, int kafka_minor, s
 	 * ConsumerGroupDescribe to DescribeGroups without sending a request. */
 	if (kafka_major == 3 && kafka_minor == 6 && a->key == KAPI_CONSUMER_GROUP_DESCRIBE)
 		return false;
-	*r = (struct sim_api_range){a->min_version, a->max_version, a->min_version};
+	*r = (struct sim_api_range){ a->min_version, a->max_version, a->min_version };
 	if (kafka_major == 3) {
 		for (size_t i = 0; i < sizeof(kafka3_ranges) / sizeof(kafka3_ranges[0]); i++) {
 			if (kafka3_ranges[i].key == a->key) {

@@ -40,14 +40,11 @@ bool sim_group_state_valid(enum sim_group_type t, enum sim_group_state s)
 	switch (s) {
 	case SIM_GROUP_EMPTY:
 	case SIM_GROUP_STABLE:
-	case SIM_GROUP_DEAD:
-		return true;
+	case SIM_GROUP_DEAD: return true;
 	case SIM_GROUP_PREPARING_REBALANCE:
-	case SIM_GROUP_COMPLETING_REBALANCE:
-		return t == SIM_GROUP_CLASSIC;
+	case SIM_GROUP_COMPLETING_REBALANCE: return t == SIM_GROUP_CLASSIC;
 	case SIM_GROUP_ASSIGNING:
-	case SIM_GROUP_RECONCILING:
-		return t == SIM_GROUP_CONSUMER;
+	case SIM_GROUP_RECONCILING: return t == SIM_GROUP_CONSUMER;
 	}
 	return false;
 }
@@ -256,7 +253,7 @@ int64_t sim_partition_append(struct sim_partition *p, int64_t count, int64_t fir
 		}
 	}
 	p->segs = xgrow(p->segs, &p->segs_cap, p->nsegs + 1, sizeof(*p->segs));
-	p->segs[p->nsegs++] = (struct sim_segment){first, count, first_ts, ts_step};
+	p->segs[p->nsegs++] = (struct sim_segment){ first, count, first_ts, ts_step };
 	p->log_end += count;
 	return first;
 }
@@ -564,7 +561,7 @@ bool sim_group_subscribes(const struct sim_group *g, const char *topic, size_t l
 		return false;
 	if (g->type == SIM_GROUP_CLASSIC && strcmp(g->protocol_type, "consumer") != 0)
 		return false; /* a classic group of another protocol type: its metadata is not ours to parse */
-	struct subscribes_arg a = {topic, len, false};
+	struct subscribes_arg a = { topic, len, false };
 	for (size_t i = 0; i < g->nmembers && !a.found; i++) {
 		const struct sim_member *m = g->members[i];
 		if (g->type == SIM_GROUP_CONSUMER) {

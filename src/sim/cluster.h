@@ -69,9 +69,9 @@ struct sim_record_store; /* record_store.c: produced record batches; opaque here
 
 struct sim_partition {
 	int32_t index;
-	int32_t leader;    /* node id */
-	int64_t log_start; /* first offset still in the log */
-	int64_t log_end;   /* high watermark: offset of the next record */
+	int32_t leader;           /* node id */
+	int64_t log_start;        /* first offset still in the log */
+	int64_t log_end;          /* high watermark: offset of the next record */
 	struct sim_segment *segs; /* timestamps of [segs[0].first_offset, log_end), ascending offsets */
 	size_t nsegs, segs_cap;
 	struct sim_record_store *store; /* NULL until something is produced; freed by state->store_free */
@@ -82,7 +82,7 @@ struct sim_topic {
 	uint8_t id[16];
 	int32_t npartitions;
 	struct sim_partition *parts;
-	size_t seq; /* creation order, for stable listings */
+	size_t seq;              /* creation order, for stable listings */
 	int64_t retention_ms;    /* the topic's retention.ms; 0: the broker's log_retention_ms */
 	int64_t retention_bytes; /* the topic's retention.bytes; 0: the broker's log_retention_bytes */
 };
@@ -124,16 +124,16 @@ struct sim_member {
 	size_t nprotocols;
 	uint8_t *assignment; /* from SyncGroup (or the control API) */
 	int32_t assignment_len;
-	bool synthetic;           /* made by the control API / a scenario: no connection, never expires */
-	int64_t last_seen_ms;     /* monotonic ms of the last join/heartbeat (membership.c) */
-	void *priv;               /* membership.c's per-member state (pending join/sync, timers) */
+	bool synthetic;       /* made by the control API / a scenario: no connection, never expires */
+	int64_t last_seen_ms; /* monotonic ms of the last join/heartbeat (membership.c) */
+	void *priv;           /* membership.c's per-member state (pending join/sync, timers) */
 	void (*priv_free)(void *priv);
 	/* Members of consumer-protocol (KIP-848) groups only. Their subscription is subscribed_topics (no
 	 * JoinGroup protocols); their assignment is kept in `assignment` above, ConsumerProtocolAssignment
 	 * encoded like a classic member's, so both kinds share the topic and subscription checks. */
 	int32_t member_epoch;
-	char *rack_id;             /* NULL: none */
-	char *subscribed_regex;    /* NULL: subscribed by names */
+	char *rack_id;          /* NULL: none */
+	char *subscribed_regex; /* NULL: subscribed by names */
 	char **subscribed_topics;
 	size_t nsubscribed_topics;
 };
@@ -185,8 +185,8 @@ struct sim_state {
 	char *cluster_id;
 	struct strmap topics; /* name → struct sim_topic* */
 	size_t topic_seq;
-	struct strmap groups; /* id → struct sim_group* */
-	uint64_t rng;         /* xorshift state, for scenarios */
+	struct strmap groups;                               /* id → struct sim_group* */
+	uint64_t rng;                                       /* xorshift state, for scenarios */
 	void (*store_free)(struct sim_record_store *store); /* set by record_store.c when it stores anything */
 	/* Broker settings for real producers and consumers; 0 means Kafka's default where it has one. */
 	bool no_auto_create_topics;               /* auto.create.topics.enable=false */
@@ -194,16 +194,16 @@ struct sim_state {
 	int32_t group_min_session_timeout_ms;     /* 0: 6000 */
 	int32_t group_max_session_timeout_ms;     /* 0: 1800000 */
 	int32_t group_initial_rebalance_delay_ms; /* Kafka's default is 3000; the sim's is 0 (fast tests) */
-	bool any_topic_names; /* fault injection: a hostile broker's topics ignore Kafka's name rules */
+	bool any_topic_names;              /* fault injection: a hostile broker's topics ignore Kafka's name rules */
 	int32_t offsets_retention_minutes; /* served by DescribeConfigs and applied (offsets_expiry.h); 0: 7 days */
 	int64_t offsets_retention_check_interval_ms; /* how often offsets expire (housekeeping.h); 0: 600000 */
 	/* Log housekeeping (record_store.h): Kafka's broker settings; 0 means the default named. */
 	int64_t log_retention_ms;                /* log.retention.ms: 0 → 7 days; < 0: no time limit */
 	int64_t log_retention_bytes;             /* log.retention.bytes per partition: 0 → none (Kafka's -1) */
 	int64_t log_retention_check_interval_ms; /* 0 → 300000 */
-	int64_t offsets_segment_bytes;           /* __consumer_offsets' active segment size: 0 → 256 KiB (the sim's) */
-	int64_t offsets_delete_retention_ms;     /* log.cleaner.delete.retention.ms: 0 → 1 day */
-	bool deny_offsets_topic;           /* fault injection: __consumer_offsets is TOPIC_AUTHORIZATION_FAILED */
+	int64_t offsets_segment_bytes;       /* __consumer_offsets' active segment size: 0 → 256 KiB (the sim's) */
+	int64_t offsets_delete_retention_ms; /* log.cleaner.delete.retention.ms: 0 → 1 day */
+	bool deny_offsets_topic;             /* fault injection: __consumer_offsets is TOPIC_AUTHORIZATION_FAILED */
 	int kafka_major; /* whose API version ranges the brokers serve: 4 (Kafka 4.x) or 3 (Kafka 3.9) */
 	int kafka_minor; /* with 3: 9 (3.9) or 6 (3.6: no ConsumerGroupDescribe, ListGroups <= v4) */
 };

@@ -35,7 +35,7 @@ struct sim_member *ctl_add_member(struct sim_state *st, const char *group, const
 	struct sim_group *g = sim_group_get_or_create(st, group);
 	if (g->type == SIM_GROUP_CONSUMER) {
 		snprintf(err, errlen, "group '%s' is a consumer-protocol group (sim_add_consumer_member adds to it)",
-		         group);
+			 group);
 		return NULL;
 	}
 	if (g->state == SIM_GROUP_DEAD) {
@@ -148,10 +148,11 @@ int ctl_set_group_state(struct sim_state *st, const char *group, enum sim_group_
 	if (g->type == SIM_GROUP_CONSUMER)
 		return ctl_consumer_set_state(g, s, err, errlen);
 	if (!sim_group_state_valid(SIM_GROUP_CLASSIC, s)) {
-		snprintf(err, errlen,
-		         "group '%s' is a classic group: its states are Empty, PreparingRebalance, CompletingRebalance, "
-		         "Stable, Dead (not %s)",
-		         group, sim_group_state_name(s));
+		snprintf(
+			err, errlen,
+			"group '%s' is a classic group: its states are Empty, PreparingRebalance, CompletingRebalance, "
+			"Stable, Dead (not %s)",
+			group, sim_group_state_name(s));
 		return -1;
 	}
 	if (s == SIM_GROUP_EMPTY || s == SIM_GROUP_DEAD) {

@@ -18,7 +18,7 @@
 static void member_id_generate(struct sim_state *st, char out[23])
 {
 	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-	uint8_t raw[18] = {0};
+	uint8_t raw[18] = { 0 };
 	uint64_t a = sim_state_rand(st), b = sim_state_rand(st);
 	memcpy(raw, &a, 8);
 	memcpy(raw + 8, &b, 8);
@@ -52,8 +52,8 @@ static void member_assign(struct sim_member *m, const struct sim_member_spec *sp
 {
 	struct sim_assignment *as = xcalloc((size_t)spec->nassignment + 1, sizeof(*as));
 	for (int i = 0; i < spec->nassignment; i++)
-		as[i] = (struct sim_assignment){spec->assignment[i].topic, spec->assignment[i].partitions,
-		                                spec->assignment[i].npartitions};
+		as[i] = (struct sim_assignment){ spec->assignment[i].topic, spec->assignment[i].partitions,
+						 spec->assignment[i].npartitions };
 	int32_t len;
 	uint8_t *bytes = sim_consumer_assignment_encode(as, spec->nassignment, &len);
 	sim_member_set_assignment(m, bytes, len);
@@ -69,8 +69,8 @@ static void reconcile_all(struct sim_group *g)
 		g->members[i]->member_epoch = g->group_epoch;
 }
 
-struct sim_member *ctl_add_consumer_member(struct sim_state *st, const char *group,
-                                           const struct sim_member_spec *spec, char *err, size_t errlen)
+struct sim_member *ctl_add_consumer_member(struct sim_state *st, const char *group, const struct sim_member_spec *spec,
+					   char *err, size_t errlen)
 {
 	if (!group || !*group) {
 		snprintf(err, errlen, "empty group id");
@@ -102,7 +102,7 @@ struct sim_member *ctl_add_consumer_member(struct sim_state *st, const char *gro
 		g->protocol_type = xstrdup("consumer"); /* ConsumerGroup.protocolType(), as ListGroups shows it */
 	}
 	struct sim_member *m =
-	    sim_member_new(idbuf, spec->client_id ? spec->client_id : "lagtop-sim-consumer", spec->client_host);
+		sim_member_new(idbuf, spec->client_id ? spec->client_id : "lagtop-sim-consumer", spec->client_host);
 	m->synthetic = true;
 	if (spec->group_instance_id)
 		m->group_instance_id = xstrdup(spec->group_instance_id);
@@ -134,9 +134,9 @@ int ctl_consumer_set_state(struct sim_group *g, enum sim_group_state s, char *er
 {
 	if (!sim_group_state_valid(SIM_GROUP_CONSUMER, s)) {
 		snprintf(err, errlen,
-		         "group '%s' is a consumer-protocol group: its states are Empty, Assigning, Reconciling, "
-		         "Stable, Dead (not %s)",
-		         g->group_id, sim_group_state_name(s));
+			 "group '%s' is a consumer-protocol group: its states are Empty, Assigning, Reconciling, "
+			 "Stable, Dead (not %s)",
+			 g->group_id, sim_group_state_name(s));
 		return -1;
 	}
 	if (s == g->state)
@@ -144,7 +144,7 @@ int ctl_consumer_set_state(struct sim_group *g, enum sim_group_state s, char *er
 	bool members_needed = s == SIM_GROUP_ASSIGNING || s == SIM_GROUP_RECONCILING || s == SIM_GROUP_STABLE;
 	if (members_needed && g->nmembers == 0) {
 		snprintf(err, errlen, "group '%s' has no members: a consumer-protocol group without members is Empty",
-		         g->group_id);
+			 g->group_id);
 		return -1;
 	}
 	switch (s) {
@@ -157,9 +157,7 @@ int ctl_consumer_set_state(struct sim_group *g, enum sim_group_state s, char *er
 		g->group_epoch = (g->group_epoch > g->assignment_epoch ? g->group_epoch : g->assignment_epoch) + 1;
 		g->assignment_epoch = g->group_epoch;
 		break;
-	case SIM_GROUP_STABLE:
-		reconcile_all(g);
-		break;
+	case SIM_GROUP_STABLE: reconcile_all(g); break;
 	case SIM_GROUP_EMPTY:
 	case SIM_GROUP_DEAD:
 		/* Empty and Dead groups have no members; the last one leaving bumps the epoch. */
@@ -170,8 +168,7 @@ int ctl_consumer_set_state(struct sim_group *g, enum sim_group_state s, char *er
 		g->assignment_epoch = g->group_epoch;
 		break;
 	case SIM_GROUP_PREPARING_REBALANCE:
-	case SIM_GROUP_COMPLETING_REBALANCE:
-		break; /* refused above */
+	case SIM_GROUP_COMPLETING_REBALANCE: break; /* refused above */
 	}
 	g->state = s;
 	return 0;

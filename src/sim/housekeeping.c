@@ -10,7 +10,7 @@
 static int64_t logs_interval(const struct sim_state *st)
 {
 	return st->log_retention_check_interval_ms > 0 ? st->log_retention_check_interval_ms
-	                                               : SIM_LOG_RETENTION_CHECK_INTERVAL_MS;
+						       : SIM_LOG_RETENTION_CHECK_INTERVAL_MS;
 }
 
 void sim_housekeeping_expire_offsets(struct sim_server *srv, int64_t now_ms)

@@ -20,10 +20,13 @@ static void usage(FILE *f)
 		"                  [--topics T] [--seed S] [--auto-create-partitions N]\n"
 		"                  [--group-min-session-timeout MS] [--group-initial-rebalance-delay MS]\n"
 		"                  [--fault-broker N] [--latency-ms MS] [--latency-api KEY] [--error-rate P]\n"
-		"                  [--error-code NAME] [--error-api KEY] [--drop-rate P] [--offsets-retention-minutes N]\n"
-		"                  [--offsets-retention-check-interval-ms MS] [--retention-ms MS] [--retention-bytes N]\n"
+		"                  [--error-code NAME] [--error-api KEY] [--drop-rate P] [--offsets-retention-minutes "
+		"N]\n"
+		"                  [--offsets-retention-check-interval-ms MS] [--retention-ms MS] [--retention-bytes "
+		"N]\n"
 		"                  [--log-retention-check-interval-ms MS] [--offsets-segment-bytes N]\n"
-		"                  [--offsets-delete-retention-ms MS] [--deny-offsets-topic] [--kafka-version 4|3.9|3.6]\n"
+		"                  [--offsets-delete-retention-ms MS] [--deny-offsets-topic] [--kafka-version "
+		"4|3.9|3.6]\n"
 		"                  [--metrics-port P]\n"
 		"A simulated Kafka cluster on 127.0.0.1, for lagtop's demo, tests and benchmarks (not a Kafka).\n"
 		"  --brokers N      brokers, listening on consecutive ports (default 3)\n"
@@ -32,11 +35,14 @@ static void usage(FILE *f)
 		"  --groups N, --partitions P, --topics T   sizes of the scale scenario\n"
 		"  --seed S         randomness of the scenarios\n"
 		"  --metrics-port P  serve the simulated consumers' positions on http://127.0.0.1:P/metrics\n"
-		"                   (Prometheus text, JMX exporter names; 0: a free port; printed as 'metrics url=...')\n"
-		"  --auto-create-partitions N   partitions of topics created on first use (default 1; 0: never create)\n"
+		"                   (Prometheus text, JMX exporter names; 0: a free port; printed as 'metrics "
+		"url=...')\n"
+		"  --auto-create-partitions N   partitions of topics created on first use (default 1; 0: never "
+		"create)\n"
 		"  --group-min-session-timeout MS, --group-initial-rebalance-delay MS\n"
 		"                   group coordinator settings (defaults 6000 as Kafka, and 0)\n"
-		"  --offsets-retention-minutes N   offsets.retention.minutes: committed offsets expire by Kafka's rule\n"
+		"  --offsets-retention-minutes N   offsets.retention.minutes: committed offsets expire by Kafka's "
+		"rule\n"
 		"                   (default 10080)\n"
 		"  --offsets-retention-check-interval-ms MS   how often they expire (default 600000, as Kafka)\n"
 		"  --retention-ms MS   log.retention.ms of the topics (default 604800000, the demo's topics 45 min;\n"
@@ -91,7 +97,7 @@ static int parse_int(const char *flag, const char *v, long lo, long hi, long *ou
 
 int main(int argc, char **argv)
 {
-	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "empty"};
+	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "empty" };
 	long fault_broker = 0, latency_ms = 0, latency_api = -1, error_api = -1;
 	double error_rate = 0, drop_rate = 0;
 	int16_t error_code = 15; /* COORDINATOR_NOT_AVAILABLE */
@@ -187,7 +193,8 @@ int main(int argc, char **argv)
 				o.kafka_major = 3;
 				o.kafka_minor = 6;
 			} else {
-				fprintf(stderr, "lagtop-sim: --kafka-version needs 4 (4.x), 3.9 or 3.6, got '%s'\n", v ? v : "");
+				fprintf(stderr, "lagtop-sim: --kafka-version needs 4 (4.x), 3.9 or 3.6, got '%s'\n",
+					v ? v : "");
 				return 2;
 			}
 		} else if (strcmp(a, "--metrics-port") == 0) {
@@ -219,8 +226,8 @@ int main(int argc, char **argv)
 				return 2;
 		} else if (strcmp(a, "--error-code") == 0) {
 			if (!v || sim_error_code_parse(v, &error_code) < 0) {
-				fprintf(stderr, "lagtop-sim: --error-code needs one of %s, got '%s'\n", sim_error_code_names(),
-					v ? v : "");
+				fprintf(stderr, "lagtop-sim: --error-code needs one of %s, got '%s'\n",
+					sim_error_code_names(), v ? v : "");
 				return 2;
 			}
 		} else {
@@ -250,9 +257,9 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if ((latency_ms && (sim_fault_latency(sim, (int)fault_broker, (int)latency_ms, err, sizeof(err)) < 0 ||
-	                    sim_fault_latency_api(sim, (int)fault_broker, (int)latency_api, err, sizeof(err)) < 0)) ||
-	    (error_rate > 0 &&
-	     sim_fault_errors(sim, (int)fault_broker, error_code, (int)error_api, error_rate, 0, err, sizeof(err)) < 0) ||
+			    sim_fault_latency_api(sim, (int)fault_broker, (int)latency_api, err, sizeof(err)) < 0)) ||
+	    (error_rate > 0 && sim_fault_errors(sim, (int)fault_broker, error_code, (int)error_api, error_rate, 0, err,
+						sizeof(err)) < 0) ||
 	    (drop_rate > 0 && sim_fault_drop_rate(sim, (int)fault_broker, drop_rate, err, sizeof(err)) < 0)) {
 		fprintf(stderr, "lagtop-sim: %s\n", err);
 		sim_free(sim);
@@ -264,10 +271,10 @@ int main(int argc, char **argv)
 	}
 	size_t nt, np, ng, nc;
 	sim_sizes(sim, &nt, &np, &ng, &nc);
-	fprintf(
-	    stderr,
-	    "lagtop-sim: scenario %s: %zu topics, %zu partitions, %zu groups, %zu committed offsets, built in %.3f s\n",
-	    o.scenario, nt, np, ng, nc, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	fprintf(stderr,
+		"lagtop-sim: scenario %s: %zu topics, %zu partitions, %zu groups, %zu committed offsets, built in %.3f "
+		"s\n",
+		o.scenario, nt, np, ng, nc, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	if (o.metrics)
 		printf("metrics url=http://127.0.0.1:%d/metrics\n", sim_metrics_port_of(sim));
 	printf("ready bootstrap=%s\n", sim_bootstrap(sim));

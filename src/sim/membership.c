@@ -11,11 +11,11 @@
 #include "util/xalloc.h"
 
 static const char *const state_names[] = {
-    [MB_EMPTY] = "Empty",
-    [MB_PREPARING_REBALANCE] = "PreparingRebalance",
-    [MB_COMPLETING_REBALANCE] = "CompletingRebalance",
-    [MB_STABLE] = "Stable",
-    [MB_DEAD] = "Dead",
+	[MB_EMPTY] = "Empty",
+	[MB_PREPARING_REBALANCE] = "PreparingRebalance",
+	[MB_COMPLETING_REBALANCE] = "CompletingRebalance",
+	[MB_STABLE] = "Stable",
+	[MB_DEAD] = "Dead",
 };
 
 const char *mb_state_name(enum mb_state s)
@@ -217,19 +217,19 @@ static char *generate_member_id(struct mb_group *g, const char *client_id)
 	a = (a & ~0xF000ull) | 0x4000ull;       /* version 4 */
 	b = (b & ~(3ull << 62)) | (2ull << 62); /* variant 10 */
 	return xasprintf("%s-%08x-%04x-%04x-%04x-%012llx", client_id ? client_id : "", (unsigned)(a >> 32),
-	                 (unsigned)(a >> 16) & 0xffff, (unsigned)a & 0xffff, (unsigned)(b >> 48),
-	                 (unsigned long long)(b & 0xffffffffffffull));
+			 (unsigned)(a >> 16) & 0xffff, (unsigned)a & 0xffff, (unsigned)(b >> 48),
+			 (unsigned long long)(b & 0xffffffffffffull));
 }
 
 /* ---- replies ---- */
 static void reply_join_error(const struct mb_group *g, void *waiter, const char *member_id, int16_t error)
 {
 	struct mb_join_result r = {
-	    .error = error,
-	    .generation_id = -1,
-	    .protocol_name = "",
-	    .leader_id = "",
-	    .member_id = member_id,
+		.error = error,
+		.generation_id = -1,
+		.protocol_name = "",
+		.leader_id = "",
+		.member_id = member_id,
 	};
 	if (waiter)
 		g->ops->join_reply(waiter, &r, g->ops->arg);
@@ -240,11 +240,11 @@ static void reply_join_error(const struct mb_group *g, void *waiter, const char 
 static void reply_join_generation(const struct mb_group *g, const struct mb_member *m, void *waiter)
 {
 	struct mb_join_result r = {
-	    .error = MB_ERR_NONE,
-	    .generation_id = g->generation_id,
-	    .protocol_name = g->protocol_name ? g->protocol_name : "",
-	    .leader_id = g->leader_id ? g->leader_id : "",
-	    .member_id = m->member_id,
+		.error = MB_ERR_NONE,
+		.generation_id = g->generation_id,
+		.protocol_name = g->protocol_name ? g->protocol_name : "",
+		.leader_id = g->leader_id ? g->leader_id : "",
+		.member_id = m->member_id,
 	};
 	struct mb_join_member *list = NULL;
 	if (g->leader_id && !strcmp(g->leader_id, m->member_id)) {
@@ -446,7 +446,7 @@ static void park_join(struct mb_group *g, struct mb_member *m, void *waiter)
 }
 
 static void add_member_and_rebalance(struct mb_group *g, const struct mb_join_req *req, char *member_id, void *waiter,
-                                     int64_t now_ms)
+				     int64_t now_ms)
 {
 	struct mb_member *m = xcalloc(1, sizeof *m);
 	m->member_id = member_id;
@@ -477,7 +477,7 @@ static void add_member_and_rebalance(struct mb_group *g, const struct mb_join_re
 }
 
 static void update_member_and_rebalance(struct mb_group *g, struct mb_member *m, const struct mb_join_req *req,
-                                        void *waiter, int64_t now_ms)
+					void *waiter, int64_t now_ms)
 {
 	protocols_free(m->protocols, m->n_protocols);
 	m->protocols = protocols_dup(req->protocols, req->n_protocols);
@@ -509,7 +509,7 @@ void mb_join(struct mb_group *g, const struct mb_join_req *req, void *waiter, in
 		if (req->member_id_required && g->cfg->require_member_id) {
 			/* the id is reserved until the member comes back with it, or its session times out */
 			g->pending = xgrow(g->pending, &g->cap_pending, g->n_pending + 1, sizeof g->pending[0]);
-			g->pending[g->n_pending++] = (struct mb_pending){id, now_ms + req->session_timeout_ms};
+			g->pending[g->n_pending++] = (struct mb_pending){ id, now_ms + req->session_timeout_ms };
 			reply_join_error(g, waiter, id, MB_ERR_MEMBER_ID_REQUIRED);
 		} else {
 			add_member_and_rebalance(g, req, id, waiter, now_ms);
@@ -538,11 +538,11 @@ void mb_join(struct mb_group *g, const struct mb_join_req *req, void *waiter, in
 				update_member_and_rebalance(g, m, req, waiter, now_ms);
 			} else {
 				struct mb_join_result r = {
-				    .error = MB_ERR_NONE,
-				    .generation_id = g->generation_id,
-				    .protocol_name = g->protocol_name ? g->protocol_name : "",
-				    .leader_id = g->leader_id ? g->leader_id : "",
-				    .member_id = member_id,
+					.error = MB_ERR_NONE,
+					.generation_id = g->generation_id,
+					.protocol_name = g->protocol_name ? g->protocol_name : "",
+					.leader_id = g->leader_id ? g->leader_id : "",
+					.member_id = member_id,
 				};
 				if (waiter)
 					g->ops->join_reply(waiter, &r, g->ops->arg);
@@ -558,7 +558,7 @@ void mb_join(struct mb_group *g, const struct mb_join_req *req, void *waiter, in
 }
 
 void mb_sync(struct mb_group *g, const char *member_id, int32_t generation_id, const struct mb_assignment_in *a,
-             size_t n, void *waiter, int64_t now_ms)
+	     size_t n, void *waiter, int64_t now_ms)
 {
 	struct mb_member *m = g->state == MB_DEAD ? NULL : mb_find_member(g, member_id);
 	int16_t err = MB_ERR_NONE;
@@ -682,7 +682,7 @@ static int64_t member_deadline(const struct mb_member *m)
 {
 	if (m->is_new)
 		return m->awaiting_join ? m->last_heartbeat_ms + MB_NEW_MEMBER_JOIN_TIMEOUT_MS
-		                        : m->last_heartbeat_ms + m->session_timeout_ms;
+					: m->last_heartbeat_ms + m->session_timeout_ms;
 	if (m->awaiting_join || m->awaiting_sync)
 		return INT64_MAX;
 	return m->last_heartbeat_ms + m->session_timeout_ms;
@@ -756,7 +756,7 @@ void mb_cancel_waiter(struct mb_group *g, void *waiter)
 }
 
 struct mb_group *mb_group_new(const char *group_id, const struct mb_config *cfg, const struct mb_ops *ops,
-                              uint64_t seed)
+			      uint64_t seed)
 {
 	struct mb_group *g = xcalloc(1, sizeof *g);
 	g->group_id = xstrdup(group_id);

@@ -153,7 +153,7 @@ struct mb_assignment_in {
 
 /* cfg and ops must outlive the group. seed makes generated member ids differ between runs/groups. */
 struct mb_group *mb_group_new(const char *group_id, const struct mb_config *cfg, const struct mb_ops *ops,
-                              uint64_t seed);
+			      uint64_t seed);
 /* Frees the group without answering parked requests: call mb_group_kill() first if there may be any. */
 void mb_group_free(struct mb_group *g);
 /* The group is going away (deleted, coordinator stopped): answer every parked request with
@@ -167,7 +167,7 @@ int16_t mb_check_session_timeout(const struct mb_config *cfg, int32_t session_ti
 void mb_join(struct mb_group *g, const struct mb_join_req *req, void *waiter, int64_t now_ms);
 /* SyncGroup: the answer comes through ops->sync_reply(waiter, ...), now or later. */
 void mb_sync(struct mb_group *g, const char *member_id, int32_t generation_id, const struct mb_assignment_in *a,
-             size_t n, void *waiter, int64_t now_ms);
+	     size_t n, void *waiter, int64_t now_ms);
 /* Heartbeat: NONE, REBALANCE_IN_PROGRESS, UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, COORDINATOR_NOT_AVAILABLE. */
 int16_t mb_heartbeat(struct mb_group *g, const char *member_id, int32_t generation_id, int64_t now_ms);
 /* LeaveGroup for one member: NONE or UNKNOWN_MEMBER_ID (COORDINATOR_NOT_AVAILABLE when Dead). */

@@ -20,7 +20,7 @@
 #include "util/xalloc.h"
 
 #define LEAD "kafka_consumer_fetch_manager_metrics_records_lead"
-#define LAG "kafka_consumer_fetch_manager_metrics_records_lag"
+#define LAG  "kafka_consumer_fetch_manager_metrics_records_lag"
 
 struct sim_metrics {
 	struct sim_server *srv;
@@ -88,17 +88,21 @@ static void one_assignment(const char *topic, size_t tlen, const int32_t *parts,
 			snprintf(lead, sizeof lead, "%lld.0", (long long)(pos - p->log_start));
 			snprintf(lag, sizeof lag, "%lld.0", (long long)(p->log_end - pos));
 		}
-		put(c->lead, LEAD "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} %s\n", cl, (int)parts[i], tname, lead);
-		put(c->lag, LAG "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} %s\n", cl, (int)parts[i], tname, lag);
+		put(c->lead, LEAD "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} %s\n", cl, (int)parts[i], tname,
+		    lead);
+		put(c->lag, LAG "{client_id=\"%s\",partition=\"%d\",topic=\"%s\",} %s\n", cl, (int)parts[i], tname,
+		    lag);
 	}
 	free(tname);
 }
 
 char *sim_metrics_page(struct sim_state *st, const struct sim_scenario *scn, size_t *len)
 {
-	struct page lead = {0}, lag = {0}, all = {0};
-	put(&lead, "# HELP " LEAD " The latest lead of the partition (position - log start)\n# TYPE " LEAD " untyped\n");
-	put(&lag, "# HELP " LAG " The latest lag of the partition (high watermark - position)\n# TYPE " LAG " untyped\n");
+	struct page lead = { 0 }, lag = { 0 }, all = { 0 };
+	put(&lead,
+	    "# HELP " LEAD " The latest lead of the partition (position - log start)\n# TYPE " LEAD " untyped\n");
+	put(&lag,
+	    "# HELP " LAG " The latest lag of the partition (high watermark - position)\n# TYPE " LAG " untyped\n");
 	size_t it = 0;
 	const struct sim_group *g;
 	while ((g = strmap_next(&st->groups, &it))) {
@@ -107,7 +111,7 @@ char *sim_metrics_page(struct sim_state *st, const struct sim_scenario *scn, siz
 			if (!mem->assignment || !mem->client_id)
 				continue;
 			char *client = prom_escape_label_value(mem->client_id);
-			struct each_ctx c = {st, scn, g, client, &lead, &lag};
+			struct each_ctx c = { st, scn, g, client, &lead, &lag };
 			(void)sim_consumer_assignment_each(mem->assignment, mem->assignment_len, one_assignment, &c);
 			free(client);
 		}
@@ -122,7 +126,7 @@ char *sim_metrics_page(struct sim_state *st, const struct sim_scenario *scn, siz
 /* Reads the request head (up to 8 KB, 2 s), answers, closes. */
 static void serve(struct sim_metrics *m, int c)
 {
-	struct timeval tv = {2, 0};
+	struct timeval tv = { 2, 0 };
 	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	char req[8192];
@@ -137,8 +141,8 @@ static void serve(struct sim_metrics *m, int c)
 			break;
 	}
 	req[got] = '\0';
-	bool found = !strncmp(req, "GET /metrics ", 13) || !strncmp(req, "GET / ", 6) ||
-		     !strncmp(req, "GET /metrics?", 13);
+	bool found =
+		!strncmp(req, "GET /metrics ", 13) || !strncmp(req, "GET / ", 6) || !strncmp(req, "GET /metrics?", 13);
 	char *body;
 	size_t blen;
 	if (found) {
@@ -169,7 +173,7 @@ static void *loop(void *arg)
 {
 	struct sim_metrics *m = arg;
 	while (!__atomic_load_n(&m->stop, __ATOMIC_ACQUIRE)) {
-		struct pollfd pfd = {m->fd, POLLIN, 0};
+		struct pollfd pfd = { m->fd, POLLIN, 0 };
 		if (poll(&pfd, 1, 100) <= 0) /* 100 ms: the stop flag is seen in time */
 			continue;
 		int c = accept(m->fd, NULL, NULL);
@@ -191,7 +195,7 @@ struct sim_metrics *sim_metrics_start(struct sim_server *srv, struct sim_scenari
 	}
 	int one = 1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	socklen_t al = sizeof(a);
 	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 16) < 0 ||

@@ -9,14 +9,15 @@
 
 int64_t sim_offsets_retention_ms(const struct sim_state *st)
 {
-	int64_t minutes = st->offsets_retention_minutes > 0 ? st->offsets_retention_minutes : SIM_OFFSETS_RETENTION_MINUTES;
+	int64_t minutes =
+		st->offsets_retention_minutes > 0 ? st->offsets_retention_minutes : SIM_OFFSETS_RETENTION_MINUTES;
 	return minutes * 60000;
 }
 
 int64_t sim_offsets_retention_check_interval_ms(const struct sim_state *st)
 {
 	return st->offsets_retention_check_interval_ms > 0 ? st->offsets_retention_check_interval_ms
-	                                                   : SIM_OFFSETS_RETENTION_CHECK_INTERVAL_MS;
+							   : SIM_OFFSETS_RETENTION_CHECK_INTERVAL_MS;
 }
 
 struct topic_match {
@@ -36,10 +37,11 @@ static void match_cb(const char *topic, size_t len, void *arg)
  * member's subscription cannot be read (Kafka then does not know the topics: nothing expires). */
 static int classic_subscribes(const struct sim_group *g, const char *topic, bool *subscribed)
 {
-	struct topic_match m = {topic, false};
+	struct topic_match m = { topic, false };
 	for (size_t i = 0; i < g->nmembers; i++) {
-		const struct sim_protocol *p =
-		    g->protocol_name && g->protocol_name[0] ? sim_member_protocol(g->members[i], g->protocol_name) : NULL;
+		const struct sim_protocol *p = g->protocol_name && g->protocol_name[0]
+						       ? sim_member_protocol(g->members[i], g->protocol_name)
+						       : NULL;
 		if (!p || sim_consumer_topics_each(p->metadata, p->metadata_len, false, match_cb, &m) < 0)
 			return -1;
 	}
@@ -57,7 +59,7 @@ static bool consumer_subscribes(const struct sim_group *g, const char *topic)
 }
 
 bool sim_offset_expiry_at(const struct sim_group *g, const char *topic, int64_t commit_ms, int64_t retention_ms,
-                          int64_t *at)
+			  int64_t *at)
 {
 	int64_t base;
 	if (g->state == SIM_GROUP_DEAD)
@@ -90,7 +92,7 @@ static bool group_empty(const struct sim_group *g)
 
 /* Expires g's due offsets; returns how many, and whether every offset the group had is gone. */
 static size_t expire_group(struct sim_state *st, struct sim_group *g, int64_t now_ms, int64_t retention_ms,
-                           bool *all_expired)
+			   bool *all_expired)
 {
 	size_t n = 0;
 	*all_expired = true;

@@ -32,7 +32,7 @@ int64_t sim_offsets_retention_check_interval_ms(const struct sim_state *st);
 /* When g's offset of topic (committed at commit_ms) expires under the rule above: true and *at set, or
  * false when it never expires in the group's present state. */
 bool sim_offset_expiry_at(const struct sim_group *g, const char *topic, int64_t commit_ms, int64_t retention_ms,
-                          int64_t *at);
+			  int64_t *at);
 
 /* One run of the coordinator's cleanup at now_ms: expires what is due, writes the tombstones, deletes the
  * groups left Empty without offsets. Returns the number of offsets expired; *groups_deleted (may be

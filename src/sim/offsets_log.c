@@ -36,73 +36,73 @@ static int encode(const lt_commit_record *r, struct sim_offsets_record *out, cha
 #define UNCONST(s) ((char *)(uintptr_t)(const void *)(s))
 
 int sim_offsets_commit_record(const struct sim_group *g, const char *topic, int32_t partition,
-                              const struct sim_commit *c, struct sim_offsets_record *out, char *err, size_t errlen)
+			      const struct sim_commit *c, struct sim_offsets_record *out, char *err, size_t errlen)
 {
 	lt_commit_record r = {
-	    .type = LT_CR_OFFSET_COMMIT,
-	    .key_version = 1,
-	    .value_version = 3,
-	    .group = g->group_id,
-	    .topic = UNCONST(topic),
-	    .partition = partition,
-	    .offset = c->offset,
-	    .leader_epoch = c->leader_epoch,
-	    .metadata = c->metadata ? c->metadata : UNCONST(""),
-	    .commit_ms = c->commit_ts_ms,
-	    .expire_ms = -1,
+		.type = LT_CR_OFFSET_COMMIT,
+		.key_version = 1,
+		.value_version = 3,
+		.group = g->group_id,
+		.topic = UNCONST(topic),
+		.partition = partition,
+		.offset = c->offset,
+		.leader_epoch = c->leader_epoch,
+		.metadata = c->metadata ? c->metadata : UNCONST(""),
+		.commit_ms = c->commit_ts_ms,
+		.expire_ms = -1,
 	};
 	return encode(&r, out, err, errlen);
 }
 
 int sim_offsets_commit_tombstone(const char *group_id, const char *topic, int32_t partition,
-                                 struct sim_offsets_record *out, char *err, size_t errlen)
+				 struct sim_offsets_record *out, char *err, size_t errlen)
 {
 	lt_commit_record r = {
-	    .type = LT_CR_OFFSET_DELETE,
-	    .key_version = 1,
-	    .value_version = -1,
-	    .group = UNCONST(group_id),
-	    .topic = UNCONST(topic),
-	    .partition = partition,
+		.type = LT_CR_OFFSET_DELETE,
+		.key_version = 1,
+		.value_version = -1,
+		.group = UNCONST(group_id),
+		.topic = UNCONST(topic),
+		.partition = partition,
 	};
 	return encode(&r, out, err, errlen);
 }
 
 int sim_offsets_group_record(const struct sim_group *g, int64_t state_ms, struct sim_offsets_record *out, char *err,
-                             size_t errlen)
+			     size_t errlen)
 {
 	lt_commit_member *ms = xcalloc(g->nmembers ? g->nmembers : 1, sizeof *ms);
 	for (size_t i = 0; i < g->nmembers; i++) {
 		const struct sim_member *m = g->members[i];
 		const struct sim_protocol *p =
-		    g->protocol_name && g->protocol_name[0] ? sim_member_protocol(m, g->protocol_name) : NULL;
+			g->protocol_name && g->protocol_name[0] ? sim_member_protocol(m, g->protocol_name) : NULL;
 		ms[i] = (lt_commit_member){
-		    .member_id = m->member_id,
-		    .group_instance_id = m->group_instance_id,
-		    .client_id = m->client_id,
-		    .client_host = m->client_host,
-		    .rebalance_timeout_ms = m->rebalance_timeout_ms,
-		    .session_timeout_ms = m->session_timeout_ms,
-		    .subscription = p ? p->metadata : NULL,
-		    .subscription_len = p && p->metadata_len > 0 ? (size_t)p->metadata_len : 0,
-		    .assignment = m->assignment,
-		    .assignment_len = m->assignment_len > 0 ? (size_t)m->assignment_len : 0,
+			.member_id = m->member_id,
+			.group_instance_id = m->group_instance_id,
+			.client_id = m->client_id,
+			.client_host = m->client_host,
+			.rebalance_timeout_ms = m->rebalance_timeout_ms,
+			.session_timeout_ms = m->session_timeout_ms,
+			.subscription = p ? p->metadata : NULL,
+			.subscription_len = p && p->metadata_len > 0 ? (size_t)p->metadata_len : 0,
+			.assignment = m->assignment,
+			.assignment_len = m->assignment_len > 0 ? (size_t)m->assignment_len : 0,
 		};
 	}
 	/* Kafka writes null for "no protocol chosen" and "no leader" (an Empty group). */
 	bool has_protocol = g->protocol_name && g->protocol_name[0];
 	lt_commit_record r = {
-	    .type = LT_CR_GROUP_METADATA,
-	    .key_version = 2,
-	    .value_version = 3,
-	    .group = g->group_id,
-	    .protocol_type = g->protocol_type ? g->protocol_type : UNCONST(""),
-	    .generation = g->generation_id,
-	    .protocol = has_protocol ? g->protocol_name : NULL,
-	    .leader = g->leader_id && g->leader_id[0] ? g->leader_id : NULL,
-	    .state_ms = state_ms,
-	    .n_members = g->nmembers,
-	    .members = ms,
+		.type = LT_CR_GROUP_METADATA,
+		.key_version = 2,
+		.value_version = 3,
+		.group = g->group_id,
+		.protocol_type = g->protocol_type ? g->protocol_type : UNCONST(""),
+		.generation = g->generation_id,
+		.protocol = has_protocol ? g->protocol_name : NULL,
+		.leader = g->leader_id && g->leader_id[0] ? g->leader_id : NULL,
+		.state_ms = state_ms,
+		.n_members = g->nmembers,
+		.members = ms,
 	};
 	int rc = encode(&r, out, err, errlen);
 	free(ms);
@@ -112,10 +112,10 @@ int sim_offsets_group_record(const struct sim_group *g, int64_t state_ms, struct
 int sim_offsets_group_tombstone(const char *group_id, struct sim_offsets_record *out, char *err, size_t errlen)
 {
 	lt_commit_record r = {
-	    .type = LT_CR_GROUP_DELETE,
-	    .key_version = 2,
-	    .value_version = -1,
-	    .group = UNCONST(group_id),
+		.type = LT_CR_GROUP_DELETE,
+		.key_version = 2,
+		.value_version = -1,
+		.group = UNCONST(group_id),
 	};
 	return encode(&r, out, err, errlen);
 }
@@ -135,24 +135,25 @@ void sim_offsets_journal_append(struct sim_state *st, const char *group_id, stru
 	/* a test may have created the topic with another partition count: Kafka hashes over the real one */
 	int32_t p = commit_partition_for_group(group_id, t->npartitions);
 	struct rec_out ro = {
-	    .timestamp = ts,
-	    .key = r->key.data,
-	    .key_len = (int32_t)r->key.len,
-	    .value = r->value_null ? NULL : r->value.data,
-	    .value_len = r->value_null ? -1 : (int32_t)r->value.len,
+		.timestamp = ts,
+		.key = r->key.data,
+		.key_len = (int32_t)r->key.len,
+		.value = r->value_null ? NULL : r->value.data,
+		.value_len = r->value_null ? -1 : (int32_t)r->value.len,
 	};
-	struct rec_buf b = {0};
+	struct rec_buf b = { 0 };
 	records_batch_encode(&b, 0, &ro, 1);
 	struct rec_batch batch;
 	char err[160];
 	if (records_batch_decode(b.data, b.len, &batch, err, sizeof err) == REC_ERR_NONE)
 		sim_store_append_compacted(st, &t->parts[p], &batch,
-		                           st->offsets_segment_bytes > 0 ? st->offsets_segment_bytes : SIM_OFFSETS_SEGMENT_BYTES);
+					   st->offsets_segment_bytes > 0 ? st->offsets_segment_bytes
+									 : SIM_OFFSETS_SEGMENT_BYTES);
 	rec_buf_free(&b);
 }
 
 void sim_offsets_log_commit(struct sim_state *st, const struct sim_group *g, const char *topic, size_t topic_len,
-                            int32_t partition)
+			    int32_t partition)
 {
 	const struct sim_commit *c = sim_group_committed(g, topic, topic_len, partition);
 	if (!c || !c->set)
@@ -167,7 +168,7 @@ void sim_offsets_log_commit(struct sim_state *st, const struct sim_group *g, con
 }
 
 void sim_offsets_log_commit_delete(struct sim_state *st, const char *group_id, const char *topic, size_t topic_len,
-                                   int32_t partition, int64_t now_ms)
+				   int32_t partition, int64_t now_ms)
 {
 	char *t = xstrndup(topic, topic_len);
 	struct sim_offsets_record r;
@@ -179,7 +180,7 @@ void sim_offsets_log_commit_delete(struct sim_state *st, const char *group_id, c
 }
 
 void sim_offsets_log_group_change(struct sim_state *st, struct sim_group *g, enum sim_group_state old_state,
-                                  int32_t old_generation, int64_t now_ms)
+				  int32_t old_generation, int64_t now_ms)
 {
 	if (g->state != old_state || g->generation_id != old_generation) /* Kafka passes through a rebalance */
 		g->state_ms = now_ms;

@@ -34,14 +34,14 @@ int32_t sim_offsets_partition(const char *group_id);
 /* An accepted commit of g's offset for topic/partition. Returns 0, or -1 with err (a field too long
  * for the format). */
 int sim_offsets_commit_record(const struct sim_group *g, const char *topic, int32_t partition,
-                              const struct sim_commit *c, struct sim_offsets_record *out, char *err, size_t errlen);
+			      const struct sim_commit *c, struct sim_offsets_record *out, char *err, size_t errlen);
 /* An offset deleted (OffsetDelete, DeleteGroups) or expired. */
 int sim_offsets_commit_tombstone(const char *group_id, const char *topic, int32_t partition,
-                                 struct sim_offsets_record *out, char *err, size_t errlen);
+				 struct sim_offsets_record *out, char *err, size_t errlen);
 /* g's metadata after a rebalance completed or its last member left; state_ms is when it entered the
  * current state (Kafka's currentStateTimestamp). */
 int sim_offsets_group_record(const struct sim_group *g, int64_t state_ms, struct sim_offsets_record *out, char *err,
-                             size_t errlen);
+			     size_t errlen);
 /* The group deleted. */
 int sim_offsets_group_tombstone(const char *group_id, struct sim_offsets_record *out, char *err, size_t errlen);
 
@@ -59,16 +59,16 @@ int sim_offsets_group_tombstone(const char *group_id, struct sim_offsets_record 
 void sim_offsets_journal_append(struct sim_state *st, const char *group_id, struct sim_offsets_record *r, int64_t ts);
 /* After sim_group_commit() accepted g's commit of topic/partition. */
 void sim_offsets_log_commit(struct sim_state *st, const struct sim_group *g, const char *topic, size_t topic_len,
-                            int32_t partition);
+			    int32_t partition);
 /* After an offset was deleted (OffsetDelete) or expired. */
 void sim_offsets_log_commit_delete(struct sim_state *st, const char *group_id, const char *topic, size_t topic_len,
-                                   int32_t partition, int64_t now_ms);
+				   int32_t partition, int64_t now_ms);
 /* After g's state or generation changed from (old_state, old_generation): a new state sets g->state_ms
  * (Kafka's currentStateTimestamp) to now_ms; writes the group metadata when the group became Stable (a
  * rebalance completed) or Empty (its last member left) in a new state or generation, as Kafka does;
  * otherwise nothing. */
 void sim_offsets_log_group_change(struct sim_state *st, struct sim_group *g, enum sim_group_state old_state,
-                                  int32_t old_generation, int64_t now_ms);
+				  int32_t old_generation, int64_t now_ms);
 /* Before g is deleted (DeleteGroups): a tombstone for every committed offset, then for the group. */
 void sim_offsets_log_group_delete(struct sim_state *st, const struct sim_group *g, int64_t now_ms);
 

@@ -19,10 +19,10 @@ struct sim_record_store {
 	struct stored_batch *b; /* ascending offsets, non-overlapping */
 	size_t n, cap;
 	size_t bytes;
-	int64_t records;      /* offsets covered by stored batches */
-	bool compacted;       /* a compacted topic: every offset is in a stored batch or was cleaned away, so
-	                         gaps are skipped on read, never filled with synthetic records */
-	int64_t active_base;  /* compacted topics: first offset of the active segment, which is never cleaned */
+	int64_t records;     /* offsets covered by stored batches */
+	bool compacted;      /* a compacted topic: every offset is in a stored batch or was cleaned away, so
+				gaps are skipped on read, never filled with synthetic records */
+	int64_t active_base; /* compacted topics: first offset of the active segment, which is never cleaned */
 	size_t active_bytes;
 };
 
@@ -74,7 +74,7 @@ int64_t sim_store_append(struct sim_state *st, struct sim_partition *p, const st
 	/* partitionLeaderEpoch: what the leader stamps on append (not covered by the CRC) */
 	memset(copy + 12, 0, 4);
 	s->b = xgrow(s->b, &s->cap, s->n + 1, sizeof s->b[0]);
-	s->b[s->n++] = (struct stored_batch){base, base + b->n_records - 1, b->max_timestamp, copy, b->raw_len};
+	s->b[s->n++] = (struct stored_batch){ base, base + b->n_records - 1, b->max_timestamp, copy, b->raw_len };
 	s->bytes += b->raw_len;
 	s->records += b->n_records;
 	return base;
@@ -109,8 +109,9 @@ static void synth_batch(const struct sim_partition *p, int64_t from, int64_t to,
 		int64_t off = from + (int64_t)i;
 		int64_t ts = sim_partition_timestamp_at(p, off);
 		int len = snprintf(vals[i], sizeof vals[i], "sim-%lld", (long long)off);
-		recs[i] =
-		    (struct rec_out){.timestamp = ts, .key = NULL, .key_len = -1, .value = vals[i], .value_len = len};
+		recs[i] = (struct rec_out){
+			.timestamp = ts, .key = NULL, .key_len = -1, .value = vals[i], .value_len = len
+		};
 	}
 	records_batch_encode(out, from, recs, n);
 	free(vals);
@@ -198,8 +199,7 @@ static bool oldest_unit(struct sim_partition *p, int64_t *end, int64_t *max_ts, 
 	return true;
 }
 
-int64_t sim_partition_retention(struct sim_partition *p, int64_t now_ms, int64_t retention_ms,
-                                int64_t retention_bytes)
+int64_t sim_partition_retention(struct sim_partition *p, int64_t now_ms, int64_t retention_ms, int64_t retention_bytes)
 {
 	int64_t before = p->log_start, end, max_ts, bytes;
 	/* Kafka's deleteRetentionMsBreachedSegments: a segment whose largest timestamp is older than the limit */
@@ -221,7 +221,7 @@ int64_t sim_partition_retention(struct sim_partition *p, int64_t now_ms, int64_t
 /* ---- compaction (__consumer_offsets) ---- */
 
 void sim_store_append_compacted(struct sim_state *st, struct sim_partition *p, const struct rec_batch *b,
-                                int64_t segment_bytes)
+				int64_t segment_bytes)
 {
 	(void)sim_store_append(st, p, b);
 	struct sim_record_store *s = p->store;
@@ -272,14 +272,14 @@ static void rebuild_runs(struct sim_partition *p)
 			struct sim_segment *last = p->nsegs ? &p->segs[p->nsegs - 1] : NULL;
 			if (last && last->first_offset + last->count == off &&
 			    (last->count == 1 ? r.timestamp >= last->first_ts
-			                      : r.timestamp == last->first_ts + last->ts_step * last->count)) {
+					      : r.timestamp == last->first_ts + last->ts_step * last->count)) {
 				if (last->count == 1)
 					last->ts_step = r.timestamp - last->first_ts;
 				last->count++;
 				continue;
 			}
 			p->segs = xgrow(p->segs, &p->segs_cap, p->nsegs + 1, sizeof *p->segs);
-			p->segs[p->nsegs++] = (struct sim_segment){off, 1, r.timestamp, 0};
+			p->segs[p->nsegs++] = (struct sim_segment){ off, 1, r.timestamp, 0 };
 		}
 	}
 }
@@ -302,14 +302,14 @@ size_t sim_store_compact(struct sim_partition *p, int64_t now_ms, int64_t delete
 		records_iter_init(&it, &b);
 		if (records_iter_next(&it, &r) != 1 || !r.key)
 			continue;
-		k[nk++] = (struct keyed){i, s->b[i].base, r.key, r.key_len, r.value == NULL, r.timestamp};
+		k[nk++] = (struct keyed){ i, s->b[i].base, r.key, r.key_len, r.value == NULL, r.timestamp };
 	}
 	qsort(k, nk, sizeof *k, cmp_keyed);
 	bool *drop = xcalloc(s->n ? s->n : 1, sizeof *drop);
 	size_t ndrop = 0;
 	for (size_t i = 0; i < nk; i++) {
 		bool superseded = i + 1 < nk && k[i].key_len == k[i + 1].key_len &&
-		                  memcmp(k[i].key, k[i + 1].key, (size_t)k[i].key_len) == 0; /* a later one */
+				  memcmp(k[i].key, k[i + 1].key, (size_t)k[i].key_len) == 0; /* a later one */
 		/* the latest value of a key stays; a tombstone only until delete.retention.ms after it */
 		if (superseded || (k[i].tombstone && now_ms - k[i].ts > delete_retention_ms)) {
 			drop[k[i].index] = true;
@@ -341,8 +341,8 @@ void sim_logs_retention(struct sim_state *st, int64_t now_ms)
 {
 	int64_t def_ms = st->log_retention_ms ? st->log_retention_ms : SIM_LOG_RETENTION_MS;
 	int64_t def_bytes = st->log_retention_bytes > 0 ? st->log_retention_bytes : -1;
-	int64_t del_ms = st->offsets_delete_retention_ms > 0 ? st->offsets_delete_retention_ms
-	                                                     : SIM_OFFSETS_DELETE_RETENTION_MS;
+	int64_t del_ms =
+		st->offsets_delete_retention_ms > 0 ? st->offsets_delete_retention_ms : SIM_OFFSETS_DELETE_RETENTION_MS;
 	size_t it = 0;
 	struct sim_topic *t;
 	while ((t = strmap_next(&st->topics, &it))) {

@@ -37,22 +37,21 @@ size_t sim_store_bytes(const struct sim_partition *p);
  * moves by whole units, never into one. __consumer_offsets is compacted instead: below its active
  * segment (rolled every offsets segment bytes) only the latest record of each key stays, and a tombstone
  * only until delete.retention.ms after it was written; its log start does not move, reads skip the gaps. */
-#define SIM_LOG_RETENTION_MS               604800000LL /* log.retention.ms, Kafka's default (7 days) */
-#define SIM_LOG_RETENTION_CHECK_INTERVAL_MS 300000     /* log.retention.check.interval.ms, Kafka's default */
-#define SIM_OFFSETS_SEGMENT_BYTES          (256 << 10) /* the sim's; Kafka's offsets.segment.bytes is 100 MiB */
-#define SIM_OFFSETS_DELETE_RETENTION_MS    86400000LL  /* log.cleaner.delete.retention.ms, Kafka's default */
-#define SIM_SYNTH_RECORD_BYTES             20          /* what a synthetic record counts for retention.bytes */
+#define SIM_LOG_RETENTION_MS                604800000LL /* log.retention.ms, Kafka's default (7 days) */
+#define SIM_LOG_RETENTION_CHECK_INTERVAL_MS 300000      /* log.retention.check.interval.ms, Kafka's default */
+#define SIM_OFFSETS_SEGMENT_BYTES           (256 << 10) /* the sim's; Kafka's offsets.segment.bytes is 100 MiB */
+#define SIM_OFFSETS_DELETE_RETENTION_MS     86400000LL  /* log.cleaner.delete.retention.ms, Kafka's default */
+#define SIM_SYNTH_RECORD_BYTES              20          /* what a synthetic record counts for retention.bytes */
 
 /* Bytes a partition's log counts for retention.bytes: stored batches, plus synthetic records at
  * SIM_SYNTH_RECORD_BYTES each. */
 int64_t sim_partition_bytes(const struct sim_partition *p);
 /* Moves p's log start past the units older than retention_ms (by their newest record) and past the oldest
  * units while the log stays at or above retention_bytes (< 0: no limit). Returns how many offsets went. */
-int64_t sim_partition_retention(struct sim_partition *p, int64_t now_ms, int64_t retention_ms,
-                                int64_t retention_bytes);
+int64_t sim_partition_retention(struct sim_partition *p, int64_t now_ms, int64_t retention_ms, int64_t retention_bytes);
 /* Appends a batch to a compacted topic's partition; rolls the active segment past segment_bytes. */
 void sim_store_append_compacted(struct sim_state *st, struct sim_partition *p, const struct rec_batch *b,
-                                int64_t segment_bytes);
+				int64_t segment_bytes);
 /* Cleans p below its active segment (see above); returns the bytes freed. */
 size_t sim_store_compact(struct sim_partition *p, int64_t now_ms, int64_t delete_retention_ms);
 /* Every topic: retention for delete-policy topics, compaction for __consumer_offsets. */

@@ -213,24 +213,24 @@ int records_batch_decode(const uint8_t *buf, size_t len, struct rec_batch *b, ch
 	/* Magic first: an old message set (v0/v1) is a different layout altogether. */
 	if (buf[OFF_MAGIC] != REC_MAGIC_V2)
 		return fail(REC_ERR_INVALID_RECORD, err, errlen, "record batch magic %d, only magic 2 is supported",
-		            (int8_t)buf[OFF_MAGIC]);
+			    (int8_t)buf[OFF_MAGIC]);
 	if (records_batch_peek(buf, len, b) < 0)
 		return fail(REC_ERR_CORRUPT_MESSAGE, err, errlen, "record batch truncated: length field %d, %zu bytes",
-		            (int32_t)get_be(buf + OFF_LENGTH, 4), len);
+			    (int32_t)get_be(buf + OFF_LENGTH, 4), len);
 	uint32_t crc = crc32c(buf + OFF_ATTRIBUTES, b->raw_len - OFF_ATTRIBUTES);
 	if (crc != b->crc)
 		return fail(REC_ERR_CORRUPT_MESSAGE, err, errlen,
-		            "record batch CRC mismatch: stored 0x%08x, computed 0x%08x", b->crc, crc);
+			    "record batch CRC mismatch: stored 0x%08x, computed 0x%08x", b->crc, crc);
 	if (b->attributes & REC_ATTR_COMPRESSION_MASK)
 		return fail(REC_ERR_UNSUPPORTED_COMPRESSION_TYPE, err, errlen,
-		            "compressed record batch (codec %d): only uncompressed batches are supported",
-		            b->attributes & REC_ATTR_COMPRESSION_MASK);
+			    "compressed record batch (codec %d): only uncompressed batches are supported",
+			    b->attributes & REC_ATTR_COMPRESSION_MASK);
 	if (b->n_records <= 0)
 		return fail(REC_ERR_INVALID_RECORD, err, errlen, "record batch with %d records", b->n_records);
 	if (b->last_offset_delta != b->n_records - 1)
 		return fail(REC_ERR_INVALID_RECORD, err, errlen,
-		            "record batch lastOffsetDelta %d does not match its %d records", b->last_offset_delta,
-		            b->n_records);
+			    "record batch lastOffsetDelta %d does not match its %d records", b->last_offset_delta,
+			    b->n_records);
 
 	struct rec_iter it;
 	struct rec_record r;
@@ -244,12 +244,12 @@ int records_batch_decode(const uint8_t *buf, size_t len, struct rec_batch *b, ch
 			return fail(REC_ERR_CORRUPT_MESSAGE, err, errlen, "record %d of the batch is malformed", i);
 		if (r.offset_delta != i)
 			return fail(REC_ERR_INVALID_RECORD, err, errlen, "record %d has offset delta %d", i,
-			            r.offset_delta);
+				    r.offset_delta);
 		i++;
 	}
 	if (it.p != it.end)
 		return fail(REC_ERR_CORRUPT_MESSAGE, err, errlen, "%td bytes after the last record of the batch",
-		            it.end - it.p);
+			    it.end - it.p);
 	return REC_ERR_NONE;
 }
 

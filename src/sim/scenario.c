@@ -27,7 +27,7 @@ enum behaviour { B_HEALTHY, B_LAGGING, B_STALLED, B_EMPTY, B_REBALANCING, B_BELO
 struct demo_topic {
 	const char *name;
 	int partitions;
-	int rate; /* records per second per partition */
+	int rate;        /* records per second per partition */
 	int retention_s; /* 0: keep everything */
 };
 
@@ -41,33 +41,30 @@ struct demo_group {
 };
 
 static const struct demo_topic demo_topics[] = {
-	{"orders", 12, 40, 0},
-	{"payments", 6, 15, 0},
-	{"clickstream", 24, 100, 1800},
-	{"audit-log", 3, 5, 0},
-	{"inventory", 6, 8, 0},
+	{ "orders", 12, 40, 0 },  { "payments", 6, 15, 0 }, { "clickstream", 24, 100, 1800 },
+	{ "audit-log", 3, 5, 0 }, { "inventory", 6, 8, 0 },
 };
 
 static const struct demo_group demo_groups[] = {
-	{"orders-processor", B_HEALTHY, {"orders", NULL}, 3, 1},
-	{"payments-ledger", B_HEALTHY, {"payments", NULL}, 2, 1},
-	{"fraud-detector", B_HEALTHY, {"payments", "orders"}, 2, 3},
-	{"clickstream-etl", B_LAGGING, {"clickstream", NULL}, 4, 120},
-	{"audit-archiver", B_STALLED, {"audit-log", NULL}, 1, 300},
-	{"inventory-sync", B_EMPTY, {"inventory", NULL}, 0, 1200},
-	{"orders-analytics", B_REBALANCING, {"orders", NULL}, 2, 5},
-	{"clickstream-replay", B_BELOW_START, {"clickstream", NULL}, 0, 3000},
-	{"shipping-planner", B_HEALTHY, {"orders", NULL}, 2, 2, true},
-	{"invoice-mailer", B_NOT_COMMITTING, {"orders", NULL}, 2, 1},
+	{ "orders-processor", B_HEALTHY, { "orders", NULL }, 3, 1 },
+	{ "payments-ledger", B_HEALTHY, { "payments", NULL }, 2, 1 },
+	{ "fraud-detector", B_HEALTHY, { "payments", "orders" }, 2, 3 },
+	{ "clickstream-etl", B_LAGGING, { "clickstream", NULL }, 4, 120 },
+	{ "audit-archiver", B_STALLED, { "audit-log", NULL }, 1, 300 },
+	{ "inventory-sync", B_EMPTY, { "inventory", NULL }, 0, 1200 },
+	{ "orders-analytics", B_REBALANCING, { "orders", NULL }, 2, 5 },
+	{ "clickstream-replay", B_BELOW_START, { "clickstream", NULL }, 0, 3000 },
+	{ "shipping-planner", B_HEALTHY, { "orders", NULL }, 2, 2, true },
+	{ "invoice-mailer", B_NOT_COMMITTING, { "orders", NULL }, 2, 1 },
 };
 
 /* The demo topics' retention.ms, unless they name theirs: the Empty group inventory-sync (20 minutes behind,
  * falling a second behind every second) reaches the log start after 25 minutes. */
 #define DEMO_RETENTION_MS (45 * 60 * 1000LL)
-#define NDEMO_TOPICS (sizeof(demo_topics) / sizeof(demo_topics[0]))
-#define NDEMO_GROUPS (sizeof(demo_groups) / sizeof(demo_groups[0]))
-#define DEMO_HISTORY_S 3600
-#define DEMO_TICK_MS 1000
+#define NDEMO_TOPICS      (sizeof(demo_topics) / sizeof(demo_topics[0]))
+#define NDEMO_GROUPS      (sizeof(demo_groups) / sizeof(demo_groups[0]))
+#define DEMO_HISTORY_S    3600
+#define DEMO_TICK_MS      1000
 #define REBALANCE_CYCLE_S 30
 
 struct sim_scenario {
@@ -124,7 +121,7 @@ static int add_members(struct sim_state *st, const char *group, const char *cons
 {
 	for (int m = 0; m < n; m++) {
 		struct sim_member_assignment as[4];
-		int32_t *parts[4] = {NULL};
+		int32_t *parts[4] = { NULL };
 		int nas = 0;
 		for (int t = 0; t < ntopics && t < 4; t++) {
 			struct sim_topic *tp = sim_topic_find(st, topics[t], strlen(topics[t]));
@@ -134,7 +131,7 @@ static int add_members(struct sim_state *st, const char *group, const char *cons
 			int np = 0;
 			for (int32_t p = m; p < tp->npartitions; p += n)
 				parts[nas][np++] = p;
-			as[nas] = (struct sim_member_assignment){topics[t], parts[nas], np};
+			as[nas] = (struct sim_member_assignment){ topics[t], parts[nas], np };
 			nas++;
 		}
 		char client[96], host[32];
@@ -149,7 +146,7 @@ static int add_members(struct sim_state *st, const char *group, const char *cons
 			.nassignment = nas,
 		};
 		struct sim_member *mem = kip848 ? ctl_add_consumer_member(st, group, &spec, err, errlen)
-		                                : ctl_add_member(st, group, &spec, err, errlen);
+						: ctl_add_member(st, group, &spec, err, errlen);
 		for (int i = 0; i < nas; i++)
 			free(parts[i]);
 		if (!mem)
@@ -168,8 +165,7 @@ static const struct demo_topic *demo_topic(const char *name)
 
 /* Commits, for every partition of the group's topics, the log end minus lag_s seconds of production (unless
  * commit is false); the members' positions run a little ahead of what they commit (read, not yet committed). */
-static void commit_behind(struct sim_scenario *scn, const struct demo_group *dg, double lag_s, int64_t now,
-			  bool commit)
+static void commit_behind(struct sim_scenario *scn, const struct demo_group *dg, double lag_s, int64_t now, bool commit)
 {
 	struct sim_state *st = scn->srv->st;
 	char err[160];
@@ -183,7 +179,8 @@ static void commit_behind(struct sim_scenario *scn, const struct demo_group *dg,
 			if (commit)
 				(void)ctl_commit(st, dg->name, dt->name, p, off, "", now, err, sizeof(err));
 			int64_t pos = off + rnd(st, dt->rate / 2 + 1);
-			set_position(scn, dg->name, dt->name, p, pos < tp->parts[p].log_end ? pos : tp->parts[p].log_end);
+			set_position(scn, dg->name, dt->name, p,
+				     pos < tp->parts[p].log_end ? pos : tp->parts[p].log_end);
 		}
 	}
 }
@@ -240,7 +237,7 @@ static void demo_tick(struct sim_server *srv, void *arg)
 				g->state = SIM_GROUP_PREPARING_REBALANCE;
 			else if (phase == REBALANCE_CYCLE_S - 3 && g->state == SIM_GROUP_PREPARING_REBALANCE)
 				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_COMPLETING_REBALANCE, err,
-				                          sizeof(err));
+							  sizeof(err));
 			else if (phase == 0 && g->state == SIM_GROUP_COMPLETING_REBALANCE)
 				(void)ctl_set_group_state(st, dg->name, SIM_GROUP_STABLE, err, sizeof(err));
 			if (g->state == SIM_GROUP_STABLE)
@@ -249,8 +246,7 @@ static void demo_tick(struct sim_server *srv, void *arg)
 		}
 		case B_STALLED:
 		case B_EMPTY:
-		case B_BELOW_START:
-			break; /* nobody commits: the lag grows with production */
+		case B_BELOW_START: break; /* nobody commits: the lag grows with production */
 		}
 	}
 	scn->timer = sim_timer_add(srv, now_mono_ms() + DEMO_TICK_MS, demo_tick, scn);
@@ -282,7 +278,8 @@ static int build_demo(struct sim_scenario *scn, char *err, size_t errlen)
 		const struct demo_group *dg = &demo_groups[i];
 		int nt = dg->topics[1] ? 2 : 1;
 		if (dg->members > 0) {
-			if (add_members(st, dg->name, dg->topics, nt, dg->members, dg->name, dg->kip848, err, errlen) < 0)
+			if (add_members(st, dg->name, dg->topics, nt, dg->members, dg->name, dg->kip848, err, errlen) <
+			    0)
 				return -1;
 		} else {
 			(void)sim_group_get_or_create(st, dg->name);
@@ -316,7 +313,7 @@ static int build_scale(struct sim_scenario *scn, const struct sim_options *o, ch
 		char gname[64];
 		snprintf(gname, sizeof(gname), "scale-group-%05d", g);
 		snprintf(name, sizeof(name), "scale-topic-%03d", g % ntopics);
-		const char *topics[1] = {name};
+		const char *topics[1] = { name };
 		int members = g % 5 == 0 ? 0 : 1 + g % 4;
 		if (members) {
 			if (add_members(st, gname, topics, 1, members, "scale-consumer", false, err, errlen) < 0)
@@ -346,13 +343,23 @@ static int build_fixture(struct sim_scenario *scn, char *err, size_t errlen)
 		sim_partition_append(&orders->parts[p], 1000, base, 1000);
 	sim_partition_set_log_start(&orders->parts[0], 100);
 
-	static const int32_t p01[] = {0, 1}, p2[] = {2};
-	static const char *const topics[] = {"fx-orders"};
-	struct sim_member_assignment a1 = {"fx-orders", p01, 2}, a2 = {"fx-orders", p2, 1};
-	struct sim_member_spec m1 = {.member_id = "fx-c1-member", .client_id = "fx-c1", .client_host = "/10.9.0.1",
-				     .topics = topics, .ntopics = 1, .assignment = &a1, .nassignment = 1};
-	struct sim_member_spec m2 = {.member_id = "fx-c2-member", .client_id = "fx-c2", .client_host = "/10.9.0.2",
-				     .topics = topics, .ntopics = 1, .assignment = &a2, .nassignment = 1};
+	static const int32_t p01[] = { 0, 1 }, p2[] = { 2 };
+	static const char *const topics[] = { "fx-orders" };
+	struct sim_member_assignment a1 = { "fx-orders", p01, 2 }, a2 = { "fx-orders", p2, 1 };
+	struct sim_member_spec m1 = { .member_id = "fx-c1-member",
+				      .client_id = "fx-c1",
+				      .client_host = "/10.9.0.1",
+				      .topics = topics,
+				      .ntopics = 1,
+				      .assignment = &a1,
+				      .nassignment = 1 };
+	struct sim_member_spec m2 = { .member_id = "fx-c2-member",
+				      .client_id = "fx-c2",
+				      .client_host = "/10.9.0.2",
+				      .topics = topics,
+				      .ntopics = 1,
+				      .assignment = &a2,
+				      .nassignment = 1 };
 	if (!ctl_add_member(st, "fx-stable", &m1, err, errlen) || !ctl_add_member(st, "fx-stable", &m2, err, errlen))
 		return -1;
 	for (int p = 0; p < 3; p++)
@@ -361,23 +368,31 @@ static int build_fixture(struct sim_scenario *scn, char *err, size_t errlen)
 	if (ctl_commit(st, "fx-empty", "fx-orders", 0, 10, "m0", base, err, errlen) < 0 ||
 	    ctl_commit(st, "fx-empty", "fx-orders", 2, 20, "", base, err, errlen) < 0)
 		return -1;
-	struct sim_member_spec m3 = {.member_id = "fx-c3-member", .client_id = "fx-c3", .topics = topics, .ntopics = 1,
-				     .assignment = &a1, .nassignment = 1};
+	struct sim_member_spec m3 = { .member_id = "fx-c3-member",
+				      .client_id = "fx-c3",
+				      .topics = topics,
+				      .ntopics = 1,
+				      .assignment = &a1,
+				      .nassignment = 1 };
 	if (!ctl_add_member(st, "fx-rebalancing", &m3, err, errlen) ||
 	    ctl_set_group_state(st, "fx-rebalancing", SIM_GROUP_PREPARING_REBALANCE, err, errlen) < 0)
 		return -1;
-	static const int32_t p1[] = {1};
-	struct sim_member_assignment a4 = {"fx-orders", p1, 1};
-	struct sim_member_spec m4 = {.member_id = "fx-c4-member", .client_id = "fx-c4", .client_host = "/10.9.0.4",
-				     .rack_id = "rack-a", .topics = topics, .ntopics = 1, .assignment = &a4,
-				     .nassignment = 1};
+	static const int32_t p1[] = { 1 };
+	struct sim_member_assignment a4 = { "fx-orders", p1, 1 };
+	struct sim_member_spec m4 = { .member_id = "fx-c4-member",
+				      .client_id = "fx-c4",
+				      .client_host = "/10.9.0.4",
+				      .rack_id = "rack-a",
+				      .topics = topics,
+				      .ntopics = 1,
+				      .assignment = &a4,
+				      .nassignment = 1 };
 	if (!ctl_add_consumer_member(st, "fx-kip848", &m4, err, errlen))
 		return -1;
 	return ctl_commit(st, "fx-kip848", "fx-orders", 1, 650, "", base, err, errlen);
 }
 
-struct sim_scenario *sim_scenario_build(struct sim_server *srv, const struct sim_options *opt, char *err,
-					size_t errlen)
+struct sim_scenario *sim_scenario_build(struct sim_server *srv, const struct sim_options *opt, char *err, size_t errlen)
 {
 	struct sim_scenario *scn = xcalloc(1, sizeof(*scn));
 	scn->srv = srv;

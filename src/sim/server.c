@@ -31,7 +31,7 @@ uint64_t sim_timer_add(struct sim_server *srv, int64_t due_mono_ms, sim_timer_fn
 {
 	srv->timers = xgrow(srv->timers, &srv->timers_cap, srv->ntimers + 1, sizeof(*srv->timers));
 	uint64_t id = ++srv->next_timer_id;
-	srv->timers[srv->ntimers++] = (struct sim_timer){id, due_mono_ms, fn, arg};
+	srv->timers[srv->ntimers++] = (struct sim_timer){ id, due_mono_ms, fn, arg };
 	return id;
 }
 
@@ -118,7 +118,7 @@ static void conn_set_events(struct sim_conn *c, bool out, bool paused)
 {
 	if ((c->epollout == out && c->paused == paused) || c->dead || c->detached)
 		return;
-	struct epoll_event ev = {.events = (paused ? 0 : EPOLLIN) | (out ? EPOLLOUT : 0), .data.ptr = c};
+	struct epoll_event ev = { .events = (paused ? 0 : EPOLLIN) | (out ? EPOLLOUT : 0), .data.ptr = c };
 	epoll_ctl(c->broker->srv->epfd, EPOLL_CTL_MOD, c->fd, &ev);
 	c->epollout = out;
 	c->paused = paused;
@@ -136,7 +136,8 @@ static void conn_flush(struct sim_conn *c)
 	while (!c->dead && c->head && c->head->ready) {
 		struct sim_resp *r = c->head;
 		size_t end = r->cut ? r->cut : r->len;
-		ssize_t n = c->detached ? (ssize_t)(end - r->off) : send(c->fd, r->data + r->off, end - r->off, MSG_NOSIGNAL);
+		ssize_t n = c->detached ? (ssize_t)(end - r->off)
+					: send(c->fd, r->data + r->off, end - r->off, MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK) {
 				conn_want_out(c, true);
@@ -277,8 +278,8 @@ static void resp_release(struct sim_server *srv, struct sim_resp *r)
 
 struct sim_resp *sim_req_defer(struct sim_req *req, void (*cancel)(void *arg, struct sim_resp *resp), void *arg)
 {
-	struct sim_resp *r = resp_new(req->conn, req->api_key, req->correlation_id,
-				      req->flex && req->api_key != KAPI_API_VERSIONS);
+	struct sim_resp *r =
+		resp_new(req->conn, req->api_key, req->correlation_id, req->flex && req->api_key != KAPI_API_VERSIONS);
 	r->cancel = cancel;
 	r->cancel_arg = arg;
 	req->deferred = r;
@@ -346,7 +347,8 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 
 	const struct sim_api *api = sim_api_find(key);
 	struct sim_api_range range;
-	bool served = sim_api_served(api, srv->st->kafka_major, srv->st->kafka_minor, &range) && ver >= range.min && ver <= range.max;
+	bool served = sim_api_served(api, srv->st->kafka_major, srv->st->kafka_minor, &range) && ver >= range.min &&
+		      ver <= range.max;
 	bool flex = served && ver >= api->flexible_from;
 	struct wire_req_header h;
 	char why[160];
@@ -360,7 +362,7 @@ static int handle_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 		 * (InvalidRequestException) and closes the connection without an answer: a removed version
 		 * (KIP-896) reaches a client as a disconnect, never as an UNSUPPORTED_VERSION error. */
 		snprintf(why, sizeof(why), "api key %d v%d is not served (correlation id %d)", key, ver,
-		         h.correlation_id);
+			 h.correlation_id);
 		conn_close(c, why);
 		return -1;
 	}
@@ -451,8 +453,8 @@ static void conn_read(struct sim_conn *c)
 		size_t off = 0;
 		while (!c->dead && c->in.len - off >= 4) {
 			const uint8_t *q = c->in.data + off;
-			int32_t size =
-			    (int32_t)(((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) | ((uint32_t)q[2] << 8) | q[3]);
+			int32_t size = (int32_t)(((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) |
+						 ((uint32_t)q[2] << 8) | q[3]);
 			if (size < 8 || size > SIM_MAX_FRAME) {
 				char why[80];
 				snprintf(why, sizeof(why), "bad request length %d", size);
@@ -508,7 +510,7 @@ static void listener_accept(struct sim_broker *b)
 		if (b->conns)
 			b->conns->prev = c;
 		b->conns = c;
-		struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
+		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = c };
 		if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
 			conn_close(c, "epoll_ctl failed");
 	}
@@ -525,7 +527,7 @@ static int listener_open(struct sim_broker *b, int port, char *err, size_t errle
 	}
 	int one = 1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 512) < 0) {
 		snprintf(err, errlen, "cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
@@ -541,7 +543,7 @@ static int listener_open(struct sim_broker *b, int port, char *err, size_t errle
 
 static void listener_register(struct sim_broker *b)
 {
-	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = b};
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = b };
 	epoll_ctl(b->srv->epfd, EPOLL_CTL_ADD, b->listen_fd, &ev);
 }
 
@@ -588,7 +590,8 @@ int sim_server_feed(struct sim_server *srv, int node_id, const uint8_t *data, si
 	size_t off = 0;
 	while (!c->dead && len - off >= 4) {
 		const uint8_t *q = data + off;
-		int32_t size = (int32_t)(((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) | ((uint32_t)q[2] << 8) | q[3]);
+		int32_t size =
+			(int32_t)(((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) | ((uint32_t)q[2] << 8) | q[3]);
 		if (size < 8 || size > SIM_MAX_FRAME || len - off - 4 < (size_t)size)
 			break;
 		if (handle_frame(c, q + 4, (size_t)size) < 0)
@@ -631,7 +634,7 @@ struct sim_server *sim_server_new(struct sim_state *st, int base_port, char *err
 		sim_server_free(srv);
 		return NULL;
 	}
-	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &srv->wake_kind};
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &srv->wake_kind };
 	epoll_ctl(srv->epfd, EPOLL_CTL_ADD, srv->wakefd, &ev);
 	size_t blen = 0;
 	srv->bootstrap = xcalloc(1, (size_t)srv->nbrokers * 24 + 1);

@@ -98,10 +98,10 @@ struct sim_server {
 	uint64_t counts[KAPI_KEY_MAX];
 	uint64_t count_unknown;
 	uint64_t next_conn_id;
-	struct sim_conn *dead; /* closed this pass, freed after the event batch */
+	struct sim_conn *dead;                    /* closed this pass, freed after the event batch */
 	uint64_t fault_rng;                       /* fault injection's own randomness (scenarios keep theirs) */
 	uint64_t injected_errors, injected_drops; /* how many faults were injected */
-	char *commit_fail_topic;       /* fault injection: OffsetCommit fails for this one partition ... */
+	char *commit_fail_topic;                  /* fault injection: OffsetCommit fails for this one partition ... */
 	int32_t commit_fail_partition;
 	int16_t commit_fail_code;      /* ... with this error (a commit that fails part-way) */
 	char *list_offsets_fail_topic; /* fault injection: ListOffsets fails for this one partition ... */

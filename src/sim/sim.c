@@ -23,7 +23,7 @@ struct sim_cluster {
 	struct sim_metrics *metrics; /* NULL without --metrics-port */
 };
 
-#define LOCK(sim) pthread_mutex_lock(&(sim)->srv->lock)
+#define LOCK(sim)   pthread_mutex_lock(&(sim)->srv->lock)
 #define UNLOCK(sim) pthread_mutex_unlock(&(sim)->srv->lock)
 
 sim_cluster *sim_new(const struct sim_options *opt, char *err, size_t errlen)
@@ -127,7 +127,7 @@ void sim_free(sim_cluster *sim)
 	if (!sim)
 		return;
 	sim_metrics_stop(sim->metrics); /* it reads the scenario */
-	sim_server_stop(sim->srv); /* first: nothing runs scenario timers afterwards */
+	sim_server_stop(sim->srv);      /* first: nothing runs scenario timers afterwards */
 	sim_scenario_free(sim->scn);
 	/* State before server: a group's coordinator answers its held requests and cancels its timers on
 	 * the (still existing) server when it is freed. */
@@ -158,8 +158,8 @@ int sim_create_topic_any_name(sim_cluster *sim, const char *topic, int partition
 	return t ? 0 : -1;
 }
 
-int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms,
-	       int64_t step_ms, char *err, size_t errlen)
+int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms, int64_t step_ms,
+	       char *err, size_t errlen)
 {
 	if (count < 0 || step_ms < 0) {
 		snprintf(err, errlen, "append: negative count or step");
@@ -185,8 +185,8 @@ int sim_set_log_start(sim_cluster *sim, const char *topic, int partition, int64_
 	return p ? 0 : -1;
 }
 
-int sim_get_offsets(sim_cluster *sim, const char *topic, int partition, int64_t *log_start, int64_t *log_end,
-		    char *err, size_t errlen)
+int sim_get_offsets(sim_cluster *sim, const char *topic, int partition, int64_t *log_start, int64_t *log_end, char *err,
+		    size_t errlen)
 {
 	LOCK(sim);
 	struct sim_partition *p = ctl_partition(sim->st, topic, partition, err, errlen);
@@ -221,8 +221,8 @@ int sim_add_member(sim_cluster *sim, const char *group, const struct sim_member_
 	return m ? 0 : -1;
 }
 
-int sim_add_consumer_member(sim_cluster *sim, const char *group, const struct sim_member_spec *spec,
-                            char *id_out, size_t id_outlen, char *err, size_t errlen)
+int sim_add_consumer_member(sim_cluster *sim, const char *group, const struct sim_member_spec *spec, char *id_out,
+			    size_t id_outlen, char *err, size_t errlen)
 {
 	LOCK(sim);
 	struct sim_member *m = ctl_add_consumer_member(sim->st, group, spec, err, errlen);
@@ -264,9 +264,9 @@ int sim_set_group_state(sim_cluster *sim, const char *group, const char *state, 
 	enum sim_group_state s;
 	if (sim_group_state_parse(state, &s) < 0) {
 		snprintf(err, errlen,
-		         "unknown group state '%s' (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead; "
-		         "Assigning, Reconciling for consumer-protocol groups)",
-		         state);
+			 "unknown group state '%s' (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead; "
+			 "Assigning, Reconciling for consumer-protocol groups)",
+			 state);
 		return -1;
 	}
 	LOCK(sim);
@@ -402,10 +402,10 @@ static const struct {
 	const char *name;
 	int16_t code;
 } fault_errors[] = {
-	{"COORDINATOR_NOT_AVAILABLE", KERR_COORDINATOR_NOT_AVAILABLE},
-	{"NOT_COORDINATOR", KERR_NOT_COORDINATOR},
-	{"COORDINATOR_LOAD_IN_PROGRESS", KERR_COORDINATOR_LOAD_IN_PROGRESS},
-	{"REQUEST_TIMED_OUT", KERR_REQUEST_TIMED_OUT},
+	{ "COORDINATOR_NOT_AVAILABLE", KERR_COORDINATOR_NOT_AVAILABLE },
+	{ "NOT_COORDINATOR", KERR_NOT_COORDINATOR },
+	{ "COORDINATOR_LOAD_IN_PROGRESS", KERR_COORDINATOR_LOAD_IN_PROGRESS },
+	{ "REQUEST_TIMED_OUT", KERR_REQUEST_TIMED_OUT },
 };
 
 int sim_error_code_parse(const char *name, int16_t *code)
@@ -456,8 +456,8 @@ int sim_fault_latency_api(sim_cluster *sim, int node_id, int api_key, char *err,
 	return 0;
 }
 
-int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_key, double rate, int count,
-		     char *err, size_t errlen)
+int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_key, double rate, int count, char *err,
+		     size_t errlen)
 {
 	int lo, hi;
 	if (fault_range(sim, node_id, &lo, &hi, err, errlen) < 0)
@@ -496,7 +496,7 @@ int sim_fault_drop_rate(sim_cluster *sim, int node_id, double rate, char *err, s
 }
 
 int sim_fault_commit_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code, char *err,
-				size_t errlen)
+			       size_t errlen)
 {
 	if (topic && (partition < 0 || error_code <= 0)) {
 		snprintf(err, errlen, "bad commit fault (partition %d, error %d)", partition, error_code);
@@ -511,8 +511,8 @@ int sim_fault_commit_partition(sim_cluster *sim, const char *topic, int partitio
 	return 0;
 }
 
-int sim_fault_list_offsets_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code,
-				      char *err, size_t errlen)
+int sim_fault_list_offsets_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code, char *err,
+				     size_t errlen)
 {
 	if (topic && (partition < 0 || error_code == 0)) {
 		snprintf(err, errlen, "bad ListOffsets fault (partition %d, error %d)", partition, error_code);
@@ -535,7 +535,7 @@ void sim_fault_clear(sim_cluster *sim)
 	free(sim->srv->list_offsets_fail_topic);
 	sim->srv->list_offsets_fail_topic = NULL;
 	for (int i = 0; i < sim->srv->nbrokers; i++)
-		sim->srv->brokers[i].fault = (struct sim_fault){.error_api = -1, .latency_api = -1};
+		sim->srv->brokers[i].fault = (struct sim_fault){ .error_api = -1, .latency_api = -1 };
 	UNLOCK(sim);
 }
 

@@ -15,11 +15,11 @@
 #include <stdint.h>
 
 struct sim_options {
-	int brokers;          /* 1..64; 0 means 3 */
-	int port;             /* first port (brokers use port, port+1, ...); 0: ephemeral ports */
-	const char *scenario; /* NULL/"empty", "demo", "scale", "fixture" (see below) */
+	int brokers;                    /* 1..64; 0 means 3 */
+	int port;                       /* first port (brokers use port, port+1, ...); 0: ephemeral ports */
+	const char *scenario;           /* NULL/"empty", "demo", "scale", "fixture" (see below) */
 	int groups, partitions, topics; /* "scale" sizes (0: defaults 100, 8, 4) */
-	uint64_t seed;        /* scenario randomness; 0: fixed default */
+	uint64_t seed;                  /* scenario randomness; 0: fixed default */
 	/* Broker settings for real producers and consumers; 0 keeps the default. */
 	int auto_create_partitions;           /* num.partitions of auto-created topics (1); -1: no auto-creation */
 	int group_min_session_timeout_ms;     /* group.min.session.timeout.ms (6000, as Kafka) */
@@ -27,13 +27,13 @@ struct sim_options {
 	int offsets_retention_minutes;        /* offsets.retention.minutes, served and applied (10080) */
 	/* Housekeeping (doc/SIM-VS-KAFKA.md); 0 keeps the default. */
 	int64_t offsets_retention_check_interval_ms; /* how often offsets expire (600000) */
-	int64_t log_retention_ms;             /* log.retention.ms (7 days); -1: no limit (with log_retention_ms_set) */
+	int64_t log_retention_ms; /* log.retention.ms (7 days); -1: no limit (with log_retention_ms_set) */
 	bool log_retention_ms_set;
-	int64_t log_retention_bytes;          /* log.retention.bytes per partition (-1: none) */
+	int64_t log_retention_bytes;             /* log.retention.bytes per partition (-1: none) */
 	int64_t log_retention_check_interval_ms; /* retention and compaction (300000) */
-	int64_t offsets_segment_bytes;        /* __consumer_offsets' active segment (256 KiB) */
-	int64_t offsets_delete_retention_ms;  /* tombstones kept by compaction (1 day) */
-	bool deny_offsets_topic;              /* fault: Metadata answers TOPIC_AUTHORIZATION_FAILED for __consumer_offsets */
+	int64_t offsets_segment_bytes;           /* __consumer_offsets' active segment (256 KiB) */
+	int64_t offsets_delete_retention_ms;     /* tombstones kept by compaction (1 day) */
+	bool deny_offsets_topic; /* fault: Metadata answers TOPIC_AUTHORIZATION_FAILED for __consumer_offsets */
 	/* Whose API version ranges the brokers serve (doc/SIM-VS-KAFKA.md): 4 (0 means 4) is Kafka 4.x, without
 	 * the versions KIP-896 removed; 3 is Kafka 3.9, with them. Every client lagtop's tests use (librdkafka
 	 * 2.0.2, kafka-python 2.0.2) works with both. kafka_minor only matters for 3: 0 or 9 is 3.9; 6 is Kafka
@@ -42,7 +42,7 @@ struct sim_options {
 	int kafka_minor;
 	/* A Prometheus endpoint where the simulated consumers publish their positions (metrics.h). */
 	bool metrics;
-	int metrics_port;     /* 0: a free port */
+	int metrics_port; /* 0: a free port */
 };
 
 /* The "fixture" scenario, static and exactly known (tests with independent clients rely on it):
@@ -69,7 +69,7 @@ void sim_stop(sim_cluster *sim);                   /* stops the loop thread (lis
 /* Runs the broker's periodic jobs now, as if their timers fired at wall time now_ms: offset expiry, log
  * retention, compaction of __consumer_offsets (tests). */
 void sim_housekeeping_run(sim_cluster *sim, int64_t now_ms);
-void sim_free(sim_cluster *sim);                   /* stops, closes everything */
+void sim_free(sim_cluster *sim); /* stops, closes everything */
 /* Names the scenarios (for --help and error messages). */
 const char *sim_scenario_names(void);
 bool sim_scenario_known(const char *name);
@@ -79,12 +79,12 @@ int sim_create_topic(sim_cluster *sim, const char *topic, int partitions, char *
 /* A hostile broker's topic: any non-empty name, escape sequences and invalid UTF-8 included. */
 int sim_create_topic_any_name(sim_cluster *sim, const char *topic, int partitions, char *err, size_t errlen);
 /* Appends count records with timestamps first_ts_ms, first_ts_ms + step_ms, ... (ms since the epoch). */
-int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms,
-	       int64_t step_ms, char *err, size_t errlen);
+int sim_append(sim_cluster *sim, const char *topic, int partition, int64_t count, int64_t first_ts_ms, int64_t step_ms,
+	       char *err, size_t errlen);
 /* Retention: moves the log start offset forward (never back; clamped to the log end). */
 int sim_set_log_start(sim_cluster *sim, const char *topic, int partition, int64_t offset, char *err, size_t errlen);
-int sim_get_offsets(sim_cluster *sim, const char *topic, int partition, int64_t *log_start, int64_t *log_end,
-		    char *err, size_t errlen);
+int sim_get_offsets(sim_cluster *sim, const char *topic, int partition, int64_t *log_start, int64_t *log_end, char *err,
+		    size_t errlen);
 /* The node id of a partition's leader (or -1). */
 int sim_leader(sim_cluster *sim, const char *topic, int partition);
 
@@ -121,8 +121,8 @@ int sim_add_member(sim_cluster *sim, const char *group, const struct sim_member_
  * spec->member_id NULL generates an id the way KIP-848 clients do (22 characters of URL-safe base64);
  * spec->topics NULL subscribes to the assigned topics; rack_id and topic_regex are shown by
  * ConsumerGroupDescribe. Real KIP-848 clients cannot join: the sim has no ConsumerGroupHeartbeat. */
-int sim_add_consumer_member(sim_cluster *sim, const char *group, const struct sim_member_spec *spec,
-                            char *id_out, size_t id_outlen, char *err, size_t errlen);
+int sim_add_consumer_member(sim_cluster *sim, const char *group, const struct sim_member_spec *spec, char *id_out,
+			    size_t id_outlen, char *err, size_t errlen);
 /* Removes a member; the group becomes Empty (new generation, or group epoch for a consumer-protocol
  * group) when it was the last one. The remaining members of a consumer-protocol group reconcile at once:
  * it stays Stable at a new group epoch. */
@@ -161,26 +161,27 @@ int sim_broker_set_latency(sim_cluster *sim, int node_id, int latency_ms, char *
 /* ---- fault injection (errors, latency, dropped connections; tests/faults) ----
  * node_id 0 means every broker. Errors are injected only into the answers of the group coordinator APIs
  * (FindCoordinator, ListGroups, DescribeGroups, ConsumerGroupDescribe, OffsetFetch, OffsetCommit,
- * DeleteGroups, OffsetDelete, Join/Sync/Heartbeat/LeaveGroup), in the error field(s) Kafka uses for that API and version. A frozen sim
- * is SIGSTOP on lagtop-sim (or sim_stop() in-process: the listeners stay bound, nothing answers). */
+ * DeleteGroups, OffsetDelete, Join/Sync/Heartbeat/LeaveGroup), in the error field(s) Kafka uses for that API and
+ * version. A frozen sim is SIGSTOP on lagtop-sim (or sim_stop() in-process: the listeners stay bound, nothing answers).
+ */
 /* The same as sim_broker_set_latency, for one broker or all. */
 int sim_fault_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen);
 /* Holds back only the answers of api_key (-1, the default: every API) when latency is on. */
 int sim_fault_latency_api(sim_cluster *sim, int node_id, int api_key, char *err, size_t errlen);
 /* Answers the next count requests (api_key, or -1 for any of the APIs above), then a share rate (0..1) of
  * them, with error_code (0 turns it off). */
-int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_key, double rate, int count,
-		     char *err, size_t errlen);
+int sim_fault_errors(sim_cluster *sim, int node_id, int16_t error_code, int api_key, double rate, int count, char *err,
+		     size_t errlen);
 /* Sends only the first half of a share rate (0..1) of answers, then closes the connection. */
 int sim_fault_drop_rate(sim_cluster *sim, int node_id, double rate, char *err, size_t errlen);
 /* OffsetCommit fails for topic/partition with error_code (a commit that fails part-way: the other
  * partitions of the same request succeed); topic NULL turns it off. */
 int sim_fault_commit_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code, char *err,
-				size_t errlen);
+			       size_t errlen);
 /* ListOffsets fails for topic/partition with error_code, answered by its live leader (the partition keeps
  * its leader in Metadata); topic NULL turns it off. */
-int sim_fault_list_offsets_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code,
-				      char *err, size_t errlen);
+int sim_fault_list_offsets_partition(sim_cluster *sim, const char *topic, int partition, int16_t error_code, char *err,
+				     size_t errlen);
 /* Turns every fault off (latency included). */
 void sim_fault_clear(sim_cluster *sim);
 /* Faults injected so far: error answers, dropped connections. */

@@ -123,7 +123,7 @@ int64_t wire_varlong(struct wire_rd *rd)
 
 static struct wire_str rd_run(struct wire_rd *rd, int64_t len)
 {
-	struct wire_str s = {.p = NULL, .len = -1};
+	struct wire_str s = { .p = NULL, .len = -1 };
 	if (rd->err || len < -1) {
 		rd->err = true;
 		return s;

@@ -78,9 +78,9 @@ void wire_put_varint(struct wire_buf *b, int32_t v);
 void wire_put_varlong(struct wire_buf *b, int64_t v);
 /* A C string (NULL → null string). */
 void wire_put_str(struct wire_buf *b, const char *s, bool flex);
-void wire_put_strn(struct wire_buf *b, const char *s, int32_t len, bool flex); /* len -1 → null */
+void wire_put_strn(struct wire_buf *b, const char *s, int32_t len, bool flex);  /* len -1 → null */
 void wire_put_bytes(struct wire_buf *b, const void *p, int32_t len, bool flex); /* len -1 → null */
-void wire_put_array(struct wire_buf *b, int32_t n, bool flex);               /* n -1 → null */
+void wire_put_array(struct wire_buf *b, int32_t n, bool flex);                  /* n -1 → null */
 /* An empty tagged-field section (only when flex). */
 void wire_put_tags(struct wire_buf *b, bool flex);
 /* For array counts known only after the elements were written: remember the slot, then patch it

@@ -106,10 +106,10 @@ static const struct ui_key chooser_keys[] = {
 /* clang-format on */
 
 const struct ui_key_mode keys_clusters_mode = {
-    .name = "Cluster chooser",
-    .opened_by = "c",
-    .other_help = "do nothing",
-    .keys = chooser_keys,
-    .n = sizeof chooser_keys / sizeof chooser_keys[0],
-    .other = NULL,
+	.name = "Cluster chooser",
+	.opened_by = "c",
+	.other_help = "do nothing",
+	.keys = chooser_keys,
+	.n = sizeof chooser_keys / sizeof chooser_keys[0],
+	.other = NULL,
 };

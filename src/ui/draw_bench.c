@@ -68,7 +68,8 @@ int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_bi
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 	SCREEN *scr = out && in ? newterm("xterm-256color", out, in) : NULL;
 	if (!scr) {
-		snprintf(err, errlen, "%s", out && in ? "no terminfo entry for xterm-256color" : "cannot open /dev/null");
+		snprintf(err, errlen, "%s",
+			 out && in ? "no terminfo entry for xterm-256color" : "cannot open /dev/null");
 		if (out)
 			fclose(out);
 		if (in)

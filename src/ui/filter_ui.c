@@ -90,10 +90,10 @@ static const struct ui_key filter_keys[] = {
 /* clang-format on */
 
 const struct ui_key_mode keys_filter_mode = {
-    .name = "Filter prompt",
-    .opened_by = "/, F3, F4",
-    .other_help = "typed text filters; arrows, Tab, F-keys act as in the pane",
-    .keys = filter_keys,
-    .n = sizeof filter_keys / sizeof filter_keys[0],
-    .other = filter_other,
+	.name = "Filter prompt",
+	.opened_by = "/, F3, F4",
+	.other_help = "typed text filters; arrows, Tab, F-keys act as in the pane",
+	.keys = filter_keys,
+	.n = sizeof filter_keys / sizeof filter_keys[0],
+	.other = filter_other,
 };

@@ -69,12 +69,12 @@ static const struct ui_key popup_keys[] = {
 /* clang-format on */
 
 const struct ui_key_mode keys_popup_mode = {
-    .name = "Popups",
-    .opened_by = "this help, Enter on a partition, e",
-    .other_help = "do nothing",
-    .keys = popup_keys,
-    .n = sizeof popup_keys / sizeof popup_keys[0],
-    .other = NULL,
+	.name = "Popups",
+	.opened_by = "this help, Enter on a partition, e",
+	.other_help = "do nothing",
+	.keys = popup_keys,
+	.n = sizeof popup_keys / sizeof popup_keys[0],
+	.other = NULL,
 };
 
 /* ---- which mode takes a key ---- */
@@ -119,4 +119,3 @@ void ui_on_key(struct ui *u, int ch)
 	else
 		ui_reset_key(u, ch);
 }
-

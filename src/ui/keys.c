@@ -173,7 +173,7 @@ static void act_pause(struct ui *u)
 	ui_set_message(u, "%s", u->paused ? "paused: no refreshes until p" : "resumed");
 }
 
-static const int intervals_ms[] = {500, 1000, 2000, 5000, 10000, 30000, 60000};
+static const int intervals_ms[] = { 500, 1000, 2000, 5000, 10000, 30000, 60000 };
 #define N_INTERVALS (sizeof intervals_ms / sizeof intervals_ms[0])
 
 static void interval_step(struct ui *u, int dir)
@@ -212,7 +212,9 @@ static void act_members(struct ui *u)
 {
 	if (!u->open_group) {
 		/* the group under the cursor: in the groups pane, or in a topic's groups */
-		struct ui_list *l = u->focus == UI_PANE_TOPIC_GROUPS ? &u->tgroups : u->focus == UI_PANE_GROUPS ? &u->groups : NULL;
+		struct ui_list *l = u->focus == UI_PANE_TOPIC_GROUPS ? &u->tgroups
+				    : u->focus == UI_PANE_GROUPS     ? &u->groups
+								     : NULL;
 		if (!l || l->cursor >= l->n_rows)
 			return;
 		u->show_members = true;
@@ -275,8 +277,9 @@ static void act_clear_marks(struct ui *u)
 static void act_mouse(struct ui *u)
 {
 	ui_set_mouse(u, !u->mouse);
-	ui_set_message(u, "%s", u->mouse ? "mouse on: click selects, wheel scrolls, a header sorts (Shift-drag selects text)"
-					 : "mouse off: the terminal's own selection copies text");
+	ui_set_message(u, "%s",
+		       u->mouse ? "mouse on: click selects, wheel scrolls, a header sorts (Shift-drag selects text)"
+				: "mouse off: the terminal's own selection copies text");
 }
 
 /* clang-format off */
@@ -349,10 +352,11 @@ static const struct ui_key key_table[] = {
 #define N_KEYS (sizeof key_table / sizeof key_table[0])
 
 const struct ui_key_mode keys_main_mode = {
-    .name = "Dashboard", .opened_by = NULL, .other_help = NULL, .keys = key_table, .n = N_KEYS, .other = NULL};
+	.name = "Dashboard", .opened_by = NULL, .other_help = NULL, .keys = key_table, .n = N_KEYS, .other = NULL
+};
 
-static const struct ui_key_mode *const modes[] = {&keys_main_mode, &keys_filter_mode, &keys_clusters_mode,
-						  &keys_popup_mode};
+static const struct ui_key_mode *const modes[] = { &keys_main_mode, &keys_filter_mode, &keys_clusters_mode,
+						   &keys_popup_mode };
 
 const struct ui_key_mode *keys_mode_at(size_t i)
 {
@@ -416,7 +420,7 @@ char **keys_help_join(size_t n, const char *const *names, const char *const *hel
 		size_t j = i;
 		for (; j < n && strcmp(helps[j], helps[i]) == 0; j++)
 			snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s", j > i ? ", " : "",
-			         names[j]);
+				 names[j]);
 		lines[out++] = xasprintf("%-*s %s", name_width, joined, helps[i]);
 		i = j;
 	}

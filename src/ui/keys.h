@@ -15,9 +15,10 @@
 struct ui;
 
 enum {
-	UI_KEY_WRITES = 1u << 0,   /* changes the cluster (offset resets): never offered in --read-only */
-	UI_KEY_BAR_NARROW = 1u << 1, /* in the key bar only below UI_KEY_BAR_WIDE_COLS (its F-key twin is shown there) */
-	UI_KEY_BAR_WIDE = 1u << 2,   /* in the key bar only from UI_KEY_BAR_WIDE_COLS on (htop's F-keys) */
+	UI_KEY_WRITES = 1u << 0, /* changes the cluster (offset resets): never offered in --read-only */
+	UI_KEY_BAR_NARROW =
+		1u << 1,           /* in the key bar only below UI_KEY_BAR_WIDE_COLS (its F-key twin is shown there) */
+	UI_KEY_BAR_WIDE = 1u << 2, /* in the key bar only from UI_KEY_BAR_WIDE_COLS on (htop's F-keys) */
 };
 
 /* From this width the key bar shows htop's function keys (F1 Help, F3 Filter, F6 Sort, F10 Quit) in place of

@@ -82,8 +82,8 @@ size_t layout_columns(const lt_column *cols, size_t n, int width, int name_want,
 	 * shrinks (to a minimum) when even the undroppable columns do not fit */
 	int diff = width - total;
 	if (diff > 0)
-		diff =
-		    name_want > out[0].width ? (name_want - out[0].width < diff ? name_want - out[0].width : diff) : 0;
+		diff = name_want > out[0].width ? (name_want - out[0].width < diff ? name_want - out[0].width : diff)
+						: 0;
 	out[0].width += diff;
 	if (out[0].width < UI_NAME_MIN)
 		out[0].width = UI_NAME_MIN;

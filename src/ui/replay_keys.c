@@ -17,7 +17,7 @@
 
 #define KEY_ESC 27
 
-static const int speeds[] = {1, 2, 5, 10, 30, 60};
+static const int speeds[] = { 1, 2, 5, 10, 30, 60 };
 #define N_SPEEDS (sizeof speeds / sizeof speeds[0])
 
 struct ui_replay *replay_ui_new(ui_source *src)
@@ -72,12 +72,30 @@ static void jump(struct ui *u, int64_t ms)
 	show(u, i);
 }
 
-static void act_back(struct ui *u) { step(u, -1); }
-static void act_fwd(struct ui *u) { step(u, 1); }
-static void act_min_back(struct ui *u) { jump(u, -60000); }
-static void act_min_fwd(struct ui *u) { jump(u, 60000); }
-static void act_hour_back(struct ui *u) { jump(u, -3600000); }
-static void act_hour_fwd(struct ui *u) { jump(u, 3600000); }
+static void act_back(struct ui *u)
+{
+	step(u, -1);
+}
+static void act_fwd(struct ui *u)
+{
+	step(u, 1);
+}
+static void act_min_back(struct ui *u)
+{
+	jump(u, -60000);
+}
+static void act_min_fwd(struct ui *u)
+{
+	jump(u, 60000);
+}
+static void act_hour_back(struct ui *u)
+{
+	jump(u, -3600000);
+}
+static void act_hour_fwd(struct ui *u)
+{
+	jump(u, 3600000);
+}
 
 static void act_goto(struct ui *u)
 {

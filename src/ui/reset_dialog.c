@@ -32,8 +32,7 @@ const struct rd_target_def *rd_target_at(size_t i)
 	return i < N_TARGETS ? &targets[i] : NULL;
 }
 
-struct ui_reset *rd_new(const char *group, const char *scope_topic, int32_t scope_part, bool undo,
-			int64_t threshold)
+struct ui_reset *rd_new(const char *group, const char *scope_topic, int32_t scope_part, bool undo, int64_t threshold)
 {
 	struct ui_reset *rd = xcalloc(1, sizeof *rd);
 	rd->group = xstrdup(group);
@@ -45,8 +44,7 @@ struct ui_reset *rd_new(const char *group, const char *scope_topic, int32_t scop
 	return rd;
 }
 
-struct ui_reset *rd_new_delete(const char *group, const char *scope_topic, int32_t scope_part,
-			       const char *backup_dir)
+struct ui_reset *rd_new_delete(const char *group, const char *scope_topic, int32_t scope_part, const char *backup_dir)
 {
 	struct ui_reset *rd = rd_new(group, scope_topic, scope_part, false, 0);
 	rd->del = true;
@@ -185,8 +183,8 @@ static enum rd_action target_enter(struct ui_reset *rd, int64_t now_ms)
 	rd->rq = rq;
 	rd->has_rq = true;
 	free(rd->target_desc);
-	rd->target_desc = arg ? xasprintf("%s %s", reset_target_name(t->target), arg)
-			      : xstrdup(reset_target_name(t->target));
+	rd->target_desc =
+		arg ? xasprintf("%s %s", reset_target_name(t->target), arg) : xstrdup(reset_target_name(t->target));
 	rd->err[0] = '\0';
 	rd->step = RD_WORKING;
 	rd->committing = false;
@@ -234,7 +232,8 @@ static enum rd_action target_last(struct ui_reset *rd, int64_t now_ms)
 static enum rd_action toggle_yes(struct ui_reset *rd, int64_t now_ms)
 {
 	(void)now_ms;
-	bool can_commit = rd->del ? rd->has_dres && rd->dres.status == LT_DEL_PREVIEW : rd->plan && rd->plan->n_rows > 0;
+	bool can_commit =
+		rd->del ? rd->has_dres && rd->dres.status == LT_DEL_PREVIEW : rd->plan && rd->plan->n_rows > 0;
 	rd->yes = can_commit && !rd->yes;
 	rd->err[0] = '\0';
 	return RD_ACT_NONE;
@@ -313,11 +312,11 @@ static enum rd_action typed(struct ui_reset *rd, int ch)
 	return RD_ACT_NONE;
 }
 
-#define IN_TARGET RD_IN(RD_TARGET)
+#define IN_TARGET  RD_IN(RD_TARGET)
 #define IN_PREVIEW RD_IN(RD_PREVIEW)
-#define IN_DONE (RD_IN(RD_REFUSED) | RD_IN(RD_ERROR) | RD_IN(RD_RESULT))
-#define IN_ALL (IN_TARGET | RD_IN(RD_WORKING) | IN_PREVIEW | IN_DONE)
-#define ENTER '\n', '\r', KEY_ENTER
+#define IN_DONE    (RD_IN(RD_REFUSED) | RD_IN(RD_ERROR) | RD_IN(RD_RESULT))
+#define IN_ALL     (IN_TARGET | RD_IN(RD_WORKING) | IN_PREVIEW | IN_DONE)
+#define ENTER      '\n', '\r', KEY_ENTER
 /* clang-format off */
 static const struct rd_key_def rd_keys[] = {
 	{ { KEY_ESC }, "Esc", "cancel and close (at every step before the commit)", IN_ALL, close_dialog },
@@ -492,7 +491,7 @@ static void push_text(struct rd_view *v, char ***lines, size_t *n, char *line)
 				take--;
 			if (take <= lo)
 				take = fit; /* one long word: split it */
-			if (take == 0) /* not even one character fits: take one anyway */
+			if (take == 0)      /* not even one character fits: take one anyway */
 				for (take = 1; s[take] && ((unsigned char)s[take] & 0xC0) == 0x80; take++)
 					;
 		}
@@ -595,8 +594,9 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 	body(v, xasprintf("Scope:  %s", scope));
 	free(scope);
 	/* table rows stay whole (their columns line up); the box cuts them where it must */
-	push_raw(&v->body, &v->n_body, xasprintf("%-24s %9s %14s    %-14s %-16s %s", "TOPIC", "PARTITION",
-						  "PREVIOUS", "NEW", "DELTA", "NOTE"));
+	push_raw(&v->body, &v->n_body,
+		 xasprintf("%-24s %9s %14s    %-14s %-16s %s", "TOPIC", "PARTITION", "PREVIOUS", "NEW", "DELTA",
+			   "NOTE"));
 	for (size_t i = 0; i < p->n_rows; i++) {
 		const lt_reset_row *r = &p->rows[i];
 		char prev[24], nw[24], delta[40];
@@ -612,8 +612,9 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 			snprintf(delta, sizeof delta, "skip %" PRId64, r->delta);
 		else
 			snprintf(delta, sizeof delta, "unchanged");
-		push_raw(&v->body, &v->n_body, xasprintf("%-24s %9d %14s -> %-14s %-16s %s", r->topic, r->partition,
-							  prev, nw, delta, r->note ? r->note : ""));
+		push_raw(&v->body, &v->n_body,
+			 xasprintf("%-24s %9d %14s -> %-14s %-16s %s", r->topic, r->partition, prev, nw, delta,
+				   r->note ? r->note : ""));
 	}
 	for (size_t i = 0; i < p->n_warnings; i++)
 		push_lines(v, &v->body, &v->n_body, p->warnings[i], "warning: ");
@@ -625,7 +626,8 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 	}
 	foot(v, reset_plan_totals(p));
 	if (rd->need_name) {
-		foot(v, xasprintf("This moves %" PRId64 " messages (confirm threshold %" PRId64 "): type the group name",
+		foot(v,
+		     xasprintf("This moves %" PRId64 " messages (confirm threshold %" PRId64 "): type the group name",
 			       moved(p), rd->threshold));
 		foot(v, xasprintf("Group name: %s_", rd->name));
 	}
@@ -642,16 +644,17 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 static void delete_table(const struct ui_reset *rd, struct rd_view *v, bool result)
 {
 	const lt_delete_result *d = &rd->dres;
-	push_raw(&v->body, &v->n_body, xasprintf("%-24s %9s %14s  %s", "TOPIC", "PARTITION", "COMMITTED",
-						  result ? "RESULT" : ""));
+	push_raw(&v->body, &v->n_body,
+		 xasprintf("%-24s %9s %14s  %s", "TOPIC", "PARTITION", "COMMITTED", result ? "RESULT" : ""));
 	for (size_t i = 0; i < d->n_parts; i++) {
 		const lt_delete_part *p = &d->parts[i];
 		char off[24], part[16];
 		fmt_offset(p->committed, off, sizeof off);
 		snprintf(part, sizeof part, p->partition >= 0 ? "%d" : "-", p->partition);
-		const char *what = !result ? "" : p->kerr ? delete_kerr_text(p->kerr)
-						   : d->status == LT_DEL_DELETED || d->group_kerr == 0 ? "deleted"
-												 : "";
+		const char *what = !result                                             ? ""
+				   : p->kerr                                           ? delete_kerr_text(p->kerr)
+				   : d->status == LT_DEL_DELETED || d->group_kerr == 0 ? "deleted"
+										       : "";
 		push_raw(&v->body, &v->n_body, xasprintf("%-24s %9s %14s  %s", p->topic, part, off, what));
 	}
 }
@@ -665,15 +668,15 @@ static void view_delete_preview(const struct ui_reset *rd, struct rd_view *v)
 		free(scope);
 	} else if (rd->scope_topic)
 		body(v, xasprintf("Delete the committed offset of %s:%d (group %s).", rd->scope_topic, rd->scope_part,
-			       rd->group));
+				  rd->group));
 	else
 		body(v, xasprintf("Delete group %s and its %zu committed offset%s.", rd->group, d->n_backed_up,
-			       d->n_backed_up == 1 ? "" : "s"));
+				  d->n_backed_up == 1 ? "" : "s"));
 	body(v, xstrdup("Guard: the group has no active members (read again just before deleting)."));
 	delete_table(rd, v, false);
 	if (d->n_backed_up)
 		body(v, xasprintf("Backup first, to %s (U, or lagtop --undo %s --execute, restores it).",
-			       rd->backup_dir ? rd->backup_dir : "the backup directory", rd->group));
+				  rd->backup_dir ? rd->backup_dir : "the backup directory", rd->group));
 	else
 		body(v, xstrdup("No committed offset to back up."));
 	foot(v, xasprintf("Type the group name to confirm: %s_", rd->name));
@@ -726,14 +729,16 @@ static void view_result(const struct ui_reset *rd, struct rd_view *v)
 			fmt_offset(r->planned, planned, sizeof planned); /* "-": the commit was to be deleted */
 			push_raw(&v->body, &v->n_body,
 				 xasprintf("%-24s %9d %14s %14s  %s", r->topic, r->partition, planned, now,
-					   r->error ? r->error : r->matches ? "ok" : "differs"));
+					   r->error     ? r->error
+					   : r->matches ? "ok"
+							: "differs"));
 		}
 	}
 	if (res->status == LT_EXEC_REFUSED)
 		for (size_t i = 0; i < res->n_parts; i++)
 			if (res->parts[i].error)
 				body(v, xasprintf("%s-%d: refused: %s", res->parts[i].topic, res->parts[i].partition,
-					       res->parts[i].error));
+						  res->parts[i].error));
 	if (res->backup_path)
 		body(v, xasprintf("Backup of the previous offsets: %s", res->backup_path));
 	if (res->message && res->message[0])
@@ -758,7 +763,8 @@ void rd_view_build(const struct ui_reset *rd, int width, bool utf8, struct rd_vi
 	else if (rd->del && rd->scope_topic && rd->scope_part < 0)
 		v->title = xasprintf("Delete the offsets of topic %s in group %s", rd->scope_topic, rd->group);
 	else if (rd->del && rd->scope_topic)
-		v->title = xasprintf("Delete the offset of %s:%d in group %s", rd->scope_topic, rd->scope_part, rd->group);
+		v->title =
+			xasprintf("Delete the offset of %s:%d in group %s", rd->scope_topic, rd->scope_part, rd->group);
 	else
 		v->title = xasprintf("%s group %s", what, rd->group);
 	switch (rd->step) {
@@ -770,7 +776,7 @@ void rd_view_build(const struct ui_reset *rd, int width, bool utf8, struct rd_vi
 			body(v, xstrdup("Working... reading the group and its committed offsets from the cluster"));
 		else if (rd->committing)
 			body(v, xstrdup("Committing: checking the group again, writing the backup, committing, "
-				     "reading back..."));
+					"reading back..."));
 		else
 			body(v, xstrdup("Working... reading the group, its offsets and the logs from the cluster"));
 		foot(v, xstrdup(rd->committing ? "please wait" : "Esc cancels"));

@@ -63,15 +63,15 @@ struct ui_reset {
 	char value[128];
 	char err[512]; /* one line shown under the input or the buttons */
 
-	bool committing;      /* RD_WORKING for the commit (Esc is refused) */
-	lt_reset_request rq;  /* the validated request, valid while has_rq */
+	bool committing;     /* RD_WORKING for the commit (Esc is refused) */
+	lt_reset_request rq; /* the validated request, valid while has_rq */
 	bool has_rq;
-	char *target_desc;    /* "to-earliest", "shift-by -5", "undo <backup>" (audit log) */
+	char *target_desc; /* "to-earliest", "shift-by -5", "undo <backup>" (audit log) */
 
 	/* preview */
 	lt_reset_plan *plan;
-	char *msg;            /* REFUSED/ERROR: the message (several lines) */
-	bool yes;             /* the selected button */
+	char *msg; /* REFUSED/ERROR: the message (several lines) */
+	bool yes;  /* the selected button */
 	bool need_name;
 	char name[256];
 
@@ -83,15 +83,14 @@ struct ui_reset {
 	bool del;
 	lt_delete_result dres;
 	bool has_dres;
-	char *backup_dir;     /* where the backup goes, shown in the preview */
+	char *backup_dir; /* where the backup goes, shown in the preview */
 
 	int top; /* scroll of the body */
 };
 
 /* A new dialog for group. scope_topic NULL: all topics; scope_part -1: the whole topic. For undo the
  * dialog starts in RD_WORKING and the caller starts the preview job at once. */
-struct ui_reset *rd_new(const char *group, const char *scope_topic, int32_t scope_part, bool undo,
-			int64_t threshold);
+struct ui_reset *rd_new(const char *group, const char *scope_topic, int32_t scope_part, bool undo, int64_t threshold);
 void rd_free(struct ui_reset *rd);
 /* Narrows a new R or D dialog to marked partitions: scopes are --topic arguments ("orders:1,3"), copied;
  * n_parts is how many partitions they name (the preview says "N marked partitions"). */
@@ -102,8 +101,7 @@ char **rd_delete_scopes(const struct ui_reset *rd, size_t *n);
 
 /* A delete dialog (D): the whole group (scope_topic NULL) or one partition's committed offset. It starts in
  * RD_WORKING and the caller starts the preview job at once. backup_dir: shown in the preview (may be NULL). */
-struct ui_reset *rd_new_delete(const char *group, const char *scope_topic, int32_t scope_part,
-			       const char *backup_dir);
+struct ui_reset *rd_new_delete(const char *group, const char *scope_topic, int32_t scope_part, const char *backup_dir);
 /* The delete jobs' answers (ownership of res moves to the dialog): the preview (a dry run: PREVIEW, REFUSED
  * with the guard's message, or ERROR) and the delete itself (RESULT). */
 void rd_delete_preview_done(struct ui_reset *rd, lt_delete_result *res);
@@ -149,9 +147,9 @@ struct rd_view {
 	int hl;
 	char **foot;
 	size_t n_foot;
-	int foot_hl;       /* footer line with the buttons, -1 if none */
+	int foot_hl;          /* footer line with the buttons, -1 if none */
 	int btn_col, btn_len; /* the selected button inside foot[foot_hl] (bytes) */
-	int foot_err;      /* the footer lines from this one on are the error (rd->err, wrapped), -1 if none */
+	int foot_err;         /* the footer lines from this one on are the error (rd->err, wrapped), -1 if none */
 };
 void rd_view_build(const struct ui_reset *rd, int width, bool utf8, struct rd_view *v);
 void rd_view_free(struct rd_view *v);

@@ -21,7 +21,7 @@
 struct rw_worker {
 	int pipe[2];
 	pthread_t thread;
-	bool running;  /* a thread was started and not joined */
+	bool running; /* a thread was started and not joined */
 	struct rw_job *job;
 };
 

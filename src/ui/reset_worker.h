@@ -38,11 +38,11 @@ struct rw_job {
 	size_t n_del_scopes;
 
 	/* answers */
-	bool refused;        /* PREVIEW: the guard refused (msg says why, with the members) */
+	bool refused;            /* PREVIEW: the guard refused (msg says why, with the members) */
 	lt_reset_plan *plan_out; /* PREVIEW: NULL on error (msg) */
 	char *msg;
-	char *desc_out;      /* PREVIEW with undo: "undo <backup path>" */
-	lt_reset_result res; /* COMMIT */
+	char *desc_out;        /* PREVIEW with undo: "undo <backup path>" */
+	lt_reset_result res;   /* COMMIT */
 	lt_delete_result dres; /* del: PREVIEW and COMMIT */
 };
 

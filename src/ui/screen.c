@@ -115,7 +115,7 @@ static bool refresh_late(const struct ui *u, int64_t wall, int64_t *late_by)
 static void draw_top_bar(const struct ui *u)
 {
 	const struct ui_geom *g = &u->geom;
-	struct bar b = {u, g->top_y, 0, g->cols};
+	struct bar b = { u, g->top_y, 0, g->cols };
 	char buf[256], t1[32], t2[32];
 	int64_t wall = now_wall_ms();
 	const lt_snapshot *s = u->snap;
@@ -148,7 +148,7 @@ static void draw_top_bar(const struct ui *u)
 	/* --record: REC while every refresh goes to the file; said loudly when the file stopped taking them */
 	if (source_record_active(u->src))
 		bar_seg(&b, source_record_error(u->src) ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR,
-		        source_record_error(u->src) ? "REC STOPPED (see on exit)" : "REC", false);
+			source_record_error(u->src) ? "REC STOPPED (see on exit)" : "REC", false);
 
 	snprintf(buf, sizeof buf, "brokers %d/%d", s->brokers_up, s->brokers_total);
 	bar_seg(&b, s->brokers_up < s->brokers_total ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR, buf, false);
@@ -166,8 +166,8 @@ static void draw_top_bar(const struct ui *u)
 		snprintf(buf, sizeof buf, "%s ago, took %s", t1, t2);
 		bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
 		if (late) {
-			bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, u->src->ops->busy(u->src) ? "LATE: refresh still running" : "LATE",
-			        false);
+			bar_seg(&b, UI_ROLE_TOP_BAR_ALERT,
+				u->src->ops->busy(u->src) ? "LATE: refresh still running" : "LATE", false);
 		}
 		if (u->read_only)
 			bar_seg(&b, UI_ROLE_TOP_BAR, "read-only", false);
@@ -254,7 +254,7 @@ static void draw_header(const struct ui *u, int y, const struct ui_col_slot *slo
 		bool sorted = l && c->id == l->sort_col;
 		char t[64];
 		snprintf(t, sizeof t, "%s%s", c->title,
-		         sorted ? (l->sort_desc ? u->glyphs->sort_desc : u->glyphs->sort_asc) : "");
+			 sorted ? (l->sort_desc ? u->glyphs->sort_desc : u->glyphs->sort_asc) : "");
 		set_role(sorted ? UI_ROLE_HEADER_SORT : UI_ROLE_HEADER);
 		put_cells(u, y, slots[i].x, t, slots[i].width, c->align_right);
 	}
@@ -360,8 +360,8 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 	if (l->n_rows == 0 && rows_h > 0) {
 		set_role(UI_ROLE_NORMAL);
 		mvaddstr(y + 2, 2,
-		         l->filter ? "(no rows match the filter; Esc clears it)"
-		                   : (u->snap ? "(nothing here)" : "(waiting for data)"));
+			 l->filter ? "(no rows match the filter; Esc clears it)"
+				   : (u->snap ? "(nothing here)" : "(waiting for data)"));
 	}
 }
 
@@ -374,10 +374,10 @@ size_t screen_members_count(const struct ui *u)
 }
 
 static const lt_column member_cols[] = {
-	{.title = "MEMBER-ID", .width = 20, .priority = 100},
-	{.title = "CLIENT-ID", .width = 18, .priority = 80},
-	{.title = "HOST", .width = 16, .priority = 60},
-	{.title = "PARTITIONS", .width = 20, .priority = 90},
+	{ .title = "MEMBER-ID", .width = 20, .priority = 100 },
+	{ .title = "CLIENT-ID", .width = 18, .priority = 80 },
+	{ .title = "HOST", .width = 16, .priority = 60 },
+	{ .title = "PARTITIONS", .width = 20, .priority = 90 },
 };
 
 static void assigned_text(const lt_member *m, char *out, size_t outlen)
@@ -396,7 +396,7 @@ static void assigned_text(const lt_member *m, char *out, size_t outlen)
 			w = snprintf(out + len, outlen - len, ",%" PRId32, tp->partition);
 		else
 			w = snprintf(out + len, outlen - len, "%s%s:%" PRId32, prev ? " " : "", tp->topic,
-			             tp->partition);
+				     tp->partition);
 		if (w < 0 || (size_t)w >= outlen - len)
 			break;
 		len += (size_t)w;
@@ -429,7 +429,7 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 		size_t mi = u->mem_top + (size_t)i;
 		int ly = y + 2 + i;
 		set_role(mi == u->mem_cursor && mi < nm ? (focused ? UI_ROLE_CURSOR : UI_ROLE_CURSOR_UNFOCUSED)
-		                                        : UI_ROLE_NORMAL);
+							: UI_ROLE_NORMAL);
 		fill_line(ly, 0, u->geom.cols);
 		if (mi >= nm)
 			continue;
@@ -561,7 +561,7 @@ static void popup_frame(const struct ui *u, struct popup *p, int want_h, int wan
 	char t[128];
 	snprintf(t, sizeof t, " %s ", title);
 	put_cells(u, p->y, p->x + 2, t, display_width(t, utf8(u)) < p->w - 4 ? display_width(t, utf8(u)) : p->w - 4,
-	          false);
+		  false);
 	set_role(UI_ROLE_POPUP);
 }
 
@@ -646,9 +646,10 @@ static void draw_help(struct ui *u)
 	keys_help_free(rkeys);
 	help_mode_keys(&lines, &k, keys_mode_at(0), u->read_only);
 	add_line(&lines, &k, xstrdup(""));
-	add_line(&lines, &k, xasprintf("Mouse: %s (M toggles; --no-mouse or mouse = false start without it)",
-				       u->mouse ? "on: click selects, wheel scrolls, a header sorts; Shift-drag selects text"
-						: "off: the terminal's own selection copies text"));
+	add_line(&lines, &k,
+		 xasprintf("Mouse: %s (M toggles; --no-mouse or mouse = false start without it)",
+			   u->mouse ? "on: click selects, wheel scrolls, a header sorts; Shift-drag selects text"
+				    : "off: the terminal's own selection copies text"));
 	add_line(&lines, &k, xstrdup(""));
 	add_line(&lines, &k, xstrdup("FILTER (/): a case-insensitive substring, or an extended regex when it has a"));
 	add_line(&lines, &k, xstrdup("regex character. Groups pane: the group id or any topic the group reads;"));
@@ -697,7 +698,7 @@ static void draw_detail(struct ui *u)
 	if (!p) {
 		add_line(&lines, &n, xstrdup("(this partition is no longer in the group's data)"));
 	} else {
-		lt_row r = {g, p, NULL};
+		lt_row r = { g, p, NULL };
 		size_t nc;
 		const lt_column *cols = columns_for(LT_ROWS_PARTITIONS, &nc);
 		for (size_t i = 0; i < nc; i++) {
@@ -714,25 +715,27 @@ static void draw_detail(struct ui *u)
 			unsigned bit;
 			const char *text;
 		} fl[] = {
-		    {LT_PF_OUT_OF_RANGE, "out-of-range (committed < log start)"},
-		    {LT_PF_AHEAD_OF_END, "ahead-of-end (committed > log end)"},
-		    {LT_PF_STALE, "stale"},
-		    {LT_PF_NO_LEADER, "no-leader"},
-		    {LT_PF_LOG_UNKNOWN, "log-offsets-unknown (the leader's ListOffsets failed or timed out)"},
-		    {LT_PF_UNASSIGNED, "unassigned"},
-		    {LT_PF_IDLE, "idle"},
-		    {LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)"},
-		    {LT_PF_NOT_COMMITTING, "not-committing (position moves, committed offset does not)"},
-		    {LT_PF_EXPIRED, "expired (offsets.retention.minutes)"},
+			{ LT_PF_OUT_OF_RANGE, "out-of-range (committed < log start)" },
+			{ LT_PF_AHEAD_OF_END, "ahead-of-end (committed > log end)" },
+			{ LT_PF_STALE, "stale" },
+			{ LT_PF_NO_LEADER, "no-leader" },
+			{ LT_PF_LOG_UNKNOWN, "log-offsets-unknown (the leader's ListOffsets failed or timed out)" },
+			{ LT_PF_UNASSIGNED, "unassigned" },
+			{ LT_PF_IDLE, "idle" },
+			{ LT_PF_TIME_LAG_HIGH, "time-lag-high (above time_lag_threshold)" },
+			{ LT_PF_NOT_COMMITTING, "not-committing (position moves, committed offset does not)" },
+			{ LT_PF_EXPIRED, "expired (offsets.retention.minutes)" },
 		};
 		for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
 			if (p->flags & fl[i].bit)
 				snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s",
-				         flags[0] ? ", " : "", fl[i].text);
+					 flags[0] ? ", " : "", fl[i].text);
 		add_line(&lines, &n, xasprintf("flags      %s", flags[0] ? flags : "none"));
 		if (p->flags & LT_PF_EXPIRED) {
-			add_line(&lines, &n, xstrdup("           the broker deleted the committed offset: on restart the"));
-			add_line(&lines, &n, xstrdup("           consumers start from their auto.offset.reset, which the"));
+			add_line(&lines, &n,
+				 xstrdup("           the broker deleted the committed offset: on restart the"));
+			add_line(&lines, &n,
+				 xstrdup("           consumers start from their auto.offset.reset, which the"));
 			add_line(&lines, &n, xstrdup("           broker does not know"));
 		}
 		if (p->flags & LT_PF_STALE) {
@@ -754,7 +757,7 @@ static void draw_detail(struct ui *u)
 		}
 		int64_t hist[64];
 		size_t nh = u->src->ops->partition_lags(u->src, u->detail.group, u->detail.topic, u->detail.partition,
-		                                        hist, 64);
+							hist, 64);
 		if (nh) {
 			char spark[64 * 4 + 8], lo[32], hi[32];
 			sparkline(u, hist, nh, 50, spark, sizeof spark);
@@ -798,8 +801,9 @@ static void draw_error(struct ui *u)
 	if (unreadable)
 		add_line(&lines, &n, unreadable);
 	if (s && s->commit_stream_reason)
-		add_line(&lines, &n, xasprintf("commit stream (%s): %s", cstream_state_name(s->commit_stream),
-		                               s->commit_stream_reason));
+		add_line(&lines, &n,
+			 xasprintf("commit stream (%s): %s", cstream_state_name(s->commit_stream),
+				   s->commit_stream_reason));
 	if (n == 0)
 		add_line(&lines, &n, xstrdup("no errors in the last refresh"));
 	/* long messages wrap into several lines */
@@ -917,7 +921,7 @@ static void draw_too_small(const struct ui *u)
 	char msg[96];
 	set_role(UI_ROLE_NORMAL);
 	snprintf(msg, sizeof msg, "terminal too small: %dx%d, need %dx%d", u->geom.cols, u->geom.lines, UI_MIN_COLS,
-	         UI_MIN_LINES);
+		 UI_MIN_LINES);
 	int y = u->geom.lines / 2, x = 0;
 	int len = (int)strlen(msg);
 	if (len < u->geom.cols)
@@ -957,7 +961,7 @@ void screen_draw(struct ui *u)
 				snprintf(marked, sizeof marked, " (%zu marked)", marks->n);
 			char *t = xasprintf("Partitions of %s%s%s", safe, g ? "" : " (gone)", marked);
 			draw_list(u, &u->parts, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t,
-			          g ? g->n_partitions : 0);
+				  g ? g->n_partitions : 0);
 			free(t);
 			free(safe);
 		}
@@ -965,7 +969,8 @@ void screen_draw(struct ui *u)
 		const lt_topic_stats *ts = topic_view_find(u->tview, u->open_topic);
 		char *safe = sanitize_dup(u->open_topic, utf8(u));
 		char *t = xasprintf("Groups reading %s%s", safe, ts ? "" : " (gone)");
-		draw_list(u, &u->tgroups, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t, ts ? ts->n_groups : 0);
+		draw_list(u, &u->tgroups, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t,
+			  ts ? ts->n_groups : 0);
 		free(t);
 		free(safe);
 	}

@@ -22,7 +22,7 @@ struct ui_source_ops {
 	void (*ack)(ui_source *s);            /* drain the wake fd */
 	lt_snapshot *(*latest)(ui_source *s); /* new reference, NULL before the first */
 	size_t (*partition_lags)(ui_source *s, const char *group, const char *topic, int32_t partition, int64_t *out,
-	                         size_t max);
+				 size_t max);
 	void (*refresh_now)(ui_source *s);
 	void (*set_interval)(ui_source *s, int interval_ms);
 	void (*set_paused)(ui_source *s, bool paused);
@@ -59,10 +59,10 @@ struct rec_reader;
 ui_source *source_replay_new(struct rec_reader *r, size_t start, char *err, size_t errlen);
 bool source_is_replay(const ui_source *s);
 struct source_replay_state {
-	size_t index, count;              /* the record shown, of count */
-	int64_t t_ms, first_ms, last_ms;  /* its time, the recording's span */
+	size_t index, count;             /* the record shown, of count */
+	int64_t t_ms, first_ms, last_ms; /* its time, the recording's span */
 	bool playing;
-	int speed;                        /* play speed: 1 = the recorded pace */
+	int speed; /* play speed: 1 = the recorded pace */
 };
 void source_replay_state(const ui_source *s, struct source_replay_state *st);
 /* Shows record i (clamped to the last); -1 with err when it does not read (the shown one stays). */

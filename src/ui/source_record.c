@@ -22,12 +22,18 @@ struct rec_src {
 	char err[512];
 };
 
-#define R(s) ((struct rec_src *)(s))
+#define R(s)  ((struct rec_src *)(s))
 #define CR(s) ((const struct rec_src *)(s))
 #define IN(s) (R(s)->inner)
 
-static int rs_wake_fd(ui_source *s) { return IN(s)->ops->wake_fd(IN(s)); }
-static void rs_ack(ui_source *s) { IN(s)->ops->ack(IN(s)); }
+static int rs_wake_fd(ui_source *s)
+{
+	return IN(s)->ops->wake_fd(IN(s));
+}
+static void rs_ack(ui_source *s)
+{
+	IN(s)->ops->ack(IN(s));
+}
 
 static lt_snapshot *rs_latest(ui_source *s)
 {
@@ -49,11 +55,26 @@ static size_t rs_partition_lags(ui_source *s, const char *group, const char *top
 	return IN(s)->ops->partition_lags(IN(s), group, topic, partition, out, max);
 }
 
-static void rs_refresh_now(ui_source *s) { IN(s)->ops->refresh_now(IN(s)); }
-static void rs_set_interval(ui_source *s, int ms) { IN(s)->ops->set_interval(IN(s), ms); }
-static void rs_set_paused(ui_source *s, bool p) { IN(s)->ops->set_paused(IN(s), p); }
-static bool rs_busy(ui_source *s) { return IN(s)->ops->busy(IN(s)); }
-static int64_t rs_refresh_started_ms(ui_source *s) { return IN(s)->ops->refresh_started_ms(IN(s)); }
+static void rs_refresh_now(ui_source *s)
+{
+	IN(s)->ops->refresh_now(IN(s));
+}
+static void rs_set_interval(ui_source *s, int ms)
+{
+	IN(s)->ops->set_interval(IN(s), ms);
+}
+static void rs_set_paused(ui_source *s, bool p)
+{
+	IN(s)->ops->set_paused(IN(s), p);
+}
+static bool rs_busy(ui_source *s)
+{
+	return IN(s)->ops->busy(IN(s));
+}
+static int64_t rs_refresh_started_ms(ui_source *s)
+{
+	return IN(s)->ops->refresh_started_ms(IN(s));
+}
 
 static void rs_free(ui_source *s)
 {

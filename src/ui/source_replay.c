@@ -27,7 +27,7 @@ struct replay_src {
 	int speed;
 };
 
-#define P(s) ((struct replay_src *)(s))
+#define P(s)  ((struct replay_src *)(s))
 #define CP(s) ((const struct replay_src *)(s))
 
 /* The gap to the next record at this speed, at least 20 ms (a screen cannot show faster). */

@@ -22,7 +22,7 @@ static const char *const role_names[] = {
 };
 
 static const struct ui_style default_styles[] = {
-#define UI_ROLE_DEF(id, name, fg, bg, attrs, mono) [UI_ROLE_##id] = {fg, bg, attrs},
+#define UI_ROLE_DEF(id, name, fg, bg, attrs, mono) [UI_ROLE_##id] = { fg, bg, attrs },
 	UI_ROLES(UI_ROLE_DEF)
 #undef UI_ROLE_DEF
 };
@@ -46,11 +46,11 @@ void theme_builtin(struct ui_theme *t, bool mono)
 	for (int r = 0; r < UI_ROLE__COUNT; r++) {
 		t->style[r] = default_styles[r];
 		if (mono)
-			t->style[r] = (struct ui_style){UI_C_DEFAULT, UI_C_DEFAULT, mono_attrs[r]};
+			t->style[r] = (struct ui_style){ UI_C_DEFAULT, UI_C_DEFAULT, mono_attrs[r] };
 	}
 }
 
-static const char *const colour_names[] = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"};
+static const char *const colour_names[] = { "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white" };
 
 static int parse_colour(const config_setting_t *s, short *out)
 {
@@ -85,10 +85,10 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } attr_names[] = {
-	{"bold", UI_A_BOLD},
-	{"dim", UI_A_DIM},
-	{"reverse", UI_A_REVERSE},
-	{"underline", UI_A_UNDERLINE},
+	{ "bold", UI_A_BOLD },
+	{ "dim", UI_A_DIM },
+	{ "reverse", UI_A_REVERSE },
+	{ "underline", UI_A_UNDERLINE },
 };
 
 static int parse_attr(const char *name, unsigned *bits)
@@ -129,9 +129,10 @@ static int parse_role(const char *path, config_setting_t *rs, struct ui_style *s
 			if (parse_colour(f, &c) != 0) {
 				char what[96];
 				snprintf(what, sizeof what,
-				         "bad colour for %s.%s (a name, default, bright-NAME or 0-255)", rname, key);
-				const char *shown =
-				    config_setting_type(f) == CONFIG_TYPE_STRING ? config_setting_get_string(f) : "?";
+					 "bad colour for %s.%s (a name, default, bright-NAME or 0-255)", rname, key);
+				const char *shown = config_setting_type(f) == CONFIG_TYPE_STRING
+							    ? config_setting_get_string(f)
+							    : "?";
 				return bad(err, errlen, path, f, what, shown);
 			}
 			if (key[0] == 'f')
@@ -146,7 +147,7 @@ static int parse_role(const char *path, config_setting_t *rs, struct ui_style *s
 				const char *a = config_setting_get_string_elem(f, j);
 				if (!a || parse_attr(a, &bits) != 0)
 					return bad(err, errlen, path, f,
-					           "unknown attribute (bold, dim, reverse, underline)", a ? a : "?");
+						   "unknown attribute (bold, dim, reverse, underline)", a ? a : "?");
 			}
 			st->attrs = bits;
 		} else {
@@ -168,7 +169,7 @@ int theme_parse_file(const char *path, struct ui_theme *t, char *err, size_t err
 			snprintf(err, errlen, "theme %s: cannot read the file", path);
 		else
 			snprintf(err, errlen, "theme %s:%d: %s", path, config_error_line(&cfg),
-			         config_error_text(&cfg));
+				 config_error_text(&cfg));
 		goto out;
 	}
 	config_setting_t *root = config_root_setting(&cfg);
@@ -225,7 +226,7 @@ static void list_put(struct ui_theme_list *l, const char *name, const char *path
 
 static int rank(const char *name)
 {
-	static const char *const first[] = {"default", "light", "high-contrast"};
+	static const char *const first[] = { "default", "light", "high-contrast" };
 	for (int i = 0; i < 3; i++)
 		if (strcmp(name, first[i]) == 0)
 			return i;
@@ -331,7 +332,7 @@ size_t theme_dirs(char **dirs, size_t max)
 /* ---- glyphs ---- */
 
 static const struct ui_glyphs utf8_glyphs = {
-	.spark = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"},
+	.spark = { "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588" },
 	.sort_asc = "\u25b2",
 	.sort_desc = "\u25bc",
 	.ellipsis = "\u2026",
@@ -340,7 +341,7 @@ static const struct ui_glyphs utf8_glyphs = {
 };
 
 static const struct ui_glyphs ascii_glyphs = {
-	.spark = {"_", ".", "-", "~", "=", "+", "*", "#"},
+	.spark = { "_", ".", "-", "~", "=", "+", "*", "#" },
 	.sort_asc = "^",
 	.sort_desc = "v",
 	.ellipsis = "~",

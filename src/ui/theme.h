@@ -65,7 +65,7 @@ typedef enum {
 #define UI_ROLE_ENUM(id, name, fg, bg, attrs, mono) UI_ROLE_##id,
 	UI_ROLES(UI_ROLE_ENUM)
 #undef UI_ROLE_ENUM
-	    UI_ROLE__COUNT
+		UI_ROLE__COUNT
 } ui_role;
 
 struct ui_style {

@@ -28,8 +28,8 @@
 
 /* ---- signals become events: the handlers only write the signal number to a pipe ---- */
 
-static int sig_pipe[2] = {-1, -1};
-static const int caught_signals[] = {SIGWINCH, SIGTERM, SIGINT, SIGHUP};
+static int sig_pipe[2] = { -1, -1 };
+static const int caught_signals[] = { SIGWINCH, SIGTERM, SIGINT, SIGHUP };
 #define N_CAUGHT (sizeof caught_signals / sizeof caught_signals[0])
 static struct sigaction saved_actions[N_CAUGHT];
 
@@ -95,7 +95,7 @@ static int next_timeout(const struct ui *u, int64_t now)
 	int64_t t = 1000 - wall % 1000;
 	if (u->next && u->hold_until > now) {
 		int64_t until =
-		    u->hold_until < u->next_since + UI_HOLD_MAX_MS ? u->hold_until : u->next_since + UI_HOLD_MAX_MS;
+			u->hold_until < u->next_since + UI_HOLD_MAX_MS ? u->hold_until : u->next_since + UI_HOLD_MAX_MS;
 		if (until - now < t)
 			t = until - now;
 	}
@@ -157,10 +157,10 @@ static int wait_events(struct ui *u, int64_t now, char *err, size_t errlen)
 {
 	/* poll() skips entries with a negative fd: no source wake fd, no reset job running */
 	struct pollfd pfd[4] = {
-	    {.fd = STDIN_FILENO, .events = POLLIN},
-	    {.fd = sig_pipe[0], .events = POLLIN},
-	    {.fd = u->src->ops->wake_fd(u->src), .events = POLLIN},
-	    {.fd = ui_reset_fd(u), .events = POLLIN},
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = sig_pipe[0], .events = POLLIN },
+		{ .fd = u->src->ops->wake_fd(u->src), .events = POLLIN },
+		{ .fd = ui_reset_fd(u), .events = POLLIN },
 	};
 	int pr = poll(pfd, 4, next_timeout(u, now));
 	if (pr < 0 && errno != EINTR) {

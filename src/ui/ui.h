@@ -65,14 +65,14 @@ struct ui {
 	int64_t next_since; /* monotonic ms when next arrived */
 
 	struct ui_list groups, parts;
-	char *open_group;  /* group of the bottom pane, NULL when closed */
+	char *open_group; /* group of the bottom pane, NULL when closed */
 
 	/* The topic view (T): the top pane lists topics instead of groups; Enter opens a topic's groups in
 	 * the bottom pane, Enter there that group's partitions (open_group), Esc goes back one step. */
 	bool topic_view;
 	struct ui_list topics, tgroups;
-	char *open_topic;       /* topic of the bottom pane's groups, NULL when closed */
-	lt_topic_view *tview;   /* built from snap while the topic view is shown; the topic rows point into it */
+	char *open_topic;     /* topic of the bottom pane's groups, NULL when closed */
+	lt_topic_view *tview; /* built from snap while the topic view is shown; the topic rows point into it */
 	const lt_snapshot *tview_snap;
 
 	/* Marked partitions (Space in the partitions pane) of marks_group: R and D act on them. They stay
@@ -106,9 +106,9 @@ struct ui {
 	struct tui_clusters *clusters; /* NULL: no cluster switching */
 	struct ui_replay *replay;      /* replay.h: the keys and prompt of --replay; NULL on a cluster */
 
-	struct ui_reset *reset;   /* the reset dialog (UI_POPUP_RESET), NULL when closed */
-	struct rw_worker *rw;     /* the reset worker thread, made on first use */
-	struct rw_job *rw_job;    /* the job it runs for the open dialog (NULL: none, or abandoned) */
+	struct ui_reset *reset; /* the reset dialog (UI_POPUP_RESET), NULL when closed */
+	struct rw_worker *rw;   /* the reset worker thread, made on first use */
+	struct rw_job *rw_job;  /* the job it runs for the open dialog (NULL: none, or abandoned) */
 
 	struct ui_geom geom;
 	bool color, ascii;
@@ -120,16 +120,16 @@ struct ui {
 
 /* list_state.c: the lists, the focus and the cursor (the operations the key actions use). */
 struct ui_list *ui_focused_list(struct ui *u); /* NULL when the members pane has the focus */
-unsigned ui_top_pane(const struct ui *u);    /* UI_PANE_GROUPS, or UI_PANE_TOPICS in the topic view */
-unsigned ui_bottom_pane(const struct ui *u); /* the bottom pane shown (UI_PANE_*), 0 when closed */
+unsigned ui_top_pane(const struct ui *u);      /* UI_PANE_GROUPS, or UI_PANE_TOPICS in the topic view */
+unsigned ui_bottom_pane(const struct ui *u);   /* the bottom pane shown (UI_PANE_*), 0 when closed */
 /* Adopts freshly built rows into l: sorts them, keeps the cursor on its row identity, measures the names.
  * Takes ownership of rows (malloc'd; they point into u->snap). */
 void ui_list_adopt(struct ui *u, struct ui_list *l, lt_row *rows, size_t n);
-void ui_rebuild_rows(struct ui *u);            /* rows from snap: build, filter, sort, follow the selection */
-void ui_move(struct ui *u, long delta);        /* moves the focused pane's cursor, clamped */
+void ui_rebuild_rows(struct ui *u);     /* rows from snap: build, filter, sort, follow the selection */
+void ui_move(struct ui *u, long delta); /* moves the focused pane's cursor, clamped */
 void ui_move_to(struct ui *u, bool end);
-int ui_page_rows(const struct ui *u);    /* rows visible in the focused pane */
-void ui_open_group(struct ui *u, const lt_group *g); /* the bottom pane shows g (copies its name) */
+int ui_page_rows(const struct ui *u);                  /* rows visible in the focused pane */
+void ui_open_group(struct ui *u, const lt_group *g);   /* the bottom pane shows g (copies its name) */
 const lt_group *ui_open_group_ptr(const struct ui *u); /* the open group in snap, NULL if none or gone */
 
 /* ui_state.c: the message line and the theme */
@@ -145,16 +145,16 @@ void ui_choose_cluster(struct ui *u); /* opens the cluster list popup */
 void ui_set_mouse(struct ui *u, bool on); /* mouse.c: turns mouse reporting on or off (curses' mousemask) */
 
 /* topic_ui.c: the topic view's and the marks' state changes */
-void ui_toggle_topic_view(struct ui *u);             /* T */
+void ui_toggle_topic_view(struct ui *u); /* T */
 void ui_open_topic(struct ui *u, const lt_topic_stats *t);
-void ui_open_topic_group(struct ui *u);              /* Enter on a topic's group: its partitions */
-bool ui_back_topic(struct ui *u);                    /* Esc in the topic view; false: nothing to close */
-void ui_rebuild_topic_rows(struct ui *u);            /* the view and its lists from snap (topic view only) */
-void ui_toggle_mark(struct ui *u);                   /* Space in the partitions pane */
-void ui_clear_marks(struct ui *u);                   /* u */
-void ui_clear_marks_quiet(struct ui *u);             /* without a message (cluster switch, exit) */
-void ui_marks_follow(struct ui *u);                  /* a group was opened: another group's marks go */
-void ui_prune_marks(struct ui *u);                   /* after a rebuild: marks of partitions gone go */
+void ui_open_topic_group(struct ui *u);   /* Enter on a topic's group: its partitions */
+bool ui_back_topic(struct ui *u);         /* Esc in the topic view; false: nothing to close */
+void ui_rebuild_topic_rows(struct ui *u); /* the view and its lists from snap (topic view only) */
+void ui_toggle_mark(struct ui *u);        /* Space in the partitions pane */
+void ui_clear_marks(struct ui *u);        /* u */
+void ui_clear_marks_quiet(struct ui *u);  /* without a message (cluster switch, exit) */
+void ui_marks_follow(struct ui *u);       /* a group was opened: another group's marks go */
+void ui_prune_marks(struct ui *u);        /* after a rebuild: marks of partitions gone go */
 /* The marks of the open group (NULL when it has none): what R and D act on. */
 const lt_markset *ui_open_marks(const struct ui *u);
 
@@ -174,15 +174,15 @@ void ui_take_snapshot(struct ui *u);           /* newest snapshot from the sourc
 void ui_adopt_next(struct ui *u, int64_t now); /* `next` replaces `snap` unless the user is moving */
 
 /* input.c */
-void ui_on_key(struct ui *u, int ch);          /* one key, through popups, the filter line and the key table */
+void ui_on_key(struct ui *u, int ch); /* one key, through popups, the filter line and the key table */
 
 /* reset_ui.c: the reset dialog in the loop */
 void ui_reset_open(struct ui *u, bool undo); /* R / U on the selected group or partition */
 void ui_delete_open(struct ui *u);           /* D on the selected group or partition */
 void ui_reset_key(struct ui *u, int ch);
-void ui_reset_wake(struct ui *u);            /* the worker's fd is readable */
-int ui_reset_fd(const struct ui *u);         /* -1 when no job runs */
-void ui_reset_free(struct ui *u);            /* waits for a running job (bounded by its timeouts) */
+void ui_reset_wake(struct ui *u);    /* the worker's fd is readable */
+int ui_reset_fd(const struct ui *u); /* -1 when no job runs */
+void ui_reset_free(struct ui *u);    /* waits for a running job (bounded by its timeouts) */
 
 /* screen.c */
 void screen_draw(struct ui *u);

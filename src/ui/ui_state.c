@@ -76,7 +76,7 @@ void ui_adopt_next(struct ui *u, int64_t now)
 void ui_state_free(struct ui *u)
 {
 	ui_reset_free(u);
-	struct ui_list *lists[] = {&u->groups, &u->parts, &u->topics, &u->tgroups};
+	struct ui_list *lists[] = { &u->groups, &u->parts, &u->topics, &u->tgroups };
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		free(lists[i]->rows);
 		row_key_clear(&lists[i]->sel);
@@ -109,7 +109,7 @@ int ui_themes_init(struct ui *u, const struct tui_settings *o, char *err, size_t
 		char names[256] = "";
 		for (size_t i = 0; i < u->themes.n; i++)
 			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
-			         u->themes.e[i].name);
+				 u->themes.e[i].name);
 		char *safe = sanitize_dup(want, false);
 		snprintf(err, errlen, "unknown theme '%s' (known: %s)", safe, names);
 		free(safe);
@@ -153,4 +153,3 @@ void ui_state_init(struct ui *u, const struct tui_settings *o, ui_source *src, i
 	u->glyphs = glyphs_get(u->ascii);
 	u->replay = replay_ui_new(src); /* NULL unless src is a recording */
 }
-

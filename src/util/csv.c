@@ -102,7 +102,7 @@ static enum split_result split(const char *line, size_t len, lt_csv_fields *out,
 			for (;;) {
 				if (i >= len) {
 					snprintf(err, errlen, "unterminated quoted field starting at column %zu",
-					         start + 1);
+						 start + 1);
 					free(field);
 					csv_fields_free(out);
 					return SPLIT_OPEN_QUOTE;
@@ -122,7 +122,7 @@ static enum split_result split(const char *line, size_t len, lt_csv_fields *out,
 			}
 			if (i < len && line[i] != ',') {
 				snprintf(err, errlen, "unexpected character after the closing quote at column %zu",
-				         i + 1);
+					 i + 1);
 				goto fail;
 			}
 		} else {

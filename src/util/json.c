@@ -193,7 +193,7 @@ static void put_escaped(lt_json *j, const char *s, size_t n)
 		} else if (cp == UTF8_INVALID) {
 			out(j, "\xef\xbf\xbd", 3); /* U+FFFD */
 		} else {
-			char e[6] = { '\\', 'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
+			char e[6] = { '\\',        'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
 				      hex[cp & 15] };
 			out(j, e, 6);
 		}

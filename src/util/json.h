@@ -27,13 +27,13 @@
 
 /* Fields are private; the struct is public only so it can live on the stack. */
 typedef struct lt_json {
-	FILE *fp;       /* NULL: writing to buf */
+	FILE *fp; /* NULL: writing to buf */
 	char *buf;
 	size_t len, cap;
 	int depth;
 	bool pretty;
-	bool error;     /* an I/O error or misuse (value without key in an object, bad nesting) */
-	bool after_key; /* a key was written; its value comes next */
+	bool error;                        /* an I/O error or misuse (value without key in an object, bad nesting) */
+	bool after_key;                    /* a key was written; its value comes next */
 	bool first[LT_JSON_MAX_DEPTH + 1]; /* no element yet at this depth */
 	char kind[LT_JSON_MAX_DEPTH + 1];  /* '{' or '[' per open level */
 } lt_json;
@@ -63,7 +63,7 @@ void json_string(lt_json *j, const char *s); /* NULL writes null */
 void json_string_n(lt_json *j, const char *s, size_t n);
 void json_int(lt_json *j, int64_t v);
 void json_uint(lt_json *j, uint64_t v);
-void json_double(lt_json *j, double v);       /* NaN/inf write null */
+void json_double(lt_json *j, double v); /* NaN/inf write null */
 void json_bool(lt_json *j, bool v);
 void json_null(lt_json *j);
 

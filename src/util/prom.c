@@ -15,11 +15,11 @@ struct family {
 };
 
 struct sample {
-	size_t family;         /* index into p->families */
-	size_t seq;            /* insertion order: the first of two equal series wins */
+	size_t family; /* index into p->families */
+	size_t seq;    /* insertion order: the first of two equal series wins */
 	size_t n_labels;
-	const char **names;    /* the label names (string literals), copied array */
-	char **values;         /* copied label values */
+	const char **names; /* the label names (string literals), copied array */
+	char **values;      /* copied label values */
 	char value[48];
 };
 
@@ -247,7 +247,8 @@ int prom_write(lt_prom *p, FILE *out)
 		const struct sample *prev = i ? &p->samples[i - 1] : NULL;
 		bool same_family = prev && prev->family == s->family;
 		if (same_family && cmp_values(prev, s) == 0)
-			continue; /* the same series again (a topic's offsets seen through two groups): the first wins */
+			continue; /* the same series again (a topic's offsets seen through two groups): the first wins
+				   */
 		if (!same_family) {
 			const struct family *f = &p->families[s->family];
 			char *help = prom_escape_help(f->help);

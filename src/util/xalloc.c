@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#ifdef __GLIBC__ /* (defined by the headers above) */
+#ifdef __GLIBC__    /* (defined by the headers above) */
 #include <malloc.h> /* mallopt */
 #endif
 

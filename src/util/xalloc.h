@@ -14,7 +14,7 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Grows an array of `size`-byte elements to hold at least `need` of them; *cap is updated. */
 void *xgrow(void *p, size_t *cap, size_t need, size_t size);
-char *xstrdup(const char *s);        /* NULL in, NULL out */
+char *xstrdup(const char *s); /* NULL in, NULL out */
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -44,8 +44,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pos_reports_free(&r);
 
 	/* every metric is a position metric, labels named by the first byte: more samples reach the checks */
-	lt_prom_names any = { .position = { "a", "x", "m" }, .lead = { "b" }, .lag = { "c" },
-			      .client_label = "c", .topic_label = "t", .partition_label = "p" };
+	lt_prom_names any = { .position = { "a", "x", "m" },
+			      .lead = { "b" },
+			      .lag = { "c" },
+			      .client_label = "c",
+			      .topic_label = "t",
+			      .partition_label = "p" };
 	pos_reports_init(&r);
 	prom_extract_positions(text, size, &any, &r);
 	check(&r, size, false);
@@ -63,7 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t total = 0;
 		for (size_t k = 0; k < s.n_labels; k++) {
 			total += s.labels[k].value.len;
-			if (!s.labels[k].name.len || s.labels[k].value.s < scratch || s.labels[k].value.s > scratch + len)
+			if (!s.labels[k].name.len || s.labels[k].value.s < scratch ||
+			    s.labels[k].value.s > scratch + len)
 				abort();
 		}
 		if (total > len || !s.name.len || s.n_labels > LT_PROM_MAX_LABELS)

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!sim) {
 		char err[256];
-		struct sim_options o = {.brokers = 3, .scenario = "fixture"};
+		struct sim_options o = { .brokers = 3, .scenario = "fixture" };
 		sim = sim_new(&o, err, sizeof err);
 		if (!sim) {
 			fprintf(stderr, "fuzz_sim: %s\n", err);

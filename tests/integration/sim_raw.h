@@ -25,9 +25,9 @@ struct raw_conn {
 
 static inline struct raw_conn raw_connect(sim_cluster *c, int node_id)
 {
-	struct raw_conn r = {socket(AF_INET, SOCK_STREAM, 0), 0};
+	struct raw_conn r = { socket(AF_INET, SOCK_STREAM, 0), 0 };
 	assert_true(r.fd >= 0);
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)sim_broker_port(c, node_id))};
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)sim_broker_port(c, node_id)) };
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	assert_int_equal(connect(r.fd, (struct sockaddr *)&a, sizeof a), 0);
 	return r;
@@ -61,7 +61,7 @@ static inline bool raw_read(int fd, void *p, size_t n)
 {
 	size_t got = 0;
 	while (got < n) {
-		struct pollfd pf = {fd, POLLIN, 0};
+		struct pollfd pf = { fd, POLLIN, 0 };
 		if (poll(&pf, 1, 10000) != 1)
 			return false;
 		ssize_t k = recv(fd, (char *)p + got, n - got, 0);
@@ -94,7 +94,7 @@ static inline void raw_recv(struct raw_conn *r, bool flex, struct wire_buf *body
 
 /* One request, one answer. */
 static inline void raw_call(struct raw_conn *r, int16_t key, int16_t ver, bool flex, const struct wire_buf *req,
-                     struct wire_buf *body, struct wire_rd *rd)
+			    struct wire_buf *body, struct wire_rd *rd)
 {
 	raw_send(r, key, ver, flex, req);
 	raw_recv(r, flex, body, rd);
@@ -112,7 +112,7 @@ static inline void raw_end(struct wire_rd *rd, struct wire_buf *body)
 static inline bool raw_closed(struct raw_conn *r)
 {
 	uint8_t b[64];
-	struct pollfd pf = {r->fd, POLLIN, 0};
+	struct pollfd pf = { r->fd, POLLIN, 0 };
 	if (poll(&pf, 1, 10000) != 1)
 		return false;
 	ssize_t k = recv(r->fd, b, sizeof b, 0);

@@ -40,7 +40,9 @@ static sim_cluster *small_cluster(void)
 	assert_int_equal(sim_set_log_start(sim, "t", 0, 10, err, sizeof err), 0);
 
 	struct sim_member_assignment a = { .topic = "t", .partitions = t_all, .npartitions = 4 };
-	struct sim_member_spec m = { .client_id = "shop-1", .client_host = "/10.1.2.3", .assignment = &a, .nassignment = 1 };
+	struct sim_member_spec m = {
+		.client_id = "shop-1", .client_host = "/10.1.2.3", .assignment = &a, .nassignment = 1
+	};
 	char id[256];
 	assert_int_equal(sim_add_member(sim, "shop", &m, id, sizeof id, err, sizeof err), 0);
 	assert_int_equal(sim_commit(sim, "shop", "t", 0, 50, "meta", err, sizeof err), 0);
@@ -96,7 +98,8 @@ static void check_against_sim(sim_cluster *sim, const lt_snapshot *s)
 			int64_t ls, le;
 			assert_int_equal(sim_get_offsets(sim, p->topic, p->partition, &ls, &le, err, sizeof err), 0);
 			if (p->log_start != ls)
-				printf("# %s %s/%d: log_start %lld want %lld, log_end %lld want %lld, flags %u, error %s\n",
+				printf("# %s %s/%d: log_start %lld want %lld, log_end %lld want %lld, flags %u, error "
+				       "%s\n",
 				       g->group, p->topic, (int)p->partition, (long long)p->log_start, (long long)ls,
 				       (long long)p->log_end, (long long)le, p->flags, s->error ? s->error : "-");
 			assert_int_equal(p->log_start, ls);
@@ -195,8 +198,9 @@ static void filters_and_explicit_groups(void **state)
 	(void)state;
 	sim_cluster *sim = small_cluster();
 	const char *inc[] = { "^(shop|batch)$" }, *exc[] = { "^batch" }, *extra[] = { "no-such-group", "ahead" };
-	struct lt_collector_conf c = { .n_group_regex = 1, .group_regex = inc, .n_group_exclude = 1,
-				       .group_exclude = exc };
+	struct lt_collector_conf c = {
+		.n_group_regex = 1, .group_regex = inc, .n_group_exclude = 1, .group_exclude = exc
+	};
 	lt_collector *col = collector_for(sim, &c);
 	lt_snapshot *s = refresh(col);
 	assert_int_equal(s->n_groups, 1);
@@ -219,9 +223,17 @@ static void filters_and_explicit_groups(void **state)
 }
 
 static const char *const api_names[] = {
-	[0] = "Produce", [1] = "Fetch", [2] = "ListOffsets", [3] = "Metadata", [8] = "OffsetCommit",
-	[9] = "OffsetFetch", [10] = "FindCoordinator", [15] = "DescribeGroups", [16] = "ListGroups",
-	[18] = "ApiVersions", [69] = "ConsumerGroupDescribe",
+	[0] = "Produce",
+	[1] = "Fetch",
+	[2] = "ListOffsets",
+	[3] = "Metadata",
+	[8] = "OffsetCommit",
+	[9] = "OffsetFetch",
+	[10] = "FindCoordinator",
+	[15] = "DescribeGroups",
+	[16] = "ListGroups",
+	[18] = "ApiVersions",
+	[69] = "ConsumerGroupDescribe",
 };
 
 static uint64_t last_api_versions, last_find_coordinator;
@@ -239,7 +251,9 @@ static uint64_t counts_report(sim_cluster *sim, const char *what)
 		total += n[k];
 		if (n[k] && o < sizeof line)
 			o += (size_t)snprintf(line + o, sizeof line - o, " %s=%" PRIu64,
-					      k < (int)(sizeof api_names / sizeof api_names[0]) && api_names[k] ? api_names[k] : "other",
+					      k < (int)(sizeof api_names / sizeof api_names[0]) && api_names[k]
+						      ? api_names[k]
+						      : "other",
 					      n[k]);
 	}
 	printf("%s total=%" PRIu64 "\n", line, total);
@@ -250,8 +264,9 @@ static void request_budget(int groups, int partitions)
 {
 	char err[ERR_LEN];
 	const int brokers = 3;
-	struct sim_options o = { .brokers = brokers, .scenario = "scale", .groups = groups, .partitions = partitions,
-				 .topics = 4 };
+	struct sim_options o = {
+		.brokers = brokers, .scenario = "scale", .groups = groups, .partitions = partitions, .topics = 4
+	};
 	sim_cluster *sim = sim_new(&o, err, sizeof err);
 	assert_non_null(sim);
 	assert_int_equal(sim_start(sim), 0);
@@ -279,7 +294,8 @@ static void request_budget(int groups, int partitions)
 		snprintf(what, sizeof what, "refresh 1 of %d groups (%" PRId64 " ms)", groups, s->duration_ms);
 		uint64_t total = counts_report(sim, what) - last_api_versions;
 		if (last_find_coordinator > (uint64_t)brokers)
-			fail_msg("refresh 1 sent %" PRIu64 " FindCoordinator: a lookup per group", last_find_coordinator);
+			fail_msg("refresh 1 sent %" PRIu64 " FindCoordinator: a lookup per group",
+				 last_find_coordinator);
 		assert_null(s->error);
 		assert_int_equal(s->n_groups, groups);
 		check_against_sim(sim, s);
@@ -395,8 +411,8 @@ static void broker_goes_away_and_comes_back(void **state)
 	printf("# with broker %d stopped: refresh took %lld ms; error: %s\n", victim, (long long)s1->duration_ms,
 	       s1->error ? s1->error : "-");
 	for (size_t i = 0; i < s1->n_groups; i++)
-		printf("#   group %s (coordinator %d): %s\n", s1->groups[i].group, sim_coordinator(sim, s1->groups[i].group),
-		       s1->groups[i].error ? s1->groups[i].error : "ok");
+		printf("#   group %s (coordinator %d): %s\n", s1->groups[i].group,
+		       sim_coordinator(sim, s1->groups[i].group), s1->groups[i].error ? s1->groups[i].error : "ok");
 	assert_int_equal(s1->brokers_up, 2);
 	assert_int_equal(s1->brokers_total, 3);
 	const lt_group *shop = snapshot_find_group(s1, "shop");

@@ -59,7 +59,8 @@ static rd_kafka_event_t *describe(rd_kafka_ResourceType_t type, const char *name
 {
 	rd_kafka_ConfigResource_t *r = rd_kafka_ConfigResource_new(type, name);
 	if (key)
-		assert_int_equal(rd_kafka_ConfigResource_set_config(r, key, "x"), 0); /* names the key; the value is ignored */
+		assert_int_equal(rd_kafka_ConfigResource_set_config(r, key, "x"),
+				 0); /* names the key; the value is ignored */
 	rd_kafka_DescribeConfigs(rk, &r, 1, NULL, q);
 	rd_kafka_ConfigResource_destroy(r);
 	rd_kafka_event_t *ev = rd_kafka_queue_poll(q, WAIT_MS);
@@ -230,8 +231,10 @@ static void consumer_commits(const char *group)
 	char err[256];
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
 	const char *kv[][2] = {
-		{ "bootstrap.servers", sim_bootstrap(sim) }, { "group.id", group },
-		{ "enable.auto.commit", "false" },           { "auto.offset.reset", "earliest" },
+		{ "bootstrap.servers", sim_bootstrap(sim) },
+		{ "group.id", group },
+		{ "enable.auto.commit", "false" },
+		{ "auto.offset.reset", "earliest" },
 	};
 	for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
 		if (rd_kafka_conf_set(conf, kv[i][0], kv[i][1], err, sizeof err) != RD_KAFKA_CONF_OK)
@@ -337,7 +340,8 @@ static void stream_matches_what_clients_did(void **state)
 	rd_kafka_event_t *ev = rd_kafka_queue_poll(q, WAIT_MS);
 	assert_non_null(ev);
 	size_t n;
-	const rd_kafka_group_result_t **gr = rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev), &n);
+	const rd_kafka_group_result_t **gr =
+		rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev), &n);
 	assert_int_equal(n, 1);
 	assert_null(rd_kafka_group_result_error(gr[0]));
 	rd_kafka_event_destroy(ev);

@@ -25,7 +25,7 @@
 
 #define TIMEOUT_MS 2000
 /* A refresh is cut at TIMEOUT_MS; this generous bound only catches a hang. */
-#define HANG_MS (TIMEOUT_MS + 8000)
+#define HANG_MS       (TIMEOUT_MS + 8000)
 #define RECOVER_TRIES 20
 
 enum { API_OFFSET_FETCH = 9, API_DESCRIBE_GROUPS = 15, API_LIST_GROUPS = 16 };
@@ -41,7 +41,7 @@ static void must(int rc, const char *err)
 
 static void sleep_ms(long ms)
 {
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
 	nanosleep(&ts, NULL);
 }
 
@@ -49,19 +49,22 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "fixture"};
+	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "fixture" };
 	sim = sim_new(&o, err, sizeof(err));
 	if (!sim)
 		fail_msg("sim_new: %s", err);
 	if (sim_start(sim) < 0)
 		fail_msg("sim_start");
-	static char *k[] = {(char *)"log_level"}, *v[] = {(char *)"0"};
-	struct lt_connection conn = {
-	    .name = (char *)"sim", .bootstrap = (char *)sim_bootstrap(sim), .n_props = 1, .prop_keys = k, .prop_values = v};
+	static char *k[] = { (char *)"log_level" }, *v[] = { (char *)"0" };
+	struct lt_connection conn = { .name = (char *)"sim",
+				      .bootstrap = (char *)sim_bootstrap(sim),
+				      .n_props = 1,
+				      .prop_keys = k,
+				      .prop_values = v };
 	struct lt_collector_conf c = {
-	    .conn = &conn,
-	    .interval_ms = 200,
-	    .timeout_ms = TIMEOUT_MS,
+		.conn = &conn,
+		.interval_ms = 200,
+		.timeout_ms = TIMEOUT_MS,
 	};
 	model_params_default(&c.model);
 	col = collector_new(&c, err, sizeof(err));
@@ -164,9 +167,9 @@ static void baseline(void **state)
 static void retriable_errors_mark_stale(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR",
-					    "COORDINATOR_LOAD_IN_PROGRESS", "REQUEST_TIMED_OUT"};
-	static const int apis[] = {API_DESCRIBE_GROUPS, API_OFFSET_FETCH};
+	static const char *const names[] = { "COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR",
+					     "COORDINATOR_LOAD_IN_PROGRESS", "REQUEST_TIMED_OUT" };
+	static const int apis[] = { API_DESCRIBE_GROUPS, API_OFFSET_FETCH };
 	char err[256];
 	for (size_t a = 0; a < 2; a++) {
 		for (size_t i = 0; i < 4; i++) {
@@ -196,8 +199,7 @@ static void list_groups_errors_keep_groups(void **state)
 	(void)state;
 	char err[256];
 	assert_recovers();
-	must(sim_fault_errors(sim, 0, 14 /* COORDINATOR_LOAD_IN_PROGRESS */, API_LIST_GROUPS, 1.0, 0, err,
-			      sizeof(err)),
+	must(sim_fault_errors(sim, 0, 14 /* COORDINATOR_LOAD_IN_PROGRESS */, API_LIST_GROUPS, 1.0, 0, err, sizeof(err)),
 	     err);
 	lt_snapshot *s = refresh();
 	assert_non_null(s);
@@ -325,7 +327,7 @@ static void list_offsets_failure_is_not_no_leader(void **state)
 {
 	(void)state;
 	char err[512];
-	static const char *const paths[] = {"offsets_for_times", "list_offsets"};
+	static const char *const paths[] = { "offsets_for_times", "list_offsets" };
 	for (size_t pi = 0; pi < 2; pi++) {
 		setenv("LAGTOP_LOG_OFFSETS", paths[pi], 1); /* list_offsets: the admin API where librdkafka has it */
 		assert_recovers();
@@ -351,7 +353,8 @@ static void list_offsets_failure_is_not_no_leader(void **state)
 				assert_false(p->flags & LT_PF_LOG_UNKNOWN); /* other leaders are not affected */
 				assert_true(p->log_end >= 0);
 			} else {
-				/* the same leader: offsets_for_times fails its whole call, the admin API one partition */
+				/* the same leader: offsets_for_times fails its whole call, the admin API one partition
+				 */
 				assert_true(p->log_end >= 0 || (p->flags & LT_PF_LOG_UNKNOWN));
 			}
 		}
@@ -366,8 +369,9 @@ static void list_offsets_failure_is_not_no_leader(void **state)
 		assert_int_equal(reset_request_add_topic(&rq, "fx-orders:0", err, sizeof(err)), 0);
 		lt_reset_plan *plan = reset_plan_build(&rq, &in, err, sizeof(err));
 		assert_null(plan);
-		assert_string_equal(err, "Error getting the log offsets of topic partition: fx-orders-0 (the leader is up, "
-					 "but its ListOffsets request failed or timed out)");
+		assert_string_equal(err,
+				    "Error getting the log offsets of topic partition: fx-orders-0 (the leader is up, "
+				    "but its ListOffsets request failed or timed out)");
 		reset_request_free(&rq);
 		reset_input_free(&in);
 		snapshot_unref(s);
@@ -395,16 +399,16 @@ static void control_api_checks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(baseline),
-	    cmocka_unit_test(retriable_errors_mark_stale),
-	    cmocka_unit_test(list_groups_errors_keep_groups),
-	    cmocka_unit_test(coordinator_down_and_back),
-	    cmocka_unit_test(slow_coordinator),
-	    cmocka_unit_test(dropped_connections),
-	    cmocka_unit_test(coordinator_moves),
-	    cmocka_unit_test(flapping_broker),
-	    cmocka_unit_test(list_offsets_failure_is_not_no_leader),
-	    cmocka_unit_test(control_api_checks),
+		cmocka_unit_test(baseline),
+		cmocka_unit_test(retriable_errors_mark_stale),
+		cmocka_unit_test(list_groups_errors_keep_groups),
+		cmocka_unit_test(coordinator_down_and_back),
+		cmocka_unit_test(slow_coordinator),
+		cmocka_unit_test(dropped_connections),
+		cmocka_unit_test(coordinator_moves),
+		cmocka_unit_test(flapping_broker),
+		cmocka_unit_test(list_offsets_failure_is_not_no_leader),
+		cmocka_unit_test(control_api_checks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

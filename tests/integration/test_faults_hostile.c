@@ -22,7 +22,6 @@
 
 #include <cmocka.h>
 
-
 extern char **environ;
 
 #include "../faults/hostile.h"
@@ -34,7 +33,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = {.brokers = 1, .port = 0, .scenario = "empty"};
+	struct sim_options o = { .brokers = 1, .port = 0, .scenario = "empty" };
 	sim = sim_new(&o, err, sizeof(err));
 	if (!sim)
 		fail_msg("sim_new: %s", err);
@@ -53,7 +52,7 @@ static int teardown(void **state)
 	(void)state;
 	sim_free(sim);
 	char path[128];
-	static const char *const files[] = {"out", "err", "pyout", "home"};
+	static const char *const files[] = { "out", "err", "pyout", "home" };
 	for (size_t i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s/%s", tmpdir, files[i]);
 		(void)remove(path);
@@ -140,7 +139,7 @@ static void once_format(const char *format)
 {
 	char once[] = "--once", b[] = "-b", t[] = "--timeout", ten[] = "10s", f[] = "--format";
 	char *boot = strdup(sim_bootstrap(sim)), *fmt = strdup(format);
-	char *argv[] = {getenv("LAGTOP"), once, b, boot, t, ten, f, fmt, NULL};
+	char *argv[] = { getenv("LAGTOP"), once, b, boot, t, ten, f, fmt, NULL };
 	assert_non_null(argv[0]);
 	int rc = run(argv, "out");
 	size_t n, en;
@@ -158,7 +157,7 @@ static void once_format(const char *format)
 		char script[512], file[128];
 		snprintf(script, sizeof(script), "%s/tests/integration/check_hostile.py", getenv("LT_SRCDIR"));
 		snprintf(file, sizeof(file), "%s/out", tmpdir);
-		char *py[] = {getenv("DEBIAN_PYTHON"), script, fmt, file, NULL};
+		char *py[] = { getenv("DEBIAN_PYTHON"), script, fmt, file, NULL };
 		assert_non_null(py[0]);
 		int prc = run(py, "pyout");
 		if (prc != 0) {
@@ -197,9 +196,9 @@ int main(void)
 		return 0;
 	}
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(table_is_terminal_safe),
-	    cmocka_unit_test(json_is_valid_and_exact),
-	    cmocka_unit_test(csv_round_trips),
+		cmocka_unit_test(table_is_terminal_safe),
+		cmocka_unit_test(json_is_valid_and_exact),
+		cmocka_unit_test(csv_round_trips),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -46,7 +46,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[512];
-	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "empty"};
+	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "empty" };
 	sim = sim_new(&o, err, sizeof err);
 	if (!sim)
 		return -1;
@@ -112,14 +112,14 @@ static void assert_offsets(const char *group, int64_t o0, int64_t o1, int64_t o2
 	assert_int_equal(sim_committed(sim, group, "pay", 2), o2);
 }
 
-static const char *const codes[] = {"COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR", "COORDINATOR_LOAD_IN_PROGRESS",
-				    "REQUEST_TIMED_OUT"};
+static const char *const codes[] = { "COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR", "COORDINATOR_LOAD_IN_PROGRESS",
+				     "REQUEST_TIMED_OUT" };
 
 /* Each retriable error answered by every broker to one API: the reset refuses or fails, and changes nothing. */
 static void guard_fails_closed_on_errors(void **state)
 {
 	(void)state;
-	static const int apis[] = {API_DESCRIBE_GROUPS, API_OFFSET_FETCH, API_FIND_COORDINATOR};
+	static const int apis[] = { API_DESCRIBE_GROUPS, API_OFFSET_FETCH, API_FIND_COORDINATOR };
 	char err[256];
 	commit3("closed", 50);
 	for (size_t a = 0; a < 3; a++) {
@@ -128,9 +128,9 @@ static void guard_fails_closed_on_errors(void **state)
 			assert_int_equal(sim_error_code_parse(codes[i], &code), 0);
 			must(sim_fault_errors(sim, 0, code, apis[a], 1.0, 0, err, sizeof err), err);
 			struct run r;
-			run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "closed", "--topic", "pay",
-							     "--to-earliest", "--execute", "--timeout", "2s", "-b",
-							     bootstrap, NULL});
+			run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "closed", "--topic", "pay",
+							      "--to-earliest", "--execute", "--timeout", "2s", "-b",
+							      bootstrap, NULL });
 			sim_fault_clear(sim);
 			if (r.status != 1 && r.status != 3)
 				fail_msg("%s on API %d: exit %d (want 1 or 3): %s", codes[i], apis[a], r.status, r.err);
@@ -141,8 +141,8 @@ static void guard_fails_closed_on_errors(void **state)
 	}
 	/* and without the fault it goes through: the faults were what stopped it */
 	struct run r;
-	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "closed", "--topic", "pay", "--to-earliest",
-					     "--execute", "--timeout", "5s", "-b", bootstrap, NULL});
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "closed", "--topic", "pay", "--to-earliest",
+					      "--execute", "--timeout", "5s", "-b", bootstrap, NULL });
 	if (r.status != 0)
 		fail_msg("without faults: exit %d: %s", r.status, r.err);
 	assert_offsets("closed", 0, 0, 0);
@@ -155,8 +155,8 @@ static void frozen_cluster(void **state)
 	commit3("frozen", 70);
 	sim_stop(sim);
 	struct run r;
-	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "frozen", "--topic", "pay", "--to-earliest",
-					     "--execute", "--timeout", "2s", "-b", bootstrap, NULL});
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "frozen", "--topic", "pay", "--to-earliest",
+					      "--execute", "--timeout", "2s", "-b", bootstrap, NULL });
 	assert_int_equal(sim_start(sim), 0);
 	if (r.status != 1 && r.status != 3)
 		fail_msg("frozen cluster: exit %d (want 1 or 3): %s", r.status, r.err);
@@ -172,8 +172,8 @@ static void partial_commit_then_undo(void **state)
 	commit3("partial", 5);
 	must(sim_fault_commit_partition(sim, "pay", 1, 7 /* REQUEST_TIMED_OUT */, err, sizeof err), err);
 	struct run r;
-	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "partial", "--topic", "pay", "--to-offset",
-					     "120", "--execute", "--timeout", "5s", "-b", bootstrap, NULL});
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "partial", "--topic", "pay", "--to-offset",
+					      "120", "--execute", "--timeout", "5s", "-b", bootstrap, NULL });
 	must(sim_fault_commit_partition(sim, NULL, 0, 0, err, sizeof err), err);
 	if (r.status == 0)
 		fail_msg("a partly failed commit exited 0: %s", r.err);
@@ -208,7 +208,8 @@ static void partial_commit_then_undo(void **state)
 	fclose(f);
 	assert_string_equal(csv, "pay,0,5\npay,1,5\npay,2,5\n");
 
-	run_lagtop(&r, (const char *const[]){"--undo", "partial", "--execute", "--timeout", "5s", "-b", bootstrap, NULL});
+	run_lagtop(&r,
+		   (const char *const[]){ "--undo", "partial", "--execute", "--timeout", "5s", "-b", bootstrap, NULL });
 	if (r.status != 0)
 		fail_msg("undo: exit %d: %s", r.status, r.err);
 	assert_offsets("partial", 5, 5, 5);
@@ -236,8 +237,8 @@ static void no_symlinks_followed(void **state)
 
 	commit3("linked", 9);
 	struct run r;
-	run_lagtop(&r, (const char *const[]){"--reset-offsets", "-g", "linked", "--topic", "pay", "--to-offset", "11",
-					     "--execute", "--timeout", "5s", "-b", bootstrap, NULL});
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "linked", "--topic", "pay", "--to-offset", "11",
+					      "--execute", "--timeout", "5s", "-b", bootstrap, NULL });
 	/* the reset itself may go through (the audit is best effort, with a warning) or be refused; the
 	 * symlink's target must be untouched either way */
 	f = fopen(victim, "r");
@@ -257,10 +258,10 @@ static void no_symlinks_followed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(guard_fails_closed_on_errors),
-	    cmocka_unit_test(frozen_cluster),
-	    cmocka_unit_test(partial_commit_then_undo),
-	    cmocka_unit_test(no_symlinks_followed),
+		cmocka_unit_test(guard_fails_closed_on_errors),
+		cmocka_unit_test(frozen_cluster),
+		cmocka_unit_test(partial_commit_then_undo),
+		cmocka_unit_test(no_symlinks_followed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

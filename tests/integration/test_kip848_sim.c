@@ -115,8 +115,8 @@ static const lt_group *group_in(const lt_snapshot *s, const char *name)
 static void expect_kip848(const lt_group *g, lt_group_state st)
 {
 	if (g->state != st)
-		fail_msg("%s: state %s, want %s (error: %s)", g->group, group_state_name(g->state), group_state_name(st),
-			 g->error ? g->error : "-");
+		fail_msg("%s: state %s, want %s (error: %s)", g->group, group_state_name(g->state),
+			 group_state_name(st), g->error ? g->error : "-");
 	assert_int_equal(g->type, LT_GTYPE_CONSUMER);
 	assert_string_equal(g->protocol_type, "consumer");
 #if DESCRIBED_WHOLE
@@ -192,27 +192,29 @@ static void once_json_and_table(void **state)
 {
 	(void)state;
 	struct run r;
-	run_lagtop(&r, (const char *const[]){ "--once", "--format", "json", "--no-commit-stream", "-b", bootstrap,
-					      NULL });
+	run_lagtop(&r,
+		   (const char *const[]){ "--once", "--format", "json", "--no-commit-stream", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 0);
 	expect_in(r.out, "\"group\":\"fx-stable\",\"state\":\"Stable\",\"type\":\"classic\",\"members_readable\":true,"
 			 "\"members\":2");
 #if DESCRIBED_WHOLE
 	expect_in(r.out, "\"group\":\"fx-kip848\",\"state\":\"Stable\",\"type\":\"consumer\",\"members_readable\":true,"
 			 "\"members\":1,\"lag\":350");
-	expect_in(r.out, "\"member_list\":[{\"consumer_id\":\"fx-c4-member\",\"client_id\":\"fx-c4\",\"host\":\"/10.9.0.4\","
-			 "\"instance_id\":null,\"assignment\":[{\"topic\":\"fx-orders\",\"partition\":1}]}]");
+	expect_in(r.out,
+		  "\"member_list\":[{\"consumer_id\":\"fx-c4-member\",\"client_id\":\"fx-c4\",\"host\":\"/10.9.0.4\","
+		  "\"instance_id\":null,\"assignment\":[{\"topic\":\"fx-orders\",\"partition\":1}]}]");
 	if (strstr(r.err, LT_MEMBERS_UNREADABLE_NOTE))
 		fail_msg("a warning about unreadable members:\n%s", r.err);
 #else
-	expect_in(r.out, "\"group\":\"fx-kip848\",\"state\":\"Stable\",\"type\":\"consumer\",\"members_readable\":false,"
-			 "\"members\":null,\"lag\":350");
+	expect_in(r.out,
+		  "\"group\":\"fx-kip848\",\"state\":\"Stable\",\"type\":\"consumer\",\"members_readable\":false,"
+		  "\"members\":null,\"lag\":350");
 	expect_in(r.out, "\"member_list\":[]");
 	expect_in(r.err, "lagtop: warning: group fx-kip848: " LT_MEMBERS_UNREADABLE_NOTE);
 #endif
 
-	run_lagtop(&r, (const char *const[]){ "--once", "--no-commit-stream", "-g", "fx-kip848", "-b", bootstrap,
-					      NULL });
+	run_lagtop(&r,
+		   (const char *const[]){ "--once", "--no-commit-stream", "-g", "fx-kip848", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 0);
 	/* columns by their header: TIME-LAG and STATUS come and go */
 	char hdr[16][32], row[16][32];
@@ -228,13 +230,17 @@ static void once_json_and_table(void **state)
 	free(text);
 	assert_int_equal(nh, nr);
 #if DESCRIBED_WHOLE
-	const char *want[][2] = { { "GROUP", "fx-kip848" },  { "STATE", "Stable" },	    { "TYPE", "consumer" },
-				  { "TOPIC", "fx-orders" },  { "CURRENT-OFFSET", "650" }, { "LAG", "350" },
-				  { "CONSUMER-ID", "fx-c4-member" }, { "HOST", "/10.9.0.4" }, { "CLIENT-ID", "fx-c4" } };
+	const char *want[][2] = {
+		{ "GROUP", "fx-kip848" },          { "STATE", "Stable" },       { "TYPE", "consumer" },
+		{ "TOPIC", "fx-orders" },          { "CURRENT-OFFSET", "650" }, { "LAG", "350" },
+		{ "CONSUMER-ID", "fx-c4-member" }, { "HOST", "/10.9.0.4" },     { "CLIENT-ID", "fx-c4" }
+	};
 #else
-	const char *want[][2] = { { "GROUP", "fx-kip848" }, { "STATE", "Stable" },	   { "TYPE", "consumer" },
-				  { "TOPIC", "fx-orders" }, { "CURRENT-OFFSET", "650" }, { "LAG", "350" },
-				  { "CONSUMER-ID", "?" },   { "HOST", "?" },		   { "CLIENT-ID", "?" } };
+	const char *want[][2] = { { "GROUP", "fx-kip848" },    { "STATE", "Stable" },
+				  { "TYPE", "consumer" },      { "TOPIC", "fx-orders" },
+				  { "CURRENT-OFFSET", "650" }, { "LAG", "350" },
+				  { "CONSUMER-ID", "?" },      { "HOST", "?" },
+				  { "CLIENT-ID", "?" } };
 #endif
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		size_t c = 0;
@@ -318,7 +324,7 @@ static void reset_proceeds_once_empty(void **state)
 
 	struct run r;
 	const char *const args[] = { "--reset-offsets", "-g", "kip-own", "--topic", "fx-orders:2", "--to-offset", "100",
-				     "--execute", "-b", bootstrap, NULL };
+				     "--execute",       "-b", bootstrap, NULL };
 	run_lagtop(&r, args);
 	assert_int_equal(r.status, 3);
 	assert_int_equal(sim_committed(sim, "kip-own", "fx-orders", 2), 900);

@@ -109,8 +109,9 @@ static void refused_while_stable(void **state)
 	commit3("billing", 50, 60, 70);
 	const int32_t parts[] = { 0, 1, 2 };
 	struct sim_member_assignment a = { "pay", parts, 3 };
-	struct sim_member_spec m = { .client_id = "billing-worker-1", .client_host = "/10.1.2.3", .assignment = &a,
-				     .nassignment = 1 };
+	struct sim_member_spec m = {
+		.client_id = "billing-worker-1", .client_host = "/10.1.2.3", .assignment = &a, .nassignment = 1
+	};
 	must(sim_add_member(sim, "billing", &m, id, sizeof id, err, sizeof err), "add member", err);
 
 	struct run r;
@@ -128,8 +129,8 @@ static void refused_while_stable(void **state)
 	expect_in(read_audit(), "group=billing target=to-earliest partitions=- result=refused");
 
 	/* the dry run is refused the same way (kafka-consumer-groups does too) */
-	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "billing", "--topic", "pay", "--to-latest",
-					      "-b", bootstrap, NULL });
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "billing", "--topic", "pay", "--to-latest", "-b",
+					      bootstrap, NULL });
 	assert_int_equal(r.status, 3);
 	must(sim_remove_member(sim, "billing", id, err, sizeof err), "remove member", err);
 }
@@ -226,8 +227,8 @@ static void undo_restores_only_what_the_reset_moved(void **state)
 	(void)state;
 	commit3("scoped", 40, 140, 190);
 	struct run r;
-	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "scoped", "--topic", "pay:0", "--to-offset", "10",
-					      "--execute", "-b", bootstrap, NULL });
+	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "scoped", "--topic", "pay:0", "--to-offset",
+					      "10", "--execute", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 0);
 	assert_int_equal(sim_committed(sim, "scoped", "pay", 0), 10);
 	const char *bp = strstr(r.err, "backup of the previous offsets: ");
@@ -286,14 +287,16 @@ static void undo_of_a_group_without_commits(void **state)
 	assert_int_equal(r.status, 0);
 	expect_in(r.out, "newcomer        pay             0          -               150             -            "
 			 "no commit before: delete");
-	expect_in(r.out, "2 partitions: 0 messages replayed, 0 skipped, 2 commits deleted (no commit before the reset)");
+	expect_in(r.out,
+		  "2 partitions: 0 messages replayed, 0 skipped, 2 commits deleted (no commit before the reset)");
 	assert_int_equal(sim_committed(sim, "newcomer", "pay", 0), 150);
 
 	/* guarded like everything else: refused while the group has a member, nothing deleted */
 	const int32_t parts[] = { 0 };
 	struct sim_member_assignment a = { "pay", parts, 1 };
-	struct sim_member_spec m = { .client_id = "newcomer-1", .client_host = "/10.9.9.9", .assignment = &a,
-				     .nassignment = 1 };
+	struct sim_member_spec m = {
+		.client_id = "newcomer-1", .client_host = "/10.9.9.9", .assignment = &a, .nassignment = 1
+	};
 	must(sim_add_member(sim, "newcomer", &m, id, sizeof id, err, sizeof err), "add member", err);
 	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "--execute", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 3);
@@ -306,8 +309,9 @@ static void undo_of_a_group_without_commits(void **state)
 	/* Empty again: the undo deletes both commits; the group is back to having none */
 	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "--execute", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 0);
-	expect_in(r.err, "committed 0 partitions and deleted the commit of 2 (no commit before the reset); every offset "
-			 "reads back as planned");
+	expect_in(r.err,
+		  "committed 0 partitions and deleted the commit of 2 (no commit before the reset); every offset "
+		  "reads back as planned");
 	assert_int_equal(sim_committed(sim, "newcomer", "pay", 0), -1);
 	assert_int_equal(sim_committed(sim, "newcomer", "pay", 2), -1);
 	expect_in(read_audit(), "group=newcomer target=undo%20");
@@ -431,8 +435,9 @@ static void from_file_round_trip(void **state)
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "files", "--from-file", csvpath, "--execute",
 					      "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 0);
-	expect_in(r.err, "New offset (999) is higher than latest offset for topic partition pay-2. Value will be set to "
-			 "200.");
+	expect_in(r.err,
+		  "New offset (999) is higher than latest offset for topic partition pay-2. Value will be set to "
+		  "200.");
 	assert_int_equal(sim_committed(sim, "files", "pay", 0), 11);
 	assert_int_equal(sim_committed(sim, "files", "pay", 1), 6);
 	assert_int_equal(sim_committed(sim, "files", "pay", 2), 200);
@@ -575,9 +580,9 @@ static rd_kafka_t *start_consumer(const char *group, const char *client_id, int6
 {
 	char errstr[256];
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	const char *kv[][2] = { { "bootstrap.servers", bootstrap }, { "group.id", group }, { "client.id", client_id },
-				{ "enable.auto.commit", "false" }, { "auto.offset.reset", "latest" },
-				{ "session.timeout.ms", "6000" } };
+	const char *kv[][2] = { { "bootstrap.servers", bootstrap }, { "group.id", group },
+				{ "client.id", client_id },         { "enable.auto.commit", "false" },
+				{ "auto.offset.reset", "latest" },  { "session.timeout.ms", "6000" } };
 	for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
 		assert_int_equal(rd_kafka_conf_set(conf, kv[i][0], kv[i][1], errstr, sizeof errstr), 0);
 	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);

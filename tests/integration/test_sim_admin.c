@@ -35,7 +35,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "empty"};
+	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "empty" };
 	sim = sim_new(&o, err, sizeof(err));
 	if (!sim)
 		fail_msg("sim_new: %s", err);
@@ -45,11 +45,12 @@ static int setup(void **state)
 		must(sim_append(sim, "t1", p, 1000, BASE_TS, 1000, err, sizeof(err)), err);
 	must(sim_set_log_start(sim, "t1", 0, 100, err, sizeof(err)), err);
 
-	static const int32_t p01[] = {0, 1}, p23[] = {2, 3};
-	struct sim_member_assignment a1 = {"t1", p01, 2}, a2 = {"t1", p23, 2};
+	static const int32_t p01[] = { 0, 1 }, p23[] = { 2, 3 };
+	struct sim_member_assignment a1 = { "t1", p01, 2 }, a2 = { "t1", p23, 2 };
 	struct sim_member_spec m1 = {
-	    .client_id = "c1", .client_host = "/10.1.1.1", .assignment = &a1, .nassignment = 1};
-	struct sim_member_spec m2 = {.client_id = "c2", .assignment = &a2, .nassignment = 1};
+		.client_id = "c1", .client_host = "/10.1.1.1", .assignment = &a1, .nassignment = 1
+	};
+	struct sim_member_spec m2 = { .client_id = "c2", .assignment = &a2, .nassignment = 1 };
 	must(sim_add_member(sim, "g-stable", &m1, stable_m1, sizeof(stable_m1), err, sizeof(err)), err);
 	must(sim_add_member(sim, "g-stable", &m2, NULL, 0, err, sizeof(err)), err);
 	for (int p = 0; p < 4; p++)
@@ -58,7 +59,7 @@ static int setup(void **state)
 	must(sim_commit(sim, "g-empty", "t1", 0, 10, NULL, err, sizeof(err)), err);
 	must(sim_commit(sim, "g-empty", "t2", 1, 5, "meta", err, sizeof(err)), err);
 
-	struct sim_member_spec m3 = {.client_id = "c3", .assignment = &a1, .nassignment = 1};
+	struct sim_member_spec m3 = { .client_id = "c3", .assignment = &a1, .nassignment = 1 };
 	must(sim_add_member(sim, "g-rebalance", &m3, NULL, 0, err, sizeof(err)), err);
 	must(sim_set_group_state(sim, "g-rebalance", "PreparingRebalance", err, sizeof(err)), err);
 
@@ -140,7 +141,7 @@ static void test_list_groups(void **state)
 static void test_describe_groups(void **state)
 {
 	(void)state;
-	const char *groups[] = {"g-stable", "g-empty", "g-rebalance", "g-unknown"};
+	const char *groups[] = { "g-stable", "g-empty", "g-rebalance", "g-unknown" };
 	rd_kafka_AdminOptions_t *o = opts(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
 	rd_kafka_DescribeConsumerGroups(rk, groups, 4, o, q);
 	rd_kafka_event_t *ev = wait_event(RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT);
@@ -164,7 +165,7 @@ static void test_describe_groups(void **state)
 			int found = 0;
 			for (size_t k = 0; k < nm; k++) {
 				const rd_kafka_MemberDescription_t *m =
-				    rd_kafka_ConsumerGroupDescription_member(d[i], k);
+					rd_kafka_ConsumerGroupDescription_member(d[i], k);
 				if (strcmp(rd_kafka_MemberDescription_client_id(m), "c1") != 0)
 					continue;
 				found = 1;
@@ -264,7 +265,7 @@ static void test_offsets_for_times(void **state)
 	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(5);
 	rd_kafka_topic_partition_list_add(l, "t1", 0)->offset = -2;
 	rd_kafka_topic_partition_list_add(l, "t1", 1)->offset = -1;
-	rd_kafka_topic_partition_list_add(l, "t1", 2)->offset = BASE_TS + 500500; /* between 500 and 501 */
+	rd_kafka_topic_partition_list_add(l, "t1", 2)->offset = BASE_TS + 500500;   /* between 500 and 501 */
 	rd_kafka_topic_partition_list_add(l, "t1", 3)->offset = BASE_TS + 10000000; /* after the last record */
 	rd_kafka_topic_partition_list_add(l, "t2", 0)->offset = -1;
 	assert_int_equal(rd_kafka_offsets_for_times(rk, l, WAIT_MS), RD_KAFKA_RESP_ERR_NO_ERROR);
@@ -299,8 +300,8 @@ static rd_kafka_resp_err_t alter(const char *group, const char *topic, int p, in
 	rd_kafka_AlterConsumerGroupOffsets(rk, &req, 1, o, q);
 	rd_kafka_event_t *ev = wait_event(RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT);
 	size_t n;
-	const rd_kafka_group_result_t **g =
-	    rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
+	const rd_kafka_group_result_t **g = rd_kafka_AlterConsumerGroupOffsets_result_groups(
+		rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
 	assert_int_equal(n, 1);
 	const rd_kafka_topic_partition_list_t *res = rd_kafka_group_result_partitions(g[0]);
 	assert_non_null(res);
@@ -416,8 +417,8 @@ static void test_request_counts(void **state)
 	(void)state;
 	uint64_t c[SIM_COUNT_KEYS + 1];
 	sim_counts(sim, c, true);
-	assert_true(c[18] >= 3);  /* ApiVersions: at least one per broker connection */
-	assert_true(c[15] >= 1);  /* DescribeGroups */
+	assert_true(c[18] >= 3); /* ApiVersions: at least one per broker connection */
+	assert_true(c[15] >= 1); /* DescribeGroups */
 	assert_int_equal(c[SIM_COUNT_KEYS], 0);
 	sim_counts(sim, c, false);
 	uint64_t total = 0;
@@ -432,7 +433,7 @@ static void test_fixture_same_picture(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "fixture"};
+	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "fixture" };
 	sim_cluster *fx = sim_new(&o, err, sizeof(err));
 	if (!fx || sim_start(fx) < 0)
 		fail_msg("fixture sim: %s", err);
@@ -444,7 +445,7 @@ static void test_fixture_same_picture(void **state)
 	assert_non_null(rk);
 	q = rd_kafka_queue_new(rk);
 
-	const char *groups[] = {"fx-stable"};
+	const char *groups[] = { "fx-stable" };
 	rd_kafka_DescribeConsumerGroups(rk, groups, 1, NULL, q);
 	rd_kafka_event_t *ev = wait_event(RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT);
 	size_t n;
@@ -492,7 +493,7 @@ static void test_fixture_same_picture(void **state)
 static bool port_accepts(int port)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	bool ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
 	close(fd);
@@ -524,16 +525,11 @@ static void test_broker_stop_start(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_list_groups),
-		cmocka_unit_test(test_describe_groups),
-		cmocka_unit_test(test_committed_all),
-		cmocka_unit_test(test_committed_explicit),
-		cmocka_unit_test(test_offsets_for_times),
-		cmocka_unit_test(test_admin_commit),
-		cmocka_unit_test(test_delete_groups),
-		cmocka_unit_test(test_delete_offsets),
-		cmocka_unit_test(test_request_counts),
-		cmocka_unit_test(test_fixture_same_picture),
+		cmocka_unit_test(test_list_groups),       cmocka_unit_test(test_describe_groups),
+		cmocka_unit_test(test_committed_all),     cmocka_unit_test(test_committed_explicit),
+		cmocka_unit_test(test_offsets_for_times), cmocka_unit_test(test_admin_commit),
+		cmocka_unit_test(test_delete_groups),     cmocka_unit_test(test_delete_offsets),
+		cmocka_unit_test(test_request_counts),    cmocka_unit_test(test_fixture_same_picture),
 		cmocka_unit_test(test_broker_stop_start),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -212,11 +212,11 @@ static void describe(const char *group, struct group_view *gv)
 	rd_kafka_event_t *ev = admin_wait(RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT);
 	size_t n;
 	const rd_kafka_ConsumerGroupDescription_t **gs =
-	    rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
+		rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
 	assert_int_equal(n, 1);
 	assert_null(rd_kafka_ConsumerGroupDescription_error(gs[0]));
 	snprintf(gv->state, sizeof gv->state, "%s",
-	         rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(gs[0])));
+		 rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(gs[0])));
 	const char *a = rd_kafka_ConsumerGroupDescription_partition_assignor(gs[0]);
 	snprintf(gv->assignor, sizeof gv->assignor, "%s", a ? a : "");
 	gv->nmembers = (int)rd_kafka_ConsumerGroupDescription_member_count(gs[0]);
@@ -228,7 +228,7 @@ static void describe(const char *group, struct group_view *gv)
 		snprintf(mv->host, sizeof mv->host, "%s", rd_kafka_MemberDescription_host(m));
 		snprintf(mv->consumer_id, sizeof mv->consumer_id, "%s", rd_kafka_MemberDescription_consumer_id(m));
 		const rd_kafka_topic_partition_list_t *l =
-		    rd_kafka_MemberAssignment_partitions(rd_kafka_MemberDescription_assignment(m));
+			rd_kafka_MemberAssignment_partitions(rd_kafka_MemberDescription_assignment(m));
 		for (int k = 0; l && k < l->cnt && mv->nparts < NPART; k++) {
 			assert_string_equal(l->elems[k].topic, TOPIC);
 			mv->parts[mv->nparts++] = l->elems[k].partition;
@@ -250,7 +250,7 @@ static int committed(const char *group, int64_t off[NPART])
 	rd_kafka_event_t *ev = admin_wait(RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT);
 	size_t n;
 	const rd_kafka_group_result_t **gr =
-	    rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
+		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
 	assert_int_equal(n, 1);
 	assert_null(rd_kafka_group_result_error(gr[0]));
 	const rd_kafka_topic_partition_list_t *l = rd_kafka_group_result_partitions(gr[0]);
@@ -286,7 +286,7 @@ static rd_kafka_resp_err_t admin_commit(const char *group, int64_t offset)
 	if (!err) {
 		size_t n;
 		const rd_kafka_group_result_t **gr = rd_kafka_AlterConsumerGroupOffsets_result_groups(
-		    rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
+			rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
 		assert_int_equal(n, 1);
 		const rd_kafka_error_t *ge = rd_kafka_group_result_error(gr[0]);
 		if (ge)
@@ -322,7 +322,7 @@ static rd_kafka_resp_err_t delete_group(const char *group)
 	rd_kafka_event_t *ev = admin_wait(RD_KAFKA_EVENT_DELETEGROUPS_RESULT);
 	size_t n;
 	const rd_kafka_group_result_t **gr =
-	    rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev), &n);
+		rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev), &n);
 	assert_int_equal(n, 1);
 	rd_kafka_resp_err_t err = group_result_err(gr[0]);
 	rd_kafka_event_destroy(ev);
@@ -346,7 +346,7 @@ static rd_kafka_resp_err_t delete_offset(const char *group)
 	if (!err) {
 		size_t n;
 		const rd_kafka_group_result_t **gr = rd_kafka_DeleteConsumerGroupOffsets_result_groups(
-		    rd_kafka_event_DeleteConsumerGroupOffsets_result(ev), &n);
+			rd_kafka_event_DeleteConsumerGroupOffsets_result(ev), &n);
 		assert_int_equal(n, 1);
 		err = group_result_err(gr[0]);
 	}
@@ -367,10 +367,10 @@ static void produce(int count)
 		char v[32];
 		int n = snprintf(v, sizeof v, "msg-%d", produced);
 		assert_int_equal(rd_kafka_producev(p, RD_KAFKA_V_TOPIC(TOPIC), RD_KAFKA_V_PARTITION(produced % NPART),
-		                                   RD_KAFKA_V_VALUE(v, (size_t)n),
-		                                   RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-		                                   RD_KAFKA_V_TIMESTAMP(T0 + (int64_t)produced * 1000), RD_KAFKA_V_END),
-		                 RD_KAFKA_RESP_ERR_NO_ERROR);
+						   RD_KAFKA_V_VALUE(v, (size_t)n),
+						   RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+						   RD_KAFKA_V_TIMESTAMP(T0 + (int64_t)produced * 1000), RD_KAFKA_V_END),
+				 RD_KAFKA_RESP_ERR_NO_ERROR);
 	}
 	assert_int_equal(rd_kafka_flush(p, WAIT_MS), RD_KAFKA_RESP_ERR_NO_ERROR);
 	print_message("# produced %d records in %" PRId64 " ms\n", count, now_ms() - t);
@@ -603,7 +603,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = {.brokers = 3};
+	struct sim_options o = { .brokers = 3 };
 	sim = sim_new(&o, err, sizeof err);
 	if (!sim || sim_start(sim) < 0) {
 		fprintf(stderr, "sim: %s\n", err);
@@ -633,13 +633,13 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(producer_writes_with_timestamps),
-	    cmocka_unit_test(two_consumers_split_partitions),
-	    cmocka_unit_test(consume_and_commit),
-	    cmocka_unit_test(one_leaves_other_gets_everything),
-	    cmocka_unit_test(both_left_group_empty),
-	    cmocka_unit_test(admin_commit_refused_while_member),
-	    cmocka_unit_test(admin_commit_after_close_then_resume),
+		cmocka_unit_test(producer_writes_with_timestamps),
+		cmocka_unit_test(two_consumers_split_partitions),
+		cmocka_unit_test(consume_and_commit),
+		cmocka_unit_test(one_leaves_other_gets_everything),
+		cmocka_unit_test(both_left_group_empty),
+		cmocka_unit_test(admin_commit_refused_while_member),
+		cmocka_unit_test(admin_commit_after_close_then_resume),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

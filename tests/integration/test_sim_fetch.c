@@ -96,7 +96,7 @@ static void drain(rd_kafka_t *rk, int want, struct got *g, void (*check)(const s
 			/* checks run on a copy: a failed assertion must not leave a message outstanding (closing
 			 * the consumer would wait for it) */
 			rd_kafka_timestamp_type_t type;
-			struct msg c = {m->offset, rd_kafka_message_timestamp(m, &type), type, m->key != NULL, "", 0};
+			struct msg c = { m->offset, rd_kafka_message_timestamp(m, &type), type, m->key != NULL, "", 0 };
 			c.len = m->len < sizeof c.value ? m->len : sizeof c.value - 1;
 			memcpy(c.value, m->payload, c.len);
 			rd_kafka_message_destroy(m);
@@ -177,10 +177,10 @@ static void produced_and_synthetic_in_one_log(void **state)
 		char v[32];
 		int n = snprintf(v, sizeof v, "real-%" PRId64, off);
 		assert_int_equal(rd_kafka_producev(p, RD_KAFKA_V_TOPIC("mixed"), RD_KAFKA_V_PARTITION(0),
-		                                   RD_KAFKA_V_VALUE(v, (size_t)n),
-		                                   RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-		                                   RD_KAFKA_V_TIMESTAMP(TS0 + 5000000 + off), RD_KAFKA_V_END),
-		                 0);
+						   RD_KAFKA_V_VALUE(v, (size_t)n),
+						   RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+						   RD_KAFKA_V_TIMESTAMP(TS0 + 5000000 + off), RD_KAFKA_V_END),
+				 0);
 	}
 	assert_int_equal(rd_kafka_flush(p, WAIT_MS), 0);
 	rd_kafka_destroy(p);
@@ -257,7 +257,7 @@ static void empty_fetch_is_held(void **state)
 	}
 	sim_counts(sim, counts, false);
 	print_message("# %" PRIu64 " Fetch requests in %" PRId64 " ms at the log end (wait 400 ms)\n", counts[1],
-	              now_ms() - t);
+		      now_ms() - t);
 	assert_true(counts[1] >= 1);
 	assert_true(counts[1] <= 12); /* about 2000/400 + a few; answering at once would be thousands */
 
@@ -301,9 +301,9 @@ static void produce_n(rd_kafka_t *p, const char *topic, int n)
 	memset(value, 'v', sizeof value);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(rd_kafka_producev(p, RD_KAFKA_V_TOPIC(topic), RD_KAFKA_V_PARTITION(0),
-		                                   RD_KAFKA_V_VALUE(value, sizeof value),
-		                                   RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END),
-		                 0);
+						   RD_KAFKA_V_VALUE(value, sizeof value),
+						   RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END),
+				 0);
 	rd_kafka_flush(p, WAIT_MS);
 }
 
@@ -344,7 +344,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = {.brokers = 2};
+	struct sim_options o = { .brokers = 2 };
 	sim = sim_new(&o, err, sizeof err);
 	if (!sim || sim_start(sim) < 0) {
 		fprintf(stderr, "sim: %s\n", err);
@@ -364,9 +364,9 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(synthetic_records_served), cmocka_unit_test(produced_and_synthetic_in_one_log),
-	    cmocka_unit_test(offset_out_of_range),      cmocka_unit_test(empty_fetch_is_held),
-	    cmocka_unit_test(produce_errors),
+		cmocka_unit_test(synthetic_records_served), cmocka_unit_test(produced_and_synthetic_in_one_log),
+		cmocka_unit_test(offset_out_of_range),      cmocka_unit_test(empty_fetch_is_held),
+		cmocka_unit_test(produce_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -25,7 +25,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = {.brokers = 2, .port = 0, .scenario = "demo"};
+	struct sim_options o = { .brokers = 2, .port = 0, .scenario = "demo" };
 	sim = sim_new(&o, err, sizeof(err));
 	if (!sim || sim_start(sim) < 0)
 		fail_msg("sim: %s", err);
@@ -43,10 +43,10 @@ static int connect_broker(int node)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	assert_true(fd >= 0);
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)sim_broker_port(sim, node))};
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)sim_broker_port(sim, node)) };
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	struct timeval tv = {.tv_sec = 10};
+	struct timeval tv = { .tv_sec = 10 };
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	return fd;
 }
@@ -291,7 +291,7 @@ static void test_garbage_stream(void **state)
 			junk[3] = 0xfc;
 		}
 		int32_t len = (int32_t)(((uint32_t)junk[0] << 24) | ((uint32_t)junk[1] << 16) |
-		                        ((uint32_t)junk[2] << 8) | junk[3]);
+					((uint32_t)junk[2] << 8) | junk[3]);
 		send_all(fd, junk, sizeof(junk));
 		/* An impossible length closes at once; a plausible one may get an answer and stay open. */
 		if (len < 8 || len > 100 * 1024 * 1024)
@@ -304,9 +304,9 @@ static void test_garbage_stream(void **state)
 static void test_huge_length_prefix(void **state)
 {
 	(void)state;
-	static const uint8_t huge[] = {0x7f, 0xff, 0xff, 0xff, 0, 18, 0, 0};
-	static const uint8_t negative[] = {0xff, 0xff, 0xff, 0xf0};
-	static const uint8_t tiny[] = {0, 0, 0, 2, 0, 18};
+	static const uint8_t huge[] = { 0x7f, 0xff, 0xff, 0xff, 0, 18, 0, 0 };
+	static const uint8_t negative[] = { 0xff, 0xff, 0xff, 0xf0 };
+	static const uint8_t tiny[] = { 0, 0, 0, 2, 0, 18 };
 	int fd = connect_broker(1);
 	send_all(fd, huge, sizeof(huge));
 	assert_true(closed_by_peer(fd));
@@ -339,7 +339,7 @@ static void test_truncated_frames(void **state)
 	/* A complete frame whose body is shorter than its fields: a malformed request. */
 	wire_buf_reset(&b);
 	request(&b, 15, 0, 1, false); /* DescribeGroups */
-	wire_put_i32(&b, 1000000000);  /* a billion groups in a handful of bytes */
+	wire_put_i32(&b, 1000000000); /* a billion groups in a handful of bytes */
 	finish(&b, 0);
 	int fd = connect_broker(1);
 	send_all(fd, b.data, b.len);
@@ -417,7 +417,7 @@ static void test_slow_reader(void **state)
 	size_t inlen = 0;
 	int next = 0;
 	for (int rounds = 0; next < N && rounds < 200000; rounds++) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN | (sent < b.len ? POLLOUT : 0)};
+		struct pollfd pfd = { .fd = fd, .events = POLLIN | (sent < b.len ? POLLOUT : 0) };
 		assert_true(poll(&pfd, 1, 10000) > 0);
 		if ((pfd.revents & POLLOUT) && sent < b.len) {
 			ssize_t k = send(fd, b.data + sent, b.len - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
@@ -460,17 +460,17 @@ static void test_commit_routing_and_generation(void **state)
 	const char *group = "g-generation";
 	int coord = sim_coordinator(sim, group);
 	int other = coord == 1 ? 2 : 1;
-	int16_t want[2] = {22, 16}; /* ILLEGAL_GENERATION, NOT_COORDINATOR */
-	int nodes[2] = {coord, other};
+	int16_t want[2] = { 22, 16 }; /* ILLEGAL_GENERATION, NOT_COORDINATOR */
+	int nodes[2] = { coord, other };
 	for (int k = 0; k < 2; k++) {
 		int fd = connect_broker(nodes[k]);
 		struct wire_buf b;
 		wire_buf_init(&b);
 		request(&b, 8, 2, 9, false);
 		wire_put_str(&b, group, false);
-		wire_put_i32(&b, 5);          /* generation */
+		wire_put_i32(&b, 5);            /* generation */
 		wire_put_str(&b, "m-1", false); /* member */
-		wire_put_i64(&b, -1);         /* retention */
+		wire_put_i64(&b, -1);           /* retention */
 		wire_put_i32(&b, 1);
 		wire_put_str(&b, "orders", false);
 		wire_put_i32(&b, 1);
@@ -504,7 +504,7 @@ static void test_wire_codec(void **state)
 	(void)state;
 	struct wire_buf b;
 	wire_buf_init(&b);
-	static const int32_t vs[] = {0, 1, -1, 63, -64, 64, 300, -300, INT32_MAX, INT32_MIN};
+	static const int32_t vs[] = { 0, 1, -1, 63, -64, 64, 300, -300, INT32_MAX, INT32_MIN };
 	for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++)
 		wire_put_varint(&b, vs[i]);
 	wire_put_varlong(&b, INT64_MIN);
@@ -542,7 +542,7 @@ static void test_wire_codec(void **state)
 	(void)wire_array(&rd, false, 4);
 	assert_true(rd.err);
 	/* A varint longer than 5 bytes is malformed. */
-	static const uint8_t longv[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+	static const uint8_t longv[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0x01 };
 	wire_rd_init(&rd, longv, sizeof(longv));
 	(void)wire_uvarint(&rd);
 	assert_true(rd.err);
@@ -552,16 +552,11 @@ static void test_wire_codec(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wire_codec),
-		cmocka_unit_test(test_pipelined_in_order),
-		cmocka_unit_test(test_unknown_api),
-		cmocka_unit_test(test_api_versions_v3_and_too_new),
-		cmocka_unit_test(test_garbage_stream),
-		cmocka_unit_test(test_huge_length_prefix),
-		cmocka_unit_test(test_truncated_frames),
-		cmocka_unit_test(test_many_connections),
-		cmocka_unit_test(test_slow_reader),
-		cmocka_unit_test(test_commit_routing_and_generation),
+		cmocka_unit_test(test_wire_codec),       cmocka_unit_test(test_pipelined_in_order),
+		cmocka_unit_test(test_unknown_api),      cmocka_unit_test(test_api_versions_v3_and_too_new),
+		cmocka_unit_test(test_garbage_stream),   cmocka_unit_test(test_huge_length_prefix),
+		cmocka_unit_test(test_truncated_frames), cmocka_unit_test(test_many_connections),
+		cmocka_unit_test(test_slow_reader),      cmocka_unit_test(test_commit_routing_and_generation),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -49,7 +49,7 @@ static void leave_one_by_one(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = {.brokers = 3};
+	struct sim_options o = { .brokers = 3 };
 	sim_cluster *sim = sim_new(&o, err, sizeof err);
 	assert_non_null(sim);
 	assert_int_equal(sim_start(sim), 0);
@@ -98,7 +98,7 @@ static void leave_one_by_one(void **state)
 			char st[32];
 			int members = sim_group_info(sim, "churn-g", st, sizeof st);
 			settled = !overlap && all == (1u << NPART) - 1 && owners == alive && members == alive &&
-			          !strcmp(st, "Stable");
+				  !strcmp(st, "Stable");
 		}
 		print_message("# %d members: settled after %" PRId64 " ms\n", alive, now_ms() - start);
 		assert_true(settled);
@@ -114,7 +114,7 @@ static void leave_one_by_one(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(leave_one_by_one),
+		cmocka_unit_test(leave_one_by_one),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

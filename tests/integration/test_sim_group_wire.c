@@ -40,8 +40,8 @@ struct conn {
 
 static struct conn conn_to(int node_id)
 {
-	struct conn c = {socket(AF_INET, SOCK_STREAM, 0), 0};
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)sim_broker_port(sim, node_id))};
+	struct conn c = { socket(AF_INET, SOCK_STREAM, 0), 0 };
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)sim_broker_port(sim, node_id)) };
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	assert_true(c.fd >= 0);
 	assert_int_equal(connect(c.fd, (struct sockaddr *)&a, sizeof a), 0);
@@ -72,7 +72,7 @@ static int32_t send_req(struct conn *c, int16_t key, int16_t ver, const struct w
 
 static bool readable(struct conn *c, int ms)
 {
-	struct pollfd p = {c->fd, POLLIN, 0};
+	struct pollfd p = { c->fd, POLLIN, 0 };
 	return poll(&p, 1, ms) == 1;
 }
 
@@ -80,7 +80,7 @@ static void read_full(int fd, void *p, size_t n)
 {
 	size_t got = 0;
 	while (got < n) {
-		struct pollfd pf = {fd, POLLIN, 0};
+		struct pollfd pf = { fd, POLLIN, 0 };
 		assert_int_equal(poll(&pf, 1, 10000), 1);
 		ssize_t r = read(fd, (char *)p + got, n - got);
 		assert_true(r > 0);
@@ -127,7 +127,7 @@ static void str_copy(char *dst, size_t n, struct wire_str s)
 }
 
 static int32_t join_send(struct conn *c, int16_t v, const char *group, const char *member, int32_t session_ms,
-                         const char *meta)
+			 const char *meta)
 {
 	struct wire_buf b;
 	wire_buf_init(&b);
@@ -178,7 +178,7 @@ static void join(struct conn *c, int16_t v, const char *group, const char *membe
 }
 
 static int32_t sync_send(struct conn *c, int16_t v, const char *group, int32_t gen, const char *member,
-                         const char *assign_to, const char *assignment)
+			 const char *assign_to, const char *assignment)
 {
 	struct wire_buf b;
 	wire_buf_init(&b);
@@ -274,8 +274,8 @@ static void versions_single_member(void **state)
 		state_is(group, "CompletingRebalance", 1);
 
 		assert_int_equal(sync_recv(&c, sync_send(&c, sv, group, 1, a.member, a.member, "ASSIGN"), sv,
-		                           assignment, sizeof assignment),
-		                 0);
+					   assignment, sizeof assignment),
+				 0);
 		assert_string_equal(assignment, "ASSIGN");
 		state_is(group, "Stable", 1);
 		assert_int_equal(simple_call(&c, K_HEARTBEAT, hv, group, 1, a.member), 0);
@@ -299,7 +299,8 @@ static void barrier_keeps_request_order(void **state)
 
 	join(&a, 3, g, "", "sub-a", &ja);
 	assert_int_equal(
-	    sync_recv(&a, sync_send(&a, 3, g, 1, ja.member, ja.member, "A-ALL"), 3, assignment, sizeof assignment), 0);
+		sync_recv(&a, sync_send(&a, 3, g, 1, ja.member, ja.member, "A-ALL"), 3, assignment, sizeof assignment),
+		0);
 
 	int32_t cj = join_send(&b, 3, g, "", 6000, "sub-b");
 	struct wire_buf empty;
@@ -331,7 +332,7 @@ static void barrier_keeps_request_order(void **state)
 	int32_t cs = sync_send(&b, 3, g, 2, jb.member, NULL, NULL);
 	assert_false(readable(&b, 200));
 	assert_int_equal(
-	    sync_recv(&a, sync_send(&a, 3, g, 2, ida, jb.member, "B-PART"), 3, assignment, sizeof assignment), 0);
+		sync_recv(&a, sync_send(&a, 3, g, 2, ida, jb.member, "B-PART"), 3, assignment, sizeof assignment), 0);
 	assert_string_equal(assignment, ""); /* the leader gave itself nothing */
 	assert_int_equal(sync_recv(&b, cs, 3, assignment, sizeof assignment), 0);
 	assert_string_equal(assignment, "B-PART");
@@ -393,7 +394,7 @@ static void group_errors(void **state)
 	assert_int_equal(a.error, 25); /* a member id for a group that does not exist */
 	assert_int_equal(sim_group_info(sim, g, assignment, sizeof assignment), -1); /* not created */
 	assert_int_equal(sync_recv(&c, sync_send(&c, 3, g, 1, "who", NULL, NULL), 3, assignment, sizeof assignment),
-	                 25);
+			 25);
 	assert_int_equal(simple_call(&c, K_HEARTBEAT, 3, g, 1, "who"), 25);
 	assert_int_equal(simple_call(&c, K_LEAVE, 1, g, 0, "who"), 25);
 	/* a different protocol type than the group's */
@@ -429,8 +430,8 @@ static void produce_fetch_by_hand(void **state)
 	int leader = sim_leader(sim, "wire-t", 0);
 	struct conn c = conn_to(leader), other = conn_to(leader == 1 ? 2 : 1);
 
-	struct rec_out recs[2] = {{777, "k", 1, "v1", 2}, {778, NULL, -1, "v2", 2}};
-	struct rec_buf batch = {0};
+	struct rec_out recs[2] = { { 777, "k", 1, "v1", 2 }, { 778, NULL, -1, "v2", 2 } };
+	struct rec_buf batch = { 0 };
 	records_batch_encode(&batch, 0, recs, 2);
 	for (int attempt = 0; attempt < 3; attempt++) {
 		struct conn *to = attempt == 1 ? &other : &c;
@@ -534,8 +535,8 @@ static void produce_acks0(void **state)
 	char err[128];
 	assert_int_equal(sim_create_topic(sim, "wire-a0", 1, err, sizeof err), 0);
 	struct conn c = conn_to(sim_leader(sim, "wire-a0", 0));
-	struct rec_out rec = {5, NULL, -1, "v", 1};
-	struct rec_buf batch = {0};
+	struct rec_out rec = { 5, NULL, -1, "v", 1 };
+	struct rec_buf batch = { 0 };
 	records_batch_encode(&batch, 0, &rec, 1);
 	for (int attempt = 0; attempt < 2; attempt++) {
 		struct wire_buf b;
@@ -580,7 +581,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = {.brokers = 2, .group_min_session_timeout_ms = 500};
+	struct sim_options o = { .brokers = 2, .group_min_session_timeout_ms = 500 };
 	sim = sim_new(&o, err, sizeof err);
 	if (!sim || sim_start(sim) < 0) {
 		fprintf(stderr, "sim: %s\n", err);
@@ -599,9 +600,9 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(versions_single_member), cmocka_unit_test(barrier_keeps_request_order),
-	    cmocka_unit_test(disconnect_while_held),  cmocka_unit_test(group_errors),
-	    cmocka_unit_test(produce_fetch_by_hand),  cmocka_unit_test(produce_acks0),
+		cmocka_unit_test(versions_single_member), cmocka_unit_test(barrier_keeps_request_order),
+		cmocka_unit_test(disconnect_while_held),  cmocka_unit_test(group_errors),
+		cmocka_unit_test(produce_fetch_by_hand),  cmocka_unit_test(produce_acks0),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

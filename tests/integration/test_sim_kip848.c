@@ -18,14 +18,14 @@
 #define K_OFFSET_DELETE 47
 #define K_CGD           69
 
-#define E_NOT_COORDINATOR      16
-#define E_INCONSISTENT_PROTO   23
-#define E_INVALID_GROUP_ID     24
-#define E_UNKNOWN_MEMBER_ID    25
-#define E_UNSUPPORTED_VERSION  35
-#define E_NON_EMPTY_GROUP      68
-#define E_GROUP_ID_NOT_FOUND   69
-#define E_SUBSCRIBED_TO_TOPIC  86
+#define E_NOT_COORDINATOR     16
+#define E_INCONSISTENT_PROTO  23
+#define E_INVALID_GROUP_ID    24
+#define E_UNKNOWN_MEMBER_ID   25
+#define E_UNSUPPORTED_VERSION 35
+#define E_NON_EMPTY_GROUP     68
+#define E_GROUP_ID_NOT_FOUND  69
+#define E_SUBSCRIBED_TO_TOPIC 86
 
 static sim_cluster *sim;
 static char err[256];
@@ -39,7 +39,7 @@ static void must(int rc)
 static int setup(void **state)
 {
 	(void)state;
-	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "fixture"};
+	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "fixture" };
 	sim = sim_new(&o, err, sizeof err);
 	if (!sim || sim_start(sim) < 0)
 		fail_msg("sim: %s", err);
@@ -179,7 +179,7 @@ static void cgd(int node, int16_t v, const char *const *groups, int n, struct cg
 static void test_fixture_group_every_field(void **state)
 {
 	(void)state;
-	static const char *const ids[] = {"fx-kip848"};
+	static const char *const ids[] = { "fx-kip848" };
 	uint8_t first_id[16];
 	for (int16_t v = 0; v <= 1; v++) {
 		struct cgd_group g;
@@ -225,7 +225,7 @@ static void test_fixture_group_every_field(void **state)
 static void test_describe_errors(void **state)
 {
 	(void)state;
-	static const char *const ids[] = {"fx-stable", "no-such-group", ""};
+	static const char *const ids[] = { "fx-stable", "no-such-group", "" };
 	struct cgd_group g[3];
 	cgd(0, 1, ids, 2, g);
 	assert_int_equal(g[0].error, E_GROUP_ID_NOT_FOUND);
@@ -240,34 +240,38 @@ static void test_describe_errors(void **state)
 	assert_string_equal(g[2].id, "");
 	/* Off the coordinator. */
 	int coord = sim_coordinator(sim, "fx-kip848");
-	cgd(coord % sim_broker_count(sim) + 1, 0, (const char *const[]){"fx-kip848"}, 1, &g[0]);
+	cgd(coord % sim_broker_count(sim) + 1, 0, (const char *const[]){ "fx-kip848" }, 1, &g[0]);
 	assert_int_equal(g[0].error, E_NOT_COORDINATOR);
 	assert_true(g[0].message_null);
 	/* An injected coordinator error goes into the group's error field, once. */
 	must(sim_fault_errors(sim, 0, 15 /* COORDINATOR_NOT_AVAILABLE */, K_CGD, 0, 1, err, sizeof err));
-	cgd(0, 1, (const char *const[]){"fx-kip848"}, 1, &g[0]);
+	cgd(0, 1, (const char *const[]){ "fx-kip848" }, 1, &g[0]);
 	assert_int_equal(g[0].error, 15);
 	assert_int_equal(g[0].nmembers, 0);
-	cgd(0, 1, (const char *const[]){"fx-kip848"}, 1, &g[0]);
+	cgd(0, 1, (const char *const[]){ "fx-kip848" }, 1, &g[0]);
 	assert_int_equal(g[0].error, 0);
 	sim_fault_clear(sim);
 }
 
 /* ---- the control API ---- */
 
-static const int32_t part0[] = {0}, part2[] = {2};
+static const int32_t part0[] = { 0 }, part2[] = { 2 };
 
 static void add(const char *group, const char *member, const int32_t *parts, const char *regex, char *id_out)
 {
-	struct sim_member_assignment a = {"fx-orders", parts, 1};
-	struct sim_member_spec spec = {.member_id = member, .client_id = "cg-client", .group_instance_id = "inst-1",
-	                               .assignment = &a, .nassignment = 1, .topic_regex = regex};
+	struct sim_member_assignment a = { "fx-orders", parts, 1 };
+	struct sim_member_spec spec = { .member_id = member,
+					.client_id = "cg-client",
+					.group_instance_id = "inst-1",
+					.assignment = &a,
+					.nassignment = 1,
+					.topic_regex = regex };
 	char id[64];
 	must(sim_add_consumer_member(sim, group, &spec, id_out ? id_out : id, 64, err, sizeof err));
 }
 
 static void expect_epochs(const char *group, const char *state, int32_t epoch, int32_t assignment_epoch,
-                          const int32_t *member_epochs, int n)
+			  const int32_t *member_epochs, int n)
 {
 	struct cgd_group g;
 	cgd(0, 1, &group, 1, &g);
@@ -292,26 +296,26 @@ static void test_states_and_epochs(void **state)
 	assert_int_equal(strlen(gen), 22);
 	assert_int_equal(strspn(gen, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"), 22);
 	assert_string_equal(sim_group_type(sim, "cg-epochs"), "consumer");
-	expect_epochs("cg-epochs", "Stable", 1, 1, (const int32_t[]){1}, 1);
+	expect_epochs("cg-epochs", "Stable", 1, 1, (const int32_t[]){ 1 }, 1);
 	add("cg-epochs", "m2", part2, NULL, NULL);
-	expect_epochs("cg-epochs", "Stable", 2, 2, (const int32_t[]){2, 2}, 2);
+	expect_epochs("cg-epochs", "Stable", 2, 2, (const int32_t[]){ 2, 2 }, 2);
 
 	must(sim_set_group_state(sim, "cg-epochs", "Assigning", err, sizeof err));
-	expect_epochs("cg-epochs", "Assigning", 3, 2, (const int32_t[]){2, 2}, 2);
+	expect_epochs("cg-epochs", "Assigning", 3, 2, (const int32_t[]){ 2, 2 }, 2);
 	must(sim_set_group_state(sim, "cg-epochs", "reconciling", err, sizeof err));
-	expect_epochs("cg-epochs", "Reconciling", 4, 4, (const int32_t[]){2, 2}, 2);
+	expect_epochs("cg-epochs", "Reconciling", 4, 4, (const int32_t[]){ 2, 2 }, 2);
 	must(sim_set_group_state(sim, "cg-epochs", "Stable", err, sizeof err));
-	expect_epochs("cg-epochs", "Stable", 4, 4, (const int32_t[]){4, 4}, 2);
+	expect_epochs("cg-epochs", "Stable", 4, 4, (const int32_t[]){ 4, 4 }, 2);
 
 	struct cgd_group g;
-	cgd(0, 0, (const char *const[]){"cg-epochs"}, 1, &g);
+	cgd(0, 0, (const char *const[]){ "cg-epochs" }, 1, &g);
 	assert_string_equal(g.m[0].regex, "fx-.*");
 	assert_string_equal(g.m[0].instance, "inst-1");
 	assert_true(g.m[0].rack_null);
 	assert_int_equal(g.m[0].nsubs, 1); /* no topics given: subscribed to the assigned one */
 
 	must(sim_remove_member(sim, "cg-epochs", gen, err, sizeof err));
-	expect_epochs("cg-epochs", "Stable", 5, 5, (const int32_t[]){5}, 1);
+	expect_epochs("cg-epochs", "Stable", 5, 5, (const int32_t[]){ 5 }, 1);
 	must(sim_remove_member(sim, "cg-epochs", "m2", err, sizeof err));
 	expect_epochs("cg-epochs", "Empty", 6, 6, NULL, 0);
 	assert_int_equal(sim_set_group_state(sim, "cg-epochs", "Assigning", err, sizeof err), -1);
@@ -330,7 +334,7 @@ static void test_types_do_not_mix(void **state)
 	assert_int_equal(sim_group_info(sim, "fx-kip848", st, sizeof st), 1);
 	assert_string_equal(st, "Stable");
 
-	struct sim_member_spec spec = {.member_id = "x", .client_id = "x"};
+	struct sim_member_spec spec = { .member_id = "x", .client_id = "x" };
 	char id[64];
 	assert_int_equal(sim_add_consumer_member(sim, "fx-empty", &spec, id, sizeof id, err, sizeof err), -1);
 	assert_non_null(strstr(err, "classic group"));
@@ -350,13 +354,13 @@ static void test_types_do_not_mix(void **state)
 static void test_unknown_topic_dropped(void **state)
 {
 	(void)state;
-	static const int32_t p[] = {0};
-	struct sim_member_assignment a[2] = {{"gone-topic", p, 1}, {"fx-audit", p, 1}};
-	struct sim_member_spec spec = {.member_id = "m", .client_id = "c", .assignment = a, .nassignment = 2};
+	static const int32_t p[] = { 0 };
+	struct sim_member_assignment a[2] = { { "gone-topic", p, 1 }, { "fx-audit", p, 1 } };
+	struct sim_member_spec spec = { .member_id = "m", .client_id = "c", .assignment = a, .nassignment = 2 };
 	char id[64];
 	must(sim_add_consumer_member(sim, "cg-gone", &spec, id, sizeof id, err, sizeof err));
 	struct cgd_group g;
-	cgd(0, 0, (const char *const[]){"cg-gone"}, 1, &g);
+	cgd(0, 0, (const char *const[]){ "cg-gone" }, 1, &g);
 	assert_int_equal(g.m[0].nassigned, 1);
 	assert_string_equal(g.m[0].assigned[0].topic, "fx-audit");
 	assert_int_equal(g.m[0].nsubs, 2);
@@ -367,7 +371,7 @@ static void test_unknown_topic_dropped(void **state)
 
 /* OffsetCommit (v2–v7) of fx-orders/partition; returns the partition's error. */
 static int16_t commit(const char *group, int16_t v, int32_t generation, const char *member, int32_t partition,
-                      int64_t offset)
+		      int64_t offset)
 {
 	struct raw_conn c = to_coordinator(group);
 	struct wire_buf b, body;
@@ -550,14 +554,14 @@ static void test_classic_join(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_fixture_group_every_field),
-	    cmocka_unit_test(test_describe_errors),
-	    cmocka_unit_test(test_states_and_epochs),
-	    cmocka_unit_test(test_types_do_not_mix),
-	    cmocka_unit_test(test_unknown_topic_dropped),
-	    cmocka_unit_test(test_commits),
-	    cmocka_unit_test(test_offset_delete),
-	    cmocka_unit_test(test_classic_join),
+		cmocka_unit_test(test_fixture_group_every_field),
+		cmocka_unit_test(test_describe_errors),
+		cmocka_unit_test(test_states_and_epochs),
+		cmocka_unit_test(test_types_do_not_mix),
+		cmocka_unit_test(test_unknown_topic_dropped),
+		cmocka_unit_test(test_commits),
+		cmocka_unit_test(test_offset_delete),
+		cmocka_unit_test(test_classic_join),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

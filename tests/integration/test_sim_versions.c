@@ -1,6 +1,6 @@
 /* test_sim_versions.c — which API versions the simulated cluster serves, as Kafka 4.x (the default), as
- * Kafka 3.9 (--kafka-version 3.9) and as 3.6 (before KIP-848), byte by byte: the ApiVersions ranges (Produce listed from v0 in
- * 4.x, KAFKA-18659), the versions KIP-896 removed closing the connection like any unserved version,
+ * Kafka 3.9 (--kafka-version 3.9) and as 3.6 (before KIP-848), byte by byte: the ApiVersions ranges (Produce listed
+ * from v0 in 4.x, KAFKA-18659), the versions KIP-896 removed closing the connection like any unserved version,
  * DescribeGroups v0–v6 on a classic, a consumer-protocol and an unknown group, and ListGroups v0–v5
  * with the states and types filters over both group types. */
 #include <setjmp.h>
@@ -29,8 +29,9 @@ static char err[256];
 
 static sim_cluster *fixture_version(int kafka_major, int kafka_minor)
 {
-	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "fixture", .kafka_major = kafka_major,
-	                        .kafka_minor = kafka_minor};
+	struct sim_options o = {
+		.brokers = 3, .port = 0, .scenario = "fixture", .kafka_major = kafka_major, .kafka_minor = kafka_minor
+	};
 	sim_cluster *c = sim_new(&o, err, sizeof err);
 	if (!c || sim_start(c) < 0)
 		fail_msg("sim: %s", err);
@@ -47,9 +48,9 @@ static int setup(void **state)
 	(void)state;
 	sim = fixture(0);
 	/* Two more consumer-protocol groups, in the states only they have. */
-	static const int32_t p0[] = {0};
-	struct sim_member_assignment a = {"fx-orders", p0, 1};
-	struct sim_member_spec spec = {.member_id = "v-m", .client_id = "v-c", .assignment = &a, .nassignment = 1};
+	static const int32_t p0[] = { 0 };
+	struct sim_member_assignment a = { "fx-orders", p0, 1 };
+	struct sim_member_spec spec = { .member_id = "v-m", .client_id = "v-c", .assignment = &a, .nassignment = 1 };
 	char id[64];
 	if (sim_add_consumer_member(sim, "cg-assigning", &spec, id, sizeof id, err, sizeof err) < 0 ||
 	    sim_add_consumer_member(sim, "cg-reconciling", &spec, id, sizeof id, err, sizeof err) < 0 ||
@@ -95,7 +96,7 @@ static void api_versions(sim_cluster *c, struct range out[100])
 		int16_t key = wire_i16(&rd), min = wire_i16(&rd), max = wire_i16(&rd);
 		wire_tags_skip(&rd, true);
 		assert_true(key >= 0 && key < 100);
-		out[key] = (struct range){min, max, true};
+		out[key] = (struct range){ min, max, true };
 	}
 	(void)wire_i32(&rd);
 	wire_tags_skip(&rd, true);
@@ -107,7 +108,7 @@ static void expect_range(const struct range *r, int key, int min, int max)
 {
 	if (!r[key].listed || r[key].min != min || r[key].max != max)
 		fail_msg("api key %d: listed %d, v%d-%d; want v%d-%d", key, r[key].listed, r[key].min, r[key].max, min,
-		         max);
+			 max);
 }
 
 /* A well-formed request body of the old versions KIP-896 removed (and a few too-new ones), so that a
@@ -210,8 +211,8 @@ static void expect_answered(sim_cluster *c, int16_t key, int16_t ver, bool answe
 
 /* The versions Kafka 4.0 removed (KIP-896) among those the sim implements. */
 static const int16_t removed[][2] = {
-    {K_PRODUCE, 0},      {K_PRODUCE, 2},       {K_OFFSET_COMMIT, 0}, {K_OFFSET_COMMIT, 1},
-    {K_OFFSET_FETCH, 0}, {K_CREATE_TOPICS, 0}, {K_CREATE_TOPICS, 1}, {K_DESCRIBE_CONFIGS, 0},
+	{ K_PRODUCE, 0 },      { K_PRODUCE, 2 },       { K_OFFSET_COMMIT, 0 }, { K_OFFSET_COMMIT, 1 },
+	{ K_OFFSET_FETCH, 0 }, { K_CREATE_TOPICS, 0 }, { K_CREATE_TOPICS, 1 }, { K_DESCRIBE_CONFIGS, 0 },
 };
 
 static void test_kafka4_ranges(void **state)
@@ -235,13 +236,14 @@ static void test_kafka4_ranges(void **state)
 	for (size_t i = 0; i < sizeof removed / sizeof removed[0]; i++)
 		expect_answered(sim, removed[i][0], removed[i][1], false);
 	static const int16_t refused[][2] = {
-	    {K_FETCH, 3}, {K_LIST_OFFSETS, 0}, {K_DESCRIBE_GROUPS, 7}, {K_LIST_GROUPS, 6}, {K_CGD, 2}, {999, 0},
+		{ K_FETCH, 3 },       { K_LIST_OFFSETS, 0 }, { K_DESCRIBE_GROUPS, 7 },
+		{ K_LIST_GROUPS, 6 }, { K_CGD, 2 },          { 999, 0 },
 	};
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
 		expect_answered(sim, refused[i][0], refused[i][1], false);
 	static const int16_t oldest[][2] = {
-	    {K_PRODUCE, 3},       {K_FETCH, 4},        {K_LIST_OFFSETS, 1}, {K_OFFSET_COMMIT, 2},
-	    {K_OFFSET_FETCH, 1},  {K_CREATE_TOPICS, 2}, {K_DESCRIBE_CONFIGS, 1}, {K_CGD, 0},
+		{ K_PRODUCE, 3 },      { K_FETCH, 4 },         { K_LIST_OFFSETS, 1 },     { K_OFFSET_COMMIT, 2 },
+		{ K_OFFSET_FETCH, 1 }, { K_CREATE_TOPICS, 2 }, { K_DESCRIBE_CONFIGS, 1 }, { K_CGD, 0 },
 	};
 	for (size_t i = 0; i < sizeof oldest / sizeof oldest[0]; i++)
 		expect_answered(sim, oldest[i][0], oldest[i][1], true);
@@ -309,7 +311,7 @@ static void test_kafka36_ranges(void **state)
 		expect_answered(old, removed[i][0], removed[i][1], true);
 	sim_free(old);
 	/* and only 3.9 and 3.6 among the 3.x */
-	struct sim_options o = {.brokers = 1, .scenario = "fixture", .kafka_major = 3, .kafka_minor = 7};
+	struct sim_options o = { .brokers = 1, .scenario = "fixture", .kafka_major = 3, .kafka_minor = 7 };
 	assert_null(sim_new(&o, err, sizeof err));
 }
 
@@ -359,10 +361,10 @@ static void describe(const char *group, int16_t v, struct described *d)
 		raw_str(&rd, flex, d->member[i], sizeof d->member[i]);
 		if (v >= 4)
 			(void)wire_str(&rd, flex); /* group_instance_id */
-		(void)wire_str(&rd, flex);   /* client_id */
-		(void)wire_str(&rd, flex);   /* client_host */
-		(void)wire_bytes(&rd, flex); /* metadata */
-		(void)wire_bytes(&rd, flex); /* assignment */
+		(void)wire_str(&rd, flex);         /* client_id */
+		(void)wire_str(&rd, flex);         /* client_host */
+		(void)wire_bytes(&rd, flex);       /* metadata */
+		(void)wire_bytes(&rd, flex);       /* assignment */
 		wire_tags_skip(&rd, flex);
 	}
 	if (v >= 3)
@@ -433,7 +435,7 @@ static int list_groups(int16_t v, const char *states, const char *types, struct 
 		struct wire_buf b, body;
 		struct wire_rd rd;
 		wire_buf_init(&b);
-		const char *filters[2] = {states, types};
+		const char *filters[2] = { states, types };
 		for (int f = 0; f < (v >= 5 ? 2 : v >= 4 ? 1 : 0); f++) {
 			char copy[128];
 			snprintf(copy, sizeof copy, "%s", filters[f]);
@@ -493,7 +495,8 @@ static void test_list_groups_every_version(void **state)
 	struct listed l[16];
 	for (int16_t v = 0; v <= 5; v++) {
 		int n = list_groups(v, "", "", l, 16);
-		assert_string_equal(ids(l, n), "cg-assigning cg-reconciling fx-empty fx-kip848 fx-rebalancing fx-stable");
+		assert_string_equal(ids(l, n),
+				    "cg-assigning cg-reconciling fx-empty fx-kip848 fx-rebalancing fx-stable");
 		assert_string_equal(l[0].protocol_type, "consumer");
 		assert_string_equal(l[2].protocol_type, "");
 		assert_string_equal(l[3].protocol_type, "consumer");
@@ -537,12 +540,12 @@ static void test_list_groups_filters(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_kafka4_ranges),
-	    cmocka_unit_test(test_kafka39_ranges),
-	    cmocka_unit_test(test_kafka36_ranges),
-	    cmocka_unit_test(test_describe_groups_every_version),
-	    cmocka_unit_test(test_list_groups_every_version),
-	    cmocka_unit_test(test_list_groups_filters),
+		cmocka_unit_test(test_kafka4_ranges),
+		cmocka_unit_test(test_kafka39_ranges),
+		cmocka_unit_test(test_kafka36_ranges),
+		cmocka_unit_test(test_describe_groups_every_version),
+		cmocka_unit_test(test_list_groups_every_version),
+		cmocka_unit_test(test_list_groups_filters),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

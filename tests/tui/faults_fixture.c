@@ -12,7 +12,7 @@
 int main(void)
 {
 	char err[256];
-	struct sim_options o = {.brokers = 3, .port = 0, .scenario = "empty"};
+	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "empty" };
 	sim_cluster *sim = sim_new(&o, err, sizeof err);
 	if (!sim || hostile_build(sim, err, sizeof err) != 0 || sim_create_topic(sim, "plain2", 4, err, sizeof err)) {
 		fprintf(stderr, "faults_fixture: %s\n", err);

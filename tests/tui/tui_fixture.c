@@ -36,8 +36,8 @@
 static int add_member(sim_cluster *sim, const char *group, const char *client, const char *host, const char *topic,
 		      const int32_t *parts, int n, char *err, size_t errlen)
 {
-	struct sim_member_assignment a = {topic, parts, n};
-	struct sim_member_spec spec = {.client_id = client, .client_host = host, .assignment = &a, .nassignment = 1};
+	struct sim_member_assignment a = { topic, parts, n };
+	struct sim_member_spec spec = { .client_id = client, .client_host = host, .assignment = &a, .nassignment = 1 };
 	char id[256];
 	return sim_add_member(sim, group, &spec, id, sizeof id, err, errlen);
 }
@@ -45,7 +45,7 @@ static int add_member(sim_cluster *sim, const char *group, const char *client, c
 int main(void)
 {
 	char err[512] = "";
-	struct sim_options so = {.brokers = 1, .port = 0, .scenario = "empty"};
+	struct sim_options so = { .brokers = 1, .port = 0, .scenario = "empty" };
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
@@ -69,7 +69,7 @@ int main(void)
 		CHECK(sim_append(sim, "payments", p, 500, now - 500 * 1000, 1000, err, sizeof err));
 	CHECK(sim_append(sim, "audit", 0, 100, now - 100 * 1000, 1000, err, sizeof err));
 
-	const int32_t p01[] = {0, 1}, p23[] = {2, 3}, p0[] = {0};
+	const int32_t p01[] = { 0, 1 }, p23[] = { 2, 3 }, p0[] = { 0 };
 	CHECK(add_member(sim, "billing", "billing-1", "/10.0.0.1", "orders", p01, 2, err, sizeof err));
 	CHECK(add_member(sim, "billing", "billing-2", "/10.0.0.2", "orders", p23, 2, err, sizeof err));
 	CHECK(add_member(sim, "shipping", "shipper", "/10.0.0.3", "payments", p01, 2, err, sizeof err));

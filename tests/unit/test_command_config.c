@@ -29,9 +29,9 @@ static void properties_format(void **state)
 		 "a=1\n"
 		 "b : 2\n"
 		 "c 3\n"
-		 "d\t=\t4 \n"          /* trailing blank kept in the value */
-		 "e\n"                 /* a key with an empty value */
-		 "f==5\n"              /* only the first '=' separates */
+		 "d\t=\t4 \n" /* trailing blank kept in the value */
+		 "e\n"        /* a key with an empty value */
+		 "f==5\n"     /* only the first '=' separates */
 		 "g = x=y:z\n"
 		 "  h=leading blanks of the line dropped\n",
 		 &p);
@@ -172,18 +172,19 @@ static void mapping_to_librdkafka(void **state)
 	(void)state;
 	struct rdprops r;
 	char err[512];
-	assert_int_equal(map_text("bootstrap.servers=h:9093\n"
-				  "security.protocol=SASL_SSL\n"
-				  "sasl.mechanism=SCRAM-SHA-512\n"
-				  "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required \\\n"
-				  "    username=\"lagtop\" password=\"s3cret\";\n"
-				  "ssl.truststore.type=PEM\n"
-				  "ssl.truststore.location=/etc/ca.pem\n"
-				  "ssl.endpoint.identification.algorithm=\n"
-				  "client.id=ops\n"
-				  "request.timeout.ms=7000\n",
-				  &r, err, sizeof err),
-			 0);
+	assert_int_equal(
+		map_text("bootstrap.servers=h:9093\n"
+			 "security.protocol=SASL_SSL\n"
+			 "sasl.mechanism=SCRAM-SHA-512\n"
+			 "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required \\\n"
+			 "    username=\"lagtop\" password=\"s3cret\";\n"
+			 "ssl.truststore.type=PEM\n"
+			 "ssl.truststore.location=/etc/ca.pem\n"
+			 "ssl.endpoint.identification.algorithm=\n"
+			 "client.id=ops\n"
+			 "request.timeout.ms=7000\n",
+			 &r, err, sizeof err),
+		0);
 	assert_string_equal(rd_get(&r, "bootstrap.servers"), "h:9093");
 	assert_string_equal(rd_get(&r, "security.protocol"), "SASL_SSL");
 	assert_string_equal(rd_get(&r, "sasl.mechanisms"), "SCRAM-SHA-512");
@@ -198,7 +199,9 @@ static void mapping_to_librdkafka(void **state)
 
 	/* mutual TLS: a PKCS12 keystore, or one PEM file with certificate and key */
 	assert_int_equal(map_text("ssl.keystore.type=PKCS12\nssl.keystore.location=/k.p12\nssl.keystore.password=pw\n"
-				  "ssl.key.password=kp\n", &r, err, sizeof err), 0);
+				  "ssl.key.password=kp\n",
+				  &r, err, sizeof err),
+			 0);
 	assert_string_equal(rd_get(&r, "ssl.keystore.location"), "/k.p12");
 	assert_string_equal(rd_get(&r, "ssl.keystore.password"), "pw");
 	assert_string_equal(rd_get(&r, "ssl.key.password"), "kp");
@@ -208,7 +211,9 @@ static void mapping_to_librdkafka(void **state)
 	assert_string_equal(rd_get(&r, "ssl.key.location"), "/both.pem");
 	rdprops_free(&r);
 	assert_int_equal(map_text("sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
-				  "username=u password=p;\n", &r, err, sizeof err), 0);
+				  "username=u password=p;\n",
+				  &r, err, sizeof err),
+			 0);
 	assert_string_equal(rd_get(&r, "sasl.username"), "u");
 	rdprops_free(&r);
 
@@ -217,7 +222,8 @@ static void mapping_to_librdkafka(void **state)
 		const char *needle;
 	} bad[] = {
 		{ "client.id=1\nssl.truststore.location=/t.jks\n",
-		  "ssl.truststore.location (line 2): a JKS truststore has no librdkafka equivalent; give the CA certificate "
+		  "ssl.truststore.location (line 2): a JKS truststore has no librdkafka equivalent; give the CA "
+		  "certificate "
 		  "as a PEM file" },
 		{ "ssl.truststore.type=PKCS12\nssl.truststore.location=/t.p12\n", "a PKCS12 truststore" },
 		{ "ssl.truststore.type=PEM\nssl.truststore.location=/ca\nssl.truststore.password=x\n",
@@ -234,8 +240,9 @@ static void mapping_to_librdkafka(void **state)
 		{ "sasl.jaas.config=x.ScramLoginModule required username=\"u\";\n", "needs username" },
 		{ "sasl.jaas.config=x.ScramLoginModule required password=\"hunter2\n", "closed" },
 		{ "ssl.endpoint.identification.algorithm=ldap\n", "expected https or nothing" },
-		{ "default.api.timeout.ms=1\n", "default.api.timeout.ms (line 1): no librdkafka equivalent; use lagtop's "
-						"--timeout" },
+		{ "default.api.timeout.ms=1\n",
+		  "default.api.timeout.ms (line 1): no librdkafka equivalent; use lagtop's "
+		  "--timeout" },
 		{ "fetch.max.bytes=1\n", "fetch.max.bytes (line 1): no librdkafka equivalent known to lagtop" },
 		{ "x\x1b[2J=1\n", "x\\x1b[2J (line 1)" }, /* a key from the file is shown terminal-safe */
 		{ "a=\\u00zz\n", "line 1: malformed" },
@@ -276,10 +283,8 @@ static void load_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(properties_format),
-		cmocka_unit_test(properties_malformed),
-		cmocka_unit_test(jaas_entries),
-		cmocka_unit_test(mapping_to_librdkafka),
+		cmocka_unit_test(properties_format), cmocka_unit_test(properties_malformed),
+		cmocka_unit_test(jaas_entries),      cmocka_unit_test(mapping_to_librdkafka),
 		cmocka_unit_test(load_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -372,14 +372,23 @@ static const struct pair {
 	const uint8_t *v;
 	size_t vlen;
 } pairs[] = {
-#define P(k, v) { k, FX_LEN(k), v, FX_LEN(v) }
-	P(fx_offset_key_v0, fx_offset_value_v0),  P(fx_offset_key_v1, fx_offset_value_v1),
-	P(fx_offset_key_v1, fx_offset_value_v2),  P(fx_offset_key_v1, fx_offset_value_v3),
+#define P(k, v)                                                                                                        \
+	{                                                                                                              \
+		k, FX_LEN(k), v, FX_LEN(v)                                                                             \
+	}
+	P(fx_offset_key_v0, fx_offset_value_v0),
+	P(fx_offset_key_v1, fx_offset_value_v1),
+	P(fx_offset_key_v1, fx_offset_value_v2),
+	P(fx_offset_key_v1, fx_offset_value_v3),
 	P(fx_offset_key_v1, fx_offset_value_v3_noepoch),
-	P(fx_offset_key_v1, fx_offset_value_v4_kafka44), P(fx_offset_key_v1, fx_offset_value_v4_meta),
-	P(fx_group_key, fx_group_value_v0),       P(fx_group_key, fx_group_value_v1),
-	P(fx_group_key, fx_group_value_v2),       P(fx_group_key, fx_group_value_v3),
-	P(fx_group_key, fx_group_value_v3_empty), P(fx_group_key, fx_group_value_v3_dynamic),
+	P(fx_offset_key_v1, fx_offset_value_v4_kafka44),
+	P(fx_offset_key_v1, fx_offset_value_v4_meta),
+	P(fx_group_key, fx_group_value_v0),
+	P(fx_group_key, fx_group_value_v1),
+	P(fx_group_key, fx_group_value_v2),
+	P(fx_group_key, fx_group_value_v3),
+	P(fx_group_key, fx_group_value_v3_empty),
+	P(fx_group_key, fx_group_value_v3_dynamic),
 #undef P
 };
 
@@ -524,7 +533,7 @@ static void subscription_topics(void **state)
 		0x00, 0x00,             /* version 0 */
 		0x00, 0x00, 0x00, 0x02, /* topics: 2 */
 		0x00, 0x01, 'a',        /*   "a" */
-		0x00, 0x02, 'b', 'c',   /*   "bc" */
+		0x00, 0x02, 'b',  'c',  /*   "bc" */
 		0xff, 0xff, 0xff, 0xff, /* userData null */
 	};
 	/* v1: topics ["t"], userData (0 bytes), ownedPartitions [{"t", [0]}] */

@@ -155,19 +155,25 @@ static void round_trip_every_fixture(void **state)
 		size_t vlen;
 	} fx[] = {
 #define P(k, v) { k, FX_LEN(k), v, FX_LEN(v) }
-		P(fx_offset_key_v0, fx_offset_value_v0),  P(fx_offset_key_v1, fx_offset_value_v1),
-		P(fx_offset_key_v1, fx_offset_value_v2),  P(fx_offset_key_v1, fx_offset_value_v3),
+		P(fx_offset_key_v0, fx_offset_value_v0),
+		P(fx_offset_key_v1, fx_offset_value_v1),
+		P(fx_offset_key_v1, fx_offset_value_v2),
+		P(fx_offset_key_v1, fx_offset_value_v3),
 		P(fx_offset_key_v1, fx_offset_value_v3_noepoch),
-		P(fx_group_key, fx_group_value_v0),       P(fx_group_key, fx_group_value_v1),
-		P(fx_group_key, fx_group_value_v2),       P(fx_group_key, fx_group_value_v3),
-		P(fx_group_key, fx_group_value_v3_empty), P(fx_group_key, fx_group_value_v3_dynamic),
+		P(fx_group_key, fx_group_value_v0),
+		P(fx_group_key, fx_group_value_v1),
+		P(fx_group_key, fx_group_value_v2),
+		P(fx_group_key, fx_group_value_v3),
+		P(fx_group_key, fx_group_value_v3_empty),
+		P(fx_group_key, fx_group_value_v3_dynamic),
 		{ fx_offset_key_v0, FX_LEN(fx_offset_key_v0), NULL, 0 },
 		{ fx_group_key, FX_LEN(fx_group_key), NULL, 0 },
 #undef P
 	};
 	for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
 		lt_commit_record r;
-		assert_int_equal(commit_record_decode(fx[i].k, fx[i].klen, fx[i].v, fx[i].vlen, &r, err, sizeof err), 0);
+		assert_int_equal(commit_record_decode(fx[i].k, fx[i].klen, fx[i].v, fx[i].vlen, &r, err, sizeof err),
+				 0);
 		lt_bytes k = { 0 }, v = { 0 };
 		int is_null;
 		assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
@@ -234,7 +240,9 @@ static void group_partition_like_java(void **state)
 	assert_int_equal(commit_group_hash("polygenelubricants"), INT32_MIN);
 	assert_int_equal(commit_partition_for_group("polygenelubricants", 50), 0);
 	/* non-ASCII: u-umlaut is one UTF-16 unit, an emoji is a surrogate pair */
-	assert_int_equal(commit_group_hash("gr\xc3\xbc" "ppe"), -1233264812);
+	assert_int_equal(commit_group_hash("gr\xc3\xbc"
+					   "ppe"),
+			 -1233264812);
 	assert_int_equal(commit_group_hash("g\xf0\x9f\x98\x80"), 1871882);
 	assert_int_equal(commit_partition_for_group("g\xf0\x9f\x98\x80", 50), 32);
 	/* malformed UTF-8 decodes to U+FFFD per maximal invalid subpart, as Java does */

@@ -21,7 +21,7 @@
 #include "commitlog_fixtures.h"
 
 #define WAIT_MS 20000
-#define T0 1700000000000LL
+#define T0      1700000000000LL
 
 typedef struct {
 	rd_kafka_t *prod; /* owns the mock cluster */
@@ -33,7 +33,8 @@ static void mock_start(mock *m, bool with_topic)
 {
 	char errstr[256];
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	assert_int_equal(rd_kafka_conf_set(conf, "test.mock.num.brokers", "1", errstr, sizeof errstr), RD_KAFKA_CONF_OK);
+	assert_int_equal(rd_kafka_conf_set(conf, "test.mock.num.brokers", "1", errstr, sizeof errstr),
+			 RD_KAFKA_CONF_OK);
 	assert_int_equal(rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof errstr), RD_KAFKA_CONF_OK);
 	m->prod = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
 	assert_non_null(m->prod);
@@ -51,10 +52,10 @@ static void mock_stop(mock *m)
 
 static void produce_raw(mock *m, int32_t partition, const void *k, size_t kl, const void *v, size_t vl)
 {
-	rd_kafka_resp_err_t e = rd_kafka_producev(m->prod, RD_KAFKA_V_TOPIC(LT_OFFSETS_TOPIC),
-						  RD_KAFKA_V_PARTITION(partition), RD_KAFKA_V_KEY((void *)k, kl),
-						  RD_KAFKA_V_VALUE((void *)v, vl), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-						  RD_KAFKA_V_END);
+	rd_kafka_resp_err_t e =
+		rd_kafka_producev(m->prod, RD_KAFKA_V_TOPIC(LT_OFFSETS_TOPIC), RD_KAFKA_V_PARTITION(partition),
+				  RD_KAFKA_V_KEY((void *)k, kl), RD_KAFKA_V_VALUE((void *)v, vl),
+				  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
 	assert_int_equal(e, 0);
 }
 
@@ -75,9 +76,17 @@ static void produce_commit(mock *m, const char *group, const char *topic, int32_
 	char g[64], t[64], meta[1] = "";
 	snprintf(g, sizeof g, "%s", group);
 	snprintf(t, sizeof t, "%s", topic);
-	lt_commit_record r = { .type = LT_CR_OFFSET_COMMIT, .key_version = 1, .value_version = 3, .group = g,
-			       .topic = t, .partition = p, .offset = off, .leader_epoch = -1, .metadata = meta,
-			       .commit_ms = ts, .expire_ms = -1 };
+	lt_commit_record r = { .type = LT_CR_OFFSET_COMMIT,
+			       .key_version = 1,
+			       .value_version = 3,
+			       .group = g,
+			       .topic = t,
+			       .partition = p,
+			       .offset = off,
+			       .leader_epoch = -1,
+			       .metadata = meta,
+			       .commit_ms = ts,
+			       .expire_ms = -1 };
 	produce(m, &r);
 }
 
@@ -134,7 +143,8 @@ static void reads_history_then_follows(void **state)
 	produce_commit(&m, "other", "x", 5, 7, T0);
 	/* the hand-built fixtures: a v0 commit of g1/t/3 and g1 going Empty */
 	int32_t pg1 = commit_partition_for_group("g1", 50);
-	produce_raw(&m, pg1, fx_offset_key_v0, FX_LEN(fx_offset_key_v0), fx_offset_value_v0, FX_LEN(fx_offset_value_v0));
+	produce_raw(&m, pg1, fx_offset_key_v0, FX_LEN(fx_offset_key_v0), fx_offset_value_v0,
+		    FX_LEN(fx_offset_value_v0));
 	produce_raw(&m, pg1, fx_group_key, FX_LEN(fx_group_key), fx_group_value_v3_empty,
 		    FX_LEN(fx_group_value_v3_empty));
 	/* a KIP-848 record, an unknown value version, a truncated value: counted, skipped */

@@ -37,9 +37,9 @@ static void commit_record_as_kafka_writes_it(void **state)
 	struct sim_group *g = sim_group_get_or_create(st, "my-group");
 	sim_group_commit(g, "orders", 6, 4, 1234, 9, "m", 1, 1700000000123LL);
 	struct sim_offsets_record o;
-	assert_int_equal(sim_offsets_commit_record(g, "orders", 4, sim_group_committed(g, "orders", 6, 4), &o, err,
-						   sizeof err),
-			 0);
+	assert_int_equal(
+		sim_offsets_commit_record(g, "orders", 4, sim_group_committed(g, "orders", 6, 4), &o, err, sizeof err),
+		0);
 	assert_int_equal(o.partition, 12); /* Utils.abs("my-group".hashCode()) % 50 */
 	assert_false(o.value_null);
 	assert_int_equal(o.key.data[1], 1);   /* key version 1 */
@@ -60,9 +60,9 @@ static void commit_record_as_kafka_writes_it(void **state)
 
 	/* no metadata: an empty string, as Kafka stores it */
 	sim_group_commit(g, "orders", 6, 5, 1, -1, NULL, 0, 5);
-	assert_int_equal(sim_offsets_commit_record(g, "orders", 5, sim_group_committed(g, "orders", 6, 5), &o, err,
-						   sizeof err),
-			 0);
+	assert_int_equal(
+		sim_offsets_commit_record(g, "orders", 5, sim_group_committed(g, "orders", 6, 5), &o, err, sizeof err),
+		0);
 	decode(&o, &r);
 	assert_string_equal(r.metadata, "");
 	assert_int_equal(r.leader_epoch, -1);

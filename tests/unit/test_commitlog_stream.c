@@ -11,11 +11,11 @@
 #include "commitlog/stream.h"
 #include "commitlog_fixtures.h"
 
-#define SEC 1000LL
-#define MIN (60 * SEC)
+#define SEC  1000LL
+#define MIN  (60 * SEC)
 #define HOUR (60 * MIN)
-#define DAY (24 * HOUR)
-#define T0 1700000000000LL
+#define DAY  (24 * HOUR)
+#define T0   1700000000000LL
 
 static char err[256];
 
@@ -84,9 +84,14 @@ static void tombstone_at(lt_commit_stream *s, const char *g, const char *t, int3
 	snprintf(gb, sizeof gb, "%s", g);
 	snprintf(tb, sizeof tb, "%s", t);
 	lt_commit_record r = {
-		.type = LT_CR_OFFSET_DELETE, .key_version = 1, .value_version = -1, .group = gb, .topic = tb, .partition = p,
+		.type = LT_CR_OFFSET_DELETE,
+		.key_version = 1,
+		.value_version = -1,
+		.group = gb,
+		.topic = tb,
+		.partition = p,
 	};
-	lt_bytes k = {0}, v = {0};
+	lt_bytes k = { 0 }, v = { 0 };
 	int is_null = 0;
 	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
 	assert_true(is_null);
@@ -384,7 +389,7 @@ static void tombstone_at_forecast_is_expiry(void **state)
 	assert_int_equal(e.expired_ms, T0 + 10 * SEC + MIN + 2 * SEC);
 	assert_int_equal(e.last_commit_ms, T0);
 	tombstone_at(s, "e", "t", 1, T0 + 10 * SEC + MIN); /* exactly at the forecast: Kafka's ">=" */
-	tombstone(s, "e", NULL, 0);                          /* Kafka deletes the group left without offsets */
+	tombstone(s, "e", NULL, 0);                        /* Kafka deletes the group left without offsets */
 	assert_int_equal(commit_stream_group_stats(s, "e", T0 + 2 * MIN, &gs), 0);
 	assert_int_equal(gs.n_partitions, 0);
 	assert_int_equal(gs.n_expired, 2);
@@ -429,9 +434,9 @@ static void tombstone_waits_for_the_retention(void **state)
 	commit(s, "g", "t", 0, 1, T0);
 	commit(s, "g", "t", 1, 1, T0);
 	commit(s, "h", "t", 0, 1, T0);
-	tombstone_at(s, "g", "t", 0, T0 + 2 * MIN);    /* after the 1-minute forecast: expired */
-	tombstone_at(s, "g", "t", 1, T0 + 30 * SEC);   /* before it: deleted */
-	tombstone_at(s, "h", "t", 0, T0 + 30 * SEC);   /* deleted, and the group with it */
+	tombstone_at(s, "g", "t", 0, T0 + 2 * MIN);                      /* after the 1-minute forecast: expired */
+	tombstone_at(s, "g", "t", 1, T0 + 30 * SEC);                     /* before it: deleted */
+	tombstone_at(s, "h", "t", 0, T0 + 30 * SEC);                     /* deleted, and the group with it */
 	assert_int_equal(commit_stream_expired(s, "g", "t", 0, &e), -1); /* undecided: not shown yet */
 	assert_int_equal(commit_stream_n_groups(s), 2);
 	commit_stream_set_retention(s, MIN);
@@ -449,7 +454,7 @@ static void feed_counts_everything(void **state)
 	(void)state;
 	lt_commit_stream *s = stream(0);
 	static const uint8_t k7[] = { 0x00, 0x07, 0x00, 0x02, 'g', '1' }; /* a KIP-848 target assignment key */
-	static const uint8_t v5[] = { 0x00, 0x05, 0x00 }; /* a value version not handled */
+	static const uint8_t v5[] = { 0x00, 0x05, 0x00 };                 /* a value version not handled */
 	struct {
 		const uint8_t *k;
 		size_t kl;
@@ -461,13 +466,13 @@ static void feed_counts_everything(void **state)
 		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), fx_offset_value_v2, FX_LEN(fx_offset_value_v2), 0 },
 		{ fx_group_key, FX_LEN(fx_group_key), fx_group_value_v2, FX_LEN(fx_group_value_v2), 0 },
 		{ fx_group_key, FX_LEN(fx_group_key), fx_group_value_v3_empty, FX_LEN(fx_group_value_v3_empty), 0 },
-		{ k7, sizeof k7, v5, sizeof v5, 0 },                                   /* unknown key */
-		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v5, sizeof v5, 0 },      /* unknown value */
-		{ fx_group_key, FX_LEN(fx_group_key), v5, sizeof v5, 0 },              /* unknown value */
+		{ k7, sizeof k7, v5, sizeof v5, 0 },                                       /* unknown key */
+		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), v5, sizeof v5, 0 },          /* unknown value */
+		{ fx_group_key, FX_LEN(fx_group_key), v5, sizeof v5, 0 },                  /* unknown value */
 		{ fx_offset_key_v1, FX_LEN(fx_offset_key_v1), fx_offset_value_v3, 5, -1 }, /* truncated */
-		{ fx_offset_key_v1, 3, NULL, 0, -1 },                                  /* truncated key */
-		{ fx_offset_key_v0, FX_LEN(fx_offset_key_v0), NULL, 0, 0 },            /* offset tombstone */
-		{ fx_group_key, FX_LEN(fx_group_key), NULL, 0, 0 },                    /* group tombstone */
+		{ fx_offset_key_v1, 3, NULL, 0, -1 },                                      /* truncated key */
+		{ fx_offset_key_v0, FX_LEN(fx_offset_key_v0), NULL, 0, 0 },                /* offset tombstone */
+		{ fx_group_key, FX_LEN(fx_group_key), NULL, 0, 0 },                        /* group tombstone */
 	};
 	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
 		if (i == 7) {
@@ -538,8 +543,15 @@ static void stable_group_loses_unsubscribed_topics(void **state)
 		{ .subscription = sub_a, .subscription_len = sizeof sub_a },
 		{ .subscription = sub_ab, .subscription_len = sizeof sub_ab },
 	};
-	lt_commit_record r = { .type = LT_CR_GROUP_METADATA, .key_version = 2, .value_version = 3, .group = gname,
-			       .protocol_type = ptype, .generation = 1, .state_ms = T0, .n_members = 2, .members = m };
+	lt_commit_record r = { .type = LT_CR_GROUP_METADATA,
+			       .key_version = 2,
+			       .value_version = 3,
+			       .group = gname,
+			       .protocol_type = ptype,
+			       .generation = 1,
+			       .state_ms = T0,
+			       .n_members = 2,
+			       .members = m };
 	commit(s, "g", "a", 0, 1, T0);
 	commit(s, "g", "b", 0, 1, T0);
 	commit(s, "g", "c", 0, 1, T0 - DAY); /* the group stopped reading c a while ago */

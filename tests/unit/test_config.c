@@ -291,13 +291,13 @@ static void unknown_keys_name_key_and_line(void **state)
 {
 	(void)state;
 	expect_error("general = {\n  theme = \"x\";\n  refersh = 2;\n};\n", 3,
-	             "unknown setting 'refersh' in 'general'");
+		     "unknown setting 'refersh' in 'general'");
 	expect_error("general = {\n\n  refresh_intervall = 2;\n};\n", 3,
 		     "unknown setting 'refresh_intervall' in 'general' (did you mean 'refresh_interval'?)");
 	expect_error("clusters = {\n  prod = {\n    bootstrap_servers = \"h:1\";\n    read_onyl = true;\n  };\n};\n", 4,
 		     "unknown setting 'read_onyl' in cluster 'prod' (did you mean 'read_only'?)");
 	expect_error("cluster = { };\n", 1,
-	             "unknown setting 'cluster' (the file has two groups: general and clusters)");
+		     "unknown setting 'cluster' (the file has two groups: general and clusters)");
 	expect_error("refresh_interval = 2;\n", 1,
 		     "unknown setting 'refresh_interval' (the file has two groups: general and clusters)");
 }
@@ -308,16 +308,16 @@ static void wrong_types_are_named(void **state)
 	expect_error("general = 5;\n", 1, "'general' must be a group { ... }, not an integer");
 	expect_error("general = {\n refresh_interval = true;\n};\n", 2,
 		     "'refresh_interval' in 'general' must be a number of seconds or a duration string, not a boolean");
-	expect_error(
-	    "general = {\n refresh_interval = \"fast\";\n};\n", 2,
-	    "'refresh_interval' in 'general' must be seconds or a duration like \"500ms\", \"2s\", \"1h30m\", \"3d\"");
+	expect_error("general = {\n refresh_interval = \"fast\";\n};\n", 2,
+		     "'refresh_interval' in 'general' must be seconds or a duration like \"500ms\", \"2s\", \"1h30m\", "
+		     "\"3d\"");
 	expect_error("general = {\n lag_threshold = 1.5;\n};\n", 2,
 		     "'lag_threshold' in 'general' must be a whole number, not a decimal number");
 	expect_error("general = {\n theme = 3;\n};\n", 2, "'theme' in 'general' must be a string, not an integer");
 	expect_error("general = {\n theme = \"../../etc/x\";\n};\n", 2,
 		     "'theme' in 'general' must be a name of letters, digits, '_', '-' or '.', got '../../etc/x'");
 	expect_error("general = {\n default_cluster = \"\";\n};\n", 2,
-	             "'default_cluster' in 'general' must not be empty");
+		     "'default_cluster' in 'general' must not be empty");
 	expect_error("clusters = {\n a = \"h:1\";\n};\n", 2,
 		     "cluster 'a' in 'clusters' must be a group { bootstrap_servers = ...; }, not a string");
 	expect_error("clusters = {\n a = { read_only = \"yes\"; };\n};\n", 2,
@@ -359,7 +359,7 @@ static void durations_parse(void **state)
 	static const struct {
 		const char *s;
 		int64_t ms;
-	} ok[] = { { "2", 2000 }, { "0.5", 500 }, { "500ms", 500 }, { "2s", 2000 }, { "1m", 60000 },
+	} ok[] = { { "2", 2000 },        { "0.5", 500 },      { "500ms", 500 }, { "2s", 2000 },    { "1m", 60000 },
 		   { "1h30m", 5400000 }, { "3d", 259200000 }, { "1.5s", 1500 }, { "1m1ms", 60001 } };
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		int64_t ms = -1;
@@ -380,9 +380,9 @@ static void bad_regex_is_named(void **state)
 	char err[512];
 	char *path;
 	assert_int_equal(load_text(&cfg,
-	                           "clusters = {\n a = {\n  exclude_groups = [ \"ok\",\n \"(unclosed\" ];\n };\n};\n",
-	                           err, sizeof err, &path),
-	                 -1);
+				   "clusters = {\n a = {\n  exclude_groups = [ \"ok\",\n \"(unclosed\" ];\n };\n};\n",
+				   err, sizeof err, &path),
+			 -1);
 	char *want = xasprintf("%s:4: bad regex '(unclosed' in 'exclude_groups' of cluster 'a': ", path);
 	assert_memory_equal(err, want, strlen(want)); /* then regerror's text */
 	assert_true(strlen(err) > strlen(want));
@@ -418,11 +418,22 @@ static void default_cluster_must_exist(void **state)
 static void secret_keys_are_detected_and_masked(void **state)
 {
 	(void)state;
-	const char *secret[] = { "sasl.password", "ssl.key.password", "ssl.keystore.password", "ssl.key.pem",
-				 "sasl.oauthbearer.client.secret", "SASL.PASSWORD", "sasl.oauthbearer.config",
-				 "ssl_key", "my.token" };
-	const char *plain[] = { "security.protocol", "sasl.mechanism", "sasl.username", "bootstrap.servers",
-				"client.id", "ssl.ca.location", NULL };
+	const char *secret[] = { "sasl.password",
+				 "ssl.key.password",
+				 "ssl.keystore.password",
+				 "ssl.key.pem",
+				 "sasl.oauthbearer.client.secret",
+				 "SASL.PASSWORD",
+				 "sasl.oauthbearer.config",
+				 "ssl_key",
+				 "my.token" };
+	const char *plain[] = { "security.protocol",
+				"sasl.mechanism",
+				"sasl.username",
+				"bootstrap.servers",
+				"client.id",
+				"ssl.ca.location",
+				NULL };
 	for (size_t i = 0; i < sizeof secret / sizeof secret[0]; i++) {
 		assert_true(config_is_secret_key(secret[i]));
 		assert_string_equal(config_display_value(secret[i], "hunter2"), "[hidden]");
@@ -456,9 +467,9 @@ static void permission_warning_names_file_and_mode(void **state)
 	assert_int_equal(config_load_file(&cfg, path, warn, err, sizeof err), 0);
 	fclose(warn);
 	char *want =
-	    xasprintf("lagtop: warning: %s holds secrets (sasl.password) but is readable by others (mode 0644); "
-	              "run: chmod 600 %s\n",
-	              path, path);
+		xasprintf("lagtop: warning: %s holds secrets (sasl.password) but is readable by others (mode 0644); "
+			  "run: chmod 600 %s\n",
+			  path, path);
 	assert_string_equal(text, want);
 	assert_null(strstr(text, "s3cret"));
 	assert_non_null(cfg.warning);
@@ -487,12 +498,11 @@ static void errors_never_show_secret_values(void **state)
 	struct lt_config cfg;
 	char err[512];
 	/* an error after a secret was read: the message names keys, not values */
-	assert_int_equal(
-	    load_text(
-	        &cfg,
-	        "clusters = { a = { properties = [ \"sasl.password=hunter2\", \"sasl.password=hunter3\" ]; }; };\n",
-	        err, sizeof err, NULL),
-	    -1);
+	assert_int_equal(load_text(&cfg,
+				   "clusters = { a = { properties = [ \"sasl.password=hunter2\", "
+				   "\"sasl.password=hunter3\" ]; }; };\n",
+				   err, sizeof err, NULL),
+			 -1);
 	assert_null(strstr(err, "hunter"));
 	assert_non_null(strstr(err, "sasl.password"));
 	config_free(&cfg);

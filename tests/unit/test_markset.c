@@ -22,24 +22,24 @@ static lt_snapshot *group_with(const char *const *topics, const int32_t *parts, 
 
 static lt_row prow(const lt_snapshot *s, size_t i)
 {
-	lt_row r = {&s->groups[0], &s->groups[0].partitions[i], NULL};
+	lt_row r = { &s->groups[0], &s->groups[0].partitions[i], NULL };
 	return r;
 }
 
 static void toggle_membership_and_scopes(void **state)
 {
 	(void)state;
-	const char *t[] = {"orders", "orders", "orders", "orders", "audit"};
-	const int32_t p[] = {0, 1, 2, 3, 0};
+	const char *t[] = { "orders", "orders", "orders", "orders", "audit" };
+	const int32_t p[] = { 0, 1, 2, 3, 0 };
 	lt_snapshot *s = group_with(t, p, 5); /* sorted: audit/0, orders/0..3 */
-	lt_markset m = {0};
+	lt_markset m = { 0 };
 	lt_row o3 = prow(s, 4), o1 = prow(s, 2), a0 = prow(s, 0);
 	assert_true(markset_toggle(&m, &o3));
 	assert_true(markset_toggle(&m, &o1));
 	assert_true(markset_toggle(&m, &a0));
 	assert_int_equal(m.n, 3);
 	assert_true(markset_has(&m, &o1));
-	assert_false(markset_has(&m, &(lt_row){&s->groups[0], &s->groups[0].partitions[1], NULL}));
+	assert_false(markset_has(&m, &(lt_row){ &s->groups[0], &s->groups[0].partitions[1], NULL }));
 	/* kept sorted: the scopes come out per topic, partitions ascending */
 	size_t n;
 	char **sc = markset_scopes(&m, &n);
@@ -55,7 +55,7 @@ static void toggle_membership_and_scopes(void **state)
 	assert_int_equal(m.n, 2);
 	assert_false(markset_has(&m, &a0));
 	/* group rows and topic rows are not markable */
-	lt_row gr = {&s->groups[0], NULL, NULL};
+	lt_row gr = { &s->groups[0], NULL, NULL };
 	assert_false(markset_toggle(&m, &gr));
 	assert_int_equal(m.n, 2);
 
@@ -99,7 +99,7 @@ static void many_partitions_one_topic(void **state)
 		p[i] = N - 1 - i;
 	}
 	lt_snapshot *s = group_with(t, p, N);
-	lt_markset m = {0};
+	lt_markset m = { 0 };
 	for (int i = N - 1; i >= 0; i -= 2) { /* odd partitions, marked from the end */
 		lt_row r = prow(s, (size_t)i);
 		assert_true(markset_toggle(&m, &r));
@@ -120,8 +120,8 @@ static void many_partitions_one_topic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(toggle_membership_and_scopes),
-	    cmocka_unit_test(many_partitions_one_topic),
+		cmocka_unit_test(toggle_membership_and_scopes),
+		cmocka_unit_test(many_partitions_one_topic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,24 +25,24 @@ static void fmt_count_boundaries(void **state)
 		int64_t v;
 		const char *want;
 	} cases[] = {
-	    {-1, "-"},
-	    {0, "0"},
-	    {999, "999"},
-	    {1000, "1.0K"},
-	    {1049, "1.0K"},
-	    {1050, "1.1K"}, /* round half up in tenths (1.05 → 1.1 may be 1.0 in binary; see below) */
-	    {1234, "1.2K"},
-	    {9949, "9.9K"},
-	    {9960, "10K"},
-	    {12345, "12K"},
-	    {99499, "99K"},
-	    {999499, "999K"},
-	    {999500, "1.0M"},
-	    {999999, "1.0M"},
-	    {3400000, "3.4M"},
-	    {INT64_C(5600000000), "5.6G"},
-	    {INT64_C(7800000000000), "7.8T"},
-	    {INT64_MAX, "9.2E"},
+		{ -1, "-" },
+		{ 0, "0" },
+		{ 999, "999" },
+		{ 1000, "1.0K" },
+		{ 1049, "1.0K" },
+		{ 1050, "1.1K" }, /* round half up in tenths (1.05 → 1.1 may be 1.0 in binary; see below) */
+		{ 1234, "1.2K" },
+		{ 9949, "9.9K" },
+		{ 9960, "10K" },
+		{ 12345, "12K" },
+		{ 99499, "99K" },
+		{ 999499, "999K" },
+		{ 999500, "1.0M" },
+		{ 999999, "1.0M" },
+		{ 3400000, "3.4M" },
+		{ INT64_C(5600000000), "5.6G" },
+		{ INT64_C(7800000000000), "7.8T" },
+		{ INT64_MAX, "9.2E" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		format_count(cases[i].v, b, sizeof b);
@@ -66,12 +66,12 @@ static void fmt_duration_boundaries(void **state)
 		int64_t ms;
 		const char *want;
 	} cases[] = {
-	    {-1, "-"},           {0, "0s"},
-	    {999, "0s"},         {59999, "59s"},
-	    {60000, "1m00s"},    {187000, "3m07s"},
-	    {3599999, "59m59s"}, {3600000, "1h00m"},
-	    {11040000, "3h04m"}, {86399999, "23h59m"},
-	    {86400000, "1d00h"}, {183600000, "2d03h"},
+		{ -1, "-" },           { 0, "0s" },
+		{ 999, "0s" },         { 59999, "59s" },
+		{ 60000, "1m00s" },    { 187000, "3m07s" },
+		{ 3599999, "59m59s" }, { 3600000, "1h00m" },
+		{ 11040000, "3h04m" }, { 86399999, "23h59m" },
+		{ 86400000, "1d00h" }, { 183600000, "2d03h" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		format_duration_ms(cases[i].ms, b, sizeof b);
@@ -119,12 +119,12 @@ static void fmt_sparkline(void **state)
 {
 	(void)state;
 	char b[64];
-	int64_t v[] = {0, 7, 14};
+	int64_t v[] = { 0, 7, 14 };
 	format_sparkline(v, 3, true, b, sizeof b);
 	assert_string_equal(b, "_+@");
 	format_sparkline(v, 3, false, b, sizeof b);
 	assert_string_equal(b, "\u2581\u2585\u2588");
-	int64_t flat[] = {5, 5};
+	int64_t flat[] = { 5, 5 };
 	format_sparkline(flat, 2, true, b, sizeof b);
 	assert_string_equal(b, "__");
 	format_sparkline(v, 0, true, b, sizeof b);
@@ -132,7 +132,7 @@ static void fmt_sparkline(void **state)
 	char small[5]; /* room for one 3-byte glyph only */
 	format_sparkline(v, 3, false, small, sizeof small);
 	assert_int_equal(strlen(small), 3);
-	int64_t big[] = {0, INT64_MAX};
+	int64_t big[] = { 0, INT64_MAX };
 	format_sparkline(big, 2, true, b, sizeof b);
 	assert_string_equal(b, "_@");
 }
@@ -144,8 +144,8 @@ static void tables(void **state)
 	(void)state;
 	size_t n;
 	const lt_column *g = columns_for(LT_ROWS_GROUPS, &n);
-	const char *gnames[] = {"group", "state", "type", "members", "topics", "partitions", "lag", "max-time-lag",
-	                        "consume-rate", "trend", "status", "last-commit", "expires"};
+	const char *gnames[] = { "group",        "state",        "type",  "members", "topics",      "partitions", "lag",
+				 "max-time-lag", "consume-rate", "trend", "status",  "last-commit", "expires" };
 	assert_int_equal(n, 13);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(g[i].name, gnames[i]);
@@ -157,9 +157,9 @@ static void tables(void **state)
 		assert_true(g[i].width >= (int)strlen(g[i].title));
 	}
 	const lt_column *p = columns_for(LT_ROWS_PARTITIONS, &n);
-	const char *ptitles[] = {"TOPIC",    "PARTITION", "LOG-START", "COMMITTED", "LOG-END",   "LAG",
-	                         "TIME-LAG", "RATE",      "ETA",       "STATUS",    "CLIENT-ID", "HOST",
-	                         "LAST-COMMIT", "COMMITS/MIN", "UNMOVED", "POSITION", "UNCOMMITTED"};
+	const char *ptitles[] = { "TOPIC",       "PARTITION",   "LOG-START", "COMMITTED", "LOG-END",    "LAG",
+				  "TIME-LAG",    "RATE",        "ETA",       "STATUS",    "CLIENT-ID",  "HOST",
+				  "LAST-COMMIT", "COMMITS/MIN", "UNMOVED",   "POSITION",  "UNCOMMITTED" };
 	assert_int_equal(n, 17);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(p[i].title, ptitles[i]);
@@ -222,19 +222,19 @@ static void warn_series_and_exact_come_from_the_rows(void **state)
 {
 	(void)state;
 	char gname[] = "g", tname[] = "t";
-	lt_group g = {.group = gname};
-	lt_partition p = {.topic = tname, .partition = 0};
+	lt_group g = { .group = gname };
+	lt_partition p = { .topic = tname, .partition = 0 };
 	g.partitions = &p;
 	g.n_partitions = 1;
 	g.n_trend = 3;
 	g.trend[0] = 5, g.trend[1] = 7, g.trend[2] = 9;
-	lt_row gr = {&g, NULL}, pr = {&g, &p};
-	const lt_col_id warns[] = {LT_COL_MAX_TIME_LAG, LT_COL_EXPIRES, LT_COL_TIME_LAG, LT_COL_T_MAX_TIME_LAG,
-	                           LT_COL_TG_MAX_TIME_LAG};
-	const lt_col_id exact[] = {LT_COL_MEMBERS, LT_COL_PARTITIONS, LT_COL_LAG, LT_COL_LOG_START,
-	                           LT_COL_COMMITTED, LT_COL_LOG_END, LT_COL_P_LAG, LT_COL_T_PARTITIONS,
-	                           LT_COL_T_GROUPS, LT_COL_T_LAG, LT_COL_T_MAX_LAG, LT_COL_TG_PARTITIONS,
-	                           LT_COL_TG_LAG};
+	lt_row gr = { &g, NULL }, pr = { &g, &p };
+	const lt_col_id warns[] = { LT_COL_MAX_TIME_LAG, LT_COL_EXPIRES, LT_COL_TIME_LAG, LT_COL_T_MAX_TIME_LAG,
+				    LT_COL_TG_MAX_TIME_LAG };
+	const lt_col_id exact[] = { LT_COL_MEMBERS,   LT_COL_PARTITIONS, LT_COL_LAG,       LT_COL_LOG_START,
+				    LT_COL_COMMITTED, LT_COL_LOG_END,    LT_COL_P_LAG,     LT_COL_T_PARTITIONS,
+				    LT_COL_T_GROUPS,  LT_COL_T_LAG,      LT_COL_T_MAX_LAG, LT_COL_TG_PARTITIONS,
+				    LT_COL_TG_LAG };
 	for (int id = 0; id < LT_COL__COUNT; id++) {
 		const lt_column *c = column_by_id((lt_col_id)id);
 		bool w = false, e = false;
@@ -278,7 +278,7 @@ static void man_page_lists_the_table(void **state)
 	bool in = false;
 	size_t k = 0;
 	const lt_column *all = column_by_id((lt_col_id)0); /* the panes in table order: groups, partitions,
-	                                                    * topics, a topic's groups */
+							    * topics, a topic's groups */
 	while (fgets(line, sizeof line, f)) {
 		if (strncmp(line, ".SH", 3) == 0) {
 			in = strcmp(line, ".SH DASHBOARD COLUMNS\n") == 0;
@@ -298,7 +298,7 @@ static void man_page_lists_the_table(void **state)
 			fail_msg("doc/lagtop.1, DASHBOARD COLUMNS: %s is not a column of the table", title);
 		if (strcmp(title, all[k].title) != 0)
 			fail_msg("doc/lagtop.1, DASHBOARD COLUMNS: %s where the table has %s (column %zu)", title,
-			         all[k].title, k);
+				 all[k].title, k);
 		k++;
 	}
 	fclose(f);
@@ -312,11 +312,11 @@ static void commit_stream_columns(void **state)
 	(void)state;
 	char b[64];
 	char gname[] = "g", hname[] = "h", tname[] = "t";
-	lt_group g = {.group = gname};
-	lt_partition p = {.topic = tname, .partition = 0};
+	lt_group g = { .group = gname };
+	lt_partition p = { .topic = tname, .partition = 0 };
 	g.partitions = &p;
 	g.n_partitions = 1;
-	lt_row gr = {&g, NULL}, pr = {&g, &p};
+	lt_row gr = { &g, NULL }, pr = { &g, &p };
 
 	/* unknown: "-" everywhere */
 	column_by_id(LT_COL_LAST_COMMIT)->format(&gr, b, sizeof b, false);
@@ -357,8 +357,8 @@ static void commit_stream_columns(void **state)
 	assert_string_equal(b, "10m00s=");
 
 	/* sorting: known before unknown, by age / time left */
-	lt_group g2 = {.group = hname};
-	lt_row rows[2] = {{&g2, NULL}, {&g, NULL}};
+	lt_group g2 = { .group = hname };
+	lt_row rows[2] = { { &g2, NULL }, { &g, NULL } };
 	g.expires_in_ms = 5000;
 	rows_sort(rows, 2, LT_COL_EXPIRES, false);
 	assert_ptr_equal(rows[0].group, &g);
@@ -380,7 +380,7 @@ static void commit_stream_columns(void **state)
 static lt_snapshot *fixture(void)
 {
 	lt_snapshot *s = snapshot_new();
-	const char *groups[] = {"billing", "Orders-App", "audit", "payments"};
+	const char *groups[] = { "billing", "Orders-App", "audit", "payments" };
 	for (int gi = 0; gi < 4; gi++) {
 		lt_group *g = snapshot_add_group(s, groups[gi]);
 		lt_member *m = group_add_member(g, "m", gi == 1 ? "orders-client" : "c", "/10.0.0.9");
@@ -445,10 +445,10 @@ static void sort_by_trend_negative_and_zero(void **state)
 	(void)state;
 	/* doubles: negative, -0.0, 0, positive, unknown — radix keys must keep their order */
 	lt_snapshot *s = snapshot_new();
-	const char *names[] = {"a", "b", "c", "d", "e", "f"};
-	const int64_t first[] = {100, 0, 5, 7, 0, 1000};
-	const int64_t last[] = {40, 0, 5, 9, 0, 1};
-	const size_t n_trend[] = {2, 2, 2, 2, 1, 2};
+	const char *names[] = { "a", "b", "c", "d", "e", "f" };
+	const int64_t first[] = { 100, 0, 5, 7, 0, 1000 };
+	const int64_t last[] = { 40, 0, 5, 9, 0, 1 };
+	const size_t n_trend[] = { 2, 2, 2, 2, 1, 2 };
 	for (int i = 0; i < 6; i++) {
 		lt_group *g = snapshot_add_group(s, names[i]);
 		g->n_trend = n_trend[i];
@@ -545,7 +545,7 @@ static void formatting_rows(void **state)
 	(void)state;
 	lt_snapshot *s = fixture();
 	const lt_group *g = snapshot_find_group(s, "Orders-App");
-	lt_row gr = {g, NULL};
+	lt_row gr = { g, NULL };
 	char b[64];
 	column_by_id(LT_COL_GROUP)->format(&gr, b, sizeof b, false);
 	assert_string_equal(b, "Orders-App");
@@ -570,12 +570,12 @@ static void formatting_rows(void **state)
 	column_by_id(LT_COL_TREND)->format(&gr, b, sizeof b, true);
 	assert_string_equal(b, "270 -> 270");
 
-	lt_row audit = {snapshot_find_group(s, "audit"), NULL};
+	lt_row audit = { snapshot_find_group(s, "audit"), NULL };
 	column_by_id(LT_COL_LAG)->format(&audit, b, sizeof b, false);
 	assert_string_equal(b, "-");
 
 	lt_partition *p = &((lt_group *)g)->partitions[1];
-	lt_row pr = {g, p};
+	lt_row pr = { g, p };
 	p->committed = 1234567;
 	column_by_id(LT_COL_COMMITTED)->format(&pr, b, sizeof b, false);
 	assert_string_equal(b, "1.2M");
@@ -605,7 +605,7 @@ static void formatting_rows(void **state)
 	p->has_time_lag = false;
 	column_by_id(LT_COL_TIME_LAG)->format(&pr, b, sizeof b, false);
 	assert_string_equal(b, "-");
-	lt_row unowned = {g, &((lt_group *)g)->partitions[0]};
+	lt_row unowned = { g, &((lt_group *)g)->partitions[0] };
 	column_by_id(LT_COL_CLIENT_ID)->format(&unowned, b, sizeof b, false);
 	assert_string_equal(b, "-");
 	column_by_id(LT_COL_PARTITION)->format(&unowned, b, sizeof b, false);
@@ -686,7 +686,7 @@ static void filter_substring(void **state)
 
 	f = filter_new("audit", err, sizeof err);
 	assert_int_equal(count_groups(s, f), 1);
-	lt_row x = {snapshot_find_group(s, "audit"), NULL};
+	lt_row x = { snapshot_find_group(s, "audit"), NULL };
 	assert_true(filter_match(f, &x));
 	filter_free(f);
 
@@ -729,7 +729,7 @@ static void filter_rows_agree(void **state)
 {
 	(void)state;
 	lt_snapshot *s = fixture();
-	const char *texts[] = {"orders", "ORD", "^audit$", "bill|pay", "events", "zz", "", "s-a", "^(e|O)"};
+	const char *texts[] = { "orders", "ORD", "^audit$", "bill|pay", "events", "zz", "", "s-a", "^(e|O)" };
 	size_t n_all;
 	lt_row *all = rows_build(s, LT_ROWS_PARTITIONS, NULL, NULL, &n_all);
 	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
@@ -751,7 +751,7 @@ static void filter_rows_agree(void **state)
 		r = rows_build(s, LT_ROWS_PARTITIONS, g, f, &n);
 		k = 0;
 		for (size_t j = 0; j < g->n_partitions; j++) {
-			lt_row x = {g, &g->partitions[j]};
+			lt_row x = { g, &g->partitions[j] };
 			k += filter_match(f, &x);
 		}
 		assert_int_equal(k, n);
@@ -784,7 +784,7 @@ static void row_keys(void **state)
 	lt_snapshot *s = fixture();
 	size_t n;
 	lt_row *r = rows_build(s, LT_ROWS_PARTITIONS, NULL, NULL, &n);
-	lt_row_key k = {0};
+	lt_row_key k = { 0 };
 	row_key_set(&k, &r[4]);
 	lt_row target = r[4];
 	rows_sort(r, n, LT_COL_P_LAG, true);
@@ -807,7 +807,7 @@ static void row_keys(void **state)
 	assert_int_equal(found, 1);
 
 	/* group key matches the group row only */
-	lt_row grow = {r[0].group, NULL};
+	lt_row grow = { r[0].group, NULL };
 	row_key_set(&k, &grow);
 	assert_null(k.topic);
 	assert_true(row_key_equal(&k, &grow));
@@ -875,26 +875,26 @@ static void many_rows(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(fmt_count_boundaries),
-	    cmocka_unit_test(commit_stream_columns),
-	    cmocka_unit_test(fmt_duration_boundaries),
-	    cmocka_unit_test(fmt_rate_boundaries),
-	    cmocka_unit_test(fmt_sparkline),
-	    cmocka_unit_test(tables),
-	    cmocka_unit_test(every_column_has_one_complete_row),
-	    cmocka_unit_test(warn_series_and_exact_come_from_the_rows),
-	    cmocka_unit_test(man_page_lists_the_table),
-	    cmocka_unit_test(sort_groups_by_lag),
-	    cmocka_unit_test(sort_by_trend_negative_and_zero),
-	    cmocka_unit_test(sort_partitions_stable),
-	    cmocka_unit_test(rows_of_one_group),
-	    cmocka_unit_test(formatting_rows),
-	    cmocka_unit_test(filter_substring),
-	    cmocka_unit_test(filter_regex),
-	    cmocka_unit_test(filter_rows_agree),
-	    cmocka_unit_test(filter_bad_regex),
-	    cmocka_unit_test(row_keys),
-	    cmocka_unit_test(many_rows),
+		cmocka_unit_test(fmt_count_boundaries),
+		cmocka_unit_test(commit_stream_columns),
+		cmocka_unit_test(fmt_duration_boundaries),
+		cmocka_unit_test(fmt_rate_boundaries),
+		cmocka_unit_test(fmt_sparkline),
+		cmocka_unit_test(tables),
+		cmocka_unit_test(every_column_has_one_complete_row),
+		cmocka_unit_test(warn_series_and_exact_come_from_the_rows),
+		cmocka_unit_test(man_page_lists_the_table),
+		cmocka_unit_test(sort_groups_by_lag),
+		cmocka_unit_test(sort_by_trend_negative_and_zero),
+		cmocka_unit_test(sort_partitions_stable),
+		cmocka_unit_test(rows_of_one_group),
+		cmocka_unit_test(formatting_rows),
+		cmocka_unit_test(filter_substring),
+		cmocka_unit_test(filter_regex),
+		cmocka_unit_test(filter_rows_agree),
+		cmocka_unit_test(filter_bad_regex),
+		cmocka_unit_test(row_keys),
+		cmocka_unit_test(many_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

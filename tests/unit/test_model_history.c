@@ -51,7 +51,7 @@ static lt_snapshot *feed(lt_history *h, size_t n, const int64_t *c, const int64_
 	for (size_t i = 0; i < n; i++) {
 		if (s)
 			snapshot_unref(s);
-		pspec p = {"t", 0, 0, c[i], e[i], owned, false};
+		pspec p = { "t", 0, 0, c[i], e[i], owned, false };
 		s = snap((int64_t)(i + 1) * 1000, "g", &p, 1);
 		model_enrich(h, s);
 	}
@@ -70,10 +70,10 @@ static lt_history *hist(size_t window)
 static void time_lag_threshold_flags(void **state)
 {
 	(void)state;
-	const int64_t c[] = {100, 100, 100, 100, 100, 100};
-	const int64_t e[] = {100, 200, 300, 400, 500, 600}; /* log end was 100 at t=1s; now is t=6s */
-	const int64_t thresholds[] = {0, 3000, 10000};
-	const bool want[] = {false, true, false};
+	const int64_t c[] = { 100, 100, 100, 100, 100, 100 };
+	const int64_t e[] = { 100, 200, 300, 400, 500, 600 }; /* log end was 100 at t=1s; now is t=6s */
+	const int64_t thresholds[] = { 0, 3000, 10000 };
+	const bool want[] = { false, true, false };
 	for (size_t i = 0; i < 3; i++) {
 		lt_model_params p;
 		model_params_default(&p);
@@ -145,10 +145,10 @@ static void first_refresh(void **state)
 	(void)state;
 	lt_history *h = hist(5);
 	pspec ps[] = {
-	    {"a", 0, 0, 40, 100, true, false},
-	    {"a", 1, 50, 10, 100, true, false},            /* below log start */
-	    {"b", 0, 0, 150, 100, false, false},           /* ahead of end */
-	    {"b", 1, 0, LT_OFFSET_NONE, 100, true, false}, /* no commit */
+		{ "a", 0, 0, 40, 100, true, false },
+		{ "a", 1, 50, 10, 100, true, false },            /* below log start */
+		{ "b", 0, 0, 150, 100, false, false },           /* ahead of end */
+		{ "b", 1, 0, LT_OFFSET_NONE, 100, true, false }, /* no commit */
 	};
 	lt_snapshot *s = snap(1000, "g", ps, 4);
 	model_enrich(h, s);
@@ -157,7 +157,7 @@ static void first_refresh(void **state)
 	assert_true(p[0].has_lag);
 	assert_int_equal(p[0].lag, 60);
 	assert_false(p[0].has_rates);
-	assert_false(p[0].has_time_lag);             /* one point, behind: unknown */
+	assert_false(p[0].has_time_lag);                  /* one point, behind: unknown */
 	assert_int_equal(p[0].status, LT_STATUS_PENDING); /* behind, window not full: not evaluated yet */
 	assert_int_equal(p[1].lag, 90);
 	assert_true(p[1].flags & LT_PF_OUT_OF_RANGE);
@@ -177,7 +177,7 @@ static void first_refresh(void **state)
 	assert_int_equal(g->n_topics, 2);
 	assert_true(g->has_max_time_lag);
 	assert_int_equal(g->max_time_lag_ms, 0);
-	assert_true(g->consume_rate == 0); /* no rates yet */
+	assert_true(g->consume_rate == 0);          /* no rates yet */
 	assert_int_equal(g->status, LT_STATUS_ERR); /* the STOP partition, whatever the pending one becomes */
 	assert_false(g->status_complete);
 	assert_int_equal(s->status_window, 5);
@@ -191,7 +191,7 @@ static void observed_flags_kept_derived_recomputed(void **state)
 {
 	(void)state;
 	lt_history *h = hist(5);
-	pspec ps[] = {{"t", 0, 0, 10, 20, true, false}};
+	pspec ps[] = { { "t", 0, 0, 10, 20, true, false } };
 	lt_snapshot *s = snap(1000, "g", ps, 1);
 	lt_partition *p = &s->groups[0].partitions[0];
 	/* flags left by a previous enrich of the same snapshot, or set by the collector */
@@ -207,8 +207,8 @@ static void no_commit_anywhere(void **state)
 {
 	(void)state;
 	lt_history *h = hist(5);
-	int64_t c[] = {-1, -1, -1};
-	int64_t e[] = {10, 20, 30};
+	int64_t c[] = { -1, -1, -1 };
+	int64_t e[] = { 10, 20, 30 };
 	lt_snapshot *s = feed(h, 3, c, e, true);
 	lt_group *g = &s->groups[0];
 	assert_false(g->partitions[0].has_lag);
@@ -227,8 +227,8 @@ static void rates_eta_and_time_lag(void **state)
 	(void)state;
 	lt_history *h = hist(5);
 	/* produce 100/s, consume 200/s, 1 s apart */
-	int64_t c[] = {0, 200, 400, 600, 800, 1000};
-	int64_t e[] = {1000, 1100, 1200, 1300, 1400, 1500};
+	int64_t c[] = { 0, 200, 400, 600, 800, 1000 };
+	int64_t e[] = { 1000, 1100, 1200, 1300, 1400, 1500 };
 	lt_snapshot *s = feed(h, 6, c, e, true);
 	lt_partition *p = &s->groups[0].partitions[0];
 	assert_true(p->has_rates);
@@ -247,8 +247,8 @@ static void rates_eta_and_time_lag(void **state)
 
 	/* not catching up: ETA never */
 	lt_history *h2 = hist(5);
-	int64_t c2[] = {0, 50, 100, 150};
-	int64_t e2[] = {1000, 1100, 1200, 1300};
+	int64_t c2[] = { 0, 50, 100, 150 };
+	int64_t e2[] = { 1000, 1100, 1200, 1300 };
 	s = feed(h2, 4, c2, e2, true);
 	p = &s->groups[0].partitions[0];
 	assert_true(p->has_rates);
@@ -263,8 +263,8 @@ static void status_sequences(void **state)
 	(void)state;
 	/* STOP: nobody owns it, log end moves, committed stuck for a full window */
 	lt_history *h = hist(5);
-	int64_t c[] = {5, 5, 5, 5, 5, 5};
-	int64_t e[] = {10, 20, 30, 40, 50, 60};
+	int64_t c[] = { 5, 5, 5, 5, 5, 5 };
+	int64_t e[] = { 10, 20, 30, 40, 50, 60 };
 	lt_snapshot *s = feed(h, 4, c, e, false);
 	/* window not full yet: not evaluated (never "OK"), and so the group is not either */
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_PENDING);
@@ -289,7 +289,7 @@ static void status_sequences(void **state)
 
 	/* idle: the log end does not move — not STOP, flagged idle */
 	h = hist(5);
-	int64_t ei[] = {60, 60, 60, 60, 60, 60};
+	int64_t ei[] = { 60, 60, 60, 60, 60, 60 };
 	s = feed(h, 6, c, ei, false);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_OK);
 	assert_true(s->groups[0].partitions[0].flags & LT_PF_IDLE);
@@ -299,7 +299,7 @@ static void status_sequences(void **state)
 
 	/* REWIND: committed went down */
 	h = hist(5);
-	int64_t cr[] = {10, 20, 30, 40, 15, 25};
+	int64_t cr[] = { 10, 20, 30, 40, 15, 25 };
 	s = feed(h, 6, cr, e, true);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_REWIND);
 	assert_int_equal(s->groups[0].status, LT_STATUS_ERR);
@@ -309,7 +309,7 @@ static void status_sequences(void **state)
 
 	/* WARN: consuming slower than produced */
 	h = hist(5);
-	int64_t cw[] = {1, 2, 3, 4, 5, 6};
+	int64_t cw[] = { 1, 2, 3, 4, 5, 6 };
 	s = feed(h, 6, cw, e, true);
 	assert_int_equal(s->groups[0].partitions[0].status, LT_STATUS_WARN);
 	snapshot_unref(s);
@@ -347,7 +347,7 @@ static void status_window_with_gaps(void **state)
 		lt_snapshot *s = NULL;
 		for (int i = 0; i < 7; i++) {
 			bool stale = i >= 1 && i <= n_stale; /* refreshes 1..n_stale failed */
-			pspec p = {"t", 0, 0, 5, 10 + 10 * i, false, stale};
+			pspec p = { "t", 0, 0, 5, 10 + 10 * i, false, stale };
 			if (s)
 				snapshot_unref(s);
 			s = snap(1000 * (i + 1), "g", &p, 1);
@@ -366,9 +366,9 @@ static void group_is_worst_partition(void **state)
 	lt_snapshot *s = NULL;
 	for (int i = 0; i < 4; i++) {
 		pspec ps[] = {
-		    {"t", 0, 0, 100 + 10 * i, 100 + 10 * i, true, false}, /* caught up: OK */
-		    {"t", 1, 0, 5, 100 + 10 * i, true, false},            /* STALL */
-		    {"u", 0, 0, LT_OFFSET_NONE, 50, true, false},         /* UNKNOWN */
+			{ "t", 0, 0, 100 + 10 * i, 100 + 10 * i, true, false }, /* caught up: OK */
+			{ "t", 1, 0, 5, 100 + 10 * i, true, false },            /* STALL */
+			{ "u", 0, 0, LT_OFFSET_NONE, 50, true, false },         /* UNKNOWN */
 		};
 		if (s)
 			snapshot_unref(s);
@@ -388,8 +388,8 @@ static void log_end_backwards(void **state)
 	(void)state;
 	/* topic deleted and recreated: the log end drops; rates and time lag use the new life only */
 	lt_history *h = hist(5);
-	int64_t c[] = {900, 950, 0, 10, 20};
-	int64_t e[] = {1000, 1100, 5, 25, 45};
+	int64_t c[] = { 900, 950, 0, 10, 20 };
+	int64_t e[] = { 1000, 1100, 5, 25, 45 };
 	lt_snapshot *s = feed(h, 5, c, e, true);
 	lt_partition *p = &s->groups[0].partitions[0];
 	assert_true(p->has_rates);
@@ -408,7 +408,7 @@ static void equal_timestamps(void **state)
 	lt_history *h = hist(5);
 	lt_snapshot *s = NULL;
 	for (int i = 0; i < 3; i++) {
-		pspec p = {"t", 0, 0, 10 * i, 100 + 20 * i, true, false};
+		pspec p = { "t", 0, 0, 10 * i, 100 + 20 * i, true, false };
 		if (s)
 			snapshot_unref(s);
 		s = snap(5000, "g", &p, 1); /* same time every refresh */
@@ -424,7 +424,7 @@ static void equal_timestamps(void **state)
 }
 
 static void lags_readback(lt_history *h, const char *group, const char *topic, int32_t part, const int64_t *want,
-                          size_t n)
+			  size_t n)
 {
 	int64_t out[LT_RING_MAX];
 	size_t got = history_partition_lags(h, group, topic, part, out, LT_RING_MAX);
@@ -438,8 +438,8 @@ static void huge_offsets_and_wide_rings(void **state)
 	(void)state;
 	/* Offsets near INT64_MAX; jumps larger than 2^32 (forcing the int64 fallback); steps of 1e8
 	 * (forcing rebases). Lags read back from the history must be exact. */
-	const int64_t starts[] = {INT64_MAX - 100000, 0, 0, 1000};
-	const int64_t steps[] = {1000, INT64_C(1000000000000), INT64_C(100000000), 6000};
+	const int64_t starts[] = { INT64_MAX - 100000, 0, 0, 1000 };
+	const int64_t steps[] = { 1000, INT64_C(1000000000000), INT64_C(100000000), 6000 };
 	for (size_t k = 0; k < 4; k++) {
 		lt_history *h = hist(5);
 		int64_t want[LT_RING_MAX];
@@ -450,7 +450,7 @@ static void huge_offsets_and_wide_rings(void **state)
 			int64_t e = c + (int64_t)i * 7;
 			if (k == 0)
 				e = c + (int64_t)(i % 3); /* stays below INT64_MAX */
-			pspec p = {"t", 0, 0, c, e, true, false};
+			pspec p = { "t", 0, 0, c, e, true, false };
 			if (s)
 				snapshot_unref(s);
 			s = snap((int64_t)(i + 1) * 1000, "g", &p, 1);
@@ -477,11 +477,11 @@ static void counters_from_zero_to_max(void **state)
 	(void)state;
 	/* One partition jumps between 0 and INT64_MAX: every value must survive storage. */
 	lt_history *h = hist(5);
-	int64_t vals[] = {0, INT64_MAX, 5, INT64_MAX - 1, 1};
+	int64_t vals[] = { 0, INT64_MAX, 5, INT64_MAX - 1, 1 };
 	lt_snapshot *s = NULL;
 	int64_t want[5];
 	for (size_t i = 0; i < 5; i++) {
-		pspec p = {"t", 0, 0, vals[i], vals[i], true, false};
+		pspec p = { "t", 0, 0, vals[i], vals[i], true, false };
 		if (s)
 			snapshot_unref(s);
 		s = snap((int64_t)(i + 1) * 1000, "g", &p, 1);
@@ -509,7 +509,7 @@ static void wide_blocks_recycled(void **state)
 		int64_t want[3];
 		for (int i = 0; i < 3; i++) {
 			int64_t c = i % 2 ? INT64_C(1000000000000) * (cycle + 1) : i;
-			pspec p = {"t", cycle, 0, c, c + 10 * i + cycle, true, false};
+			pspec p = { "t", cycle, 0, c, c + 10 * i + cycle, true, false };
 			lt_snapshot *s = snap(t += 1000, group, &p, 1);
 			model_enrich(h, s);
 			want[i] = 10 * i + cycle;
@@ -518,7 +518,7 @@ static void wide_blocks_recycled(void **state)
 		lags_readback(h, group, "t", cycle, want, 3);
 		assert_int_equal(history_wide_count(h), 2); /* committed and log end */
 		for (int i = 0; i < 4; i++) {               /* another group only: group's series are forgotten */
-			pspec p = {"other", 0, 0, 1, 2, true, false};
+			pspec p = { "other", 0, 0, 1, 2, true, false };
 			lt_snapshot *s = snap(t += 1000, "other", &p, 1);
 			model_enrich(h, s);
 			snapshot_unref(s);
@@ -536,7 +536,7 @@ static void stale_not_recorded(void **state)
 	lt_history *h = hist(5);
 	lt_snapshot *s = NULL;
 	for (int i = 0; i < 4; i++) {
-		pspec p = {"t", 0, 0, 10 * i, 100, true, i == 2};
+		pspec p = { "t", 0, 0, 10 * i, 100, true, i == 2 };
 		if (s)
 			snapshot_unref(s);
 		s = snap(1000 * (i + 1), "g", &p, 1);
@@ -545,12 +545,12 @@ static void stale_not_recorded(void **state)
 		if (i == 2)
 			assert_true(s->groups[0].partitions[0].flags & LT_PF_STALE);
 	}
-	int64_t want[] = {100, 90, 70}; /* the stale round (lag 80) is a gap */
+	int64_t want[] = { 100, 90, 70 }; /* the stale round (lag 80) is a gap */
 	lags_readback(h, "g", "t", 0, want, 3);
 	snapshot_unref(s);
 
 	/* a partition stale from the start has no series, but is derived */
-	pspec p = {"new", 0, 0, 1, 5, true, true};
+	pspec p = { "new", 0, 0, 1, 5, true, true };
 	s = snap(9000, "g", &p, 1);
 	model_enrich(h, s);
 	assert_int_equal(s->groups[0].partitions[0].lag, 4);
@@ -629,7 +629,7 @@ static void series_forgotten(void **state)
 
 	/* then only b, for a long time: a's series and the only-a topic go */
 	for (int i = 0; i < 8; i++) {
-		pspec p = {"shared", 0, 0, 2 + i, 10 + i, true, false};
+		pspec p = { "shared", 0, 0, 2 + i, 10 + i, true, false };
 		s = snap(2000 + 1000 * i, "b", &p, 1);
 		model_enrich(h, s);
 		snapshot_unref(s);
@@ -641,7 +641,7 @@ static void series_forgotten(void **state)
 	assert_int_equal(history_partition_lags(h, "b", "shared", 0, out, 16), 5); /* window 3 + 2 */
 
 	/* a comes back: a fresh series */
-	pspec p = {"only-a", 0, 0, 3, 9, true, false};
+	pspec p = { "only-a", 0, 0, 3, 9, true, false };
 	s = snap(20000, "a", &p, 1);
 	model_enrich(h, s);
 	assert_int_equal(history_partition_lags(h, "a", "only-a", 0, out, 16), 1);
@@ -657,11 +657,11 @@ static void series_identity_when_partitions_change(void **state)
 {
 	(void)state;
 	lt_history *h = hist(3);
-	const int32_t layouts[3][4] = {{0, 1, 2, -1}, {0, 2, -1, -1}, {2, 1, 0, 3}};
+	const int32_t layouts[3][4] = { { 0, 1, 2, -1 }, { 0, 2, -1, -1 }, { 2, 1, 0, 3 } };
 	for (int round = 0; round < 3; round++) {
 		lt_snapshot *s = snapshot_new();
 		s->taken_at_ms = 1000 * (round + 1);
-		const char *groups[] = {"g1", "g2"};
+		const char *groups[] = { "g1", "g2" };
 		for (int gi = 0; gi < 2; gi++) {
 			lt_group *g = snapshot_add_group(s, groups[gi]);
 			for (int k = 0; k < 4 && layouts[round][k] >= 0; k++) {
@@ -678,17 +678,17 @@ static void series_identity_when_partitions_change(void **state)
 		model_enrich(h, s);
 		snapshot_unref(s);
 	}
-	int64_t want_g1_t1[] = {10100, 10102};
+	int64_t want_g1_t1[] = { 10100, 10102 };
 	lags_readback(h, "g1", "t", 1, want_g1_t1, 2);
-	int64_t want_g2_t1[] = {9100, 9102};
+	int64_t want_g2_t1[] = { 9100, 9102 };
 	lags_readback(h, "g2", "t", 1, want_g2_t1, 2);
-	int64_t want_g1_t2[] = {10200, 10201, 10202};
+	int64_t want_g1_t2[] = { 10200, 10201, 10202 };
 	lags_readback(h, "g1", "t", 2, want_g1_t2, 3);
-	int64_t want_g2_t0[] = {9000, 9001, 9002};
+	int64_t want_g2_t0[] = { 9000, 9001, 9002 };
 	lags_readback(h, "g2", "t", 0, want_g2_t0, 3);
-	int64_t want_g1_t3[] = {10302};
+	int64_t want_g1_t3[] = { 10302 };
 	lags_readback(h, "g1", "t", 3, want_g1_t3, 1);
-	int64_t want_g2_u3[] = {9302};
+	int64_t want_g2_u3[] = { 9302 };
 	lags_readback(h, "g2", "u", 3, want_g2_u3, 1);
 	assert_int_equal(history_series_count(h, NULL), 2 * 3 + 2);
 	history_free(h);
@@ -784,7 +784,7 @@ static void random_walk_matches_reference(void **state)
 		lt_snapshot *s = snapshot_new();
 		s->taken_at_ms = 1000 * (round + 1);
 		int64_t tp_log_end[RP]; /* what the history keeps for the shared topic-partition */
-		bool tp_set[RP] = {false};
+		bool tp_set[RP] = { false };
 		for (int p = 0; p < RP; p++)
 			log_end[p] = walk(log_end[p]);
 		for (int g = 0; g < RG; g++) {
@@ -910,31 +910,31 @@ static void memory_budget_l_scale_shared_topics(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(params_defaults),
-	    cmocka_unit_test(time_lag_threshold_flags),
-	    cmocka_unit_test(first_refresh),
-	    cmocka_unit_test(unreadable_owners_not_unassigned),
-	    cmocka_unit_test(observed_flags_kept_derived_recomputed),
-	    cmocka_unit_test(no_commit_anywhere),
-	    cmocka_unit_test(rates_eta_and_time_lag),
-	    cmocka_unit_test(status_sequences),
-	    cmocka_unit_test(idle_behind_time_lag_keeps_growing),
-	    cmocka_unit_test(status_window_with_gaps),
-	    cmocka_unit_test(group_is_worst_partition),
-	    cmocka_unit_test(log_end_backwards),
-	    cmocka_unit_test(equal_timestamps),
-	    cmocka_unit_test(huge_offsets_and_wide_rings),
-	    cmocka_unit_test(counters_from_zero_to_max),
-	    cmocka_unit_test(wide_blocks_recycled),
-	    cmocka_unit_test(snapshot_finish_assignments),
-	    cmocka_unit_test(stale_not_recorded),
-	    cmocka_unit_test(partition_lags_query),
-	    cmocka_unit_test(trend_keeps_last_32),
-	    cmocka_unit_test(series_forgotten),
-	    cmocka_unit_test(series_identity_when_partitions_change),
-	    cmocka_unit_test(random_walk_matches_reference),
-	    cmocka_unit_test(memory_budget_l_scale_own_topics),
-	    cmocka_unit_test(memory_budget_l_scale_shared_topics),
+		cmocka_unit_test(params_defaults),
+		cmocka_unit_test(time_lag_threshold_flags),
+		cmocka_unit_test(first_refresh),
+		cmocka_unit_test(unreadable_owners_not_unassigned),
+		cmocka_unit_test(observed_flags_kept_derived_recomputed),
+		cmocka_unit_test(no_commit_anywhere),
+		cmocka_unit_test(rates_eta_and_time_lag),
+		cmocka_unit_test(status_sequences),
+		cmocka_unit_test(idle_behind_time_lag_keeps_growing),
+		cmocka_unit_test(status_window_with_gaps),
+		cmocka_unit_test(group_is_worst_partition),
+		cmocka_unit_test(log_end_backwards),
+		cmocka_unit_test(equal_timestamps),
+		cmocka_unit_test(huge_offsets_and_wide_rings),
+		cmocka_unit_test(counters_from_zero_to_max),
+		cmocka_unit_test(wide_blocks_recycled),
+		cmocka_unit_test(snapshot_finish_assignments),
+		cmocka_unit_test(stale_not_recorded),
+		cmocka_unit_test(partition_lags_query),
+		cmocka_unit_test(trend_keeps_last_32),
+		cmocka_unit_test(series_forgotten),
+		cmocka_unit_test(series_identity_when_partitions_change),
+		cmocka_unit_test(random_walk_matches_reference),
+		cmocka_unit_test(memory_budget_l_scale_own_topics),
+		cmocka_unit_test(memory_budget_l_scale_shared_topics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,13 +82,13 @@ static void lag_huge_offsets(void **state)
 static void rate_basic(void **state)
 {
 	(void)state;
-	int64_t t[] = {0, 1000, 2000, 3000};
-	int64_t v[] = {100, 200, 300, 400};
+	int64_t t[] = { 0, 1000, 2000, 3000 };
+	int64_t v[] = { 100, 200, 300, 400 };
 	double r;
 	assert_true(rate_compute(t, v, 4, 10, &r));
 	assert_true(fabs(r - 100.0) < 1e-9);
 	/* window limits the samples used: last 2 */
-	int64_t v2[] = {0, 1000, 1100, 1200};
+	int64_t v2[] = { 0, 1000, 1100, 1200 };
 	assert_true(rate_compute(t, v2, 4, 2, &r));
 	assert_true(fabs(r - 100.0) < 1e-9);
 	assert_true(rate_compute(t, v2, 4, 4, &r));
@@ -99,28 +99,28 @@ static void rate_edge_cases(void **state)
 {
 	(void)state;
 	double r = 99;
-	int64_t t[] = {0, 1000, 2000, 3000};
+	int64_t t[] = { 0, 1000, 2000, 3000 };
 	/* empty, one sample */
 	assert_false(rate_compute(t, NULL, 0, 10, &r));
 	assert_true(r == 0);
-	int64_t one[] = {5};
+	int64_t one[] = { 5 };
 	assert_false(rate_compute(t, one, 1, 10, &r));
 	/* equal timestamps: no division by zero */
-	int64_t teq[] = {1000, 1000, 1000};
-	int64_t v[] = {1, 2, 3};
+	int64_t teq[] = { 1000, 1000, 1000 };
+	int64_t v[] = { 1, 2, 3 };
 	assert_false(rate_compute(teq, v, 3, 10, &r));
 	assert_true(r == 0);
 	/* time going backwards */
-	int64_t tback[] = {3000, 1000};
+	int64_t tback[] = { 3000, 1000 };
 	assert_false(rate_compute(tback, v, 2, 10, &r));
 	/* unknown values are skipped */
-	int64_t vn[] = {100, LT_OFFSET_NONE, 300, LT_OFFSET_NONE};
+	int64_t vn[] = { 100, LT_OFFSET_NONE, 300, LT_OFFSET_NONE };
 	assert_true(rate_compute(t, vn, 4, 10, &r));
 	assert_true(fabs(r - 100.0) < 1e-9);
-	int64_t vnone[] = {LT_OFFSET_NONE, LT_OFFSET_NONE, LT_OFFSET_NONE, LT_OFFSET_NONE};
+	int64_t vnone[] = { LT_OFFSET_NONE, LT_OFFSET_NONE, LT_OFFSET_NONE, LT_OFFSET_NONE };
 	assert_false(rate_compute(t, vnone, 4, 10, &r));
 	/* flat: rate 0, known */
-	int64_t vf[] = {7, 7, 7, 7};
+	int64_t vf[] = { 7, 7, 7, 7 };
 	assert_true(rate_compute(t, vf, 4, 10, &r));
 	assert_true(r == 0);
 }
@@ -129,13 +129,13 @@ static void rate_counter_backwards(void **state)
 {
 	(void)state;
 	double r;
-	int64_t t[] = {0, 1000, 2000, 3000, 4000};
+	int64_t t[] = { 0, 1000, 2000, 3000, 4000 };
 	/* log end dropped (topic recreated) between 1000 and 2000: only the new life counts */
-	int64_t v[] = {5000, 6000, 10, 60, 110};
+	int64_t v[] = { 5000, 6000, 10, 60, 110 };
 	assert_true(rate_compute(t, v, 5, 10, &r));
 	assert_true(fabs(r - 50.0) < 1e-9);
 	/* dropped at the newest sample: one sample in the new life, no rate */
-	int64_t v2[] = {5000, 6000, 7000, 8000, 3};
+	int64_t v2[] = { 5000, 6000, 7000, 8000, 3 };
 	assert_false(rate_compute(t, v2, 5, 10, &r));
 	assert_true(r >= 0);
 }
@@ -144,11 +144,11 @@ static void rate_huge_offsets(void **state)
 {
 	(void)state;
 	double r;
-	int64_t t[] = {0, 1000};
-	int64_t v[] = {0, INT64_MAX};
+	int64_t t[] = { 0, 1000 };
+	int64_t v[] = { 0, INT64_MAX };
 	assert_true(rate_compute(t, v, 2, 10, &r));
 	assert_true(isfinite(r) && r > 9e18);
-	int64_t v2[] = {INT64_MAX - 10, INT64_MAX};
+	int64_t v2[] = { INT64_MAX - 10, INT64_MAX };
 	assert_true(rate_compute(t, v2, 2, 10, &r));
 	assert_true(isfinite(r) && r >= 0);
 }
@@ -175,8 +175,8 @@ static void eta_rules(void **state)
 static void timelag_interpolates(void **state)
 {
 	(void)state;
-	int64_t t[] = {10000, 20000, 30000};
-	int64_t e[] = {100, 200, 300};
+	int64_t t[] = { 10000, 20000, 30000 };
+	int64_t e[] = { 100, 200, 300 };
 	int64_t out;
 	/* c = 150 was the log end at 15000; now 30000 → 15 s */
 	assert_true(timelag_compute(t, e, 3, 150, 30000, &out));
@@ -194,8 +194,8 @@ static void timelag_interpolates(void **state)
 static void timelag_caught_up_and_unknown(void **state)
 {
 	(void)state;
-	int64_t t[] = {10000, 20000};
-	int64_t e[] = {100, 200};
+	int64_t t[] = { 10000, 20000 };
+	int64_t e[] = { 100, 200 };
 	int64_t out = 42;
 	assert_true(timelag_compute(t, e, 2, 200, 20000, &out));
 	assert_int_equal(out, 0);
@@ -214,8 +214,8 @@ static void timelag_idle_is_zero_not_nan(void **state)
 {
 	(void)state;
 	/* idle partition: log end never moves; caught up → 0 */
-	int64_t t[] = {1000, 2000, 3000, 4000};
-	int64_t e[] = {500, 500, 500, 500};
+	int64_t t[] = { 1000, 2000, 3000, 4000 };
+	int64_t e[] = { 500, 500, 500, 500 };
 	int64_t out = -1;
 	assert_true(timelag_compute(t, e, 4, 500, 4000, &out));
 	assert_int_equal(out, 0);
@@ -227,8 +227,8 @@ static void timelag_idle_is_zero_not_nan(void **state)
 static void timelag_idle_behind_uses_last_move(void **state)
 {
 	(void)state;
-	int64_t t[] = {100000, 102000, 104000};
-	int64_t e[] = {500, 500, 500};
+	int64_t t[] = { 100000, 102000, 104000 };
+	int64_t e[] = { 500, 500, 500 };
 	int64_t out;
 	/* the log end last moved at 10 s: the unread message at 400 is at least 94 s old */
 	assert_true(timelag_compute_moved(t, e, 3, 400, 104000, 10000, &out));
@@ -242,7 +242,7 @@ static void timelag_idle_behind_uses_last_move(void **state)
 	assert_true(timelag_compute_moved(t, e, 3, 500, 104000, 10000, &out));
 	assert_int_equal(out, 0);
 	/* moving table: moved_at is not used */
-	int64_t e2[] = {300, 400, 500};
+	int64_t e2[] = { 300, 400, 500 };
 	assert_true(timelag_compute_moved(t, e2, 3, 400, 104000, 10000, &out));
 	assert_int_equal(out, 2000);
 }
@@ -251,15 +251,15 @@ static void timelag_outside_table(void **state)
 {
 	(void)state;
 	/* c older than the oldest point: extrapolate along oldest..newest (10 msgs/s) */
-	int64_t t[] = {10000, 20000, 30000};
-	int64_t e[] = {100, 200, 300};
+	int64_t t[] = { 10000, 20000, 30000 };
+	int64_t e[] = { 100, 200, 300 };
 	int64_t out;
 	assert_true(timelag_compute(t, e, 3, 50, 30000, &out));
 	assert_int_equal(out, 25000);
 	/* far beyond: still finite, clamped */
 	assert_true(timelag_compute(t, e, 3, 0, 30000, &out));
 	assert_int_equal(out, 30000);
-	int64_t e2[] = {INT64_MAX - 2, INT64_MAX - 1, INT64_MAX};
+	int64_t e2[] = { INT64_MAX - 2, INT64_MAX - 1, INT64_MAX };
 	assert_true(timelag_compute(t, e2, 3, 0, 30000, &out));
 	assert_true(out > 0 && out <= INT64_MAX / 2);
 }
@@ -270,15 +270,15 @@ static void timelag_flat_segments_and_equal_times(void **state)
 	int64_t out;
 	/* flat segment 200..200 between 20 s and 30 s; c = 200: the message at 200 was written after
 	 * 30 s (the log end was still 200 then), interpolated on 30 s..40 s */
-	int64_t t[] = {10000, 20000, 30000, 40000};
-	int64_t e[] = {100, 200, 200, 300};
+	int64_t t[] = { 10000, 20000, 30000, 40000 };
+	int64_t e[] = { 100, 200, 200, 300 };
 	assert_true(timelag_compute(t, e, 4, 200, 40000, &out));
 	assert_int_equal(out, 10000);
 	assert_true(timelag_compute(t, e, 4, 250, 40000, &out));
 	assert_int_equal(out, 5000);
 	/* equal timestamps: no division by zero */
-	int64_t teq[] = {5000, 5000, 5000};
-	int64_t e3[] = {100, 200, 300};
+	int64_t teq[] = { 5000, 5000, 5000 };
+	int64_t e3[] = { 100, 200, 300 };
 	assert_true(timelag_compute(teq, e3, 3, 150, 6000, &out));
 	assert_int_equal(out, 1000);
 	assert_true(timelag_compute(teq, e3, 3, 10, 6000, &out));
@@ -290,12 +290,12 @@ static void timelag_log_end_backwards(void **state)
 	(void)state;
 	int64_t out;
 	/* topic recreated between 20 s and 30 s: old points are not used */
-	int64_t t[] = {10000, 20000, 30000, 40000};
-	int64_t e[] = {9000, 9500, 100, 200};
+	int64_t t[] = { 10000, 20000, 30000, 40000 };
+	int64_t e[] = { 9000, 9500, 100, 200 };
 	assert_true(timelag_compute(t, e, 4, 150, 40000, &out));
 	assert_int_equal(out, 5000);
 	/* only one point in the new life: unknown */
-	int64_t e2[] = {9000, 9500, 9800, 200};
+	int64_t e2[] = { 9000, 9500, 9800, 200 };
 	assert_false(timelag_compute(t, e2, 4, 150, 40000, &out));
 }
 
@@ -328,13 +328,13 @@ static lt_status st(const lt_window *w, bool owned, bool *idle)
 static void status_unknown_and_not_full(void **state)
 {
 	(void)state;
-	int64_t c[] = {-1, -1, -1, -1, -1};
-	int64_t e[] = {10, 20, 30, 40, 50};
+	int64_t c[] = { -1, -1, -1, -1, -1 };
+	int64_t e[] = { 10, 20, 30, 40, 50 };
 	lt_window *w = mkwin(5, c, e);
 	assert_int_equal(st(w, false, NULL), LT_STATUS_UNKNOWN);
 	free(w);
 	/* stopped consumer, but only 4 samples of a window of 5: not evaluated yet (PENDING, not OK) */
-	int64_t c2[] = {5, 5, 5, 5};
+	int64_t c2[] = { 5, 5, 5, 5 };
 	w = mkwin(4, c2, e);
 	assert_int_equal(st(w, false, NULL), LT_STATUS_PENDING);
 	assert_false(status_evaluated(LT_STATUS_PENDING));
@@ -351,8 +351,8 @@ static void status_unknown_and_not_full(void **state)
 static void status_stop_and_stall(void **state)
 {
 	(void)state;
-	int64_t c[] = {5, 5, 5, 5, 5};
-	int64_t e[] = {10, 20, 30, 40, 50};
+	int64_t c[] = { 5, 5, 5, 5, 5 };
+	int64_t e[] = { 10, 20, 30, 40, 50 };
 	lt_window *w = mkwin(5, c, e);
 	bool idle = true;
 	/* log end moving, committed stuck, nobody owns it: STOP */
@@ -362,7 +362,7 @@ static void status_stop_and_stall(void **state)
 	assert_int_equal(st(w, true, NULL), LT_STATUS_STALL);
 	free(w);
 	/* consumed early in the window, then stopped for longer than it was committing: STOP */
-	int64_t c2[] = {1, 2, 5, 5, 5};
+	int64_t c2[] = { 1, 2, 5, 5, 5 };
 	w = mkwin(5, c2, e);
 	assert_int_equal(st(w, false, NULL), LT_STATUS_STOP);
 	/* owned: lag never decreased → WARN */
@@ -373,8 +373,8 @@ static void status_stop_and_stall(void **state)
 static void status_idle_is_not_stop(void **state)
 {
 	(void)state;
-	int64_t c[] = {5, 5, 5, 5, 5};
-	int64_t e[] = {50, 50, 50, 50, 50};
+	int64_t c[] = { 5, 5, 5, 5, 5 };
+	int64_t e[] = { 50, 50, 50, 50, 50 };
 	lt_window *w = mkwin(5, c, e);
 	bool idle = false;
 	/* nothing produced, nobody consuming: idle, not STOP */
@@ -384,7 +384,7 @@ static void status_idle_is_not_stop(void **state)
 	assert_int_equal(st(w, true, &idle), LT_STATUS_STALL);
 	free(w);
 	/* idle and caught up */
-	int64_t c2[] = {50, 50, 50, 50, 50};
+	int64_t c2[] = { 50, 50, 50, 50, 50 };
 	w = mkwin(5, c2, e);
 	assert_int_equal(st(w, false, &idle), LT_STATUS_OK);
 	assert_true(idle);
@@ -394,8 +394,8 @@ static void status_idle_is_not_stop(void **state)
 static void status_rewind(void **state)
 {
 	(void)state;
-	int64_t c[] = {10, 20, 30, 5, 15};
-	int64_t e[] = {100, 110, 120, 130, 140};
+	int64_t c[] = { 10, 20, 30, 5, 15 };
+	int64_t e[] = { 100, 110, 120, 130, 140 };
 	lt_window *w = mkwin(5, c, e);
 	assert_int_equal(st(w, true, NULL), LT_STATUS_REWIND);
 	free(w);
@@ -405,23 +405,23 @@ static void status_warn_and_ok(void **state)
 {
 	(void)state;
 	/* consuming, but slower than produced: lag grows → WARN */
-	int64_t c[] = {10, 20, 30, 40, 50};
-	int64_t e[] = {100, 120, 140, 160, 180};
+	int64_t c[] = { 10, 20, 30, 40, 50 };
+	int64_t e[] = { 100, 120, 140, 160, 180 };
 	lt_window *w = mkwin(5, c, e);
 	assert_int_equal(st(w, true, NULL), LT_STATUS_WARN);
 	free(w);
 	/* lag decreasing: OK */
-	int64_t c2[] = {10, 40, 70, 100, 130};
+	int64_t c2[] = { 10, 40, 70, 100, 130 };
 	w = mkwin(5, c2, e);
 	assert_int_equal(st(w, true, NULL), LT_STATUS_OK);
 	free(w);
 	/* lag was zero inside the window: OK */
-	int64_t c3[] = {100, 110, 115, 120, 125};
+	int64_t c3[] = { 100, 110, 115, 120, 125 };
 	w = mkwin(5, c3, e);
 	assert_int_equal(st(w, true, NULL), LT_STATUS_OK);
 	free(w);
 	/* current lag within allowed lag */
-	int64_t c4[] = {5, 5, 5, 5, 175};
+	int64_t c4[] = { 5, 5, 5, 5, 175 };
 	w = mkwin(5, c4, e);
 	bool idle;
 	assert_int_equal(status_compute(w, 5, 10, 5000, false, true, 5, &idle), LT_STATUS_OK);
@@ -441,8 +441,8 @@ static void status_with_commit_times(void **state)
 {
 	(void)state;
 	/* window 1 s .. 5 s (span 4 s), now = 5 s; committed stuck at 5, log end moving */
-	int64_t c[] = {5, 5, 5, 5, 5};
-	int64_t e[] = {10, 20, 30, 40, 50};
+	int64_t c[] = { 5, 5, 5, 5, 5 };
+	int64_t e[] = { 10, 20, 30, 40, 50 };
 	lt_window *w = mkwin(5, c, e);
 	/* unowned, but it committed (the same offset) 1 s ago: alive and stuck = STALL, not STOP */
 	assert_int_equal(stc(w, false, 4000), LT_STATUS_STALL);
@@ -455,14 +455,14 @@ static void status_with_commit_times(void **state)
 	assert_int_equal(stc(w, true, -1), LT_STATUS_STALL);
 	free(w);
 	/* consuming and committing: the commit time does not change an OK/WARN verdict */
-	int64_t c2[] = {10, 40, 70, 100, 130};
-	int64_t e2[] = {100, 120, 140, 160, 180};
+	int64_t c2[] = { 10, 40, 70, 100, 130 };
+	int64_t e2[] = { 100, 120, 140, 160, 180 };
 	w = mkwin(5, c2, e2);
 	assert_int_equal(stc(w, true, 5000), LT_STATUS_OK);
 	free(w);
 	/* idle log, nobody owns it, no commit for long: still the idle fix (OK, leftover lag) */
-	int64_t c3[] = {5, 5, 5, 5, 5};
-	int64_t e3[] = {50, 50, 50, 50, 50};
+	int64_t c3[] = { 5, 5, 5, 5, 5 };
+	int64_t e3[] = { 50, 50, 50, 50, 50 };
 	w = mkwin(5, c3, e3);
 	assert_int_equal(stc(w, false, 100), LT_STATUS_OK);
 	/* idle log but someone keeps committing the same offset without reading: STALL */
@@ -474,8 +474,8 @@ static void status_unknown_samples_do_not_fill_window(void **state)
 {
 	(void)state;
 	/* 5 samples, one without a log end: only 4 complete → not full → PENDING */
-	int64_t c[] = {5, 5, 5, 5, 5};
-	int64_t e[] = {10, LT_OFFSET_NONE, 30, 40, 50};
+	int64_t c[] = { 5, 5, 5, 5, 5 };
+	int64_t e[] = { 10, LT_OFFSET_NONE, 30, 40, 50 };
 	lt_window *w = mkwin(5, c, e);
 	assert_int_equal(st(w, false, NULL), LT_STATUS_PENDING);
 	free(w);
@@ -489,27 +489,28 @@ static lt_status st_range(const lt_window *w, size_t window, int64_t allowed, bo
 	bool has, idle;
 	int64_t lag;
 	lag_compute(LT_OFFSET_NONE, w->c[w->n - 1], w->e[w->n - 1], &has, &lag);
-	return status_compute_commits(w, window, allowed, (int64_t)w->n * 1000, true, has, lag, -1, out_of_range, &idle);
+	return status_compute_commits(w, window, allowed, (int64_t)w->n * 1000, true, has, lag, -1, out_of_range,
+				      &idle);
 }
 
 static void status_completeness_rules(void **state)
 {
 	(void)state;
-	int64_t e[] = {100, 200, 300, 400, 500};
+	int64_t e[] = { 100, 200, 300, 400, 500 };
 	/* one sample, behind: pending; caught up: OK; below the log start: STOP */
-	int64_t behind[] = {50};
+	int64_t behind[] = { 50 };
 	lt_window *w = mkwin(1, behind, e);
 	assert_int_equal(st_range(w, 5, 0, false), LT_STATUS_PENDING);
-	assert_int_equal(st_range(w, 5, 50, false), LT_STATUS_OK);   /* lag 50 within the allowed lag */
+	assert_int_equal(st_range(w, 5, 50, false), LT_STATUS_OK); /* lag 50 within the allowed lag */
 	assert_int_equal(st_range(w, 5, 0, true), LT_STATUS_STOP);
 	assert_int_equal(st_range(w, 5, 1000, true), LT_STATUS_STOP); /* lost messages beat the allowed lag */
 	free(w);
-	int64_t caught[] = {100};
+	int64_t caught[] = { 100 };
 	w = mkwin(1, caught, e);
 	assert_int_equal(st_range(w, 5, 0, false), LT_STATUS_OK);
 	free(w);
 	/* four of five samples, lag growing while consuming: still pending; the fifth makes it WARN */
-	int64_t slow[] = {10, 20, 30, 40, 50};
+	int64_t slow[] = { 10, 20, 30, 40, 50 };
 	w = mkwin(4, slow, e);
 	assert_int_equal(st_range(w, 5, 0, false), LT_STATUS_PENDING);
 	free(w);
@@ -531,28 +532,28 @@ static void status_completeness_rules(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(lag_rules),
-	    cmocka_unit_test(lag_huge_offsets),
-	    cmocka_unit_test(rate_basic),
-	    cmocka_unit_test(rate_edge_cases),
-	    cmocka_unit_test(rate_counter_backwards),
-	    cmocka_unit_test(rate_huge_offsets),
-	    cmocka_unit_test(eta_rules),
-	    cmocka_unit_test(timelag_interpolates),
-	    cmocka_unit_test(timelag_caught_up_and_unknown),
-	    cmocka_unit_test(timelag_idle_is_zero_not_nan),
-	    cmocka_unit_test(timelag_idle_behind_uses_last_move),
-	    cmocka_unit_test(timelag_outside_table),
-	    cmocka_unit_test(timelag_flat_segments_and_equal_times),
-	    cmocka_unit_test(timelag_log_end_backwards),
-	    cmocka_unit_test(status_unknown_and_not_full),
-	    cmocka_unit_test(status_stop_and_stall),
-	    cmocka_unit_test(status_idle_is_not_stop),
-	    cmocka_unit_test(status_rewind),
-	    cmocka_unit_test(status_warn_and_ok),
-	    cmocka_unit_test(status_unknown_samples_do_not_fill_window),
-	    cmocka_unit_test(status_completeness_rules),
-	    cmocka_unit_test(status_with_commit_times),
+		cmocka_unit_test(lag_rules),
+		cmocka_unit_test(lag_huge_offsets),
+		cmocka_unit_test(rate_basic),
+		cmocka_unit_test(rate_edge_cases),
+		cmocka_unit_test(rate_counter_backwards),
+		cmocka_unit_test(rate_huge_offsets),
+		cmocka_unit_test(eta_rules),
+		cmocka_unit_test(timelag_interpolates),
+		cmocka_unit_test(timelag_caught_up_and_unknown),
+		cmocka_unit_test(timelag_idle_is_zero_not_nan),
+		cmocka_unit_test(timelag_idle_behind_uses_last_move),
+		cmocka_unit_test(timelag_outside_table),
+		cmocka_unit_test(timelag_flat_segments_and_equal_times),
+		cmocka_unit_test(timelag_log_end_backwards),
+		cmocka_unit_test(status_unknown_and_not_full),
+		cmocka_unit_test(status_stop_and_stall),
+		cmocka_unit_test(status_idle_is_not_stop),
+		cmocka_unit_test(status_rewind),
+		cmocka_unit_test(status_warn_and_ok),
+		cmocka_unit_test(status_unknown_samples_do_not_fill_window),
+		cmocka_unit_test(status_completeness_rules),
+		cmocka_unit_test(status_with_commit_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,9 +44,10 @@ static void once_with_format_groups_and_props(void **state)
 	(void)state;
 	struct lt_options o;
 	char err[256];
-	assert_int_equal(parse(&o, err, sizeof err, "--once", "--format", "json", "-g", "^pay", "--group", "x",
-			       "-b", "127.0.0.1:9092", "-X", "security.protocol=SSL", "--interval", "0.5",
-			       "--samples", "3", NULL), 0);
+	assert_int_equal(parse(&o, err, sizeof err, "--once", "--format", "json", "-g", "^pay", "--group", "x", "-b",
+			       "127.0.0.1:9092", "-X", "security.protocol=SSL", "--interval", "0.5", "--samples", "3",
+			       NULL),
+			 0);
 	assert_int_equal(o.mode, LT_MODE_ONCE);
 	assert_int_equal(o.format, LT_FORMAT_JSON);
 	assert_int_equal(o.n_groups, 2);
@@ -65,15 +66,16 @@ static void record_and_replay_rules(void **state)
 	struct lt_options o;
 	char err[256];
 	assert_int_equal(parse(&o, err, sizeof err, "--record", "r.lrec", "--headless", "-i", "10", "--record-max-size",
-			       "200M", "--record-keep", "5", "-b", "h:1", NULL), 0);
+			       "200M", "--record-keep", "5", "-b", "h:1", NULL),
+			 0);
 	assert_int_equal(o.mode, LT_MODE_TUI);
 	assert_string_equal(o.record_path, "r.lrec");
 	assert_true(o.headless);
 	assert_true(o.record_max_size == 200ull * 1024 * 1024);
 	assert_int_equal(o.record_keep, 5);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--replay", "r.lrec", "--once", "--at", "-2h", "--format", "json",
-			       NULL), 0);
+	assert_int_equal(
+		parse(&o, err, sizeof err, "--replay", "r.lrec", "--once", "--at", "-2h", "--format", "json", NULL), 0);
 	assert_int_equal(o.mode, LT_MODE_ONCE);
 	assert_string_equal(o.replay_path, "r.lrec");
 	assert_string_equal(o.replay_at, "-2h");
@@ -171,7 +173,8 @@ static void kcg_command_line(void **state)
 	struct lt_options o;
 	char err[512];
 	assert_int_equal(parse(&o, err, sizeof err, "--describe", "--group", "a", "--group", "b", "--members",
-			       "--verbose", NULL), 0);
+			       "--verbose", NULL),
+			 0);
 	assert_int_equal(o.mode, LT_MODE_DESCRIBE);
 	assert_int_equal(o.describe, LT_DESCRIBE_MEMBERS);
 	assert_true(o.verbose);
@@ -200,15 +203,18 @@ static void kcg_command_line(void **state)
 	assert_int_equal(o.n_groups, 1);
 	assert_int_equal(o.n_group_regex, 2);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--reset-offsets", "--all-groups", "--all-topics", "--to-earliest",
-			       NULL), 0);
+	assert_int_equal(
+		parse(&o, err, sizeof err, "--reset-offsets", "--all-groups", "--all-topics", "--to-earliest", NULL),
+		0);
 	assert_true(o.all_groups);
 	options_free(&o);
 	assert_int_equal(parse(&o, err, sizeof err, "--reset-offsets", "-g", "a", "-g", "b", "--all-topics",
-			       "--to-earliest", NULL), 0);
+			       "--to-earliest", NULL),
+			 0);
 	assert_int_equal(o.n_groups, 2);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--describe", "-g", "a", "--command-config", "/x.properties", NULL), 0);
+	assert_int_equal(parse(&o, err, sizeof err, "--describe", "-g", "a", "--command-config", "/x.properties", NULL),
+			 0);
 	assert_string_equal(o.command_config, "/x.properties");
 	options_free(&o);
 
@@ -219,17 +225,21 @@ static void kcg_command_line(void **state)
 		{ { "--describe" }, "Option [describe] takes one of these options: [group], [all-groups]" },
 		{ { "--describe", "-g", "a", "--members", "--state" },
 		  "Option [describe] takes at most one of these options: [members], [offsets], [state]" },
-		{ { "--describe", "-g", "a", "--state", "Stable" }, "Option [describe] does not take a value for [state]" },
+		{ { "--describe", "-g", "a", "--state", "Stable" },
+		  "Option [describe] does not take a value for [state]" },
 		{ { "--list", "--group", "a" }, "Option \"[group]\" can't be used with option \"[list]\"" },
 		{ { "--describe", "--all-groups", "-g", "a" },
 		  "Option \"[group]\" can't be used with option \"[all-groups]\"" },
 		{ { "--describe", "--all-groups", "--topic", "t" },
 		  "Option \"[topic]\" can't be used with option \"[describe]\"" },
-		{ { "--list", "--members" }, "Option(s) [members] are unavailable given other options on the command line" },
-		{ { "--list", "--verbose" }, "Option(s) [verbose] are unavailable given other options on the command line" },
+		{ { "--list", "--members" },
+		  "Option(s) [members] are unavailable given other options on the command line" },
+		{ { "--list", "--verbose" },
+		  "Option(s) [verbose] are unavailable given other options on the command line" },
 		{ { "--describe", "-g", "a", "--type" },
 		  "Option(s) [type] are unavailable given other options on the command line" },
-		{ { "--once", "--state" }, "Option(s) [state] are unavailable given other options on the command line" },
+		{ { "--once", "--state" },
+		  "Option(s) [state] are unavailable given other options on the command line" },
 		{ { "--list", "--state", "Bogus" },
 		  "Invalid state list 'Bogus'. Valid states are: PreparingRebalance, Reconciling, Dead, "
 		  "CompletingRebalance, Stable, Assigning, Empty" },
@@ -270,22 +280,41 @@ static void timeout_rule(void **state)
 		int ms; /* -1: refused */
 		const char *needle;
 	} cases[] = {
-		{ "5000", 5000, NULL },       { "1000", 1000, NULL },   { "999", -1, "ambiguous" },
-		{ "20", -1, "write 20s or 20ms" }, { "1", -1, "ambiguous" }, { "0", -1, "ambiguous" },
-		{ "10s", 10000, NULL },       { "0.5s", 500, NULL },    { "100ms", 100, NULL },
-		{ "99ms", -1, "between 100ms and 3600s" }, { "0.09s", -1, "between" }, { "3600s", 3600000, NULL },
-		{ "3601s", -1, "between" },   { "3600000", 3600000, NULL }, { "3600001", -1, "between" },
-		{ "1.5", -1, "expects a time" }, { "1500.0", -1, "expects a time" }, { "5 s", -1, "'5 s'" },
-		{ "5sec", -1, "'5sec'" },     { "s", -1, "'s'" },       { "", -1, "''" },
-		{ "-1s", -1, "'-1s'" },       { "nan", -1, "'nan'" },   { "1e99", -1, "'1e99'" },
-		{ "inf", -1, "'inf'" },       { "1e3ms", -1, "'1e3ms'" }, { "0x10s", -1, "'0x10s'" },
+		{ "5000", 5000, NULL },
+		{ "1000", 1000, NULL },
+		{ "999", -1, "ambiguous" },
+		{ "20", -1, "write 20s or 20ms" },
+		{ "1", -1, "ambiguous" },
+		{ "0", -1, "ambiguous" },
+		{ "10s", 10000, NULL },
+		{ "0.5s", 500, NULL },
+		{ "100ms", 100, NULL },
+		{ "99ms", -1, "between 100ms and 3600s" },
+		{ "0.09s", -1, "between" },
+		{ "3600s", 3600000, NULL },
+		{ "3601s", -1, "between" },
+		{ "3600000", 3600000, NULL },
+		{ "3600001", -1, "between" },
+		{ "1.5", -1, "expects a time" },
+		{ "1500.0", -1, "expects a time" },
+		{ "5 s", -1, "'5 s'" },
+		{ "5sec", -1, "'5sec'" },
+		{ "s", -1, "'s'" },
+		{ "", -1, "''" },
+		{ "-1s", -1, "'-1s'" },
+		{ "nan", -1, "'nan'" },
+		{ "1e99", -1, "'1e99'" },
+		{ "inf", -1, "'inf'" },
+		{ "1e3ms", -1, "'1e3ms'" },
+		{ "0x10s", -1, "'0x10s'" },
 		{ "99999999999999999999", -1, "between" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int ms = -7;
 		err[0] = '\0';
 		int rc = options_parse_timeout(cases[i].in, &ms, err, sizeof err);
-		if (cases[i].ms >= 0 ? (rc != 0 || ms != cases[i].ms) : (rc != -1 || ms != -7 || !strstr(err, cases[i].needle)))
+		if (cases[i].ms >= 0 ? (rc != 0 || ms != cases[i].ms)
+				     : (rc != -1 || ms != -7 || !strstr(err, cases[i].needle)))
 			fail_msg("'%s': rc=%d ms=%d err='%s'", cases[i].in, rc, ms, err);
 	}
 	struct lt_options o;
@@ -303,11 +332,13 @@ static void dry_run_and_execute_conflict(void **state)
 	struct lt_options o;
 	char err[256];
 	assert_int_equal(parse(&o, err, sizeof err, "--reset-offsets", "-g", "g", "--topic", "t:0,1", "--shift-by",
-			       "-5", "--dry-run", "--execute", NULL), -1);
+			       "-5", "--dry-run", "--execute", NULL),
+			 -1);
 	assert_non_null(strstr(err, "Option [reset-offsets] only accepts one of [execute] and [dry-run]"));
 	options_free(&o);
 	assert_int_equal(parse(&o, err, sizeof err, "--reset-offsets", "-g", "g", "--topic", "t:0,1", "--shift-by",
-			       "-5", "--execute", NULL), 0);
+			       "-5", "--execute", NULL),
+			 0);
 	assert_int_equal(o.target, LT_TARGET_SHIFT);
 	assert_string_equal(o.target_arg, "-5");
 	assert_true(o.execute);
@@ -351,10 +382,11 @@ static void modes_conflict_in_any_order(void **state)
 					fail_msg("%s twice: mode %d", modes[a].shown, (int)o.mode);
 			} else {
 				char want[128];
-				snprintf(want, sizeof want, "%s cannot be combined with %s", modes[a].shown, modes[b].shown);
+				snprintf(want, sizeof want, "%s cannot be combined with %s", modes[a].shown,
+					 modes[b].shown);
 				if (rc != -1 || !strstr(err, want))
-					fail_msg("%s then %s: rc=%d err='%s' (wanted '%s')", modes[a].shown, modes[b].shown,
-						 rc, err, want);
+					fail_msg("%s then %s: rc=%d err='%s' (wanted '%s')", modes[a].shown,
+						 modes[b].shown, rc, err, want);
 				assert_null(strchr(err, '\n'));
 			}
 			options_free(&o);

@@ -128,9 +128,11 @@ static void csv_header_and_quoting(void **state)
 	(void)state;
 	lt_snapshot *s = sample();
 	char *c = render(1, s);
-	assert_memory_equal(c, "group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,"
-			       "consumer_id,host,client_id,type,members_readable,position,uncommitted,position_source,"
-			       "position_age_ms,not_committing\n", 196);
+	assert_memory_equal(c,
+			    "group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,"
+			    "consumer_id,host,client_id,type,members_readable,position,uncommitted,position_source,"
+			    "position_age_ms,not_committing\n",
+			    196);
 	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,,,,,false\n"));
 	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1,classic,true,,,,,false\n"));
 	assert_non_null(strstr(c, "\"evil\x1b[2J\"\"g,\",Empty,\"t\n2\",3,,7,,,,,,,,,true,,,,,false\n"));
@@ -147,8 +149,9 @@ static void table_columns_and_sanitizing(void **state)
 	assert_non_null(nl);
 	char *hdr = strndup(t, (size_t)(nl - t));
 	/* kafka-consumer-groups' columns in its order, then lagtop's; the same columns whatever is known */
-	const char *want[] = { "GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID",
-			       "HOST", "CLIENT-ID", "STATE", "TYPE", "LOG-START", "TIME-LAG", "STATUS" };
+	const char *want[] = { "GROUP", "TOPIC",       "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET",
+			       "LAG",   "CONSUMER-ID", "HOST",      "CLIENT-ID",      "STATE",
+			       "TYPE",  "LOG-START",   "TIME-LAG",  "STATUS" };
 	char *words = strdup(hdr), *save = NULL;
 	size_t n = 0;
 	for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save), n++) {
@@ -226,8 +229,8 @@ static void members_unreadable_outputs(void **state)
 	char g[16], st[16], type[16], topic[16], part[8], ls[8], cur[8], le[8], lag[8], cons[8], host[8], client[8];
 	const char *row = strstr(t, "\nkip ");
 	assert_non_null(row);
-	assert_int_equal(sscanf(row + 1, "%15s %15s %7s %7s %7s %7s %7s %7s %7s %15s %15s %7s", g, topic, part, cur, le, lag,
-				cons, host, client, st, type, ls),
+	assert_int_equal(sscanf(row + 1, "%15s %15s %7s %7s %7s %7s %7s %7s %7s %15s %15s %7s", g, topic, part, cur, le,
+				lag, cons, host, client, st, type, ls),
 			 12);
 	assert_string_equal(st, "Stable");
 	assert_string_equal(type, "consumer");
@@ -237,8 +240,8 @@ static void members_unreadable_outputs(void **state)
 	assert_string_equal(client, "?");
 	row = strstr(t, "\nquiet ");
 	assert_non_null(row);
-	assert_int_equal(sscanf(row + 1, "%15s %15s %7s %7s %7s %7s %7s %7s %7s %15s %15s %7s", g, topic, part, cur, le, lag,
-				cons, host, client, st, type, ls),
+	assert_int_equal(sscanf(row + 1, "%15s %15s %7s %7s %7s %7s %7s %7s %7s %15s %15s %7s", g, topic, part, cur, le,
+				lag, cons, host, client, st, type, ls),
 			 12);
 	assert_string_equal(st, "Reconciling");
 	assert_string_equal(topic, "-");
@@ -255,8 +258,8 @@ static void members_unreadable_outputs(void **state)
 	t = render(2, s);
 	row = strstr(t, "\nkip ");
 	assert_non_null(row);
-	assert_int_equal(sscanf(row + 1, "%15s %15s %7s %7s %7s %7s %7s %7s %7s %15s %15s %7s", g, topic, part, cur, le, lag,
-				cons, host, client, st, type, ls),
+	assert_int_equal(sscanf(row + 1, "%15s %15s %7s %7s %7s %7s %7s %7s %7s %15s %15s %7s", g, topic, part, cur, le,
+				lag, cons, host, client, st, type, ls),
 			 12);
 	assert_string_equal(st, "Empty");
 	assert_string_equal(cons, "-");

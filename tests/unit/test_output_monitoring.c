@@ -176,10 +176,12 @@ static void man_page_documents_every_json_key(void **state)
 	char *j = render(0, s);
 	char keys[128][64];
 	size_t n = json_keys(j, keys, 128);
-	assert_true(n >= 45); /* distinct keys of every level: top, commit_stream, group, member, assignment, partition */
+	assert_true(n >=
+		    45); /* distinct keys of every level: top, commit_stream, group, member, assignment, partition */
 	for (size_t i = 0; i < n; i++)
 		if (!names(sec, keys[i]))
-			fail_msg("doc/lagtop.1, JSON fields: the key \"%s\" that --once --format json writes is not documented",
+			fail_msg("doc/lagtop.1, JSON fields: the key \"%s\" that --once --format json writes is not "
+				 "documented",
 				 keys[i]);
 	/* and the keys spelled in output.c's source, for a branch this snapshot does not reach */
 	char *src = slurp("src/cli/output.c");
@@ -196,7 +198,8 @@ static void man_page_documents_every_json_key(void **state)
 		snprintf(key, sizeof key, "%.*s", (int)(e - q - 1), q + 1);
 		from_src++;
 		if (!names(sec, key))
-			fail_msg("doc/lagtop.1, JSON fields: the key \"%s\" in src/cli/output.c is not documented", key);
+			fail_msg("doc/lagtop.1, JSON fields: the key \"%s\" in src/cli/output.c is not documented",
+				 key);
 	}
 	assert_true(from_src >= 50);
 	free(src);
@@ -288,16 +291,21 @@ static void prometheus_from_a_snapshot(void **state)
 	/* the labels: escaped group and cluster, the owner's on the partition it owns, empty on the other */
 	snprintf(want, sizeof want,
 		 "kafka_consumergroup_group_lag{%s,group=\"pay\\nments\",topic=\"t\",partition=\"0\","
-		 "member_host=\"/10.0.0.1\",consumer_id=\"m-1\",client_id=\"c-1\"} 50\n", cl);
+		 "member_host=\"/10.0.0.1\",consumer_id=\"m-1\",client_id=\"c-1\"} 50\n",
+		 cl);
 	assert_non_null(strstr(p, want));
 	snprintf(want, sizeof want,
 		 "kafka_consumergroup_group_lag{%s,group=\"pay\\nments\",topic=\"t\",partition=\"1\","
-		 "member_host=\"\",consumer_id=\"\",client_id=\"\"} 49\n", cl);
+		 "member_host=\"\",consumer_id=\"\",client_id=\"\"} 49\n",
+		 cl);
 	assert_non_null(strstr(p, want));
 	/* seconds and Unix seconds, exactly */
-	assert_non_null(strstr(p, "partition=\"0\",member_host=\"/10.0.0.1\",consumer_id=\"m-1\",client_id=\"c-1\"} 1.5\n"));
-	snprintf(want, sizeof want, "lagtop_consumergroup_offsets_expire_timestamp_seconds{%s,group=\"pay\\nments\"} "
-		 "1765151900\n", cl);
+	assert_non_null(
+		strstr(p, "partition=\"0\",member_host=\"/10.0.0.1\",consumer_id=\"m-1\",client_id=\"c-1\"} 1.5\n"));
+	snprintf(want, sizeof want,
+		 "lagtop_consumergroup_offsets_expire_timestamp_seconds{%s,group=\"pay\\nments\"} "
+		 "1765151900\n",
+		 cl);
 	assert_non_null(strstr(p, want));
 	snprintf(want, sizeof want, "lagtop_refresh_timestamp_seconds{%s} 1764547200.123\n", cl);
 	assert_non_null(strstr(p, want));
@@ -317,8 +325,8 @@ static void prometheus_from_a_snapshot(void **state)
 	assert_int_equal(count(p, "kafka_partition_latest_offset{"), 2);
 	assert_int_equal(count(p, "kafka_partition_earliest_offset{"), 2);
 	/* the topic sum, the group sum and max */
-	snprintf(want, sizeof want, "kafka_consumergroup_group_topic_sum_lag{%s,group=\"pay\\nments\",topic=\"t\"} 99\n",
-		 cl);
+	snprintf(want, sizeof want,
+		 "kafka_consumergroup_group_topic_sum_lag{%s,group=\"pay\\nments\",topic=\"t\"} 99\n", cl);
 	assert_non_null(strstr(p, want));
 	snprintf(want, sizeof want, "kafka_consumergroup_group_sum_lag{%s,group=\"audit\"} 0\n", cl);
 	assert_non_null(strstr(p, want));
@@ -338,7 +346,8 @@ static void prometheus_from_a_snapshot(void **state)
 	assert_null(strstr(p, "kafka_partition_"));
 	assert_null(strstr(p, "lagtop_consumergroup_status{"));
 	assert_null(strstr(p, "lagtop_consumergroup_members{"));
-	assert_non_null(strstr(p, "lagtop_consumergroup_state{cluster_name=\"c\",group=\"g\",state=\"Stable\",type=\"\"} 1\n"));
+	assert_non_null(
+		strstr(p, "lagtop_consumergroup_state{cluster_name=\"c\",group=\"g\",state=\"Stable\",type=\"\"} 1\n"));
 	assert_null(strstr(p, "NaN"));
 	free(p);
 	snapshot_unref(u);

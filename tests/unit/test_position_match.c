@@ -54,11 +54,11 @@ static void reports_go_to_the_owner(void **state)
 	lt_snapshot *s = fixture(NOW, 500);
 	lt_pos_reports a;
 	pos_reports_init(&a);
-	add(&a, "c1", 0, LT_POSK_LEAD, 430, -1);         /* 100 + 430 */
-	add(&a, "c1", 0, LT_POSK_LAG, 999, -1);          /* a lead is preferred */
-	add(&a, "c1", 1, LT_POSK_LAG, 5, NOW - 2000);    /* 1000 - 5 */
-	add(&a, "c1", 2, LT_POSK_LEAD, 1, -1);           /* c1 does not own t-2 */
-	add(&a, "ghost", 0, LT_POSK_LEAD, 1, -1);        /* in no group */
+	add(&a, "c1", 0, LT_POSK_LEAD, 430, -1);           /* 100 + 430 */
+	add(&a, "c1", 0, LT_POSK_LAG, 999, -1);            /* a lead is preferred */
+	add(&a, "c1", 1, LT_POSK_LAG, 5, NOW - 2000);      /* 1000 - 5 */
+	add(&a, "c1", 2, LT_POSK_LEAD, 1, -1);             /* c1 does not own t-2 */
+	add(&a, "ghost", 0, LT_POSK_LEAD, 1, -1);          /* in no group */
 	add(&a, "c2", 2, LT_POSK_LEAD, 600, NOW - 120000); /* stale */
 	pos_reports_finish(&a);
 	lt_pos_input in[] = { { .location = "http://a/metrics", .reports = &a, .taken_ms = NOW - 500 } };
@@ -108,12 +108,14 @@ static void the_newest_of_several_sources_wins(void **state)
 	add(&b, "c2", 2, LT_POSK_POSITION, 720, NOW - 1000);
 	pos_reports_finish(&a);
 	pos_reports_finish(&b);
-	lt_pos_input in[] = { { .location = "a", .reports = &a }, { .location = "b", .reports = &b },
+	lt_pos_input in[] = { { .location = "a", .reports = &a },
+			      { .location = "b", .reports = &b },
 			      { .location = "c", .failure = "timeout after 2000 ms" } };
 	pos_match(s, in, 3, NOW, 0);
 	assert_int_equal(part(s, 2)->position, 720);
 	assert_int_equal(part(s, 2)->position_source, 1);
-	assert_string_equal(s->pos_sources[0].status, "unused: 1 position, 0 used; 1 superseded by newer reports of another source");
+	assert_string_equal(s->pos_sources[0].status,
+			    "unused: 1 position, 0 used; 1 superseded by newer reports of another source");
 	assert_false(s->pos_sources[0].ok);
 	assert_string_equal(s->pos_sources[1].status, "ok: 1 position, 1 used");
 	assert_string_equal(s->pos_sources[2].status, "timeout after 2000 ms");
@@ -143,12 +145,14 @@ static void why_a_source_gave_nothing(void **state)
 	pos_reports_init(&ghost);
 	add(&ghost, "nobody", 0, LT_POSK_LEAD, 1, -1);
 	pos_reports_finish(&ghost);
-	lt_pos_input in[] = { { .location = "g", .reports = &garbage }, { .location = "l", .reports = &labels },
+	lt_pos_input in[] = { { .location = "g", .reports = &garbage },
+			      { .location = "l", .reports = &labels },
 			      { .location = "s", .reports = &stale, .taken_ms = NOW },
 			      { .location = "n", .reports = &ghost, .taken_ms = NOW } };
 	pos_match(s, in, 4, NOW, 60000);
 	assert_string_equal(s->pos_sources[0].status, "parse error: line 1: not a metric name (nothing readable)");
-	assert_string_equal(s->pos_sources[1].status, "wrong labels: 2 position samples without a usable 'client_id' label");
+	assert_string_equal(s->pos_sources[1].status,
+			    "wrong labels: 2 position samples without a usable 'client_id' label");
 	assert_string_equal(s->pos_sources[2].status, "stale: newest report 90 s old (max 60 s)");
 	assert_string_equal(s->pos_sources[3].status, "client id in no group: nobody");
 	/* a KIP-848 group whose members this librdkafka cannot read: the client may be one of them */

@@ -180,7 +180,7 @@ static void positions_from_a_micrometer_page(void **state)
 	assert_int_equal(p->value, 988);
 	assert_int_equal(p->ts_ms, -1);
 	assert_int_equal(p->committed, -1);
-	assert_int_equal(p[1].kind, LT_POSK_LAG); /* the lag is kept too, after it */
+	assert_int_equal(p[1].kind, LT_POSK_LAG);                /* the lag is kept too, after it */
 	assert_null(pos_reports_find(&r, "app-1", "orders", 1)); /* NaN */
 	assert_null(pos_reports_find(&r, "app-1", "orders", 2));
 	assert_null(pos_reports_find(&r, "app-1", "pay\"ments", 3));
@@ -198,10 +198,12 @@ static void positions_from_a_micrometer_page(void **state)
 static void names_and_labels_can_be_configured(void **state)
 {
 	(void)state;
-	static const char page[] = "app_position{consumer=\"c-1\",t=\"x\",p=\"2\"} 42\n"
-				   "kafka_consumer_fetch_manager_records_lead{client_id=\"c-1\",topic=\"x\",partition=\"2\"} 1\n";
-	lt_prom_names names = { .position = { "app_position" }, .client_label = "consumer", .topic_label = "t",
-				.partition_label = "p" };
+	static const char page[] =
+		"app_position{consumer=\"c-1\",t=\"x\",p=\"2\"} 42\n"
+		"kafka_consumer_fetch_manager_records_lead{client_id=\"c-1\",topic=\"x\",partition=\"2\"} 1\n";
+	lt_prom_names names = {
+		.position = { "app_position" }, .client_label = "consumer", .topic_label = "t", .partition_label = "p"
+	};
 	lt_pos_reports r;
 	pos_reports_init(&r);
 	prom_extract_positions(page, strlen(page), &names, &r);
@@ -213,8 +215,12 @@ static void names_and_labels_can_be_configured(void **state)
 
 	/* the built-in names with the wrong labels: matched, but all unlabelled */
 	pos_reports_init(&r);
-	prom_extract_positions(page, strlen(page) - 1, &(lt_prom_names){ .lead = { "kafka_consumer_fetch_manager_records_lead" },
-		.client_label = "client", .topic_label = "topic", .partition_label = "partition" }, &r);
+	prom_extract_positions(page, strlen(page) - 1,
+			       &(lt_prom_names){ .lead = { "kafka_consumer_fetch_manager_records_lead" },
+						 .client_label = "client",
+						 .topic_label = "topic",
+						 .partition_label = "partition" },
+			       &r);
 	assert_int_equal(r.n, 0);
 	assert_int_equal(r.n_matched, 1);
 	assert_int_equal(r.n_unlabelled, 1);

@@ -10,16 +10,17 @@
 #include "position/rdkstats.h"
 
 /* Trimmed from a real consumer's statistics (librdkafka STATISTICS.md's example has the same shape). */
-#define DOC(client, time, app0, committed0) \
-	"{\"name\":\"" client "#consumer-1\",\"client_id\":\"" client "\",\"type\":\"consumer\"," \
-	"\"ts\":5016483227792,\"time\":" #time ",\"age\":5000,\"brokers\":{}," \
-	"\"topics\":{\"orders\":{\"topic\":\"orders\",\"age\":5,\"partitions\":{" \
-	"\"0\":{\"partition\":0,\"broker\":1,\"desired\":true,\"fetch_state\":\"active\"," \
-	"\"next_offset\":" #app0 "0,\"app_offset\":" #app0 ",\"stored_offset\":" #app0 ",\"committed_offset\":" #committed0 "," \
-	"\"lo_offset\":0,\"hi_offset\":9999,\"consumer_lag\":1}," \
-	"\"1\":{\"partition\":1,\"desired\":false,\"app_offset\":77,\"committed_offset\":70}," \
-	"\"2\":{\"partition\":2,\"desired\":true,\"app_offset\":-1001,\"committed_offset\":-1001}," \
-	"\"-1\":{\"partition\":-1,\"app_offset\":-1001}}}}," \
+#define DOC(client, time, app0, committed0)                                                                            \
+	"{\"name\":\"" client "#consumer-1\",\"client_id\":\"" client "\",\"type\":\"consumer\","                      \
+	"\"ts\":5016483227792,\"time\":" #time ",\"age\":5000,\"brokers\":{},"                                         \
+	"\"topics\":{\"orders\":{\"topic\":\"orders\",\"age\":5,\"partitions\":{"                                      \
+	"\"0\":{\"partition\":0,\"broker\":1,\"desired\":true,\"fetch_state\":\"active\","                             \
+	"\"next_offset\":" #app0 "0,\"app_offset\":" #app0 ",\"stored_offset\":" #app0                                 \
+	",\"committed_offset\":" #committed0 ","                                                                       \
+	"\"lo_offset\":0,\"hi_offset\":9999,\"consumer_lag\":1},"                                                      \
+	"\"1\":{\"partition\":1,\"desired\":false,\"app_offset\":77,\"committed_offset\":70},"                         \
+	"\"2\":{\"partition\":2,\"desired\":true,\"app_offset\":-1001,\"committed_offset\":-1001},"                    \
+	"\"-1\":{\"partition\":-1,\"app_offset\":-1001}}}},"                                                           \
 	"\"cgrp\":{\"state\":\"up\",\"join_state\":\"steady\",\"assignment_size\":2}}"
 
 static void one_consumer(void **state)
@@ -48,8 +49,8 @@ static void appended_documents_newest_wins(void **state)
 {
 	(void)state;
 	/* a file the application appends to, one document per line, two clients, the newest not last */
-	static const char docs[] = DOC("svc-a", 1700000010, 600, 590) "\n" DOC("svc-b", 1700000005, 7, 7) "\r\n"
-		DOC("svc-a", 1700000000, 500, 480) "\n\n";
+	static const char docs[] = DOC("svc-a", 1700000010, 600, 590) "\n" DOC("svc-b", 1700000005, 7, 7) "\r\n" DOC(
+		"svc-a", 1700000000, 500, 480) "\n\n";
 	lt_pos_reports r;
 	pos_reports_init(&r);
 	rdkstats_extract_positions(docs, strlen(docs), &r);
@@ -92,13 +93,15 @@ static void what_is_not_a_consumer_statistics(void **state)
 		{ "[1,2,3]", 1, 0, "document 1: not a JSON object" },
 		{ "{\"hello\":\"world\"}", 1, 0, "document 1: no client_id or topics: not librdkafka statistics" },
 		{ "{\"client_id\":\"p\",\"type\":\"producer\",\"topics\":{\"t\":{\"partitions\":{\"0\":"
-		  "{\"partition\":0,\"app_offset\":5}}}}}", 0, 0, "" },
+		  "{\"partition\":0,\"app_offset\":5}}}}}",
+		  0, 0, "" },
 		{ "{\"client_id\":\"\",\"type\":\"consumer\",\"topics\":{}}", 0, 1, "" },
 		{ "{\"client_id\":\"a\\u0000b\",\"topics\":{}}", 1, 0, "document 1: not JSON" },
 		{ "", 0, 0, "" },
 		{ "{\"client_id\":\"c\",\"topics\":{\"t\":{\"partitions\":{\"0\":{\"partition\":99999999999,"
 		  "\"app_offset\":5},\"1\":{\"partition\":\"1\",\"app_offset\":5},\"2\":{\"partition\":2,"
-		  "\"app_offset\":\"5\"},\"3\":[]}},\"u\":7,\"\":{\"partitions\":{}}}}", 0, 0, "" },
+		  "\"app_offset\":\"5\"},\"3\":[]}},\"u\":7,\"\":{\"partitions\":{}}}}",
+		  0, 0, "" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		lt_pos_reports r;

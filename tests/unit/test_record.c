@@ -91,8 +91,11 @@ static lt_snapshot *make(lt_history *h, int i)
 
 static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 {
-#define EQ(x) \
-	do { if ((x) != (y_##x)) fail_msg("record %d: %s differs", rec, #x); } while (0)
+#define EQ(x)                                                                                                          \
+	do {                                                                                                           \
+		if ((x) != (y_##x))                                                                                    \
+			fail_msg("record %d: %s differs", rec, #x);                                                    \
+	} while (0)
 	char where[128];
 	snprintf(where, sizeof where, "record %d", rec);
 	assert_int_equal(a->seq, b->seq);
@@ -131,7 +134,8 @@ static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 			assert_int_equal(x->members[m].n_assigned, y->members[m].n_assigned);
 			for (size_t k = 0; k < x->members[m].n_assigned; k++) {
 				assert_string_equal(x->members[m].assigned[k].topic, y->members[m].assigned[k].topic);
-				assert_int_equal(x->members[m].assigned[k].partition, y->members[m].assigned[k].partition);
+				assert_int_equal(x->members[m].assigned[k].partition,
+						 y->members[m].assigned[k].partition);
 			}
 		}
 		assert_int_equal(x->n_partitions, y->n_partitions);
@@ -470,12 +474,9 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(round_trip_in_order_and_seeking),
-		cmocka_unit_test(truncated_at_every_byte),
-		cmocka_unit_test(corrupted_bytes_are_reported),
-		cmocka_unit_test(trailer_missing_is_rebuilt),
-		cmocka_unit_test(rotation_keeps_the_newest),
-		cmocka_unit_test(sizes_parse),
+		cmocka_unit_test(round_trip_in_order_and_seeking), cmocka_unit_test(truncated_at_every_byte),
+		cmocka_unit_test(corrupted_bytes_are_reported),    cmocka_unit_test(trailer_missing_is_rebuilt),
+		cmocka_unit_test(rotation_keeps_the_newest),       cmocka_unit_test(sizes_parse),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	for (int i = 0; i < N_SNAPS; i++)

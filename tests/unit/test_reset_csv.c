@@ -120,11 +120,9 @@ static void quoted_group_ids(void **state)
 	assert_string_equal(err, "No reset plan for group x\"\"y found.");
 
 	/* a quoted line break: the record is named by its first line, the next by its own */
-	assert_int_equal(reset_csv_parse("\"two\nlines\",t,0,5\ng,t,1,6\ng,t,x,7\n", "g", &r, &n, err, sizeof err),
-			 -1);
+	assert_int_equal(reset_csv_parse("\"two\nlines\",t,0,5\ng,t,1,6\ng,t,x,7\n", "g", &r, &n, err, sizeof err), -1);
 	assert_string_equal(err, "line 4: partition 'x' is not a whole number from 0 to 2147483647");
-	assert_int_equal(reset_csv_parse("\"two\nlines\",t,0,5\ng,t,1,6\n", "two\nlines", &r, &n, err, sizeof err),
-			 0);
+	assert_int_equal(reset_csv_parse("\"two\nlines\",t,0,5\ng,t,1,6\n", "two\nlines", &r, &n, err, sizeof err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(r[0].line, 1);
 	reset_csv_rows_free(r, n);
@@ -241,12 +239,9 @@ static void export_and_backup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(three_columns),
-		cmocka_unit_test(four_columns),
-		cmocka_unit_test(malformed),
-		cmocka_unit_test(quoted_group_ids),
-		cmocka_unit_test(no_commit_rows),
-		cmocka_unit_test(export_and_backup),
+		cmocka_unit_test(three_columns),  cmocka_unit_test(four_columns),
+		cmocka_unit_test(malformed),      cmocka_unit_test(quoted_group_ids),
+		cmocka_unit_test(no_commit_rows), cmocka_unit_test(export_and_backup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

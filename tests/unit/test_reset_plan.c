@@ -30,9 +30,9 @@ static void fixture(lt_reset_input *in)
 		bool exists, leader;
 		int64_t committed, start, end, ts;
 	} rows[] = {
-		{ "t", 0, true, true, 50, 10, 100, 70 },   { "t", 1, true, true, 60, 10, 100, -1 },
-		{ "t", 2, true, true, -1, 0, 40, 0 },      { "u", 0, true, false, 5, -1, -1, LT_RESET_TS_UNKNOWN },
-		{ "v", 0, true, true, 3, 0, 20, 19 },      { "gone", 0, false, false, 7, -1, -1, LT_RESET_TS_UNKNOWN },
+		{ "t", 0, true, true, 50, 10, 100, 70 }, { "t", 1, true, true, 60, 10, 100, -1 },
+		{ "t", 2, true, true, -1, 0, 40, 0 },    { "u", 0, true, false, 5, -1, -1, LT_RESET_TS_UNKNOWN },
+		{ "v", 0, true, true, 3, 0, 20, 19 },    { "gone", 0, false, false, 7, -1, -1, LT_RESET_TS_UNKNOWN },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		lt_reset_part *p = reset_input_part(in, rows[i].t, rows[i].p);
@@ -49,8 +49,8 @@ static void fixture(lt_reset_input *in)
 	reset_input_topic(in, "gone", false);
 }
 
-static lt_reset_plan *plan_for(lt_reset_target target, const char *arg, const char *const *topics, bool all,
-			       char *err, size_t errlen)
+static lt_reset_plan *plan_for(lt_reset_target target, const char *arg, const char *const *topics, bool all, char *err,
+			       size_t errlen)
 {
 	lt_reset_input in;
 	lt_reset_request rq;
@@ -133,8 +133,9 @@ static void to_offset_clamped(void **state)
 	assert_true(row(p, "t", 2)->notes & LT_RESET_NOTE_CLAMP_HIGH);
 	assert_int_equal(row(p, "t", 2)->requested, 55);
 	assert_int_equal(p->n_warnings, 1);
-	assert_string_equal(p->warnings[0],
-			    "New offset (55) is higher than latest offset for topic partition t-2. Value will be set to 40.");
+	assert_string_equal(
+		p->warnings[0],
+		"New offset (55) is higher than latest offset for topic partition t-2. Value will be set to 40.");
 	assert_int_equal(p->skipped, 5);
 	assert_int_equal(p->replayed, 5);
 	reset_plan_free(p);
@@ -144,8 +145,9 @@ static void to_offset_clamped(void **state)
 	assert_int_equal(p->n_rows, 2);
 	assert_int_equal(row(p, "t", 0)->new_offset, 10);
 	assert_true(row(p, "t", 0)->notes & LT_RESET_NOTE_CLAMP_LOW);
-	assert_string_equal(p->warnings[0],
-			    "New offset (3) is lower than earliest offset for topic partition t-0. Value will be set to 10.");
+	assert_string_equal(
+		p->warnings[0],
+		"New offset (3) is lower than earliest offset for topic partition t-0. Value will be set to 10.");
 	assert_string_equal(row(p, "t", 0)->note, "clamped to log start");
 	reset_plan_free(p);
 
@@ -227,8 +229,8 @@ static void datetime_and_fallback(void **state)
 	reset_input_free(&in);
 
 	/* a bad datetime is refused by the request, before any lookup */
-	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_DATETIME, "2026-02-30T00:00:00.000", NOW, err,
-					    sizeof err), -1);
+	assert_int_equal(
+		reset_request_init(&rq, "g", LT_RESET_DATETIME, "2026-02-30T00:00:00.000", NOW, err, sizeof err), -1);
 	assert_non_null(strstr(err, "has no day 30"));
 	reset_request_free(&rq);
 }
@@ -382,7 +384,8 @@ static void table_and_totals(void **state)
 		"GROUP           TOPIC           PARTITION  NEW-OFFSET      PREVIOUS-OFFSET DELTA        NOTE\n"
 		"g               t               0          55              50              +5\n"
 		"g               t               1          55              60              -5\n"
-		"g               t               2          40              -               -            clamped to log end\n";
+		"g               t               2          40              -               -            clamped to "
+		"log end\n";
 	assert_string_equal(t, want);
 	free(t);
 	char *s = reset_plan_totals(p);
@@ -498,8 +501,9 @@ static void guard_members_unreadable(void **state)
 			 "Assignments can only be reset if the group 'kip' is inactive, but the current state is %s.\n",
 			 group_state_name(refused[i]));
 		assert_memory_equal(msg, want, strlen(want));
-		assert_non_null(strstr(msg, "members of this consumer-protocol (KIP-848) group cannot be read with this "
-					    "librdkafka"));
+		assert_non_null(strstr(msg,
+				       "members of this consumer-protocol (KIP-848) group cannot be read with this "
+				       "librdkafka"));
 		assert_non_null(strstr(msg, "once the group is Empty."));
 	}
 	/* Unknown says what it may hide; a state that could not be read at all says why */
@@ -597,8 +601,9 @@ static void log_offsets_unknown_is_not_no_leader(void **state)
 	} cases[] = {
 		{ "t:1", "Error getting the log offsets of topic partition: t-1 (the leader is up, but its ListOffsets "
 			 "request failed or timed out)" },
-		{ "t", "Error getting the log offsets of topic partitions: t-1,t-2 (the leader is up, but its ListOffsets "
-		       "request failed or timed out)" },
+		{ "t",
+		  "Error getting the log offsets of topic partitions: t-1,t-2 (the leader is up, but its ListOffsets "
+		  "request failed or timed out)" },
 		{ "u", "The partitions \"u-0\" have no leader" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -673,11 +678,16 @@ static void undo_deletes_what_had_no_commit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(to_earliest_latest), cmocka_unit_test(to_current),
-		cmocka_unit_test(to_offset_clamped),  cmocka_unit_test(shift_by),
-		cmocka_unit_test(datetime_and_fallback), cmocka_unit_test(from_file),
-		cmocka_unit_test(scope_all_topics),   cmocka_unit_test(scope_topics),
-		cmocka_unit_test(table_and_totals),   cmocka_unit_test(guard_decisions),
+		cmocka_unit_test(to_earliest_latest),
+		cmocka_unit_test(to_current),
+		cmocka_unit_test(to_offset_clamped),
+		cmocka_unit_test(shift_by),
+		cmocka_unit_test(datetime_and_fallback),
+		cmocka_unit_test(from_file),
+		cmocka_unit_test(scope_all_topics),
+		cmocka_unit_test(scope_topics),
+		cmocka_unit_test(table_and_totals),
+		cmocka_unit_test(guard_decisions),
 		cmocka_unit_test(guard_members_unreadable),
 		cmocka_unit_test(table_is_terminal_safe),
 		cmocka_unit_test(input_from_snapshot),

@@ -236,10 +236,13 @@ static void long_group_ids_get_backups(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(backup_written_private_and_found), cmocka_unit_test(undo_request_from_newest),
-		cmocka_unit_test(audit_appends_private_lines),      cmocka_unit_test(unwritable_state_dir_refuses),
+		cmocka_unit_test(backup_written_private_and_found),
+		cmocka_unit_test(undo_request_from_newest),
+		cmocka_unit_test(audit_appends_private_lines),
+		cmocka_unit_test(unwritable_state_dir_refuses),
 		cmocka_unit_test(file_read_limits),
-		cmocka_unit_test(same_millisecond_newest_is_the_later), cmocka_unit_test(long_group_ids_get_backups),
+		cmocka_unit_test(same_millisecond_newest_is_the_later),
+		cmocka_unit_test(long_group_ids_get_backups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -53,9 +53,9 @@ static void datetime_kafka_forms(void **state)
 static void datetime_extras(void **state)
 {
 	(void)state;
-	assert_int_equal(dt_ok("2026-11-29T10:00:00"), NOW);       /* seconds without milliseconds */
+	assert_int_equal(dt_ok("2026-11-29T10:00:00"), NOW); /* seconds without milliseconds */
 	assert_int_equal(dt_ok("2026-11-29T18:00:00+08:00"), NOW);
-	assert_int_equal(dt_ok("-6h"), NOW - 6 * 3600000LL);       /* relative: before now */
+	assert_int_equal(dt_ok("-6h"), NOW - 6 * 3600000LL); /* relative: before now */
 	assert_int_equal(dt_ok("6h"), NOW - 6 * 3600000LL);
 	assert_int_equal(dt_ok("30m"), NOW - 30 * 60000LL);
 	assert_int_equal(dt_ok("90s"), NOW - 90000LL);
@@ -68,8 +68,8 @@ static void datetime_rejections(void **state)
 {
 	(void)state;
 	dt_bad("", "empty");
-	dt_bad("2026-02-30T10:00:00.000", "has no day 30");        /* impossible date */
-	dt_bad("2025-02-29T10:00:00.000", "has no day 29");        /* not a leap year */
+	dt_bad("2026-02-30T10:00:00.000", "has no day 30"); /* impossible date */
+	dt_bad("2025-02-29T10:00:00.000", "has no day 29"); /* not a leap year */
 	dt_bad("1900-02-29T10:00:00.000", "has no day 29");
 	dt_bad("2026-13-01T10:00:00.000", "month 13");
 	dt_bad("2026-00-01T10:00:00.000", "month 00");
@@ -88,7 +88,7 @@ static void datetime_rejections(void **state)
 	dt_bad("2026-11-29T10:00:00.000+19:00", "out of range");
 	dt_bad("2026-11-29T10:00:00.000+08:00:00", "at the end");
 	dt_bad("26-11-29T10:00:00.000", "yyyy-MM-dd");
-	dt_bad("1969-12-31T23:59:59.999Z", "before 1970");         /* would read as ListOffsets' "latest" */
+	dt_bad("1969-12-31T23:59:59.999Z", "before 1970"); /* would read as ListOffsets' "latest" */
 	dt_bad("1970-01-01T00:00:00.000+01:00", "before 1970");
 	dt_bad("yesterday", "'T'");
 	dt_bad("6x", "unknown unit 'x'");
@@ -110,7 +110,8 @@ static void dur_ok(const char *s, int64_t sec, int32_t nanos)
 	if (reset_parse_duration(s, &got_s, &got_n, err, sizeof err) != 0)
 		fail_msg("'%s' rejected: %s", s, err);
 	if (got_s != sec || got_n != nanos)
-		fail_msg("'%s' gave %lld s %d ns, want %lld s %d ns", s, (long long)got_s, got_n, (long long)sec, nanos);
+		fail_msg("'%s' gave %lld s %d ns, want %lld s %d ns", s, (long long)got_s, got_n, (long long)sec,
+			 nanos);
 }
 
 static void dur_bad(const char *s, const char *want)
@@ -133,11 +134,11 @@ static void duration_forms(void **state)
 	dur_ok("PT30M", 1800, 0);
 	dur_ok("PT0.5S", 0, 500000000);
 	dur_ok("PT1,25S", 1, 250000000);
-	dur_ok("pt6h", 6 * 3600, 0);           /* Duration.parse is case-insensitive */
+	dur_ok("pt6h", 6 * 3600, 0); /* Duration.parse is case-insensitive */
 	dur_ok("P1DT1H1M1.001S", 86400 + 3600 + 61, 1000000);
-	dur_ok("-PT6H", -6 * 3600, 0);         /* negative: the future */
+	dur_ok("-PT6H", -6 * 3600, 0); /* negative: the future */
 	dur_ok("PT-6H", -6 * 3600, 0);
-	dur_ok("PT-0.5S", -1, 500000000);      /* normalised like java.time.Duration */
+	dur_ok("PT-0.5S", -1, 500000000); /* normalised like java.time.Duration */
 	dur_ok("PT1H-30M", 1800, 0);
 	dur_ok("+PT1S", 1, 0);
 	dur_ok("PT0S", 0, 0);
@@ -152,7 +153,7 @@ static void duration_rejections(void **state)
 	dur_bad("PT", "nothing after T");
 	dur_bad("P1H", "after T");
 	dur_bad("PT1D", "before T");
-	dur_bad("P1W", "unknown or missing unit");  /* weeks are Period, not Duration */
+	dur_bad("P1W", "unknown or missing unit"); /* weeks are Period, not Duration */
 	dur_bad("P1Y", "unknown or missing unit");
 	dur_bad("PT1M1H", "out of order");
 	dur_bad("PT1H1H", "out of order");

@@ -55,7 +55,7 @@ static void test_strmap_put_get_delete(void **state)
 static void test_runs_merge_and_lookup(void **state)
 {
 	(void)state;
-	struct sim_partition p = {0};
+	struct sim_partition p = { 0 };
 	/* A million records is one run. */
 	assert_int_equal(sim_partition_append(&p, 1000000, 1000, 10), 0);
 	assert_int_equal(p.nsegs, 1);
@@ -92,7 +92,7 @@ static void test_runs_merge_and_lookup(void **state)
 static void test_log_start(void **state)
 {
 	(void)state;
-	struct sim_partition p = {0};
+	struct sim_partition p = { 0 };
 	sim_partition_append(&p, 100, 0, 1000);
 	sim_partition_append(&p, 100, 500000, 1000);
 	sim_partition_set_log_start(&p, 150); /* drops run one, trims run two */
@@ -102,7 +102,7 @@ static void test_log_start(void **state)
 	assert_int_equal(sim_partition_timestamp_at(&p, 150), 550000);
 	int64_t ts;
 	assert_int_equal(sim_partition_offset_for_time(&p, 0, &ts), 150); /* before the log start: first kept */
-	sim_partition_set_log_start(&p, 10);                             /* never backwards */
+	sim_partition_set_log_start(&p, 10);                              /* never backwards */
 	assert_int_equal(p.log_start, 150);
 	sim_partition_set_log_start(&p, 1000); /* clamped to the log end */
 	assert_int_equal(p.log_start, 200);
@@ -116,7 +116,7 @@ static void test_log_start(void **state)
 static void test_non_monotonic_timestamps(void **state)
 {
 	(void)state;
-	struct sim_partition p = {0};
+	struct sim_partition p = { 0 };
 	sim_partition_append(&p, 1000, 1000, 1); /* offsets 0..999 at 1000..1999 */
 	sim_partition_append(&p, 10, 500, 0);    /* offsets 1000..1009 at 500 (a producer's clock) */
 	int64_t ts;
@@ -141,7 +141,7 @@ static void test_topics_and_groups(void **state)
 	assert_null(sim_topic_create(st, "zero", 0, &kerr, err, sizeof(err)));
 	assert_int_equal(kerr, KERR_INVALID_PARTITIONS);
 	/* Leaders are spread over every broker. */
-	int used[4] = {0};
+	int used[4] = { 0 };
 	for (int p = 0; p < 6; p++)
 		used[t->parts[p].leader]++;
 	assert_int_equal(used[1], 2);
@@ -175,7 +175,7 @@ static void test_topics_and_groups(void **state)
 	assert_int_equal(sim_group_commit_count(g), 1);
 
 	/* Subscriptions are read from the consumer protocol bytes. */
-	static const char *const topics[] = {"orders", "payments"};
+	static const char *const topics[] = { "orders", "payments" };
 	int32_t len;
 	uint8_t *sub = sim_consumer_subscription_encode(topics, 2, &len);
 	struct sim_member *m = sim_member_new("m-1", "client", NULL);
@@ -208,8 +208,8 @@ static void count_topic(const char *topic, size_t len, void *arg)
 static void test_consumer_protocol(void **state)
 {
 	(void)state;
-	static const int32_t parts[] = {0, 2, 4};
-	struct sim_assignment a[2] = {{"orders", parts, 3}, {"payments", parts, 1}};
+	static const int32_t parts[] = { 0, 2, 4 };
+	struct sim_assignment a[2] = { { "orders", parts, 3 }, { "payments", parts, 1 } };
 	int32_t len;
 	uint8_t *bytes = sim_consumer_assignment_encode(a, 2, &len);
 	size_t total = 0;
@@ -257,11 +257,11 @@ static void test_group_types(void **state)
 	assert_string_equal(sim_group_type_name(SIM_GROUP_CONSUMER), "consumer");
 	assert_string_equal(sim_group_type_name(SIM_GROUP_CLASSIC), "classic");
 
-	static const int32_t parts[] = {3, 1};
-	struct sim_assignment a[2] = {{"orders", parts, 2}, {"audit", parts, 0}};
+	static const int32_t parts[] = { 3, 1 };
+	struct sim_assignment a[2] = { { "orders", parts, 2 }, { "audit", parts, 0 } };
 	int32_t len;
 	uint8_t *bytes = sim_consumer_assignment_encode(a, 2, &len);
-	struct seen_assignment seen = {""};
+	struct seen_assignment seen = { "" };
 	assert_int_equal(sim_consumer_assignment_each(bytes, len, note_assignment, &seen), 0);
 	assert_string_equal(seen.text, "orders:3,1, audit: ");
 	seen.text[0] = '\0';

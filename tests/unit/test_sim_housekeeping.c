@@ -20,7 +20,7 @@
 
 #define SEC 1000LL
 #define MIN (60 * SEC)
-#define T0 1700000000000LL
+#define T0  1700000000000LL
 
 static struct sim_state *st;
 
@@ -31,9 +31,10 @@ static int setup(void **state)
 	st->offsets_retention_minutes = 1;
 	int16_t kerr;
 	char err[128];
-	return sim_topic_create(st, "a", 2, &kerr, err, sizeof err) && sim_topic_create(st, "b", 1, &kerr, err, sizeof err)
-	           ? 0
-	           : -1;
+	return sim_topic_create(st, "a", 2, &kerr, err, sizeof err) &&
+			       sim_topic_create(st, "b", 1, &kerr, err, sizeof err)
+		       ? 0
+		       : -1;
 }
 
 static int teardown(void **state)
@@ -57,7 +58,7 @@ static struct sim_group *consumer_group(const char *id, const char *topic, enum 
 	g->protocol_type = strdup("consumer");
 	free(g->protocol_name);
 	g->protocol_name = strdup("range");
-	const char *topics[] = {topic};
+	const char *topics[] = { topic };
 	int32_t len;
 	uint8_t *sub = sim_consumer_subscription_encode(topics, 1, &len);
 	struct sim_member *m = sim_member_new("m-1", "c", NULL);
@@ -81,7 +82,7 @@ static size_t read_offsets_log(int32_t part, struct rec *out, size_t max)
 	if (!t)
 		return 0;
 	struct sim_partition *p = &t->parts[part];
-	struct rec_buf buf = {0};
+	struct rec_buf buf = { 0 };
 	(void)sim_store_read(p, p->log_start, 1 << 30, &buf);
 	size_t n = 0, off = 0;
 	int64_t prev = -1;
@@ -95,9 +96,10 @@ static size_t read_offsets_log(int32_t part, struct rec *out, size_t max)
 		struct rec_record r;
 		records_iter_init(&it, &b);
 		while (records_iter_next(&it, &r) == 1 && n < max) {
-			assert_int_equal(commit_record_decode(r.key, (size_t)r.key_len, r.value, r.value ? (size_t)r.value_len : 0,
-			                                      &out[n].r, err, sizeof err),
-			                 0);
+			assert_int_equal(commit_record_decode(r.key, (size_t)r.key_len, r.value,
+							      r.value ? (size_t)r.value_len : 0, &out[n].r, err,
+							      sizeof err),
+					 0);
 			out[n].offset = b.base_offset + r.offset_delta;
 			out[n].ts = r.timestamp;
 			n++;
@@ -228,9 +230,9 @@ static void retention_by_size_keeps_the_log_bounded(void **state)
 		char v[3][32];
 		for (int k = 0; k < 3; k++) {
 			snprintf(v[k], sizeof v[k], "value-%d-%d", i, k);
-			r[k] = (struct rec_out){T0 + i * SEC, NULL, -1, v[k], (int32_t)strlen(v[k])};
+			r[k] = (struct rec_out){ T0 + i * SEC, NULL, -1, v[k], (int32_t)strlen(v[k]) };
 		}
-		struct rec_buf b = {0};
+		struct rec_buf b = { 0 };
 		struct rec_batch batch;
 		char err[128];
 		records_batch_encode(&b, 0, r, 3);
@@ -243,7 +245,7 @@ static void retention_by_size_keeps_the_log_bounded(void **state)
 	}
 	assert_true(q->log_start > 0);
 	assert_int_equal(q->log_end, 600);
-	struct rec_buf out = {0};
+	struct rec_buf out = { 0 };
 	(void)sim_store_read(q, q->log_start, 1 << 20, &out);
 	struct rec_batch first;
 	assert_int_equal(records_batch_peek(out.data, out.len, &first), 0);
@@ -338,12 +340,12 @@ static void compaction_bounds_the_offsets_topic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(expiry_rule_both_cases, setup, teardown),
-	    cmocka_unit_test_setup_teardown(expire_writes_tombstones_and_deletes_the_group, setup, teardown),
-	    cmocka_unit_test_setup_teardown(retention_by_time_moves_by_whole_units, setup, teardown),
-	    cmocka_unit_test_setup_teardown(retention_by_size_keeps_the_log_bounded, setup, teardown),
-	    cmocka_unit_test_setup_teardown(compaction_keeps_the_latest_value_per_key, setup, teardown),
-	    cmocka_unit_test_setup_teardown(compaction_bounds_the_offsets_topic, setup, teardown),
+		cmocka_unit_test_setup_teardown(expiry_rule_both_cases, setup, teardown),
+		cmocka_unit_test_setup_teardown(expire_writes_tombstones_and_deletes_the_group, setup, teardown),
+		cmocka_unit_test_setup_teardown(retention_by_time_moves_by_whole_units, setup, teardown),
+		cmocka_unit_test_setup_teardown(retention_by_size_keeps_the_log_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(compaction_keeps_the_latest_value_per_key, setup, teardown),
+		cmocka_unit_test_setup_teardown(compaction_bounds_the_offsets_topic, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

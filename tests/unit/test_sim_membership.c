@@ -39,7 +39,7 @@ static void on_join(void *waiter, const struct mb_join_result *r, void *arg)
 	for (size_t i = 0; i < r->n_members && i < 4; i++) {
 		snprintf(s->members[i], sizeof s->members[i], "%s", r->members[i].member_id);
 		snprintf(s->member_meta[i], sizeof s->member_meta[i], "%.*s", (int)r->members[i].metadata_len,
-		         (const char *)r->members[i].metadata);
+			 (const char *)r->members[i].metadata);
 	}
 }
 
@@ -53,7 +53,7 @@ static void on_sync(void *waiter, int16_t error, const uint8_t *a, size_t len, v
 	snprintf(s->assignment, sizeof s->assignment, "%.*s", (int)len, (const char *)a);
 }
 
-static const struct mb_ops ops = {on_join, on_sync, NULL};
+static const struct mb_ops ops = { on_join, on_sync, NULL };
 
 static struct mb_config cfg;
 
@@ -68,21 +68,21 @@ static struct mb_group *group(int32_t initial_delay)
 static void join(struct mb_group *g, struct slot *s, const char *member_id, const char *client, bool v4, int64_t now)
 {
 	memset(s, 0, sizeof *s);
-	struct mb_protocol_in p = {"range", (const uint8_t *)client, strlen(client)};
-	struct mb_join_req req = {.member_id = member_id,
-	                          .client_id = client,
-	                          .client_host = "/127.0.0.1",
-	                          .session_timeout_ms = 10000,
-	                          .rebalance_timeout_ms = 20000,
-	                          .protocol_type = "consumer",
-	                          .protocols = &p,
-	                          .n_protocols = 1,
-	                          .member_id_required = v4};
+	struct mb_protocol_in p = { "range", (const uint8_t *)client, strlen(client) };
+	struct mb_join_req req = { .member_id = member_id,
+				   .client_id = client,
+				   .client_host = "/127.0.0.1",
+				   .session_timeout_ms = 10000,
+				   .rebalance_timeout_ms = 20000,
+				   .protocol_type = "consumer",
+				   .protocols = &p,
+				   .n_protocols = 1,
+				   .member_id_required = v4 };
 	mb_join(g, &req, s, now);
 }
 
 static void sync_(struct mb_group *g, struct slot *s, const char *member_id, int32_t gen,
-                  const struct mb_assignment_in *a, size_t n, int64_t now)
+		  const struct mb_assignment_in *a, size_t n, int64_t now)
 {
 	memset(s, 0, sizeof *s);
 	mb_sync(g, member_id, gen, a, n, s, now);
@@ -96,7 +96,7 @@ static struct mb_group *stable_one(char *id, size_t idlen)
 	join(g, &s, "", "c1", false, 0);
 	assert_int_equal(s.n_join, 1);
 	snprintf(id, idlen, "%s", s.member_id);
-	struct mb_assignment_in a = {id, (const uint8_t *)"A1", 2};
+	struct mb_assignment_in a = { id, (const uint8_t *)"A1", 2 };
 	sync_(g, &s, id, 1, &a, 1, 0);
 	assert_int_equal(s.error, 0);
 	assert_int_equal(g->state, MB_STABLE);
@@ -125,7 +125,7 @@ static void single_member_lifecycle(void **state)
 
 	char id[128];
 	snprintf(id, sizeof id, "%s", s.member_id);
-	struct mb_assignment_in a = {id, (const uint8_t *)"ASSIGN", 6};
+	struct mb_assignment_in a = { id, (const uint8_t *)"ASSIGN", 6 };
 	sync_(g, &s, id, 1, &a, 1, 200);
 	assert_int_equal(s.n_sync, 1);
 	assert_int_equal(s.error, MB_ERR_NONE);
@@ -223,7 +223,7 @@ static void two_members_rebalance(void **state)
 	assert_int_equal(mb_heartbeat(g, id2, 2, 1310), MB_ERR_NONE);
 	assert_int_equal(mb_commit_check(g, id2, 2, 1310), MB_ERR_REBALANCE_IN_PROGRESS);
 	/* the leader's assignments reach both */
-	struct mb_assignment_in a[] = {{id1, (const uint8_t *)"P0", 2}, {id2, (const uint8_t *)"P1", 2}};
+	struct mb_assignment_in a[] = { { id1, (const uint8_t *)"P0", 2 }, { id2, (const uint8_t *)"P1", 2 } };
 	sync_(g, &y1, id1, 2, a, 2, 1400);
 	assert_int_equal(y1.n_sync, 1);
 	assert_int_equal(y2.n_sync, 1);
@@ -298,16 +298,16 @@ static void new_member_join_timeout(void **state)
 	char id1[128];
 	struct mb_group *g = stable_one(id1, sizeof id1);
 	struct slot s2;
-	struct mb_protocol_in p = {"range", (const uint8_t *)"x", 1};
+	struct mb_protocol_in p = { "range", (const uint8_t *)"x", 1 };
 	/* a member with a rebalance timeout beyond Kafka's new-member join timeout */
-	struct mb_join_req req = {.member_id = "",
-	                          .client_id = "c2",
-	                          .client_host = "h",
-	                          .session_timeout_ms = 10000,
-	                          .rebalance_timeout_ms = 400000,
-	                          .protocol_type = "consumer",
-	                          .protocols = &p,
-	                          .n_protocols = 1};
+	struct mb_join_req req = { .member_id = "",
+				   .client_id = "c2",
+				   .client_host = "h",
+				   .session_timeout_ms = 10000,
+				   .rebalance_timeout_ms = 400000,
+				   .protocol_type = "consumer",
+				   .protocols = &p,
+				   .n_protocols = 1 };
 	memset(&s2, 0, sizeof s2);
 	mb_join(g, &req, &s2, 1000);
 	for (int64_t t = 2000; t < 1000 + MB_NEW_MEMBER_JOIN_TIMEOUT_MS; t += 3000)
@@ -325,16 +325,16 @@ static void protocol_selection(void **state)
 	(void)state;
 	struct mb_group *g = group(5000);
 	struct slot s[4];
-	const struct mb_protocol_in p1[] = {{"range", NULL, 0}, {"roundrobin", NULL, 0}};
-	const struct mb_protocol_in p2[] = {{"roundrobin", NULL, 0}, {"range", NULL, 0}};
-	const struct mb_protocol_in p3[] = {{"roundrobin", NULL, 0}};
-	const struct mb_protocol_in p4[] = {{"sticky", NULL, 0}};
-	struct mb_join_req req = {.member_id = "",
-	                          .client_id = "c",
-	                          .client_host = "h",
-	                          .session_timeout_ms = 10000,
-	                          .rebalance_timeout_ms = 10000,
-	                          .protocol_type = "consumer"};
+	const struct mb_protocol_in p1[] = { { "range", NULL, 0 }, { "roundrobin", NULL, 0 } };
+	const struct mb_protocol_in p2[] = { { "roundrobin", NULL, 0 }, { "range", NULL, 0 } };
+	const struct mb_protocol_in p3[] = { { "roundrobin", NULL, 0 } };
+	const struct mb_protocol_in p4[] = { { "sticky", NULL, 0 } };
+	struct mb_join_req req = { .member_id = "",
+				   .client_id = "c",
+				   .client_host = "h",
+				   .session_timeout_ms = 10000,
+				   .rebalance_timeout_ms = 10000,
+				   .protocol_type = "consumer" };
 
 	memset(s, 0, sizeof s);
 	req.protocols = p1, req.n_protocols = 2;
@@ -427,14 +427,14 @@ static void errors_and_fencing(void **state)
 	assert_int_equal(mb_commit_check(g, id1, -1, 10), MB_ERR_ILLEGAL_GENERATION);
 	/* session timeout outside the broker's bounds */
 	memset(&s, 0, sizeof s);
-	struct mb_protocol_in p = {"range", NULL, 0};
-	struct mb_join_req req = {.member_id = "",
-	                          .client_id = "c",
-	                          .session_timeout_ms = 10,
-	                          .rebalance_timeout_ms = 10,
-	                          .protocol_type = "consumer",
-	                          .protocols = &p,
-	                          .n_protocols = 1};
+	struct mb_protocol_in p = { "range", NULL, 0 };
+	struct mb_join_req req = { .member_id = "",
+				   .client_id = "c",
+				   .session_timeout_ms = 10,
+				   .rebalance_timeout_ms = 10,
+				   .protocol_type = "consumer",
+				   .protocols = &p,
+				   .n_protocols = 1 };
 	mb_join(g, &req, &s, 20);
 	assert_int_equal(s.error, MB_ERR_INVALID_SESSION_TIMEOUT);
 	assert_int_equal(mb_check_session_timeout(&cfg, 6000), MB_ERR_NONE);
@@ -462,7 +462,7 @@ static void stable_rejoin_rules(void **state)
 	join(g, &s2, "", "c2", false, 100);
 	join(g, &s1, id1, "c1", false, 100);
 	snprintf(id2, sizeof id2, "%s", s2.member_id);
-	struct mb_assignment_in a[] = {{id1, (const uint8_t *)"P0", 2}}; /* m2 left out: gets empty */
+	struct mb_assignment_in a[] = { { id1, (const uint8_t *)"P0", 2 } }; /* m2 left out: gets empty */
 	sync_(g, &y2, id2, 2, NULL, 0, 110);
 	sync_(g, &y1, id1, 2, a, 1, 120);
 	assert_int_equal(y2.n_sync, 1);
@@ -501,7 +501,7 @@ static void stable_rejoin_rules(void **state)
 	join(g, &s2, id2, "c2-changed", false, 350);
 	assert_int_equal(s3.n_join, 1);
 	assert_int_equal(s3.generation, 4);
-	struct mb_assignment_in none[1] = {{id1, NULL, 0}};
+	struct mb_assignment_in none[1] = { { id1, NULL, 0 } };
 	sync_(g, &y1, id1, 4, none, 1, 360);
 	assert_int_equal(g->state, MB_STABLE);
 	join(g, &s1, id1, "c1", false, 400);
@@ -527,7 +527,7 @@ static void cancelled_waiter_not_answered(void **state)
 	assert_int_equal(s2.n_join, 0);
 	assert_int_equal(s1.n_members, 2); /* the member stays until its session runs out */
 	/* nobody syncs for m2: after the session timeout it goes, and m1 must rejoin */
-	struct mb_assignment_in a[] = {{id1, (const uint8_t *)"P", 1}};
+	struct mb_assignment_in a[] = { { id1, (const uint8_t *)"P", 1 } };
 	struct slot y1;
 	sync_(g, &y1, id1, 2, a, 1, 210);
 	assert_int_equal(g->state, MB_STABLE);
@@ -541,17 +541,17 @@ static void cancelled_waiter_not_answered(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(single_member_lifecycle),
-	    cmocka_unit_test(member_id_required),
-	    cmocka_unit_test(two_members_rebalance),
-	    cmocka_unit_test(rebalance_timeout_drops_silent_member),
-	    cmocka_unit_test(session_timeout_evicts),
-	    cmocka_unit_test(new_member_join_timeout),
-	    cmocka_unit_test(protocol_selection),
-	    cmocka_unit_test(initial_delay_extends),
-	    cmocka_unit_test(errors_and_fencing),
-	    cmocka_unit_test(stable_rejoin_rules),
-	    cmocka_unit_test(cancelled_waiter_not_answered),
+		cmocka_unit_test(single_member_lifecycle),
+		cmocka_unit_test(member_id_required),
+		cmocka_unit_test(two_members_rebalance),
+		cmocka_unit_test(rebalance_timeout_drops_silent_member),
+		cmocka_unit_test(session_timeout_evicts),
+		cmocka_unit_test(new_member_join_timeout),
+		cmocka_unit_test(protocol_selection),
+		cmocka_unit_test(initial_delay_extends),
+		cmocka_unit_test(errors_and_fencing),
+		cmocka_unit_test(stable_rejoin_rules),
+		cmocka_unit_test(cancelled_waiter_not_answered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,9 +41,9 @@ static int64_t produce(int n, int64_t ts0)
 	char v[64][16];
 	for (int i = 0; i < n; i++) {
 		snprintf(v[i], sizeof v[i], "p%d", i);
-		r[i] = (struct rec_out){ts0 + i, NULL, -1, v[i], (int32_t)strlen(v[i])};
+		r[i] = (struct rec_out){ ts0 + i, NULL, -1, v[i], (int32_t)strlen(v[i]) };
 	}
-	struct rec_buf b = {0};
+	struct rec_buf b = { 0 };
 	struct rec_batch batch;
 	char err[128];
 	records_batch_encode(&b, 0, r, (size_t)n);
@@ -86,7 +86,7 @@ static void mixed_log(void **state)
 {
 	(void)state;
 	int nb;
-	struct rec_buf out = {0};
+	struct rec_buf out = { 0 };
 
 	sim_partition_append(p, 1200, 5000, 10);     /* synthetic 0..1199 */
 	assert_int_equal(produce(20, 900000), 1200); /* produced 1200..1219 */
@@ -129,7 +129,7 @@ static void mixed_log(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(mixed_log),
+		cmocka_unit_test(mixed_log),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

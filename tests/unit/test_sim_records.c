@@ -30,9 +30,9 @@ static void crc32c_known_vectors(void **state)
 		buf[i] = (uint8_t)(31 - i);
 	assert_int_equal(crc32c(buf, 32), 0x113FDB5Cu);
 	/* iSCSI SCSI Read (10) command PDU */
-	static const uint8_t pdu[48] = {0x01, 0xc0, 0, 0, 0, 0, 0,    0, 0,    0, 0, 0,    0, 0, 0, 0,
-	                                0x14, 0,    0, 0, 0, 0, 0x04, 0, 0,    0, 0, 0x14, 0, 0, 0, 0x18,
-	                                0x28, 0,    0, 0, 0, 0, 0,    0, 0x02, 0, 0, 0,    0, 0, 0, 0};
+	static const uint8_t pdu[48] = { 0x01, 0xc0, 0, 0, 0, 0, 0,    0, 0,    0, 0, 0,    0, 0, 0, 0,
+					 0x14, 0,    0, 0, 0, 0, 0x04, 0, 0,    0, 0, 0x14, 0, 0, 0, 0x18,
+					 0x28, 0,    0, 0, 0, 0, 0,    0, 0x02, 0, 0, 0,    0, 0, 0, 0 };
 	assert_int_equal(crc32c(pdu, sizeof pdu), 0xD9963A56u);
 }
 
@@ -52,8 +52,8 @@ static void crc32c_incremental(void **state)
 static void varint_round_trip(void **state)
 {
 	(void)state;
-	static const int64_t vals[] = {0,   1,    -1,        63,        -64,       64,        -65,
-	                               300, -300, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, 1700000000000LL};
+	static const int64_t vals[] = { 0,   1,    -1,        63,        -64,       64,        -65,
+					300, -300, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, 1700000000000LL };
 	uint8_t b[VARINT_MAX_BYTES];
 	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
 		size_t n = varint_put_s64(b, vals[i]);
@@ -79,10 +79,10 @@ static void varint_round_trip(void **state)
 	assert_int_equal(varint_get_s32(&p, b + 5, &v32), 0);
 	assert_int_equal(v32, INT32_MIN);
 	/* a 32-bit varint longer than 5 bytes, or overflowing 32 bits, is rejected */
-	static const uint8_t too_long[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
+	static const uint8_t too_long[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x01 };
 	p = too_long;
 	assert_int_equal(varint_get_s32(&p, too_long + sizeof too_long, &v32), -1);
-	static const uint8_t overflow[] = {0xff, 0xff, 0xff, 0xff, 0x7f};
+	static const uint8_t overflow[] = { 0xff, 0xff, 0xff, 0xff, 0x7f };
 	p = overflow;
 	assert_int_equal(varint_get_s32(&p, overflow + sizeof overflow, &v32), -1);
 }
@@ -90,27 +90,28 @@ static void varint_round_trip(void **state)
 /* A batch written by hand from the spec (CRC computed independently), two records:
  * (ts 1700000000000, key null, value "abc") and (ts +250, key "k", value "hello"), base offset 5. */
 static const uint8_t hand_batch[85] = {
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05,            /* baseOffset 5 */
-    0x00, 0x00, 0x00, 0x49,                                    /* batchLength 73 */
-    0x00, 0x00, 0x00, 0x00,                                    /* partitionLeaderEpoch */
-    0x02,                                                      /* magic */
-    0xc7, 0x52, 0xd5, 0x81,                                    /* crc */
-    0x00, 0x00,                                                /* attributes */
-    0x00, 0x00, 0x00, 0x01,                                    /* lastOffsetDelta */
-    0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x00,            /* baseTimestamp */
-    0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0xfa,            /* maxTimestamp */
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,            /* producerId */
-    0xff, 0xff,                                                /* producerEpoch */
-    0xff, 0xff, 0xff, 0xff,                                    /* baseSequence */
-    0x00, 0x00, 0x00, 0x02,                                    /* record count */
-    0x12, 0x00, 0x00, 0x00, 0x01, 0x06, 'a',  'b',  'c', 0x00, /* len 9, attr, ts+0, off 0, key null, "abc", 0 hdrs */
-    0x1a, 0x00, 0xf4, 0x03, 0x02, 0x02, 'k',  0x0a,            /* len 13, attr, ts+250, off 1, key "k", ... */
-    'h',  'e',  'l',  'l',  'o',  0x00,                        /* ... "hello", 0 headers */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, /* baseOffset 5 */
+	0x00, 0x00, 0x00, 0x49,                         /* batchLength 73 */
+	0x00, 0x00, 0x00, 0x00,                         /* partitionLeaderEpoch */
+	0x02,                                           /* magic */
+	0xc7, 0x52, 0xd5, 0x81,                         /* crc */
+	0x00, 0x00,                                     /* attributes */
+	0x00, 0x00, 0x00, 0x01,                         /* lastOffsetDelta */
+	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x00, /* baseTimestamp */
+	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0xfa, /* maxTimestamp */
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* producerId */
+	0xff, 0xff,                                     /* producerEpoch */
+	0xff, 0xff, 0xff, 0xff,                         /* baseSequence */
+	0x00, 0x00, 0x00, 0x02,                         /* record count */
+	0x12, 0x00, 0x00, 0x00, 0x01, 0x06, 'a',  'b',
+	'c',  0x00,                                     /* len 9, attr, ts+0, off 0, key null, "abc", 0 hdrs */
+	0x1a, 0x00, 0xf4, 0x03, 0x02, 0x02, 'k',  0x0a, /* len 13, attr, ts+250, off 1, key "k", ... */
+	'h',  'e',  'l',  'l',  'o',  0x00,             /* ... "hello", 0 headers */
 };
 
 static const struct rec_out hand_recs[2] = {
-    {.timestamp = 1700000000000LL, .key = NULL, .key_len = -1, .value = "abc", .value_len = 3},
-    {.timestamp = 1700000000250LL, .key = "k", .key_len = 1, .value = "hello", .value_len = 5},
+	{ .timestamp = 1700000000000LL, .key = NULL, .key_len = -1, .value = "abc", .value_len = 3 },
+	{ .timestamp = 1700000000250LL, .key = "k", .key_len = 1, .value = "hello", .value_len = 5 },
 };
 
 static void decode_hand_batch(void **state)
@@ -159,7 +160,7 @@ static void decode_hand_batch(void **state)
 static void encode_matches_hand_batch(void **state)
 {
 	(void)state;
-	struct rec_buf out = {0};
+	struct rec_buf out = { 0 };
 	assert_int_equal(records_batch_size(hand_recs, 2), sizeof hand_batch);
 	records_batch_encode(&out, 5, hand_recs, 2);
 	assert_int_equal(out.len, sizeof hand_batch);
@@ -176,13 +177,13 @@ static void decode_of_encode(void **state)
 	/* timestamps going backwards too: deltas may be negative, max is not the last */
 	for (int i = 0; i < N; i++) {
 		snprintf(vals[i], sizeof vals[i], "v%d", i);
-		recs[i] = (struct rec_out){.timestamp = 1000000 + (i % 7) * 1000 - i,
-		                           .key = i % 3 ? vals[i] : NULL,
-		                           .key_len = i % 3 ? (int32_t)strlen(vals[i]) : -1,
-		                           .value = i % 5 ? vals[i] : NULL,
-		                           .value_len = i % 5 ? (int32_t)strlen(vals[i]) : -1};
+		recs[i] = (struct rec_out){ .timestamp = 1000000 + (i % 7) * 1000 - i,
+					    .key = i % 3 ? vals[i] : NULL,
+					    .key_len = i % 3 ? (int32_t)strlen(vals[i]) : -1,
+					    .value = i % 5 ? vals[i] : NULL,
+					    .value_len = i % 5 ? (int32_t)strlen(vals[i]) : -1 };
 	}
-	struct rec_buf out = {0};
+	struct rec_buf out = { 0 };
 	records_batch_encode(&out, 1000, recs, N);
 	records_batch_encode(&out, 1000 + N, recs, 1); /* a second batch right after */
 
@@ -328,7 +329,7 @@ static void survives_mutations(void **state)
 		size_t len = sizeof buf - (size_t)((x >> 40) % 3); /* sometimes truncated too */
 		int16_t rc = decode_copy(buf, len, err, sizeof err);
 		assert_true(rc == REC_ERR_NONE || rc == REC_ERR_CORRUPT_MESSAGE || rc == REC_ERR_INVALID_RECORD ||
-		            rc == REC_ERR_UNSUPPORTED_COMPRESSION_TYPE);
+			    rc == REC_ERR_UNSUPPORTED_COMPRESSION_TYPE);
 		accepted += rc == REC_ERR_NONE;
 	}
 	print_message("# %d of 20000 mutated batches were still valid\n", accepted);
@@ -337,11 +338,11 @@ static void survives_mutations(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(crc32c_known_vectors),      cmocka_unit_test(crc32c_incremental),
-	    cmocka_unit_test(varint_round_trip),         cmocka_unit_test(decode_hand_batch),
-	    cmocka_unit_test(encode_matches_hand_batch), cmocka_unit_test(decode_of_encode),
-	    cmocka_unit_test(rejects_bad_batches),       cmocka_unit_test(rejects_semantic_errors),
-	    cmocka_unit_test(survives_mutations),
+		cmocka_unit_test(crc32c_known_vectors),      cmocka_unit_test(crc32c_incremental),
+		cmocka_unit_test(varint_round_trip),         cmocka_unit_test(decode_hand_batch),
+		cmocka_unit_test(encode_matches_hand_batch), cmocka_unit_test(decode_of_encode),
+		cmocka_unit_test(rejects_bad_batches),       cmocka_unit_test(rejects_semantic_errors),
+		cmocka_unit_test(survives_mutations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

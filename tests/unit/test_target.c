@@ -93,14 +93,14 @@ static void parse_opts(struct lt_options *o, ...)
 }
 
 static const char *two_clusters =
-    "general = { default_cluster = \"dev\"; refresh_interval = 5; theme = \"light\"; };\n"
-    "clusters = {\n"
-    "  dev = { bootstrap_servers = \"dev:9092\"; properties = [ \"client.id=lagtop\" ]; };\n"
-    "  prod = { bootstrap_servers = \"prod:9093\"; read_only = true;\n"
-    "           properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=s3cret\" ];\n"
-    "           include_groups = [ \"^pay\" ]; };\n"
-    "  nobs = { read_only = false; };\n"
-    "};\n";
+	"general = { default_cluster = \"dev\"; refresh_interval = 5; theme = \"light\"; };\n"
+	"clusters = {\n"
+	"  dev = { bootstrap_servers = \"dev:9092\"; properties = [ \"client.id=lagtop\" ]; };\n"
+	"  prod = { bootstrap_servers = \"prod:9093\"; read_only = true;\n"
+	"           properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=s3cret\" ];\n"
+	"           include_groups = [ \"^pay\" ]; };\n"
+	"  nobs = { read_only = false; };\n"
+	"};\n";
 
 static void select_default_and_named_cluster(void **state)
 {
@@ -187,7 +187,7 @@ static void select_needs_bootstrap(void **state)
 	parse_opts(&o, NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
 	assert_string_equal(err,
-	                    "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file");
+			    "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file");
 	options_free(&o);
 
 	/* -b alone, no file: works */
@@ -266,9 +266,9 @@ static void switch_uses_the_clusters_own_settings(void **state)
 	struct lt_target t;
 	char err[512];
 	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "dev", "-b", "first:1", "-X", "bootstrap.servers=elsewhere:2", "-X", "client.id=me",
-		   "-X", "security.protocol=SSL", "-X", "sasl.password=typed", "-X", "debug=broker", "-g", "^x",
-		   "-i", "3", NULL);
+	parse_opts(&o, "-c", "dev", "-b", "first:1", "-X", "bootstrap.servers=elsewhere:2", "-X", "client.id=me", "-X",
+		   "security.protocol=SSL", "-X", "sasl.password=typed", "-X", "debug=broker", "-g", "^x", "-i", "3",
+		   NULL);
 	/* the first cluster: the command line wins, as documented */
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "elsewhere:2");
@@ -286,8 +286,8 @@ static void switch_uses_the_clusters_own_settings(void **state)
 	assert_string_equal(t.conn.prop_keys[2], "client.id"); /* other -X carry over */
 	assert_string_equal(t.conn.prop_values[2], "me");
 	assert_string_equal(t.conn.prop_keys[3], "debug");
-	assert_true(t.read_only);                         /* prod's read_only */
-	assert_int_equal(t.interval_ms, 3000);             /* -i carries over */
+	assert_true(t.read_only);              /* prod's read_only */
+	assert_int_equal(t.interval_ms, 3000); /* -i carries over */
 	target_free(&t);
 
 	/* back to dev: its own bootstrap too, its own client.id (the file's wins over a carried -X), and
@@ -332,7 +332,6 @@ static void resolve_loads_and_selects(void **state)
 	options_free(&o);
 	free(path);
 }
-
 
 /* ------------------------------------------------------------------ --command-config and precedence */
 

@@ -59,13 +59,13 @@ static void aggregates_per_topic_and_group(void **state)
 	assert_non_null(a);
 	assert_ptr_equal(a, &v->topics[0]);
 	assert_null(a->group);
-	assert_int_equal(a->n_partitions, 3);      /* 0, 1, 2: partition 1 counted once */
+	assert_int_equal(a->n_partitions, 3); /* 0, 1, 2: partition 1 counted once */
 	assert_int_equal(a->n_groups, 2);
-	assert_int_equal(a->total_lag, 36);        /* 10 + 5 + 20 + 1 */
-	assert_int_equal(a->max_lag, 21);          /* g2's share: 20 + 1 */
+	assert_int_equal(a->total_lag, 36); /* 10 + 5 + 20 + 1 */
+	assert_int_equal(a->max_lag, 21);   /* g2's share: 20 + 1 */
 	assert_true(a->has_rates);
-	assert_true(a->produce_rate == 9.0);       /* 2 + 3 + 4: a/1 once, not 12 */
-	assert_true(a->consume_rate == 6.0);       /* committed rates add up over groups */
+	assert_true(a->produce_rate == 9.0); /* 2 + 3 + 4: a/1 once, not 12 */
+	assert_true(a->consume_rate == 6.0); /* committed rates add up over groups */
 	assert_true(a->has_max_time_lag);
 	assert_int_equal(a->max_time_lag_ms, 9000);
 	assert_true(a->time_lag_high);
@@ -136,7 +136,7 @@ static void rows_filter_sort_and_identity(void **state)
 	assert_string_equal(buf, "-");
 
 	/* the cursor's identity survives a new snapshot (new addresses) */
-	lt_row_key key = {0};
+	lt_row_key key = { 0 };
 	row_key_set(&key, &rows[2]);
 	assert_null(key.group);
 	assert_string_equal(key.topic, "a");
@@ -162,7 +162,7 @@ static void rows_filter_sort_and_identity(void **state)
 	assert_string_equal(rows[0].group->group, "g1");
 	column_by_id(LT_COL_TG_STATUS)->format(&rows[0], buf, sizeof buf, false);
 	assert_string_equal(buf, "STALL");
-	lt_row_key gkey = {0};
+	lt_row_key gkey = { 0 };
 	row_key_set(&gkey, &rows[1]);
 	assert_string_equal(gkey.group, "g2");
 	assert_false(row_key_equal(&key, &rows[1])); /* a topic's key is not its group row's */
@@ -227,9 +227,9 @@ static void group_rows_unchanged(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(aggregates_per_topic_and_group),
-	    cmocka_unit_test(rows_filter_sort_and_identity),
-	    cmocka_unit_test(group_rows_unchanged),
+		cmocka_unit_test(aggregates_per_topic_and_group),
+		cmocka_unit_test(rows_filter_sort_and_identity),
+		cmocka_unit_test(group_rows_unchanged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

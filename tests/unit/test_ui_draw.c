@@ -15,7 +15,7 @@
 #include "ui/ui.h"
 #include "util/timeutil.h"
 
-#define COLS_ 120
+#define COLS_  120
 #define LINES_ 30
 
 static struct tui_settings opts;
@@ -179,12 +179,12 @@ static void help_lists_every_modes_keys(void **state)
 	struct ui *u = &f->u;
 	keys(u, "?");
 	assert_int_equal(u->popup, UI_POPUP_HELP);
-	const char *want[] = {"Filter prompt (/, F3, F4):", "Backspace    delete the last character",
-			      "^U           clear the text", "Cluster chooser (c):",
-			      "Esc, q, c    close without switching", "Popups (this help, Enter on a partition, e):",
-			      "PgDn, Space  scroll a page down", "other keys   do nothing",
-			      "Reset and delete dialog (R, U, D):", "Left, Right, Tab in the preview: switch"};
-	bool seen[sizeof want / sizeof want[0]] = {false};
+	const char *want[] = { "Filter prompt (/, F3, F4):",           "Backspace    delete the last character",
+			       "^U           clear the text",          "Cluster chooser (c):",
+			       "Esc, q, c    close without switching", "Popups (this help, Enter on a partition, e):",
+			       "PgDn, Space  scroll a page down",      "other keys   do nothing",
+			       "Reset and delete dialog (R, U, D):",   "Left, Right, Tab in the preview: switch" };
+	bool seen[sizeof want / sizeof want[0]] = { false };
 	for (int step = 0; step < 300; step++) {
 		for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 			seen[i] = seen[i] || screen_line(u, want[i]) != NULL;

@@ -143,7 +143,8 @@ static void every_mode_table_is_well_formed(void **state)
 		assert_true(m == 0 || (mode->opened_by && mode->opened_by[0]));
 		for (size_t i = 0; i < mode->n; i++) {
 			const struct ui_key *a = &mode->keys[i];
-			if (!a->name || !a->name[0] || !a->help || !a->help[0] || !a->action || !a->codes[0] || !a->panes)
+			if (!a->name || !a->name[0] || !a->help || !a->help[0] || !a->action || !a->codes[0] ||
+			    !a->panes)
 				fail_msg("%s: entry %zu ('%s') lacks a name, help, action, code or pane", mode->name, i,
 					 a->name ? a->name : "");
 			for (size_t j = i + 1; j < mode->n; j++) {
@@ -155,8 +156,8 @@ static void every_mode_table_is_well_formed(void **state)
 				for (int x = 0; x < 3 && a->codes[x]; x++)
 					for (int y = 0; y < 3 && b->codes[y]; y++)
 						if (a->codes[x] == b->codes[y])
-							fail_msg("%s: keys '%s' and '%s' share a code", mode->name, a->name,
-								 b->name);
+							fail_msg("%s: keys '%s' and '%s' share a code", mode->name,
+								 a->name, b->name);
 			}
 		}
 		/* its help comes from its table */
@@ -230,10 +231,10 @@ static void names_unique_codes_unique_help_present(void **state)
 static void issue_keys_are_all_there(void **state)
 {
 	(void)state;
-	const char *want[] = {"q",   "?", "Up", "Down", "j", "k", "PgUp",  "PgDn", "Home", "End", "Tab", "Enter",
-	                      "Esc", "/", "<",  ">",    "I", "p", "Space", "+",    "-",    "F5",  "m",   "t",
-	                      /* the topic view, marks, the mouse and htop's function keys */
-	                      "T",   "u", "M",  "F1",   "F3", "F4", "F6", "F10"};
+	const char *want[] = { "q", "?", "Up", "Down", "j", "k", "PgUp", "PgDn", "Home", "End", "Tab", "Enter", "Esc",
+			       "/", "<", ">", "I", "p", "Space", "+", "-", "F5", "m", "t",
+			       /* the topic view, marks, the mouse and htop's function keys */
+			       "T", "u", "M", "F1", "F3", "F4", "F6", "F10" };
 	for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
 		bool found = false;
 		for (size_t i = 0; keys_at(i); i++)
@@ -265,7 +266,7 @@ static void help_is_generated_from_the_table(void **state)
 static void read_only_removes_writing_keys(void **state)
 {
 	(void)state;
-	struct ui_key k = {.flags = UI_KEY_WRITES};
+	struct ui_key k = { .flags = UI_KEY_WRITES };
 	assert_false(keys_enabled(&k, true));
 	assert_true(keys_enabled(&k, false));
 	for (size_t i = 0; keys_at(i); i++)
@@ -343,8 +344,8 @@ static void reset_dialog_table_is_well_formed_and_documented(void **state)
 			for (int x = 0; x < 3 && a->codes[x]; x++)
 				for (int y = 0; y < 3 && b->codes[y]; y++)
 					if (a->codes[x] == b->codes[y])
-						fail_msg("reset dialog: keys '%s' and '%s' share a code in one step", a->name,
-							 b->name);
+						fail_msg("reset dialog: keys '%s' and '%s' share a code in one step",
+							 a->name, b->name);
 		}
 	}
 	assert_true(n >= 10);
@@ -356,12 +357,16 @@ static void reset_dialog_table_is_well_formed_and_documented(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(every_key_is_in_the_man_page),   cmocka_unit_test(names_unique_codes_unique_help_present),
-	    cmocka_unit_test(issue_keys_are_all_there),       cmocka_unit_test(help_is_generated_from_the_table),
-	    cmocka_unit_test(read_only_removes_writing_keys), cmocka_unit_test(key_bar_by_width),
-	    cmocka_unit_test(every_modes_keys_are_in_the_man_page), cmocka_unit_test(every_mode_table_is_well_formed),
-	    cmocka_unit_test(reset_dialog_table_is_well_formed_and_documented),
-	    cmocka_unit_test(replay_keys_documented_and_apart),
+		cmocka_unit_test(every_key_is_in_the_man_page),
+		cmocka_unit_test(names_unique_codes_unique_help_present),
+		cmocka_unit_test(issue_keys_are_all_there),
+		cmocka_unit_test(help_is_generated_from_the_table),
+		cmocka_unit_test(read_only_removes_writing_keys),
+		cmocka_unit_test(key_bar_by_width),
+		cmocka_unit_test(every_modes_keys_are_in_the_man_page),
+		cmocka_unit_test(every_mode_table_is_well_formed),
+		cmocka_unit_test(reset_dialog_table_is_well_formed_and_documented),
+		cmocka_unit_test(replay_keys_documented_and_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,12 +11,12 @@
 
 /* A table shaped like the groups pane: name first (never dropped), numbers with priorities. */
 static const lt_column cols[] = {
-	{.title = "GROUP", .width = 20, .priority = 100},
-	{.title = "STATE", .width = 10, .priority = 40},
-	{.title = "MEMBERS", .width = 7, .priority = 50},
-	{.title = "LAG", .width = 8, .priority = 100, .align_right = true},
-	{.title = "TREND", .width = 10, .priority = 10},
-	{.title = "STATUS", .width = 6, .priority = 90},
+	{ .title = "GROUP", .width = 20, .priority = 100 },
+	{ .title = "STATE", .width = 10, .priority = 40 },
+	{ .title = "MEMBERS", .width = 7, .priority = 50 },
+	{ .title = "LAG", .width = 8, .priority = 100, .align_right = true },
+	{ .title = "TREND", .width = 10, .priority = 10 },
+	{ .title = "STATUS", .width = 6, .priority = 90 },
 };
 #define N (sizeof cols / sizeof cols[0])
 
@@ -136,12 +136,12 @@ static void screen_split_and_too_small(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(wide_keeps_everything_and_name_grows_to_want),
-	    cmocka_unit_test(narrow_drops_lowest_priority_first),
-	    cmocka_unit_test(priority_100_never_dropped_name_shrinks_to_minimum),
-	    cmocka_unit_test(short_names_make_room_for_more_columns),
+		cmocka_unit_test(wide_keeps_everything_and_name_grows_to_want),
+		cmocka_unit_test(narrow_drops_lowest_priority_first),
+		cmocka_unit_test(priority_100_never_dropped_name_shrinks_to_minimum),
+		cmocka_unit_test(short_names_make_room_for_more_columns),
 		cmocka_unit_test(groups_pane_type_drops_first),
-	    cmocka_unit_test(screen_split_and_too_small),
+		cmocka_unit_test(screen_split_and_too_small),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

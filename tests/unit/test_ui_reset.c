@@ -20,7 +20,7 @@
 #include "util/xalloc.h"
 
 #define NOW_MS INT64_C(1795989600000) /* 2026-11-29T... */
-#define ESC 27
+#define ESC    27
 
 static enum rd_action keys(struct ui_reset *rd, const char *s)
 {
@@ -200,7 +200,8 @@ static void esc_cancels_every_step_but_the_commit(void **state)
 	assert_int_equal(key(rd, ESC), RD_ACT_NONE); /* not while committing */
 	assert_string_equal(rd->err, "the commit is running and cannot be cancelled now");
 	assert_int_equal(key(rd, '\n'), RD_ACT_NONE);
-	lt_reset_result res = { .status = LT_EXEC_EXECUTED, .message = xstrdup("committed 2 partitions"),
+	lt_reset_result res = { .status = LT_EXEC_EXECUTED,
+				.message = xstrdup("committed 2 partitions"),
 				.backup_path = xstrdup("/s/backups/g.csv") };
 	rd_commit_done(rd, &res);
 	assert_int_equal(rd->step, RD_RESULT);
@@ -239,7 +240,8 @@ static void keys_act_by_step(void **state)
 	assert_true(rd->yes);
 	assert_int_equal(key(rd, 'q'), RD_ACT_NONE); /* no name asked: letters do nothing, q does not close */
 	assert_int_equal(key(rd, '\n'), RD_ACT_COMMIT);
-	lt_reset_result res = { .status = LT_EXEC_EXECUTED, .message = xstrdup("committed 2 partitions"),
+	lt_reset_result res = { .status = LT_EXEC_EXECUTED,
+				.message = xstrdup("committed 2 partitions"),
 				.backup_path = xstrdup("/s/backups/g.csv") };
 	rd_commit_done(rd, &res);
 	key(rd, KEY_DOWN);
@@ -416,7 +418,8 @@ static void delete_partition_refused_and_errors(void **state)
 	(void)state;
 	struct ui_reset *rd = rd_new_delete("g", "orders", 3, NULL);
 	assert_true(view_has(rd, "Delete the offset of orders:3 in group g"));
-	lt_delete_result d = { .status = LT_DEL_REFUSED, .group_kerr = LT_KERR_NON_EMPTY_GROUP,
+	lt_delete_result d = { .status = LT_DEL_REFUSED,
+			       .group_kerr = LT_KERR_NON_EMPTY_GROUP,
 			       .message = xstrdup("Offsets of group 'g' can only be deleted if the group is inactive, "
 						  "but the current state is Stable.") };
 	rd_delete_preview_done(rd, &d);
@@ -541,8 +544,9 @@ static void refusal_is_wrapped_to_the_box(void **state)
 	(void)state;
 	static const int widths[] = { 94, 74, 30 };
 	/* the second run: a client id with an escape (its shown form is wider) and a long unbroken word */
-	static const char *const extras[] = { "", "-\x1b[31m-" "averyveryveryveryveryveryveryveryveryveryveryveryvery"
-					      "veryveryverylongclientidwithoutanyspaces" };
+	static const char *const extras[] = { "", "-\x1b[31m-"
+						  "averyveryveryveryveryveryveryveryveryveryveryveryvery"
+						  "veryveryverylongclientidwithoutanyspaces" };
 	for (size_t e = 0; e < 2; e++) {
 		char *msg = refusal(12, extras[e]);
 		struct ui_reset *rd = rd_new("payments-settlement-nightly", NULL, -1, false, 10000);
@@ -572,7 +576,8 @@ static void refusal_is_wrapped_to_the_box(void **state)
 					while (*w == ' ')
 						w++;
 					if (*g != *w)
-						fail_msg("width %d: text differs at '%.20s' / '%.20s'", widths[wi], g, w);
+						fail_msg("width %d: text differs at '%.20s' / '%.20s'", widths[wi], g,
+							 w);
 					if (!*g)
 						break;
 				}
@@ -592,8 +597,9 @@ static void refusal_is_wrapped_to_the_box(void **state)
 		if (e == 0) {
 			struct rd_view v;
 			rd_view_build(rd, 94, true, &v);
-			assert_string_equal(v.body[1], "Assignments can only be reset if the group 'payments-settlement-nightly' "
-						       "is inactive, but the");
+			assert_string_equal(v.body[1],
+					    "Assignments can only be reset if the group 'payments-settlement-nightly' "
+					    "is inactive, but the");
 			assert_string_equal(v.body[2], "  current state is Stable.");
 			rd_view_free(&v);
 		}

@@ -158,7 +158,7 @@ static void filter_narrows_keeps_last_good_and_clears(void **state)
 	assert_true(u->filter_editing);
 	assert_int_equal(u->groups.n_rows, 1);
 	assert_string_equal(row_name(&u->groups, 0), "g2");
-	keys(u, "(");    /* "g2(" is not a valid regex: the last good filter stays, the error is shown */
+	keys(u, "("); /* "g2(" is not a valid regex: the last good filter stays, the error is shown */
 	assert_int_equal(u->groups.n_rows, 1);
 	assert_true(u->filter_err[0] != '\0');
 	ui_on_key(u, KEY_BACKSPACE);
@@ -232,8 +232,8 @@ static void topic_view_enter_and_back(void **state)
 	assert_int_equal(u->focus, UI_PANE_TOPICS);
 	keys(u, "\n");
 	assert_int_equal(u->tgroups.sort_col, LT_COL_TG_LAG); /* the sort is kept */
-	keys(u, "g");   /* nothing bound */
-	keys(u, "k\n"); /* the first row: g2; Enter: its partitions */
+	keys(u, "g");                                         /* nothing bound */
+	keys(u, "k\n");                                       /* the first row: g2; Enter: its partitions */
 	assert_string_equal(u->open_group, "g2");
 	assert_int_equal(u->focus, UI_PANE_PARTS);
 	assert_int_equal(u->parts.n_rows, 3);
@@ -284,9 +284,9 @@ static void marks_follow_partitions(void **state)
 	keys(u, "jj\n"); /* g3: partitions 0..3 */
 	assert_string_equal(u->open_group, "g3");
 	assert_int_equal(u->parts.n_rows, 4);
-	keys(u, "j ");   /* mark partition 1, the cursor moves to 2 */
+	keys(u, "j "); /* mark partition 1, the cursor moves to 2 */
 	assert_int_equal(u->parts.cursor, 2);
-	keys(u, "j ");   /* mark 3; the last row: the cursor stays */
+	keys(u, "j "); /* mark 3; the last row: the cursor stays */
 	assert_int_equal(u->parts.cursor, 3);
 	assert_false(u->paused); /* Space did not pause here */
 	const lt_markset *m = ui_open_marks(u);
@@ -307,7 +307,7 @@ static void marks_follow_partitions(void **state)
 	assert_int_equal(ui_open_marks(u)->n, 1);
 	keys(u, "\x1b"); /* close the group: the marks wait for it */
 	assert_null(ui_open_marks(u));
-	keys(u, " ");    /* the groups pane: Space pauses */
+	keys(u, " "); /* the groups pane: Space pauses */
 	assert_true(u->paused);
 	keys(u, " ");
 	keys(u, "\n");
@@ -354,7 +354,7 @@ static void mouse_events_map_to_actions(void **state)
 	assert_true(u->groups.sort_desc); /* the column's first direction */
 	assert_string_equal(row_name(&u->groups, 0), "g2");
 	assert_string_equal(row_name(&u->groups, u->groups.cursor), "g2"); /* the cursor kept its row */
-	ui_mouse_event(u, UI_MOUSE_PRESS, 2, lag_x); /* again: the other direction */
+	ui_mouse_event(u, UI_MOUSE_PRESS, 2, lag_x);                       /* again: the other direction */
 	keys(u, "");
 	assert_false(u->groups.sort_desc);
 	assert_string_equal(row_name(&u->groups, 0), "g3");
@@ -362,7 +362,7 @@ static void mouse_events_map_to_actions(void **state)
 	assert_int_equal(u->groups.cursor, 0);
 	ui_mouse_event(u, UI_MOUSE_WHEEL_DOWN, 5, 5);
 	assert_int_equal(u->groups.cursor, 2);
-	ui_mouse_event(u, UI_MOUSE_PRESS, 0, 5); /* the top bar: nothing */
+	ui_mouse_event(u, UI_MOUSE_PRESS, 0, 5);  /* the top bar: nothing */
 	ui_mouse_event(u, UI_MOUSE_PRESS, 23, 5); /* the key bar: nothing */
 	assert_int_equal(u->groups.cursor, 2);
 
@@ -370,7 +370,7 @@ static void mouse_events_map_to_actions(void **state)
 	keys(u, "\n");
 	assert_int_equal(u->focus, UI_PANE_PARTS);
 	layout_screen(24, 80, true, &u->geom);
-	u->groups.top = u->parts.top = 0; /* as a draw of these few rows leaves them */
+	u->groups.top = u->parts.top = 0;                         /* as a draw of these few rows leaves them */
 	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.main_y + 2, 3); /* the first group row */
 	assert_int_equal(u->focus, UI_PANE_GROUPS);
 	assert_int_equal(u->groups.cursor, 0);

@@ -49,7 +49,7 @@ static const char *srcdir(void)
 static void shipped_themes_parse_and_differ_from_builtin(void **state)
 {
 	(void)state;
-	const char *names[] = {"default", "light", "high-contrast"};
+	const char *names[] = { "default", "light", "high-contrast" };
 	struct ui_theme builtin;
 	theme_builtin(&builtin, false);
 	for (size_t i = 0; i < 3; i++) {
@@ -71,7 +71,7 @@ static void roles_override_only_what_is_named(void **state)
 {
 	(void)state;
 	const char *p = write_file("x.conf", "name = \"x\";\nroles = {\n  header = { fg = \"bright-red\"; bg = 17; "
-	                                     "attrs = [ \"bold\", \"underline\" ]; };\n};\n");
+					     "attrs = [ \"bold\", \"underline\" ]; };\n};\n");
 	struct ui_theme t, def;
 	char err[256];
 	theme_builtin(&def, false);
@@ -121,7 +121,7 @@ static void list_orders_overrides_and_loads(void **state)
 	write_file("zebra.conf", "name = \"zebra\";\n");
 	write_file("light.conf", "roles = { header = { fg = \"red\"; }; };\n"); /* user override */
 	write_file("broken.conf", "roles = {\n");
-	const char *dirs[] = {sys, user, "/nonexistent"};
+	const char *dirs[] = { sys, user, "/nonexistent" };
 	struct ui_theme_list l;
 	theme_list_scan(&l, dirs, 3);
 	assert_true(l.n >= 6);
@@ -161,11 +161,11 @@ static void glyph_sets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(shipped_themes_parse_and_differ_from_builtin),
-	    cmocka_unit_test(roles_override_only_what_is_named),
-	    cmocka_unit_test(bad_files_give_clear_errors),
-	    cmocka_unit_test(list_orders_overrides_and_loads),
-	    cmocka_unit_test(glyph_sets),
+		cmocka_unit_test(shipped_themes_parse_and_differ_from_builtin),
+		cmocka_unit_test(roles_override_only_what_is_named),
+		cmocka_unit_test(bad_files_give_clear_errors),
+		cmocka_unit_test(list_orders_overrides_and_loads),
+		cmocka_unit_test(glyph_sets),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

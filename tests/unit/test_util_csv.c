@@ -16,11 +16,11 @@ static void quoting_only_when_needed(void **state)
 	static const struct {
 		const char *in, *out;
 	} cases[] = {
-	    {"plain", "plain"},       {"", ""},
-	    {"a,b", "\"a,b\""},       {"say \"hi\"", "\"say \"\"hi\"\"\""},
-	    {"l1\nl2", "\"l1\nl2\""}, {"cr\r", "\"cr\r\""},
-	    {" lead", "\" lead\""},   {"trail ", "\"trail \""},
-	    {"in side", "in side"},
+		{ "plain", "plain" },       { "", "" },
+		{ "a,b", "\"a,b\"" },       { "say \"hi\"", "\"say \"\"hi\"\"\"" },
+		{ "l1\nl2", "\"l1\nl2\"" }, { "cr\r", "\"cr\r\"" },
+		{ " lead", "\" lead\"" },   { "trail ", "\"trail \"" },
+		{ "in side", "in side" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *q = csv_quote_dup(cases[i].in);
@@ -170,12 +170,9 @@ static void write_then_read_round_trips(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(quoting_only_when_needed),
-		cmocka_unit_test(rows_are_written),
-		cmocka_unit_test(split_accepts_rfc4180),
-		cmocka_unit_test(split_is_strict),
-		cmocka_unit_test(records_span_lines_in_quotes),
-		cmocka_unit_test(record_errors_name_the_line),
+		cmocka_unit_test(quoting_only_when_needed),     cmocka_unit_test(rows_are_written),
+		cmocka_unit_test(split_accepts_rfc4180),        cmocka_unit_test(split_is_strict),
+		cmocka_unit_test(records_span_lines_in_quotes), cmocka_unit_test(record_errors_name_the_line),
 		cmocka_unit_test(write_then_read_round_trips),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

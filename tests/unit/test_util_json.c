@@ -84,7 +84,7 @@ static void strings_are_fully_escaped(void **state)
 		{ "ls\xe2\x80\xa8", 5, "\"ls\\u2028\"" },
 		{ "caf\xc3\xa9 \xf0\x9f\x98\x80", 10, "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"" },
 		{ "bad\xff", 4, "\"bad\xef\xbf\xbd\"" },
-		{ "\xc0\xaf", 2, "\"\xef\xbf\xbd\xef\xbf\xbd\"" },   /* overlong: two bad bytes */
+		{ "\xc0\xaf", 2, "\"\xef\xbf\xbd\xef\xbf\xbd\"" },                 /* overlong: two bad bytes */
 		{ "\xed\xa0\x80", 3, "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" }, /* surrogate */
 		{ "/", 1, "\"/\"" },
 	};
@@ -237,14 +237,10 @@ static void writes_to_a_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(nested_structure_and_commas),
-		cmocka_unit_test(pretty_output_is_indented),
-		cmocka_unit_test(strings_are_fully_escaped),
-		cmocka_unit_test(numbers_are_exact_and_finite),
-		cmocka_unit_test(numbers_ignore_the_locale),
-		cmocka_unit_test(misuse_is_reported),
-		cmocka_unit_test(deep_nesting_is_bounded),
-		cmocka_unit_test(writes_to_a_file),
+		cmocka_unit_test(nested_structure_and_commas), cmocka_unit_test(pretty_output_is_indented),
+		cmocka_unit_test(strings_are_fully_escaped),   cmocka_unit_test(numbers_are_exact_and_finite),
+		cmocka_unit_test(numbers_ignore_the_locale),   cmocka_unit_test(misuse_is_reported),
+		cmocka_unit_test(deep_nesting_is_bounded),     cmocka_unit_test(writes_to_a_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

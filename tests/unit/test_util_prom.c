@@ -29,14 +29,14 @@ static void escaping(void **state)
 	static const struct {
 		const char *in, *label, *help;
 	} cases[] = {
-	    {"plain", "plain", "plain"},
-	    {"back\\slash", "back\\\\slash", "back\\\\slash"},
-	    {"say \"hi\"", "say \\\"hi\\\"", "say \"hi\""},
-	    {"two\nlines", "two\\nlines", "two\\nlines"},
-	    {"\\\"\n", "\\\\\\\"\\n", "\\\\\"\\n"},
-	    {"caf\xC3\xA9", "caf\xC3\xA9", "caf\xC3\xA9"},      /* UTF-8 stays */
-	    {"bad\xFFz", "bad\xEF\xBF\xBDz", "bad\xEF\xBF\xBDz"}, /* not UTF-8: U+FFFD */
-	    {"", "", ""},
+		{ "plain", "plain", "plain" },
+		{ "back\\slash", "back\\\\slash", "back\\\\slash" },
+		{ "say \"hi\"", "say \\\"hi\\\"", "say \"hi\"" },
+		{ "two\nlines", "two\\nlines", "two\\nlines" },
+		{ "\\\"\n", "\\\\\\\"\\n", "\\\\\"\\n" },
+		{ "caf\xC3\xA9", "caf\xC3\xA9", "caf\xC3\xA9" },        /* UTF-8 stays */
+		{ "bad\xFFz", "bad\xEF\xBF\xBDz", "bad\xEF\xBF\xBDz" }, /* not UTF-8: U+FFFD */
+		{ "", "", "" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *l = prom_escape_label_value(cases[i].in), *h = prom_escape_help(cases[i].in);

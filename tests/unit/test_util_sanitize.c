@@ -26,8 +26,8 @@ static void decode_rejects_bad_sequences(void **state)
 	assert_int_equal(utf8_decode("\xf0\x9f\x98\x80", 4, &cp), 4);
 	assert_int_equal(cp, 0x1F600);
 	/* overlong '/', surrogate, above U+10FFFF, lone continuation, truncated, bad continuation */
-	const char *bad[] = {"\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
-	                     "\x80",     "\xe4\xb8",     "\xe4\x41\x41", "\xff"};
+	const char *bad[] = { "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+			      "\x80",     "\xe4\xb8",     "\xe4\x41\x41", "\xff" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		assert_int_equal(utf8_decode(bad[i], strlen(bad[i]), &cp), 1);
 		assert_true(cp == UTF8_INVALID);
@@ -61,9 +61,9 @@ static void widths_follow_wcwidth(void **state)
 		uint32_t cp;
 		int w;
 	} cases[] = {
-		{ 'a', 1 }, { 0xE9, 1 }, { 0x0301, 0 }, { 0x4E2D, 2 }, { 0xAC00, 2 }, { 0xFF21, 2 }, { 0x1F600, 2 },
-		{ 0x200B, 0 }, { 0x3000, 2 }, { 0x0E31, 0 }, { 0x1160, 0 }, { 0x20AC, 1 }, { 0x2603, 1 }, { 0x1B, -1 },
-		{ 0x7F, -1 }, { 0x9B, -1 }, { 0xFE0F, 0 }, { 0x20000, 2 },
+		{ 'a', 1 },     { 0xE9, 1 },   { 0x0301, 0 }, { 0x4E2D, 2 }, { 0xAC00, 2 }, { 0xFF21, 2 },
+		{ 0x1F600, 2 }, { 0x200B, 0 }, { 0x3000, 2 }, { 0x0E31, 0 }, { 0x1160, 0 }, { 0x20AC, 1 },
+		{ 0x2603, 1 },  { 0x1B, -1 },  { 0x7F, -1 },  { 0x9B, -1 },  { 0xFE0F, 0 }, { 0x20000, 2 },
 	};
 	/* the table must agree with the C library's wcwidth where a UTF-8 locale exists */
 	bool have_locale = setlocale(LC_CTYPE, "C.UTF-8") != NULL;
@@ -90,7 +90,9 @@ static void controls_and_escapes_are_shown_escaped(void **state)
 	check_safe("\x1b[2J\x1b]0;pwned\x07", true, "\\x1b[2J\\x1b]0;pwned\\x07");
 	check_safe("a\nb\rc\td", true, "a\\x0ab\\x0dc\\x09d");
 	check_safe("del\x7f", true, "del\\x7f");
-	check_safe("c1\xc2\x9b" "31m", true, "c1\\u009b31m"); /* CSI as a C1 control */
+	check_safe("c1\xc2\x9b"
+		   "31m",
+		   true, "c1\\u009b31m"); /* CSI as a C1 control */
 	check_safe("bad\xff\xfe!", true, "bad\\xff\\xfe!");
 	check_safe("cut\xe4\xb8", true, "cut\\xe4\\xb8");
 	check_safe("back\\slash", true, "back\\slash");
@@ -104,7 +106,10 @@ static void unicode_is_kept_or_escaped_by_mode(void **state)
 	check_safe("caf\xc3\xa9 \xe4\xb8\xad", false, "caf\\u00e9 \\u4e2d");
 	check_safe("\xf0\x9f\x98\x80", false, "\\U0001f600");
 	/* bidi override and line separator are escaped even in UTF-8 mode */
-	check_safe("a\xe2\x80\xae" "b\xe2\x80\xa8" "c", true, "a\\u202eb\\u2028c");
+	check_safe("a\xe2\x80\xae"
+		   "b\xe2\x80\xa8"
+		   "c",
+		   true, "a\\u202eb\\u2028c");
 }
 
 static void output_is_cut_at_whole_units(void **state)
@@ -112,7 +117,10 @@ static void output_is_cut_at_whole_units(void **state)
 	(void)state;
 	char out[8];
 	/* "ab" + "\x1b" (4 bytes) would need 6 + NUL = 7: fits; one more byte does not */
-	assert_int_equal(sanitize_display("ab\x1b" "cd", out, sizeof out, true), 8);
+	assert_int_equal(sanitize_display("ab\x1b"
+					  "cd",
+					  out, sizeof out, true),
+			 8);
 	assert_string_equal(out, "ab\\x1bc");
 	char small[5];
 	assert_int_equal(sanitize_display("a\x1b", small, sizeof small, true), 5);
@@ -130,8 +138,8 @@ static void widths_count_cells(void **state)
 	(void)state;
 	assert_int_equal(display_width("abc", true), 3);
 	assert_int_equal(display_width("\xe4\xb8\xad\xe6\x96\x87", true), 4);
-	assert_int_equal(display_width("e\xcc\x81", true), 1);    /* e + combining acute */
-	assert_int_equal(display_width("\x1b", true), 4);         /* shown as \x1b */
+	assert_int_equal(display_width("e\xcc\x81", true), 1);     /* e + combining acute */
+	assert_int_equal(display_width("\x1b", true), 4);          /* shown as \x1b */
 	assert_int_equal(display_width("\xe4\xb8\xad", false), 6); /* shown as \u4e2d */
 	assert_int_equal(display_width("", true), 0);
 }
