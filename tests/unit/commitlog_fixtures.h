@@ -15,26 +15,27 @@
 
 #include <stdint.h>
 
-/* clang-format off: the bytes are laid out field by field, each line commented */
+/* The bytes are laid out field by field, each line commented. */
+/* clang-format off */
 
 #define FX_COMMIT_MS 1700000000000LL
 #define FX_EXPIRE_MS 1700086400000LL
-#define FX_STATE_MS  1700000000500LL
+#define FX_STATE_MS 1700000000500LL
 
 /* OffsetCommitKey v0: group "g1", topic "t", partition 3 */
 static const uint8_t fx_offset_key_v0[] = {
-	0x00, 0x00,             /* key version 0 */
-	0x00, 0x02, 'g',  '1',  /* group "g1" */
-	0x00, 0x01, 't',        /* topic "t" */
-	0x00, 0x00, 0x00, 0x03, /* partition 3 */
+	0x00, 0x00,                   /* key version 0 */
+	0x00, 0x02, 'g', '1',         /* group "g1" */
+	0x00, 0x01, 't',              /* topic "t" */
+	0x00, 0x00, 0x00, 0x03,       /* partition 3 */
 };
 
 /* OffsetCommitKey v1 (what Kafka writes): group "g1", topic "t", partition 3 */
 static const uint8_t fx_offset_key_v1[] = {
-	0x00, 0x01,             /* key version 1 */
-	0x00, 0x02, 'g',  '1',  /* group "g1" */
-	0x00, 0x01, 't',        /* topic "t" */
-	0x00, 0x00, 0x00, 0x03, /* partition 3 */
+	0x00, 0x01,                   /* key version 1 */
+	0x00, 0x02, 'g', '1',         /* group "g1" */
+	0x00, 0x01, 't',              /* topic "t" */
+	0x00, 0x00, 0x00, 0x03,       /* partition 3 */
 };
 
 /* OffsetCommitValue v0: offset 100, metadata "m", commitTimestamp */
@@ -58,7 +59,7 @@ static const uint8_t fx_offset_value_v1[] = {
 static const uint8_t fx_offset_value_v2[] = {
 	0x00, 0x02,                                     /* value version 2 */
 	0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, /* offset 1099511627776 */
-	0x00, 0x02, 'a',  'b',                          /* metadata "ab" */
+	0x00, 0x02, 'a', 'b',                           /* metadata "ab" */
 	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x00, /* commitTimestamp */
 };
 
@@ -104,124 +105,124 @@ static const uint8_t fx_offset_value_v4_meta[] = {
 	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x00, /* commitTimestamp */
 	0x02,                                           /* 2 tagged fields */
 	0x00, 0x10,                                     /* tag 0 (topicId), 16 bytes */
-	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a,
-	0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x05, 0x02, 0xaa, 0xbb, /* tag 5, 2 bytes */
+	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
+	0x05, 0x02, 0xaa, 0xbb,                         /* tag 5, 2 bytes */
 };
 
 /* GroupMetadataKey v2: group "g1" */
 static const uint8_t fx_group_key[] = {
-	0x00, 0x02,           /* key version 2 */
-	0x00, 0x02, 'g', '1', /* group "g1" */
+	0x00, 0x02,                   /* key version 2 */
+	0x00, 0x02, 'g', '1',         /* group "g1" */
 };
 
 /* GroupMetadataValue v0: protocolType "consumer", generation 5, protocol "range", leader "m-1",
  * one member { memberId "m-1", clientId "c", clientHost "/h", sessionTimeout 10000,
  * subscription aa bb, assignment (empty) } */
 static const uint8_t fx_group_value_v0[] = {
-	0x00, 0x00,                                             /* value version 0 */
-	0x00, 0x08, 'c',  'o',  'n',  's',  'u', 'm', 'e', 'r', /* protocolType "consumer" */
-	0x00, 0x00, 0x00, 0x05,                                 /* generation 5 */
-	0x00, 0x05, 'r',  'a',  'n',  'g',  'e',                /* protocol "range" */
-	0x00, 0x03, 'm',  '-',  '1',                            /* leader "m-1" */
-	0x00, 0x00, 0x00, 0x01,                                 /* members: 1 */
-	0x00, 0x03, 'm',  '-',  '1',                            /*   memberId "m-1" */
-	0x00, 0x01, 'c',                                        /*   clientId "c" */
-	0x00, 0x02, '/',  'h',                                  /*   clientHost "/h" */
-	0x00, 0x00, 0x27, 0x10,                                 /*   sessionTimeout 10000 */
-	0x00, 0x00, 0x00, 0x02, 0xaa, 0xbb,                     /*   subscription (2 bytes) */
-	0x00, 0x00, 0x00, 0x00,                                 /*   assignment (0 bytes) */
+	0x00, 0x00,                                         /* value version 0 */
+	0x00, 0x08, 'c', 'o', 'n', 's', 'u', 'm', 'e', 'r', /* protocolType "consumer" */
+	0x00, 0x00, 0x00, 0x05,                             /* generation 5 */
+	0x00, 0x05, 'r', 'a', 'n', 'g', 'e',                /* protocol "range" */
+	0x00, 0x03, 'm', '-', '1',                          /* leader "m-1" */
+	0x00, 0x00, 0x00, 0x01,                             /* members: 1 */
+	0x00, 0x03, 'm', '-', '1',                          /*   memberId "m-1" */
+	0x00, 0x01, 'c',                                    /*   clientId "c" */
+	0x00, 0x02, '/', 'h',                               /*   clientHost "/h" */
+	0x00, 0x00, 0x27, 0x10,                             /*   sessionTimeout 10000 */
+	0x00, 0x00, 0x00, 0x02, 0xaa, 0xbb,                 /*   subscription (2 bytes) */
+	0x00, 0x00, 0x00, 0x00,                             /*   assignment (0 bytes) */
 };
 
 /* GroupMetadataValue v1: as v0 plus member rebalanceTimeout 300000 */
 static const uint8_t fx_group_value_v1[] = {
-	0x00, 0x01,                                             /* value version 1 */
-	0x00, 0x08, 'c',  'o',  'n',  's',  'u', 'm', 'e', 'r', /* protocolType "consumer" */
-	0x00, 0x00, 0x00, 0x05,                                 /* generation 5 */
-	0x00, 0x05, 'r',  'a',  'n',  'g',  'e',                /* protocol "range" */
-	0x00, 0x03, 'm',  '-',  '1',                            /* leader "m-1" */
-	0x00, 0x00, 0x00, 0x01,                                 /* members: 1 */
-	0x00, 0x03, 'm',  '-',  '1',                            /*   memberId "m-1" */
-	0x00, 0x01, 'c',                                        /*   clientId "c" */
-	0x00, 0x02, '/',  'h',                                  /*   clientHost "/h" */
-	0x00, 0x04, 0x93, 0xe0,                                 /*   rebalanceTimeout 300000 */
-	0x00, 0x00, 0x27, 0x10,                                 /*   sessionTimeout 10000 */
-	0x00, 0x00, 0x00, 0x02, 0xaa, 0xbb,                     /*   subscription (2 bytes) */
-	0x00, 0x00, 0x00, 0x00,                                 /*   assignment (0 bytes) */
+	0x00, 0x01,                                         /* value version 1 */
+	0x00, 0x08, 'c', 'o', 'n', 's', 'u', 'm', 'e', 'r', /* protocolType "consumer" */
+	0x00, 0x00, 0x00, 0x05,                             /* generation 5 */
+	0x00, 0x05, 'r', 'a', 'n', 'g', 'e',                /* protocol "range" */
+	0x00, 0x03, 'm', '-', '1',                          /* leader "m-1" */
+	0x00, 0x00, 0x00, 0x01,                             /* members: 1 */
+	0x00, 0x03, 'm', '-', '1',                          /*   memberId "m-1" */
+	0x00, 0x01, 'c',                                    /*   clientId "c" */
+	0x00, 0x02, '/', 'h',                               /*   clientHost "/h" */
+	0x00, 0x04, 0x93, 0xe0,                             /*   rebalanceTimeout 300000 */
+	0x00, 0x00, 0x27, 0x10,                             /*   sessionTimeout 10000 */
+	0x00, 0x00, 0x00, 0x02, 0xaa, 0xbb,                 /*   subscription (2 bytes) */
+	0x00, 0x00, 0x00, 0x00,                             /*   assignment (0 bytes) */
 };
 
 /* GroupMetadataValue v2: as v1 plus currentStateTimestamp; two members */
 static const uint8_t fx_group_value_v2[] = {
-	0x00, 0x02,                                               /* value version 2 */
-	0x00, 0x08, 'c',  'o',  'n',  's',  'u',  'm',  'e', 'r', /* protocolType "consumer" */
-	0x00, 0x00, 0x00, 0x05,                                   /* generation 5 */
-	0x00, 0x05, 'r',  'a',  'n',  'g',  'e',                  /* protocol "range" */
-	0x00, 0x03, 'm',  '-',  '1',                              /* leader "m-1" */
-	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x69, 0xf4,           /* currentStateTimestamp */
-	0x00, 0x00, 0x00, 0x02,                                   /* members: 2 */
-	0x00, 0x03, 'm',  '-',  '1',                              /*   memberId "m-1" */
-	0x00, 0x01, 'c',                                          /*   clientId "c" */
-	0x00, 0x02, '/',  'h',                                    /*   clientHost "/h" */
-	0x00, 0x04, 0x93, 0xe0,                                   /*   rebalanceTimeout 300000 */
-	0x00, 0x00, 0x27, 0x10,                                   /*   sessionTimeout 10000 */
-	0x00, 0x00, 0x00, 0x02, 0xaa, 0xbb,                       /*   subscription (2 bytes) */
-	0x00, 0x00, 0x00, 0x01, 0xcc,                             /*   assignment (1 byte) */
-	0x00, 0x03, 'm',  '-',  '2',                              /*   memberId "m-2" */
-	0x00, 0x02, 'c',  '2',                                    /*   clientId "c2" */
-	0x00, 0x02, '/',  'i',                                    /*   clientHost "/i" */
-	0x00, 0x00, 0xea, 0x60,                                   /*   rebalanceTimeout 60000 */
-	0x00, 0x00, 0xaf, 0xc8,                                   /*   sessionTimeout 45000 */
-	0x00, 0x00, 0x00, 0x00,                                   /*   subscription (0 bytes) */
-	0x00, 0x00, 0x00, 0x00,                                   /*   assignment (0 bytes) */
+	0x00, 0x02,                                         /* value version 2 */
+	0x00, 0x08, 'c', 'o', 'n', 's', 'u', 'm', 'e', 'r', /* protocolType "consumer" */
+	0x00, 0x00, 0x00, 0x05,                             /* generation 5 */
+	0x00, 0x05, 'r', 'a', 'n', 'g', 'e',                /* protocol "range" */
+	0x00, 0x03, 'm', '-', '1',                          /* leader "m-1" */
+	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x69, 0xf4,     /* currentStateTimestamp */
+	0x00, 0x00, 0x00, 0x02,                             /* members: 2 */
+	0x00, 0x03, 'm', '-', '1',                          /*   memberId "m-1" */
+	0x00, 0x01, 'c',                                    /*   clientId "c" */
+	0x00, 0x02, '/', 'h',                               /*   clientHost "/h" */
+	0x00, 0x04, 0x93, 0xe0,                             /*   rebalanceTimeout 300000 */
+	0x00, 0x00, 0x27, 0x10,                             /*   sessionTimeout 10000 */
+	0x00, 0x00, 0x00, 0x02, 0xaa, 0xbb,                 /*   subscription (2 bytes) */
+	0x00, 0x00, 0x00, 0x01, 0xcc,                       /*   assignment (1 byte) */
+	0x00, 0x03, 'm', '-', '2',                          /*   memberId "m-2" */
+	0x00, 0x02, 'c', '2',                               /*   clientId "c2" */
+	0x00, 0x02, '/', 'i',                               /*   clientHost "/i" */
+	0x00, 0x00, 0xea, 0x60,                             /*   rebalanceTimeout 60000 */
+	0x00, 0x00, 0xaf, 0xc8,                             /*   sessionTimeout 45000 */
+	0x00, 0x00, 0x00, 0x00,                             /*   subscription (0 bytes) */
+	0x00, 0x00, 0x00, 0x00,                             /*   assignment (0 bytes) */
 };
 
 /* GroupMetadataValue v3: as v2 with one static member (groupInstanceId "i-1") */
 static const uint8_t fx_group_value_v3[] = {
-	0x00, 0x03,                                               /* value version 3 */
-	0x00, 0x08, 'c',  'o',  'n',  's',  'u',  'm',  'e', 'r', /* protocolType "consumer" */
-	0x00, 0x00, 0x00, 0x05,                                   /* generation 5 */
-	0x00, 0x05, 'r',  'a',  'n',  'g',  'e',                  /* protocol "range" */
-	0x00, 0x03, 'm',  '-',  '1',                              /* leader "m-1" */
-	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x69, 0xf4,           /* currentStateTimestamp */
-	0x00, 0x00, 0x00, 0x01,                                   /* members: 1 */
-	0x00, 0x03, 'm',  '-',  '1',                              /*   memberId "m-1" */
-	0x00, 0x03, 'i',  '-',  '1',                              /*   groupInstanceId "i-1" */
-	0x00, 0x01, 'c',                                          /*   clientId "c" */
-	0x00, 0x02, '/',  'h',                                    /*   clientHost "/h" */
-	0x00, 0x04, 0x93, 0xe0,                                   /*   rebalanceTimeout 300000 */
-	0x00, 0x00, 0x27, 0x10,                                   /*   sessionTimeout 10000 */
-	0x00, 0x00, 0x00, 0x02, 0xaa, 0xbb,                       /*   subscription (2 bytes) */
-	0x00, 0x00, 0x00, 0x00,                                   /*   assignment (0 bytes) */
+	0x00, 0x03,                                         /* value version 3 */
+	0x00, 0x08, 'c', 'o', 'n', 's', 'u', 'm', 'e', 'r', /* protocolType "consumer" */
+	0x00, 0x00, 0x00, 0x05,                             /* generation 5 */
+	0x00, 0x05, 'r', 'a', 'n', 'g', 'e',                /* protocol "range" */
+	0x00, 0x03, 'm', '-', '1',                          /* leader "m-1" */
+	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x69, 0xf4,     /* currentStateTimestamp */
+	0x00, 0x00, 0x00, 0x01,                             /* members: 1 */
+	0x00, 0x03, 'm', '-', '1',                          /*   memberId "m-1" */
+	0x00, 0x03, 'i', '-', '1',                          /*   groupInstanceId "i-1" */
+	0x00, 0x01, 'c',                                    /*   clientId "c" */
+	0x00, 0x02, '/', 'h',                               /*   clientHost "/h" */
+	0x00, 0x04, 0x93, 0xe0,                             /*   rebalanceTimeout 300000 */
+	0x00, 0x00, 0x27, 0x10,                             /*   sessionTimeout 10000 */
+	0x00, 0x00, 0x00, 0x02, 0xaa, 0xbb,                 /*   subscription (2 bytes) */
+	0x00, 0x00, 0x00, 0x00,                             /*   assignment (0 bytes) */
 };
 
 /* GroupMetadataValue v3 of an Empty group (what Kafka writes when the last member leaves):
  * protocolType "consumer", generation 6, protocol null, leader null, currentStateTimestamp, no members */
 static const uint8_t fx_group_value_v3_empty[] = {
-	0x00, 0x03,                                               /* value version 3 */
-	0x00, 0x08, 'c',  'o',  'n',  's',  'u',  'm',  'e', 'r', /* protocolType "consumer" */
-	0x00, 0x00, 0x00, 0x06,                                   /* generation 6 */
-	0xff, 0xff,                                               /* protocol null */
-	0xff, 0xff,                                               /* leader null */
-	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x69, 0xf4,           /* currentStateTimestamp */
-	0x00, 0x00, 0x00, 0x00,                                   /* members: 0 */
+	0x00, 0x03,                                         /* value version 3 */
+	0x00, 0x08, 'c', 'o', 'n', 's', 'u', 'm', 'e', 'r', /* protocolType "consumer" */
+	0x00, 0x00, 0x00, 0x06,                             /* generation 6 */
+	0xff, 0xff,                                         /* protocol null */
+	0xff, 0xff,                                         /* leader null */
+	0x00, 0x00, 0x01, 0x8b, 0xcf, 0xe5, 0x69, 0xf4,     /* currentStateTimestamp */
+	0x00, 0x00, 0x00, 0x00,                             /* members: 0 */
 };
 
 /* GroupMetadataValue v3, a member with a null groupInstanceId */
 static const uint8_t fx_group_value_v3_dynamic[] = {
-	0x00, 0x03,                                     /* value version 3 */
-	0x00, 0x00,                                     /* protocolType "" */
-	0x00, 0x00, 0x00, 0x01,                         /* generation 1 */
-	0x00, 0x01, 'x',                                /* protocol "x" */
-	0x00, 0x01, 'a',                                /* leader "a" */
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* currentStateTimestamp -1 */
-	0x00, 0x00, 0x00, 0x01,                         /* members: 1 */
-	0x00, 0x01, 'a',                                /*   memberId "a" */
-	0xff, 0xff,                                     /*   groupInstanceId null */
-	0x00, 0x00,                                     /*   clientId "" */
-	0x00, 0x00,                                     /*   clientHost "" */
-	0x00, 0x00, 0x00, 0x01,                         /*   rebalanceTimeout 1 */
-	0x00, 0x00, 0x00, 0x02,                         /*   sessionTimeout 2 */
-	0x00, 0x00, 0x00, 0x00,                         /*   subscription (0 bytes) */
-	0x00, 0x00, 0x00, 0x00,                         /*   assignment (0 bytes) */
+	0x00, 0x03,                                         /* value version 3 */
+	0x00, 0x00,                                         /* protocolType "" */
+	0x00, 0x00, 0x00, 0x01,                             /* generation 1 */
+	0x00, 0x01, 'x',                                    /* protocol "x" */
+	0x00, 0x01, 'a',                                    /* leader "a" */
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,     /* currentStateTimestamp -1 */
+	0x00, 0x00, 0x00, 0x01,                             /* members: 1 */
+	0x00, 0x01, 'a',                                    /*   memberId "a" */
+	0xff, 0xff,                                         /*   groupInstanceId null */
+	0x00, 0x00,                                         /*   clientId "" */
+	0x00, 0x00,                                         /*   clientHost "" */
+	0x00, 0x00, 0x00, 0x01,                             /*   rebalanceTimeout 1 */
+	0x00, 0x00, 0x00, 0x02,                             /*   sessionTimeout 2 */
+	0x00, 0x00, 0x00, 0x00,                             /*   subscription (0 bytes) */
+	0x00, 0x00, 0x00, 0x00,                             /*   assignment (0 bytes) */
 };
 
 #define FX_LEN(a) (sizeof(a) / sizeof((a)[0]))
