@@ -5,7 +5,7 @@
 # replays up to its last record. The recording is of lagtop-sim's demo scenario, whose numbers move.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 20
+plan 21
 
 "$LAGTOP_SIM" --port 0 --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
 SIM_PID=$!
@@ -61,7 +61,9 @@ ok "R is refused in a replay" tui_wait_text "replay: R is off" 5
 tui_keys / audit Enter
 ok "the filter works on a recording" tui_wait_text "1 of " 5
 is "only the filtered group is shown" "$(rows | awk '{print $1}')" "audit-archiver"
-tui_keys Escape
+tui_keys Escape T
+ok "the topic view works on a recording (which topic a group fell behind on)" tui_wait_text "Topics " 5
+tui_keys T
 tui_keys '?'
 ok "the help lists the replay keys" tui_wait_text "replay: one refresh back" 5
 tui_keys Escape q
