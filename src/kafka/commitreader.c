@@ -456,7 +456,6 @@ static void *reader_main(void *arg)
 	r->begin = xcalloc((size_t)r->n_parts, sizeof *r->begin);
 	r->consuming = xcalloc((size_t)r->n_parts, sizeof *r->consuming);
 	set_state(r, LT_READER_LOADING, "reading the commit history of %d partitions", r->n_parts);
-	ask_retention(r); /* its answer comes while the history loads */
 	read_bounds(r);
 	r->rkt = rd_kafka_topic_new(r->rk, LT_OFFSETS_TOPIC, NULL);
 	rd_kafka_queue_t *q = rd_kafka_queue_new(r->rk);
@@ -473,6 +472,11 @@ static void *reader_main(void *arg)
 		if (!r->consuming[p])
 			return NULL; /* FAILED, state says why */
 	}
+	/* Asked after read_bounds: a broker answers a connection's requests in order, so the ends' ListOffsets
+	 * (a short timeout) would wait behind a slow DescribeConfigs, and its timing out can cost the
+	 * connection and with it that DescribeConfigs (seen with librdkafka 2.15.1). The answer still comes
+	 * while the history loads. */
+	ask_retention(r);
 
 	bool denied = false;
 	rd_kafka_message_t *batch[CONSUME_BATCH];
