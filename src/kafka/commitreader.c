@@ -712,12 +712,12 @@ int32_t commit_reader_partitions(lt_commit_reader *r)
 	return n;
 }
 
-rd_kafka_resp_err_t commit_reader_ends(lt_commit_reader *r, int64_t *end, int32_t n, int timeout_ms)
+rd_kafka_resp_err_t offsets_topic_ends(rd_kafka_t *rk, int64_t *end, int32_t n, int timeout_ms)
 {
 	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
 	for (int32_t p = 0; p < n; p++)
 		rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p)->offset = RD_KAFKA_OFFSET_END;
-	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(r->rk, l, timeout_ms > 0 ? timeout_ms : 1);
+	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(rk, l, timeout_ms > 0 ? timeout_ms : 1);
 	for (int i = 0; e == RD_KAFKA_RESP_ERR_NO_ERROR && i < l->cnt; i++) {
 		const rd_kafka_topic_partition_t *tp = &l->elems[i];
 		if (tp->err)
@@ -727,6 +727,11 @@ rd_kafka_resp_err_t commit_reader_ends(lt_commit_reader *r, int64_t *end, int32_
 	}
 	rd_kafka_topic_partition_list_destroy(l);
 	return e;
+}
+
+rd_kafka_resp_err_t commit_reader_ends(lt_commit_reader *r, int64_t *end, int32_t n, int timeout_ms)
+{
+	return offsets_topic_ends(r->rk, end, n, timeout_ms);
 }
 
 bool commit_reader_reached(lt_commit_reader *r, const int64_t *end, int32_t n)

@@ -77,6 +77,9 @@ int32_t commit_reader_partitions(lt_commit_reader *r);
  * uncommitted and would name offsets beyond an open transaction's). RD_KAFKA_RESP_ERR_NO_ERROR with
  * end[0..n) filled, or the error. Any thread; the reader must not be stopped concurrently. */
 rd_kafka_resp_err_t commit_reader_ends(lt_commit_reader *r, int64_t *end, int32_t n, int timeout_ms);
+/* The same through any handle rk: its isolation level decides which end (the collector's, read_uncommitted:
+ * the high watermarks). */
+rd_kafka_resp_err_t offsets_topic_ends(rd_kafka_t *rk, int64_t *end, int32_t n, int timeout_ms);
 bool commit_reader_reached(lt_commit_reader *r, const int64_t *end, int32_t n);
 
 /* Locks the stream for reading (commit_stream_stats and friends) and returns it; unlock soon:

@@ -1200,6 +1200,58 @@ static int32_t stream_gen_of(const lt_commit_stream *cs, const char *group, int6
 	return commit_stream_group_stats(cs, group, now, &gs) == 0 ? stream_gen(&gs) : -1;
 }
 
+/* Waits until `until` for the stream to have read up to end[0..n) (looks at least once); true when it has. */
+static bool wait_reached(struct lt_refresh_ctx *rc, const int64_t *end, int32_t n, int64_t until, const bool *stop)
+{
+	bool ok;
+	while (!(ok = commit_reader_reached(rc->reader, end, n)) && now_mono_ms() < until && !stopping(stop)) {
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	return ok;
+}
+
+/* Whether the live stream has read its n __consumer_offsets partitions up to where they end now, within
+ * a fifth of the timeout (200 ms .. SYNC_MAX_MS). The ends as the collector's handle reads them (high
+ * watermarks) first: one ListOffsets on its idle connections. An open transaction keeps the reader
+ * (read_committed) below the high watermarks for good, so a stream that has not reached them is held
+ * against the ends its own handle sees (the last stable offsets; that request can queue behind the
+ * reader's held fetch, hence second). `patient` (the steady refresh) gives the high watermarks half the
+ * wait and polls when they cannot be read; otherwise (--once, whose reader has just loaded the history:
+ * an open transaction, common with exactly-once applications, must cost it no wait) one look at them.
+ * On false, rc->steady_note says why. */
+static bool stream_catch_up(struct lt_refresh_ctx *rc, int32_t n, int64_t deadline, const bool *stop, bool patient)
+{
+	int wait_ms = rc->timeout_ms / 5;
+	wait_ms = wait_ms > SYNC_MAX_MS ? SYNC_MAX_MS : wait_ms < 200 ? 200 : wait_ms;
+	int64_t until = now_mono_ms() + wait_ms < deadline ? now_mono_ms() + wait_ms : deadline;
+	int64_t *end = xcalloc((size_t)n, sizeof *end);
+	rd_kafka_resp_err_t hw = offsets_topic_ends(client_rk(rc->client), end, n, refresh_remaining_ms(until));
+	bool ok = hw == RD_KAFKA_RESP_ERR_NO_ERROR &&
+		  wait_reached(rc, end, n, patient ? now_mono_ms() + (until - now_mono_ms()) / 2 : now_mono_ms(), stop);
+	rd_kafka_resp_err_t why = patient ? hw : RD_KAFKA_RESP_ERR_NO_ERROR; /* the error the note names */
+	bool ask_stable =
+		!ok &&
+		(!patient || (hw == RD_KAFKA_RESP_ERR_NO_ERROR && !stopping(stop) && refresh_remaining_ms(until) > 0));
+	if (ask_stable) {
+		rd_kafka_resp_err_t ls = commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(until));
+		if (ls == RD_KAFKA_RESP_ERR_NO_ERROR)
+			ok = wait_reached(rc, end, n, until, stop);
+		else if (!patient)
+			why = ls;
+	}
+	free(end);
+	if (why != RD_KAFKA_RESP_ERR_NO_ERROR)
+		snprintf(rc->steady_note, sizeof rc->steady_note,
+			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC,
+			 rd_kafka_err2str(why));
+	else if (!ok)
+		snprintf(rc->steady_note, sizeof rc->steady_note,
+			 "commit stream behind (not caught up with %s within %d ms): committed offsets polled",
+			 LT_OFFSETS_TOPIC, wait_ms);
+	return ok;
+}
+
 /* Whether this refresh may take committed offsets from the stream: it is live and has read
  * __consumer_offsets at least up to where each partition ended when the refresh began (one ListOffsets
  * per leader), so it holds every commit OffsetFetch could return now. Otherwise rc->steady_note says why
@@ -1222,54 +1274,7 @@ static bool steady_sync(struct lt_refresh_ctx *rc, int64_t deadline, const bool 
 	int32_t n = commit_reader_partitions(rc->reader);
 	if (n <= 0)
 		return false;
-	int wait_ms = rc->timeout_ms / 5;
-	wait_ms = wait_ms > SYNC_MAX_MS ? SYNC_MAX_MS : wait_ms < 200 ? 200 : wait_ms;
-	int64_t sync_deadline = now_mono_ms() + wait_ms < deadline ? now_mono_ms() + wait_ms : deadline;
-	/* The ends as the collector's handle reads them (high watermarks) first: one ListOffsets on its idle
-	 * connections. An open transaction keeps the reader (read_committed) below the high watermark, so a
-	 * stream that has not reached it in half the wait is asked again against the ends its own handle sees
-	 * (last stable offsets; that request queues behind the reader's held fetch, hence second). */
-	int64_t *end = xcalloc((size_t)n, sizeof *end);
-	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
-	for (int32_t p = 0; p < n; p++)
-		rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p)->offset = RD_KAFKA_OFFSET_END;
-	int r = refresh_remaining_ms(sync_deadline);
-	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(client_rk(rc->client), l, r > 0 ? r : 1);
-	for (int i = 0; e == RD_KAFKA_RESP_ERR_NO_ERROR && i < l->cnt; i++) {
-		const rd_kafka_topic_partition_t *tp = &l->elems[i];
-		if (tp->err)
-			e = tp->err;
-		else if (tp->partition >= 0 && tp->partition < n)
-			end[tp->partition] = tp->offset;
-	}
-	rd_kafka_topic_partition_list_destroy(l);
-	bool ok = false;
-	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-		snprintf(rc->steady_note, sizeof rc->steady_note,
-			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC,
-			 rd_kafka_err2str(e));
-	} else {
-		int64_t half = now_mono_ms() + (sync_deadline - now_mono_ms()) / 2;
-		while (!(ok = commit_reader_reached(rc->reader, end, n)) && now_mono_ms() < half && !stopping(stop)) {
-			struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
-			nanosleep(&ts, NULL);
-		}
-		if (!ok && !stopping(stop) && refresh_remaining_ms(sync_deadline) > 0 &&
-		    commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(sync_deadline)) ==
-			    RD_KAFKA_RESP_ERR_NO_ERROR) {
-			while (!(ok = commit_reader_reached(rc->reader, end, n)) &&
-			       refresh_remaining_ms(sync_deadline) > 0 && !stopping(stop)) {
-				struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
-				nanosleep(&ts, NULL);
-			}
-		}
-		if (!ok)
-			snprintf(rc->steady_note, sizeof rc->steady_note,
-				 "commit stream behind (not caught up with %s within %d ms): committed offsets polled",
-				 LT_OFFSETS_TOPIC, wait_ms);
-	}
-	free(end);
-	return ok;
+	return stream_catch_up(rc, n, deadline, stop, true);
 }
 
 /* The stream's generation of groups about to be described. Also while the stream is still loading: a
@@ -1424,57 +1429,14 @@ static bool stream_instead(struct stage2 *st, struct group_work *gw, const rd_ka
 	return true;
 }
 
-/* Where each __consumer_offsets partition ends (high watermarks), through the collector's handle. */
-static rd_kafka_resp_err_t high_watermarks(struct lt_refresh_ctx *rc, int64_t *end, int32_t n, int timeout_ms)
-{
-	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
-	for (int32_t p = 0; p < n; p++)
-		rd_kafka_topic_partition_list_add(l, LT_OFFSETS_TOPIC, p)->offset = RD_KAFKA_OFFSET_END;
-	rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(client_rk(rc->client), l, timeout_ms > 0 ? timeout_ms : 1);
-	for (int i = 0; e == RD_KAFKA_RESP_ERR_NO_ERROR && i < l->cnt; i++) {
-		if (l->elems[i].err)
-			e = l->elems[i].err;
-		else if (l->elems[i].partition >= 0 && l->elems[i].partition < n)
-			end[l->elems[i].partition] = l->elems[i].offset;
-	}
-	rd_kafka_topic_partition_list_destroy(l);
-	return e;
-}
-
-/* steady_sync's check for --once: the stream is live and has read up to where __consumer_offsets ends now.
- * The high watermarks first (the collector's idle connections answer at once): reached, the --once reader
- * that has just loaded the history usually is. Otherwise, without steady_sync's half wait, the ends the
- * reader's own handle sees (the last stable offsets, read_committed; that request may queue behind a
- * fetch): an open transaction, common with exactly-once applications, keeps the reader below the high
- * watermarks for good. */
+/* steady_sync's check for --once: the stream is live and has read up to where __consumer_offsets ends now,
+ * without steady_sync's half wait on the high watermarks (stream_catch_up). */
 static bool stream_caught_up(struct lt_refresh_ctx *rc, int64_t deadline, const bool *stop)
 {
 	int32_t n = commit_reader_partitions(rc->reader);
 	if (n <= 0 || commit_reader_state(rc->reader, NULL, 0) != LT_READER_LIVE)
 		return false;
-	int wait_ms = rc->timeout_ms / 5;
-	wait_ms = wait_ms > SYNC_MAX_MS ? SYNC_MAX_MS : wait_ms < 200 ? 200 : wait_ms;
-	int64_t until = now_mono_ms() + wait_ms < deadline ? now_mono_ms() + wait_ms : deadline;
-	int64_t *end = xcalloc((size_t)n, sizeof *end);
-	bool ok = high_watermarks(rc, end, n, refresh_remaining_ms(until)) == RD_KAFKA_RESP_ERR_NO_ERROR &&
-		  commit_reader_reached(rc->reader, end, n);
-	rd_kafka_resp_err_t e =
-		ok ? RD_KAFKA_RESP_ERR_NO_ERROR : commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(until));
-	while (e == RD_KAFKA_RESP_ERR_NO_ERROR && !(ok = commit_reader_reached(rc->reader, end, n)) &&
-	       refresh_remaining_ms(until) > 0 && !stopping(stop)) {
-		struct timespec ts = { .tv_sec = 0, .tv_nsec = 2 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
-	free(end);
-	if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
-		snprintf(rc->steady_note, sizeof rc->steady_note,
-			 "cannot tell where %s ends (%s): committed offsets polled", LT_OFFSETS_TOPIC,
-			 rd_kafka_err2str(e));
-	else if (!ok)
-		snprintf(rc->steady_note, sizeof rc->steady_note,
-			 "commit stream behind (not caught up with %s within %d ms): committed offsets polled",
-			 LT_OFFSETS_TOPIC, wait_ms);
-	return ok;
+	return stream_catch_up(rc, n, deadline, stop, false);
 }
 
 /* --once: every answer is in and some described groups wait for the stream. It gets half of the time
