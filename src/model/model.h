@@ -28,6 +28,11 @@ typedef struct lt_model_params {
 
 void model_params_default(lt_model_params *p);
 
+/* timelag.c — kafka-lag-exporter's time lag of committed offset c at time now over the log-end
+ * points (t[i], e[i]), oldest first; false when they do not give one. Pure; also the recordings'
+ * prediction of a partition's time lag (src/record/codec.c). */
+bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out_ms);
+
 typedef struct lt_history lt_history;
 
 lt_history *history_new(const lt_model_params *p);

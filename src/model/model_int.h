@@ -44,10 +44,8 @@ bool rate_compute(const int64_t *t, const int64_t *v, size_t n, size_t window, d
 /* ETA to catch up: lag / (consume - produce) when consuming faster than producing. */
 bool eta_compute(int64_t lag, double consume, double produce, int64_t *eta_ms);
 
-/* timelag.c — kafka-lag-exporter's time lag of committed offset c at time now over the log-end
- * points (t[i], e[i]), oldest first. */
-bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out_ms);
-/* The same, knowing when the log end last moved (INT64_MIN: unknown); see timelag.c. */
+/* timelag.c: timelag_compute (model.h), and the same knowing when the log end last moved (INT64_MIN: unknown); see
+ * timelag.c. */
 bool timelag_compute_moved(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now,
 			   int64_t moved_at, int64_t *out_ms);
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "util/xalloc.h"
 
 enum col {
@@ -375,50 +376,6 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 		return rate_from(r->t[RI(r, j)], vals[RI(r, j)], now, cur);
 	}
 	}
-}
-
-/* Time lag by interpolation over the ring's log ends, the model's method (timelag.c) without the
- * idle extrapolation; false when the ring does not give one. */
-static bool tl_interpolate(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out)
-{
-	if (n < 2 || committed < 0)
-		return false;
-	size_t start = 0;
-	if (committed >= e[n - 1]) {
-		*out = 0;
-		return true;
-	}
-	for (size_t i = 1; i < n; i++)
-		if (e[i] < e[i - 1])
-			start = i;
-	if (n - start < 2)
-		return false;
-	size_t newest = n - 1;
-	double predicted;
-	if (committed >= e[start]) {
-		size_t rr = newest;
-		while (rr > start && !(e[rr - 1] <= committed && committed < e[rr]))
-			rr--;
-		if (rr == start)
-			predicted = (double)t[start];
-		else {
-			size_t l = rr - 1;
-			double frac = ((double)committed - (double)e[l]) / ((double)e[rr] - (double)e[l]);
-			predicted = (double)t[l] + frac * ((double)t[rr] - (double)t[l]);
-		}
-	} else if (e[newest] > e[start]) {
-		double slope = ((double)t[newest] - (double)t[start]) / ((double)e[newest] - (double)e[start]);
-		predicted = (double)t[start] - ((double)e[start] - (double)committed) * slope;
-	} else
-		return false;
-	double lag = (double)now - predicted;
-	if (!(lag > 0))
-		*out = 0;
-	else if (lag >= (double)(INT64_MAX / 2))
-		*out = INT64_MAX / 2;
-	else
-		*out = (int64_t)lag;
-	return true;
 }
 
 static int64_t eta_predict(int64_t lag, double consume, double produce)
@@ -800,7 +757,7 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 		}
 		t[n] = now;
 		e[n++] = o->log_end;
-		interp_ok = tl_interpolate(t, e, n, o->committed, now, &tl_interp);
+		interp_ok = timelag_compute(t, e, n, o->committed, now, &tl_interp);
 	}
 	uint64_t tag = 2;
 	if (enc)
