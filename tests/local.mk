@@ -1,6 +1,9 @@
 ## tests — the frame: TAP helpers. Each module's tests are listed in that module's fragment
 ## (unit) or below (integration, interop, tui), one line per test.
 
+## what the Python tests against lagtop-sim share (TAP, Sim, running lagtop): tests/lib/simtest.py
+EXTRA_DIST += tests/lib/simtest.py
+
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_snapshot tests/unit/test_options
 TESTS += tests/unit/test_snapshot tests/unit/test_options

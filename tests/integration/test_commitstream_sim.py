@@ -8,73 +8,14 @@ works and the JSON says why the commit fields are empty.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from simtest import Sim, find_group as find, find_partition as part, lagtop_timed, now_ms, ok, results  # noqa: E402
 TESTS = 21
 RETENTION_MIN = 60
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag is not None:
-        for line in str(diag).splitlines()[:25]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-def now_ms():
-    return int(time.time() * 1000)
-
-
-class Sim:
-    def __init__(self, tmp, *args):
-        self.err = open(os.path.join(tmp, "sim.err"), "w")
-        self.p = subprocess.Popen([SIM, "--brokers", "1", "--port", "0"] + list(args), stdout=subprocess.PIPE,
-                                  stderr=self.err, text=True)
-        line = self.p.stdout.readline()
-        if not line.startswith("ready bootstrap="):
-            self.stop()
-            raise RuntimeError("lagtop-sim did not start: %r" % line)
-        self.bootstrap = line.strip().split("=", 1)[1]
-
-    def stop(self):
-        if self.p.poll() is None:
-            self.p.terminate()
-            try:
-                self.p.wait(10)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
-        self.err.close()
-
-
-def lagtop(env, *args):
-    t0 = now_ms()
-    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, env=env, timeout=60)
-    return p.returncode, p.stdout, p.stderr, t0, now_ms()
-
-
-def find(doc, group):
-    for g in doc.get("groups", []):
-        if g["group"] == group:
-            return g
-    return None
-
-
-def part(g, topic, p):
-    for x in g["partitions"] if g else []:
-        if x["topic"] == topic and x["partition"] == p:
-            return x
-    return None
-
 
 def java_hash(s):
     h = 0
@@ -112,7 +53,8 @@ def main():
     env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"), XDG_STATE_HOME=tmp)
     env.pop("LAGTOP_CONFIG", None)
 
-    sim = Sim(tmp, "--offsets-retention-minutes", str(RETENTION_MIN), "--auto-create-partitions", "2")
+    sim = Sim("--brokers", "1", "--offsets-retention-minutes", str(RETENTION_MIN), "--auto-create-partitions", "2",
+              tmp=tmp)
     consumer = None
     try:
         producer = KafkaProducer(bootstrap_servers=sim.bootstrap)
@@ -137,7 +79,7 @@ def main():
         time.sleep(3)
         p1_second = commit_at(consumer, tp1, 7)
 
-        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20s")
+        rc, out, err, t0, t1 = lagtop_timed("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20s", env=env)
         doc = json.loads(out) if rc == 0 and out else {}
         ok(rc == 0 and doc.get("commit_stream", {}).get("state") == "live",
            "--once waits for the commit stream to load: state live", (rc, err, doc.get("commit_stream")))
@@ -171,7 +113,7 @@ def main():
         consumer.close()
         consumer = None
         left1 = now_ms()
-        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20s")
+        rc, out, err, t0, t1 = lagtop_timed("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "20s", env=env)
         doc = json.loads(out) if rc == 0 and out else {}
         g = find(doc, "cs-live")
         ok(g and g["state"] == "Empty", "after close() the group is Empty", g and g["state"])
@@ -182,7 +124,7 @@ def main():
            "expires_at_ms = when the group became Empty + the sim's offsets.retention.minutes",
            (exp, exp and exp - retention, p0[-1], (left0, left1), doc.get("commit_stream")))
         ok(g and g["expiry_warning"] is True, "expiry within the 3-day horizon: expiry_warning", g)
-        rc, out, err, t0, t1 = lagtop(env, "--once", "-b", sim.bootstrap, "--timeout", "20s")
+        rc, out, err, t0, t1 = lagtop_timed("--once", "-b", sim.bootstrap, "--timeout", "20s", env=env)
         warn = [l for l in err.splitlines() if "cs-live" in l and "expire" in l]
         ok(rc == 0 and len(warn) == 1 and warn[0].startswith("lagtop: warning: group cs-live: committed offsets "
                                                              "expire in "),
@@ -192,7 +134,7 @@ def main():
         conf = os.path.join(tmp, "off.conf")
         with open(conf, "w") as f:
             f.write("general = { commit_stream = false; };\n")
-        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--config", conf)
+        rc, out, err, t0, t1 = lagtop_timed("--once", "--format", "json", "-b", sim.bootstrap, "--config", conf, env=env)
         doc = json.loads(out) if rc == 0 and out else {}
         g = find(doc, "cs-live")
         cs = doc.get("commit_stream", {})
@@ -202,7 +144,7 @@ def main():
         ok(a and a["committed"] == 30 and a["last_commit_ms"] is None and a["commits_per_min"] is None
            and a["unmoved_ms"] is None and a["repeating"] is None and g["expires_at_ms"] is None,
            "off: committed offsets still polled, the commit fields are null", a)
-        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--no-commit-stream")
+        rc, out, err, t0, t1 = lagtop_timed("--once", "--format", "json", "-b", sim.bootstrap, "--no-commit-stream", env=env)
         doc = json.loads(out) if rc == 0 and out else {}
         a = part(find(doc, "cs-live"), "cs-orders", 0)
         ok(rc == 0 and doc.get("commit_stream", {}).get("state") == "off" and a and a["committed"] == 30
@@ -213,7 +155,7 @@ def main():
         sim.stop()
 
     # A cluster that denies __consumer_offsets: polling alone, and the reason says so.
-    sim = Sim(tmp, "--deny-offsets-topic")
+    sim = Sim("--brokers", "1", "--deny-offsets-topic", tmp=tmp)
     try:
         consumer = KafkaConsumer(bootstrap_servers=sim.bootstrap, group_id="cs-denied", enable_auto_commit=False)
         from kafka.structs import OffsetAndMetadata
@@ -225,7 +167,7 @@ def main():
         producer.close()
         consumer.commit({tp: OffsetAndMetadata(4, "")})
         consumer.close()
-        rc, out, err, t0, t1 = lagtop(env, "--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "10s")
+        rc, out, err, t0, t1 = lagtop_timed("--once", "--format", "json", "-b", sim.bootstrap, "--timeout", "10s", env=env)
         doc = json.loads(out) if rc == 0 and out else {}
         cs = doc.get("commit_stream", {})
         ok(rc == 0 and err == "" and cs.get("state") == "denied", "denied: exit 0, no warning, state denied",
@@ -237,7 +179,7 @@ def main():
         ok(a and a["committed"] == 4 and a["lag"] == 6 and a["last_commit_ms"] is None
            and a["commits_per_min"] is None and g["expires_at_ms"] is None,
            "denied: committed offset and lag from polling, the commit fields are null", g)
-        rc, out, err, t0, t1 = lagtop(env, "--once", "-b", sim.bootstrap, "--timeout", "10s")
+        rc, out, err, t0, t1 = lagtop_timed("--once", "-b", sim.bootstrap, "--timeout", "10s", env=env)
         ok(rc == 0 and "cs-denied" in out and err == "", "denied: the table works as before", (rc, out, err))
     finally:
         sim.stop()
@@ -246,8 +188,8 @@ def main():
     # DescribeConfigs, while the group's commits live on another broker's partition, so the history is
     # loaded long before the answer. --once must wait for it, not print a snapshot without the forecast
     # (seen on a loaded CI machine, where the answer was merely late).
-    sim = Sim(tmp, "--brokers", "3", "--offsets-retention-minutes", str(RETENTION_MIN), "--fault-broker", "1",
-              "--latency-api", "32", "--latency-ms", "3000")
+    sim = Sim("--brokers", "3", "--offsets-retention-minutes", str(RETENTION_MIN), "--fault-broker", "1",
+              "--latency-api", "32", "--latency-ms", "3000", tmp=tmp)
     try:
         group = next(n for n in ("cs-slow-%d" % k for k in range(100)) if coordinator_node(n, 3) != 1)
         producer = KafkaProducer(bootstrap_servers=sim.bootstrap)
@@ -259,8 +201,8 @@ def main():
         committed = commit_at(consumer, TopicPartition("cs-orders", 0), 4)
         consumer.close()
         # two samples a second apart: the last refresh ends with the history loaded, the answer not in
-        rc, out, err, t0, t1 = lagtop(env, "--once", "--samples", "2", "--interval", "1", "--format", "json",
-                                      "-b", sim.bootstrap, "--timeout", "20s")
+        rc, out, err, t0, t1 = lagtop_timed("--once", "--samples", "2", "--interval", "1", "--format", "json",
+                                      "-b", sim.bootstrap, "--timeout", "20s", env=env)
         doc = json.loads(out) if rc == 0 and out else {}
         cs = doc.get("commit_stream", {})
         g = find(doc, group)

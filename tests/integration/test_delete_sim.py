@@ -9,48 +9,30 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-results = []
-
-
-def ok(cond, name, diag=""):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond:
-        for line in str(diag).splitlines()[:40]:
-            print("# " + line)
-    sys.stdout.flush()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import simtest  # noqa: E402
+from simtest import ok, results  # noqa: E402
 
 
 class Sim:
+    """The fixture cluster and a state directory (backups, audit) of its own."""
+
     def __init__(self):
         self.state = tempfile.mkdtemp(prefix="lagtop-delete.")
         self.env = dict(os.environ, XDG_STATE_HOME=self.state, XDG_CONFIG_HOME=self.state)
         self.env.pop("LAGTOP_CONFIG", None)
-        self.proc = subprocess.Popen([os.environ["LAGTOP_SIM"], "--brokers", "1", "--scenario", "fixture"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                                     text=True)
-        line = self.proc.stdout.readline()
-        if not line.startswith("ready bootstrap="):
-            raise RuntimeError("lagtop-sim did not start: %r" % line)
-        self.boot = line.strip().split("=", 1)[1]
+        self.sim = simtest.Sim("--brokers", "1", "--scenario", "fixture", tmp=self.state)
+        self.boot = self.sim.bootstrap
 
     def close(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        self.sim.stop()
         shutil.rmtree(self.state, ignore_errors=True)
 
     def lagtop(self, *args, env=None):
-        p = subprocess.run([os.environ["LAGTOP"], *args, "-b", self.boot, "--timeout", "10s"], capture_output=True,
-                           text=True, env=env or self.env, timeout=60, stdin=subprocess.DEVNULL)
-        return p.returncode, p.stdout, p.stderr
+        return simtest.lagtop(*args, "-b", self.boot, "--timeout", "10s", env=env or self.env)
 
     def committed(self, group):
         """{(topic, partition): committed} of group, None when --once does not list it."""
@@ -128,10 +110,9 @@ def check_read_only_cluster(s):
     with open(conf, "w") as f:
         f.write('clusters = { fx = { bootstrap_servers = "%s"; read_only = true; }; };\n' % s.boot)
     for args in (["--delete", "--group", "fx-empty"], ["--delete-offsets", "--group", "fx-empty", "--topic", "fx-orders"]):
-        p = subprocess.run([os.environ["LAGTOP"], *args, "--config", conf, "-c", "fx"], capture_output=True, text=True,
-                           env=s.env, timeout=60, stdin=subprocess.DEVNULL)
-        ok(p.returncode == 2 and "deletes are disabled for cluster 'fx' (read_only = true in %s)" % conf in p.stderr,
-           "%s: a read_only cluster has no delete path (exit 2)" % args[0], "rc %d\n%s" % (p.returncode, p.stderr))
+        rc, out, err = simtest.lagtop(*args, "--config", conf, "-c", "fx", env=s.env)
+        ok(rc == 2 and "deletes are disabled for cluster 'fx' (read_only = true in %s)" % conf in err,
+           "%s: a read_only cluster has no delete path (exit 2)" % args[0], "rc %d\n%s" % (rc, err))
     ok(s.committed("fx-empty") == {("fx-orders", 0): 10, ("fx-orders", 2): 20}, "read_only: nothing deleted",
        s.committed("fx-empty"))
 
@@ -236,7 +217,6 @@ def check_delete_all_groups(s):
 
 
 def check_usage():
-    lagtop = os.environ["LAGTOP"]
     cases = [
         (["--delete"], "Option [delete] takes one of these options: [all-groups], [group]"),
         (["--delete", "-g", "a", "--topic", "t"],
@@ -252,12 +232,10 @@ def check_usage():
         (["--delete-offsets", "-g", "a", "--topic", "t:x"], None),
     ]
     for args, needle in cases:
-        p = subprocess.run([lagtop, *args, "-b", "127.0.0.1:1"], capture_output=True, text=True, timeout=30,
-                           stdin=subprocess.DEVNULL)
-        good = p.returncode == 2 and p.stdout == "" and len(p.stderr.splitlines()) == 1 and \
-            (needle is None or needle in p.stderr)
+        rc, out, err = simtest.lagtop(*args, "-b", "127.0.0.1:1", timeout=30)
+        good = rc == 2 and out == "" and len(err.splitlines()) == 1 and (needle is None or needle in err)
         ok(good, "usage: %s: exit 2, one line%s" % (" ".join(args), (": " + needle) if needle else ""),
-           "rc %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+           "rc %d\n%s%s" % (rc, out, err))
 
 
 def main():

@@ -11,70 +11,33 @@ minute (Kafka counts it in minutes).
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from simtest import Sim, find_group as find, lagtop, missing_prereq, now_ms, ok, results  # noqa: E402
+
 TESTS = 14
 CHECK_MS = 1000
 POLL_S = 0.2
 
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag is not None:
-        for line in str(diag).splitlines()[:25]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-def now_ms():
-    return int(time.time() * 1000)
-
-
-def lagtop(env, *args):
-    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, env=env, timeout=60)
-    return p.returncode, p.stdout, p.stderr
-
-
-def find(doc, group):
-    for g in doc.get("groups", []):
-        if g["group"] == group:
-            return g
-    return None
-
-
 def main():
-    print("1..%d" % TESTS)
     try:
         from kafka import KafkaConsumer, KafkaAdminClient, TopicPartition
         from kafka.structs import OffsetAndMetadata
     except ImportError:
-        if os.environ.get("CI") == "true":
-            print("not ok 1 - prerequisite missing: kafka-python (Debian package python3-kafka)")
-            return 1
-        for i in range(TESTS):
-            print("ok %d # SKIP kafka-python is not installed" % (i + 1))
-        return 0
+        missing_prereq("kafka-python (Debian package python3-kafka)")
+    print("1..%d" % TESTS)
     tmp = tempfile.mkdtemp(prefix="lagtop-expiry.")
     env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"), XDG_STATE_HOME=tmp)
     env.pop("LAGTOP_CONFIG", None)
-    err_f = open(os.path.join(tmp, "sim.err"), "w")
-    sim = subprocess.Popen([SIM, "--brokers", "1", "--port", "0", "--auto-create-partitions", "2",
-                            "--offsets-retention-minutes", "1", "--offsets-retention-check-interval-ms",
-                            str(CHECK_MS), "--retention-bytes", "2000", "--log-retention-check-interval-ms",
-                            str(CHECK_MS)], stdout=subprocess.PIPE, stderr=err_f, text=True)
+    sim = Sim("--brokers", "1", "--auto-create-partitions", "2", "--offsets-retention-minutes", "1",
+              "--offsets-retention-check-interval-ms", str(CHECK_MS), "--retention-bytes", "2000",
+              "--log-retention-check-interval-ms", str(CHECK_MS), tmp=tmp)
     admin = None
     try:
-        line = sim.stdout.readline()
-        assert line.startswith("ready bootstrap="), line
-        bs = line.strip().split("=", 1)[1]
+        bs = sim.bootstrap
         admin = KafkaAdminClient(bootstrap_servers=bs)
         tp0, tp1 = TopicPartition("ex-orders", 0), TopicPartition("ex-orders", 1)
 
@@ -128,7 +91,7 @@ def main():
         ok(recs and recs[0].offset == start, "a Fetch at the new log start reads from there", recs[:1])
         c.close()
 
-        rc, out, err = lagtop(env, "--once", "--format", "json", "-b", bs, "--timeout", "20s")
+        rc, out, err = lagtop("--once", "--format", "json", "-b", bs, "--timeout", "20s", env=env)
         doc = json.loads(out) if rc == 0 and out else {}
         forecast = {gid: (find(doc, gid) or {}).get("expires_at_ms") for gid in ("ex-simple", "ex-empty")}
         ok(all(forecast.values()), "lagtop forecasts the expiry of the simple and the Empty group", (rc, err, forecast))
@@ -154,7 +117,7 @@ def main():
                "%s: the offsets are gone within one check interval after lagtop's forecast" % gid,
                {"forecast": f, "gone": g, "late_ms": g and f and g - f})
 
-        rc, out, err = lagtop(env, "--once", "--format", "json", "-b", bs, "--timeout", "20s")
+        rc, out, err = lagtop("--once", "--format", "json", "-b", bs, "--timeout", "20s", env=env)
         doc = json.loads(out) if rc == 0 and out else {}
         for gid in ("ex-simple", "ex-empty"):
             g = find(doc, gid)
@@ -171,7 +134,7 @@ def main():
         cs = doc.get("commit_stream", {})
         ok(cs.get("state") == "live", "the commit stream read the tombstones and is live", cs)
 
-        rc, out, err = lagtop(env, "--once", "-b", bs, "--timeout", "20s")
+        rc, out, err = lagtop("--once", "-b", bs, "--timeout", "20s", env=env)
         rows = [l.split() for l in out.splitlines() if l.startswith("ex-empty") or l.startswith("ex-simple")]
         ok(rc == 0 and len(rows) == 4 and all("expired" in r for r in rows),
            "table: the CURRENT-OFFSET of each expired partition reads 'expired'", out)
@@ -181,13 +144,7 @@ def main():
     finally:
         if admin is not None:
             admin.close()
-        sim.terminate()
-        try:
-            sim.wait(10)
-        except subprocess.TimeoutExpired:
-            sim.kill()
-            sim.wait()
-        err_f.close()
+        sim.stop()
     return 0 if all(results) and len(results) == TESTS else 1
 
 

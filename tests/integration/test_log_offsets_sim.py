@@ -15,88 +15,30 @@ before KIP-848 is read cleanly by every librdkafka.
    reference on that path, suppressed for LeakSanitizer: src/kafka/client.c), and shows the same groups
    as against a 4.x sim of the same scenario; the later refreshes keep the request budget.
 """
-import io
 import json
 import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import simtest  # noqa: E402
+from simtest import ok, results  # noqa: E402
+
 TMP = None
 
-results = []
 
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:20]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-class Sim:
-    """lagtop-sim in its own process; stop() always reaps it."""
-
-    def __init__(self, *args):
-        self.errlog = open(os.path.join(TMP, "sim.err"), "w+")
-        self.p = subprocess.Popen([SIM, "--port", "0"] + list(args), stdout=subprocess.PIPE,
-                                  stderr=self.errlog, text=True)
-        deadline = time.time() + 20
-        line = ""
-        while time.time() < deadline:
-            line = self.p.stdout.readline()
-            if line.startswith("ready bootstrap=") or not line:
-                break
-        if not line.startswith("ready bootstrap="):
-            self.stop()
-            raise RuntimeError("lagtop-sim %s did not start" % " ".join(args))
-        self.bootstrap = line.strip().split("=", 1)[1]
-
-    def counts(self):
-        """Cumulative request counts per API (the sim prints them on SIGUSR1)."""
-        self.errlog.seek(0, io.SEEK_END)
-        start = self.errlog.tell()
-        self.p.send_signal(signal.SIGUSR1)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            self.errlog.seek(start)
-            for line in self.errlog.read().splitlines():
-                if line.strip().startswith("{"):
-                    return json.loads(line)
-            time.sleep(0.05)
-        raise RuntimeError("no counts from lagtop-sim")
-
-    def stop(self):
-        if self.p.poll() is None:
-            self.p.terminate()
-            try:
-                self.p.wait(10)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
-        self.errlog.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
+def Sim(*args):
+    return simtest.Sim(*args, tmp=TMP)
 
 
 def lagtop(*args, path=None, timeout=120):
+    """lagtop with LAGTOP_LOG_OFFSETS set to path (or unset: lagtop picks the path)."""
     env = dict(os.environ)
     env.pop("LAGTOP_LOG_OFFSETS", None)
     if path:
         env["LAGTOP_LOG_OFFSETS"] = path
-    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout, env=env)
-    return p.returncode, p.stdout, p.stderr
+    return simtest.lagtop(*args, env=env, timeout=timeout)
 
 
 def log_offsets(bootstrap, path=None):

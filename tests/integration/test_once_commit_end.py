@@ -11,27 +11,15 @@ held back (so that a reader declared loaded too early would be caught in the mid
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from simtest import Sim, lagtop, missing_prereq, ok, results  # noqa: E402
+
 TESTS = 10
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag is not None:
-        for line in str(diag).splitlines()[:25]:
-            print("# " + line)
-    sys.stdout.flush()
-
 
 # fields measured on the run's own clock (how long it took, when, how long ago)
 RUN_CLOCK = ("duration_ms", "taken_at_ms", "unmoved_ms")
@@ -64,14 +52,13 @@ def once(env, bootstrap, eof_only):
     else:
         e.pop("LAGTOP_COMMIT_END", None)
     t0 = time.monotonic()
-    p = subprocess.run([LAGTOP, "--once", "--format", "json", "-b", bootstrap, "--timeout", "30s"],
-                       capture_output=True, text=True, env=e, timeout=90)
+    rc, out, err = lagtop("--once", "--format", "json", "-b", bootstrap, "--timeout", "30s", env=e, timeout=90)
     wall = time.monotonic() - t0
     try:
-        doc = json.loads(p.stdout)
+        doc = json.loads(out)
     except ValueError:
         doc = None
-    return p.returncode, doc, p.stderr, wall
+    return rc, doc, err, wall
 
 
 def compare(env, bootstrap, label):
@@ -126,38 +113,17 @@ def offsets_gaps(bootstrap):
         c.close()
 
 
-def start_sim(tmp, name, *args):
-    err = open(os.path.join(tmp, name + ".err"), "w")
-    p = subprocess.Popen([SIM, "--port", "0"] + list(args), stdout=subprocess.PIPE, stderr=err, text=True)
-    line = p.stdout.readline()
-    return p, err, line.strip().split("=", 1)[1] if line.startswith("ready bootstrap=") else None
-
-
-def stop_sim(p, err):
-    if p.poll() is None:
-        p.terminate()
-        try:
-            p.wait(10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-    err.close()
-
-
 def long_history(tmp, env):
     """One __consumer_offsets partition holds ~1 MB of commits (more than one fetch of the reader's 512 KB),
     and every Fetch answer is held 400 ms: the reader's position is in the middle of that partition for a
     while after the refresh is done."""
     from kafka import KafkaConsumer, TopicPartition
     from kafka.structs import OffsetAndMetadata
-    p, err, bootstrap = start_sim(tmp, "sim-long", "--brokers", "1", "--scenario", "scale", "--groups", "1",
-                                  "--partitions", "500", "--topics", "1", "--latency-api", "1",
-                                  "--latency-ms", "400")
+    sim = Sim("--brokers", "1", "--scenario", "scale", "--groups", "1", "--partitions", "500", "--topics", "1",
+              "--latency-api", "1", "--latency-ms", "400", tmp=tmp, name="sim-long")
+    bootstrap = sim.bootstrap
     c = None
     try:
-        if not bootstrap:
-            ok(False, "lagtop-sim (long history) started")
-            return
         c = KafkaConsumer(bootstrap_servers=bootstrap.split(","), group_id="cend-long", enable_auto_commit=False)
         for r in range(24):
             c.commit({TopicPartition("scale-topic-000", q): OffsetAndMetadata(r * 10 + q % 7, "m" * 20)
@@ -167,37 +133,26 @@ def long_history(tmp, env):
     finally:
         if c is not None:
             c.close()
-        stop_sim(p, err)
+        sim.stop()
 
 
 def main():
-    print("1..%d" % TESTS)
     try:
         from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
         from kafka.structs import OffsetAndMetadata
     except ImportError:
-        if os.environ.get("CI") == "true":
-            print("not ok 1 - prerequisite missing: kafka-python (Debian package python3-kafka)")
-            return 1
-        for i in range(TESTS):
-            print("ok %d # SKIP kafka-python is not installed" % (i + 1))
-        return 0
+        missing_prereq("kafka-python (Debian package python3-kafka)")
+    print("1..%d" % TESTS)
     tmp = tempfile.mkdtemp(prefix="lagtop-cend.")
     env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"), XDG_STATE_HOME=tmp)
     env.pop("LAGTOP_CONFIG", None)
-    err = open(os.path.join(tmp, "sim.err"), "w")
     # scale scenario (commits journalled in __consumer_offsets) with small segments and frequent compaction
-    sim = subprocess.Popen([SIM, "--brokers", "3", "--port", "0", "--scenario", "scale", "--groups", "60",
-                            "--partitions", "8", "--topics", "6", "--offsets-segment-bytes", "4096",
-                            "--log-retention-check-interval-ms", "300", "--offsets-delete-retention-ms", "100"],
-                           stdout=subprocess.PIPE, stderr=err, text=True)
+    sim = Sim("--brokers", "3", "--scenario", "scale", "--groups", "60", "--partitions", "8", "--topics", "6",
+              "--offsets-segment-bytes", "4096", "--log-retention-check-interval-ms", "300",
+              "--offsets-delete-retention-ms", "100", tmp=tmp)
     consumers = []
     try:
-        line = sim.stdout.readline()
-        if not line.startswith("ready bootstrap="):
-            ok(False, "lagtop-sim started", line)
-            return 1
-        bootstrap = line.strip().split("=", 1)[1]
+        bootstrap = sim.bootstrap
         servers = bootstrap.split(",")
 
         # many commits: 12 simple groups commit their 8 partitions 25 times each (2,400 commits of which
@@ -250,14 +205,7 @@ def main():
     finally:
         for c in consumers:
             c.close()
-        if sim.poll() is None:
-            sim.terminate()
-            try:
-                sim.wait(10)
-            except subprocess.TimeoutExpired:
-                sim.kill()
-                sim.wait()
-        err.close()
+        sim.stop()
     return 0 if all(results) and len(results) == TESTS else 1
 
 

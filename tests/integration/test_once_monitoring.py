@@ -20,60 +20,17 @@ import tempfile
 import threading
 import time
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import simtest  # noqa: E402
+from simtest import LAGTOP, lagtop, missing_prereq, ok, results  # noqa: E402,F401
+
 HELPER = os.path.join(os.environ.get("LT_BUILDDIR", os.path.dirname(LAGTOP)), "tests", "integration", "once_formats")
 TMP = tempfile.mkdtemp(prefix="lagtop-mon-")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from prom_check import compare, expected_samples, parse, text_rules  # noqa: E402
 
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:25]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-def missing_prereq(what):
-    """SKIP (or FAIL under CI=true) the whole file with one line saying what is missing."""
-    if os.environ.get("CI") == "true":
-        print("1..1\nnot ok 1 - prerequisite missing: %s" % what)
-        sys.exit(1)
-    print("1..0 # SKIP %s" % what)
-    sys.exit(0)
-
-
-class Sim:
-    def __init__(self, *args):
-        self.errlog = open(os.path.join(TMP, "sim.err"), "w+")
-        self.p = subprocess.Popen([SIM, "--port", "0"] + list(args), stdout=subprocess.PIPE,
-                                  stderr=self.errlog, text=True)
-        deadline = time.time() + 20
-        line = ""
-        while time.time() < deadline:
-            line = self.p.stdout.readline()
-            if line.startswith("ready bootstrap="):
-                break
-        self.bootstrap = line.strip().split("=", 1)[1]
-
-    def stop(self):
-        self.p.terminate()
-        try:
-            self.p.wait(10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-        self.errlog.close()
-
-
-def lagtop(*args, timeout=60):
-    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+def Sim(*args):
+    return simtest.Sim(*args, tmp=TMP)
 
 
 def prometheus_equals_json_of_the_same_refresh(bootstrap, samples, label):

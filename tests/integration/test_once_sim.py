@@ -10,15 +10,12 @@ import io
 import json
 import os
 import re
-import signal
-import subprocess
 import sys
-import time
+import tempfile
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
-
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import simtest  # noqa: E402
+from simtest import lagtop, ok, results  # noqa: E402
 
 
 # the --once table's columns: kafka-consumer-groups' --describe columns in its order, then lagtop's own
@@ -26,56 +23,8 @@ ONCE_COLUMNS = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET
                 "CLIENT-ID", "STATE", "TYPE", "LOG-START", "TIME-LAG", "STATUS"]
 
 
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:20]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-class Sim:
-    def __init__(self, *args):
-        self.errlog = open(os.path.join(TMP, "sim.err"), "w+")
-        self.p = subprocess.Popen([SIM, "--port", "0"] + list(args), stdout=subprocess.PIPE,
-                                  stderr=self.errlog, text=True)
-        deadline = time.time() + 20
-        line = ""
-        while time.time() < deadline:
-            line = self.p.stdout.readline()
-            if line.startswith("ready bootstrap="):
-                break
-        self.bootstrap = line.strip().split("=", 1)[1]
-
-    def counts(self):
-        """Cumulative request counts per API (the sim prints them on SIGUSR1)."""
-        self.errlog.seek(0, io.SEEK_END)
-        start = self.errlog.tell()
-        self.p.send_signal(signal.SIGUSR1)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            self.errlog.seek(start)
-            for line in self.errlog.read().splitlines():
-                line = line.strip()
-                if line.startswith("{"):
-                    return json.loads(line)
-            time.sleep(0.05)
-        raise RuntimeError("no counts from lagtop-sim")
-
-    def stop(self):
-        self.p.terminate()
-        try:
-            self.p.wait(10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-        self.errlog.close()
-
-
-def lagtop(*args, timeout=60):
-    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+def Sim(*args):
+    return simtest.Sim(*args, tmp=TMP)
 
 
 def kafka_view(bootstrap, groups):
@@ -483,6 +432,5 @@ def main():
 
 
 if __name__ == "__main__":
-    import tempfile
     with tempfile.TemporaryDirectory(prefix="lagtop-test.") as TMP:
         sys.exit(main())

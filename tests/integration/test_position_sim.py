@@ -11,24 +11,13 @@ import http.server
 import json
 import os
 import socketserver
-import subprocess
 import sys
+import tempfile
 import threading
 import time
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:20]:
-            print("# " + line)
-    sys.stdout.flush()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from simtest import Sim, lagtop, ok, results  # noqa: E402
 
 
 LEAD = "kafka_consumer_fetch_manager_records_lead"
@@ -116,36 +105,6 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
 
 
-def start_sim(scenario="fixture", *extra):
-    p = subprocess.Popen([SIM, "--port", "0", "--brokers", "1", "--scenario", scenario] + list(extra),
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    deadline = time.time() + 20
-    line, metrics = "", None
-    while time.time() < deadline:
-        line = p.stdout.readline()
-        if line.startswith("metrics url="):
-            metrics = line.strip().split("=", 1)[1]
-        if line.startswith("ready bootstrap="):
-            break
-    p.metrics = metrics
-    return p, line.strip().split("=", 1)[1]
-
-
-def stop(p):
-    p.terminate()
-    try:
-        p.wait(10)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-
-
-def lagtop(*args, timeout=60):
-    t0 = time.time()
-    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr, time.time() - t0
-
-
 def partitions(doc, group="fx-stable"):
     for g in doc["groups"]:
         if g["group"] == group:
@@ -158,7 +117,8 @@ def main():
     srv = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d" % srv.server_address[1]
-    sim, bs = start_sim()
+    sim = Sim("--brokers", "1", "--scenario", "fixture", tmp=TMP)
+    bs = sim.bootstrap
     try:
         statsfile = os.path.join(TMP, "stats.json")
         with open(statsfile, "w") as f:
@@ -168,7 +128,9 @@ def main():
         for s in srcs:
             args += ["--position-source", base + s]
         args += ["--position-source", "http://127.0.0.1:1/metrics", "--position-source", statsfile]
-        rc, out, err, took = lagtop(*args)
+        t0 = time.time()
+        rc, out, err = lagtop(*args)
+        took = time.time() - t0
         doc = json.loads(out) if rc == 0 else {}
         ok(rc == 0, "--once with eleven sources, most of them bad: exit 0", err)
         # the slow source costs its timeout (the refresh's 3 s), never more
@@ -209,7 +171,7 @@ def main():
            "one sample: nothing flagged not committing")
 
         # CSV carries the same fields at the end
-        rc, out, err, _ = lagtop("--once", "--format", "csv", "-b", bs, "--no-commit-stream", "-g", "fx-stable",
+        rc, out, err = lagtop("--once", "--format", "csv", "-b", bs, "--no-commit-stream", "-g", "fx-stable",
                                  "--position-source", base + "/good")
         lines = out.splitlines()
         ok(rc == 0 and lines and lines[0].endswith(",position,uncommitted,position_source,position_age_ms,not_committing")
@@ -218,17 +180,17 @@ def main():
            "CSV: position, uncommitted, position_source, position_age_ms, not_committing", out)
 
         # the table: POSITION at the end, only with sources
-        rc, out, err, _ = lagtop("--once", "-b", bs, "--no-commit-stream", "-g", "fx-stable",
+        rc, out, err = lagtop("--once", "-b", bs, "--no-commit-stream", "-g", "fx-stable",
                                  "--position-source", base + "/good")
         rows = [l.split() for l in out.splitlines()]
         ok(rc == 0 and rows and rows[0][-2:] == ["STATUS", "POSITION"] and
            [r[-1] for r in rows[1:]] == ["550", "650", "-"], "table: a POSITION column at the end", out)
-        rc, out, err, _ = lagtop("--once", "-b", bs, "--no-commit-stream", "-g", "fx-stable")
+        rc, out, err = lagtop("--once", "-b", bs, "--no-commit-stream", "-g", "fx-stable")
         ok(rc == 0 and out.splitlines()[0].split()[-1] == "STATUS" and
            not any(l.endswith(" ") for l in out.splitlines()), "table: none without sources, no trailing blanks", out)
 
         # no sources: the fields are null and the list empty (nothing changes for who does not use it)
-        rc, out, err, _ = lagtop("--once", "--format", "json", "-b", bs, "--no-commit-stream", "-g", "fx-stable")
+        rc, out, err = lagtop("--once", "--format", "json", "-b", bs, "--no-commit-stream", "-g", "fx-stable")
         d = json.loads(out)
         parts, _ = partitions(d)
         ok(d["position_sources"] == [] and all(p["position"] is None and p["uncommitted"] is None
@@ -240,13 +202,13 @@ def main():
             f.write('clusters = { fx = { bootstrap_servers = "%s"; position_sources = [ "%s/custom" ];\n'
                     '  lead_metric = "my_lead"; client_id_label = "cid"; position_timeout = "1s";\n'
                     '  position_max_age = "30s"; }; };\n' % (bs, base))
-        rc, out, err, _ = lagtop("--config", conf, "-c", "fx", "--once", "--format", "json", "--no-commit-stream",
+        rc, out, err = lagtop("--config", conf, "-c", "fx", "--once", "--format", "json", "--no-commit-stream",
                                  "-g", "fx-stable")
         parts, _ = partitions(json.loads(out) if rc == 0 else {"groups": []})
         ok(parts.get(0, {}).get("position") == 111, "config: position_sources, lead_metric, client_id_label", err or out[:500])
         with open(conf, "w") as f:
             f.write('clusters = { fx = { bootstrap_servers = "%s"; position_sources = "%s/custom"; }; };\n' % (bs, base))
-        rc, out, err, _ = lagtop("--config", conf, "-c", "fx", "--once")
+        rc, out, err = lagtop("--config", conf, "-c", "fx", "--once")
         ok(rc == 2 and "'position_sources' in cluster 'fx' must be a list of strings" in err and err.count("\n") == 1,
            "config: a bad position_sources is one line naming it", err)
 
@@ -255,7 +217,7 @@ def main():
         with open(conf, "w") as f:
             f.write('clusters = { fx = { bootstrap_servers = "%s"; position_sources = [ "%s/moving" ];\n'
                     '  not_committing_after = "1s"; }; };\n' % (bs, base))
-        rc, out, err, _ = lagtop("--config", conf, "-c", "fx", "--once", "--format", "json", "--no-commit-stream",
+        rc, out, err = lagtop("--config", conf, "-c", "fx", "--once", "--format", "json", "--no-commit-stream",
                                  "-g", "fx-stable", "--samples", "3", "--interval", "0.6")
         d = json.loads(out) if rc == 0 else {"groups": []}
         parts, g = partitions(d)
@@ -264,17 +226,18 @@ def main():
         ok(parts.get(1, {}).get("not_committing") is False, "a position standing still: not flagged", parts.get(1))
         ok(g is not None and g["not_committing"] is True, "the group says so too")
     finally:
-        stop(sim)
+        sim.stop()
 
     # the sim's own endpoint: the demo's consumers publish their positions in the JMX exporter's names, and
     # invoice-mailer reads on without committing
-    demo, dbs = start_sim("demo", "--metrics-port", "0")
+    demo = Sim("--brokers", "1", "--scenario", "demo", "--metrics-port", "0", tmp=TMP, name="demo")
+    dbs = demo.bootstrap
     try:
         conf = os.path.join(TMP, "demo.conf")
         with open(conf, "w") as f:
             f.write('clusters = { d = { bootstrap_servers = "%s"; position_sources = [ "%s" ];\n'
                     '  not_committing_after = "1s"; }; };\n' % (dbs, demo.metrics))
-        rc, out, err, _ = lagtop("--config", conf, "-c", "d", "--once", "--format", "json", "--no-commit-stream",
+        rc, out, err = lagtop("--config", conf, "-c", "d", "--once", "--format", "json", "--no-commit-stream",
                                  "-G", "^(invoice-mailer|orders-processor)$", "--samples", "3", "--interval", "1")
         d = json.loads(out) if rc == 0 else {"groups": [], "position_sources": []}
         src = (d["position_sources"] or [{}])[0]
@@ -289,13 +252,12 @@ def main():
                                                        for p in proc.get("partitions", [])),
            "demo: orders-processor commits what it reads", proc.get("partitions", [])[:2])
     finally:
-        stop(demo)
+        demo.stop()
         srv.shutdown()
         srv.server_close()
     return 0 if all(results) else 1
 
 
 if __name__ == "__main__":
-    import tempfile
     with tempfile.TemporaryDirectory(prefix="lagtop-test.") as TMP:
         sys.exit(main())

@@ -1,0 +1,151 @@
+"""simtest.py — what the Python tests against lagtop-sim share: TAP output, the rule for a missing
+prerequisite, one simulated cluster per `Sim` (started, read for its request counts, always stopped),
+running lagtop, and finding a group or a partition in `--once --format json`.
+
+A test file puts this folder on sys.path (`sys.path.insert(0, <tests>/lib)`) and imports it; the folder
+is found from the test's own path, so VPATH builds (`.ci/run`'s second stage) read it from the source
+tree. The environment the harness gives every test: LAGTOP (the binary), LAGTOP_SIM (the simulator),
+CI (`true` makes a missing prerequisite a failure)."""
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+LAGTOP = os.environ.get("LAGTOP", "lagtop")
+SIM = os.environ.get("LAGTOP_SIM", "lagtop-sim")
+
+# ---------------------------------------------------------------------------------------------- TAP
+
+results = []
+
+
+def ok(cond, name, diag=None, diag_lines=30):
+    """One TAP line; on failure, the first diag_lines lines of diag as comments."""
+    results.append(bool(cond))
+    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
+    if not cond and diag:
+        for line in str(diag).splitlines()[:diag_lines]:
+            print("# " + line)
+    sys.stdout.flush()
+    return bool(cond)
+
+
+def exit_status():
+    """0 when every case passed (the value for sys.exit at the end of main)."""
+    return 0 if all(results) else 1
+
+
+def missing_prereq(what):
+    """The whole file cannot run: under CI=true that is a failure, elsewhere a skip, each in one line
+    naming what is missing. Does not return."""
+    if os.environ.get("CI") == "true":
+        print("1..1\nnot ok 1 - prerequisite missing: %s" % what)
+        sys.exit(1)
+    print("1..0 # SKIP missing: %s" % what)
+    sys.exit(0)
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+# ---------------------------------------------------------------------------------------- the sim
+
+
+class Sim:
+    """lagtop-sim in its own process on 127.0.0.1 (free ports). Its stderr goes to a file (request
+    counts, diagnostics); stop() always reaps it, also when used as a context manager."""
+
+    def __init__(self, *args, tmp=None, name="sim", start_timeout=20):
+        self.dir = tmp or tempfile.mkdtemp(prefix="lagtop-sim.")
+        self.errpath = os.path.join(self.dir, name + ".err")
+        self.errlog = open(self.errpath, "w+")
+        self.args = list(args)
+        self.p = subprocess.Popen([SIM, "--port", "0"] + self.args, stdout=subprocess.PIPE, stderr=self.errlog,
+                                  stdin=subprocess.DEVNULL, text=True)
+        self.bootstrap, self.metrics = None, None
+        deadline = time.time() + start_timeout
+        line = ""
+        while time.time() < deadline:
+            line = self.p.stdout.readline()
+            if not line or line.startswith("ready bootstrap="):
+                break
+            if line.startswith("metrics url="):
+                self.metrics = line.strip().split("=", 1)[1]
+        if not line.startswith("ready bootstrap="):
+            self.stop()
+            raise RuntimeError("lagtop-sim %s did not start: %r" % (" ".join(self.args), line))
+        self.bootstrap = line.strip().split("=", 1)[1]
+
+    def counts(self):
+        """Cumulative request counts per API name (the sim prints them as JSON on SIGUSR1)."""
+        self.errlog.seek(0, io.SEEK_END)
+        start = self.errlog.tell()
+        self.p.send_signal(signal.SIGUSR1)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            self.errlog.seek(start)
+            for line in self.errlog.read().splitlines():
+                if line.strip().startswith("{"):
+                    return json.loads(line)
+            time.sleep(0.05)
+        raise RuntimeError("no request counts from lagtop-sim")
+
+    def stderr_text(self):
+        self.errlog.flush()
+        with open(self.errpath) as f:
+            return f.read()
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.terminate()
+            try:
+                self.p.wait(10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        if not self.errlog.closed:
+            self.errlog.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+# -------------------------------------------------------------------------------------- lagtop runs
+
+
+def lagtop(*args, env=None, timeout=60):
+    """Runs lagtop to its end: (exit code, stdout, stderr)."""
+    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, env=env, timeout=timeout,
+                       stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout, p.stderr
+
+
+def lagtop_timed(*args, env=None, timeout=60):
+    """As lagtop(), with the wall clock in ms before and after: (rc, stdout, stderr, t0_ms, t1_ms)."""
+    t0 = now_ms()
+    rc, out, err = lagtop(*args, env=env, timeout=timeout)
+    return rc, out, err, t0, now_ms()
+
+
+def find_group(doc, group):
+    """The group named `group` in a --once JSON document, or None."""
+    for g in doc.get("groups", []):
+        if g["group"] == group:
+            return g
+    return None
+
+
+def find_partition(group, topic, partition):
+    """The row of topic/partition in a --once JSON group (None for no group or no row)."""
+    for x in group["partitions"] if group else []:
+        if x["topic"] == topic and x["partition"] == partition:
+            return x
+    return None
