@@ -11,4 +11,6 @@ TESTS += tests/unit/test_record
 tests_unit_test_record_SOURCES = tests/unit/test_record.c
 tests_unit_test_record_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_record_LDADD = $(UNIT_LDADD)
+## a version 1 recording made before version 2 (tests/unit/test_record.c, reads_version_1)
+EXTRA_DIST += tests/unit/data/record-v1.rec
 endif
