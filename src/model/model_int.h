@@ -41,8 +41,7 @@ int64_t sat_add(int64_t a, int64_t b); /* saturating at INT64_MAX / INT64_MIN */
  * a rewind), so a rate is never negative. False when fewer than two usable samples or no time
  * passed. */
 bool rate_compute(const int64_t *t, const int64_t *v, size_t n, size_t window, double *rate);
-/* ETA to catch up: lag / (consume - produce) when consuming faster than producing. */
-bool eta_compute(int64_t lag, double consume, double produce, int64_t *eta_ms);
+/* rates.c: eta_compute is in model.h (the recordings predict with it too). */
 
 /* timelag.c: timelag_compute (model.h), and the same knowing when the log end last moved (INT64_MIN: unknown); see
  * timelag.c. */

@@ -38,6 +38,7 @@
  *  9. Otherwise OK.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "model/model_int.h"
 
@@ -124,4 +125,24 @@ lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allo
 	if (never_decreased)
 		return LT_STATUS_WARN;
 	return LT_STATUS_OK;
+}
+
+lt_status status_from_samples(const int64_t *t, const int64_t *c, const int64_t *e, size_t n, size_t window,
+			      int64_t allowed_lag, int64_t now, bool owned, bool has_lag, int64_t lag,
+			      int64_t last_commit_ms, bool out_of_range, bool *idle)
+{
+	lt_window w;
+	if (n > LT_RING_MAX) {
+		t += n - LT_RING_MAX, c += n - LT_RING_MAX, e += n - LT_RING_MAX;
+		n = LT_RING_MAX;
+	}
+	w.n = w.ne = n;
+	memcpy(w.t, t, n * sizeof *t);
+	memcpy(w.c, c, n * sizeof *c);
+	memcpy(w.e, e, n * sizeof *e);
+	memcpy(w.te, t, n * sizeof *t);
+	memcpy(w.ev, e, n * sizeof *e);
+	w.moved_at = INT64_MIN;
+	return status_compute_commits(&w, window, allowed_lag, now, owned, has_lag, lag, last_commit_ms, out_of_range,
+				      idle);
 }
