@@ -7,7 +7,7 @@
  * Prints key=value lines: bytes per record, MB per day (8,640 records), the writer's CPU per record, the
  * model's CPU per refresh (a floor for the dashboard's own), and the time to reach random moments from a
  * freshly opened reader (max and median). Usage: bench_record [RECORDS (default 720)] [FILE|-] [KEYFRAME_EVERY]
- * [ZSTD_LEVEL]. */
+ * [ZSTD_LEVEL] [VERSION (0 = the current; 1 to compare with the first format)]. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -111,7 +111,8 @@ int main(int argc, char **argv)
 	bool keep_file = argc > 2 && strcmp(argv[2], "-") != 0;
 	snprintf(path, sizeof path, "%s", keep_file ? argv[2] : "/tmp/lagtop-bench-record.rec");
 	rec_writer_opts o = { .keyframe_every = argc > 3 ? (unsigned)atoi(argv[3]) : 0,
-			      .level = argc > 4 ? atoi(argv[4]) : 0 };
+			      .level = argc > 4 ? atoi(argv[4]) : 0,
+			      .version = argc > 5 ? (unsigned)atoi(argv[5]) : 0 };
 	for (int t = 0; t < TOPICS; t++)
 		for (int p = 0; p < PARTS; p++) {
 			rate[t][p] = urand() < 0.1 ? 0 : 1 + 399 * urand() * urand();

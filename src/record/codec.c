@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "record/rangecoder.h"
 #include "util/xalloc.h"
 
 enum col {
@@ -38,8 +39,10 @@ enum col {
 	C_MISC,   /* stale age, commit-stream and position figures */
 	C_STR,    /* commit metadata */
 	C_PMEM,   /* per partition: member and position source − previous (apart from the flags, which move) */
+	C_PDER,   /* version 2, per partition: status and has_eta XOR the model's rule over the decoded values */
 	N_COL
 };
+#define N_COL_V1 C_PDER /* version 1 has the columns before C_PDER */
 
 struct col_buf {
 	unsigned char *p;
@@ -57,11 +60,30 @@ struct ring {
 	int64_t t[LT_REC_HISTORY], c[LT_REC_HISTORY], e[LT_REC_HISTORY], lag[LT_REC_HISTORY];
 };
 
+/* Version 2 codes the committed offsets' and the log ends' residuals with the range coder
+ * (rangecoder.h), each in the context of its partition's recent scale: 0 = no samples to judge by,
+ * 1 + b = a scale of bit length b (at most 31), RC_SEEN = a log end an earlier group of this record
+ * already gave for the same topic partition. The probabilities carry on from record to record and
+ * start afresh at every keyframe (a reader starts decoding at one). */
+enum { RC_COMMIT, RC_LEND, N_RC };
+#define RC_SEEN 33
+#define RC_CTX  34
+
+/* Version 2 predicts a log end from an earlier group of the same record on the same topic (the brokers'
+ * log end is one per partition): per topic, the first group's run of its partitions. Open addressing by
+ * the topic's name, emptied by bumping gen. */
+struct seen_topic {
+	const char *topic;
+	uint32_t gen;
+	size_t group, first, n; /* layout->groups[group].partitions[first .. first + n) */
+};
+
 #define LAG_UNKNOWN INT64_MIN
 #define RI(r, j)    (((r)->head + (j)) & (LT_REC_HISTORY - 1))
 _Static_assert((LT_REC_HISTORY & (LT_REC_HISTORY - 1)) == 0, "the ring's size is a power of two");
 
 struct rec_codec {
+	unsigned version; /* of the bytes: the writer's is always LT_REC_CODEC_VERSION */
 	bool enc;
 	bool bad;
 	bool light; /* decoding a warm-up record: only what the next records' predictions need */
@@ -76,11 +98,27 @@ struct rec_codec {
 	 * (nmeta), so each group is serialised once per record, not twice */
 	struct col_buf *pmeta, *nmeta;
 	size_t n_pmeta, cap_pmeta, cap_nmeta;
+	/* version 2 */
+	rc_enc rce[N_RC];
+	rc_dec rcd[N_RC];
+	rc_model *rcm; /* RC_CTX per stream */
+	struct seen_topic *seen;
+	size_t seen_cap; /* a power of two, at least twice the partitions */
+	uint32_t seen_gen;
 };
 
 rec_codec *rec_codec_new(void)
 {
-	return xcalloc(1, sizeof(rec_codec));
+	rec_codec *c = xcalloc(1, sizeof(rec_codec));
+	c->version = LT_REC_CODEC_VERSION;
+	c->rcm = xmalloc(N_RC * RC_CTX * sizeof *c->rcm);
+	rc_model_init(c->rcm, N_RC * RC_CTX);
+	return c;
+}
+
+void rec_codec_set_version(rec_codec *c, unsigned version)
+{
+	c->version = version;
 }
 
 void rec_codec_reset(rec_codec *c)
@@ -92,6 +130,7 @@ void rec_codec_reset(rec_codec *c)
 	c->rings = NULL;
 	c->n_rings = 0;
 	c->n_pmeta = 0;
+	rc_model_init(c->rcm, N_RC * RC_CTX);
 }
 
 void rec_codec_free(rec_codec *c)
@@ -109,6 +148,10 @@ void rec_codec_free(rec_codec *c)
 		free(c->nmeta[i].p);
 	free(c->pmeta);
 	free(c->nmeta);
+	for (int i = 0; i < N_RC; i++)
+		rc_enc_free(&c->rce[i]);
+	free(c->rcm);
+	free(c->seen);
 	free(c);
 }
 
@@ -187,9 +230,9 @@ static inline __attribute__((always_inline)) bool get_u64(struct col_buf *b, uin
 }
 
 static const char *const col_names[N_COL] = {
-	"header",    "groups",    "group-same", "group-meta", "group-values", "partition-flags",
-	"log-start", "committed", "log-end",    "lag",        "time-lag-tag", "time-lag",
-	"rate-tag",  "doubles",   "eta",        "misc",       "strings",      "partition-member",
+	"header",    "groups",  "group-same", "group-meta",       "group-values",      "partition-flags", "log-start",
+	"committed", "log-end", "lag",        "time-lag-tag",     "time-lag",          "rate-tag",        "doubles",
+	"eta",       "misc",    "strings",    "partition-member", "partition-derived",
 };
 
 /* ---- one value, both directions ---- */
@@ -378,17 +421,12 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 	}
 }
 
+/* ETA as the model computes it (eta_compute), 0 when it gives none. */
 static int64_t eta_predict(int64_t lag, double consume, double produce)
 {
-	if (lag <= 0)
-		return 0;
-	double net = consume - produce;
-	if (!(net > 0) || !isfinite(net))
-		return 0;
-	double ms = (double)lag / net * 1000.0;
-	if (!isfinite(ms) || ms >= 9.0e18)
-		return INT64_MAX;
-	return (int64_t)ms;
+	int64_t ms;
+	eta_compute(lag, consume, produce, &ms);
+	return ms;
 }
 
 /* Topics are interned per snapshot: partitions of one snapshot and topic share a pointer, so the
@@ -702,16 +740,122 @@ static int64_t wadd(int64_t a, int64_t b)
 
 static const lt_partition zero_partition = { .log_start = 0, .committed = 0, .log_end = 0, .member = -1 };
 
+/* ---- version 2: the residual columns ---- */
+
+static unsigned bit_len(uint64_t x)
+{
+	return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
+}
+
+static unsigned scale_ctx(uint64_t x)
+{
+	unsigned b = bit_len(x);
+	return 1 + (b > 31 ? 31 : b);
+}
+
+/* The committed residual is minus the lag's change (the prediction keeps the lag): its scale is how
+ * much the lag moved over the last few samples, the mean of up to 4 moves. Only samples since the
+ * keyframe count: a reader that starts there has no others. Lags from the samples' own offsets, not
+ * the decoded lags, which may be wrong before the history is warm. */
+static unsigned commit_ctx(const struct ring *r, bool key)
+{
+	if (key || !r)
+		return 0;
+	size_t avail = r->since_key < r->n ? r->since_key : r->n;
+	if (avail < 2)
+		return 0;
+	size_t d = avail - 1 < 4 ? avail - 1 : 4;
+	uint64_t acc = 0, prev = 0;
+	for (size_t j = r->n - d - 1; j < r->n; j++) {
+		int64_t c = r->c[RI(r, j)], e = r->e[RI(r, j)];
+		uint64_t l = c >= 0 && e > c ? (uint64_t)e - (uint64_t)c : 0;
+		if (j > r->n - d - 1)
+			acc += (l > prev ? l - prev : prev - l) >> 2; /* (a quarter each: no overflow) */
+		prev = l;
+	}
+	return scale_ctx(acc * 4 / d);
+}
+
+/* The log end's residual is the change of its advance: its scale is the last advance's. */
+static unsigned lend_ctx(const struct ring *r, bool key)
+{
+	if (key || !r || r->n < 2 || r->since_key < 2)
+		return 0;
+	int64_t e1 = r->e[RI(r, r->n - 1)], e0 = r->e[RI(r, r->n - 2)];
+	return e0 >= 0 && e1 >= e0 ? scale_ctx((uint64_t)e1 - (uint64_t)e0) : 0;
+}
+
+/* v − pred: version 1 a varint in column k, version 2 through range coder stream `which`. */
+static int64_t cv_res(rec_codec *c, int which, enum col k, int64_t v, int64_t pred, unsigned ctx)
+{
+	if (c->version < 2)
+		return cv_i64(c, k, v, pred);
+	rc_model *m = &c->rcm[which * RC_CTX + ctx];
+	if (c->enc) {
+		rc_enc_int(&c->rce[which], m, (int64_t)((uint64_t)v - (uint64_t)pred));
+		return v;
+	}
+	return wadd(pred, rc_dec_int(&c->rcd[which], m));
+}
+
 /* One partition's values. pp: the same partition in the previous snapshot (or the zero one); r: its
  * samples (NULL when none); dt: time since the previous snapshot. */
-static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp,
-			   struct ring *r, bool key, int64_t now, int64_t dt)
+static void code_flags(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp)
 {
-	const bool enc = c->enc;
-	uint64_t fl = pflags_pack(enc ? cp : NULL);
+	uint64_t fl = pflags_pack(c->enc ? cp : NULL);
 	uint64_t pfl = pflags_pack(pp);
 	fl = (uint64_t)cv_i64(c, C_PFLAGS, (int64_t)fl, (int64_t)pfl);
 	pflags_unpack(o, fl);
+}
+
+/* Version 2: the flags against the previous ones as in version 1 but without the status, which is coded
+ * against the model's own rule over the samples (status_from_samples): random lags make the status of a
+ * busy partition flip often, but the reader has the samples it was derived from. Its allowed lag is not
+ * recorded; the default (0) is assumed: with another, statuses cost their residual. Before the history is
+ * warm (a reader decoding from the keyframe before the one wanted) the prediction may differ from the
+ * writer's, and so the status; nothing else is derived from it, and such records are never shown. */
+static void code_flags_v2(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp,
+			  const struct ring *r, int64_t now, size_t window)
+{
+	const uint64_t derived = 0xffull << 8 | 1u << 3; /* status, has_eta */
+	uint64_t fl = pflags_pack(c->enc ? cp : NULL) & ~derived;
+	uint64_t pfl = pflags_pack(pp) & ~derived;
+	fl = (uint64_t)cv_i64(c, C_PFLAGS, (int64_t)fl, (int64_t)pfl);
+	pflags_unpack(o, fl);
+	int64_t t[LT_REC_HISTORY + 1], cm[LT_REC_HISTORY + 1], e[LT_REC_HISTORY + 1];
+	size_t n = 0;
+	for (size_t j = 0; r && j < r->n; j++, n++) {
+		t[n] = r->t[RI(r, j)];
+		cm[n] = r->c[RI(r, j)];
+		e[n] = r->e[RI(r, j)];
+	}
+	t[n] = now;
+	cm[n] = o->committed;
+	e[n++] = o->log_end;
+	bool idle;
+	lt_status pred = status_from_samples(t, cm, e, n, window, 0, now, o->member >= 0, o->has_lag, o->lag,
+					     o->has_last_commit ? o->last_commit_ms : -1,
+					     (o->flags & LT_PF_OUT_OF_RANGE) != 0, &idle);
+	int64_t eta;
+	bool has_eta = o->has_rates && o->has_lag && eta_compute(o->lag, o->consume_rate, o->produce_rate, &eta);
+	uint64_t dpred = (uint64_t)pred | (uint64_t)has_eta << 8;
+	uint64_t d = c->enc ? ((uint64_t)cp->status | (uint64_t)cp->has_eta << 8) ^ dpred : 0;
+	d = cv_u64(c, C_PDER, d) ^
+	    dpred; /* XOR: a wrong prediction (before the history is warm) touches no other bit */
+	o->status = (lt_status)(d & 0xff);
+	o->has_eta = d >> 8 & 1;
+	if (d >> 9)
+		fail(c, "partition-derived column: unknown bits %llx", (unsigned long long)d);
+}
+
+/* seen_end: the log end an earlier group of this record gave the same topic partition (version 2), or
+ * NULL. */
+static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp,
+			   struct ring *r, bool key, int64_t now, int64_t dt, const int64_t *seen_end, size_t window)
+{
+	const bool enc = c->enc;
+	if (c->version < 2)
+		code_flags(c, cp, o, pp);
 	o->member = (int)cv_i64(c, C_PMEM, enc ? cp->member : 0, pp->member);
 	o->position_source = (int32_t)cv_i64(c, C_PMEM, enc ? cp->position_source : 0, pp->position_source);
 
@@ -727,11 +871,14 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 		if (e1 == pe && e0 >= 0 && e1 >= e0)
 			prede = (int64_t)((uint64_t)e1 + (uint64_t)(e1 - e0));
 	}
-	o->log_end = cv_i64(c, C_LEND, enc ? cp->log_end : 0, prede);
+	if (seen_end)
+		o->log_end = cv_res(c, RC_LEND, C_LEND, enc ? cp->log_end : 0, *seen_end, RC_SEEN);
+	else
+		o->log_end = cv_res(c, RC_LEND, C_LEND, enc ? cp->log_end : 0, prede, lend_ctx(r, key));
 	int64_t predc = pc;
 	if (o->log_end >= 0 && (key || (pc >= 0 && pe >= pc)))
 		predc = key ? o->log_end : wadd(o->log_end, (int64_t)(0 - (uint64_t)(pe - pc)));
-	o->committed = cv_i64(c, C_COMMIT, enc ? cp->committed : 0, predc);
+	o->committed = cv_res(c, RC_COMMIT, C_COMMIT, enc ? cp->committed : 0, predc, commit_ctx(r, key));
 	int64_t lag_pred = o->committed >= 0 && o->log_end > o->committed ? o->log_end - o->committed : 0;
 	o->lag = cv_i64(c, C_LAG, enc ? cp->lag : 0, lag_pred);
 
@@ -791,6 +938,8 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 		cv_str(c, C_STR, cp->commit_metadata);
 	else
 		o->commit_metadata = cv_str(c, C_STR, NULL);
+	if (c->version >= 2)
+		code_flags_v2(c, cp, o, pp, r, now, window);
 }
 
 static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, const lt_group *pg, int64_t dt)
@@ -875,6 +1024,53 @@ static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, con
 	o->expired_ms = cv_i64(c, C_GVAL, enc ? cg->expired_ms : 0, pg->expired_ms);
 }
 
+/* ---- version 2: log ends an earlier group gave ---- */
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* Empties the table for a record of `total` partitions (a topic run has at least one: the table is at
+ * most half full, so probing always ends). */
+static void seen_begin(rec_codec *c, size_t total)
+{
+	size_t need = 16;
+	while (need < 2 * total)
+		need *= 2;
+	if (need > c->seen_cap) {
+		free(c->seen);
+		c->seen = xcalloc(need, sizeof *c->seen);
+		c->seen_cap = need;
+		c->seen_gen = 0;
+	}
+	if (++c->seen_gen == 0) {
+		memset(c->seen, 0, c->seen_cap * sizeof *c->seen);
+		c->seen_gen = 1;
+	}
+}
+
+static bool same_topic(const char *a, const char *b)
+{
+	return a == b || strcmp(a, b) == 0;
+}
+
+/* The slot of a topic: in use (gen is this record's) or the empty one to fill. */
+static struct seen_topic *seen_slot(rec_codec *c, const char *topic)
+{
+	uint64_t h = str_hash(topic);
+	size_t mask = c->seen_cap - 1, i = (size_t)(h ^ h >> 29) & mask;
+	for (;;) {
+		struct seen_topic *e = &c->seen[i];
+		if (e->gen != c->seen_gen || same_topic(e->topic, topic))
+			return e;
+		i = (i + 1) & mask;
+	}
+}
+
 /* Index of the group named `name` in prev, from the expected index on (both lists are sorted). */
 static size_t find_prev_group(const lt_snapshot *prev, size_t from, const char *name)
 {
@@ -890,7 +1086,9 @@ static size_t find_prev_group(const lt_snapshot *prev, size_t from, const char *
 static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, bool key)
 {
 	const lt_snapshot *prev = key ? NULL : c->prev;
-	lt_snapshot header_scratch = { 0 }; /* the encoder's decoded header: only its numbers are set */
+	if (key && c->version >= 2)
+		rc_model_init(c->rcm, N_RC * RC_CTX); /* a reader may start here */
+	lt_snapshot header_scratch = { 0 };           /* the encoder's decoded header: only its numbers are set */
 	if (c->enc)
 		out = &header_scratch;
 	code_header(c, cur, out, prev);
@@ -1022,6 +1220,11 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 	}
 	struct ring *rings = in_place ? c->rings : xcalloc(total ? total : 1, sizeof *rings);
 	size_t flat = 0;
+	const bool v2 = c->version >= 2;
+	if (v2)
+		seen_begin(c, total);
+	const lt_partition *run = NULL; /* version 2: the earlier group's partitions of this topic */
+	size_t run_n = 0, run_at = 0;
 	for (size_t i = 0; i < ng && !c->bad; i++) {
 		const lt_group *cg = c->enc ? &cur->groups[i] : NULL;
 		lt_group *og = c->enc ? NULL : &out->groups[i];
@@ -1038,6 +1241,7 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 			}
 		}
 		size_t pk = 0, rk = 0;
+		run = NULL;
 		struct topic_cmp tcp = { 0 }, tcr = { 0 };
 		for (size_t k = 0; k < lg->n_partitions && !c->bad; k++, flat++) {
 			const lt_partition *key_p = &lg->partitions[k];
@@ -1063,7 +1267,30 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 			}
 			lt_partition scratch;
 			lt_partition *o = c->enc ? &scratch : &og->partitions[k];
-			code_partition(c, c->enc ? &cg->partitions[k] : NULL, o, pp, r, key, now, dt);
+			const int64_t *seen_end = NULL;
+			if (v2) {
+				if (k == 0 || !same_topic(lg->partitions[k - 1].topic, key_p->topic)) {
+					struct seen_topic *st = seen_slot(c, key_p->topic);
+					run = NULL;
+					if (st->gen == c->seen_gen) {
+						run = layout->groups[st->group].partitions + st->first;
+						run_n = st->n;
+						run_at = 0;
+					} else {
+						size_t n = 1;
+						while (k + n < lg->n_partitions &&
+						       same_topic(lg->partitions[k + n].topic, key_p->topic))
+							n++;
+						*st = (struct seen_topic){ key_p->topic, c->seen_gen, i, k, n };
+					}
+				}
+				while (run && run_at < run_n && run[run_at].partition < key_p->partition)
+					run_at++;
+				if (run && run_at < run_n && run[run_at].partition == key_p->partition)
+					seen_end = &run[run_at].log_end;
+			}
+			code_partition(c, c->enc ? &cg->partitions[k] : NULL, o, pp, r, key, now, dt, seen_end,
+				       out->status_window);
 			if (!r)
 				r = &rings[flat];
 			ring_push(r, key, now, o->committed, o->log_end, o->has_lag ? o->lag : LAG_UNKNOWN);
@@ -1117,12 +1344,22 @@ void rec_encode(rec_codec *c, const lt_snapshot *s, bool key, unsigned char **bu
 	c->bad = false;
 	for (int i = 0; i < N_COL; i++)
 		c->col[i].len = 0;
+	for (int i = 0; i < N_RC; i++)
+		rc_enc_init(&c->rce[i]);
 	code_record(c, s, NULL, key);
+	if (c->version >= 2) {
+		static const enum col rc_col[N_RC] = { C_COMMIT, C_LEND };
+		for (int i = 0; i < N_RC; i++) {
+			rc_enc_finish(&c->rce[i]);
+			put_bytes(&c->col[rc_col[i]], c->rce[i].p, c->rce[i].len);
+		}
+	}
 	struct col_buf out = { .p = *buf, .len = *len, .cap = *cap };
-	put_u64(&out, N_COL);
-	for (int i = 0; i < N_COL; i++)
+	const int ncol = c->version >= 2 ? N_COL : N_COL_V1;
+	put_u64(&out, (uint64_t)ncol);
+	for (int i = 0; i < ncol; i++)
 		put_u64(&out, c->col[i].len);
-	for (int i = 0; i < N_COL; i++)
+	for (int i = 0; i < ncol; i++)
 		if (c->col[i].len)
 			put_bytes(&out, c->col[i].p, c->col[i].len);
 	*buf = out.p;
@@ -1147,13 +1384,14 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	c->bad = false;
 	struct col_buf in = { .p = (unsigned char *)buf, .len = len };
 	uint64_t ncol = 0;
-	if (!get_u64(&in, &ncol) || ncol != N_COL) {
-		snprintf(err, errlen, "record has %llu columns, this version knows %d", (unsigned long long)ncol,
-			 N_COL);
+	const int want = c->version >= 2 ? N_COL : N_COL_V1;
+	if (!get_u64(&in, &ncol) || ncol != (uint64_t)want) {
+		snprintf(err, errlen, "record has %llu columns, version %u has %d", (unsigned long long)ncol,
+			 c->version, want);
 		return NULL;
 	}
-	uint64_t lens[N_COL];
-	for (int i = 0; i < N_COL; i++)
+	uint64_t lens[N_COL] = { 0 };
+	for (int i = 0; i < want; i++)
 		if (!get_u64(&in, &lens[i])) {
 			snprintf(err, errlen, "record's column table is cut short");
 			return NULL;
@@ -1181,8 +1419,19 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 		c->col[i].p = base;
 		base += c->col[i].len;
 	}
+	static const enum col rc_col[N_RC] = { C_COMMIT, C_LEND };
+	if (c->version >= 2)
+		for (int i = 0; i < N_RC; i++)
+			rc_dec_init(&c->rcd[i], c->col[rc_col[i]].p, c->col[rc_col[i]].len);
 	lt_snapshot *out = snapshot_new();
 	code_record(c, NULL, out, key);
+	if (c->version >= 2)
+		for (int i = 0; i < N_RC && !c->bad; i++) {
+			if (!rc_dec_done(&c->rcd[i]))
+				fail(c, "%s column: the range-coded values do not end where the column does",
+				     col_names[rc_col[i]]);
+			c->col[rc_col[i]].pos = c->col[rc_col[i]].len;
+		}
 	for (int i = 0; i < N_COL && !c->bad; i++)
 		if (c->col[i].pos != c->col[i].len)
 			fail(c, "%s column has %zu bytes left over", col_names[i], c->col[i].len - c->col[i].pos);

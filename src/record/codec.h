@@ -27,10 +27,15 @@
 /* Samples kept per partition for the predictions (the model's default ring capacity). */
 #define LT_REC_HISTORY 16
 
+/* The version of the bytes rec_encode writes (doc/RECORDING.md, "Versions"); rec_decode reads 1 and 2. */
+#define LT_REC_CODEC_VERSION 2
+
 typedef struct rec_codec rec_codec;
 
 rec_codec *rec_codec_new(void);
 void rec_codec_free(rec_codec *c);
+/* The version of the bytes to decode (the file header's; a new codec has LT_REC_CODEC_VERSION). */
+void rec_codec_set_version(rec_codec *c, unsigned version);
 /* Forget everything (a reader about to decode from another keyframe). */
 void rec_codec_reset(rec_codec *c);
 

@@ -18,6 +18,8 @@
 #include "util/crc32c.h"
 #include "util/xalloc.h"
 
+_Static_assert(LT_REC_VERSION == LT_REC_CODEC_VERSION, "a file's version is its codec's");
+
 #define FILE_MAGIC       "LAGTOPRC"
 #define FILE_HEADER_LEN  32
 #define FRAME_HEADER_LEN 24
@@ -192,7 +194,7 @@ static int open_file(rec_writer *w, char *err, size_t errlen)
 	}
 	unsigned char h[FILE_HEADER_LEN] = { 0 };
 	memcpy(h, FILE_MAGIC, 8);
-	le_put(h + 8, LT_REC_VERSION, 2);
+	le_put(h + 8, w->o.version, 2);
 	le_put(h + 10, FILE_HEADER_LEN, 2);
 	le_put(h + 12, w->o.keyframe_every, 4);
 	le_put(h + 28, crc32c(h, 28), 4);
@@ -221,7 +223,10 @@ rec_writer *rec_writer_open(const char *path, const rec_writer_opts *o, char *er
 		w->o.keyframe_every = LT_REC_HISTORY + 1; /* the reader warms up over one keyframe interval */
 	if (w->o.level == 0)
 		w->o.level = LT_REC_ZSTD_LEVEL;
+	if (w->o.version == 0 || w->o.version > LT_REC_VERSION)
+		w->o.version = LT_REC_VERSION;
 	w->codec = rec_codec_new();
+	rec_codec_set_version(w->codec, w->o.version);
 	w->zc = ZSTD_createCCtx();
 	w->fd = -1;
 	if (!w->zc) {
@@ -452,8 +457,9 @@ rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	unsigned version = (unsigned)le_get(h + 8, 2);
-	if (version != LT_REC_VERSION || le_get(h + 10, 2) != FILE_HEADER_LEN) {
-		snprintf(err, errlen, "%s is a version %u recording; this lagtop reads version %d", path, version,
+	/* version 1 differs only in the codec's bytes (codec.c), so both are read */
+	if (version < 1 || version > LT_REC_VERSION || le_get(h + 10, 2) != FILE_HEADER_LEN) {
+		snprintf(err, errlen, "%s is a version %u recording; this lagtop reads versions 1 to %d", path, version,
 			 LT_REC_VERSION);
 		close(fd);
 		return NULL;
@@ -463,6 +469,7 @@ rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 	r->fd = fd;
 	r->file_size = (uint64_t)st.st_size;
 	r->codec = rec_codec_new();
+	rec_codec_set_version(r->codec, version);
 	r->zd = ZSTD_createDCtx();
 	r->cur = SIZE_MAX;
 	if (!load_trailer(r)) {

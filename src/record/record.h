@@ -14,13 +14,16 @@
 
 #include "model/snapshot.h"
 
-#define LT_REC_VERSION 1
+/* The version written (the reader reads every version up to it); the codec's bytes are its. */
+#define LT_REC_VERSION 2
 
 typedef struct rec_writer_opts {
 	uint64_t max_size;       /* rotate before a file would pass this many bytes; 0 = never */
 	unsigned keep;           /* rotated files kept: FILE.1 (newest) .. FILE.keep; older ones deleted */
 	unsigned keyframe_every; /* records per keyframe (at least LT_REC_HISTORY + 1; 0 = the default) */
 	int level;               /* zstd level; 0 = the default */
+	unsigned version;        /* format version written; 0 = LT_REC_VERSION (1: tests and benchmarks that
+				    compare with the previous format) */
 } rec_writer_opts;
 
 /* Keyframes as often as the reader's warm-up allows (LT_REC_HISTORY + 1): reaching a moment decodes at

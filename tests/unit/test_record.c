@@ -508,9 +508,12 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(round_trip_in_order_and_seeking), cmocka_unit_test(truncated_at_every_byte),
-		cmocka_unit_test(corrupted_bytes_are_reported),    cmocka_unit_test(trailer_missing_is_rebuilt),
-		cmocka_unit_test(rotation_keeps_the_newest),       cmocka_unit_test(sizes_parse),
+		cmocka_unit_test(round_trip_in_order_and_seeking),
+		cmocka_unit_test(truncated_at_every_byte),
+		cmocka_unit_test(corrupted_bytes_are_reported),
+		cmocka_unit_test(trailer_missing_is_rebuilt),
+		cmocka_unit_test(rotation_keeps_the_newest),
+		cmocka_unit_test(sizes_parse),
 		cmocka_unit_test(reads_version_1),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
