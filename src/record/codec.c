@@ -66,8 +66,8 @@ struct ring {
  * for the same topic partition. The probabilities carry on from record to record and
  * start afresh at every keyframe (a reader starts decoding at one). */
 enum { RC_COMMIT, RC_LEND, N_RC };
-#define RC_SEEN 131
-#define RC_CTX  132
+#define RC_SEEN 249
+#define RC_CTX  250
 
 /* Version 2 predicts a log end from an earlier group of the same record on the same topic (the brokers'
  * log end is one per partition): per topic, the first group's run of its partitions. Open addressing by
@@ -751,9 +751,9 @@ static unsigned bit_len(uint64_t x)
 static unsigned scale_ctx(uint64_t x)
 {
 	unsigned b = bit_len(x);
-	if (b < 2)
-		return 1 + b;
-	return 1 + 2 * b - 2 + (unsigned)(x >> (b - 2) & 1);
+	if (b < 3)
+		return 1 + (unsigned)x;                        /* 1 .. 4 */
+	return 5 + 4 * (b - 3) + (unsigned)(x >> (b - 3) & 3); /* 5 .. 248 */
 }
 
 /* The scale of a partition is its log end's last advance, from samples since the keyframe only (a reader
@@ -928,7 +928,26 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 		code_flags_v2(c, cp, o, pp, r, now, window);
 }
 
-static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, const lt_group *pg, int64_t dt)
+/* The group's total lag `back` samples before this one (0: this one) from its partitions' samples, as the
+ * model sums it; false when some partition's samples do not reach back that far. */
+static bool total_at(const struct ring *rings, size_t n, size_t back, int64_t *out)
+{
+	int64_t total = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct ring *r = &rings[k];
+		if (back >= r->n)
+			return false;
+		int64_t l = r->lag[RI(r, r->n - 1 - back)], t;
+		if (l != LAG_UNKNOWN)
+			total = __builtin_add_overflow(total, l, &t) ? (l > 0 ? INT64_MAX : INT64_MIN) : t;
+	}
+	*out = total;
+	return n > 0;
+}
+
+/* rings: the group's partitions' samples, this record's pushed. */
+static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, const lt_group *pg, int64_t dt,
+			      const struct ring *rings)
 {
 	static const lt_group zero_group;
 	const bool enc = c->enc;
@@ -994,14 +1013,33 @@ static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, con
 		if (!enc)
 			memcpy(o->trend, pg->trend + from, keep * sizeof o->trend[0]);
 		o->trend[n - 1] = cv_i64(c, C_GVAL, enc ? cg->trend[n - 1] : 0, o->total_lag);
+	} else if (c->version >= 2 && pg->n_trend == 0) {
+		/* version 2, a keyframe (or a group new since the previous record): the trend is the group's
+		 * total lag per refresh, so where the partitions' samples reach, against their sums (tag 1, when
+		 * the encoder finds that every one matches), else against the value before (a total moves by
+		 * less than it is). Before the history is warm the sums may be wrong: the trend is then wrong,
+		 * never shown, and nothing else is predicted from it. */
+		uint64_t by_sums = 0;
+		if (enc) {
+			size_t hits = 0, misses = 0;
+			for (size_t i = 0; i < n; i++) {
+				int64_t t;
+				if (total_at(rings, o->n_partitions, n - 1 - i, &t))
+					*(t == cg->trend[i] ? &hits : &misses) += 1;
+			}
+			by_sums = hits > 0 && misses == 0;
+		}
+		by_sums = cv_u64(c, C_GVAL, by_sums);
+		for (size_t i = 0; i < n; i++) {
+			int64_t pred = i > 0 ? o->trend[i - 1] : 0, t;
+			if (by_sums && total_at(rings, o->n_partitions, n - 1 - i, &t))
+				pred = t;
+			o->trend[i] = cv_i64(c, C_GVAL, enc ? cg->trend[i] : 0, pred);
+		}
 	} else
-		/* whole: each value against the previous record's at its place, where that has none (a keyframe)
-		 * in version 2 against the value before it (a total moves by less than it is) */
+		/* whole: each value against the previous record's at its place */
 		for (size_t i = 0; i < n; i++)
-			o->trend[i] = cv_i64(c, C_GVAL, enc ? cg->trend[i] : 0,
-					     i < pg->n_trend            ? pg->trend[i]
-					     : c->version >= 2 && i > 0 ? o->trend[i - 1]
-									: 0);
+			o->trend[i] = cv_i64(c, C_GVAL, enc ? cg->trend[i] : 0, i < pg->n_trend ? pg->trend[i] : 0);
 
 	o->last_commit_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_ms : 0, pg->last_commit_ms);
 	o->last_commit_age_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_age_ms : 0,
@@ -1287,14 +1325,14 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 			ring_push(r, key, now, o->committed, o->log_end, o->has_lag ? o->lag : LAG_UNKNOWN);
 		}
 	}
-	for (size_t i = 0; i < ng && !c->bad; i++) {
+	for (size_t i = 0, gflat = 0; i < ng && !c->bad; gflat += layout->groups[i].n_partitions, i++) {
 		const lt_group *pg = pidx[i] != (size_t)-1 ? &prev->groups[pidx[i]] : NULL;
 		if (c->enc) {
 			/* the predictions read the partitions' values, which the encoder has in cur */
 			lt_group scratch = cur->groups[i];
-			code_group_values(c, &cur->groups[i], &scratch, pg, dt);
+			code_group_values(c, &cur->groups[i], &scratch, pg, dt, rings + gflat);
 		} else
-			code_group_values(c, NULL, &out->groups[i], pg, dt);
+			code_group_values(c, NULL, &out->groups[i], pg, dt, rings + gflat);
 	}
 	free(prev_start);
 	free(pidx);
