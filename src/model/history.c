@@ -110,6 +110,7 @@ void model_params_default(lt_model_params *p)
 	 * keeps only window + 2 samples (12): what status and rates read, plus two refreshes of slack
 	 * for gaps; the topic-partition's log-end series, shared by all groups, keeps ring_capacity. */
 	p->allowed_lag = 0;
+	p->time_lag_threshold_ms = 0; /* never: it was left unset, and callers' stack garbage set the flag */
 	p->window = 10;
 	p->ring_capacity = 16;
 	p->forget_after = 30;
