@@ -34,9 +34,9 @@ void model_params_default(lt_model_params *p);
 bool timelag_compute(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now, int64_t *out_ms);
 
 /* status.c — a partition's status by the model's rule (status_compute_commits) over samples alone: (t[i],
- * c[i], e[i]) oldest first, the last one now's (n <= 256), as the history would hold them when every
- * refresh was recorded. *idle: the log end did not move over the window. Also the recordings' prediction
- * of a partition's status (src/record/codec.c). */
+ * c[i], e[i]) oldest first, the last one now's (at most the newest 256 are read), as the history would
+ * hold them when every refresh was recorded. *idle: the log end did not move over the window. Also the
+ * recordings' prediction of a partition's status (src/record/codec.c). */
 lt_status status_from_samples(const int64_t *t, const int64_t *c, const int64_t *e, size_t n, size_t window,
 			      int64_t allowed_lag, int64_t now, bool owned, bool has_lag, int64_t lag,
 			      int64_t last_commit_ms, bool out_of_range, bool *idle);

@@ -38,17 +38,16 @@
  *  9. Otherwise OK.
  */
 #include <stdint.h>
-#include <string.h>
 
 #include "model/model_int.h"
 
-static bool log_end_idle(const lt_window *w, size_t window)
+static bool log_end_idle(const int64_t *ev, size_t ne, size_t window)
 {
-	size_t first = w->ne > window ? w->ne - window : 0;
-	if (w->ne - first < 2)
+	size_t first = ne > window ? ne - window : 0;
+	if (ne - first < 2)
 		return false;
-	for (size_t i = first + 1; i < w->ne; i++)
-		if (w->ev[i] != w->ev[first])
+	for (size_t i = first + 1; i < ne; i++)
+		if (ev[i] != ev[first])
 			return false;
 	return true;
 }
@@ -59,10 +58,13 @@ lt_status status_compute(const lt_window *w, size_t window, int64_t allowed_lag,
 	return status_compute_commits(w, window, allowed_lag, now, owned, has_lag, lag, -1, false, idle);
 }
 
-lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
-				 bool has_lag, int64_t lag, int64_t last_commit_ms, bool out_of_range, bool *idle)
+/* The rule over the committed series (t, c, e: n samples) and the log-end series (ev: ne samples), as
+ * arrays: status_compute_commits's window, or status_from_samples's samples without copying them into one. */
+static lt_status status_rule(const int64_t *t, const int64_t *c, const int64_t *e, size_t n, const int64_t *ev,
+			     size_t ne, size_t window, int64_t allowed_lag, int64_t now, bool owned, bool has_lag,
+			     int64_t lag, int64_t last_commit_ms, bool out_of_range, bool *idle)
 {
-	*idle = log_end_idle(w, window);
+	*idle = log_end_idle(ev, ne, window);
 	if (!has_lag)
 		return LT_STATUS_UNKNOWN;
 	if (out_of_range)
@@ -73,8 +75,8 @@ lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allo
 	/* The last `window` complete samples, oldest first (indexes into w). */
 	size_t idx[LT_RING_MAX];
 	size_t k = 0;
-	for (size_t i = w->n; i-- > 0 && k < window;)
-		if (w->c[i] >= 0 && w->e[i] >= 0)
+	for (size_t i = n; i-- > 0 && k < window;)
+		if (c[i] >= 0 && e[i] >= 0)
 			idx[k++] = i;
 	if (k < window || window < 2)
 		return LT_STATUS_PENDING; /* rule 3 */
@@ -88,18 +90,18 @@ lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allo
 	int64_t first_move = 0, last_move = 0, prev_lag = 0;
 	for (size_t j = 0; j < k; j++) {
 		const size_t i = idx[j];
-		int64_t l = w->e[i] > w->c[i] ? w->e[i] - w->c[i] : 0;
+		int64_t l = e[i] > c[i] ? e[i] - c[i] : 0;
 		if (l <= allowed_lag)
 			some_ok = true;
 		if (j > 0) {
 			const size_t pi = idx[j - 1];
-			if (w->c[i] != w->c[pi]) {
+			if (c[i] != c[pi]) {
 				if (!moved)
-					first_move = w->t[i];
-				last_move = w->t[i];
+					first_move = t[i];
+				last_move = t[i];
 				moved = true;
 			}
-			if (w->c[i] < w->c[pi])
+			if (c[i] < c[pi])
 				rewound = true;
 			if (l < prev_lag)
 				never_decreased = false;
@@ -109,7 +111,7 @@ lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allo
 	bool stopped = !moved || now - last_move > last_move - first_move;
 	bool exact = last_commit_ms >= 0;
 	if (exact) {
-		int64_t span = w->t[idx[k - 1]] - w->t[idx[0]];
+		int64_t span = t[idx[k - 1]] - t[idx[0]];
 		stopped = now - last_commit_ms > span;
 		if (stopped && !*idle)
 			return LT_STATUS_STOP;
@@ -127,22 +129,21 @@ lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allo
 	return LT_STATUS_OK;
 }
 
+lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allowed_lag, int64_t now, bool owned,
+				 bool has_lag, int64_t lag, int64_t last_commit_ms, bool out_of_range, bool *idle)
+{
+	return status_rule(w->t, w->c, w->e, w->n, w->ev, w->ne, window, allowed_lag, now, owned, has_lag, lag,
+			   last_commit_ms, out_of_range, idle);
+}
+
 lt_status status_from_samples(const int64_t *t, const int64_t *c, const int64_t *e, size_t n, size_t window,
 			      int64_t allowed_lag, int64_t now, bool owned, bool has_lag, int64_t lag,
 			      int64_t last_commit_ms, bool out_of_range, bool *idle)
 {
-	lt_window w;
-	if (n > LT_RING_MAX) {
+	if (n > LT_RING_MAX) { /* the rule's index array holds a ring's worth: the newest ones */
 		t += n - LT_RING_MAX, c += n - LT_RING_MAX, e += n - LT_RING_MAX;
 		n = LT_RING_MAX;
 	}
-	w.n = w.ne = n;
-	memcpy(w.t, t, n * sizeof *t);
-	memcpy(w.c, c, n * sizeof *c);
-	memcpy(w.e, e, n * sizeof *e);
-	memcpy(w.te, t, n * sizeof *t);
-	memcpy(w.ev, e, n * sizeof *e);
-	w.moved_at = INT64_MIN;
-	return status_compute_commits(&w, window, allowed_lag, now, owned, has_lag, lag, last_commit_ms, out_of_range,
-				      idle);
+	return status_rule(t, c, e, n, e, n, window, allowed_lag, now, owned, has_lag, lag, last_commit_ms,
+			   out_of_range, idle);
 }
