@@ -805,22 +805,30 @@ static void code_flags_v2(rec_codec *c, const lt_partition *cp, lt_partition *o,
 	uint64_t pfl = pflags_pack(pp) & ~derived;
 	fl = (uint64_t)cv_i64(c, C_PFLAGS, (int64_t)fl, (int64_t)pfl);
 	pflags_unpack(o, fl);
-	int64_t t[LT_REC_HISTORY + 1], cm[LT_REC_HISTORY + 1], e[LT_REC_HISTORY + 1];
-	size_t n = 0;
-	for (size_t j = 0; r && j < r->n; j++, n++) {
-		t[n] = r->t[RI(r, j)];
-		cm[n] = r->c[RI(r, j)];
-		e[n] = r->e[RI(r, j)];
+	/* a warm-up record (light) is never shown and nothing is predicted from these two: no prediction */
+	lt_status pred = LT_STATUS_UNKNOWN;
+	bool has_eta = false;
+	if (!c->light) {
+		int64_t t[LT_REC_HISTORY + 1], cm[LT_REC_HISTORY + 1], e[LT_REC_HISTORY + 1];
+		size_t n = 0;
+		/* without a lag, below the log start or caught up, the rule gives its verdict before it reads the
+		 * window: no need to copy the samples (most partitions of a healthy cluster) */
+		bool need_window = o->has_lag && !(o->flags & LT_PF_OUT_OF_RANGE) && o->lag > 0;
+		for (size_t j = 0; need_window && r && j < r->n; j++, n++) {
+			t[n] = r->t[RI(r, j)];
+			cm[n] = r->c[RI(r, j)];
+			e[n] = r->e[RI(r, j)];
+		}
+		t[n] = now;
+		cm[n] = o->committed;
+		e[n++] = o->log_end;
+		bool idle;
+		pred = status_from_samples(t, cm, e, n, window, 0, now, o->member >= 0, o->has_lag, o->lag,
+					   o->has_last_commit ? o->last_commit_ms : -1,
+					   (o->flags & LT_PF_OUT_OF_RANGE) != 0, &idle);
+		int64_t eta;
+		has_eta = o->has_rates && o->has_lag && eta_compute(o->lag, o->consume_rate, o->produce_rate, &eta);
 	}
-	t[n] = now;
-	cm[n] = o->committed;
-	e[n++] = o->log_end;
-	bool idle;
-	lt_status pred = status_from_samples(t, cm, e, n, window, 0, now, o->member >= 0, o->has_lag, o->lag,
-					     o->has_last_commit ? o->last_commit_ms : -1,
-					     (o->flags & LT_PF_OUT_OF_RANGE) != 0, &idle);
-	int64_t eta;
-	bool has_eta = o->has_rates && o->has_lag && eta_compute(o->lag, o->consume_rate, o->produce_rate, &eta);
 	uint64_t dpred = (uint64_t)pred | (uint64_t)has_eta << 8;
 	uint64_t d = c->enc ? ((uint64_t)cp->status | (uint64_t)cp->has_eta << 8) ^ dpred : 0;
 	d = cv_u64(c, C_PDER, d) ^
@@ -875,12 +883,14 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 				  o->committed, false);
 	o->produce_rate = cv_rate(c, enc ? cp->produce_rate : 0, pp->produce_rate, r, r ? &r->hint_e : &dummy, now,
 				  o->log_end, true);
-	o->eta_ms = cv_i64(c, C_ETA, enc ? cp->eta_ms : 0, eta_predict(o->lag, o->consume_rate, o->produce_rate));
+	/* (a warm-up record's doubles are not all right yet, and its ETA is never shown nor predicted from) */
+	o->eta_ms = cv_i64(c, C_ETA, enc ? cp->eta_ms : 0,
+			   c->light ? 0 : eta_predict(o->lag, o->consume_rate, o->produce_rate));
 
 	/* time lag: 0 = interpolated over the ring with this sample, 1 = previous + elapsed, 2 = explicit */
 	int64_t tl_interp = 0, tl_elapsed = pp->time_lag_ms ? wadd(pp->time_lag_ms, dt) : 0;
 	bool interp_ok = false;
-	if (r) {
+	if (r && !c->light) { /* (a warm-up record's time lag is never shown nor predicted from) */
 		/* over the ring with this sample pushed (its oldest dropped when full), without copying it */
 		int64_t t[LT_REC_HISTORY], e[LT_REC_HISTORY];
 		size_t drop = r->n == LT_REC_HISTORY ? 1 : 0, n = 0;
