@@ -66,8 +66,9 @@ struct ring {
  * for the same topic partition. The probabilities carry on from record to record and
  * start afresh at every keyframe (a reader starts decoding at one). */
 enum { RC_COMMIT, RC_LEND, N_RC };
-#define RC_SEEN 249
-#define RC_CTX  250
+#define RC_SEEN      249
+#define RC_CAUGHT_UP 250 /* + the scale: the committed offset's context when the lag was 0 */
+#define RC_CTX       500
 
 /* Version 2 predicts a log end from an earlier group of the same record on the same topic (the brokers'
  * log end is one per partition): per topic, the first group's run of its partitions. Open addressing by
@@ -768,6 +769,14 @@ static unsigned scale_of(const struct ring *r, bool key)
 	return e0 >= 0 && e1 >= e0 ? scale_ctx((uint64_t)e1 - (uint64_t)e0) : 0;
 }
 
+/* The committed residual's context: the scale, apart for a partition that was caught up (lag 0) at the
+ * previous sample, whose lag can only stay or grow (a residual of one sign, and mostly 0 when it keeps up). */
+static unsigned commit_ctx(const struct ring *r, bool key, int64_t pe, int64_t pc)
+{
+	unsigned k = scale_of(r, key);
+	return k && pc >= 0 && pe <= pc ? k + RC_CAUGHT_UP : k;
+}
+
 /* v − pred: version 1 a varint in column k, version 2 through range coder stream `which`. */
 static int64_t cv_res(rec_codec *c, int which, enum col k, int64_t v, int64_t pred, unsigned ctx)
 {
@@ -872,7 +881,7 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 	int64_t predc = pc;
 	if (o->log_end >= 0 && (key || (pc >= 0 && pe >= pc)))
 		predc = key ? o->log_end : wadd(o->log_end, (int64_t)(0 - (uint64_t)(pe - pc)));
-	o->committed = cv_res(c, RC_COMMIT, C_COMMIT, enc ? cp->committed : 0, predc, scale_of(r, key));
+	o->committed = cv_res(c, RC_COMMIT, C_COMMIT, enc ? cp->committed : 0, predc, commit_ctx(r, key, pe, pc));
 	int64_t lag_pred = o->committed >= 0 && o->log_end > o->committed ? o->log_end - o->committed : 0;
 	o->lag = cv_i64(c, C_LAG, enc ? cp->lag : 0, lag_pred);
 

@@ -146,7 +146,7 @@ def main():
     os.environ["HOME"] = TMP
     os.environ["XDG_CONFIG_HOME"] = os.path.join(TMP, "xdg")
     os.environ.pop("LAGTOP_CONFIG", None)
-    print("1..18")
+    print("1..19")
     sim = Sim("--scenario", "demo")
     try:
         path = os.path.join(TMP, "night.lrec")
@@ -192,13 +192,14 @@ def main():
         ok(one_line_error(rc, out, err, "absent.lrec") and "No such file" in err, "a missing file", err)
         rc, out, err = lagtop("--replay", os.path.join(TMP, "sim.err"), "--once")
         ok(one_line_error(rc, out, err, "is not a lagtop recording"), "a file that is not a recording", err)
-        other = os.path.join(TMP, "v2.lrec")
+        other = os.path.join(TMP, "v3.lrec")
         data = bytearray(open(path, "rb").read())
-        data[8] = 2
+        ok(struct.unpack_from("<H", data, 8)[0] == 2, "the recorder writes format version 2")
+        data[8] = 3
         struct.pack_into("<I", data, 28, crc32c(bytes(data[:28])))
         open(other, "wb").write(data)
         rc, out, err = lagtop("--replay", other, "--once")
-        ok(one_line_error(rc, out, err, "is a version 2 recording; this lagtop reads version 1"),
+        ok(one_line_error(rc, out, err, "is a version 3 recording; this lagtop reads versions 1 to 2"),
            "another version: names both", err)
         rc, out, err = lagtop("--replay", path, "--once", "--at", "2020-01-01T00:00:00Z")
         ok(one_line_error(rc, out, err, "is outside the recording"), "a time outside the recording", err)
