@@ -62,13 +62,15 @@ struct ring {
 
 /* Version 2 codes the committed offsets' and the log ends' residuals with the range coder
  * (rangecoder.h), each in the context of its partition's scale (scale_of): 0 = no samples to judge by,
- * 1 .. 128 = the scale in half octaves, RC_SEEN = a log end an earlier group of this record already gave
- * for the same topic partition. The probabilities carry on from record to record and
- * start afresh at every keyframe (a reader starts decoding at one). */
+ * 1 .. RC_SCALES = the scale in quarter octaves, RC_SEEN = a log end an earlier group of this record already
+ * gave for the same topic partition, RC_CAUGHT_UP + scale = a committed offset whose lag was 0. The
+ * probabilities carry on from record to record and start afresh at every keyframe (a reader starts
+ * decoding at one). */
 enum { RC_COMMIT, RC_LEND, N_RC };
-#define RC_SEEN      249
-#define RC_CAUGHT_UP 250 /* + the scale: the committed offset's context when the lag was 0 */
-#define RC_CTX       500
+#define RC_SCALES    252 /* scale_ctx's largest for any 64-bit value (an advance, below 2^63, gives at most 248) */
+#define RC_SEEN      (RC_SCALES + 1)
+#define RC_CAUGHT_UP (RC_SCALES + 2) /* + the scale: the committed offset's context when the lag was 0 */
+#define RC_CTX       (RC_CAUGHT_UP + RC_SCALES + 1)
 
 /* Version 2 predicts a log end from an earlier group of the same record on the same topic (the brokers'
  * log end is one per partition): per topic, the first group's run of its partitions. Open addressing by
@@ -748,13 +750,13 @@ static unsigned bit_len(uint64_t x)
 	return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
 }
 
-/* A scale in half octaves: 1 for 0, 2 for 1, then two buckets per bit length (3 .. 128). */
+/* A scale in quarter octaves: 1 .. 4 for 0 .. 3, then four buckets per bit length (5 .. RC_SCALES). */
 static unsigned scale_ctx(uint64_t x)
 {
 	unsigned b = bit_len(x);
 	if (b < 3)
 		return 1 + (unsigned)x;                        /* 1 .. 4 */
-	return 5 + 4 * (b - 3) + (unsigned)(x >> (b - 3) & 3); /* 5 .. 248 */
+	return 5 + 4 * (b - 3) + (unsigned)(x >> (b - 3) & 3); /* 5 .. 252 */
 }
 
 /* The scale of a partition is its log end's last advance, from samples since the keyframe only (a reader
@@ -782,6 +784,8 @@ static int64_t cv_res(rec_codec *c, int which, enum col k, int64_t v, int64_t pr
 {
 	if (c->version < 2)
 		return cv_i64(c, k, v, pred);
+	if (ctx >= RC_CTX)
+		ctx = 0; /* (cannot happen: scale_ctx is at most RC_SCALES) */
 	rc_model *m = &c->rcm[which * RC_CTX + ctx];
 	if (c->enc) {
 		rc_enc_int(&c->rce[which], m, (int64_t)((uint64_t)v - (uint64_t)pred));

@@ -333,6 +333,59 @@ static void both_versions_round_trip(void **state)
 	}
 }
 
+/* Offsets at the ends of int64: advances of up to 2^63 pick version 2's widest contexts, residuals wrap. */
+static void extreme_offsets_round_trip(void **state)
+{
+	(void)state;
+	const int64_t ends[] = { 0, 1, 3, INT64_MAX / 2, INT64_MAX - 7, INT64_MAX, 5, 5, INT64_MAX, 0, INT64_MAX - 1 };
+	enum { N = 40 };
+	lt_snapshot *x[N];
+	lt_model_params mp;
+	model_params_default(&mp);
+	lt_history *h = history_new(&mp);
+	for (int i = 0; i < N; i++) {
+		lt_snapshot *s = snapshot_new();
+		s->seq = (uint64_t)i + 1;
+		s->taken_at_ms = 1700000000000 + (int64_t)i * 10000;
+		lt_group *g = snapshot_add_group(s, "edge");
+		for (int p = 0; p < 3; p++) {
+			lt_partition *pp = group_add_partition(g, "t", p);
+			pp->log_start = 0;
+			pp->log_end = ends[(i + p) % (sizeof ends / sizeof ends[0])];
+			pp->committed = p == 2 ? pp->log_end : pp->log_end / (2 + p);
+		}
+		snapshot_finish(s);
+		model_enrich(h, s);
+		x[i] = s;
+	}
+	history_free(h);
+	char path[300], err[256];
+	path_in(path, sizeof path, "edge.rec");
+	unlink(path);
+	rec_writer *w = rec_writer_open(path, NULL, err, sizeof err);
+	assert_non_null(w);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(rec_writer_append(w, x[i], err, sizeof err), 0);
+	assert_int_equal(rec_writer_close(w, err, sizeof err), 0);
+	rec_reader *r = rec_reader_open(path, err, sizeof err);
+	assert_non_null(r);
+	for (int i = 0; i < N; i++) {
+		lt_snapshot *s = rec_reader_get(r, (size_t)i, err, sizeof err);
+		if (!s)
+			fail_msg("record %d: %s", i, err);
+		for (int p = 0; p < 3; p++) {
+			assert_int_equal(s->groups[0].partitions[p].log_end, x[i]->groups[0].partitions[p].log_end);
+			assert_int_equal(s->groups[0].partitions[p].committed, x[i]->groups[0].partitions[p].committed);
+			assert_int_equal(s->groups[0].partitions[p].lag, x[i]->groups[0].partitions[p].lag);
+			assert_int_equal(s->groups[0].partitions[p].status, x[i]->groups[0].partitions[p].status);
+		}
+		snapshot_unref(s);
+	}
+	rec_reader_close(r);
+	for (int i = 0; i < N; i++)
+		snapshot_unref(x[i]);
+}
+
 static long file_size(const char *p)
 {
 	struct stat st;
@@ -561,6 +614,7 @@ int main(void)
 		cmocka_unit_test(sizes_parse),
 		cmocka_unit_test(reads_version_1),
 		cmocka_unit_test(both_versions_round_trip),
+		cmocka_unit_test(extreme_offsets_round_trip),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	for (int i = 0; i < N_SNAPS; i++)
