@@ -951,21 +951,26 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 		code_flags_v2(c, cp, o, pp, r, now, window);
 }
 
-/* The group's total lag `back` samples before this one (0: this one) from its partitions' samples, as the
- * model sums it; false when some partition's samples do not reach back that far. */
-static bool total_at(const struct ring *rings, size_t n, size_t back, int64_t *out)
+/* The group's total lag at its newest samples from its n partitions' samples, as the model sums it:
+ * sums[b] for b samples before this one (0: this one), for b below the count returned (at most max: the
+ * samples every partition still has; 0 without partitions). One pass over each ring. */
+static size_t totals(const struct ring *rings, size_t n, size_t max, int64_t *sums)
 {
-	int64_t total = 0;
-	for (size_t k = 0; k < n; k++) {
+	size_t have = n ? max : 0;
+	for (size_t k = 0; k < n; k++)
+		if (rings[k].n < have)
+			have = rings[k].n;
+	for (size_t b = 0; b < have; b++)
+		sums[b] = 0;
+	for (size_t k = 0; k < n && have; k++) {
 		const struct ring *r = &rings[k];
-		if (back >= r->n)
-			return false;
-		int64_t l = r->lag[RI(r, r->n - 1 - back)], t;
-		if (l != LAG_UNKNOWN)
-			total = __builtin_add_overflow(total, l, &t) ? (l > 0 ? INT64_MAX : INT64_MIN) : t;
+		for (size_t b = 0; b < have; b++) {
+			int64_t l = r->lag[RI(r, r->n - 1 - b)], t;
+			if (l != LAG_UNKNOWN)
+				sums[b] = __builtin_add_overflow(sums[b], l, &t) ? (l > 0 ? INT64_MAX : INT64_MIN) : t;
+		}
 	}
-	*out = total;
-	return n > 0;
+	return have;
 }
 
 /* rings: the group's partitions' samples, this record's pushed. */
@@ -1041,22 +1046,20 @@ static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, con
 		 * total lag per refresh, so where the partitions' samples reach, against their sums (tag 1, when
 		 * the encoder finds that every one matches), else against the value before (a total moves by
 		 * less than it is). Before the history is warm the sums may be wrong: the trend is then wrong,
-		 * never shown, and nothing else is predicted from it. */
+		 * never shown, and nothing else is predicted from it; a warm-up (light) record does not sum. */
+		int64_t sums[sizeof o->trend / sizeof o->trend[0]];
+		size_t have = c->light ? 0 : totals(rings, o->n_partitions, n, sums);
 		uint64_t by_sums = 0;
 		if (enc) {
 			size_t hits = 0, misses = 0;
-			for (size_t i = 0; i < n; i++) {
-				int64_t t;
-				if (total_at(rings, o->n_partitions, n - 1 - i, &t))
-					*(t == cg->trend[i] ? &hits : &misses) += 1;
-			}
+			for (size_t b = 0; b < have; b++)
+				*(sums[b] == cg->trend[n - 1 - b] ? &hits : &misses) += 1;
 			by_sums = hits > 0 && misses == 0;
 		}
 		by_sums = cv_u64(c, C_GVAL, by_sums);
 		for (size_t i = 0; i < n; i++) {
-			int64_t pred = i > 0 ? o->trend[i - 1] : 0, t;
-			if (by_sums && total_at(rings, o->n_partitions, n - 1 - i, &t))
-				pred = t;
+			size_t b = n - 1 - i;
+			int64_t pred = by_sums && b < have ? sums[b] : i > 0 ? o->trend[i - 1] : 0;
 			o->trend[i] = cv_i64(c, C_GVAL, enc ? cg->trend[i] : 0, pred);
 		}
 	} else
