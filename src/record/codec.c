@@ -5,6 +5,10 @@
  * bytes. Numbers are LEB128 varints; signed ones zigzag-coded differences from a prediction that
  * the encoder and the decoder both make from the same state. The value passes through one function
  * per kind (cv_*) in both directions, so the two sides cannot drift apart.
+ *
+ * Both format versions go through the same code: version 2 (c->version) range-codes the committed
+ * offsets and log ends in their partition's context (cv_res, rangecoder.h), predicts status and has_eta
+ * with the model's rules (code_flags_v2) and a few values better; the places say "version 2".
  */
 #include "config.h"
 
