@@ -5,10 +5,10 @@
 #   partitions, Esc back step by step; Space marks two of analytics' four partitions, R's preview lists only
 #   those, Yes moves only those (read back with --once JSON), D's preview names them; the mouse as raw
 #   X10 (TERM=screen) and SGR (TERM=xterm) sequences written into the pane: a click selects, a header click
-#   sorts, M and --no-mouse turn it off; F1, F3, F6, F10 and the key bar at 80 and 120 columns.
+#   sorts, M and --no-mouse turn it off; F1, F3, F6, F10 and the key bar at 80 and 120 columns, a click on a key in the bar.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 52
+plan 54
 
 tui_start_fixture || exit 1
 STATE="$LT_TMP/state"
@@ -156,5 +156,11 @@ tui_wait_text "Partitions of analytics" >/dev/null
 tui_keys Space
 ok "LANG=C: the mark is an ASCII *" tui_wait_text "* orders"
 ok "ASCII only (no UTF-8 bytes)" sh -c "! '$TMUX_BIN' -S '$TUI_SOCK' capture-pane -p -t t | LC_ALL=C grep -q '[^ -~]'"
+# a click on a key in the key bar is that key (once the mark's message has left the bar)
+bar_shows_keys() { tui_screen | tail -n 1 | grep -q '^F10Quit F1Help'; }
+ok "the key bar shows its keys again" wait_for 5 bar_shows_keys
+sgr_click 9 29
+ok "a click on F1Help in the key bar opens the help" tui_wait_text "lagtop help"
+tui_keys Escape
 tui_keys F10
 ok "F10 quits (120 columns)" tui_wait_text "EXITED=0"
