@@ -1,6 +1,7 @@
 /* test_record.c — recording files (src/record): every field of every snapshot comes back from the file
  * exactly, read in order and out of order (seeks across keyframes); files cut at every byte read up to their
- * last complete record; a flipped byte is reported as a corrupt record; rotation keeps FILE.1..FILE.keep. The
+ * last complete record; a flipped byte is reported as a corrupt record; rotation keeps FILE.1..FILE.keep, and
+ * another cluster's records start the next file. The
  * snapshots are made by the real model (model_enrich) over offsets that move every refresh. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -450,6 +451,53 @@ static void rotation_keeps_the_newest(void **state)
 	assert_int_equal(file_size(p1), before);
 }
 
+/* A cluster switch (the dashboard's c) while recording: the new cluster's records start the next file (a
+ * rotation, with its keyframe), so each file holds one cluster's records. */
+static void another_cluster_starts_the_next_file(void **state)
+{
+	(void)state;
+	make_all();
+	char path[300], p1[310], p2[310], err[256];
+	path_in(path, sizeof path, "switch.rec");
+	snprintf(p1, sizeof p1, "%s.1", path);
+	snprintf(p2, sizeof p2, "%s.2", path);
+	unlink(path), unlink(p1), unlink(p2);
+	rec_writer_opts o = { .keep = 3, .keyframe_every = 20 };
+	rec_writer *w = rec_writer_open(path, &o, err, sizeof err);
+	assert_non_null(w);
+	char staging[] = "staging";
+	for (int i = 0; i < 15; i++) {
+		char *prod = snaps[i]->cluster;
+		if (i >= 10)
+			snaps[i]->cluster = staging;
+		assert_int_equal(rec_writer_append(w, snaps[i], err, sizeof err), 0);
+		snaps[i]->cluster = prod;
+	}
+	assert_int_equal(rec_writer_rotations(w), 1);
+	assert_int_equal(rec_writer_records(w), 5);
+	assert_int_equal(rec_writer_close(w, err, sizeof err), 0);
+	assert_int_equal(file_size(p2), -1);
+	const char *files[] = { p1, path };
+	const char *cluster[] = { "prod", "staging" };
+	size_t count[] = { 10, 5 };
+	for (int f = 0; f < 2; f++) {
+		rec_reader *r = rec_reader_open(files[f], err, sizeof err);
+		assert_non_null(r);
+		assert_int_equal(rec_reader_count(r), count[f]);
+		assert_true(rec_reader_is_keyframe(r, 0));
+		for (size_t i = 0; i < count[f]; i++) {
+			lt_snapshot *got = rec_reader_get(r, i, err, sizeof err);
+			assert_non_null(got);
+			assert_string_equal(got->cluster, cluster[f]);
+			assert_int_equal(got->taken_at_ms, snaps[(size_t)f * 10 + i]->taken_at_ms);
+			if (f == 0)
+				expect_same(snaps[i], got, (int)i);
+			snapshot_unref(got);
+		}
+		rec_reader_close(r);
+	}
+}
+
 static void sizes_parse(void **state)
 {
 	(void)state;
@@ -474,9 +522,13 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(round_trip_in_order_and_seeking), cmocka_unit_test(truncated_at_every_byte),
-		cmocka_unit_test(corrupted_bytes_are_reported),    cmocka_unit_test(trailer_missing_is_rebuilt),
-		cmocka_unit_test(rotation_keeps_the_newest),       cmocka_unit_test(sizes_parse),
+		cmocka_unit_test(round_trip_in_order_and_seeking),
+		cmocka_unit_test(truncated_at_every_byte),
+		cmocka_unit_test(corrupted_bytes_are_reported),
+		cmocka_unit_test(trailer_missing_is_rebuilt),
+		cmocka_unit_test(rotation_keeps_the_newest),
+		cmocka_unit_test(another_cluster_starts_the_next_file),
+		cmocka_unit_test(sizes_parse),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	for (int i = 0; i < N_SNAPS; i++)
