@@ -18,7 +18,12 @@ struct tui_settings {
 	bool no_color;     /* --no-color */
 	bool ascii;        /* --ascii */
 	bool no_mouse;     /* --no-mouse, or the configuration's mouse = false */
+	const char
+		*note; /* shown in the key bar for TUI_NOTE_MS at the start (a replayed file cut short); NULL: none */
 };
+
+/* How long the starting note stays in the key bar (a key's message stays 2.5 s). */
+#define TUI_NOTE_MS 10000
 
 /* What the reset dialog (R, U) needs to reach the cluster shown. */
 struct tui_reset_conf {
