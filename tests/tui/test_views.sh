@@ -97,10 +97,7 @@ ok "D: deleted" tui_wait_text "Result: DELETED" 15
 ok "only partitions 1 and 3 lost their commits (--once JSON)" wait_for 10 committed_is analytics "1000 1000"
 tui_keys Escape
 tui_wait_gone "Result: DELETED" >/dev/null
-tui_keys U
-tui_wait_text "Commit these offsets?" 15 >/dev/null
-tui_keys Right Enter
-tui_wait_text "EXECUTED" 15 >/dev/null
+tui_undo
 ok "U restores the two deleted offsets" wait_for 10 committed_is analytics "1000 0 1000 0"
 tui_keys Escape
 tui_wait_gone "EXECUTED" >/dev/null
