@@ -86,8 +86,10 @@ enum {
 					   restarts from its consumers' auto.offset.reset, which the broker does not know */
 };
 
-/* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bools): a
- * snapshot holds one per (group, partition) row, 320,000 of them on the L benchmark. */
+/* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bits): a
+ * snapshot holds one per (group, partition) row, 320,000 of them on the L benchmark, and a steady
+ * refresh holds two snapshots at its peak. The flags, the status and the bools share one 32-bit word
+ * (bit-fields: never take their address); 8 bools and two 4-byte words would cost 16 bytes a row. */
 typedef struct lt_partition {
 	/* observed (collector) */
 	char *topic;           /* interned: points into the snapshot's topic table, never free it (see above) */
@@ -119,18 +121,20 @@ typedef struct lt_partition {
 	int32_t partition;
 	int member; /* index into group->members, -1 when unassigned */
 	/* derived (model_enrich) */
-	unsigned flags; /* LT_PF_* */
-	lt_status status;
-	bool has_lag;
-	bool has_time_lag;
-	bool has_rates;
-	bool has_eta; /* false with has_rates: "never" (not catching up) */
+	unsigned flags : 16;  /* LT_PF_* (10 of them) */
+	lt_status status : 8; /* enum values 0..7: unsigned */
+	bool has_lag : 1;
+	bool has_time_lag : 1;
+	bool has_rates : 1;
+	bool has_eta : 1; /* false with has_rates: "never" (not catching up) */
 	/* commit stream */
-	bool has_last_commit;
-	bool has_unmoved;
-	bool repeating;    /* commits the same offset again and again: alive but not moving */
-	bool has_position; /* a source reported the owning member's position (false when zeroed) */
+	bool has_last_commit : 1;
+	bool has_unmoved : 1;
+	bool repeating : 1;    /* commits the same offset again and again: alive but not moving */
+	bool has_position : 1; /* a source reported the owning member's position (false when zeroed) */
 } lt_partition;
+_Static_assert(LT_PF_EXPIRED < 1u << 16, "the LT_PF_* flags fit lt_partition.flags' 16 bits");
+_Static_assert(LT_STATUS_ERR < 1 << 8, "lt_status fits lt_partition.status' 8 bits");
 
 typedef struct lt_member {
 	char *member_id;
