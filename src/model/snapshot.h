@@ -86,17 +86,27 @@ enum {
 					   restarts from its consumers' auto.offset.reset, which the broker does not know */
 };
 
+/* What only some rows have: a commit's metadata (rare) and the consumer's position (only with a
+ * position source, --position-source). Kept beside the rows, in the group's pext, and reached through
+ * partition_ext(): in lt_partition they would cost every row of every snapshot 32 bytes. */
+typedef struct lt_partition_ext {
+	char *commit_metadata;   /* may be NULL; owned by the snapshot (freed by snapshot_unref) */
+	int64_t position;        /* the next offset the owning member will read; valid with has_position */
+	int64_t position_age_ms; /* age of that report at the end of the refresh */
+	int32_t position_source; /* index into lt_snapshot.pos_sources */
+} lt_partition_ext;
+
 /* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bits): a
  * snapshot holds one per (group, partition) row, 320,000 of them on the L benchmark, and a steady
- * refresh holds two snapshots at its peak. The flags, the status and the bools share one 32-bit word
- * (bit-fields: never take their address); 8 bools and two 4-byte words would cost 16 bytes a row. */
+ * refresh holds two snapshots at its peak (128 bytes a row). The flags, the status and the bools share
+ * one 32-bit word (bit-fields: never take their address); 8 bools and two 4-byte words would cost 16
+ * bytes a row. */
 typedef struct lt_partition {
 	/* observed (collector) */
-	char *topic;           /* interned: points into the snapshot's topic table, never free it (see above) */
-	char *commit_metadata; /* may be NULL; owned by the snapshot (freed by snapshot_unref) */
-	int64_t log_start;     /* LT_OFFSET_NONE if unknown */
-	int64_t committed;     /* LT_OFFSET_NONE if the group has no commit here */
-	int64_t log_end;       /* LT_OFFSET_NONE if unknown */
+	char *topic;       /* interned: points into the snapshot's topic table, never free it (see above) */
+	int64_t log_start; /* LT_OFFSET_NONE if unknown */
+	int64_t committed; /* LT_OFFSET_NONE if the group has no commit here */
+	int64_t log_end;   /* LT_OFFSET_NONE if unknown */
 
 	/* derived (model_enrich) */
 	int64_t lag;         /* log_end - committed, clamped at 0; valid with has_lag */
@@ -112,14 +122,11 @@ typedef struct lt_partition {
 	double commits_per_min; /* valid with has_last_commit */
 	int64_t unmoved_ms;     /* time since the committed offset last moved (a lower bound if never seen moving) */
 
-	/* the consumer's own position, from the metrics it publishes (src/position) */
-	int64_t position;        /* the next offset the owning member will read; valid with has_position */
-	int64_t position_age_ms; /* age of that report at the end of the refresh */
-	int32_t position_source; /* index into lt_snapshot.pos_sources */
-
 	/* observed (collector) */
 	int32_t partition;
-	int member; /* index into group->members, -1 when unassigned */
+	int member;   /* index into group->members, -1 when unassigned */
+	uint32_t ext; /* internal: 1 + the index of the row's lt_partition_ext in its group's pext, 0 when it
+			 has none (partition_ext, partition_ext_add) */
 	/* derived (model_enrich) */
 	unsigned flags : 16;  /* LT_PF_* (10 of them) */
 	lt_status status : 8; /* enum values 0..7: unsigned */
@@ -131,7 +138,8 @@ typedef struct lt_partition {
 	bool has_last_commit : 1;
 	bool has_unmoved : 1;
 	bool repeating : 1;    /* commits the same offset again and again: alive but not moving */
-	bool has_position : 1; /* a source reported the owning member's position (false when zeroed) */
+	bool has_position : 1; /* a source reported the owning member's position (partition_ext; false when
+				  zeroed) */
 } lt_partition;
 _Static_assert(LT_PF_EXPIRED < 1u << 16, "the LT_PF_* flags fit lt_partition.flags' 16 bits");
 _Static_assert(LT_STATUS_ERR < 1 << 8, "lt_status fits lt_partition.status' 8 bits");
@@ -180,6 +188,8 @@ typedef struct lt_group {
 	char *error;              /* last collection error for this group, NULL if none */
 	size_t n_commit_epochs;   /* the commits' leader epochs, when asked and known (see lt_commit_epoch) */
 	lt_commit_epoch *commit_epochs;
+	size_t n_pext; /* what only some rows have (lt_partition_ext), reached from a row's ext */
+	lt_partition_ext *pext;
 	int64_t stale_ms; /* age of the group's data if this refresh failed for it, else 0 */
 
 	/* derived (model_enrich) */
@@ -261,7 +271,19 @@ typedef struct lt_snapshot {
 
 /* Position − committed: what the consumer has read but not committed (a restart would read it again).
  * False when either is unknown. */
-bool partition_uncommitted(const lt_partition *p, int64_t *out);
+bool partition_uncommitted(const lt_group *g, const lt_partition *p, int64_t *out);
+
+/* The row's commit metadata and consumer position (lt_partition_ext) in its group g, NULL when it has
+ * none (all fields unset: no metadata, position 0, position_source 0). g may be NULL (then NULL). */
+const lt_partition_ext *partition_ext(const lt_group *g, const lt_partition *p);
+/* The same to fill, added (zeroed) when the row has none yet; p must be one of g's rows. The pointer
+ * is valid until the next partition_ext_add on g. */
+lt_partition_ext *partition_ext_add(lt_group *g, lt_partition *p);
+/* The row's commit metadata (NULL when none), and the position fields or 0 when unset. */
+const char *partition_commit_metadata(const lt_group *g, const lt_partition *p);
+int64_t partition_position(const lt_group *g, const lt_partition *p);
+int64_t partition_position_age_ms(const lt_group *g, const lt_partition *p);
+int32_t partition_position_source(const lt_group *g, const lt_partition *p);
 
 /* Construction helpers (snapshot.c). All allocation aborts cleanly on OOM (util/xalloc.h). */
 lt_snapshot *snapshot_new(void);
