@@ -7,7 +7,8 @@
  *
  * Memory (a big cluster has hundreds of thousands of committed partitions): topic names are
  * interned once per stream; the ring is 16-bit counters behind one bucket number (the newest), and
- * only exists from a partition's second commit. About 200 bytes per partition.
+ * only exists from a partition's second commit; partition records are 96 bytes in slabs (below).
+ * About 110 bytes per partition before its second commit, 190 after.
  */
 #include "commitlog/stream.h"
 
@@ -15,6 +16,17 @@
 #include <string.h>
 
 #include "util/xalloc.h"
+
+/* Under AddressSanitizer a partition record on the free list or not handed out yet stays poisoned, so
+ * a use after part_free is still reported. */
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#define part_poison(p, n)   ASAN_POISON_MEMORY_REGION((p), (n))
+#define part_unpoison(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define part_poison(p, n)   ((void)(p), (void)(n))
+#define part_unpoison(p, n) ((void)(p), (void)(n))
+#endif
 
 #define BUCKETS_PER_WINDOW 30
 #define NBUCKETS           32    /* > BUCKETS_PER_WINDOW + 1: a window spans at most 31 bucket starts */
@@ -37,13 +49,25 @@ typedef struct part {
 	int64_t gone_base_ms; /* the expiry rule's base time when the tombstone came (the group may be gone) */
 	int64_t moved_ms;
 	int64_t first_ms; /* first commit seen: the rate's span starts here when younger than the window */
-	uint32_t commits; /* saturating */
-	uint32_t same;
+	/* 31-bit counts beside the two flags: 96 bytes instead of 104 (320,000 records on the L benchmark) */
+	uint32_t commits : 31; /* saturating at SAT31 */
+	bool moved_exact : 1;
+	uint32_t same : 31;    /* saturating at SAT31 (only ">= 2" is ever asked) */
+	bool has_metadata : 1; /* the last commit carried metadata (not kept: the steady refresh asks OffsetFetch) */
 	int32_t partition;
 	int32_t leader_epoch; /* of the last commit, -1 unknown */
-	bool moved_exact;
-	bool has_metadata; /* the last commit carried metadata (not kept: the steady refresh asks OffsetFetch) */
 } part;
+_Static_assert(sizeof(part) == 96, "a partition record is 96 bytes (see the slabs below)");
+
+#define SAT31 0x7fffffffu
+
+/* Partition records come from slabs the stream owns, a freed one kept on a free list for the next:
+ * one malloc per record would add its 8-byte header and 16-byte rounding to each (112 bytes, not 96). */
+#define PART_SLAB 1024
+struct part_slab {
+	struct part_slab *next;
+	part p[PART_SLAB];
+};
 
 typedef struct group {
 	struct group *next;
@@ -73,6 +97,9 @@ struct lt_commit_stream {
 	size_t ngb;
 	size_t n_groups;
 	lt_commit_counters ctr;
+	struct part_slab *slabs; /* newest first; the newest has slab_used records handed out */
+	size_t slab_used;
+	part *free_parts; /* freed records, linked by next */
 };
 
 static bool part_expiry_base(const group *g, const part *p, int64_t *base);
@@ -139,10 +166,33 @@ lt_commit_stream *commit_stream_new(const lt_commit_stream_conf *conf)
 	return s;
 }
 
-static void part_free(part *p)
+static part *part_alloc(lt_commit_stream *s)
+{
+	part *p = s->free_parts;
+	if (p) {
+		part_unpoison(p, sizeof *p);
+		s->free_parts = p->next;
+	} else {
+		if (!s->slabs || s->slab_used == PART_SLAB) {
+			struct part_slab *sl = xmalloc(sizeof *sl);
+			sl->next = s->slabs;
+			s->slabs = sl;
+			s->slab_used = 0;
+			part_poison(sl->p, sizeof sl->p);
+		}
+		p = &s->slabs->p[s->slab_used++];
+		part_unpoison(p, sizeof *p);
+	}
+	memset(p, 0, sizeof *p);
+	return p;
+}
+
+static void part_free(lt_commit_stream *s, part *p)
 {
 	free(p->ring);
-	free(p);
+	p->next = s->free_parts;
+	s->free_parts = p;
+	part_poison(p, sizeof *p);
 }
 
 static void subs_clear(group *g)
@@ -155,14 +205,14 @@ static void subs_clear(group *g)
 	g->subs_known = false;
 }
 
-static void group_free(group *g)
+static void group_free(lt_commit_stream *s, group *g)
 {
 	subs_clear(g);
 	for (size_t i = 0; i < g->npb; i++) {
 		part *p = g->pb[i];
 		while (p) {
 			part *n = p->next;
-			part_free(p);
+			part_free(s, p);
 			p = n;
 		}
 	}
@@ -180,11 +230,16 @@ void commit_stream_free(lt_commit_stream *s)
 		group *g = s->gb[i];
 		while (g) {
 			group *n = g->next;
-			group_free(g);
+			group_free(s, g);
 			g = n;
 		}
 	}
 	free(s->gb);
+	while (s->slabs) {
+		struct part_slab *n = s->slabs->next;
+		free(s->slabs);
+		s->slabs = n;
+	}
 	for (size_t i = 0; i < s->ntb; i++)
 		free(s->topics[i]);
 	free(s->topics);
@@ -291,7 +346,7 @@ static void group_drop(lt_commit_stream *s, group *g)
 {
 	group **gp = group_slot(s, g->name);
 	*gp = g->next;
-	group_free(g);
+	group_free(s, g);
 	s->n_groups--;
 }
 
@@ -331,7 +386,7 @@ static part *part_get(lt_commit_stream *s, group *g, const char *topic, int32_t 
 		parts_rehash(g);
 		pp = part_slot(g, topic, partition);
 	}
-	part *p = xcalloc(1, sizeof *p);
+	part *p = part_alloc(s);
 	p->topic = topic_intern(s, topic);
 	p->partition = partition;
 	p->offset = -1;
@@ -405,7 +460,7 @@ static void apply_commit(lt_commit_stream *s, const lt_commit_record *r)
 		p->moved_ms = r->commit_ms;
 		p->moved_exact = true;
 		p->same = 0;
-	} else if (p->same < UINT32_MAX) {
+	} else if (p->same < SAT31) {
 		p->same++;
 	}
 	p->offset = r->offset;
@@ -413,7 +468,7 @@ static void apply_commit(lt_commit_stream *s, const lt_commit_record *r)
 	p->has_metadata = r->metadata_len > 0;
 	p->last_commit_ms = r->commit_ms;
 	p->expire_ms = r->expire_ms;
-	if (p->commits < UINT32_MAX)
+	if (p->commits < SAT31)
 		p->commits++;
 	bucket_add(s, p, r->commit_ms);
 }
@@ -424,7 +479,7 @@ static void part_remove(lt_commit_stream *s, group *g, part **pp)
 	*pp = p->next;
 	if (p->gone_ms >= 0)
 		g->n_gone--;
-	part_free(p);
+	part_free(s, p);
 	g->n_parts--;
 	if (g->n_parts == 0 && !g->has_meta && !g->new_protocol)
 		group_drop(s, g);
