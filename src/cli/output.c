@@ -328,7 +328,7 @@ static void json_partition(lt_json *j, const lt_snapshot *s, const lt_group *g, 
 			json_string(j, flag_names[i].name);
 	json_array_end(j);
 	if (p->flags & LT_PF_STALE)
-		json_kv_int(j, "stale_ms", p->stale_ms);
+		json_kv_int(j, "stale_ms", partition_stale_ms(g, p));
 	/* the commit stream (null when it does not know the partition: see commit_stream at the top) */
 	json_kv_int_or_null(j, "last_commit_ms", p->last_commit_ms, p->has_last_commit);
 	json_kv_rate(j, "commits_per_min", p->has_last_commit, p->commits_per_min);

@@ -1007,7 +1007,7 @@ static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t pr
 		if (epoch >= 0)
 			group_add_commit_epoch(g, pp->topic, pp->partition, epoch);
 		np->flags = LT_PF_STALE | (pp->flags & (LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN));
-		np->stale_ms = g->stale_ms;
+		partition_ext_add(g, np)->stale_ms = g->stale_ms;
 	}
 	return g;
 }

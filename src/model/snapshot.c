@@ -478,6 +478,12 @@ const char *partition_commit_metadata(const lt_group *g, const lt_partition *p)
 	return e ? e->commit_metadata : NULL;
 }
 
+int64_t partition_stale_ms(const lt_group *g, const lt_partition *p)
+{
+	const lt_partition_ext *e = partition_ext(g, p);
+	return e ? e->stale_ms : 0;
+}
+
 int64_t partition_position(const lt_group *g, const lt_partition *p)
 {
 	const lt_partition_ext *e = partition_ext(g, p);

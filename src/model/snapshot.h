@@ -86,19 +86,21 @@ enum {
 					   restarts from its consumers' auto.offset.reset, which the broker does not know */
 };
 
-/* What only some rows have: a commit's metadata (rare) and the consumer's position (only with a
- * position source, --position-source). Kept beside the rows, in the group's pext, and reached through
- * partition_ext(): in lt_partition they would cost every row of every snapshot 32 bytes. */
+/* What only some rows have: a commit's metadata (rare), the consumer's position (only with a
+ * position source, --position-source) and the age of a stale row's data (a group whose refresh failed).
+ * Kept beside the rows, in the group's pext, and reached through partition_ext(): in lt_partition they
+ * would cost every row of every snapshot 40 bytes. */
 typedef struct lt_partition_ext {
 	char *commit_metadata;   /* may be NULL; owned by the snapshot (freed by snapshot_unref) */
 	int64_t position;        /* the next offset the owning member will read; valid with has_position */
 	int64_t position_age_ms; /* age of that report at the end of the refresh */
+	int64_t stale_ms;        /* age of the data when LT_PF_STALE (the group's stale_ms) */
 	int32_t position_source; /* index into lt_snapshot.pos_sources */
 } lt_partition_ext;
 
 /* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bits): a
  * snapshot holds one per (group, partition) row, 320,000 of them on the L benchmark, and a steady
- * refresh holds two snapshots at its peak (128 bytes a row). The flags, the status and the bools share
+ * refresh holds two snapshots at its peak (120 bytes a row). The flags, the status and the bools share
  * one 32-bit word (bit-fields: never take their address); 8 bools and two 4-byte words would cost 16
  * bytes a row. */
 typedef struct lt_partition {
@@ -114,7 +116,6 @@ typedef struct lt_partition {
 	double consume_rate; /* committed advance, msgs/s; valid with has_rates */
 	double produce_rate; /* log-end advance, msgs/s */
 	int64_t eta_ms;      /* valid with has_eta */
-	int64_t stale_ms;    /* age of the data when LT_PF_STALE */
 
 	/* observed from the commit stream (__consumer_offsets); ages are at the end of the refresh */
 	int64_t last_commit_ms; /* wall clock of the last commit (the broker's commitTimestamp) */
@@ -274,13 +275,14 @@ typedef struct lt_snapshot {
 bool partition_uncommitted(const lt_group *g, const lt_partition *p, int64_t *out);
 
 /* The row's commit metadata and consumer position (lt_partition_ext) in its group g, NULL when it has
- * none (all fields unset: no metadata, position 0, position_source 0). g may be NULL (then NULL). */
+ * none (all fields unset: no metadata, position, stale_ms and position_source 0). g may be NULL (then NULL). */
 const lt_partition_ext *partition_ext(const lt_group *g, const lt_partition *p);
 /* The same to fill, added (zeroed) when the row has none yet; p must be one of g's rows. The pointer
  * is valid until the next partition_ext_add on g. */
 lt_partition_ext *partition_ext_add(lt_group *g, lt_partition *p);
-/* The row's commit metadata (NULL when none), and the position fields or 0 when unset. */
+/* The row's commit metadata (NULL when none), and the other fields or 0 when unset. */
 const char *partition_commit_metadata(const lt_group *g, const lt_partition *p);
+int64_t partition_stale_ms(const lt_group *g, const lt_partition *p);
 int64_t partition_position(const lt_group *g, const lt_partition *p);
 int64_t partition_position_age_ms(const lt_group *g, const lt_partition *p);
 int32_t partition_position_source(const lt_group *g, const lt_partition *p);

@@ -777,7 +777,7 @@ static void code_partition(rec_codec *c, const lt_partition *cp, const lt_partit
 	else
 		o->time_lag_ms = cv_i64(c, C_TL, enc ? cp->time_lag_ms : 0, tl_elapsed);
 
-	o->stale_ms = cv_i64(c, C_MISC, enc ? cp->stale_ms : 0, pp->stale_ms);
+	int64_t stale = cv_i64(c, C_MISC, enc ? cx->stale_ms : 0, px->stale_ms);
 	o->last_commit_ms = cv_i64(c, C_MISC, enc ? cp->last_commit_ms : 0, pp->last_commit_ms);
 	o->last_commit_age_ms = cv_i64(c, C_MISC, enc ? cp->last_commit_age_ms : 0,
 				       o->last_commit_ms == pp->last_commit_ms ? wadd(pp->last_commit_age_ms, dt)
@@ -799,8 +799,9 @@ static void code_partition(rec_codec *c, const lt_partition *cp, const lt_partit
 	else
 		omd = cv_str(c, C_STR, NULL);
 	/* the decoder's row gets an ext only when something in it is set, as the collector's rows */
-	if (!enc && (psrc || pos || pos_age || omd || o->has_position)) {
+	if (!enc && (psrc || pos || pos_age || stale || omd || o->has_position)) {
 		lt_partition_ext *x = partition_ext_add(og, o);
+		x->stale_ms = stale;
 		x->commit_metadata = omd;
 		x->position = pos;
 		x->position_age_ms = pos_age;

@@ -740,7 +740,7 @@ static void draw_detail(struct ui *u)
 		}
 		if (p->flags & LT_PF_STALE) {
 			char d[32];
-			format_duration_ms(p->stale_ms, d, sizeof d);
+			format_duration_ms(partition_stale_ms(g, p), d, sizeof d);
 			add_line(&lines, &n, xasprintf("stale for  %s", d));
 		}
 		int32_t psrc = partition_position_source(g, p);

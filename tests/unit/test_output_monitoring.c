@@ -51,7 +51,7 @@ static lt_snapshot *full(void)
 		p->status = k == 0 ? LT_STATUS_WARN : LT_STATUS_PENDING;
 		partition_ext_add(g, p)->commit_metadata = strdup("meta");
 		p->flags = k == 1 ? LT_PF_STALE | LT_PF_UNASSIGNED : 0;
-		p->stale_ms = 2000;
+		partition_ext_add(g, p)->stale_ms = 2000;
 		p->has_last_commit = true, p->last_commit_ms = 1764547100000, p->commits_per_min = 6;
 		p->has_unmoved = true, p->unmoved_ms = 3000;
 	}
