@@ -274,8 +274,9 @@ typedef struct lt_snapshot {
  * False when either is unknown. */
 bool partition_uncommitted(const lt_group *g, const lt_partition *p, int64_t *out);
 
-/* The row's commit metadata and consumer position (lt_partition_ext) in its group g, NULL when it has
- * none (all fields unset: no metadata, position, stale_ms and position_source 0). g may be NULL (then NULL). */
+/* What only some rows have (lt_partition_ext) for row p of group g, NULL when it has none (all fields
+ * unset: no metadata, position, stale_ms and position_source 0). g may be NULL (then NULL). A row's ext
+ * indexes its own group's pext: a row copied field by field into another group starts without one. */
 const lt_partition_ext *partition_ext(const lt_group *g, const lt_partition *p);
 /* The same to fill, added (zeroed) when the row has none yet; p must be one of g's rows. The pointer
  * is valid until the next partition_ext_add on g. */
