@@ -1000,12 +1000,14 @@ static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t pr
 		np->log_start = pp->log_start;
 		np->committed = pp->committed;
 		np->log_end = pp->log_end;
-		np->commit_metadata = xstrdup(pp->commit_metadata);
+		const char *md = partition_commit_metadata(pg, pp);
+		if (md)
+			partition_ext_add(g, np)->commit_metadata = xstrdup(md);
 		int32_t epoch = group_commit_epoch(pg, pp->topic, pp->partition);
 		if (epoch >= 0)
 			group_add_commit_epoch(g, pp->topic, pp->partition, epoch);
 		np->flags = LT_PF_STALE | (pp->flags & (LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN));
-		np->stale_ms = g->stale_ms;
+		partition_ext_add(g, np)->stale_ms = g->stale_ms;
 	}
 	return g;
 }
@@ -1101,7 +1103,7 @@ static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snap
 		lt_partition *p = group_add_partition(g, tp->topic, tp->partition);
 		p->committed = tp->err ? LT_OFFSET_NONE : tp->offset;
 		if (tp->metadata && tp->metadata_size > 0)
-			p->commit_metadata = xstrndup(tp->metadata, tp->metadata_size);
+			partition_ext_add(g, p)->commit_metadata = xstrndup(tp->metadata, tp->metadata_size);
 #ifdef HAVE_RD_KAFKA_TOPIC_PARTITION_GET_LEADER_EPOCH
 		int32_t epoch = rd_kafka_topic_partition_get_leader_epoch(tp);
 		if (ws->commit_epochs && !tp->err && epoch >= 0)

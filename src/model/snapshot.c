@@ -209,8 +209,10 @@ static void group_free(lt_group *g)
 	for (size_t i = 0; i < g->n_members; i++)
 		member_free(&g->members[i]);
 	free(g->members);
-	for (size_t i = 0; i < g->n_partitions; i++)
-		free(g->partitions[i].commit_metadata); /* the topics are interned; the rows are the snapshot's */
+	/* the topics are interned; the rows are the snapshot's */
+	for (size_t i = 0; i < g->n_pext; i++)
+		free(g->pext[i].commit_metadata);
+	free(g->pext);
 	free(g->commit_epochs);
 }
 
@@ -328,10 +330,8 @@ static void add_assigned_partitions(lt_group *g)
 	qsort(g->partitions, g->n_partitions, sizeof *g->partitions, cmp_partition);
 	size_t j = 0;
 	for (size_t k = 0; k < g->n_partitions; k++) {
-		if (j > 0 && cmp_partition(&g->partitions[j - 1], &g->partitions[k]) == 0) {
-			free(g->partitions[k].commit_metadata);
-			continue;
-		}
+		if (j > 0 && cmp_partition(&g->partitions[j - 1], &g->partitions[k]) == 0)
+			continue; /* an added row: no ext */
 		if (j != k)
 			g->partitions[j] = g->partitions[k];
 		j++;
@@ -447,12 +447,59 @@ const char *cstream_state_name(lt_cstream_state st)
 	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
 }
 
-bool partition_uncommitted(const lt_partition *p, int64_t *out)
+bool partition_uncommitted(const lt_group *g, const lt_partition *p, int64_t *out)
 {
 	if (!p->has_position || p->committed < 0)
 		return false;
-	*out = p->position - p->committed;
+	*out = partition_position(g, p) - p->committed;
 	return true;
+}
+
+const lt_partition_ext *partition_ext(const lt_group *g, const lt_partition *p)
+{
+	if (!g || !p || p->ext == 0 || p->ext > g->n_pext)
+		return NULL;
+	return &g->pext[p->ext - 1];
+}
+
+lt_partition_ext *partition_ext_add(lt_group *g, lt_partition *p)
+{
+	if (p->ext == 0 || p->ext > g->n_pext) {
+		g->pext = grow_for_one_more(g->pext, g->n_pext, sizeof *g->pext);
+		memset(&g->pext[g->n_pext], 0, sizeof *g->pext);
+		p->ext = (uint32_t)++g->n_pext;
+	}
+	return &g->pext[p->ext - 1];
+}
+
+const char *partition_commit_metadata(const lt_group *g, const lt_partition *p)
+{
+	const lt_partition_ext *e = partition_ext(g, p);
+	return e ? e->commit_metadata : NULL;
+}
+
+int64_t partition_stale_ms(const lt_group *g, const lt_partition *p)
+{
+	const lt_partition_ext *e = partition_ext(g, p);
+	return e ? e->stale_ms : 0;
+}
+
+int64_t partition_position(const lt_group *g, const lt_partition *p)
+{
+	const lt_partition_ext *e = partition_ext(g, p);
+	return e ? e->position : 0;
+}
+
+int64_t partition_position_age_ms(const lt_group *g, const lt_partition *p)
+{
+	const lt_partition_ext *e = partition_ext(g, p);
+	return e ? e->position_age_ms : 0;
+}
+
+int32_t partition_position_source(const lt_group *g, const lt_partition *p)
+{
+	const lt_partition_ext *e = partition_ext(g, p);
+	return e ? e->position_source : 0;
 }
 
 void snapshot_add_broker(lt_snapshot *s, int32_t id, const char *host, int port)

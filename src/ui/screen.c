@@ -756,18 +756,20 @@ static void draw_detail(struct ui *u)
 		}
 		if (p->flags & LT_PF_STALE) {
 			char d[32];
-			format_duration_ms(p->stale_ms, d, sizeof d);
+			format_duration_ms(partition_stale_ms(g, p), d, sizeof d);
 			add_line(&lines, &n, xasprintf("stale for  %s", d));
 		}
-		if (p->has_position && p->position_source >= 0 && (size_t)p->position_source < u->snap->n_pos_sources) {
+		int32_t psrc = partition_position_source(g, p);
+		if (p->has_position && psrc >= 0 && (size_t)psrc < u->snap->n_pos_sources) {
 			char d[32];
-			format_duration_ms(p->position_age_ms, d, sizeof d);
-			char *sl = sanitize_dup(u->snap->pos_sources[p->position_source].location, utf8(u));
+			format_duration_ms(partition_position_age_ms(g, p), d, sizeof d);
+			char *sl = sanitize_dup(u->snap->pos_sources[psrc].location, utf8(u));
 			add_line(&lines, &n, xasprintf("position   from %s, %s old", sl, d));
 			free(sl);
 		}
-		if (p->commit_metadata && p->commit_metadata[0]) {
-			char *sm = sanitize_dup(p->commit_metadata, utf8(u));
+		const char *md = partition_commit_metadata(g, p);
+		if (md && md[0]) {
+			char *sm = sanitize_dup(md, utf8(u));
 			add_line(&lines, &n, xasprintf("metadata   %s", sm));
 			free(sm);
 		}
