@@ -109,8 +109,8 @@ struct part_slab {
 	part p[PART_SLAB];
 };
 
-typedef struct group {
-	struct group *next;
+typedef struct lt_commit_group {
+	struct lt_commit_group *next;
 	char *name;
 	bool has_meta;
 	bool deleted;
@@ -791,22 +791,11 @@ static void fill_stats(const lt_commit_stream *s, const group *g, const part *p,
 int commit_stream_stats(const lt_commit_stream *s, const char *group_id, const char *topic, int32_t partition,
 			int64_t now_ms, lt_commit_stats *out)
 {
-	const group *g = *group_slot(s, group_id);
-	if (!g)
-		return -1;
-	const part *p = *part_slot(g, topic, partition);
-	if (!p || part_gone_ms(p) >= 0)
-		return -1;
-	fill_stats(s, g, p, now_ms, out);
-	return 0;
+	return commit_stream_group_part_stats(s, *group_slot(s, group_id), topic, partition, now_ms, out);
 }
 
-int commit_stream_group_stats(const lt_commit_stream *s, const char *group_id, int64_t now_ms,
-			      lt_commit_group_stats *out)
+static void fill_group_info(const group *g, lt_commit_group_stats *out)
 {
-	const group *g = *group_slot(s, group_id);
-	if (!g)
-		return -1;
 	memset(out, 0, sizeof *out);
 	out->has_metadata = g->has_meta;
 	out->deleted = g->deleted;
@@ -818,7 +807,41 @@ int commit_stream_group_stats(const lt_commit_stream *s, const char *group_id, i
 	out->protocol_type = g->protocol_type ? g->protocol_type : "";
 	out->n_partitions = g->n_parts - g->n_gone;
 	out->last_commit_ms = -1;
+	out->last_commit_age_ms = -1;
 	out->expired_ms = -1;
+}
+
+const lt_commit_group *commit_stream_group(const lt_commit_stream *s, const char *group_id)
+{
+	return *group_slot(s, group_id);
+}
+
+int commit_stream_group_part_stats(const lt_commit_stream *s, const lt_commit_group *g, const char *topic,
+				   int32_t partition, int64_t now_ms, lt_commit_stats *out)
+{
+	const part *p = g ? *part_slot(g, topic, partition) : NULL;
+	if (!p || part_gone_ms(p) >= 0)
+		return -1;
+	fill_stats(s, g, p, now_ms, out);
+	return 0;
+}
+
+int commit_stream_group_info(const lt_commit_stream *s, const char *group_id, lt_commit_group_stats *out)
+{
+	const group *g = *group_slot(s, group_id);
+	if (!g)
+		return -1;
+	fill_group_info(g, out);
+	return 0;
+}
+
+int commit_stream_group_stats(const lt_commit_stream *s, const char *group_id, int64_t now_ms,
+			      lt_commit_group_stats *out)
+{
+	const group *g = *group_slot(s, group_id);
+	if (!g)
+		return -1;
+	fill_group_info(g, out);
 	for (size_t i = 0; i < g->npb; i++) {
 		for (const part *p = g->pb[i]; p; p = p->next) {
 			if (part_gone_ms(p) >= 0) {

@@ -1196,10 +1196,10 @@ static int32_t stream_gen(const lt_commit_group_stats *gs)
 	return gs->has_metadata ? gs->generation : -1;
 }
 
-static int32_t stream_gen_of(const lt_commit_stream *cs, const char *group, int64_t now)
+static int32_t stream_gen_of(const lt_commit_stream *cs, const char *group)
 {
 	lt_commit_group_stats gs;
-	return commit_stream_group_stats(cs, group, now, &gs) == 0 ? stream_gen(&gs) : -1;
+	return commit_stream_group_info(cs, group, &gs) == 0 ? stream_gen(&gs) : -1;
 }
 
 /* Waits until `until` for the stream to have read up to end[0..n) (looks at least once); true when it has. */
@@ -1288,9 +1288,8 @@ static void steady_read_gens(struct lt_refresh_ctx *rc, struct group_work **g, s
 	if (rs != LT_READER_LIVE && rs != LT_READER_LOADING)
 		return;
 	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
-	int64_t now = now_wall_ms();
 	for (size_t i = 0; i < n; i++)
-		g[i]->gen = stream_gen_of(cs, g[i]->name, now);
+		g[i]->gen = stream_gen_of(cs, g[i]->name);
 	commit_reader_unlock(rc->reader);
 }
 
@@ -1480,15 +1479,14 @@ static void steady_decide(struct stage2 *st, struct work_set *ws)
 	struct group_work **ask = xcalloc(ws->n + 1, sizeof *ask);
 	size_t na = 0;
 	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
-	int64_t now = now_wall_ms();
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
 		if (!gw->deferred)
 			continue;
 		gw->deferred = false;
 		const lt_group *pg = snapshot_find_group(rc->prev, gw->name);
-		lt_commit_group_stats gs;
-		bool known = commit_stream_group_stats(cs, gw->name, now, &gs) == 0;
+		lt_commit_group_stats gs; /* steady_quiet reads the group's own fields only */
+		bool known = commit_stream_group_info(cs, gw->name, &gs) == 0;
 		gw->gen = known ? stream_gen(&gs) : -1;
 		if (pg && known && steady_quiet(rc->steady, gw, pg, &gs) && build_from_stream(st->s, ws, gw, pg, cs)) {
 			gw->from_stream = gw->built = true;
