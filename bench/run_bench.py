@@ -368,6 +368,10 @@ def print_table(results, draw):
             print("%-*s  %s  (frame), %s (rebuild)" % (w0, "draw: %d groups pane, ms" % rows_n,
                                                        fmt(draw["draw_g_frame_ms"], "%.3f"),
                                                        fmt(draw["draw_g_rebuild_ms"], "%.2f")))
+        if "draw_t_frame_ms" in draw:
+            print("%-*s  %s  (frame), %s (rebuild: the topic view of %d rows, %d topics)" % (
+                w0, "draw: topics pane, ms", fmt(draw["draw_t_frame_ms"], "%.3f"),
+                fmt(draw["draw_t_rebuild_ms"], "%.2f"), rows_n, int(draw["draw_t_topics"])))
     for n in names:
         if isinstance(results[n].get("idle"), str):
             print("idle dashboard on %s: not measured (%s)" % (n, results[n]["idle"]))
@@ -388,8 +392,13 @@ def bench_draw(a):
             return None
         d = {"draw_rows": float(m.group(1)), "draw_rebuild_ms": float(m.group(2)),
              "draw_frame_ms": float(m.group(3)), "draw_curses": 1}
+        t = re.search(r"^topics pane.*rows=(\d+).*rebuild\(build\+sort\)=([0-9.]+) ms draw=([0-9.]+) ms/frame",
+                      out, re.M)
         if g:
             d.update({"draw_g_rebuild_ms": float(g.group(2)), "draw_g_frame_ms": float(g.group(3))})
+        if t:
+            d.update({"draw_t_topics": float(t.group(1)), "draw_t_rebuild_ms": float(t.group(2)),
+                      "draw_t_frame_ms": float(t.group(3))})
         return d
     rc, out, _, _, err = timed([os.path.join(a.builddir, "bench", "lagtop-bench"), "draw", "--rows",
                                 str(a.draw_rows)])

@@ -177,7 +177,8 @@ void output_table(FILE *out, const lt_snapshot *s)
 											  : num_or_dash(p->committed);
 			row[COL_LOG_END] = num_or_dash(p->log_end);
 			row[COL_LAG] = p->has_lag ? xasprintf("%lld", (long long)p->lag) : xstrdup("-");
-			row[COL_POSITION] = p->has_position ? xasprintf("%lld", (long long)p->position) : xstrdup("-");
+			row[COL_POSITION] =
+				p->has_position ? xasprintf("%lld", (long long)partition_position(g, p)) : xstrdup("-");
 			if (p->has_time_lag) {
 				char d[32];
 				output_duration(d, sizeof d, p->time_lag_ms);
@@ -268,11 +269,12 @@ static const struct {
 };
 
 /* The location of the source a partition's position came from, NULL without one. */
-static const char *position_source(const lt_snapshot *s, const lt_partition *p)
+static const char *position_source(const lt_snapshot *s, const lt_group *g, const lt_partition *p)
 {
-	if (!s || !p->has_position || p->position_source < 0 || (size_t)p->position_source >= s->n_pos_sources)
+	int32_t src = partition_position_source(g, p);
+	if (!s || !p->has_position || src < 0 || (size_t)src >= s->n_pos_sources)
 		return NULL;
-	return s->pos_sources[p->position_source].location;
+	return s->pos_sources[src].location;
 }
 
 static bool group_not_committing(const lt_group *g)
@@ -311,13 +313,13 @@ static void json_partition(lt_json *j, const lt_snapshot *s, const lt_group *g, 
 	/* null until evaluated (UNKNOWN: nothing to judge; PENDING: the window is not full yet) */
 	json_kv_string(j, "status", status_evaluated(p->status) ? status_name(p->status) : NULL);
 	json_kv_bool(j, "complete", status_evaluated(p->status));
-	json_kv_string(j, "metadata", p->commit_metadata);
+	json_kv_string(j, "metadata", partition_commit_metadata(g, p));
 	/* the consumer's own position, from its metrics: null where no source reports it */
 	int64_t uncommitted = 0;
-	json_kv_int_or_null(j, "position", p->position, p->has_position);
-	json_kv_int_or_null(j, "uncommitted", uncommitted, partition_uncommitted(p, &uncommitted));
-	json_kv_string(j, "position_source", position_source(s, p));
-	json_kv_int_or_null(j, "position_age_ms", p->position_age_ms, p->has_position);
+	json_kv_int_or_null(j, "position", partition_position(g, p), p->has_position);
+	json_kv_int_or_null(j, "uncommitted", uncommitted, partition_uncommitted(g, p, &uncommitted));
+	json_kv_string(j, "position_source", position_source(s, g, p));
+	json_kv_int_or_null(j, "position_age_ms", partition_position_age_ms(g, p), p->has_position);
 	json_kv_bool(j, "not_committing", (p->flags & LT_PF_NOT_COMMITTING) != 0);
 	json_key(j, "flags");
 	json_array_begin(j);
@@ -326,7 +328,7 @@ static void json_partition(lt_json *j, const lt_snapshot *s, const lt_group *g, 
 			json_string(j, flag_names[i].name);
 	json_array_end(j);
 	if (p->flags & LT_PF_STALE)
-		json_kv_int(j, "stale_ms", p->stale_ms);
+		json_kv_int(j, "stale_ms", partition_stale_ms(g, p));
 	/* the commit stream (null when it does not know the partition: see commit_stream at the top) */
 	json_kv_int_or_null(j, "last_commit_ms", p->last_commit_ms, p->has_last_commit);
 	json_kv_rate(j, "commits_per_min", p->has_last_commit, p->commits_per_min);
@@ -525,11 +527,11 @@ int output_csv(FILE *out, const lt_snapshot *s)
 				f[11] = m ? m->host : NULL;
 				f[12] = m ? m->client_id : NULL;
 				int64_t uncommitted = 0;
-				bool has_unc = partition_uncommitted(p, &uncommitted);
-				f[15] = num_or_empty(num[6], p->has_position, p->position);
+				bool has_unc = partition_uncommitted(g, p, &uncommitted);
+				f[15] = num_or_empty(num[6], p->has_position, partition_position(g, p));
 				f[16] = num_or_empty(num[7], has_unc, uncommitted);
-				f[17] = position_source(s, p);
-				f[18] = num_or_empty(num[8], p->has_position, p->position_age_ms);
+				f[17] = position_source(s, g, p);
+				f[18] = num_or_empty(num[8], p->has_position, partition_position_age_ms(g, p));
 				f[19] = p->flags & LT_PF_NOT_COMMITTING ? "true" : "false";
 			}
 			rc |= csv_write_row(out, f, CSV_COLS);

@@ -53,10 +53,11 @@ int mode_replay(const struct lt_options *o)
 				   .read_only = true,
 				   .no_color = o->no_color,
 				   .ascii = o->ascii,
-				   .no_mouse = o->no_mouse };
+				   .no_mouse = o->no_mouse,
+				   .note = note[0] ? note : NULL };
 	int rc = tui_run(&ts, src, o->interval_ms > 0 ? o->interval_ms : 2000, NULL);
 	source_free(src);
-	if (note[0]) /* said after the dashboard: the terminal hid it before */
+	if (note[0]) /* in the key bar at the start, and again after the dashboard, which hid it while it ran */
 		fprintf(stderr, "lagtop: note: %s\n", note);
 	return rc;
 }

@@ -128,6 +128,19 @@ int commit_stream_stats(const lt_commit_stream *s, const char *group, const char
 			int64_t now_ms, lt_commit_stats *out);
 /* 0 and *out filled when the stream knows the group (metadata or commits), -1 otherwise. */
 int commit_stream_group_stats(const lt_commit_stream *s, const char *group, int64_t now_ms, lt_commit_group_stats *out);
+/* The same without the walk over the group's partitions: only the group's own fields (has_metadata to
+ * n_partitions) are filled, the per-partition sums and forecasts are left unknown (last_commit_ms,
+ * last_commit_age_ms and expired_ms -1, commits_per_min 0, n_expired 0, no expiry). For a caller that
+ * reads only those, once per group and refresh (the steady refresh's generations). */
+int commit_stream_group_info(const lt_commit_stream *s, const char *group, lt_commit_group_stats *out);
+
+/* A group of the stream, to look it up once for many of its partitions (the snapshot's rows): NULL when
+ * the stream does not know it. Valid while the stream is not fed (under the reader's lock). */
+typedef struct lt_commit_group lt_commit_group;
+const lt_commit_group *commit_stream_group(const lt_commit_stream *s, const char *group);
+/* commit_stream_stats of a partition of g (NULL: -1). */
+int commit_stream_group_part_stats(const lt_commit_stream *s, const lt_commit_group *g, const char *topic,
+				   int32_t partition, int64_t now_ms, lt_commit_stats *out);
 
 size_t commit_stream_n_groups(const lt_commit_stream *s);
 

@@ -115,8 +115,8 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 		rd_kafka_conf_t *kc = client_conf_build(conf->conn, err, errlen);
 		lt_commit_stream_conf sc = { .horizon_ms = conf->expiry_horizon_ms };
 		c->reader = !kc              ? NULL
-			    : conf->one_shot ? commit_reader_start_once(kc, &sc, err, errlen)
-					     : commit_reader_start(kc, &sc, err, errlen);
+			    : conf->one_shot ? commit_reader_start_once(kc, conf->conn, &sc, err, errlen)
+					     : commit_reader_start(kc, conf->conn, &sc, err, errlen);
 		if (!c->reader)
 			goto fail;
 	}

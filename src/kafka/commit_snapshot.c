@@ -24,10 +24,10 @@ static lt_cstream_state state_of(lt_reader_state st)
 	}
 }
 
-static void fill_partition(const lt_commit_stream *cs, const lt_group *g, lt_partition *p, int64_t now_ms)
+static void fill_partition(const lt_commit_stream *cs, const lt_commit_group *cg, lt_partition *p, int64_t now_ms)
 {
 	lt_commit_stats st;
-	if (commit_stream_stats(cs, g->group, p->topic, p->partition, now_ms, &st) != 0)
+	if (commit_stream_group_part_stats(cs, cg, p->topic, p->partition, now_ms, &st) != 0)
 		return;
 	p->has_last_commit = true;
 	p->last_commit_ms = st.last_commit_ms;
@@ -40,8 +40,11 @@ static void fill_partition(const lt_commit_stream *cs, const lt_group *g, lt_par
 
 static void fill_group(const lt_commit_stream *cs, lt_group *g, int64_t now_ms)
 {
+	const lt_commit_group *cg = commit_stream_group(cs, g->group); /* one lookup for all its rows */
+	if (!cg)
+		return;
 	for (size_t k = 0; k < g->n_partitions; k++)
-		fill_partition(cs, g, &g->partitions[k], now_ms);
+		fill_partition(cs, cg, &g->partitions[k], now_ms);
 	lt_commit_group_stats gs;
 	if (commit_stream_group_stats(cs, g->group, now_ms, &gs) != 0)
 		return;

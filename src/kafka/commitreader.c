@@ -530,39 +530,48 @@ static void quiet_error(rd_kafka_t *rk, int err, const char *reason, void *opaqu
 	(void)rk, (void)err, (void)reason, (void)opaque;
 }
 
-static lt_commit_reader *start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, bool one_shot, char *err,
-			       size_t errlen)
+int commit_reader_conf(rd_kafka_conf_t *conf, const struct lt_connection *cc, bool one_shot, char *err, size_t errlen)
 {
-	rd_kafka_conf_set_log_cb(conf, quiet_log);
-	rd_kafka_conf_set_error_cb(conf, quiet_error);
 	/* No group.id: librdkafka's simple (queue) consumer reads partitions without a group, so nothing
 	 * is ever committed and no coordinator is needed (2.0.2's rd_kafka_assign() requires a group.id).
 	 * read_committed: aborted
 	 * transactional offset commits never happened. A partition's history is loaded when a message
 	 * reaches the end its fetch reported, or at its partition-EOF event (at_known_end). */
 	static const char *const props[][2] = {
-		{ "enable.auto.commit", "false" },
-		{ "enable.auto.offset.store", "false" },
-		{ "enable.partition.eof", "true" },
-		{ "auto.offset.reset", "earliest" },
+		{ "enable.auto.commit", "false" },       { "enable.auto.offset.store", "false" },
+		{ "enable.partition.eof", "true" },      { "auto.offset.reset", "earliest" },
 		{ "isolation.level", "read_committed" },
-		/* The simple consumer's prefetch limit applies per partition (50 of them): librdkafka's
-		 * default (64 MB each) lets the history pile up in memory faster than it is applied. Measured
-		 * on the sim's 5,000 groups x 64 partitions (330,000 records): defaults 158 MB peak RSS, load
-		 * 1.7 s; 2 MB + 512 KB fetches 64 MB, 3.6 s; 1 MB + 256 KB and fewer queued messages 47 MB but
-		 * 22 s (each pause of a partition's fetch costs a backoff). */
+	};
+	/* The simple consumer's prefetch limit applies per partition (50 of them): librdkafka's default (64 MB
+	 * each) lets the history pile up in memory faster than it is applied. Measured on the sim's 5,000
+	 * groups x 64 partitions (330,000 records): defaults 158 MB peak RSS, load 1.7 s; 2 MB + 512 KB fetches
+	 * 64 MB, 3.6 s; 1 MB + 256 KB and fewer queued messages 47 MB but 22 s (each pause of a partition's
+	 * fetch costs a backoff). Tuning, not meaning: the user's own value (-X, the configuration's
+	 * properties, --command-config) wins, where the properties above are what the reader relies on. */
+	static const char *const tuning[][2] = {
 		{ "queued.max.messages.kbytes", "2048" },
 		{ "fetch.message.max.bytes", "524288" },
 	};
-	if (one_shot && conf_set(conf, "fetch.wait.max.ms", "10", err, errlen) < 0) {
+	for (size_t i = 0; i < sizeof tuning / sizeof tuning[0]; i++)
+		if (!(cc && connection_has(cc, tuning[i][0], strlen(tuning[i][0]))) &&
+		    conf_set(conf, tuning[i][0], tuning[i][1], err, errlen) < 0)
+			return -1;
+	if (one_shot && conf_set(conf, "fetch.wait.max.ms", "10", err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++)
+		if (conf_set(conf, props[i][0], props[i][1], err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+static lt_commit_reader *start(rd_kafka_conf_t *conf, const struct lt_connection *cc,
+			       const lt_commit_stream_conf *sconf, bool one_shot, char *err, size_t errlen)
+{
+	rd_kafka_conf_set_log_cb(conf, quiet_log);
+	rd_kafka_conf_set_error_cb(conf, quiet_error);
+	if (commit_reader_conf(conf, cc, one_shot, err, errlen) != 0) {
 		rd_kafka_conf_destroy(conf);
 		return NULL;
-	}
-	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
-		if (conf_set(conf, props[i][0], props[i][1], err, errlen) < 0) {
-			rd_kafka_conf_destroy(conf);
-			return NULL;
-		}
 	}
 	char errstr[512];
 	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
@@ -599,16 +608,16 @@ static lt_commit_reader *start(rd_kafka_conf_t *conf, const lt_commit_stream_con
 	return r;
 }
 
-lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-				      size_t errlen)
+lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const struct lt_connection *cc,
+				      const lt_commit_stream_conf *sconf, char *err, size_t errlen)
 {
-	return start(conf, sconf, false, err, errlen);
+	return start(conf, cc, sconf, false, err, errlen);
 }
 
-lt_commit_reader *commit_reader_start_once(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-					   size_t errlen)
+lt_commit_reader *commit_reader_start_once(rd_kafka_conf_t *conf, const struct lt_connection *cc,
+					   const lt_commit_stream_conf *sconf, char *err, size_t errlen)
 {
-	return start(conf, sconf, true, err, errlen);
+	return start(conf, cc, sconf, true, err, errlen);
 }
 
 void commit_reader_stop(lt_commit_reader *r)

@@ -20,6 +20,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include "commitlog/stream.h"
+#include "config/connection.h"
 
 #define LT_OFFSETS_TOPIC "__consumer_offsets"
 
@@ -35,18 +36,24 @@ typedef struct lt_commit_reader lt_commit_reader;
 
 /* Starts the reader thread. conf carries the cluster's connection properties (bootstrap, security;
  * e.g. from client_conf_build); the reader adds its consumer settings and takes ownership of conf,
- * also on failure. sconf sets the stream's window and horizon (NULL: defaults); the retention comes
- * from the brokers. Returns NULL with err on a configuration error. */
-lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-				      size_t errlen);
+ * also on failure. cc is the connection conf was built from (NULL: none): a tuning property the user set
+ * there is kept (commit_reader_conf). sconf sets the stream's window and horizon (NULL: defaults); the
+ * retention comes from the brokers. Returns NULL with err on a configuration error. */
+lt_commit_reader *commit_reader_start(rd_kafka_conf_t *conf, const struct lt_connection *cc,
+				      const lt_commit_stream_conf *sconf, char *err, size_t errlen);
 /* The same for a reader that only loads the history and is then stopped (--once): an empty fetch is
  * answered after 10 ms instead of the broker's wait of 500 ms — a partition at its end in a fetch that
  * holds nothing else (librdkafka sends a broker's first fetch as soon as one partition is ready, before
  * the others join it) would otherwise hold the others back for that long —, and the partitions that were
  * empty are not started once it is live. A dashboard's reader keeps the default wait: while live, every
  * partition is at its end and a short wait is a busy loop. */
-lt_commit_reader *commit_reader_start_once(rd_kafka_conf_t *conf, const lt_commit_stream_conf *sconf, char *err,
-					   size_t errlen);
+lt_commit_reader *commit_reader_start_once(rd_kafka_conf_t *conf, const struct lt_connection *cc,
+					   const lt_commit_stream_conf *sconf, char *err, size_t errlen);
+
+/* The reader's consumer settings on conf: what it relies on (no auto commit, partition EOF, earliest,
+ * read_committed; for one_shot a 10 ms fetch wait) always, its prefetch limits unless cc sets them.
+ * -1 with err when librdkafka refuses one. */
+int commit_reader_conf(rd_kafka_conf_t *conf, const struct lt_connection *cc, bool one_shot, char *err, size_t errlen);
 
 /* Stops the thread and frees everything. NULL is fine. */
 void commit_reader_stop(lt_commit_reader *r);

@@ -1000,12 +1000,14 @@ static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t pr
 		np->log_start = pp->log_start;
 		np->committed = pp->committed;
 		np->log_end = pp->log_end;
-		np->commit_metadata = xstrdup(pp->commit_metadata);
+		const char *md = partition_commit_metadata(pg, pp);
+		if (md)
+			partition_ext_add(g, np)->commit_metadata = xstrdup(md);
 		int32_t epoch = group_commit_epoch(pg, pp->topic, pp->partition);
 		if (epoch >= 0)
 			group_add_commit_epoch(g, pp->topic, pp->partition, epoch);
 		np->flags = LT_PF_STALE | (pp->flags & (LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN));
-		np->stale_ms = g->stale_ms;
+		partition_ext_add(g, np)->stale_ms = g->stale_ms;
 	}
 	return g;
 }
@@ -1101,7 +1103,7 @@ static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snap
 		lt_partition *p = group_add_partition(g, tp->topic, tp->partition);
 		p->committed = tp->err ? LT_OFFSET_NONE : tp->offset;
 		if (tp->metadata && tp->metadata_size > 0)
-			p->commit_metadata = xstrndup(tp->metadata, tp->metadata_size);
+			partition_ext_add(g, p)->commit_metadata = xstrndup(tp->metadata, tp->metadata_size);
 #ifdef HAVE_RD_KAFKA_TOPIC_PARTITION_GET_LEADER_EPOCH
 		int32_t epoch = rd_kafka_topic_partition_get_leader_epoch(tp);
 		if (ws->commit_epochs && !tp->err && epoch >= 0)
@@ -1194,10 +1196,10 @@ static int32_t stream_gen(const lt_commit_group_stats *gs)
 	return gs->has_metadata ? gs->generation : -1;
 }
 
-static int32_t stream_gen_of(const lt_commit_stream *cs, const char *group, int64_t now)
+static int32_t stream_gen_of(const lt_commit_stream *cs, const char *group)
 {
 	lt_commit_group_stats gs;
-	return commit_stream_group_stats(cs, group, now, &gs) == 0 ? stream_gen(&gs) : -1;
+	return commit_stream_group_info(cs, group, &gs) == 0 ? stream_gen(&gs) : -1;
 }
 
 /* Waits until `until` for the stream to have read up to end[0..n) (looks at least once); true when it has. */
@@ -1286,9 +1288,8 @@ static void steady_read_gens(struct lt_refresh_ctx *rc, struct group_work **g, s
 	if (rs != LT_READER_LIVE && rs != LT_READER_LOADING)
 		return;
 	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
-	int64_t now = now_wall_ms();
 	for (size_t i = 0; i < n; i++)
-		g[i]->gen = stream_gen_of(cs, g[i]->name, now);
+		g[i]->gen = stream_gen_of(cs, g[i]->name);
 	commit_reader_unlock(rc->reader);
 }
 
@@ -1478,15 +1479,14 @@ static void steady_decide(struct stage2 *st, struct work_set *ws)
 	struct group_work **ask = xcalloc(ws->n + 1, sizeof *ask);
 	size_t na = 0;
 	const lt_commit_stream *cs = commit_reader_lock(rc->reader);
-	int64_t now = now_wall_ms();
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
 		if (!gw->deferred)
 			continue;
 		gw->deferred = false;
 		const lt_group *pg = snapshot_find_group(rc->prev, gw->name);
-		lt_commit_group_stats gs;
-		bool known = commit_stream_group_stats(cs, gw->name, now, &gs) == 0;
+		lt_commit_group_stats gs; /* steady_quiet reads the group's own fields only */
+		bool known = commit_stream_group_info(cs, gw->name, &gs) == 0;
 		gw->gen = known ? stream_gen(&gs) : -1;
 		if (pg && known && steady_quiet(rc->steady, gw, pg, &gs) && build_from_stream(st->s, ws, gw, pg, cs)) {
 			gw->from_stream = gw->built = true;

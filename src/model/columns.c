@@ -487,19 +487,19 @@ static void fmt_unmoved(const lt_row *r, char *buf, size_t len, bool exact)
 
 static void key_position(const lt_row *r, lt_sort_key *k)
 {
-	key_int(k, r->part->position, r->part->has_position);
+	key_int(k, partition_position(r->group, r->part), r->part->has_position);
 }
 
 static void fmt_position(const lt_row *r, char *buf, size_t len, bool exact)
 {
 	const lt_partition *p = r->part;
-	put_count(buf, len, p ? p->position : -1, p && p->has_position, exact);
+	put_count(buf, len, p ? partition_position(r->group, p) : -1, p && p->has_position, exact);
 }
 
 static void key_uncommitted(const lt_row *r, lt_sort_key *k)
 {
 	int64_t unc = 0;
-	bool known = partition_uncommitted(r->part, &unc);
+	bool known = partition_uncommitted(r->group, r->part, &unc);
 	key_int(k, unc, known);
 }
 
@@ -507,7 +507,7 @@ static void fmt_uncommitted(const lt_row *r, char *buf, size_t len, bool exact)
 {
 	const lt_partition *p = r->part;
 	int64_t unc = 0;
-	bool known = p && partition_uncommitted(p, &unc);
+	bool known = p && partition_uncommitted(r->group, p, &unc);
 	if (!known) { /* a consumer that has never committed still reads: "!" alone says so */
 		snprintf(buf, len, p && (p->flags & LT_PF_NOT_COMMITTING) ? "!" : "-");
 		return;

@@ -74,7 +74,9 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 			const bool stale = p->flags & LT_PF_STALE;
 			/* observed; the rest is derived */
 			p->flags &= LT_PF_STALE | LT_PF_NO_LEADER | LT_PF_LOG_UNKNOWN | LT_PF_EXPIRED;
-			p->flags |= lag_compute(p->log_start, p->committed, p->log_end, &p->has_lag, &p->lag);
+			bool has_lag; /* a bit-field (snapshot.h): no pointer to it */
+			p->flags |= lag_compute(p->log_start, p->committed, p->log_end, &has_lag, &p->lag);
+			p->has_lag = has_lag;
 			/* unassigned only if the owners are known: a consumer-protocol group's are not (group_view.h)
 			 */
 			if (p->committed >= 0 && p->member < 0 && group_members_known(g))

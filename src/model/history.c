@@ -355,24 +355,34 @@ static void ring_put(lt_history *h, struct vring *r, cell *vals, uint32_t cap, u
 }
 
 /* Collects the recorded values of r (oldest first) that are still within the time ring at
- * h->tick; values < 0 are kept only when keep_none. */
+ * h->tick; values < 0 are kept only when keep_none. slots (when not NULL) gets each value's tick's slot
+ * in the time ring (tick % h->C). Called for every row of every refresh: the slots advance by one per
+ * tick instead of a division each (a tick wraps to 0 after TICK_MASK, and so do both slots). */
 static size_t ring_collect(const lt_history *h, const struct vring *r, const cell *vals, uint32_t cap, bool keep_none,
-			   int64_t *t, int64_t *v, uint32_t *ticks)
+			   int64_t *t, int64_t *v, uint32_t *slots)
 {
 	uint32_t age = tick_age(h->tick, r->last_tick);
 	size_t n = 0;
 	if (age >= cap)
 		return 0;
+	uint32_t tk = (r->last_tick - (cap - age - 1)) & TICK_MASK; /* the oldest tick collected */
+	uint32_t vs = tk % cap, ts = tk % h->C;
 	for (uint32_t k = cap - age; k-- > 0;) {
-		uint32_t tk = (r->last_tick - k) & TICK_MASK;
-		int64_t x = ring_get(h, r, vals, tk % cap);
-		if (x == W_GAP || (x < 0 && !keep_none))
-			continue;
-		t[n] = h->tick_time[tk % h->C];
-		v[n] = x;
-		if (ticks)
-			ticks[n] = tk;
-		n++;
+		int64_t x = ring_get(h, r, vals, vs);
+		if (x != W_GAP && (x >= 0 || keep_none)) {
+			t[n] = h->tick_time[ts];
+			v[n] = x;
+			if (slots)
+				slots[n] = ts;
+			n++;
+		}
+		tk = (tk + 1) & TICK_MASK;
+		if (tk == 0) {
+			vs = ts = 0;
+		} else {
+			vs = vs + 1 == cap ? 0 : vs + 1;
+			ts = ts + 1 == h->C ? 0 : ts + 1;
+		}
 	}
 	return n;
 }
@@ -431,6 +441,11 @@ void history_free(lt_history *h)
 const lt_model_params *history_params(const lt_history *h)
 {
 	return &h->p;
+}
+
+void history_set_tick(lt_history *h, uint32_t tick)
+{
+	h->tick = tick & TICK_MASK;
 }
 
 void history_begin(lt_history *h, int64_t now_ms)
@@ -619,12 +634,12 @@ void history_window(const lt_history *h, uint32_t series, lt_window *w)
 	const struct cseries *c = &h->cs[series];
 	const struct tpseries *t = &h->tp[c->tp];
 	const cell *tv = &h->tp_vals[(size_t)c->tp * h->C];
-	uint32_t ticks[LT_RING_MAX];
-	w->n = ring_collect(h, &c->r, &h->cs_vals[(size_t)series * h->Cc], h->Cc, true, w->t, w->c, ticks);
+	uint32_t slots[LT_RING_MAX];
+	w->n = ring_collect(h, &c->r, &h->cs_vals[(size_t)series * h->Cc], h->Cc, true, w->t, w->c, slots);
 	for (size_t i = 0; i < w->n; i++) {
 		/* Recording c at a tick always records t at that tick; t's slot is older than the
 		 * time ring only if c's is, so this reads the same refresh. */
-		int64_t e = ring_get(h, &t->r, tv, ticks[i] % h->C);
+		int64_t e = ring_get(h, &t->r, tv, slots[i]);
 		w->e[i] = e == W_GAP ? LT_OFFSET_NONE : e;
 	}
 	w->ne = ring_collect(h, &t->r, tv, h->C, false, w->te, w->ev, NULL);

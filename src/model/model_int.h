@@ -61,6 +61,8 @@ lt_status status_compute_commits(const lt_window *w, size_t window, int64_t allo
 
 /* history.c — the store. Ids are dense indexes, valid until history_end(). */
 void history_begin(lt_history *h, int64_t now_ms);
+/* Tests only: the tick counter (31 bits, wraps to 0) starts at tick instead of 0. */
+void history_set_tick(lt_history *h, uint32_t tick);
 uint32_t history_group_id(lt_history *h, const char *group);
 uint32_t history_topic_id(lt_history *h, const char *topic);
 /* Committed series of (group, topic, partition); created when `create`, else UINT32_MAX if absent.

@@ -86,15 +86,29 @@ enum {
 					   restarts from its consumers' auto.offset.reset, which the broker does not know */
 };
 
-/* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bools): a
- * snapshot holds one per (group, partition) row, 320,000 of them on the L benchmark. */
+/* What only some rows have: a commit's metadata (rare), the consumer's position (only with a
+ * position source, --position-source) and the age of a stale row's data (a group whose refresh failed).
+ * Kept beside the rows, in the group's pext, and reached through partition_ext(): in lt_partition they
+ * would cost every row of every snapshot 40 bytes. */
+typedef struct lt_partition_ext {
+	char *commit_metadata;   /* may be NULL; owned by the snapshot (freed by snapshot_unref) */
+	int64_t position;        /* the next offset the owning member will read; valid with has_position */
+	int64_t position_age_ms; /* age of that report at the end of the refresh */
+	int64_t stale_ms;        /* age of the data when LT_PF_STALE (the group's stale_ms) */
+	int32_t position_source; /* index into lt_snapshot.pos_sources */
+} lt_partition_ext;
+
+/* Field order packs the struct (pointers and 8-byte values first, then 4-byte, then the bits): a
+ * snapshot holds one per (group, partition) row, 320,000 of them on the L benchmark, and a steady
+ * refresh holds two snapshots at its peak (120 bytes a row). The flags, the status and the bools share
+ * one 32-bit word (bit-fields: never take their address); 8 bools and two 4-byte words would cost 16
+ * bytes a row. */
 typedef struct lt_partition {
 	/* observed (collector) */
-	char *topic;           /* interned: points into the snapshot's topic table, never free it (see above) */
-	char *commit_metadata; /* may be NULL; owned by the snapshot (freed by snapshot_unref) */
-	int64_t log_start;     /* LT_OFFSET_NONE if unknown */
-	int64_t committed;     /* LT_OFFSET_NONE if the group has no commit here */
-	int64_t log_end;       /* LT_OFFSET_NONE if unknown */
+	char *topic;       /* interned: points into the snapshot's topic table, never free it (see above) */
+	int64_t log_start; /* LT_OFFSET_NONE if unknown */
+	int64_t committed; /* LT_OFFSET_NONE if the group has no commit here */
+	int64_t log_end;   /* LT_OFFSET_NONE if unknown */
 
 	/* derived (model_enrich) */
 	int64_t lag;         /* log_end - committed, clamped at 0; valid with has_lag */
@@ -102,7 +116,6 @@ typedef struct lt_partition {
 	double consume_rate; /* committed advance, msgs/s; valid with has_rates */
 	double produce_rate; /* log-end advance, msgs/s */
 	int64_t eta_ms;      /* valid with has_eta */
-	int64_t stale_ms;    /* age of the data when LT_PF_STALE */
 
 	/* observed from the commit stream (__consumer_offsets); ages are at the end of the refresh */
 	int64_t last_commit_ms; /* wall clock of the last commit (the broker's commitTimestamp) */
@@ -110,27 +123,27 @@ typedef struct lt_partition {
 	double commits_per_min; /* valid with has_last_commit */
 	int64_t unmoved_ms;     /* time since the committed offset last moved (a lower bound if never seen moving) */
 
-	/* the consumer's own position, from the metrics it publishes (src/position) */
-	int64_t position;        /* the next offset the owning member will read; valid with has_position */
-	int64_t position_age_ms; /* age of that report at the end of the refresh */
-	int32_t position_source; /* index into lt_snapshot.pos_sources */
-
 	/* observed (collector) */
 	int32_t partition;
-	int member; /* index into group->members, -1 when unassigned */
+	int member;   /* index into group->members, -1 when unassigned */
+	uint32_t ext; /* internal: 1 + the index of the row's lt_partition_ext in its group's pext, 0 when it
+			 has none (partition_ext, partition_ext_add) */
 	/* derived (model_enrich) */
-	unsigned flags; /* LT_PF_* */
-	lt_status status;
-	bool has_lag;
-	bool has_time_lag;
-	bool has_rates;
-	bool has_eta; /* false with has_rates: "never" (not catching up) */
+	unsigned flags : 16;  /* LT_PF_* (10 of them) */
+	lt_status status : 8; /* enum values 0..7: unsigned */
+	bool has_lag : 1;
+	bool has_time_lag : 1;
+	bool has_rates : 1;
+	bool has_eta : 1; /* false with has_rates: "never" (not catching up) */
 	/* commit stream */
-	bool has_last_commit;
-	bool has_unmoved;
-	bool repeating;    /* commits the same offset again and again: alive but not moving */
-	bool has_position; /* a source reported the owning member's position (false when zeroed) */
+	bool has_last_commit : 1;
+	bool has_unmoved : 1;
+	bool repeating : 1;    /* commits the same offset again and again: alive but not moving */
+	bool has_position : 1; /* a source reported the owning member's position (partition_ext; false when
+				  zeroed) */
 } lt_partition;
+_Static_assert(LT_PF_EXPIRED < 1u << 16, "the LT_PF_* flags fit lt_partition.flags' 16 bits");
+_Static_assert(LT_STATUS_ERR < 1 << 8, "lt_status fits lt_partition.status' 8 bits");
 
 typedef struct lt_member {
 	char *member_id;
@@ -176,6 +189,8 @@ typedef struct lt_group {
 	char *error;              /* last collection error for this group, NULL if none */
 	size_t n_commit_epochs;   /* the commits' leader epochs, when asked and known (see lt_commit_epoch) */
 	lt_commit_epoch *commit_epochs;
+	size_t n_pext; /* what only some rows have (lt_partition_ext), reached from a row's ext */
+	lt_partition_ext *pext;
 	int64_t stale_ms; /* age of the group's data if this refresh failed for it, else 0 */
 
 	/* derived (model_enrich) */
@@ -257,7 +272,21 @@ typedef struct lt_snapshot {
 
 /* Position − committed: what the consumer has read but not committed (a restart would read it again).
  * False when either is unknown. */
-bool partition_uncommitted(const lt_partition *p, int64_t *out);
+bool partition_uncommitted(const lt_group *g, const lt_partition *p, int64_t *out);
+
+/* What only some rows have (lt_partition_ext) for row p of group g, NULL when it has none (all fields
+ * unset: no metadata, position, stale_ms and position_source 0). g may be NULL (then NULL). A row's ext
+ * indexes its own group's pext: a row copied field by field into another group starts without one. */
+const lt_partition_ext *partition_ext(const lt_group *g, const lt_partition *p);
+/* The same to fill, added (zeroed) when the row has none yet; p must be one of g's rows. The pointer
+ * is valid until the next partition_ext_add on g. */
+lt_partition_ext *partition_ext_add(lt_group *g, lt_partition *p);
+/* The row's commit metadata (NULL when none), and the other fields or 0 when unset. */
+const char *partition_commit_metadata(const lt_group *g, const lt_partition *p);
+int64_t partition_stale_ms(const lt_group *g, const lt_partition *p);
+int64_t partition_position(const lt_group *g, const lt_partition *p);
+int64_t partition_position_age_ms(const lt_group *g, const lt_partition *p);
+int32_t partition_position_source(const lt_group *g, const lt_partition *p);
 
 /* Construction helpers (snapshot.c). All allocation aborts cleanly on OOM (util/xalloc.h). */
 lt_snapshot *snapshot_new(void);

@@ -133,7 +133,7 @@ void commitwatch_apply(lt_commitwatch *w, lt_snapshot *s)
 			if (!e)
 				continue;
 			e->seen = w->gen;
-			int64_t pos = p->has_position ? p->position : -1;
+			int64_t pos = p->has_position ? partition_position(grp, p) : -1;
 			if (fresh || e->committed != p->committed) {
 				e->committed = p->committed;
 				e->position = pos;

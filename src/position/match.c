@@ -171,9 +171,10 @@ void pos_match(lt_snapshot *s, const lt_pos_input *in, size_t n, int64_t now_ms,
 			if (best < 0)
 				continue;
 			p->has_position = true;
-			p->position = best_pos;
-			p->position_source = best;
-			p->position_age_ms = now_ms > best_ts ? now_ms - best_ts : 0;
+			lt_partition_ext *x = partition_ext_add(grp, p);
+			x->position = best_pos;
+			x->position_source = best;
+			x->position_age_ms = now_ms > best_ts ? now_ms - best_ts : 0;
 			t[best].used++;
 		}
 	}

@@ -746,6 +746,7 @@ static int64_t wadd(int64_t a, int64_t b)
 }
 
 static const lt_partition zero_partition = { .log_start = 0, .committed = 0, .log_end = 0, .member = -1 };
+static const lt_partition_ext zero_ext; /* a row without one: what partition_ext's readers see */
 
 /* ---- version 2: the residual columns ---- */
 
@@ -856,16 +857,23 @@ static void code_flags_v2(rec_codec *c, const lt_partition *cp, lt_partition *o,
 		fail(c, "partition-derived column: unknown bits %llx", (unsigned long long)d);
 }
 
-/* seen_end: the log end an earlier group of this record gave the same topic partition (version 2), or
- * NULL. */
-static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp,
-			   struct ring *r, bool key, int64_t now, int64_t dt, const int64_t *seen_end, size_t window)
+/* One partition's values. cx, px: cp's and pp's lt_partition_ext (NULL when none); og: o's group, where
+ * the decoder adds o's ext when it has one. pp: the same partition in the previous snapshot (or the zero
+ * one); r: its samples (NULL when none); dt: time since the previous snapshot; seen_end: the log end an
+ * earlier group of this record gave the same topic partition (version 2), or NULL. */
+static void code_partition(rec_codec *c, const lt_partition *cp, const lt_partition_ext *cx, lt_partition *o,
+			   lt_group *og, const lt_partition *pp, const lt_partition_ext *px, struct ring *r, bool key,
+			   int64_t now, int64_t dt, const int64_t *seen_end, size_t window)
 {
 	const bool enc = c->enc;
+	if (!cx)
+		cx = &zero_ext;
+	if (!px)
+		px = &zero_ext;
 	if (c->version < 2)
 		code_flags(c, cp, o, pp);
 	o->member = (int)cv_i64(c, C_PMEM, enc ? cp->member : 0, pp->member);
-	o->position_source = (int32_t)cv_i64(c, C_PMEM, enc ? cp->position_source : 0, pp->position_source);
+	int32_t psrc = (int32_t)cv_i64(c, C_PMEM, enc ? cx->position_source : 0, px->position_source);
 
 	o->log_start = cv_i64(c, C_LSTART, enc ? cp->log_start : 0, pp->log_start);
 	/* log end: the previous value plus the last advance, from samples since the last keyframe only
@@ -930,29 +938,39 @@ static void code_partition(rec_codec *c, const lt_partition *cp, lt_partition *o
 	else
 		o->time_lag_ms = cv_i64(c, C_TL, enc ? cp->time_lag_ms : 0, tl_elapsed);
 
-	o->stale_ms = cv_i64(c, C_MISC, enc ? cp->stale_ms : 0, pp->stale_ms);
+	int64_t stale = cv_i64(c, C_MISC, enc ? cx->stale_ms : 0, px->stale_ms);
 	o->last_commit_ms = cv_i64(c, C_MISC, enc ? cp->last_commit_ms : 0, pp->last_commit_ms);
 	o->last_commit_age_ms = cv_i64(c, C_MISC, enc ? cp->last_commit_age_ms : 0,
 				       o->last_commit_ms == pp->last_commit_ms ? wadd(pp->last_commit_age_ms, dt)
 									       : pp->last_commit_age_ms);
 	o->unmoved_ms = cv_i64(c, C_MISC, enc ? cp->unmoved_ms : 0, pp->unmoved_ms ? wadd(pp->unmoved_ms, dt) : 0);
 	o->commits_per_min = cv_double_prev(c, enc ? cp->commits_per_min : 0, pp->commits_per_min);
-	o->position = cv_i64(c, C_MISC, enc ? cp->position : 0, pp->position);
-	o->position_age_ms = cv_i64(c, C_MISC, enc ? cp->position_age_ms : 0, pp->position_age_ms);
+	int64_t pos = cv_i64(c, C_MISC, enc ? cx->position : 0, px->position);
+	int64_t pos_age = cv_i64(c, C_MISC, enc ? cx->position_age_ms : 0, px->position_age_ms);
 
 	/* commit metadata: 0 = as before, 1 = new value follows */
-	const char *pm = pp->commit_metadata;
-	bool same_md = enc && ((!cp->commit_metadata && !pm) ||
-			       (cp->commit_metadata && pm && strcmp(cp->commit_metadata, pm) == 0));
+	const char *pm = px->commit_metadata, *cm = cx->commit_metadata;
+	bool same_md = enc && ((!cm && !pm) || (cm && pm && strcmp(cm, pm) == 0));
 	uint64_t md = cv_u64(c, C_STR, enc ? !same_md : 0);
+	char *omd = NULL;
 	if (md == 0)
-		o->commit_metadata = enc ? NULL : xstrdup(pm);
+		omd = enc ? NULL : xstrdup(pm);
 	else if (enc)
-		cv_str(c, C_STR, cp->commit_metadata);
+		cv_str(c, C_STR, cm);
 	else
-		o->commit_metadata = cv_str(c, C_STR, NULL);
+		omd = cv_str(c, C_STR, NULL);
 	if (c->version >= 2)
 		code_flags_v2(c, cp, o, pp, r, now, window);
+	/* the decoder's row gets an ext only when something in it is set, as the collector's rows (after the
+	 * flags, which version 2 codes last: has_position is one of them) */
+	if (!enc && (psrc || pos || pos_age || stale || omd || o->has_position)) {
+		lt_partition_ext *x = partition_ext_add(og, o);
+		x->stale_ms = stale;
+		x->commit_metadata = omd;
+		x->position = pos;
+		x->position_age_ms = pos_age;
+		x->position_source = psrc;
+	}
 }
 
 /* The group's total lag at its newest samples from its n partitions' samples, as the model sums it:
@@ -1348,8 +1366,9 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 				if (run && run_at < run_n && run[run_at].partition == key_p->partition)
 					seen_end = &run[run_at].log_end;
 			}
-			code_partition(c, c->enc ? &cg->partitions[k] : NULL, o, pp, r, key, now, dt, seen_end,
-				       out->status_window);
+			const lt_partition *cp = c->enc ? &cg->partitions[k] : NULL;
+			code_partition(c, cp, partition_ext(cg, cp), o, og, pp, partition_ext(pg, pp), r, key, now, dt,
+				       seen_end, out->status_window);
 			if (!r)
 				r = &rings[flat];
 			ring_push(r, key, now, o->committed, o->log_end, o->has_lag ? o->lag : LAG_UNKNOWN);

@@ -142,7 +142,9 @@ struct rec_writer {
 	struct idx_entry *idx;
 	size_t n_idx, idx_cap;
 	size_t since_key;
-	unsigned rotations; /* files closed for their size, so far */
+	unsigned rotations; /* files closed for their size or for another cluster, so far */
+	char *cluster;      /* the cluster this file's records are of (NULL: none yet, or unnamed) */
+	bool has_cluster;   /* the file has a record, so `cluster` says whose */
 };
 
 /* FILE.(keep) is deleted, FILE.(k) → FILE.(k+1), FILE → FILE.1. With keep 0, FILE is deleted. */
@@ -206,6 +208,9 @@ static int open_file(rec_writer *w, char *err, size_t errlen)
 	}
 	w->size = FILE_HEADER_LEN;
 	w->n_idx = 0;
+	free(w->cluster);
+	w->cluster = NULL;
+	w->has_cluster = false;
 	w->since_key = 0;
 	rec_codec_reset(w->codec); /* every file starts afresh: it is read alone */
 	return 0;
@@ -281,8 +286,32 @@ static int write_trailer(rec_writer *w, char *err, size_t errlen)
 	return rc;
 }
 
+/* Closes this file with its index and starts the next (FILE → FILE.1, ...): the next record is a keyframe. */
+static int next_file(rec_writer *w, char *err, size_t errlen)
+{
+	if (write_trailer(w, err, errlen) != 0)
+		return -1;
+	close(w->fd);
+	w->fd = -1;
+	w->rotations++;
+	return open_file(w, err, errlen);
+}
+
+static bool same_cluster(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t errlen)
 {
+	/* One file, one cluster: after a switch (the dashboard's c) the new cluster's records start the next
+	 * file, so a replay never runs from one cluster's groups into another's. */
+	if (w->has_cluster && !same_cluster(w->cluster, s->cluster) && next_file(w, err, errlen) != 0)
+		return -1;
+	if (!w->has_cluster) {
+		w->cluster = s->cluster ? xstrdup(s->cluster) : NULL;
+		w->has_cluster = true;
+	}
 	bool key = w->n_idx == 0 || w->since_key + 1 >= w->o.keyframe_every;
 	w->raw_len = 0;
 	rec_encode(w->codec, s, key, &w->raw, &w->raw_len, &w->raw_cap);
@@ -300,12 +329,7 @@ int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t err
 	uint64_t trailer = FRAME_HEADER_LEN + 4 + (w->n_idx + 1) * INDEX_ENTRY_LEN + FOOTER_LEN;
 	if (w->o.max_size && w->n_idx > 0 && w->size + frame + trailer > w->o.max_size) {
 		/* The record was coded against this file's state: the next file starts with a keyframe. */
-		if (write_trailer(w, err, errlen) != 0)
-			return -1;
-		close(w->fd);
-		w->fd = -1;
-		w->rotations++;
-		if (open_file(w, err, errlen) != 0)
+		if (next_file(w, err, errlen) != 0)
 			return -1;
 		return rec_writer_append(w, s, err, errlen);
 	}
@@ -340,6 +364,7 @@ int rec_writer_close(rec_writer *w, char *err, size_t errlen)
 	free(w->raw);
 	free(w->packed);
 	free(w->idx);
+	free(w->cluster);
 	free(w->path);
 	free(w);
 	return rc;

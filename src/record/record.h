@@ -37,12 +37,14 @@ typedef struct rec_writer rec_writer;
 
 /* Creates path; an existing file is rotated away first (FILE → FILE.1, ...), never overwritten. */
 rec_writer *rec_writer_open(const char *path, const rec_writer_opts *o, char *err, size_t errlen);
-/* Appends one snapshot (rotating first when the size limit says so). -1 with err on a write error. */
+/* Appends one snapshot (rotating first when the size limit says so, or when the snapshot is of another
+ * cluster than the file's records: one file, one cluster). -1 with err on a write error. */
 int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t errlen);
 /* Bytes written to the current file so far, and records in it. */
 uint64_t rec_writer_size(const rec_writer *w);
 size_t rec_writer_records(const rec_writer *w);
-/* Files closed because they were full, since the writer opened (each one a FILE → FILE.1 rotation). */
+/* Files closed because they were full or for another cluster, since the writer opened (each one a FILE →
+ * FILE.1 rotation). */
 unsigned rec_writer_rotations(const rec_writer *w);
 /* Writes the index trailer and closes; NULL is fine. -1 with err when the trailer could not be written
  * (the records are all there; readers rebuild the index). */

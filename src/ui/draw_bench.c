@@ -26,10 +26,14 @@ static const lt_group *biggest_group(const lt_snapshot *s)
 	return big;
 }
 
-/* Times building the rows: the groups' on adoption, or the biggest group's partitions when it is opened. */
-static void bench_rows(struct ui *u, bool open_biggest, struct tui_bench *r)
+/* Times building the rows: the groups' (or, in the topic view, the view and its topics') on adoption, or
+ * the biggest group's partitions when it is opened. */
+static void bench_rows(struct ui *u, enum tui_bench_pane pane, struct tui_bench *r)
 {
 	struct timespec a, b;
+	bool open_biggest = pane == TUI_BENCH_PARTITIONS;
+	if (pane == TUI_BENCH_TOPICS)
+		ui_toggle_topic_view(u); /* the T key: a new snapshot then rebuilds the view */
 	ui_take_snapshot(u);
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	ui_adopt_next(u, now_mono_ms()); /* adopting rebuilds the rows */
@@ -62,8 +66,8 @@ static void bench_frames(struct ui *u, int frames, struct tui_bench *r)
 	r->ms_per_frame = ms_between(&a, &b) / frames;
 }
 
-int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_biggest, struct tui_bench *r, char *err,
-		   size_t errlen)
+int tui_draw_bench(ui_source *src, int cols, int lines, int frames, enum tui_bench_pane pane, struct tui_bench *r,
+		   char *err, size_t errlen)
 {
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 	SCREEN *scr = out && in ? newterm("xterm-256color", out, in) : NULL;
@@ -84,7 +88,7 @@ int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_bi
 	u.color = has_colors() && start_color() == OK;
 	theme_builtin(&u.theme, false);
 	theme_apply(&u.theme, u.color);
-	bench_rows(&u, open_biggest, r);
+	bench_rows(&u, pane, r);
 	bench_frames(&u, frames, r);
 	endwin();
 	delscreen(scr);

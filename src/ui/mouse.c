@@ -1,7 +1,8 @@
 /* mouse.c — the mouse, as in htop: a click selects a row (and focuses its pane), the wheel moves the
  * cursor, a click on a column header sorts by that column (again: the other direction). M turns it on
  * and off at run time; --no-mouse and the config's mouse = false start with it off, so the terminal's own
- * selection copies text (with the mouse on, most terminals select with Shift-drag).
+ * selection copies text (with the mouse on, most terminals select with Shift-drag). A click on a key in the
+ * key bar is that key, as htop's function-key bar.
  *
  * ui_mouse_event is the mapping from a screen cell to an action, over the geometry of the last draw and
  * the same column layout the screen used (screen_list_slots); ui_mouse_key reads the event from curses. */
@@ -60,6 +61,19 @@ static void header_click(struct ui *u, struct ui_list *l, int x)
 	}
 }
 
+/* A click on a key in the key bar: that key, as if typed (through ui_on_key, so a replay refuses R as it
+ * does the key, and a key that asks first still asks). */
+static void key_bar_click(struct ui *u, int x)
+{
+	struct ui_bar_slot slots[UI_KEY_BAR_MAX];
+	size_t n = screen_key_bar_slots(u, slots, UI_KEY_BAR_MAX);
+	for (size_t i = 0; i < n; i++)
+		if (x >= slots[i].x && x < slots[i].x + slots[i].width) {
+			ui_on_key(u, slots[i].key->codes[0]);
+			return;
+		}
+}
+
 void ui_mouse_event(struct ui *u, enum ui_mouse_kind kind, int y, int x)
 {
 	const struct ui_geom *g = &u->geom;
@@ -84,7 +98,9 @@ void ui_mouse_event(struct ui *u, enum ui_mouse_kind kind, int y, int x)
 		pane = ui_bottom_pane(u);
 		pane_y = g->bottom_y;
 	} else {
-		return; /* the top bar, the key bar */
+		if (y == g->keys_y && kind == UI_MOUSE_PRESS)
+			key_bar_click(u, x);
+		return; /* the top bar; the key bar's wheel */
 	}
 	if (u->focus != pane) {
 		u->focus = pane;

@@ -499,23 +499,39 @@ static void draw_key_bar(const struct ui *u)
 		put_cells(u, y, 1, u->msg, g->cols - 1, false);
 		return;
 	}
-	for (size_t i = 0; keys_at(i); i++) {
-		const struct ui_key *k = keys_at(i);
-		if (!keys_in_bar(k, g->cols) || !keys_enabled(k, u->read_only) || !(k->panes & u->focus))
-			continue;
-		int need = (int)strlen(k->name) + (int)strlen(k->bar) + 1;
-		if (x + need > g->cols)
-			break;
+	struct ui_bar_slot slots[UI_KEY_BAR_MAX];
+	size_t n = screen_key_bar_slots(u, slots, UI_KEY_BAR_MAX);
+	for (size_t i = 0; i < n; i++) {
+		const struct ui_key *k = slots[i].key;
+		x = slots[i].x;
 		set_role(UI_ROLE_KEY_BAR_KEY);
 		mvaddstr(y, x, k->name);
 		x += (int)strlen(k->name);
 		set_role(UI_ROLE_KEY_BAR_LABEL);
 		mvaddstr(y, x, k->bar);
-		x += (int)strlen(k->bar);
-		set_role(UI_ROLE_NORMAL);
-		mvaddstr(y, x, " ");
-		x++;
 	}
+}
+
+size_t screen_key_bar_slots(const struct ui *u, struct ui_bar_slot *out, size_t max)
+{
+	const struct ui_geom *g = &u->geom;
+	char prompt[128];
+	/* the bar shows a prompt, the filter line or a message instead of its keys */
+	if (g->too_small || u->filter_editing || u->msg[0] || replay_prompt(u, prompt, sizeof prompt))
+		return 0;
+	size_t n = 0;
+	int x = 0;
+	for (size_t i = 0; keys_at(i) && n < max; i++) {
+		const struct ui_key *k = keys_at(i);
+		if (!keys_in_bar(k, g->cols) || !keys_enabled(k, u->read_only) || !(k->panes & u->focus))
+			continue;
+		int width = (int)strlen(k->name) + (int)strlen(k->bar);
+		if (x + width + 1 > g->cols)
+			break;
+		out[n++] = (struct ui_bar_slot){ .key = k, .x = x, .width = width };
+		x += width + 1; /* a blank between two keys */
+	}
+	return n;
 }
 
 /* ---- popups ---- */
@@ -740,18 +756,20 @@ static void draw_detail(struct ui *u)
 		}
 		if (p->flags & LT_PF_STALE) {
 			char d[32];
-			format_duration_ms(p->stale_ms, d, sizeof d);
+			format_duration_ms(partition_stale_ms(g, p), d, sizeof d);
 			add_line(&lines, &n, xasprintf("stale for  %s", d));
 		}
-		if (p->has_position && p->position_source >= 0 && (size_t)p->position_source < u->snap->n_pos_sources) {
+		int32_t psrc = partition_position_source(g, p);
+		if (p->has_position && psrc >= 0 && (size_t)psrc < u->snap->n_pos_sources) {
 			char d[32];
-			format_duration_ms(p->position_age_ms, d, sizeof d);
-			char *sl = sanitize_dup(u->snap->pos_sources[p->position_source].location, utf8(u));
+			format_duration_ms(partition_position_age_ms(g, p), d, sizeof d);
+			char *sl = sanitize_dup(u->snap->pos_sources[psrc].location, utf8(u));
 			add_line(&lines, &n, xasprintf("position   from %s, %s old", sl, d));
 			free(sl);
 		}
-		if (p->commit_metadata && p->commit_metadata[0]) {
-			char *sm = sanitize_dup(p->commit_metadata, utf8(u));
+		const char *md = partition_commit_metadata(g, p);
+		if (md && md[0]) {
+			char *sm = sanitize_dup(md, utf8(u));
 			add_line(&lines, &n, xasprintf("metadata   %s", sm));
 			free(sm);
 		}

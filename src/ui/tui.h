@@ -18,7 +18,12 @@ struct tui_settings {
 	bool no_color;     /* --no-color */
 	bool ascii;        /* --ascii */
 	bool no_mouse;     /* --no-mouse, or the configuration's mouse = false */
+	const char
+		*note; /* shown in the key bar for TUI_NOTE_MS at the start (a replayed file cut short); NULL: none */
 };
+
+/* How long the starting note stays in the key bar (a key's message stays 2.5 s). */
+#define TUI_NOTE_MS 10000
 
 /* What the reset dialog (R, U) needs to reach the cluster shown. */
 struct tui_reset_conf {
@@ -62,10 +67,12 @@ int tui_terminal_check(char *err, size_t errlen);
 struct tui_bench {
 	size_t rows; /* rows in the pane drawn */
 	int frames;
-	double rebuild_ms;   /* build + filter + sort of the rows, once */
+	double rebuild_ms;   /* build + filter + sort of the rows, once (the topics pane: the topic view's too) */
 	double ms_per_frame; /* layout + formatting of the visible rows + curses update */
 };
-int tui_draw_bench(ui_source *src, int cols, int lines, int frames, bool open_biggest, struct tui_bench *r, char *err,
-		   size_t errlen);
+/* The pane drawn: the groups pane, the biggest group's partitions, or the topic view's topics pane. */
+enum tui_bench_pane { TUI_BENCH_GROUPS, TUI_BENCH_PARTITIONS, TUI_BENCH_TOPICS };
+int tui_draw_bench(ui_source *src, int cols, int lines, int frames, enum tui_bench_pane pane, struct tui_bench *r,
+		   char *err, size_t errlen);
 
 #endif

@@ -188,6 +188,16 @@ void ui_reset_free(struct ui *u);    /* waits for a running job (bounded by its 
 void screen_draw(struct ui *u);
 /* Where a list's columns are on screen (as drawn: the marks' gutter included); returns how many. */
 size_t screen_list_slots(const struct ui *u, const struct ui_list *l, struct ui_col_slot *out);
+/* The most keys the key bar can show (the main table's keys with a label, at any width). */
+#define UI_KEY_BAR_MAX 32
+/* A key in the key bar: its cells (the key's name and its label) and the key. */
+struct ui_bar_slot {
+	const struct ui_key *key;
+	int x, width;
+};
+/* Where the key bar's keys are, as drawn at this width, focus and mode; none while the bar shows a message,
+ * the filter line or a prompt instead (a click there does nothing). Returns how many. */
+size_t screen_key_bar_slots(const struct ui *u, struct ui_bar_slot *out, size_t max);
 /* The gutter before the partitions pane's rows: 2 cells ("* ") while the open group has marks, else 0. */
 int screen_mark_gutter(const struct ui *u, const struct ui_list *l);
 /* The members of the open group (for the members pane and cursor clamping). */

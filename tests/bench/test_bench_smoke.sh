@@ -3,7 +3,7 @@
 # `make bench` (simulator process, lagtop-bench refresh and draw, lagtop --once, the kafka-python peer) and
 # prints the table with its columns and the right counts. No timing is asserted here: that is bench/'s job.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 12
+plan 13
 lt_tmpdir
 
 # Built on demand only (EXTRA_PROGRAMS): build it now, outside the parent make's job server.
@@ -32,6 +32,8 @@ like "OffsetFetch per refresh" "$table" '^  OffsetFetch +5$'
 # 3 ListGroups + 3 x 5 + 2 ListOffsets x 2 leaders + 1 Metadata
 like "lower bound" "$table" '^lower bound \(librdkafka 2.0.2\) +23$'
 like "draw line with 2000 rows" "$table" '^draw: frame, 2000 partition rows, ms +[0-9.]+ '
+# the topic view of 2000 rows as the scale scenarios lay them out: 63 groups of 32, 10 a topic
+like "topics pane line: the view of 2000 rows, 7 topics" "$table" '^draw: topics pane, ms +[0-9.]+ +\(frame\), [0-9.]+ \(rebuild: the topic view of 2000 rows, 7 topics\)'
 
 # The soak benchmark (long runs under churn): its churning cluster builds, and 12 s of soak print the report.
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -s -C "$LT_BUILDDIR" bench/lagtop-sim-churn \

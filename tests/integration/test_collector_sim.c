@@ -146,7 +146,7 @@ static void numbers_equal_the_sim(void **state)
 	assert_int_equal(p0->log_start, 10);
 	assert_int_equal(p0->committed, 50);
 	assert_int_equal(p0->log_end, 100);
-	assert_string_equal(p0->commit_metadata, "meta");
+	assert_string_equal(partition_commit_metadata(shop, p0), "meta");
 	assert_int_equal(p0->member, 0);
 	assert_true(p0->has_lag);
 	assert_int_equal(p0->lag, 50);

@@ -151,7 +151,7 @@ static void reader_learns_retention(void **state)
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
 	if (rd_kafka_conf_set(conf, "bootstrap.servers", sim_bootstrap(sim), err, sizeof err) != RD_KAFKA_CONF_OK)
 		fail_msg("conf: %s", err);
-	lt_commit_reader *r = commit_reader_start(conf, NULL, err, sizeof err);
+	lt_commit_reader *r = commit_reader_start(conf, NULL, NULL, err, sizeof err);
 	if (!r)
 		fail_msg("commit_reader_start: %s", err);
 	char why[256];
@@ -170,7 +170,7 @@ static void reader_learns_retention(void **state)
 	conf = rd_kafka_conf_new();
 	if (rd_kafka_conf_set(conf, "bootstrap.servers", sim_bootstrap(sim), err, sizeof err) != RD_KAFKA_CONF_OK)
 		fail_msg("conf: %s", err);
-	r = commit_reader_start(conf, NULL, err, sizeof err);
+	r = commit_reader_start(conf, NULL, NULL, err, sizeof err);
 	if (!r)
 		fail_msg("commit_reader_start: %s", err);
 	char note[160];
@@ -189,7 +189,7 @@ static lt_commit_reader *reader_new(void)
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
 	if (rd_kafka_conf_set(conf, "bootstrap.servers", sim_bootstrap(sim), err, sizeof err) != RD_KAFKA_CONF_OK)
 		fail_msg("conf: %s", err);
-	lt_commit_reader *r = commit_reader_start(conf, NULL, err, sizeof err);
+	lt_commit_reader *r = commit_reader_start(conf, NULL, NULL, err, sizeof err);
 	if (!r)
 		fail_msg("commit_reader_start: %s", err);
 	return r;

@@ -149,7 +149,7 @@ static void assert_stale(const lt_snapshot *s, const char *name)
 	assert_true(g->n_partitions > 0); /* last known numbers are still shown */
 	for (size_t i = 0; i < g->n_partitions; i++) {
 		assert_true(g->partitions[i].flags & LT_PF_STALE);
-		assert_true(g->partitions[i].stale_ms > 0);
+		assert_true(partition_stale_ms(g, &g->partitions[i]) > 0);
 	}
 }
 

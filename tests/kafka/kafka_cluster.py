@@ -35,6 +35,7 @@ import base64
 import fcntl
 import hashlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -99,17 +100,32 @@ def classpath(line):
     with open(os.path.join(cache, "resolve.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not os.path.exists(out):
-            _which("java")
-            mvn = _which("mvn")
-            tmp = out + ".tmp"
-            p = subprocess.run([mvn, "-q", "-B", "-f", POM, "-P", LINES[line], "dependency:build-classpath",
-                                "-Dmdep.outputFile=" + tmp], capture_output=True, text=True, timeout=900)
-            if p.returncode != 0 or not os.path.exists(tmp):
-                tail = (p.stdout + p.stderr).strip().splitlines()[-5:]
-                raise Unavailable("Maven could not resolve Kafka %s: %s" % (line, " | ".join(tail)))
-            os.replace(tmp, out)
+            _mvn_classpath(["-P", LINES[line]], out, "Kafka %s" % line)
     with open(out) as f:
         return f.read().strip()
+
+
+def _mvn_classpath(args, out, what):
+    """Writes the class path of pom.xml's profile (args) to `out`. A download from Maven Central can fail
+    for a moment (a dropped connection, another Maven writing the same artifact into ~/.m2): up to three
+    tries, a few seconds apart; the error names what could not be resolved and Maven's own [ERROR] lines."""
+    _which("java")
+    mvn = _which("mvn")
+    tmp = out + ".tmp"
+    errors = []
+    for attempt in range(3):
+        if attempt:
+            time.sleep(5 * attempt)
+        p = subprocess.run([mvn, "-B", "--no-transfer-progress", "-f", POM] + args +
+                           ["dependency:build-classpath", "-Dmdep.outputFile=" + tmp],
+                           capture_output=True, text=True, timeout=900)
+        if p.returncode == 0 and os.path.exists(tmp):
+            os.replace(tmp, out)
+            return
+        # Debian's Maven colours its output whatever it is told: the escapes go before the lines are read
+        lines = re.sub(r"\x1b\[[0-9;]*m", "", p.stdout + p.stderr).strip().splitlines()
+        errors = [ln for ln in lines if ln.startswith("[ERROR]")][:3] or lines[-3:]
+    raise Unavailable("Maven could not resolve %s (3 tries): %s" % (what, " | ".join(errors)))
 
 
 def jmx_exporter_agent():
@@ -122,16 +138,8 @@ def jmx_exporter_agent():
     with open(os.path.join(cache, "resolve.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not os.path.exists(out):
-            _which("java")
-            mvn = _which("mvn")
-            tmp = out + ".tmp"
-            p = subprocess.run([mvn, "-q", "-B", "-f", POM, "-P", "kafka4,jmx-exporter", "dependency:build-classpath",
-                                "-DincludeArtifactIds=jmx_prometheus_javaagent", "-Dmdep.outputFile=" + tmp],
-                               capture_output=True, text=True, timeout=900)
-            if p.returncode != 0 or not os.path.exists(tmp):
-                tail = (p.stdout + p.stderr).strip().splitlines()[-5:]
-                raise Unavailable("Maven could not resolve the JMX exporter agent: %s" % " | ".join(tail))
-            os.replace(tmp, out)
+            _mvn_classpath(["-P", "kafka4,jmx-exporter", "-DincludeArtifactIds=jmx_prometheus_javaagent"], out,
+                           "the JMX exporter agent")
     with open(out) as f:
         jars = [j for j in f.read().strip().split(os.pathsep) if "jmx_prometheus_javaagent" in os.path.basename(j)]
     if len(jars) != 1 or not os.path.exists(jars[0]):

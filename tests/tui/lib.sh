@@ -62,6 +62,13 @@ tui_wait_gone() {
 	diag "screen still has '$1':"; diag "$(tui_screen)"; return 1
 }
 # The screen line holding TEXT (first match), squeezed of repeated blanks.
+# U on the selected group, confirmed: its preview, Yes, then waits for the result (fails without EXECUTED)
+tui_undo() {
+	tui_keys U
+	tui_wait_text "Commit these offsets?" 15 >/dev/null
+	tui_keys Right Enter
+	tui_wait_text "EXECUTED" 15 >/dev/null
+}
 tui_line() { tui_screen | grep -F -- "$1" | head -n 1 | tr -s ' '; }
 # The data rows of the groups pane: lines between the header (GROUP) and the next blank/pane line.
 tui_group_rows() { tui_screen | awk '/GROUP/ {on=1; next} on && /^ *$/ {exit} on && /Partitions of|Members of/ {exit} on {print}'; }

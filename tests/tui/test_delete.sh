@@ -54,10 +54,7 @@ tui_keys Escape
 tui_wait_gone "Result: DELETED" >/dev/null
 
 # --- U restores it ---
-tui_keys U
-tui_wait_text "Commit these offsets?" 15 >/dev/null
-tui_keys Right Enter
-tui_wait_text "EXECUTED" 15 >/dev/null
+tui_undo
 ok "U brings the deleted offset back" wait_for 10 committed_is analytics "1000 1000 1000 1000"
 tui_keys Escape
 tui_wait_gone "EXECUTED" >/dev/null

@@ -5,7 +5,7 @@
 # replays up to its last record. The recording is of lagtop-sim's demo scenario, whose numbers move.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 21
+plan 22
 
 "$LAGTOP_SIM" --port 0 --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
 SIM_PID=$!
@@ -92,5 +92,6 @@ open(sys.argv[2], "wb").write(data[:last + 30])
 PY
 tui_start 80 24 -- --replay "$CUT"
 tui_wait_text "1/$((N - 1)) " 10 >/dev/null
+like "the key bar says at once that the file is cut short" "$(tui_screen | tail -n 1)" "^ *note: .*cut\.lrec is cut short"
 tui_keys '}'
 ok "a file cut short replays up to its last complete record" tui_wait_text "$((N - 1))/$((N - 1)) " 10

@@ -3,12 +3,12 @@
 # fixed test cluster, at 80x24 and wider, with and without colour and UTF-8:
 #   T lists the topics (sorted by a key and by a click on a header), Enter a topic's groups, Enter a group's
 #   partitions, Esc back step by step; Space marks two of analytics' four partitions, R's preview lists only
-#   those, Yes moves only those (read back with --once JSON), D's preview names them; the mouse as raw
+#   those, Yes moves only those (read back with --once JSON), D's preview names them and deletes only theirs; the mouse as raw
 #   X10 (TERM=screen) and SGR (TERM=xterm) sequences written into the pane: a click selects, a header click
-#   sorts, M and --no-mouse turn it off; F1, F3, F6, F10 and the key bar at 80 and 120 columns.
+#   sorts, M and --no-mouse turn it off; F1, F3, F6, F10 and the key bar at 80 and 120 columns, a click on a key in the bar.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 52
+plan 58
 
 tui_start_fixture || exit 1
 STATE="$LT_TMP/state"
@@ -89,7 +89,18 @@ tui_wait_gone "EXECUTED" >/dev/null
 like "the marks survive the refresh" "$(tui_screen)" "Partitions of analytics \(2 marked\)"
 tui_keys D
 ok "D: the marked partitions" tui_wait_text "Delete the offsets of 2 marked partitions in group analytics" 15
+tui_wait_text "Type the group name to confirm" 15 >/dev/null
+is "D's preview lists only the marked partitions" "$(tui_screen | grep -oE '│ orders +[0-9]+ +[0-9]+ ' | awk '{print $3}' | tr '\n' ' ')" "1 3 "
+tui_keys -l "analytics"
+tui_keys Right Enter
+ok "D: deleted" tui_wait_text "Result: DELETED" 15
+ok "only partitions 1 and 3 lost their commits (--once JSON)" wait_for 10 committed_is analytics "1000 1000"
 tui_keys Escape
+tui_wait_gone "Result: DELETED" >/dev/null
+tui_undo
+ok "U restores the two deleted offsets" wait_for 10 committed_is analytics "1000 0 1000 0"
+tui_keys Escape
+tui_wait_gone "EXECUTED" >/dev/null
 tui_keys u
 ok "u clears the marks" tui_wait_gone "(2 marked)"
 tui_keys Escape q
@@ -156,5 +167,11 @@ tui_wait_text "Partitions of analytics" >/dev/null
 tui_keys Space
 ok "LANG=C: the mark is an ASCII *" tui_wait_text "* orders"
 ok "ASCII only (no UTF-8 bytes)" sh -c "! '$TMUX_BIN' -S '$TUI_SOCK' capture-pane -p -t t | LC_ALL=C grep -q '[^ -~]'"
+# a click on a key in the key bar is that key (once the mark's message has left the bar)
+bar_shows_keys() { tui_screen | tail -n 1 | grep -q '^F10Quit F1Help'; }
+ok "the key bar shows its keys again" wait_for 5 bar_shows_keys
+sgr_click 9 29
+ok "a click on F1Help in the key bar opens the help" tui_wait_text "lagtop help"
+tui_keys Escape
 tui_keys F10
 ok "F10 quits (120 columns)" tui_wait_text "EXITED=0"

@@ -1,7 +1,8 @@
 /* test_commitlog_reader.c — the __consumer_offsets reader against librdkafka's mock cluster
  * (loopback, ephemeral ports): records produced to the topic in Kafka's format, at the partition
  * Kafka would use, reach the commit stream; unknown and malformed records are counted and skipped;
- * new commits are followed live; a denied topic leaves the reader in DENIED saying why.
+ * new commits are followed live; a denied topic leaves the reader in DENIED saying why; the user's own
+ * prefetch settings win over the reader's.
  * The mock cluster has no DescribeConfigs, so the retention stays unknown and says so. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -102,7 +103,7 @@ static lt_commit_reader *reader_for(mock *m)
 	assert_int_equal(rd_kafka_conf_set(conf, "bootstrap.servers", m->bootstrap, errstr, sizeof errstr),
 			 RD_KAFKA_CONF_OK);
 	assert_int_equal(rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof errstr), RD_KAFKA_CONF_OK);
-	lt_commit_reader *r = commit_reader_start(conf, NULL, err, sizeof err);
+	lt_commit_reader *r = commit_reader_start(conf, NULL, NULL, err, sizeof err);
 	if (!r)
 		fail_msg("commit_reader_start: %s", err);
 	return r;
@@ -275,6 +276,48 @@ static void denied_at_fetch_says_so(void **state)
 	mock_stop(&m);
 }
 
+static void conf_value(rd_kafka_conf_t *conf, const char *key, const char *want)
+{
+	char v[64];
+	size_t n = sizeof v;
+	assert_int_equal(rd_kafka_conf_get(conf, key, v, &n), RD_KAFKA_CONF_OK);
+	assert_string_equal(v, want);
+}
+
+/* The reader's settings: its prefetch limits are defaults that the user's own properties (-X, the
+ * configuration, --command-config) override; what it relies on (read_committed, no auto commit) is set
+ * whatever the user said; --once's reader waits 10 ms for an empty fetch. */
+static void reader_conf_keeps_the_users_tuning(void **state)
+{
+	(void)state;
+	char err[256];
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	assert_int_equal(commit_reader_conf(conf, NULL, false, err, sizeof err), 0);
+	conf_value(conf, "queued.max.messages.kbytes", "2048");
+	conf_value(conf, "fetch.message.max.bytes", "524288");
+	conf_value(conf, "isolation.level", "read_committed");
+	conf_value(conf, "fetch.wait.max.ms", "500"); /* librdkafka's default: the dashboard's reader */
+	rd_kafka_conf_destroy(conf);
+
+	struct lt_connection cc = { 0 };
+	const char *user[][2] = { { "queued.max.messages.kbytes", "8192" },
+				  { "isolation.level", "read_uncommitted" },
+				  { "enable.auto.commit", "true" } };
+	conf = rd_kafka_conf_new();
+	for (size_t i = 0; i < 3; i++) { /* as client_conf_build applies the connection's properties */
+		connection_set(&cc, user[i][0], strlen(user[i][0]), user[i][1]);
+		assert_int_equal(rd_kafka_conf_set(conf, user[i][0], user[i][1], err, sizeof err), RD_KAFKA_CONF_OK);
+	}
+	assert_int_equal(commit_reader_conf(conf, &cc, true, err, sizeof err), 0);
+	conf_value(conf, "queued.max.messages.kbytes", "8192"); /* the user's */
+	conf_value(conf, "fetch.message.max.bytes", "524288");  /* not set by the user: the reader's */
+	conf_value(conf, "isolation.level", "read_committed");  /* what the reader relies on */
+	conf_value(conf, "enable.auto.commit", "false");
+	conf_value(conf, "fetch.wait.max.ms", "10"); /* --once */
+	rd_kafka_conf_destroy(conf);
+	connection_free(&cc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +325,7 @@ int main(void)
 		cmocka_unit_test(survives_a_broker_restart),
 		cmocka_unit_test(denied_says_so),
 		cmocka_unit_test(denied_at_fetch_says_so),
+		cmocka_unit_test(reader_conf_keeps_the_users_tuning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -160,6 +160,80 @@ static void last_commit_and_rate(void **state)
 	commit_stream_free(s);
 }
 
+/* commit_stream_group_info: the group's own fields as commit_stream_group_stats gives them, without the
+ * walk over its partitions (their sums left unknown); commit_stream_group and
+ * commit_stream_group_part_stats: the same stats as commit_stream_stats, the group looked up once. */
+static void group_info_and_lookup(void **state)
+{
+	(void)state;
+	lt_commit_stream *s = stream(7 * DAY);
+	int64_t c = T0, now = T0 + 2 * DAY;
+	commit(s, "empty", "t", 0, 10, c);
+	commit(s, "empty", "t", 1, 20, c - HOUR);
+	commit(s, "empty", "u", 0, 30, c - DAY);
+	group_meta(s, "empty", "consumer", 0, c + HOUR);
+	commit(s, "stable", "t", 0, 5, c);
+	commit(s, "stable", "t", 1, 6, c);
+	tombstone(s, "stable", "t", 1);
+	group_meta(s, "stable", "consumer", 2, c);
+	commit(s, "admin", "t", 0, 7, c);
+	commit(s, "admin", "t", 0, 8, c + MIN);
+
+	const char *groups[] = { "empty", "stable", "admin" };
+	for (size_t i = 0; i < 3; i++) {
+		lt_commit_group_stats full, info;
+		assert_int_equal(commit_stream_group_stats(s, groups[i], now, &full), 0);
+		assert_int_equal(commit_stream_group_info(s, groups[i], &info), 0);
+		assert_int_equal(info.has_metadata, full.has_metadata);
+		assert_int_equal(info.deleted, full.deleted);
+		assert_int_equal(info.new_protocol, full.new_protocol);
+		assert_int_equal(info.empty, full.empty);
+		assert_int_equal(info.generation, full.generation);
+		assert_int_equal(info.n_members, full.n_members);
+		assert_int_equal(info.state_ms, full.state_ms);
+		assert_string_equal(info.protocol_type, full.protocol_type);
+		assert_int_equal(info.n_partitions, full.n_partitions);
+		assert_true(full.last_commit_ms >= 0); /* the full stats have sums that info leaves unknown */
+		assert_int_equal(info.last_commit_ms, -1);
+		assert_int_equal(info.last_commit_age_ms, -1);
+		assert_int_equal(info.expired_ms, -1);
+		assert_int_equal(info.n_expired, 0);
+		assert_true(info.commits_per_min == 0.0);
+		assert_false(info.has_expiry);
+
+		const lt_commit_group *g = commit_stream_group(s, groups[i]);
+		assert_non_null(g);
+		const char *topics[] = { "t", "u" };
+		for (int t = 0; t < 2; t++)
+			for (int32_t p = 0; p < 3; p++) {
+				lt_commit_stats a, b;
+				memset(&a, 0x5a, sizeof a);
+				memset(&b, 0x5a, sizeof b);
+				int ra = commit_stream_stats(s, groups[i], topics[t], p, now, &a);
+				int rb = commit_stream_group_part_stats(s, g, topics[t], p, now, &b);
+				assert_int_equal(ra, rb);
+				if (ra == 0)
+					assert_memory_equal(&a, &b, sizeof a);
+			}
+	}
+	lt_commit_group_stats gs;
+	lt_commit_stats st;
+	assert_int_equal(commit_stream_group_info(s, "empty", &gs), 0);
+	assert_int_equal(gs.n_partitions, 3);
+	assert_true(gs.empty);
+	assert_int_equal(gs.generation, 3);
+	assert_int_equal(commit_stream_group_info(s, "stable", &gs), 0);
+	assert_int_equal(gs.n_members, 2);
+	assert_int_equal(gs.n_partitions, 1); /* t-1's offsets were deleted */
+	assert_int_equal(commit_stream_group_part_stats(s, commit_stream_group(s, "stable"), "t", 1, now, &st), -1);
+	assert_int_equal(commit_stream_group_part_stats(s, commit_stream_group(s, "admin"), "t", 0, now, &st), 0);
+	assert_int_equal(st.offset, 8);
+	assert_int_equal(commit_stream_group_info(s, "nope", &gs), -1);
+	assert_null(commit_stream_group(s, "nope"));
+	assert_int_equal(commit_stream_group_part_stats(s, NULL, "t", 0, now, &st), -1);
+	commit_stream_free(s);
+}
+
 static void same_offset_committed_is_stuck(void **state)
 {
 	(void)state;
@@ -619,6 +693,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(last_commit_and_rate),
+		cmocka_unit_test(group_info_and_lookup),
 		cmocka_unit_test(same_offset_committed_is_stuck),
 		cmocka_unit_test(expiry_follows_kafka),
 		cmocka_unit_test(explicit_expire_timestamp_wins),

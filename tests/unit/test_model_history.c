@@ -763,6 +763,65 @@ static int64_t walk(int64_t v)
 	return v;
 }
 
+/* The tick counter wraps from 0x7fffffff to 0: a history started just before the wrap derives exactly
+ * what one started at 0 does, round after round across it (ring_collect follows its slots tick by tick
+ * instead of dividing). Ring sizes that divide 2^31 (16 and 16): with others two ticks of one window
+ * can share a slot at the wrap (after 2^31 refreshes, 136 years at 2 s), before and after that change. */
+static void tick_wrap_same_as_from_zero(void **state)
+{
+	(void)state;
+	lt_model_params mp;
+	model_params_default(&mp);
+	mp.window = 14;
+	mp.ring_capacity = 16;
+	lt_history *h0 = history_new(&mp), *hw = history_new(&mp);
+	history_set_tick(hw, 0x7fffffffu - 6);
+	int64_t c[3] = { 0, 100, 5000 }, e[3] = { 50, 400, 5000 };
+	for (int round = 0; round < 40; round++) {
+		lt_snapshot *s[2];
+		for (int k = 0; k < 2; k++) {
+			pspec ps[3];
+			for (int p = 0; p < 3; p++)
+				ps[p] = (pspec){ "t", p, 0, c[p], e[p], p != 2, p == 1 && round % 7 == 3 };
+			s[k] = snap(1000 * (int64_t)(round + 1), "g", ps, 3);
+		}
+		model_enrich(h0, s[0]);
+		model_enrich(hw, s[1]);
+		for (size_t p = 0; p < 3; p++) {
+			const lt_partition *a = &s[0]->groups[0].partitions[p], *b = &s[1]->groups[0].partitions[p];
+			assert_int_equal(a->has_rates, b->has_rates);
+			assert_true(a->consume_rate == b->consume_rate);
+			assert_true(a->produce_rate == b->produce_rate);
+			assert_int_equal(a->has_eta, b->has_eta);
+			assert_int_equal(a->eta_ms, b->eta_ms);
+			assert_int_equal(a->has_time_lag, b->has_time_lag);
+			assert_int_equal(a->time_lag_ms, b->time_lag_ms);
+			assert_int_equal(a->status, b->status);
+			assert_int_equal(a->flags, b->flags);
+		}
+		assert_int_equal(s[0]->groups[0].status, s[1]->groups[0].status);
+		assert_int_equal(s[0]->groups[0].n_trend, s[1]->groups[0].n_trend);
+		/* moving at different speeds, one stalling for a while: rates, time lag and status all vary */
+		c[0] += 10 + round % 3;
+		e[0] += 12;
+		c[1] += round < 15 || round > 25 ? 20 : 0;
+		e[1] += 25;
+		e[2] += round % 5 == 0 ? 7 : 0;
+		snapshot_unref(s[0]);
+		snapshot_unref(s[1]);
+	}
+	size_t n0 = 0, nw = 0;
+	int64_t l0[64], lw[64];
+	n0 = history_partition_lags(h0, "g", "t", 0, l0, 64);
+	nw = history_partition_lags(hw, "g", "t", 0, lw, 64);
+	assert_true(n0 > 0);
+	assert_int_equal(n0, nw);
+	for (size_t i = 0; i < n0; i++)
+		assert_int_equal(l0[i], lw[i]);
+	history_free(h0);
+	history_free(hw);
+}
+
 static void random_walk_matches_reference(void **state)
 {
 	(void)state;
@@ -933,6 +992,7 @@ int main(void)
 		cmocka_unit_test(series_forgotten),
 		cmocka_unit_test(series_identity_when_partitions_change),
 		cmocka_unit_test(random_walk_matches_reference),
+		cmocka_unit_test(tick_wrap_same_as_from_zero),
 		cmocka_unit_test(memory_budget_l_scale_own_topics),
 		cmocka_unit_test(memory_budget_l_scale_shared_topics),
 	};

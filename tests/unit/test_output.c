@@ -360,9 +360,10 @@ static void position_fields(void **state)
 	lt_partition *p = &s->groups[1].partitions[0]; /* orders t-0: committed 100 */
 	assert_string_equal(s->groups[1].group, "orders");
 	p->has_position = true;
-	p->position = 120;
-	p->position_source = 0;
-	p->position_age_ms = 1500;
+	lt_partition_ext *x = partition_ext_add(&s->groups[1], p);
+	x->position = 120;
+	x->position_source = 0;
+	x->position_age_ms = 1500;
 	p->flags |= LT_PF_NOT_COMMITTING;
 	char *j = render(0, s);
 	assert_non_null(strstr(j, "\"position_sources\":[{\"location\":\"http://app:9404/metrics\",\"ok\":true,"

@@ -49,9 +49,9 @@ static lt_snapshot *full(void)
 		p->has_rates = true, p->consume_rate = 2.5, p->produce_rate = 1.0;
 		p->has_eta = true, p->eta_ms = 20000;
 		p->status = k == 0 ? LT_STATUS_WARN : LT_STATUS_PENDING;
-		p->commit_metadata = strdup("meta");
+		partition_ext_add(g, p)->commit_metadata = strdup("meta");
 		p->flags = k == 1 ? LT_PF_STALE | LT_PF_UNASSIGNED : 0;
-		p->stale_ms = 2000;
+		partition_ext_add(g, p)->stale_ms = 2000;
 		p->has_last_commit = true, p->last_commit_ms = 1764547100000, p->commits_per_min = 6;
 		p->has_unmoved = true, p->unmoved_ms = 3000;
 	}

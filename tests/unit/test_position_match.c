@@ -65,17 +65,17 @@ static void reports_go_to_the_owner(void **state)
 	pos_match(s, in, 1, NOW, 60000);
 
 	assert_true(part(s, 0)->has_position);
-	assert_int_equal(part(s, 0)->position, 530);
-	assert_int_equal(part(s, 0)->position_age_ms, 500); /* no timestamp: the fetch's */
-	assert_int_equal(part(s, 0)->position_source, 0);
+	assert_int_equal(partition_position(&s->groups[0], part(s, 0)), 530);
+	assert_int_equal(partition_position_age_ms(&s->groups[0], part(s, 0)), 500); /* no timestamp: the fetch's */
+	assert_int_equal(partition_position_source(&s->groups[0], part(s, 0)), 0);
 	int64_t unc;
-	assert_true(partition_uncommitted(part(s, 0), &unc));
+	assert_true(partition_uncommitted(&s->groups[0], part(s, 0), &unc));
 	assert_int_equal(unc, 30);
 	assert_true(part(s, 1)->has_position);
-	assert_int_equal(part(s, 1)->position, 995);
-	assert_int_equal(part(s, 1)->position_age_ms, 2000);
+	assert_int_equal(partition_position(&s->groups[0], part(s, 1)), 995);
+	assert_int_equal(partition_position_age_ms(&s->groups[0], part(s, 1)), 2000);
 	assert_false(part(s, 2)->has_position);
-	assert_false(partition_uncommitted(part(s, 2), &unc));
+	assert_false(partition_uncommitted(&s->groups[0], part(s, 2), &unc));
 
 	assert_int_equal(s->n_pos_sources, 1);
 	assert_string_equal(s->pos_sources[0].location, "http://a/metrics");
@@ -112,8 +112,8 @@ static void the_newest_of_several_sources_wins(void **state)
 			      { .location = "b", .reports = &b },
 			      { .location = "c", .failure = "timeout after 2000 ms" } };
 	pos_match(s, in, 3, NOW, 0);
-	assert_int_equal(part(s, 2)->position, 720);
-	assert_int_equal(part(s, 2)->position_source, 1);
+	assert_int_equal(partition_position(&s->groups[0], part(s, 2)), 720);
+	assert_int_equal(partition_position_source(&s->groups[0], part(s, 2)), 1);
 	assert_string_equal(s->pos_sources[0].status,
 			    "unused: 1 position, 0 used; 1 superseded by newer reports of another source");
 	assert_false(s->pos_sources[0].ok);
@@ -179,7 +179,7 @@ static unsigned step(lt_commitwatch *w, int64_t t, int64_t committed, int64_t po
 	lt_partition *p = &s->groups[0].partitions[0];
 	if (position >= 0) {
 		p->has_position = true;
-		p->position = position;
+		partition_ext_add(&s->groups[0], p)->position = position;
 	}
 	commitwatch_apply(w, s);
 	unsigned f = p->flags & LT_PF_NOT_COMMITTING;
@@ -249,7 +249,7 @@ static void many_partitions_and_forgetting(void **state)
 			lt_partition *pt = group_add_partition(g, "t", p);
 			pt->committed = 5;
 			pt->has_position = true;
-			pt->position = 10 + round;
+			partition_ext_add(g, pt)->position = 10 + round;
 		}
 		snapshot_finish(s);
 		commitwatch_apply(w, s);

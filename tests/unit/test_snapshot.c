@@ -193,7 +193,8 @@ static void rows_survive_growth_and_moves(void **state)
 			for (int k = 0; k < 2; k++) {
 				lt_partition *row = group_add_partition(&s->groups[g + k], "t", p);
 				row->committed = (g + k) * 1000 + p;
-				row->commit_metadata = p % 10 == 0 ? strdup("meta") : NULL;
+				if (p % 10 == 0) /* beside the row: it must follow the row when the array moves */
+					partition_ext_add(&s->groups[g + k], row)->commit_metadata = strdup("meta");
 			}
 	lt_group *big = snapshot_add_group(s, "zz-big");
 	for (int p = 0; p < BIG; p++)
@@ -209,8 +210,11 @@ static void rows_survive_growth_and_moves(void **state)
 		for (int p = 0; p < 70; p++) {
 			assert_int_equal(gr->partitions[p].partition, p);
 			assert_int_equal(gr->partitions[p].committed, g * 1000 + p);
+			const char *md = partition_commit_metadata(gr, &gr->partitions[p]);
 			if (p % 10 == 0)
-				assert_string_equal(gr->partitions[p].commit_metadata, "meta");
+				assert_string_equal(md, "meta");
+			else
+				assert_null(md);
 		}
 	}
 	big = (lt_group *)snapshot_find_group(s, "zz-big");
@@ -222,6 +226,58 @@ static void rows_survive_growth_and_moves(void **state)
 	snapshot_unref(s);
 }
 
+/* A row's metadata and position live beside it (lt_partition_ext): they follow the row through
+ * snapshot_finish's sort and the repeats it drops, and a row without one reads as unset. */
+static void partition_ext_follows_its_row(void **state)
+{
+	(void)state;
+	lt_snapshot *s = snapshot_new();
+	lt_group *g = snapshot_add_group(s, "g");
+	for (int k = 9; k >= 0; k--) { /* reverse order: the sort moves every row */
+		lt_partition *p = group_add_partition(g, "t", k);
+		p->committed = k;
+		if (k % 3 == 0) {
+			lt_partition_ext *x = partition_ext_add(g, p);
+			x->position = 100 + k;
+			x->position_age_ms = 10 * k;
+			x->position_source = k / 3;
+			p->has_position = true;
+		}
+		if (k == 4)
+			partition_ext_add(g, p)->commit_metadata = strdup("four");
+	}
+	assert_null(partition_ext(NULL, &g->partitions[0]));
+	lt_member *m = group_add_member(g, "m-1", "c1", "h");
+	member_add_assignment(m, "a", 0); /* added twice, one kept: sorted before every "t" row */
+	member_add_assignment(m, "a", 0);
+	snapshot_finish(s);
+
+	g = &s->groups[0];
+	assert_int_equal(g->n_partitions, 11);
+	assert_null(partition_ext(g, &g->partitions[0]));
+	for (int k = 0; k < 10; k++) {
+		const lt_partition *p = &g->partitions[k + 1];
+		assert_int_equal(p->partition, k);
+		int64_t unc = -1;
+		if (k % 3 == 0) {
+			assert_int_equal(partition_position(g, p), 100 + k);
+			assert_int_equal(partition_position_age_ms(g, p), 10 * k);
+			assert_int_equal(partition_position_source(g, p), k / 3);
+			assert_true(partition_uncommitted(g, p, &unc));
+			assert_int_equal(unc, 100);
+		} else {
+			assert_int_equal(partition_position(g, p), 0);
+			assert_int_equal(partition_position_source(g, p), 0);
+			assert_false(partition_uncommitted(g, p, &unc));
+		}
+		if (k == 4)
+			assert_string_equal(partition_commit_metadata(g, p), "four");
+		else
+			assert_null(partition_commit_metadata(g, p));
+	}
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,7 +285,7 @@ int main(void)
 		cmocka_unit_test(partitions_linked_to_members),  cmocka_unit_test(assigned_without_any_commit),
 		cmocka_unit_test(topic_names_interned),          cmocka_unit_test(refcount_keeps_snapshot_alive),
 		cmocka_unit_test(state_names_round_trip),        cmocka_unit_test(members_known),
-		cmocka_unit_test(rows_survive_growth_and_moves),
+		cmocka_unit_test(rows_survive_growth_and_moves), cmocka_unit_test(partition_ext_follows_its_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/keys.h"
 #include "ui/ui.h"
 #include "util/timeutil.h"
 
@@ -333,6 +334,79 @@ static int column_x(struct ui *u, struct ui_list *l, lt_col_id id)
 	return -1;
 }
 
+/* The x of the key bar's key labelled `label` (the bar as drawn now); fails when it is not shown. */
+static int bar_x(const struct ui *u, const char *label)
+{
+	struct ui_bar_slot slots[UI_KEY_BAR_MAX];
+	size_t n = screen_key_bar_slots(u, slots, UI_KEY_BAR_MAX);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(slots[i].key->bar, label) == 0)
+			return slots[i].x + slots[i].width - 1; /* the label's last cell */
+	fail_msg("key bar: no %s", label);
+	return -1;
+}
+
+/* A click on a key of the key bar is that key, as typed: the bar's slots are where the keys are drawn, a
+ * click between two keys or on a message does nothing, and a key the mode refuses is refused. */
+static void key_bar_clicks_are_keys(void **state)
+{
+	struct fx *f = *state;
+	struct ui *u = &f->u;
+	u->mouse = true;
+	layout_screen(24, 80, false, &u->geom);
+	u->msg[0] = '\0';
+	struct ui_bar_slot slots[UI_KEY_BAR_MAX];
+	size_t n = screen_key_bar_slots(u, slots, UI_KEY_BAR_MAX);
+	assert_true(n >= 4);
+	assert_string_equal(slots[0].key->name, "q"); /* 80 columns: the letters, not F10 */
+	for (size_t i = 1; i < n; i++) {              /* left to right, a blank between, inside the line */
+		assert_int_equal(slots[i].x, slots[i - 1].x + slots[i - 1].width + 1);
+		assert_true(slots[i].x + slots[i].width <= 80);
+	}
+
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, slots[1].x - 1); /* the blank after "qQuit" */
+	assert_int_equal(u->popup, UI_POPUP_NONE);
+	assert_false(u->quit);
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, bar_x(u, "Help"));
+	assert_int_equal(u->popup, UI_POPUP_HELP);
+	keys(u, "\x1b");
+	assert_int_equal(u->popup, UI_POPUP_NONE);
+
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, bar_x(u, "Pause"));
+	assert_true(u->paused);
+	assert_string_equal(u->msg, "paused: no refreshes until p");
+	/* the bar shows that message now: a click where "Pause" was does nothing */
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, 3);
+	assert_true(u->paused);
+	u->msg[0] = '\0';
+	ui_mouse_event(u, UI_MOUSE_WHEEL_DOWN, u->geom.keys_y, bar_x(u, "Pause")); /* the wheel is no click */
+	assert_true(u->paused);
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, bar_x(u, "Pause"));
+	assert_false(u->paused);
+
+	/* 120 columns: F10 Quit first, and a click on it quits */
+	layout_screen(24, 120, false, &u->geom);
+	u->msg[0] = '\0';
+	n = screen_key_bar_slots(u, slots, UI_KEY_BAR_MAX);
+	assert_string_equal(slots[0].key->name, "F10");
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, slots[0].x);
+	assert_true(u->quit);
+	u->quit = false;
+
+	/* read-only: the bar has no Reset, so no click can reach it */
+	u->read_only = true;
+	n = screen_key_bar_slots(u, slots, UI_KEY_BAR_MAX);
+	for (size_t i = 0; i < n; i++)
+		assert_string_not_equal(slots[i].key->bar, "Reset");
+	u->read_only = false;
+
+	/* with the mouse off the bar is the terminal's */
+	keys(u, "M");
+	u->msg[0] = '\0';
+	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, bar_x(u, "Help"));
+	assert_int_equal(u->popup, UI_POPUP_NONE);
+}
+
 /* Mouse events as the screen was laid out: a click selects a row and focuses its pane, a click on a
  * header sorts (again: the other direction), the wheel moves the cursor; nothing with the mouse off. */
 static void mouse_events_map_to_actions(void **state)
@@ -409,6 +483,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(topic_view_enter_and_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(marks_follow_partitions, setup, teardown),
 		cmocka_unit_test_setup_teardown(mouse_events_map_to_actions, setup, teardown),
+		cmocka_unit_test_setup_teardown(key_bar_clicks_are_keys, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
