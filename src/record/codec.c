@@ -256,8 +256,8 @@ static inline __attribute__((always_inline)) uint64_t cv_u64(rec_codec *c, enum 
 	return r;
 }
 
-/* v − pred, zigzag-coded; wraps instead of overflowing. */
-static int64_t cv_i64(rec_codec *c, enum col k, int64_t v, int64_t pred)
+/* v − pred, zigzag-coded; wraps instead of overflowing. Inlined: about a dozen per partition, each way. */
+static inline __attribute__((always_inline)) int64_t cv_i64(rec_codec *c, enum col k, int64_t v, int64_t pred)
 {
 	if (c->enc) {
 		uint64_t d = (uint64_t)v - (uint64_t)pred;
