@@ -646,8 +646,13 @@ static void meta_copy(lt_group *g, const lt_group *src, bool light)
 		const lt_member *sm = &src->members[m];
 		lt_member *mb = group_add_member(g, sm->member_id, sm->client_id, sm->host);
 		mb->instance_id = sm->instance_id ? xstrdup(sm->instance_id) : NULL;
-		for (size_t a = 0; a < sm->n_assigned; a++)
-			member_add_assignment(mb, sm->assigned[a].topic, sm->assigned[a].partition);
+		const char *sa = NULL, *da = NULL; /* as the partitions' topics below */
+		for (size_t a = 0; a < sm->n_assigned; a++) {
+			member_add_assignment(mb, sm->assigned[a].topic == sa ? da : sm->assigned[a].topic,
+					      sm->assigned[a].partition);
+			sa = sm->assigned[a].topic;
+			da = mb->assigned[a].topic;
+		}
 	}
 	for (size_t i = 0; i < src->n_commit_epochs && !light; i++)
 		group_add_commit_epoch(g, src->commit_epochs[i].topic, src->commit_epochs[i].partition,
