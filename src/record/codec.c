@@ -93,7 +93,8 @@ struct rec_codec {
 	unsigned version; /* of the bytes: the writer's is always LT_REC_CODEC_VERSION */
 	bool enc;
 	bool bad;
-	bool light; /* decoding a warm-up record: only what the next records' predictions need */
+	bool light;  /* decoding a warm-up record: only what the next records' predictions need */
+	bool hidden; /* decoding a record never shown (light or not): no status, has_eta nor ETA prediction */
 	char why[160];
 	struct col_buf col[N_COL];
 	lt_snapshot *prev;  /* what the next record is coded against; NULL: nothing */
@@ -828,10 +829,11 @@ static void code_flags_v2(rec_codec *c, const lt_partition *cp, lt_partition *o,
 	uint64_t pfl = pflags_pack(pp) & ~derived;
 	fl = (uint64_t)cv_i64(c, C_PFLAGS, (int64_t)fl, (int64_t)pfl);
 	pflags_unpack(o, fl);
-	/* a warm-up record (light) is never shown and nothing is predicted from these two: no prediction */
+	/* a record never shown (hidden: a warm-up record, or one before the record a reader wants) needs no
+	 * prediction of these two: nothing is predicted from them (both are masked out of pfl above) */
 	lt_status pred = LT_STATUS_UNKNOWN;
 	bool has_eta = false;
-	if (!c->light) {
+	if (!c->hidden) {
 		int64_t t[LT_REC_HISTORY + 1], cm[LT_REC_HISTORY + 1], e[LT_REC_HISTORY + 1];
 		size_t n = 0;
 		/* without a lag, below the log start or caught up, the rule gives its verdict before it reads the
@@ -913,9 +915,10 @@ static void code_partition(rec_codec *c, const lt_partition *cp, const lt_partit
 				  o->committed, false);
 	o->produce_rate = cv_rate(c, enc ? cp->produce_rate : 0, pp->produce_rate, r, r ? &r->hint_e : &dummy, now,
 				  o->log_end, true);
-	/* (a warm-up record's doubles are not all right yet, and its ETA is never shown nor predicted from) */
+	/* (a warm-up record's doubles are not all right yet, and the ETA of a record never shown is not needed:
+	 * nothing is predicted from it) */
 	o->eta_ms = cv_i64(c, C_ETA, enc ? cp->eta_ms : 0,
-			   c->light ? 0 : eta_predict(o->lag, o->consume_rate, o->produce_rate));
+			   c->hidden ? 0 : eta_predict(o->lag, o->consume_rate, o->produce_rate));
 
 	/* time lag: 0 = interpolated over the ring with this sample, 1 = previous + elapsed, 2 = explicit */
 	int64_t tl_interp = 0, tl_elapsed = pp->time_lag_ms ? wadd(pp->time_lag_ms, dt) : 0;
@@ -1518,7 +1521,8 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	for (int i = 0; i < N_COL && !c->bad; i++)
 		if (c->col[i].pos != c->col[i].len)
 			fail(c, "%s column has %zu bytes left over", col_names[i], c->col[i].len - c->col[i].pos);
-	if (!c->bad && !c->light) /* a warm-up record lacks its members: never shown, never drawn */
+	/* a warm-up record lacks its members, and a hidden one's statuses were not predicted: never drawn */
+	if (!c->bad && !c->light && !c->hidden)
 		validate(c, out);
 	for (int i = 0; i < N_COL; i++) /* the columns were borrowed from buf */
 		c->col[i] = (struct col_buf){ 0 };
@@ -1537,6 +1541,12 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 void rec_codec_set_light(rec_codec *c, bool light)
 {
 	c->light = light;
+	c->hidden = light;
+}
+
+void rec_codec_set_hidden(rec_codec *c, bool hidden)
+{
+	c->hidden = hidden || c->light;
 }
 
 size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,
