@@ -373,6 +373,13 @@ static double rate_from(int64_t t0, int64_t v0, int64_t t1, int64_t v1)
 	return dv / dt;
 }
 
+/* Whether the advance since sample j over the time since it is v (the encoder's search for a rate's tag). */
+static inline bool rate_is(const struct ring *r, const int64_t *vals, size_t j, int64_t now, int64_t cur, double v)
+{
+	size_t x = RI(r, j);
+	return vals[x] >= 0 && r->t[x] < now && same_double(rate_from(r->t[x], vals[x], now, cur), v);
+}
+
 /* Rate: tag 0 = previous value, 1 = raw, 2 = zero, 3 + j = the advance since sample j of the ring.
  * The encoder tries the sample that worked last time first. */
 static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r, uint8_t *hint, int64_t now,
@@ -388,23 +395,15 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 		else {
 			tag = 1;
 			if (r && cur >= 0) {
-				size_t order[LT_REC_HISTORY + 1], n = 0;
-				if (*hint < r->n)
-					order[n++] = *hint;
-				for (size_t j = 0; j < r->n; j++)
-					if (j != *hint)
-						order[n++] = j;
-				for (size_t k = 0; k < n; k++) {
-					size_t j = order[k];
-					size_t x = RI(r, j);
-					if (vals[x] < 0 || r->t[x] >= now)
-						continue;
-					if (same_double(rate_from(r->t[x], vals[x], now, cur), v)) {
+				/* the hint first (it nearly always holds), then the others from the oldest */
+				size_t h = *hint;
+				if (h < r->n && rate_is(r, vals, h, now, cur, v))
+					tag = 3 + h;
+				for (size_t j = 0; tag == 1 && j < r->n; j++)
+					if (j != h && rate_is(r, vals, j, now, cur, v)) {
 						tag = 3 + j;
 						*hint = (uint8_t)j;
-						break;
 					}
-				}
 			}
 		}
 	}
@@ -422,6 +421,10 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 		/* Before the history is warm (decoding from the keyframe before the one wanted) the sample
 		 * may be missing: any value will do, it is never shown. */
 		if (!r || j >= r->n)
+			return 0;
+		/* a warm-up record's rates are never shown nor predicted from (the keyframe after them codes its
+		 * rates against nothing, and a warm-up record predicts no ETA): no division */
+		if (c->light)
 			return 0;
 		*hint = (uint8_t)j;
 		return rate_from(r->t[RI(r, j)], vals[RI(r, j)], now, cur);
