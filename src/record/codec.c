@@ -516,7 +516,7 @@ static void meta_write(struct col_buf *b, const lt_group *g)
 	const char *prev_topic = NULL;
 	for (size_t i = 0; i < g->n_partitions; i++) {
 		const lt_partition *p = &g->partitions[i];
-		if (prev_topic && strcmp(prev_topic, p->topic) == 0)
+		if (prev_topic && (prev_topic == p->topic || strcmp(prev_topic, p->topic) == 0)) /* (interned) */
 			put_u64(b, 0);
 		else {
 			put_u64(b, 1);
