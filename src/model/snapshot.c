@@ -316,9 +316,12 @@ lt_partition *group_add_partition(lt_group *g, const char *topic, int32_t partit
 		g->partitions = rows_grow(g->strtab, NULL, 0, 8, sizeof *g->partitions);
 	else if (n >= 8 && (n & (n - 1)) == 0)
 		g->partitions = rows_grow(g->strtab, g->partitions, n, n * 2, sizeof *g->partitions);
+	/* the same topic as the row before (already this table's pointer): no lookup (a decoded record's
+	 * rows come in topic runs) */
+	const char *same = n > 0 && g->partitions[n - 1].topic == topic ? topic : NULL;
 	lt_partition *p = &g->partitions[g->n_partitions++];
 	memset(p, 0, sizeof *p);
-	p->topic = strtab_intern(g->strtab, topic);
+	p->topic = same ? (char *)same : strtab_intern(g->strtab, topic);
 	p->partition = partition;
 	p->log_start = p->committed = p->log_end = LT_OFFSET_NONE;
 	p->member = -1;
@@ -340,7 +343,10 @@ lt_member *group_add_member(lt_group *g, const char *member_id, const char *clie
 void member_add_assignment(lt_member *m, const char *topic, int32_t partition)
 {
 	m->assigned = grow_for_one_more(m->assigned, m->n_assigned, sizeof *m->assigned);
-	m->assigned[m->n_assigned].topic = strtab_intern(m->strtab, topic);
+	size_t n = m->n_assigned;
+	/* as group_add_partition: the row before's topic pointer needs no lookup */
+	m->assigned[n].topic =
+		n > 0 && m->assigned[n - 1].topic == topic ? (char *)topic : strtab_intern(m->strtab, topic);
 	m->assigned[m->n_assigned].partition = partition;
 	m->n_assigned++;
 }

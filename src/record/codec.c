@@ -93,7 +93,8 @@ struct rec_codec {
 	unsigned version; /* of the bytes: the writer's is always LT_REC_CODEC_VERSION */
 	bool enc;
 	bool bad;
-	bool light; /* decoding a warm-up record: only what the next records' predictions need */
+	bool light;  /* decoding a warm-up record: only what the next records' predictions need */
+	bool hidden; /* decoding a record never shown (light or not): no status, has_eta nor ETA prediction */
 	char why[160];
 	struct col_buf col[N_COL];
 	lt_snapshot *prev;  /* what the next record is coded against; NULL: nothing */
@@ -256,8 +257,8 @@ static inline __attribute__((always_inline)) uint64_t cv_u64(rec_codec *c, enum 
 	return r;
 }
 
-/* v − pred, zigzag-coded; wraps instead of overflowing. */
-static int64_t cv_i64(rec_codec *c, enum col k, int64_t v, int64_t pred)
+/* v − pred, zigzag-coded; wraps instead of overflowing. Inlined: about a dozen per partition, each way. */
+static inline __attribute__((always_inline)) int64_t cv_i64(rec_codec *c, enum col k, int64_t v, int64_t pred)
 {
 	if (c->enc) {
 		uint64_t d = (uint64_t)v - (uint64_t)pred;
@@ -372,6 +373,13 @@ static double rate_from(int64_t t0, int64_t v0, int64_t t1, int64_t v1)
 	return dv / dt;
 }
 
+/* Whether the advance since sample j over the time since it is v (the encoder's search for a rate's tag). */
+static inline bool rate_is(const struct ring *r, const int64_t *vals, size_t j, int64_t now, int64_t cur, double v)
+{
+	size_t x = RI(r, j);
+	return vals[x] >= 0 && r->t[x] < now && same_double(rate_from(r->t[x], vals[x], now, cur), v);
+}
+
 /* Rate: tag 0 = previous value, 1 = raw, 2 = zero, 3 + j = the advance since sample j of the ring.
  * The encoder tries the sample that worked last time first. */
 static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r, uint8_t *hint, int64_t now,
@@ -387,23 +395,15 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 		else {
 			tag = 1;
 			if (r && cur >= 0) {
-				size_t order[LT_REC_HISTORY + 1], n = 0;
-				if (*hint < r->n)
-					order[n++] = *hint;
-				for (size_t j = 0; j < r->n; j++)
-					if (j != *hint)
-						order[n++] = j;
-				for (size_t k = 0; k < n; k++) {
-					size_t j = order[k];
-					size_t x = RI(r, j);
-					if (vals[x] < 0 || r->t[x] >= now)
-						continue;
-					if (same_double(rate_from(r->t[x], vals[x], now, cur), v)) {
+				/* the hint first (it nearly always holds), then the others from the oldest */
+				size_t h = *hint;
+				if (h < r->n && rate_is(r, vals, h, now, cur, v))
+					tag = 3 + h;
+				for (size_t j = 0; tag == 1 && j < r->n; j++)
+					if (j != h && rate_is(r, vals, j, now, cur, v)) {
 						tag = 3 + j;
 						*hint = (uint8_t)j;
-						break;
 					}
-				}
 			}
 		}
 	}
@@ -421,6 +421,10 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 		/* Before the history is warm (decoding from the keyframe before the one wanted) the sample
 		 * may be missing: any value will do, it is never shown. */
 		if (!r || j >= r->n)
+			return 0;
+		/* a warm-up record's rates are never shown nor predicted from (the keyframe after them codes its
+		 * rates against nothing, and a warm-up record predicts no ETA): no division */
+		if (c->light)
 			return 0;
 		*hint = (uint8_t)j;
 		return rate_from(r->t[RI(r, j)], vals[RI(r, j)], now, cur);
@@ -512,7 +516,7 @@ static void meta_write(struct col_buf *b, const lt_group *g)
 	const char *prev_topic = NULL;
 	for (size_t i = 0; i < g->n_partitions; i++) {
 		const lt_partition *p = &g->partitions[i];
-		if (prev_topic && strcmp(prev_topic, p->topic) == 0)
+		if (prev_topic && (prev_topic == p->topic || strcmp(prev_topic, p->topic) == 0)) /* (interned) */
 			put_u64(b, 0);
 		else {
 			put_u64(b, 1);
@@ -522,6 +526,45 @@ static void meta_write(struct col_buf *b, const lt_group *g)
 		put_u64(b, (uint64_t)(uint32_t)p->partition);
 	}
 #undef PUT_STR
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Whether meta_write writes the same bytes for a and b, without writing them: the same fields, each
+ * compared as meta_write writes it (a NULL string is not ""). The writer's test of a group's slow fields
+ * against the previous group's, which serialising every group each record made ~20 % of its CPU. */
+static bool meta_same(const lt_group *a, const lt_group *b)
+{
+	if (a->state != b->state || a->type != b->type || a->members_unreadable != b->members_unreadable ||
+	    a->coordinator != b->coordinator || a->stale_ms != b->stale_ms ||
+	    !same_str(a->protocol_type, b->protocol_type) || !same_str(a->protocol, b->protocol) ||
+	    !same_str(a->error, b->error) || a->n_members != b->n_members || a->n_commit_epochs != b->n_commit_epochs ||
+	    a->n_partitions != b->n_partitions)
+		return false;
+	for (size_t m = 0; m < a->n_members; m++) {
+		const lt_member *x = &a->members[m], *y = &b->members[m];
+		if (!same_str(x->member_id, y->member_id) || !same_str(x->client_id, y->client_id) ||
+		    !same_str(x->host, y->host) || !same_str(x->instance_id, y->instance_id) ||
+		    x->n_assigned != y->n_assigned)
+			return false;
+		for (size_t k = 0; k < x->n_assigned; k++)
+			if (x->assigned[k].partition != y->assigned[k].partition ||
+			    !same_str(x->assigned[k].topic, y->assigned[k].topic))
+				return false;
+	}
+	for (size_t i = 0; i < a->n_commit_epochs; i++) {
+		const lt_commit_epoch *x = &a->commit_epochs[i], *y = &b->commit_epochs[i];
+		if (x->partition != y->partition || x->epoch != y->epoch || !same_str(x->topic, y->topic))
+			return false;
+	}
+	struct topic_cmp tc = { 0 };
+	for (size_t i = 0; i < a->n_partitions; i++)
+		if (cmp_key_cached(&tc, &a->partitions[i], &b->partitions[i]) != 0)
+			return false;
+	return true;
 }
 
 /* Reads meta_write's bytes into g (added to its snapshot with its name, nothing else). */
@@ -646,8 +689,13 @@ static void meta_copy(lt_group *g, const lt_group *src, bool light)
 		const lt_member *sm = &src->members[m];
 		lt_member *mb = group_add_member(g, sm->member_id, sm->client_id, sm->host);
 		mb->instance_id = sm->instance_id ? xstrdup(sm->instance_id) : NULL;
-		for (size_t a = 0; a < sm->n_assigned; a++)
-			member_add_assignment(mb, sm->assigned[a].topic, sm->assigned[a].partition);
+		const char *sa = NULL, *da = NULL; /* as the partitions' topics below */
+		for (size_t a = 0; a < sm->n_assigned; a++) {
+			member_add_assignment(mb, sm->assigned[a].topic == sa ? da : sm->assigned[a].topic,
+					      sm->assigned[a].partition);
+			sa = sm->assigned[a].topic;
+			da = mb->assigned[a].topic;
+		}
 	}
 	for (size_t i = 0; i < src->n_commit_epochs && !light; i++)
 		group_add_commit_epoch(g, src->commit_epochs[i].topic, src->commit_epochs[i].partition,
@@ -823,10 +871,11 @@ static void code_flags_v2(rec_codec *c, const lt_partition *cp, lt_partition *o,
 	uint64_t pfl = pflags_pack(pp) & ~derived;
 	fl = (uint64_t)cv_i64(c, C_PFLAGS, (int64_t)fl, (int64_t)pfl);
 	pflags_unpack(o, fl);
-	/* a warm-up record (light) is never shown and nothing is predicted from these two: no prediction */
+	/* a record never shown (hidden: a warm-up record, or one before the record a reader wants) needs no
+	 * prediction of these two: nothing is predicted from them (both are masked out of pfl above) */
 	lt_status pred = LT_STATUS_UNKNOWN;
 	bool has_eta = false;
-	if (!c->light) {
+	if (!c->hidden) {
 		int64_t t[LT_REC_HISTORY + 1], cm[LT_REC_HISTORY + 1], e[LT_REC_HISTORY + 1];
 		size_t n = 0;
 		/* without a lag, below the log start or caught up, the rule gives its verdict before it reads the
@@ -908,9 +957,10 @@ static void code_partition(rec_codec *c, const lt_partition *cp, const lt_partit
 				  o->committed, false);
 	o->produce_rate = cv_rate(c, enc ? cp->produce_rate : 0, pp->produce_rate, r, r ? &r->hint_e : &dummy, now,
 				  o->log_end, true);
-	/* (a warm-up record's doubles are not all right yet, and its ETA is never shown nor predicted from) */
+	/* (a warm-up record's doubles are not all right yet, and the ETA of a record never shown is not needed:
+	 * nothing is predicted from it) */
 	o->eta_ms = cv_i64(c, C_ETA, enc ? cp->eta_ms : 0,
-			   c->light ? 0 : eta_predict(o->lag, o->consume_rate, o->produce_rate));
+			   c->hidden ? 0 : eta_predict(o->lag, o->consume_rate, o->produce_rate));
 
 	/* time lag: 0 = interpolated over the ring with this sample, 1 = previous + elapsed, 2 = explicit */
 	int64_t tl_interp = 0, tl_elapsed = pp->time_lag_ms ? wadd(pp->time_lag_ms, dt) : 0;
@@ -1224,14 +1274,19 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 		uint64_t same = 0;
 		if (c->enc) {
 			struct col_buf *m = &c->nmeta[i];
-			meta_write(m, &cur->groups[i]);
-			if (pg) {
-				const struct col_buf *pm = pidx[i] < c->n_pmeta ? &c->pmeta[pidx[i]] : NULL;
-				if (!pm) { /* (prev came from elsewhere: serialise it) */
+			const struct col_buf *pm = pg && pidx[i] < c->n_pmeta ? &c->pmeta[pidx[i]] : NULL;
+			if (pm && meta_same(&cur->groups[i], pg)) {
+				/* unchanged (nearly every group): its bytes are the previous group's, copied */
+				m->len = 0;
+				put_bytes(m, pm->p, pm->len);
+				same = 1;
+			} else {
+				meta_write(m, &cur->groups[i]);
+				if (pg && !pm) { /* (prev came from elsewhere: serialise it) */
 					meta_write(&c->meta_b, pg);
 					pm = &c->meta_b;
 				}
-				same = m->len == pm->len && memcmp(m->p, pm->p, m->len) == 0;
+				same = pm && m->len == pm->len && memcmp(m->p, pm->p, m->len) == 0;
 			}
 		}
 		same = cv_u64(c, C_GSAME, same);
@@ -1513,7 +1568,8 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	for (int i = 0; i < N_COL && !c->bad; i++)
 		if (c->col[i].pos != c->col[i].len)
 			fail(c, "%s column has %zu bytes left over", col_names[i], c->col[i].len - c->col[i].pos);
-	if (!c->bad && !c->light) /* a warm-up record lacks its members: never shown, never drawn */
+	/* a warm-up record lacks its members, and a hidden one's statuses were not predicted: never drawn */
+	if (!c->bad && !c->light && !c->hidden)
 		validate(c, out);
 	for (int i = 0; i < N_COL; i++) /* the columns were borrowed from buf */
 		c->col[i] = (struct col_buf){ 0 };
@@ -1532,6 +1588,12 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 void rec_codec_set_light(rec_codec *c, bool light)
 {
 	c->light = light;
+	c->hidden = light;
+}
+
+void rec_codec_set_hidden(rec_codec *c, bool hidden)
+{
+	c->hidden = hidden || c->light;
 }
 
 size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,

@@ -52,6 +52,12 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
  * from them, and the keyframe writes every group whole). Such a record must not be shown. */
 void rec_codec_set_light(rec_codec *c, bool light);
 
+/* A record that will not be shown but that later records are predicted from (a reader's records between
+ * the keyframe it shows from and the one wanted; a light record is hidden too): its partitions' status,
+ * has_eta and ETA are not predicted (nothing is predicted from them), so they are wrong and it must not be
+ * shown. Set after rec_codec_set_light. */
+void rec_codec_set_hidden(rec_codec *c, bool hidden);
+
 /* The lags of one partition over the decoded history, oldest first (the detail popup's sparkline). */
 size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,
 				int64_t *out, size_t max);

@@ -626,6 +626,8 @@ lt_snapshot *rec_reader_get(rec_reader *r, size_t i, char *err, size_t errlen)
 			snapshot_unref(s);
 		/* the warm-up records before i's keyframe are never shown: light (codec.h) */
 		rec_codec_set_light(r->codec, j < k);
+		/* and the records before i are never shown: their statuses and ETAs go unpredicted (codec.h) */
+		rec_codec_set_hidden(r->codec, j < i);
 		s = decode_one(r, j, err, errlen);
 		if (!s) {
 			r->cur = SIZE_MAX;

@@ -154,62 +154,81 @@ void rc_dec_init(rc_dec *d, const unsigned char *p, size_t len)
 		d->code = d->code << 8 | get_byte(d);
 }
 
-static inline unsigned dec_bit(rc_dec *d, rc_prob *p)
-{
-	uint32_t bound = (d->range >> PROB_BITS) * *p;
-	unsigned bit = d->code >= bound;
-	uint32_t mask = 0 - (uint32_t)bit;
-	d->code -= bound & mask;
-	d->range = (bound & ~mask) | ((d->range - bound) & mask);
-	unsigned q = *p;
-	*p = (rc_prob)(q + ((((PROB_ONE - q) >> MOVE_BITS) & ~mask) - ((q >> MOVE_BITS) & mask)));
-	while (d->range < TOP) {
-		d->range <<= 8;
-		d->code = d->code << 8 | get_byte(d);
+/* One bit (without branches on it, as enc_bit) and the direct bits, with the hot state in locals: the
+ * compiler cannot keep d's fields in registers across the stores to the probabilities, which may alias
+ * them. Reading past the end gives zero bytes and marks the decoder, as get_byte. */
+#define DEC_NORM()                                                                                                     \
+	while (range < TOP) {                                                                                          \
+		range <<= 8;                                                                                           \
+		unsigned char b_ = 0;                                                                                  \
+		if (pos < len)                                                                                         \
+			b_ = p[pos++];                                                                                 \
+		else                                                                                                   \
+			over = true;                                                                                   \
+		code = code << 8 | b_;                                                                                 \
 	}
-	return bit;
-}
-
-static inline unsigned dec_direct(rc_dec *d, unsigned n)
-{
-	d->range >>= n;
-	uint32_t v = d->code / d->range;
-	if (v >> n) { /* not from rc_enc: clamp, and say so at the end */
-		v = (1u << n) - 1;
-		d->over = true;
-	}
-	d->code -= v * d->range;
-	while (d->range < TOP) {
-		d->range <<= 8;
-		d->code = d->code << 8 | get_byte(d);
-	}
-	return v;
-}
+#define DEC_BIT(prob, out)                                                                                             \
+	do {                                                                                                           \
+		rc_prob *p_ = (prob);                                                                                  \
+		unsigned q_ = *p_;                                                                                     \
+		uint32_t bound_ = (range >> PROB_BITS) * q_;                                                           \
+		unsigned bit_ = code >= bound_;                                                                        \
+		uint32_t mask_ = 0 - (uint32_t)bit_;                                                                   \
+		code -= bound_ & mask_;                                                                                \
+		range = (bound_ & ~mask_) | ((range - bound_) & mask_);                                                \
+		*p_ = (rc_prob)(q_ + ((((PROB_ONE - q_) >> MOVE_BITS) & ~mask_) - ((q_ >> MOVE_BITS) & mask_)));       \
+		DEC_NORM();                                                                                            \
+		(out) = bit_;                                                                                          \
+	} while (0)
 
 int64_t rc_dec_int(rc_dec *d, rc_model *m)
 {
-	if (!dec_bit(d, &m->zero))
-		return 0;
-	unsigned neg = dec_bit(d, &m->sign);
-	unsigned node = 1;
-	for (int i = 0; i < 6; i++)
-		node = node << 1 | dec_bit(d, &m->len[node & 63]);
-	unsigned sym = node & 63, bl = sym + 1;
-	uint64_t mag = 1;
-	int rest = (int)bl - 1;
-	unsigned tnode = 1;
-	for (int i = 0; i < 2 && rest > 0; i++, rest--) {
-		unsigned b = dec_bit(d, &m->top[sym][tnode]);
-		tnode = tnode << 1 | b;
-		mag = mag << 1 | b;
+	uint32_t range = d->range, code = d->code;
+	const unsigned char *p = d->p;
+	size_t pos = d->pos, len = d->len;
+	bool over = d->over;
+	unsigned bit;
+	uint64_t mag = 0;
+	unsigned neg = 0;
+	DEC_BIT(&m->zero, bit);
+	if (bit) {
+		DEC_BIT(&m->sign, neg);
+		unsigned node = 1;
+		for (int i = 0; i < 6; i++) {
+			DEC_BIT(&m->len[node & 63], bit);
+			node = node << 1 | bit;
+		}
+		unsigned sym = node & 63;
+		int rest = (int)sym; /* bits below the leading one */
+		mag = 1;
+		unsigned tnode = 1;
+		for (int i = 0; i < 2 && rest > 0; i++, rest--) {
+			DEC_BIT(&m->top[sym][tnode], bit);
+			tnode = tnode << 1 | bit;
+			mag = mag << 1 | bit;
+		}
+		while (rest > 0) {
+			int n = rest < 8 ? rest : 8;
+			rest -= n;
+			range >>= n;
+			uint32_t v = code / range;
+			if (v >> n) { /* not from rc_enc: clamp, and say so at the end */
+				v = (1u << n) - 1;
+				over = true;
+			}
+			code -= v * range;
+			DEC_NORM();
+			mag = mag << n | v;
+		}
 	}
-	while (rest > 0) {
-		int n = rest < 8 ? rest : 8;
-		rest -= n;
-		mag = mag << n | dec_direct(d, (unsigned)n);
-	}
+	d->range = range;
+	d->code = code;
+	d->pos = pos;
+	d->over = over;
 	return neg ? (int64_t)(0 - mag) : (int64_t)mag;
 }
+#undef DEC_BIT
+#undef DEC_NORM
 
 bool rc_dec_done(const rc_dec *d)
 {
