@@ -3,11 +3,11 @@
 # test each), for `make check`. New inputs go to a private temp corpus, never into the source tree.
 # FUZZ_RUNS / FUZZ_SECONDS bound each run (defaults 20000 runs, 10 s). Longer runs: doc/FUZZING.md.
 . "$LT_SRCDIR/tests/tap.sh"
-names="util config reset sim theme position"
+names="util config reset sim theme position record"
 for n in $names; do
 	[ -x "$LT_BUILDDIR/tests/fuzz/fuzz_$n" ] || skip_all "fuzzers not built (configure found no clang with libFuzzer)"
 done
-plan 6
+plan 7
 lt_tmpdir
 runs=${FUZZ_RUNS:-20000}
 secs=${FUZZ_SECONDS:-10}
