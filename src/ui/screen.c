@@ -460,6 +460,25 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 
 /* ---- key bar ---- */
 
+/* The keys the bar shows at this width, focus and mode, left to right with a blank between. */
+static size_t key_bar_layout(const struct ui *u, struct ui_bar_slot *out, size_t max)
+{
+	const struct ui_geom *g = &u->geom;
+	size_t n = 0;
+	int x = 0;
+	for (size_t i = 0; keys_at(i) && n < max; i++) {
+		const struct ui_key *k = keys_at(i);
+		if (!keys_in_bar(k, g->cols) || !keys_enabled(k, u->read_only) || !(k->panes & u->focus))
+			continue;
+		int width = (int)strlen(k->name) + (int)strlen(k->bar);
+		if (x + width + 1 > g->cols)
+			break;
+		out[n++] = (struct ui_bar_slot){ .key = k, .x = x, .width = width };
+		x += width + 1; /* a blank between two keys */
+	}
+	return n;
+}
+
 static void draw_key_bar(const struct ui *u)
 {
 	const struct ui_geom *g = &u->geom;
@@ -500,7 +519,7 @@ static void draw_key_bar(const struct ui *u)
 		return;
 	}
 	struct ui_bar_slot slots[UI_KEY_BAR_MAX];
-	size_t n = screen_key_bar_slots(u, slots, UI_KEY_BAR_MAX);
+	size_t n = key_bar_layout(u, slots, UI_KEY_BAR_MAX);
 	for (size_t i = 0; i < n; i++) {
 		const struct ui_key *k = slots[i].key;
 		x = slots[i].x;
@@ -514,24 +533,11 @@ static void draw_key_bar(const struct ui *u)
 
 size_t screen_key_bar_slots(const struct ui *u, struct ui_bar_slot *out, size_t max)
 {
-	const struct ui_geom *g = &u->geom;
 	char prompt[128];
-	/* the bar shows a prompt, the filter line or a message instead of its keys */
-	if (g->too_small || u->filter_editing || u->msg[0] || replay_prompt(u, prompt, sizeof prompt))
+	/* the bar shows a prompt, the filter line or a message instead of its keys (draw_key_bar's order) */
+	if (u->geom.too_small || u->filter_editing || u->msg[0] || replay_prompt(u, prompt, sizeof prompt))
 		return 0;
-	size_t n = 0;
-	int x = 0;
-	for (size_t i = 0; keys_at(i) && n < max; i++) {
-		const struct ui_key *k = keys_at(i);
-		if (!keys_in_bar(k, g->cols) || !keys_enabled(k, u->read_only) || !(k->panes & u->focus))
-			continue;
-		int width = (int)strlen(k->name) + (int)strlen(k->bar);
-		if (x + width + 1 > g->cols)
-			break;
-		out[n++] = (struct ui_bar_slot){ .key = k, .x = x, .width = width };
-		x += width + 1; /* a blank between two keys */
-	}
-	return n;
+	return key_bar_layout(u, out, max);
 }
 
 /* ---- popups ---- */

@@ -238,10 +238,8 @@ int tui_run(const struct tui_settings *o, ui_source *src, int interval_ms, struc
 	u.src->ops->set_interval(u.src, u.interval_ms);
 	ui_take_snapshot(&u);
 	u.dirty = UI_DIRTY_ROWS | UI_DIRTY_DRAW;
-	if (o->note) { /* longer than a key's message: it is about what the whole session shows */
-		ui_set_message(&u, "note: %s", o->note);
-		u.msg_until = now_mono_ms() + TUI_NOTE_MS;
-	}
+	if (o->note) /* longer than a key's message: it is about what the whole session shows */
+		ui_set_message_for(&u, TUI_NOTE_MS, "note: %s", o->note);
 
 	while (!u.quit) {
 		int64_t now = now_mono_ms();

@@ -18,11 +18,10 @@ struct tui_settings {
 	bool no_color;     /* --no-color */
 	bool ascii;        /* --ascii */
 	bool no_mouse;     /* --no-mouse, or the configuration's mouse = false */
-	const char
-		*note; /* shown in the key bar for TUI_NOTE_MS at the start (a replayed file cut short); NULL: none */
+	const char *note;  /* in the key bar at the start, for TUI_NOTE_MS (a replayed file cut short); or NULL */
 };
 
-/* How long the starting note stays in the key bar (a key's message stays 2.5 s). */
+/* How long the starting note stays in the key bar (a key's message: UI_MESSAGE_MS). */
 #define TUI_NOTE_MS 10000
 
 /* What the reset dialog (R, U) needs to reach the cluster shown. */

@@ -133,7 +133,11 @@ void ui_open_group(struct ui *u, const lt_group *g);   /* the bottom pane shows 
 const lt_group *ui_open_group_ptr(const struct ui *u); /* the open group in snap, NULL if none or gone */
 
 /* ui_state.c: the message line and the theme */
+/* How long a message stays in the key bar. */
+#define UI_MESSAGE_MS 2500
 void ui_set_message(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for ms milliseconds (a note about the whole session stays longer). */
+void ui_set_message_for(struct ui *u, int64_t ms, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ui_next_theme(struct ui *u);
 
 /* filter_ui.c: the filter prompt (/); its keys: keys_filter_mode (keys.h) */

@@ -13,14 +13,27 @@
 #include "util/sanitize.h"
 #include "util/timeutil.h"
 
+static void message_for(struct ui *u, int64_t ms, const char *fmt, va_list ap)
+{
+	vsnprintf(u->msg, sizeof u->msg, fmt, ap);
+	u->msg_until = now_mono_ms() + ms;
+	u->dirty |= UI_DIRTY_DRAW;
+}
+
 void ui_set_message(struct ui *u, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(u->msg, sizeof u->msg, fmt, ap);
+	message_for(u, UI_MESSAGE_MS, fmt, ap);
 	va_end(ap);
-	u->msg_until = now_mono_ms() + 2500;
-	u->dirty |= UI_DIRTY_DRAW;
+}
+
+void ui_set_message_for(struct ui *u, int64_t ms, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	message_for(u, ms, fmt, ap);
+	va_end(ap);
 }
 
 void ui_next_theme(struct ui *u)
