@@ -54,14 +54,17 @@ struct col_buf {
 	size_t pos;      /* decoder */
 };
 
-/* A partition's recent samples: a circular buffer, sample j (0 = the oldest) at RI(r, j). */
+/* A partition's recent samples: a circular buffer, sample j (0 = the oldest) at RI(r, j). A ring's
+ * samples are those of the last r->n records (a partition missing from a record loses its ring), so their
+ * times are the codec's, one table for all rings (ring_time): a quarter less memory to stream through per
+ * record. */
 struct ring {
 	uint8_t n;
 	uint8_t head;           /* where sample 0 is */
 	uint8_t hint_c, hint_e; /* the sample the last rate was measured from (tried first) */
 	uint8_t since_key;      /* samples pushed since the last keyframe (at most LT_REC_HISTORY): only they
 				   are known to a reader that started at that keyframe */
-	int64_t t[LT_REC_HISTORY], c[LT_REC_HISTORY], e[LT_REC_HISTORY], lag[LT_REC_HISTORY];
+	int64_t c[LT_REC_HISTORY], e[LT_REC_HISTORY], lag[LT_REC_HISTORY];
 };
 
 /* Version 2 codes the committed offsets' and the log ends' residuals with the range coder
@@ -100,6 +103,8 @@ struct rec_codec {
 	lt_snapshot *prev;  /* what the next record is coded against; NULL: nothing */
 	struct ring *rings; /* one per partition of prev, in order (groups, then partitions) */
 	size_t n_rings;
+	uint32_t tick;                 /* records coded since the reset */
+	int64_t times[LT_REC_HISTORY]; /* the time of record `tick` at tick % LT_REC_HISTORY */
 	/* scratch */
 	struct col_buf meta_a, meta_b;
 	/* encoder: the slow fields' bytes of every group of prev (pmeta) and of the record being coded
@@ -137,6 +142,7 @@ void rec_codec_reset(rec_codec *c)
 	free(c->rings);
 	c->rings = NULL;
 	c->n_rings = 0;
+	c->tick = 0;
 	c->n_pmeta = 0;
 	rc_model_init(c->rcm, N_RC * RC_CTX);
 }
@@ -346,7 +352,13 @@ static size_t cv_count(rec_codec *c, enum col k, size_t n)
 
 /* ---- rings ---- */
 
-static void ring_push(struct ring *r, bool key, int64_t t, int64_t cm, int64_t e, int64_t lag)
+/* The time of sample j of r: r's newest sample is the previous record's (tick - 1). */
+static inline int64_t ring_time(const rec_codec *c, const struct ring *r, size_t j)
+{
+	return c->times[(c->tick - r->n + j) & (LT_REC_HISTORY - 1)];
+}
+
+static void ring_push(struct ring *r, bool key, int64_t cm, int64_t e, int64_t lag)
 {
 	r->since_key = key ? 1 : r->since_key < LT_REC_HISTORY ? r->since_key + 1 : LT_REC_HISTORY;
 	if (r->n == LT_REC_HISTORY) {
@@ -358,7 +370,6 @@ static void ring_push(struct ring *r, bool key, int64_t t, int64_t cm, int64_t e
 			r->hint_e--;
 	}
 	size_t at = RI(r, r->n);
-	r->t[at] = t;
 	r->c[at] = cm;
 	r->e[at] = e;
 	r->lag[at] = lag;
@@ -374,10 +385,12 @@ static double rate_from(int64_t t0, int64_t v0, int64_t t1, int64_t v1)
 }
 
 /* Whether the advance since sample j over the time since it is v (the encoder's search for a rate's tag). */
-static inline bool rate_is(const struct ring *r, const int64_t *vals, size_t j, int64_t now, int64_t cur, double v)
+static inline bool rate_is(const rec_codec *c, const struct ring *r, const int64_t *vals, size_t j, int64_t now,
+			   int64_t cur, double v)
 {
 	size_t x = RI(r, j);
-	return vals[x] >= 0 && r->t[x] < now && same_double(rate_from(r->t[x], vals[x], now, cur), v);
+	int64_t t = ring_time(c, r, j);
+	return vals[x] >= 0 && t < now && same_double(rate_from(t, vals[x], now, cur), v);
 }
 
 /* Rate: tag 0 = previous value, 1 = raw, 2 = zero, 3 + j = the advance since sample j of the ring.
@@ -397,10 +410,10 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 			if (r && cur >= 0) {
 				/* the hint first (it nearly always holds), then the others from the oldest */
 				size_t h = *hint;
-				if (h < r->n && rate_is(r, vals, h, now, cur, v))
+				if (h < r->n && rate_is(c, r, vals, h, now, cur, v))
 					tag = 3 + h;
 				for (size_t j = 0; tag == 1 && j < r->n; j++)
-					if (j != h && rate_is(r, vals, j, now, cur, v)) {
+					if (j != h && rate_is(c, r, vals, j, now, cur, v)) {
 						tag = 3 + j;
 						*hint = (uint8_t)j;
 					}
@@ -427,7 +440,7 @@ static double cv_rate(rec_codec *c, double v, double prev, const struct ring *r,
 		if (c->light)
 			return 0;
 		*hint = (uint8_t)j;
-		return rate_from(r->t[RI(r, j)], vals[RI(r, j)], now, cur);
+		return rate_from(ring_time(c, r, j), vals[RI(r, j)], now, cur);
 	}
 	}
 }
@@ -882,7 +895,7 @@ static void code_flags_v2(rec_codec *c, const lt_partition *cp, lt_partition *o,
 		 * window: no need to copy the samples (most partitions of a healthy cluster) */
 		bool need_window = o->has_lag && !(o->flags & LT_PF_OUT_OF_RANGE) && o->lag > 0;
 		for (size_t j = 0; need_window && r && j < r->n; j++, n++) {
-			t[n] = r->t[RI(r, j)];
+			t[n] = ring_time(c, r, j);
 			cm[n] = r->c[RI(r, j)];
 			e[n] = r->e[RI(r, j)];
 		}
@@ -906,6 +919,79 @@ static void code_flags_v2(rec_codec *c, const lt_partition *cp, lt_partition *o,
 		fail(c, "partition-derived column: unknown bits %llx", (unsigned long long)d);
 }
 
+/* The log end's prediction: the previous value plus the last advance (version 1) or the mean advance over
+ * the samples since the keyframe (version 2: a steady producer's advance is its rate plus noise: the mean
+ * leaves the noise of one advance, the last one of two), from samples since the last keyframe only
+ * (integers must decode right from the first keyframe a reader starts at); else the previous value. */
+static int64_t log_end_pred(const rec_codec *c, const struct ring *r, bool key, int64_t pe)
+{
+	if (key || !r || r->n < 2 || r->since_key < 2)
+		return pe;
+	size_t back = c->version >= 2 ? (r->since_key < r->n ? r->since_key : r->n) - 1 : 1;
+	int64_t e1 = r->e[RI(r, r->n - 1)], e0 = r->e[RI(r, r->n - 1 - back)];
+	if (e1 == pe && e0 >= 0 && e1 >= e0)
+		return (int64_t)((uint64_t)e1 + (uint64_t)(e1 - e0) / back);
+	return pe;
+}
+
+/* The offsets every record needs: log end, committed and lag. The committed offset is predicted as the
+ * log end less the previous lag (a consumer keeping up keeps its lag), in a keyframe less nothing (the lag
+ * is then the residual, far smaller than the offset); else the previous value. */
+static void code_offsets(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp,
+			 const struct ring *r, bool key, const int64_t *seen_end)
+{
+	const bool enc = c->enc;
+	int64_t pc = pp->committed, pe = pp->log_end;
+	if (seen_end)
+		o->log_end = cv_res(c, RC_LEND, C_LEND, enc ? cp->log_end : 0, *seen_end, RC_SEEN);
+	else
+		o->log_end = cv_res(c, RC_LEND, C_LEND, enc ? cp->log_end : 0, log_end_pred(c, r, key, pe),
+				    scale_of(r, key));
+	int64_t predc = pc;
+	if (o->log_end >= 0 && (key || (pc >= 0 && pe >= pc)))
+		predc = key ? o->log_end : wadd(o->log_end, (int64_t)(0 - (uint64_t)(pe - pc)));
+	o->committed = cv_res(c, RC_COMMIT, C_COMMIT, enc ? cp->committed : 0, predc, commit_ctx(r, key, pe, pc));
+	int64_t lag_pred = o->committed >= 0 && o->log_end > o->committed ? o->log_end - o->committed : 0;
+	o->lag = cv_i64(c, C_LAG, enc ? cp->lag : 0, lag_pred);
+}
+
+/* A warm-up record (decoder, light): only what the samples and the next warm-up record need — the flags,
+ * log end, committed offset and lag. The other columns are not read at all (each is its own byte stream,
+ * and nothing after the keyframe that ends the warm-up is predicted from them). */
+static void decode_partition_light(rec_codec *c, lt_partition *o, const lt_partition *pp, const struct ring *r,
+				   bool key, const int64_t *seen_end)
+{
+	const uint64_t derived = c->version >= 2 ? (0xffull << 8 | 1u << 3) : 0; /* version 2: status, has_eta */
+	uint64_t fl = (uint64_t)cv_i64(c, C_PFLAGS, 0, (int64_t)(pflags_pack(pp) & ~derived));
+	pflags_unpack(o, fl);
+	o->member = -1;
+	code_offsets(c, NULL, o, pp, r, key, seen_end);
+}
+
+/* Which columns a warm-up record reads through (the others it leaves unread). */
+static bool light_reads(enum col k)
+{
+	return k == C_HDR || k == C_GRP || k == C_GSAME || k == C_GMETA || k == C_PFLAGS || k == C_COMMIT ||
+	       k == C_LEND || k == C_LAG;
+}
+
+/* The model's time lag over the ring with this sample pushed (its oldest dropped when full), without
+ * copying the ring. */
+static bool time_lag_interp(const rec_codec *c, const struct ring *r, int64_t now, const lt_partition *o, int64_t *tl)
+{
+	if (!r)
+		return false;
+	int64_t t[LT_REC_HISTORY], e[LT_REC_HISTORY];
+	size_t drop = r->n == LT_REC_HISTORY ? 1 : 0, n = 0;
+	for (size_t j = drop; j < r->n; j++, n++) {
+		t[n] = ring_time(c, r, j);
+		e[n] = r->e[RI(r, j)];
+	}
+	t[n] = now;
+	e[n++] = o->log_end;
+	return timelag_compute(t, e, n, o->committed, now, tl);
+}
+
 /* One partition's values. cx, px: cp's and pp's lt_partition_ext (NULL when none); og: o's group, where
  * the decoder adds o's ext when it has one. pp: the same partition in the previous snapshot (or the zero
  * one); r: its samples (NULL when none); dt: time since the previous snapshot; seen_end: the log end an
@@ -915,6 +1001,10 @@ static void code_partition(rec_codec *c, const lt_partition *cp, const lt_partit
 			   int64_t now, int64_t dt, const int64_t *seen_end, size_t window)
 {
 	const bool enc = c->enc;
+	if (!enc && c->light) {
+		decode_partition_light(c, o, pp, r, key, seen_end);
+		return;
+	}
 	if (!cx)
 		cx = &zero_ext;
 	if (!px)
@@ -925,30 +1015,7 @@ static void code_partition(rec_codec *c, const lt_partition *cp, const lt_partit
 	int32_t psrc = (int32_t)cv_i64(c, C_PMEM, enc ? cx->position_source : 0, px->position_source);
 
 	o->log_start = cv_i64(c, C_LSTART, enc ? cp->log_start : 0, pp->log_start);
-	/* log end: the previous value plus the last advance, from samples since the last keyframe only
-	 * (integers must decode right from the first keyframe a reader starts at). Committed: the log end
-	 * less the previous lag (a consumer keeping up keeps its lag), in a keyframe less nothing (the lag
-	 * is then the residual, far smaller than the offset); else the previous value. */
-	int64_t pc = pp->committed, pe = pp->log_end;
-	int64_t prede = pe;
-	if (!key && r && r->n >= 2 && r->since_key >= 2) {
-		/* version 2: the mean advance over the samples since the keyframe (a steady producer's advance
-		 * is its rate plus noise: the mean leaves the noise of one advance, the last one of two) */
-		size_t back = c->version >= 2 ? (r->since_key < r->n ? r->since_key : r->n) - 1 : 1;
-		int64_t e1 = r->e[RI(r, r->n - 1)], e0 = r->e[RI(r, r->n - 1 - back)];
-		if (e1 == pe && e0 >= 0 && e1 >= e0)
-			prede = (int64_t)((uint64_t)e1 + (uint64_t)(e1 - e0) / back);
-	}
-	if (seen_end)
-		o->log_end = cv_res(c, RC_LEND, C_LEND, enc ? cp->log_end : 0, *seen_end, RC_SEEN);
-	else
-		o->log_end = cv_res(c, RC_LEND, C_LEND, enc ? cp->log_end : 0, prede, scale_of(r, key));
-	int64_t predc = pc;
-	if (o->log_end >= 0 && (key || (pc >= 0 && pe >= pc)))
-		predc = key ? o->log_end : wadd(o->log_end, (int64_t)(0 - (uint64_t)(pe - pc)));
-	o->committed = cv_res(c, RC_COMMIT, C_COMMIT, enc ? cp->committed : 0, predc, commit_ctx(r, key, pe, pc));
-	int64_t lag_pred = o->committed >= 0 && o->log_end > o->committed ? o->log_end - o->committed : 0;
-	o->lag = cv_i64(c, C_LAG, enc ? cp->lag : 0, lag_pred);
+	code_offsets(c, cp, o, pp, r, key, seen_end);
 
 	/* rates over the ring as it was before this sample (the model's window ends at this sample:
 	 * rate_from(sample j, now) with the current value) */
@@ -962,27 +1029,16 @@ static void code_partition(rec_codec *c, const lt_partition *cp, const lt_partit
 	o->eta_ms = cv_i64(c, C_ETA, enc ? cp->eta_ms : 0,
 			   c->hidden ? 0 : eta_predict(o->lag, o->consume_rate, o->produce_rate));
 
-	/* time lag: 0 = interpolated over the ring with this sample, 1 = previous + elapsed, 2 = explicit */
+	/* time lag: 0 = interpolated over the ring with this sample, 1 = previous + elapsed, 2 = explicit (the
+	 * decoder interpolates only when the tag says so) */
 	int64_t tl_interp = 0, tl_elapsed = pp->time_lag_ms ? wadd(pp->time_lag_ms, dt) : 0;
-	bool interp_ok = false;
-	if (r && !c->light) { /* (a warm-up record's time lag is never shown nor predicted from) */
-		/* over the ring with this sample pushed (its oldest dropped when full), without copying it */
-		int64_t t[LT_REC_HISTORY], e[LT_REC_HISTORY];
-		size_t drop = r->n == LT_REC_HISTORY ? 1 : 0, n = 0;
-		for (size_t j = drop; j < r->n; j++, n++) {
-			t[n] = r->t[RI(r, j)];
-			e[n] = r->e[RI(r, j)];
-		}
-		t[n] = now;
-		e[n++] = o->log_end;
-		interp_ok = timelag_compute(t, e, n, o->committed, now, &tl_interp);
-	}
+	bool interp_ok = enc && time_lag_interp(c, r, now, o, &tl_interp);
 	uint64_t tag = 2;
 	if (enc)
 		tag = interp_ok && cp->time_lag_ms == tl_interp ? 0 : cp->time_lag_ms == tl_elapsed ? 1 : 2;
 	tag = cv_u64(c, C_TLTAG, tag);
 	if (tag == 0)
-		o->time_lag_ms = interp_ok ? tl_interp : 0;
+		o->time_lag_ms = enc || time_lag_interp(c, r, now, o, &tl_interp) ? tl_interp : 0;
 	else if (tag == 1)
 		o->time_lag_ms = tl_elapsed;
 	else
@@ -1426,16 +1482,17 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 				       seen_end, out->status_window);
 			if (!r)
 				r = &rings[flat];
-			ring_push(r, key, now, o->committed, o->log_end, o->has_lag ? o->lag : LAG_UNKNOWN);
+			ring_push(r, key, o->committed, o->log_end, o->has_lag ? o->lag : LAG_UNKNOWN);
 		}
 	}
+	c->times[c->tick++ & (LT_REC_HISTORY - 1)] = now; /* every ring's newest sample is now this record's */
 	for (size_t i = 0, gflat = 0; i < ng && !c->bad; gflat += layout->groups[i].n_partitions, i++) {
 		const lt_group *pg = pidx[i] != (size_t)-1 ? &prev->groups[pidx[i]] : NULL;
 		if (c->enc) {
 			/* the predictions read the partitions' values, which the encoder has in cur */
 			lt_group scratch = cur->groups[i];
 			code_group_values(c, &cur->groups[i], &scratch, pg, dt, rings + gflat);
-		} else
+		} else if (!c->light) /* (a warm-up record's group values are never shown nor predicted from) */
 			code_group_values(c, NULL, &out->groups[i], pg, dt, rings + gflat);
 	}
 	free(prev_start);
@@ -1566,7 +1623,7 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 			c->col[rc_col[i]].pos = c->col[rc_col[i]].len;
 		}
 	for (int i = 0; i < N_COL && !c->bad; i++)
-		if (c->col[i].pos != c->col[i].len)
+		if (c->col[i].pos != c->col[i].len && (!c->light || light_reads((enum col)i)))
 			fail(c, "%s column has %zu bytes left over", col_names[i], c->col[i].len - c->col[i].pos);
 	/* a warm-up record lacks its members, and a hidden one's statuses were not predicted: never drawn */
 	if (!c->bad && !c->light && !c->hidden)
