@@ -48,8 +48,10 @@ void rec_encode(rec_codec *c, const lt_snapshot *s, bool key, unsigned char **bu
 lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool key, char *err, size_t errlen);
 
 /* Light decoding, for the warm-up records a reader decodes before the keyframe it starts showing
- * from: the groups that did not change go without their members and commit epochs (nothing predicts
- * from them, and the keyframe writes every group whole). Such a record must not be shown. */
+ * from: only the groups, their partitions and each partition's flags, offsets and lag are decoded (what
+ * the samples and the next light record need); the other columns are not read (so not checked), and the
+ * groups that did not change go without their members and commit epochs. Such a record must not be
+ * shown, and what follows it must be another light record or a keyframe (which predicts from nothing). */
 void rec_codec_set_light(rec_codec *c, bool light);
 
 /* A record that will not be shown but that later records are predicted from (a reader's records between
