@@ -361,13 +361,11 @@ static inline int64_t ring_time(const rec_codec *c, const struct ring *r, size_t
 static void ring_push(struct ring *r, bool key, int64_t cm, int64_t e, int64_t lag)
 {
 	r->since_key = key ? 1 : r->since_key < LT_REC_HISTORY ? r->since_key + 1 : LT_REC_HISTORY;
+	/* (a full ring drops its oldest sample: the rate hints keep their index, so they point at the sample
+	 * after the one the last rate was measured from, as the model's window slides by one sample) */
 	if (r->n == LT_REC_HISTORY) {
 		r->head = (uint8_t)RI(r, 1);
 		r->n--;
-		if (r->hint_c)
-			r->hint_c--;
-		if (r->hint_e)
-			r->hint_e--;
 	}
 	size_t at = RI(r, r->n);
 	r->c[at] = cm;
