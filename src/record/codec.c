@@ -784,6 +784,9 @@ static uint64_t pflags_pack(const lt_partition *p)
 	return bits | (uint64_t)p->status << 8 | (uint64_t)p->flags << 16;
 }
 
+/* The bits of pflags_pack that version 2 codes apart, in the partition-derived column: status, has_eta. */
+#define PFLAGS_DERIVED (0xffull << 8 | 1u << 3)
+
 static void pflags_unpack(lt_partition *p, uint64_t v)
 {
 	p->has_lag = v & 1;
@@ -877,9 +880,8 @@ static void code_flags(rec_codec *c, const lt_partition *cp, lt_partition *o, co
 static void code_flags_v2(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp,
 			  const struct ring *r, int64_t now, size_t window)
 {
-	const uint64_t derived = 0xffull << 8 | 1u << 3; /* status, has_eta */
-	uint64_t fl = pflags_pack(c->enc ? cp : NULL) & ~derived;
-	uint64_t pfl = pflags_pack(pp) & ~derived;
+	uint64_t fl = pflags_pack(c->enc ? cp : NULL) & ~PFLAGS_DERIVED;
+	uint64_t pfl = pflags_pack(pp) & ~PFLAGS_DERIVED;
 	fl = (uint64_t)cv_i64(c, C_PFLAGS, (int64_t)fl, (int64_t)pfl);
 	pflags_unpack(o, fl);
 	/* a record never shown (hidden: a warm-up record, or one before the record a reader wants) needs no
@@ -959,7 +961,7 @@ static void code_offsets(rec_codec *c, const lt_partition *cp, lt_partition *o, 
 static void decode_partition_light(rec_codec *c, lt_partition *o, const lt_partition *pp, const struct ring *r,
 				   bool key, const int64_t *seen_end)
 {
-	const uint64_t derived = c->version >= 2 ? (0xffull << 8 | 1u << 3) : 0; /* version 2: status, has_eta */
+	const uint64_t derived = c->version >= 2 ? PFLAGS_DERIVED : 0; /* version 1 codes them with the flags */
 	uint64_t fl = (uint64_t)cv_i64(c, C_PFLAGS, 0, (int64_t)(pflags_pack(pp) & ~derived));
 	pflags_unpack(o, fl);
 	o->member = -1;
@@ -973,8 +975,8 @@ static bool light_reads(enum col k)
 	       k == C_LEND || k == C_LAG;
 }
 
-/* The model's time lag over the ring with this sample pushed (its oldest dropped when full), without
- * copying the ring. */
+/* The model's time lag over the ring's samples and this one (the oldest left out when the ring is full, as
+ * pushing this one will drop it). */
 static bool time_lag_interp(const rec_codec *c, const struct ring *r, int64_t now, const lt_partition *o, int64_t *tl)
 {
 	if (!r)
@@ -1035,9 +1037,11 @@ static void code_partition(rec_codec *c, const lt_partition *cp, const lt_partit
 	if (enc)
 		tag = interp_ok && cp->time_lag_ms == tl_interp ? 0 : cp->time_lag_ms == tl_elapsed ? 1 : 2;
 	tag = cv_u64(c, C_TLTAG, tag);
-	if (tag == 0)
-		o->time_lag_ms = enc || time_lag_interp(c, r, now, o, &tl_interp) ? tl_interp : 0;
-	else if (tag == 1)
+	if (tag == 0) {
+		if (!enc)
+			interp_ok = time_lag_interp(c, r, now, o, &tl_interp);
+		o->time_lag_ms = interp_ok ? tl_interp : 0;
+	} else if (tag == 1)
 		o->time_lag_ms = tl_elapsed;
 	else
 		o->time_lag_ms = cv_i64(c, C_TL, enc ? cp->time_lag_ms : 0, tl_elapsed);
