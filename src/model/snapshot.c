@@ -259,20 +259,30 @@ static void member_free(lt_member *m)
 	free(m->assigned); /* the topics are interned */
 }
 
-static void group_free(lt_group *g)
+void group_clear_slow_fields(lt_group *g)
 {
-	free(g->group);
 	free(g->protocol_type);
 	free(g->protocol);
 	free(g->error);
+	g->protocol_type = g->protocol = g->error = NULL;
 	for (size_t i = 0; i < g->n_members; i++)
 		member_free(&g->members[i]);
 	free(g->members);
+	g->members = NULL;
+	g->n_members = 0;
+	free(g->commit_epochs);
+	g->commit_epochs = NULL;
+	g->n_commit_epochs = 0;
+}
+
+static void group_free(lt_group *g)
+{
+	free(g->group);
+	group_clear_slow_fields(g);
 	/* the topics are interned; the rows are the snapshot's */
 	for (size_t i = 0; i < g->n_pext; i++)
 		free(g->pext[i].commit_metadata);
 	free(g->pext);
-	free(g->commit_epochs);
 }
 
 void snapshot_unref(lt_snapshot *s)

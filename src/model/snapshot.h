@@ -301,6 +301,9 @@ void snapshot_finish(lt_snapshot *s);
 const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id);
 void snapshot_add_broker(lt_snapshot *s, int32_t id, const char *host, int port);
 void group_add_commit_epoch(lt_group *g, const char *topic, int32_t partition, int32_t epoch);
+/* Frees the group's protocol, error, members and commit epochs and leaves them empty (its name, state
+ * and partitions stay): a recording's reader re-reads them into a snapshot it reuses (src/record). */
+void group_clear_slow_fields(lt_group *g);
 /* The leader epoch of the commit on (topic, partition), or -1 when unknown. */
 int32_t group_commit_epoch(const lt_group *g, const char *topic, int32_t partition);
 const lt_broker *snapshot_find_broker(const lt_snapshot *s, int32_t id); /* NULL when not among them */

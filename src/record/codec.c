@@ -683,9 +683,8 @@ bad:
 #undef S
 }
 
-/* The slow fields of src into g (new, with only its name), as meta_read would read meta_write(src)'s
- * bytes, without the bytes: the decoder's path for the groups that did not change (nearly all). */
-static void meta_copy(lt_group *g, const lt_group *src, bool light)
+/* The slow fields of src but its partition keys into g (whose own are empty: new, or cleared). */
+static void meta_copy_slow(lt_group *g, const lt_group *src, bool light)
 {
 	g->state = src->state;
 	g->type = src->type;
@@ -711,6 +710,13 @@ static void meta_copy(lt_group *g, const lt_group *src, bool light)
 	for (size_t i = 0; i < src->n_commit_epochs && !light; i++)
 		group_add_commit_epoch(g, src->commit_epochs[i].topic, src->commit_epochs[i].partition,
 				       src->commit_epochs[i].epoch);
+}
+
+/* The slow fields of src into g (new, with only its name), as meta_read would read meta_write(src)'s
+ * bytes, without the bytes: the decoder's path for the groups that did not change (nearly all). */
+static void meta_copy(lt_group *g, const lt_group *src, bool light)
+{
+	meta_copy_slow(g, src, light);
 	const char *st = NULL, *dt = NULL; /* the last topic seen in src, and its copy in g's table */
 	for (size_t i = 0; i < src->n_partitions; i++) {
 		const lt_partition *sp = &src->partitions[i];
@@ -718,6 +724,23 @@ static void meta_copy(lt_group *g, const lt_group *src, bool light)
 		st = sp->topic;
 		dt = p->topic;
 	}
+}
+
+/* The decoder: a changed group's slow fields, whole in the group-meta column, into g (new, with only its
+ * name). False (and the codec failed) when they are malformed. */
+static bool read_group_meta(rec_codec *c, lt_group *g)
+{
+	uint64_t n = cv_u64(c, C_GMETA, 0);
+	struct col_buf *b = &c->col[C_GMETA];
+	if (c->bad || n > b->len - b->pos) {
+		fail(c, "group-meta column ends early");
+		return false;
+	}
+	c->meta_a.len = 0;
+	put_bytes(&c->meta_a, b->p + b->pos, (size_t)n);
+	b->pos += (size_t)n;
+	c->meta_a.pos = 0;
+	return meta_read(c, &c->meta_a, g) && !c->bad;
 }
 
 /* ---- the record ---- */
@@ -1256,6 +1279,35 @@ static struct seen_topic *seen_slot(rec_codec *c, const char *topic)
 	}
 }
 
+/* Where a record's partition loop is in the earlier group's run of the current topic. */
+struct seen_walk {
+	const lt_partition *run; /* NULL: this topic's first group in the record */
+	size_t n, at;
+};
+
+/* The log end an earlier group of this record gave partition k of group i (layout: the record's
+ * groups), or NULL; the loop calls it for every partition in order, and it notes each topic's first run. */
+static const int64_t *seen_end_of(rec_codec *c, struct seen_walk *w, const lt_snapshot *layout, size_t i, size_t k)
+{
+	const lt_group *lg = &layout->groups[i];
+	const lt_partition *p = &lg->partitions[k];
+	if (k == 0 || !same_topic(lg->partitions[k - 1].topic, p->topic)) {
+		struct seen_topic *st = seen_slot(c, p->topic);
+		w->run = NULL;
+		if (st->gen == c->seen_gen) {
+			*w = (struct seen_walk){ layout->groups[st->group].partitions + st->first, st->n, 0 };
+		} else {
+			size_t n = 1;
+			while (k + n < lg->n_partitions && same_topic(lg->partitions[k + n].topic, p->topic))
+				n++;
+			*st = (struct seen_topic){ p->topic, c->seen_gen, i, k, n };
+		}
+	}
+	while (w->run && w->at < w->n && w->run[w->at].partition < p->partition)
+		w->at++;
+	return w->run && w->at < w->n && w->run[w->at].partition == p->partition ? &w->run[w->at].log_end : NULL;
+}
+
 /* Index of the group named `name` in prev, from the expected index on (both lists are sorted). */
 static size_t find_prev_group(const lt_snapshot *prev, size_t from, const char *name)
 {
@@ -1363,19 +1415,8 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 			}
 			meta_copy(&out->groups[i], pg, c->light);
 			continue;
-		} else {
-			uint64_t n = cv_u64(c, C_GMETA, 0);
-			struct col_buf *b = &c->col[C_GMETA];
-			if (c->bad || n > b->len - b->pos) {
-				fail(c, "group-meta column ends early");
-				break;
-			}
-			c->meta_a.len = 0;
-			put_bytes(&c->meta_a, b->p + b->pos, (size_t)n);
-			b->pos += (size_t)n;
 		}
-		c->meta_a.pos = 0;
-		meta_read(c, &c->meta_a, &out->groups[i]);
+		read_group_meta(c, &out->groups[i]);
 	}
 	if (c->bad) {
 		free(pidx);
@@ -1413,8 +1454,7 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 	const bool v2 = c->version >= 2;
 	if (v2)
 		seen_begin(c, total);
-	const lt_partition *run = NULL; /* version 2: the earlier group's partitions of this topic */
-	size_t run_n = 0, run_at = 0;
+	struct seen_walk walk = { 0 };
 	for (size_t i = 0; i < ng && !c->bad; i++) {
 		const lt_group *cg = c->enc ? &cur->groups[i] : NULL;
 		lt_group *og = c->enc ? NULL : &out->groups[i];
@@ -1431,7 +1471,6 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 			}
 		}
 		size_t pk = 0, rk = 0;
-		run = NULL;
 		struct topic_cmp tcp = { 0 }, tcr = { 0 };
 		for (size_t k = 0; k < lg->n_partitions && !c->bad; k++, flat++) {
 			const lt_partition *key_p = &lg->partitions[k];
@@ -1457,28 +1496,7 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 			}
 			lt_partition scratch;
 			lt_partition *o = c->enc ? &scratch : &og->partitions[k];
-			const int64_t *seen_end = NULL;
-			if (v2) {
-				if (k == 0 || !same_topic(lg->partitions[k - 1].topic, key_p->topic)) {
-					struct seen_topic *st = seen_slot(c, key_p->topic);
-					run = NULL;
-					if (st->gen == c->seen_gen) {
-						run = layout->groups[st->group].partitions + st->first;
-						run_n = st->n;
-						run_at = 0;
-					} else {
-						size_t n = 1;
-						while (k + n < lg->n_partitions &&
-						       same_topic(lg->partitions[k + n].topic, key_p->topic))
-							n++;
-						*st = (struct seen_topic){ key_p->topic, c->seen_gen, i, k, n };
-					}
-				}
-				while (run && run_at < run_n && run[run_at].partition < key_p->partition)
-					run_at++;
-				if (run && run_at < run_n && run[run_at].partition == key_p->partition)
-					seen_end = &run[run_at].log_end;
-			}
+			const int64_t *seen_end = v2 ? seen_end_of(c, &walk, layout, i, k) : NULL;
 			const lt_partition *cp = c->enc ? &cg->partitions[k] : NULL;
 			code_partition(c, cp, partition_ext(cg, cp), o, og, pp, partition_ext(pg, pp), r, key, now, dt,
 				       seen_end, out->status_window);
@@ -1503,6 +1521,113 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 		free(c->rings);
 	c->rings = rings;
 	c->n_rings = total;
+}
+
+/* A record never shown (a warm-up record, or a hidden one before the record a reader wants) whose groups
+ * are the previous record's, unchanged (nearly every one): decoded into the previous snapshot itself,
+ * which only the codec holds. Building a fresh snapshot (every group's partition keys copied, every
+ * partition matched, the old one freed) was a quarter of such a record's cost. Each partition and group
+ * is coded against a copy of its previous values (the coding reads some of them after writing the new
+ * ones); a partition's extra fields start from zero, as a fresh row's, and its old commit metadata is
+ * freed after. False, with the columns untouched, when the layout changed or another holder has the
+ * snapshot: the caller decodes the record the usual way. */
+static bool decode_in_place(rec_codec *c)
+{
+	lt_snapshot *s = c->prev;
+	if (!s || __atomic_load_n(&s->refs, __ATOMIC_ACQUIRE) != 1)
+		return false;
+	const size_t grp_at = c->col[C_GRP].pos, same_at = c->col[C_GSAME].pos, meta_at = c->col[C_GMETA].pos;
+	size_t ng = cv_count(c, C_GRP, 0);
+	bool same = !c->bad && ng == s->n_groups;
+	for (size_t i = 0; i < ng && same; i++) /* tag 0: the previous group after the last one matched */
+		same = cv_u64(c, C_GRP, 0) == 0 && !c->bad;
+	/* a group whose slow fields changed (a member joined, its state moved) keeps its place if its
+	 * partition keys did not: its new slow fields are read apart (into `fresh`, in the order of `changed`) */
+	lt_snapshot *fresh = snapshot_new();
+	size_t *changed = NULL, n_changed = 0;
+	for (size_t i = 0; i < ng && same; i++) {
+		if (cv_u64(c, C_GSAME, 0) == 1 && !c->bad)
+			continue;
+		const lt_group *g = &s->groups[i];
+		lt_group *f = snapshot_add_group(fresh, g->group);
+		same = !c->bad && read_group_meta(c, f) && f->n_partitions == g->n_partitions;
+		for (size_t k = 0; k < g->n_partitions && same; k++)
+			same = cmp_key(&f->partitions[k], &g->partitions[k]) == 0;
+		changed = xrealloc(changed, (n_changed + 1) * sizeof *changed);
+		changed[n_changed++] = i;
+	}
+	if (!same) {
+		c->col[C_GRP].pos = grp_at;
+		c->col[C_GSAME].pos = same_at;
+		c->col[C_GMETA].pos = meta_at;
+		c->bad = false;
+		free(changed);
+		snapshot_unref(fresh);
+		return false;
+	}
+	for (size_t j = 0; j < n_changed; j++) {
+		lt_group *g = &s->groups[changed[j]];
+		group_clear_slow_fields(g);
+		meta_copy_slow(g, &fresh->groups[j], c->light);
+	}
+	free(changed);
+	snapshot_unref(fresh);
+	/* the header is the record's own: decoded apart, then swapped in (all but the groups) */
+	lt_snapshot *h = snapshot_new();
+	code_header(c, NULL, h, s);
+	lt_snapshot old = *s;
+	*s = *h;
+	s->refs = old.refs;
+	s->n_groups = old.n_groups;
+	s->groups = old.groups;
+	s->strtab = old.strtab;
+	old.refs = h->refs;
+	old.n_groups = 0;
+	old.groups = NULL;
+	old.strtab = h->strtab;
+	*h = old;
+	snapshot_unref(h);
+	const int64_t now = s->taken_at_ms, dt = wadd(now, (int64_t)(0 - (uint64_t)old.taken_at_ms));
+	size_t flat = 0;
+	const bool v2 = c->version >= 2;
+	if (v2)
+		seen_begin(c, c->n_rings);
+	for (size_t i = 0; i < ng && !c->bad; i++) {
+		lt_group *g = &s->groups[i];
+		struct seen_walk walk = { 0 };
+		for (size_t k = 0; k < g->n_partitions && !c->bad; k++, flat++) {
+			if (flat >= c->n_rings) {
+				fail(c,
+				     "record: more partitions than samples"); /* (cannot happen: rings follow prev) */
+				break;
+			}
+			lt_partition *p = &g->partitions[k];
+			struct ring *r = &c->rings[flat];
+			const int64_t *seen_end = v2 ? seen_end_of(c, &walk, s, i, k) : NULL;
+			if (c->light) {
+				/* only the flags and offsets, each read before it is written */
+				decode_partition_light(c, p, p, r, false, seen_end);
+			} else {
+				lt_partition before = *p;
+				lt_partition_ext px = { 0 },
+						 *x = p->ext && p->ext <= g->n_pext ? &g->pext[p->ext - 1] : NULL;
+				if (x) {
+					px = *x;
+					*x = (lt_partition_ext){ 0 };
+				}
+				code_partition(c, NULL, NULL, p, g, &before, &px, r, false, now, dt, seen_end,
+					       s->status_window);
+				free(px.commit_metadata);
+			}
+			ring_push(r, false, p->committed, p->log_end, p->has_lag ? p->lag : LAG_UNKNOWN);
+		}
+	}
+	c->times[c->tick++ & (LT_REC_HISTORY - 1)] = now;
+	for (size_t i = 0, gflat = 0; i < ng && !c->bad && !c->light; gflat += s->groups[i].n_partitions, i++) {
+		lt_group before = s->groups[i];
+		code_group_values(c, NULL, &s->groups[i], &before, dt, c->rings + gflat);
+	}
+	return true;
 }
 
 /* What the readers index with must be in range: a decoded record is as safe to draw as a live one. */
@@ -1615,8 +1740,13 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	if (c->version >= 2)
 		for (int i = 0; i < N_RC; i++)
 			rc_dec_init(&c->rcd[i], c->col[rc_col[i]].p, c->col[rc_col[i]].len);
-	lt_snapshot *out = snapshot_new();
-	code_record(c, NULL, out, key);
+	lt_snapshot *out;
+	if (c->hidden && !key && decode_in_place(c))
+		out = snapshot_ref(c->prev);
+	else {
+		out = snapshot_new();
+		code_record(c, NULL, out, key);
+	}
 	if (c->version >= 2)
 		for (int i = 0; i < N_RC && !c->bad; i++) {
 			if (!rc_dec_done(&c->rcd[i]))

@@ -260,6 +260,55 @@ static void round_trip_in_order_and_seeking(void **state)
 	rec_reader_close(r);
 }
 
+/* A warm-up whose records change layout: with keyframes every 17, reaching 38 decodes 17 .. 33 light, and
+ * those change members (20: the groups' slow fields) and drop a group (30). Records never shown whose
+ * groups are unchanged are decoded into the previous snapshot itself (codec.c); these must fall back to a
+ * fresh one, and the records after them go back in place: every number of 34 .. 38 must still be right
+ * (36 adds commit metadata and 37 drops it), and a reader holding a snapshot must find it untouched. */
+static void warm_up_across_layout_changes(void **state)
+{
+	(void)state;
+	make_all();
+	char path[300], err[256];
+	path_in(path, sizeof path, "warm.rec");
+	write_file(path, 40, 17);
+	/* (and 21, 25: 18 .. 24 hidden, decoded in place, 20 with every group's members changed) */
+	static const int targets[] = { 21, 25, 34, 35, 36, 37, 38 };
+	for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+		const int target = targets[t];
+		rec_reader *r = rec_reader_open(path, err, sizeof err);
+		assert_non_null(r);
+		lt_snapshot *s = rec_reader_get(r, (size_t)target, err, sizeof err);
+		if (!s)
+			fail_msg("record %d: %s", target, err);
+		expect_same(snaps[target], s, target);
+		snapshot_unref(s);
+		rec_reader_close(r);
+	}
+	/* a snapshot someone else holds is never decoded into: 21 kept, then 38 reached from it (22 .. 33 are
+	 * its warm-up, light, the first of them coded against 21) */
+	rec_reader *r = rec_reader_open(path, err, sizeof err);
+	assert_non_null(r);
+	lt_snapshot *held = rec_reader_get(r, 21, err, sizeof err);
+	assert_non_null(held);
+	lt_snapshot *s = rec_reader_get(r, 38, err, sizeof err);
+	assert_non_null(s);
+	expect_same(snaps[38], s, 38);
+	snapshot_unref(s);
+	expect_same(snaps[21], held, 21);
+	snapshot_unref(held);
+	/* and the same for a record before the wanted one (hidden): 35 kept while 36 and 37 lead to 38 */
+	held = rec_reader_get(r, 35, err, sizeof err);
+	assert_non_null(held);
+	s = rec_reader_get(r, 38, err, sizeof err);
+	assert_non_null(s);
+	expect_same(snaps[38], s, 38);
+	snapshot_unref(s);
+	expect_same(snaps[35], held, 35);
+	snapshot_unref(held);
+	rec_reader_close(r);
+}
+
 /* tests/unit/data/record-v1.rec: the first 40 snapshots of make() written by the version 1 writer (before
  * version 2 changed the columns' coding). Users keep such files: every record must still read back exactly,
  * in order and from a fresh reader seeking into the second keyframe interval. */
@@ -666,6 +715,7 @@ int main(void)
 		cmocka_unit_test(rotation_keeps_the_newest),
 		cmocka_unit_test(another_cluster_starts_the_next_file),
 		cmocka_unit_test(sizes_parse),
+		cmocka_unit_test(warm_up_across_layout_changes),
 		cmocka_unit_test(reads_version_1),
 		cmocka_unit_test(both_versions_round_trip),
 		cmocka_unit_test(extreme_offsets_round_trip),
