@@ -1524,9 +1524,10 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 }
 
 /* A record never shown (a warm-up record, or a hidden one before the record a reader wants) whose groups
- * are the previous record's, unchanged (nearly every one): decoded into the previous snapshot itself,
- * which only the codec holds. Building a fresh snapshot (every group's partition keys copied, every
- * partition matched, the old one freed) was a quarter of such a record's cost. Each partition and group
+ * and their partition keys are the previous record's (nearly every one): decoded into the previous
+ * snapshot itself, which only the codec holds. Building a fresh snapshot (every group's slow fields and
+ * partition keys copied, every partition matched, the old one freed) was ~40 % of a hidden record's cost
+ * and ~17 % of a warm-up record's (doc/RECORDING.md, "Round 5"). Each partition and group
  * is coded against a copy of its previous values (the coding reads some of them after writing the new
  * ones); a partition's extra fields start from zero, as a fresh row's, and its old commit metadata is
  * freed after. False, with the columns untouched, when the layout changed or another holder has the
@@ -1543,12 +1544,14 @@ static bool decode_in_place(rec_codec *c)
 		same = cv_u64(c, C_GRP, 0) == 0 && !c->bad;
 	/* a group whose slow fields changed (a member joined, its state moved) keeps its place if its
 	 * partition keys did not: its new slow fields are read apart (into `fresh`, in the order of `changed`) */
-	lt_snapshot *fresh = snapshot_new();
+	lt_snapshot *fresh = NULL; /* (made for the first changed group) */
 	size_t *changed = NULL, n_changed = 0;
 	for (size_t i = 0; i < ng && same; i++) {
 		if (cv_u64(c, C_GSAME, 0) == 1 && !c->bad)
 			continue;
 		const lt_group *g = &s->groups[i];
+		if (!fresh)
+			fresh = snapshot_new();
 		lt_group *f = snapshot_add_group(fresh, g->group);
 		same = !c->bad && read_group_meta(c, f) && f->n_partitions == g->n_partitions;
 		for (size_t k = 0; k < g->n_partitions && same; k++)

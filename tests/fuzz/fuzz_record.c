@@ -48,6 +48,19 @@ static void make_base_key(void)
 	snapshot_unref(s);
 }
 
+/* The bytes decoded n times in a row against the codec's state (each against the one before), until one
+ * is refused. */
+static void decode_repeatedly(rec_codec *c, const uint8_t *data, size_t size, int n)
+{
+	char err[256];
+	for (int k = 0; k < n; k++) {
+		lt_snapshot *d = rec_decode(c, data, size, false, err, sizeof err);
+		if (!d)
+			return;
+		snapshot_unref(d);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!base_key)
@@ -65,12 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				/* and as warm-up records (light, as a reader's seek decodes them), twice: the second
 				 * against the first's snapshot */
 				rec_codec_set_light(c, true);
-				for (int k = 0; k < 2; k++) {
-					lt_snapshot *l = rec_decode(c, data, size, false, err, sizeof err);
-					if (!l)
-						break;
-					snapshot_unref(l);
-				}
+				decode_repeatedly(c, data, size, 2);
 			}
 		}
 		rec_codec_free(c);
@@ -84,12 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* the writer's own keyframe must decode */
 		snapshot_unref(k);
 		rec_codec_set_light(c, light);
-		for (int n = 0; n < 2; n++) {
-			lt_snapshot *d = rec_decode(c, data, size, false, err, sizeof err);
-			if (!d)
-				break;
-			snapshot_unref(d);
-		}
+		decode_repeatedly(c, data, size, 2);
 		rec_codec_free(c);
 	}
 
