@@ -15,10 +15,14 @@
 #include "record/codec.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/model.h"
 #include "record/rangecoder.h"
@@ -78,6 +82,7 @@ enum { RC_COMMIT, RC_LEND, N_RC };
 #define RC_SEEN      (RC_SCALES + 1)
 #define RC_CAUGHT_UP (RC_SCALES + 2) /* + the scale: the committed offset's context when the lag was 0 */
 #define RC_CTX       (RC_CAUGHT_UP + RC_SCALES + 1)
+#define AHEAD_MIN    2048 /* decode_ahead: fewer partitions, and the thread's wake-up costs more than it gives */
 
 /* Version 2 predicts a log end from an earlier group of the same record on the same topic (the brokers'
  * log end is one per partition): per topic, the first group's run of its partitions. Open addressing by
@@ -87,6 +92,13 @@ struct seen_topic {
 	uint32_t gen;
 	size_t group, first, n; /* layout->groups[group].partitions[first .. first + n) */
 };
+struct seen_table {
+	struct seen_topic *slot;
+	size_t cap; /* a power of two, at least twice the partitions */
+	uint32_t gen;
+};
+struct rc_ahead;
+static void decode_ahead_stop(struct rec_codec *c);
 
 #define LAG_UNKNOWN INT64_MIN
 #define RI(r, j)    (((r)->head + (j)) & (LT_REC_HISTORY - 1))
@@ -115,15 +127,25 @@ struct rec_codec {
 	rc_enc rce[N_RC];
 	rc_dec rcd[N_RC];
 	rc_model *rcm; /* RC_CTX per stream */
-	struct seen_topic *seen;
-	size_t seen_cap; /* a power of two, at least twice the partitions */
-	uint32_t seen_gen;
+	struct seen_table seen;
+	/* decoder, version 2: the residual streams of a record decoded in place, read ahead on a second
+	 * thread (decode_ahead, below) */
+	struct rc_ahead *ahead; /* NULL until the first such record */
+	bool ahead_failed;      /* the thread could not be started: decode serially */
+	size_t ahead_min;       /* the fewest partitions a record needs for it */
+	const int64_t *pre;     /* this partition's residuals (N_RC) when decoded ahead, else NULL */
+	/* per partition of prev, noted by decode_in_place for the next record in place (same layout): the
+	 * contexts of its N_RC values and the log end an earlier group gives it; n_next 0: not noted */
+	uint16_t *next_ctx;
+	const int64_t **next_seen;
+	size_t n_next, cap_next;
 };
 
 rec_codec *rec_codec_new(void)
 {
 	rec_codec *c = xcalloc(1, sizeof(rec_codec));
 	c->version = LT_REC_CODEC_VERSION;
+	c->ahead_min = AHEAD_MIN;
 	c->rcm = xmalloc(N_RC * RC_CTX * sizeof *c->rcm);
 	rc_model_init(c->rcm, N_RC * RC_CTX);
 	return c;
@@ -142,6 +164,7 @@ void rec_codec_reset(rec_codec *c)
 	free(c->rings);
 	c->rings = NULL;
 	c->n_rings = 0;
+	c->n_next = 0;
 	c->tick = 0;
 	c->n_pmeta = 0;
 	rc_model_init(c->rcm, N_RC * RC_CTX);
@@ -165,7 +188,10 @@ void rec_codec_free(rec_codec *c)
 	for (int i = 0; i < N_RC; i++)
 		rc_enc_free(&c->rce[i]);
 	free(c->rcm);
-	free(c->seen);
+	free(c->seen.slot);
+	free(c->next_ctx);
+	free(c->next_seen);
+	decode_ahead_stop(c);
 	free(c);
 }
 
@@ -869,19 +895,26 @@ static unsigned commit_ctx(const struct ring *r, bool key, int64_t pe, int64_t p
 	return k && pc >= 0 && pe <= pc ? k + RC_CAUGHT_UP : k;
 }
 
-/* v − pred: version 1 a varint in column k, version 2 through range coder stream `which`. */
+static rc_model *rc_model_of(rc_model *rcm, int which, unsigned ctx)
+{
+	if (ctx >= RC_CTX)
+		ctx = 0; /* (cannot happen: scale_ctx is at most RC_SCALES) */
+	return &rcm[which * RC_CTX + ctx];
+}
+
+/* v − pred: version 1 a varint in column k, version 2 through range coder stream `which` (or, decoding,
+ * the residual decode_ahead already read from it, in the same context). */
 static int64_t cv_res(rec_codec *c, int which, enum col k, int64_t v, int64_t pred, unsigned ctx)
 {
 	if (c->version < 2)
 		return cv_i64(c, k, v, pred);
-	if (ctx >= RC_CTX)
-		ctx = 0; /* (cannot happen: scale_ctx is at most RC_SCALES) */
-	rc_model *m = &c->rcm[which * RC_CTX + ctx];
 	if (c->enc) {
-		rc_enc_int(&c->rce[which], m, (int64_t)((uint64_t)v - (uint64_t)pred));
+		rc_enc_int(&c->rce[which], rc_model_of(c->rcm, which, ctx), (int64_t)((uint64_t)v - (uint64_t)pred));
 		return v;
 	}
-	return wadd(pred, rc_dec_int(&c->rcd[which], m));
+	if (c->pre)
+		return wadd(pred, c->pre[which]);
+	return wadd(pred, rc_dec_int(&c->rcd[which], rc_model_of(c->rcm, which, ctx)));
 }
 
 /* One partition's values. pp: the same partition in the previous snapshot (or the zero one); r: its
@@ -963,17 +996,18 @@ static int64_t log_end_pred(const rec_codec *c, const struct ring *r, bool key, 
 static void code_offsets(rec_codec *c, const lt_partition *cp, lt_partition *o, const lt_partition *pp,
 			 const struct ring *r, bool key, const int64_t *seen_end)
 {
-	const bool enc = c->enc;
+	const bool enc = c->enc, ahead = c->pre != NULL; /* (the residuals read ahead: no contexts needed) */
 	int64_t pc = pp->committed, pe = pp->log_end;
 	if (seen_end)
 		o->log_end = cv_res(c, RC_LEND, C_LEND, enc ? cp->log_end : 0, *seen_end, RC_SEEN);
 	else
 		o->log_end = cv_res(c, RC_LEND, C_LEND, enc ? cp->log_end : 0, log_end_pred(c, r, key, pe),
-				    scale_of(r, key));
+				    ahead ? 0 : scale_of(r, key));
 	int64_t predc = pc;
 	if (o->log_end >= 0 && (key || (pc >= 0 && pe >= pc)))
 		predc = key ? o->log_end : wadd(o->log_end, (int64_t)(0 - (uint64_t)(pe - pc)));
-	o->committed = cv_res(c, RC_COMMIT, C_COMMIT, enc ? cp->committed : 0, predc, commit_ctx(r, key, pe, pc));
+	o->committed =
+		cv_res(c, RC_COMMIT, C_COMMIT, enc ? cp->committed : 0, predc, ahead ? 0 : commit_ctx(r, key, pe, pc));
 	int64_t lag_pred = o->committed >= 0 && o->log_end > o->committed ? o->log_end - o->committed : 0;
 	o->lag = cv_i64(c, C_LAG, enc ? cp->lag : 0, lag_pred);
 }
@@ -1244,20 +1278,20 @@ static uint64_t str_hash(const char *s)
 
 /* Empties the table for a record of `total` partitions (a topic run has at least one: the table is at
  * most half full, so probing always ends). */
-static void seen_begin(rec_codec *c, size_t total)
+static void seen_begin(struct seen_table *t, size_t total)
 {
 	size_t need = 16;
 	while (need < 2 * total)
 		need *= 2;
-	if (need > c->seen_cap) {
-		free(c->seen);
-		c->seen = xcalloc(need, sizeof *c->seen);
-		c->seen_cap = need;
-		c->seen_gen = 0;
+	if (need > t->cap) {
+		free(t->slot);
+		t->slot = xcalloc(need, sizeof *t->slot);
+		t->cap = need;
+		t->gen = 0;
 	}
-	if (++c->seen_gen == 0) {
-		memset(c->seen, 0, c->seen_cap * sizeof *c->seen);
-		c->seen_gen = 1;
+	if (++t->gen == 0) {
+		memset(t->slot, 0, t->cap * sizeof *t->slot);
+		t->gen = 1;
 	}
 }
 
@@ -1267,13 +1301,13 @@ static bool same_topic(const char *a, const char *b)
 }
 
 /* The slot of a topic: in use (gen is this record's) or the empty one to fill. */
-static struct seen_topic *seen_slot(rec_codec *c, const char *topic)
+static struct seen_topic *seen_slot(struct seen_table *t, const char *topic)
 {
 	uint64_t h = str_hash(topic);
-	size_t mask = c->seen_cap - 1, i = (size_t)(h ^ h >> 29) & mask;
+	size_t mask = t->cap - 1, i = (size_t)(h ^ h >> 29) & mask;
 	for (;;) {
-		struct seen_topic *e = &c->seen[i];
-		if (e->gen != c->seen_gen || same_topic(e->topic, topic))
+		struct seen_topic *e = &t->slot[i];
+		if (e->gen != t->gen || same_topic(e->topic, topic))
 			return e;
 		i = (i + 1) & mask;
 	}
@@ -1287,20 +1321,21 @@ struct seen_walk {
 
 /* The log end an earlier group of this record gave partition k of group i (layout: the record's
  * groups), or NULL; the loop calls it for every partition in order, and it notes each topic's first run. */
-static const int64_t *seen_end_of(rec_codec *c, struct seen_walk *w, const lt_snapshot *layout, size_t i, size_t k)
+static const int64_t *seen_end_of(struct seen_table *t, struct seen_walk *w, const lt_snapshot *layout, size_t i,
+				  size_t k)
 {
 	const lt_group *lg = &layout->groups[i];
 	const lt_partition *p = &lg->partitions[k];
 	if (k == 0 || !same_topic(lg->partitions[k - 1].topic, p->topic)) {
-		struct seen_topic *st = seen_slot(c, p->topic);
+		struct seen_topic *st = seen_slot(t, p->topic);
 		w->run = NULL;
-		if (st->gen == c->seen_gen) {
+		if (st->gen == t->gen) {
 			*w = (struct seen_walk){ layout->groups[st->group].partitions + st->first, st->n, 0 };
 		} else {
 			size_t n = 1;
 			while (k + n < lg->n_partitions && same_topic(lg->partitions[k + n].topic, p->topic))
 				n++;
-			*st = (struct seen_topic){ p->topic, c->seen_gen, i, k, n };
+			*st = (struct seen_topic){ p->topic, t->gen, i, k, n };
 		}
 	}
 	while (w->run && w->at < w->n && w->run[w->at].partition < p->partition)
@@ -1317,6 +1352,175 @@ static size_t find_prev_group(const lt_snapshot *prev, size_t from, const char *
 		return from;
 	const lt_group *g = snapshot_find_group(prev, name);
 	return g ? (size_t)(g - prev->groups) : (size_t)-1;
+}
+
+/* ---- version 2: a record's residual streams read ahead on a second thread ----
+ *
+ * Reaching a recorded moment decodes up to 33 records that are never shown, most in place
+ * (decode_in_place), and a third of each is the range decoder: two streams (log ends, committed offsets)
+ * of one value per partition, ten adaptive bits in one dependency chain each. Which model a value is read
+ * with depends only on what precedes the record — the partition's ring, its previous log end and committed
+ * offset, whether an earlier group gave its topic partition — never on the record's other values. So the
+ * decoding thread notes each partition's two contexts for the next record as it pushes the partition's
+ * sample (the ring and the row are then in its cache: next_ctx), and when the next record too decodes in
+ * place a worker thread reads both streams with them, into res, while the decoding thread does the rest
+ * (flags, lags, rates, time lags, the rings), waiting only when it catches up with the worker. The worker
+ * reads nothing of the snapshot: only next_ctx[i], which the decoding thread overwrites for the record
+ * after only once it has seen partition i published (done, release / acquire). The worker owns c->rcd and
+ * c->rcm from the job's start to its end (over). */
+#define AHEAD_BATCH    32      /* partitions per published step */
+#define AHEAD_AWAKE_NS 2000000 /* the worker's wait awake for the next record (yielding), then asleep */
+
+struct rc_ahead {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t wake;
+	uint64_t job; /* (atomic; written under mu) bumped for each record */
+	bool quit;    /* (mu) */
+	/* the record: set before job is bumped, read by the worker */
+	rec_codec *c;
+	size_t n;     /* partitions */
+	int64_t *res; /* N_RC per partition */
+	size_t cap;   /* of res (/ N_RC) */
+	/* (atomic) partitions whose residuals are in res; on a line of its own, as the worker's writes */
+	_Alignas(64) size_t done;
+	_Alignas(64) bool cancel, over; /* (atomic) stop early; the worker is finished with the record */
+};
+
+static void ahead_read(struct rc_ahead *a)
+{
+	rec_codec *c = a->c;
+	const uint16_t *ctx = c->next_ctx;
+	rc_model *rcm = c->rcm;
+	const size_t n = a->n;
+	int64_t *res = a->res;
+	/* the decoders' state on this thread's stack: in c it shares cache lines with what the decoding
+	 * thread writes for every partition (c->pre, the columns' positions), and each value would bounce them */
+	rc_dec d[N_RC] = { c->rcd[0], c->rcd[1] };
+	size_t flat = 0;
+	for (; flat < n; flat++) {
+		if (flat % AHEAD_BATCH == 0) {
+			__atomic_store_n(&a->done, flat, __ATOMIC_RELEASE);
+			if (__atomic_load_n(&a->cancel, __ATOMIC_RELAXED))
+				break;
+		}
+		for (int w = 0; w < N_RC; w++)
+			res[flat * N_RC + w] = rc_dec_int(&d[w], rc_model_of(rcm, w, ctx[flat * N_RC + w]));
+	}
+	if (flat == n)
+		__atomic_store_n(&a->done, n, __ATOMIC_RELEASE);
+	c->rcd[0] = d[0];
+	c->rcd[1] = d[1];
+}
+
+static void *ahead_main(void *arg)
+{
+	struct rc_ahead *a = arg;
+	uint64_t seen_job = 0;
+	for (;;) {
+		/* a reach decodes its records back to back: the next job comes after a record's other work
+		 * (zstd, the groups' values, well under a millisecond), sooner than a sleeping thread wakes */
+		struct timespec t0, t;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (unsigned spins = 1; __atomic_load_n(&a->job, __ATOMIC_ACQUIRE) == seen_job; spins++) {
+			if (spins < 64)
+				continue;
+			sched_yield();
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > AHEAD_AWAKE_NS)
+				break;
+		}
+		pthread_mutex_lock(&a->mu);
+		while (a->job == seen_job && !a->quit)
+			pthread_cond_wait(&a->wake, &a->mu);
+		if (a->quit)
+			break;
+		seen_job = a->job;
+		pthread_mutex_unlock(&a->mu);
+		ahead_read(a);
+		__atomic_store_n(&a->over, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+static void decode_ahead_stop(rec_codec *c)
+{
+	struct rc_ahead *a = c->ahead;
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->quit = true;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->thread, NULL);
+	pthread_cond_destroy(&a->wake);
+	pthread_mutex_destroy(&a->mu);
+	free(a->res);
+	free(a);
+	c->ahead = NULL;
+}
+
+/* Starts reading the residuals of a record of n partitions ahead, with the contexts the previous record
+ * noted, or NULL: decode them in line (none noted, a small record, or no thread). */
+static struct rc_ahead *decode_ahead_start(rec_codec *c, size_t n)
+{
+	if (n != c->n_next || n < c->ahead_min || n == 0 || c->ahead_failed)
+		return NULL;
+	struct rc_ahead *a = c->ahead;
+	if (!a) {
+		a = xcalloc(1, sizeof *a); /* (16-byte aligned: done's line holds nothing else hot) */
+		pthread_mutex_init(&a->mu, NULL);
+		pthread_cond_init(&a->wake, NULL);
+		/* the worker takes no signal (the program reads its own from a signalfd, blocked in every thread) */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		int rc = pthread_create(&a->thread, NULL, ahead_main, a);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (rc != 0) {
+			pthread_cond_destroy(&a->wake);
+			pthread_mutex_destroy(&a->mu);
+			free(a);
+			c->ahead_failed = true;
+			return NULL;
+		}
+		c->ahead = a;
+	}
+	if (n > a->cap) {
+		free(a->res);
+		a->res = xmalloc(n * N_RC * sizeof *a->res);
+		a->cap = n;
+	}
+	pthread_mutex_lock(&a->mu);
+	a->c = c;
+	a->n = n;
+	a->done = 0;
+	a->cancel = false;
+	a->over = false;
+	__atomic_store_n(&a->job, a->job + 1, __ATOMIC_RELEASE);
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->mu);
+	return a;
+}
+
+/* Waits until the worker has read partition `flat` (spinning: it is a few microseconds ahead or behind). */
+static void decode_ahead_wait(struct rc_ahead *a, size_t flat)
+{
+	for (unsigned spins = 0; __atomic_load_n(&a->done, __ATOMIC_ACQUIRE) <= flat; spins++)
+		if (spins >= 64)
+			sched_yield();
+}
+
+/* The record is decoded (or failed): the worker lets go of the streams before anyone reads them. */
+static void decode_ahead_end(rec_codec *c, struct rc_ahead *a)
+{
+	c->pre = NULL;
+	if (c->bad)
+		__atomic_store_n(&a->cancel, true, __ATOMIC_RELAXED);
+	for (unsigned spins = 0; !__atomic_load_n(&a->over, __ATOMIC_ACQUIRE); spins++)
+		if (spins >= 64)
+			sched_yield();
 }
 
 /* The whole record, both directions. enc: cur is the snapshot; dec: out is being built. */
@@ -1453,7 +1657,7 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 	size_t flat = 0;
 	const bool v2 = c->version >= 2;
 	if (v2)
-		seen_begin(c, total);
+		seen_begin(&c->seen, total);
 	struct seen_walk walk = { 0 };
 	for (size_t i = 0; i < ng && !c->bad; i++) {
 		const lt_group *cg = c->enc ? &cur->groups[i] : NULL;
@@ -1496,7 +1700,7 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 			}
 			lt_partition scratch;
 			lt_partition *o = c->enc ? &scratch : &og->partitions[k];
-			const int64_t *seen_end = v2 ? seen_end_of(c, &walk, layout, i, k) : NULL;
+			const int64_t *seen_end = v2 ? seen_end_of(&c->seen, &walk, layout, i, k) : NULL;
 			const lt_partition *cp = c->enc ? &cg->partitions[k] : NULL;
 			code_partition(c, cp, partition_ext(cg, cp), o, og, pp, partition_ext(pg, pp), r, key, now, dt,
 				       seen_end, out->status_window);
@@ -1531,7 +1735,9 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
  * is coded against a copy of its previous values (the coding reads some of them after writing the new
  * ones); a partition's extra fields start from zero, as a fresh row's, and its old commit metadata is
  * freed after. False, with the columns untouched, when the layout changed or another holder has the
- * snapshot: the caller decodes the record the usual way. */
+ * snapshot: the caller decodes the record the usual way. When the record before was decoded here too, on
+ * a recording of at least ahead_min partitions, the range-coded values are read on a second thread with
+ * the contexts that record noted (decode_ahead_start, above). */
 static bool decode_in_place(rec_codec *c)
 {
 	lt_snapshot *s = c->prev;
@@ -1593,8 +1799,21 @@ static bool decode_in_place(rec_codec *c)
 	const int64_t now = s->taken_at_ms, dt = wadd(now, (int64_t)(0 - (uint64_t)old.taken_at_ms));
 	size_t flat = 0;
 	const bool v2 = c->version >= 2;
-	if (v2)
-		seen_begin(c, c->n_rings);
+	size_t total = 0;
+	for (size_t i = 0; i < ng; i++)
+		total += s->groups[i].n_partitions;
+	struct rc_ahead *ahead = v2 && total <= c->n_rings ? decode_ahead_start(c, total) : NULL;
+	c->n_next = 0;
+	if (v2 && !ahead)
+		seen_begin(&c->seen, c->n_rings);
+	const bool note = v2 && total >= c->ahead_min && total <= c->n_rings && !c->ahead_failed;
+	if (note && total > c->cap_next) {
+		free(c->next_ctx);
+		free(c->next_seen);
+		c->next_ctx = xmalloc(total * N_RC * sizeof *c->next_ctx);
+		c->next_seen = xmalloc(total * sizeof *c->next_seen);
+		c->cap_next = total;
+	}
 	for (size_t i = 0; i < ng && !c->bad; i++) {
 		lt_group *g = &s->groups[i];
 		struct seen_walk walk = { 0 };
@@ -1606,7 +1825,13 @@ static bool decode_in_place(rec_codec *c)
 			}
 			lt_partition *p = &g->partitions[k];
 			struct ring *r = &c->rings[flat];
-			const int64_t *seen_end = v2 ? seen_end_of(c, &walk, s, i, k) : NULL;
+			const int64_t *seen_end = NULL;
+			if (ahead) {
+				decode_ahead_wait(ahead, flat);
+				seen_end = c->next_seen[flat]; /* (the layout is the previous record's) */
+				c->pre = &ahead->res[flat * N_RC];
+			} else if (v2)
+				seen_end = seen_end_of(&c->seen, &walk, s, i, k);
 			if (c->light) {
 				/* only the flags and offsets, each read before it is written */
 				decode_partition_light(c, p, p, r, false, seen_end);
@@ -1623,8 +1848,19 @@ static bool decode_in_place(rec_codec *c)
 				free(px.commit_metadata);
 			}
 			ring_push(r, false, p->committed, p->log_end, p->has_lag ? p->lag : LAG_UNKNOWN);
+			if (note) { /* the next record's contexts, if it too decodes in place */
+				c->next_ctx[flat * N_RC + RC_LEND] =
+					(uint16_t)(seen_end ? RC_SEEN : scale_of(r, false));
+				c->next_ctx[flat * N_RC + RC_COMMIT] =
+					(uint16_t)commit_ctx(r, false, p->log_end, p->committed);
+				c->next_seen[flat] = seen_end;
+			}
 		}
 	}
+	if (ahead)
+		decode_ahead_end(c, ahead);
+	if (note && !c->bad && flat == total)
+		c->n_next = total;
 	c->times[c->tick++ & (LT_REC_HISTORY - 1)] = now;
 	for (size_t i = 0, gflat = 0; i < ng && !c->bad && !c->light; gflat += s->groups[i].n_partitions, i++) {
 		lt_group before = s->groups[i];
@@ -1747,6 +1983,7 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	if (c->hidden && !key && decode_in_place(c))
 		out = snapshot_ref(c->prev);
 	else {
+		c->n_next = 0; /* (the contexts noted are for the same layout, in place) */
 		out = snapshot_new();
 		code_record(c, NULL, out, key);
 	}
@@ -1786,6 +2023,11 @@ void rec_codec_set_light(rec_codec *c, bool light)
 void rec_codec_set_hidden(rec_codec *c, bool hidden)
 {
 	c->hidden = hidden || c->light;
+}
+
+void rec_codec_set_ahead_min(rec_codec *c, size_t partitions)
+{
+	c->ahead_min = partitions;
 }
 
 size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,

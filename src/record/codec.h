@@ -60,6 +60,11 @@ void rec_codec_set_light(rec_codec *c, bool light);
  * shown. Set after rec_codec_set_light. */
 void rec_codec_set_hidden(rec_codec *c, bool hidden);
 
+/* The fewest partitions a record decoded in place needs for its range-coded streams to be read on a
+ * second thread (codec.c, decode_ahead; the values are the same either way). The default suits M-sized
+ * recordings; 0 always, SIZE_MAX never (tests and the fuzzer run both). */
+void rec_codec_set_ahead_min(rec_codec *c, size_t partitions);
+
 /* The lags of one partition over the decoded history, oldest first (the detail popup's sparkline). */
 size_t rec_codec_partition_lags(const rec_codec *c, const char *group, const char *topic, int32_t partition,
 				int64_t *out, size_t max);

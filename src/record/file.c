@@ -644,3 +644,8 @@ size_t rec_reader_partition_lags(const rec_reader *r, const char *group, const c
 {
 	return rec_codec_partition_lags(r->codec, group, topic, partition, out, max);
 }
+
+void rec_reader_set_ahead_min(rec_reader *r, size_t partitions)
+{
+	rec_codec_set_ahead_min(r->codec, partitions);
+}

@@ -68,6 +68,9 @@ const char *rec_reader_note(const rec_reader *r);
 /* Lags of a partition over the records before the last one read, oldest first. */
 size_t rec_reader_partition_lags(const rec_reader *r, const char *group, const char *topic, int32_t partition,
 				 int64_t *out, size_t max);
+/* The fewest partitions a record needs for its range-coded values to be read on a second thread
+ * (rec_codec_set_ahead_min: tests run 0 and SIZE_MAX beside the default). */
+void rec_reader_set_ahead_min(rec_reader *r, size_t partitions);
 
 /* "100M", "2G", "512K", "1000000" → bytes; false when not a size. */
 bool rec_parse_size(const char *s, uint64_t *out);

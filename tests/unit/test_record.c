@@ -272,19 +272,24 @@ static void warm_up_across_layout_changes(void **state)
 	char path[300], err[256];
 	path_in(path, sizeof path, "warm.rec");
 	write_file(path, 40, 17);
-	/* (and 21, 25: 18 .. 24 hidden, decoded in place, 20 with every group's members changed) */
+	/* (and 21, 25: 18 .. 24 hidden, decoded in place, 20 with every group's members changed); each with
+	 * the range-coded values of the records decoded in place read on the second thread (ahead 0: a batch
+	 * of 32 partitions, then the last 4, groups 1 .. 5 taking their log ends from group 0) and in line */
 	static const int targets[] = { 21, 25, 34, 35, 36, 37, 38 };
-	for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
-		const int target = targets[t];
-		rec_reader *r = rec_reader_open(path, err, sizeof err);
-		assert_non_null(r);
-		lt_snapshot *s = rec_reader_get(r, (size_t)target, err, sizeof err);
-		if (!s)
-			fail_msg("record %d: %s", target, err);
-		expect_same(snaps[target], s, target);
-		snapshot_unref(s);
-		rec_reader_close(r);
-	}
+	static const size_t ahead[] = { 0, SIZE_MAX };
+	for (size_t a = 0; a < 2; a++)
+		for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+			const int target = targets[t];
+			rec_reader *r = rec_reader_open(path, err, sizeof err);
+			assert_non_null(r);
+			rec_reader_set_ahead_min(r, ahead[a]);
+			lt_snapshot *s = rec_reader_get(r, (size_t)target, err, sizeof err);
+			if (!s)
+				fail_msg("record %d (ahead from %zu): %s", target, ahead[a], err);
+			expect_same(snaps[target], s, target);
+			snapshot_unref(s);
+			rec_reader_close(r);
+		}
 	/* a snapshot someone else holds is never decoded into: 21 kept, then 38 reached from it (22 .. 33 are
 	 * its warm-up, light, the first of them coded against 21) */
 	rec_reader *r = rec_reader_open(path, err, sizeof err);
