@@ -123,6 +123,8 @@ struct rec_codec {
 	 * (nmeta), so each group is serialised once per record, not twice */
 	struct col_buf *pmeta, *nmeta;
 	size_t n_pmeta, cap_pmeta, cap_nmeta;
+	bool *keys_same; /* encoder, per group of the record: its partition keys are its previous group's */
+	size_t cap_keys;
 	/* version 2 */
 	rc_enc rce[N_RC];
 	rc_dec rcd[N_RC];
@@ -134,8 +136,8 @@ struct rec_codec {
 	bool ahead_failed;      /* the thread could not be started: decode serially */
 	size_t ahead_min;       /* the fewest partitions a record needs for it */
 	const int64_t *pre;     /* this partition's residuals (N_RC) when decoded ahead, else NULL */
-	/* per partition of prev, noted by decode_in_place for the next record in place (same layout): the
-	 * contexts of its N_RC values and the log end an earlier group gives it; n_next 0: not noted */
+	/* per partition of prev, noted as it was decoded (note_next) for the next record in place (the same
+	 * layout): the contexts of its N_RC values and the log end an earlier group gives it; n_next 0: none */
 	uint16_t *next_ctx;
 	const int64_t **next_seen;
 	size_t n_next, cap_next;
@@ -185,6 +187,7 @@ void rec_codec_free(rec_codec *c)
 		free(c->nmeta[i].p);
 	free(c->pmeta);
 	free(c->nmeta);
+	free(c->keys_same);
 	for (int i = 0; i < N_RC; i++)
 		rc_enc_free(&c->rce[i]);
 	free(c->rcm);
@@ -573,13 +576,25 @@ static bool same_str(const char *a, const char *b)
 /* Whether meta_write writes the same bytes for a and b, without writing them: the same fields, each
  * compared as meta_write writes it (a NULL string is not ""). The writer's test of a group's slow fields
  * against the previous group's, which serialising every group each record made ~20 % of its CPU. */
-static bool meta_same(const lt_group *a, const lt_group *b)
+/* The same partitions (topic and number), in the same order. */
+static bool keys_same(const lt_group *a, const lt_group *b)
+{
+	if (a->n_partitions != b->n_partitions)
+		return false;
+	struct topic_cmp tc = { 0 };
+	for (size_t i = 0; i < a->n_partitions; i++)
+		if (cmp_key_cached(&tc, &a->partitions[i], &b->partitions[i]) != 0)
+			return false;
+	return true;
+}
+
+/* The slow fields but the partition keys (keys_same) are the same. */
+static bool meta_same_but_keys(const lt_group *a, const lt_group *b)
 {
 	if (a->state != b->state || a->type != b->type || a->members_unreadable != b->members_unreadable ||
 	    a->coordinator != b->coordinator || a->stale_ms != b->stale_ms ||
 	    !same_str(a->protocol_type, b->protocol_type) || !same_str(a->protocol, b->protocol) ||
-	    !same_str(a->error, b->error) || a->n_members != b->n_members || a->n_commit_epochs != b->n_commit_epochs ||
-	    a->n_partitions != b->n_partitions)
+	    !same_str(a->error, b->error) || a->n_members != b->n_members || a->n_commit_epochs != b->n_commit_epochs)
 		return false;
 	for (size_t m = 0; m < a->n_members; m++) {
 		const lt_member *x = &a->members[m], *y = &b->members[m];
@@ -597,10 +612,6 @@ static bool meta_same(const lt_group *a, const lt_group *b)
 		if (x->partition != y->partition || x->epoch != y->epoch || !same_str(x->topic, y->topic))
 			return false;
 	}
-	struct topic_cmp tc = { 0 };
-	for (size_t i = 0; i < a->n_partitions; i++)
-		if (cmp_key_cached(&tc, &a->partitions[i], &b->partitions[i]) != 0)
-			return false;
 	return true;
 }
 
@@ -1523,6 +1534,32 @@ static void decode_ahead_end(rec_codec *c, struct rc_ahead *a)
 			sched_yield();
 }
 
+/* Whether a decoded record of `total` partitions notes its contexts for the next one (note_next), which
+ * only a worker reads: the arrays made ready. */
+static bool note_begin(rec_codec *c, size_t total)
+{
+	if (c->enc || c->version < 2 || total < c->ahead_min || total == 0 || c->ahead_failed)
+		return false;
+	if (total > c->cap_next) {
+		free(c->next_ctx);
+		free(c->next_seen);
+		c->next_ctx = xmalloc(total * N_RC * sizeof *c->next_ctx);
+		c->next_seen = xmalloc(total * sizeof *c->next_seen);
+		c->cap_next = total;
+	}
+	return true;
+}
+
+/* Partition `flat`'s contexts for the next record, if it decodes in place (not a keyframe, the same
+ * layout), as code_offsets will work them out there: right after its sample is pushed, while its ring and
+ * row are in cache. */
+static void note_next(rec_codec *c, size_t flat, const struct ring *r, const lt_partition *p, const int64_t *seen_end)
+{
+	c->next_ctx[flat * N_RC + RC_LEND] = (uint16_t)(seen_end ? RC_SEEN : scale_of(r, false));
+	c->next_ctx[flat * N_RC + RC_COMMIT] = (uint16_t)commit_ctx(r, false, p->log_end, p->committed);
+	c->next_seen[flat] = seen_end;
+}
+
 /* The whole record, both directions. enc: cur is the snapshot; dec: out is being built. */
 static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, bool key)
 {
@@ -1583,13 +1620,20 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 		memset(c->nmeta + c->cap_nmeta, 0, (ng - c->cap_nmeta) * sizeof *c->nmeta);
 		c->cap_nmeta = ng;
 	}
+	if (c->enc && ng > c->cap_keys) {
+		free(c->keys_same);
+		c->keys_same = xmalloc(ng * sizeof *c->keys_same);
+		c->cap_keys = ng;
+	}
 	for (size_t i = 0; i < ng && !c->bad; i++) {
 		const lt_group *pg = pidx[i] != (size_t)-1 ? &prev->groups[pidx[i]] : NULL;
 		uint64_t same = 0;
 		if (c->enc) {
 			struct col_buf *m = &c->nmeta[i];
 			const struct col_buf *pm = pg && pidx[i] < c->n_pmeta ? &c->pmeta[pidx[i]] : NULL;
-			if (pm && meta_same(&cur->groups[i], pg)) {
+			/* (noted: the samples' layout below asks again) */
+			c->keys_same[i] = pg && keys_same(&cur->groups[i], pg);
+			if (pm && c->keys_same[i] && meta_same_but_keys(&cur->groups[i], pg)) {
 				/* unchanged (nearly every group): its bytes are the previous group's, copied */
 				m->len = 0;
 				put_bytes(m, pm->p, pm->len);
@@ -1648,16 +1692,18 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 	bool in_place = rp && total == c->n_rings && rp->n_groups == ng;
 	for (size_t i = 0; i < ng && in_place; i++) {
 		const lt_group *g = &layout->groups[i], *pg = &rp->groups[i];
-		in_place = strcmp(g->group, pg->group) == 0 && g->n_partitions == pg->n_partitions;
-		struct topic_cmp tc = { 0 };
-		for (size_t k = 0; k < g->n_partitions && in_place; k++)
-			in_place = cmp_key_cached(&tc, &g->partitions[k], &pg->partitions[k]) == 0;
+		if (c->enc && prev && pidx[i] == i) { /* (the same group: its keys were compared above) */
+			in_place = c->keys_same[i];
+			continue;
+		}
+		in_place = strcmp(g->group, pg->group) == 0 && keys_same(g, pg);
 	}
 	struct ring *rings = in_place ? c->rings : xcalloc(total ? total : 1, sizeof *rings);
 	size_t flat = 0;
 	const bool v2 = c->version >= 2;
 	if (v2)
 		seen_begin(&c->seen, total);
+	const bool note = note_begin(c, total); /* (the decoder's: out is the next record's layout) */
 	struct seen_walk walk = { 0 };
 	for (size_t i = 0; i < ng && !c->bad; i++) {
 		const lt_group *cg = c->enc ? &cur->groups[i] : NULL;
@@ -1707,8 +1753,12 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
 			if (!r)
 				r = &rings[flat];
 			ring_push(r, key, o->committed, o->log_end, o->has_lag ? o->lag : LAG_UNKNOWN);
+			if (note)
+				note_next(c, flat, r, o, seen_end);
 		}
 	}
+	if (note && !c->bad && flat == total)
+		c->n_next = total;
 	c->times[c->tick++ & (LT_REC_HISTORY - 1)] = now; /* every ring's newest sample is now this record's */
 	for (size_t i = 0, gflat = 0; i < ng && !c->bad; gflat += layout->groups[i].n_partitions, i++) {
 		const lt_group *pg = pidx[i] != (size_t)-1 ? &prev->groups[pidx[i]] : NULL;
@@ -1735,9 +1785,9 @@ static void code_record(rec_codec *c, const lt_snapshot *cur, lt_snapshot *out, 
  * is coded against a copy of its previous values (the coding reads some of them after writing the new
  * ones); a partition's extra fields start from zero, as a fresh row's, and its old commit metadata is
  * freed after. False, with the columns untouched, when the layout changed or another holder has the
- * snapshot: the caller decodes the record the usual way. When the record before was decoded here too, on
- * a recording of at least ahead_min partitions, the range-coded values are read on a second thread with
- * the contexts that record noted (decode_ahead_start, above). */
+ * snapshot: the caller decodes the record the usual way. On a recording of at least ahead_min partitions
+ * the range-coded values are read on a second thread with the contexts the record before noted
+ * (note_next, decode_ahead_start, above). */
 static bool decode_in_place(rec_codec *c)
 {
 	lt_snapshot *s = c->prev;
@@ -1806,14 +1856,7 @@ static bool decode_in_place(rec_codec *c)
 	c->n_next = 0;
 	if (v2 && !ahead)
 		seen_begin(&c->seen, c->n_rings);
-	const bool note = v2 && total >= c->ahead_min && total <= c->n_rings && !c->ahead_failed;
-	if (note && total > c->cap_next) {
-		free(c->next_ctx);
-		free(c->next_seen);
-		c->next_ctx = xmalloc(total * N_RC * sizeof *c->next_ctx);
-		c->next_seen = xmalloc(total * sizeof *c->next_seen);
-		c->cap_next = total;
-	}
+	const bool note = note_begin(c, total);
 	for (size_t i = 0; i < ng && !c->bad; i++) {
 		lt_group *g = &s->groups[i];
 		struct seen_walk walk = { 0 };
@@ -1848,13 +1891,8 @@ static bool decode_in_place(rec_codec *c)
 				free(px.commit_metadata);
 			}
 			ring_push(r, false, p->committed, p->log_end, p->has_lag ? p->lag : LAG_UNKNOWN);
-			if (note) { /* the next record's contexts, if it too decodes in place */
-				c->next_ctx[flat * N_RC + RC_LEND] =
-					(uint16_t)(seen_end ? RC_SEEN : scale_of(r, false));
-				c->next_ctx[flat * N_RC + RC_COMMIT] =
-					(uint16_t)commit_ctx(r, false, p->log_end, p->committed);
-				c->next_seen[flat] = seen_end;
-			}
+			if (note)
+				note_next(c, flat, r, p, seen_end);
 		}
 	}
 	if (ahead)
