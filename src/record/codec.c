@@ -1856,6 +1856,7 @@ static bool decode_in_place(rec_codec *c)
 	c->n_next = 0;
 	if (v2 && !ahead)
 		seen_begin(&c->seen, c->n_rings);
+	/* (with a worker reading next_ctx, total is what was noted, so note_begin never reallocates it) */
 	const bool note = note_begin(c, total);
 	for (size_t i = 0; i < ng && !c->bad; i++) {
 		lt_group *g = &s->groups[i];
