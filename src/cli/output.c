@@ -452,29 +452,50 @@ int output_json(FILE *out, const lt_snapshot *s)
 
 /* ------------------------------------------------------------------ CSV */
 
-static const char *const csv_header[] = {
-	"group",
-	"state",
-	"topic",
-	"partition",
-	"log_start",
-	"committed",
-	"log_end",
-	"lag",
-	"time_lag_ms",
-	"status",
-	"consumer_id",
-	"host",
-	"client_id",
-	"type",
-	"members_readable",
-	"position",
-	"uncommitted",
-	"position_source",
-	"position_age_ms",
-	"not_committing",
+/* The columns; `text` marks the ids and names from the cluster, written as text cells (util/csv.h: the
+ * terminal-safe form, formula-guarded). The other columns are lagtop's own words and numbers, written as they
+ * are: a number is never guarded, so -1 stays a number a spreadsheet can sum. */
+static const struct csv_col {
+	const char *name;
+	bool text;
+} csv_cols[] = {
+	{ "group", true },
+	{ "state", false },
+	{ "topic", true },
+	{ "partition", false },
+	{ "log_start", false },
+	{ "committed", false },
+	{ "log_end", false },
+	{ "lag", false },
+	{ "time_lag_ms", false },
+	{ "status", false },
+	{ "consumer_id", true },
+	{ "host", true },
+	{ "client_id", true },
+	{ "type", false },
+	{ "members_readable", false },
+	{ "position", false },
+	{ "uncommitted", false },
+	{ "position_source", false },
+	{ "position_age_ms", false },
+	{ "not_committing", false },
 };
-#define CSV_COLS (sizeof csv_header / sizeof csv_header[0])
+#define CSV_COLS (sizeof csv_cols / sizeof csv_cols[0])
+
+/* One row: the text columns as text cells, the others as they are. */
+static int csv_row(FILE *out, const char *const *f, bool header)
+{
+	for (size_t i = 0; i < CSV_COLS; i++) {
+		if (i)
+			putc(',', out);
+		if (csv_cols[i].text && !header)
+			csv_write_text_field(out, f[i]);
+		else
+			csv_write_field(out, f[i]);
+	}
+	putc('\n', out);
+	return ferror(out) ? -1 : 0;
+}
 
 /* v in decimal into buf (at least 21 bytes), or NULL (an empty field) when unknown. By hand: printf's
  * machinery was a tenth of a `--once --format csv` on 32,000 rows. */
@@ -501,7 +522,10 @@ static const char *num_or_empty(char *buf, bool known, int64_t v)
 int output_csv(FILE *out, const lt_snapshot *s)
 {
 	flockfile(out); /* one lock for the whole table instead of one per field */
-	int rc = csv_write_row(out, csv_header, CSV_COLS);
+	const char *header[CSV_COLS];
+	for (size_t i = 0; i < CSV_COLS; i++)
+		header[i] = csv_cols[i].name;
+	int rc = csv_row(out, header, true);
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];
 		for (size_t k = 0; k <= g->n_partitions; k++) {
@@ -534,7 +558,7 @@ int output_csv(FILE *out, const lt_snapshot *s)
 				f[18] = num_or_empty(num[8], p->has_position, partition_position_age_ms(g, p));
 				f[19] = p->flags & LT_PF_NOT_COMMITTING ? "true" : "false";
 			}
-			rc |= csv_write_row(out, f, CSV_COLS);
+			rc |= csv_row(out, f, false);
 		}
 	}
 	funlockfile(out);

@@ -18,6 +18,7 @@
 #include "reset/strbuf.h"
 #include "reset/timeparse.h"
 #include "util/errbuf.h"
+#include "util/sanitize.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -295,6 +296,17 @@ int reset_backup_committed(lt_reset_conn *c, const char *group, const rd_kafka_t
 		err_set(err, errlen, "the backup could not be written, nothing was %s: %s", verb, why);
 		return -2;
 	}
+	/* What --undo will read is the file on disk: read it back through the same parser before anything is
+	 * changed, and drop a backup that would not restore these offsets (--undo must never find it). */
+	char *text = reset_file_read(path, (size_t)64 << 20, why, sizeof why);
+	if (!text || reset_csv_backup_check(text, cur, why, sizeof why)) {
+		free(text);
+		err_set(err, errlen, "the backup %s is not valid, nothing was %s: %s", path, verb, why);
+		(void)unlink(path);
+		path[0] = '\0';
+		return -2;
+	}
+	free(text);
 	return 0;
 }
 
@@ -557,7 +569,9 @@ static void result_set(lt_reset_result *res, lt_exec_status st, char *msg)
 	res->message = msg;
 }
 
-/* Audit values are one token each: whitespace, quotes and controls are escaped so a line stays a line. */
+/* Audit values are one token each: whitespace, quotes, backslash and % are escaped as %XX so a line stays a
+ * line and decodes back, and so is every byte of a character no output carries raw (sanitize_next: controls,
+ * C1, bidi and line separators, bytes that are not UTF-8). */
 static void audit_value(lt_strbuf *b, const char *key, const char *v)
 {
 	sb_printf(b, " %s=", key);
@@ -565,11 +579,19 @@ static void audit_value(lt_strbuf *b, const char *key, const char *v)
 		sb_printf(b, "-");
 		return;
 	}
-	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-		if (*p <= ' ' || *p == '"' || *p == '\\' || *p == '%' || *p == 0x7f)
-			sb_printf(b, "%%%02X", *p);
-		else
-			sb_printf(b, "%c", *p);
+	size_t n = strlen(v);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		bool unsafe;
+		size_t k = sanitize_next(v + i, n - i, &cp, &unsafe);
+		for (size_t j = i; j < i + k; j++) {
+			unsigned char c = (unsigned char)v[j];
+			if (unsafe || c == ' ' || c == '"' || c == '\\' || c == '%')
+				sb_printf(b, "%%%02X", c);
+			else
+				sb_printf(b, "%c", c);
+		}
+		i += k;
 	}
 }
 

@@ -65,7 +65,14 @@ int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **out,
 	return reset_csv_parse_ex(text, group, false, out, n_out, err, errlen);
 }
 
-int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows, lt_reset_csv_row **out, size_t *n_out,
+/* A name field as lagtop meant it: --export guards a name a spreadsheet would take for a formula
+ * (util/csv.h), so a file that is not a backup has the guard taken off; a backup is written unguarded. */
+static const char *name_field(const char *f, bool backup)
+{
+	return backup ? f : csv_formula_unguard(f);
+}
+
+int reset_csv_parse_ex(const char *text, const char *group, bool backup, lt_reset_csv_row **out, size_t *n_out,
 		       char *err, size_t errlen)
 {
 	lt_reset_csv_row *rows = NULL;
@@ -103,12 +110,15 @@ int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows,
 			goto out;
 		}
 		char **tf = form == 4 ? f + 1 : f;
+		const char *row_group = form == 4 ? name_field(f[0], backup) : NULL;
+		const char *topic = name_field(tf[0], backup);
 		if (form == 4 && !*f[0]) {
 			err_set(err, errlen, "line %zu: the group is empty", recline);
 			goto out;
 		}
-		if (!legal_topic(tf[0])) {
-			err_set(err, errlen, "line %zu: '%s' is not a valid topic name", recline, tf[0]);
+		/* A backup holds the names the cluster gave (lagtop-sim allows any); a plan must name a legal topic. */
+		if (backup ? !*topic : !legal_topic(topic)) {
+			err_set(err, errlen, "line %zu: '%s' is not a valid topic name", recline, topic);
 			goto out;
 		}
 		int64_t part, off;
@@ -117,7 +127,7 @@ int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows,
 				tf[1], INT32_MAX);
 			goto out;
 		}
-		if (no_commit_rows && !*tf[2]) {
+		if (backup && !*tf[2]) {
 			off = LT_OFFSET_NONE; /* a backup's "no commit" */
 		} else if (!parse_i64(tf[2], INT64_MIN, INT64_MAX, &off)) {
 			err_set(err, errlen, "line %zu: offset '%s' is not a whole number", recline, tf[2]);
@@ -127,11 +137,11 @@ int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows,
 			err_set(err, errlen, "line %zu: offset %" PRId64 " is negative", recline, off);
 			goto out;
 		}
-		if (form == 4 && strcmp(f[0], group) != 0)
+		if (form == 4 && strcmp(row_group, group) != 0)
 			continue;
 		bool dup = false;
 		for (size_t i = 0; i < n; i++) {
-			if (rows[i].partition == part && strcmp(rows[i].topic, tf[0]) == 0) {
+			if (rows[i].partition == part && strcmp(rows[i].topic, topic) == 0) {
 				if (rows[i].offset != off) {
 					char prev[32] = "no commit";
 					if (rows[i].offset >= 0)
@@ -139,7 +149,7 @@ int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows,
 					err_set(err, errlen,
 						"line %zu: partition %s-%" PRId64 " was already given on line %zu "
 						"with another offset (%s)",
-						recline, tf[0], part, rows[i].line, prev);
+						recline, topic, part, rows[i].line, prev);
 					goto out;
 				}
 				dup = true;
@@ -148,8 +158,8 @@ int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows,
 		if (dup)
 			continue;
 		rows = xgrow(rows, &cap, n + 1, sizeof *rows);
-		rows[n++] = (lt_reset_csv_row){ .group = form == 4 ? xstrdup(f[0]) : NULL,
-						.topic = xstrdup(tf[0]),
+		rows[n++] = (lt_reset_csv_row){ .group = form == 4 ? xstrdup(row_group) : NULL,
+						.topic = xstrdup(topic),
 						.partition = (int32_t)part,
 						.offset = off,
 						.line = recline };
@@ -169,21 +179,36 @@ out:
 	return rc;
 }
 
+/* Appends one field (and the comma after it) as `dup` writes it. */
+static void put_field(lt_strbuf *b, char *(*dup)(const char *), const char *s)
+{
+	char *f = dup(s);
+	sb_printf(b, "%s,", f);
+	free(f);
+}
+
+/* The offset column: a number, or empty for a delete (--undo of "no commit", the backup's form). */
+static void put_offset(lt_strbuf *b, int64_t offset)
+{
+	if (offset < 0)
+		sb_printf(b, "\n");
+	else
+		sb_printf(b, "%" PRId64 "\n", offset);
+}
+
+/* Names are text cells (terminal-safe, formula-guarded, quoted when needed): the export is printed and
+ * opened in spreadsheets; reset_csv_parse takes the guard off again. */
 char *reset_csv_export(const lt_reset_plan *const *plans, size_t n_plans)
 {
 	lt_strbuf b = { 0 };
 	for (size_t i = 0; i < n_plans; i++)
 		for (size_t r = 0; r < plans[i]->n_rows; r++) {
 			const lt_reset_row *row = &plans[i]->rows[r];
-			if (n_plans > 1) {
-				char *g = csv_quote_dup(plans[i]->group); /* any string is a group id */
-				sb_printf(&b, "%s,", g);
-				free(g);
-			}
-			if (row->new_offset < 0) /* a delete (--undo of "no commit"): the backup's form */
-				sb_printf(&b, "%s,%d,\n", row->topic, row->partition);
-			else
-				sb_printf(&b, "%s,%d,%" PRId64 "\n", row->topic, row->partition, row->new_offset);
+			if (n_plans > 1)
+				put_field(&b, csv_text_field_dup, plans[i]->group);
+			put_field(&b, csv_text_field_dup, row->topic);
+			sb_printf(&b, "%d,", row->partition);
+			put_offset(&b, row->new_offset);
 		}
 	return sb_take(&b);
 }
@@ -203,11 +228,42 @@ char *reset_csv_backup(const lt_reset_input *in)
 		v[n++] = &in->parts[i];
 	qsort(v, n, sizeof *v, cmp_part_ptr);
 	lt_strbuf b = { 0 };
-	for (size_t i = 0; i < n; i++)
-		if (v[i]->committed >= 0)
-			sb_printf(&b, "%s,%d,%" PRId64 "\n", v[i]->topic, v[i]->partition, v[i]->committed);
-		else /* no commit: an empty offset, which --undo restores by deleting the commit */
-			sb_printf(&b, "%s,%d,\n", v[i]->topic, v[i]->partition);
+	for (size_t i = 0; i < n; i++) {
+		/* the exact name, RFC 4180 quoted when needed: a backup is a machine file, read back as it is */
+		put_field(&b, csv_quote_dup, v[i]->topic);
+		sb_printf(&b, "%d,", v[i]->partition);
+		put_offset(&b, v[i]->committed); /* no commit: empty, restored by deleting the commit */
+	}
 	free(v);
 	return sb_take(&b);
+}
+
+static const lt_reset_csv_row *find_row(const lt_reset_csv_row *rows, size_t n, const lt_reset_part *p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].partition == p->partition && strcmp(rows[i].topic, p->topic) == 0)
+			return &rows[i];
+	return NULL;
+}
+
+int reset_csv_backup_check(const char *text, const lt_reset_input *in, char *err, size_t errlen)
+{
+	lt_reset_csv_row *rows = NULL;
+	size_t n = 0;
+	char why[512];
+	if (reset_csv_parse_ex(text, "", true, &rows, &n, why, sizeof why))
+		return err_set(err, errlen, "it does not read back: %s", why);
+	int rc = 0;
+	for (size_t i = 0; i < in->n_parts && rc == 0; i++) {
+		const lt_reset_part *p = &in->parts[i];
+		const lt_reset_csv_row *r = find_row(rows, n, p);
+		int64_t want = p->committed >= 0 ? p->committed : LT_OFFSET_NONE;
+		if (!r || r->offset != want)
+			rc = err_set(err, errlen, "it does not read back: partition %d of a topic is %s", p->partition,
+				     r ? "another offset" : "missing");
+	}
+	if (rc == 0 && n != in->n_parts)
+		rc = err_set(err, errlen, "it does not read back: %zu rows for %zu partitions", n, in->n_parts);
+	reset_csv_rows_free(rows, n);
+	return rc;
 }

@@ -3,7 +3,9 @@
  * No header. One group: topic,partition,offset. Several groups: group,topic,partition,offset.
  * Records are RFC 4180 CSV read by util/csv.h's strict reader (the one CSV reader): a quoted field may hold
  * commas, doubled quotes and line breaks (a group id may be any string); a quoting error is the reader's
- * "line N: … at column C". The export quotes a group id that needs it.
+ * "line N: … at column C". The export writes names as util/csv.h's text cells (terminal-safe, formula-
+ * guarded, quoted when needed); the import takes the formula guard off a group or topic field
+ * (csv_formula_unguard). A backup holds exact names, quoted when needed, never guarded.
  * Import (kafka-consumer-groups' rule): if the first line has 3 fields (and lagtop always resets exactly
  * one group) the whole file is the 3-column form for that group; otherwise every line has 4 fields and the
  * rows of the group are kept. No row for the group: "No reset plan for group g found.".
@@ -28,9 +30,10 @@
 
 /* Parses the file text; fills the rows for `group` (caller frees with reset_csv_rows_free). */
 int reset_csv_parse(const char *text, const char *group, lt_reset_csv_row **rows, size_t *n, char *err, size_t errlen);
-/* The same; no_commit_rows accepts an empty offset as "no commit" (backups read by --undo). */
-int reset_csv_parse_ex(const char *text, const char *group, bool no_commit_rows, lt_reset_csv_row **rows, size_t *n,
-		       char *err, size_t errlen);
+/* The same; backup reads one of lagtop's backups (--undo): an empty offset is "no commit", any non-empty
+ * topic name is taken as it is, and no formula guard is taken off. */
+int reset_csv_parse_ex(const char *text, const char *group, bool backup, lt_reset_csv_row **rows, size_t *n, char *err,
+		       size_t errlen);
 void reset_csv_rows_free(lt_reset_csv_row *rows, size_t n);
 
 /* --export: the plans as CSV (3 columns for one plan, 4 with the group for several; a delete row has an
@@ -41,5 +44,9 @@ char *reset_csv_export(const lt_reset_plan *const *plans, size_t n_plans);
  * current committed offset, 3-column form, sorted; a partition without a commit gets an empty offset
  * ("pay,2,"), so --undo can delete the commit the reset created. Newly allocated. */
 char *reset_csv_backup(const lt_reset_input *in);
+
+/* Checks a backup's text as --undo will read it (reset_csv_parse_ex, backup form): it must hold exactly the
+ * partitions of `in` with their committed offsets. 0, or -1 with err ("it does not read back: ..."). */
+int reset_csv_backup_check(const char *text, const lt_reset_input *in, char *err, size_t errlen);
 
 #endif

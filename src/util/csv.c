@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "util/sanitize.h"
 #include "util/xalloc.h"
 
 bool csv_needs_quotes(const char *s)
@@ -54,6 +55,70 @@ void csv_write_field(FILE *fp, const char *s)
 		putc(*p, fp);
 	}
 	putc('"', fp);
+}
+
+/* OWASP's list of the characters a spreadsheet starts a formula with, and the guard itself. */
+static bool formula_start(char c)
+{
+	return c && strchr("=+-@\t\r'", c) != NULL;
+}
+
+bool csv_formula_risk(const char *s)
+{
+	return s && formula_start(s[0]);
+}
+
+const char *csv_formula_unguard(const char *s)
+{
+	return s[0] == '\'' && formula_start(s[1]) ? s + 1 : s;
+}
+
+char *csv_text_dup(const char *s)
+{
+	char *safe = sanitize_dup(s, true);
+	if (!csv_formula_risk(safe))
+		return safe;
+	char *guarded = xasprintf("'%s", safe);
+	free(safe);
+	return guarded;
+}
+
+/* Printable ASCII that needs no guard: the common case, written without a copy. */
+static bool plain_text(const char *s)
+{
+	if (csv_formula_risk(s))
+		return false;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p >= 0x7F)
+			return false;
+	return true;
+}
+
+char *csv_text_field_dup(const char *s)
+{
+	char *cell = csv_text_dup(s);
+	if (cell[0] != '\'' || csv_needs_quotes(cell)) {
+		char *field = csv_quote_dup(cell);
+		free(cell);
+		return field;
+	}
+	/* a guarded cell is quoted too, as OWASP asks */
+	char *field = xasprintf("\"%s\"", cell);
+	free(cell);
+	return field;
+}
+
+void csv_write_text_field(FILE *fp, const char *s)
+{
+	if (!s)
+		return;
+	if (plain_text(s)) {
+		csv_write_field(fp, s);
+		return;
+	}
+	char *field = csv_text_field_dup(s);
+	fputs(field, fp);
+	free(field);
 }
 
 int csv_write_row(FILE *fp, const char *const *fields, size_t n)

@@ -2,7 +2,13 @@
  *
  * Writing: a field is quoted when it contains a comma, a double quote, CR or LF, or starts or ends
  * with a space (so readers that trim keep it); quotes inside are doubled. Records end with "\n".
- * The bytes are written as they are: CSV is for exact round trips (reset plans), not for display.
+ * csv_write_field writes the bytes as they are, for exact round trips (backups).
+ *
+ * Text cells for people (--once --format csv, --export): ids and names from the cluster are written in
+ * their terminal-safe form (sanitize.h: controls, bidi and bytes that are not UTF-8 escaped as \xNN or
+ * \uXXXX), and a cell a spreadsheet would take for a formula (starting with = + - @ TAB or CR, OWASP) gets
+ * a single quote in front and is quoted. A cell that starts with a single quote gets one more, so the
+ * guard can be taken off again exactly (csv_formula_unguard). Numbers are never guarded: -1 stays a number.
  *
  * Reading is strict, because a reset plan read from a file must mean exactly what it says:
  * a quote inside an unquoted field, anything but a comma or the end after a closing quote, an
@@ -28,6 +34,24 @@ int csv_write_row(FILE *fp, const char *const *fields, size_t n);
 
 /* The field as it would be written, in a new allocation (caller frees). */
 char *csv_quote_dup(const char *s);
+
+/* True when the text cell s needs the formula guard: it starts with = + - @ TAB CR or a single quote. */
+bool csv_formula_risk(const char *s);
+
+/* The text cell of s (NULL is ""): its terminal-safe form, with the guard quote in front when
+ * csv_formula_risk. New allocation (caller frees). */
+char *csv_text_dup(const char *s);
+
+/* The text cell of s as one field, quoted when guarded or when needed, as csv_write_text_field writes it.
+ * New allocation (caller frees). */
+char *csv_text_field_dup(const char *s);
+
+/* Writes the text cell of s as one field, quoted when guarded or when needed (NULL: an empty field). */
+void csv_write_text_field(FILE *fp, const char *s);
+
+/* The guard taken off a field read back: s past the single quote when s is a quote followed by one of
+ * = + - @ TAB CR or a quote, else s itself. */
+const char *csv_formula_unguard(const char *s);
 
 /* The fields of one record. */
 typedef struct lt_csv_fields {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/utf8.h"
+#include "util/sanitize.h"
 #include "util/xalloc.h"
 
 struct family {
@@ -151,26 +151,23 @@ static void put(struct buf *b, const char *s, size_t n)
 	b->s[b->n] = '\0';
 }
 
+/* The format's escapes, on the terminal-safe form of s (sanitize.h): a name's controls, bidi characters and
+ * bytes that are not UTF-8 become \xNN or \uXXXX text, as on the dashboard, so neither a scrape nor a
+ * terminal showing the text ever gets them raw; that text's backslashes are then the format's \\. */
 static char *escape(const char *s, bool quote)
 {
 	struct buf b = { 0 };
 	put(&b, "", 0);
-	size_t len = strlen(s);
-	for (size_t i = 0; i < len;) {
-		uint32_t cp;
-		size_t k = utf8_decode(s + i, len - i, &cp);
-		if (cp == UTF8_INVALID)
-			put(&b, "\xEF\xBF\xBD", 3); /* U+FFFD: the format is UTF-8 */
-		else if (cp == '\\')
+	char *safe = sanitize_dup(s, true);
+	for (const char *p = safe; *p; p++) {
+		if (*p == '\\')
 			put(&b, "\\\\", 2);
-		else if (cp == '\n')
-			put(&b, "\\n", 2);
-		else if (cp == '"' && quote)
+		else if (*p == '"' && quote)
 			put(&b, "\\\"", 2);
 		else
-			put(&b, s + i, k);
-		i += k;
+			put(&b, p, 1);
 	}
+	free(safe);
 	return b.s;
 }
 

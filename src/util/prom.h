@@ -6,10 +6,12 @@
  * keeps the first of two samples with the same metric and labels, and writes # HELP and # TYPE gauge once
  * per metric that has samples. No timestamps: node_exporter's textfile collector refuses them.
  *
- * Escaping is the format's: in label values \ " and newline become \\ \" \n; in help text \ and newline.
- * Bytes that are not UTF-8 (names from a cluster are arbitrary bytes) become U+FFFD, since the format is
- * UTF-8. An unknown value is never written: the double variant drops NaN and infinities, and callers
- * skip values they do not know, so "no data" never reads as 0.
+ * Escaping: label values and help text are first put in their terminal-safe form (sanitize.h: controls,
+ * bidi characters and bytes that are not UTF-8, which names from a cluster may hold, become \xNN or \uXXXX
+ * text, as on the dashboard), then the format's escapes apply: \ and " become \\ and \" (a newline never
+ * remains). So a scrape or a terminal never gets a control byte, and the text stays UTF-8.
+ * An unknown value is never written: the double variant drops NaN and infinities, and callers skip values
+ * they do not know, so "no data" never reads as 0.
  */
 #ifndef LAGTOP_UTIL_PROM_H
 #define LAGTOP_UTIL_PROM_H

@@ -21,6 +21,13 @@ static bool reorders_or_splits(uint32_t cp)
 	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029;
 }
 
+size_t sanitize_next(const char *s, size_t n, uint32_t *cp, bool *unsafe)
+{
+	size_t used = utf8_decode(s, n, cp);
+	*unsafe = *cp == UTF8_INVALID || *cp < 0x20 || (*cp >= 0x7F && *cp < 0xA0) || reorders_or_splits(*cp);
+	return used;
+}
+
 static void unit_escape_cp(struct unit *u, uint32_t cp)
 {
 	int n;
@@ -36,7 +43,8 @@ static void unit_escape_cp(struct unit *u, uint32_t cp)
 static size_t next_unit(const char *s, size_t n, bool utf8, struct unit *u)
 {
 	uint32_t cp;
-	size_t used = utf8_decode(s, n, &cp);
+	bool unsafe;
+	size_t used = sanitize_next(s, n, &cp, &unsafe);
 
 	if (cp == UTF8_INVALID || cp < 0x20 || cp == 0x7F) {
 		u->len = (size_t)snprintf(u->text, sizeof u->text, "\\x%02x", (unsigned char)s[0]);
@@ -45,7 +53,7 @@ static size_t next_unit(const char *s, size_t n, bool utf8, struct unit *u)
 		u->text[0] = s[0];
 		u->len = 1;
 		u->width = 1;
-	} else if (cp < 0xA0 || reorders_or_splits(cp) || !utf8) {
+	} else if (unsafe || !utf8) {
 		unit_escape_cp(u, cp);
 	} else {
 		memcpy(u->text, s, used);

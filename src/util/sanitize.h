@@ -19,6 +19,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* The one rule of what no output may carry raw (the dashboard, the table, CSV, Prometheus text, the audit
+ * log, messages): decodes the next character of s[0..n) (n >= 1) into *cp (UTF8_INVALID for a byte that is
+ * not UTF-8) and sets *unsafe when it is such a byte, a C0 control, DEL, a C1 control, or a bidi control or
+ * line/paragraph separator. Returns the bytes it takes (1 for a bad byte). Each format spells the unsafe
+ * ones its own way: sanitize_display below as \xNN / \uXXXX, the audit log as %XX per byte. */
+size_t sanitize_next(const char *s, size_t n, uint32_t *cp, bool *unsafe);
 
 /* Writes the safe form of `in` (NULL is "") into out, NUL-terminated, cut at the last whole
  * character or escape that fits in outlen. Returns the length the whole safe form needs (without

@@ -288,14 +288,15 @@ static void prometheus_from_a_snapshot(void **state)
 	char *p = render(3, s);
 	const char *cl = "cluster_name=\"prod \\\"eu\\\"\\\\1\"";
 	char want[512];
-	/* the labels: escaped group and cluster, the owner's on the partition it owns, empty on the other */
+	/* the labels: escaped group (its newline in the terminal-safe form, \x0a) and cluster, the owner's on the
+	 * partition it owns, empty on the other */
 	snprintf(want, sizeof want,
-		 "kafka_consumergroup_group_lag{%s,group=\"pay\\nments\",topic=\"t\",partition=\"0\","
+		 "kafka_consumergroup_group_lag{%s,group=\"pay\\\\x0aments\",topic=\"t\",partition=\"0\","
 		 "member_host=\"/10.0.0.1\",consumer_id=\"m-1\",client_id=\"c-1\"} 50\n",
 		 cl);
 	assert_non_null(strstr(p, want));
 	snprintf(want, sizeof want,
-		 "kafka_consumergroup_group_lag{%s,group=\"pay\\nments\",topic=\"t\",partition=\"1\","
+		 "kafka_consumergroup_group_lag{%s,group=\"pay\\\\x0aments\",topic=\"t\",partition=\"1\","
 		 "member_host=\"\",consumer_id=\"\",client_id=\"\"} 49\n",
 		 cl);
 	assert_non_null(strstr(p, want));
@@ -303,7 +304,7 @@ static void prometheus_from_a_snapshot(void **state)
 	assert_non_null(
 		strstr(p, "partition=\"0\",member_host=\"/10.0.0.1\",consumer_id=\"m-1\",client_id=\"c-1\"} 1.5\n"));
 	snprintf(want, sizeof want,
-		 "lagtop_consumergroup_offsets_expire_timestamp_seconds{%s,group=\"pay\\nments\"} "
+		 "lagtop_consumergroup_offsets_expire_timestamp_seconds{%s,group=\"pay\\\\x0aments\"} "
 		 "1765151900\n",
 		 cl);
 	assert_non_null(strstr(p, want));
@@ -311,7 +312,7 @@ static void prometheus_from_a_snapshot(void **state)
 	assert_non_null(strstr(p, want));
 	/* status codes: group WARN = 2 (incomplete, a lower bound), partition 0 WARN = 2, partition 1 pending:
 	 * absent; audit OK = 1 */
-	snprintf(want, sizeof want, "lagtop_consumergroup_status{%s,group=\"pay\\nments\"} 2\n", cl);
+	snprintf(want, sizeof want, "lagtop_consumergroup_status{%s,group=\"pay\\\\x0aments\"} 2\n", cl);
 	assert_non_null(strstr(p, want));
 	snprintf(want, sizeof want, "lagtop_consumergroup_status{%s,group=\"audit\"} 1\n", cl);
 	assert_non_null(strstr(p, want));
@@ -326,7 +327,7 @@ static void prometheus_from_a_snapshot(void **state)
 	assert_int_equal(count(p, "kafka_partition_earliest_offset{"), 2);
 	/* the topic sum, the group sum and max */
 	snprintf(want, sizeof want,
-		 "kafka_consumergroup_group_topic_sum_lag{%s,group=\"pay\\nments\",topic=\"t\"} 99\n", cl);
+		 "kafka_consumergroup_group_topic_sum_lag{%s,group=\"pay\\\\x0aments\",topic=\"t\"} 99\n", cl);
 	assert_non_null(strstr(p, want));
 	snprintf(want, sizeof want, "kafka_consumergroup_group_sum_lag{%s,group=\"audit\"} 0\n", cl);
 	assert_non_null(strstr(p, want));

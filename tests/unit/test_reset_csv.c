@@ -236,12 +236,151 @@ static void export_and_backup(void **state)
 	reset_input_free(&in);
 }
 
+/* Topic names a cluster may give (lagtop-sim takes any): the backup holds them exactly, RFC 4180 quoted,
+ * unguarded, and reads back through --undo's parser as the same names and offsets; reset_csv_backup_check
+ * says so before a commit, and catches a backup that would not. */
+static const char *const hostile_topics[] = {
+	"=HYPERLINK(\"http://x.invalid\")",
+	"a,b",
+	"q\"q",
+	"cr\r\nlf",
+	"lf\nonly",
+	"\x1b[31mred",
+	"bad\xff\xc3(",
+	"bidi\xe2\x80\xae"
+	"exe",
+	"'=x",
+	"-1+2",
+	"@SUM(A1)",
+	"\t=1+1",
+	" lead",
+	"trail ",
+	"c1\xc2\x9b",
+	"plain",
+};
+#define N_HOSTILE (sizeof hostile_topics / sizeof hostile_topics[0])
+
+static void hostile_input(lt_reset_input *in)
+{
+	reset_input_init(in);
+	in->state = LT_GROUP_EMPTY;
+	for (size_t i = 0; i < N_HOSTILE; i++) {
+		lt_reset_part *p = reset_input_part(in, hostile_topics[i], (int32_t)i);
+		p->exists = p->has_leader = true;
+		p->committed = i % 3 == 0 ? LT_OFFSET_NONE : (int64_t)i * 10;
+		reset_input_topic(in, hostile_topics[i], true);
+	}
+}
+
+static void backups_round_trip_hostile_topics(void **state)
+{
+	(void)state;
+	char err[256];
+	lt_reset_input in;
+	hostile_input(&in);
+	char *backup = reset_csv_backup(&in);
+	/* quoted where needed, never guarded: a backup is a machine file */
+	assert_non_null(strstr(backup, "\"=HYPERLINK(\"\"http://x.invalid\"\")\",0,\n"));
+	assert_non_null(strstr(backup, "\"cr\r\nlf\",3,\n"));
+	assert_non_null(strstr(backup, "\n'=x,8,80\n"));
+	lt_reset_csv_row *r = NULL;
+	size_t n = 0;
+	if (reset_csv_parse_ex(backup, "g", true, &r, &n, err, sizeof err))
+		fail_msg("the backup does not read back: %s\n%s", err, backup);
+	assert_int_equal(n, N_HOSTILE);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = (size_t)r[i].partition;
+		assert_true(k < N_HOSTILE);
+		assert_string_equal(r[i].topic, hostile_topics[k]);
+		assert_int_equal(r[i].offset, k % 3 == 0 ? LT_OFFSET_NONE : (int64_t)k * 10);
+	}
+	reset_csv_rows_free(r, n);
+	assert_int_equal(reset_csv_backup_check(backup, &in, err, sizeof err), 0);
+
+	/* what the check refuses: the old unquoted form, a missing row, another offset */
+	assert_int_equal(reset_csv_backup_check("=HYPERLINK(\"http://x.invalid\"),0,\n", &in, err, sizeof err), -1);
+	assert_string_equal(err, "it does not read back: line 1: stray quote in an unquoted field at column 12");
+	char *cut = strdup(backup);
+	*strrchr(cut, '\n') = '\0';
+	*(strrchr(cut, '\n') + 1) = '\0';
+	assert_int_equal(reset_csv_backup_check(cut, &in, err, sizeof err), -1);
+	assert_non_null(strstr(err, "missing"));
+	free(cut);
+	in.parts[1].committed = 11;
+	assert_int_equal(reset_csv_backup_check(backup, &in, err, sizeof err), -1);
+	assert_string_equal(err, "it does not read back: partition 1 of a topic is another offset");
+	free(backup);
+	reset_input_free(&in);
+
+	/* --from-file keeps kafka-consumer-groups' rule: a plan names legal topics */
+	lt_reset_csv_row *rr = NULL;
+	assert_int_equal(reset_csv_parse("\"a,b\",0,5\n", "g", &rr, &n, err, sizeof err), -1);
+	assert_string_equal(err, "line 1: 'a,b' is not a valid topic name");
+}
+
+/* --export: names are text cells (formula-guarded, terminal-safe); --from-file takes the guard off. */
+static void export_is_guarded_and_reads_back(void **state)
+{
+	(void)state;
+	char err[256];
+	lt_reset_row rows[] = { { .topic = (char *)"-dash", .partition = 0, .new_offset = 5 },
+				{ .topic = (char *)"t", .partition = 1, .new_offset = LT_OFFSET_NONE } };
+	const char *groups[] = { "=cmd|' /C calc'!A0", "@SUM(A1)", "'=x", "+1", "a,\"b\"", "plain" };
+	lt_reset_plan pl[6];
+	const lt_reset_plan *pp[6];
+	for (size_t i = 0; i < 6; i++) {
+		pl[i] = (lt_reset_plan){ .group = (char *)groups[i], .rows = rows, .n_rows = 2 };
+		pp[i] = &pl[i];
+	}
+	char *one = reset_csv_export(pp, 1);
+	assert_string_equal(one, "\"'-dash\",0,5\nt,1,\n");
+	lt_reset_csv_row *r = NULL;
+	size_t n = 0;
+	assert_int_equal(reset_csv_parse(one, "g", &r, &n, err, sizeof err), -1); /* an offset is a number */
+	free(one);
+	pl[0].n_rows = 1;
+	one = reset_csv_export(pp, 1);
+	assert_int_equal(reset_csv_parse(one, "g", &r, &n, err, sizeof err), 0);
+	assert_string_equal(r[0].topic, "-dash");
+	reset_csv_rows_free(r, n);
+	free(one);
+	for (size_t i = 0; i < 6; i++)
+		pl[i].n_rows = 1;
+	char *all = reset_csv_export(pp, 6);
+	assert_string_equal(all, "\"'=cmd|' /C calc'!A0\",\"'-dash\",0,5\n"
+				 "\"'@SUM(A1)\",\"'-dash\",0,5\n"
+				 "\"''=x\",\"'-dash\",0,5\n"
+				 "\"'+1\",\"'-dash\",0,5\n"
+				 "\"a,\"\"b\"\"\",\"'-dash\",0,5\n"
+				 "plain,\"'-dash\",0,5\n");
+	for (size_t i = 0; i < 6; i++) {
+		if (reset_csv_parse(all, groups[i], &r, &n, err, sizeof err))
+			fail_msg("group %s: %s", groups[i], err);
+		assert_int_equal(n, 1);
+		assert_string_equal(r[0].group, groups[i]);
+		assert_string_equal(r[0].topic, "-dash");
+		reset_csv_rows_free(r, n);
+	}
+	free(all);
+	/* a control byte in a group id: the export shows it escaped, never raw */
+	pl[0].group = (char *)"osc\x1b]52;c;eA==\x07";
+	all = reset_csv_export(pp, 2);
+	assert_non_null(strstr(all, "osc\\x1b]52;c;eA==\\x07,\"'-dash\",0,5\n"));
+	assert_null(strchr(all, '\x1b'));
+	free(all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(three_columns),  cmocka_unit_test(four_columns),
-		cmocka_unit_test(malformed),      cmocka_unit_test(quoted_group_ids),
-		cmocka_unit_test(no_commit_rows), cmocka_unit_test(export_and_backup),
+		cmocka_unit_test(three_columns),
+		cmocka_unit_test(four_columns),
+		cmocka_unit_test(malformed),
+		cmocka_unit_test(quoted_group_ids),
+		cmocka_unit_test(no_commit_rows),
+		cmocka_unit_test(export_and_backup),
+		cmocka_unit_test(backups_round_trip_hostile_topics),
+		cmocka_unit_test(export_is_guarded_and_reads_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
 /* test_util_csv.c — RFC 4180 writing and strict reading (util/csv). */
+#define _GNU_SOURCE /* asprintf */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,13 +168,105 @@ static void write_then_read_round_trips(void **state)
 	fclose(fp);
 }
 
+/* --once --format csv and --export: ids and names as text cells, terminal-safe and formula-guarded. */
+static void text_cells_are_safe_and_guarded(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *field;
+	} cases[] = {
+		{ "plain", "plain" },
+		{ "", "" },
+		/* OWASP's examples: a quote in front, and the cell quoted */
+		{ "=cmd|' /C calc'!A0", "\"'=cmd|' /C calc'!A0\"" },
+		{ "@SUM(A1)", "\"'@SUM(A1)\"" },
+		{ "-1+2", "\"'-1+2\"" },
+		{ "+1", "\"'+1\"" },
+		{ "=HYPERLINK(\"http://x.invalid\")", "\"'=HYPERLINK(\"\"http://x.invalid\"\")\"" },
+		{ "=a,b", "\"'=a,b\"" },
+		/* a leading quote gets the guard too, so the guard can be taken off exactly */
+		{ "'=x", "\"''=x\"" },
+		{ "'plain", "\"''plain\"" },
+		/* TAB and CR are controls: escaped first, so the cell starts with a backslash, which is safe */
+		{ "\t=1+1", "\\x09=1+1" },
+		{ "\r=1", "\\x0d=1" },
+		{ "a,\"b\"", "\"a,\"\"b\"\"\"" },
+		{ "l1\nl2", "l1\\x0al2" },
+		{ "osc\x1b]52;c;eA==\x07", "osc\\x1b]52;c;eA==\\x07" },
+		{ "c1\xc2\x9b"
+		  "31m",
+		  "c1\\u009b31m" },
+		{ "bidi\xe2\x80\xae"
+		  "exe",
+		  "bidi\\u202eexe" },
+		{ "ls\xe2\x80\xa8"
+		  "x",
+		  "ls\\u2028x" },
+		{ "bad\xff\xc3(", "bad\\xff\\xc3(" },
+		{ "caf\xc3\xa9", "caf\xc3\xa9" },
+		{ " =sp", "\" =sp\"" },
+		{ "a=b-c", "a=b-c" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *f = csv_text_field_dup(cases[i].in);
+		assert_string_equal(f, cases[i].field);
+		free(f);
+		/* the writer says the same */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&text, &len);
+		csv_write_text_field(fp, cases[i].in);
+		fclose(fp);
+		assert_string_equal(text, cases[i].field);
+		free(text);
+	}
+}
+
+/* Printable names (the ones the sanitiser leaves alone) read back exactly: split, then unguard. */
+static void guarded_cells_read_back_exactly(void **state)
+{
+	(void)state;
+	const char *names[] = { "=cmd|' /C calc'!A0",
+				"@SUM(A1)",
+				"-1+2",
+				"+1",
+				"'=x",
+				"''",
+				"'",
+				"'plain",
+				"a,\"b\"",
+				"=",
+				"plain",
+				"x'=",
+				"-",
+				"'-" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char *f = csv_text_field_dup(names[i]);
+		char *line = NULL;
+		assert_true(asprintf(&line, "%s,0", f) > 0);
+		lt_csv_fields got = { 0 };
+		char err[128];
+		assert_int_equal(csv_split_line(line, strlen(line), &got, err, sizeof err), 0);
+		assert_int_equal(got.n, 2);
+		assert_string_equal(csv_formula_unguard(got.v[0]), names[i]);
+		csv_fields_free(&got);
+		free(line);
+		free(f);
+	}
+	/* what no guard wrote is left alone: kafka-consumer-groups' own files */
+	assert_string_equal(csv_formula_unguard("'x"), "'x");
+	assert_string_equal(csv_formula_unguard("x'=1"), "x'=1");
+	assert_string_equal(csv_formula_unguard(""), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(quoting_only_when_needed),     cmocka_unit_test(rows_are_written),
-		cmocka_unit_test(split_accepts_rfc4180),        cmocka_unit_test(split_is_strict),
-		cmocka_unit_test(records_span_lines_in_quotes), cmocka_unit_test(record_errors_name_the_line),
-		cmocka_unit_test(write_then_read_round_trips),
+		cmocka_unit_test(quoting_only_when_needed),        cmocka_unit_test(rows_are_written),
+		cmocka_unit_test(split_accepts_rfc4180),           cmocka_unit_test(split_is_strict),
+		cmocka_unit_test(records_span_lines_in_quotes),    cmocka_unit_test(record_errors_name_the_line),
+		cmocka_unit_test(write_then_read_round_trips),     cmocka_unit_test(text_cells_are_safe_and_guarded),
+		cmocka_unit_test(guarded_cells_read_back_exactly),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,10 +32,23 @@ static void escaping(void **state)
 		{ "plain", "plain", "plain" },
 		{ "back\\slash", "back\\\\slash", "back\\\\slash" },
 		{ "say \"hi\"", "say \\\"hi\\\"", "say \"hi\"" },
-		{ "two\nlines", "two\\nlines", "two\\nlines" },
-		{ "\\\"\n", "\\\\\\\"\\n", "\\\\\"\\n" },
-		{ "caf\xC3\xA9", "caf\xC3\xA9", "caf\xC3\xA9" },        /* UTF-8 stays */
-		{ "bad\xFFz", "bad\xEF\xBF\xBDz", "bad\xEF\xBF\xBDz" }, /* not UTF-8: U+FFFD */
+		/* a newline is a control: its terminal-safe text \x0a, whose backslash is the format's \\ */
+		{ "two\nlines", "two\\\\x0alines", "two\\\\x0alines" },
+		{ "\\\"\n", "\\\\\\\"\\\\x0a", "\\\\\"\\\\x0a" },
+		{ "caf\xC3\xA9", "caf\xC3\xA9", "caf\xC3\xA9" }, /* UTF-8 stays */
+		{ "bad\xFFz", "bad\\\\xffz", "bad\\\\xffz" },    /* not UTF-8: the byte, escaped */
+		/* OSC 52 (clipboard), BEL, CR, a C1 CSI, a bidi override, a line separator: never raw */
+		{ "o\x1b]52;c;eA==\x07", "o\\\\x1b]52;c;eA==\\\\x07", "o\\\\x1b]52;c;eA==\\\\x07" },
+		{ "cr\r", "cr\\\\x0d", "cr\\\\x0d" },
+		{ "c1\xC2\x9B"
+		  "31m",
+		  "c1\\\\u009b31m", "c1\\\\u009b31m" },
+		{ "\xE2\x80\xAE"
+		  "exe",
+		  "\\\\u202eexe", "\\\\u202eexe" },
+		{ "a\xE2\x80\xA8"
+		  "b",
+		  "a\\\\u2028b", "a\\\\u2028b" },
 		{ "", "", "" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -51,14 +64,14 @@ static void one_series_line_per_sample_with_escaped_labels(void **state)
 {
 	(void)state;
 	lt_prom *p = prom_new();
-	prom_gauge(p, "m_lag", "Lag, messages\nsecond line \\ end");
+	prom_gauge(p, "m_lag", "Lag, messages \\ end");
 	const char *names[] = { "group", "topic" };
 	const char *values[] = { "g\"1\\\n", NULL };
 	prom_int(p, "m_lag", names, values, 2, 42);
 	char *out = render(p);
-	assert_string_equal(out, "# HELP m_lag Lag, messages\\nsecond line \\\\ end\n"
+	assert_string_equal(out, "# HELP m_lag Lag, messages \\\\ end\n"
 				 "# TYPE m_lag gauge\n"
-				 "m_lag{group=\"g\\\"1\\\\\\n\",topic=\"\"} 42\n");
+				 "m_lag{group=\"g\\\"1\\\\\\\\x0a\",topic=\"\"} 42\n");
 	free(out);
 	prom_free(p);
 }

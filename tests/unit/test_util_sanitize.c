@@ -237,6 +237,58 @@ static void err_set_escapes_control_bytes(void **state)
 	assert_int_equal(strlen(small), 7);
 }
 
+/* The one rule every output applies: which characters are never written raw. */
+static void unsafe_characters_are_one_rule(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		size_t len;
+		bool unsafe;
+	} cases[] = {
+		{ "a", 1, false },
+		{ "\x1b", 1, true },
+		{ "\x07", 1, true },
+		{ "\r", 1, true },
+		{ "\t", 1, true },
+		{ "\x7f", 1, true },
+		{ "\xc2\x80", 2, true },          /* U+0080 */
+		{ "\xc2\x9b", 2, true },          /* C1 CSI */
+		{ "\xc2\x9f", 2, true },          /* U+009F */
+		{ "\xc2\xa0", 2, false },         /* NBSP */
+		{ "\xd8\x9c", 2, true },          /* U+061C arabic letter mark */
+		{ "\xe2\x80\x8e", 3, true },      /* U+200E */
+		{ "\xe2\x80\x8f", 3, true },      /* U+200F */
+		{ "\xe2\x80\xa8", 3, true },      /* U+2028 */
+		{ "\xe2\x80\xa9", 3, true },      /* U+2029 */
+		{ "\xe2\x80\xaa", 3, true },      /* U+202A */
+		{ "\xe2\x80\xae", 3, true },      /* U+202E */
+		{ "\xe2\x81\xa6", 3, true },      /* U+2066 */
+		{ "\xe2\x81\xa9", 3, true },      /* U+2069 */
+		{ "\xe2\x81\xaa", 3, false },     /* U+206A: not a bidi control */
+		{ "\xe2\x80\xaf", 3, false },     /* U+202F narrow no-break space */
+		{ "\xc3\xa9", 2, false },         /* é */
+		{ "\xf0\x9f\x98\x80", 4, false }, /* emoji */
+		{ "\xff", 1, true },              /* not UTF-8 */
+		{ "\xc3(", 1, true },             /* truncated */
+		{ "\xed\xa0\x80", 1, true },      /* a surrogate */
+		{ "\xc0\xaf", 1, true },          /* overlong */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t cp;
+		bool unsafe;
+		size_t n = sanitize_next(cases[i].in, strlen(cases[i].in), &cp, &unsafe);
+		assert_int_equal(n, cases[i].len);
+		if (unsafe != cases[i].unsafe)
+			fail_msg("case %zu: unsafe %d, want %d", i, unsafe, cases[i].unsafe);
+		/* and the display form escapes exactly those */
+		char out[64];
+		sanitize_display(cases[i].in, out, sizeof out, true);
+		if (cases[i].unsafe)
+			assert_true(out[0] == '\\');
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +304,7 @@ int main(void)
 		cmocka_unit_test(fit_respects_small_buffers),
 		cmocka_unit_test(fit_padded_aligns),
 		cmocka_unit_test(hostile_long_name_is_bounded),
+		cmocka_unit_test(unsafe_characters_are_one_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
