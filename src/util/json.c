@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sanitize.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -178,8 +179,9 @@ static void put_escaped(lt_json *j, const char *s, size_t n)
 			continue;
 		}
 		uint32_t cp;
-		size_t used = utf8_decode(s + i, n - i, &cp);
-		bool plain = cp != UTF8_INVALID && cp >= 0xA0 && cp != 0x2028 && cp != 0x2029;
+		bool unsafe; /* the one rule (sanitize.h): such a character is written as \uXXXX, never raw */
+		size_t used = sanitize_next(s + i, n - i, &cp, &unsafe);
+		bool plain = !unsafe && cp >= 0xA0;
 		if (plain) {
 			run += used, i += used;
 			continue;

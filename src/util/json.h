@@ -3,9 +3,10 @@
  * Used by `--once --format json` and lagtop-sim's counters. The writer places commas and colons
  * itself; the caller only says begin/end, key and value. Output is compact (no whitespace) unless
  * pretty is set, in which case it is indented by two spaces.
- * Strings are escaped completely: '"' and '\\', every control character as \u00XX (C0, DEL and C1),
- * U+2028/U+2029 as \u2028/\u2029, and each byte that is not valid UTF-8 becomes U+FFFD, so the
- * result is always valid UTF-8 JSON whatever the cluster sent. Doubles that are NaN or infinite
+ * Strings are escaped completely: '"' and '\\', and every character no output carries raw
+ * (sanitize_next: C0, DEL, C1, the bidi controls, U+2028/U+2029) as \uXXXX, which a JSON reader
+ * decodes back to the same string; each byte that is not valid UTF-8 becomes U+FFFD, so the
+ * result is always valid UTF-8 JSON, safe to print, whatever the cluster sent. Doubles that are NaN or infinite
  * are written as null; numbers never depend on the locale's decimal point.
  *
  *	lt_json j;

@@ -82,6 +82,17 @@ static void strings_are_fully_escaped(void **state)
 		{ "nul\0x", 5, "\"nul\\u0000x\"" },
 		{ "c1\xc2\x85", 4, "\"c1\\u0085\"" },
 		{ "ls\xe2\x80\xa8", 5, "\"ls\\u2028\"" },
+		/* bidi controls: escaped too (the same string to a JSON reader, never raw on a terminal) */
+		{ "rlo\xe2\x80\xae", 6, "\"rlo\\u202e\"" },
+		{ "\xe2\x81\xa6"
+		  "i",
+		  4, "\"\\u2066i\"" },
+		{ "\xe2\x80\x8f"
+		  "m",
+		  4, "\"\\u200fm\"" },
+		{ "\xd8\x9c"
+		  "a",
+		  3, "\"\\u061ca\"" },
 		{ "caf\xc3\xa9 \xf0\x9f\x98\x80", 10, "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"" },
 		{ "bad\xff", 4, "\"bad\xef\xbf\xbd\"" },
 		{ "\xc0\xaf", 2, "\"\xef\xbf\xbd\xef\xbf\xbd\"" },                 /* overlong: two bad bytes */
