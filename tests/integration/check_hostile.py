@@ -29,7 +29,8 @@ CLIENTS = {G_OSC: C_ESC, G_UTF8: b"ok", G_C1: G_C1, G_BIDI: G_BIDI, G_LINES: G_L
 HOSTS = {G_OSC: H_OSC8, G_LINES: G_LINES}
 
 
-BIDI_AND_SEPARATORS = {0x061C, 0x200E, 0x200F, 0x2028, 0x2029} | set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
+BIDI_AND_SEPARATORS = {0x061C, 0x200E, 0x200F, 0x2028, 0x2029}
+BIDI_AND_SEPARATORS |= set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 
 
 def next_char(b, i):
@@ -130,7 +131,8 @@ def check_prometheus(data):
     for gid, topic in GROUPS.items():
         labs = by_group.get(safe(gid))
         if not labs:
-            fail("group %r missing from the offset series as %r (have %r)" % (gid[:40], safe(gid)[:60], list(by_group)[:8]))
+            fail("group %r missing from the offset series as %r (have %r)"
+                 % (gid[:40], safe(gid)[:60], list(by_group)[:8]))
         if safe(topic) not in {lab.get("topic") for lab in labs}:
             fail("group %r: topic %r missing" % (gid[:40], safe(topic)[:40]))
         if safe(CLIENTS[gid]) not in {lab.get("client_id") for lab in labs}:
