@@ -593,6 +593,8 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 	body(v, xasprintf("Target: %s", rd->target_desc ? rd->target_desc : "-"));
 	body(v, xasprintf("Scope:  %s", scope));
 	free(scope);
+	if (rd->undo && rd->msg) /* which backup, from when, and the change it undoes */
+		push_lines(v, &v->body, &v->n_body, rd->msg, "");
 	/* table rows stay whole (their columns line up); the box cuts them where it must */
 	push_raw(&v->body, &v->n_body,
 		 xasprintf("%-24s %9s %14s    %-14s %-16s %s", "TOPIC", "PARTITION", "PREVIOUS", "NEW", "DELTA",
@@ -696,6 +698,7 @@ static void view_delete_result(const struct ui_reset *rd, struct rd_view *v)
 		[LT_DEL_PREVIEW] = "NOTHING DELETED (preview)",
 		[LT_DEL_REFUSED] = "REFUSED: nothing was deleted",
 		[LT_DEL_FAILED] = "FAILED",
+		[LT_DEL_UNKNOWN] = "OUTCOME UNKNOWN: no answer, and the offsets could not be read back",
 	};
 	body(v, xasprintf("Result: %s", words[d->status]));
 	if (d->n_parts)
@@ -709,16 +712,30 @@ static void view_delete_result(const struct ui_reset *rd, struct rd_view *v)
 	foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
 }
 
-static void view_result(const struct ui_reset *rd, struct rd_view *v)
+/* The result's headline: a commit whose answer did not arrive says so, and what the read-back settled. */
+static const char *result_headline(const lt_reset_result *res)
 {
-	const lt_reset_result *res = &rd->res;
-	static const char *const words[] = {
+	static const char *const answered[] = {
 		[LT_EXEC_EXECUTED] = "EXECUTED: every partition reads back as planned",
 		[LT_EXEC_REFUSED] = "REFUSED: nothing was changed",
 		[LT_EXEC_FAILED] = "FAILED",
 		[LT_EXEC_MISMATCH] = "COMMITTED, but some partitions do not read back as planned",
+		[LT_EXEC_UNKNOWN] = "OUTCOME UNKNOWN: no answer, and the offsets could not be read back",
 	};
-	body(v, xasprintf("Result: %s", words[res->status]));
+	static const char *const settled[] = {
+		[LT_EXEC_EXECUTED] = "APPLIED (outcome unknown, settled by reading back)",
+		[LT_EXEC_REFUSED] = "REFUSED: nothing was changed",
+		[LT_EXEC_FAILED] = "NOT APPLIED (outcome unknown, settled by reading back)",
+		[LT_EXEC_MISMATCH] = "PARTLY APPLIED (outcome unknown, settled by reading back)",
+		[LT_EXEC_UNKNOWN] = "OUTCOME UNKNOWN: no answer, and the offsets could not be read back",
+	};
+	return res->answer_missing ? settled[res->status] : answered[res->status];
+}
+
+static void view_result(const struct ui_reset *rd, struct rd_view *v)
+{
+	const lt_reset_result *res = &rd->res;
+	body(v, xasprintf("Result: %s", result_headline(res)));
 	if (res->n_parts && res->backup_path && res->status != LT_EXEC_REFUSED) {
 		push_raw(&v->body, &v->n_body,
 			 xasprintf("%-24s %9s %14s %14s  %s", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT"));
@@ -729,9 +746,11 @@ static void view_result(const struct ui_reset *rd, struct rd_view *v)
 			fmt_offset(r->planned, planned, sizeof planned); /* "-": the commit was to be deleted */
 			push_raw(&v->body, &v->n_body,
 				 xasprintf("%-24s %9d %14s %14s  %s", r->topic, r->partition, planned, now,
-					   r->error     ? r->error
-					   : r->matches ? "ok"
-							: "differs"));
+					   r->error                ? r->error
+					   : !res->readback_ok     ? "unknown"
+					   : r->matches            ? "ok"
+					   : r->after == r->before ? "unchanged"
+								   : "differs"));
 		}
 	}
 	if (res->status == LT_EXEC_REFUSED)
