@@ -707,7 +707,7 @@ static void view_delete_result(const struct ui_reset *rd, struct rd_view *v)
 		body(v, xasprintf("Backup of the deleted offsets: %s (U restores it)", d->backup_path));
 	if (d->message && d->message[0])
 		push_lines(v, &v->body, &v->n_body, d->message, "");
-	if (d->audit_error)
+	if (d->audit_error && !(d->message && strstr(d->message, d->audit_error)))
 		body(v, xasprintf("warning: the audit log was not written: %s", d->audit_error));
 	foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
 }
@@ -762,7 +762,7 @@ static void view_result(const struct ui_reset *rd, struct rd_view *v)
 		body(v, xasprintf("Backup of the previous offsets: %s", res->backup_path));
 	if (res->message && res->message[0])
 		push_lines(v, &v->body, &v->n_body, res->message, "");
-	if (res->audit_error)
+	if (res->audit_error && !(res->message && strstr(res->message, res->audit_error)))
 		body(v, xasprintf("warning: the audit log was not written: %s", res->audit_error));
 	foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
 }
