@@ -5,7 +5,7 @@ fixture (group fx-empty: Empty, fx-orders-0 committed at 10 (log start 100), fx-
     reading the offsets back: applied, exit 0; the audit log has "intent" before the commit and
     "applied" after;
  2. the same with the sim stopped past every read-back: exit 5, "outcome unknown", audit result=unknown;
-    a delete of offsets whose answer never comes is settled the same way;
+    a delete of offsets, and of a group, whose answer never comes is settled the same way;
  3. an audit log that cannot be written (audit.log is a directory: fails for root too): nothing is
     committed, one clear line, non-zero exit;
  4. 20 concurrent --execute runs of one group are serialised by the group's lock: the others are refused
@@ -168,6 +168,22 @@ def case_unanswered_delete():
         f.close()
 
 
+def case_unanswered_group_delete():
+    f = Fixture("--latency-ms", "1500", "--latency-api", "42")
+    try:
+        p = f.popen("--delete", "--group", "fx-empty", timeout="3s")
+        stopped = f.stop_sim_when_backed_up(p, 0, 4.5)
+        rc, out, err = wait(p)
+        ok(stopped and rc == 0 and "outcome unknown" in err and "the delete was applied" in err and
+           "was successful" in out,
+           "unanswered delete of a group: outcome unknown, settled by reading back as deleted (exit %s)" % rc,
+           out + err)
+        mine = [result_of(ln) for ln in lines_of(f.audit())]
+        ok(mine == ["intent", "applied"], "unanswered group delete: the audit log has intent, then applied", mine)
+    finally:
+        f.close()
+
+
 def case_audit_unwritable():
     f = Fixture()
     try:
@@ -273,10 +289,11 @@ def case_refused_in_planning_audited():
 def main():
     if not shutil.which(simtest.SIM) and not os.path.exists(simtest.SIM):
         simtest.missing_prereq("lagtop-sim")
-    print("1..27")
+    print("1..29")
     case_unanswered_commit_applied()
     case_unanswered_commit_unknown()
     case_unanswered_delete()
+    case_unanswered_group_delete()
     case_audit_unwritable()
     case_concurrent()
     case_undo_naming()
