@@ -3,6 +3,7 @@
 
 #include "kafka/reset_exec.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <librdkafka/rdkafka.h>
@@ -1016,6 +1017,44 @@ static char *unescape(const char *v)
 	return out;
 }
 
+/* The path an audit line's backup value (escaped) names: decoded, and checked by escaping it again; when
+ * that does not give the value back (a way of escaping this decoder does not know), the backup directory's
+ * file whose path escapes to it. "" when the value is "-"; NULL when no file has that path. */
+static char *backup_of_value(const char *value)
+{
+	if (strcmp(value, "-") == 0)
+		return xstrdup("");
+	char *tok = xasprintf(" backup=%s", value), *path = unescape(value), *again = audit_token("backup", path);
+	bool same = strcmp(again, tok) == 0;
+	free(again);
+	struct stat st;
+	if (same) {
+		free(tok);
+		if (stat(path, &st) == 0)
+			return path;
+		free(path);
+		return NULL;
+	}
+	free(path);
+	path = NULL;
+	char dir[4096], err[256], bdir[4200];
+	DIR *d = reset_store_dir(dir, sizeof dir, 0, err, sizeof err) == 0
+			 ? (snprintf(bdir, sizeof bdir, "%s/backups", dir), opendir(bdir))
+			 : NULL;
+	for (struct dirent *de; d && !path && (de = readdir(d));) {
+		char *cand = xasprintf("%s/%s", bdir, de->d_name), *ct = audit_token("backup", cand);
+		if (strcmp(ct, tok) == 0)
+			path = cand;
+		else
+			free(cand);
+		free(ct);
+	}
+	if (d)
+		closedir(d);
+	free(tok);
+	return path;
+}
+
 /* Results after which nothing had changed: such a change is no change to undo. */
 static bool result_changed_nothing(const char *word)
 {
@@ -1054,8 +1093,9 @@ static int newest_change(lt_reset_conn *c, const char *group, struct change *out
 						  .target = token_value(line, len, "target"),
 						  .when = xstrndup(line, sp ? (size_t)(sp - line) : len) };
 			backup = NULL;
-		} else if (word && backup && result_changed_nothing(word)) {
-			/* a result belongs to the newest intent with the same backup (each commit's is its own) */
+		} else if (word && backup && strcmp(backup, "-") != 0 && result_changed_nothing(word)) {
+			/* a result belongs to the newest intent with the same backup (each commit's is its own; a
+			 * result without one, such as a refusal at the preview, pairs with no intent) */
 			for (size_t i = n; i-- > 0;)
 				if (!v[i].dropped && strcmp(v[i].backup, backup) == 0) {
 					v[i].dropped = true;
@@ -1106,8 +1146,7 @@ int reset_exec_undo_choose(lt_reset_conn *c, const char *group, const char *expl
 	if (found < 0)
 		return -1;
 	int rc = 0;
-	char *want = found ? unescape(ch.backup) : NULL;
-	struct stat st;
+	char *want = found ? backup_of_value(ch.backup) : NULL; /* NULL: missing; "": none was written */
 	if (explicit_path) {
 		/* applied as named; what it undoes is known only when it is the newest change's own backup */
 		bool same = want && strcmp(want, explicit_path) == 0;
@@ -1118,7 +1157,7 @@ int reset_exec_undo_choose(lt_reset_conn *c, const char *group, const char *expl
 		rc = reset_backup_newest(group, out->path, sizeof out->path, err, errlen);
 		if (rc == 0)
 			choice_fill(out, out->path, NULL);
-	} else if (!want[0]) {
+	} else if (want && !want[0]) {
 		char *target = unescape(ch.target ? ch.target : "-");
 		err_set(err, errlen,
 			"the newest change of group '%s' (%s at %s) left no backup, so --undo cannot undo it; an older "
@@ -1126,13 +1165,14 @@ int reset_exec_undo_choose(lt_reset_conn *c, const char *group, const char *expl
 			group, target, ch.when);
 		free(target);
 		rc = 2;
-	} else if (stat(want, &st) != 0) {
-		char *target = unescape(ch.target ? ch.target : "-");
+	} else if (!want) {
+		char *target = unescape(ch.target ? ch.target : "-"), *named = unescape(ch.backup);
 		err_set(err, errlen,
 			"the backup of the newest change of group '%s' (%s at %s) is missing: %s; an older backup is "
 			"applied only when named with --backup FILE",
-			group, target, ch.when, want);
+			group, target, ch.when, named);
 		free(target);
+		free(named);
 		rc = 2;
 	} else {
 		choice_fill(out, want, &ch);
