@@ -6,7 +6,8 @@ fixture (group fx-empty: Empty, fx-orders-0 committed at 10 (log start 100), fx-
     "applied" after;
  2. the same with the sim stopped past every read-back: exit 5, "outcome unknown", audit result=unknown;
     a delete of offsets, and of a group, whose answer never comes is settled the same way;
- 3. an audit log that cannot be written (audit.log is a directory: fails for root too): nothing is
+ 3. a lagtop killed mid-commit leaves the intent in the audit log, and --undo finds that change;
+    an audit log that cannot be written (audit.log is a directory: fails for root too): nothing is
     committed, one clear line, non-zero exit;
  4. 20 concurrent --execute runs of one group are serialised by the group's lock: the others are refused
     naming the holder's pid; every run that committed reads back as planned and backed up what the one
@@ -151,6 +152,26 @@ def case_unanswered_commit_unknown():
         f.close()
 
 
+def case_killed_mid_commit():
+    f = Fixture("--latency-ms", "1500", "--latency-api", "8")
+    try:
+        p = f.popen("--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:2", "--to-offset", "500", "--execute")
+        deadline = time.monotonic() + 20
+        while not f.backups() and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(0.3)  # the commit is out, its answer held back 1.5 s
+        p.kill()
+        wait(p)
+        mine = [result_of(ln) for ln in lines_of(f.audit())]
+        ok(mine == ["intent"], "killed mid-commit: the audit log has the intent", mine)
+        b = os.path.join(f.backups_dir(), f.backups()[0]) if f.backups() else "-"
+        rc, out, err = f.lagtop("--undo", "fx-empty")
+        ok(rc == 0 and ("applying backup %s" % b) in err and "newest change: to-offset 500" in err,
+           "killed mid-commit: --undo finds that change and its backup", err)
+    finally:
+        f.close()
+
+
 def case_unanswered_delete():
     f = Fixture("--latency-ms", "1500", "--latency-api", "47")
     try:
@@ -289,9 +310,10 @@ def case_refused_in_planning_audited():
 def main():
     if not shutil.which(simtest.SIM) and not os.path.exists(simtest.SIM):
         simtest.missing_prereq("lagtop-sim")
-    print("1..29")
+    print("1..31")
     case_unanswered_commit_applied()
     case_unanswered_commit_unknown()
+    case_killed_mid_commit()
     case_unanswered_delete()
     case_unanswered_group_delete()
     case_audit_unwritable()
