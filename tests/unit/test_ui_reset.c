@@ -503,12 +503,18 @@ static void undo_starts_working_and_takes_the_description(void **state)
 	char err[128];
 	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_EARLIEST, NULL, NOW_MS, err, sizeof err), 0);
 	rq.all_topics = true;
-	rd_preview_done(rd, false, plan_for(&rq, 1, 500), NULL, xstrdup("undo /s/backups/g.1.csv"));
+	/* the worker's note: which backup, from when, and the change it undoes (an undo of an undo says so) */
+	rd_preview_done(rd, false, plan_for(&rq, 1, 500),
+			xstrdup("Backup: /s/backups/g.1.csv (taken 2026-11-29T10:00:00.000Z)\nThat change was itself "
+				"an undo: this undo of an undo re-applies what it reverted."),
+			xstrdup("undo /s/backups/g.1.csv"));
 	reset_request_free(&rq);
 	assert_int_equal(rd->step, RD_PREVIEW);
 	assert_string_equal(rd->target_desc, "undo /s/backups/g.1.csv");
 	assert_true(view_has(rd, "Target: undo /s/backups/g.1.csv"));
 	assert_true(view_has(rd, "the partitions in the backup"));
+	assert_true(view_has(rd, "(taken 2026-11-29T10:00:00.000Z)"));
+	assert_true(view_has(rd, "this undo of an undo re-applies what it reverted"));
 	rd_free(rd);
 }
 
