@@ -68,8 +68,10 @@ static void print_safe(FILE *f, const char *fmt_prefix, const char *text)
 /* What lagtop adds, on stderr: the refusal or error, the backup, the audit log's failure. */
 static void report_extras(const char *group, const lt_delete_result *r, bool dry_run)
 {
-	if (r->status == LT_DEL_REFUSED || r->status == LT_DEL_FAILED)
+	if (r->status == LT_DEL_REFUSED || r->status == LT_DEL_FAILED || r->status == LT_DEL_UNKNOWN)
 		cli_print_lines(stderr, "lagtop: ", r->message ? r->message : "failed");
+	else if (r->status == LT_DEL_DELETED && r->message) /* an outcome settled by reading back */
+		cli_print_lines(stderr, "lagtop: ", r->message);
 	if (r->backup_path) {
 		char *line = xasprintf("backup of the %zu committed offset%s of group '%s': %s (lagtop --undo %s "
 				       "--execute restores them)",
@@ -82,12 +84,14 @@ static void report_extras(const char *group, const lt_delete_result *r, bool dry
 		cli_print_lines(stderr, "lagtop: ", line);
 		free(line);
 	}
-	if (r->audit_error)
+	if (r->audit_error && !(r->message && strstr(r->message, r->audit_error)))
 		cli_print_lines(stderr, "lagtop: warning: the audit log was not written: ", r->audit_error);
 }
 
 static int exit_for(int rc, const lt_delete_result *r)
 {
+	if (r->status == LT_DEL_UNKNOWN || rc == LT_EXIT_UNKNOWN)
+		return LT_EXIT_UNKNOWN;
 	if (r->status == LT_DEL_FAILED)
 		return LT_EXIT_CLUSTER;
 	if (r->status == LT_DEL_REFUSED && rc == LT_EXIT_OK)

@@ -42,6 +42,7 @@ enum {
 	OPT_EXECUTE,
 	OPT_EXPORT,
 	OPT_UNDO,
+	OPT_UNDO_BACKUP,
 	/* deletes (kafka-consumer-groups' --delete, --delete-offsets) */
 	OPT_DELETE,
 	OPT_DELETE_OFFSETS,
@@ -98,7 +99,7 @@ static const struct option_def option_table[] = {
 	{ "reset-offsets", OPT_RESET, no_argument, NULL, SEC_GENERAL,
 	  "plan (and with --execute, commit) an offset reset for each --group, or --all-groups" },
 	{ "undo", OPT_UNDO, required_argument, "GROUP", SEC_GENERAL,
-	  "restore GROUP's offsets from its newest backup (dry run unless --execute)" },
+	  "restore GROUP's offsets from the backup of its newest change (dry run unless --execute)" },
 
 	{ "bootstrap-servers", 'b', required_argument, "HOST:PORT,...", SEC_CONNECT,
 	  "brokers to bootstrap from (overrides the config); kafka-consumer-groups' --bootstrap-server works too" },
@@ -173,6 +174,8 @@ static const struct option_def option_table[] = {
 	{ "dry-run", OPT_DRY_RUN, no_argument, NULL, SEC_RESET, "only show the plan (the default)" },
 	{ "execute", OPT_EXECUTE, no_argument, NULL, SEC_RESET, "commit the plan (after a backup)" },
 	{ "export", OPT_EXPORT, no_argument, NULL, SEC_RESET, "print the plan as CSV" },
+	{ "backup", OPT_UNDO_BACKUP, required_argument, "FILE", SEC_RESET,
+	  "with --undo: apply this backup (e.g. one older than the group's newest change)" },
 
 	/* deletes: the real tool's spellings; --group and --topic as above, --dry-run previews */
 	{ "delete", OPT_DELETE, no_argument, NULL, SEC_DELETE,
@@ -595,6 +598,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 				return -1;
 			o->undo_group = optarg;
 			break;
+		case OPT_UNDO_BACKUP: o->undo_backup = optarg; break;
 		case OPT_DELETE:
 			if (set_mode(o, &mode_name, LT_MODE_DELETE, "--delete", err, errlen))
 				return -1;
@@ -789,6 +793,8 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 		if (o->all_topics && o->n_topics)
 			return err_set(err, errlen, "--all-topics and --topic cannot be used together");
 	}
+	if (o->undo_backup && o->mode != LT_MODE_UNDO)
+		return err_set(err, errlen, "--backup goes with --undo GROUP: it names the backup the undo applies");
 	if (o->mode == LT_MODE_UNDO && (o->target || o->all_topics || o->n_topics))
 		return err_set(err, errlen,
 			       "--undo takes no target or scope: it restores the newest backup as a whole");
@@ -824,7 +830,7 @@ void options_print_help(FILE *out, const char *argv0)
 		"       %s --describe (-g GROUP... | --all-groups) [--offsets | --members | --state] [--verbose]\n"
 		"       %s --reset-offsets (-g GROUP... | --all-groups) (--all-topics|--topic T[:P,...]) TARGET "
 		"[--execute]\n"
-		"       %s --undo GROUP [--execute]\n"
+		"       %s --undo GROUP [--backup FILE] [--execute]\n"
 		"       %s --delete (--group GROUP... | --all-groups) [--dry-run]\n"
 		"       %s --delete-offsets --group GROUP --topic T[:P,...]... [--dry-run]\n"
 		"       %s --demo\n"

@@ -107,10 +107,11 @@ struct lt_options {
 	const char **topics;
 	lt_target_kind target;
 	const char *target_arg;
-	bool dry_run;           /* --dry-run given explicitly (with --delete*: preview, delete nothing) */
-	bool execute;           /* --execute */
-	bool export_csv;        /* --export */
-	const char *undo_group; /* --undo */
+	bool dry_run;            /* --dry-run given explicitly (with --delete*: preview, delete nothing) */
+	bool execute;            /* --execute */
+	bool export_csv;         /* --export */
+	const char *undo_group;  /* --undo */
+	const char *undo_backup; /* --backup FILE: the backup --undo applies (default: the newest change's) */
 
 	/* recording and replay (doc/RECORDING.md) */
 	const char *record_path;  /* --record FILE: every refresh of the dashboard (or --headless) into FILE */

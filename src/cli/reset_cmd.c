@@ -1,5 +1,6 @@
 /* reset_cmd.c — `lagtop --reset-offsets` and `lagtop --undo`: plan, print, and with --execute commit through
- * the guarded executor. Exit: 0 planned/executed, 3 refused, 1 cluster or I/O error, 2 usage error. */
+ * the guarded executor, the group's lock held from the preview to the audit line. Exit: 0 planned/executed,
+ * 3 refused, 1 cluster or I/O error, 2 usage error, 5 outcome unknown (no answer, and no read-back). */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -102,9 +103,11 @@ static void print_result(const lt_reset_result *res, FILE *out)
 				snprintf(planned, sizeof planned, "%lld", (long long)r->planned);
 			char *topic = sanitize_dup(r->topic, true);
 			fprintf(out, "%-30s %-10d %-15s %-15s %s\n", topic, r->partition, planned, now,
-				r->error     ? r->error
-				: r->matches ? "ok"
-					     : "differs");
+				r->error                ? r->error
+				: !res->readback_ok     ? "unknown"
+				: r->matches            ? "ok"
+				: r->after == r->before ? "unchanged"
+							: "differs");
 			free(topic);
 		}
 	}
@@ -117,11 +120,13 @@ static void print_result(const lt_reset_result *res, FILE *out)
 				free(line);
 			}
 	}
+	/* "not applied" only when known: from the broker's answer, or from the offsets read back */
+	bool known_unapplied = !res->committed && res->status != LT_EXEC_UNKNOWN;
 	if (res->backup_path)
 		fprintf(stderr, "lagtop: backup of the previous offsets: %s%s\n", res->backup_path,
-			res->committed ? "" : " (the reset was not applied: the offsets are still these)");
+			known_unapplied ? " (the reset was not applied: the offsets are still these)" : "");
 	cli_print_lines(stderr, "lagtop: ", res->message ? res->message : "");
-	if (res->audit_error)
+	if (res->audit_error && !(res->message && strstr(res->message, res->audit_error)))
 		fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", res->audit_error);
 }
 
@@ -148,18 +153,81 @@ static void set_outcome(struct batch *b, const char *fmt, ...)
 	b->outcome = xstrdup(buf);
 }
 
-/* Plans rq on the cluster, prints it, and commits it with --execute. */
-static int run(const struct lt_options *o, lt_reset_request *rq, const char *target_desc, struct batch *b)
+/* An --execute that ends before its commit is audited too (a dry run writes nothing). */
+static void audit_early(const struct lt_options *o, lt_reset_conn *c, const char *group, const char *target_desc,
+			const char *word, const char *reason)
+{
+	if (!o->execute)
+		return;
+	char *ae = reset_exec_audit(c, group, NULL, target_desc, word, NULL, reason);
+	if (ae)
+		fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", ae);
+	free(ae);
+}
+
+/* reset_conn_lock, its failure (not a refusal) worded as what it means for the commit. */
+static int lock_group(lt_reset_conn *c, const char *group, char *err, size_t errlen)
+{
+	char why[512];
+	int rc = reset_conn_lock(c, group, why, sizeof why);
+	if (rc < 0)
+		snprintf(err, errlen, "the group's lock could not be taken, nothing was committed: %s", why);
+	else if (rc > 0)
+		snprintf(err, errlen, "%s", why);
+	return rc;
+}
+
+static int exit_for(lt_exec_status st)
+{
+	switch (st) {
+	case LT_EXEC_EXECUTED: return LT_EXIT_OK;
+	case LT_EXEC_REFUSED: return LT_EXIT_REFUSED;
+	case LT_EXEC_UNKNOWN: return LT_EXIT_UNKNOWN;
+	case LT_EXEC_FAILED:
+	case LT_EXEC_MISMATCH:
+	default: return LT_EXIT_CLUSTER;
+	}
+}
+
+static void set_result_outcome(struct batch *b, const lt_reset_result *res)
+{
+	if (res->status == LT_EXEC_EXECUTED)
+		set_outcome(b, "executed (backup %s)", res->backup_path);
+	else if (res->status == LT_EXEC_UNKNOWN)
+		set_outcome(b, "outcome unknown: no answer and no read-back, see above");
+	else if (res->status == LT_EXEC_REFUSED)
+		set_outcome(b, "refused at commit time: %s",
+			    res->committed ? "partly applied, see above" : "not applied");
+	else
+		set_outcome(b, "failed: %s",
+			    res->committed ? "committed, but the offsets read back differ, see above"
+					   : "not applied, see above");
+}
+
+/* Plans rq on the cluster, prints it, and commits it with --execute; c is the caller's connection, or NULL
+ * for one of its own. Under --execute the group's lock is taken before the preview, so the plan's PREVIOUS
+ * column, the backup and the commit see no other lagtop's change in between. */
+static int run(const struct lt_options *o, lt_reset_request *rq, const char *target_desc, struct batch *b,
+	       lt_reset_conn *given)
 {
 	char err[1024];
 	int exit_code;
-	lt_reset_conn *c = cli_reset_connect(o, "resets", &exit_code, err, sizeof err);
+	lt_reset_conn *c = given ? given : cli_reset_connect(o, "resets", &exit_code, err, sizeof err);
 	if (!c) {
 		cli_print_lines(stderr, "lagtop: ", err);
 		set_outcome(b, "not reset: %s", err);
 		return exit_code;
 	}
 	int rc = LT_EXIT_OK;
+	int lrc = o->execute ? lock_group(c, rq->group, err, sizeof err) : 0;
+	if (lrc) {
+		cli_print_lines(stderr, "lagtop: ", err);
+		set_outcome(b, "not reset: %s", err);
+		audit_early(o, c, rq->group, target_desc, lrc > 0 ? "refused" : "failed", err);
+		if (!given)
+			reset_conn_free(c);
+		return lrc > 0 ? LT_EXIT_REFUSED : LT_EXIT_CLUSTER;
+	}
 	lt_reset_plan *plan = NULL;
 	lt_reset_preview pv;
 	switch (reset_exec_preview(c, rq, &pv)) {
@@ -170,24 +238,21 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 	case LT_PREVIEW_NO_ANSWER:
 		cli_print_lines(stderr, "lagtop: ", pv.message);
 		set_outcome(b, "not reset: %s", pv.message);
+		audit_early(o, c, rq->group, target_desc, "not-planned", pv.message);
 		rc = LT_EXIT_CLUSTER;
 		goto out;
 	case LT_PREVIEW_REFUSED:
 		/* Like kafka-consumer-groups: an active group is refused before anything is planned or printed. */
 		cli_print_lines(stderr, "lagtop: ", pv.message);
 		set_outcome(b, "refused by the guard (%s): nothing planned or committed", group_state_name(pv.state));
-		if (o->execute) {
-			char *ae = reset_exec_audit(c, rq->group, NULL, target_desc, "refused", NULL);
-			if (ae)
-				fprintf(stderr, "lagtop: warning: the audit log was not written: %s\n", ae);
-			free(ae);
-		}
+		audit_early(o, c, rq->group, target_desc, "refused", pv.message);
 		rc = LT_EXIT_REFUSED;
 		goto out;
 	case LT_PREVIEW_NOT_PLANNED:
 	default:
 		cli_print_lines(stderr, "lagtop: ", pv.message);
 		set_outcome(b, "not planned: %s", pv.message);
+		audit_early(o, c, rq->group, target_desc, "not-planned", pv.message);
 		rc = pv.cluster_fault ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
 		goto out;
 	}
@@ -217,23 +282,9 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 		goto out;
 	}
 	lt_reset_result res;
-	switch (reset_exec_commit(c, plan, target_desc, &res)) {
-	case LT_EXEC_EXECUTED: rc = LT_EXIT_OK; break;
-	case LT_EXEC_REFUSED: rc = LT_EXIT_REFUSED; break;
-	case LT_EXEC_FAILED:
-	case LT_EXEC_MISMATCH:
-	default: rc = LT_EXIT_CLUSTER; break;
-	}
+	rc = exit_for(reset_exec_commit(c, plan, target_desc, &res));
 	print_result(&res, o->export_csv ? stderr : stdout);
-	if (res.status == LT_EXEC_EXECUTED)
-		set_outcome(b, "executed (backup %s)", res.backup_path);
-	else if (res.status == LT_EXEC_REFUSED)
-		set_outcome(b, "refused at commit time: %s",
-			    res.committed ? "partly applied, see above" : "not applied");
-	else
-		set_outcome(b, "failed: %s",
-			    res.committed ? "committed, but the offsets read back differ, see above"
-					  : "not applied, see above");
+	set_result_outcome(b, &res);
 	reset_result_free(&res);
 out:
 	if (plan && b && b->several && o->export_csv) {
@@ -243,7 +294,10 @@ out:
 	}
 	reset_plan_free(plan);
 	reset_preview_free(&pv);
-	reset_conn_free(c);
+	if (given)
+		reset_conn_unlock(c);
+	else
+		reset_conn_free(c);
 	return rc;
 }
 
@@ -280,7 +334,7 @@ static int reset_one(const struct lt_options *o, const char *group, struct batch
 	}
 	char *desc = o->target_arg ? xasprintf("%s %s", reset_target_name(target), o->target_arg)
 				   : xstrdup(reset_target_name(target));
-	int rc = run(o, &rq, desc, b);
+	int rc = run(o, &rq, desc, b, NULL);
 	free(desc);
 	reset_request_free(&rq);
 	return rc;
@@ -289,8 +343,8 @@ static int reset_one(const struct lt_options *o, const char *group, struct batch
 /* kafka-consumer-groups resets several groups in one run (--group repeated, --all-groups), refusing the active
  * ones and resetting the others. lagtop does the same, one group after the other, each with its own guard,
  * plan, backup, commit and audit line, so a refused group never leaves another's plan half applied; a closing
- * summary says per group what happened. Exit: 3 if any group was refused, else 1 if any failed, else 2 if any
- * plan was bad, else 0. */
+ * summary says per group what happened. Exit: 5 if any group's outcome is unknown, else 3 if any was refused,
+ * else 1 if any failed, else 2 if any plan was bad, else 0. */
 int mode_reset(const struct lt_options *o)
 {
 	size_t n = 0;
@@ -311,7 +365,7 @@ int mode_reset(const struct lt_options *o)
 	}
 	struct batch b = { .several = true };
 	char **outcomes = xcalloc(n, sizeof *outcomes);
-	bool refused = false, failed = false, bad = false;
+	bool refused = false, failed = false, bad = false, unknown = false;
 	for (size_t i = 0; i < n; i++) {
 		char *safe = sanitize_dup(ids[i], true);
 		fprintf(stderr, "%slagtop: group '%s' (%zu of %zu)\n", i ? "\n" : "", safe, i + 1, n);
@@ -319,6 +373,7 @@ int mode_reset(const struct lt_options *o)
 		fflush(stderr);
 		int rc = reset_one(o, ids[i], &b);
 		refused |= rc == LT_EXIT_REFUSED;
+		unknown |= rc == LT_EXIT_UNKNOWN;
 		failed |= rc == LT_EXIT_CLUSTER;
 		bad |= rc == LT_EXIT_USAGE;
 		outcomes[i] = b.outcome ? b.outcome : xstrdup(rc == LT_EXIT_OK ? "done" : "not reset");
@@ -344,24 +399,73 @@ int mode_reset(const struct lt_options *o)
 	free(b.plans);
 	free(outcomes);
 	free(ids);
-	return refused ? LT_EXIT_REFUSED : failed ? LT_EXIT_CLUSTER : bad ? LT_EXIT_USAGE : LT_EXIT_OK;
+	return unknown   ? LT_EXIT_UNKNOWN
+	       : refused ? LT_EXIT_REFUSED
+	       : failed  ? LT_EXIT_CLUSTER
+	       : bad     ? LT_EXIT_USAGE
+			 : LT_EXIT_OK;
+}
+
+/* Says which backup the undo applies, from when, and what it undoes. */
+static void print_undo_choice(const char *group, const lt_undo_choice *u, bool explicit_path)
+{
+	char *line =
+		xasprintf("undo of group '%s': applying %sbackup %s%s%s%s", group, explicit_path ? "the named " : "",
+			  u->path, u->taken[0] ? " (taken " : "", u->taken, u->taken[0] ? ")" : "");
+	cli_print_lines(stderr, "lagtop: ", line);
+	free(line);
+	if (u->undone_target)
+		line = xasprintf("it undoes the group's newest change: %s, at %s", u->undone_target, u->undone_when);
+	else if (!explicit_path)
+		line = xstrdup("no change of the group is on record in the audit log: this is its newest backup");
+	else
+		line = xstrdup("it is not the backup of the group's newest change on record");
+	cli_print_lines(stderr, "lagtop: ", line);
+	free(line);
+	if (u->undoes_undo)
+		cli_print_lines(stderr, "lagtop: ",
+				"that change was itself an undo: this undo of an undo re-applies what it reverted");
 }
 
 int mode_undo(const struct lt_options *o)
 {
-	char err[1024], path[4096];
+	char err[1024];
+	int rc = LT_EXIT_OK;
+	lt_reset_conn *c = cli_reset_connect(o, "resets", &rc, err, sizeof err);
+	if (!c) {
+		cli_print_lines(stderr, "lagtop: ", err);
+		return rc;
+	}
+	/* the lock first: the backup chosen is then still the newest change's when it is applied */
+	int lrc = o->execute ? lock_group(c, o->undo_group, err, sizeof err) : 0;
+	if (lrc) {
+		cli_print_lines(stderr, "lagtop: ", err);
+		reset_conn_free(c);
+		return lrc > 0 ? LT_EXIT_REFUSED : LT_EXIT_CLUSTER;
+	}
+	lt_undo_choice u;
+	int ch = reset_exec_undo_choose(c, o->undo_group, o->undo_backup, &u, err, sizeof err);
+	if (ch != 0) {
+		cli_print_lines(stderr, "lagtop: ", err);
+		reset_undo_choice_free(&u);
+		reset_conn_free(c);
+		return ch == 1 ? LT_EXIT_USAGE : ch == 2 ? LT_EXIT_REFUSED : LT_EXIT_CLUSTER;
+	}
+	print_undo_choice(o->undo_group, &u, o->undo_backup != NULL);
 	lt_reset_request rq;
 	memset(&rq, 0, sizeof rq);
-	int u = reset_undo_request(o->undo_group, &rq, path, sizeof path, err, sizeof err);
-	if (u != 0) {
+	if (reset_undo_request_from(o->undo_group, u.path, &rq, err, sizeof err) != 0) {
 		cli_print_lines(stderr, "lagtop: ", err);
 		reset_request_free(&rq);
-		return u > 0 ? LT_EXIT_USAGE : LT_EXIT_CLUSTER;
+		reset_undo_choice_free(&u);
+		reset_conn_free(c);
+		return o->undo_backup ? LT_EXIT_USAGE : LT_EXIT_CLUSTER;
 	}
-	fprintf(stderr, "lagtop: restoring group '%s' from its newest backup %s\n", o->undo_group, path);
-	char *desc = xasprintf("undo %s", path);
-	int rc = run(o, &rq, desc, NULL);
+	char *desc = xasprintf("undo %s", u.path);
+	rc = run(o, &rq, desc, NULL, c);
 	free(desc);
 	reset_request_free(&rq);
+	reset_undo_choice_free(&u);
+	reset_conn_free(c);
 	return rc;
 }

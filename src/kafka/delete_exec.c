@@ -52,15 +52,139 @@ void delete_result_free(lt_delete_result *res)
 	memset(res, 0, sizeof *res);
 }
 
-static void audit(lt_reset_conn *c, const char *group, const char *target, lt_delete_result *res, const char *word)
+static char *audit_line(lt_reset_conn *c, const char *group, const char *target, lt_delete_result *res,
+			const char *word)
 {
 	char counts[96];
 	snprintf(counts, sizeof counts, "partitions=%zu", res->n_parts ? res->n_parts : res->n_backed_up);
-	char *e = reset_audit_line(c, group, counts, target, word, res->backup_path);
+	bool success = strcmp(word, "executed") == 0 || strcmp(word, "applied") == 0 || strcmp(word, "intent") == 0;
+	return reset_audit_line(c, group, counts, target, word, res->backup_path, success ? NULL : res->message);
+}
+
+/* The result line (a result other than a success carries the message as its reason). */
+static void audit(lt_reset_conn *c, const char *group, const char *target, lt_delete_result *res, const char *word)
+{
+	char *e = audit_line(c, group, target, res, word);
 	if (e) {
 		free(res->audit_error);
 		res->audit_error = e;
 	}
+}
+
+/* The intent line, before the delete: -1 (res failed, nothing may be deleted) when it cannot be written. */
+static int audit_intent(lt_reset_conn *c, const char *group, const char *target, lt_delete_result *res)
+{
+	char *e = audit_line(c, group, target, res, "intent");
+	if (!e)
+		return 0;
+	delete_result_set_failed(res, xasprintf("the audit log could not be written, nothing was deleted: %s", e));
+	res->audit_error = e;
+	return -1;
+}
+
+/* The group's lock for one delete (reset_lock_for): 0, or -1 with res refused (another lagtop holds it) or
+ * failed, and the refusal audited. */
+static int lock_group(lt_reset_conn *c, const char *group, const char *target, bool *taken, lt_delete_result *res)
+{
+	char err[1024];
+	int rc = reset_lock_for(c, group, taken, err, sizeof err);
+	if (rc == 0)
+		return 0;
+	if (rc > 0) {
+		res->group_kerr = -1;
+		set_message(res, LT_DEL_REFUSED, xstrdup(err));
+		audit(c, group, target, res, "refused");
+	} else {
+		delete_result_set_failed(
+			res, xasprintf("the group's lock could not be taken, nothing was deleted: %s", err));
+		audit(c, group, target, res, "failed");
+	}
+	return -1;
+}
+
+static void committed_into_input_cb(void *arg, const char *topic, int32_t partition, int64_t offset)
+{
+	reset_committed_into_input(arg, topic, partition, offset);
+}
+
+static void input_clear(void *arg)
+{
+	lt_reset_input *in = arg;
+	for (size_t i = 0; i < in->n_parts; i++)
+		in->parts[i].committed = LT_OFFSET_NONE;
+}
+
+/* A delete that got no answer (no_answer says why): its outcome is read back from the committed offsets of
+ * the partitions it was to delete (parts of res with partition >= 0; each one's kerr set: 0 deleted, else
+ * still there). Returns the audit word; status DELETED, FAILED (nothing or part deleted) or UNKNOWN. */
+static const char *settle_delete(lt_reset_conn *c, const char *group, lt_delete_result *res, const char *no_answer,
+				 const char *what)
+{
+	char err[1024];
+	lt_reset_input now;
+	reset_input_init(&now);
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)res->n_parts + 1);
+	for (size_t i = 0; i < res->n_parts; i++)
+		if (res->parts[i].partition >= 0) {
+			rd_kafka_topic_partition_list_add(l, res->parts[i].topic, res->parts[i].partition);
+			reset_input_part(&now, res->parts[i].topic, res->parts[i].partition);
+		}
+	int rb = l->cnt ? reset_read_committed_retry(c, group, l, committed_into_input_cb, &now, input_clear, err,
+						     sizeof err)
+			: 0;
+	rd_kafka_topic_partition_list_destroy(l);
+	size_t n_asked = 0, n_gone = 0;
+	for (size_t i = 0; i < res->n_parts; i++) {
+		lt_delete_part *p = &res->parts[i];
+		if (p->partition < 0)
+			continue;
+		const lt_reset_part *q = reset_input_find(&now, p->topic, p->partition);
+		bool gone = rb == 0 && (!q || q->committed < 0);
+		n_asked++;
+		n_gone += gone;
+		p->kerr = gone ? 0 : RD_KAFKA_RESP_ERR__TIMED_OUT;
+	}
+	reset_input_free(&now);
+	res->group_kerr = -1; /* no broker answer behind the result */
+	if (rb == 0 && n_asked == 0) {
+		/* a group without commits: its state says whether it is gone */
+		reset_input_init(&now);
+		reset_exec_read_state(c, group, &now);
+		if (now.state_error) {
+			snprintf(err, sizeof err, "%s", now.state_error);
+			rb = -1;
+		} else {
+			n_asked = now.state != LT_GROUP_DEAD; /* still there: counted as one not deleted */
+		}
+		reset_input_free(&now);
+	}
+	if (rb) {
+		set_message(res, LT_DEL_UNKNOWN,
+			    xasprintf("outcome unknown: %s, and the committed offsets could not be read back either "
+				      "(%s). Whether %s is unknown: read them (lagtop --once) before anything else.",
+				      no_answer, err, what));
+		return "unknown";
+	}
+	if (n_gone == n_asked) {
+		res->group_kerr = 0;
+		set_message(res, LT_DEL_DELETED,
+			    xasprintf("outcome unknown: %s; settled by reading the offsets back: none is left, the "
+				      "delete was applied",
+				      no_answer));
+		return "applied";
+	}
+	if (n_gone == 0) {
+		set_message(res, LT_DEL_FAILED,
+			    xasprintf("outcome unknown: %s; settled by reading the offsets back: all are still "
+				      "committed, the delete was not applied",
+				      no_answer));
+		return "not-applied";
+	}
+	set_message(res, LT_DEL_FAILED,
+		    xasprintf("outcome unknown: %s; settled by reading the offsets back: %zu of %zu are gone, the "
+			      "delete was partly applied",
+			      no_answer, n_gone, n_asked));
+	return "partly-applied";
 }
 
 /* The guard, read now (step 1). 0: proceed; -1: refused, res filled. */
@@ -145,10 +269,23 @@ static bool is_refusal(int kerr)
 	return kerr == LT_KERR_NON_EMPTY_GROUP || kerr == LT_KERR_GROUP_SUBSCRIBED_TO_TOPIC;
 }
 
+static lt_delete_status group_locked(lt_reset_conn *c, const char *group, bool dry_run, lt_delete_result *res);
+
 lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry_run, lt_delete_result *res)
 {
-	const char *target = "delete-group";
 	result_init(res);
+	bool taken = false;
+	if (!dry_run && lock_group(c, group, "delete-group", &taken, res))
+		return res->status;
+	group_locked(c, group, dry_run, res);
+	reset_lock_release(c, taken);
+	return res->status;
+}
+
+/* delete_exec_group with the group's lock held (a dry run takes none). */
+static lt_delete_status group_locked(lt_reset_conn *c, const char *group, bool dry_run, lt_delete_result *res)
+{
+	const char *target = "delete-group";
 	if (guard(c, LT_GUARD_FOR_DELETE, group, res)) {
 		if (!dry_run)
 			audit(c, group, target, res, "refused");
@@ -172,6 +309,8 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 		audit(c, group, target, res, "failed");
 		return res->status;
 	}
+	if (audit_intent(c, group, target, res))
+		return res->status;
 
 	char err[1024];
 	rd_kafka_DeleteGroup_t *dg = rd_kafka_DeleteGroup_new(group);
@@ -181,13 +320,12 @@ lt_delete_status delete_exec_group(lt_reset_conn *c, const char *group, bool dry
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_DeleteGroup_destroy(dg);
 	rd_kafka_event_t *ev =
-		reset_wait_result(c, q, RD_KAFKA_EVENT_DELETEGROUPS_RESULT,
-				  "deleting the group (its outcome is unknown: see --once)", err, sizeof err);
+		reset_wait_result(c, q, RD_KAFKA_EVENT_DELETEGROUPS_RESULT, "deleting the group", err, sizeof err);
 	rd_kafka_queue_destroy(q);
 	const char *word = "executed";
 	if (!ev) {
-		delete_result_set_failed(res, xstrdup(err));
-		word = "failed";
+		/* the group's committed offsets (res->parts) tell whether it went: DeleteGroups takes them all */
+		word = settle_delete(c, group, res, err, "the group was deleted");
 	} else {
 		size_t n = 0;
 		const rd_kafka_group_result_t **gr =
@@ -322,10 +460,7 @@ static const char *send_offset_delete(lt_reset_conn *c, const char *group, lt_de
 		return "failed";
 	}
 	rd_kafka_resp_err_t ev_err = RD_KAFKA_RESP_ERR_NO_ERROR;
-	rd_kafka_event_t *ev = reset_offset_delete(c, group, l,
-						   "deleting committed offsets (its outcome is unknown: "
-						   "see --once)",
-						   &ev_err, err, sizeof err);
+	rd_kafka_event_t *ev = reset_offset_delete(c, group, l, "deleting committed offsets", &ev_err, err, sizeof err);
 	rd_kafka_topic_partition_list_destroy(l);
 	if (ev && ev_err > 0) {
 		/* librdkafka 2.0.2 makes OffsetDelete's group-level error (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP)
@@ -337,8 +472,7 @@ static const char *send_offset_delete(lt_reset_conn *c, const char *group, lt_de
 	if (!ev || ev_err) {
 		if (ev)
 			rd_kafka_event_destroy(ev);
-		delete_result_set_failed(res, xstrdup(err));
-		return "failed";
+		return settle_delete(c, group, res, err, "the offsets were deleted");
 	}
 	size_t n = 0;
 	const rd_kafka_group_result_t **gr = rd_kafka_DeleteConsumerGroupOffsets_result_groups(
@@ -361,16 +495,30 @@ static const char *send_offset_delete(lt_reset_conn *c, const char *group, lt_de
 	return word;
 }
 
+static lt_delete_status offsets_locked(lt_reset_conn *c, const lt_reset_request *rq, bool dry_run,
+				       lt_delete_result *res, char *target);
+
 lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *rq, bool dry_run, lt_delete_result *res)
 {
-	char err[1024];
 	result_init(res);
 	char *target = target_text(rq);
+	bool taken = false;
+	if (dry_run || lock_group(c, rq->group, target, &taken, res) == 0)
+		offsets_locked(c, rq, dry_run, res, target);
+	reset_lock_release(c, taken);
+	free(target);
+	return res->status;
+}
+
+/* delete_exec_offsets with the group's lock held (a dry run takes none). */
+static lt_delete_status offsets_locked(lt_reset_conn *c, const lt_reset_request *rq, bool dry_run,
+				       lt_delete_result *res, char *target)
+{
+	char err[1024];
 	if (resolve_partitions(c, rq, res, err, sizeof err)) {
 		delete_result_set_failed(res, xstrdup(err));
 		if (!dry_run)
 			audit(c, rq->group, target, res, "failed");
-		free(target);
 		return res->status;
 	}
 	if (guard(c, LT_GUARD_FOR_DELETE_OFFSETS, rq->group, res)) {
@@ -379,7 +527,6 @@ lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *r
 				res->parts[i].kerr = LT_KERR_NON_EMPTY_GROUP;
 		if (!dry_run)
 			audit(c, rq->group, target, res, "refused");
-		free(target);
 		return res->status;
 	}
 	rd_kafka_topic_partition_list_t *l = asked_list(res);
@@ -404,11 +551,11 @@ lt_delete_status delete_exec_offsets(lt_reset_conn *c, const lt_reset_request *r
 	if (dry_run || brc) {
 		if (brc && !dry_run)
 			audit(c, rq->group, target, res, "failed");
-		free(target);
 		return res->status;
 	}
+	if (audit_intent(c, rq->group, target, res))
+		return res->status;
 	const char *word = send_offset_delete(c, rq->group, res);
 	audit(c, rq->group, target, res, word);
-	free(target);
 	return res->status;
 }

@@ -8,8 +8,11 @@
  *   2. the committed offsets about to go are read and written as a backup in the reset store, the same file
  *      a reset writes, so `--undo GROUP` puts them back; no backup, no delete (a group with no commits on
  *      the partitions has nothing to back up, and none is written);
- *   3. the delete; the broker's answer per group and per partition;
- *   4. one audit line (target "delete-group" or "delete-offsets T:P,..."), whatever happened.
+ *   3. the audit line "intent" (nothing is deleted when it cannot be written);
+ *   4. the delete; the broker's answer per group and per partition, or, when none arrives, the committed
+ *      offsets read back (outcome unknown until they settle it);
+ *   5. the audit line with the result (target "delete-group" or "delete-offsets T:P,..."), whatever happened.
+ * Steps 1 to 5 run under the group's lock (reset_conn_lock): another lagtop holding it is a refusal.
  * Every function blocks (bounded by the connection's timeout); one connection per thread (reset_exec.h).
  */
 #ifndef LAGTOP_KAFKA_DELETE_EXEC_H
@@ -28,6 +31,7 @@ typedef enum {
 	LT_DEL_REFUSED,     /* the guard refused, or the broker did (NON_EMPTY_GROUP, GROUP_SUBSCRIBED_TO_TOPIC) */
 	LT_DEL_FAILED,      /* the broker answered another error (some partitions may be deleted: see parts),
 			       the cluster did not answer, or the backup could not be written (nothing deleted) */
+	LT_DEL_UNKNOWN,     /* the delete got no answer and the offsets could not be read back: outcome unknown */
 } lt_delete_status;
 
 typedef struct lt_delete_part {

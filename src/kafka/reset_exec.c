@@ -1,6 +1,9 @@
 /* reset_exec.c — the guarded reset executor (see reset_exec.h). */
+#include "config.h" /* _GNU_SOURCE: memmem */
+
 #include "kafka/reset_exec.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <librdkafka/rdkafka.h>
@@ -8,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kafka/client.h"
@@ -37,13 +42,53 @@ lt_reset_conn *reset_conn_new(const struct lt_connection *conn, int timeout_ms, 
 	c->rk = client_rk(cl);
 	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 10000;
 	c->cluster = xstrdup(connection_name(conn));
+	c->lock_fd = -1;
 	return c;
+}
+
+int reset_conn_lock(lt_reset_conn *c, const char *group, char *err, size_t errlen)
+{
+	if (c->lock_fd >= 0 && strcmp(c->lock_group, group) == 0)
+		return 0;
+	reset_conn_unlock(c);
+	int fd = -1;
+	int rc = reset_lock_group(c->cluster, group, &fd, err, errlen);
+	if (rc)
+		return rc;
+	c->lock_fd = fd;
+	c->lock_group = xstrdup(group);
+	return 0;
+}
+
+void reset_conn_unlock(lt_reset_conn *c)
+{
+	reset_unlock_group(c->lock_fd);
+	c->lock_fd = -1;
+	free(c->lock_group);
+	c->lock_group = NULL;
+}
+
+int reset_lock_for(lt_reset_conn *c, const char *group, bool *taken, char *err, size_t errlen)
+{
+	*taken = false;
+	if (c->lock_fd >= 0 && strcmp(c->lock_group, group) == 0)
+		return 0;
+	int rc = reset_conn_lock(c, group, err, errlen);
+	*taken = rc == 0;
+	return rc;
+}
+
+void reset_lock_release(lt_reset_conn *c, bool taken)
+{
+	if (taken)
+		reset_conn_unlock(c);
 }
 
 void reset_conn_free(lt_reset_conn *c)
 {
 	if (!c)
 		return;
+	reset_conn_unlock(c);
 	client_free(c->cl);
 	free(c->cluster);
 	free(c);
@@ -274,6 +319,28 @@ int reset_read_committed(lt_reset_conn *c, const char *group, const rd_kafka_top
 	return rc;
 }
 
+/* A read whose answer does not come is tried this many times in all (each bounded by the connection's
+ * timeout), a short pause between: a broker that stalled through a commit's wait often answers soon after. */
+#define READBACK_ATTEMPTS 3
+#define READBACK_PAUSE_MS 300
+
+int reset_read_committed_retry(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
+			       void (*cb)(void *, const char *, int32_t, int64_t), void *arg, void (*reset_cb)(void *),
+			       char *err, size_t errlen)
+{
+	int rc = -1;
+	for (int i = 0; i < READBACK_ATTEMPTS && rc != 0; i++) {
+		if (i) {
+			struct timespec ts = { 0, READBACK_PAUSE_MS * 1000L * 1000L };
+			nanosleep(&ts, NULL);
+			if (reset_cb)
+				reset_cb(arg); /* a failed attempt may have delivered some partitions */
+		}
+		rc = reset_read_committed(c, group, parts, cb, arg, err, errlen);
+	}
+	return rc;
+}
+
 void reset_committed_into_input(void *arg, const char *topic, int32_t partition, int64_t offset)
 {
 	reset_input_part(arg, topic, partition)->committed = offset;
@@ -439,6 +506,7 @@ struct outcome {
 	size_t n_refused, n_failed;
 	size_t n_authz;    /* partitions refused for authorization (among n_failed) */
 	char *group_error; /* the first group-level error, NULL if none */
+	bool no_answer;    /* a request got no answer (or none that says what the broker did): outcome unknown */
 	bool group_refused;
 	bool group_authz; /* the group-level error is an authorization failure */
 };
@@ -509,12 +577,12 @@ static void commit_offsets(lt_reset_conn *c, const lt_reset_plan *plan, lt_reset
 	rd_kafka_AlterConsumerGroupOffsets(c->rk, &req, 1, opt, q);
 	rd_kafka_AdminOptions_destroy(opt);
 	rd_kafka_AlterConsumerGroupOffsets_destroy(req);
-	rd_kafka_event_t *ev = reset_wait_result(
-		c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
-		"committing offsets (its outcome is unknown: see the offsets read back)", err, sizeof err);
+	rd_kafka_event_t *ev = reset_wait_result(c, q, RD_KAFKA_EVENT_ALTERCONSUMERGROUPOFFSETS_RESULT,
+						 "committing offsets", err, sizeof err);
 	rd_kafka_queue_destroy(q);
 	if (!ev) {
 		outcome_group_error(o, xstrdup(err), false);
+		o->no_answer = true;
 		return;
 	}
 	size_t n = 0;
@@ -537,13 +605,11 @@ static void delete_offsets(lt_reset_conn *c, const lt_reset_plan *plan, lt_reset
 	char err[1024];
 	rd_kafka_resp_err_t ev_err = RD_KAFKA_RESP_ERR_NO_ERROR;
 	rd_kafka_event_t *ev =
-		reset_offset_delete(c, plan->group, l,
-				    "deleting committed offsets (its outcome is unknown: see the offsets "
-				    "read back)",
-				    &ev_err, err, sizeof err);
+		reset_offset_delete(c, plan->group, l, "deleting committed offsets", &ev_err, err, sizeof err);
 	rd_kafka_topic_partition_list_destroy(l);
 	if (!ev) {
 		outcome_group_error(o, xstrdup(err), false);
+		o->no_answer = true;
 		return;
 	}
 	if (ev_err) {
@@ -595,26 +661,31 @@ static void audit_value(lt_strbuf *b, const char *key, const char *v)
 	}
 }
 
+/* The result line of a commit; a result other than a success carries its message as the reason. */
 static void audit(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc, lt_reset_result *res,
 		  const char *result_word)
 {
-	char *e = reset_exec_audit(c, plan->group, plan, target_desc, result_word, res->backup_path);
-	if (e)
+	bool success = strcmp(result_word, "executed") == 0 || strcmp(result_word, "applied") == 0;
+	char *e = reset_exec_audit(c, plan->group, plan, target_desc, result_word, res->backup_path,
+				   success ? NULL : res->message);
+	if (e) {
+		free(res->audit_error);
 		res->audit_error = e;
+	}
 }
 
 char *reset_exec_audit(lt_reset_conn *c, const char *group, const lt_reset_plan *plan, const char *target_desc,
-		       const char *result_word, const char *backup_path)
+		       const char *result_word, const char *backup_path, const char *reason)
 {
 	char counts[128] = "partitions=-";
 	if (plan)
 		snprintf(counts, sizeof counts, "partitions=%zu replayed=%" PRId64 " skipped=%" PRId64, plan->n_rows,
 			 plan->replayed, plan->skipped);
-	return reset_audit_line(c, group, counts, target_desc, result_word, backup_path);
+	return reset_audit_line(c, group, counts, target_desc, result_word, backup_path, reason);
 }
 
 char *reset_audit_line(lt_reset_conn *c, const char *group, const char *counts, const char *target_desc,
-		       const char *result_word, const char *backup_path)
+		       const char *result_word, const char *backup_path, const char *reason)
 {
 	char host[256] = "-", when[40], user[256] = "-";
 	gethostname(host, sizeof host - 1);
@@ -636,6 +707,8 @@ char *reset_audit_line(lt_reset_conn *c, const char *group, const char *counts, 
 	sb_printf(&b, " %s", counts);
 	audit_value(&b, "result", result_word);
 	audit_value(&b, "backup", backup_path);
+	if (reason)
+		audit_value(&b, "reason", reason);
 	char *line = sb_take(&b);
 	char err[512];
 	char *ret = reset_audit_append(line, err, sizeof err) ? xstrdup(err) : NULL;
@@ -651,23 +724,145 @@ static void readback_into(void *arg, const char *topic, int32_t partition, int64
 			res->parts[i].after = offset;
 }
 
-lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc,
-				 lt_reset_result *res)
+static void readback_reset(void *arg)
+{
+	lt_reset_result *res = arg;
+	for (size_t i = 0; i < res->n_parts; i++)
+		res->parts[i].after = LT_OFFSET_NONE;
+}
+
+/* A commit (or an undo's delete) that got no answer: what the offsets read back say it did. Returns the audit
+ * word. "Moved" partitions are those the plan changes; one the plan leaves where it was tells nothing. */
+static const char *settle_unanswered(lt_reset_result *res, int rb, const char *rberr, const char *no_answer)
+{
+	res->answer_missing = true;
+	if (rb) {
+		res->committed = false;
+		result_set(res, LT_EXEC_UNKNOWN,
+			   xasprintf("outcome unknown: %s, and the offsets could not be read back either (%s). "
+				     "Whether the reset was applied is unknown: read the offsets (lagtop --once) "
+				     "before anything else; the backup holds those before the reset.",
+				     no_answer, rberr));
+		return "unknown";
+	}
+	size_t n_moved = 0, n_applied = 0, n_unchanged = 0, n_other = 0;
+	for (size_t i = 0; i < res->n_parts; i++) {
+		const lt_reset_part_result *p = &res->parts[i];
+		if (p->planned == p->before) {
+			n_other += !p->matches; /* moved by someone else: neither planned nor as before */
+			continue;
+		}
+		n_moved++;
+		n_applied += p->matches;
+		n_unchanged += p->after == p->before;
+		n_other += !p->matches && p->after != p->before;
+	}
+	if (n_applied == n_moved && n_other == 0) {
+		res->committed = true;
+		result_set(res, LT_EXEC_EXECUTED,
+			   xasprintf("outcome unknown: %s; settled by reading the offsets back: every partition reads "
+				     "as planned, the reset was applied",
+				     no_answer));
+		return "applied";
+	}
+	if (n_unchanged == n_moved && n_other == 0) {
+		res->committed = false;
+		result_set(res, LT_EXEC_FAILED,
+			   xasprintf("outcome unknown: %s; settled by reading the offsets back: every partition still "
+				     "has its previous offset, the reset was not applied",
+				     no_answer));
+		return "not-applied";
+	}
+	res->committed = n_applied > 0;
+	result_set(res, LT_EXEC_MISMATCH,
+		   xasprintf("outcome unknown: %s; settled by reading the offsets back: the reset was partly "
+			     "applied (%zu of %zu partitions read as planned, %zu still have their previous offset, "
+			     "%zu neither)",
+			     no_answer, n_applied, n_moved, n_unchanged, n_other));
+	return "partly-applied";
+}
+
+/* What the broker answered (commit_offsets, delete_offsets) and the read-back say: status, message, audit
+ * word. */
+static const char *judge_answered(const lt_reset_plan *plan, lt_reset_result *res, const struct outcome *oc, int rb,
+				  const char *rberr)
+{
+	size_t n_refused = oc->n_refused, n_failed = oc->n_failed, n_mismatch = 0;
+	for (size_t i = 0; i < res->n_parts; i++)
+		n_mismatch += !res->parts[i].matches;
+	const char *group_error = oc->group_error;
+	if (oc->group_refused || (n_refused && n_refused + n_failed == res->n_parts && !group_error)) {
+		result_set(
+			res, LT_EXEC_REFUSED,
+			xasprintf("The broker refused the commit: a member joined group '%s' between the preview and "
+				  "the commit (%s). Nothing was changed by this commit.",
+				  plan->group, group_error ? group_error : "UNKNOWN_MEMBER_ID"));
+		return "refused-by-broker";
+	}
+	if (oc->group_authz || (oc->n_authz && oc->n_authz == res->n_parts)) {
+		/* e.g. a principal with Describe but not Read on the group: the broker commits nothing. */
+		result_set(
+			res, LT_EXEC_FAILED,
+			xasprintf("The broker refused the commit: not authorized (%s; committing needs Read on group "
+				  "'%s' and Read on its topics). Nothing was applied: the offsets are unchanged.",
+				  group_error ? group_error : res->parts[0].error, plan->group));
+		return "not-authorized";
+	}
+	if (group_error) {
+		result_set(res, LT_EXEC_FAILED, xasprintf("%s", group_error));
+		return "failed";
+	}
+	if (n_refused + n_failed == res->n_parts) {
+		result_set(res, LT_EXEC_FAILED,
+			   xasprintf("none of the %zu partitions was committed (see the per-partition errors): nothing "
+				     "was applied",
+				     res->n_parts));
+		return "failed";
+	}
+	if (n_refused || n_failed) {
+		result_set(res, LT_EXEC_FAILED,
+			   xasprintf("%zu of %zu partitions were not committed (see the per-partition errors)",
+				     n_refused + n_failed, res->n_parts));
+		return "partial";
+	}
+	if (rb) {
+		result_set(res, LT_EXEC_MISMATCH,
+			   xasprintf("committed, but the offsets could not be read back: %s", rberr));
+		return "unverified";
+	}
+	if (n_mismatch) {
+		result_set(res, LT_EXEC_MISMATCH,
+			   xasprintf("committed, but %zu partition%s do%s not read back as planned", n_mismatch,
+				     n_mismatch == 1 ? "" : "s", n_mismatch == 1 ? "es" : ""));
+		return "mismatch";
+	}
+	if (plan->n_deletes) {
+		size_t n_commits = res->n_parts - plan->n_deletes;
+		result_set(res, LT_EXEC_EXECUTED,
+			   xasprintf("committed %zu partition%s and deleted the commit of %zu (no commit before the "
+				     "reset); every offset reads back as planned",
+				     n_commits, n_commits == 1 ? "" : "s", plan->n_deletes));
+		return "executed";
+	}
+	result_set(res, LT_EXEC_EXECUTED,
+		   xasprintf("committed %zu partition%s; every offset reads back as planned", res->n_parts,
+			     res->n_parts == 1 ? "" : "s"));
+	return "executed";
+}
+
+static rd_kafka_topic_partition_list_t *plan_partitions(const lt_reset_plan *plan)
+{
+	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		rd_kafka_topic_partition_list_add(l, plan->rows[i].topic, plan->rows[i].partition);
+	return l;
+}
+
+/* reset_exec_commit with the group's lock held. */
+static lt_exec_status commit_locked(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc,
+				    lt_reset_result *res)
 {
 	char err[1024], msg[4096];
-	memset(res, 0, sizeof *res);
-	res->n_parts = plan->n_rows;
-	res->parts = xcalloc(plan->n_rows ? plan->n_rows : 1, sizeof *res->parts);
-	for (size_t i = 0; i < plan->n_rows; i++)
-		res->parts[i] = (lt_reset_part_result){ .topic = xstrdup(plan->rows[i].topic),
-							.partition = plan->rows[i].partition,
-							.planned = plan->rows[i].new_offset,
-							.after = LT_OFFSET_NONE };
-
-	if (plan->n_rows == 0) {
-		result_set(res, LT_EXEC_EXECUTED, xstrdup("nothing to commit: the plan holds no partition"));
-		return res->status;
-	}
 
 	/* 1. The guard, again, immediately before committing. */
 	lt_reset_input now;
@@ -688,12 +883,14 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	reset_input_init(&cur);
 	for (size_t i = 0; i < plan->n_rows; i++) /* a partition without a commit is a backup row too */
 		reset_input_part(&cur, plan->rows[i].topic, plan->rows[i].partition);
-	rd_kafka_topic_partition_list_t *bl = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
-	for (size_t i = 0; i < plan->n_rows; i++)
-		rd_kafka_topic_partition_list_add(bl, plan->rows[i].topic, plan->rows[i].partition);
+	rd_kafka_topic_partition_list_t *bl = plan_partitions(plan);
 	char path[4096];
 	int brc = reset_backup_committed(c, plan->group, bl, &cur, "committed", path, sizeof path, err, sizeof err);
 	rd_kafka_topic_partition_list_destroy(bl);
+	for (size_t i = 0; brc == 0 && i < res->n_parts; i++) {
+		const lt_reset_part *p = reset_input_find(&cur, res->parts[i].topic, res->parts[i].partition);
+		res->parts[i].before = p ? p->committed : LT_OFFSET_NONE;
+	}
 	reset_input_free(&cur);
 	if (brc) {
 		result_set(res, LT_EXEC_FAILED, xstrdup(err));
@@ -702,84 +899,72 @@ lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, co
 	}
 	res->backup_path = xstrdup(path);
 
-	/* 3. The commit, and the deletes of an undo (partitions that had no commit before the reset). */
+	/* 3. The intent, before anything changes: a commit the audit log cannot record is not made, and one
+	 *    whose process dies before its result is written is still on record (and --undo finds it). */
+	char *ie = reset_exec_audit(c, plan->group, plan, target_desc, "intent", res->backup_path, NULL);
+	if (ie) {
+		result_set(res, LT_EXEC_FAILED,
+			   xasprintf("the audit log could not be written, nothing was committed: %s", ie));
+		res->audit_error = ie;
+		return res->status;
+	}
+
+	/* 4. The commit, and the deletes of an undo (partitions that had no commit before the reset). */
 	struct outcome oc = { 0 };
 	commit_offsets(c, plan, res, &oc);
 	delete_offsets(c, plan, res, &oc);
-	size_t n_refused = oc.n_refused, n_failed = oc.n_failed;
-	char *group_error = oc.group_error;
-	bool group_refused = oc.group_refused, group_authz = oc.group_authz;
-	size_t n_authz = oc.n_authz;
-	res->committed = !group_error && n_refused + n_failed < res->n_parts;
+	res->committed = !oc.group_error && oc.n_refused + oc.n_failed < res->n_parts;
 
-	/* 4. Read back what is committed now, whatever happened. */
-	rd_kafka_topic_partition_list_t *rl = rd_kafka_topic_partition_list_new((int)plan->n_rows + 1);
-	for (size_t i = 0; i < plan->n_rows; i++)
-		rd_kafka_topic_partition_list_add(rl, plan->rows[i].topic, plan->rows[i].partition);
+	/* 5. Read back what is committed now, whatever happened; with retries when an answer is missing, since
+	 *    then the read-back is what says what happened. */
+	rd_kafka_topic_partition_list_t *rl = plan_partitions(plan);
 	char rberr[512] = "";
-	int rb = plan->n_rows ? reset_read_committed(c, plan->group, rl, readback_into, res, rberr, sizeof rberr) : 0;
+	int rb = oc.no_answer ? reset_read_committed_retry(c, plan->group, rl, readback_into, res, readback_reset,
+							   rberr, sizeof rberr)
+			      : reset_read_committed(c, plan->group, rl, readback_into, res, rberr, sizeof rberr);
 	rd_kafka_topic_partition_list_destroy(rl);
-	size_t n_mismatch = 0;
-	for (size_t i = 0; i < res->n_parts; i++) {
+	res->readback_ok = rb == 0;
+	for (size_t i = 0; i < res->n_parts; i++)
 		res->parts[i].matches = rb == 0 && res->parts[i].after == res->parts[i].planned;
-		n_mismatch += !res->parts[i].matches;
-	}
 
-	const char *word;
-	if (group_refused || (n_refused && n_refused + n_failed == res->n_parts && !group_error)) {
-		result_set(
-			res, LT_EXEC_REFUSED,
-			xasprintf("The broker refused the commit: a member joined group '%s' between the preview and "
-				  "the commit (%s). Nothing was changed by this commit.",
-				  plan->group, group_error ? group_error : "UNKNOWN_MEMBER_ID"));
-		word = "refused-by-broker";
-	} else if (group_authz || (n_authz && n_authz == res->n_parts)) {
-		/* e.g. a principal with Describe but not Read on the group: the broker commits nothing. */
-		result_set(
-			res, LT_EXEC_FAILED,
-			xasprintf("The broker refused the commit: not authorized (%s; committing needs Read on group "
-				  "'%s' and Read on its topics). Nothing was applied: the offsets are unchanged.",
-				  group_error ? group_error : res->parts[0].error, plan->group));
-		word = "not-authorized";
-	} else if (group_error) {
-		result_set(res, LT_EXEC_FAILED, xasprintf("%s", group_error));
-		word = "failed";
-	} else if (n_refused + n_failed == res->n_parts) {
-		result_set(res, LT_EXEC_FAILED,
-			   xasprintf("none of the %zu partitions was committed (see the per-partition errors): nothing "
-				     "was applied",
-				     res->n_parts));
-		word = "failed";
-	} else if (n_refused || n_failed) {
-		result_set(res, LT_EXEC_FAILED,
-			   xasprintf("%zu of %zu partitions were not committed (see the per-partition errors)",
-				     n_refused + n_failed, res->n_parts));
-		word = "partial";
-	} else if (rb) {
-		result_set(res, LT_EXEC_MISMATCH,
-			   xasprintf("committed, but the offsets could not be read back: %s", rberr));
-		word = "unverified";
-	} else if (n_mismatch) {
-		result_set(res, LT_EXEC_MISMATCH,
-			   xasprintf("committed, but %zu partition%s do%s not read back as planned", n_mismatch,
-				     n_mismatch == 1 ? "" : "s", n_mismatch == 1 ? "es" : ""));
-		word = "mismatch";
-	} else if (plan->n_deletes) {
-		size_t n_commits = res->n_parts - plan->n_deletes;
-		result_set(res, LT_EXEC_EXECUTED,
-			   xasprintf("committed %zu partition%s and deleted the commit of %zu (no commit before the "
-				     "reset); every offset reads back as planned",
-				     n_commits, n_commits == 1 ? "" : "s", plan->n_deletes));
-		word = "executed";
-	} else {
-		result_set(res, LT_EXEC_EXECUTED,
-			   xasprintf("committed %zu partition%s; every offset reads back as "
-				     "planned",
-				     res->n_parts, res->n_parts == 1 ? "" : "s"));
-		word = "executed";
-	}
-	free(group_error);
+	const char *word = oc.no_answer ? settle_unanswered(res, rb, rberr, oc.group_error)
+					: judge_answered(plan, res, &oc, rb, rberr);
+	free(oc.group_error);
 	audit(c, plan, target_desc, res, word);
+	return res->status;
+}
+
+lt_exec_status reset_exec_commit(lt_reset_conn *c, const lt_reset_plan *plan, const char *target_desc,
+				 lt_reset_result *res)
+{
+	char err[1024];
+	memset(res, 0, sizeof *res);
+	res->n_parts = plan->n_rows;
+	res->parts = xcalloc(plan->n_rows ? plan->n_rows : 1, sizeof *res->parts);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		res->parts[i] = (lt_reset_part_result){ .topic = xstrdup(plan->rows[i].topic),
+							.partition = plan->rows[i].partition,
+							.planned = plan->rows[i].new_offset,
+							.before = LT_OFFSET_NONE,
+							.after = LT_OFFSET_NONE };
+
+	if (plan->n_rows == 0) {
+		result_set(res, LT_EXEC_EXECUTED, xstrdup("nothing to commit: the plan holds no partition"));
+		return res->status;
+	}
+	/* 0. One change of a group at a time from this machine: two resets interleaved would back up each
+	 *    other's offsets, and an undo would put back an intermediate value. */
+	bool taken = false;
+	int lrc = reset_lock_for(c, plan->group, &taken, err, sizeof err);
+	if (lrc) {
+		result_set(res, lrc > 0 ? LT_EXEC_REFUSED : LT_EXEC_FAILED,
+			   lrc > 0 ? xstrdup(err)
+				   : xasprintf("the group's lock could not be taken, nothing was committed: %s", err));
+		audit(c, plan, target_desc, res, lrc > 0 ? "refused" : "failed");
+		return res->status;
+	}
+	commit_locked(c, plan, target_desc, res);
+	reset_lock_release(c, taken);
 	return res->status;
 }
 
@@ -794,4 +979,236 @@ void reset_result_free(lt_reset_result *res)
 	free(res->backup_path);
 	free(res->audit_error);
 	memset(res, 0, sizeof *res);
+}
+
+/* ---- which backup --undo applies ---- */
+
+/* The audit log's newest lines are enough to find a group's newest change. */
+#define AUDIT_SCAN_MAX (16u << 20)
+
+/* " key=<value as the audit log writes it>" */
+static char *audit_token(const char *key, const char *value)
+{
+	lt_strbuf b = { 0 };
+	audit_value(&b, key, value);
+	return sb_take(&b);
+}
+
+/* Whether line holds tok as a whole token (tok starts with its space; the next character ends it). */
+static bool has_token(const char *line, size_t len, const char *tok)
+{
+	size_t tl = strlen(tok);
+	for (const char *p = line; (p = memmem(p, len - (size_t)(p - line), tok, tl)) != NULL; p++) {
+		const char *e = p + tl;
+		if (e == line + len || *e == ' ')
+			return true;
+	}
+	return false;
+}
+
+/* The (escaped) value of key in line, allocated; NULL if absent. */
+static char *token_value(const char *line, size_t len, const char *key)
+{
+	char tok[32];
+	snprintf(tok, sizeof tok, " %s=", key);
+	size_t tl = strlen(tok);
+	const char *p = memmem(line, len, tok, tl);
+	if (!p)
+		return NULL;
+	p += tl;
+	const char *e = memchr(p, ' ', len - (size_t)(p - line));
+	return xstrndup(p, e ? (size_t)(e - p) : len - (size_t)(p - line));
+}
+
+/* An audit value as it was before escaping ("-" is none: ""). */
+static char *unescape(const char *v)
+{
+	if (strcmp(v, "-") == 0)
+		return xstrdup("");
+	char *out = xmalloc(strlen(v) + 1), *o = out;
+	for (const char *p = v; *p; p++) {
+		unsigned x;
+		if (*p == '%' && p[1] && p[2] && sscanf(p + 1, "%2x", &x) == 1) {
+			*o++ = (char)x;
+			p += 2;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The path an audit line's backup value (escaped) names: decoded, and checked by escaping it again; when
+ * that does not give the value back (a way of escaping this decoder does not know), the backup directory's
+ * file whose path escapes to it. "" when the value is "-"; NULL when no file has that path. */
+static char *backup_of_value(const char *value)
+{
+	if (strcmp(value, "-") == 0)
+		return xstrdup("");
+	char *tok = xasprintf(" backup=%s", value), *path = unescape(value), *again = audit_token("backup", path);
+	bool same = strcmp(again, tok) == 0;
+	free(again);
+	struct stat st;
+	if (same) {
+		free(tok);
+		if (stat(path, &st) == 0)
+			return path;
+		free(path);
+		return NULL;
+	}
+	free(path);
+	path = NULL;
+	char dir[4096], err[256], bdir[4200];
+	DIR *d = reset_store_dir(dir, sizeof dir, 0, err, sizeof err) == 0
+			 ? (snprintf(bdir, sizeof bdir, "%s/backups", dir), opendir(bdir))
+			 : NULL;
+	for (struct dirent *de; d && !path && (de = readdir(d));) {
+		char *cand = xasprintf("%s/%s", bdir, de->d_name), *ct = audit_token("backup", cand);
+		if (strcmp(ct, tok) == 0)
+			path = cand;
+		else
+			free(cand);
+		free(ct);
+	}
+	if (d)
+		closedir(d);
+	free(tok);
+	return path;
+}
+
+/* Results after which nothing had changed: such a change is no change to undo. */
+static bool result_changed_nothing(const char *word)
+{
+	static const char *const none[] = { "refused", "refused-by-broker", "not-authorized", "not-applied", "failed" };
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+		if (strcmp(word, none[i]) == 0)
+			return true;
+	return false;
+}
+
+struct change {
+	char *backup, *target, *when; /* escaped, as in the log */
+	bool dropped;                 /* its result says nothing changed */
+};
+
+/* The group's newest change on c's cluster in the audit log: an "intent" line whose result is not one that
+ * changed nothing (an intent without a result — a process killed mid-commit — counts as a change). */
+static int newest_change(lt_reset_conn *c, const char *group, struct change *out, char *err, size_t errlen)
+{
+	char *log = reset_audit_read(AUDIT_SCAN_MAX, err, errlen);
+	if (!log)
+		return -1;
+	char *ctok = audit_token("cluster", c->cluster), *gtok = audit_token("group", group);
+	struct change *v = NULL;
+	size_t n = 0;
+	for (char *line = log; *line;) {
+		char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char *word = has_token(line, len, ctok) && has_token(line, len, gtok) ? token_value(line, len, "result")
+										      : NULL;
+		char *backup = word ? token_value(line, len, "backup") : NULL;
+		if (word && backup && strcmp(word, "intent") == 0) {
+			v = xrealloc(v, (n + 1) * sizeof *v);
+			const char *sp = memchr(line, ' ', len);
+			v[n++] = (struct change){ .backup = backup,
+						  .target = token_value(line, len, "target"),
+						  .when = xstrndup(line, sp ? (size_t)(sp - line) : len) };
+			backup = NULL;
+		} else if (word && backup && strcmp(backup, "-") != 0 && result_changed_nothing(word)) {
+			/* a result belongs to the newest intent with the same backup (each commit's is its own; a
+			 * result without one, such as a refusal at the preview, pairs with no intent) */
+			for (size_t i = n; i-- > 0;)
+				if (!v[i].dropped && strcmp(v[i].backup, backup) == 0) {
+					v[i].dropped = true;
+					break;
+				}
+		}
+		free(word);
+		free(backup);
+		line += len + (nl != NULL);
+	}
+	int found = 0;
+	for (size_t i = n; i-- > 0;) {
+		if (!found && !v[i].dropped) {
+			*out = v[i];
+			found = 1;
+			continue;
+		}
+		free(v[i].backup);
+		free(v[i].target);
+		free(v[i].when);
+	}
+	free(v);
+	free(ctok);
+	free(gtok);
+	free(log);
+	return found;
+}
+
+static void choice_fill(lt_undo_choice *out, const char *path, struct change *ch)
+{
+	if (path != out->path)
+		snprintf(out->path, sizeof out->path, "%s", path);
+	if (reset_backup_taken(path, out->taken, sizeof out->taken) != 0)
+		out->taken[0] = '\0';
+	if (ch) {
+		out->undone_target = unescape(ch->target ? ch->target : "-");
+		out->undone_when = xstrdup(ch->when);
+		out->undoes_undo = strncmp(out->undone_target, "undo ", 5) == 0;
+	}
+}
+
+int reset_exec_undo_choose(lt_reset_conn *c, const char *group, const char *explicit_path, lt_undo_choice *out,
+			   char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	struct change ch = { 0 };
+	int found = newest_change(c, group, &ch, err, errlen);
+	if (found < 0)
+		return -1;
+	int rc = 0;
+	char *want = found ? backup_of_value(ch.backup) : NULL; /* NULL: missing; "": none was written */
+	if (explicit_path) {
+		/* applied as named; what it undoes is known only when it is the newest change's own backup */
+		bool same = want && strcmp(want, explicit_path) == 0;
+		choice_fill(out, explicit_path, same ? &ch : NULL);
+	} else if (!found) {
+		/* no change of the group on record here (an audit log from before intents, or none): the newest
+		 * backup, as before */
+		rc = reset_backup_newest(group, out->path, sizeof out->path, err, errlen);
+		if (rc == 0)
+			choice_fill(out, out->path, NULL);
+	} else if (want && !want[0]) {
+		char *target = unescape(ch.target ? ch.target : "-");
+		err_set(err, errlen,
+			"the newest change of group '%s' (%s at %s) left no backup, so --undo cannot undo it; an older "
+			"backup is applied only when named with --backup FILE",
+			group, target, ch.when);
+		free(target);
+		rc = 2;
+	} else if (!want) {
+		char *target = unescape(ch.target ? ch.target : "-"), *named = unescape(ch.backup);
+		err_set(err, errlen,
+			"the backup of the newest change of group '%s' (%s at %s) is missing: %s; an older backup is "
+			"applied only when named with --backup FILE",
+			group, target, ch.when, named);
+		free(target);
+		free(named);
+		rc = 2;
+	} else {
+		choice_fill(out, want, &ch);
+	}
+	free(want);
+	free(ch.backup);
+	free(ch.target);
+	free(ch.when);
+	return rc;
+}
+
+void reset_undo_choice_free(lt_undo_choice *u)
+{
+	free(u->undone_target);
+	free(u->undone_when);
+	memset(u, 0, sizeof *u);
 }

@@ -14,7 +14,20 @@ struct lt_reset_conn {
 	rd_kafka_t *rk; /* owned by cl */
 	int timeout_ms;
 	char *cluster;
+	int lock_fd;      /* the group lock c holds (reset_conn_lock), -1 if none */
+	char *lock_group; /* its group */
 };
+
+/* Takes the group's lock for one operation unless c holds it already: 0 (*taken says whether this call took
+ * it, to be given back with reset_lock_release), or non-zero with err (1: held by another process). */
+int reset_lock_for(lt_reset_conn *c, const char *group, bool *taken, char *err, size_t errlen);
+void reset_lock_release(lt_reset_conn *c, bool taken);
+
+/* Reads the committed offsets of parts, retrying (a few times, each bounded by the connection's timeout)
+ * when no answer comes: after a commit whose answer did not arrive, this read settles its outcome. */
+int reset_read_committed_retry(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
+			       void (*cb)(void *, const char *, int32_t, int64_t), void *arg, void (*reset_cb)(void *),
+			       char *err, size_t errlen);
 
 /* Admin options with the hour-long request timeout (see COLD_TIMEOUT_MS in reset_exec.c): the caller
  * stops waiting at its own deadline (reset_wait_result). */
@@ -49,8 +62,9 @@ int reset_backup_committed(lt_reset_conn *c, const char *group, const rd_kafka_t
 rd_kafka_event_t *reset_offset_delete(lt_reset_conn *c, const char *group, const rd_kafka_topic_partition_list_t *parts,
 				      const char *what, rd_kafka_resp_err_t *event_err, char *err, size_t errlen);
 
-/* One audit line; counts is pre-formatted ("partitions=3 replayed=0 skipped=0"). NULL or an allocated error. */
+/* One audit line; counts is pre-formatted ("partitions=3 replayed=0 skipped=0"); reason (NULL: none) says why
+ * a result is what it is. NULL or an allocated error. */
 char *reset_audit_line(lt_reset_conn *c, const char *group, const char *counts, const char *target_desc,
-		       const char *result_word, const char *backup_path);
+		       const char *result_word, const char *backup_path, const char *reason);
 
 #endif

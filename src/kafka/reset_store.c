@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "reset/timeparse.h"
@@ -320,23 +322,167 @@ bad:
 	return NULL;
 }
 
+int reset_undo_request_from(const char *group, const char *path, lt_reset_request *rq, char *err, size_t errlen)
+{
+	char *text = reset_file_read(path, BACKUP_MAX_BYTES, err, errlen);
+	if (!text)
+		return -1;
+	char e2[512];
+	int rc_init = reset_request_init(rq, group, LT_RESET_FILE, path, 0, e2, sizeof e2);
+	rq->from_backup = true; /* "pay,2,": the partition had no commit, restored by deleting it */
+	if (rc_init || reset_request_load_csv(rq, text, e2, sizeof e2)) {
+		err_set(err, errlen, "backup %s: %s", path, e2);
+		free(text);
+		return -1;
+	}
+	free(text);
+	return 0;
+}
+
 int reset_undo_request(const char *group, lt_reset_request *rq, char *path_out, size_t pathlen, char *err,
 		       size_t errlen)
 {
 	int rc = reset_backup_newest(group, path_out, pathlen, err, errlen);
 	if (rc)
 		return rc;
-	char *text = reset_file_read(path_out, BACKUP_MAX_BYTES, err, errlen);
-	if (!text)
+	return reset_undo_request_from(group, path_out, rq, err, errlen);
+}
+
+int reset_backup_taken(const char *path, char *out, size_t len)
+{
+	/* ".../<enc>.20261129T100000.123Z[-NN].csv": the stamp is the 20 characters after the last '.' that
+	 * precedes the Z (a group's encoding may hold dots itself) */
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	const char *z = NULL;
+	for (size_t i = 20; i < n; i++)
+		if (base[i] == 'Z' && base[i - 4] == '.' && base[i - 11] == 'T' && base[i - 20] == '.')
+			z = base + i;
+	if (!z)
 		return -1;
-	char e2[512];
-	int rc_init = reset_request_init(rq, group, LT_RESET_FILE, path_out, 0, e2, sizeof e2);
-	rq->from_backup = true; /* "pay,2,": the partition had no commit, restored by deleting it */
-	if (rc_init || reset_request_load_csv(rq, text, e2, sizeof e2)) {
-		err_set(err, errlen, "backup %s: %s", path_out, e2);
-		free(text);
-		return -1;
-	}
-	free(text);
+	const char *st = z - 19;
+	snprintf(out, len, "%.4s-%.2s-%.2sT%.2s:%.2s:%.2s.%.3sZ", st, st + 4, st + 6, st + 9, st + 11, st + 13,
+		 st + 16);
 	return 0;
+}
+
+/* ---- the lock of one group on one cluster ---- */
+
+/* <state>/locks/<encoded group>.<hash of the cluster's name>.lock */
+static int lock_path(const char *cluster, const char *group, char *out, size_t len, char *err, size_t errlen)
+{
+	char dir[4096], enc[1024];
+	if (reset_store_dir(dir, sizeof dir, 1, err, errlen))
+		return -1;
+	char ldir[4200];
+	snprintf(ldir, sizeof ldir, "%s/locks", dir);
+	if (mkdir_one(ldir, err, errlen))
+		return -1;
+	encode_group(group, enc, sizeof enc);
+	int n = snprintf(out, len, "%s/%s.%016llx.lock", ldir, enc, (unsigned long long)fnv1a64(cluster));
+	if (n < 0 || (size_t)n >= len)
+		return err_set(err, errlen, "lock path too long");
+	return 0;
+}
+
+/* The pid the holder wrote into the lock file; 0 when it cannot be read (the holder may be writing it). */
+static long lock_holder_pid(int fd)
+{
+	for (int attempt = 0; attempt < 20; attempt++) {
+		char buf[32] = "";
+		ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+		long pid = r > 0 ? strtol(buf, NULL, 10) : 0;
+		if (pid > 0)
+			return pid;
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+int reset_lock_group(const char *cluster, const char *group, int *fd_out, char *err, size_t errlen)
+{
+	char path[4400];
+	*fd_out = -1;
+	if (lock_path(cluster, group, path, sizeof path, err, errlen))
+		return -1;
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+	if (fd < 0)
+		return err_set(err, errlen, "cannot open the lock %s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(err, errlen, "the lock %s is not a regular file", path);
+	}
+	/* never wait: a second operator learns at once who holds the group, rather than hanging behind a
+	 * commit that may itself be waiting for a broker */
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		if (e != EWOULDBLOCK) {
+			close(fd);
+			return err_set(err, errlen, "cannot lock %s: %s", path, strerror(e));
+		}
+		long pid = lock_holder_pid(fd);
+		close(fd);
+		char who[48] = "pid unknown";
+		if (pid > 0)
+			snprintf(who, sizeof who, "pid %ld", pid);
+		err_set(err, errlen,
+			"group '%s' on cluster '%s' is being changed by another lagtop (%s): nothing was done; try "
+			"again when it has finished",
+			group, cluster, who);
+		return 1;
+	}
+	char pid[32];
+	int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+		int e = errno;
+		close(fd);
+		return err_set(err, errlen, "cannot write the lock %s: %s", path, strerror(e));
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+void reset_unlock_group(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* closing the only descriptor releases the flock */
+}
+
+char *reset_audit_read(size_t max, char *err, size_t errlen)
+{
+	char dir[4096], path[4200];
+	if (reset_store_dir(dir, sizeof dir, 0, err, errlen))
+		return NULL;
+	snprintf(path, sizeof path, "%s/audit.log", dir);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return xstrdup("");
+		err_set(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		err_set(err, errlen, "%s is not a regular file", path);
+		return NULL;
+	}
+	/* a long-lived log: its tail holds the newest lines, which are the ones asked for */
+	off_t from = st.st_size > (off_t)max ? st.st_size - (off_t)max : 0;
+	size_t want = (size_t)(st.st_size - from), n = 0;
+	char *buf = xmalloc(want + 1);
+	while (n < want) {
+		ssize_t r = pread(fd, buf + n, want - n, from + (off_t)n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return buf;
 }

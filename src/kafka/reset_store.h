@@ -4,6 +4,8 @@
  *   backups/<group>.<yyyyMMddTHHmmss.SSSZ>.csv   the group's committed offsets before a commit, in
  *                                                kafka-consumer-groups' 3-column form (mode 0600)
  *   audit.log                                    one line per executed or refused --execute (0600)
+ *   locks/<group>.<cluster hash>.lock            flock'ed while a reset, delete or undo of the group on
+ *                                                that cluster runs; holds the holder's pid
  * Group names are percent-encoded in file names (anything outside [A-Za-z0-9._-]), so any group id is safe.
  * Files are created with O_EXCL|O_NOFOLLOW and fsync'ed; a backup that cannot be written completely is
  * removed and reported, and the caller must not commit.
@@ -37,5 +39,21 @@ char *reset_file_read(const char *path, size_t max, char *err, size_t errlen);
  * backup (err says so), -1 on error. path_out receives the backup's path. */
 int reset_undo_request(const char *group, lt_reset_request *rq, char *path_out, size_t pathlen, char *err,
 		       size_t errlen);
+
+/* The --undo request from the backup at path (--undo G --backup FILE, or the one the undo chose). */
+int reset_undo_request_from(const char *group, const char *path, lt_reset_request *rq, char *err, size_t errlen);
+
+/* When the backup at path was taken, from its file name ("2026-11-29T10:00:00.123Z"). 0, or -1 when the name
+ * has no stamp (a backup named with --backup may be any file). */
+int reset_backup_taken(const char *path, char *out, size_t len);
+
+/* Takes the lock of group on cluster without waiting: 0 with *fd_out held (release it with
+ * reset_unlock_group), 1 when another process holds it (err names its pid), -1 with err when the lock file
+ * cannot be made (then nothing may be committed: two resets could interleave). */
+int reset_lock_group(const char *cluster, const char *group, int *fd_out, char *err, size_t errlen);
+void reset_unlock_group(int fd);
+
+/* The audit log's last max bytes ("" when there is none yet), or NULL with err. */
+char *reset_audit_read(size_t max, char *err, size_t errlen);
 
 #endif

@@ -593,6 +593,8 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 	body(v, xasprintf("Target: %s", rd->target_desc ? rd->target_desc : "-"));
 	body(v, xasprintf("Scope:  %s", scope));
 	free(scope);
+	if (rd->undo && rd->msg) /* which backup, from when, and the change it undoes */
+		push_lines(v, &v->body, &v->n_body, rd->msg, "");
 	/* table rows stay whole (their columns line up); the box cuts them where it must */
 	push_raw(&v->body, &v->n_body,
 		 xasprintf("%-24s %9s %14s    %-14s %-16s %s", "TOPIC", "PARTITION", "PREVIOUS", "NEW", "DELTA",
@@ -696,6 +698,7 @@ static void view_delete_result(const struct ui_reset *rd, struct rd_view *v)
 		[LT_DEL_PREVIEW] = "NOTHING DELETED (preview)",
 		[LT_DEL_REFUSED] = "REFUSED: nothing was deleted",
 		[LT_DEL_FAILED] = "FAILED",
+		[LT_DEL_UNKNOWN] = "OUTCOME UNKNOWN: no answer, and the offsets could not be read back",
 	};
 	body(v, xasprintf("Result: %s", words[d->status]));
 	if (d->n_parts)
@@ -704,21 +707,35 @@ static void view_delete_result(const struct ui_reset *rd, struct rd_view *v)
 		body(v, xasprintf("Backup of the deleted offsets: %s (U restores it)", d->backup_path));
 	if (d->message && d->message[0])
 		push_lines(v, &v->body, &v->n_body, d->message, "");
-	if (d->audit_error)
+	if (d->audit_error && !(d->message && strstr(d->message, d->audit_error)))
 		body(v, xasprintf("warning: the audit log was not written: %s", d->audit_error));
 	foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
+}
+
+/* The result's headline: a commit whose answer did not arrive says so, and what the read-back settled. */
+static const char *result_headline(const lt_reset_result *res)
+{
+	static const char *const answered[] = {
+		[LT_EXEC_EXECUTED] = "EXECUTED: every partition reads back as planned",
+		[LT_EXEC_REFUSED] = "REFUSED: nothing was changed",
+		[LT_EXEC_FAILED] = "FAILED",
+		[LT_EXEC_MISMATCH] = "COMMITTED, but some partitions do not read back as planned",
+		[LT_EXEC_UNKNOWN] = "OUTCOME UNKNOWN: no answer, and the offsets could not be read back",
+	};
+	static const char *const settled[] = {
+		[LT_EXEC_EXECUTED] = "APPLIED (outcome unknown, settled by reading back)",
+		[LT_EXEC_REFUSED] = "REFUSED: nothing was changed",
+		[LT_EXEC_FAILED] = "NOT APPLIED (outcome unknown, settled by reading back)",
+		[LT_EXEC_MISMATCH] = "PARTLY APPLIED (outcome unknown, settled by reading back)",
+		[LT_EXEC_UNKNOWN] = "OUTCOME UNKNOWN: no answer, and the offsets could not be read back",
+	};
+	return res->answer_missing ? settled[res->status] : answered[res->status];
 }
 
 static void view_result(const struct ui_reset *rd, struct rd_view *v)
 {
 	const lt_reset_result *res = &rd->res;
-	static const char *const words[] = {
-		[LT_EXEC_EXECUTED] = "EXECUTED: every partition reads back as planned",
-		[LT_EXEC_REFUSED] = "REFUSED: nothing was changed",
-		[LT_EXEC_FAILED] = "FAILED",
-		[LT_EXEC_MISMATCH] = "COMMITTED, but some partitions do not read back as planned",
-	};
-	body(v, xasprintf("Result: %s", words[res->status]));
+	body(v, xasprintf("Result: %s", result_headline(res)));
 	if (res->n_parts && res->backup_path && res->status != LT_EXEC_REFUSED) {
 		push_raw(&v->body, &v->n_body,
 			 xasprintf("%-24s %9s %14s %14s  %s", "TOPIC", "PARTITION", "PLANNED", "NOW", "RESULT"));
@@ -729,9 +746,11 @@ static void view_result(const struct ui_reset *rd, struct rd_view *v)
 			fmt_offset(r->planned, planned, sizeof planned); /* "-": the commit was to be deleted */
 			push_raw(&v->body, &v->n_body,
 				 xasprintf("%-24s %9d %14s %14s  %s", r->topic, r->partition, planned, now,
-					   r->error     ? r->error
-					   : r->matches ? "ok"
-							: "differs"));
+					   r->error                ? r->error
+					   : !res->readback_ok     ? "unknown"
+					   : r->matches            ? "ok"
+					   : r->after == r->before ? "unchanged"
+								   : "differs"));
 		}
 	}
 	if (res->status == LT_EXEC_REFUSED)
@@ -743,7 +762,7 @@ static void view_result(const struct ui_reset *rd, struct rd_view *v)
 		body(v, xasprintf("Backup of the previous offsets: %s", res->backup_path));
 	if (res->message && res->message[0])
 		push_lines(v, &v->body, &v->n_body, res->message, "");
-	if (res->audit_error)
+	if (res->audit_error && !(res->message && strstr(res->message, res->audit_error)))
 		body(v, xasprintf("warning: the audit log was not written: %s", res->audit_error));
 	foot(v, xstrdup("Enter or Esc closes, Up/Down scroll"));
 }

@@ -58,29 +58,59 @@ static lt_reset_conn *job_connect(struct rw_job *j, char *err, size_t errlen)
 	return reset_conn_new(&j->conn, j->timeout_ms, err, errlen);
 }
 
+/* An undo's request, from the backup of the group's newest change (reset_exec_undo_choose, as --undo):
+ * 0 with *note saying which backup, from when and what it undoes; -1 with j->msg. */
+static int undo_request(struct rw_job *j, lt_reset_conn *c, char **note)
+{
+	char err[1024];
+	lt_undo_choice u;
+	reset_request_free(&j->rq);
+	memset(&j->rq, 0, sizeof j->rq);
+	if (reset_exec_undo_choose(c, j->group, NULL, &u, err, sizeof err) != 0 ||
+	    reset_undo_request_from(j->group, u.path, &j->rq, err, sizeof err) != 0) {
+		reset_undo_choice_free(&u);
+		j->msg = xstrdup(err);
+		return -1;
+	}
+	j->desc_out = xasprintf("undo %s", u.path);
+	*note = xasprintf("Backup: %s%s%s%s\n%s%s%s%s", u.path, u.taken[0] ? " (taken " : "", u.taken,
+			  u.taken[0] ? ")" : "",
+			  u.undone_target ? "It undoes the group's newest change: "
+					  : "No change of the group is on "
+					    "record: this is its newest backup",
+			  u.undone_target ? u.undone_target : "", u.undone_target ? ", at " : "",
+			  u.undone_when ? u.undone_when : "");
+	if (u.undoes_undo) {
+		char *more = xasprintf("%s\nThat change was itself an undo: this undo of an undo re-applies what it "
+				       "reverted.",
+				       *note);
+		free(*note);
+		*note = more;
+	}
+	reset_undo_choice_free(&u);
+	return 0;
+}
+
 static void run_preview(struct rw_job *j)
 {
 	char err[1024];
-	if (j->undo) {
-		char path[4096];
-		reset_request_free(&j->rq);
-		memset(&j->rq, 0, sizeof j->rq);
-		if (reset_undo_request(j->group, &j->rq, path, sizeof path, err, sizeof err) != 0) {
-			j->msg = xstrdup(err);
-			return;
-		}
-		j->desc_out = xasprintf("undo %s", path);
-	}
 	lt_reset_conn *c = job_connect(j, err, sizeof err);
 	if (!c) {
 		j->msg = xstrdup(err);
+		return;
+	}
+	char *note = NULL;
+	if (j->undo && undo_request(j, c, &note) != 0) {
+		reset_conn_free(c);
 		return;
 	}
 	lt_reset_preview pv;
 	j->refused = reset_exec_preview(c, &j->rq, &pv) == LT_PREVIEW_REFUSED;
 	j->plan_out = pv.plan;
 	pv.plan = NULL;
-	j->msg = pv.message;
+	j->msg = pv.message ? pv.message : note; /* a planned undo shows its note */
+	if (pv.message)
+		free(note);
 	pv.message = NULL;
 	reset_preview_free(&pv);
 	reset_conn_free(c);

@@ -23,7 +23,7 @@ struct rw_job {
 	enum rw_kind kind;
 	struct lt_connection conn; /* the cluster (a copy: the dashboard may switch cluster meanwhile) */
 	int timeout_ms;            /* per cluster request */
-	/* RW_PREVIEW: the request (undo: built here from the group's newest backup) */
+	/* RW_PREVIEW: the request (undo: built here from the backup of the group's newest change) */
 	bool undo;
 	char *group;
 	lt_reset_request rq; /* owned by the job */

@@ -9,6 +9,8 @@ enum {
 	LT_EXIT_USAGE = 2,   /* bad options, config, or input files */
 	LT_EXIT_REFUSED = 3, /* the guard refused a reset or delete */
 	LT_EXIT_FAIL_ON = 4, /* --once --fail-on: a group's status is at or above the threshold */
+	LT_EXIT_UNKNOWN = 5, /* a commit or delete got no answer and the read-back failed too: its outcome is
+				unknown */
 };
 
 #endif

@@ -136,12 +136,12 @@ def check_no_backup_no_delete(s):
         f.write("a file where the state directory should be\n")
     env = dict(s.env, XDG_STATE_HOME=blocked)
     rc, out, err = s.lagtop("--delete-offsets", "--group", "fx-empty", "--topic", "fx-orders:2", env=env)
-    ok(rc == 1 and "the backup could not be written, nothing was deleted" in err,
-       "delete-offsets: a backup that cannot be written stops the delete (exit 1)", "rc %d\n%s\n%s" % (rc, out, err))
+    ok(rc == 1 and "could not be taken, nothing was deleted" in err,
+       "delete-offsets: a state directory that cannot be written stops the delete (exit 1)", "rc %d\n%s\n%s" % (rc, out, err))
     rc, out, err = s.lagtop("--delete", "--group", "fx-empty", env=env)
-    ok(rc == 1 and "the backup could not be written, nothing was deleted" in err and
+    ok(rc == 1 and "could not be taken, nothing was deleted" in err and
        "* Group 'fx-empty' could not be deleted due to:" in out,
-       "delete: a backup that cannot be written stops the delete (exit 1)", "rc %d\n%s\n%s" % (rc, out, err))
+       "delete: a state directory that cannot be written stops the delete (exit 1)", "rc %d\n%s\n%s" % (rc, out, err))
     ok(s.committed("fx-empty") == {("fx-orders", 0): 10, ("fx-orders", 2): 20},
        "no backup: nothing was deleted", s.committed("fx-empty"))
 
@@ -164,9 +164,10 @@ def check_partial_and_undo_offsets(s):
        "backup before the delete: the deleted offset, in the reset backup format, its path on stderr",
        "%s\n%s" % (b, err))
     audit = [ln for ln in s.audit() if "target=delete-offsets%20fx-orders:2,7%20nosuch" in ln]
-    ok(len(audit) == 1 and "result=partial" in audit[0] and "backup=" + os.path.join(s.state, "lagtop", "backups",
-                                                                                     b[0]) in audit[0],
-       "audit: one line, result partial, naming the backup", "\n".join(s.audit()))
+    named = "backup=" + os.path.join(s.state, "lagtop", "backups", b[0])
+    ok(len(audit) == 2 and "result=intent" in audit[0] and "result=partial" in audit[1] and
+       all(named in ln for ln in audit),
+       "audit: the intent, then the result partial, naming the backup", "\n".join(s.audit()))
     rc, out, err = s.lagtop("--undo", "fx-empty", "--execute")
     ok(rc == 0 and s.committed("fx-empty") == {("fx-orders", 0): 10, ("fx-orders", 2): 20},
        "--undo --execute puts the deleted offset back", "rc %d\n%s\n%s\n%s" % (rc, out, err, s.committed("fx-empty")))

@@ -16,6 +16,9 @@ EXTRA_DIST += tests/kafka/test_kafka_describe.py
 ## lagtop's resets against the real kafka-consumer-groups (plans, messages, executes, the guard)
 TESTS += tests/kafka/test_kafka_reset.py
 EXTRA_DIST += tests/kafka/test_kafka_reset.py
+## a reset whose commit gets no answer (the broker SIGSTOPped mid-commit): settled by reading back
+TESTS += tests/kafka/test_kafka_reset_outcome.py
+EXTRA_DIST += tests/kafka/test_kafka_reset_outcome.py
 ## --delete / --delete-offsets against the real tool on twin groups; guard on real members; backup and undo
 TESTS += tests/kafka/test_kafka_delete.py
 EXTRA_DIST += tests/kafka/test_kafka_delete.py

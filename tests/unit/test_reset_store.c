@@ -1,4 +1,5 @@
-/* test_reset_store.c — backups and the audit log on disk: modes, names, newest-first, refusals. */
+/* test_reset_store.c — backups, the audit log and the group locks on disk: modes, names, newest-first,
+ * refusals. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kafka/reset_store.h"
@@ -233,6 +235,55 @@ static void long_group_ids_get_backups(void **state)
 	assert_string_equal(newest, pa);
 }
 
+/* The lock of a group on a cluster: a second holder (another process: flock is per open file) is refused at
+ * once with the holder's pid; another group or cluster is not; released, it can be taken again. */
+static void group_lock_refuses_a_second_holder(void **state)
+{
+	(void)state;
+	char err[512];
+	int fd = -1, fd2 = -1;
+	assert_int_equal(reset_lock_group("prod", "billing", &fd, err, sizeof err), 0);
+	assert_true(fd >= 0);
+	int pipefd[2];
+	assert_int_equal(pipe(pipefd), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char e[512] = "";
+		int f = -1;
+		int rc = reset_lock_group("prod", "billing", &f, e, sizeof e);
+		int other = reset_lock_group("prod", "shipping", &f, e + 256, sizeof e - 256);
+		int other_cluster = reset_lock_group("staging", "billing", &f, e + 256, sizeof e - 256);
+		char out[700];
+		int n = snprintf(out, sizeof out, "%d %d %d %s", rc, other, other_cluster, e);
+		_exit(write(pipefd[1], out, (size_t)n) == n ? 0 : 1);
+	}
+	close(pipefd[1]);
+	char got[700] = "";
+	ssize_t r = read(pipefd[0], got, sizeof got - 1);
+	close(pipefd[0]);
+	int status = 0;
+	waitpid(child, &status, 0);
+	assert_true(r > 0);
+	char want[128];
+	snprintf(want, sizeof want,
+		 "1 0 0 group 'billing' on cluster 'prod' is being changed by another lagtop (pid %ld)",
+		 (long)getpid());
+	assert_true(strncmp(got, want, strlen(want)) == 0);
+	reset_unlock_group(fd);
+	assert_int_equal(reset_lock_group("prod", "billing", &fd2, err, sizeof err), 0);
+	reset_unlock_group(fd2);
+}
+
+static void backup_time_from_its_name(void **state)
+{
+	(void)state;
+	char when[40];
+	assert_int_equal(reset_backup_taken("/s/backups/g.x.20261129T100000.123Z-02.csv", when, sizeof when), 0);
+	assert_string_equal(when, "2026-11-29T10:00:00.123Z");
+	assert_int_equal(reset_backup_taken("/tmp/my-own.csv", when, sizeof when), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +294,8 @@ int main(void)
 		cmocka_unit_test(file_read_limits),
 		cmocka_unit_test(same_millisecond_newest_is_the_later),
 		cmocka_unit_test(long_group_ids_get_backups),
+		cmocka_unit_test(group_lock_refuses_a_second_holder),
+		cmocka_unit_test(backup_time_from_its_name),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

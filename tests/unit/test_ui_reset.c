@@ -213,6 +213,60 @@ static void esc_cancels_every_step_but_the_commit(void **state)
 	rd_free(rd);
 }
 
+/* A commit whose answer did not arrive: the result says "outcome unknown" and what the read-back settled,
+ * as the command line does; a partition not read back is "unknown", never "differs". */
+static void commit_without_answer_shows_the_settled_outcome(void **state)
+{
+	(void)state;
+	static const struct {
+		lt_exec_status status;
+		bool readback_ok;
+		const char *headline, *row;
+	} cases[] = {
+		{ LT_EXEC_EXECUTED, true, "APPLIED (outcome unknown, settled by reading back)", "ok" },
+		{ LT_EXEC_FAILED, true, "NOT APPLIED (outcome unknown, settled by reading back)", "unchanged" },
+		{ LT_EXEC_MISMATCH, true, "PARTLY APPLIED (outcome unknown, settled by reading back)", "unchanged" },
+		{ LT_EXEC_UNKNOWN, false, "OUTCOME UNKNOWN: no answer, and the offsets could not be read back",
+		  "unknown" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ui_reset *rd = rd_new("g", NULL, -1, false, 10000);
+		keys(rd, "\n");
+		rd_preview_done(rd, false, plan_for(&rd->rq, 1, 1000), NULL, NULL);
+		key(rd, KEY_RIGHT);
+		assert_int_equal(key(rd, '\n'), RD_ACT_COMMIT);
+		bool applied = cases[i].status == LT_EXEC_EXECUTED;
+		lt_reset_result res = { .status = cases[i].status,
+					.message = xstrdup("outcome unknown: committing offsets: no answer"),
+					.backup_path = xstrdup("/s/backups/g.csv"),
+					.answer_missing = true,
+					.readback_ok = cases[i].readback_ok,
+					.n_parts = 1 };
+		res.parts = xcalloc(1, sizeof *res.parts);
+		res.parts[0] = (lt_reset_part_result){ .topic = xstrdup("orders"),
+						       .planned = 0,
+						       .before = 1000,
+						       .after = !cases[i].readback_ok ? LT_OFFSET_NONE
+								: applied             ? 0
+										      : 1000,
+						       .matches = applied };
+		rd_commit_done(rd, &res);
+		assert_true(view_has(rd, cases[i].headline));
+		assert_true(view_has(rd, "outcome unknown: committing offsets: no answer"));
+		struct rd_view v;
+		rd_view_build(rd, 0, true, &v);
+		bool row = false;
+		for (size_t k = 0; k < v.n_body; k++)
+			if (strncmp(v.body[k], "orders", 6) == 0) {
+				const char *end = v.body[k] + strlen(v.body[k]) - strlen(cases[i].row);
+				row = strcmp(end, cases[i].row) == 0 && end[-1] == ' ';
+			}
+		rd_view_free(&v);
+		assert_true(row);
+		rd_free(rd);
+	}
+}
+
 /* One code, a different action per step (the key table's steps): Tab picks the next target, then switches
  * the buttons; q is typed into a value, but closes a result; Home goes to the first target, then to the top
  * of a result; PgUp/PgDn scroll the preview. */
@@ -449,12 +503,18 @@ static void undo_starts_working_and_takes_the_description(void **state)
 	char err[128];
 	assert_int_equal(reset_request_init(&rq, "g", LT_RESET_EARLIEST, NULL, NOW_MS, err, sizeof err), 0);
 	rq.all_topics = true;
-	rd_preview_done(rd, false, plan_for(&rq, 1, 500), NULL, xstrdup("undo /s/backups/g.1.csv"));
+	/* the worker's note: which backup, from when, and the change it undoes (an undo of an undo says so) */
+	rd_preview_done(rd, false, plan_for(&rq, 1, 500),
+			xstrdup("Backup: /s/backups/g.1.csv (taken 2026-11-29T10:00:00.000Z)\nThat change was itself "
+				"an undo: this undo of an undo re-applies what it reverted."),
+			xstrdup("undo /s/backups/g.1.csv"));
 	reset_request_free(&rq);
 	assert_int_equal(rd->step, RD_PREVIEW);
 	assert_string_equal(rd->target_desc, "undo /s/backups/g.1.csv");
 	assert_true(view_has(rd, "Target: undo /s/backups/g.1.csv"));
 	assert_true(view_has(rd, "the partitions in the backup"));
+	assert_true(view_has(rd, "(taken 2026-11-29T10:00:00.000Z)"));
+	assert_true(view_has(rd, "this undo of an undo re-applies what it reverted"));
 	rd_free(rd);
 }
 
@@ -651,6 +711,7 @@ int main(void)
 		cmocka_unit_test(delete_partition_refused_and_errors),
 		cmocka_unit_test(worker_hands_the_answer_back_through_its_pipe),
 		cmocka_unit_test(keys_act_by_step),
+		cmocka_unit_test(commit_without_answer_shows_the_settled_outcome),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
