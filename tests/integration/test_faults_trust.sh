@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_faults_trust.sh — nothing from another user is trusted, and nothing hangs (the real binary; every run
 # bounded by `timeout`, before any connection: 127.0.0.1 on a closed port is never reached).
-#   - a FIFO as the configuration file, $LAGTOP_CONFIG, --command-config or --from-file: one line, at once;
+#   - a FIFO as the configuration file, $LAGTOP_CONFIG, --command-config, --from-file or a theme: one line,
+#     at once;
 #   - a configuration file others can write, or another user owns (root only: chown nobody), is refused;
 #   - a property that runs a program (sasl.kerberos.kinit.cmd) is refused from the file without
 #     --allow-exec-config, and the program never runs;
@@ -10,7 +11,7 @@
 #   - a running lagtop writes no core (its core size limit is 0);
 #   - a 33 KB recording whose one record decompresses to 1 GiB is refused without allocating it.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 23
+plan 25
 lt_tmpdir
 export HOME="$LT_TMP/home" XDG_CONFIG_HOME="$LT_TMP/home/.config" XDG_STATE_HOME="$LT_TMP/state"
 mkdir -p "$HOME" "$XDG_STATE_HOME"
@@ -46,6 +47,12 @@ like "FIFO as --command-config: named" "$err" "^lagtop: --command-config .*/fifo
 run --reset-offsets -g g --from-file "$LT_TMP/fifo" -b "$B" --timeout 1s
 is "FIFO as --from-file: exit 2 at once" "$rc:$secs" "2:0"
 like "FIFO as --from-file: named" "$err" "^lagtop: Unable to read file .*/fifo: not a regular file$"
+mkdir -p "$XDG_CONFIG_HOME/lagtop/themes"
+mkfifo "$XDG_CONFIG_HOME/lagtop/themes/fifo.conf"
+run --theme fifo -b "$B" </dev/null
+is "FIFO as a theme: exit 2 at once" "$rc:$secs" "2:0"
+like "FIFO as a theme: named" "$err" "^lagtop: theme: cannot read the file .*/themes/fifo.conf: not a regular file$"
+rm "$XDG_CONFIG_HOME/lagtop/themes/fifo.conf"
 
 # a configuration file others can write
 conf="$LT_TMP/lagtop.conf"
