@@ -15,7 +15,8 @@
  * that group or others may read gets a one-line warning naming the file and its mode.
  *
  * Trust (util/file_trust.h): the file, and every file it @includes, must be owned by the user or root and
- * not writable by group or others, else it is refused; so must be a regular file of at most 1 MiB. A
+ * not writable by group or others, else it is refused; so must be a regular file of at most 1 MiB
+ * with no string value over 64 KiB (libconfig's lexer is quadratic over one). A
  * property that runs a program or loads code (config_runs_code, secrets.h) is refused unless the caller
  * passes LT_CONFIG_ALLOW_EXEC (--allow-exec-config).
  *

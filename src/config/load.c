@@ -484,13 +484,68 @@ static int check_included(const config_setting_t *s, const char *path, char *err
 	return 0;
 }
 
-/* A configuration file is a page of settings: one over this is refused before libconfig reads it, whose
- * lexer takes quadratic time over a long string (3 MB: 6 s). */
-#define CONFIG_MAX_BYTES (1u << 20)
+/* A configuration file is a page of settings: one over CONFIG_MAX_BYTES, or a string value (adjacent string
+ * literals are one value) over CONFIG_MAX_STRING, is refused before libconfig reads it, whose lexer takes
+ * quadratic time over a long string (1 MB: 3 s; 3 MB: 6 s; 10 MB: minutes). */
+#define CONFIG_MAX_BYTES  (1u << 20)
+#define CONFIG_MAX_STRING (64u << 10)
 
-/* Opens the file for libconfig: owned by the user or root and not writable by others (it can name
- * programs librdkafka runs), a regular file (a FIFO would block), at most CONFIG_MAX_BYTES. */
-static FILE *open_trusted(const char *path, struct stat *st, char *err, size_t errlen)
+/* Skips a comment starting at text[i] ('#', "//" or a C comment), counting lines; returns the index after
+ * it, or i when no comment starts there. */
+static size_t skip_comment(const char *text, size_t len, size_t i, int *line)
+{
+	if (text[i] == '#' || (text[i] == '/' && i + 1 < len && text[i + 1] == '/')) {
+		while (i < len && text[i] != '\n')
+			i++;
+		return i;
+	}
+	if (text[i] == '/' && i + 1 < len && text[i + 1] == '*') {
+		for (i += 2; i < len && !(text[i] == '*' && i + 1 < len && text[i + 1] == '/'); i++)
+			*line += text[i] == '\n';
+		return i + 2 < len ? i + 2 : len;
+	}
+	return i;
+}
+
+/* The line where a string value longer than max starts, or 0 when none is. */
+static int long_string_line(const char *text, size_t len, size_t max)
+{
+	int line = 1, start = 0;
+	size_t run = 0; /* characters of the string value so far (over adjacent literals) */
+	bool in_str = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (in_str) {
+			if (c == '"') {
+				in_str = false;
+				continue;
+			}
+			if (c == '\\' && i + 1 < len)
+				c = text[++i];
+			line += c == '\n';
+			if (++run > max)
+				return start;
+		} else if (c == '"') {
+			in_str = true;
+			if (run == 0)
+				start = line;
+		} else if (c == '\n') {
+			line++;
+		} else if (c != ' ' && c != '\t' && c != '\r' && c != '\f') {
+			size_t after = skip_comment(text, len, i, &line);
+			if (after == i)
+				run = 0; /* any other token ends the value */
+			else
+				i = after - 1;
+		}
+	}
+	return 0;
+}
+
+/* Reads the file for libconfig: owned by the user or root and not writable by others (it can name
+ * programs librdkafka runs), a regular file (a FIFO would block), of bounded size and string lengths.
+ * Returns the text (wipe and free it), or NULL with err. */
+static char *read_trusted(const char *path, struct stat *st, char *err, size_t errlen)
 {
 	int fd = ft_open_read(path, FT_OWNED, NULL, st, err, errlen);
 	if (fd < 0)
@@ -501,12 +556,22 @@ static FILE *open_trusted(const char *path, struct stat *st, char *err, size_t e
 			(long long)st->st_size);
 		return NULL;
 	}
-	FILE *fp = fdopen(fd, "r");
-	if (!fp) {
-		err_set(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
+	size_t len = 0;
+	char *text = ft_read_all(fd, path, CONFIG_MAX_BYTES, &len, err, errlen);
+	close(fd);
+	if (!text)
+		return NULL;
+	int line = strlen(text) == len ? long_string_line(text, len, CONFIG_MAX_STRING) : -1;
+	if (line != 0) {
+		if (line < 0)
+			err_set(err, errlen, "%s: holds a NUL byte: not a configuration file", path);
+		else
+			err_set(err, errlen, "%s:%d: a string over 64 KiB: not a lagtop setting", path, line);
+		explicit_bzero(text, len);
+		free(text);
+		return NULL;
 	}
-	return fp;
+	return text;
 }
 
 int config_load_file_flags(struct lt_config *cfg, const char *path, unsigned flags, FILE *warn, char *err,
@@ -516,8 +581,8 @@ int config_load_file_flags(struct lt_config *cfg, const char *path, unsigned fla
 	config_init_defaults(cfg);
 	cfg->path = xstrdup(path);
 
-	FILE *fp = open_trusted(path, &st, err, errlen);
-	if (!fp) {
+	char *text = read_trusted(path, &st, err, errlen);
+	if (!text) {
 		config_free(cfg);
 		return -1;
 	}
@@ -533,12 +598,13 @@ int config_load_file_flags(struct lt_config *cfg, const char *path, unsigned fla
 	/* libconfig reads floats with strtod: parse under the C locale whatever LC_NUMERIC is */
 	locale_t c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	locale_t old_loc = c_loc ? uselocale(c_loc) : (locale_t)0;
-	int ok = config_read(&cf, fp);
+	int ok = config_read_string(&cf, text);
 	if (c_loc) {
 		uselocale(old_loc);
 		freelocale(c_loc);
 	}
-	fclose(fp);
+	explicit_bzero(text, strlen(text));
+	free(text);
 	free(dir);
 
 	int rc = 0;

@@ -377,6 +377,52 @@ static void fifos_and_huge_files_are_refused_at_once(void **state)
 	assert_true(secs < 0.5);
 	free(want);
 	free(path);
+
+	/* under 1 MiB, a string value over 64 KiB (adjacent literals are one value) is refused by its line */
+	strcpy(text, "# a \"quoted\" comment\ngeneral = {\n /* \" */ theme =");
+	for (int i = 0; i < 70; i++)
+		strcat(text, " \"" /* 1000 characters */
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "\"\n");
+	strcat(text, "; };\n");
+	path = write_file("long.conf", text);
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), -1);
+	want = xasprintf("%s:3: a string over 64 KiB: not a lagtop setting", path);
+	assert_string_equal(err, want);
+	free(want);
+	free(path);
+	/* 60 separate strings of 1000 characters each are fine (each value is short) */
+	strcpy(text, "clusters = { c = { include_groups = [");
+	for (int i = 0; i < 60; i++) {
+		strcat(text, i ? ", \"" : " \"");
+		size_t at = strlen(text);
+		memset(text + at, 'b', 1000);
+		strcpy(text + at + 1000, "\"");
+	}
+	strcat(text, " ]; }; };\n");
+	path = write_file("many.conf", text);
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	config_free(&cfg);
+	free(path);
 	free(text);
 }
 
