@@ -29,7 +29,7 @@ _Static_assert(LT_REC_VERSION == LT_REC_CODEC_VERSION, "a file's version is its 
 /* A record's decoded size is bounded so a corrupt length cannot ask for a huge buffer. */
 #define MAX_RAW_LEN (1u << 30)
 /* A record over RAW_NO_RATIO_BELOW bytes decompressed may be at most MAX_EXPANSION times its stored size:
- * real records compress 2-20 times (doc/RECORDING.md), zstd itself reaches 30,000 on zeros. */
+ * a record of real offsets and names compresses far less, while zstd reaches 30,000 times on zeros. */
 #define RAW_NO_RATIO_BELOW (16u << 20)
 #define MAX_EXPANSION      1024u
 
