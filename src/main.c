@@ -4,10 +4,24 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include "cli/modes.h"
 #include "cli/options.h"
 #include "util/xalloc.h"
+
+/* Passwords reach lagtop from the configuration file, --command-config, -X and the environment, and
+ * librdkafka keeps copies of them: a core dump of any mode that connects would hold them (a probe found four
+ * copies of one). So no core is ever written, from the start, before any of them is read: the limit is 0,
+ * and the process is not dumpable (which also keeps other processes of the user from reading its memory
+ * through ptrace or /proc/PID/mem). Nothing lagtop does needs a core. */
+static void no_core_dumps(void)
+{
+	struct rlimit none = { 0, 0 };
+	(void)setrlimit(RLIMIT_CORE, &none);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
 
 int main(int argc, char **argv)
 {
@@ -15,6 +29,7 @@ int main(int argc, char **argv)
 	char err[512];
 	const char *argv0 = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 
+	no_core_dumps();
 	xalloc_init_policy();
 	setlocale(LC_ALL, "");
 	if (options_parse(&opts, argc, argv, err, sizeof err) != 0) {

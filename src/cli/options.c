@@ -58,6 +58,7 @@ enum {
 	OPT_TYPE,
 	OPT_VERBOSE,
 	OPT_COMMAND_CONFIG,
+	OPT_ALLOW_EXEC_CONFIG,
 	/* recording and replay */
 	OPT_RECORD,
 	OPT_HEADLESS,
@@ -105,6 +106,9 @@ static const struct option_def option_table[] = {
 	  "brokers to bootstrap from (overrides the config); kafka-consumer-groups' --bootstrap-server works too" },
 	{ "cluster", 'c', required_argument, "NAME", SEC_CONNECT, "use the named cluster from the config file" },
 	{ "config", OPT_CONFIG, required_argument, "FILE", SEC_CONNECT, "read FILE instead of the default config" },
+	{ "allow-exec-config", OPT_ALLOW_EXEC_CONFIG, no_argument, NULL, SEC_CONNECT,
+	  "let the config file set librdkafka properties that run programs or load code (sasl.kerberos.kinit.cmd, "
+	  "plugin.library.paths, ssl.engine.location, ssl.providers); -X may always" },
 	{ "property", 'X', required_argument, "KEY=VALUE", SEC_CONNECT,
 	  "set a librdkafka property (repeatable); -X list shows them, -X dump the effective ones" },
 	{ "command-config", OPT_COMMAND_CONFIG, required_argument, "FILE", SEC_CONNECT,
@@ -653,6 +657,7 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			type_value = OPTIONAL_VALUE();
 			break;
 		case OPT_COMMAND_CONFIG: o->command_config = optarg; break;
+		case OPT_ALLOW_EXEC_CONFIG: o->allow_exec_config = true; break;
 		case 'i':
 			if (parse_seconds(optarg, 100, 3600 * 1000, &o->interval_ms))
 				return err_set(err, errlen, "--interval expects seconds between 0.1 and 3600, got '%s'",

@@ -73,6 +73,7 @@ struct lt_options {
 	const char **props;
 	int timeout_ms;             /* --timeout (options_parse_timeout's rule), default 10 s */
 	const char *command_config; /* --command-config: a kafka-consumer-groups properties file */
+	bool allow_exec_config;     /* --allow-exec-config: the file may set properties that run programs */
 
 	/* what to show */
 	size_t n_groups; /* -g/--group: exact group ids, everywhere (as kafka-consumer-groups) */

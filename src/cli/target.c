@@ -84,7 +84,8 @@ int target_connection(const struct lt_config *cfg, const struct lt_options *o, s
 		connection_copy(out, &c->conn);
 	if (o->command_config) {
 		struct rdprops cp;
-		if (command_config_load(o->command_config, &cp, err, errlen) != 0) {
+		/* its permission warning once, when the chosen cluster is resolved (before any screen is drawn) */
+		if (command_config_load(o->command_config, &cp, switched ? NULL : stderr, err, errlen) != 0) {
 			connection_free(out);
 			return -1;
 		}
@@ -179,7 +180,7 @@ int target_from_options(const struct lt_options *o, struct lt_target *t, FILE *w
 {
 	struct lt_config cfg;
 	memset(t, 0, sizeof *t);
-	if (config_load(&cfg, o->config_path, warn, err, errlen) != 0)
+	if (config_load(&cfg, o->config_path, o->allow_exec_config ? LT_CONFIG_ALLOW_EXEC : 0, warn, err, errlen) != 0)
 		return -1;
 	int rc = target_resolve(&cfg, o, TARGET_CHOSEN, t, err, errlen);
 	if (rc == 0 && cfg_out)

@@ -6,12 +6,17 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "config/secrets.h"
 #include "util/errbuf.h"
+#include "util/file_trust.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
 
@@ -242,34 +247,52 @@ int command_config_map(const struct jprops *in, struct rdprops *out, char *err, 
 	return 0;
 }
 
-int command_config_load(const char *path, struct rdprops *out, char *err, size_t errlen)
+/* The first secret property mapped (secrets.h), for the permission warning. */
+static const char *first_secret(const struct rdprops *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (config_is_secret_key(p->keys[i]))
+			return p->keys[i];
+	return NULL;
+}
+
+int command_config_load(const char *path, struct rdprops *out, FILE *warn, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
 	char *safe = sanitize_dup(path, true);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		err_set(err, errlen, "--command-config %s: %s", safe, strerror(errno));
+	struct stat st;
+	char why[768];
+	size_t len = 0;
+	/* the user's own file, a regular one (a FIFO would block), as the configuration file */
+	int fd = ft_open_read(path, FT_OWNED, "--command-config", &st, err, errlen);
+	if (fd < 0) {
 		free(safe);
 		return -1;
 	}
-	char *text = xmalloc(MAX_FILE_BYTES + 1);
-	size_t len = fread(text, 1, MAX_FILE_BYTES + 1, f);
+	char *text = NULL;
+	if ((uint64_t)st.st_size > MAX_FILE_BYTES)
+		snprintf(why, sizeof why, "%s: larger than 1 MiB: not a properties file", safe);
+	else
+		text = ft_read_all(fd, safe, MAX_FILE_BYTES, &len, why, sizeof why);
+	close(fd);
 	int rc = 0;
-	char why[768];
-	if (ferror(f)) {
-		rc = err_set(err, errlen, "--command-config %s: %s", safe, strerror(errno ? errno : EIO));
-	} else if (len > MAX_FILE_BYTES) {
-		rc = err_set(err, errlen, "--command-config %s: larger than 1 MiB: not a properties file", safe);
+	if (!text) {
+		rc = err_set(err, errlen, "--command-config %s", why);
 	} else {
 		struct jprops props;
 		if (jprops_parse(text, len, &props, why, sizeof why) != 0 ||
 		    command_config_map(&props, out, why, sizeof why) != 0)
 			rc = err_set(err, errlen, "--command-config %s: %s", safe, why);
 		jprops_free(&props);
+		explicit_bzero(text, len);
+		free(text);
 	}
-	fclose(f);
-	explicit_bzero(text, len < MAX_FILE_BYTES ? len : MAX_FILE_BYTES);
-	free(text);
+	if (rc == 0) {
+		char *w = config_secret_warning(safe, first_secret(out), (unsigned)st.st_mode);
+		if (w && warn)
+			fprintf(warn, "lagtop: warning: %s\n", w);
+		free(w);
+	}
 	free(safe);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #define LAGTOP_CONFIG_COMMAND_CONFIG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config/jprops.h"
 
@@ -24,8 +25,10 @@ struct rdprops {
  * value). out is always safe to rdprops_free. */
 int command_config_map(const struct jprops *in, struct rdprops *out, char *err, size_t errlen);
 
-/* Reads the file at path (at most 1 MiB), parses and maps it. Errors name the file. */
-int command_config_load(const char *path, struct rdprops *out, char *err, size_t errlen);
+/* Reads the file at path (at most 1 MiB; owned by the user or root, not writable by group or others, a regular
+ * file: util/file_trust.h), parses and maps it. Errors name the file. When it holds a secret its group or
+ * others can read, the configuration file's warning (config_secret_warning) goes to warn (when not NULL). */
+int command_config_load(const char *path, struct rdprops *out, FILE *warn, char *err, size_t errlen);
 
 void rdprops_free(struct rdprops *p); /* wipes the values */
 

@@ -14,6 +14,12 @@
  * Secret property values (secrets.h) are wiped before their memory is freed; a file holding a secret
  * that group or others may read gets a one-line warning naming the file and its mode.
  *
+ * Trust (util/file_trust.h): the file, and every file it @includes, must be owned by the user or root and
+ * not writable by group or others, else it is refused; so must be a regular file of at most 1 MiB
+ * with no string value over 64 KiB (libconfig's lexer is quadratic over one). A
+ * property that runs a program or loads code (config_runs_code, secrets.h) is refused unless the caller
+ * passes LT_CONFIG_ALLOW_EXEC (--allow-exec-config).
+ *
  * How the file combines with the command line (-c, -b, -X, --command-config, -g...) is the command
  * line's business: src/cli/target.h. This module knows nothing of the command line.
  *
@@ -98,8 +104,15 @@ int config_locate(const char *explicit_path, const char *sysconfdir, char **path
  * Returns 0, or -1 with err; cfg is then empty but safe to config_free. */
 int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *err, size_t errlen);
 
-/* config_locate + config_load_file (defaults only when no file exists). */
-int config_load(struct lt_config *cfg, const char *explicit_path, FILE *warn, char *err, size_t errlen);
+/* Flags of config_load_file_flags and config_load. */
+#define LT_CONFIG_ALLOW_EXEC 1u /* take properties that run programs or load code (config_runs_code) */
+
+/* config_load_file with flags (config_load_file: none). */
+int config_load_file_flags(struct lt_config *cfg, const char *path, unsigned flags, FILE *warn, char *err,
+			   size_t errlen);
+
+/* config_locate + config_load_file_flags (defaults only when no file exists). */
+int config_load(struct lt_config *cfg, const char *explicit_path, unsigned flags, FILE *warn, char *err, size_t errlen);
 
 /* Wipes secrets and frees everything; cfg is left zeroed. */
 void config_free(struct lt_config *cfg);

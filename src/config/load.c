@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config/duration.h"
 #include "config/schema.h"
 #include "config/secrets.h"
 #include "util/errbuf.h"
+#include "util/file_trust.h"
 #include "util/regex.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
@@ -33,6 +35,7 @@ struct loader {
 	size_t errlen;
 	int default_cluster_line;
 	const char *default_cluster_file;
+	bool allow_exec; /* LT_CONFIG_ALLOW_EXEC: properties that run programs are taken */
 };
 
 static const char *src_file(const struct loader *L, const config_setting_t *s)
@@ -169,6 +172,14 @@ static int load_props(const struct loader *L, config_setting_t *s, const char *w
 		if (!config_is_name(key)) {
 			at(L, e, "'%s' in %s: element %d has a bad property name (letters, digits, '.', '_', '-')",
 			   d->name, where, i + 1);
+			free(key);
+			return -1;
+		}
+		if (config_runs_code(key, eq + 1) && !L->allow_exec) {
+			at(L, e,
+			   "'%s' in %s: property '%s' runs a program or loads code; lagtop takes it from a file only "
+			   "with --allow-exec-config (or give it with -X)",
+			   d->name, where, key);
 			free(key);
 			return -1;
 		}
@@ -443,30 +454,135 @@ static void check_permissions(const struct lt_config *cfg, const struct stat *st
 		for (size_t j = 0; j < cfg->clusters[i].conn.n_props && !secret; j++)
 			if (config_is_secret_key(cfg->clusters[i].conn.prop_keys[j]))
 				secret = cfg->clusters[i].conn.prop_keys[j];
-	if (!secret || !(st->st_mode & (S_IRGRP | S_IROTH)))
-		return;
-	*warning = xasprintf("%s holds secrets (%s) but is readable by %s (mode %04o); run: chmod 600 %s", cfg->path,
-			     secret, (st->st_mode & S_IROTH) ? "others" : "its group", (unsigned)(st->st_mode & 07777),
-			     cfg->path);
-	if (warn)
+	*warning = config_secret_warning(cfg->path, secret, (unsigned)st->st_mode);
+	if (*warning && warn)
 		fprintf(warn, "lagtop: warning: %s\n", *warning);
 }
 
-int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *err, size_t errlen)
+/* Files pulled in with @include are read by libconfig itself (1.5 has no hook to open them): each one a
+ * setting came from is held to the same owner and mode rule, before any of its settings is used. */
+static int check_included(const config_setting_t *s, const char *path, char *err, size_t errlen)
+{
+	const char *name = config_setting_source_file(s);
+	if (name && strcmp(name, path) != 0) {
+		/* libconfig names an included file as written: relative to the including file's directory */
+		const char *slash = strrchr(path, '/');
+		char *f = name[0] == '/' || !slash ? xstrdup(name)
+						   : xasprintf("%.*s/%s", (int)(slash - path), path, name);
+		struct stat st;
+		int rc = stat(f, &st) != 0 ? err_set(err, errlen, "%s: %s", f, strerror(errno))
+					   : ft_check_owner_mode(f, &st, err, errlen);
+		free(f);
+		if (rc != 0)
+			return -1;
+	}
+	int t = config_setting_type(s);
+	if (t == CONFIG_TYPE_GROUP || t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST)
+		for (int i = 0; i < config_setting_length(s); i++)
+			if (check_included(config_setting_get_elem(s, (unsigned)i), path, err, errlen) != 0)
+				return -1;
+	return 0;
+}
+
+/* A configuration file is a page of settings: one over CONFIG_MAX_BYTES, or a string value (adjacent string
+ * literals are one value) over CONFIG_MAX_STRING, is refused before libconfig reads it, whose lexer takes
+ * quadratic time over a long string (1 MB: 3 s; 3 MB: 6 s; 10 MB: minutes). */
+#define CONFIG_MAX_BYTES  (1u << 20)
+#define CONFIG_MAX_STRING (64u << 10)
+
+/* Skips a comment starting at text[i] ('#', "//" or a C comment), counting lines; returns the index after
+ * it, or i when no comment starts there. */
+static size_t skip_comment(const char *text, size_t len, size_t i, int *line)
+{
+	if (text[i] == '#' || (text[i] == '/' && i + 1 < len && text[i + 1] == '/')) {
+		while (i < len && text[i] != '\n')
+			i++;
+		return i;
+	}
+	if (text[i] == '/' && i + 1 < len && text[i + 1] == '*') {
+		for (i += 2; i < len && !(text[i] == '*' && i + 1 < len && text[i + 1] == '/'); i++)
+			*line += text[i] == '\n';
+		return i + 2 < len ? i + 2 : len;
+	}
+	return i;
+}
+
+/* The line where a string value longer than max starts, or 0 when none is. */
+static int long_string_line(const char *text, size_t len, size_t max)
+{
+	int line = 1, start = 0;
+	size_t run = 0; /* characters of the string value so far (over adjacent literals) */
+	bool in_str = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (in_str) {
+			if (c == '"') {
+				in_str = false;
+				continue;
+			}
+			if (c == '\\' && i + 1 < len)
+				c = text[++i];
+			line += c == '\n';
+			if (++run > max)
+				return start;
+		} else if (c == '"') {
+			in_str = true;
+			if (run == 0)
+				start = line;
+		} else if (c == '\n') {
+			line++;
+		} else if (c != ' ' && c != '\t' && c != '\r' && c != '\f') {
+			size_t after = skip_comment(text, len, i, &line);
+			if (after == i)
+				run = 0; /* any other token ends the value */
+			else
+				i = after - 1;
+		}
+	}
+	return 0;
+}
+
+/* Reads the file for libconfig: owned by the user or root and not writable by others (it can name
+ * programs librdkafka runs), a regular file (a FIFO would block), of bounded size and string lengths.
+ * Returns the text (wipe and free it), or NULL with err. */
+static char *read_trusted(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	int fd = ft_open_read(path, FT_OWNED, NULL, st, err, errlen);
+	if (fd < 0)
+		return NULL;
+	if ((uint64_t)st->st_size > CONFIG_MAX_BYTES) {
+		close(fd);
+		err_set(err, errlen, "refusing %s: %lld bytes, over the 1 MiB a configuration file may have", path,
+			(long long)st->st_size);
+		return NULL;
+	}
+	size_t len = 0;
+	char *text = ft_read_all(fd, path, CONFIG_MAX_BYTES, &len, err, errlen);
+	close(fd);
+	if (!text)
+		return NULL;
+	int line = strlen(text) == len ? long_string_line(text, len, CONFIG_MAX_STRING) : -1;
+	if (line != 0) {
+		if (line < 0)
+			err_set(err, errlen, "%s: holds a NUL byte: not a configuration file", path);
+		else
+			err_set(err, errlen, "%s:%d: a string over 64 KiB: not a lagtop setting", path, line);
+		explicit_bzero(text, len);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+int config_load_file_flags(struct lt_config *cfg, const char *path, unsigned flags, FILE *warn, char *err,
+			   size_t errlen)
 {
 	struct stat st;
 	config_init_defaults(cfg);
 	cfg->path = xstrdup(path);
 
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
-		err_set(err, errlen, "%s: %s", path, strerror(errno));
-		config_free(cfg);
-		return -1;
-	}
-	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-		err_set(err, errlen, "%s: not a regular file", path);
-		fclose(fp);
+	char *text = read_trusted(path, &st, err, errlen);
+	if (!text) {
 		config_free(cfg);
 		return -1;
 	}
@@ -482,12 +598,13 @@ int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *
 	/* libconfig reads floats with strtod: parse under the C locale whatever LC_NUMERIC is */
 	locale_t c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	locale_t old_loc = c_loc ? uselocale(c_loc) : (locale_t)0;
-	int ok = config_read(&cf, fp);
+	int ok = config_read_string(&cf, text);
 	if (c_loc) {
 		uselocale(old_loc);
 		freelocale(c_loc);
 	}
-	fclose(fp);
+	explicit_bzero(text, strlen(text));
+	free(text);
 	free(dir);
 
 	int rc = 0;
@@ -498,8 +615,14 @@ int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *
 		else
 			err_set(err, errlen, "%s:%d: %s", f ? f : path, config_error_line(&cf), config_error_text(&cf));
 		rc = -1;
+	} else if (check_included(config_root_setting(&cf), path, err, errlen) != 0) {
+		rc = -1;
 	} else {
-		struct loader L = { .path = path, .cfg = cfg, .err = err, .errlen = errlen };
+		struct loader L = { .path = path,
+				    .cfg = cfg,
+				    .err = err,
+				    .errlen = errlen,
+				    .allow_exec = flags & LT_CONFIG_ALLOW_EXEC };
 		rc = load_root(&L, &cf);
 	}
 	wipe_tree(config_root_setting(&cf));
@@ -512,7 +635,12 @@ int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *
 	return 0;
 }
 
-int config_load(struct lt_config *cfg, const char *explicit_path, FILE *warn, char *err, size_t errlen)
+int config_load_file(struct lt_config *cfg, const char *path, FILE *warn, char *err, size_t errlen)
+{
+	return config_load_file_flags(cfg, path, 0, warn, err, errlen);
+}
+
+int config_load(struct lt_config *cfg, const char *explicit_path, unsigned flags, FILE *warn, char *err, size_t errlen)
 {
 	char *path = NULL;
 	config_init_defaults(cfg);
@@ -523,7 +651,7 @@ int config_load(struct lt_config *cfg, const char *explicit_path, FILE *warn, ch
 	if (!path)
 		return 0;
 	config_free(cfg);
-	int rc = config_load_file(cfg, path, warn, err, errlen);
+	int rc = config_load_file_flags(cfg, path, flags, warn, err, errlen);
 	free(path);
 	return rc;
 }

@@ -16,6 +16,7 @@
 
 #include "reset/timeparse.h"
 #include "util/errbuf.h"
+#include "util/file_trust.h"
 #include "util/xalloc.h"
 
 #define BACKUP_MAX_BYTES (64u << 20)
@@ -63,11 +64,17 @@ int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen)
 	}
 	if (n < 0 || (size_t)n + sizeof "/backups/" + 300 > len)
 		return err_set(err, errlen, "state directory path too long");
-	if (!create)
-		return 0;
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s/backups", out);
-	return mkdir_p(tmp, err, errlen);
+	if (create && mkdir_p(tmp, err, errlen) != 0)
+		return -1;
+	/* What is in here is committed by --undo and read as the record of what was done: the directory and
+	 * backups/ must be the user's own, real directories (a link to, or a directory writable by, another
+	 * user would let that user choose the offsets restored). Missing ones are fine when not creating. */
+	int rc = ft_check_dir(out, err, errlen);
+	if (rc == 0)
+		rc = ft_check_dir(tmp, err, errlen);
+	return rc < 0 ? -1 : 0;
 }
 
 /* The longest encoded group id kept in a backup's file name: with ".<stamp>-NN.csv" the name stays far
@@ -258,13 +265,19 @@ int reset_audit_append(const char *line, char *err, size_t errlen)
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
 	if (fd < 0)
 		return err_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
-	/* A log that already existed (an older build, a copy, a umask accident) may be wider than 0600 or
-	 * not a regular file at all (a FIFO planted there would block us): refuse the second, tighten the
-	 * first, since it names groups, users and hosts. */
+	/* A log that already existed may not be a regular file at all (a FIFO planted there would block us),
+	 * or another user's (who could have written lines into it): refuse both. One of our own that is wider
+	 * than 0600 (an older build, a copy, a umask accident) is tightened, since it names groups, users and
+	 * hosts; another user's file is never chmod-ed. */
 	struct stat st;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return err_set(err, errlen, "%s is not a regular file", path);
+	}
+	if (st.st_uid != geteuid()) {
+		close(fd);
+		return err_set(err, errlen, "refusing %s: owned by uid %u, not by you (uid %u); move it away", path,
+			       (unsigned)st.st_uid, (unsigned)geteuid());
 	}
 	if ((st.st_mode & 077) && fchmod(fd, 0600) != 0) {
 		int e = errno;
@@ -281,45 +294,35 @@ int reset_audit_append(const char *line, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether path names a file in the state directory's backups/ (held to the owner rule when read). */
+static bool in_backups(const char *path)
+{
+	char dir[4096], e[256];
+	if (reset_store_dir(dir, sizeof dir, 0, e, sizeof e) != 0)
+		return false;
+	size_t n = strlen(dir);
+	return strncmp(path, dir, n) == 0 && strncmp(path + n, "/backups/", 9) == 0;
+}
+
 char *reset_file_read(const char *path, size_t max, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err_set(err, errlen, "Unable to read file %s: %s", path, strerror(errno));
+	/* a regular file (a FIFO would block); a backup must be the user's own: --undo commits it */
+	struct stat st;
+	int fd = ft_open_read(path, in_backups(path) ? FT_OWNED | FT_NOFOLLOW : 0, "Unable to read file", &st, err,
+			      errlen);
+	if (fd < 0)
 		return NULL;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n + 1 >= cap)
-			buf = xgrow(buf, &cap, cap * 2, 1);
-		ssize_t r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err_set(err, errlen, "Unable to read file %s: %s", path, strerror(errno));
-			goto bad;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n > max) {
-			err_set(err, errlen, "%s is larger than %zu bytes", path, max);
-			goto bad;
-		}
-	}
+	size_t n = 0;
+	char *buf = ft_read_all(fd, path, max, &n, err, errlen);
 	close(fd);
-	buf[n] = '\0';
+	if (!buf)
+		return NULL;
 	if (strlen(buf) != n) {
 		err_set(err, errlen, "%s contains a NUL byte: not a CSV file", path);
 		free(buf);
 		return NULL;
 	}
 	return buf;
-bad:
-	close(fd);
-	free(buf);
-	return NULL;
 }
 
 int reset_undo_request_from(const char *group, const char *path, lt_reset_request *rq, char *err, size_t errlen)

@@ -28,6 +28,10 @@ _Static_assert(LT_REC_VERSION == LT_REC_CODEC_VERSION, "a file's version is its 
 #define INDEX_ENTRY_LEN  17
 /* A record's decoded size is bounded so a corrupt length cannot ask for a huge buffer. */
 #define MAX_RAW_LEN (1u << 30)
+/* A record over RAW_NO_RATIO_BELOW bytes decompressed may be at most MAX_EXPANSION times its stored size:
+ * a record of real offsets and names compresses far less, while zstd reaches 30,000 times on zeros. */
+#define RAW_NO_RATIO_BELOW (16u << 20)
+#define MAX_EXPANSION      1024u
 
 enum { FR_KEY = 'K', FR_DELTA = 'D', FR_INDEX = 'X' };
 
@@ -189,7 +193,7 @@ static int open_file(rec_writer *w, char *err, size_t errlen)
 	}
 	if (stat(w->path, &st) == 0 && rotate(w->path, w->o.keep, err, errlen) != 0)
 		return -1;
-	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); /* private, as backups */
 	if (w->fd < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", w->path, strerror(errno));
 		return -1;
@@ -575,13 +579,22 @@ static lt_snapshot *decode_one(rec_reader *r, size_t i, char *err, size_t errlen
 		return NULL;
 	}
 	r->stored = xgrow(r->stored, &r->stored_cap, stored ? stored : 1, 1);
-	r->raw = xgrow(r->raw, &r->raw_cap, raw ? raw : 1, 1);
 	if (read_at(r->fd, r->stored, stored, e->off + FRAME_HEADER_LEN) != 0 ||
 	    crc32c_update(crc32c_update(0, h, 20), r->stored, stored) != (uint32_t)le_get(h + 20, 4)) {
 		snprintf(err, errlen, "%s: record %zu at byte %llu is corrupt (its CRC-32C does not match)", r->path,
 			 i + 1, (unsigned long long)e->off);
 		return NULL;
 	}
+	/* Allocate for the decompressed record only once its size is believable: the zstd frame must declare
+	 * the size the record's header says, and a large record must not expand more than a record does (a
+	 * 36 KB frame of zeros declares 1 GiB). */
+	unsigned long long declared = ZSTD_getFrameContentSize(r->stored, stored);
+	if (declared != raw || (raw > RAW_NO_RATIO_BELOW && raw / MAX_EXPANSION > stored)) {
+		snprintf(err, errlen, "%s: record %zu at byte %llu: its size (%u bytes from %u) is not believable",
+			 r->path, i + 1, (unsigned long long)e->off, raw, stored);
+		return NULL;
+	}
+	r->raw = xgrow(r->raw, &r->raw_cap, raw ? raw : 1, 1);
 	size_t got = ZSTD_decompressDCtx(r->zd, r->raw, r->raw_cap, r->stored, stored);
 	if (ZSTD_isError(got) || got != raw) {
 		snprintf(err, errlen, "%s: record %zu at byte %llu does not decompress (%s)", r->path, i + 1,

@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/file_trust.h"
 #include "util/xalloc.h"
 
 static const char *const role_names[] = {
@@ -164,14 +166,28 @@ int theme_parse_file(const char *path, struct ui_theme *t, char *err, size_t err
 
 	theme_builtin(t, false);
 	config_init(&cfg);
-	if (!config_read_file(&cfg, path)) {
-		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
+	/* opened by lagtop, not libconfig: a FIFO named as a theme is refused, not waited on */
+	struct stat st;
+	char why[300];
+	int fd = ft_open_read(path, 0, NULL, &st, why, sizeof why);
+	if (fd < 0)
+		snprintf(err, errlen, "theme: cannot read the file %s", why);
+	FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !fp)
+		close(fd);
+	if (!fp || !config_read(&cfg, fp)) {
+		if (fp && config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
 			snprintf(err, errlen, "theme %s: cannot read the file", path);
-		else
+		else if (fp)
 			snprintf(err, errlen, "theme %s:%d: %s", path, config_error_line(&cfg),
 				 config_error_text(&cfg));
+		else if (fd >= 0)
+			snprintf(err, errlen, "theme %s: cannot read the file", path);
+		if (fp)
+			fclose(fp);
 		goto out;
 	}
+	fclose(fp);
 	config_setting_t *root = config_root_setting(&cfg);
 	for (int i = 0; i < config_setting_length(root); i++) {
 		config_setting_t *s = config_setting_get_elem(root, (unsigned)i);

@@ -10,11 +10,12 @@ liblagtop_a_SOURCES += \
 	src/util/timeutil.c src/util/timeutil.h \
 	src/util/errbuf.c src/util/errbuf.h \
 	src/util/prom.c src/util/prom.h \
-	src/util/crc32c.c src/util/crc32c.h
+	src/util/crc32c.c src/util/crc32c.h \
+	src/util/file_trust.c src/util/file_trust.h
 
 if HAVE_CMOCKA
 UTIL_UNIT_TESTS = tests/unit/test_util_sanitize tests/unit/test_util_json tests/unit/test_util_csv \
-	tests/unit/test_util_timeutil tests/unit/test_util_prom
+	tests/unit/test_util_timeutil tests/unit/test_util_prom tests/unit/test_file_trust
 check_PROGRAMS += $(UTIL_UNIT_TESTS)
 TESTS += $(UTIL_UNIT_TESTS)
 tests_unit_test_util_sanitize_SOURCES = tests/unit/test_util_sanitize.c
@@ -32,4 +33,8 @@ tests_unit_test_util_timeutil_LDADD = $(UNIT_LDADD)
 tests_unit_test_util_prom_SOURCES = tests/unit/test_util_prom.c
 tests_unit_test_util_prom_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_util_prom_LDADD = $(UNIT_LDADD)
+## the owner and mode rule, FIFOs, state directories; recordings' mode and a decompression bomb
+tests_unit_test_file_trust_SOURCES = tests/unit/test_file_trust.c
+tests_unit_test_file_trust_CFLAGS = $(UNIT_CFLAGS) $(ZSTD_CFLAGS)
+tests_unit_test_file_trust_LDADD = $(UNIT_LDADD) $(ZSTD_LIBS)
 endif

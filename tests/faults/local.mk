@@ -23,6 +23,10 @@ EXTRA_DIST += tests/integration/test_faults_once.sh
 TESTS += tests/integration/test_faults_badinput.sh
 EXTRA_DIST += tests/integration/test_faults_badinput.sh
 
+## nothing another user could write is trusted, nothing blocks (FIFOs, a 10 MB value, a zstd bomb), no core
+TESTS += tests/integration/test_faults_trust.sh
+EXTRA_DIST += tests/integration/test_faults_trust.sh
+
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_faults_reset
 TESTS += tests/integration/test_faults_reset

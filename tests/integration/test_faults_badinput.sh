@@ -70,7 +70,7 @@ bad "config is a directory" "not a regular file" --config "$LT_TMP" $RESET
 bad "config is /dev/zero (no endless read)" "not a regular file" --config /dev/zero $RESET
 bad "config does not exist" "no-such.conf" --config "$LT_TMP/no-such.conf" $RESET
 awk 'BEGIN { printf "general = { default_cluster = \""; for (i = 0; i < 200000; i++) printf "x"; print "\"; };" }' >"$LT_TMP/c.conf"
-bad "200 KB value" "default_cluster|xxxx" --config "$LT_TMP/c.conf" $RESET
+bad "200 KB value" "default_cluster|xxxx|a string over 64 KiB" --config "$LT_TMP/c.conf" $RESET
 conf 'general = { refresh_interval = 2; };'
 chmod 000 "$LT_TMP/c.conf"
 if [ "$(id -u)" -eq 0 ]; then

@@ -5,13 +5,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config/command_config.h"
 #include "config/jprops.h"
+#include "util/xalloc.h"
 
 static void parse_ok(const char *text, struct jprops *p)
 {
@@ -269,15 +272,91 @@ static void load_file(void **state)
 	const char *text = "security.protocol=SSL\r\nssl.truststore.type=PEM\r\nssl.truststore.location=/ca.pem\r\n";
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
-	assert_int_equal(command_config_load(path, &r, err, sizeof err), 0);
+	assert_int_equal(command_config_load(path, &r, NULL, err, sizeof err), 0);
 	assert_string_equal(rd_get(&r, "ssl.ca.location"), "/ca.pem");
 	rdprops_free(&r);
 	unlink(path);
-	assert_int_equal(command_config_load(path, &r, err, sizeof err), -1);
+	assert_int_equal(command_config_load(path, &r, NULL, err, sizeof err), -1);
 	assert_non_null(strstr(err, "--command-config /tmp/lagtop-cc-"));
 	assert_non_null(strstr(err, "No such file"));
-	assert_int_equal(command_config_load("/", &r, err, sizeof err), -1);
+	assert_int_equal(command_config_load("/", &r, NULL, err, sizeof err), -1);
 	assert_non_null(strstr(err, "--command-config /:"));
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	static const char msg[] = "Bail out! blocked on a FIFO\n";
+	(void)!write(1, msg, sizeof msg - 1);
+	_exit(1);
+}
+
+/* The configuration file's rules: the user's own regular file, and the same warning for a readable secret. */
+static void load_trusts_only_the_users_file(void **state)
+{
+	(void)state;
+	struct rdprops r;
+	char err[512], dir[] = "/tmp/lagtop-cc-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *fifo = xasprintf("%s/fifo", dir), *path = xasprintf("%s/admin.properties", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	assert_int_equal(command_config_load(fifo, &r, NULL, err, sizeof err), -1);
+	alarm(0);
+	char *want = xasprintf("--command-config %s: not a regular file", fifo);
+	assert_string_equal(err, want);
+	free(want);
+
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=org.apache.kafka.common.security."
+	      "plain.PlainLoginModule required username=\"u\" password=\"hunter2\";\n",
+	      f);
+	fclose(f);
+	chmod(path, 0646);
+	assert_int_equal(command_config_load(path, &r, NULL, err, sizeof err), -1);
+	want = xasprintf("refusing %s: writable by others (chmod go-w %s)", path, path);
+	assert_string_equal(err, want);
+	free(want);
+
+	chmod(path, 0644);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *warn = open_memstream(&text, &len);
+	assert_int_equal(command_config_load(path, &r, warn, err, sizeof err), 0);
+	fclose(warn);
+	want = xasprintf("lagtop: warning: %s holds secrets (sasl.password) but is readable by others (mode 0644); "
+			 "run: chmod 600 %s\n",
+			 path, path);
+	assert_string_equal(text, want);
+	free(want);
+	free(text);
+	rdprops_free(&r);
+
+	chmod(path, 0600);
+	text = NULL;
+	warn = open_memstream(&text, &len);
+	assert_int_equal(command_config_load(path, &r, warn, err, sizeof err), 0);
+	fclose(warn);
+	assert_int_equal(len, 0);
+	free(text);
+	rdprops_free(&r);
+
+	if (geteuid() == 0) {
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		assert_int_equal(command_config_load(path, &r, NULL, err, sizeof err), -1);
+		assert_non_null(strstr(err, "owned by uid 65534, not by you"));
+	} else if (getenv("CI") && strcmp(getenv("CI"), "true") == 0) {
+		fail_msg("files owned by another user need root (CI=true)");
+	} else {
+		printf("# skip: files owned by another user need root\n");
+	}
+	unlink(path);
+	unlink(fifo);
+	rmdir(dir);
+	free(path);
+	free(fifo);
 }
 
 int main(void)
@@ -285,7 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(properties_format), cmocka_unit_test(properties_malformed),
 		cmocka_unit_test(jaas_entries),      cmocka_unit_test(mapping_to_librdkafka),
-		cmocka_unit_test(load_file),
+		cmocka_unit_test(load_file),         cmocka_unit_test(load_trusts_only_the_users_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

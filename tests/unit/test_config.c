@@ -6,10 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config/config_file.h"
@@ -170,7 +172,7 @@ static void explicit_missing_file_is_an_error(void **state)
 
 	/* config_load reports it too, and leaves nothing to free */
 	struct lt_config cfg;
-	assert_int_equal(config_load(&cfg, missing, NULL, err, sizeof err), -1);
+	assert_int_equal(config_load(&cfg, missing, 0, NULL, err, sizeof err), -1);
 	assert_null(cfg.theme);
 	free(missing);
 }
@@ -187,7 +189,7 @@ static void no_file_gives_defaults(void **state)
 	char *sysconf = xasprintf("%s/lagtop/lagtop.conf", SYSCONFDIR);
 	bool sys_has_one = access(sysconf, F_OK) == 0;
 	free(sysconf);
-	assert_int_equal(config_load(&cfg, NULL, NULL, err, sizeof err), 0);
+	assert_int_equal(config_load(&cfg, NULL, 0, NULL, err, sizeof err), 0);
 	if (!sys_has_one) {
 		assert_null(cfg.path);
 		assert_int_equal(cfg.n_clusters, 0);
@@ -221,6 +223,207 @@ static void unreadable_or_odd_files_are_errors(void **state)
 		free(p);
 		config_free(&cfg);
 	}
+}
+
+/* ------------------------------------------------------------------ trust and hangs */
+
+/* Gives path to nobody; false (after a one-line skip, or a failure under CI=true) when not root. */
+static bool give_to_nobody(const char *path)
+{
+	if (geteuid() == 0)
+		return chown(path, 65534, 65534) == 0;
+	if (getenv("CI") && strcmp(getenv("CI"), "true") == 0)
+		fail_msg("files owned by another user need root (CI=true)");
+	printf("# skip: files owned by another user need root\n");
+	return false;
+}
+
+static void untrusted_files_are_refused(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	char *p = write_file("w.conf", "general = { theme = \"mono\"; };\n");
+	chmod(p, 0602);
+	assert_int_equal(config_load_file(&cfg, p, NULL, err, sizeof err), -1);
+	char *want = xasprintf("refusing %s: writable by others (chmod go-w %s)", p, p);
+	assert_string_equal(err, want);
+	free(want);
+	config_free(&cfg);
+
+	/* every way of naming the file: $LAGTOP_CONFIG, the search path */
+	chmod(p, 0620);
+	setenv("LAGTOP_CONFIG", p, 1);
+	assert_int_equal(config_load(&cfg, NULL, 0, NULL, err, sizeof err), -1);
+	want = xasprintf("refusing %s: writable by its group (chmod go-w %s)", p, p);
+	assert_string_equal(err, want);
+	free(want);
+	unsetenv("LAGTOP_CONFIG");
+	char *home = write_file(".config/lagtop/lagtop.conf", "general = { theme = \"mono\"; };\n");
+	chmod(home, 0666);
+	assert_int_equal(config_load(&cfg, NULL, 0, NULL, err, sizeof err), -1);
+	assert_non_null(strstr(err, "writable by others"));
+	chmod(home, 0644);
+	assert_int_equal(config_load(&cfg, NULL, 0, NULL, err, sizeof err), 0);
+	config_free(&cfg);
+
+	chmod(p, 0644);
+	if (give_to_nobody(p)) {
+		assert_int_equal(config_load_file(&cfg, p, NULL, err, sizeof err), -1);
+		assert_non_null(strstr(err, "owned by uid 65534, not by you"));
+	}
+	unlink(home);
+	free(home);
+	free(p);
+}
+
+static void included_files_are_held_to_the_rule(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	char *inc = write_file("inc.conf", "clusters = { a = { bootstrap_servers = \"h:1\"; }; };\n");
+	char *p = write_file("main.conf", "@include \"inc.conf\"\n");
+	assert_int_equal(config_load_file(&cfg, p, NULL, err, sizeof err), 0);
+	config_free(&cfg);
+	chmod(inc, 0666);
+	assert_int_equal(config_load_file(&cfg, p, NULL, err, sizeof err), -1);
+	char *want = xasprintf("refusing %s: writable by others (chmod go-w %s)", inc, inc);
+	assert_string_equal(err, want);
+	free(want);
+	free(inc);
+	free(p);
+}
+
+static void properties_that_run_programs_need_the_option(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	static const char *const runs[] = {
+		"sasl.kerberos.kinit.cmd=touch /tmp/x",   "plugin.library.paths=/tmp/x.so",
+		"ssl.engine.location=/tmp/e.so",          "ssl.providers=/tmp/p",
+		"sasl.kerberos.principal=u;touch /tmp/x", "sasl.kerberos.keytab=$(touch /tmp/x)"
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		char *text = xasprintf("clusters = {\n a = { properties = [ \"%s\" ]; };\n};\n", runs[i]);
+		char *path = write_file("x.conf", text);
+		assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), -1);
+		char *key = xstrndup(runs[i], (size_t)(strchr(runs[i], '=') - runs[i]));
+		char *want = xasprintf("%s:2: 'properties' in cluster 'a': property '%s' runs a program or loads "
+				       "code; lagtop takes it from a file only with --allow-exec-config (or give "
+				       "it with -X)",
+				       path, key);
+		assert_string_equal(err, want);
+		assert_int_equal(config_load_file_flags(&cfg, path, LT_CONFIG_ALLOW_EXEC, NULL, err, sizeof err), 0);
+		config_free(&cfg);
+		free(want);
+		free(key);
+		free(path);
+		free(text);
+	}
+	/* a plain principal and keytab are Kerberos settings like any other */
+	char *path =
+		write_file("k.conf", "clusters = { a = { properties = [ \"sasl.kerberos.principal=kafka/h@EX.COM\", "
+				     "\"sasl.kerberos.keytab=/etc/k.keytab\" ]; }; };\n");
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	config_free(&cfg);
+	free(path);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	static const char msg[] = "Bail out! blocked on a FIFO\n";
+	(void)!write(1, msg, sizeof msg - 1);
+	_exit(1);
+}
+
+static void fifos_and_huge_files_are_refused_at_once(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	char *fifo = xasprintf("%s/fifo.conf", tmpdir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	assert_int_equal(config_load(&cfg, fifo, 0, NULL, err, sizeof err), -1);
+	char *want = xasprintf("%s: not a regular file", fifo);
+	assert_string_equal(err, want);
+	setenv("LAGTOP_CONFIG", fifo, 1);
+	assert_int_equal(config_load(&cfg, NULL, 0, NULL, err, sizeof err), -1);
+	assert_string_equal(err, want);
+	unsetenv("LAGTOP_CONFIG");
+	alarm(0);
+	free(want);
+	free(fifo);
+
+	/* a 10 MB value: libconfig's lexer would take minutes over it */
+	size_t n = 10u << 20;
+	char *text = xmalloc(n + 64);
+	strcpy(text, "general = { theme = \"");
+	size_t k = strlen(text);
+	memset(text + k, 'a', n);
+	strcpy(text + k + n, "\"; };\n");
+	char *path = write_file("big.conf", text);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), -1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	want = xasprintf("refusing %s: %zu bytes, over the 1 MiB a configuration file may have", path, strlen(text));
+	assert_string_equal(err, want);
+	assert_true(secs < 0.5);
+	free(want);
+	free(path);
+
+	/* under 1 MiB, a string value over 64 KiB (adjacent literals are one value) is refused by its line */
+	strcpy(text, "# a \"quoted\" comment\ngeneral = {\n /* \" */ theme =");
+	for (int i = 0; i < 70; i++)
+		strcat(text, " \"" /* 1000 characters */
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			     "aaaaaaaaaaa"
+			     "\"\n");
+	strcat(text, "; };\n");
+	path = write_file("long.conf", text);
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), -1);
+	want = xasprintf("%s:3: a string over 64 KiB: not a lagtop setting", path);
+	assert_string_equal(err, want);
+	free(want);
+	free(path);
+	/* 60 separate strings of 1000 characters each are fine (each value is short) */
+	strcpy(text, "clusters = { c = { include_groups = [");
+	for (int i = 0; i < 60; i++) {
+		strcat(text, i ? ", \"" : " \"");
+		size_t at = strlen(text);
+		memset(text + at, 'b', 1000);
+		strcpy(text + at + 1000, "\"");
+	}
+	strcat(text, " ]; }; };\n");
+	path = write_file("many.conf", text);
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	config_free(&cfg);
+	free(path);
+	free(text);
 }
 
 /* ------------------------------------------------------------------ validation */
@@ -583,6 +786,10 @@ int main(void)
 		cmocka_unit_test(explicit_missing_file_is_an_error),
 		cmocka_unit_test(no_file_gives_defaults),
 		cmocka_unit_test(unreadable_or_odd_files_are_errors),
+		cmocka_unit_test(untrusted_files_are_refused),
+		cmocka_unit_test(included_files_are_held_to_the_rule),
+		cmocka_unit_test(properties_that_run_programs_need_the_option),
+		cmocka_unit_test(fifos_and_huge_files_are_refused_at_once),
 		cmocka_unit_test(full_file_is_read),
 		cmocka_unit_test(parse_errors_name_file_and_line),
 		cmocka_unit_test(unknown_keys_name_key_and_line),

@@ -284,6 +284,81 @@ static void backup_time_from_its_name(void **state)
 	assert_int_equal(reset_backup_taken("/tmp/my-own.csv", when, sizeof when), -1);
 }
 
+/* The state directory, its backups/ and what is in them must be the user's own (file_trust.h). */
+static void state_dir_must_be_the_users_own(void **state)
+{
+	(void)state;
+	char err[512], path[4096], dir[400], elsewhere[400];
+	lt_reset_request rq;
+	assert_int_equal(reset_backup_write("g", T0, "t,0,5\n", path, sizeof path, err, sizeof err), 0);
+	snprintf(dir, sizeof dir, "%s/lagtop", tmpdir);
+
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(reset_undo_request("g", &rq, path, sizeof path, err, sizeof err), -1);
+	char want[9000];
+	snprintf(want, sizeof want, "refusing %s: writable by others (chmod go-w %s)", dir, dir);
+	assert_string_equal(err, want);
+	assert_int_equal(reset_audit_append("x", err, sizeof err), -1);
+	assert_string_equal(err, want);
+	assert_int_equal(chmod(dir, 0700), 0);
+
+	/* a state directory that is a symbolic link is not followed */
+	snprintf(elsewhere, sizeof elsewhere, "%s/elsewhere", tmpdir);
+	assert_int_equal(rename(dir, elsewhere), 0);
+	assert_int_equal(symlink(elsewhere, dir), 0);
+	assert_int_equal(reset_undo_request("g", &rq, path, sizeof path, err, sizeof err), -1);
+	assert_non_null(strstr(err, "a symbolic link"));
+	assert_int_equal(reset_backup_write("g", T0, "t,0,5\n", path, sizeof path, err, sizeof err), -1);
+	assert_non_null(strstr(err, "a symbolic link"));
+	unlink(dir);
+	assert_int_equal(rename(elsewhere, dir), 0);
+
+	/* a backup others may write is not restored */
+	assert_int_equal(reset_backup_newest("g", path, sizeof path, err, sizeof err), 0);
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(reset_undo_request("g", &rq, path, sizeof path, err, sizeof err), -1);
+	snprintf(want, sizeof want, "refusing %s: writable by others (chmod go-w %s)", path, path);
+	assert_string_equal(err, want);
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_int_equal(reset_undo_request("g", &rq, path, sizeof path, err, sizeof err), 0);
+	reset_request_free(&rq);
+}
+
+static void foreign_backup_and_audit_log_refused(void **state)
+{
+	(void)state;
+	if (geteuid() != 0) {
+		if (getenv("CI") && strcmp(getenv("CI"), "true") == 0)
+			fail_msg("files owned by another user need root (CI=true)");
+		printf("# skip: files owned by another user need root\n");
+		return;
+	}
+	char err[512], path[4096], log[400];
+	lt_reset_request rq;
+	/* the newest backup by its name, planted by nobody: refused, never committed */
+	assert_int_equal(reset_backup_write("f", T0, "t,0,5\n", path, sizeof path, err, sizeof err), 0);
+	assert_int_equal(reset_backup_write("f", T0 + 1000, "t,0,999\n", path, sizeof path, err, sizeof err), 0);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	char used[4096];
+	assert_int_equal(reset_undo_request("f", &rq, used, sizeof used, err, sizeof err), -1);
+	assert_non_null(strstr(err, "owned by uid 65534, not by you"));
+	assert_non_null(strstr(err, path));
+
+	/* another user's audit log: refused, and its mode left alone */
+	snprintf(log, sizeof log, "%s/lagtop/audit.log", tmpdir);
+	FILE *f = fopen(log, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chown(log, 65534, 65534), 0);
+	assert_int_equal(chmod(log, 0644), 0);
+	assert_int_equal(reset_audit_append("x", err, sizeof err), -1);
+	assert_non_null(strstr(err, "owned by uid 65534"));
+	struct stat st;
+	assert_int_equal(stat(log, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	assert_int_equal(st.st_size, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +371,8 @@ int main(void)
 		cmocka_unit_test(long_group_ids_get_backups),
 		cmocka_unit_test(group_lock_refuses_a_second_holder),
 		cmocka_unit_test(backup_time_from_its_name),
+		cmocka_unit_test(state_dir_must_be_the_users_own),
+		cmocka_unit_test(foreign_backup_and_audit_log_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
