@@ -352,30 +352,21 @@ static void code_header(rec_codec *c, const lt_snapshot *cur, lt_snapshot *o, co
 {
 	static const lt_snapshot none;
 	const bool enc = c->enc;
+	lt_snapshot scratch; /* the encoder's values land here (its strings are NULL), the decoder's in o */
+	if (enc)
+		o = &scratch;
 	if (!prev)
 		prev = &none;
-	int64_t seq = cv_i64(c, C_HDR, enc ? (int64_t)cur->seq : 0, (int64_t)prev->seq + 1);
-	int64_t taken = cv_i64(c, C_HDR, enc ? cur->taken_at_ms : 0, prev->taken_at_ms);
-	int64_t dur = cv_i64(c, C_HDR, enc ? cur->duration_ms : 0, prev->duration_ms);
-	uint64_t window = cv_u64(c, C_HDR, enc ? cur->status_window : 0);
-	int64_t up = cv_i64(c, C_HDR, enc ? cur->brokers_up : 0, 0);
-	int64_t total = cv_i64(c, C_HDR, enc ? cur->brokers_total : 0, 0);
-	uint64_t cstream = cv_u64(c, C_HDR, enc ? (uint64_t)cur->commit_stream : 0);
-	char *cluster = cv_str(c, C_HDR, enc ? cur->cluster : NULL);
-	char *error = cv_str(c, C_HDR, enc ? cur->error : NULL);
-	char *reason = cv_str(c, C_HDR, enc ? cur->commit_stream_reason : NULL);
-	if (!enc) {
-		o->seq = (uint64_t)seq;
-		o->taken_at_ms = taken;
-		o->duration_ms = dur;
-		o->status_window = (size_t)window;
-		o->brokers_up = (int)up;
-		o->brokers_total = (int)total;
-		o->commit_stream = (lt_cstream_state)cstream;
-		o->cluster = cluster;
-		o->error = error;
-		o->commit_stream_reason = reason;
-	}
+	o->seq = (uint64_t)cv_i64(c, C_HDR, enc ? (int64_t)cur->seq : 0, (int64_t)prev->seq + 1);
+	o->taken_at_ms = cv_i64(c, C_HDR, enc ? cur->taken_at_ms : 0, prev->taken_at_ms);
+	o->duration_ms = cv_i64(c, C_HDR, enc ? cur->duration_ms : 0, prev->duration_ms);
+	o->status_window = (size_t)cv_u64(c, C_HDR, enc ? cur->status_window : 0);
+	o->brokers_up = (int)cv_i64(c, C_HDR, enc ? cur->brokers_up : 0, 0);
+	o->brokers_total = (int)cv_i64(c, C_HDR, enc ? cur->brokers_total : 0, 0);
+	o->commit_stream = (lt_cstream_state)cv_u64(c, C_HDR, enc ? (uint64_t)cur->commit_stream : 0);
+	o->cluster = cv_str(c, C_HDR, enc ? cur->cluster : NULL);
+	o->error = cv_str(c, C_HDR, enc ? cur->error : NULL);
+	o->commit_stream_reason = cv_str(c, C_HDR, enc ? cur->commit_stream_reason : NULL);
 	size_t nb = cv_count(c, C_HDR, enc ? cur->n_brokers : 0);
 	for (size_t i = 0; i < nb && !c->bad; i++) {
 		int32_t id = (int32_t)cv_i64(c, C_HDR, enc ? cur->brokers[i].id : 0, 0);
@@ -410,24 +401,16 @@ static void code_meta(rec_codec *c, const lt_group *cg, lt_group *o)
 {
 	const bool enc = c->enc;
 	const enum col k = C_GMETA;
-	uint64_t state = cv_u64(c, k, enc ? (uint64_t)cg->state : 0);
-	uint64_t type = cv_u64(c, k, enc ? (uint64_t)cg->type : 0);
-	uint64_t unreadable = cv_u64(c, k, enc ? cg->members_unreadable : 0);
-	int64_t coord = cv_i64(c, k, enc ? cg->coordinator : 0, 0);
-	int64_t stale = cv_i64(c, k, enc ? cg->stale_ms : 0, 0);
-	char *ptype = cv_str(c, k, enc ? cg->protocol_type : NULL);
-	char *proto = cv_str(c, k, enc ? cg->protocol : NULL);
-	char *error = cv_str(c, k, enc ? cg->error : NULL);
-	if (!enc) {
-		o->state = (lt_group_state)state;
-		o->type = (lt_group_type)type;
-		o->members_unreadable = unreadable != 0;
-		o->coordinator = (int32_t)coord;
-		o->stale_ms = stale;
-		o->protocol_type = ptype;
-		o->protocol = proto;
-		o->error = error;
-	}
+	lt_group scratch; /* the encoder's values land here, the decoder's in o */
+	lt_group *to = enc ? &scratch : o;
+	to->state = (lt_group_state)cv_u64(c, k, enc ? (uint64_t)cg->state : 0);
+	to->type = (lt_group_type)cv_u64(c, k, enc ? (uint64_t)cg->type : 0);
+	to->members_unreadable = cv_u64(c, k, enc ? cg->members_unreadable : 0) != 0;
+	to->coordinator = (int32_t)cv_i64(c, k, enc ? cg->coordinator : 0, 0);
+	to->stale_ms = cv_i64(c, k, enc ? cg->stale_ms : 0, 0);
+	to->protocol_type = cv_str(c, k, enc ? cg->protocol_type : NULL);
+	to->protocol = cv_str(c, k, enc ? cg->protocol : NULL);
+	to->error = cv_str(c, k, enc ? cg->error : NULL);
 	size_t nm = cv_count(c, k, enc ? cg->n_members : 0);
 	for (size_t m = 0; m < nm && !c->bad; m++) {
 		const lt_member *cm = enc ? &cg->members[m] : NULL;
