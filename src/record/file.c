@@ -502,12 +502,16 @@ rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 		close(fd);
 		return NULL;
 	}
-	unsigned version = (unsigned)le_get(h + 8, 2);
-	if (version != LT_REC_VERSION || le_get(h + 10, 2) != FILE_HEADER_LEN) {
-		snprintf(err, errlen,
-			 "%s is a version %u recording; this lagtop reads version %d only (versions 1 and 2 were "
-			 "written by earlier 0.x builds: replay them with the build that wrote them)",
-			 path, version, LT_REC_VERSION);
+	unsigned version = (unsigned)le_get(h + 8, 2), header_len = (unsigned)le_get(h + 10, 2);
+	if (version != LT_REC_VERSION || header_len != FILE_HEADER_LEN) {
+		if (version != LT_REC_VERSION)
+			snprintf(err, errlen,
+				 "%s is a version %u recording; this lagtop reads version %d only (versions 1 and 2 "
+				 "were written by earlier 0.x builds: replay them with the build that wrote them)",
+				 path, version, LT_REC_VERSION);
+		else
+			snprintf(err, errlen, "%s: its file header says %u bytes, not %d (a damaged file)", path,
+				 header_len, FILE_HEADER_LEN);
 		close(fd);
 		return NULL;
 	}
