@@ -7,7 +7,11 @@
  * Prints key=value lines: bytes per record, MB per day (8,640 records), the writer's CPU per record, the
  * model's CPU per refresh (a floor for the dashboard's own), and the time to reach random moments from a
  * freshly opened reader (max and median). Usage: bench_record [RECORDS (default 720)] [FILE|-] [KEYFRAME_EVERY]
- * [ZSTD_LEVEL] [VERSION (0 = the current; 1 to compare with the first format)]. */
+ * [ZSTD_LEVEL].
+ *
+ * bench_record --read FILE measures an existing recording instead (make bench: the one lagtop-bench
+ * refresh --record wrote of the sim's scenario M): decoding in order, and reaching moments — 40 at random
+ * and the worst, the record before each keyframe (every record of an interval decoded). */
 #include "config.h"
 
 #include <stdbool.h>
@@ -104,15 +108,97 @@ static lt_snapshot *next_snapshot(lt_history *h, int i)
 	return s;
 }
 
+/* One fresh reader reaching record i: wall and CPU ms; -1 when it cannot. */
+static int reach(const char *path, size_t i, double *wall, double *cpu)
+{
+	char err[256];
+	rec_reader *r = rec_reader_open(path, err, sizeof err);
+	if (!r) {
+		fprintf(stderr, "bench_record: %s\n", err);
+		return -1;
+	}
+	double t0 = wall_ms(), u0 = cpu_ms();
+	lt_snapshot *s = rec_reader_get(r, i, err, sizeof err);
+	*wall = wall_ms() - t0;
+	*cpu = cpu_ms() - u0;
+	rec_reader_close(r);
+	if (!s) {
+		fprintf(stderr, "bench_record: %s\n", err);
+		return -1;
+	}
+	snapshot_unref(s);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Decoding in order (a replay playing), and reaching moments from a fresh reader each time (nothing decoded
+ * yet). The CPU time too: on a shared machine the wall time measures the neighbours as well. */
+static int read_measures(const char *path)
+{
+	char err[256];
+	rec_reader *r = rec_reader_open(path, err, sizeof err);
+	if (!r) {
+		fprintf(stderr, "bench_record: %s\n", err);
+		return 1;
+	}
+	size_t nr = rec_reader_count(r);
+	double u0 = cpu_ms();
+	for (size_t i = 0; i < nr; i++) {
+		lt_snapshot *s = rec_reader_get(r, i, err, sizeof err);
+		if (!s) {
+			fprintf(stderr, "bench_record: %s\n", err);
+			return 1;
+		}
+		snapshot_unref(s);
+	}
+	printf("read_records=%zu\n", nr);
+	printf("decode_cpu_ms_per_record=%.2f\n", (cpu_ms() - u0) / (double)nr);
+	/* the worst moments: the record before each keyframe (and the last), every record of an interval */
+	size_t worst_at[64], n_worst = 0;
+	for (size_t i = 1; i <= nr && n_worst < 64; i++)
+		if (i == nr || rec_reader_is_keyframe(r, i))
+			worst_at[n_worst++] = i - 1;
+	rec_reader_close(r);
+	double times[40], cpus[40], worst = 0, worst_cpu = 0;
+	int k = 0;
+	for (; k < 40; k++)
+		if (reach(path, (size_t)(urand() * (double)nr), &times[k], &cpus[k]) != 0)
+			return 1;
+	for (size_t w = 0; w < n_worst; w++) {
+		double t, c;
+		if (reach(path, worst_at[w], &t, &c) != 0)
+			return 1;
+		worst = t > worst ? t : worst;
+		worst_cpu = c > worst_cpu ? c : worst_cpu;
+	}
+	for (int i = 0; i < k; i++) {
+		worst = times[i] > worst ? times[i] : worst;
+		worst_cpu = cpus[i] > worst_cpu ? cpus[i] : worst_cpu;
+	}
+	qsort(times, (size_t)k, sizeof times[0], cmp_double);
+	qsort(cpus, (size_t)k, sizeof cpus[0], cmp_double);
+	printf("seek_ms_median=%.1f\n", times[k / 2]);
+	printf("seek_ms_max=%.1f\n", worst);
+	printf("seek_cpu_ms_median=%.1f\n", cpus[k / 2]);
+	printf("seek_cpu_ms_max=%.1f\n", worst_cpu);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 720;
 	char path[256];
 	bool keep_file = argc > 2 && strcmp(argv[2], "-") != 0;
 	snprintf(path, sizeof path, "%s", keep_file ? argv[2] : "/tmp/lagtop-bench-record.rec");
+	if (argc == 3 && strcmp(argv[1], "--read") == 0)
+		return read_measures(argv[2]);
 	rec_writer_opts o = { .keyframe_every = argc > 3 ? (unsigned)atoi(argv[3]) : 0,
-			      .level = argc > 4 ? atoi(argv[4]) : 0,
-			      .version = argc > 5 ? (unsigned)atoi(argv[5]) : 0 };
+			      .level = argc > 4 ? atoi(argv[4]) : 0 };
 	for (int t = 0; t < TOPICS; t++)
 		for (int p = 0; p < PARTS; p++) {
 			rate[t][p] = urand() < 0.1 ? 0 : 1 + 399 * urand() * urand();
@@ -158,70 +244,8 @@ int main(int argc, char **argv)
 	printf("write_cpu_ms_per_record=%.2f\n", write_cpu / n);
 	printf("build_and_model_cpu_ms_per_refresh=%.2f\n", model_cpu / n);
 
-	/* decoding in order (a replay playing): CPU per record */
-	{
-		rec_reader *r = rec_reader_open(path, err, sizeof err);
-		if (!r) {
-			fprintf(stderr, "bench_record: %s\n", err);
-			return 1;
-		}
-		double u0 = cpu_ms();
-		size_t nr = rec_reader_count(r);
-		for (size_t i = 0; i < nr; i++) {
-			lt_snapshot *s = rec_reader_get(r, i, err, sizeof err);
-			if (!s) {
-				fprintf(stderr, "bench_record: %s\n", err);
-				return 1;
-			}
-			snapshot_unref(s);
-		}
-		printf("decode_cpu_ms_per_record=%.2f\n", (cpu_ms() - u0) / (double)nr);
-		rec_reader_close(r);
-	}
-
-	/* reaching moments: a fresh reader each time (the worst case: nothing decoded yet). The CPU time
-	 * too: on a shared machine the wall time measures the neighbours as well (the file is in the page
-	 * cache, so on an idle machine the two agree). */
-	double worst = 0, times[40], cpus[40];
-	int k = 0;
-	for (; k < 40; k++) {
-		rec_reader *r = rec_reader_open(path, err, sizeof err);
-		if (!r) {
-			fprintf(stderr, "bench_record: %s\n", err);
-			return 1;
-		}
-		size_t target = (size_t)(urand() * (double)rec_reader_count(r));
-		double t0 = wall_ms(), u0 = cpu_ms();
-		lt_snapshot *s = rec_reader_get(r, target, err, sizeof err);
-		double t1 = wall_ms();
-		cpus[k] = cpu_ms() - u0;
-		if (!s) {
-			fprintf(stderr, "bench_record: %s\n", err);
-			return 1;
-		}
-		snapshot_unref(s);
-		rec_reader_close(r);
-		times[k] = t1 - t0;
-		if (times[k] > worst)
-			worst = times[k];
-	}
-	for (int a = 0; a < k; a++)
-		for (int b = a + 1; b < k; b++) {
-			if (times[b] < times[a]) {
-				double x = times[a];
-				times[a] = times[b];
-				times[b] = x;
-			}
-			if (cpus[b] < cpus[a]) {
-				double x = cpus[a];
-				cpus[a] = cpus[b];
-				cpus[b] = x;
-			}
-		}
-	printf("seek_ms_median=%.1f\n", times[k / 2]);
-	printf("seek_ms_max=%.1f\n", worst);
-	printf("seek_cpu_ms_median=%.1f\n", cpus[k / 2]);
-	printf("seek_cpu_ms_max=%.1f\n", cpus[k - 1]);
+	if (read_measures(path) != 0)
+		return 1;
 	if (!keep_file)
 		unlink(path);
 	return 0;

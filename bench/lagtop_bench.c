@@ -9,8 +9,7 @@
  *       simulator prints them as one JSON line on SIGUSR1) and its CPU time per warm refresh.
  *
  *       With --record FILE, each warm refresh is also appended to a recording (src/record) and the
- *       writer's CPU is printed apart (record_cpu_ms, and its share of the refresh's CPU); --record-version 1
- *       writes the previous format (to compare).
+ *       writer's CPU is printed apart (record_cpu_ms, and its share of the refresh's CPU).
  *
  *   lagtop-bench draw [--rows N] [--lines L] [--frames F]
  *       One group of N partition rows (default 100,000) in a fixed snapshot, enriched twice by the model;
@@ -233,8 +232,6 @@ static size_t snapshot_rows(const lt_snapshot *s)
 	return n;
 }
 
-static unsigned record_version; /* --record-version: 0 = the current format */
-
 static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *sim_log, bool commit_stream,
 		       const char *record)
 {
@@ -244,8 +241,7 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 	rec_writer *rec = NULL;
 	if (record) {
 		unlink(record);
-		rec_writer_opts ro = { .version = record_version };
-		rec = rec_writer_open(record, &ro, err, sizeof err);
+		rec = rec_writer_open(record, NULL, err, sizeof err);
 		if (!rec) {
 			fprintf(stderr, "lagtop-bench: %s\n", err);
 			return 1;
@@ -441,7 +437,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: lagtop-bench refresh -b BOOTSTRAP [-n REFRESHES] [--sim-pid PID --sim-log FILE] "
 	      "[--commit-stream]\n"
-	      "                            [--record FILE [--record-version 1]]\n"
+	      "                            [--record FILE]\n"
 	      "       lagtop-bench draw [--rows N] [--lines L] [--frames F]\n",
 	      f);
 }
@@ -467,17 +463,11 @@ int main(int argc, char **argv)
 	}
 	const char *mode = argv[1];
 	static const struct option opts[] = {
-		{ "bootstrap", required_argument, NULL, 'b' },
-		{ "refreshes", required_argument, NULL, 'n' },
-		{ "sim-pid", required_argument, NULL, 'p' },
-		{ "sim-log", required_argument, NULL, 'l' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "lines", required_argument, NULL, 'L' },
-		{ "frames", required_argument, NULL, 'f' },
-		{ "commit-stream", no_argument, NULL, 'c' },
-		{ "record", required_argument, NULL, 'R' },
-		{ "record-version", required_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		{ "bootstrap", required_argument, NULL, 'b' }, { "refreshes", required_argument, NULL, 'n' },
+		{ "sim-pid", required_argument, NULL, 'p' },   { "sim-log", required_argument, NULL, 'l' },
+		{ "rows", required_argument, NULL, 'r' },      { "lines", required_argument, NULL, 'L' },
+		{ "frames", required_argument, NULL, 'f' },    { "commit-stream", no_argument, NULL, 'c' },
+		{ "record", required_argument, NULL, 'R' },    { NULL, 0, NULL, 0 },
 	};
 	const char *bootstrap = NULL, *sim_log = NULL, *record = NULL;
 	long n = 5, sim_pid = 0, rows = 100000, lines = 50, frames = 200;
@@ -495,7 +485,6 @@ int main(int argc, char **argv)
 		case 'f': frames = num_arg("--frames", optarg, 1, 100000); break;
 		case 'c': commit_stream = true; break;
 		case 'R': record = optarg; break;
-		case 'V': record_version = (unsigned)num_arg("--record-version", optarg, 1, LT_REC_VERSION); break;
 		default: usage(stderr); return 2;
 		}
 	}

@@ -168,11 +168,15 @@ def bench_scenario(a, tmp, name):
             res["st_req_" + api] = r.get("req_" + api, 0.0)
         if name == "M":
             # the same refreshes again, each also appended to a recording: the writer's CPU beside the refresh's
+            # (enough refreshes for whole keyframe intervals: reaching a moment is measured on this file)
+            rec = os.path.join(tmp, "m.lrec")
             rc, out, _, _, err = timed([os.path.join(a.builddir, "bench", "lagtop-bench"), "refresh", "-b",
-                                        sim.bootstrap, "-n", str(REFRESHES[name]), "--record",
-                                        os.path.join(tmp, "m.lrec")])
+                                        sim.bootstrap, "-n", str(a.record_refreshes), "--record", rec])
             if rc == 0:
                 RECORD_ON_M.update(kv(out))
+                RECORD_ON_M["file"] = rec
+            else:
+                sys.stderr.write("run_bench: lagtop-bench refresh --record failed (%d): %s\n" % (rc, err.strip()))
         leaders = min(brokers, topics * parts)  # the sim spreads leaders round robin
         res["lb"] = lower_bound(groups, brokers, leaders)
 
@@ -333,7 +337,7 @@ def print_table(results, draw):
         results["M"]["idle_cs_cell"] = "n/a" if isinstance(idle_cs, str) else idle_cs
         row("  the same with the commit stream on", "idle_cs_cell", "%.1f")
 
-    # the steady refresh with the commit stream live (doc/PERFORMANCE.md, round 2)
+    # the steady refresh with the commit stream live (doc/PERFORMANCE.md)
     if any("st_wall" in results[n] for n in names):
         row("steady refresh, commit stream live:", "-", "%s")
         row("  wall ms (median)", "st_wall", "%.1f", "L <= 600", ("L", lambda v: v <= 600))
@@ -408,37 +412,43 @@ def bench_draw(a):
 
 
 def bench_record(a):
-    """Recordings of scenario M (bench/bench_record.c: a synthetic day through the real model and writer,
-    lag moving on most partitions every refresh, a rebalance per group every hour or so): bytes per record
-    extrapolated to a day at 10 s, the writer's CPU per record, and the time to reach random moments."""
+    """Recordings. The targets are read on the sim's scenario M through the real collector (lagtop-bench
+    refresh --record, refreshed back to back): bytes per refresh extrapolated to a day at 10 s, the writer's
+    share of a refresh's CPU, and reaching moments of that file from a fresh reader (bench_record --read:
+    40 at random and the record before each keyframe, the worst). bench/bench_record's synthetic day, whose
+    every partition's lag moves randomly every refresh, is printed after it for information."""
     prog = os.path.join(a.builddir, "bench", "bench_record")
     if not os.access(prog, os.X_OK):
         print("recording: not measured (bench/bench_record is not built)")
         return
+    if RECORD_ON_M.get("file"):
+        rc, out, _, _, err = timed([prog, "--read", RECORD_ON_M["file"]])
+        if rc != 0:
+            sys.stderr.write("run_bench: bench_record --read failed (%d): %s\n" % (rc, err.strip()))
+        r = kv(out)
+        per = RECORD_ON_M.get("record_bytes_per_refresh")
+        mb = per * 8640 / 1e6 if per is not None else None
+        share, seek = RECORD_ON_M.get("record_share_pct"), r.get("seek_ms_max")
+        print("recording (the sim's scenario M, %d refreshes; a day = 8,640 records at 10 s):" % int(r.get("read_records", 0)))
+        print("  bytes per refresh              %s" % fmt(per, "%.0f"))
+        print("  MB per day at 10 s             %s  <= 160  %s" % (fmt(mb, "%.1f"), verdict(mb <= 160 if mb is not None else None)))
+        print("  reach a moment, ms (median)    %s  (CPU %s)" % (fmt(r.get("seek_ms_median"), "%.1f"),
+                                                           fmt(r.get("seek_cpu_ms_median"), "%.1f")))
+        print("  reach a moment, ms (max)       %s  <= 200  %s  (CPU %s)" % (
+            fmt(seek, "%.1f"), verdict(seek <= 200 if seek is not None else None), fmt(r.get("seek_cpu_ms_max"), "%.1f")))
+        print("  decode CPU ms per record       %s  (a replay playing)" % fmt(r.get("decode_cpu_ms_per_record"), "%.2f"))
+        print("  writer: %s ms of a %s ms refresh = %s %%  <= 10 %%  %s" % (
+            fmt(RECORD_ON_M.get("record_cpu_ms"), "%.1f"), fmt(RECORD_ON_M.get("cpu_ms"), "%.1f"), fmt(share, "%.1f"),
+            verdict(share <= 10 if share is not None else None)))
     rc, out, _, _, err = timed([prog, str(a.record_records)])
     if rc != 0:
         sys.stderr.write("run_bench: bench_record failed (%d): %s\n" % (rc, err.strip()))
         return
     r = kv(out)
-    mb, seek = r.get("mb_per_day"), r.get("seek_ms_max")
-    wcpu, mcpu = r.get("write_cpu_ms_per_record"), r.get("build_and_model_cpu_ms_per_refresh")
-    print("recording (scenario M, %d records of %d partitions, synthetic; a day = 8,640 records):" % (
-        int(r.get("records", 0)), int(r.get("partitions", 0))))
-    print("  bytes per record               %s" % fmt(r.get("bytes_per_record"), "%.0f"))
-    print("  MB per day at 10 s             %s  <= 300  %s" % (fmt(mb, "%.1f"), verdict(mb <= 300 if mb is not None else None)))
-    print("  reach a moment, ms (median)    %s  (CPU %s)" % (fmt(r.get("seek_ms_median"), "%.1f"),
-                                                       fmt(r.get("seek_cpu_ms_median"), "%.1f")))
-    print("  reach a moment, ms (max)       %s  <= 200  %s  (CPU %s: the wall time counts a loaded machine's "
-          "neighbours too)" % (fmt(seek, "%.1f"), verdict(seek <= 200 if seek is not None else None),
-                               fmt(r.get("seek_cpu_ms_max"), "%.1f")))
-    print("  decode CPU ms per record       %s  (a replay playing)" % fmt(r.get("decode_cpu_ms_per_record"), "%.2f"))
-    print("  writer CPU ms per record       %s  (the model alone: %s ms per refresh)" % (fmt(wcpu, "%.2f"),
-                                                                                      fmt(mcpu, "%.2f")))
-    if RECORD_ON_M:
-        share = RECORD_ON_M.get("record_share_pct")
-        print("  on M's real refreshes: writer %s ms of a %s ms refresh = %s %%  <= 10 %%  %s  (%s bytes per refresh)" % (
-            fmt(RECORD_ON_M.get("record_cpu_ms"), "%.1f"), fmt(RECORD_ON_M.get("cpu_ms"), "%.1f"), fmt(share, "%.1f"),
-            verdict(share <= 10 if share is not None else None), fmt(RECORD_ON_M.get("record_bytes_per_refresh"), "%.0f")))
+    print("recording, synthetic (bench_record: M, %d records, every lag moving randomly every refresh):" % int(r.get("records", 0)))
+    print("  bytes per record %s, MB per day at 10 s %s, writer CPU ms per record %s, reach median / max ms %s / %s" % (
+        fmt(r.get("bytes_per_record"), "%.0f"), fmt(r.get("mb_per_day"), "%.1f"), fmt(r.get("write_cpu_ms_per_record"), "%.2f"),
+        fmt(r.get("seek_ms_median"), "%.1f"), fmt(r.get("seek_ms_max"), "%.1f")))
 
 
 def main():
@@ -457,7 +467,9 @@ def main():
     ap.add_argument("--real-kafka", default="S,M",
                     help="scenarios on a real Kafka 4.x broker, comma-separated (T, S, M; bench/real_kafka.py: "
                          "S ~20 s, M ~65 s), or none")
-    ap.add_argument("--record-records", type=int, default=360, help="records of the recording benchmark")
+    ap.add_argument("--record-records", type=int, default=360, help="records of the synthetic recording benchmark")
+    ap.add_argument("--record-refreshes", type=int, default=40,
+                    help="refreshes of the sim's M recorded (the recording targets; at least two keyframe intervals)")
     ap.add_argument("--no-record", action="store_true")
     a = ap.parse_args()
     names = [n.strip() for n in a.scenarios.split(",") if n.strip()]

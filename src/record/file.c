@@ -18,8 +18,6 @@
 #include "util/crc32c.h"
 #include "util/xalloc.h"
 
-_Static_assert(LT_REC_VERSION == LT_REC_CODEC_VERSION, "a file's version is its codec's");
-
 #define FILE_MAGIC       "LAGTOPRC"
 #define FILE_HEADER_LEN  32
 #define FRAME_HEADER_LEN 24
@@ -28,10 +26,12 @@ _Static_assert(LT_REC_VERSION == LT_REC_CODEC_VERSION, "a file's version is its 
 #define INDEX_ENTRY_LEN  17
 /* A record's decoded size is bounded so a corrupt length cannot ask for a huge buffer. */
 #define MAX_RAW_LEN (1u << 30)
-/* A record over RAW_NO_RATIO_BELOW bytes decompressed may be at most MAX_EXPANSION times its stored size:
- * a record of real offsets and names compresses far less, while zstd reaches 30,000 times on zeros. */
+/* Beyond RAW_NO_RATIO_BELOW bytes, a record may unpack to at most MAX_EXPANSION times its stored size, or
+ * (against the dictionary) DICT_GROWTH times the dictionary: a record of real offsets and names compresses
+ * far less than that, while zstd reaches 30,000 times on zeros (a 36 KB frame declaring 1 GiB). */
 #define RAW_NO_RATIO_BELOW (16u << 20)
 #define MAX_EXPANSION      1024u
+#define DICT_GROWTH        4u
 
 enum { FR_KEY = 'K', FR_DELTA = 'D', FR_INDEX = 'X' };
 
@@ -141,6 +141,7 @@ struct rec_writer {
 	uint64_t size;
 	rec_codec *codec;
 	ZSTD_CCtx *zc;
+	ZSTD_CDict *dict; /* the file's first record, the dictionary of the others (NULL before it) */
 	unsigned char *raw, *packed;
 	size_t raw_len, raw_cap, packed_cap;
 	struct idx_entry *idx;
@@ -193,14 +194,15 @@ static int open_file(rec_writer *w, char *err, size_t errlen)
 	}
 	if (stat(w->path, &st) == 0 && rotate(w->path, w->o.keep, err, errlen) != 0)
 		return -1;
-	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); /* private, as backups */
+	/* 0600: a recording holds the cluster's group, member and host names */
+	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", w->path, strerror(errno));
 		return -1;
 	}
 	unsigned char h[FILE_HEADER_LEN] = { 0 };
 	memcpy(h, FILE_MAGIC, 8);
-	le_put(h + 8, w->o.version, 2);
+	le_put(h + 8, LT_REC_VERSION, 2);
 	le_put(h + 10, FILE_HEADER_LEN, 2);
 	le_put(h + 12, w->o.keyframe_every, 4);
 	le_put(h + 28, crc32c(h, 28), 4);
@@ -217,6 +219,8 @@ static int open_file(rec_writer *w, char *err, size_t errlen)
 	w->has_cluster = false;
 	w->since_key = 0;
 	rec_codec_reset(w->codec); /* every file starts afresh: it is read alone */
+	ZSTD_freeCDict(w->dict);   /* and its first record is its own dictionary */
+	w->dict = NULL;
 	return 0;
 }
 
@@ -228,14 +232,9 @@ rec_writer *rec_writer_open(const char *path, const rec_writer_opts *o, char *er
 		w->o = *o;
 	if (w->o.keyframe_every == 0)
 		w->o.keyframe_every = LT_REC_KEYFRAME_EVERY;
-	if (w->o.keyframe_every <= LT_REC_HISTORY)
-		w->o.keyframe_every = LT_REC_HISTORY + 1; /* the reader warms up over one keyframe interval */
 	if (w->o.level == 0)
 		w->o.level = LT_REC_ZSTD_LEVEL;
-	if (w->o.version == 0 || w->o.version > LT_REC_VERSION)
-		w->o.version = LT_REC_VERSION;
 	w->codec = rec_codec_new();
-	rec_codec_set_version(w->codec, w->o.version);
 	w->zc = ZSTD_createCCtx();
 	w->fd = -1;
 	if (!w->zc) {
@@ -301,6 +300,25 @@ static int next_file(rec_writer *w, char *err, size_t errlen)
 	return open_file(w, err, errlen);
 }
 
+/* Each record is one zstd frame (its content size in its header). The file's first record is compressed
+ * alone, and its decoded bytes are the dictionary of every other record: what a record repeats of it —
+ * names, members, partition keys, steady columns — costs a few bytes of a match, keyframes included. */
+static int compress_record(rec_writer *w, size_t *z, char *err, size_t errlen)
+{
+	size_t bound = ZSTD_compressBound(w->raw_len);
+	if (bound > w->packed_cap) {
+		w->packed = xrealloc(w->packed, bound);
+		w->packed_cap = bound;
+	}
+	*z = w->dict ? ZSTD_compress_usingCDict(w->zc, w->packed, w->packed_cap, w->raw, w->raw_len, w->dict)
+		     : ZSTD_compressCCtx(w->zc, w->packed, w->packed_cap, w->raw, w->raw_len, w->o.level);
+	if (ZSTD_isError(*z)) {
+		snprintf(err, errlen, "zstd: %s", ZSTD_getErrorName(*z));
+		return -1;
+	}
+	return 0;
+}
+
 static bool same_cluster(const char *a, const char *b)
 {
 	return a == b || (a && b && strcmp(a, b) == 0);
@@ -319,16 +337,9 @@ int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t err
 	bool key = w->n_idx == 0 || w->since_key + 1 >= w->o.keyframe_every;
 	w->raw_len = 0;
 	rec_encode(w->codec, s, key, &w->raw, &w->raw_len, &w->raw_cap);
-	size_t bound = ZSTD_compressBound(w->raw_len);
-	if (bound > w->packed_cap) {
-		w->packed = xrealloc(w->packed, bound);
-		w->packed_cap = bound;
-	}
-	size_t z = ZSTD_compressCCtx(w->zc, w->packed, w->packed_cap, w->raw, w->raw_len, w->o.level);
-	if (ZSTD_isError(z)) {
-		snprintf(err, errlen, "zstd: %s", ZSTD_getErrorName(z));
+	size_t z;
+	if (compress_record(w, &z, err, errlen) != 0)
 		return -1;
-	}
 	uint64_t frame = FRAME_HEADER_LEN + z;
 	uint64_t trailer = FRAME_HEADER_LEN + 4 + (w->n_idx + 1) * INDEX_ENTRY_LEN + FOOTER_LEN;
 	if (w->o.max_size && w->n_idx > 0 && w->size + frame + trailer > w->o.max_size) {
@@ -347,6 +358,10 @@ int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t err
 	w->idx[w->n_idx++] = (struct idx_entry){ .t = s->taken_at_ms, .off = w->size, .type = key ? FR_KEY : FR_DELTA };
 	w->size += frame;
 	w->since_key = key ? 0 : w->since_key + 1;
+	if (!w->dict && !(w->dict = ZSTD_createCDict(w->raw, w->raw_len, w->o.level))) {
+		snprintf(err, errlen, "zstd: cannot create a dictionary");
+		return -1;
+	}
 	return 0;
 }
 
@@ -365,6 +380,7 @@ int rec_writer_close(rec_writer *w, char *err, size_t errlen)
 	}
 	rec_codec_free(w->codec);
 	ZSTD_freeCCtx(w->zc);
+	ZSTD_freeCDict(w->dict);
 	free(w->raw);
 	free(w->packed);
 	free(w->idx);
@@ -385,10 +401,18 @@ struct rec_reader {
 	char note[256];
 	rec_codec *codec;
 	ZSTD_DCtx *zd;
+	ZSTD_DDict *dict; /* the first record's bytes, the other records' dictionary (NULL until needed) */
+	size_t dict_len;  /* and their length */
 	unsigned char *stored, *raw;
 	size_t stored_cap, raw_cap;
-	size_t cur;       /* the record the codec's state is at; SIZE_MAX: none */
-	size_t warm_from; /* records from here on decode right from the codec's state */
+	size_t cur; /* the record the codec's state is at; SIZE_MAX: none */
+	struct lag_cache {
+		size_t at; /* the record they end at; SIZE_MAX: none */
+		char *group, *topic;
+		int32_t partition;
+		size_t n;
+		int64_t lags[LT_REC_LAGS];
+	} lags;
 };
 
 /* Reads the trailer's index; false when there is none or it does not hold together. */
@@ -485,11 +509,16 @@ rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 		close(fd);
 		return NULL;
 	}
-	unsigned version = (unsigned)le_get(h + 8, 2);
-	/* version 1 differs only in the codec's bytes (codec.c), so both are read */
-	if (version < 1 || version > LT_REC_VERSION || le_get(h + 10, 2) != FILE_HEADER_LEN) {
-		snprintf(err, errlen, "%s is a version %u recording; this lagtop reads versions 1 to %d", path, version,
-			 LT_REC_VERSION);
+	unsigned version = (unsigned)le_get(h + 8, 2), header_len = (unsigned)le_get(h + 10, 2);
+	if (version != LT_REC_VERSION || header_len != FILE_HEADER_LEN) {
+		if (version != LT_REC_VERSION)
+			snprintf(err, errlen,
+				 "%s is a version %u recording; this lagtop reads version %d only (versions 1 and 2 "
+				 "were written by earlier 0.x builds: replay them with the build that wrote them)",
+				 path, version, LT_REC_VERSION);
+		else
+			snprintf(err, errlen, "%s: its file header says %u bytes, not %d (a damaged file)", path,
+				 header_len, FILE_HEADER_LEN);
 		close(fd);
 		return NULL;
 	}
@@ -498,9 +527,14 @@ rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 	r->fd = fd;
 	r->file_size = (uint64_t)st.st_size;
 	r->codec = rec_codec_new();
-	rec_codec_set_version(r->codec, version);
 	r->zd = ZSTD_createDCtx();
 	r->cur = SIZE_MAX;
+	r->lags.at = SIZE_MAX;
+	if (!r->zd) {
+		snprintf(err, errlen, "zstd: cannot create a decompression context");
+		rec_reader_close(r);
+		return NULL;
+	}
 	if (!load_trailer(r)) {
 		free(r->idx);
 		r->idx = NULL;
@@ -522,9 +556,12 @@ void rec_reader_close(rec_reader *r)
 	close(r->fd);
 	rec_codec_free(r->codec);
 	ZSTD_freeDCtx(r->zd);
+	ZSTD_freeDDict(r->dict);
 	free(r->stored);
 	free(r->raw);
 	free(r->idx);
+	free(r->lags.group);
+	free(r->lags.topic);
 	free(r->path);
 	free(r);
 }
@@ -562,50 +599,81 @@ size_t rec_reader_find(const rec_reader *r, int64_t t)
 	return lo ? lo - 1 : 0;
 }
 
-/* Decodes record i from the codec's state (which must be at i - 1, or i a keyframe). */
-static lt_snapshot *decode_one(rec_reader *r, size_t i, char *err, size_t errlen)
+/* Record i's stored bytes into r->stored, checked against its CRC; its decoded length into *raw. NULL, or
+ * why not. */
+static const char *read_frame(rec_reader *r, size_t i, size_t *stored, size_t *raw)
 {
 	unsigned char h[FRAME_HEADER_LEN];
 	const struct idx_entry *e = &r->idx[i];
-	if (read_at(r->fd, h, sizeof h, e->off) != 0) {
-		snprintf(err, errlen, "%s: record %zu at byte %llu cannot be read", r->path, i + 1,
-			 (unsigned long long)e->off);
-		return NULL;
-	}
-	uint32_t stored = (uint32_t)le_get(h + 4, 4), raw = (uint32_t)le_get(h + 16, 4);
-	if (h[0] != e->type || e->off + FRAME_HEADER_LEN + stored > r->file_size || raw > MAX_RAW_LEN) {
-		snprintf(err, errlen, "%s: record %zu at byte %llu: its frame header is damaged", r->path, i + 1,
-			 (unsigned long long)e->off);
-		return NULL;
-	}
-	r->stored = xgrow(r->stored, &r->stored_cap, stored ? stored : 1, 1);
-	if (read_at(r->fd, r->stored, stored, e->off + FRAME_HEADER_LEN) != 0 ||
-	    crc32c_update(crc32c_update(0, h, 20), r->stored, stored) != (uint32_t)le_get(h + 20, 4)) {
-		snprintf(err, errlen, "%s: record %zu at byte %llu is corrupt (its CRC-32C does not match)", r->path,
-			 i + 1, (unsigned long long)e->off);
-		return NULL;
-	}
-	/* Allocate for the decompressed record only once its size is believable: the zstd frame must declare
-	 * the size the record's header says, and a large record must not expand more than a record does (a
-	 * 36 KB frame of zeros declares 1 GiB). */
-	unsigned long long declared = ZSTD_getFrameContentSize(r->stored, stored);
-	if (declared != raw || (raw > RAW_NO_RATIO_BELOW && raw / MAX_EXPANSION > stored)) {
-		snprintf(err, errlen, "%s: record %zu at byte %llu: its size (%u bytes from %u) is not believable",
-			 r->path, i + 1, (unsigned long long)e->off, raw, stored);
-		return NULL;
-	}
+	if (read_at(r->fd, h, sizeof h, e->off) != 0)
+		return "cannot be read";
+	*stored = (size_t)le_get(h + 4, 4);
+	*raw = (size_t)le_get(h + 16, 4);
+	if (h[0] != e->type || e->off + FRAME_HEADER_LEN + *stored > r->file_size || *raw > MAX_RAW_LEN)
+		return "has a damaged frame header";
+	r->stored = xgrow(r->stored, &r->stored_cap, *stored ? *stored : 1, 1);
+	if (read_at(r->fd, r->stored, *stored, e->off + FRAME_HEADER_LEN) != 0 ||
+	    crc32c_update(crc32c_update(0, h, 20), r->stored, *stored) != (uint32_t)le_get(h + 20, 4))
+		return "is corrupt (its CRC-32C does not match)";
+	return NULL;
+}
+
+/* r->stored (n bytes) into r->raw: exactly `raw` bytes, which the zstd frame's own header must state
+ * before anything is allocated (a frame that would unpack to more is refused unread). */
+static const char *unpack(rec_reader *r, size_t n, size_t raw, const ZSTD_DDict *dict)
+{
+	if (ZSTD_getFrameContentSize(r->stored, n) != (unsigned long long)raw)
+		return "its zstd frame does not state the record's length";
+	if (raw > RAW_NO_RATIO_BELOW && raw / MAX_EXPANSION > n && !(dict && raw / DICT_GROWTH <= r->dict_len))
+		return "its stated length is not believable for its size";
 	r->raw = xgrow(r->raw, &r->raw_cap, raw ? raw : 1, 1);
-	size_t got = ZSTD_decompressDCtx(r->zd, r->raw, r->raw_cap, r->stored, stored);
-	if (ZSTD_isError(got) || got != raw) {
-		snprintf(err, errlen, "%s: record %zu at byte %llu does not decompress (%s)", r->path, i + 1,
-			 (unsigned long long)e->off, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong length");
+	size_t got = dict ? ZSTD_decompress_usingDDict(r->zd, r->raw, raw, r->stored, n, dict)
+			  : ZSTD_decompressDCtx(r->zd, r->raw, raw, r->stored, n);
+	if (ZSTD_isError(got))
+		return ZSTD_getErrorName(got);
+	return got == raw ? NULL : "shorter than its stated length";
+}
+
+/* The dictionary: the file's first record's decoded bytes. */
+static const char *load_dict(rec_reader *r)
+{
+	size_t stored, raw;
+	const char *why = read_frame(r, 0, &stored, &raw);
+	if (!why)
+		why = unpack(r, stored, raw, NULL);
+	if (!why && !(r->dict = ZSTD_createDDict(r->raw, raw)))
+		why = "zstd cannot make it a dictionary";
+	if (!why)
+		r->dict_len = raw;
+	return why;
+}
+
+/* Decodes record i from the codec's state (which must be at i - 1, or i a keyframe). */
+static lt_snapshot *decode_one(rec_reader *r, size_t i, char *err, size_t errlen)
+{
+	const struct idx_entry *e = &r->idx[i];
+	size_t stored, raw;
+	const char *why = i > 0 && !r->dict ? load_dict(r) : NULL;
+	if (why) {
+		snprintf(err, errlen, "%s: record 1 at byte %d, the dictionary of the others, %s", r->path,
+			 FILE_HEADER_LEN, why);
 		return NULL;
 	}
-	char why[200];
-	lt_snapshot *s = rec_decode(r->codec, r->raw, got, e->type == FR_KEY, why, sizeof why);
+	if ((why = read_frame(r, i, &stored, &raw))) {
+		snprintf(err, errlen, "%s: record %zu at byte %llu %s", r->path, i + 1, (unsigned long long)e->off,
+			 why);
+		return NULL;
+	}
+	if ((why = unpack(r, stored, raw, i > 0 ? r->dict : NULL))) {
+		snprintf(err, errlen, "%s: record %zu at byte %llu does not decompress (%s)", r->path, i + 1,
+			 (unsigned long long)e->off, why);
+		return NULL;
+	}
+	char reason[200];
+	lt_snapshot *s = rec_decode(r->codec, r->raw, raw, e->type == FR_KEY, reason, sizeof reason);
 	if (!s)
 		snprintf(err, errlen, "%s: record %zu at byte %llu does not decode: %s", r->path, i + 1,
-			 (unsigned long long)e->off, why);
+			 (unsigned long long)e->off, reason);
 	return s;
 }
 
@@ -623,24 +691,13 @@ lt_snapshot *rec_reader_get(rec_reader *r, size_t i, char *err, size_t errlen)
 		snprintf(err, errlen, "%s has %zu records, not %zu", r->path, r->n_idx, i + 1);
 		return NULL;
 	}
-	/* Decoding needs the samples of the records before a keyframe: start at the keyframe before the
-	 * one before i (codec.h), unless the state is already at or before i and warm. */
+	/* from the state when it is at or before i in i's keyframe interval, else from i's keyframe */
 	size_t k = key_before(r, i);
-	size_t start = k > 0 ? key_before(r, k - 1) : 0;
-	bool cont = r->cur != SIZE_MAX && r->cur < i && i >= r->warm_from && r->cur >= start;
-	size_t from = cont ? r->cur + 1 : start;
-	if (!cont) {
-		rec_codec_reset(r->codec);
-		r->warm_from = start == 0 ? 0 : k;
-	}
+	size_t from = r->cur != SIZE_MAX && r->cur < i && r->cur >= k ? r->cur + 1 : k;
 	lt_snapshot *s = NULL;
 	for (size_t j = from; j <= i; j++) {
 		if (s)
 			snapshot_unref(s);
-		/* the warm-up records before i's keyframe are never shown: light (codec.h) */
-		rec_codec_set_light(r->codec, j < k);
-		/* and the records before i are never shown: their statuses and ETAs go unpredicted (codec.h) */
-		rec_codec_set_hidden(r->codec, j < i);
 		s = decode_one(r, j, err, errlen);
 		if (!s) {
 			r->cur = SIZE_MAX;
@@ -652,13 +709,45 @@ lt_snapshot *rec_reader_get(rec_reader *r, size_t i, char *err, size_t errlen)
 	return s;
 }
 
-size_t rec_reader_partition_lags(const rec_reader *r, const char *group, const char *topic, int32_t partition,
-				 int64_t *out, size_t max)
+static const lt_partition *find_partition(const lt_snapshot *s, const char *group, const char *topic, int32_t partition)
 {
-	return rec_codec_partition_lags(r->codec, group, topic, partition, out, max);
+	const lt_group *g = snapshot_find_group(s, group);
+	for (size_t k = 0; g && k < g->n_partitions; k++)
+		if (g->partitions[k].partition == partition && strcmp(g->partitions[k].topic, topic) == 0)
+			return &g->partitions[k];
+	return NULL;
 }
 
-void rec_reader_set_ahead_min(rec_reader *r, size_t partitions)
+/* Decodes the records before the last one read again (once per partition and record: the popup that
+ * asks redraws often), then that one, so the state is where it was. */
+size_t rec_reader_partition_lags(rec_reader *r, const char *group, const char *topic, int32_t partition, int64_t *out,
+				 size_t max)
 {
-	rec_codec_set_ahead_min(r->codec, partitions);
+	struct lag_cache *lc = &r->lags;
+	size_t at = r->cur;
+	if (at == SIZE_MAX)
+		return 0;
+	if (lc->at != at || lc->partition != partition || strcmp(lc->group, group) != 0 ||
+	    strcmp(lc->topic, topic) != 0) {
+		free(lc->group);
+		free(lc->topic);
+		*lc = (struct lag_cache){
+			.at = at, .group = xstrdup(group), .topic = xstrdup(topic), .partition = partition
+		};
+		char err[256];
+		for (size_t j = at + 1 > LT_REC_LAGS ? at + 1 - LT_REC_LAGS : 0; j <= at; j++) {
+			lt_snapshot *s = rec_reader_get(r, j, err, sizeof err);
+			if (!s)
+				break;
+			const lt_partition *p = find_partition(s, group, topic, partition);
+			if (p && p->has_lag)
+				lc->lags[lc->n++] = p->lag;
+			snapshot_unref(s);
+		}
+		if (r->cur != at) /* a record would not decode: the reader starts afresh next time */
+			lc->at = SIZE_MAX;
+	}
+	size_t n = lc->n < max ? lc->n : max;
+	memcpy(out, lc->lags + (lc->n - n), n * sizeof *out);
+	return n;
 }

@@ -1,9 +1,10 @@
 /* record.h — recording files: the writer (with rotation) and the reader (with its index).
  *
- * The format is doc/RECORDING.md: a header, then framed records (length, time, CRC-32C, a zstd
- * frame of codec.h's bytes), keyframes every `keyframe_every` records, and an index trailer written
- * on close. A file without its trailer (the recorder was killed) is indexed by scanning the frame
- * headers; a file cut short reads up to its last complete record. No curses, no clocks.
+ * The format is doc/RECORDING.md: a header, then framed records (length, time, CRC-32C, a zstd frame of
+ * codec.h's bytes, compressed with the file's first record as its dictionary), keyframes every
+ * `keyframe_every` records, and an index trailer written on close. A file without its trailer (the recorder was killed)
+ * is indexed by scanning the frame headers; a file cut short reads up to its last complete record. No curses, no
+ * clocks.
  */
 #ifndef LAGTOP_RECORD_RECORD_H
 #define LAGTOP_RECORD_RECORD_H
@@ -14,24 +15,21 @@
 
 #include "model/snapshot.h"
 
-/* The version written (the reader reads every version up to it); the codec's bytes are its. */
-#define LT_REC_VERSION 2
+/* The version written and read (the reader refuses others with one line naming the version). */
+#define LT_REC_VERSION 3
 
 typedef struct rec_writer_opts {
 	uint64_t max_size;       /* rotate before a file would pass this many bytes; 0 = never */
 	unsigned keep;           /* rotated files kept: FILE.1 (newest) .. FILE.keep; older ones deleted */
-	unsigned keyframe_every; /* records per keyframe (at least LT_REC_HISTORY + 1; 0 = the default) */
+	unsigned keyframe_every; /* records per keyframe (0 = the default) */
 	int level;               /* zstd level; 0 = the default */
-	unsigned version;        /* format version written; 0 = LT_REC_VERSION (1: tests and benchmarks that
-				    compare with the previous format) */
 } rec_writer_opts;
 
-/* Keyframes as often as the reader's warm-up allows (LT_REC_HISTORY + 1): reaching a moment decodes at
- * most two intervals (bench_record: under 200 ms on scenario M), for ~4 % more bytes than every 60. */
-#define LT_REC_KEYFRAME_EVERY 17
-/* zstd level: on recordings 3 is both faster and smaller than 6 (bench_record, scenario M). */
-#define LT_REC_ZSTD_LEVEL   3
-#define LT_REC_KEEP_DEFAULT 9
+/* Reaching a moment decodes the records from the keyframe before it: at most this many (make bench,
+ * doc/PERFORMANCE.md). */
+#define LT_REC_KEYFRAME_EVERY 10
+#define LT_REC_ZSTD_LEVEL     3
+#define LT_REC_KEEP_DEFAULT   9
 
 typedef struct rec_writer rec_writer;
 
@@ -65,12 +63,11 @@ lt_snapshot *rec_reader_get(rec_reader *r, size_t i, char *err, size_t errlen);
 /* One line about the file itself, NULL when nothing to say ("cut short after record N ...",
  * "no index trailer: index rebuilt by scanning"). */
 const char *rec_reader_note(const rec_reader *r);
-/* Lags of a partition over the records before the last one read, oldest first. */
-size_t rec_reader_partition_lags(const rec_reader *r, const char *group, const char *topic, int32_t partition,
-				 int64_t *out, size_t max);
-/* The fewest partitions a record needs for its range-coded values to be read on a second thread
- * (rec_codec_set_ahead_min: tests run 0 and SIZE_MAX beside the default). */
-void rec_reader_set_ahead_min(rec_reader *r, size_t partitions);
+/* Lags of a partition over the last LT_REC_LAGS records up to the last one read, oldest first (the detail
+ * popup's sparkline; decoded again the first time a partition is asked for at a record). */
+#define LT_REC_LAGS 16
+size_t rec_reader_partition_lags(rec_reader *r, const char *group, const char *topic, int32_t partition, int64_t *out,
+				 size_t max);
 
 /* "100M", "2G", "512K", "1000000" → bytes; false when not a size. */
 bool rec_parse_size(const char *s, uint64_t *out);

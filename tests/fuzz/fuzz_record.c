@@ -1,8 +1,7 @@
 /* fuzz_record.c — the recording reader (src/record): arbitrary bytes as a record's decoded payload (the
- * codec: a keyframe, then the same bytes as a delta against it and as warm-up records, as version 1 and as
- * version 2 bytes), and as a whole file (framing, index, checksums). Seeds: tests/fuzz/corpus/record (a
- * keyframe, a delta and a three-record file of small snapshots, in version 1 and in version 2: the *-v2
- * ones). */
+ * codec: a keyframe, then the same bytes as a delta against it, and as deltas against a real keyframe), and
+ * as a whole file (framing, zstd streams, index, checksums). Seeds: tests/fuzz/corpus/record (a keyframe, a
+ * delta and a three-record file of small snapshots). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +13,7 @@
 #include "record/record.h"
 
 /* A keyframe of a small cluster (2 groups x 2 topics x 2 partitions), as the writer encodes it: what the
- * fuzzed bytes are decoded against as a delta and as warm-up records. A delta needs a real previous record
- * (a keyframe's groups are all new, and a delta's continue the previous ones), and a warm-up record whose
- * groups continue unchanged is decoded into the previous snapshot itself (codec.c). */
+ * fuzzed bytes are decoded against as a delta (a delta's groups continue the previous record's). */
 static unsigned char *base_key;
 static size_t base_len;
 
@@ -66,37 +63,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!base_key)
 		make_base_key();
 	char err[256];
-	for (unsigned v = 1; v <= LT_REC_CODEC_VERSION; v++) { /* every version the reader reads */
-		rec_codec *c = rec_codec_new();
-		rec_codec_set_version(c, v);
-		lt_snapshot *s = rec_decode(c, data, size, true, err, sizeof err);
-		if (s) {
-			lt_snapshot *d = rec_decode(c, data, size, false, err, sizeof err);
-			snapshot_unref(s);
-			if (d) {
-				snapshot_unref(d); /* the codec's alone now: a warm-up record may decode into it */
-				/* and as warm-up records (light, as a reader's seek decodes them), twice: the second
-				 * against the first's snapshot */
-				rec_codec_set_light(c, true);
-				decode_repeatedly(c, data, size, 2);
-			}
-		}
-		rec_codec_free(c);
+	/* as a keyframe, then the same bytes as a delta against it */
+	rec_codec *c = rec_codec_new();
+	lt_snapshot *s = rec_decode(c, data, size, true, err, sizeof err);
+	if (s) {
+		snapshot_unref(s);
+		decode_repeatedly(c, data, size, 1);
 	}
-	/* against a real keyframe: as a delta, then as warm-up records (the first decoded into the keyframe's
-	 * snapshot when its groups continue unchanged, the second into the first's, its range-coded values
-	 * read on the codec's second thread: ahead from 0 partitions; the loop above decodes them in line) */
-	for (int light = 0; light < 2; light++) {
-		rec_codec *c = rec_codec_new();
-		rec_codec_set_ahead_min(c, 0);
-		lt_snapshot *k = rec_decode(c, base_key, base_len, true, err, sizeof err);
-		if (!k)
-			abort(); /* the writer's own keyframe must decode */
-		snapshot_unref(k);
-		rec_codec_set_light(c, light);
-		decode_repeatedly(c, data, size, light ? 3 : 2);
-		rec_codec_free(c);
-	}
+	rec_codec_free(c);
+	/* as deltas against a real keyframe, twice (the second against the first) */
+	c = rec_codec_new();
+	lt_snapshot *k = rec_decode(c, base_key, base_len, true, err, sizeof err);
+	if (!k)
+		abort(); /* the writer's own keyframe must decode */
+	snapshot_unref(k);
+	decode_repeatedly(c, data, size, 2);
+	rec_codec_free(c);
 
 	char path[] = "/tmp/lagtop-fuzz-record-XXXXXX";
 	int fd = mkstemp(path);

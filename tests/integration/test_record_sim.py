@@ -146,7 +146,7 @@ def main():
     os.environ["HOME"] = TMP
     os.environ["XDG_CONFIG_HOME"] = os.path.join(TMP, "xdg")
     os.environ.pop("LAGTOP_CONFIG", None)
-    print("1..19")
+    print("1..21")
     sim = Sim("--scenario", "demo")
     try:
         path = os.path.join(TMP, "night.lrec")
@@ -194,13 +194,16 @@ def main():
         ok(one_line_error(rc, out, err, "is not a lagtop recording"), "a file that is not a recording", err)
         other = os.path.join(TMP, "v3.lrec")
         data = bytearray(open(path, "rb").read())
-        ok(struct.unpack_from("<H", data, 8)[0] == 2, "the recorder writes format version 2")
-        data[8] = 3
-        struct.pack_into("<I", data, 28, crc32c(bytes(data[:28])))
-        open(other, "wb").write(data)
-        rc, out, err = lagtop("--replay", other, "--once")
-        ok(one_line_error(rc, out, err, "is a version 3 recording; this lagtop reads versions 1 to 2"),
-           "another version: names both", err)
+        ok(struct.unpack_from("<H", data, 8)[0] == 3, "the recorder writes format version 3")
+        ok(os.stat(path).st_mode & 0o777 == 0o600, "the recording is the owner's only (0600)",
+           oct(os.stat(path).st_mode))
+        for v in (2, 4):
+            data[8] = v
+            struct.pack_into("<I", data, 28, crc32c(bytes(data[:28])))
+            open(other, "wb").write(data)
+            rc, out, err = lagtop("--replay", other, "--once")
+            ok(one_line_error(rc, out, err, "is a version %d recording; this lagtop reads version 3 only" % v),
+               "version %d: refused, naming both versions" % v, err)
         rc, out, err = lagtop("--replay", path, "--once", "--at", "2020-01-01T00:00:00Z")
         ok(one_line_error(rc, out, err, "is outside the recording"), "a time outside the recording", err)
         rc, out, err = lagtop("-b", sim.bootstrap, "--record", "/dev/null", "--headless")

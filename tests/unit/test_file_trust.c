@@ -221,7 +221,7 @@ static void decompression_bomb_refused_before_allocating(void **state)
 	unsigned char *z = zero_bomb(&zlen);
 	assert_true(zlen < 64 * 1024);
 	unsigned char fh[32] = "LAGTOPRC", h[24] = { 'K' };
-	fh[8] = 2;   /* version */
+	fh[8] = 3;   /* version */
 	fh[10] = 32; /* header length */
 	fh[12] = 17; /* keyframe every */
 	le32(fh + 28, crc32c(fh, 28));

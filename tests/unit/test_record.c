@@ -14,8 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zstd.h>
+
 #include "model/model.h"
 #include "record/record.h"
+#include "util/crc32c.h"
 
 static char dir[256];
 
@@ -46,6 +49,9 @@ static lt_snapshot *make(lt_history *h, int i)
 	s->pos_sources[0].status = strdup(i % 4 ? "ok" : "timeout");
 	s->pos_sources[0].ok = i % 4 != 0;
 	s->pos_sources[0].n_reports = (size_t)(i % 5);
+	s->pos_sources[0].n_used = (size_t)(i % 3);
+	if (i % 5 == 2)
+		s->commit_stream_reason = strdup("loading the history");
 	for (int g = 0; g < 6; g++) {
 		if ((g == 4 && i < 10) || (g == 5 && i >= 30))
 			continue;
@@ -53,12 +59,23 @@ static lt_snapshot *make(lt_history *h, int i)
 		snprintf(name, sizeof name, "group-%d", g);
 		lt_group *gr = snapshot_add_group(s, name);
 		gr->state = g == 3 ? LT_GROUP_EMPTY : LT_GROUP_STABLE;
-		gr->type = LT_GTYPE_CLASSIC;
+		gr->type = g == 1 ? LT_GTYPE_CONSUMER : LT_GTYPE_CLASSIC;
+		gr->members_unreadable = g == 1 && i % 8 == 3;
+		if (g == 2 && i % 11 == 4) {
+			gr->error = strdup("coordinator not available");
+			gr->stale_ms = 15000 + i;
+		}
+		if (g == 0) {
+			group_add_commit_epoch(gr, "alpha", 0, 3 + i / 25);
+			group_add_commit_epoch(gr, "beta", 2, 7);
+		}
 		gr->protocol_type = strdup("consumer");
 		gr->protocol = strdup("range");
 		gr->coordinator = g % 2 + 1;
 		if (g != 3) {
 			lt_member *m = group_add_member(gr, i < 20 ? "m-1" : "m-2", "client", "/10.0.0.1");
+			if (g == 0)
+				m->instance_id = strdup("static-1");
 			member_add_assignment(m, "alpha", 0);
 			member_add_assignment(m, "alpha", 1);
 			member_add_assignment(m, "beta", 0);
@@ -83,12 +100,39 @@ static lt_snapshot *make(lt_history *h, int i)
 					lt_partition_ext *px = partition_ext_add(gr, pp);
 					px->position = pp->committed + 3;
 					px->position_age_ms = 1200;
+					px->position_source = i % 2;
 				}
+				if (p == 2 && g == 2 && i % 11 == 4)
+					partition_ext_add(gr, pp)->stale_ms = 15000 + i;
 			}
 	}
 	snapshot_finish(s);
 	model_enrich(h, s);
+	/* what the commit stream sets, beside the model's */
+	for (size_t g = 0; g < s->n_groups; g++) {
+		lt_group *gr = &s->groups[g];
+		if (gr->state == LT_GROUP_EMPTY) {
+			gr->has_expiry = true;
+			gr->expires_at_ms = s->taken_at_ms + 600000 - i;
+			gr->expires_in_ms = 600000 - i * 10000;
+			gr->expiry_warn = i % 4 == 1;
+			gr->n_expired = (size_t)(i / 30);
+			gr->expired_ms = i >= 30 ? 1700000300000 : 0;
+		}
+		for (size_t k = 0; k < gr->n_partitions; k++) {
+			gr->partitions[k].has_unmoved = k % 2 == 0;
+			gr->partitions[k].unmoved_ms = (int64_t)(i * 1000 + (int)k);
+			gr->partitions[k].repeating = (i + (int)k) % 7 == 0;
+		}
+	}
 	return s;
+}
+
+static void same_str(const char *a, const char *b)
+{
+	assert_true((a == NULL) == (b == NULL));
+	if (a)
+		assert_string_equal(a, b);
 }
 
 static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
@@ -116,12 +160,15 @@ static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 		assert_string_equal(a->brokers[i].host, b->brokers[i].host);
 	}
 	assert_int_equal(a->commit_stream, b->commit_stream);
+	same_str(a->commit_stream_reason, b->commit_stream_reason);
+	assert_int_equal(a->brokers_total, b->brokers_total);
 	assert_int_equal(a->n_pos_sources, b->n_pos_sources);
 	for (size_t i = 0; i < a->n_pos_sources; i++) {
 		assert_string_equal(a->pos_sources[i].location, b->pos_sources[i].location);
 		assert_string_equal(a->pos_sources[i].status, b->pos_sources[i].status);
 		assert_int_equal(a->pos_sources[i].ok, b->pos_sources[i].ok);
 		assert_int_equal(a->pos_sources[i].n_reports, b->pos_sources[i].n_reports);
+		assert_int_equal(a->pos_sources[i].n_used, b->pos_sources[i].n_used);
 	}
 	assert_int_equal(a->n_groups, b->n_groups);
 	for (size_t g = 0; g < a->n_groups; g++) {
@@ -130,9 +177,23 @@ static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 		assert_int_equal(x->state, y->state);
 		assert_int_equal(x->coordinator, y->coordinator);
 		assert_string_equal(x->protocol, y->protocol);
+		same_str(x->protocol_type, y->protocol_type);
+		same_str(x->error, y->error);
+		assert_int_equal(x->type, y->type);
+		assert_int_equal(x->members_unreadable, y->members_unreadable);
+		assert_int_equal(x->stale_ms, y->stale_ms);
+		assert_int_equal(x->n_commit_epochs, y->n_commit_epochs);
+		for (size_t e = 0; e < x->n_commit_epochs; e++) {
+			assert_string_equal(x->commit_epochs[e].topic, y->commit_epochs[e].topic);
+			assert_int_equal(x->commit_epochs[e].partition, y->commit_epochs[e].partition);
+			assert_int_equal(x->commit_epochs[e].epoch, y->commit_epochs[e].epoch);
+		}
 		assert_int_equal(x->n_members, y->n_members);
 		for (size_t m = 0; m < x->n_members; m++) {
 			assert_string_equal(x->members[m].member_id, y->members[m].member_id);
+			same_str(x->members[m].client_id, y->members[m].client_id);
+			same_str(x->members[m].host, y->members[m].host);
+			same_str(x->members[m].instance_id, y->members[m].instance_id);
 			assert_int_equal(x->members[m].n_assigned, y->members[m].n_assigned);
 			for (size_t k = 0; k < x->members[m].n_assigned; k++) {
 				assert_string_equal(x->members[m].assigned[k].topic, y->members[m].assigned[k].topic);
@@ -171,6 +232,9 @@ static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 			assert_int_equal(p->has_rates, q->has_rates);
 			assert_int_equal(p->has_eta, q->has_eta);
 			assert_int_equal(p->has_position, q->has_position);
+			assert_int_equal(p->has_last_commit, q->has_last_commit);
+			assert_int_equal(p->has_unmoved, q->has_unmoved);
+			assert_int_equal(p->repeating, q->repeating);
 			const char *pm = partition_commit_metadata(x, p), *qm = partition_commit_metadata(y, q);
 			assert_true((pm == NULL) == (qm == NULL));
 			if (pm)
@@ -189,6 +253,14 @@ static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 		assert_memory_equal(x->trend, y->trend, x->n_trend * sizeof x->trend[0]);
 		assert_int_equal(x->last_commit_ms, y->last_commit_ms);
 		assert_int_equal(x->last_commit_age_ms, y->last_commit_age_ms);
+		assert_int_equal(x->has_last_commit, y->has_last_commit);
+		assert_int_equal(x->time_lag_high, y->time_lag_high);
+		assert_int_equal(x->has_expiry, y->has_expiry);
+		assert_int_equal(x->expires_at_ms, y->expires_at_ms);
+		assert_int_equal(x->expires_in_ms, y->expires_in_ms);
+		assert_int_equal(x->expiry_warn, y->expiry_warn);
+		assert_int_equal(x->n_expired, y->n_expired);
+		assert_int_equal(x->expired_ms, y->expired_ms);
 	}
 #undef EQ
 }
@@ -253,45 +325,38 @@ static void round_trip_in_order_and_seeking(void **state)
 	assert_int_equal(rec_reader_find(r, snaps[33]->taken_at_ms + 5000), 33);
 	assert_int_equal(rec_reader_find(r, 0), 0);
 	/* the sparkline's lags of the last records read */
-	int64_t lags[16];
-	size_t n = rec_reader_partition_lags(r, "group-1", "alpha", 1, lags, 16);
-	assert_true(n >= 2);
-	assert_int_equal(lags[n - 1], snaps[22]->groups[1].partitions[1].lag);
+	int64_t lags[64];
+	size_t n = rec_reader_partition_lags(r, "group-1", "alpha", 1, lags, 64);
+	assert_int_equal(n, LT_REC_LAGS); /* 7 .. 22 */
+	for (size_t j = 0; j < n; j++)
+		assert_int_equal(lags[j], snaps[7 + j]->groups[1].partitions[1].lag);
+	/* and the reader is still at 22: the next record in order continues from it */
+	lt_snapshot *next = rec_reader_get(r, 23, err, sizeof err);
+	assert_non_null(next);
+	expect_same(snaps[23], next, 23);
+	snapshot_unref(next);
 	rec_reader_close(r);
 }
 
-/* A warm-up whose records change layout: with keyframes every 17, reaching 38 decodes 17 .. 33 light, and
- * those change members (20: the groups' slow fields) and drop a group (30). Records never shown whose
- * groups are unchanged are decoded into the previous snapshot itself (codec.c); these must fall back to a
- * fresh one, and the records after them go back in place: every number of 34 .. 38 must still be right
- * (36 adds commit metadata and 37 drops it), and a reader holding a snapshot must find it untouched. */
-static void warm_up_across_layout_changes(void **state)
+/* Every record from a fresh reader (decoding from its keyframe), and a snapshot someone holds is never
+ * changed by the decoding of the records after it. */
+static void every_record_from_a_fresh_reader(void **state)
 {
 	(void)state;
 	make_all();
 	char path[300], err[256];
-	path_in(path, sizeof path, "warm.rec");
+	path_in(path, sizeof path, "fresh.rec");
 	write_file(path, 40, 17);
-	/* (and 21, 25: 18 .. 24 hidden, decoded in place, 20 with every group's members changed); each with
-	 * the range-coded values of the records decoded in place read on the second thread (ahead 0: a batch
-	 * of 32 partitions, then the last 4, groups 1 .. 5 taking their log ends from group 0) and in line */
-	static const int targets[] = { 21, 25, 34, 35, 36, 37, 38 };
-	static const size_t ahead[] = { 0, SIZE_MAX };
-	for (size_t a = 0; a < 2; a++)
-		for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
-			const int target = targets[t];
-			rec_reader *r = rec_reader_open(path, err, sizeof err);
-			assert_non_null(r);
-			rec_reader_set_ahead_min(r, ahead[a]);
-			lt_snapshot *s = rec_reader_get(r, (size_t)target, err, sizeof err);
-			if (!s)
-				fail_msg("record %d (ahead from %zu): %s", target, ahead[a], err);
-			expect_same(snaps[target], s, target);
-			snapshot_unref(s);
-			rec_reader_close(r);
-		}
-	/* a snapshot someone else holds is never decoded into: 21 kept, then 38 reached from it (22 .. 33 are
-	 * its warm-up, light, the first of them coded against 21) */
+	for (int target = 0; target < 40; target++) {
+		rec_reader *r = rec_reader_open(path, err, sizeof err);
+		assert_non_null(r);
+		lt_snapshot *s = rec_reader_get(r, (size_t)target, err, sizeof err);
+		if (!s)
+			fail_msg("record %d: %s", target, err);
+		expect_same(snaps[target], s, target);
+		snapshot_unref(s);
+		rec_reader_close(r);
+	}
 	rec_reader *r = rec_reader_open(path, err, sizeof err);
 	assert_non_null(r);
 	lt_snapshot *held = rec_reader_get(r, 21, err, sizeof err);
@@ -302,98 +367,41 @@ static void warm_up_across_layout_changes(void **state)
 	snapshot_unref(s);
 	expect_same(snaps[21], held, 21);
 	snapshot_unref(held);
-	/* and the same for a record before the wanted one (hidden): 35 kept while 36 and 37 lead to 38 */
-	held = rec_reader_get(r, 35, err, sizeof err);
-	assert_non_null(held);
-	s = rec_reader_get(r, 38, err, sizeof err);
-	assert_non_null(s);
-	expect_same(snaps[38], s, 38);
-	snapshot_unref(s);
-	expect_same(snaps[35], held, 35);
-	snapshot_unref(held);
 	rec_reader_close(r);
 }
 
-/* tests/unit/data/record-v1.rec: the first 40 snapshots of make() written by the version 1 writer (before
- * version 2 changed the columns' coding). Users keep such files: every record must still read back exactly,
- * in order and from a fresh reader seeking into the second keyframe interval. */
-static void reads_version_1(void **state)
+/* tests/unit/data/record-v1.rec and record-v2.rec: files the earlier builds wrote (version 1 by its writer,
+ * version 2 by `lagtop --record` of the demo cluster). They are refused with one line naming the version. */
+static void refuses_earlier_versions(void **state)
 {
 	(void)state;
-	make_all();
 	const char *srcdir = getenv("LT_SRCDIR");
-	char path[600], err[256];
-	snprintf(path, sizeof path, "%s/tests/unit/data/record-v1.rec", srcdir ? srcdir : ".");
-	rec_reader *r = rec_reader_open(path, err, sizeof err);
-	if (!r)
-		fail_msg("%s", err);
-	assert_null(rec_reader_note(r));
-	assert_int_equal(rec_reader_count(r), 40);
-	assert_true(rec_reader_is_keyframe(r, 17));
-	for (int i = 0; i < 40; i++) {
-		lt_snapshot *s = rec_reader_get(r, (size_t)i, err, sizeof err);
-		if (!s)
-			fail_msg("record %d: %s", i, err);
-		expect_same(snaps[i], s, i);
-		snapshot_unref(s);
+	for (int v = 1; v <= 2; v++) {
+		char path[600], err[512], want[64];
+		snprintf(path, sizeof path, "%s/tests/unit/data/record-v%d.rec", srcdir ? srcdir : ".", v);
+		assert_null(rec_reader_open(path, err, sizeof err));
+		snprintf(want, sizeof want, "is a version %d recording; this lagtop reads version 3 only", v);
+		if (!strstr(err, want) || strchr(err, '\n'))
+			fail_msg("version %d: %s", v, err);
 	}
-	rec_reader_close(r);
-	r = rec_reader_open(path, err, sizeof err);
-	assert_non_null(r);
-	lt_snapshot *s = rec_reader_get(r, 38, err, sizeof err);
-	assert_non_null(s);
-	expect_same(snaps[38], s, 38);
-	assert_int_equal(s->groups[1].partitions[1].lag, snaps[38]->groups[1].partitions[1].lag);
-	snapshot_unref(s);
-	rec_reader_close(r);
 }
 
-/* The writer writes version 2 unless told 1 (benchmarks compare the two): both read back exactly, with the
- * version in the header. (Which is smaller is bench_record's business: on this cluster, whose groups repeat
- * each other's lag moves, zstd finds the repeats in version 1's varints that version 2's range coder does
- * not look for.) */
-static void both_versions_round_trip(void **state)
+/* A recording holds the cluster's names: only its owner reads it (whatever the umask). */
+static void files_are_private(void **state)
 {
 	(void)state;
 	make_all();
-	char err[256];
-	for (unsigned v = 1; v <= 2; v++) {
-		char path[300];
-		path_in(path, sizeof path, v == 1 ? "v1.rec" : "v2.rec");
-		rec_writer_opts o = { .keyframe_every = 20, .version = v == 2 ? 0 : 1 };
-		unlink(path);
-		rec_writer *w = rec_writer_open(path, &o, err, sizeof err);
-		assert_non_null(w);
-		for (int i = 0; i < N_SNAPS; i++)
-			assert_int_equal(rec_writer_append(w, snaps[i], err, sizeof err), 0);
-		assert_int_equal(rec_writer_close(w, err, sizeof err), 0);
-		FILE *f = fopen(path, "rb");
-		assert_non_null(f);
-		unsigned char h[10];
-		assert_int_equal(fread(h, 1, sizeof h, f), sizeof h);
-		fclose(f);
-		assert_int_equal(h[8] | h[9] << 8, v);
-		rec_reader *r = rec_reader_open(path, err, sizeof err);
-		assert_non_null(r);
-		for (int i = 0; i < N_SNAPS; i++) {
-			lt_snapshot *s = rec_reader_get(r, (size_t)i, err, sizeof err);
-			if (!s)
-				fail_msg("version %u record %d: %s", v, i, err);
-			expect_same(snaps[i], s, i);
-			snapshot_unref(s);
-		}
-		/* from a fresh reader, into the last keyframe interval */
-		rec_reader_close(r);
-		r = rec_reader_open(path, err, sizeof err);
-		lt_snapshot *s = rec_reader_get(r, 65, err, sizeof err);
-		assert_non_null(s);
-		expect_same(snaps[65], s, 65);
-		snapshot_unref(s);
-		rec_reader_close(r);
-	}
+	char path[300];
+	path_in(path, sizeof path, "private.rec");
+	mode_t old = umask(0);
+	write_file(path, 3, 0);
+	umask(old);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
 }
 
-/* Offsets at the ends of int64: advances of up to 2^63 pick version 2's widest contexts, residuals wrap. */
+/* Offsets at the ends of int64: residuals wrap. */
 static void extreme_offsets_round_trip(void **state)
 {
 	(void)state;
@@ -707,6 +715,51 @@ static void sizes_parse(void **state)
 	assert_false(rec_parse_size("", &v));
 }
 
+static void le32(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A zstd bomb: one keyframe whose 2 KB of zstd unpack to 64 MB while its frame header says 100 bytes. The
+ * reader compares the zstd frame's own content size with the stated length before allocating anything, and
+ * refuses it in one line. */
+static void decompression_is_bounded(void **state)
+{
+	(void)state;
+	size_t big = 64u << 20;
+	unsigned char *zeros = calloc(1, big);
+	size_t cap = ZSTD_compressBound(big);
+	unsigned char *z = malloc(cap);
+	assert_non_null(zeros);
+	assert_non_null(z);
+	size_t zn = ZSTD_compress(z, cap, zeros, big, 3);
+	assert_false(ZSTD_isError(zn));
+	free(zeros);
+	unsigned char h[32] = "LAGTOPRC", f[24] = { 'K' };
+	le32(h + 8, 3, 2);
+	le32(h + 10, 32, 2);
+	le32(h + 12, 20, 4);
+	le32(h + 28, crc32c(h, 28), 4);
+	le32(f + 4, zn, 4);
+	le32(f + 8, 1700000000000, 8);
+	le32(f + 16, 100, 4);
+	le32(f + 20, crc32c_update(crc32c_update(0, f, 20), z, zn), 4);
+	char path[300], err[256];
+	path_in(path, sizeof path, "bomb.rec");
+	FILE *o = fopen(path, "wb");
+	assert_non_null(o);
+	assert_int_equal(fwrite(h, 1, 32, o) + fwrite(f, 1, 24, o) + fwrite(z, 1, zn, o), 56 + zn);
+	fclose(o);
+	free(z);
+	rec_reader *r = rec_reader_open(path, err, sizeof err);
+	assert_non_null(r);
+	assert_null(rec_reader_get(r, 0, err, sizeof err));
+	if (!strstr(err, "record 1 at byte 32 does not decompress (its zstd frame does not state the record's length)"))
+		fail_msg("%s", err);
+	rec_reader_close(r);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/lagtop-test-record-XXXXXX");
@@ -720,9 +773,10 @@ int main(void)
 		cmocka_unit_test(rotation_keeps_the_newest),
 		cmocka_unit_test(another_cluster_starts_the_next_file),
 		cmocka_unit_test(sizes_parse),
-		cmocka_unit_test(warm_up_across_layout_changes),
-		cmocka_unit_test(reads_version_1),
-		cmocka_unit_test(both_versions_round_trip),
+		cmocka_unit_test(every_record_from_a_fresh_reader),
+		cmocka_unit_test(refuses_earlier_versions),
+		cmocka_unit_test(files_are_private),
+		cmocka_unit_test(decompression_is_bounded),
 		cmocka_unit_test(extreme_offsets_round_trip),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
