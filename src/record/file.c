@@ -16,6 +16,7 @@
 
 #include "record/codec.h"
 #include "util/crc32c.h"
+#include "util/file_trust.h"
 #include "util/xalloc.h"
 
 #define FILE_MAGIC       "LAGTOPRC"
@@ -492,14 +493,12 @@ static void scan(rec_reader *r)
 
 rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	struct stat st; /* a FIFO or a device named by mistake is refused, never waited on */
+	int fd = ft_open_read(path, 0, "cannot open", &st, err, errlen);
+	if (fd < 0)
 		return NULL;
-	}
-	struct stat st;
 	unsigned char h[FILE_HEADER_LEN];
-	if (fstat(fd, &st) != 0 || read_at(fd, h, sizeof h, 0) != 0 || memcmp(h, FILE_MAGIC, 8) != 0) {
+	if (read_at(fd, h, sizeof h, 0) != 0 || memcmp(h, FILE_MAGIC, 8) != 0) {
 		snprintf(err, errlen, "%s is not a lagtop recording (no LAGTOPRC header)", path);
 		close(fd);
 		return NULL;

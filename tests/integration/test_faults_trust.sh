@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_faults_trust.sh — nothing from another user is trusted, and nothing hangs (the real binary; every run
 # bounded by `timeout`, before any connection: 127.0.0.1 on a closed port is never reached).
-#   - a FIFO as the configuration file, $LAGTOP_CONFIG, --command-config, --from-file or a theme: one line,
+#   - a FIFO as the configuration file, $LAGTOP_CONFIG, --command-config, --from-file, --replay or a theme: one line,
 #     at once;
 #   - a configuration file others can write, or another user owns (root only: chown nobody), is refused;
 #   - a property that runs a program (sasl.kerberos.kinit.cmd) is refused from the file without
@@ -11,7 +11,7 @@
 #   - a running lagtop writes no core (its core size limit is 0);
 #   - a 33 KB recording whose one record decompresses to 1 GiB is refused without allocating it.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 25
+plan 27
 lt_tmpdir
 export HOME="$LT_TMP/home" XDG_CONFIG_HOME="$LT_TMP/home/.config" XDG_STATE_HOME="$LT_TMP/state"
 mkdir -p "$HOME" "$XDG_STATE_HOME"
@@ -48,6 +48,9 @@ run --reset-offsets -g g --from-file "$LT_TMP/fifo" -b "$B" --timeout 1s
 is "FIFO as --from-file: exit 2 at once" "$rc:$secs" "2:0"
 like "FIFO as --from-file: named" "$err" "^lagtop: Unable to read file .*/fifo: not a regular file$"
 mkdir -p "$XDG_CONFIG_HOME/lagtop/themes"
+run --replay "$LT_TMP/fifo" --once
+is "FIFO as --replay: exit 2 at once" "$rc:$secs" "2:0"
+like "FIFO as --replay: named" "$err" "^lagtop: cannot open .*/fifo: not a regular file$"
 mkfifo "$XDG_CONFIG_HOME/lagtop/themes/fifo.conf"
 run --theme fifo -b "$B" </dev/null
 is "FIFO as a theme: exit 2 at once" "$rc:$secs" "2:0"
