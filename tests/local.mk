@@ -33,3 +33,5 @@ tests_integration_test_kip848_sim_LDADD = $(UNIT_LDADD)
 endif
 TESTS += tests/integration/test_reset_consumers.py
 EXTRA_DIST += tests/integration/test_reset_consumers.py
+TESTS += tests/integration/test_unread_sim.py
+EXTRA_DIST += tests/integration/test_unread_sim.py
