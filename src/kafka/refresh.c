@@ -474,7 +474,8 @@ static int cmp_coord(const void *a, const void *b)
 
 struct warm_ent {
 	struct group_work *gw;
-	size_t round; /* batch number within its coordinator: batches go out round-robin over coordinators */
+	size_t round;       /* batch number within its coordinator: batches go out round-robin over coordinators */
+	bool describe_only; /* a group ListGroups just listed: its offsets wait for its describe (on_describe) */
 };
 
 static int cmp_warm(const void *a, const void *b)
@@ -502,7 +503,8 @@ static void warm_top_up(struct stage2 *st)
 		describe_send(st, batch, e - i, batch[0]->coord);
 		for (size_t j = 0; j < e - i; j++) {
 			batch[j]->desc_sent = true;
-			offsets_send(st, batch[j], batch[j]->coord);
+			if (!st->warm[i + j].describe_only)
+				offsets_send(st, batch[j], batch[j]->coord);
 		}
 		st->next_warm = e;
 	}
@@ -511,7 +513,7 @@ static void warm_top_up(struct stage2 *st)
 /* Queues warm groups: per coordinator, describes in batches, each followed by its groups' offsets
  * requests, through a window (warm_top_up). Called at the start, and by the steady refresh again once
  * ListGroups has answered (the groups it does not take from the stream): those queue behind the rest. */
-static void warm_append(struct stage2 *st, struct group_work **by, size_t nb)
+static void warm_append(struct stage2 *st, struct group_work **by, size_t nb, bool describe_only)
 {
 	qsort(by, nb, sizeof *by, cmp_coord);
 	size_t base = st->n_warm, round0 = 0;
@@ -522,7 +524,9 @@ static void warm_append(struct stage2 *st, struct group_work **by, size_t nb)
 	for (size_t i = 0, first = 0; i < nb; i++) {
 		if (i > 0 && by[i]->coord != by[i - 1]->coord)
 			first = i;
-		st->warm[base + i] = (struct warm_ent){ .gw = by[i], .round = round0 + (i - first) / DESCRIBE_BATCH };
+		st->warm[base + i] = (struct warm_ent){ .gw = by[i],
+							.round = round0 + (i - first) / DESCRIBE_BATCH,
+							.describe_only = describe_only };
 	}
 	st->n_warm = base + nb;
 	qsort(st->warm + st->next_warm, st->n_warm - st->next_warm, sizeof *st->warm, cmp_warm);
@@ -536,7 +540,7 @@ static void send_warm(struct stage2 *st, struct work_set *ws)
 	for (size_t i = 0; i < ws->n; i++)
 		if (ws->w[i]->warm && !ws->w[i]->deferred)
 			by[nb++] = ws->w[i];
-	warm_append(st, by, nb);
+	warm_append(st, by, nb, false);
 	free(by);
 }
 
@@ -668,8 +672,10 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 		qsort(by, nb, sizeof *by, cmp_work);
 	if (nb && st->rc->reader && st->rc->steady)
 		steady_read_gens(st->rc, by, nb);
-	for (size_t i = 0; i < nb; i += DESCRIBE_BATCH) /* batches: see DESCRIBE_BATCH */
-		describe_send(st, &by[i], nb - i < DESCRIBE_BATCH ? nb - i : DESCRIBE_BATCH, broker);
+	/* through the window too: tens of thousands of admin calls at once cost librdkafka 2.0.2 a sorted
+	 * insert of each call's timeout timer into one list (quadratic: doc/ARCHITECTURE.md) */
+	if (nb)
+		warm_append(st, by, nb, true);
 	free(by);
 	if (st->lists_pending > 0 && --st->lists_pending == 0) {
 		ws->list_done = true;
@@ -1519,7 +1525,7 @@ static void steady_decide(struct stage2 *st, struct work_set *ws)
 		}
 	}
 	commit_reader_unlock(rc->reader);
-	warm_append(st, ask, na);
+	warm_append(st, ask, na, false);
 	free(ask);
 }
 
