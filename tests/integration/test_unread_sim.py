@@ -17,7 +17,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from simtest import Sim, lagtop, ok, exit_status  # noqa: E402
 
-TESTS = 30
+TESTS = 31
 FIXTURE = ["fx-empty", "fx-kip848", "fx-rebalancing", "fx-stable"]  # src/sim/sim.h
 CAUSE = re.compile(r"^lagtop: (\d+) groups? not read \(([^)]*)\): (.+)$")
 LISTS = re.compile(r"^lagtop: the group lists? of (\d+) brokers? not read \(([^)]*)\): (.+)$")
@@ -71,6 +71,11 @@ def every_coordinator_failing():
         ok(d is not None and sorted(u["broker"] for u in d["unread"]) == [1, 2, 3]
            and all(u["group"] is None and "Coordinator not available" in u["reason"] for u in d["unread"]),
            "all failing, --once json: \"unread\" lists each broker's list with its reason", out)
+
+        rc, out, err = lagtop("-b", b, "--once", "--format", "prometheus", "--timeout", "5s")
+        ok(rc == 1 and re.search(r"^lagtop_refresh_read\{[^}]*\} 0$", out, re.M)
+           and re.search(r"^lagtop_refresh_groups_unread\{[^}]*\} 0$", out, re.M),
+           "all failing, --once prometheus: exits 1, lagtop_refresh_read 0", (rc, out[-1500:], err))
 
 
 def partial_failure():
