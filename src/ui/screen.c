@@ -178,7 +178,13 @@ static void draw_top_bar(const struct ui *u)
 			bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
 		}
 	}
-	/* a refresh that did not read every group says so: the rows it shows are not the whole cluster */
+	if (s->error) {
+		char *one = xasprintf("error: %s (e)", s->error);
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
+		free(one);
+	}
+	/* a refresh that did not read every group says so (after the error, which may be its cause): the rows
+	 * it shows are not the whole cluster */
 	if (!snapshot_read_whole(s)) {
 		size_t lists = s->n_unread;
 		for (size_t i = 0; i < s->n_unread; i++)
@@ -188,11 +194,6 @@ static void draw_top_bar(const struct ui *u)
 		else
 			snprintf(buf, sizeof buf, "group lists missing (e)");
 		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, buf, false);
-	}
-	if (s->error) {
-		char *one = xasprintf("error: %s (e)", s->error);
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
-		free(one);
 	}
 	/* after the error: the commit-stream columns are empty or partial (the reason is in the 'e' popup) */
 	if (s->commit_stream == LT_CSTREAM_DENIED || s->commit_stream == LT_CSTREAM_FAILED)
