@@ -960,7 +960,14 @@ again:
 	for (int i = 0; i < md->broker_cnt; i++)
 		if (!st.list_answered[i]) {
 			char reason[200];
-			snprintf(reason, sizeof reason, "ListGroups: %s", why_missing);
+			if (stopping(stop))
+				snprintf(reason, sizeof reason, "ListGroups: %s", why_missing);
+			else /* the list has a third of the timeout (groups_stage) */
+				snprintf(reason, sizeof reason,
+					 "ListGroups: no answer within a third of the timeout (%d.%d s of --timeout "
+					 "%d.%d s)",
+					 list_ms / 1000, list_ms % 1000 / 100, rc->timeout_ms / 1000,
+					 rc->timeout_ms % 1000 / 100);
 			snapshot_add_unread(s, NULL, md->brokers[i].id, reason);
 		}
 	free(st.list_answered);
@@ -1690,7 +1697,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 
 	snapshot_count_unread(s);
 	s->duration_ms = now_mono_ms() - t0;
-	bool partial = s->error != NULL;
+	bool partial = s->error != NULL || !snapshot_read_whole(s);
 	for (size_t i = 0; i < s->n_groups && !partial; i++)
 		partial = s->groups[i].error != NULL;
 	return partial ? LT_REFRESH_PARTIAL : LT_REFRESH_OK;
