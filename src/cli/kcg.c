@@ -409,7 +409,7 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 			fprintf(stderr, "lagtop: warning: %s\n", e);
 			free(e);
 		}
-		for (size_t i = 0; i < s->n_groups; i++)
+		for (size_t i = 0; o->mode != LT_MODE_LIST && i < s->n_groups; i++)
 			if (s->groups[i].error && !s->groups[i].unread) {
 				char *name = output_sanitize(s->groups[i].group),
 				     *e = output_sanitize(s->groups[i].error);
@@ -417,7 +417,11 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 				free(name);
 				free(e);
 			}
-		unread_warn(stderr, s); /* one line per cause, instead of a line per group */
+		/* one line per cause, instead of a line per group; --list needs only the brokers' lists */
+		if (o->mode == LT_MODE_LIST)
+			unread_warn_lists(stderr, s);
+		else
+			unread_warn(stderr, s);
 	}
 	return rc;
 }
@@ -458,7 +462,7 @@ int mode_list(const struct lt_options *o)
 	if (rc != LT_EXIT_OK)
 		return rc;
 	kcg_print_list(stdout, o, s);
-	int unread = unread_exit(s, LT_EXIT_OK);
+	int unread = unread_lists_exit(s, LT_EXIT_OK);
 	rc = finish(s);
 	return rc ? rc : unread; /* a list missing a broker's groups is not the cluster's list */
 }

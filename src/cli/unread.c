@@ -99,3 +99,22 @@ int unread_exit(const lt_snapshot *s, int rc)
 {
 	return snapshot_read_whole(s) ? rc : LT_EXIT_CLUSTER;
 }
+
+static bool lists_unread(const lt_snapshot *s)
+{
+	for (size_t i = 0; i < s->n_unread; i++)
+		if (!s->unread[i].group)
+			return true;
+	return false;
+}
+
+void unread_warn_lists(FILE *err, const lt_snapshot *s)
+{
+	if (lists_unread(s))
+		warn_kind(err, s, true);
+}
+
+int unread_lists_exit(const lt_snapshot *s, int rc)
+{
+	return lists_unread(s) ? LT_EXIT_CLUSTER : rc;
+}

@@ -17,4 +17,9 @@ void unread_warn(FILE *err, const lt_snapshot *s);
 /* LT_EXIT_CLUSTER when the snapshot was not read whole (then a "not read" line has said why), else rc. */
 int unread_exit(const lt_snapshot *s, int rc);
 
+/* For --list, which needs only the brokers' group lists: their lines, and LT_EXIT_CLUSTER when one of them
+ * was not read (else rc). A group listed but not described is still listed. */
+void unread_warn_lists(FILE *err, const lt_snapshot *s);
+int unread_lists_exit(const lt_snapshot *s, int rc);
+
 #endif

@@ -17,7 +17,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from simtest import Sim, lagtop, ok, exit_status  # noqa: E402
 
-TESTS = 31
+TESTS = 32
 FIXTURE = ["fx-empty", "fx-kip848", "fx-rebalancing", "fx-stable"]  # src/sim/sim.h
 CAUSE = re.compile(r"^lagtop: (\d+) groups? not read \(([^)]*)\): (.+)$")
 LISTS = re.compile(r"^lagtop: the group lists? of (\d+) brokers? not read \(([^)]*)\): (.+)$")
@@ -134,6 +134,10 @@ def past_timeout():
         c = causes(err)
         ok(1 <= len(c) <= 2 and sum(x[0] for x in c) == 4 and all(timed_out.search(x[2]) for x in c),
            "past --timeout: a line per cause, counting the 4 groups", err)
+        rc, out, err = lagtop("-b", sim.bootstrap, "--list", "--timeout", "1500ms")
+        ok(rc == 0 and out.split() == FIXTURE and not causes(err),
+           "past --timeout for describes only: --list (which needs only the lists) lists all 4, exit 0",
+           (rc, out, err))
         rc, out, err = lagtop("-b", sim.bootstrap, "--describe", "-g", "fx-stable", "--timeout", "1500ms")
         ok(rc == 1 and "does not exist" not in out and causes(err) and causes(err)[0][1] == "fx-stable",
            "past --timeout: --describe -g exits 1 naming the group", (rc, out, err))
