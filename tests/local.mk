@@ -35,3 +35,5 @@ TESTS += tests/integration/test_reset_consumers.py
 EXTRA_DIST += tests/integration/test_reset_consumers.py
 TESTS += tests/integration/test_reset_outcome_sim.py
 EXTRA_DIST += tests/integration/test_reset_outcome_sim.py
+TESTS += tests/integration/test_unread_sim.py
+EXTRA_DIST += tests/integration/test_unread_sim.py

@@ -65,6 +65,12 @@ static void print_safe(FILE *f, const char *fmt_prefix, const char *text)
 	free(safe);
 }
 
+/* A denial fails the guard's own read, before the backup step: nothing was read to back up. */
+static bool kerr_denied(int kerr)
+{
+	return kerr == LT_KERR_GROUP_AUTHORIZATION_FAILED || kerr == LT_KERR_TOPIC_AUTHORIZATION_FAILED;
+}
+
 /* What lagtop adds, on stderr: the refusal or error, the backup, the audit log's failure. */
 static void report_extras(const char *group, const lt_delete_result *r, bool dry_run)
 {
@@ -78,8 +84,9 @@ static void report_extras(const char *group, const lt_delete_result *r, bool dry
 				       r->n_backed_up, r->n_backed_up == 1 ? "" : "s", group, r->backup_path, group);
 		cli_print_lines(stderr, "lagtop: ", line);
 		free(line);
-	} else if (!dry_run && (r->status == LT_DEL_DELETED || (r->status == LT_DEL_FAILED && r->group_kerr >= 0 &&
-								r->group_kerr != LT_KERR_GROUP_ID_NOT_FOUND))) {
+	} else if (!dry_run && (r->status == LT_DEL_DELETED ||
+				(r->status == LT_DEL_FAILED && r->group_kerr >= 0 &&
+				 r->group_kerr != LT_KERR_GROUP_ID_NOT_FOUND && !kerr_denied(r->group_kerr)))) {
 		char *line = xasprintf("group '%s' had no committed offsets to back up", group);
 		cli_print_lines(stderr, "lagtop: ", line);
 		free(line);

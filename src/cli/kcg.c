@@ -18,6 +18,7 @@
 #include "cli/modes.h"
 #include "cli/output.h"
 #include "cli/target.h"
+#include "cli/unread.h"
 #include "kafka/collector.h"
 #include "model/group_view.h"
 #include "util/xalloc.h"
@@ -350,6 +351,8 @@ void kcg_print_describe(FILE *out, FILE *err, const struct lt_options *o, const 
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0 && strcmp(ids[i], ids[i - 1]) == 0)
 			continue;
+		if (snapshot_unread_reason(s, ids[i]))
+			continue; /* not read: said on stderr (unread_warn), never "does not exist" */
 		const lt_group *g = snapshot_find_group(s, ids[i]);
 		bool rows = group_message(out, err, ids[i], g);
 		switch (o->describe) {
@@ -406,14 +409,19 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 			fprintf(stderr, "lagtop: warning: %s\n", e);
 			free(e);
 		}
-		for (size_t i = 0; i < s->n_groups; i++)
-			if (s->groups[i].error) {
+		for (size_t i = 0; o->mode != LT_MODE_LIST && i < s->n_groups; i++)
+			if (s->groups[i].error && !s->groups[i].unread) {
 				char *name = output_sanitize(s->groups[i].group),
 				     *e = output_sanitize(s->groups[i].error);
 				fprintf(stderr, "lagtop: warning: group %s: %s\n", name, e);
 				free(name);
 				free(e);
 			}
+		/* one line per cause, instead of a line per group; --list needs only the brokers' lists */
+		if (o->mode == LT_MODE_LIST)
+			unread_warn_lists(stderr, s);
+		else
+			unread_warn(stderr, s);
 	}
 	return rc;
 }
@@ -454,7 +462,20 @@ int mode_list(const struct lt_options *o)
 	if (rc != LT_EXIT_OK)
 		return rc;
 	kcg_print_list(stdout, o, s);
-	return finish(s);
+	int unread = unread_lists_exit(s, LT_EXIT_OK);
+	rc = finish(s);
+	return rc ? rc : unread; /* a list missing a broker's groups is not the cluster's list */
+}
+
+/* --all-groups needs every broker's list read; named groups need only themselves read. */
+static int describe_unread_exit(const struct lt_options *o, const lt_snapshot *s)
+{
+	if (o->all_groups)
+		return unread_exit(s, LT_EXIT_OK);
+	for (size_t i = 0; i < o->n_groups; i++)
+		if (snapshot_unread_reason(s, o->groups[i]))
+			return LT_EXIT_CLUSTER;
+	return LT_EXIT_OK;
 }
 
 int mode_describe(const struct lt_options *o)
@@ -467,5 +488,7 @@ int mode_describe(const struct lt_options *o)
 	 * members and '-' owners, which would read as "nobody"; one line says why */
 	output_warn_unreadable(stderr, s);
 	kcg_print_describe(stdout, stderr, o, s);
-	return finish(s);
+	int unread = describe_unread_exit(o, s);
+	rc = finish(s);
+	return rc ? rc : unread;
 }

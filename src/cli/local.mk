@@ -7,7 +7,7 @@ liblagtop_a_SOURCES += \
 	src/cli/dashboard.c src/cli/demo.c \
 	src/cli/output.c src/cli/output.h \
 	src/cli/output_prom.c \
-	src/cli/once.c \
+	src/cli/once.c src/cli/unread.c src/cli/unread.h \
 	src/cli/kcg.c src/cli/kcg.h \
 	src/cli/reset_cmd.c src/cli/cmd_common.h \
 	src/cli/delete_cmd.c \

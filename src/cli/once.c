@@ -9,6 +9,7 @@
 #include "cli/modes.h"
 #include "cli/output.h"
 #include "cli/target.h"
+#include "cli/unread.h"
 #include "kafka/collector.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -32,7 +33,7 @@ static void print_warnings(const lt_snapshot *s)
 	}
 	for (size_t i = 0; i < s->n_groups; i++) {
 		const lt_group *g = &s->groups[i];
-		if (!g->error)
+		if (!g->error || g->unread) /* unread groups: one line per cause below */
 			continue;
 		char *name = output_sanitize(g->group), *e = output_sanitize(g->error);
 		if (g->stale_ms > 0) {
@@ -45,6 +46,7 @@ static void print_warnings(const lt_snapshot *s)
 		free(name);
 		free(e);
 	}
+	unread_warn(stderr, s);
 	/* The table has no room to say why a group's owners are "?": one line for all such groups. */
 	output_warn_unreadable(stderr, s);
 	/* Offsets about to expire: the group will restart from auto.offset.reset when it comes back. */
@@ -119,7 +121,11 @@ int once_print(const struct lt_options *o, const lt_snapshot *s)
 		fprintf(stderr, "lagtop: cannot write the output\n");
 		rc = LT_EXIT_CLUSTER;
 	} else {
+		/* a group found failing is a finding whatever else was not read; otherwise a refresh that did
+		 * not read every group cannot say "all fine" */
 		rc = fail_on_verdict(s, o->fail_on);
+		if (rc == LT_EXIT_OK)
+			rc = unread_exit(s, rc);
 	}
 	return rc;
 }

@@ -386,6 +386,10 @@ static void json_group(lt_json *j, const lt_snapshot *s, const lt_group *g)
 	json_kv_string(j, "protocol", g->protocol);
 	json_kv_int_or_null(j, "coordinator", g->coordinator, g->coordinator >= 0);
 	json_kv_string(j, "error", g->error);
+	/* "read": this refresh read the group; false: "read_error" says why, and its figures are the last
+	 * refresh's (stale_ms) or none ("complete" above is about status windows, not this) */
+	json_kv_bool(j, "read", !g->unread);
+	json_kv_string(j, "read_error", g->unread ? (g->error ? g->error : "not read") : NULL);
 	json_kv_int(j, "stale_ms", g->stale_ms);
 	json_kv_int_or_null(j, "last_commit_ms", g->last_commit_ms, g->has_last_commit);
 	json_kv_rate(j, "commits_per_min", g->has_last_commit, g->commits_per_min);
@@ -423,6 +427,21 @@ int output_json(FILE *out, const lt_snapshot *s)
 	json_kv_int(&j, "brokers_up", s->brokers_up);
 	json_kv_int(&j, "brokers_total", s->brokers_total);
 	json_kv_string(&j, "error", s->error);
+	/* whether this refresh read every group of every broker's list: "groups_unread" counts the groups it
+	 * did not read, "unread" lists what has no group object (a -g group, a broker's group list) */
+	json_kv_bool(&j, "read", snapshot_read_whole(s));
+	json_kv_int(&j, "groups_unread", (int64_t)s->groups_unread);
+	json_key(&j, "unread");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->n_unread; i++) {
+		const lt_unread *u = &s->unread[i];
+		json_object_begin(&j);
+		json_kv_string(&j, "group", u->group);
+		json_kv_int_or_null(&j, "broker", u->broker, u->group == NULL);
+		json_kv_string(&j, "reason", u->reason);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
 	json_key(&j, "commit_stream");
 	json_object_begin(&j);
 	json_kv_string(&j, "state", cstream_state_name(s->commit_stream));

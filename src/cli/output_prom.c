@@ -39,6 +39,9 @@
 #define M_BROKERS       "lagtop_brokers"
 #define M_TAKEN         "lagtop_refresh_timestamp_seconds"
 #define M_DURATION      "lagtop_refresh_duration_seconds"
+#define M_READ          "lagtop_refresh_read"
+#define M_UNREAD        "lagtop_refresh_groups_unread"
+#define M_G_READ        "lagtop_consumergroup_read"
 
 #define STATUS_CODES "1 OK, 2 WARN, 3 REWIND, 4 STALL, 5 STOP, 6 ERR"
 
@@ -67,6 +70,10 @@ static const struct {
 	{ M_BROKERS, "Brokers ever seen in the cluster's metadata" },
 	{ M_TAKEN, "When the refresh started, Unix seconds" },
 	{ M_DURATION, "How long the refresh took, seconds" },
+	{ M_READ,
+	  "1 when the refresh read every group of every broker's list, else 0 (the output is not the whole cluster)" },
+	{ M_UNREAD, "Groups the refresh listed or was asked for and could not read" },
+	{ M_G_READ, "1 when this refresh read the group, 0 when its figures are the last refresh's or none" },
 };
 
 /* The code lagtop_*_status carries: 1 OK .. 6 ERR (the order of lt_status from OK on). */
@@ -88,6 +95,8 @@ int output_prometheus(FILE *out, const lt_snapshot *s)
 	prom_int(p, M_BROKERS, c_names, c_values, 1, s->brokers_total);
 	prom_ms_as_seconds(p, M_TAKEN, c_names, c_values, 1, s->taken_at_ms);
 	prom_ms_as_seconds(p, M_DURATION, c_names, c_values, 1, s->duration_ms);
+	prom_int(p, M_READ, c_names, c_values, 1, snapshot_read_whole(s) ? 1 : 0);
+	prom_int(p, M_UNREAD, c_names, c_values, 1, (int64_t)s->groups_unread);
 	const char *const cs_names[] = { "cluster_name", "state" };
 	const char *const cs_values[] = { cluster, cstream_state_name(s->commit_stream) };
 	prom_int(p, M_STREAM, cs_names, cs_values, 2, 1);
@@ -109,6 +118,7 @@ int output_prometheus(FILE *out, const lt_snapshot *s)
 		if (status_evaluated(g->status))
 			prom_int(p, M_STATUS, g_names, g_values, 2, status_code(g->status));
 		prom_int(p, M_COMPLETE, g_names, g_values, 2, g->status_complete ? 1 : 0);
+		prom_int(p, M_G_READ, g_names, g_values, 2, g->unread ? 0 : 1);
 		if (g->has_last_commit) {
 			prom_ms_as_seconds(p, M_LAST_COMMIT, g_names, g_values, 2, g->last_commit_ms);
 			prom_double(p, M_COMMITS, g_names, g_values, 2, g->commits_per_min);

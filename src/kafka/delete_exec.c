@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kafka/explain.h"
 #include "kafka/reset_int.h"
 #include "kafka/reset_store.h"
 #include "reset/csv.h"
@@ -187,20 +188,44 @@ static const char *settle_delete(lt_reset_conn *c, const char *group, lt_delete_
 	return "partly-applied";
 }
 
-/* The guard, read now (step 1). 0: proceed; -1: refused, res filled. */
+/* The guard's state read was denied for want of an ACL: that is the answer, not "the group is not empty".
+ * Returns the Kafka error to report (0 when the read failed for another reason or did not fail). */
+static int denied_kerr(const lt_reset_input *in, char *why, size_t len)
+{
+	if (!in->state_error || !explain_authorization("DescribeGroups", in->state_error, why, len))
+		return 0;
+	return strstr(in->state_error, "Topic authorization failed") ? LT_KERR_TOPIC_AUTHORIZATION_FAILED
+								     : LT_KERR_GROUP_AUTHORIZATION_FAILED;
+}
+
+/* The guard, read now (step 1). 0: proceed; -1: refused (or failed: not authorized to read the state),
+ * res filled. */
 static int guard(lt_reset_conn *c, lt_guard_action act, const char *group, lt_delete_result *res)
 {
-	char msg[8192];
+	char msg[8192], why[200];
 	lt_reset_input in;
 	reset_input_init(&in);
 	reset_exec_read_state(c, group, &in);
 	lt_guard g = reset_guard_for(act, group, &in, msg, sizeof msg);
+	int denied = g == LT_GUARD_PROCEED ? 0 : denied_kerr(&in, why, sizeof why);
 	reset_input_free(&in);
 	if (g == LT_GUARD_PROCEED)
 		return 0;
+	if (denied) {
+		res->group_kerr = denied;
+		set_message(res, LT_DEL_FAILED,
+			    xasprintf("group '%s': %s: its state is read before a delete, so nothing was deleted",
+				      group, why));
+		return -1;
+	}
 	res->group_kerr = LT_KERR_NON_EMPTY_GROUP; /* what the broker answers an active group */
 	set_message(res, LT_DEL_REFUSED, xstrdup(msg));
 	return -1;
+}
+
+static const char *guard_word(const lt_delete_result *res)
+{
+	return res->status == LT_DEL_FAILED ? "failed" : "refused";
 }
 
 static lt_delete_part *add_part(lt_delete_result *res, const char *topic, int32_t partition, int kerr)
@@ -288,7 +313,7 @@ static lt_delete_status group_locked(lt_reset_conn *c, const char *group, bool d
 	const char *target = "delete-group";
 	if (guard(c, LT_GUARD_FOR_DELETE, group, res)) {
 		if (!dry_run)
-			audit(c, group, target, res, "refused");
+			audit(c, group, target, res, guard_word(res));
 		return res->status;
 	}
 	if (dry_run) {
@@ -524,9 +549,9 @@ static lt_delete_status offsets_locked(lt_reset_conn *c, const lt_reset_request 
 	if (guard(c, LT_GUARD_FOR_DELETE_OFFSETS, rq->group, res)) {
 		for (size_t i = 0; i < res->n_parts; i++)
 			if (res->parts[i].partition >= 0)
-				res->parts[i].kerr = LT_KERR_NON_EMPTY_GROUP;
+				res->parts[i].kerr = res->group_kerr;
 		if (!dry_run)
-			audit(c, rq->group, target, res, "refused");
+			audit(c, rq->group, target, res, guard_word(res));
 		return res->status;
 	}
 	rd_kafka_topic_partition_list_t *l = asked_list(res);

@@ -113,3 +113,44 @@ bool explain_connection_error(const char *reason, const struct lt_explain_ctx *c
 	}
 	return false;
 }
+
+/* What each group request needs (Kafka's AclAuthorizer rules, KIP-11): the operation and resource its
+ * authorization error is about. */
+static const struct {
+	const char *request;
+	const char *group_need; /* on GROUP_AUTHORIZATION_FAILED */
+	const char *topic_need; /* on TOPIC_AUTHORIZATION_FAILED */
+} acl_needs[] = {
+	{ "DescribeGroups", "describe the group (ACL: Describe on the Group)", NULL },
+	{ "FindCoordinator", "describe the group (ACL: Describe on the Group)", NULL },
+	{ "OffsetFetch", "read the group's committed offsets (ACL: Describe on the Group)",
+	  "read the group's committed offsets (ACL: Describe on its Topics)" },
+	{ "ListGroups", "list the groups (ACL: Describe on the Cluster, or on each Group)", NULL },
+	{ "DeleteGroups", "delete the group (ACL: Delete on the Group)", NULL },
+	{ "OffsetDelete", "delete the group's offsets (ACL: Delete on the Group)",
+	  "delete the group's offsets (ACL: Read on its Topics)" },
+	{ "OffsetCommit", "commit the group's offsets (ACL: Read on the Group)",
+	  "commit the group's offsets (ACL: Read on its Topics)" },
+};
+
+bool explain_authorization(const char *request, const char *why, char *out, size_t len)
+{
+	if (!why)
+		return false;
+	bool group = strstr(why, "Group authorization failed") != NULL;
+	bool topic = !group && strstr(why, "Topic authorization failed") != NULL;
+	bool cluster = !group && !topic && strstr(why, "Cluster authorization failed") != NULL;
+	if (!group && !topic && !cluster)
+		return false;
+	const char *need = NULL;
+	for (size_t i = 0; request && i < sizeof acl_needs / sizeof acl_needs[0]; i++)
+		if (strcmp(acl_needs[i].request, request) == 0)
+			need = group ? acl_needs[i].group_need : topic ? acl_needs[i].topic_need : NULL;
+	if (need)
+		snprintf(out, len, "not authorized to %s", need);
+	else if (cluster)
+		snprintf(out, len, "not authorized on the cluster (ACL: Describe on the Cluster)");
+	else
+		snprintf(out, len, "not authorized (%s)", group ? "ACL on the Group" : "ACL on its Topics");
+	return true;
+}

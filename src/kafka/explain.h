@@ -29,4 +29,11 @@ bool explain_connection_error(const char *reason, const struct lt_explain_ctx *c
  * "the broker's certificate does not match the host name (a certificate for another host?)". */
 const char *explain_x509_error(int x509_error);
 
+/* An authorization failure in a group request named as such, with the ACL it needs: why is the error text
+ * (librdkafka's "Broker: Group authorization failed", or the same words anywhere in it), request the API
+ * that failed ("DescribeGroups", "OffsetFetch", "ListGroups", "DeleteGroups", ...). Writes e.g.
+ *     not authorized to describe the group (ACL: Describe on the Group)
+ * and returns true; false, leaving out alone, for any other error. */
+bool explain_authorization(const char *request, const char *why, char *out, size_t len);
+
 #endif

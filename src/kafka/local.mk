@@ -23,6 +23,11 @@ tests_unit_test_reset_store_SOURCES = tests/unit/test_reset_store.c
 tests_unit_test_reset_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_reset_store_LDADD = $(UNIT_LDADD)
 ## deletes: a member joining between the guard and the delete (the broker refuses; the backup is there)
+check_PROGRAMS += tests/unit/test_explain_acl
+TESTS += tests/unit/test_explain_acl
+tests_unit_test_explain_acl_SOURCES = tests/unit/test_explain_acl.c
+tests_unit_test_explain_acl_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_explain_acl_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/integration/test_delete_race_sim
 TESTS += tests/integration/test_delete_race_sim
 tests_integration_test_delete_race_sim_SOURCES = tests/integration/test_delete_race_sim.c

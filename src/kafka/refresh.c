@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commitlog/stream.h"
+#include "kafka/explain.h"
 #include "kafka/log_offsets.h"
 #include "model/group_view.h"
 #include "util/timeutil.h"
@@ -444,7 +445,8 @@ static void set_error(struct group_work *gw, const char *what, const char *why)
 {
 	if (gw->error)
 		return;
-	gw->error = xasprintf("%s: %s", what, why);
+	char acl[200];
+	gw->error = xasprintf("%s: %s", what, explain_authorization(what, why, acl, sizeof acl) ? acl : why);
 	/* A principal allowed to Describe only some groups still gets the others from ListGroups when it
 	 * may Describe the cluster: those are left out of the snapshot and counted in its error. */
 	if (strstr(why, rd_kafka_err2str(RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED)))
@@ -472,7 +474,8 @@ static int cmp_coord(const void *a, const void *b)
 
 struct warm_ent {
 	struct group_work *gw;
-	size_t round; /* batch number within its coordinator: batches go out round-robin over coordinators */
+	size_t round;       /* batch number within its coordinator: batches go out round-robin over coordinators */
+	bool describe_only; /* a group ListGroups just listed: its offsets wait for its describe (on_describe) */
 };
 
 static int cmp_warm(const void *a, const void *b)
@@ -500,7 +503,8 @@ static void warm_top_up(struct stage2 *st)
 		describe_send(st, batch, e - i, batch[0]->coord);
 		for (size_t j = 0; j < e - i; j++) {
 			batch[j]->desc_sent = true;
-			offsets_send(st, batch[j], batch[j]->coord);
+			if (!st->warm[i + j].describe_only)
+				offsets_send(st, batch[j], batch[j]->coord);
 		}
 		st->next_warm = e;
 	}
@@ -509,7 +513,7 @@ static void warm_top_up(struct stage2 *st)
 /* Queues warm groups: per coordinator, describes in batches, each followed by its groups' offsets
  * requests, through a window (warm_top_up). Called at the start, and by the steady refresh again once
  * ListGroups has answered (the groups it does not take from the stream): those queue behind the rest. */
-static void warm_append(struct stage2 *st, struct group_work **by, size_t nb)
+static void warm_append(struct stage2 *st, struct group_work **by, size_t nb, bool describe_only)
 {
 	qsort(by, nb, sizeof *by, cmp_coord);
 	size_t base = st->n_warm, round0 = 0;
@@ -520,7 +524,9 @@ static void warm_append(struct stage2 *st, struct group_work **by, size_t nb)
 	for (size_t i = 0, first = 0; i < nb; i++) {
 		if (i > 0 && by[i]->coord != by[i - 1]->coord)
 			first = i;
-		st->warm[base + i] = (struct warm_ent){ .gw = by[i], .round = round0 + (i - first) / DESCRIBE_BATCH };
+		st->warm[base + i] = (struct warm_ent){ .gw = by[i],
+							.round = round0 + (i - first) / DESCRIBE_BATCH,
+							.describe_only = describe_only };
 	}
 	st->n_warm = base + nb;
 	qsort(st->warm + st->next_warm, st->n_warm - st->next_warm, sizeof *st->warm, cmp_warm);
@@ -534,7 +540,7 @@ static void send_warm(struct stage2 *st, struct work_set *ws)
 	for (size_t i = 0; i < ws->n; i++)
 		if (ws->w[i]->warm && !ws->w[i]->deferred)
 			by[nb++] = ws->w[i];
-	warm_append(st, by, nb);
+	warm_append(st, by, nb, false);
 	free(by);
 }
 
@@ -583,6 +589,25 @@ static lt_group_state state_from_rd(rd_kafka_consumer_group_state_t st);
 static void steady_decide(struct stage2 *st, struct work_set *ws);
 static void steady_read_gens(struct lt_refresh_ctx *rc, struct group_work **g, size_t n);
 
+/* A broker's group list failed: the groups it coordinates may be missing from the snapshot altogether.
+ * Recorded as unread (one per broker), not in the refresh-wide error: the outputs say it per cause. */
+static void list_failed(struct stage2 *st, int32_t broker, const char *why)
+{
+	/* librdkafka prefixes "Broker [1] ListConsumerGroups: ": the broker is said apart, so that one cause
+	 * on three brokers is one cause */
+	if (strncmp(why, "Broker [", 8) == 0 && strstr(why, "]") && strstr(strstr(why, "]"), ": "))
+		why = strstr(strstr(why, "]"), ": ") + 2;
+	char acl[200], reason[600];
+	snprintf(reason, sizeof reason, "ListGroups: %s",
+		 explain_authorization("ListGroups", why, acl, sizeof acl) ? acl : why);
+	bool known = false; /* several errors from one broker: its first is the reason */
+	for (size_t i = 0; i < st->s->n_unread; i++)
+		known |= !st->s->unread[i].group && st->s->unread[i].broker == broker;
+	if (!known)
+		snapshot_add_unread(st->s, NULL, broker, reason);
+	st->list_failed = true;
+}
+
 static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_ticket *t, struct work_set *ws)
 {
 	int32_t broker = t->broker;
@@ -592,19 +617,14 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 	struct group_work **by = NULL;
 	size_t nb = 0;
 	if (rd_kafka_event_error(ev)) {
-		refresh_errors_add(&st->s->error, "ListGroups (broker %d): %s", (int)broker,
-				   rd_kafka_event_error_string(ev));
-		st->list_failed = true;
+		list_failed(st, broker, rd_kafka_event_error_string(ev));
 	} else {
 		const rd_kafka_ListConsumerGroups_result_t *res = rd_kafka_event_ListConsumerGroups_result(ev);
 		size_t n_valid = 0, n_err = 0;
 		const rd_kafka_ConsumerGroupListing_t **valid = rd_kafka_ListConsumerGroups_result_valid(res, &n_valid);
 		const rd_kafka_error_t **errs = rd_kafka_ListConsumerGroups_result_errors(res, &n_err);
 		for (size_t i = 0; i < n_err; i++)
-			refresh_errors_add(&st->s->error, "ListGroups (broker %d): %s", (int)broker,
-					   rd_kafka_error_string(errs[i]));
-		if (n_err)
-			st->list_failed = true;
+			list_failed(st, broker, rd_kafka_error_string(errs[i]));
 
 		/* The listed state is what a consumer-protocol group is shown with (group_view.h) when the describe
 		 * cannot read it. librdkafka keeps only its own enum of the state, which has no Assigning or
@@ -652,8 +672,10 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 		qsort(by, nb, sizeof *by, cmp_work);
 	if (nb && st->rc->reader && st->rc->steady)
 		steady_read_gens(st->rc, by, nb);
-	for (size_t i = 0; i < nb; i += DESCRIBE_BATCH) /* batches: see DESCRIBE_BATCH */
-		describe_send(st, &by[i], nb - i < DESCRIBE_BATCH ? nb - i : DESCRIBE_BATCH, broker);
+	/* through the window too: tens of thousands of admin calls at once cost librdkafka 2.0.2 a sorted
+	 * insert of each call's timeout timer into one list (quadratic: doc/ARCHITECTURE.md) */
+	if (nb)
+		warm_append(st, by, nb, true);
 	free(by);
 	if (st->lists_pending > 0 && --st->lists_pending == 0) {
 		ws->list_done = true;
@@ -931,11 +953,23 @@ again:
 	}
 	free(st.warm);
 
-	const char *why_missing = stopping(stop) ? "refresh interrupted" : "no answer within the timeout";
+	char timeout_note[96];
+	snprintf(timeout_note, sizeof timeout_note, "no answer within the timeout (%d.%d s, --timeout)",
+		 rc->timeout_ms / 1000, rc->timeout_ms % 1000 / 100);
+	const char *why_missing = stopping(stop) ? "refresh interrupted" : timeout_note;
 	for (int i = 0; i < md->broker_cnt; i++)
-		if (!st.list_answered[i])
-			refresh_errors_add(&s->error, "ListGroups (broker %d): %s", (int)md->brokers[i].id,
-					   why_missing);
+		if (!st.list_answered[i]) {
+			char reason[200];
+			if (stopping(stop))
+				snprintf(reason, sizeof reason, "ListGroups: %s", why_missing);
+			else /* the list has a third of the timeout (groups_stage) */
+				snprintf(reason, sizeof reason,
+					 "ListGroups: no answer within a third of the timeout (%d.%d s of --timeout "
+					 "%d.%d s)",
+					 list_ms / 1000, list_ms % 1000 / 100, rc->timeout_ms / 1000,
+					 rc->timeout_ms % 1000 / 100);
+			snapshot_add_unread(s, NULL, md->brokers[i].id, reason);
+		}
 	free(st.list_answered);
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
@@ -992,6 +1026,7 @@ static lt_group *group_copy_stale(lt_snapshot *s, const lt_group *pg, int64_t pr
 {
 	lt_group *g = group_copy_head(s, pg);
 	g->error = xstrdup(error ? error : pg->error);
+	g->unread = true;
 	/* Age of the data: how old it already was, plus the time since that refresh. */
 	g->stale_ms = pg->stale_ms + (now - prev_taken_at);
 	for (size_t k = 0; k < pg->n_partitions; k++) {
@@ -1497,7 +1532,7 @@ static void steady_decide(struct stage2 *st, struct work_set *ws)
 		}
 	}
 	commit_reader_unlock(rc->reader);
-	warm_append(st, ask, na);
+	warm_append(st, ask, na, false);
 	free(ask);
 }
 
@@ -1547,6 +1582,14 @@ static void steady_remember(struct lt_refresh_ctx *rc, const struct work_set *ws
 
 /* ------------------------------------------------------------------ the refresh */
 
+static bool asked_by_name(const struct lt_refresh_ctx *rc, const char *name)
+{
+	for (size_t i = 0; i < rc->n_extra; i++)
+		if (strcmp(rc->extra[i], name) == 0)
+			return true;
+	return false;
+}
+
 static void carry_all_stale(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t now, const char *why)
 {
 	for (size_t i = 0; rc->prev && i < rc->prev->n_groups; i++)
@@ -1570,6 +1613,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		s->brokers_total = (int)rc->n_known_brokers;
 		carry_all_stale(rc, s, s->taken_at_ms, err);
 		snapshot_finish(s);
+		snapshot_count_unread(s);
 		s->duration_ms = now_mono_ms() - t0;
 		return LT_REFRESH_UNREACHABLE;
 	}
@@ -1598,6 +1642,11 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		struct group_work *gw = ws.w[i];
 		if (gw->built)
 			continue;
+		if (gw->unauthorized && gw->error && (!gw->listed || asked_by_name(rc, gw->name))) {
+			/* asked for by name (-g) and denied: said as such, never as "does not exist" */
+			snapshot_add_unread(s, gw->name, -1, gw->error);
+			continue;
+		}
 		if (gw->unauthorized) { /* neither a row with an error nor a stale copy: one count for all */
 			size_t used = strlen(unauth_names);
 			if (n_unauth < 3)
@@ -1617,6 +1666,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 			/* Never seen before and failed now: show it with its error, nothing else known. */
 			lt_group *g = snapshot_add_group(s, gw->name);
 			g->error = xstrdup(gw->error ? gw->error : "incomplete answer");
+			g->unread = true;
 			if (gw->desc) {
 				lt_group_view v = view_of_work(&ws, rc->prev, gw);
 				g->state = v.state;
@@ -1624,7 +1674,8 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 				g->members_unreadable = v.members_unreadable;
 			}
 		} else if (gw->error) {
-			refresh_errors_add(&s->error, "group %s: %s", gw->name, gw->error);
+			/* a -g group that could not be asked or answered: no row, but never "does not exist" */
+			snapshot_add_unread(s, gw->name, -1, gw->error);
 		}
 	}
 	if (n_unauth)
@@ -1644,8 +1695,9 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 	if (client_last_error(rc->client, last, sizeof last))
 		refresh_errors_add(&s->error, "librdkafka: %s", last); /* fatal: the handle no longer works */
 
+	snapshot_count_unread(s);
 	s->duration_ms = now_mono_ms() - t0;
-	bool partial = s->error != NULL;
+	bool partial = s->error != NULL || !snapshot_read_whole(s);
 	for (size_t i = 0; i < s->n_groups && !partial; i++)
 		partial = s->groups[i].error != NULL;
 	return partial ? LT_REFRESH_PARTIAL : LT_REFRESH_OK;

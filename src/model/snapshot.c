@@ -303,6 +303,11 @@ void snapshot_unref(lt_snapshot *s)
 		free(s->pos_sources[i].status);
 	}
 	free(s->pos_sources);
+	for (size_t i = 0; i < s->n_unread; i++) {
+		free(s->unread[i].group);
+		free(s->unread[i].reason);
+	}
+	free(s->unread);
 	strtab_free(s->strtab);
 	free(s);
 }
@@ -440,6 +445,40 @@ const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id)
 	if (!s || !group_id || s->n_groups == 0) /* bsearch must not get a NULL array (UBSan) */
 		return NULL;
 	return bsearch(&key, s->groups, s->n_groups, sizeof *s->groups, cmp_group);
+}
+
+void snapshot_add_unread(lt_snapshot *s, const char *group, int32_t broker, const char *reason)
+{
+	s->unread = xrealloc(s->unread, (s->n_unread + 1) * sizeof *s->unread);
+	s->unread[s->n_unread++] = (lt_unread){ .group = group ? xstrdup(group) : NULL,
+						.broker = group ? -1 : broker,
+						.reason = xstrdup(reason ? reason : "no answer") };
+}
+
+void snapshot_count_unread(lt_snapshot *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_groups; i++)
+		n += s->groups[i].unread;
+	for (size_t i = 0; i < s->n_unread; i++)
+		n += s->unread[i].group != NULL;
+	s->groups_unread = n;
+}
+
+bool snapshot_read_whole(const lt_snapshot *s)
+{
+	return s->groups_unread == 0 && s->n_unread == 0;
+}
+
+const char *snapshot_unread_reason(const lt_snapshot *s, const char *group_id)
+{
+	const lt_group *g = snapshot_find_group(s, group_id);
+	if (g)
+		return g->unread ? (g->error ? g->error : "not read") : NULL;
+	for (size_t i = 0; s && i < s->n_unread; i++)
+		if (s->unread[i].group && strcmp(s->unread[i].group, group_id) == 0)
+			return s->unread[i].reason;
+	return NULL;
 }
 
 static const struct {

@@ -181,6 +181,9 @@ typedef struct lt_group {
 	 * "Dead, no members" for it: n_members is 0 and says nothing; the state comes from ListGroups.
 	 * Use group_members_known() before showing n_members. */
 	bool members_unreadable;
+	/* This refresh could not read the group (its describe or offsets failed or did not answer in time):
+	 * error says why, and its data is the last refresh's (stale_ms > 0) or none at all. */
+	bool unread;
 	size_t n_members;
 	lt_member *members;
 	size_t n_partitions;
@@ -249,6 +252,15 @@ typedef struct lt_broker {
 	char *host;
 } lt_broker;
 
+/* Something a refresh could not read that has no row in groups[]: a group asked for by name (-g) that
+ * could not be asked or answered, or a broker's group list (ListGroups), without which the groups that
+ * broker coordinates are missing altogether. */
+typedef struct lt_unread {
+	char *group;    /* the group, NULL for a broker's group list */
+	int32_t broker; /* with group NULL: the broker whose ListGroups failed; else -1 */
+	char *reason;   /* one line: "ListGroups: Broker: Coordinator not available" */
+} lt_unread;
+
 typedef struct lt_snapshot {
 	int refs;             /* atomic; use snapshot_ref/unref */
 	uint64_t seq;         /* increases by one per refresh */
@@ -268,6 +280,12 @@ typedef struct lt_snapshot {
 	char *commit_stream_reason;     /* one line saying why they are empty or partial, NULL if none */
 	size_t n_pos_sources;           /* consumer-position sources, in configured order */
 	lt_pos_source *pos_sources;
+	/* What the refresh could not read. A snapshot is read whole when groups_unread is 0 and n_unread is 0;
+	 * otherwise what it shows is not the cluster's whole answer (--once exits 1, doc/lagtop.1). */
+	size_t groups_unread; /* groups listed or asked for and not read: those in groups[] with unread, and
+			       * the groups of unread[] */
+	size_t n_unread;      /* what has no row: unreadable -g groups and brokers' group lists */
+	lt_unread *unread;
 } lt_snapshot;
 
 /* Position − committed: what the consumer has read but not committed (a restart would read it again).
@@ -299,6 +317,15 @@ void member_add_assignment(lt_member *m, const char *topic, int32_t partition);
 /* Sort groups by id and each group's partitions by (topic, partition); link partitions to members. */
 void snapshot_finish(lt_snapshot *s);
 const lt_group *snapshot_find_group(const lt_snapshot *s, const char *group_id);
+/* Records what the refresh could not read (group NULL: broker's group list). A group given here has no
+ * row; a group with a row is marked with lt_group.unread instead and counted by snapshot_count_unread. */
+void snapshot_add_unread(lt_snapshot *s, const char *group, int32_t broker, const char *reason);
+/* Sets groups_unread from the rows marked unread and the groups of unread[] (after snapshot_finish). */
+void snapshot_count_unread(lt_snapshot *s);
+/* Whether the snapshot is the cluster's whole answer: every group listed and every listed group read. */
+bool snapshot_read_whole(const lt_snapshot *s);
+/* Why the group id could not be read this refresh, NULL when it was read or is unknown to the refresh. */
+const char *snapshot_unread_reason(const lt_snapshot *s, const char *group_id);
 void snapshot_add_broker(lt_snapshot *s, int32_t id, const char *host, int port);
 void group_add_commit_epoch(lt_group *g, const char *topic, int32_t partition, int32_t epoch);
 /* Frees the group's protocol, error, members and commit epochs and leaves them empty (its name, state

@@ -406,6 +406,10 @@ static const struct {
 	{ "NOT_COORDINATOR", KERR_NOT_COORDINATOR },
 	{ "COORDINATOR_LOAD_IN_PROGRESS", KERR_COORDINATOR_LOAD_IN_PROGRESS },
 	{ "REQUEST_TIMED_OUT", KERR_REQUEST_TIMED_OUT },
+	/* a principal without the ACL (the sim has no authorizer: this answers as one that denies) */
+	{ "GROUP_AUTHORIZATION_FAILED", KERR_GROUP_AUTHORIZATION_FAILED },
+	{ "TOPIC_AUTHORIZATION_FAILED", KERR_TOPIC_AUTHORIZATION_FAILED },
+	{ "CLUSTER_AUTHORIZATION_FAILED", KERR_CLUSTER_AUTHORIZATION_FAILED },
 };
 
 int sim_error_code_parse(const char *name, int16_t *code)
@@ -421,7 +425,8 @@ int sim_error_code_parse(const char *name, int16_t *code)
 
 const char *sim_error_code_names(void)
 {
-	return "COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, REQUEST_TIMED_OUT";
+	return "COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, REQUEST_TIMED_OUT, "
+	       "GROUP_AUTHORIZATION_FAILED, TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED";
 }
 
 int sim_fault_latency(sim_cluster *sim, int node_id, int latency_ms, char *err, size_t errlen)

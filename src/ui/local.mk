@@ -53,6 +53,8 @@ TUI_TESTS += tests/tui/test_delete.sh
 TUI_TESTS += tests/tui/test_views.sh
 ## --replay FILE: the dashboard on a recording, its keys; --record with the dashboard
 TUI_TESTS += tests/tui/test_replay.sh
+## what a refresh could not read: the top bar's count and the e popup's causes
+TUI_TESTS += tests/tui/test_unread_tui.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

@@ -183,6 +183,18 @@ static void draw_top_bar(const struct ui *u)
 		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
 		free(one);
 	}
+	/* a refresh that did not read every group says so (after the error, which may be its cause): the rows
+	 * it shows are not the whole cluster */
+	if (!snapshot_read_whole(s)) {
+		size_t lists = s->n_unread;
+		for (size_t i = 0; i < s->n_unread; i++)
+			lists -= s->unread[i].group != NULL;
+		if (s->groups_unread)
+			snprintf(buf, sizeof buf, "%zu unread%s (e)", s->groups_unread, lists ? ", lists missing" : "");
+		else
+			snprintf(buf, sizeof buf, "group lists missing (e)");
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, buf, false);
+	}
 	/* after the error: the commit-stream columns are empty or partial (the reason is in the 'e' popup) */
 	if (s->commit_stream == LT_CSTREAM_DENIED || s->commit_stream == LT_CSTREAM_FAILED)
 		bar_seg(&b, UI_ROLE_TOP_BAR, "no commit times (e)", false);
@@ -214,7 +226,7 @@ static ui_role row_role(const lt_row *r)
 			return UI_ROLE_STALE;
 		return status_role(r->part->status);
 	}
-	if (r->group->stale_ms > 0)
+	if (r->group->stale_ms > 0 || r->group->unread)
 		return UI_ROLE_STALE;
 	return status_role(r->group->status);
 }
@@ -817,6 +829,12 @@ static void draw_error(struct ui *u)
 	const lt_snapshot *s = u->snap;
 	if (s && s->error)
 		add_line(&lines, &n, xasprintf("refresh: %s", s->error));
+	for (size_t i = 0; s && i < s->n_unread; i++) /* what was not read and has no row */
+		add_line(&lines, &n,
+			 s->unread[i].group
+				 ? xasprintf("group %s: not read: %s", s->unread[i].group, s->unread[i].reason)
+				 : xasprintf("group list of broker %d: not read: %s: its groups are missing",
+					     (int)s->unread[i].broker, s->unread[i].reason));
 	for (size_t i = 0; s && i < s->n_groups; i++)
 		if (s->groups[i].error)
 			add_line(&lines, &n, xasprintf("group %s: %s", s->groups[i].group, s->groups[i].error));

@@ -20,12 +20,15 @@ def expected_samples(doc):
     put("lagtop_refresh_timestamp_seconds", {"cluster_name": c}, doc["taken_at_ms"] / 1000)
     put("lagtop_refresh_duration_seconds", {"cluster_name": c}, doc["duration_ms"] / 1000)
     put("lagtop_commit_stream_state", {"cluster_name": c, "state": doc["commit_stream"]["state"]}, 1)
+    put("lagtop_refresh_read", {"cluster_name": c}, 1 if doc["read"] else 0)
+    put("lagtop_refresh_groups_unread", {"cluster_name": c}, doc["groups_unread"])
     for g in doc["groups"]:
         gl = {"cluster_name": c, "group": g["group"]}
         put("lagtop_consumergroup_state", dict(gl, state=g["state"], type=g["type"] or ""), 1)
         put("lagtop_consumergroup_members", gl, g["members"])
         put("lagtop_consumergroup_status", gl, STATUS_CODE.get(g["status"]))
         put("lagtop_consumergroup_status_complete", gl, 1 if g["complete"] else 0)
+        put("lagtop_consumergroup_read", gl, 1 if g["read"] else 0)
         put("lagtop_consumergroup_last_commit_timestamp_seconds", gl,
             None if g["last_commit_ms"] is None else g["last_commit_ms"] / 1000)
         put("lagtop_consumergroup_commits_per_minute", gl, g["commits_per_min"])

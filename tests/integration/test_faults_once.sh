@@ -5,7 +5,7 @@
 # failure), must exit with the documented status and say what was wrong in one line, and a secret
 # given with -X or in the config file must never appear in anything it prints, error paths included.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 47
+plan 48
 lt_tmpdir
 export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP"
 unset LAGTOP_CONFIG
@@ -80,8 +80,12 @@ run --once -b "$BOOT" --timeout 3s --format json
 ok "half-dropping sim: exits 0 or 1 (no crash, no hang)" test "$rc" -le 1
 if [ "$rc" -eq 0 ]; then
 	ok "half-dropping sim: valid JSON" "$DEBIAN_PYTHON" -c 'import json,sys; json.load(open(sys.argv[1]))' "$LT_TMP/out"
+elif [ -s "$LT_TMP/out" ]; then
+	# the cluster answered in part: what was read, with what was not read said ("read": false)
+	ok "half-dropping sim: exit 1 with JSON says it was not read whole" "$DEBIAN_PYTHON" -c '
+import json,sys; d=json.load(open(sys.argv[1])); assert d["read"] is False, d' "$LT_TMP/out"
 else
-	is "half-dropping sim: nothing on stdout on failure" "$out" ""
+	is "half-dropping sim: nothing on stdout when unreachable" "$out" ""
 fi
 sim_down
 
@@ -104,26 +108,35 @@ for api in 15 9 69; do
 	for code in COORDINATOR_NOT_AVAILABLE NOT_COORDINATOR COORDINATOR_LOAD_IN_PROGRESS REQUEST_TIMED_OUT; do
 		sim_up --scenario fixture --error-rate 1 --error-api $api --error-code $code
 		run --once -b "$BOOT" --timeout 5s --format json -X "sasl.password=$SECRET" $nostream
-		[ "$rc" -eq 0 ] || diag "rc $rc: $err; sim: $(grep -v "^lagtop-sim: scenario" "$LT_TMP/sim.err" | head -3)"
-		# exit 0: --once prints what it has; each group the fault reaches carries its error, the others
-		# none, and stderr warns once per group (the fixture's four groups: src/sim/sim.h)
-		ok "$code on API $api: exits 0, the groups it reaches (${want:-none}) marked with its error" "$DEBIAN_PYTHON" -c '
+		# --once prints what it has; each group the fault reaches is not read ("read": false, its error),
+		# the others are, and stderr says it once per cause (the fixture's four groups: src/sim/sim.h);
+		# the exit status is 1 when a group was not read
+		if [ -n "$want" ]; then want_rc=1; else want_rc=0; fi
+		[ "$rc" -eq "$want_rc" ] || diag "rc $rc: $err; sim: $(grep -v "^lagtop-sim: scenario" "$LT_TMP/sim.err" | head -3)"
+		ok "$code on API $api: exits $want_rc, the groups it reaches (${want:-none}) not read, with its error" "$DEBIAN_PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert len(d["groups"]) == 4, d
 got = sorted(g["group"] for g in d["groups"] if g["error"])
-assert got == sys.argv[2].split(), (got, d)' "$LT_TMP/out" "$want"
+assert got == sys.argv[2].split(), (got, d)
+assert sorted(g["group"] for g in d["groups"] if not g["read"]) == got, d
+assert all(g["read_error"] == g["error"] for g in d["groups"] if not g["read"]), d
+assert d["groups_unread"] == len(got) and d["read"] == (not got), d
+assert int(sys.argv[3]) == int(sys.argv[4]), ("exit status", sys.argv[3], "want", sys.argv[4])' \
+			"$LT_TMP/out" "$want" "$rc" "$want_rc"
 		[ -n "$want" ] && faulty_err=$err
 		sim_down
 	done
 done
-like "warnings name the group and the error" "$faulty_err" "^lagtop: warning: group fx-[a-z]+: .*(timed out|Request timed out)"
+like "the groups not read are named with the error" "$faulty_err" "^lagtop: [0-9] groups? not read \\(fx-[a-z0-9]+.*\\): .*(timed out|Request timed out)"
+is "one line for one cause, not one per group" "$(printf '%s\n' "$faulty_err" | grep -c 'not read')" 1
 
 # ---- every coordinator API failing, FindCoordinator and ListGroups included
 sim_up --scenario fixture --error-rate 1 --error-code COORDINATOR_LOAD_IN_PROGRESS
 run --once -b "$BOOT" --timeout 3s
-is "all coordinator APIs failing: exits 0 (the cluster answered)" "$rc" 0
-like "all coordinator APIs failing: the warning says so" "$err" '^lagtop: warning: .*oordinator load in progress'
+is "all coordinator APIs failing: exits 1 (nothing could be read, which is not an empty cluster)" "$rc" 1
+like "all coordinator APIs failing: one line says the brokers' lists were not read, and why" "$err" \
+	'^lagtop: the group lists of 3 brokers not read \(broker 1, broker 2, broker 3\): ListGroups: .*oordinator load in progress'
 ok "all coordinator APIs failing: stderr lines are all prefixed" sh -c '! grep -v "^lagtop: " "$1"' - "$LT_TMP/err"
 sim_down
 

@@ -275,6 +275,20 @@ def check_acls(kc, mtls_conf):
        and all(g["stale_ms"] == 0 for g in doc2["groups"]),
        "ACLs: a second refresh still shows them, nothing stale", "rc=%s %s" % (rc, out[:500]))
 
+    # a group it may not describe, asked for by name: not authorized, with the ACL, never "does not exist";
+    # and --delete reads its state first, so the denial is the answer (it was GroupNotEmptyException, exit 3)
+    rc, out, err, _ = lagtop("--config", mtls_conf, "--describe", "-g", "other-1", timeout_s=20)
+    ok(rc == 1 and "does not exist" not in out
+       and re.search(r"^lagtop: 1 group not read \(other-1\): .*not authorized to describe the group "
+                     r"\(ACL: Describe on the Group\)", err, re.M),
+       "ACLs: --describe -g of a group without Describe: exit 1, not authorized with the ACL it needs",
+       "rc=%s %s %s" % (rc, out, err))
+    rc, out, err, _ = lagtop("--config", mtls_conf, "--delete", "-g", "other-1", timeout_s=20)
+    ok(rc == 1 and "GroupNotEmptyException" not in out and "GroupAuthorizationException" in out
+       and "not authorized to describe the group (ACL: Describe on the Group)" in err,
+       "ACLs: --delete of a group without Describe: exit 1, named as an authorization failure, not GroupNotEmpty",
+       "rc=%s %s %s" % (rc, out, err))
+
     # a topic without Describe: a live member (super user, PLAINTEXT) consumes it in a group we may describe
     rc, out, err = kc.acls("--add", "--allow-principal", me, "--operation", "Describe", "--group", "live-g")
     ok(rc == 0, "ACLs: Describe on group live-g", out + err)

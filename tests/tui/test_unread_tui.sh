@@ -1,0 +1,35 @@
+#!/bin/sh
+# test_unread_tui.sh — a refresh that could not read every group says so in the dashboard: the top bar
+# counts the groups not read, and `e` says which and why (lagtop-sim answering DescribeGroups with
+# COORDINATOR_NOT_AVAILABLE, then with GROUP_AUTHORIZATION_FAILED: named with the ACL it needs).
+. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/tui/lib.sh"
+plan 6
+
+sim_up() {
+	rm -f "$LT_TMP/sim.out"
+	"$LAGTOP_SIM" --scenario fixture --error-api 15 --error-rate 1 "$@" >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
+	SIM_PID=$!
+	on_exit "kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
+	wait_for 10 grep -q '^ready bootstrap=' "$LT_TMP/sim.out" || diag "lagtop-sim did not start"
+	BOOTSTRAP=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
+}
+
+sim_up
+tui_start 160 30 -- -b "$BOOTSTRAP" -i 1 --timeout 3s --read-only
+ok "every describe failing: the top bar counts the 4 groups not read" tui_wait_text "4 unread (e)" 20
+tui_keys e
+ok "e lists them with the error" tui_wait_text "group fx-stable: DescribeGroups:" 10
+like "... the broker's error" "$(tui_screen)" "Coordinator not available"
+tui_keys Escape
+tui_keys q
+ok "quits cleanly" tui_wait_text "EXITED=0" 10
+kill "$SIM_PID"; wait "$SIM_PID" 2>/dev/null
+
+sim_up --error-code GROUP_AUTHORIZATION_FAILED
+tui_start 160 30 -- -b "$BOOTSTRAP" -i 1 --timeout 3s --read-only -g fx-empty
+ok "denied: the top bar says the group was not read" tui_wait_text "1 unread (e)" 20
+tui_keys e
+ok "e names the ACL it needs" tui_wait_text "not authorized to describe the group (ACL: Describe on the Group)" 10
+tui_keys Escape
+tui_keys q
