@@ -147,6 +147,31 @@ static void set_outcome(struct batch *b, const char *fmt, ...)
 	va_end(ap);
 	b->outcome = xstrdup(buf);
 }
+/* A --to-datetime with no record at or after the time falls back to the log end. kafka-consumer-groups says
+ * so on standard output, a blank line before each partition's sentence, before the plan; the plan's own
+ * clearer warning (kept for the dashboard's preview) is then not printed again. */
+static void print_ts_fallbacks(const lt_reset_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_rows; i++)
+		if (plan->rows[i].notes & LT_RESET_NOTE_TS_FALLBACK)
+			printf("\nWarn: Partition %d from topic %s is empty. Falling back to latest known offset.\n",
+			       plan->rows[i].partition, plan->rows[i].topic);
+}
+
+static bool is_ts_fallback_warning(const lt_reset_plan *plan, const char *warning)
+{
+	for (size_t i = 0; i < plan->n_rows; i++) {
+		if (!(plan->rows[i].notes & LT_RESET_NOTE_TS_FALLBACK))
+			continue;
+		char *start = xasprintf("Partition %d from topic %s has no message at or after ",
+					plan->rows[i].partition, plan->rows[i].topic);
+		bool same = strncmp(warning, start, strlen(start)) == 0;
+		free(start);
+		if (same)
+			return true;
+	}
+	return false;
+}
 
 /* Plans rq on the cluster, prints it, and commits it with --execute. */
 static int run(const struct lt_options *o, lt_reset_request *rq, const char *target_desc, struct batch *b)
@@ -191,8 +216,10 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 		rc = pv.cluster_fault ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
 		goto out;
 	}
+	print_ts_fallbacks(plan);
 	for (size_t i = 0; i < plan->n_warnings; i++)
-		cli_print_lines(stderr, "lagtop: warning: ", plan->warnings[i]);
+		if (!is_ts_fallback_warning(plan, plan->warnings[i]))
+			cli_print_lines(stderr, "lagtop: warning: ", plan->warnings[i]);
 	if (o->export_csv && b && b->several) {
 		/* printed with the other groups' plans at the end */
 	} else if (o->export_csv) {
