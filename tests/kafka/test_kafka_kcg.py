@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kafka_cluster as K  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-UNICODE_GROUP = "grp-\u00fcn\u00efc\u00f8d\u00e9-\u7ec4"  # 13 characters, 20 bytes
+UNICODE_GROUP = "grp-\u00fcn\u00efc\u00f8d\u00e9-\u7ec4"  # 13 characters, 19 bytes
 DOTTED_GROUP = "a.dotted.group.of.many.chars"  # longer than 15: a members table without rows keeps 15
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
