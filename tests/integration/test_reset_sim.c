@@ -373,7 +373,7 @@ static void to_datetime_matches_offsets_for_times(void **state)
 					      "2026-11-29T11:03:20.000Z", "--execute", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 0);
 	/* kafka-consumer-groups' sentence, where it prints it: standard output, a blank line before it */
-	expect_in(r.out, "\nWarn: Partition 0 from topic pay is empty. Falling back to latest known offset.\n");
+	expect_in(r.out, "\nWarn: Partition 0 from topic pay is empty. Falling back to latest known offset.\n\n");
 	assert_null(strstr(r.err, "no message at or after"));
 	assert_int_equal(sim_committed(sim, "audit", "pay", 0), 200);
 	expect_in(r.out, "nothing at/after time: log end");
