@@ -21,6 +21,7 @@
 #include "cli/unread.h"
 #include "kafka/collector.h"
 #include "model/group_view.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 /* ------------------------------------------------------------------ cells */
@@ -30,6 +31,20 @@
 static size_t maxz(size_t a, size_t b)
 {
 	return a > b ? a : b;
+}
+
+/* The tool pads its columns with Java's String.format, which counts characters (UTF-16 units), not bytes:
+ * widths and padding are measured that way, so a non-ASCII id lines up as the tool's does. */
+static size_t tool_len(const char *s)
+{
+	return utf8_java_length(s);
+}
+
+static void put_padded(FILE *out, const char *s, size_t width)
+{
+	fputs(s, out);
+	for (size_t n = tool_len(s); n < width; n++)
+		fputc(' ', out);
 }
 
 /* A cell: untrusted names made terminal-safe, "-" for nothing. */
@@ -80,7 +95,7 @@ void kcg_print_list(FILE *out, const struct lt_options *o, const lt_snapshot *s)
 	size_t w = 15;
 	for (size_t i = 0; i < s->n_groups; i++)
 		if (listed(o, &s->groups[i]))
-			w = maxz(w, strlen(s->groups[i].group));
+			w = maxz(w, tool_len(s->groups[i].group));
 	w += 10;
 	fprintf(out, "%-*s", (int)w, "GROUP");
 	if (o->list_type)
@@ -93,7 +108,7 @@ void kcg_print_list(FILE *out, const struct lt_options *o, const lt_snapshot *s)
 		if (!listed(o, g))
 			continue;
 		char *name = output_sanitize(g->group);
-		fprintf(out, "%-*s", (int)w, name);
+		put_padded(out, name, w);
 		if (o->list_type)
 			fprintf(out, " %-20s", type_title(g));
 		if (o->list_state)
@@ -198,7 +213,7 @@ static void print_offsets(FILE *out, const lt_group *g, bool verbose)
 	for (size_t i = 0; i < r.n; i++)
 		for (int c = OC_GROUP; c <= OC_HOST; c++)
 			if (c == OC_GROUP || c == OC_TOPIC || c == OC_CONSUMER || c == OC_HOST)
-				w[c] = maxz(w[c], strlen(r.cells[i][c]));
+				w[c] = maxz(w[c], tool_len(r.cells[i][c]));
 	for (size_t i = 0; i <= r.n; i++) {
 		fputs(i == 0 ? "\n" : "", out);
 		for (int c = 0; c < OC_N; c++) {
@@ -207,8 +222,10 @@ static void print_offsets(FILE *out, const lt_group *g, bool verbose)
 			const char *v = i == 0 ? offsets_titles[c] : r.cells[i - 1][c];
 			if (c == OC_CLIENT)
 				fprintf(out, "%s\n", v);
-			else
-				fprintf(out, "%-*s ", (int)w[c], v);
+			else {
+				put_padded(out, v, w[c]);
+				fputc(' ', out);
+			}
 		}
 	}
 	for (size_t i = 0; i < r.n; i++)
@@ -256,21 +273,22 @@ static char *assignment_text(const lt_member *m)
 
 static void print_members(FILE *out, const char *id, const lt_group *g, bool rows, bool verbose)
 {
-	size_t wg = maxz(15, strlen(id)), wc = 15, wi = 17, wh = 15, wl = 15, wa = 20;
-	bool instance = false;
 	size_t n = rows && g ? g->n_members : 0;
+	/* the tool widens GROUP by the rows it prints: a table without rows keeps 15 */
+	size_t wg = maxz(15, n ? tool_len(id) : 0), wc = 15, wi = 17, wh = 15, wl = 15, wa = 20;
+	bool instance = false;
 	char **assign = xcalloc(n + 1, sizeof *assign);
 	for (size_t m = 0; m < n; m++) {
 		const lt_member *mb = &g->members[m];
-		wc = maxz(wc, strlen(mb->member_id ? mb->member_id : ""));
-		wh = maxz(wh, strlen(mb->host ? mb->host : ""));
-		wl = maxz(wl, strlen(mb->client_id ? mb->client_id : ""));
+		wc = maxz(wc, tool_len(mb->member_id));
+		wh = maxz(wh, tool_len(mb->host));
+		wl = maxz(wl, tool_len(mb->client_id));
 		if (mb->instance_id && *mb->instance_id) {
 			instance = true;
-			wi = maxz(wi, strlen(mb->instance_id));
+			wi = maxz(wi, tool_len(mb->instance_id));
 		}
 		assign[m] = assignment_text(mb);
-		wa = maxz(wa, strlen(assign[m]));
+		wa = maxz(wa, tool_len(assign[m]));
 	}
 	fprintf(out, "\n%-*s %-*s ", (int)wg, "GROUP", (int)wc, "CONSUMER-ID");
 	if (instance)
@@ -285,16 +303,26 @@ static void print_members(FILE *out, const char *id, const lt_group *g, bool row
 		char *grp = output_sanitize(g->group), *cid = output_sanitize(mb->member_id ? mb->member_id : ""),
 		     *host = output_sanitize(mb->host ? mb->host : ""),
 		     *cli = output_sanitize(mb->client_id ? mb->client_id : "");
-		fprintf(out, "%-*s %-*s ", (int)wg, grp, (int)wc, cid);
+		put_padded(out, grp, wg);
+		fputc(' ', out);
+		put_padded(out, cid, wc);
+		fputc(' ', out);
 		if (instance) {
 			char *inst = output_sanitize(mb->instance_id ? mb->instance_id : "");
-			fprintf(out, "%-*s ", (int)wi, inst);
+			put_padded(out, inst, wi);
+			fputc(' ', out);
 			free(inst);
 		}
-		fprintf(out, "%-*s %-*s %-15zu ", (int)wh, host, (int)wl, cli, mb->n_assigned);
+		put_padded(out, host, wh);
+		fputc(' ', out);
+		put_padded(out, cli, wl);
+		fprintf(out, " %-15zu ", mb->n_assigned);
 		/* epochs and a consumer-protocol member's target assignment: lagtop does not read them */
-		if (verbose)
-			fprintf(out, "%-15s %-*s %-15s %-*s", MISSING, (int)wa, assign[m], MISSING, (int)wa, MISSING);
+		if (verbose) {
+			fprintf(out, "%-15s ", MISSING);
+			put_padded(out, assign[m], wa);
+			fprintf(out, " %-15s %-*s", MISSING, (int)wa, MISSING);
+		}
 		fputc('\n', out);
 		free(grp);
 		free(cid);
@@ -315,7 +343,7 @@ static void print_state(FILE *out, const lt_snapshot *s, const lt_group *g, bool
 		      : g->coordinator >= 0 ? xasprintf("-  (%d)", (int)g->coordinator)
 					    : xstrdup(MISSING);
 	char *grp = output_sanitize(g->group), *strategy = cell(g->protocol);
-	size_t wg = maxz(15, strlen(grp)), wc = maxz(25, strlen(coord));
+	size_t wg = maxz(15, tool_len(grp)), wc = maxz(25, tool_len(coord));
 	char members[24];
 	if (group_members_known(g))
 		snprintf(members, sizeof members, "%zu", g->n_members);
@@ -326,7 +354,12 @@ static void print_state(FILE *out, const lt_snapshot *s, const lt_group *g, bool
 	if (verbose)
 		fprintf(out, "%-15s %-25s ", "GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH");
 	fprintf(out, "%s\n", "#MEMBERS");
-	fprintf(out, "%-*s %-*s %-20s %-20s ", (int)wg, grp, (int)wc, coord, strategy, group_state_name(g->state));
+	put_padded(out, grp, wg);
+	fputc(' ', out);
+	put_padded(out, coord, wc);
+	fputc(' ', out);
+	put_padded(out, strategy, 20);
+	fprintf(out, " %-20s ", group_state_name(g->state));
 	if (verbose)
 		fprintf(out, "%-15s %-25s ", MISSING, MISSING);
 	fprintf(out, "%s\n", members);

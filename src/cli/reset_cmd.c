@@ -152,6 +152,37 @@ static void set_outcome(struct batch *b, const char *fmt, ...)
 	va_end(ap);
 	b->outcome = xstrdup(buf);
 }
+/* A --to-datetime with no record at or after the time falls back to the log end. kafka-consumer-groups says
+ * so on standard output, a blank line before each partition's sentence, before the plan (whose table the
+ * tool starts with a blank line: one more after the sentences when a table follows); the plan's own
+ * clearer warning (kept for the dashboard's preview) is then not printed again. */
+static void print_ts_fallbacks(const lt_reset_plan *plan, bool table_follows)
+{
+	bool any = false;
+	for (size_t i = 0; i < plan->n_rows; i++)
+		if (plan->rows[i].notes & LT_RESET_NOTE_TS_FALLBACK) {
+			printf("\nWarn: Partition %d from topic %s is empty. Falling back to latest known offset.\n",
+			       plan->rows[i].partition, plan->rows[i].topic);
+			any = true;
+		}
+	if (any && table_follows)
+		putchar('\n');
+}
+
+static bool is_ts_fallback_warning(const lt_reset_plan *plan, const char *warning)
+{
+	for (size_t i = 0; i < plan->n_rows; i++) {
+		if (!(plan->rows[i].notes & LT_RESET_NOTE_TS_FALLBACK))
+			continue;
+		char *start = xasprintf("Partition %d from topic %s has no message at or after ",
+					plan->rows[i].partition, plan->rows[i].topic);
+		bool same = strncmp(warning, start, strlen(start)) == 0;
+		free(start);
+		if (same)
+			return true;
+	}
+	return false;
+}
 
 /* An --execute that ends before its commit is audited too (a dry run writes nothing). */
 static void audit_early(const struct lt_options *o, lt_reset_conn *c, const char *group, const char *target_desc,
@@ -256,8 +287,10 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 		rc = pv.cluster_fault ? LT_EXIT_CLUSTER : LT_EXIT_USAGE;
 		goto out;
 	}
+	print_ts_fallbacks(plan, !o->export_csv);
 	for (size_t i = 0; i < plan->n_warnings; i++)
-		cli_print_lines(stderr, "lagtop: warning: ", plan->warnings[i]);
+		if (!is_ts_fallback_warning(plan, plan->warnings[i]))
+			cli_print_lines(stderr, "lagtop: warning: ", plan->warnings[i]);
 	if (o->export_csv && b && b->several) {
 		/* printed with the other groups' plans at the end */
 	} else if (o->export_csv) {

@@ -206,6 +206,10 @@ void commit_record_free(lt_commit_record *r)
 	for (size_t i = 0; i < r->n_members; i++)
 		member_free(&r->members[i]);
 	free(r->members);
+	free(r->member_id);
+	for (size_t i = 0; i < r->n_member_topics; i++)
+		free(r->member_topics[i]);
+	free(r->member_topics);
 	memset(r, 0, sizeof *r);
 }
 
@@ -275,6 +279,36 @@ static void decode_group_value(cursor *c, lt_commit_record *r)
 	}
 }
 
+/* ConsumerGroupMemberMetadataValue v0 (flexible), up to its subscription: instanceId?, rackId?, clientId,
+ * clientHost, subscribedTopicNames (compact array of compact strings), subscribedTopicRegex?. The fields
+ * after it are not needed. A value that does not parse, or a regex (its topics are resolved by the
+ * coordinator, in records not decoded here), leaves the subscription unknown. */
+static void decode_member_subscription(const void *value, size_t value_len, lt_commit_record *r)
+{
+	char err[8];
+	cursor c = { .p = value, .len = value_len, .pos = 2, .what = "value", .err = err, .errlen = sizeof err };
+	static const char *const skipped[] = { "instanceId", "rackId", "clientId", "clientHost" };
+	for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
+		free(read_compact_string(&c, skipped[i], STR_NULLABLE, NULL));
+	uint32_t n1 = read_uvarint(&c, "subscribedTopicNames count");
+	/* each name takes at least its length byte: a count beyond the bytes left is a lie */
+	if (c.failed || n1 == 0 || n1 - 1 > c.len - c.pos)
+		return;
+	char **t = xcalloc(n1, sizeof *t);
+	size_t n = 0;
+	while (n < n1 - 1 && !c.failed) {
+		t[n] = read_compact_string(&c, "topic", STR_ID, NULL);
+		if (!c.failed)
+			n++;
+	}
+	size_t regex_len = 0;
+	char *regex = c.failed ? NULL : read_compact_string(&c, "subscribedTopicRegex", STR_NULLABLE, &regex_len);
+	free(regex);
+	r->member_topics = t;
+	r->n_member_topics = n;
+	r->member_topics_known = !c.failed && regex_len == 0;
+}
+
 int commit_record_decode(const void *key, size_t key_len, const void *value, size_t value_len, lt_commit_record *r,
 			 char *err, size_t errlen)
 {
@@ -307,18 +341,23 @@ int commit_record_decode(const void *key, size_t key_len, const void *value, siz
 		r->type = LT_CR_UNKNOWN_KEY;
 		/* ConsumerGroupMetadataKey: only its group id is read (the value stays unread), so that the
 		 * stream knows this group runs the new protocol; a malformed one just stays anonymous. */
-		if (r->key_version == LT_CR_KEY_CONSUMER_GROUP) {
+		if (r->key_version == LT_CR_KEY_CONSUMER_GROUP || r->key_version == LT_CR_KEY_CONSUMER_MEMBER) {
 			r->group = read_string(&k, "group", STR_ID, NULL);
+			if (r->key_version == LT_CR_KEY_CONSUMER_MEMBER)
+				r->member_id = read_string(&k, "memberId", STR_ID, NULL);
 			check_end(&k);
 			if (k.failed) {
 				free(r->group);
-				r->group = NULL;
+				free(r->member_id);
+				r->group = r->member_id = NULL;
 				if (err && errlen)
 					err[0] = '\0';
 			}
 			if (value && value_len >= 2)
 				r->value_version =
 					(int16_t)(((const uint8_t *)value)[0] << 8 | ((const uint8_t *)value)[1]);
+			if (r->member_id && r->value_version == 0)
+				decode_member_subscription(value, value_len, r);
 		}
 		return 0;
 	}

@@ -11,7 +11,11 @@
  *   key version 2     group metadata key  group
  *   key version 3+    other coordinator records (KIP-848 groups, share groups, ...): skipped, counted;
  *                     of ConsumerGroupMetadataKey (3: group) only the group id is read, to tell that
- *                     the group runs the new consumer protocol (its state is in records not decoded)
+ *                     the group runs the new consumer protocol; of ConsumerGroupMemberMetadataKey (5:
+ *                     group, member id) the key and, of its value v0 (flexible: instanceId?, rackId?,
+ *                     clientId, clientHost, subscribedTopicNames, subscribedTopicRegex?, ...), the
+ *                     subscribed names and whether a regex is set: Kafka's expiry rule for such groups
+ *                     keeps the offsets of the topics their members subscribe to
  *
  *   offset commit value  v0: offset, metadata, commitTimestamp
  *                        v1: offset, metadata, commitTimestamp, expireTimestamp
@@ -30,10 +34,12 @@
 #ifndef LAGTOP_COMMITLOG_RECORD_H
 #define LAGTOP_COMMITLOG_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define LT_CR_KEY_CONSUMER_GROUP 3 /* ConsumerGroupMetadataKey: a KIP-848 consumer group exists */
+#define LT_CR_KEY_CONSUMER_GROUP  3 /* ConsumerGroupMetadataKey: a KIP-848 consumer group exists */
+#define LT_CR_KEY_CONSUMER_MEMBER 5 /* ConsumerGroupMemberMetadataKey: a KIP-848 group's member */
 
 typedef enum {
 	LT_CR_OFFSET_COMMIT = 0, /* key v0/v1 with a value */
@@ -41,7 +47,8 @@ typedef enum {
 	LT_CR_GROUP_METADATA,    /* key v2 with a value */
 	LT_CR_GROUP_DELETE,      /* key v2, null value: group deleted */
 	LT_CR_UNKNOWN_KEY,       /* key version not 0-2: skipped (only key_version is set, and for
-				    ConsumerGroupMetadataKey the group, value_version -1 on a tombstone) */
+				    ConsumerGroupMetadataKey the group, for ConsumerGroupMemberMetadataKey
+				    the group and member, value_version -1 on a tombstone) */
 	LT_CR_UNKNOWN_VALUE,     /* known key, value version not handled: skipped (key fields are set) */
 } lt_commit_record_type;
 
@@ -84,6 +91,12 @@ typedef struct lt_commit_record {
 	int64_t state_ms; /* currentStateTimestamp, v2+, -1 otherwise */
 	size_t n_members;
 	lt_commit_member *members;
+
+	/* ConsumerGroupMemberMetadata (key v5, type LT_CR_UNKNOWN_KEY): a KIP-848 group's member */
+	char *member_id;
+	bool member_topics_known; /* the value (v0) was read and subscribes by names only, no regex */
+	char **member_topics;     /* its SubscribedTopicNames when known */
+	size_t n_member_topics;
 } lt_commit_record;
 
 /* Decodes one record. value == NULL means a null value (tombstone); an empty but non-NULL value is

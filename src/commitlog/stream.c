@@ -109,12 +109,22 @@ struct part_slab {
 	part p[PART_SLAB];
 };
 
+/* A member of a KIP-848 consumer group (ConsumerGroupMemberMetadata) and the topics it subscribes to. */
+typedef struct np_member {
+	char *id;
+	bool known; /* subscribed by names, which were read; false: a regex or an unreadable value */
+	char **topics;
+	size_t ntopics;
+} np_member;
+
 typedef struct lt_commit_group {
 	struct lt_commit_group *next;
 	char *name;
 	bool has_meta;
 	bool deleted;
-	bool new_protocol; /* a KIP-848 consumer group: no expiry forecast */
+	bool new_protocol; /* a KIP-848 consumer group (ConsumerGroupMetadata): members in np */
+	np_member *np;     /* its live members, from their ConsumerGroupMemberMetadata records */
+	size_t nnp;
 	char *protocol_type;
 	int32_t generation;
 	size_t n_members;
@@ -246,9 +256,27 @@ static void subs_clear(group *g)
 	g->subs_known = false;
 }
 
+static void np_member_free(np_member *m)
+{
+	free(m->id);
+	for (size_t i = 0; i < m->ntopics; i++)
+		free(m->topics[i]);
+	free(m->topics);
+}
+
+static void np_clear(group *g)
+{
+	for (size_t i = 0; i < g->nnp; i++)
+		np_member_free(&g->np[i]);
+	free(g->np);
+	g->np = NULL;
+	g->nnp = 0;
+}
+
 static void group_free(lt_commit_stream *s, group *g)
 {
 	subs_clear(g);
+	np_clear(g);
 	for (size_t i = 0; i < g->npb; i++) {
 		part *p = g->pb[i];
 		while (p) {
@@ -622,8 +650,8 @@ static void apply_group_delete(lt_commit_stream *s, const lt_commit_record *r)
 	subs_clear(g);
 }
 
-/* A KIP-848 consumer group (ConsumerGroupMetadataKey): its members and subscriptions live in records
- * this stream does not decode, so Kafka's expiry rule cannot be applied: no forecast for it. */
+/* A KIP-848 consumer group (ConsumerGroupMetadataKey); its tombstone: the group deleted (its members'
+ * tombstones came before it). */
 static void apply_new_protocol(lt_commit_stream *s, const lt_commit_record *r)
 {
 	if (r->value_version >= 0) {
@@ -634,8 +662,47 @@ static void apply_new_protocol(lt_commit_stream *s, const lt_commit_record *r)
 	if (!*gp)
 		return;
 	(*gp)->new_protocol = false;
+	np_clear(*gp);
 	if ((*gp)->n_parts == 0 && !(*gp)->has_meta)
 		group_drop(s, *gp);
+}
+
+static np_member *np_find(const group *g, const char *id)
+{
+	for (size_t i = 0; i < g->nnp; i++)
+		if (strcmp(g->np[i].id, id) == 0)
+			return &g->np[i];
+	return NULL;
+}
+
+/* A KIP-848 member joined or changed its subscription (ConsumerGroupMemberMetadata), or left (its
+ * tombstone). Kafka keeps the offsets of the topics such a group's members subscribe to. */
+static void apply_np_member(lt_commit_stream *s, const lt_commit_record *r)
+{
+	group **gp = group_slot(s, r->group);
+	if (r->value_version < 0) {
+		np_member *m = *gp ? np_find(*gp, r->member_id) : NULL;
+		if (m) {
+			np_member_free(m);
+			*m = (*gp)->np[--(*gp)->nnp];
+		}
+		return;
+	}
+	group *g = group_get(s, r->group);
+	np_member *m = np_find(g, r->member_id);
+	if (m) {
+		np_member_free(m);
+	} else {
+		g->np = xrealloc(g->np, (g->nnp + 1) * sizeof *g->np);
+		m = &g->np[g->nnp++];
+	}
+	*m = (np_member){ .id = xstrdup(r->member_id), .known = r->member_topics_known };
+	if (!m->known)
+		return;
+	m->topics = xcalloc(r->n_member_topics ? r->n_member_topics : 1, sizeof *m->topics);
+	for (size_t i = 0; i < r->n_member_topics; i++)
+		m->topics[i] = xstrdup(r->member_topics[i]);
+	m->ntopics = r->n_member_topics;
 }
 
 void commit_stream_apply(lt_commit_stream *s, const lt_commit_record *r)
@@ -666,6 +733,8 @@ void commit_stream_apply_at(lt_commit_stream *s, const lt_commit_record *r, int6
 		s->ctr.unknown_key++;
 		if (r->key_version == LT_CR_KEY_CONSUMER_GROUP && r->group)
 			apply_new_protocol(s, r);
+		else if (r->key_version == LT_CR_KEY_CONSUMER_MEMBER && r->group && r->member_id)
+			apply_np_member(s, r);
 		break;
 	case LT_CR_UNKNOWN_VALUE: s->ctr.unknown_value++; break;
 	}
@@ -723,12 +792,30 @@ static bool subscribed(const group *g, const char *topic)
 	return false;
 }
 
+/* Whether a KIP-848 group's members subscribe to topic: 1 yes, 0 no, -1 unknown (a member subscribes by
+ * regex, or its record could not be read). */
+static int np_subscribed(const group *g, const char *topic)
+{
+	bool found = false;
+	for (size_t i = 0; i < g->nnp; i++) {
+		if (!g->np[i].known)
+			return -1;
+		for (size_t k = 0; k < g->np[i].ntopics && !found; k++)
+			found = strcmp(g->np[i].topics[k], topic) == 0;
+	}
+	return found;
+}
+
 /* Kafka's expiry rule, see stream.h: the time retention counts from, or false when the offset does not
  * expire in the group's present state. */
 static bool part_expiry_base(const group *g, const part *p, int64_t *base)
 {
-	if (g->new_protocol)
-		return false;
+	if (g->new_protocol) { /* ConsumerGroup.offsetExpirationCondition: each offset from its commit */
+		if (np_subscribed(g, p->topic) != 0)
+			return false;
+		*base = p->last_commit_ms;
+		return true;
+	}
 	bool simple = !g->has_meta || !g->protocol_type || !g->protocol_type[0];
 	if (simple)
 		*base = p->last_commit_ms;

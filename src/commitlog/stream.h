@@ -14,8 +14,11 @@
  * a group with no metadata at all (only admin / simple-consumer commits) expires each offset
  * `retention` after its commit. A consumer group with members (Stable) keeps the offsets of the
  * topics its members subscribe to; those of other topics expire `retention` after their commit
- * (when every member's subscription could be read; otherwise no forecast). Groups of the new
- * consumer protocol (KIP-848) keep their state in records not decoded here: no forecast. The
+ * (when every member's subscription could be read; otherwise no forecast). A group of the new
+ * consumer protocol (KIP-848: ConsumerGroup.offsetExpirationCondition) expires each offset `retention`
+ * after its own commit (not after its members left), except the offsets of the topics its members
+ * subscribe to (their ConsumerGroupMemberMetadata records; a member subscribed by regex, whose topics
+ * the coordinator resolves in records not decoded here, leaves the group without a forecast). The
  * broker checks every offsets.retention.check.interval.ms (10 min by default), so the real
  * deletion comes up to that much later than the forecast.
  *
@@ -85,7 +88,7 @@ typedef struct lt_commit_stats {
 typedef struct lt_commit_group_stats {
 	bool has_metadata; /* a group metadata record is live (not deleted) */
 	bool deleted;      /* the last group record was a tombstone */
-	bool new_protocol; /* a KIP-848 consumer group (state not decoded, no expiry forecast) */
+	bool new_protocol; /* a KIP-848 consumer group (its members' subscriptions decoded, not its state) */
 	bool empty;        /* has_metadata and no members */
 	int32_t generation;
 	size_t n_members;

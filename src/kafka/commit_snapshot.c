@@ -56,10 +56,11 @@ static void fill_group(const lt_commit_stream *cs, lt_group *g, int64_t now_ms)
 	}
 	/* The forecast follows Kafka's rule (stream.h); a group the coordinator reports with members
 	 * keeps its subscribed offsets, which the stream knows from the metadata it read. A consumer-protocol
-	 * (KIP-848) group has none: the stream does not decode its records, and where a broker writes none
-	 * (lagtop-sim) its commits would look like a simple group's and be forecast to expire although the
-	 * group subscribes to them. So no forecast for a group the cluster says is of that type. */
-	if (gs.has_expiry && g->type != LT_GTYPE_CONSUMER) {
+	 * (KIP-848) group's members and subscriptions are in its own records (ConsumerGroupMemberMetadata):
+	 * without them in the stream (a broker that writes none) its commits would look like a simple group's
+	 * and be forecast to expire although the group subscribes to them, so such a group gets a forecast
+	 * only when the stream read its records. */
+	if (gs.has_expiry && (g->type != LT_GTYPE_CONSUMER || gs.new_protocol)) {
 		g->has_expiry = true;
 		g->expires_at_ms = gs.expires_at_ms;
 		g->expires_in_ms = gs.expires_in_ms;

@@ -118,7 +118,7 @@ int ctl_remove_member(struct sim_state *st, const char *group, const char *membe
 		return -1;
 	}
 	if (g->type == SIM_GROUP_CONSUMER)
-		return ctl_consumer_remove_member(g, member_id, err, errlen);
+		return ctl_consumer_remove_member(st, g, member_id, err, errlen);
 	if (sim_group_remove_member(g, member_id) < 0) {
 		snprintf(err, errlen, "group '%s' has no member '%s'", group, member_id);
 		return -1;
@@ -146,7 +146,7 @@ int ctl_set_group_state(struct sim_state *st, const char *group, enum sim_group_
 		return -1;
 	}
 	if (g->type == SIM_GROUP_CONSUMER)
-		return ctl_consumer_set_state(g, s, err, errlen);
+		return ctl_consumer_set_state(st, g, s, err, errlen);
 	if (!sim_group_state_valid(SIM_GROUP_CLASSIC, s)) {
 		snprintf(
 			err, errlen,

@@ -19,7 +19,8 @@ struct sim_partition *ctl_partition(struct sim_state *st, const char *topic, int
  * ctl_set_group_state hand such groups to the two below. */
 struct sim_member *ctl_add_consumer_member(struct sim_state *st, const char *group, const struct sim_member_spec *spec,
 					   char *err, size_t errlen);
-int ctl_consumer_remove_member(struct sim_group *g, const char *member_id, char *err, size_t errlen);
-int ctl_consumer_set_state(struct sim_group *g, enum sim_group_state s, char *err, size_t errlen);
+int ctl_consumer_remove_member(struct sim_state *st, struct sim_group *g, const char *member_id, char *err,
+			       size_t errlen);
+int ctl_consumer_set_state(struct sim_state *st, struct sim_group *g, enum sim_group_state s, char *err, size_t errlen);
 
 #endif

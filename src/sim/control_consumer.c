@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "sim/control.h"
+#include "sim/offsets_log.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 /* A member id like a KIP-848 client's (Kafka's Uuid.toString(): 16 random bytes, URL-safe base64, no
@@ -115,22 +117,39 @@ struct sim_member *ctl_add_consumer_member(struct sim_state *st, const char *gro
 	g->group_epoch++;
 	reconcile_all(g);
 	g->state = SIM_GROUP_STABLE;
+	int64_t now = now_wall_ms();
+	sim_offsets_log_consumer_member(st, g, m, now);
+	sim_offsets_log_consumer_group(st, g, now);
 	return m;
 }
 
-int ctl_consumer_remove_member(struct sim_group *g, const char *member_id, char *err, size_t errlen)
+/* A member leaves: its records' tombstones and the group's new epoch, as Kafka's coordinator writes them. */
+static int leave(struct sim_state *st, struct sim_group *g, const char *member_id, int64_t now_ms)
 {
-	if (sim_group_remove_member(g, member_id) < 0) {
+	char *id = xstrdup(member_id); /* the member (and its id) is freed by the removal */
+	int rc = sim_group_remove_member(g, id);
+	if (rc == 0)
+		sim_offsets_log_consumer_member_left(st, g, id, now_ms);
+	free(id);
+	return rc;
+}
+
+int ctl_consumer_remove_member(struct sim_state *st, struct sim_group *g, const char *member_id, char *err,
+			       size_t errlen)
+{
+	int64_t now = now_wall_ms();
+	if (leave(st, g, member_id, now) < 0) {
 		snprintf(err, errlen, "group '%s' has no member '%s'", g->group_id, member_id);
 		return -1;
 	}
 	g->group_epoch++;
 	reconcile_all(g);
 	g->state = g->nmembers ? SIM_GROUP_STABLE : SIM_GROUP_EMPTY;
+	sim_offsets_log_consumer_group(st, g, now);
 	return 0;
 }
 
-int ctl_consumer_set_state(struct sim_group *g, enum sim_group_state s, char *err, size_t errlen)
+int ctl_consumer_set_state(struct sim_state *st, struct sim_group *g, enum sim_group_state s, char *err, size_t errlen)
 {
 	if (!sim_group_state_valid(SIM_GROUP_CONSUMER, s)) {
 		snprintf(err, errlen,
@@ -164,8 +183,9 @@ int ctl_consumer_set_state(struct sim_group *g, enum sim_group_state s, char *er
 		if (g->nmembers)
 			g->group_epoch++;
 		while (g->nmembers)
-			(void)sim_group_remove_member(g, g->members[0]->member_id);
+			(void)leave(st, g, g->members[0]->member_id, now_wall_ms());
 		g->assignment_epoch = g->group_epoch;
+		sim_offsets_log_consumer_group(st, g, now_wall_ms());
 		break;
 	case SIM_GROUP_PREPARING_REBALANCE:
 	case SIM_GROUP_COMPLETING_REBALANCE: break; /* refused above */

@@ -138,7 +138,10 @@ size_t sim_offsets_expire(struct sim_state *st, int64_t now_ms, size_t *groups_d
 			continue;
 		/* Kafka 3.9 writes no group tombstone for a group of generation 0 (only ever used to store
 		 * offsets); 4.x writes one for every classic group it deletes. */
-		if (g->type == SIM_GROUP_CLASSIC && (st->kafka_major >= 4 || g->generation_id > 0)) {
+		if (g->type == SIM_GROUP_CONSUMER)
+			sim_offsets_log_consumer_group_delete(st, g->group_id,
+							      now_ms); /* ConsumerGroupMetadata's tombstone */
+		else if (g->type == SIM_GROUP_CLASSIC && (st->kafka_major >= 4 || g->generation_id > 0)) {
 			struct sim_offsets_record r;
 			char err[160];
 			if (sim_offsets_group_tombstone(g->group_id, &r, err, sizeof err) == 0)

@@ -205,11 +205,128 @@ void sim_offsets_log_group_delete(struct sim_state *st, const struct sim_group *
 			if (gt->parts[p].set)
 				sim_offsets_log_commit_delete(st, g->group_id, gt->topic, strlen(gt->topic), p, now_ms);
 	}
-	if (g->type != SIM_GROUP_CLASSIC)
+	if (g->type == SIM_GROUP_CONSUMER) {
+		for (size_t i = 0; i < g->nmembers; i++)
+			sim_offsets_log_consumer_member_left(st, g, g->members[i]->member_id, now_ms);
+		sim_offsets_log_consumer_group_delete(st, g->group_id, now_ms);
 		return;
+	}
 	struct sim_offsets_record r;
 	char err[160];
 	if (sim_offsets_group_tombstone(g->group_id, &r, err, sizeof err) == 0)
 		sim_offsets_journal_append(st, g->group_id, &r, now_ms);
 	sim_offsets_record_free(&r);
+}
+
+/* ---- consumer-protocol groups' own records (keys 3 and 5), written byte by byte: the project's encoder
+ * knows only the offset and classic group records. Keys are not flexible (int16 strings); values are
+ * (compact strings, tagged fields). */
+
+static void put(lt_bytes *b, const void *p, size_t n)
+{
+	b->data = xgrow(b->data, &b->cap, b->len + n, 1);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+static void put_be(lt_bytes *b, uint64_t v, size_t n)
+{
+	uint8_t tmp[8];
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+	put(b, tmp, n);
+}
+
+static void put_string(lt_bytes *b, const char *s)
+{
+	size_t n = strlen(s);
+	put_be(b, n, 2);
+	put(b, s, n);
+}
+
+static void put_uvarint(lt_bytes *b, uint32_t v)
+{
+	while (v >= 0x80) {
+		uint8_t c = (uint8_t)(v | 0x80);
+		put(b, &c, 1);
+		v >>= 7;
+	}
+	uint8_t c = (uint8_t)v;
+	put(b, &c, 1);
+}
+
+static void put_compact(lt_bytes *b, const char *s) /* NULL: null */
+{
+	if (!s) {
+		put_uvarint(b, 0);
+		return;
+	}
+	size_t n = strlen(s);
+	put_uvarint(b, (uint32_t)n + 1);
+	put(b, s, n);
+}
+
+static void journal_raw(struct sim_state *st, const char *group_id, lt_bytes *key, lt_bytes *value, int64_t ts)
+{
+	struct sim_offsets_record r = { .partition = sim_offsets_partition(group_id), .key = *key };
+	if (value)
+		r.value = *value;
+	else
+		r.value_null = true;
+	sim_offsets_journal_append(st, group_id, &r, ts);
+	sim_offsets_record_free(&r);
+}
+
+static void member_key(lt_bytes *k, const char *group_id, const char *member_id)
+{
+	put_be(k, 5, 2);
+	put_string(k, group_id);
+	put_string(k, member_id);
+}
+
+void sim_offsets_log_consumer_member(struct sim_state *st, const struct sim_group *g, const struct sim_member *m,
+				     int64_t now_ms)
+{
+	lt_bytes k = { 0 }, v = { 0 };
+	member_key(&k, g->group_id, m->member_id);
+	put_be(&v, 0, 2); /* ConsumerGroupMemberMetadataValue v0 */
+	put_compact(&v, m->group_instance_id);
+	put_compact(&v, m->rack_id);
+	put_compact(&v, m->client_id ? m->client_id : "");
+	put_compact(&v, m->client_host ? m->client_host : "");
+	put_uvarint(&v, (uint32_t)m->nsubscribed_topics + 1);
+	for (size_t i = 0; i < m->nsubscribed_topics; i++)
+		put_compact(&v, m->subscribed_topics[i]);
+	put_compact(&v, m->subscribed_regex);
+	put_be(&v, (uint32_t)(m->rebalance_timeout_ms > 0 ? m->rebalance_timeout_ms : 300000), 4);
+	put_compact(&v, "uniform"); /* the server assignor (doc/SIM-VS-KAFKA.md: always uniform) */
+	put_uvarint(&v, 0);         /* no tagged fields */
+	journal_raw(st, g->group_id, &k, &v, now_ms);
+}
+
+void sim_offsets_log_consumer_member_left(struct sim_state *st, const struct sim_group *g, const char *member_id,
+					  int64_t now_ms)
+{
+	lt_bytes k = { 0 };
+	member_key(&k, g->group_id, member_id);
+	journal_raw(st, g->group_id, &k, NULL, now_ms);
+}
+
+void sim_offsets_log_consumer_group(struct sim_state *st, const struct sim_group *g, int64_t now_ms)
+{
+	lt_bytes k = { 0 }, v = { 0 };
+	put_be(&k, 3, 2);
+	put_string(&k, g->group_id);
+	put_be(&v, 0, 2); /* ConsumerGroupMetadataValue v0: the group epoch, no tagged fields */
+	put_be(&v, (uint32_t)g->group_epoch, 4);
+	put_uvarint(&v, 0);
+	journal_raw(st, g->group_id, &k, &v, now_ms);
+}
+
+void sim_offsets_log_consumer_group_delete(struct sim_state *st, const char *group_id, int64_t now_ms)
+{
+	lt_bytes k = { 0 };
+	put_be(&k, 3, 2);
+	put_string(&k, group_id);
+	journal_raw(st, group_id, &k, NULL, now_ms);
 }

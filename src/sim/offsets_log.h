@@ -51,9 +51,9 @@ int sim_offsets_group_tombstone(const char *group_id, struct sim_offsets_record 
  * each record becomes a one-record batch, timestamped like Kafka's (the commit time / the change
  * time). Readers blocked in Fetch see it at their next wake-up (at most their MaxWaitTime later).
  * The topic is not compacted: it keeps every record, as a Kafka log does until the cleaner runs.
- * Consumer-protocol (KIP-848) groups get their offset commit records, but not the records Kafka keeps
- * for the group itself (ConsumerGroupMetadata, member, assignment and epoch records, keys 3 to 8):
- * their group metadata is not journalled at all (doc/SIM-VS-KAFKA.md). */
+ * Consumer-protocol (KIP-848) groups get their offset commit records and, of the records Kafka keeps for
+ * the group itself (keys 3 to 8), their ConsumerGroupMetadata (3) and members (5) only
+ * (doc/SIM-VS-KAFKA.md). */
 
 /* Appends one record (a one-record batch timestamped ts) to group_id's partition, creating the topic. */
 void sim_offsets_journal_append(struct sim_state *st, const char *group_id, struct sim_offsets_record *r, int64_t ts);
@@ -69,6 +69,17 @@ void sim_offsets_log_commit_delete(struct sim_state *st, const char *group_id, c
  * otherwise nothing. */
 void sim_offsets_log_group_change(struct sim_state *st, struct sim_group *g, enum sim_group_state old_state,
 				  int32_t old_generation, int64_t now_ms);
+/* A consumer-protocol group's own records, those lagtop's commit stream reads (Kafka writes more: partition
+ * metadata, target and current assignments, keys 4, 6-8): member m's ConsumerGroupMemberMetadata (key 5)
+ * after it joined, its tombstone after member_id left, and the group's ConsumerGroupMetadata (key 3) with
+ * its epoch after either, as Kafka's coordinator writes them. */
+void sim_offsets_log_consumer_member(struct sim_state *st, const struct sim_group *g, const struct sim_member *m,
+				     int64_t now_ms);
+void sim_offsets_log_consumer_member_left(struct sim_state *st, const struct sim_group *g, const char *member_id,
+					  int64_t now_ms);
+void sim_offsets_log_consumer_group(struct sim_state *st, const struct sim_group *g, int64_t now_ms);
+/* The group deleted: its ConsumerGroupMetadata tombstone (a classic group's: sim_offsets_group_tombstone). */
+void sim_offsets_log_consumer_group_delete(struct sim_state *st, const char *group_id, int64_t now_ms);
 /* Before g is deleted (DeleteGroups): a tombstone for every committed offset, then for the group. */
 void sim_offsets_log_group_delete(struct sim_state *st, const struct sim_group *g, int64_t now_ms);
 

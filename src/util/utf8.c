@@ -2,6 +2,7 @@
 #include "util/utf8.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp)
 {
@@ -185,4 +186,17 @@ int utf8_cp_width(uint32_t cp)
 	if (in_table(cp, wide, sizeof wide / sizeof wide[0]))
 		return 2;
 	return 1;
+}
+
+size_t utf8_java_length(const char *s)
+{
+	size_t n = s ? strlen(s) : 0, units = 0;
+	while (n > 0) {
+		uint32_t cp;
+		size_t used = utf8_decode(s, n, &cp);
+		units += cp != UTF8_INVALID && cp >= 0x10000 ? 2 : 1; /* a surrogate pair; a bad byte: one U+FFFD */
+		s += used;
+		n -= used;
+	}
+	return units;
 }

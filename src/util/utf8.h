@@ -24,4 +24,9 @@ size_t utf8_encode(uint32_t cp, char out[4]);
 /* Cells a printable code point takes: 0, 1 or 2. Control characters (C0, DEL, C1) return -1. */
 int utf8_cp_width(uint32_t cp);
 
+/* The length Java's String.length() gives the text (UTF-16 code units: 2 for a code point above U+FFFF,
+ * 1 for any other, 1 for each invalid byte, which Java decodes as U+FFFD): what kafka-consumer-groups pads
+ * its columns by. NULL counts 0. */
+size_t utf8_java_length(const char *s);
+
 #endif

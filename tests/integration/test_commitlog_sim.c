@@ -3,6 +3,7 @@
  * plainly that the topic does not exist yet. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -360,6 +361,77 @@ static void stream_matches_what_clients_did(void **state)
 				 sim_leader(sim, SIM_OFFSETS_TOPIC, sim_offsets_partition(groups[i])));
 }
 
+struct part_ref {
+	const char *group, *topic;
+	int partition;
+	bool expiry; /* the condition: a forecast (or, for part_expired, an expiry) is there or not */
+};
+
+static bool part_forecast(const lt_commit_stream *s, void *arg)
+{
+	const struct part_ref *p = arg;
+	lt_commit_stats st;
+	lt_commit_group_stats gs;
+	return commit_stream_group_stats(s, p->group, 0, &gs) == 0 && gs.new_protocol &&
+	       commit_stream_stats(s, p->group, p->topic, p->partition, 0, &st) == 0 && st.has_expiry == p->expiry;
+}
+
+static bool part_expired(const lt_commit_stream *s, void *arg)
+{
+	const struct part_ref *p = arg;
+	lt_commit_expired ex;
+	return commit_stream_expired(s, p->group, p->topic, p->partition, &ex) == 0;
+}
+
+/* A consumer-protocol (KIP-848) group, as Kafka 4.x writes it to __consumer_offsets (the group and member
+ * records beside the commits): while a member subscribes to t1 its offset does not expire; once the member
+ * left, the offset expires `retention` after its commit (not after the leave), and the tombstone the
+ * coordinator writes then is read as that expiry, not as a delete. */
+static void kip848_offsets_expire_from_their_commit(void **state)
+{
+	(void)state;
+	char err[256], id[64], note[160];
+	const char *topics[] = { "t1" };
+	struct sim_member_spec spec = { .client_id = "kip-client", .topics = topics, .ntopics = 1 };
+	lt_commit_reader *r = reader_new();
+	for (int t = 0; t < WAIT_MS && commit_reader_retention(r, note, sizeof note) < 0; t += 50)
+		sleep_ms(50);
+	const int64_t retention = commit_reader_retention(r, note, sizeof note);
+	assert_int_equal(retention, 10080LL * 60000);
+	if (sim_add_consumer_member(sim, "g-kip", &spec, id, sizeof id, err, sizeof err) < 0)
+		fail_msg("add member: %s", err);
+	if (sim_commit(sim, "g-kip", "t1", 0, 4, NULL, err, sizeof err) < 0)
+		fail_msg("commit: %s", err);
+	struct part_ref p = { "g-kip", "t1", 0, false };
+	if (!wait_stream(r, part_forecast, &p))
+		fail_msg("the stream never saw g-kip as a consumer-protocol group keeping its subscribed offset");
+
+	if (sim_remove_member(sim, "g-kip", id, err, sizeof err) < 0)
+		fail_msg("remove member: %s", err);
+	p.expiry = true;
+	if (!wait_stream(r, part_forecast, &p))
+		fail_msg("no forecast for g-kip's offset after its member left");
+	const lt_commit_stream *s = commit_reader_lock(r);
+	lt_commit_stats st;
+	assert_int_equal(commit_stream_stats(s, "g-kip", "t1", 0, 0, &st), 0);
+	const int64_t commit_ms = st.last_commit_ms, at = st.expires_at_ms;
+	assert_int_equal(at, commit_ms + retention);
+	assert_int_equal(commit_stream_counters(s)->malformed, 0);
+	commit_reader_unlock(r);
+
+	/* the broker's check after the retention: the tombstone, then the group's own (deleted, Empty) */
+	sim_housekeeping_run(sim, at + 1000);
+	if (!wait_stream(r, part_expired, &p))
+		fail_msg("the stream did not take g-kip's tombstone for an expiry");
+	s = commit_reader_lock(r);
+	lt_commit_expired ex;
+	assert_int_equal(commit_stream_expired(s, "g-kip", "t1", 0, &ex), 0);
+	assert_int_equal(ex.offset, 4);
+	assert_int_equal(ex.expires_at_ms, at);
+	commit_reader_unlock(r);
+	commit_reader_stop(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +439,7 @@ int main(void)
 		cmocka_unit_test(topic_configs_and_errors),
 		cmocka_unit_test(reader_learns_retention),
 		cmocka_unit_test(stream_matches_what_clients_did),
+		cmocka_unit_test(kip848_offsets_expire_from_their_commit),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,16 +1,19 @@
 #!/usr/bin/python3
 """test_kafka_expiry.py — committed offsets that really expire on Apache Kafka 3.9 and 4.x.
 
-One single-node cluster per line, both at once (most of the wall time is the retention: the brokers mostly
-wait), with offsets.retention.minutes=1 (the smallest value the broker accepts: atLeast(1)) and
+One single-node cluster per line, one line after the other (a line's polling starts right after its
+groups are set up; most of the wall time is the retention), with offsets.retention.minutes=1 (the smallest value the broker accepts: atLeast(1)) and
 offsets.retention.check.interval.ms=5000. On each:
   - a simple group: a kafka-python consumer assigns, commits both partitions and closes (no JoinGroup:
     offsets counted from their commit);
   - an Empty group: a real member (Java kafka-clients, RefConsumer) joins, consumes, commits and leaves
-    (offsets counted from when the group became Empty).
+    (offsets counted from when the group became Empty);
+  - on 4.x, a consumer-protocol (KIP-848) group: a Java member with group.protocol=consumer commits and
+    leaves (Kafka counts each offset from its commit, not from the leave).
 lagtop's forecast (`--once --format json` expires_at_ms) must be within one check interval of the moment
 the real kafka-consumer-groups --describe stops showing the offsets (polled through tool_batch, about once a
-second, bounded). Afterwards lagtop, reading the tombstones Kafka wrote to __consumer_offsets, shows each
+second, bounded). A `--once --samples` started before the expiry and ending after it shows every group's
+partitions go from committed to expired (never absent). Afterwards lagtop, reading the tombstones Kafka wrote to __consumer_offsets, shows each
 group's partitions as expired (flag expired, committed and lag null: not lag 0, not stale; the group Dead as
 Kafka deleted it) and restart_from auto.offset.reset.
 """
@@ -31,8 +34,20 @@ LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
 TMP = tempfile.mkdtemp(prefix="lagtop-expiry-")
 CHECK_MS = 5000
 LINES = ("3.9", "4")
-GROUPS = ("xp-simple", "xp-empty")
-PER_LINE = 6
+BASE_GROUPS = ("xp-simple", "xp-empty")
+KIP848_GROUP = "xp-kip848"
+
+
+def groups_of(line):
+    return BASE_GROUPS + ((KIP848_GROUP,) if line != "3.9" else ())
+
+
+def planned(line):
+    """Test points per line: the forecast, per group the real tool and the state after, the table's warning,
+    the long-running --once."""
+    return 3 + 2 * len(groups_of(line))
+
+
 results = []
 
 
@@ -70,11 +85,11 @@ def find(doc, group):
     return None
 
 
-def shows_offsets(out):
+def shows_offsets(out, groups):
     """Whether kafka-consumer-groups --describe printed a row with a committed offset."""
     for line in out.splitlines():
         cols = line.split()
-        if len(cols) >= 4 and cols[0] in GROUPS and cols[3].isdigit():
+        if len(cols) >= 4 and cols[0] in groups and cols[3].isdigit():
             return True
     return False
 
@@ -84,6 +99,8 @@ class Line:
 
     def __init__(self, line):
         self.line = line
+        self.groups = groups_of(line)
+        self.watch = None  # a --once --samples started before the expiry
         self.kc = K.KafkaCluster(line, extra={"offsets.retention.minutes": "1",
                                               "offsets.retention.check.interval.ms": str(CHECK_MS)})
         self.tools = None
@@ -114,11 +131,29 @@ class Line:
                 raise RuntimeError("the Java member did not consume and commit: %s" % m.seen[-5:])
         finally:
             m.stop()
+        if KIP848_GROUP in self.groups:
+            m = K.Member(self.kc, "java", KIP848_GROUP, ["xp"], protocol="consumer",
+                         extra={"auto.offset.reset": "earliest"})
+            try:
+                if not m.wait_assigned(60) or not m.wait_for("committed 10", 60):
+                    raise RuntimeError("the consumer-protocol member did not consume and commit: %s" % m.seen[-5:])
+            finally:
+                m.stop()
+
+    def start_watch(self):
+        """lagtop --once --samples, 2 s apart, from now until 20 s after the last forecast."""
+        last = max(f for f in self.forecast.values() if f)
+        samples = max(2, (last - now_ms() + 20000) // 2000 + 1)
+        env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"), XDG_STATE_HOME=TMP)
+        env.pop("LAGTOP_CONFIG", None)
+        self.watch = subprocess.Popen([LAGTOP, "--once", "-b", self.kc.bootstrap, "--timeout", "20s", "--format",
+                                       "json", "--samples", str(samples), "--interval", "2"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
     def forecast_now(self):
         rc, out, err = lagtop_once(self.kc.bootstrap, "--format", "json")
         doc = json.loads(out) if rc == 0 and out else None
-        for gid in GROUPS:
+        for gid in self.groups:
             g = find(doc, gid)
             self.forecast[gid] = g and g.get("expires_at_ms")
             self.committed[gid] = len([p for p in (g or {}).get("partitions", []) if p["committed"] is not None])
@@ -126,28 +161,50 @@ class Line:
 
     def poll(self):
         """One describe per group still showing offsets; True when both are gone."""
-        for gid in GROUPS:
+        for gid in self.groups:
             if gid in self.gone:
                 continue
             t0 = now_ms()
             rc, out, err = self.tools.run("--bootstrap-server", self.kc.bootstrap, "--describe", "--group", gid)
             t1 = now_ms()
-            if shows_offsets(out):
+            if shows_offsets(out, self.groups):
                 self.last_seen[gid] = t0
             else:
                 self.gone[gid] = t1
-        return len(self.gone) == len(GROUPS)
+        return len(self.gone) == len(self.groups)
 
     def stop(self):
+        if self.watch and self.watch.poll() is None:
+            self.watch.kill()
+            self.watch.wait()
         if self.tools:
             self.tools.close()
         self.kc.stop()
 
 
+def all_expired(g):
+    parts = (g or {}).get("partitions", [])
+    return g and len(parts) == 2 and all("expired" in p["flags"] and p["committed"] is None and p["lag"] is None
+                                         and "stale" not in p["flags"] for p in parts)
+
+
+def check_watch(ln):
+    """The --once --samples that ran across the expiry: the last sample shows every group expired."""
+    try:
+        out, err = ln.watch.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        ln.watch.kill()
+        out, err = ln.watch.communicate()
+    doc = json.loads(out) if ln.watch.returncode == 0 and out else None
+    bad = {gid: find(doc, gid) for gid in ln.groups if not all_expired(find(doc, gid))}
+    ok(doc and not bad, "%s: a --once --samples started before the expiry shows %s expired at its end (not absent)"
+       % (ln.label, ", ".join(ln.groups)), (ln.watch.returncode, err[-600:], bad))
+
+
 def check_after(ln):
     rc, out, err = lagtop_once(ln.kc.bootstrap, "--format", "json")
     doc = json.loads(out) if rc == 0 and out else None
-    for gid in GROUPS:
+    for gid in ln.groups:
         g = find(doc, gid)
         parts = (g or {}).get("partitions", [])
         ok(g and ln.committed[gid] == 2 and len(parts) == 2 and all(
@@ -158,8 +215,39 @@ def check_after(ln):
            "restart_from auto.offset.reset" % (ln.label, gid), (rc, err, g))
     rc, out, err = lagtop_once(ln.kc.bootstrap)
     warn = [l for l in err.splitlines() if "expired its committed offsets" in l]
-    ok(rc == 0 and len(warn) == 2 and all("auto.offset.reset" in l for l in warn),
-       "%s: the table output warns for both groups that they restart from auto.offset.reset" % ln.label, err)
+    ok(rc == 0 and len(warn) == len(ln.groups) and all("auto.offset.reset" in l for l in warn),
+       "%s: the table output warns for every group that it restarts from auto.offset.reset" % ln.label, err)
+
+
+def run_line(ln):
+    try:
+        ln.start()
+        ln.setup()
+        rc, err, doc = ln.forecast_now()
+        ok(rc == 0 and all(ln.forecast.values()),
+           "%s: lagtop forecasts the expiry of every group (%s)" % (ln.label, ", ".join(ln.groups)),
+           (rc, err, ln.forecast))
+    except Exception:
+        ok(False, "%s: cluster, groups and forecast set up" % ln.label, traceback.format_exc())
+        return
+    if not all(ln.forecast.values()):
+        return
+    ln.start_watch()
+    deadline = time.monotonic() + 60 + 40
+    while time.monotonic() < deadline and not ln.poll():
+        time.sleep(0.5)
+    for gid in ln.groups:
+        f, seen, gone = ln.forecast.get(gid), ln.last_seen.get(gid), ln.gone.get(gid)
+        ok(f and gone and seen and gone >= f and seen <= f + CHECK_MS,
+           "%s: %s: the real tool stops showing the offsets within one check interval (%d ms) after "
+           "lagtop's forecast" % (ln.label, gid, CHECK_MS),
+           {"forecast": f, "last_seen": seen, "gone": gone, "gone - forecast": gone and f and gone - f})
+        if f and gone:
+            note("%s %s: forecast %d, last shown %d, gone by %d (%+d ms)" % (ln.label, gid, f, seen or 0,
+                                                                             gone, gone - f))
+    check_watch(ln)
+    if all(ln.gone.get(g) for g in ln.groups):
+        check_after(ln)
 
 
 def main():
@@ -176,41 +264,15 @@ def main():
         K.prerequisite("kafka-python (Debian package python3-kafka)")
     if not os.access(LAGTOP, os.X_OK):
         K.prerequisite("%s is not built" % LAGTOP)
-    print("1..%d" % (PER_LINE * len(LINES)))
+    print("1..%d" % sum(planned(l) for l in LINES))
     t0 = time.monotonic()
-    lines = [Line(l) for l in LINES]
-    try:
-        for ln in lines:
-            try:
-                ln.start()
-                ln.setup()
-                rc, err, doc = ln.forecast_now()
-                ok(rc == 0 and all(ln.forecast.values()),
-                   "%s: lagtop forecasts the expiry of the simple and the Empty group" % ln.label,
-                   (rc, err, ln.forecast))
-            except Exception:
-                ok(False, "%s: cluster, groups and forecast set up" % ln.label, traceback.format_exc())
-        live = [ln for ln in lines if all(ln.forecast.values())]
-        deadline = time.monotonic() + 60 + 40
-        while live and time.monotonic() < deadline:
-            live = [ln for ln in live if not ln.poll()]
-            time.sleep(0.5)
-        for ln in lines:
-            for gid in GROUPS:
-                f, seen, gone = ln.forecast.get(gid), ln.last_seen.get(gid), ln.gone.get(gid)
-                ok(f and gone and seen and gone >= f and seen <= f + CHECK_MS,
-                   "%s: %s: the real tool stops showing the offsets within one check interval (%d ms) after "
-                   "lagtop's forecast" % (ln.label, gid, CHECK_MS),
-                   {"forecast": f, "last_seen": seen, "gone": gone, "gone - forecast": gone and f and gone - f})
-                if f and gone:
-                    note("%s %s: forecast %d, last shown %d, gone by %d (%+d ms)" % (ln.label, gid, f, seen or 0,
-                                                                                     gone, gone - f))
-            if all(ln.gone.get(g) for g in GROUPS):
-                check_after(ln)
-    finally:
-        for ln in lines:
+    for line in LINES:  # one line after the other: a line's polling must start right after its setup
+        ln = Line(line)
+        try:
+            run_line(ln)
+        finally:
             ln.stop()
-    while len(results) < PER_LINE * len(LINES):
+    while len(results) < sum(planned(l) for l in LINES):
         ok(False, "not reached (an earlier step failed)")
     note("%.1f s in all" % (time.monotonic() - t0))
     return 0 if all(results) else 1

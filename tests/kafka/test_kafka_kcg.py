@@ -5,7 +5,8 @@ One cluster per Kafka line, beside its PLAINTEXT listener a SASL_SSL listener (S
 SSL listener that requires a client certificate. Groups made with real members: payments and payments-ledger
 (Empty, admin commits; "-g payments" must not select payments-ledger), ahead (Empty, committed past the log
 end: the tool's negative LAG), live (a classic kafka-python member on two topics), static (a Java member with
-a group.instance.id), on 4.x kip848 (a consumer-protocol Java member). Then, for each case, lagtop and the
+a group.instance.id), on 4.x kip848 (a consumer-protocol Java member), a group with a non-ASCII id and one whose
+id is longer than 15 (padding by characters as the tool: their tables are compared as printed). Then, for each case, lagtop and the
 real kafka-consumer-groups (tool_batch.py: one JVM for every run) on the same arguments:
   --list [--state [S]] [--type [T]]; --describe --offsets / --members / --state [--verbose] for --group
   (repeated) and --all-groups; a group that does not exist; bad input (the tool's messages, one line);
@@ -36,6 +37,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kafka_cluster as K  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+UNICODE_GROUP = "grp-\u00fcn\u00efc\u00f8d\u00e9-\u7ec4"  # 13 characters, 19 bytes
+DOTTED_GROUP = "a.dotted.group.of.many.chars"  # longer than 15: a members table without rows keeps 15
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
 TMP = tempfile.mkdtemp(prefix="lagtop-kcg-")
@@ -224,6 +227,18 @@ def describe_cases(ctx):
     out_t, out_l = same(ctx, ["--describe", "--all-groups"], "--describe --all-groups", check_layout=v4)
     ok(re.search(r"^payments-ledger ", out_l, re.M) and re.search(r"^payments ", out_l, re.M),
        "%s: --describe --all-groups holds payments and payments-ledger" % ctx.label, out_l)
+    # the tool pads by characters (Java's String.format), not bytes: a non-ASCII id lines up as the tool's, and
+    # a members table without rows keeps GROUP 15 wide whatever the id. Compared as printed, padding included
+    for g in (UNICODE_GROUP, DOTTED_GROUP):
+        # (3.9's --state and --members --verbose tables are not lagtop's: the documented 4.x tables everywhere)
+        for extra in ([], ["--members"]) + ((["--state"], ["--members", "--verbose"]) if v4 else ()):
+            args = ["--describe", "--group", g] + extra
+            rc_t, out_t, err_t = ctx.tool(*args)
+            rc_l, out_l, err_l = ctx.lagtop(*args)
+            ok(rc_t == rc_l == 0 and out_t.rstrip("\n").split("\n") == out_l.rstrip("\n").split("\n")
+               and len(out_t.strip()) > 0,
+               "%s: %s: the same table, padding included (%s)" % (ctx.label, " ".join(args), len(g.encode())),
+               "--- tool\n%s\n--- lagtop\n%s" % (out_t.replace(" ", "."), out_l.replace(" ", ".")))
     rc, out, err = ctx.lagtop("--describe", "--group", "payments")
     ok(rc == 0 and "payments-ledger" not in out + err and re.search(r"^payments ", out, re.M),
        "%s: --group payments is exact: payments-ledger is not shown" % ctx.label, out + err)
@@ -408,6 +423,26 @@ def reset_cases(ctx):
        "%s: --reset-offsets --all-groups --export: one CSV with the group column, the tool's plans and refusals"
        % ctx.label, "tool:\n%s\nlagtop %d:\n%s\n%s" % (out_t, rc_l, out_l, err_l))
 
+    # --to-datetime after every record: the tool falls back to the log end and says so per partition on
+    # standard output, a blank line before each sentence, before the plan (lagtop's own words: the dashboard)
+    args = ["--reset-offsets", "--group", "payments", "--topic", "orders", "--to-datetime", "2100-01-01T00:00:00.000",
+            "--dry-run"]
+    rc_t, out_t, err_t = ctx.tool(*args)
+    rc_l, out_l, err_l = ctx.lagtop(*args)
+
+    def before_plan(out):
+        head = out.split("\nGROUP ")[0]
+        return sorted(head.split("\n\n")), head.count("\n")
+
+    warns = [ln for ln in out_t.splitlines() if ln.startswith("Warn: ")]
+    ok(rc_t == rc_l == 0 and len(warns) == 2 and before_plan(out_t) == before_plan(out_l)
+       and "Falling back" not in err_l and "no message at or after" not in err_l
+       and tool_plan_rows(out_t) == lagtop_plan_rows(out_l) == {("payments", "orders", 0): 10,
+                                                                 ("payments", "orders", 1): 10},
+       "%s: --to-datetime after the last record: the tool's 'Warn: Partition P from topic T is empty. Falling back "
+       "to latest known offset.' per partition, on standard output before the plan, and the same plan"
+       % ctx.label, "tool %d:\n%s\n%s\nlagtop %d:\n%s\n%s" % (rc_t, out_t, err_t, rc_l, out_l, err_l))
+
     # --execute: the inactive groups reset, the active one untouched; backups and audit lines per group
     before_live = ctx.tool("--describe", "--group", "live")[1]
     args = ["--reset-offsets", "--group", "exec-a", "--group", "live", "--group", "exec-b", "--topic", "orders",
@@ -571,6 +606,9 @@ def run_line(line, cg):
         commit(b, "ahead", {("audit", 0): 15})  # past the log end (5): the tool prints LAG -10
         commit(b, "exec-a", {("orders", 0): 7, ("orders", 1): 8})
         commit(b, "exec-b", {("orders", 0): 9})
+        K.create_topic(b, "names", 1, 3)
+        commit(b, UNICODE_GROUP, {("names", 0): 0})
+        commit(b, DOTTED_GROUP, {("names", 0): 1})
         members.append(K.Member(kc, "kafka-python", "live", ["orders", "audit"], client_id="cli-live"))
         members.append(K.Member(kc, "java", "static", ["audit"], client_id="cli-static",
                                 extra={"group.instance.id": "inst-1"}))

@@ -2,6 +2,7 @@
  * (stuck) offsets, Kafka's offset-expiry rule and the warning horizon, tombstones, counters. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -652,38 +653,85 @@ static void stable_group_loses_unsubscribed_topics(void **state)
 	commit_stream_free(s);
 }
 
-static void new_protocol_groups_get_no_forecast(void **state)
+/* ConsumerGroupMemberMetadata of member "m1" of group "g" (key version 5; value v0, flexible), subscribing
+ * to topic "t", or to a regex when regex is set; NULL value: the member left. */
+static void np_member(lt_commit_stream *s, bool present, bool regex)
+{
+	static const uint8_t k5[] = { 0x00, 0x05, 0x00, 0x01, 'g', 0x00, 0x02, 'm', '1' };
+	/* version, instanceId null, rackId null, clientId "c", clientHost "h", names ["t"], regex null or
+	 * "x.*", rebalanceTimeoutMs, serverAssignor null, no tagged fields */
+	static const uint8_t by_name[] = { 0, 0, 0, 0, 2, 'c', 2, 'h', 2, 2, 't', 0, 0, 0, 0x75, 0x30, 0, 0 };
+	static const uint8_t by_regex[] = { 0, 0, 0, 0, 2, 'c', 2, 'h', 1, 4, 'x', '.', '*', 0, 0, 0x75, 0x30, 0, 0 };
+	const uint8_t *v = regex ? by_regex : by_name;
+	size_t vlen = regex ? sizeof by_regex : sizeof by_name;
+	assert_int_equal(commit_stream_feed(s, k5, sizeof k5, present ? v : NULL, present ? vlen : 0, err, sizeof err),
+			 0);
+}
+
+/* Kafka 4.x's ConsumerGroup.offsetExpirationCondition: each offset expires `retention` after its commit,
+ * except those of the topics the group's members subscribe to (OffsetMetadataManager.cleanupExpiredOffsets). */
+static void new_protocol_groups_follow_kafka(void **state)
 {
 	(void)state;
-	lt_commit_stream *s = stream(7 * DAY);
+	const int64_t retention = 7 * DAY;
+	lt_commit_stream *s = stream(retention);
 	/* ConsumerGroupMetadataKey "g" (key version 3) with some value, then commits */
 	static const uint8_t k3[] = { 0x00, 0x03, 0x00, 0x01, 'g' };
 	static const uint8_t v3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00 };
 	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, v3, sizeof v3, err, sizeof err), 0);
+	np_member(s, true, false);
 	commit(s, "g", "t", 0, 1, T0);
+	commit(s, "g", "old", 0, 1, T0 - DAY);
 	lt_commit_stats st;
-	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0, &st), 0);
-	assert_false(st.has_expiry); /* Kafka keeps its subscribed topics' offsets: we cannot tell which */
 	lt_commit_group_stats gs;
 	assert_int_equal(commit_stream_group_stats(s, "g", T0, &gs), 0);
 	assert_true(gs.new_protocol);
-	assert_int_equal(commit_stream_counters(s)->unknown_key, 1);
-	/* an offset of an unsubscribed topic expires: the group stays a new-protocol group */
-	commit(s, "g", "old", 0, 1, T0 - 8 * DAY);
-	tombstone(s, "g", "old", 0);
-	tombstone(s, "g", "t", 0);
-	commit(s, "g", "t", 0, 1, T0);
+	assert_int_equal(commit_stream_counters(s)->unknown_key, 2);
+	/* the member subscribes to t: kept; old: from its commit */
 	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0, &st), 0);
 	assert_false(st.has_expiry);
-	/* the group deleted (tombstone): its remaining offsets are bare again */
-	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, NULL, 0, err, sizeof err), 0);
-	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0, &st), 0);
+	assert_int_equal(commit_stream_stats(s, "g", "old", 0, T0, &st), 0);
 	assert_true(st.has_expiry);
-	tombstone(s, "g", "t", 0);
-	assert_int_equal(commit_stream_n_groups(s), 0);
-	/* a key-3 record alone makes a group known, and its tombstone removes it */
+	assert_int_equal(st.expires_at_ms, T0 - DAY + retention);
+	/* a regex subscription: its topics are resolved by the coordinator, not told here: no forecast */
+	np_member(s, true, true);
+	assert_int_equal(commit_stream_stats(s, "g", "old", 0, T0, &st), 0);
+	assert_false(st.has_expiry);
+	/* the member left: every offset expires `retention` after its own commit (not after the leave) */
+	np_member(s, false, false);
+	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0 + HOUR, &st), 0);
+	assert_true(st.has_expiry);
+	assert_int_equal(st.expires_at_ms, T0 + retention);
+	assert_int_equal(commit_stream_group_stats(s, "g", T0, &gs), 0);
+	assert_true(gs.has_expiry);
+	assert_int_equal(gs.expires_at_ms, T0 - DAY + retention);
+	/* the broker's tombstones at the forecast are the expiry, kept as expired; then the group's own */
+	tombstone_at(s, "g", "old", 0, T0 - DAY + retention + 5 * SEC);
+	tombstone_at(s, "g", "t", 0, T0 + retention + 5 * SEC);
+	assert_int_equal(commit_stream_feed_at(s, k3, sizeof k3, NULL, 0, T0 + retention + 5 * SEC, err, sizeof err),
+			 0);
+	lt_commit_expired ex;
+	assert_int_equal(commit_stream_expired(s, "g", "t", 0, &ex), 0);
+	assert_int_equal(ex.expires_at_ms, T0 + retention);
+	assert_int_equal(commit_stream_expired(s, "g", "old", 0, &ex), 0);
+	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0 + retention, &st), -1);
+	assert_int_equal(commit_stream_group_stats(s, "g", T0 + retention, &gs), 0);
+	assert_int_equal(gs.n_expired, 2);
+	assert_false(gs.new_protocol);
+	/* a tombstone before the forecast is a delete (OffsetDelete), as for every group */
 	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, v3, sizeof v3, err, sizeof err), 0);
+	commit(s, "g", "d", 0, 1, T0);
+	tombstone_at(s, "g", "d", 0, T0 + HOUR);
+	assert_int_equal(commit_stream_expired(s, "g", "d", 0, &ex), -1);
+	assert_int_equal(commit_stream_stats(s, "g", "d", 0, T0 + HOUR, &st), -1);
+	/* a key-3 tombstone removes a group that holds nothing else */
+	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, NULL, 0, err, sizeof err), 0);
+	commit_stream_free(s);
+	s = stream(retention);
+	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, v3, sizeof v3, err, sizeof err), 0);
+	np_member(s, true, false);
 	assert_int_equal(commit_stream_n_groups(s), 1);
+	np_member(s, false, false);
 	assert_int_equal(commit_stream_feed(s, k3, sizeof k3, NULL, 0, err, sizeof err), 0);
 	assert_int_equal(commit_stream_n_groups(s), 0);
 	commit_stream_free(s);
@@ -703,7 +751,7 @@ int main(void)
 		cmocka_unit_test(feed_counts_everything),
 		cmocka_unit_test(many_groups_and_partitions),
 		cmocka_unit_test(stable_group_loses_unsubscribed_topics),
-		cmocka_unit_test(new_protocol_groups_get_no_forecast),
+		cmocka_unit_test(new_protocol_groups_follow_kafka),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,12 +289,30 @@ static void unsafe_characters_are_one_rule(void **state)
 	}
 }
 
+/* kafka-consumer-groups pads by Java's String.length(): UTF-16 units, whatever the bytes or the cells */
+static void java_length_counts_utf16_units(void **state)
+{
+	(void)state;
+	assert_int_equal(utf8_java_length(NULL), 0);
+	assert_int_equal(utf8_java_length("orders"), 6);
+	assert_int_equal(utf8_java_length("grp-\xc3\xbc"
+					  "n\xc3\xaf"
+					  "c\xc3\xb8"
+					  "d\xc3\xa9-\xe7\xbb\x84"),
+			 13);                                      /* 19 bytes */
+	assert_int_equal(utf8_java_length("\xf0\x9f\x98\x80"), 2); /* a surrogate pair */
+	assert_int_equal(utf8_java_length("a\xff"
+					  "b"),
+			 3); /* an invalid byte: one U+FFFD */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(decode_rejects_bad_sequences),
 		cmocka_unit_test(err_set_escapes_control_bytes),
 		cmocka_unit_test(encode_round_trips),
+		cmocka_unit_test(java_length_counts_utf16_units),
 		cmocka_unit_test(widths_follow_wcwidth),
 		cmocka_unit_test(controls_and_escapes_are_shown_escaped),
 		cmocka_unit_test(unicode_is_kept_or_escaped_by_mode),
