@@ -91,6 +91,10 @@ static lt_snapshot *make(lt_history *h, int i)
 	return s;
 }
 
+/* The time lags the model derives now, not those of the build that wrote the version 1 fixture (written
+ * before the history held a standing committed offset's write time, and before LT_PF_TIME_LAG_ESTIMATED). */
+static bool fixture_time_lags;
+
 static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 {
 #define EQ(x)                                                                                                          \
@@ -149,7 +153,8 @@ static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 			assert_int_equal(p->committed, q->committed);
 			assert_int_equal(p->log_end, q->log_end);
 			assert_int_equal(p->lag, q->lag);
-			assert_int_equal(p->time_lag_ms, q->time_lag_ms);
+			if (!fixture_time_lags)
+				assert_int_equal(p->time_lag_ms, q->time_lag_ms);
 			assert_memory_equal(&p->consume_rate, &q->consume_rate, sizeof(double));
 			assert_memory_equal(&p->produce_rate, &q->produce_rate, sizeof(double));
 			assert_memory_equal(&p->commits_per_min, &q->commits_per_min, sizeof(double));
@@ -164,7 +169,11 @@ static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 			/* the decoder adds an ext only where the encoder's row had something in it */
 			assert_int_equal(partition_ext(x, p) != NULL, partition_ext(y, q) != NULL);
 			assert_int_equal(p->member, q->member);
-			assert_int_equal(p->flags, q->flags);
+			if (fixture_time_lags)
+				assert_int_equal(p->flags & ~LT_PF_TIME_LAG_ESTIMATED,
+						 q->flags & ~LT_PF_TIME_LAG_ESTIMATED);
+			else
+				assert_int_equal(p->flags, q->flags);
 			assert_int_equal(p->status, q->status);
 			assert_int_equal(p->has_lag, q->has_lag);
 			assert_int_equal(p->has_time_lag, q->has_time_lag);
@@ -178,7 +187,8 @@ static void expect_same(const lt_snapshot *a, const lt_snapshot *b, int rec)
 		}
 		assert_int_equal(x->total_lag, y->total_lag);
 		assert_int_equal(x->max_lag, y->max_lag);
-		assert_int_equal(x->max_time_lag_ms, y->max_time_lag_ms);
+		if (!fixture_time_lags)
+			assert_int_equal(x->max_time_lag_ms, y->max_time_lag_ms);
 		assert_int_equal(x->has_max_time_lag, y->has_max_time_lag);
 		assert_memory_equal(&x->consume_rate, &y->consume_rate, sizeof(double));
 		assert_memory_equal(&x->commits_per_min, &y->commits_per_min, sizeof(double));
@@ -327,6 +337,7 @@ static void reads_version_1(void **state)
 	rec_reader *r = rec_reader_open(path, err, sizeof err);
 	if (!r)
 		fail_msg("%s", err);
+	fixture_time_lags = true;
 	assert_null(rec_reader_note(r));
 	assert_int_equal(rec_reader_count(r), 40);
 	assert_true(rec_reader_is_keyframe(r, 17));
@@ -346,6 +357,7 @@ static void reads_version_1(void **state)
 	assert_int_equal(s->groups[1].partitions[1].lag, snaps[38]->groups[1].partitions[1].lag);
 	snapshot_unref(s);
 	rec_reader_close(r);
+	fixture_time_lags = false;
 }
 
 /* The writer writes version 2 unless told 1 (benchmarks compare the two): both read back exactly, with the
