@@ -400,30 +400,6 @@ static const lt_column member_cols[] = {
 	{ .title = "PARTITIONS", .width = 20, .priority = 90 },
 };
 
-static void assigned_text(const lt_member *m, char *out, size_t outlen)
-{
-	size_t len = 0;
-	const char *prev = NULL;
-	out[0] = '\0';
-	if (m->n_assigned == 0) {
-		snprintf(out, outlen, "-");
-		return;
-	}
-	for (size_t i = 0; i < m->n_assigned && len + 1 < outlen; i++) {
-		const struct lt_topic_partition *tp = &m->assigned[i];
-		int w;
-		if (prev && strcmp(prev, tp->topic) == 0)
-			w = snprintf(out + len, outlen - len, ",%" PRId32, tp->partition);
-		else
-			w = snprintf(out + len, outlen - len, "%s%s:%" PRId32, prev ? " " : "", tp->topic,
-				     tp->partition);
-		if (w < 0 || (size_t)w >= outlen - len)
-			break;
-		len += (size_t)w;
-		prev = tp->topic;
-	}
-}
-
 static void draw_members(struct ui *u, int y, int h, bool focused)
 {
 	const lt_group *g = ui_open_group_ptr(u);
@@ -455,7 +431,7 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 			continue;
 		const lt_member *m = &g->members[mi];
 		char assigned[512];
-		assigned_text(m, assigned, sizeof assigned);
+		format_assignment(m->assigned, m->n_assigned, assigned, sizeof assigned); /* ranges: 0-5,8 */
 		for (size_t c = 0; c < n; c++) {
 			const char *text = "";
 			if (slots[c].col == &member_cols[0])

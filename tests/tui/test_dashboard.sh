@@ -47,7 +47,7 @@ tui_wait_gone "orders [0]" >/dev/null
 
 tui_keys m
 ok "members pane" tui_wait_text "Members of billing"
-like "members: client, host, assignment" "$(tui_line billing-2)" "billing-2 /10.0.0.2 orders:2,3"
+like "members: client, host, assignment (runs as ranges)" "$(tui_line billing-2)" "billing-2 /10.0.0.2 orders:2-3"
 tui_keys Escape
 tui_wait_gone "Members of billing" >/dev/null
 
