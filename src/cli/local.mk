@@ -30,6 +30,8 @@ TESTS += tests/integration/test_once_errors.sh
 EXTRA_DIST += tests/integration/test_once_errors.sh
 TESTS += tests/integration/test_once_sim.py
 EXTRA_DIST += tests/integration/test_once_sim.py
+TESTS += tests/integration/test_timelag_sim.py
+EXTRA_DIST += tests/integration/test_timelag_sim.py
 
 ## monitoring: Prometheus output against the JSON of the same refresh, status honesty, --fail-on
 check_PROGRAMS += tests/integration/once_formats

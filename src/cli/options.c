@@ -826,43 +826,61 @@ void options_free(struct lt_options *o)
 	memset(o, 0, sizeof *o);
 }
 
+/* One option as --help names it: "-b, --bootstrap-servers HOST:PORT,..." or "--once". */
+static void help_name(const struct option_def *d, char *buf, size_t len)
+{
+	if (d->id < 256)
+		snprintf(buf, len, "-%c, --%s%s%s", d->id, d->long_name, d->arg ? " " : "", d->arg ? d->arg : "");
+	else
+		snprintf(buf, len, "--%s%s%s", d->long_name, d->arg ? " " : "", d->arg ? d->arg : "");
+}
+
+/* --help fits 80 columns and a screen: each section's options are packed on lines of at most HELP_WIDTH
+ * columns, three spaces apart; what each does is in lagtop(1), which lists them in the same sections. So
+ * a row added to the table costs a line per few options, never one each. */
+#define HELP_WIDTH 80
+
+static void help_section(FILE *out, int sec)
+{
+	fprintf(out, "\n%s:\n", section_titles[sec]);
+	int col = 0;
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct option_def *d = &option_table[i];
+		if ((int)d->section != sec)
+			continue;
+		char name[96];
+		help_name(d, name, sizeof name);
+		int w = (int)strlen(name);
+		if (col > 0 && col + 3 + w > HELP_WIDTH) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += fprintf(out, "%s%s", col ? "   " : "  ", name);
+	}
+	if (col > 0)
+		fputc('\n', out);
+}
+
 void options_print_help(FILE *out, const char *argv0)
 {
 	fprintf(out,
 		"Usage: %s [OPTIONS]                 live dashboard of consumer groups\n"
-		"       %s --once [--format F] [--samples N] [--fail-on warn|err] [-g GROUP]... [-G REGEX]...\n"
+		"       %s --once [--format F] [--samples N] [--fail-on warn|err]\n"
 		"       %s --list [--state [S,...]] [--type [T,...]]\n"
-		"       %s --describe (-g GROUP... | --all-groups) [--offsets | --members | --state] [--verbose]\n"
-		"       %s --reset-offsets (-g GROUP... | --all-groups) (--all-topics|--topic T[:P,...]) TARGET "
-		"[--execute]\n"
+		"       %s --describe (-g GROUP... | --all-groups)\n"
+		"              [--offsets | --members | --state] [--verbose]\n"
+		"       %s --reset-offsets (-g GROUP... | --all-groups)\n"
+		"              (--all-topics | --topic T[:P,...]) TARGET [--execute]\n"
 		"       %s --undo GROUP [--backup FILE] [--execute]\n"
 		"       %s --delete (--group GROUP... | --all-groups) [--dry-run]\n"
 		"       %s --delete-offsets --group GROUP --topic T[:P,...]... [--dry-run]\n"
 		"       %s --demo\n"
-		"       %s --record FILE [--headless] [--record-max-size SIZE] [--record-keep N]\n"
+		"       %s --record FILE [--headless] [--record-max-size SIZE]\n"
 		"       %s --replay FILE [--at TIME] [--once [--format F]]\n",
 		argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
-	for (int sec = SEC_GENERAL; sec <= SEC_LAST; sec++) {
-		fprintf(out, "\n%s:\n", section_titles[sec]);
-		for (size_t i = 0; i < N_OPTIONS; i++) {
-			const struct option_def *d = &option_table[i];
-			if ((int)d->section != sec)
-				continue;
-			char left[64];
-			if (d->id < 256)
-				snprintf(left, sizeof left, "-%c, --%s%s%s", d->id, d->long_name, d->arg ? " " : "",
-					 d->arg ? d->arg : "");
-			else
-				snprintf(left, sizeof left, "    --%s%s%s", d->long_name, d->arg ? " " : "",
-					 d->arg ? d->arg : "");
-			if (strlen(left) > 28)
-				fprintf(out, "  %s\n  %-28s  %s\n", left, "", d->help);
-			else
-				fprintf(out, "  %-28s  %s\n", left, d->help);
-		}
-	}
-	fprintf(out,
-		"\nExit status: 0 ok, 1 cluster or I/O error, 2 usage error, 3 reset or delete refused by the guard,\n"
-		"4 a group at or above --fail-on (--once; a status not evaluated yet never counts).\n"
-		"See lagtop(1) for the configuration file, keys and examples.\n");
+	for (int sec = SEC_GENERAL; sec <= SEC_LAST; sec++)
+		help_section(out, sec);
+	fprintf(out, "\nWhat each option does: lagtop(1), OPTIONS (man lagtop), in the same sections.\n"
+		     "Exit status: 0 ok, 1 cluster or I/O error, 2 usage error, 3 refused by the\n"
+		     "guard, 4 a group at or above --fail-on (--once; never a status not evaluated).\n");
 }

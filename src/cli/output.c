@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "model/group_view.h"
+#include "model/model.h"
 #include "util/csv.h"
 #include "util/json.h"
 #include "util/sanitize.h"
@@ -293,6 +294,14 @@ static void json_kv_rate(lt_json *j, const char *key, bool known, double v)
 		json_kv_null(j, key);
 }
 
+static void json_kv_bool_or_null(lt_json *j, const char *key, bool v, bool known)
+{
+	if (known)
+		json_kv_bool(j, key, v);
+	else
+		json_kv_null(j, key);
+}
+
 static void json_partition(lt_json *j, const lt_snapshot *s, const lt_group *g, const lt_partition *p)
 {
 	const lt_member *m = partition_member(g, p);
@@ -307,6 +316,7 @@ static void json_partition(lt_json *j, const lt_snapshot *s, const lt_group *g, 
 	json_kv_string(j, "client_id", m ? m->client_id : NULL);
 	json_kv_string(j, "host", m ? m->host : NULL);
 	json_kv_int_or_null(j, "time_lag_ms", p->time_lag_ms, p->has_time_lag);
+	json_kv_bool_or_null(j, "time_lag_estimated", (p->flags & LT_PF_TIME_LAG_ESTIMATED) != 0, p->has_time_lag);
 	json_kv_rate(j, "consume_rate", p->has_rates, p->consume_rate);
 	json_kv_rate(j, "produce_rate", p->has_rates, p->produce_rate);
 	json_kv_int_or_null(j, "eta_ms", p->eta_ms, p->has_eta);
@@ -379,6 +389,7 @@ static void json_group(lt_json *j, const lt_snapshot *s, const lt_group *g)
 	json_kv_int_or_null(j, "lag", g->total_lag, any_lag);
 	json_kv_int_or_null(j, "max_lag", g->max_lag, any_lag);
 	json_kv_int_or_null(j, "max_time_lag_ms", g->max_time_lag_ms, g->has_max_time_lag);
+	json_kv_bool_or_null(j, "max_time_lag_estimated", group_max_time_lag_estimated(g), g->has_max_time_lag);
 	json_kv_rate(j, "consume_rate", any_rate, g->consume_rate);
 	json_kv_string(j, "status", status_evaluated(g->status) ? status_name(g->status) : NULL);
 	json_kv_bool(j, "complete", g->status_complete);

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "model/colkey.h"
+#include "model/model.h"
 #include "model/topic_view.h"
 
 /* ---- helpers shared by the accessors ---- */
@@ -76,6 +77,17 @@ static void put_duration(char *buf, size_t len, int64_t ms, bool known, bool exa
 		format_duration_exact(ms, buf, len);
 	else
 		format_duration_ms(ms, buf, len);
+}
+
+/* A time lag, "~" before it when it is an estimate (timelag.c): interpolated, extrapolated or a bound. */
+static void put_time_lag(char *buf, size_t len, int64_t ms, bool known, bool estimated, bool exact)
+{
+	if (!known || !estimated || len < 2) {
+		put_duration(buf, len, ms, known, exact);
+		return;
+	}
+	buf[0] = '~';
+	put_duration(buf + 1, len - 1, ms, known, exact);
 }
 
 static void put_rate(char *buf, size_t len, double r, bool known, bool exact)
@@ -195,7 +207,8 @@ static void key_max_time_lag(const lt_row *r, lt_sort_key *k)
 
 static void fmt_max_time_lag(const lt_row *r, char *buf, size_t len, bool exact)
 {
-	put_duration(buf, len, r->group->max_time_lag_ms, r->group->has_max_time_lag, exact);
+	put_time_lag(buf, len, r->group->max_time_lag_ms, r->group->has_max_time_lag,
+		     group_max_time_lag_estimated(r->group), exact);
 }
 
 /* above the operator's time_lag_threshold */
@@ -369,7 +382,8 @@ static void key_time_lag(const lt_row *r, lt_sort_key *k)
 
 static void fmt_time_lag(const lt_row *r, char *buf, size_t len, bool exact)
 {
-	put_duration(buf, len, r->part ? r->part->time_lag_ms : -1, r->part && r->part->has_time_lag, exact);
+	put_time_lag(buf, len, r->part ? r->part->time_lag_ms : -1, r->part && r->part->has_time_lag,
+		     r->part && (r->part->flags & LT_PF_TIME_LAG_ESTIMATED), exact);
 }
 
 /* above the operator's time_lag_threshold */
@@ -682,7 +696,7 @@ static const lt_column column_table[LT_COL__COUNT] = {
 		.key = key_lag, .format = fmt_lag },
 	[LT_COL_MAX_TIME_LAG] = { .id = LT_COL_MAX_TIME_LAG, .kind = LT_ROWS_GROUPS, .name = "max-time-lag",
 		.title = "MAX-TIME-LAG", .width = 12, .priority = 80, .align_right = true, .default_desc = true,
-		.help = "largest time lag of the group's partitions (how old the oldest unread message is)",
+		.help = "largest time lag of the group's partitions (how old the oldest unread message is); ~: an estimate",
 		.key = key_max_time_lag, .format = fmt_max_time_lag, .warn = warn_max_time_lag },
 	[LT_COL_CONSUME_RATE] = { .id = LT_COL_CONSUME_RATE, .kind = LT_ROWS_GROUPS, .name = "consume-rate",
 		.title = "CONSUME-RATE", .width = 12, .priority = 70, .align_right = true, .default_desc = true,
@@ -732,7 +746,7 @@ static const lt_column column_table[LT_COL__COUNT] = {
 		.key = key_p_lag, .format = fmt_p_lag },
 	[LT_COL_TIME_LAG] = { .id = LT_COL_TIME_LAG, .kind = LT_ROWS_PARTITIONS, .name = "time-lag",
 		.title = "TIME-LAG", .width = 8, .priority = 80, .align_right = true, .default_desc = true,
-		.help = "age of the oldest unread message, interpolated from the log-end history",
+		.help = "age of the oldest unread message, interpolated from the log-end history; ~: an estimate",
 		.key = key_time_lag, .format = fmt_time_lag, .warn = warn_time_lag },
 	[LT_COL_RATE] = { .id = LT_COL_RATE, .kind = LT_ROWS_PARTITIONS, .name = "rate", .title = "RATE",
 		.width = 8, .priority = 70, .align_right = true, .default_desc = true,

@@ -169,6 +169,9 @@ void format_per_min(double per_min, char *buf, size_t len); /* 0, 0.2, 12, 1.2K 
 /* Exact forms (the detail view, exact=true): "3h04m07.123s", "1234.57/s". */
 void format_duration_exact(int64_t ms, char *buf, size_t len);
 void format_rate_exact(double per_s, char *buf, size_t len);
+/* A member's partitions, by topic and sorted, runs as ranges: "clickstream:0-5,8,12 orders:2"; "-" when none.
+ * Cut to fit buf, never overrun. */
+void format_assignment(const struct lt_topic_partition *tp, size_t n, char *buf, size_t len);
 /* One glyph per value scaled between the values' min and max: UTF-8 blocks, or ASCII "_.-=+*#@". */
 void format_sparkline(const int64_t *v, size_t n, bool ascii, char *buf, size_t len);
 

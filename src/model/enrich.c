@@ -11,7 +11,26 @@
 #include "model/model_int.h"
 #include "util/xalloc.h"
 
-static void derive_partition(lt_partition *p, const lt_window *w, const lt_model_params *mp, int64_t now)
+/* The time lag, held by the history while the committed offset stands still (timelag.c): it then grows with
+ * the clock, whatever the sliding log-end points say. */
+static void derive_time_lag(lt_history *h, uint32_t series, lt_partition *p, const lt_window *w, int64_t now)
+{
+	p->has_time_lag = false;
+	p->time_lag_ms = 0;
+	if (!p->has_lag)
+		return;
+	double written_at = 0;
+	lt_timelag_kind kind = timelag_written_at(w->te, w->ev, w->ne, p->committed, w->moved_at, &written_at);
+	written_at = history_hold_written_at(h, series, p->committed, kind, written_at);
+	p->has_time_lag = kind != LT_TL_UNKNOWN;
+	if (kind == LT_TL_UNKNOWN || kind == LT_TL_CAUGHT_UP)
+		return;
+	p->time_lag_ms = timelag_since(now, written_at);
+	p->flags |= LT_PF_TIME_LAG_ESTIMATED;
+}
+
+static void derive_partition(lt_history *h, uint32_t series, lt_partition *p, const lt_window *w,
+			     const lt_model_params *mp, int64_t now)
 {
 	double consume = 0, produce = 0;
 	bool c_ok = rate_compute(w->t, w->c, w->n, mp->window, &consume);
@@ -24,11 +43,7 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 	if (p->has_rates && p->has_lag)
 		p->has_eta = eta_compute(p->lag, consume, produce, &p->eta_ms);
 
-	p->has_time_lag = false;
-	p->time_lag_ms = 0;
-	if (p->has_lag)
-		p->has_time_lag =
-			timelag_compute_moved(w->te, w->ev, w->ne, p->committed, now, w->moved_at, &p->time_lag_ms);
+	derive_time_lag(h, series, p, w, now);
 
 	bool idle = false;
 	p->status = status_compute_commits(w, mp->window, mp->allowed_lag, now, p->member >= 0, p->has_lag, p->lag,
@@ -40,6 +55,18 @@ static void derive_partition(lt_partition *p, const lt_window *w, const lt_model
 	 * the cell (the dashboard) and the flag (--once JSON). */
 	if (mp->time_lag_threshold_ms > 0 && p->has_time_lag && p->time_lag_ms > mp->time_lag_threshold_ms)
 		p->flags |= LT_PF_TIME_LAG_HIGH;
+}
+
+bool group_max_time_lag_estimated(const lt_group *g)
+{
+	if (!g->has_max_time_lag)
+		return false;
+	for (size_t i = 0; i < g->n_partitions; i++) {
+		const lt_partition *p = &g->partitions[i];
+		if (p->has_time_lag && p->time_lag_ms == g->max_time_lag_ms && (p->flags & LT_PF_TIME_LAG_ESTIMATED))
+			return true;
+	}
+	return false;
 }
 
 void model_enrich(lt_history *h, lt_snapshot *s)
@@ -91,7 +118,7 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 				any_recorded = true;
 			}
 			history_window(h, sid, w);
-			derive_partition(p, w, mp, now);
+			derive_partition(h, sid, p, w, mp, now);
 
 			if (p->has_lag) {
 				any_lag = true;

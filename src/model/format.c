@@ -1,10 +1,15 @@
 /* format.c — numbers, durations and rates for humans, the same in every output.
  * Unknown values (negative counts and durations, negative or non-finite rates) print "-". */
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "model/columns.h"
+#include "util/xalloc.h"
 
 static const char units[] = "KMGTPE";
 
@@ -107,4 +112,59 @@ void format_rate_exact(double per_s, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%.2f/s", per_s);
+}
+
+static int tp_cmp(const void *a, const void *b)
+{
+	const struct lt_topic_partition *x = a, *y = b;
+	int c = strcmp(x->topic, y->topic);
+	if (c)
+		return c;
+	return (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+/* Appends to buf at *used; false once it no longer fits (buf then ends before the piece that did not). */
+static bool append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (w < 0 || (size_t)w >= len - *used) {
+		buf[*used] = '\0';
+		return false;
+	}
+	*used += (size_t)w;
+	return true;
+}
+
+void format_assignment(const struct lt_topic_partition *tp, size_t n, char *buf, size_t len)
+{
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (n == 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	struct lt_topic_partition *s = xmalloc(n * sizeof *s);
+	memcpy(s, tp, n * sizeof *s);
+	qsort(s, n, sizeof *s, tp_cmp);
+	size_t used = 0;
+	for (size_t i = 0; i < n;) {
+		bool same_topic = i > 0 && strcmp(s[i].topic, s[i - 1].topic) == 0;
+		size_t j = i; /* the run s[i..j]: consecutive partitions of one topic */
+		while (j + 1 < n && strcmp(s[j + 1].topic, s[i].topic) == 0 && s[j + 1].partition <= s[j].partition + 1)
+			j++;
+		bool ok = same_topic ? append(buf, len, &used, ",")
+				     : append(buf, len, &used, "%s%s:", i ? " " : "", s[i].topic);
+		if (ok && s[j].partition != s[i].partition)
+			ok = append(buf, len, &used, "%" PRId32 "-%" PRId32, s[i].partition, s[j].partition);
+		else if (ok)
+			ok = append(buf, len, &used, "%" PRId32, s[i].partition);
+		if (!ok)
+			break;
+		i = j + 1;
+	}
+	free(s);
 }

@@ -17,6 +17,7 @@
  */
 #include <limits.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "model/model_int.h"
@@ -42,6 +43,12 @@ struct cseries {
 	struct vring r;
 	uint32_t tp;    /* topic-partition series */
 	uint32_t group; /* group id */
+	/* The write time held for the committed offset's time lag (history_hold_written_at): in HELD_UNIT_MS
+	 * from the history's epoch (4 bytes, not 8: every series pays them), the low bits of the committed offset
+	 * it is for, and its kind (LT_TL_UNKNOWN: none held). */
+	int32_t held;
+	uint32_t held_c : 29;
+	uint32_t held_kind : 3;
 };
 
 struct tpseries {
@@ -77,6 +84,8 @@ struct lt_history {
 	uint32_t Cc; /* committed series: window + 2 (<= C), see model_params_default */
 	uint32_t tick;
 	int64_t *tick_time;
+	int64_t epoch; /* the first refresh's time: what held write times count from */
+	bool has_epoch;
 
 	struct hgroup *grp;
 	size_t n_grp, cap_grp;
@@ -452,6 +461,10 @@ void history_begin(lt_history *h, int64_t now_ms)
 {
 	h->tick = (h->tick + 1) & TICK_MASK;
 	h->tick_time[h->tick % h->C] = now_ms;
+	if (!h->has_epoch) {
+		h->epoch = now_ms;
+		h->has_epoch = true;
+	}
 }
 
 /* ---- lookups ---- */
@@ -584,6 +597,7 @@ uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t p
 		ring_init(&h->cs[id].r, &h->cs_vals[(size_t)id * h->Cc], h->Cc, h->tick);
 		h->cs[id].tp = tp;
 		h->cs[id].group = group;
+		h->cs[id].held_kind = LT_TL_UNKNOWN;
 		itable_add(h, &h->cs_ix, h->n_cs, cs_hash);
 		h->n_cs++;
 	}
@@ -644,6 +658,37 @@ void history_window(const lt_history *h, uint32_t series, lt_window *w)
 	}
 	w->ne = ring_collect(h, &t->r, tv, h->C, false, w->te, w->ev, NULL);
 	w->moved_at = (int64_t)(((uint64_t)t->moved_hi << 32) | t->moved_lo);
+}
+
+/* Held write times are rounded down to HELD_UNIT_MS (a lag a few ms larger, never smaller): 8 ms in an
+ * int32 reach 198 days either side of the epoch. */
+#define HELD_UNIT_MS 8
+
+static uint32_t held_offset_bits(int64_t committed)
+{
+	return (uint32_t)((uint64_t)committed & 0x1fffffffu);
+}
+
+double history_hold_written_at(lt_history *h, uint32_t series, int64_t committed, lt_timelag_kind kind,
+			       double written_at)
+{
+	if (series == NO_ID || series >= h->n_cs)
+		return written_at;
+	struct cseries *c = &h->cs[series];
+	double units = floor((written_at - (double)h->epoch) / HELD_UNIT_MS);
+	if (kind == LT_TL_UNKNOWN || kind == LT_TL_CAUGHT_UP || !(units >= INT32_MIN && units <= INT32_MAX)) {
+		c->held_kind = LT_TL_UNKNOWN;
+		return written_at;
+	}
+	/* The low 29 bits tell a committed offset that stood still from one that moved: a move by a multiple of
+	 * 2^29 offsets within one refresh is not a case a consumer makes. */
+	bool same = c->held_kind != LT_TL_UNKNOWN && c->held_c == held_offset_bits(committed);
+	if (!same || (c->held_kind == LT_TL_BOUND && units < c->held)) {
+		c->held = (int32_t)units;
+		c->held_c = held_offset_bits(committed);
+		c->held_kind = kind;
+	}
+	return (double)h->epoch + (double)c->held * HELD_UNIT_MS;
 }
 
 void history_trend(lt_history *h, uint32_t group, bool push, int64_t total, lt_group *g)

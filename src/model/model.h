@@ -28,6 +28,10 @@ typedef struct lt_model_params {
 
 void model_params_default(lt_model_params *p);
 
+/* enrich.c — whether the group's largest time lag is an estimate: some partition with that time lag has
+ * LT_PF_TIME_LAG_ESTIMATED (false when the group has none). */
+bool group_max_time_lag_estimated(const lt_group *g);
+
 /* timelag.c — kafka-lag-exporter's time lag of committed offset c at time now over the log-end
  * points (t[i], e[i]), oldest first; false when they do not give one. Pure; also the recordings'
  * prediction of a partition's time lag (src/record/codec.c). */

@@ -47,6 +47,19 @@ bool rate_compute(const int64_t *t, const int64_t *v, size_t n, size_t window, d
  * timelag.c. */
 bool timelag_compute_moved(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t now,
 			   int64_t moved_at, int64_t *out_ms);
+/* How timelag_written_at found when the message at the committed offset was written. */
+typedef enum {
+	LT_TL_UNKNOWN,      /* too few points, or no committed offset */
+	LT_TL_CAUGHT_UP,    /* c at or past the newest log end: the time lag is 0, exactly */
+	LT_TL_INTERPOLATED, /* between two points that bracket c */
+	LT_TL_EXTRAPOLATED, /* c older than every point: along the oldest..newest slope */
+	LT_TL_BOUND,        /* no later than this time (the log end did not move over the table) */
+} lt_timelag_kind;
+/* The time (ms, fractional) the message at committed was written, by the rules in timelag.c. */
+lt_timelag_kind timelag_written_at(const int64_t *t, const int64_t *e, size_t n, int64_t committed, int64_t moved_at,
+				   double *written_at);
+/* now - written_at, clamped to [0, INT64_MAX/2]. */
+int64_t timelag_since(int64_t now, double written_at);
 
 /* status.c — Burrow's rules (with lagtop's adaptations, see status.c) over the last `window`
  * samples of w; LT_STATUS_PENDING until the window is full, except for the facts of rule 2. `owned`: a group member
@@ -72,6 +85,11 @@ uint32_t history_group_hint(const lt_history *h, uint32_t group);
 void history_set_group_hint(lt_history *h, uint32_t group, uint32_t first_series);
 void history_record(lt_history *h, uint32_t series, int64_t committed, int64_t log_end);
 void history_window(const lt_history *h, uint32_t series, lt_window *w);
+/* The write time of the message at `committed` to use for the series' time lag: while committed stands still,
+ * the one held from an earlier refresh (kept as found; a lower bound replaced only by an earlier time), else
+ * written_at, now held. kind LT_TL_UNKNOWN or LT_TL_CAUGHT_UP forgets what was held. See timelag.c. */
+double history_hold_written_at(lt_history *h, uint32_t series, int64_t committed, lt_timelag_kind kind,
+			       double written_at);
 /* Appends total to the group's trend and copies the trend (oldest first) into g. */
 void history_trend(lt_history *h, uint32_t group, bool push, int64_t total, lt_group *g);
 const lt_model_params *history_params(const lt_history *h);

@@ -70,20 +70,22 @@ typedef enum {
 
 /* Per-partition flags. */
 enum {
-	LT_PF_OUT_OF_RANGE = 1u << 0,   /* committed < log_start: consumer will jump per auto.offset.reset */
-	LT_PF_AHEAD_OF_END = 1u << 1,   /* committed > log_end: stale read or truncation; lag shown as 0 */
-	LT_PF_STALE = 1u << 2,          /* offsets not refreshed this round (error); see stale_ms */
-	LT_PF_NO_LEADER = 1u << 3,      /* log offsets unknown: partition has no live leader / topic gone */
-	LT_PF_UNASSIGNED = 1u << 4,     /* has a commit but no member owns it */
-	LT_PF_IDLE = 1u << 5,           /* log end has not moved over the window */
-	LT_PF_TIME_LAG_HIGH = 1u << 6,  /* time lag above the configured threshold (time_lag_threshold) */
-	LT_PF_LOG_UNKNOWN = 1u << 7,    /* log offsets unknown: the leader is up but its ListOffsets failed or
-					   timed out (not LT_PF_NO_LEADER: the partition has a leader) */
-	LT_PF_NOT_COMMITTING = 1u << 8, /* the consumer's position advanced over the not-committing window while
-					   the committed offset did not (src/position/commitwatch.h) */
-	LT_PF_EXPIRED = 1u << 9,        /* the broker deleted the committed offset (offsets.retention.minutes;
-					   seen in __consumer_offsets): committed is LT_OFFSET_NONE, and the group
-					   restarts from its consumers' auto.offset.reset, which the broker does not know */
+	LT_PF_OUT_OF_RANGE = 1u << 0,        /* committed < log_start: consumer will jump per auto.offset.reset */
+	LT_PF_AHEAD_OF_END = 1u << 1,        /* committed > log_end: stale read or truncation; lag shown as 0 */
+	LT_PF_STALE = 1u << 2,               /* offsets not refreshed this round (error); see stale_ms */
+	LT_PF_NO_LEADER = 1u << 3,           /* log offsets unknown: partition has no live leader / topic gone */
+	LT_PF_UNASSIGNED = 1u << 4,          /* has a commit but no member owns it */
+	LT_PF_IDLE = 1u << 5,                /* log end has not moved over the window */
+	LT_PF_TIME_LAG_HIGH = 1u << 6,       /* time lag above the configured threshold (time_lag_threshold) */
+	LT_PF_LOG_UNKNOWN = 1u << 7,         /* log offsets unknown: the leader is up but its ListOffsets failed or
+						timed out (not LT_PF_NO_LEADER: the partition has a leader) */
+	LT_PF_NOT_COMMITTING = 1u << 8,      /* the consumer's position advanced over the not-committing window while
+						the committed offset did not (src/position/commitwatch.h) */
+	LT_PF_EXPIRED = 1u << 9,             /* the broker deleted the committed offset (offsets.retention.minutes;
+						seen in __consumer_offsets): committed is LT_OFFSET_NONE, and the group
+						restarts from its consumers' auto.offset.reset, which the broker does not know */
+	LT_PF_TIME_LAG_ESTIMATED = 1u << 10, /* time_lag_ms was interpolated or extrapolated from the log-end
+						history, or is a lower bound (timelag.c), not read from the record */
 };
 
 /* What only some rows have: a commit's metadata (rare), the consumer's position (only with a
@@ -129,7 +131,7 @@ typedef struct lt_partition {
 	uint32_t ext; /* internal: 1 + the index of the row's lt_partition_ext in its group's pext, 0 when it
 			 has none (partition_ext, partition_ext_add) */
 	/* derived (model_enrich) */
-	unsigned flags : 16;  /* LT_PF_* (10 of them) */
+	unsigned flags : 16;  /* LT_PF_* (11 of them) */
 	lt_status status : 8; /* enum values 0..7: unsigned */
 	bool has_lag : 1;
 	bool has_time_lag : 1;

@@ -116,9 +116,16 @@ static void act_filter(struct ui *u)
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
-static bool sortable(const lt_column *c)
+/* A column < and > may sort by: one with a sort key that is on screen (a sort by a column the width hides
+ * would order the rows by values nobody sees, and no header would carry the arrow). */
+static bool sortable(const lt_column *c, const struct ui_col_slot *shown, size_t n_shown)
 {
-	return c->key != NULL;
+	if (!c->key)
+		return false;
+	for (size_t i = 0; i < n_shown; i++)
+		if (shown[i].col == c)
+			return true;
+	return false;
 }
 
 static void sort_step(struct ui *u, int dir)
@@ -128,6 +135,8 @@ static void sort_step(struct ui *u, int dir)
 		return;
 	size_t n;
 	const lt_column *cols = columns_for(l->kind, &n);
+	struct ui_col_slot shown[LT_COL__COUNT];
+	size_t n_shown = screen_list_slots(u, l, shown);
 	size_t cur = 0;
 	for (size_t i = 0; i < n; i++)
 		if (cols[i].id == l->sort_col)
@@ -135,7 +144,7 @@ static void sort_step(struct ui *u, int dir)
 	for (size_t step = 1; step <= n; step++) {
 		long li = ((long)cur + (long)dir * (long)step) % (long)n;
 		size_t i = (size_t)(li < 0 ? li + (long)n : li);
-		if (sortable(&cols[i])) {
+		if (sortable(&cols[i], shown, n_shown)) {
 			l->sort_col = cols[i].id;
 			l->sort_desc = cols[i].default_desc;
 			ui_set_message(u, "sorted by %s%s", cols[i].title, l->sort_desc ? ", descending" : "");
@@ -312,10 +321,10 @@ static const struct ui_key key_table[] = {
 	  UI_PANE_LISTS, WIDE, act_filter },
 	{ { KEY_F(4) }, "F4", NULL, "filter the pane (substring or regex, see FILTER); Enter keeps it, Esc clears it",
 	  UI_PANE_LISTS, 0, act_filter },
-	{ { '<' }, "<", NULL, "sort by the previous column", UI_PANE_LISTS, 0, act_sort_prev },
-	{ { '>' }, ">", "Sort", "sort by the next column (or click a column's header)", UI_PANE_LISTS, NARROW,
+	{ { '<' }, "<", NULL, "sort by the previous column on screen", UI_PANE_LISTS, 0, act_sort_prev },
+	{ { '>' }, ">", "Sort", "sort by the next column on screen (or click a column's header)", UI_PANE_LISTS, NARROW,
 	  act_sort_next },
-	{ { KEY_F(6) }, "F6", "Sort", "sort by the next column (or click a column's header)", UI_PANE_LISTS, WIDE,
+	{ { KEY_F(6) }, "F6", "Sort", "sort by the next column on screen (or click a column's header)", UI_PANE_LISTS, WIDE,
 	  act_sort_next },
 	{ { 'I' }, "I", "Invert", "invert the sort order", UI_PANE_LISTS, 0, act_invert },
 	{ { 'p' }, "p", "Pause", "pause or resume refreshing", UI_PANE_ALL, 0, act_pause },

@@ -51,6 +51,8 @@ TUI_TESTS = tests/tui/test_dashboard.sh tests/tui/test_terminal.sh tests/tui/tes
 TUI_TESTS += tests/tui/test_delete.sh
 ## the topic view, marks, the mouse and htop's function keys
 TUI_TESTS += tests/tui/test_views.sh
+## 80x24: sorting by the columns on screen, scrolling after a resize
+TUI_TESTS += tests/tui/test_fit.sh
 ## --replay FILE: the dashboard on a recording, its keys; --record with the dashboard
 TUI_TESTS += tests/tui/test_replay.sh
 ## what a refresh could not read: the top bar's count and the e popup's causes

@@ -231,8 +231,19 @@ static ui_role row_role(const lt_row *r)
 	return status_role(r->group->status);
 }
 
+/* A list taller than its pane says which rows it shows (1-based): rows scrolled off the top are never
+ * hidden without a word. Empty when every row fits. */
+static void rows_shown(const struct ui *u, size_t top, size_t n, int rows_h, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (rows_h <= 0 || n <= (size_t)rows_h)
+		return;
+	size_t last = top + (size_t)rows_h < n ? top + (size_t)rows_h : n;
+	snprintf(buf, len, " (rows %zu%s%zu of %zu)", top + 1, utf8(u) ? "\u2013" : "-", last, n);
+}
+
 static void draw_pane_title(const struct ui *u, int y, bool focused, const char *title, const struct ui_list *l,
-			    size_t shown, size_t total)
+			    size_t shown, size_t total, const char *range)
 {
 	char buf[128];
 	set_role(focused ? UI_ROLE_PANE_TITLE : UI_ROLE_NORMAL);
@@ -249,6 +260,11 @@ static void draw_pane_title(const struct ui *u, int y, bool focused, const char 
 		snprintf(buf, sizeof buf, "  %zu", shown);
 	mvaddstr(y, x, buf);
 	x += (int)strlen(buf);
+	int range_w = display_width(range, utf8(u));
+	if (range[0] && x + range_w < u->geom.cols) {
+		mvaddstr(y, x, range);
+		x += range_w;
+	}
 	if (l && l->filter && x + 12 < u->geom.cols) {
 		set_role(UI_ROLE_FILTER);
 		mvaddstr(y, x, "  filter: ");
@@ -332,12 +348,16 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 	int gutter = screen_mark_gutter(u, l);
 	const lt_markset *marks = gutter ? ui_open_marks(u) : NULL;
 
-	draw_pane_title(u, y, focused, title, l, l->n_rows, total);
+	int rows_h = h - 2;
+	char range[64] = "";
+	if (rows_h > 0) {
+		clamp_scroll(&l->top, l->cursor, l->n_rows, rows_h);
+		rows_shown(u, l->top, l->n_rows, rows_h, range, sizeof range);
+	}
+	draw_pane_title(u, y, focused, title, l, l->n_rows, total, range);
 	if (h < 2)
 		return;
 	draw_header(u, y + 1, slots, n, l);
-	int rows_h = h - 2;
-	clamp_scroll(&l->top, l->cursor, l->n_rows, rows_h);
 	for (int i = 0; i < rows_h; i++) {
 		size_t ri = l->top + (size_t)i;
 		int ly = y + 2 + i;
@@ -392,30 +412,6 @@ static const lt_column member_cols[] = {
 	{ .title = "PARTITIONS", .width = 20, .priority = 90 },
 };
 
-static void assigned_text(const lt_member *m, char *out, size_t outlen)
-{
-	size_t len = 0;
-	const char *prev = NULL;
-	out[0] = '\0';
-	if (m->n_assigned == 0) {
-		snprintf(out, outlen, "-");
-		return;
-	}
-	for (size_t i = 0; i < m->n_assigned && len + 1 < outlen; i++) {
-		const struct lt_topic_partition *tp = &m->assigned[i];
-		int w;
-		if (prev && strcmp(prev, tp->topic) == 0)
-			w = snprintf(out + len, outlen - len, ",%" PRId32, tp->partition);
-		else
-			w = snprintf(out + len, outlen - len, "%s%s:%" PRId32, prev ? " " : "", tp->topic,
-				     tp->partition);
-		if (w < 0 || (size_t)w >= outlen - len)
-			break;
-		len += (size_t)w;
-		prev = tp->topic;
-	}
-}
-
 static void draw_members(struct ui *u, int y, int h, bool focused)
 {
 	const lt_group *g = ui_open_group_ptr(u);
@@ -429,7 +425,7 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 		strncat(title, ")", sizeof title - strlen(title) - 1);
 	free(safe);
 	size_t nm = g ? g->n_members : 0;
-	draw_pane_title(u, y, focused, title, NULL, nm, nm);
+	draw_pane_title(u, y, focused, title, NULL, nm, nm, "");
 	if (h < 2)
 		return;
 	struct ui_col_slot slots[4];
@@ -447,7 +443,7 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 			continue;
 		const lt_member *m = &g->members[mi];
 		char assigned[512];
-		assigned_text(m, assigned, sizeof assigned);
+		format_assignment(m->assigned, m->n_assigned, assigned, sizeof assigned); /* ranges: 0-5,8 */
 		for (size_t c = 0; c < n; c++) {
 			const char *text = "";
 			if (slots[c].col == &member_cols[0])

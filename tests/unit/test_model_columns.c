@@ -872,6 +872,24 @@ static void many_rows(void **state)
 	snapshot_unref(s);
 }
 
+/* A member's partitions, as the members pane shows them: by topic, sorted, runs as ranges. */
+static void assignment_ranges(void **state)
+{
+	(void)state;
+	char orders[] = "orders", click[] = "clickstream", audit[] = "audit";
+	struct lt_topic_partition tp[] = {
+		{ orders, 2 }, { click, 0 }, { click, 4 },  { click, 8 },  { click, 1 }, { click, 2 },
+		{ click, 3 },  { click, 5 }, { click, 12 }, { orders, 3 }, { audit, 7 },
+	};
+	char buf[128];
+	format_assignment(tp, sizeof tp / sizeof tp[0], buf, sizeof buf);
+	assert_string_equal(buf, "audit:7 clickstream:0-5,8,12 orders:2-3");
+	format_assignment(tp, 0, buf, sizeof buf);
+	assert_string_equal(buf, "-");
+	format_assignment(tp, sizeof tp / sizeof tp[0], buf, 12); /* cut, never overrun */
+	assert_true(strlen(buf) < 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -880,6 +898,7 @@ int main(void)
 		cmocka_unit_test(fmt_duration_boundaries),
 		cmocka_unit_test(fmt_rate_boundaries),
 		cmocka_unit_test(fmt_sparkline),
+		cmocka_unit_test(assignment_ranges),
 		cmocka_unit_test(tables),
 		cmocka_unit_test(every_column_has_one_complete_row),
 		cmocka_unit_test(warn_series_and_exact_come_from_the_rows),

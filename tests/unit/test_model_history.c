@@ -320,7 +320,9 @@ static void idle_behind_time_lag_keeps_growing(void **state)
 {
 	(void)state;
 	/* produced until t = 3 s, then idle for much longer than the ring; the consumer sits 100
-	 * messages behind: its time lag grows with the idle time instead of stopping at the ring's span */
+	 * messages behind: its time lag grows with the idle time instead of stopping at the ring's span,
+	 * from the write time found while the points were in the ring (1 s: the log end passed 900 then),
+	 * not from the later lower bound (3 s, when the log end last moved) */
 	lt_history *h = hist(5);
 	int64_t c[40], e[40];
 	for (int i = 0; i < 40; i++) {
@@ -330,11 +332,50 @@ static void idle_behind_time_lag_keeps_growing(void **state)
 	lt_snapshot *s = feed(h, 40, c, e, false);
 	lt_partition *p = &s->groups[0].partitions[0];
 	assert_true(p->has_time_lag);
-	assert_int_equal(p->time_lag_ms, 40000 - 3000); /* now (40 s) - when the log end reached 1000 */
+	assert_int_equal(p->time_lag_ms, 40000 - 1000); /* now (40 s) - when the log end passed 900 */
 	assert_true(p->flags & LT_PF_IDLE);
 	assert_int_equal(p->status, LT_STATUS_OK); /* idle, nobody owns it: not STOP */
 	snapshot_unref(s);
 	history_free(h);
+}
+
+/* A stopped group (committed offset standing still) behind a log end that grows at a jittery rate,
+ * sampled at jittery intervals: its time lag grows with the clock at every refresh, never backwards —
+ * neither when the interpolation points slide out of the ring nor when the committed offset is older
+ * than every point (extrapolated). Every value but a caught-up 0 is marked estimated. */
+static void stopped_time_lag_never_decreases(void **state)
+{
+	(void)state;
+	static const int64_t behind[] = { 0, 40, 5000 }; /* offsets behind the log end before the first refresh */
+	for (size_t k = 0; k < sizeof behind / sizeof behind[0]; k++) {
+		lt_history *h = hist(10);
+		uint64_t seed = 0x2545f4914f6cdd1dULL + k;
+		int64_t t = 1000, e = 100000, committed = e - behind[k], prev = -1, prev_t = 0;
+		for (int i = 0; i < 60; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			t += 1500 + (int64_t)(seed >> 33) % 1000; /* 1.5 to 2.5 s between refreshes */
+			e += 5 + (int64_t)(seed >> 20) % 400;     /* 2 to 270 messages a second */
+			pspec p = { "t", 0, 0, committed, e, false, false };
+			lt_snapshot *s = snap(t, "g", &p, 1);
+			model_enrich(h, s);
+			const lt_partition *lp = &s->groups[0].partitions[0];
+			if (i > 0) {
+				assert_true(lp->has_time_lag);
+				if (prev >= 0 && lp->time_lag_ms < prev + (t - prev_t)) {
+					print_message("behind %lld, refresh %d: time lag %lld ms after %lld ms %lld ms "
+						      "earlier\n",
+						      (long long)behind[k], i, (long long)lp->time_lag_ms,
+						      (long long)prev, (long long)(t - prev_t));
+					fail();
+				}
+				assert_true(lp->flags & LT_PF_TIME_LAG_ESTIMATED);
+				prev = lp->time_lag_ms;
+				prev_t = t;
+			}
+			snapshot_unref(s);
+		}
+		history_free(h);
+	}
 }
 
 /* A committed series keeps window + 2 samples: two failed (stale) refreshes inside the window
@@ -978,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(rates_eta_and_time_lag),
 		cmocka_unit_test(status_sequences),
 		cmocka_unit_test(idle_behind_time_lag_keeps_growing),
+		cmocka_unit_test(stopped_time_lag_never_decreases),
 		cmocka_unit_test(status_window_with_gaps),
 		cmocka_unit_test(group_is_worst_partition),
 		cmocka_unit_test(log_end_backwards),

@@ -447,6 +447,31 @@ static void help_lists_every_option(void **state)
 	free(buf);
 }
 
+/* --help fits an 80-column terminal and a screen: no line wider than 80, at most 60 lines (every option's
+ * description is in the man page). The layout packs each section's options, so rows added to the table
+ * cost a line per few options, not one each. */
+static void help_fits_80_columns_and_60_lines(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	options_print_help(f, "lagtop");
+	fclose(f);
+	int lines = 0;
+	for (char *line = buf; *line;) {
+		char *end = strchr(line, '\n');
+		size_t w = end ? (size_t)(end - line) : strlen(line);
+		if (w > 80)
+			fail_msg("--help line %d is %zu columns: %.*s", lines + 1, w, (int)w, line);
+		lines++;
+		line = end ? end + 1 : line + w;
+	}
+	if (lines > 60)
+		fail_msg("--help is %d lines", lines);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +485,7 @@ int main(void)
 		cmocka_unit_test(record_and_replay_rules),
 		cmocka_unit_test(man_page_documents_every_option),
 		cmocka_unit_test(help_lists_every_option),
+		cmocka_unit_test(help_fits_80_columns_and_60_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

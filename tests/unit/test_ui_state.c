@@ -88,7 +88,8 @@ static void keys(struct ui *u, const char *k)
 
 static void sort_by_lag_desc(struct ui *u)
 {
-	keys(u, ">>>>>>"); /* GROUP -> STATE -> TYPE -> MEMBERS -> TOPICS -> PARTITIONS -> LAG */
+	layout_screen(24, 240, false, &u->geom); /* < and > sort by the columns on screen: here every one */
+	keys(u, ">>>>>>");                       /* GROUP -> STATE -> TYPE -> MEMBERS -> TOPICS -> PARTITIONS -> LAG */
 	assert_int_equal(u->groups.sort_col, LT_COL_LAG);
 	assert_true(u->groups.sort_desc);
 }
