@@ -63,17 +63,6 @@ def skip(name, why):
     print("ok %d - %s # SKIP %s" % (len(results), name, why))
 
 
-def librdkafka_version():
-    import ctypes
-    try:
-        out = subprocess.run(["ldd", LAGTOP], capture_output=True, text=True, timeout=30).stdout
-        m = re.search(r"librdkafka\.so\S*\s+=>\s+(\S+)", out)
-        v = ctypes.CDLL(m.group(1)).rd_kafka_version() if m else None
-    except (OSError, subprocess.SubprocessError):
-        v = None
-    return None if v is None else ((v >> 24) & 0xff, (v >> 16) & 0xff, (v >> 8) & 0xff)
-
-
 def lagtop(*args, env_extra=None, timeout_s=TIMEOUT):
     """Runs lagtop; returns (rc, stdout, stderr, seconds)."""
     env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"),
@@ -339,7 +328,7 @@ def secure_cluster_4():
         rc2, out2, err2 = kc.acls("--add", "--allow-principal", "User:alice", "--operation", "Describe", "--topic",
                                   "sec-t")
         ok(rc == 0 and rc2 == 0, "Kafka 4.x: alice may describe sec-g and sec-t", out + err + out2 + err2)
-        v = librdkafka_version()
+        v = K.lagtop_librdkafka(LAGTOP)
         old = v is not None and v < (2, 6, 1)
         print("# librdkafka %s" % (".".join(map(str, v)) if v else "?"))
         if old:
