@@ -64,7 +64,7 @@ def cached_root_tarball():
     for old in glob.glob(os.path.join(CACHE, "%s-minbase-*.tar" % SUITE)):
         os.unlink(old)
     tmp = tarball + ".part"
-    rc, out, err = run(["mmdebstrap", "--quiet", "--variant=minbase", SUITE, tmp], timeout=900)
+    rc, out, err = run(["mmdebstrap", "--quiet", "--variant=minbase", "--format=tar", SUITE, tmp], timeout=900)
     if rc != 0:
         raise RuntimeError("mmdebstrap --variant=minbase %s failed: %s" % (SUITE, (out + err)[-2000:]))
     os.rename(tmp, tarball)
