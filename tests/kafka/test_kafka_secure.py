@@ -123,15 +123,19 @@ def check_scram_works(kc, tag):
     conf = example("scram-tls.conf", {"SASL_SSL_BOOTSTRAP": kc.listener("SASL_SSL"),
                                       "SASL_PLAINTEXT_BOOTSTRAP": kc.listener("SASL_PLAINTEXT"),
                                       "USER": "alice", "PASSWORD": PASSWORD, "CA_PEM": kc.tls.ca})
+    # -g: Kafka 3.9 does not list a group that has only commits (never a member) to ListGroups v5, which
+    # librdkafka 2.15.1 sends (the real kafka-consumer-groups --list of 3.9 lists none either; 2.0.2's v4
+    # lists it); named, it is read on every version.
     for cluster, listener in (("scram-plain", "SASL_PLAINTEXT"), ("scram-tls", "SASL_SSL")):
-        rc, doc, out, err, _ = once("--config", conf, "-c", cluster, timeout_s=20)
+        rc, doc, out, err, _ = once("--config", conf, "-c", cluster, "-g", "sec-g", timeout_s=20)
         ok(rc == 0 and doc and doc["error"] is None and [g["group"] for g in doc["groups"]] == ["sec-g"],
            "%s: SCRAM-SHA-512 over %s from doc/examples/scram-tls.conf (mode 0600) connects and reads the "
            "group" % (tag, listener), "rc=%s %s %s" % (rc, out[:600], err))
         ok("readable by others" not in err, "%s: no permissions warning at mode 0600" % tag,
            err)
         rc, doc, out, err, _ = once(*scram_x(kc.listener(listener), listener, "alice", PASSWORD,
-                                             kc.tls.ca if listener == "SASL_SSL" else None), timeout_s=20)
+                                             kc.tls.ca if listener == "SASL_SSL" else None), "-g", "sec-g",
+                                    timeout_s=20)
         ok(rc == 0 and doc and [g["group"] for g in doc["groups"]] == ["sec-g"],
            "%s: SCRAM-SHA-512 over %s from -X properties connects" % (tag, listener),
            "rc=%s %s %s" % (rc, out[:600], err))
