@@ -16,7 +16,7 @@ deb: dist-gzip
 		{ echo "make deb: debian/changelog is at $$v, configure.ac at $(PACKAGE_VERSION): add a changelog entry" >&2; exit 1; }
 	rm -rf $(DEB_BUILD_DIR) && mkdir $(DEB_BUILD_DIR)
 	tar -xzf $(distdir).tar.gz -C $(DEB_BUILD_DIR)
-	cd $(DEB_BUILD_DIR)/$(distdir) && CC='$(CC)' dpkg-buildpackage -b --no-sign
+	cd $(DEB_BUILD_DIR)/$(distdir) && CC='$(CC)' dpkg-buildpackage -b --no-sign -Jauto
 	rm -f $(PACKAGE)_*.deb
 	mv $(DEB_BUILD_DIR)/$(PACKAGE)_$(PACKAGE_VERSION)_*.deb .
 	lintian --fail-on error,warning --info $(PACKAGE)_$(PACKAGE_VERSION)_*.deb
