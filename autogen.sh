@@ -7,14 +7,23 @@ set -eu
 # clang with libFuzzer for the fuzzers, valgrind for the memcheck script; real Apache Kafka for the
 # real-broker tests: a JDK 17 and Maven (tests/kafka/pom.xml brings Kafka from Maven Central) and
 # python3-venv (the tests' virtual environment for PyPI's confluent-kafka).
+# The bundled librdkafka (configure's default here, scripts/build-librdkafka.sh): npm fetches its source,
+# and it builds with OpenSSL, Cyrus SASL, zlib, zstd and lz4; librdkafka-dev stays for the floor build
+# (--with-librdkafka=system: Debian's 2.0.2). The package: debhelper and lintian (make deb), mmdebstrap
+# (make check-deb's minimal Debian root).
 DEPS="build-essential autoconf automake pkg-config libncurses-dev librdkafka-dev libconfig-dev \
 libjansson-dev libcurl4-openssl-dev libzstd-dev \
+npm libssl-dev zlib1g-dev liblz4-dev libsasl2-dev \
 libcmocka-dev tmux procps python3 python3-kafka clang clang-format libclang-rt-14-dev valgrind \
-openjdk-17-jdk-headless maven python3-venv python3-prometheus-client"
+openjdk-17-jdk-headless maven python3-venv python3-prometheus-client \
+debhelper lintian mmdebstrap"
 
 install_deps() {
 	missing=""
 	for p in $DEPS; do
+		# npm may come with a nodejs package of another origin (which conflicts with Debian's npm):
+		# the command is what matters.
+		[ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 	done
 	if [ -z "$missing" ]; then

@@ -31,9 +31,11 @@ int mode_x_dump(const struct lt_options *o)
 	return fflush(stdout) == 0 ? LT_EXIT_OK : LT_EXIT_CLUSTER;
 }
 
-/* Two lines: lagtop's version, then the librdkafka it runs on (the loaded library) and the newer APIs
- * this build uses, in configure's words (doc/LIBRDKAFKA.md), e.g.
+/* Three lines: lagtop's version; the librdkafka it runs on (the loaded library) and the newer APIs this
+ * build uses, in configure's words (doc/LIBRDKAFKA.md); the librdkafka it was built with and how it is
+ * linked (the bundled one is inside the binary, so no ldd names it), e.g.
  *   librdkafka 2.15.1; newer APIs: ListOffsets KIP-848-describe
+ *   librdkafka built in: 2.15.1 (bundled, linked statically)
  * Tests read it to know which behaviour to expect. */
 int mode_version(const struct lt_options *o)
 {
@@ -50,5 +52,6 @@ int mode_version(const struct lt_options *o)
 	n++;
 #endif
 	printf("%s\n", n ? "" : " none beyond 2.0.2");
+	printf("librdkafka built in: %s\n", LT_RDKAFKA_BUILD);
 	return fflush(stdout) == 0 ? LT_EXIT_OK : LT_EXIT_CLUSTER;
 }

@@ -69,19 +69,7 @@ def note(text):
     sys.stdout.flush()
 
 
-def librdkafka_version(binary):
-    """(major, minor, patch) of the librdkafka the binary loads; None if that cannot be told."""
-    import ctypes
-    try:
-        out = subprocess.run(["ldd", binary], capture_output=True, text=True, timeout=30).stdout
-        m = re.search(r"librdkafka\.so\S*\s+=>\s+(\S+)", out)
-        v = ctypes.CDLL(m.group(1)).rd_kafka_version() if m else None
-    except (OSError, subprocess.SubprocessError):
-        v = None
-    return None if v is None else ((v >> 24) & 0xff, (v >> 16) & 0xff, (v >> 8) & 0xff)
-
-
-RDK = librdkafka_version(LAGTOP)
+RDK = K.lagtop_librdkafka(LAGTOP)
 READS_KIP848 = RDK is not None and RDK >= (2, 10, 0)   # members of consumer-protocol groups
 SCRAM_ON_4 = RDK is not None and RDK >= (2, 6, 1)      # SCRAM against Kafka 4.x (test_kafka_secure.py)
 

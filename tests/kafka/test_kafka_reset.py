@@ -36,18 +36,6 @@ import kafka_cluster as K  # noqa: E402
 KIP848_PENDING = False
 
 
-def librdkafka_version(binary):
-    """(major, minor, patch) of the librdkafka the binary loads (ldd, then its rd_kafka_version()); None if
-    that cannot be told (a static build)."""
-    import ctypes
-    try:
-        out = subprocess.run(["ldd", binary], capture_output=True, text=True, timeout=30).stdout
-        m = re.search(r"librdkafka\.so\S*\s+=>\s+(\S+)", out)
-        v = ctypes.CDLL(m.group(1)).rd_kafka_version() if m else None
-    except (OSError, subprocess.SubprocessError):
-        v = None
-    return None if v is None else ((v >> 24) & 0xff, (v >> 16) & 0xff, (v >> 8) & 0xff)
-
 results = []
 T_START = time.monotonic()
 
@@ -573,7 +561,7 @@ def check_guard_race(ctx):
 
 
 def kip848_todo():
-    v = librdkafka_version(os.environ["LAGTOP"])
+    v = K.lagtop_librdkafka(os.environ["LAGTOP"])
     if not KIP848_PENDING or (v and v >= (2, 10, 0)):
         return None
     return "kip848: with librdkafka %s lagtop takes a live consumer-protocol group for Dead" % (

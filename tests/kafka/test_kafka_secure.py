@@ -63,17 +63,6 @@ def skip(name, why):
     print("ok %d - %s # SKIP %s" % (len(results), name, why))
 
 
-def librdkafka_version():
-    import ctypes
-    try:
-        out = subprocess.run(["ldd", LAGTOP], capture_output=True, text=True, timeout=30).stdout
-        m = re.search(r"librdkafka\.so\S*\s+=>\s+(\S+)", out)
-        v = ctypes.CDLL(m.group(1)).rd_kafka_version() if m else None
-    except (OSError, subprocess.SubprocessError):
-        v = None
-    return None if v is None else ((v >> 24) & 0xff, (v >> 16) & 0xff, (v >> 8) & 0xff)
-
-
 def lagtop(*args, env_extra=None, timeout_s=TIMEOUT):
     """Runs lagtop; returns (rc, stdout, stderr, seconds)."""
     env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"),
@@ -134,15 +123,19 @@ def check_scram_works(kc, tag):
     conf = example("scram-tls.conf", {"SASL_SSL_BOOTSTRAP": kc.listener("SASL_SSL"),
                                       "SASL_PLAINTEXT_BOOTSTRAP": kc.listener("SASL_PLAINTEXT"),
                                       "USER": "alice", "PASSWORD": PASSWORD, "CA_PEM": kc.tls.ca})
+    # -g: Kafka 3.9 does not list a group that has only commits (never a member) to ListGroups v5, which
+    # librdkafka 2.15.1 sends (the real kafka-consumer-groups --list of 3.9 lists none either; 2.0.2's v4
+    # lists it); named, it is read on every version.
     for cluster, listener in (("scram-plain", "SASL_PLAINTEXT"), ("scram-tls", "SASL_SSL")):
-        rc, doc, out, err, _ = once("--config", conf, "-c", cluster, timeout_s=20)
+        rc, doc, out, err, _ = once("--config", conf, "-c", cluster, "-g", "sec-g", timeout_s=20)
         ok(rc == 0 and doc and doc["error"] is None and [g["group"] for g in doc["groups"]] == ["sec-g"],
            "%s: SCRAM-SHA-512 over %s from doc/examples/scram-tls.conf (mode 0600) connects and reads the "
            "group" % (tag, listener), "rc=%s %s %s" % (rc, out[:600], err))
         ok("readable by others" not in err, "%s: no permissions warning at mode 0600" % tag,
            err)
         rc, doc, out, err, _ = once(*scram_x(kc.listener(listener), listener, "alice", PASSWORD,
-                                             kc.tls.ca if listener == "SASL_SSL" else None), timeout_s=20)
+                                             kc.tls.ca if listener == "SASL_SSL" else None), "-g", "sec-g",
+                                    timeout_s=20)
         ok(rc == 0 and doc and [g["group"] for g in doc["groups"]] == ["sec-g"],
            "%s: SCRAM-SHA-512 over %s from -X properties connects" % (tag, listener),
            "rc=%s %s %s" % (rc, out[:600], err))
@@ -353,7 +346,7 @@ def secure_cluster_4():
         rc2, out2, err2 = kc.acls("--add", "--allow-principal", "User:alice", "--operation", "Describe", "--topic",
                                   "sec-t")
         ok(rc == 0 and rc2 == 0, "Kafka 4.x: alice may describe sec-g and sec-t", out + err + out2 + err2)
-        v = librdkafka_version()
+        v = K.lagtop_librdkafka(LAGTOP)
         old = v is not None and v < (2, 6, 1)
         print("# librdkafka %s" % (".".join(map(str, v)) if v else "?"))
         if old:
