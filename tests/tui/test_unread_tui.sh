@@ -16,8 +16,10 @@ sim_up() {
 }
 
 sim_up
-tui_start 160 30 -- -b "$BOOTSTRAP" -i 1 --timeout 3s --read-only
-ok "every describe failing: the top bar counts the 4 groups not read" tui_wait_text "4 unread (e)" 20
+# the classic groups: a current librdkafka reads the consumer-protocol fx-kip848 with ConsumerGroupDescribe
+# (API 69), which the sim does not fail here; 2.0.2 reads it from the group list alone
+tui_start 160 30 -- -b "$BOOTSTRAP" -i 1 --timeout 3s --read-only -G '^fx-(empty|rebalancing|stable)$'
+ok "every describe failing: the top bar counts the 3 groups not read" tui_wait_text "3 unread (e)" 20
 tui_keys e
 ok "e lists them with the error" tui_wait_text "group fx-stable: DescribeGroups:" 10
 like "... the broker's error" "$(tui_screen)" "Coordinator not available"
