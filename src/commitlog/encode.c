@@ -170,3 +170,75 @@ fail:
 	bytes_free(&val);
 	return -1;
 }
+
+/* ---- KIP-848 consumer groups' records: keys are not flexible (int16 strings), values are (compact
+ * strings, unsigned varint lengths, tagged fields). */
+
+static void put_uvarint(lt_bytes *b, uint32_t v)
+{
+	while (v >= 0x80) {
+		uint8_t c = (uint8_t)(v | 0x80);
+		put(b, &c, 1);
+		v >>= 7;
+	}
+	uint8_t c = (uint8_t)v;
+	put(b, &c, 1);
+}
+
+static void put_compact(lt_bytes *b, const char *s) /* NULL: null */
+{
+	if (!s) {
+		put_uvarint(b, 0);
+		return;
+	}
+	size_t n = strlen(s);
+	put_uvarint(b, (uint32_t)n + 1);
+	put(b, s, n);
+}
+
+int commit_consumer_group_encode(const char *group, const int32_t *epoch, lt_bytes *key, lt_bytes *value, char *err,
+				 size_t errlen)
+{
+	lt_bytes k = { 0 };
+	put_i16(&k, LT_CR_KEY_CONSUMER_GROUP);
+	if (put_str(&k, group, "group", err, errlen) < 0) {
+		bytes_free(&k);
+		return -1;
+	}
+	put(key, k.data, k.len);
+	bytes_free(&k);
+	if (epoch) {
+		put_i16(value, 0);
+		put_i32(value, *epoch);
+		put_uvarint(value, 0); /* no tagged fields */
+	}
+	return 0;
+}
+
+int commit_consumer_member_encode(const char *group, const char *member, const lt_consumer_member_value *v,
+				  lt_bytes *key, lt_bytes *value, char *err, size_t errlen)
+{
+	lt_bytes k = { 0 };
+	put_i16(&k, LT_CR_KEY_CONSUMER_MEMBER);
+	if (put_str(&k, group, "group", err, errlen) < 0 || put_str(&k, member, "memberId", err, errlen) < 0) {
+		bytes_free(&k);
+		return -1;
+	}
+	put(key, k.data, k.len);
+	bytes_free(&k);
+	if (!v)
+		return 0;
+	put_i16(value, 0);
+	put_compact(value, v->instance_id);
+	put_compact(value, v->rack_id);
+	put_compact(value, v->client_id);
+	put_compact(value, v->client_host);
+	put_uvarint(value, (uint32_t)v->n_topics + 1);
+	for (size_t i = 0; i < v->n_topics; i++)
+		put_compact(value, v->topics[i]);
+	put_compact(value, v->regex);
+	put_i32(value, v->rebalance_timeout_ms);
+	put_compact(value, v->assignor);
+	put_uvarint(value, 0); /* no tagged fields */
+	return 0;
+}

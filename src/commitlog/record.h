@@ -133,6 +133,30 @@ void bytes_free(lt_bytes *b);
 int commit_record_encode(const lt_commit_record *r, lt_bytes *key, lt_bytes *value, int *is_null, char *err,
 			 size_t errlen);
 
+/* What a KIP-848 consumer group's member writes about itself: ConsumerGroupMemberMetadataValue v0 (a
+ * flexible version: compact strings, tagged fields). A NULL string is written as null. */
+typedef struct lt_consumer_member_value {
+	const char *instance_id;
+	const char *rack_id;
+	const char *client_id;
+	const char *client_host;
+	const char *const *topics; /* SubscribedTopicNames */
+	size_t n_topics;
+	const char *regex; /* SubscribedTopicRegex */
+	int32_t rebalance_timeout_ms;
+	const char *assignor; /* ServerAssignor */
+} lt_consumer_member_value;
+
+/* A KIP-848 group's own records, as Kafka 4.x writes them (lagtop-sim writes them; commit_record_decode
+ * reads them back as LT_CR_UNKNOWN_KEY with the group, the member and its subscribed names):
+ * ConsumerGroupMetadataKey (3) with, unless epoch is NULL (a tombstone), its value v0 (the group epoch);
+ * ConsumerGroupMemberMetadataKey (5) with, unless v is NULL, its value v0. The key is appended to *key, the
+ * value to *value. Returns -1 (with err, both buffers untouched) for an id longer than a key string holds. */
+int commit_consumer_group_encode(const char *group, const int32_t *epoch, lt_bytes *key, lt_bytes *value, char *err,
+				 size_t errlen);
+int commit_consumer_member_encode(const char *group, const char *member, const lt_consumer_member_value *v,
+				  lt_bytes *key, lt_bytes *value, char *err, size_t errlen);
+
 /* The __consumer_offsets partition of a group, as Kafka computes it:
  * Utils.abs(groupId.hashCode()) % partitions, with Java's String.hashCode over the UTF-16 code
  * units of the id (malformed UTF-8 counts one U+FFFD per maximal invalid subpart, as Java decodes

@@ -218,54 +218,9 @@ void sim_offsets_log_group_delete(struct sim_state *st, const struct sim_group *
 	sim_offsets_record_free(&r);
 }
 
-/* ---- consumer-protocol groups' own records (keys 3 and 5), written byte by byte: the project's encoder
- * knows only the offset and classic group records. Keys are not flexible (int16 strings); values are
- * (compact strings, tagged fields). */
+/* ---- consumer-protocol groups' own records (keys 3 and 5), through the project's encoder */
 
-static void put(lt_bytes *b, const void *p, size_t n)
-{
-	b->data = xgrow(b->data, &b->cap, b->len + n, 1);
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-}
-
-static void put_be(lt_bytes *b, uint64_t v, size_t n)
-{
-	uint8_t tmp[8];
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
-	put(b, tmp, n);
-}
-
-static void put_string(lt_bytes *b, const char *s)
-{
-	size_t n = strlen(s);
-	put_be(b, n, 2);
-	put(b, s, n);
-}
-
-static void put_uvarint(lt_bytes *b, uint32_t v)
-{
-	while (v >= 0x80) {
-		uint8_t c = (uint8_t)(v | 0x80);
-		put(b, &c, 1);
-		v >>= 7;
-	}
-	uint8_t c = (uint8_t)v;
-	put(b, &c, 1);
-}
-
-static void put_compact(lt_bytes *b, const char *s) /* NULL: null */
-{
-	if (!s) {
-		put_uvarint(b, 0);
-		return;
-	}
-	size_t n = strlen(s);
-	put_uvarint(b, (uint32_t)n + 1);
-	put(b, s, n);
-}
-
+/* Appends key and value (NULL: a tombstone) to group_id's __consumer_offsets partition; frees both. */
 static void journal_raw(struct sim_state *st, const char *group_id, lt_bytes *key, lt_bytes *value, int64_t ts)
 {
 	struct sim_offsets_record r = { .partition = sim_offsets_partition(group_id), .key = *key };
@@ -277,56 +232,61 @@ static void journal_raw(struct sim_state *st, const char *group_id, lt_bytes *ke
 	sim_offsets_record_free(&r);
 }
 
-static void member_key(lt_bytes *k, const char *group_id, const char *member_id)
+/* A member record (m NULL: its tombstone, member_id names it). */
+static void journal_member(struct sim_state *st, const struct sim_group *g, const struct sim_member *m,
+			   const char *member_id, int64_t now_ms)
 {
-	put_be(k, 5, 2);
-	put_string(k, group_id);
-	put_string(k, member_id);
+	lt_bytes k = { 0 }, v = { 0 };
+	lt_consumer_member_value mv = { 0 };
+	if (m) {
+		mv = (lt_consumer_member_value){
+			.instance_id = m->group_instance_id,
+			.rack_id = m->rack_id,
+			.client_id = m->client_id ? m->client_id : "",
+			.client_host = m->client_host ? m->client_host : "",
+			.topics = (const char *const *)m->subscribed_topics,
+			.n_topics = m->nsubscribed_topics,
+			.regex = m->subscribed_regex,
+			.rebalance_timeout_ms = m->rebalance_timeout_ms > 0 ? m->rebalance_timeout_ms : 300000,
+			.assignor = "uniform", /* the server assignor (doc/SIM-VS-KAFKA.md: always uniform) */
+		};
+	}
+	char err[160];
+	if (commit_consumer_member_encode(g->group_id, member_id, m ? &mv : NULL, &k, &v, err, sizeof err) == 0)
+		journal_raw(st, g->group_id, &k, m ? &v : NULL, now_ms); /* takes k and v */
+	else
+		bytes_free(&k);
 }
 
 void sim_offsets_log_consumer_member(struct sim_state *st, const struct sim_group *g, const struct sim_member *m,
 				     int64_t now_ms)
 {
-	lt_bytes k = { 0 }, v = { 0 };
-	member_key(&k, g->group_id, m->member_id);
-	put_be(&v, 0, 2); /* ConsumerGroupMemberMetadataValue v0 */
-	put_compact(&v, m->group_instance_id);
-	put_compact(&v, m->rack_id);
-	put_compact(&v, m->client_id ? m->client_id : "");
-	put_compact(&v, m->client_host ? m->client_host : "");
-	put_uvarint(&v, (uint32_t)m->nsubscribed_topics + 1);
-	for (size_t i = 0; i < m->nsubscribed_topics; i++)
-		put_compact(&v, m->subscribed_topics[i]);
-	put_compact(&v, m->subscribed_regex);
-	put_be(&v, (uint32_t)(m->rebalance_timeout_ms > 0 ? m->rebalance_timeout_ms : 300000), 4);
-	put_compact(&v, "uniform"); /* the server assignor (doc/SIM-VS-KAFKA.md: always uniform) */
-	put_uvarint(&v, 0);         /* no tagged fields */
-	journal_raw(st, g->group_id, &k, &v, now_ms);
+	journal_member(st, g, m, m->member_id, now_ms);
 }
 
 void sim_offsets_log_consumer_member_left(struct sim_state *st, const struct sim_group *g, const char *member_id,
 					  int64_t now_ms)
 {
-	lt_bytes k = { 0 };
-	member_key(&k, g->group_id, member_id);
-	journal_raw(st, g->group_id, &k, NULL, now_ms);
+	journal_member(st, g, NULL, member_id, now_ms);
+}
+
+/* The group record (epoch NULL: its tombstone). */
+static void journal_group(struct sim_state *st, const char *group_id, const int32_t *epoch, int64_t now_ms)
+{
+	lt_bytes k = { 0 }, v = { 0 };
+	char err[160];
+	if (commit_consumer_group_encode(group_id, epoch, &k, &v, err, sizeof err) == 0)
+		journal_raw(st, group_id, &k, epoch ? &v : NULL, now_ms); /* takes k and v */
+	else
+		bytes_free(&k);
 }
 
 void sim_offsets_log_consumer_group(struct sim_state *st, const struct sim_group *g, int64_t now_ms)
 {
-	lt_bytes k = { 0 }, v = { 0 };
-	put_be(&k, 3, 2);
-	put_string(&k, g->group_id);
-	put_be(&v, 0, 2); /* ConsumerGroupMetadataValue v0: the group epoch, no tagged fields */
-	put_be(&v, (uint32_t)g->group_epoch, 4);
-	put_uvarint(&v, 0);
-	journal_raw(st, g->group_id, &k, &v, now_ms);
+	journal_group(st, g->group_id, &g->group_epoch, now_ms);
 }
 
 void sim_offsets_log_consumer_group_delete(struct sim_state *st, const char *group_id, int64_t now_ms)
 {
-	lt_bytes k = { 0 };
-	put_be(&k, 3, 2);
-	put_string(&k, group_id);
-	journal_raw(st, group_id, &k, NULL, now_ms);
+	journal_group(st, group_id, NULL, now_ms);
 }

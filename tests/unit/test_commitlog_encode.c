@@ -251,6 +251,75 @@ static void group_partition_like_java(void **state)
 	assert_int_equal(commit_partition_for_group("my-group", 1), 0);
 }
 
+/* A KIP-848 group's own records (keys 3 and 5), encoded as Kafka 4.x writes them, read back by the decoder:
+ * the group and member ids, and the subscribed names that Kafka's expiry rule keeps (unknown with a regex). */
+static void consumer_group_records_round_trip(void **state)
+{
+	(void)state;
+	lt_commit_record r;
+	lt_bytes k = { 0 }, v = { 0 };
+	const char *topics[] = { "orders", "payments" };
+	lt_consumer_member_value mv = { .client_id = "c-1",
+					.client_host = "/127.0.0.1",
+					.topics = topics,
+					.n_topics = 2,
+					.rebalance_timeout_ms = 300000,
+					.assignor = "uniform" };
+	assert_int_equal(commit_consumer_member_encode("g", "m-1", &mv, &k, &v, err, sizeof err), 0);
+	/* key: version 5, then two int16 strings */
+	assert_bytes(&k, (const uint8_t *)"\x00\x05\x00\x01g\x00\x03m-1", 10);
+	assert_int_equal(commit_record_decode(k.data, k.len, v.data, v.len, &r, err, sizeof err), 0);
+	assert_int_equal(r.type, LT_CR_UNKNOWN_KEY);
+	assert_int_equal(r.key_version, LT_CR_KEY_CONSUMER_MEMBER);
+	assert_string_equal(r.group, "g");
+	assert_string_equal(r.member_id, "m-1");
+	assert_true(r.member_topics_known);
+	assert_int_equal(r.n_member_topics, 2);
+	assert_string_equal(r.member_topics[0], "orders");
+	assert_string_equal(r.member_topics[1], "payments");
+	commit_record_free(&r);
+	bytes_free(&k);
+	bytes_free(&v);
+
+	/* subscribed by a regex: which topics it keeps is not known from the record */
+	mv.regex = "ord.*";
+	assert_int_equal(commit_consumer_member_encode("g", "m-1", &mv, &k, &v, err, sizeof err), 0);
+	assert_int_equal(commit_record_decode(k.data, k.len, v.data, v.len, &r, err, sizeof err), 0);
+	assert_false(r.member_topics_known);
+	commit_record_free(&r);
+	bytes_free(&k);
+	bytes_free(&v);
+
+	/* the member's tombstone, the group's record and its tombstone */
+	assert_int_equal(commit_consumer_member_encode("g", "m-1", NULL, &k, &v, err, sizeof err), 0);
+	assert_int_equal(v.len, 0);
+	assert_int_equal(commit_record_decode(k.data, k.len, NULL, 0, &r, err, sizeof err), 0);
+	assert_string_equal(r.member_id, "m-1");
+	assert_int_equal(r.value_version, -1);
+	commit_record_free(&r);
+	bytes_free(&k);
+	int32_t epoch = 7;
+	assert_int_equal(commit_consumer_group_encode("g", &epoch, &k, &v, err, sizeof err), 0);
+	assert_bytes(&v, (const uint8_t *)"\x00\x00\x00\x00\x00\x07\x00", 7);
+	assert_int_equal(commit_record_decode(k.data, k.len, v.data, v.len, &r, err, sizeof err), 0);
+	assert_int_equal(r.key_version, LT_CR_KEY_CONSUMER_GROUP);
+	assert_string_equal(r.group, "g");
+	commit_record_free(&r);
+	bytes_free(&k);
+	bytes_free(&v);
+	assert_int_equal(commit_consumer_group_encode("g", NULL, &k, &v, err, sizeof err), 0);
+	assert_int_equal(v.len, 0);
+	bytes_free(&k);
+
+	/* an id no int16 string holds: refused, the buffers untouched */
+	char *long_id = malloc(40000);
+	memset(long_id, 'x', 39999);
+	long_id[39999] = '\0';
+	assert_int_equal(commit_consumer_group_encode(long_id, &epoch, &k, &v, err, sizeof err), -1);
+	assert_int_equal(k.len + v.len, 0);
+	free(long_id);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +328,7 @@ int main(void)
 		cmocka_unit_test(round_trip_every_fixture),
 		cmocka_unit_test(tombstones_and_refusals),
 		cmocka_unit_test(group_partition_like_java),
+		cmocka_unit_test(consumer_group_records_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
