@@ -448,10 +448,14 @@ def reset_cases(ctx):
        "%s: --execute for three groups, one active: the two inactive ones reset (read back with the tool), the "
        "active one untouched, a backup for each reset group and none for the refused one, exit 3" % ctx.label,
        "rc %d\n%s\n%s\nread back %s\nbackups %s" % (rc_l, out_l, err_l, cur, backups))
-    lines = audit.splitlines()
-    ok(len(lines) == 3 and sum("exec-a" in ln for ln in lines) == 1 and sum("exec-b" in ln for ln in lines) == 1
-       and any("live" in ln and "refused" in ln for ln in lines),
-       "%s: the audit log has a line per group, the active one's says refused" % ctx.label, audit)
+    # each reset group: its intent before the commit, then its result; the active group: one line, refused
+    lines = [ln for ln in audit.splitlines() if " result=" in ln]
+    per_group = {g: [ln.split(" result=")[1].split()[0] for ln in lines if (" group=%s " % g) in ln]
+                 for g in ("exec-a", "exec-b", "live")}
+    ok(per_group == {"exec-a": ["intent", "executed"], "exec-b": ["intent", "executed"], "live": ["refused"]}
+       and len(lines) == len(audit.splitlines()) == 5,
+       "%s: the audit log has each reset group's intent then result, and the active one's refusal" % ctx.label,
+       audit)
 
 
 # ------------------------------------------------------------------ --timeout
