@@ -199,7 +199,7 @@ static void steady_report(lt_collector *c, lt_snapshot *s)
  * group (the answers in flight) leave tens of MB free in glibc's per-thread arenas, which it keeps;
  * steady refreshes then never need them. Done before and after the first refresh that finds the stream
  * live, and after a refresh that polled while it is live: 10-30 ms on L, where such a refresh costs
- * 600 ms; never in steady refreshes (doc/PERFORMANCE.md, round 2: L peak RSS 280 -> 245 MB). */
+ * 600 ms; never in steady refreshes (measured: L peak RSS 280 -> 245 MB). */
 static void give_back_memory(void)
 {
 #ifdef __GLIBC__

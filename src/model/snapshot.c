@@ -45,7 +45,7 @@ struct strtab_chunk {
  * the kernel and given back as a whole when the snapshot is freed (xpages). The rows are most of a
  * snapshot (L: 320,000 of 168 bytes, 54 MB) and a refresh builds the next snapshot while the last is
  * alive; from malloc, the freed rows stayed in the arenas of glibc, fragmented by the strings and the
- * answers other threads allocate in between (measured, doc/PERFORMANCE.md, round 2). A group's array
+ * answers other threads allocate in between (measured; the figures are in git history). A group's array
  * grows in place while it is the block's newest (the refresh builds one group at a time); otherwise it
  * moves, and the old copy is left unused until the snapshot goes. */
 struct rows_block {

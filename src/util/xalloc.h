@@ -27,7 +27,7 @@ void xpages_free(void *p, size_t n);
 /* The process's malloc policy, set once by main before any thread starts (glibc; elsewhere nothing):
  * blocks from 256 KB are mappings of their own, given back to the kernel when freed. glibc's default
  * raises that threshold each time such a block is freed (up to 32 MB), after which a refresh's big
- * short-lived arrays come from the arenas and stay there (doc/PERFORMANCE.md, round 2). The operator's
+ * short-lived arrays come from the arenas and stay there (measured; the figures are in git history). The operator's
  * MALLOC_MMAP_THRESHOLD_ or GLIBC_TUNABLES, when set, win. */
 void xalloc_init_policy(void);
 
