@@ -597,6 +597,8 @@ uint32_t history_series(lt_history *h, uint32_t group, uint32_t topic, int32_t p
 		ring_init(&h->cs[id].r, &h->cs_vals[(size_t)id * h->Cc], h->Cc, h->tick);
 		h->cs[id].tp = tp;
 		h->cs[id].group = group;
+		h->cs[id].held = 0; /* nothing held yet (held_kind says so; all three set, as they share a word) */
+		h->cs[id].held_c = 0;
 		h->cs[id].held_kind = LT_TL_UNKNOWN;
 		itable_add(h, &h->cs_ix, h->n_cs, cs_hash);
 		h->n_cs++;
