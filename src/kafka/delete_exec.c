@@ -166,26 +166,25 @@ static const char *settle_delete(lt_reset_conn *c, const char *group, lt_delete_
 				      no_answer, err, what));
 		return "unknown";
 	}
-	if (n_gone == n_asked) {
+	lt_settled v = reset_settle(n_asked, n_gone, n_asked - n_gone, 0);
+	if (v == LT_SETTLED_APPLIED) {
 		res->group_kerr = 0;
 		set_message(res, LT_DEL_DELETED,
 			    xasprintf("outcome unknown: %s; settled by reading the offsets back: none is left, the "
 				      "delete was applied",
 				      no_answer));
-		return "applied";
-	}
-	if (n_gone == 0) {
+	} else if (v == LT_SETTLED_NOT_APPLIED) {
 		set_message(res, LT_DEL_FAILED,
 			    xasprintf("outcome unknown: %s; settled by reading the offsets back: all are still "
 				      "committed, the delete was not applied",
 				      no_answer));
-		return "not-applied";
+	} else {
+		set_message(res, LT_DEL_FAILED,
+			    xasprintf("outcome unknown: %s; settled by reading the offsets back: %zu of %zu are gone, "
+				      "the delete was partly applied",
+				      no_answer, n_gone, n_asked));
 	}
-	set_message(res, LT_DEL_FAILED,
-		    xasprintf("outcome unknown: %s; settled by reading the offsets back: %zu of %zu are gone, the "
-			      "delete was partly applied",
-			      no_answer, n_gone, n_asked));
-	return "partly-applied";
+	return reset_settled_word(v);
 }
 
 /* The guard's state read was denied for want of an ACL: that is the answer, not "the group is not empty".

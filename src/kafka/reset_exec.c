@@ -757,29 +757,25 @@ static const char *settle_unanswered(lt_reset_result *res, int rb, const char *r
 		n_unchanged += p->after == p->before;
 		n_other += !p->matches && p->after != p->before;
 	}
-	if (n_applied == n_moved && n_other == 0) {
-		res->committed = true;
+	lt_settled v = reset_settle(n_moved, n_applied, n_unchanged, n_other);
+	res->committed = v == LT_SETTLED_APPLIED || (v == LT_SETTLED_PARTLY && n_applied > 0);
+	if (v == LT_SETTLED_APPLIED)
 		result_set(res, LT_EXEC_EXECUTED,
 			   xasprintf("outcome unknown: %s; settled by reading the offsets back: every partition reads "
 				     "as planned, the reset was applied",
 				     no_answer));
-		return "applied";
-	}
-	if (n_unchanged == n_moved && n_other == 0) {
-		res->committed = false;
+	else if (v == LT_SETTLED_NOT_APPLIED)
 		result_set(res, LT_EXEC_FAILED,
 			   xasprintf("outcome unknown: %s; settled by reading the offsets back: every partition still "
 				     "has its previous offset, the reset was not applied",
 				     no_answer));
-		return "not-applied";
-	}
-	res->committed = n_applied > 0;
-	result_set(res, LT_EXEC_MISMATCH,
-		   xasprintf("outcome unknown: %s; settled by reading the offsets back: the reset was partly "
-			     "applied (%zu of %zu partitions read as planned, %zu still have their previous offset, "
-			     "%zu neither)",
-			     no_answer, n_applied, n_moved, n_unchanged, n_other));
-	return "partly-applied";
+	else
+		result_set(res, LT_EXEC_MISMATCH,
+			   xasprintf("outcome unknown: %s; settled by reading the offsets back: the reset was partly "
+				     "applied (%zu of %zu partitions read as planned, %zu still have their previous "
+				     "offset, %zu neither)",
+				     no_answer, n_applied, n_moved, n_unchanged, n_other));
+	return reset_settled_word(v);
 }
 
 /* What the broker answered (commit_offsets, delete_offsets) and the read-back say: status, message, audit

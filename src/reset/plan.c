@@ -764,3 +764,22 @@ lt_guard reset_guard_for(lt_guard_action act, const char *group, const lt_reset_
 	free(s);
 	return verdict;
 }
+
+lt_settled reset_settle(size_t n_asked, size_t n_as_planned, size_t n_as_before, size_t n_other)
+{
+	if (n_other == 0 && n_as_planned == n_asked)
+		return LT_SETTLED_APPLIED;
+	if (n_other == 0 && n_as_before == n_asked)
+		return LT_SETTLED_NOT_APPLIED;
+	return LT_SETTLED_PARTLY;
+}
+
+const char *reset_settled_word(lt_settled s)
+{
+	static const char *const words[] = {
+		[LT_SETTLED_APPLIED] = "applied",
+		[LT_SETTLED_NOT_APPLIED] = "not-applied",
+		[LT_SETTLED_PARTLY] = "partly-applied",
+	};
+	return words[s];
+}

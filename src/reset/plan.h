@@ -212,4 +212,17 @@ lt_guard reset_guard_for(lt_guard_action act, const char *group, const lt_reset_
 
 const char *reset_target_name(lt_reset_target t); /* "to-earliest", "shift-by", ... */
 
+/* ---- settling an unanswered change by reading back ---- */
+
+/* What the offsets read back after a commit or delete that got no answer say it did. Of the n_asked partitions
+ * the change was to move, n_as_planned now read as planned and n_as_before still read as before; n_other
+ * partitions read neither (someone else moved them). One rule for resets, undos and deletes. */
+typedef enum {
+	LT_SETTLED_APPLIED = 0,
+	LT_SETTLED_NOT_APPLIED,
+	LT_SETTLED_PARTLY,
+} lt_settled;
+lt_settled reset_settle(size_t n_asked, size_t n_as_planned, size_t n_as_before, size_t n_other);
+const char *reset_settled_word(lt_settled s); /* the audit log's result: "applied", "not-applied", ... */
+
 #endif

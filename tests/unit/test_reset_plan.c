@@ -675,6 +675,21 @@ static void undo_deletes_what_had_no_commit(void **state)
 	reset_input_free(&in);
 }
 
+/* The read-back verdict after an unanswered change: all as planned, all as before, anything else partly. */
+static void settle_verdicts(void **state)
+{
+	(void)state;
+	assert_int_equal(reset_settle(3, 3, 0, 0), LT_SETTLED_APPLIED);
+	assert_int_equal(reset_settle(3, 0, 3, 0), LT_SETTLED_NOT_APPLIED);
+	assert_int_equal(reset_settle(3, 2, 1, 0), LT_SETTLED_PARTLY);
+	assert_int_equal(reset_settle(3, 3, 0, 1), LT_SETTLED_PARTLY); /* moved by someone else: not "applied" */
+	assert_int_equal(reset_settle(3, 0, 3, 1), LT_SETTLED_PARTLY);
+	assert_int_equal(reset_settle(0, 0, 0, 0), LT_SETTLED_APPLIED); /* nothing to move: nothing left undone */
+	assert_string_equal(reset_settled_word(LT_SETTLED_APPLIED), "applied");
+	assert_string_equal(reset_settled_word(LT_SETTLED_NOT_APPLIED), "not-applied");
+	assert_string_equal(reset_settled_word(LT_SETTLED_PARTLY), "partly-applied");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -693,6 +708,7 @@ int main(void)
 		cmocka_unit_test(input_from_snapshot),
 		cmocka_unit_test(log_offsets_unknown_is_not_no_leader),
 		cmocka_unit_test(undo_deletes_what_had_no_commit),
+		cmocka_unit_test(settle_verdicts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
