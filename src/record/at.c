@@ -6,8 +6,8 @@
 #include <time.h>
 
 #include "record/record.h"
-#include "reset/timeparse.h"
 #include "util/errbuf.h"
+#include "util/timeparse.h"
 
 #define DAY_MS 86400000LL
 

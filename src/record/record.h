@@ -73,7 +73,7 @@ size_t rec_reader_partition_lags(rec_reader *r, const char *group, const char *t
 bool rec_parse_size(const char *s, uint64_t *out);
 
 /* --at TIME against a recording from first_ms to last_ms (at.c, pure):
- *   2026-12-01T03:10:00[.000][Z|+01:00]  (reset/timeparse.h's datetime; no zone is UTC)
+ *   2026-12-01T03:10:00[.000][Z|+01:00]  (util/timeparse.h's datetime; no zone is UTC)
  *   03:10 or 03:10:30                    UTC, on the recording's first day, or the next day when that
  *                                        moment is before the recording starts (a night across midnight)
  *   -2h, 30m, 90s, 1d                    that long before the recording's end
