@@ -131,17 +131,18 @@ static void act_speed(struct ui *u)
 }
 
 /* clang-format off */
+/* The key bar shows the labelled ones first, in this order (the hours' keys only in the help). */
 static const struct ui_key replay_table[] = {
-	{ { '[' }, "[", NULL, "replay: one refresh back", UI_PANE_ALL, 0, act_back },
-	{ { ']' }, "]", NULL, "replay: one refresh forward", UI_PANE_ALL, 0, act_fwd },
-	{ { '{' }, "{", NULL, "replay: one minute back", UI_PANE_ALL, 0, act_min_back },
-	{ { '}' }, "}", NULL, "replay: one minute forward", UI_PANE_ALL, 0, act_min_fwd },
+	{ { '[' }, "[", "Prev", "replay: one refresh back", UI_PANE_ALL, 0, act_back },
+	{ { ']' }, "]", "Next", "replay: one refresh forward", UI_PANE_ALL, 0, act_fwd },
+	{ { '{' }, "{", "-1m", "replay: one minute back", UI_PANE_ALL, 0, act_min_back },
+	{ { '}' }, "}", "+1m", "replay: one minute forward", UI_PANE_ALL, 0, act_min_fwd },
 	{ { '(' }, "(", NULL, "replay: one hour back", UI_PANE_ALL, 0, act_hour_back },
 	{ { ')' }, ")", NULL, "replay: one hour forward", UI_PANE_ALL, 0, act_hour_fwd },
-	{ { 'g' }, "g", NULL, "replay: go to a time (2026-12-01T03:10:00, 03:10 UTC, -2h from the end)",
+	{ { 'g' }, "g", "GoTo", "replay: go to a time (2026-12-01T03:10:00, 03:10 UTC, -2h from the end)",
 	  UI_PANE_ALL, 0, act_goto },
-	{ { 'P' }, "P", NULL, "replay: play or pause (at the recorded pace times the speed)", UI_PANE_ALL, 0, act_play },
-	{ { 'x' }, "x", NULL, "replay: next play speed (1x 2x 5x 10x 30x 60x)", UI_PANE_ALL, 0, act_speed },
+	{ { 'P' }, "P", "Play", "replay: play or pause (at the recorded pace times the speed)", UI_PANE_ALL, 0, act_play },
+	{ { 'x' }, "x", "Speed", "replay: next play speed (1x 2x 5x 10x 30x 60x)", UI_PANE_ALL, 0, act_speed },
 };
 /* clang-format on */
 

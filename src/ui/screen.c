@@ -468,21 +468,33 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 
 /* ---- key bar ---- */
 
-/* The keys the bar shows at this width, focus and mode, left to right with a blank between. */
+/* Puts k in the bar after the slots so far; false when it does not fit the width (the bar is full). */
+static bool key_bar_add(const struct ui *u, const struct ui_key *k, struct ui_bar_slot *out, size_t *n, int *x)
+{
+	int width = (int)strlen(k->name) + (int)strlen(k->bar);
+	if (*x + width + 1 > u->geom.cols)
+		return false;
+	out[(*n)++] = (struct ui_bar_slot){ .key = k, .x = *x, .width = width };
+	*x += width + 1; /* a blank between two keys */
+	return true;
+}
+
+/* The keys the bar shows at this width, focus and mode, left to right with a blank between: in a replay its
+ * own keys first, then the main table's that fit (not those that would write: a replay refuses them). */
 static size_t key_bar_layout(const struct ui *u, struct ui_bar_slot *out, size_t max)
 {
 	const struct ui_geom *g = &u->geom;
 	size_t n = 0;
 	int x = 0;
+	for (size_t i = 0; u->replay && replay_keys_at(i) && n < max; i++)
+		if (keys_in_bar(replay_keys_at(i), g->cols) && !key_bar_add(u, replay_keys_at(i), out, &n, &x))
+			return n;
 	for (size_t i = 0; keys_at(i) && n < max; i++) {
 		const struct ui_key *k = keys_at(i);
-		if (!keys_in_bar(k, g->cols) || !keys_enabled(k, u->read_only) || !(k->panes & u->focus))
+		if (!keys_in_bar(k, g->cols) || !keys_enabled(k, u->read_only || u->replay) || !(k->panes & u->focus))
 			continue;
-		int width = (int)strlen(k->name) + (int)strlen(k->bar);
-		if (x + width + 1 > g->cols)
+		if (!key_bar_add(u, k, out, &n, &x))
 			break;
-		out[n++] = (struct ui_bar_slot){ .key = k, .x = x, .width = width };
-		x += width + 1; /* a blank between two keys */
 	}
 	return n;
 }

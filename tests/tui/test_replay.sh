@@ -5,7 +5,7 @@
 # replays up to its last record. The recording is of lagtop-sim's demo scenario, whose numbers move.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 22
+plan 23
 
 "$LAGTOP_SIM" --port 0 --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
 SIM_PID=$!
@@ -36,6 +36,10 @@ rows() { tui_group_rows; }
 tui_start 80 24 -- --replay "$REC"
 ok "REPLAY, the first record's time and 1/$N in the top bar" tui_wait_text "1/$N " 10
 like "the top bar names the recorded time at 80 columns" "$(top)" "REPLAY $(shown 1) 1/$N"
+# the key bar (the last line) shows the replay's keys first, then the live keys that still fit 80 columns
+bar() { tui_screen | tail -n 1; }
+replay_bar() { bar | grep -q '^\[Prev \]Next {-1m }+1m gGoTo PPlay xSpeed qQuit ?Help'; }
+ok "the key bar shows the replay keys at 80 columns" wait_for 5 replay_bar
 first_rows=$(rows)
 tui_keys ']'
 ok "] steps one refresh forward" tui_wait_text "2/$N " 5
