@@ -234,10 +234,20 @@ bool replay_bar_text(const struct ui *u, char *buf, size_t len)
 	return true;
 }
 
+/* The prompt names the recording's span (the last time without its date when both fall on one day), so the
+ * time to type is in sight; the forms it takes are in the help and the man page. */
 const char *replay_prompt(const struct ui *u, char *buf, size_t len)
 {
 	if (!u->replay || !u->replay->prompting)
 		return NULL;
-	snprintf(buf, len, "Go to (2026-12-01T03:10:00, 03:10 UTC, -2h): %s", u->replay->buf);
+	struct source_replay_state st;
+	source_replay_state(u->src, &st);
+	char first[32], last[32];
+	rec_format_time(st.first_ms, first, sizeof first);
+	rec_format_time(st.last_ms, last, sizeof last);
+	const char *date_end = strchr(first, ' ');
+	size_t date_len = date_end ? (size_t)(date_end - first) + 1 : 0;
+	const char *last_shown = date_len && strncmp(first, last, date_len) == 0 ? last + date_len : last;
+	snprintf(buf, len, "Go to (%s to %s): %s", first, last_shown, u->replay->buf);
 	return buf;
 }

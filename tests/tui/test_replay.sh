@@ -5,7 +5,7 @@
 # replays up to its last record. The recording is of lagtop-sim's demo scenario, whose numbers move.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 23
+plan 24
 
 "$LAGTOP_SIM" --port 0 --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
 SIM_PID=$!
@@ -56,6 +56,9 @@ tui_keys '{'
 ok "{ jumps a minute back: the first" tui_wait_text "1/$N " 5
 tui_keys g
 ok "g asks for a time" tui_wait_text "Go to" 5
+# the recording's span, its last time without the date when both are on one day (cut -f2: HH:MM:SSZ)
+span="$(shown 1) to $(if [ "$(shown 1 | cut -d' ' -f1)" = "$(shown $N | cut -d' ' -f1)" ]; then shown $N | cut -d' ' -f2; else shown $N; fi)"
+like "g's prompt names the recording's first and last time" "$(bar)" "^Go to \($span\):"
 tui_keys "$(hms 3)" Enter
 ok "a typed HH:MM:SS goes to that record" tui_wait_text "3/$N " 5
 tui_keys g '1999-01-01T00:00:00Z' Enter
