@@ -13,24 +13,8 @@
 #include "util/errbuf.h"
 #include "util/regex.h"
 #include "util/sanitize.h"
+#include "util/strv.h"
 #include "util/xalloc.h"
-
-static char **strv_dup(size_t n, char *const *v)
-{
-	char **out = xcalloc(n + 1, sizeof *out);
-	for (size_t i = 0; i < n; i++)
-		out[i] = xstrdup(v[i]);
-	return out;
-}
-
-static void strv_free(size_t n, char **v)
-{
-	if (!v)
-		return;
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 /* The file's cluster `which` stands for: *c NULL when none is chosen (-b alone). */
 static int pick_cluster(const struct lt_config *cfg, const struct lt_options *o, size_t which,
@@ -140,15 +124,15 @@ int target_resolve(const struct lt_config *cfg, const struct lt_options *o, size
 		for (size_t i = 0; i < o->n_group_regex; i++)
 			t->include[o->n_groups + i] = xstrdup(o->group_regex[i]);
 		t->n_exact = o->n_groups;
-		t->exact = strv_dup(o->n_groups, (char *const *)o->groups);
+		t->exact = strv_dup(o->n_groups, o->groups);
 	} else if (c && !o->all_groups) {
 		t->n_include = c->n_include;
-		t->include = strv_dup(c->n_include, c->include);
+		t->include = strv_dup(c->n_include, (const char *const *)c->include);
 	}
 	/* --all-groups is every group; --describe's ids were asked for by name: no exclude list hides them */
 	if (c && !o->all_groups && o->mode != LT_MODE_DESCRIBE) {
 		t->n_exclude = c->n_exclude;
-		t->exclude = strv_dup(c->n_exclude, c->exclude);
+		t->exclude = strv_dup(c->n_exclude, (const char *const *)c->exclude);
 	}
 
 	if (c)

@@ -21,6 +21,7 @@
 #include "kafka/commit_snapshot.h"
 #include "kafka/refresh.h"
 #include "util/regex.h"
+#include "util/strv.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -46,23 +47,6 @@ struct lt_collector {
 	lt_snapshot *latest;
 	int wake_fd;
 };
-
-static char **strv_dup(size_t n, const char *const *v)
-{
-	char **out = xcalloc(n + 1, sizeof *out);
-	for (size_t i = 0; i < n; i++)
-		out[i] = xstrdup(v[i]);
-	return out;
-}
-
-static void strv_free(size_t n, char **v)
-{
-	if (!v)
-		return;
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 static int regexes_compile(size_t n, const char *const *src, regex_t **out, char *err, size_t errlen)
 {

@@ -10,8 +10,8 @@
 #include "kafka/reset_int.h"
 #include "kafka/reset_store.h"
 #include "reset/csv.h"
-#include "reset/strbuf.h"
 #include "util/errbuf.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 const char *delete_kerr_text(int kerr)

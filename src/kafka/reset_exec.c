@@ -20,10 +20,10 @@
 #include "kafka/reset_store.h"
 #include "model/group_view.h"
 #include "reset/csv.h"
-#include "reset/strbuf.h"
-#include "reset/timeparse.h"
 #include "util/errbuf.h"
 #include "util/sanitize.h"
+#include "util/strbuf.h"
+#include "util/timeparse.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 

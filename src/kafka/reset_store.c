@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "reset/timeparse.h"
 #include "util/errbuf.h"
 #include "util/file_trust.h"
+#include "util/timeparse.h"
 #include "util/xalloc.h"
 
 #define BACKUP_MAX_BYTES (64u << 20)

@@ -569,8 +569,8 @@ static void fmt_t_max_lag(const lt_row *r, char *buf, size_t len, bool exact)
 
 static void fmt_t_max_time_lag(const lt_row *r, char *buf, size_t len, bool exact)
 {
-	put_duration(buf, len, r->topic ? r->topic->max_time_lag_ms : -1, r->topic && r->topic->has_max_time_lag,
-		     exact);
+	put_time_lag(buf, len, r->topic ? r->topic->max_time_lag_ms : -1, r->topic && r->topic->has_max_time_lag,
+		     r->topic && r->topic->max_time_lag_estimated, exact);
 }
 
 static void fmt_t_status(const lt_row *r, char *buf, size_t len, bool exact)
@@ -817,7 +817,7 @@ static const lt_column column_table[LT_COL__COUNT] = {
 		.key = key_t_max_lag, .format = fmt_t_max_lag },
 	[LT_COL_T_MAX_TIME_LAG] = { .id = LT_COL_T_MAX_TIME_LAG, .kind = LT_ROWS_TOPICS, .name = "max-time-lag",
 		.title = "MAX-TIME-LAG", .width = 12, .priority = 80, .align_right = true, .default_desc = true,
-		.help = "largest time lag of a partition of the topic, over every group",
+		.help = "largest time lag of a partition of the topic, over every group; ~: an estimate",
 		.key = key_t_max_time_lag, .format = fmt_t_max_time_lag, .warn = warn_t_max_time_lag },
 	[LT_COL_T_STATUS] = { .id = LT_COL_T_STATUS, .kind = LT_ROWS_TOPICS, .name = "status", .title = "STATUS",
 		.width = 6, .priority = 90, .default_desc = true,
@@ -845,7 +845,7 @@ static const lt_column column_table[LT_COL__COUNT] = {
 	[LT_COL_TG_MAX_TIME_LAG] = { .id = LT_COL_TG_MAX_TIME_LAG, .kind = LT_ROWS_TOPIC_GROUPS,
 		.name = "max-time-lag", .title = "MAX-TIME-LAG", .width = 12, .priority = 80, .align_right = true,
 		.default_desc = true,
-		.help = "largest time lag of the group's partitions of the topic",
+		.help = "largest time lag of the group's partitions of the topic; ~: an estimate",
 		.key = key_t_max_time_lag, .format = fmt_t_max_time_lag, .warn = warn_t_max_time_lag },
 	[LT_COL_TG_CONSUME_RATE] = { .id = LT_COL_TG_CONSUME_RATE, .kind = LT_ROWS_TOPIC_GROUPS,
 		.name = "consume-rate", .title = "CONSUME-RATE", .width = 12, .priority = 70, .align_right = true,

@@ -82,9 +82,8 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 	for (size_t gi = 0; gi < s->n_groups; gi++) {
 		lt_group *g = &s->groups[gi];
 		uint32_t gid = history_group_id(h, g->group);
-		int64_t total = 0, max_lag = 0, max_tl = 0;
-		bool any_lag = false, any_tl = false, any_recorded = false;
-		double rate = 0;
+		lt_group_totals totals = { 0 };
+		bool any_recorded = false;
 		lt_status worst = LT_STATUS_UNKNOWN;
 		size_t n_topics = 0;
 		const char *prev_topic = NULL;
@@ -120,18 +119,7 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 			history_window(h, sid, w);
 			derive_partition(h, sid, p, w, mp, now);
 
-			if (p->has_lag) {
-				any_lag = true;
-				total = sat_add(total, p->lag);
-				if (p->lag > max_lag)
-					max_lag = p->lag;
-			}
-			if (p->has_time_lag && (!any_tl || p->time_lag_ms > max_tl)) {
-				max_tl = p->time_lag_ms;
-				any_tl = true;
-			}
-			if (p->has_rates)
-				rate += p->consume_rate;
+			group_totals_add(&totals, p);
 			if (p->flags & LT_PF_TIME_LAG_HIGH)
 				tl_high = true;
 			if (p->status > worst)
@@ -139,12 +127,12 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 			any_pending |= p->status == LT_STATUS_PENDING;
 			all_evaluated &= status_evaluated(p->status);
 		}
-		g->total_lag = total;
-		g->max_lag = max_lag;
-		g->has_max_time_lag = any_tl;
-		g->max_time_lag_ms = any_tl ? max_tl : 0;
+		g->total_lag = totals.total_lag;
+		g->max_lag = totals.max_lag;
+		g->has_max_time_lag = totals.any_time_lag;
+		g->max_time_lag_ms = totals.max_time_lag_ms;
 		g->time_lag_high = tl_high;
-		g->consume_rate = rate;
+		g->consume_rate = totals.consume_rate;
 		g->n_topics = n_topics;
 		/* Burrow's group rule: any REWIND/STALL/STOP partition makes the group ERR. A verdict worse than OK
 		 * stands while other partitions are pending (it can only get worse); OK needs them all. */
@@ -152,7 +140,7 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 		if (any_pending && g->status <= LT_STATUS_OK)
 			g->status = LT_STATUS_PENDING;
 		g->status_complete = all_evaluated;
-		history_trend(h, gid, any_recorded && any_lag, total, g);
+		history_trend(h, gid, any_recorded && totals.any_lag, totals.total_lag, g);
 	}
 	history_end(h);
 	free(w);

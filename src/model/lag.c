@@ -1,4 +1,4 @@
-/* lag.c — lag of one partition from its observed offsets (the rules above lag_compute). */
+/* lag.c — lag of one partition from its observed offsets (the rules above lag_compute), and a group's totals. */
 #include <stdint.h>
 
 #include "model/model_int.h"
@@ -35,4 +35,30 @@ unsigned lag_compute(int64_t log_start, int64_t committed, int64_t log_end, bool
 	}
 	*lag = log_end - committed;
 	return flags;
+}
+
+void group_totals_add(lt_group_totals *t, const lt_partition *p)
+{
+	/* lags and time lags are never negative (lag_compute, timelag.c), so the maxima start at 0 */
+	if (p->has_lag) {
+		t->total_lag = sat_add(t->total_lag, p->lag);
+		if (p->lag > t->max_lag)
+			t->max_lag = p->lag;
+		t->any_lag = true;
+	}
+	if (p->has_time_lag) {
+		if (p->time_lag_ms > t->max_time_lag_ms)
+			t->max_time_lag_ms = p->time_lag_ms;
+		t->any_time_lag = true;
+	}
+	if (p->has_rates)
+		t->consume_rate += p->consume_rate;
+}
+
+lt_group_totals group_totals(const lt_partition *p, size_t n)
+{
+	lt_group_totals t = { 0 };
+	for (size_t i = 0; i < n; i++)
+		group_totals_add(&t, &p[i]);
+	return t;
 }

@@ -32,6 +32,19 @@ void model_params_default(lt_model_params *p);
  * LT_PF_TIME_LAG_ESTIMATED (false when the group has none). */
 bool group_max_time_lag_estimated(const lt_group *g);
 
+/* lag.c — a group's sums and maxima over its partitions: total and largest lag, largest time lag, consume
+ * rate; model_enrich's group aggregates, and the recordings' prediction of them (src/record/codec.c). */
+typedef struct lt_group_totals {
+	int64_t total_lag, max_lag; /* over the partitions with a lag; the total saturates */
+	int64_t max_time_lag_ms;    /* over the partitions with a time lag; 0 when none has one */
+	double consume_rate;        /* summed over the partitions with rates */
+	bool any_lag, any_time_lag;
+} lt_group_totals;
+
+/* Adds one partition to t (which starts zeroed); group_totals adds n of them. */
+void group_totals_add(lt_group_totals *t, const lt_partition *p);
+lt_group_totals group_totals(const lt_partition *p, size_t n);
+
 /* timelag.c — kafka-lag-exporter's time lag of committed offset c at time now over the log-end
  * points (t[i], e[i]), oldest first; false when they do not give one. Pure; also the recordings'
  * prediction of a partition's time lag (src/record/codec.c). */

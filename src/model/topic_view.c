@@ -49,7 +49,12 @@ static void entry_fill(lt_topic_stats *e, const lt_group *g, const lt_partition 
 				e->max_lag = p->lag;
 			e->has_lag = true;
 		}
-		if (p->has_time_lag && (!e->has_max_time_lag || p->time_lag_ms > e->max_time_lag_ms)) {
+		if (p->has_time_lag && (!e->has_max_time_lag || p->time_lag_ms >= e->max_time_lag_ms)) {
+			/* estimated when a partition with the largest time lag is (group_max_time_lag_estimated) */
+			bool est = (p->flags & LT_PF_TIME_LAG_ESTIMATED) != 0;
+			e->max_time_lag_estimated =
+				est || (e->has_max_time_lag && p->time_lag_ms == e->max_time_lag_ms &&
+					e->max_time_lag_estimated);
 			e->max_time_lag_ms = p->time_lag_ms;
 			e->has_max_time_lag = true;
 		}
@@ -91,7 +96,11 @@ static void topic_fill(lt_topic_stats *t, const lt_topic_stats *e, size_t n, uns
 				t->max_lag = e[i].total_lag;
 			t->has_lag = true;
 		}
-		if (e[i].has_max_time_lag && (!t->has_max_time_lag || e[i].max_time_lag_ms > t->max_time_lag_ms)) {
+		if (e[i].has_max_time_lag && (!t->has_max_time_lag || e[i].max_time_lag_ms >= t->max_time_lag_ms)) {
+			t->max_time_lag_estimated =
+				e[i].max_time_lag_estimated ||
+				(t->has_max_time_lag && e[i].max_time_lag_ms == t->max_time_lag_ms &&
+				 t->max_time_lag_estimated);
 			t->max_time_lag_ms = e[i].max_time_lag_ms;
 			t->has_max_time_lag = true;
 		}

@@ -39,8 +39,9 @@ typedef struct lt_topic_stats {
 				partition is pending and none is worse than OK, as for groups */
 	bool has_lag;
 	bool has_max_time_lag;
-	bool has_rates;     /* produce_rate and consume_rate are known */
-	bool time_lag_high; /* some partition has LT_PF_TIME_LAG_HIGH */
+	bool max_time_lag_estimated; /* a partition with that time lag has LT_PF_TIME_LAG_ESTIMATED (shown "~") */
+	bool has_rates;              /* produce_rate and consume_rate are known */
+	bool time_lag_high;          /* some partition has LT_PF_TIME_LAG_HIGH */
 } lt_topic_stats;
 
 typedef struct lt_topic_view {

@@ -696,24 +696,12 @@ static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, con
 	o->has_expiry = bits >> 4 & 1;
 	o->expiry_warn = bits >> 5 & 1;
 	o->status = (lt_status)(bits >> 8 & 0xff);
-	/* the sums and maxima the model takes over the partitions (enrich.c) */
-	int64_t total = 0, max_lag = 0, max_tl = 0;
-	double rate = 0;
-	for (size_t i = 0; i < o->n_partitions; i++) {
-		const lt_partition *p = &o->partitions[i];
-		if (p->has_lag) {
-			total = wadd(total, p->lag);
-			max_lag = p->lag > max_lag ? p->lag : max_lag;
-		}
-		if (p->has_time_lag && p->time_lag_ms > max_tl)
-			max_tl = p->time_lag_ms;
-		if (p->has_rates)
-			rate += p->consume_rate;
-	}
-	o->total_lag = cv_i64(c, C_GVAL, enc ? cg->total_lag : 0, total);
-	o->max_lag = cv_i64(c, C_GVAL, enc ? cg->max_lag : 0, max_lag);
-	o->max_time_lag_ms = cv_i64(c, C_GVAL, enc ? cg->max_time_lag_ms : 0, max_tl);
-	o->consume_rate = cv_double(c, enc ? cg->consume_rate : 0, rate);
+	/* predicted: the sums and maxima the model takes over the partitions */
+	const lt_group_totals t = group_totals(o->partitions, o->n_partitions);
+	o->total_lag = cv_i64(c, C_GVAL, enc ? cg->total_lag : 0, t.total_lag);
+	o->max_lag = cv_i64(c, C_GVAL, enc ? cg->max_lag : 0, t.max_lag);
+	o->max_time_lag_ms = cv_i64(c, C_GVAL, enc ? cg->max_time_lag_ms : 0, t.max_time_lag_ms);
+	o->consume_rate = cv_double(c, enc ? cg->consume_rate : 0, t.consume_rate);
 	o->n_topics = (size_t)cv_i64(c, C_GVAL, enc ? (int64_t)cg->n_topics : 0, (int64_t)pg->n_topics);
 	code_trend(c, cg, o, pg);
 	o->last_commit_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_ms : 0, pg->last_commit_ms);

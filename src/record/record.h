@@ -73,9 +73,9 @@ size_t rec_reader_partition_lags(rec_reader *r, const char *group, const char *t
 bool rec_parse_size(const char *s, uint64_t *out);
 
 /* --at TIME against a recording from first_ms to last_ms (at.c, pure):
- *   2026-12-01T03:10:00[.000][Z|+01:00]  (reset/timeparse.h's datetime; no zone is UTC)
- *   03:10 or 03:10:30                    UTC, on the recording's first day, or the next day when that
- *                                        moment is before the recording starts (a night across midnight)
+ *   2026-12-01T03:10:00[.000][Z|+01:00]  (util/timeparse.h's datetime; no zone is UTC)
+ *   03:10 or 03:10:30                    UTC, on the first day of the recording that has that moment (a
+ *                                        night across midnight: the next day's 01:00); none: refused
  *   -2h, 30m, 90s, 1d                    that long before the recording's end
  * 0 with *out_ms, or -1 with one line naming the input and, for a time outside the recording, its span. */
 int rec_parse_at(const char *s, int64_t first_ms, int64_t last_ms, int64_t *out_ms, char *err, size_t errlen);

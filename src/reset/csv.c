@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reset/strbuf.h"
 #include "util/csv.h"
 #include "util/errbuf.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* More fields than this is reported as "more than" (kafka-consumer-groups' limit of what it reads). */

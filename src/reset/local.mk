@@ -1,10 +1,8 @@
 ## src/reset — offset reset planning, pure C (no I/O, no clocks): targets, scope, clamping, CSV, the guard.
 liblagtop_a_SOURCES += \
 	src/reset/plan.c src/reset/plan.h \
-	src/reset/timeparse.c src/reset/timeparse.h \
 	src/reset/csv.c src/reset/csv.h \
-	src/reset/render.c src/reset/render.h \
-	src/reset/strbuf.c src/reset/strbuf.h
+	src/reset/render.c src/reset/render.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_reset_time tests/unit/test_reset_plan tests/unit/test_reset_csv

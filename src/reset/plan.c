@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "reset/csv.h"
-#include "reset/strbuf.h"
-#include "reset/timeparse.h"
 #include "util/errbuf.h"
+#include "util/strbuf.h"
+#include "util/timeparse.h"
 #include "util/xalloc.h"
 
 /* An error in the cluster's answer rather than in the request (see reset_plan_build_ex). */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reset/strbuf.h"
 #include "util/sanitize.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static int max_int(int a, int b)

@@ -13,7 +13,11 @@
 #include "ui/ui.h"
 #include "util/xalloc.h"
 
-#define KEY_ESC 27
+#define KEY_ESC    27
+#define KEY_CTRL_A 1
+#define KEY_CTRL_B 2
+#define KEY_CTRL_E 5
+#define KEY_CTRL_F 6
 
 static void act_quit(struct ui *u)
 {
@@ -305,10 +309,19 @@ static const struct ui_key key_table[] = {
 	{ { 'k' }, "k", NULL, "move up", UI_PANE_ALL, 0, act_up },
 	{ { KEY_DOWN }, "Down", NULL, "move down", UI_PANE_ALL, 0, act_down },
 	{ { 'j' }, "j", NULL, "move down", UI_PANE_ALL, 0, act_down },
+	/* A terminal without these keys (vt100) has less's and vi's: b f ^B ^F, G; and ^A ^E (less's g is the
+	 * replay's go-to) */
 	{ { KEY_PPAGE }, "PgUp", NULL, "move one page up", UI_PANE_ALL, 0, act_page_up },
+	{ { 'b' }, "b", NULL, "move one page up", UI_PANE_ALL, 0, act_page_up },
+	{ { KEY_CTRL_B }, "^B", NULL, "move one page up", UI_PANE_ALL, 0, act_page_up },
 	{ { KEY_NPAGE }, "PgDn", NULL, "move one page down", UI_PANE_ALL, 0, act_page_down },
+	{ { 'f' }, "f", NULL, "move one page down", UI_PANE_ALL, 0, act_page_down },
+	{ { KEY_CTRL_F }, "^F", NULL, "move one page down", UI_PANE_ALL, 0, act_page_down },
 	{ { KEY_HOME }, "Home", NULL, "first row", UI_PANE_ALL, 0, act_home },
+	{ { KEY_CTRL_A }, "^A", NULL, "first row", UI_PANE_ALL, 0, act_home },
 	{ { KEY_END }, "End", NULL, "last row", UI_PANE_ALL, 0, act_end },
+	{ { 'G' }, "G", NULL, "last row", UI_PANE_ALL, 0, act_end },
+	{ { KEY_CTRL_E }, "^E", NULL, "last row", UI_PANE_ALL, 0, act_end },
 	{ { '\t' }, "Tab", "Pane", "switch between the top pane and the bottom one", UI_PANE_ALL, 0, act_tab },
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "Open",
 	  "open: a group's partitions, a partition's detail, a topic's groups (then a group's partitions)",

@@ -119,7 +119,7 @@ void ui_mouse_event(struct ui *u, enum ui_mouse_kind kind, int y, int x)
 		return; /* the pane's title: focus only */
 	size_t top = l ? l->top : u->mem_top, cursor = l ? l->cursor : u->mem_cursor;
 	size_t n = l ? l->n_rows : screen_members_count(u);
-	size_t row = top + (size_t)(y - pane_y - 2);
+	size_t row = l ? top + (size_t)(y - pane_y - 2) : screen_member_at(u, y - pane_y - 2);
 	if (row < n)
 		ui_move(u, (long)row - (long)cursor);
 }

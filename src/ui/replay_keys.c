@@ -131,17 +131,18 @@ static void act_speed(struct ui *u)
 }
 
 /* clang-format off */
+/* The key bar shows the labelled ones first, in this order (the hours' keys only in the help). */
 static const struct ui_key replay_table[] = {
-	{ { '[' }, "[", NULL, "replay: one refresh back", UI_PANE_ALL, 0, act_back },
-	{ { ']' }, "]", NULL, "replay: one refresh forward", UI_PANE_ALL, 0, act_fwd },
-	{ { '{' }, "{", NULL, "replay: one minute back", UI_PANE_ALL, 0, act_min_back },
-	{ { '}' }, "}", NULL, "replay: one minute forward", UI_PANE_ALL, 0, act_min_fwd },
+	{ { '[' }, "[", "Prev", "replay: one refresh back", UI_PANE_ALL, 0, act_back },
+	{ { ']' }, "]", "Next", "replay: one refresh forward", UI_PANE_ALL, 0, act_fwd },
+	{ { '{' }, "{", "-1m", "replay: one minute back", UI_PANE_ALL, 0, act_min_back },
+	{ { '}' }, "}", "+1m", "replay: one minute forward", UI_PANE_ALL, 0, act_min_fwd },
 	{ { '(' }, "(", NULL, "replay: one hour back", UI_PANE_ALL, 0, act_hour_back },
 	{ { ')' }, ")", NULL, "replay: one hour forward", UI_PANE_ALL, 0, act_hour_fwd },
-	{ { 'g' }, "g", NULL, "replay: go to a time (2026-12-01T03:10:00, 03:10 UTC, -2h from the end)",
+	{ { 'g' }, "g", "GoTo", "replay: go to a time (2026-12-01T03:10:00, 03:10 UTC, -2h from the end)",
 	  UI_PANE_ALL, 0, act_goto },
-	{ { 'P' }, "P", NULL, "replay: play or pause (at the recorded pace times the speed)", UI_PANE_ALL, 0, act_play },
-	{ { 'x' }, "x", NULL, "replay: next play speed (1x 2x 5x 10x 30x 60x)", UI_PANE_ALL, 0, act_speed },
+	{ { 'P' }, "P", "Play", "replay: play or pause (at the recorded pace times the speed)", UI_PANE_ALL, 0, act_play },
+	{ { 'x' }, "x", "Speed", "replay: next play speed (1x 2x 5x 10x 30x 60x)", UI_PANE_ALL, 0, act_speed },
 };
 /* clang-format on */
 
@@ -233,10 +234,20 @@ bool replay_bar_text(const struct ui *u, char *buf, size_t len)
 	return true;
 }
 
+/* The prompt names the recording's span (the last time without its date when both fall on one day), so the
+ * time to type is in sight; the forms it takes are in the help and the man page. */
 const char *replay_prompt(const struct ui *u, char *buf, size_t len)
 {
 	if (!u->replay || !u->replay->prompting)
 		return NULL;
-	snprintf(buf, len, "Go to (2026-12-01T03:10:00, 03:10 UTC, -2h): %s", u->replay->buf);
+	struct source_replay_state st;
+	source_replay_state(u->src, &st);
+	char first[32], last[32];
+	rec_format_time(st.first_ms, first, sizeof first);
+	rec_format_time(st.last_ms, last, sizeof last);
+	const char *date_end = strchr(first, ' ');
+	size_t date_len = date_end ? (size_t)(date_end - first) + 1 : 0;
+	const char *last_shown = date_len && strncmp(first, last, date_len) == 0 ? last + date_len : last;
+	snprintf(buf, len, "Go to (%s to %s): %s", first, last_shown, u->replay->buf);
 	return buf;
 }

@@ -412,6 +412,130 @@ static const lt_column member_cols[] = {
 	{ .title = "PARTITIONS", .width = 20, .priority = 90 },
 };
 
+/* The members pane's columns at this width; PARTITIONS, the last, reaches to the screen's edge (the room the
+ * layout gives the first column goes to it instead), since a member's partitions wrap there. */
+static size_t members_layout(const struct ui *u, struct ui_col_slot *slots)
+{
+	size_t n = layout_columns(member_cols, 4, u->geom.cols, 48, slots);
+	if (n < 2 || slots[n - 1].col != &member_cols[3])
+		return n;
+	int spare = slots[0].width - member_cols[0].width;
+	if (spare > 0) {
+		slots[0].width -= spare;
+		for (size_t c = 1; c < n; c++)
+			slots[c].x -= spare;
+	}
+	slots[n - 1].width = u->geom.cols - slots[n - 1].x;
+	return n;
+}
+
+/* A member's partitions as ranges (format_assignment: clickstream:0-5,8), whole: malloc'd. */
+static char *member_assignment(const lt_member *m)
+{
+	size_t len = 2; /* "-" for none */
+	for (size_t i = 0; i < m->n_assigned; i++)
+		len += strlen(m->assigned[i].topic) + 14; /* " topic:" or ",", and a partition or a range's end */
+	char *buf = xmalloc(len);
+	format_assignment(m->assigned, m->n_assigned, buf, len);
+	return buf;
+}
+
+/* The length of text's first line at width w: after the last comma or blank that fits, else w bytes (topic
+ * names and partitions are ASCII). */
+static size_t wrap_len(const char *text, int w)
+{
+	size_t len = strlen(text);
+	if (w < 1 || len <= (size_t)w)
+		return len;
+	for (size_t i = (size_t)w; i > 0; i--)
+		if (text[i - 1] == ',' || text[i - 1] == ' ')
+			return i;
+	return (size_t)w;
+}
+
+/* How many lines text takes wrapped at width w. */
+static size_t wrap_count(const char *text, int w)
+{
+	size_t n = 1;
+	for (size_t l; (l = wrap_len(text, w)) < strlen(text); text += l)
+		n++;
+	return n;
+}
+
+/* Each member's height in lines: its partitions wrapped under PARTITIONS, at most max lines. */
+static size_t *members_heights(const lt_group *g, const struct ui_col_slot *slots, size_t n, size_t max)
+{
+	size_t nm = g ? g->n_members : 0;
+	size_t *h = xcalloc(nm ? nm : 1, sizeof *h);
+	bool wraps = n && slots[n - 1].col == &member_cols[3];
+	for (size_t i = 0; i < nm; i++) {
+		char *a = wraps ? member_assignment(&g->members[i]) : NULL;
+		h[i] = a ? wrap_count(a, slots[n - 1].width) : 1;
+		if (h[i] > max)
+			h[i] = max;
+		free(a);
+	}
+	return h;
+}
+
+/* The first member shown: the cursor's member wholly in view, and no blank below while members above it
+ * would fit (the top stays in view when the list fits). */
+static void members_scroll(struct ui *u, const size_t *h, size_t nm, size_t rows)
+{
+	if (nm == 0 || u->mem_top >= nm || u->mem_cursor < u->mem_top)
+		u->mem_top = u->mem_cursor < nm ? u->mem_cursor : 0;
+	size_t used = 0;
+	for (size_t i = u->mem_top; i <= u->mem_cursor && i < nm; i++)
+		used += h[i];
+	while (u->mem_top < u->mem_cursor && used > rows)
+		used -= h[u->mem_top++];
+	size_t below = 0;
+	for (size_t i = u->mem_top; i < nm; i++)
+		below += h[i];
+	while (u->mem_top > 0 && below + h[u->mem_top - 1] <= rows)
+		below += h[--u->mem_top];
+}
+
+size_t screen_member_at(const struct ui *u, int line)
+{
+	const lt_group *g = ui_open_group_ptr(u);
+	size_t nm = g ? g->n_members : 0;
+	struct ui_col_slot slots[4];
+	size_t n = members_layout(u, slots);
+	size_t *h = members_heights(g, slots, n, (size_t)(line > 0 ? line : 0) + 1);
+	size_t i = u->mem_top;
+	for (int y = 0; i < nm && y + (int)h[i] <= line; i++)
+		y += (int)h[i];
+	free(h);
+	return i < nm ? i : SIZE_MAX;
+}
+
+/* One member's lines from y: its fields on the first, its partitions wrapped under PARTITIONS (a member
+ * taller than the pane ends its last line in an ellipsis). */
+static void draw_member(struct ui *u, int y, size_t lines, const lt_member *m, const struct ui_col_slot *slots,
+			size_t n)
+{
+	char *assigned = member_assignment(m);
+	for (size_t c = 0; c < n; c++) {
+		if (slots[c].col != &member_cols[3]) {
+			const char *text = slots[c].col == &member_cols[0]   ? m->member_id
+					   : slots[c].col == &member_cols[1] ? m->client_id
+									     : m->host;
+			put_cells(u, y, slots[c].x, text ? text : "-", slots[c].width, false);
+			continue;
+		}
+		const char *rest = assigned;
+		for (size_t l = 0; l < lines && *rest; l++) {
+			size_t len = l + 1 < lines ? wrap_len(rest, slots[c].width) : strlen(rest);
+			char *part = xstrndup(rest, len);
+			put_cells(u, y + (int)l, slots[c].x, part, slots[c].width, false);
+			free(part);
+			rest += len;
+		}
+	}
+	free(assigned);
+}
+
 static void draw_members(struct ui *u, int y, int h, bool focused)
 {
 	const lt_group *g = ui_open_group_ptr(u);
@@ -429,34 +553,24 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 	if (h < 2)
 		return;
 	struct ui_col_slot slots[4];
-	size_t n = layout_columns(member_cols, 4, u->geom.cols, 48, slots);
+	size_t n = members_layout(u, slots);
 	draw_header(u, y + 1, slots, n, NULL);
 	int rows_h = h - 2;
-	clamp_scroll(&u->mem_top, u->mem_cursor, nm, rows_h);
-	for (int i = 0; i < rows_h; i++) {
-		size_t mi = u->mem_top + (size_t)i;
-		int ly = y + 2 + i;
+	size_t *heights = members_heights(g, slots, n, rows_h > 0 ? (size_t)rows_h : 1);
+	members_scroll(u, heights, nm, rows_h > 0 ? (size_t)rows_h : 0);
+	size_t mi = u->mem_top;
+	for (int i = 0; i < rows_h;) {
+		size_t lines = mi < nm ? heights[mi] : 1;
 		set_role(mi == u->mem_cursor && mi < nm ? (focused ? UI_ROLE_CURSOR : UI_ROLE_CURSOR_UNFOCUSED)
 							: UI_ROLE_NORMAL);
-		fill_line(ly, 0, u->geom.cols);
-		if (mi >= nm)
-			continue;
-		const lt_member *m = &g->members[mi];
-		char assigned[512];
-		format_assignment(m->assigned, m->n_assigned, assigned, sizeof assigned); /* ranges: 0-5,8 */
-		for (size_t c = 0; c < n; c++) {
-			const char *text = "";
-			if (slots[c].col == &member_cols[0])
-				text = m->member_id;
-			else if (slots[c].col == &member_cols[1])
-				text = m->client_id;
-			else if (slots[c].col == &member_cols[2])
-				text = m->host;
-			else
-				text = assigned;
-			put_cells(u, ly, slots[c].x, text ? text : "-", slots[c].width, false);
-		}
+		for (size_t l = 0; l < lines && i + (int)l < rows_h; l++)
+			fill_line(y + 2 + i + (int)l, 0, u->geom.cols);
+		if (mi < nm)
+			draw_member(u, y + 2 + i, lines, &g->members[mi], slots, n);
+		i += (int)lines;
+		mi++;
 	}
+	free(heights);
 	if (nm == 0 && rows_h > 0) {
 		set_role(UI_ROLE_NORMAL);
 		if (g && !group_members_known(g))
@@ -468,21 +582,33 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 
 /* ---- key bar ---- */
 
-/* The keys the bar shows at this width, focus and mode, left to right with a blank between. */
+/* Puts k in the bar after the slots so far; false when it does not fit the width (the bar is full). */
+static bool key_bar_add(const struct ui *u, const struct ui_key *k, struct ui_bar_slot *out, size_t *n, int *x)
+{
+	int width = (int)strlen(k->name) + (int)strlen(k->bar);
+	if (*x + width + 1 > u->geom.cols)
+		return false;
+	out[(*n)++] = (struct ui_bar_slot){ .key = k, .x = *x, .width = width };
+	*x += width + 1; /* a blank between two keys */
+	return true;
+}
+
+/* The keys the bar shows at this width, focus and mode, left to right with a blank between: in a replay its
+ * own keys first, then the main table's that fit (not those that would write: a replay refuses them). */
 static size_t key_bar_layout(const struct ui *u, struct ui_bar_slot *out, size_t max)
 {
 	const struct ui_geom *g = &u->geom;
 	size_t n = 0;
 	int x = 0;
+	for (size_t i = 0; u->replay && replay_keys_at(i) && n < max; i++)
+		if (keys_in_bar(replay_keys_at(i), g->cols) && !key_bar_add(u, replay_keys_at(i), out, &n, &x))
+			return n;
 	for (size_t i = 0; keys_at(i) && n < max; i++) {
 		const struct ui_key *k = keys_at(i);
-		if (!keys_in_bar(k, g->cols) || !keys_enabled(k, u->read_only) || !(k->panes & u->focus))
+		if (!keys_in_bar(k, g->cols) || !keys_enabled(k, u->read_only || u->replay) || !(k->panes & u->focus))
 			continue;
-		int width = (int)strlen(k->name) + (int)strlen(k->bar);
-		if (x + width + 1 > g->cols)
+		if (!key_bar_add(u, k, out, &n, &x))
 			break;
-		out[n++] = (struct ui_bar_slot){ .key = k, .x = x, .width = width };
-		x += width + 1; /* a blank between two keys */
 	}
 	return n;
 }

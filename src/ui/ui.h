@@ -206,5 +206,8 @@ size_t screen_key_bar_slots(const struct ui *u, struct ui_bar_slot *out, size_t 
 int screen_mark_gutter(const struct ui *u, const struct ui_list *l);
 /* The members of the open group (for the members pane and cursor clamping). */
 size_t screen_members_count(const struct ui *u);
+/* The member shown on the members pane's line (0: the first below its header); SIZE_MAX past the last. A
+ * member takes as many lines as its partitions need (they wrap under PARTITIONS). */
+size_t screen_member_at(const struct ui *u, int line);
 
 #endif

@@ -11,7 +11,10 @@ liblagtop_a_SOURCES += \
 	src/util/errbuf.c src/util/errbuf.h \
 	src/util/prom.c src/util/prom.h \
 	src/util/crc32c.c src/util/crc32c.h \
-	src/util/file_trust.c src/util/file_trust.h
+	src/util/file_trust.c src/util/file_trust.h \
+	src/util/strbuf.c src/util/strbuf.h \
+	src/util/timeparse.c src/util/timeparse.h \
+	src/util/strv.c src/util/strv.h
 
 if HAVE_CMOCKA
 UTIL_UNIT_TESTS = tests/unit/test_util_sanitize tests/unit/test_util_json tests/unit/test_util_csv \

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "reset/csv.h"
-#include "reset/timeparse.h"
+#include "util/timeparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

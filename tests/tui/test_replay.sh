@@ -5,7 +5,7 @@
 # replays up to its last record. The recording is of lagtop-sim's demo scenario, whose numbers move.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 22
+plan 24
 
 "$LAGTOP_SIM" --port 0 --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
 SIM_PID=$!
@@ -36,6 +36,10 @@ rows() { tui_group_rows; }
 tui_start 80 24 -- --replay "$REC"
 ok "REPLAY, the first record's time and 1/$N in the top bar" tui_wait_text "1/$N " 10
 like "the top bar names the recorded time at 80 columns" "$(top)" "REPLAY $(shown 1) 1/$N"
+# the key bar (the last line) shows the replay's keys first, then the live keys that still fit 80 columns
+bar() { tui_screen | tail -n 1; }
+replay_bar() { bar | grep -q '^\[Prev \]Next {-1m }+1m gGoTo PPlay xSpeed qQuit ?Help'; }
+ok "the key bar shows the replay keys at 80 columns" wait_for 5 replay_bar
 first_rows=$(rows)
 tui_keys ']'
 ok "] steps one refresh forward" tui_wait_text "2/$N " 5
@@ -52,6 +56,9 @@ tui_keys '{'
 ok "{ jumps a minute back: the first" tui_wait_text "1/$N " 5
 tui_keys g
 ok "g asks for a time" tui_wait_text "Go to" 5
+# the recording's span, its last time without the date when both are on one day (cut -f2: HH:MM:SSZ)
+span="$(shown 1) to $(if [ "$(shown 1 | cut -d' ' -f1)" = "$(shown $N | cut -d' ' -f1)" ]; then shown $N | cut -d' ' -f2; else shown $N; fi)"
+like "g's prompt names the recording's first and last time" "$(bar)" "^Go to \($span\):"
 tui_keys "$(hms 3)" Enter
 ok "a typed HH:MM:SS goes to that record" tui_wait_text "3/$N " 5
 tui_keys g '1999-01-01T00:00:00Z' Enter

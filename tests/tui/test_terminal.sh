@@ -3,7 +3,7 @@
 # back, TERM=vt100 + LANG=C without colours or UTF-8, a group id with an escape sequence shown escaped.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 11
+plan 19
 
 esc=$(printf '\033')
 colour_sgr() { tm capture-pane -p -e -t t | grep -qE "${esc}\\[([0-9]*;)*(3[0-7]|4[0-7]|38|48)[;m]"; }
@@ -33,3 +33,23 @@ ok "vt100 + LANG=C: dashboard up" tui_wait_text "shipping" 15
 ok "ASCII only (no UTF-8 bytes)" sh -c "! '$TMUX_BIN' -S '$TUI_SOCK' capture-pane -p -t t | LC_ALL=C grep -q '[^ -~]'"
 ok "no colours (no colour SGR codes reach the terminal)" no_colour_sgr
 like "ASCII sort marker and separators" "$(tui_screen)" 'GROUP\^.*|^ .* \| brokers 1/1'
+
+# vt100 sends no Home, End, PgUp or PgDn: G and ^E go to the last row, ^A to the first, f and ^F a page down,
+# b and ^B a page up (the list fits the pane, so a page is the whole list). Enter shows where the cursor is:
+# the rows are sorted by name, analytics first and shipping last.
+opens() { # KEY GROUP: KEY, then Enter opens GROUP's partitions; Esc closes them again (also after a failure)
+	tui_keys "$1" && tui_keys Enter
+	tui_wait_text "Partitions of $2" 5
+	set -- $?
+	tui_keys Escape && tui_wait_gone "Partitions of" 5 && return "$1"
+}
+ok "vt100: G goes to the last row" opens G shipping
+ok "vt100: ^A goes to the first row" opens C-a analytics
+ok "vt100: f moves a page down" opens f shipping
+ok "vt100: b moves a page up" opens b analytics
+ok "vt100: ^E goes to the last row" opens C-e shipping
+ok "vt100: ^B moves a page up" opens C-b analytics
+ok "vt100: ^F moves a page down" opens C-f shipping
+tui_keys '?'
+ok "the help names the alternate keys" tui_wait_text "PgUp, b, ^B" 5
+tui_keys Escape

@@ -77,6 +77,27 @@ static void lag_huge_offsets(void **state)
 	assert_int_equal(sat_add(40, 2), 42);
 }
 
+/* A group's totals: over the partitions that have each value; the total saturates; none is zero. */
+static void group_totals_rules(void **state)
+{
+	(void)state;
+	lt_partition p[4] = { 0 };
+	p[0] = (lt_partition){ .has_lag = true, .lag = 5, .has_time_lag = true, .time_lag_ms = 9000 };
+	p[1] = (lt_partition){ .has_lag = true, .lag = INT64_MAX - 1, .has_rates = true, .consume_rate = 1.5 };
+	p[2] = (lt_partition){ .lag = 1000, .time_lag_ms = 99000, .consume_rate = 7 }; /* unknown: not counted */
+	p[3] = (lt_partition){ .has_time_lag = true, .time_lag_ms = 2000, .has_rates = true, .consume_rate = 2 };
+	lt_group_totals t = group_totals(p, 4);
+	assert_true(t.any_lag);
+	assert_true(t.any_time_lag);
+	assert_int_equal(t.total_lag, INT64_MAX);
+	assert_int_equal(t.max_lag, INT64_MAX - 1);
+	assert_int_equal(t.max_time_lag_ms, 9000);
+	assert_true(t.consume_rate == 3.5);
+	t = group_totals(&p[2], 1);
+	assert_false(t.any_lag || t.any_time_lag);
+	assert_true(t.total_lag == 0 && t.max_lag == 0 && t.max_time_lag_ms == 0 && t.consume_rate == 0);
+}
+
 /* ---- rates ---- */
 
 static void rate_basic(void **state)
@@ -534,6 +555,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lag_rules),
 		cmocka_unit_test(lag_huge_offsets),
+		cmocka_unit_test(group_totals_rules),
 		cmocka_unit_test(rate_basic),
 		cmocka_unit_test(rate_edge_cases),
 		cmocka_unit_test(rate_counter_backwards),

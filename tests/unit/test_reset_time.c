@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reset/timeparse.h"
+#include "util/timeparse.h"
 
 #define NOW 1795946400000LL /* 2026-11-29T10:00:00.000Z */
 

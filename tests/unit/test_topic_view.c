@@ -224,12 +224,49 @@ static void group_rows_unchanged(void **state)
 	snapshot_unref(s);
 }
 
+/* MAX-TIME-LAG in the topics pane and a topic's groups pane: "~" when the largest time lag is an estimate
+ * (LT_PF_TIME_LAG_ESTIMATED), as the groups and partitions panes mark it; none when it was read exactly. */
+static void max_time_lag_marks_estimates(void **state)
+{
+	(void)state;
+	for (int estimated = 0; estimated < 2; estimated++) {
+		lt_snapshot *s = snapshot_new();
+		lt_group *g = snapshot_add_group(s, "g");
+		lt_partition *big = part(g, "a", 0, 10, 1, 1, LT_STATUS_OK);
+		big->has_time_lag = true;
+		big->time_lag_ms = 9000;
+		if (estimated)
+			big->flags |= LT_PF_TIME_LAG_ESTIMATED;
+		lt_partition *small = part(g, "a", 1, 5, 1, 1, LT_STATUS_OK);
+		small->has_time_lag = true;
+		small->time_lag_ms = 4000;
+		small->flags |= estimated ? 0 : LT_PF_TIME_LAG_ESTIMATED; /* not the largest: no mark */
+		snapshot_finish(s);
+		lt_topic_view *v = topic_view_build(s);
+		size_t n = 0;
+		lt_row *topics = topic_view_rows(v, NULL, NULL, &n);
+		assert_int_equal(n, 1);
+		char buf[64];
+		column_by_id(LT_COL_T_MAX_TIME_LAG)->format(&topics[0], buf, sizeof buf, false);
+		assert_string_equal(buf, estimated ? "~9s" : "9s");
+		lt_row *groups = topic_view_rows(v, topic_view_find(v, "a"), NULL, &n);
+		assert_int_equal(n, 1);
+		column_by_id(LT_COL_TG_MAX_TIME_LAG)->format(&groups[0], buf, sizeof buf, false);
+		assert_string_equal(buf, estimated ? "~9s" : "9s");
+		free(groups);
+		free(topics);
+		topic_view_free(v);
+		snapshot_unref(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aggregates_per_topic_and_group),
 		cmocka_unit_test(rows_filter_sort_and_identity),
 		cmocka_unit_test(group_rows_unchanged),
+		cmocka_unit_test(max_time_lag_marks_estimates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,8 +9,8 @@
  * Timestamps before 1970-01-01T00:00:00Z are refused: ListOffsets reads -1 and -2 as "latest"/"earliest",
  * so a pre-epoch time would silently mean something else.
  */
-#ifndef LAGTOP_RESET_TIMEPARSE_H
-#define LAGTOP_RESET_TIMEPARSE_H
+#ifndef LAGTOP_UTIL_TIMEPARSE_H
+#define LAGTOP_UTIL_TIMEPARSE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* timeparse.c — strict datetime and ISO-8601 duration parsing for offset resets (see timeparse.h). */
-#include "reset/timeparse.h"
+#include "util/timeparse.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
-/* strbuf.h — a growing string for the reset module's text output (plan table, CSV, messages). */
-#ifndef LAGTOP_RESET_STRBUF_H
-#define LAGTOP_RESET_STRBUF_H
+/* strbuf.h — a growing string for text built piece by piece (plan tables, CSV, audit lines, messages). */
+#ifndef LAGTOP_UTIL_STRBUF_H
+#define LAGTOP_UTIL_STRBUF_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* strbuf.c — see strbuf.h. */
-#include "reset/strbuf.h"
+#include "util/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
