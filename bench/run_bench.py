@@ -162,8 +162,12 @@ def bench_scenario(a, tmp, name):
         if rc != 0:
             sys.stderr.write("run_bench: lagtop-bench refresh --commit-stream on %s failed (%d): %s\n"
                              % (name, rc, err.strip()))
+        # the steady refreshes' own peak (VmHWM reset after the cold refresh and the history load); the
+        # process's lifetime peak where /proc cannot reset it
+        st_kb = r.get("steady_rss_kb") if r.get("steady_rss_kb", -1) > 0 else r.get("rss_kb")
         res.update({"st_wall": r.get("wall_ms"), "st_cpu": r.get("cpu_ms"),
-                    "st_rss": r.get("rss_kb", 0) / 1024.0 if r.get("rss_kb") else None})
+                    "st_rss": st_kb / 1024.0 if st_kb else None,
+                    "st_life_rss": r.get("rss_kb", 0) / 1024.0 if r.get("rss_kb") else None})
         for api in APIS + ["total"]:
             res["st_req_" + api] = r.get("req_" + api, 0.0)
         if name == "M":
@@ -235,14 +239,33 @@ def bench_scenario(a, tmp, name):
         # the idle dashboard (scenario M only)
         if name == "M" and not a.no_idle:
             res["idle"] = idle_dashboard(a, sim.bootstrap, ["--no-commit-stream"])
-            res["idle_cs"] = idle_dashboard(a, sim.bootstrap, [])
+            res["idle_cs"] = idle_dashboard(a, sim.bootstrap, [], res)
     finally:
         sim.stop()
     return res
 
 
-def idle_dashboard(a, bootstrap, extra):
-    """CPU share of one core used by `lagtop -i 2` in a detached tmux over a.idle_seconds, or a reason string."""
+def thread_cpu_s(pid):
+    """{thread: CPU seconds} of process pid: "ui" (the main thread), "librdkafka" (its rdk:* threads), "lagtop"
+    (lagtop's other threads: the collector, the commit-stream reader)."""
+    out = {"ui": 0.0, "librdkafka": 0.0, "lagtop": 0.0}
+    for tid in os.listdir("/proc/%s/task" % pid):
+        try:
+            with open("/proc/%s/task/%s/stat" % (pid, tid)) as f:
+                st = f.read()
+        except OSError:
+            continue  # the thread ended
+        name = st[st.index("(") + 1:st.rindex(")")]
+        fields = st[st.rindex(")") + 2:].split()
+        key = "ui" if tid == str(pid) else "librdkafka" if name.startswith("rdk:") else "lagtop"
+        out[key] += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def idle_dashboard(a, bootstrap, extra, split=None):
+    """CPU share of one core used by `lagtop -i 2` in a detached tmux over a.idle_seconds, or a reason string.
+    With split (a dict), its "idle_split" is set to the shares of the UI thread, lagtop's other threads and
+    librdkafka's (threads that ended during the measure are left out of it)."""
     if not a.tmux or not shutil.which(a.tmux):
         return "no tmux"
     # a socket of its own per call: a server just killed by the previous call may still hold the old one
@@ -261,11 +284,15 @@ def idle_dashboard(a, bootstrap, extra):
                 s = f.read()
             fields = s[s.rindex(")") + 2:].split()
             return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        c0, t0 = cpu_s(), time.monotonic()
+        c0, t0, th0 = cpu_s(), time.monotonic(), thread_cpu_s(pid)
         time.sleep(a.idle_seconds)
         if not os.path.exists("/proc/%s" % pid):
             return "dashboard exited"
-        return (cpu_s() - c0) / (time.monotonic() - t0) * 100
+        c1, t1, th1 = cpu_s(), time.monotonic(), thread_cpu_s(pid)
+        if split is not None:
+            split["idle_split"] = "/".join("%.1f" % ((th1[k] - th0[k]) / (t1 - t0) * 100)
+                                           for k in ("ui", "lagtop", "librdkafka"))
+        return (c1 - c0) / (t1 - t0) * 100
     finally:
         subprocess.run(tm + ["kill-server"], check=False, capture_output=True)
 
@@ -343,11 +370,13 @@ def print_table(results, draw):
         row("  wall ms (median)", "st_wall", "%.1f", "L <= 600", ("L", lambda v: v <= 600))
         row("  CPU ms (median)", "st_cpu", "%.1f", "M <= 50", ("M", lambda v: v <= 50))
         row("  peak RSS MB (history, stream)", "st_rss", "%.1f", "L <= 96", ("L", lambda v: v <= 96))
+        row("  peak RSS MB, the whole process", "st_life_rss", "%.1f")
         row("  requests per refresh", "st_req_total", "%.0f", "L <= 1000", ("L", lambda v: v <= 1000))
         for api in APIS:
             row("    " + api, "st_req_" + api, "%.0f")
         if "M" in results and "idle_cs_cell" in results["M"]:
             row("  idle dashboard, 2 s interval, % core", "idle_cs_cell", "%.1f", "M <= 2", ("M", lambda v: v <= 2))
+            row("    UI / collector, reader / librdkafka", "idle_split", "%s")
 
     w0 = max(len(r[0]) for r in rows + [("draw: rebuild 100000 partition rows, ms", 0)])
     w = [max([len(n)] + [len(r[1][i]) for r in rows]) for i, n in enumerate(names)]

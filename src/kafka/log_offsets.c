@@ -22,6 +22,11 @@
  * ListOffsets pair per chunk (doc/PERFORMANCE.md). */
 #define OFFSETS_CHUNK 250
 
+/* Admin ListOffsets calls in flight at once (two per chunk: earliest and latest). All of bench L's chunks
+ * at once (256 calls) held librdkafka's copies of every request and result together, ~17 MB at the
+ * steady refresh's peak; a window of 16 calls holds about 1 MB and keeps every leader busy. */
+#define LIST_OFFSETS_IN_FLIGHT 16
+
 struct tp_ent {
 	const char *topic; /* points into the snapshot: interned, so one pointer per topic name */
 	int32_t partition;
@@ -214,6 +219,39 @@ static void list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct 
 	}
 }
 
+/* One leader's chunk of tps, [from, to). */
+struct chunk {
+	size_t from, to;
+	size_t rank; /* its place among its leader's chunks */
+	int32_t leader;
+};
+
+static int cmp_chunk_turn(const void *a, const void *b)
+{
+	const struct chunk *x = a, *y = b;
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	return (x->leader > y->leader) - (x->leader < y->leader);
+}
+
+/* tps is sorted by leader: its chunks with a leader, taking the leaders in turn (every leader's first
+ * chunk, then every leader's second...), so that a window of calls in flight keeps every leader busy. */
+static struct chunk *chunks_interleaved(const struct tp_ent *tps, size_t n, size_t *n_chunks)
+{
+	struct chunk *c = xcalloc(n + 1, sizeof *c);
+	size_t k = 0, rank = 0;
+	for (size_t i = 0, e; i < n; i = e) {
+		e = chunk_end(tps, n, i);
+		if (tps[i].leader < 0)
+			continue;
+		rank = k > 0 && c[k - 1].leader == tps[i].leader ? rank + 1 : 0;
+		c[k++] = (struct chunk){ .from = i, .to = e, .rank = rank, .leader = tps[i].leader };
+	}
+	qsort(c, k, sizeof *c, cmp_chunk_turn);
+	*n_chunks = k;
+	return c;
+}
+
 static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *tps, size_t n, int64_t deadline)
 {
 	struct tp_ent **byname = xcalloc(n + 1, sizeof *byname);
@@ -228,17 +266,21 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 	qsort(byname, m, sizeof *byname, cmp_tp_name);
 	bool *got_start = xcalloc(m, sizeof *got_start), *got_end = xcalloc(m, sizeof *got_end);
 
+	size_t n_chunks = 0;
+	struct chunk *chunks = chunks_interleaved(tps, n, &n_chunks);
 	rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
 	int sent = 0, r = refresh_remaining_ms(deadline);
-	for (size_t i = 0, e; i < n && r > 0; i = e) {
-		e = chunk_end(tps, n, i);
-		if (tps[i].leader >= 0) {
-			list_offsets_send(rk, q, tps, i, e, r);
-			sent += 2;
-		}
-	}
-	for (int done = 0; done < sent;) {
+	size_t next = 0; /* the first chunk not sent yet */
+	for (int done = 0; done < sent || next < n_chunks;) {
 		r = refresh_remaining_ms(deadline);
+		/* at most LIST_OFFSETS_IN_FLIGHT calls at a time: each holds its request and result copies */
+		while (next < n_chunks && r > 0 && sent - done < LIST_OFFSETS_IN_FLIGHT) {
+			list_offsets_send(rk, q, tps, chunks[next].from, chunks[next].to, r);
+			sent += 2;
+			next++;
+		}
+		if (done == sent)
+			break; /* out of time before everything was sent, or nothing left with a leader */
 		rd_kafka_event_t *ev = r > 0 ? rd_kafka_queue_poll(q, r < 100 ? r : 100) : NULL;
 		if (!ev) {
 			if (r > 0)
@@ -282,6 +324,7 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 		byname[i]->ok = got_start[i] && got_end[i];
 	/* Late answers are dropped with the queue: a result for a destroyed queue is freed by librdkafka. */
 	rd_kafka_queue_destroy(q);
+	free(chunks);
 	free(got_start);
 	free(got_end);
 	free(byname);

@@ -43,7 +43,7 @@ struct strtab_chunk {
 
 /* The partition rows (each group's lt_partition array) of one snapshot, in blocks of pages taken from
  * the kernel and given back as a whole when the snapshot is freed (xpages). The rows are most of a
- * snapshot (L: 320,000 of 168 bytes, 54 MB) and a refresh builds the next snapshot while the last is
+ * snapshot (L: 320,000 of 120 bytes, 38 MB) and a refresh builds the next snapshot while the last is
  * alive; from malloc, the freed rows stayed in the arenas of glibc, fragmented by the strings and the
  * answers other threads allocate in between (measured; the figures are in git history). A group's array
  * grows in place while it is the block's newest (the refresh builds one group at a time); otherwise it

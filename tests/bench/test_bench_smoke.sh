@@ -31,6 +31,9 @@ like "DescribeGroups per refresh" "$table" '^  DescribeGroups +5$'
 like "OffsetFetch per refresh" "$table" '^  OffsetFetch +5$'
 # 3 ListGroups + 3 x 5 + 2 ListOffsets x 2 leaders + 1 Metadata
 like "lower bound" "$table" '^lower bound \(librdkafka 2.0.2\) +23$'
+# the steady refreshes' own peak (VmHWM reset after the cold refresh) beside the whole process's
+like "steady refreshes' peak RSS" "$table" '^  peak RSS MB \(history, stream\) +[0-9.]+ +L <= 96'
+like "the whole process's peak RSS" "$table" '^  peak RSS MB, the whole process +[0-9.]+$'
 like "draw line with 2000 rows" "$table" '^draw: frame, 2000 partition rows, ms +[0-9.]+ '
 # the topic view of 2000 rows as the scale scenarios lay them out: 63 groups of 32, 10 a topic
 like "topics pane line: the view of 2000 rows, 7 topics" "$table" '^draw: topics pane, ms +[0-9.]+ +\(frame\), [0-9.]+ \(rebuild: the topic view of 2000 rows, 7 topics\)'
