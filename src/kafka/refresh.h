@@ -4,6 +4,9 @@
  *   rd_kafka_metadata (all topics)                        1 Metadata: brokers, leaders
  *   ListConsumerGroups, one call per broker, in parallel  B ListGroups (a broker lists the groups it
  *     with the describes of the last refresh's groups       coordinates: their coordinator, no lookup)
+ *   rd_kafka_list_groups on its own thread (group_batch.h) B ListGroups + B DescribeGroups for every group
+ *     (not with -g, not in a steady refresh); what it cannot answer (a consumer-protocol group, a slow
+ *     broker's groups, a possibly static member) is described by itself:
  *   DescribeConsumerGroups, batches per coordinator       G DescribeGroups (librdkafka >= 2.10 on Kafka 4.x:
  *                                                           G ConsumerGroupDescribe + the classic groups'
  *                                                           DescribeGroups fallback)
