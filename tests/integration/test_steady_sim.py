@@ -143,12 +143,10 @@ def group_of(doc, name):
 
 
 def fetched_count(line):
-    """(groups described, one by one or by the batch, groups whose offsets were fetched) by the refresh the
-    stats line describes."""
+    """(groups described, groups whose offsets were fetched) by the refresh the stats line describes."""
     try:
         parts = line.split(", ")
-        batched = next((int(p.split()[0]) for p in parts if "described by the batch" in p), 0)
-        return int(parts[2].split()[0]) + batched, int(parts[3].split()[0])
+        return int(parts[2].split()[0]), int(parts[3].split()[0])
     except (IndexError, ValueError):
         return -1, -1
 
