@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kafka/assignment.h"
+#include "kafka/group_batch.h"
 
 struct seen {
 	char text[512]; /* "topic:partition " per call */
@@ -136,6 +137,20 @@ static void a_bad_second_topic_hands_out_nothing(void **state)
 	expect_refused(b, sizeof b, "topic");
 }
 
+/* Kafka names a dynamic member "<client.id>-<uuid>"; anything else may be static (group_batch.h) */
+static void dynamic_member_ids_are_told_apart(void **state)
+{
+	(void)state;
+	assert_true(group_batch_member_dynamic("rdkafka-0f1e2d3c-4b5a-4c6d-8e9f-0a1b2c3d4e5f", "rdkafka"));
+	assert_true(group_batch_member_dynamic("a-b-0f1e2d3c-4b5a-4c6d-8e9f-0a1b2c3d4e5f", "a-b"));
+	assert_false(group_batch_member_dynamic("inst-1-0f1e2d3c-4b5a-4c6d-8e9f-0a1b2c3d4e5f", "rdkafka"));
+	assert_false(group_batch_member_dynamic("fx-c1-member", "fx-c1"));
+	assert_false(group_batch_member_dynamic("rdkafka-0F1E2D3C-4B5A-4C6D-8E9F-0A1B2C3D4E5F", "rdkafka"));
+	assert_false(group_batch_member_dynamic("rdkafka-0f1e2d3c-4b5a-4c6d-8e9f-0a1b2c3d4e5", "rdkafka"));
+	assert_false(group_batch_member_dynamic("rdkafka_0f1e2d3c-4b5a-4c6d-8e9f-0a1b2c3d4e5f", "rdkafka"));
+	assert_false(group_batch_member_dynamic(NULL, "rdkafka"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +160,7 @@ int main(void)
 		cmocka_unit_test(truncated_at_every_length_is_refused_whole),
 		cmocka_unit_test(lying_counts_and_lengths_are_refused),
 		cmocka_unit_test(a_bad_second_topic_hands_out_nothing),
+		cmocka_unit_test(dynamic_member_ids_are_told_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
