@@ -96,6 +96,21 @@ class Sim:
             raise RuntimeError("lagtop-sim did not start: %r" % line)
         self.bootstrap = m.group(1)
 
+    def counts(self):
+        """Cumulative requests per API (the sim prints them as one JSON line on SIGUSR1), None if none came."""
+        self.errf.flush()
+        start = os.path.getsize(self.log)
+        self.p.send_signal(signal.SIGUSR1)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            with open(self.log) as f:
+                f.seek(start)
+                for line in f.read().splitlines():
+                    if line.strip().startswith("{"):
+                        return json.loads(line)
+            time.sleep(0.05)
+        return None
+
     def stop(self):
         if self.p.poll() is not None:
             with open(self.log) as f:
@@ -187,9 +202,18 @@ def bench_scenario(a, tmp, name):
         # whole `lagtop --once` runs
         walls, cpus, rsss = [], [], []
         cs_walls, cs_cpus = [], []
-        for _ in range(ONCE_RUNS[name]):
+        def requests(before):
+            # one --once's requests from the sim's counters (the commit stream's Fetches apart)
+            after = sim.counts()
+            if before is None or after is None:
+                return None, None
+            d = {k: after.get(k, 0) - before.get(k, 0) for k in after if k != "total"}
+            return sum(d.values()), sum(v for k, v in d.items() if k != "Fetch")
+
+        for run in range(ONCE_RUNS[name]):
             c = Children()
             c.start()
+            before = sim.counts() if run == 0 else None
             # the polled table, like the peer's: without the commit stream's reader (--no-commit-stream), which
             # makes --once wait for the __consumer_offsets history
             rc, out, wall, err = run_timed([os.path.join(a.builddir, "lagtop"), "--once", "--format", "csv",
@@ -201,13 +225,18 @@ def bench_scenario(a, tmp, name):
                 continue
             walls.append(wall)
             cpus.append(cpu)
+            if before is not None:
+                res["once_req"] = requests(before)[0]
             # the same with the commit stream (the default), interleaved: --once also reads the
             # __consumer_offsets history up to its end at the start
             c = Children()
             c.start()
+            before = sim.counts() if run == 0 else None
             rc, out, wall, err = run_timed([os.path.join(a.builddir, "lagtop"), "--once", "--format", "csv", "-b",
                                             sim.bootstrap, "--timeout", "120s"])
             cpu, _ = c.stop()
+            if before is not None:
+                res["once_cs_req"] = requests(before)[1]
             if rc == 0:
                 cs_walls.append(wall)
                 cs_cpus.append(cpu)
@@ -352,6 +381,8 @@ def print_table(results, draw):
         r["ratio"] = r["req_total"] / r["lb"] if r.get("lb") and r.get("req_total") else None
     row("requests / lower bound", "ratio", "%.2f", "L <= 1.10", ("L", lambda v: v <= 1.10))
     row("first refresh requests", "cold_req_total", "%.0f")
+    row("requests per --once (no stream)", "once_req", "%.0f", "M <= 100", ("M", lambda v: v <= 100))
+    row("requests per --once, stream (Fetch apart)", "once_cs_req", "%.0f", "M <= 100", ("M", lambda v: v <= 100))
     row("simulator CPU ms per refresh", "sim_cpu", "%.1f")
     if "M" in results and "idle" in results["M"]:
         idle = results["M"]["idle"]

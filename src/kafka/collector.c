@@ -110,6 +110,8 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	const char *fp = getenv("LAGTOP_FULL_POLL");
 	rc->full_poll = fp && fp[0] && strcmp(fp, "0") != 0;
 	rc->one_shot = conf->one_shot;
+	const char *gb = getenv("LAGTOP_GROUP_BATCH"); /* 0: every group described by itself (refresh.h) */
+	rc->no_batch = gb && strcmp(gb, "0") == 0;
 
 	c->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (c->wake_fd < 0) {
@@ -172,10 +174,10 @@ static void steady_report(lt_collector *c, lt_snapshot *s)
 	if (env && env[0] && strcmp(env, "0") != 0)
 		fprintf(stderr,
 			"lagtop: refresh %llu: %s, %zu groups from the stream, %zu described, %zu offsets fetched, "
-			"%zu verified, %zu mismatches%s%s\n",
+			"%zu verified, %zu mismatches, %zu of the described by the batch%s%s\n",
 			(unsigned long long)s->seq, rc->stats.steady ? "steady" : "polled", rc->stats.from_stream,
-			rc->stats.described, rc->stats.fetched, rc->stats.verified, rc->stats.mismatches,
-			rc->steady_note[0] ? ": " : "", rc->steady_note);
+			rc->stats.described + rc->stats.batched, rc->stats.fetched, rc->stats.verified,
+			rc->stats.mismatches, rc->stats.batched, rc->steady_note[0] ? ": " : "", rc->steady_note);
 }
 
 /* Gives the free memory in malloc's arenas back to the kernel. The history load (librdkafka's fetch

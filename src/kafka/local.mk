@@ -5,6 +5,8 @@ liblagtop_a_SOURCES += \
 	src/kafka/collector.c src/kafka/collector.h \
 	src/kafka/refresh.c src/kafka/refresh.h \
 	src/kafka/log_offsets.c src/kafka/log_offsets.h \
+	src/kafka/assignment.c src/kafka/assignment.h \
+	src/kafka/group_batch.c src/kafka/group_batch.h \
 	src/kafka/reset_exec.c src/kafka/reset_exec.h src/kafka/reset_preview.c \
 	src/kafka/reset_store.c src/kafka/reset_store.h \
 	src/kafka/reset_int.h \
@@ -22,6 +24,12 @@ tests_integration_test_collector_sim_LDADD = $(UNIT_LDADD)
 tests_unit_test_reset_store_SOURCES = tests/unit/test_reset_store.c
 tests_unit_test_reset_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_reset_store_LDADD = $(UNIT_LDADD)
+## the consumer assignment bytes of the batched DescribeGroups (hostile ones included)
+check_PROGRAMS += tests/unit/test_assignment
+TESTS += tests/unit/test_assignment
+tests_unit_test_assignment_SOURCES = tests/unit/test_assignment.c
+tests_unit_test_assignment_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_assignment_LDADD = $(UNIT_LDADD)
 ## deletes: a member joining between the guard and the delete (the broker refuses; the backup is there)
 check_PROGRAMS += tests/unit/test_explain_acl
 TESTS += tests/unit/test_explain_acl

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "commitlog/stream.h"
+#include "kafka/assignment.h"
 #include "kafka/explain.h"
+#include "kafka/group_batch.h"
 #include "kafka/log_offsets.h"
 #include "model/group_view.h"
 #include "util/timeutil.h"
@@ -67,6 +69,9 @@ struct group_work {
 	int probes;                    /* brokers asked after NOT_COORDINATOR (see probe_next_broker) */
 	const struct lt_ticket *probe; /* the describe ticket of the probe in flight, NULL if none */
 	const rd_kafka_ConsumerGroupDescription_t *desc; /* points into a kept event */
+	const struct rd_kafka_group_info *binfo;         /* or its description from the batch (group_batch.h) */
+	bool batch_wait;                                 /* its describe is the batch's, which has not returned */
+	bool desc_asked;                                 /* a describe of its own went out (warm_top_up) */
 	const rd_kafka_group_result_t *off;              /* idem */
 	struct kept_event *desc_ev, *off_ev;             /* the events they point into */
 	bool built;                                      /* in the snapshot already: its events are released */
@@ -100,6 +105,12 @@ static void soff_free(struct group_work *gw)
 	gw->n_soff = 0;
 }
 
+/* Described: by the per-group call or by the batch. */
+static bool has_desc(const struct group_work *gw)
+{
+	return gw->desc || gw->binfo;
+}
+
 /* Pointers, so that a group's work stays put while the set grows (requests hold it as opaque). */
 struct work_set {
 	struct group_work **w; /* sorted by name after work_sort() */
@@ -110,6 +121,8 @@ struct work_set {
 	lt_commit_reader *verify; /* steady refresh: compare fetched offsets with the stream (verify_group) */
 	int64_t taken_at_ms;      /* the refresh's start (wall clock) */
 	struct lt_refresh_stats *stats;
+	lt_group_batch *batch;   /* the batched describe (binfo points into it), NULL when not used */
+	const lt_snapshot *prev; /* the last snapshot: a batch-described member's group.instance.id */
 };
 
 static int cmp_work(const void *a, const void *b)
@@ -283,9 +296,12 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
  * FindCoordinator), and the request goes straight there (rd_kafka_AdminOptions_set_broker). A group
  * whose coordinator moved fails there once and is retried through the FindCoordinator path. */
 
-static rd_kafka_event_t *wait_event(rd_kafka_queue_t *q, lt_client *cl, int64_t deadline, const bool *stop)
+static rd_kafka_event_t *wait_event(rd_kafka_queue_t *q, lt_client *cl, int64_t deadline, const bool *stop,
+				    const lt_group_batch *batch)
 {
 	while (!stopping(stop)) {
+		if (batch && group_batch_ready(batch))
+			return NULL; /* the batch's thread yielded the queue: the caller takes its answer */
 		int r = refresh_remaining_ms(deadline);
 		if (r <= 0)
 			return NULL;
@@ -391,6 +407,8 @@ struct stage2 {
 	bool stream_wait; /* --once, stream still loading: described groups park (stream_offsets) */
 	size_t n_parked;
 	size_t warm_cap;
+	lt_group_batch *batch; /* the batched describe (group_batch.h), NULL when not used */
+	bool batch_pending;    /* it has not returned yet (counted in pending) */
 };
 
 static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline, bool cold)
@@ -488,6 +506,8 @@ static int cmp_warm(const void *a, const void *b)
 	return strcmp(x->gw->name, y->gw->name);
 }
 
+static bool stream_instead(struct stage2 *st, struct group_work *gw);
+
 /* Sends warm batches (a describe, then its groups' offsets requests) while fewer than WARM_WINDOW
  * calls are in flight. Called at the start and after every answer. */
 static void warm_top_up(struct stage2 *st)
@@ -500,11 +520,23 @@ static void warm_top_up(struct stage2 *st)
 			batch[e - i] = st->warm[e].gw;
 			e++;
 		}
-		describe_send(st, batch, e - i, batch[0]->coord);
+		/* A group may be queued twice (waiting for the batch, then asked by itself when the batch could
+		 * not describe it): each request goes out once. */
+		struct group_work *asked[DESCRIBE_BATCH];
+		size_t na = 0;
+		for (size_t j = 0; j < e - i; j++)
+			if (!batch[j]->batch_wait && !batch[j]->desc_asked && !batch[j]->desc_done)
+				asked[na++] = batch[j];
+		describe_send(st, asked, na, batch[0]->coord);
+		for (size_t j = 0; j < na; j++)
+			asked[j]->desc_asked = true;
 		for (size_t j = 0; j < e - i; j++) {
-			batch[j]->desc_sent = true;
-			if (!st->warm[i + j].describe_only)
-				offsets_send(st, batch[j], batch[j]->coord);
+			struct group_work *gw = batch[j];
+			gw->desc_sent = true;
+			if (st->warm[i + j].describe_only || gw->off_sent || gw->off_done || gw->off_parked)
+				continue;
+			if (!(has_desc(gw) && stream_instead(st, gw))) /* described by the batch: as on_describe */
+				offsets_send(st, gw, gw->coord);
 		}
 		st->next_warm = e;
 	}
@@ -538,8 +570,10 @@ static void send_warm(struct stage2 *st, struct work_set *ws)
 	struct group_work **by = xcalloc(ws->n + 1, sizeof *by);
 	size_t nb = 0;
 	for (size_t i = 0; i < ws->n; i++)
-		if (ws->w[i]->warm && !ws->w[i]->deferred)
+		if (ws->w[i]->warm && !ws->w[i]->deferred) {
+			ws->w[i]->batch_wait = st->batch_pending;
 			by[nb++] = ws->w[i];
+		}
 	warm_append(st, by, nb, false);
 	free(by);
 }
@@ -587,6 +621,7 @@ static lt_group_state state_from_rd(rd_kafka_consumer_group_state_t st);
  * again for its fallback to DescribeGroups), and a broker that is slow or down holds back only its own
  * groups. When the last broker has answered, groups no broker listed go the cold way (send_cold). */
 static void steady_decide(struct stage2 *st, struct work_set *ws);
+static bool batch_settle(struct stage2 *st, struct work_set *ws, struct group_work *gw);
 static void steady_read_gens(struct lt_refresh_ctx *rc, struct group_work **g, size_t n);
 
 /* A broker's group list failed: the groups it coordinates may be missing from the snapshot altogether.
@@ -663,6 +698,15 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 				gw->warm = true; /* its coordinator is known now: requests go straight to it */
 				gw->coord = broker;
 				gw->desc_sent = true;
+				if (st->batch_pending) /* described by the batch; its offsets go out now unless the
+							  stream may give them (--once: they follow the describe) */
+					gw->batch_wait = true;
+				else if (st->batch && !batch_settle(st, ws, gw)) {
+					/* the batch, returned already, described it */
+					if (!stream_instead(st, gw))
+						offsets_send(st, gw, gw->coord);
+					continue;
+				}
 				by[nb++] = gw;
 			}
 		}
@@ -675,7 +719,7 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 	/* through the window too: tens of thousands of admin calls at once cost librdkafka 2.0.2 a sorted
 	 * insert of each call's timeout timer into one list (quadratic: doc/ARCHITECTURE.md) */
 	if (nb)
-		warm_append(st, by, nb, true);
+		warm_append(st, by, nb, !st->batch_pending || st->stream_wait);
 	free(by);
 	if (st->lists_pending > 0 && --st->lists_pending == 0) {
 		ws->list_done = true;
@@ -715,7 +759,7 @@ static bool probe_next_broker(struct stage2 *st, struct group_work *gw)
 	return true;
 }
 
-static bool stream_instead(struct stage2 *st, struct group_work *gw, const rd_kafka_ConsumerGroupDescription_t *d);
+static bool stream_instead(struct stage2 *st, struct group_work *gw);
 
 static void on_describe(struct stage2 *st, struct kept_event *ke, const struct lt_ticket *t, struct work_set *ws)
 {
@@ -759,7 +803,7 @@ static void on_describe(struct stage2 *st, struct kept_event *ke, const struct l
 			if (!gw->off_sent && !gw->off_done) {
 				if (gw->coord < 0)
 					describe_failed(gw, "no coordinator in the answer");
-				else if (!stream_instead(st, gw, d[i]))
+				else if (!stream_instead(st, gw))
 					offsets_send(st, gw, gw->coord);
 			}
 		}
@@ -770,7 +814,7 @@ static void on_describe(struct stage2 *st, struct kept_event *ke, const struct l
 	}
 	/* a group whose describe failed needs no offsets */
 	for (size_t i = 0; i < nb; i++)
-		if (batch[i]->desc_done && !batch[i]->desc && !batch[i]->off_sent)
+		if (batch[i]->desc_done && !has_desc(batch[i]) && !batch[i]->off_sent)
 			batch[i]->off_done = true;
 	free(batch);
 }
@@ -809,7 +853,7 @@ static void on_offsets(struct stage2 *st, struct kept_event *ke, const struct lt
 		 * if the describe is still running, it sends the offsets request when it answers. */
 		gw->off_retried = true;
 		gw->off_sent = false;
-		if (gw->desc_done && gw->desc && gw->coord >= 0)
+		if (gw->desc_done && has_desc(gw) && gw->coord >= 0)
 			offsets_send(st, gw, gw->coord);
 		else if (gw->desc_done)
 			gw->off_done = true; /* the describe failed for good: so does the group */
@@ -821,7 +865,24 @@ static void on_offsets(struct stage2 *st, struct kept_event *ke, const struct lt
 
 static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev,
 			const struct group_work *gw);
-static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t *d);
+static lt_group_described described_of(const struct group_work *gw);
+static bool batch_usable(const struct rd_kafka_group_info *gi, const lt_group *pg);
+
+/* The batch has returned. A group it describes as the per-group call would (batch_usable) is described
+ * by it (its offsets then follow as on_describe's do, through the window); true when the group needs a
+ * describe of its own. */
+static bool batch_settle(struct stage2 *st, struct work_set *ws, struct group_work *gw)
+{
+	gw->batch_wait = false;
+	const struct rd_kafka_group_info *gi = group_batch_find(st->batch, gw->name);
+	if (!gi || !batch_usable(gi, snapshot_find_group(ws->prev, gw->name)))
+		return true;
+	gw->binfo = gi;
+	gw->desc_done = true;
+	gw->coord = gi->broker.id;
+	st->rc->stats.batched++;
+	return false;
+}
 
 /* Builds the group if both its answers are in, and releases the events they point into. A group the
  * describe answers as Dead with nothing waits for ListGroups (warm groups are described before the
@@ -829,16 +890,17 @@ static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t
  * groups still waiting when the stage ends. */
 static void build_if_complete(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev, struct group_work *gw)
 {
-	if (gw->built || gw->error || !gw->desc || !(gw->off || gw->off_stream))
+	if (gw->built || gw->error || !has_desc(gw) || !(gw->off || gw->off_stream))
 		return;
 	if (!ws->list_done) {
-		lt_group_described d = described_of(gw->desc);
+		lt_group_described d = described_of(gw);
 		if (group_describe_ambiguous(&d))
 			return;
 	}
 	group_build(s, ws, prev, gw);
 	gw->built = true;
 	gw->desc = NULL;
+	gw->binfo = NULL;
 	gw->off = NULL;
 	soff_free(gw);
 	release_event(gw->desc_ev, true);
@@ -857,6 +919,32 @@ static void build_batch(lt_snapshot *s, const struct lt_ticket *t, struct work_s
 
 static void steady_mark(struct stage2 *st, struct work_set *ws);
 static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *stop);
+
+/* The batch's answer: the groups waiting for it are described by it, or asked one by one (a group of a
+ * broker that did not answer in time, or one it cannot describe: batch_usable). */
+static void on_batch(struct stage2 *st, struct work_set *ws)
+{
+	st->batch_pending = false;
+	st->pending--;
+	struct group_work **ask = xcalloc(ws->n + 1, sizeof *ask), **fetch = xcalloc(ws->n + 1, sizeof *fetch);
+	size_t na = 0, nf = 0;
+	for (size_t i = 0; i < ws->n; i++) {
+		struct group_work *gw = ws->w[i];
+		if (!gw->batch_wait)
+			continue;
+		if (batch_settle(st, ws, gw))
+			ask[na++] = gw;
+		else if (!gw->off_sent && !gw->off_done)
+			fetch[nf++] = gw;
+		else
+			build_if_complete(st->s, ws, st->rc->prev, gw);
+	}
+	/* described_only: its offsets follow its describe (on_describe), unless they went out already */
+	warm_append(st, ask, na, true);
+	warm_append(st, fetch, nf, false);
+	free(ask);
+	free(fetch);
+}
 
 static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kafka_metadata *md,
 			 int64_t deadline, const bool *stop, struct work_set *ws, struct event_keep *keep, bool steady)
@@ -902,15 +990,29 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 	}
 	if (rc->reader && rc->steady)
 		steady_mark(&st, ws);
-	send_warm(&st, ws);
 	if (!steady && rc->one_shot && rc->reader && !rc->full_poll) {
 		lt_reader_state rs = commit_reader_state(rc->reader, NULL, 0);
 		st.stream_wait = rs == LT_READER_STARTING || rs == LT_READER_LOADING;
 	}
+	/* Every group in one DescribeGroups per coordinator (group_batch.h), beside the list, with half of
+	 * the time: what it cannot answer in time is asked group by group with the rest. Not when groups are
+	 * asked for by name (-g: the cluster's other groups are not wanted), nor in a steady refresh, which
+	 * describes only the groups that changed. */
+	if (!steady && rc->n_extra == 0 && !rc->no_batch) {
+		int batch_ms = refresh_remaining_ms(deadline) / 2;
+		st.batch = ws->batch = group_batch_start(st.rk, q, batch_ms > 0 ? batch_ms : 1);
+		st.batch_pending = true;
+		st.pending++;
+	}
+	send_warm(&st, ws);
 
 again:
 	while (st.pending > 0) {
-		rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop);
+		rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop, st.batch_pending ? st.batch : NULL);
+		if (!ev && st.batch_pending && group_batch_ready(st.batch) && !stopping(stop)) {
+			on_batch(&st, ws);
+			continue;
+		}
 		if (!ev)
 			break;
 		struct lt_ticket *t = rd_kafka_event_opaque(ev);
@@ -1055,8 +1157,21 @@ static bool partition_in(const lt_group *g, const char *topic, int32_t partition
 	return false;
 }
 
-static lt_group_described described_of(const rd_kafka_ConsumerGroupDescription_t *d)
+static lt_group_described batch_described(const struct rd_kafka_group_info *gi)
 {
+	return (lt_group_described){
+		.state = state_from_rd(rd_kafka_consumer_group_state_code(gi->state ? gi->state : "")),
+		.n_members = gi->member_cnt > 0 ? (size_t)gi->member_cnt : 0,
+		.protocol_type_empty = !gi->protocol_type || !gi->protocol_type[0],
+		.type = LT_GTYPE_UNKNOWN, /* DescribeGroups: what librdkafka's describe gives a classic group */
+	};
+}
+
+static lt_group_described described_of(const struct group_work *gw)
+{
+	if (gw->binfo)
+		return batch_described(gw->binfo);
+	const rd_kafka_ConsumerGroupDescription_t *d = gw->desc;
 	return (lt_group_described){
 		.state = state_from_rd(rd_kafka_ConsumerGroupDescription_state(d)),
 		.n_members = rd_kafka_ConsumerGroupDescription_member_count(d),
@@ -1079,7 +1194,7 @@ static lt_group_listing listing_of(const struct work_set *ws, const struct group
  * snapshot's view is the hint when ListGroups gave no complete answer). */
 static lt_group_view view_of_work(const struct work_set *ws, const lt_snapshot *prev, const struct group_work *gw)
 {
-	lt_group_described desc = described_of(gw->desc);
+	lt_group_described desc = described_of(gw);
 	lt_group_listing listing = listing_of(ws, gw);
 	const lt_group *pg = snapshot_find_group(prev, gw->name);
 	lt_group_view hint = pg ? group_view_of(pg) : (lt_group_view){ 0 };
@@ -1092,15 +1207,87 @@ static lt_group_view view_of_work(const struct work_set *ws, const lt_snapshot *
  * without a member id works for both group types. */
 static void verify_group(const struct work_set *ws, const lt_group *g);
 
+/* Protocol, coordinator and members from librdkafka's per-group describe. */
+static void admin_members(lt_group *g, const rd_kafka_ConsumerGroupDescription_t *d)
+{
+	const char *assignor = rd_kafka_ConsumerGroupDescription_partition_assignor(d);
+	g->protocol = xstrdup(assignor ? assignor : "");
+	const rd_kafka_Node_t *coord = rd_kafka_ConsumerGroupDescription_coordinator(d);
+	g->coordinator = coord ? rd_kafka_Node_id(coord) : -1;
+	size_t n_members = rd_kafka_ConsumerGroupDescription_member_count(d);
+	for (size_t m = 0; m < n_members; m++) {
+		const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, m);
+		lt_member *lm =
+			group_add_member(g, rd_kafka_MemberDescription_consumer_id(md),
+					 rd_kafka_MemberDescription_client_id(md), rd_kafka_MemberDescription_host(md));
+		lm->instance_id = xstrdup(rd_kafka_MemberDescription_group_instance_id(md));
+		const rd_kafka_MemberAssignment_t *ma = rd_kafka_MemberDescription_assignment(md);
+		const rd_kafka_topic_partition_list_t *ap = ma ? rd_kafka_MemberAssignment_partitions(ma) : NULL;
+		for (int i = 0; ap && i < ap->cnt; i++)
+			member_add_assignment(lm, ap->elems[i].topic, ap->elems[i].partition);
+	}
+}
+
+static void add_assigned(const char *topic, int32_t partition, void *arg)
+{
+	member_add_assignment(arg, topic, partition);
+}
+
+static const lt_member *member_in(const lt_group *g, const char *member_id)
+{
+	for (size_t m = 0; g && member_id && m < g->n_members; m++)
+		if (g->members[m].member_id && strcmp(g->members[m].member_id, member_id) == 0)
+			return &g->members[m];
+	return NULL;
+}
+
+/* The same from the batch (checked by batch_usable). DescribeGroups v0 has no group.instance.id: a member
+ * of the last snapshot keeps the one it had (a member's id is the same while it stays). */
+static void batch_members(lt_group *g, const struct rd_kafka_group_info *gi, const lt_group *pg)
+{
+	g->protocol = xstrdup(gi->protocol ? gi->protocol : "");
+	g->coordinator = gi->broker.id;
+	for (int m = 0; m < gi->member_cnt; m++) {
+		const struct rd_kafka_group_member_info *mi = &gi->members[m];
+		lt_member *lm = group_add_member(g, mi->member_id, mi->client_id, mi->client_host);
+		const lt_member *pm = member_in(pg, mi->member_id);
+		lm->instance_id = pm ? xstrdup(pm->instance_id) : NULL;
+		char why[160];
+		size_t len = mi->member_assignment_size > 0 ? (size_t)mi->member_assignment_size : 0;
+		(void)assignment_decode(mi->member_assignment, len, add_assigned, lm, why, sizeof why);
+	}
+}
+
+/* Whether the batch's answer for a group is the per-group describe's, member for member (group_batch.h
+ * says what it cannot answer). */
+static bool batch_usable(const struct rd_kafka_group_info *gi, const lt_group *pg)
+{
+	rd_kafka_consumer_group_state_t st = rd_kafka_consumer_group_state_code(gi->state ? gi->state : "");
+	if (gi->err || st == RD_KAFKA_CONSUMER_GROUP_STATE_UNKNOWN || st == RD_KAFKA_CONSUMER_GROUP_STATE_DEAD)
+		return false;
+	const char *pt = gi->protocol_type ? gi->protocol_type : "";
+	if (strcmp(pt, "consumer") != 0 && !(pt[0] == '\0' && gi->member_cnt == 0))
+		return false;
+	for (int m = 0; m < gi->member_cnt; m++) {
+		const struct rd_kafka_group_member_info *mi = &gi->members[m];
+		char why[160];
+		size_t len = mi->member_assignment_size > 0 ? (size_t)mi->member_assignment_size : 0;
+		if (assignment_decode(mi->member_assignment, len, NULL, NULL, why, sizeof why) != 0)
+			return false;
+		if (!group_batch_member_dynamic(mi->member_id, mi->client_id) && !member_in(pg, mi->member_id))
+			return false; /* may be static: its group.instance.id needs the per-group describe */
+	}
+	return true;
+}
+
 static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snapshot *prev, const struct group_work *gw)
 {
-	const rd_kafka_ConsumerGroupDescription_t *d = gw->desc;
 	const rd_kafka_topic_partition_list_t *offs = gw->off ? rd_kafka_group_result_partitions(gw->off) : NULL;
 	size_t n_commits = 0;
 	for (int i = 0; offs && i < offs->cnt; i++)
 		n_commits += offs->elems[i].offset >= 0;
 	n_commits += gw->n_soff; /* from the stream: live commits only */
-	lt_group_described desc = described_of(d);
+	lt_group_described desc = described_of(gw);
 	lt_group_view view = view_of_work(ws, prev, gw);
 	size_t n_members = desc.n_members;
 	if (view.state == LT_GROUP_DEAD && n_members == 0 && n_commits == 0)
@@ -1115,21 +1302,10 @@ static bool group_build(lt_snapshot *s, const struct work_set *ws, const lt_snap
 				     group_state_name(view.state));
 	/* ListGroups gives a consumer-protocol group the protocol type "consumer"; its describe has none */
 	g->protocol_type = xstrdup(view.type == LT_GTYPE_CONSUMER || !desc.protocol_type_empty ? "consumer" : "");
-	const char *assignor = rd_kafka_ConsumerGroupDescription_partition_assignor(d);
-	g->protocol = xstrdup(assignor ? assignor : "");
-	const rd_kafka_Node_t *coord = rd_kafka_ConsumerGroupDescription_coordinator(d);
-	g->coordinator = coord ? rd_kafka_Node_id(coord) : -1;
-	for (size_t m = 0; m < n_members; m++) {
-		const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, m);
-		lt_member *lm =
-			group_add_member(g, rd_kafka_MemberDescription_consumer_id(md),
-					 rd_kafka_MemberDescription_client_id(md), rd_kafka_MemberDescription_host(md));
-		lm->instance_id = xstrdup(rd_kafka_MemberDescription_group_instance_id(md));
-		const rd_kafka_MemberAssignment_t *ma = rd_kafka_MemberDescription_assignment(md);
-		const rd_kafka_topic_partition_list_t *ap = ma ? rd_kafka_MemberAssignment_partitions(ma) : NULL;
-		for (int i = 0; ap && i < ap->cnt; i++)
-			member_add_assignment(lm, ap->elems[i].topic, ap->elems[i].partition);
-	}
+	if (gw->binfo)
+		batch_members(g, gw->binfo, snapshot_find_group(prev, gw->name));
+	else
+		admin_members(g, gw->desc);
 	for (int i = 0; offs && i < offs->cnt; i++) {
 		const rd_kafka_topic_partition_t *tp = &offs->elems[i];
 		/* -1: no commit for this partition (an "all partitions" fetch may still list it). */
@@ -1453,10 +1629,10 @@ static bool stream_offsets(struct lt_refresh_ctx *rc, struct group_work *gw)
 
 /* At a described group's OffsetFetch: true when the stream answers instead, now (a caught-up stream) or
  * once it has caught up (--once, whose stream is still loading: the group waits in stream_resolve). */
-static bool stream_instead(struct stage2 *st, struct group_work *gw, const rd_kafka_ConsumerGroupDescription_t *d)
+static bool stream_instead(struct stage2 *st, struct group_work *gw)
 {
 	if (!(st->steady || st->stream_wait) || gw->swept || gw->list_type == LT_GTYPE_CONSUMER ||
-	    described_of(d).type == LT_GTYPE_CONSUMER)
+	    described_of(gw).type == LT_GTYPE_CONSUMER)
 		return false;
 	if (st->steady)
 		return stream_offsets(st->rc, gw);
@@ -1574,7 +1750,7 @@ static void steady_remember(struct lt_refresh_ctx *rc, const struct work_set *ws
 	sd->gens = xcalloc(ws->n + 1, sizeof *sd->gens);
 	for (size_t i = 0; i < ws->n; i++) { /* ws is sorted by name, and so is the table */
 		const struct group_work *gw = ws->w[i];
-		if (gw->gen == -2 || gw->error || !(gw->built || gw->desc))
+		if (gw->gen == -2 || gw->error || !(gw->built || has_desc(gw)))
 			continue;
 		sd->gens[sd->n_gens++] = (struct gen_ent){ .name = xstrdup(gw->name), .gen = gw->gen };
 	}
@@ -1626,7 +1802,8 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 	struct work_set ws = { .commit_epochs = rc->commit_epochs,
 			       .verify = steady ? rc->reader : NULL,
 			       .taken_at_ms = s->taken_at_ms,
-			       .stats = &rc->stats };
+			       .stats = &rc->stats,
+			       .prev = rc->prev };
 	struct event_keep keep = { 0 };
 	groups_stage(rc, s, md, admin_deadline, stop, &ws, &keep, steady);
 	if (steady && rc->stats.mismatches > 0) {
@@ -1655,7 +1832,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 			n_unauth++;
 			continue;
 		}
-		if (!gw->error && gw->desc && (gw->off || gw->off_stream)) {
+		if (!gw->error && has_desc(gw) && (gw->off || gw->off_stream)) {
 			group_build(s, &ws, rc->prev, gw);
 			continue;
 		}
@@ -1667,7 +1844,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 			lt_group *g = snapshot_add_group(s, gw->name);
 			g->error = xstrdup(gw->error ? gw->error : "incomplete answer");
 			g->unread = true;
-			if (gw->desc) {
+			if (has_desc(gw)) {
 				lt_group_view v = view_of_work(&ws, rc->prev, gw);
 				g->state = v.state;
 				g->type = v.type;
@@ -1683,6 +1860,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 				   n_unauth, n_unauth == 1 ? "" : "s", unauth_names, n_unauth > 3 ? ", ..." : "");
 	keep_free(&keep);
 	steady_remember(rc, &ws);
+	group_batch_free(ws.batch);
 	work_free(&ws);
 
 	/* Sorts, and adds the assigned partitions that have no commit: they need log offsets too. */

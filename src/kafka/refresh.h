@@ -4,6 +4,9 @@
  *   rd_kafka_metadata (all topics)                        1 Metadata: brokers, leaders
  *   ListConsumerGroups, one call per broker, in parallel  B ListGroups (a broker lists the groups it
  *     with the describes of the last refresh's groups       coordinates: their coordinator, no lookup)
+ *   rd_kafka_list_groups on its own thread (group_batch.h) B ListGroups + B DescribeGroups for every group
+ *     (not with -g, not in a steady refresh); what it cannot answer (a consumer-protocol group, a slow
+ *     broker's groups, a possibly static member) is described by itself:
  *   DescribeConsumerGroups, batches per coordinator       G DescribeGroups (librdkafka >= 2.10 on Kafka 4.x:
  *                                                           G ConsumerGroupDescribe + the classic groups'
  *                                                           DescribeGroups fallback)
@@ -47,16 +50,18 @@ struct lt_refresh_ctx {
 	 * live and caught up, a quiet group is built from the last snapshot and the stream's commits, with
 	 * no DescribeGroups or OffsetFetch; a slice of the groups per refresh is asked in full (the sweep,
 	 * which also verifies the stream). */
-	lt_commit_reader *reader;   /* the commit stream, NULL when off */
-	int interval_ms;            /* refresh interval: the sweep covers every group once per LT_SWEEP_MS */
-	bool full_poll;             /* never steady (LAGTOP_FULL_POLL=1: the test hook comparing both ways) */
-	bool one_shot;              /* --once: a described group's OffsetFetch waits for the stream (refresh.c) */
+	lt_commit_reader *reader; /* the commit stream, NULL when off */
+	int interval_ms;          /* refresh interval: the sweep covers every group once per LT_SWEEP_MS */
+	bool full_poll;           /* never steady (LAGTOP_FULL_POLL=1: the test hook comparing both ways) */
+	bool one_shot;            /* --once: a described group's OffsetFetch waits for the stream (refresh.c) */
+	bool no_batch; /* describe group by group (LAGTOP_GROUP_BATCH=0: the test hook comparing both ways) */
 	struct lt_steady *steady;   /* state kept across refreshes (refresh.c) */
 	char steady_note[200];      /* why the last refresh polled although the stream is live, "" if it did not */
 	struct lt_refresh_stats {   /* what the last refresh did (LAGTOP_REFRESH_STATS=1 prints it) */
 		bool steady;        /* committed offsets came from the stream */
 		size_t from_stream; /* groups built from the last snapshot and the stream */
-		size_t described;   /* groups described (DescribeGroups) */
+		size_t described;   /* groups described one by one (DescribeGroups) */
+		size_t batched;     /* groups described by the batch (group_batch.h) */
 		size_t fetched;     /* groups whose offsets were fetched (OffsetFetch) */
 		size_t verified;    /* of those, compared with the stream */
 		size_t mismatches;  /* partitions where OffsetFetch and the stream disagreed */

@@ -55,8 +55,11 @@ struct sim_member *ctl_add_member(struct sim_state *st, const char *group, const
 		}
 		snprintf(idbuf, sizeof(idbuf), "%s", spec->member_id);
 	} else {
+		/* as Kafka names them: a static member after its group.instance.id, a dynamic one after its client.id
+		 */
+		const char *id_prefix = spec->group_instance_id ? spec->group_instance_id : client_id;
 		uint64_t a = sim_state_rand(st), b = sim_state_rand(st);
-		snprintf(idbuf, sizeof(idbuf), "%.100s-%08" PRIx32 "-%04x-%04x-%04x-%012" PRIx64, client_id,
+		snprintf(idbuf, sizeof(idbuf), "%.100s-%08" PRIx32 "-%04x-%04x-%04x-%012" PRIx64, id_prefix,
 			 (uint32_t)a, (unsigned)(a >> 32) & 0xffff, 0x4000 | ((unsigned)(a >> 48) & 0x0fff),
 			 0x8000 | ((unsigned)b & 0x3fff), (uint64_t)((b >> 16) & 0xffffffffffffULL));
 	}

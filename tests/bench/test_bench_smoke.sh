@@ -3,7 +3,7 @@
 # `make bench` (simulator process, lagtop-bench refresh and draw, lagtop --once, the kafka-python peer) and
 # prints the table with its columns and the right counts. No timing is asserted here: that is bench/'s job.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 13
+plan 14
 lt_tmpdir
 
 # Built on demand only (EXTRA_PROGRAMS): build it now, outside the parent make's job server.
@@ -26,9 +26,11 @@ diag "$table"
 like "header names the scenario and the target column" "$(head -1 "$LT_TMP/table")" '^metric +T +target$'
 # 5 groups over one topic of 2 partitions: 10 (group, partition) rows
 like "rows counted from the refresh" "$table" '^rows \(group, partition\) +10$'
-# one DescribeGroups and one OffsetFetch per group, per refresh
-like "DescribeGroups per refresh" "$table" '^  DescribeGroups +5$'
+# one DescribeGroups per broker for all its groups (the batch), one OffsetFetch per group, per refresh
+like "DescribeGroups per refresh" "$table" '^  DescribeGroups +3$'
 like "OffsetFetch per refresh" "$table" '^  OffsetFetch +5$'
+# one --once's requests from the sim's counters, with the target's column
+like "requests per --once counted" "$table" '^requests per --once \(no stream\) +[0-9]+ +M <= 100$'
 # 3 ListGroups + 3 x 5 + 2 ListOffsets x 2 leaders + 1 Metadata
 like "lower bound" "$table" '^lower bound \(librdkafka 2.0.2\) +23$'
 # the steady refreshes' own peak (VmHWM reset after the cold refresh) beside the whole process's

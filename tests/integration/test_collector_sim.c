@@ -358,8 +358,10 @@ static void new_groups_among_remembered_ones(void **state)
 	for (size_t i = 0; i < s->n_groups; i++)
 		if (s->groups[i].error)
 			fail_msg("%s: %s", s->groups[i].group, s->groups[i].error);
-	/* one describe and one offsets request per group (2.10+: a ConsumerGroupDescribe besides) */
-	assert_int_equal(n[15], 300);
+	/* one DescribeGroups per broker for all its groups (the batch, group_batch.h), one offsets request per
+	 * group, no ConsumerGroupDescribe (the groups are classic) and no coordinator lookup */
+	assert_int_equal(n[15], 3);
+	assert_int_equal(n[69], 0);
 	assert_int_equal(n[9], 300);
 	assert_int_equal(n[10], 0);
 	snapshot_unref(s);

@@ -13,11 +13,12 @@ import os
 import re
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from simtest import Sim, lagtop, ok, exit_status  # noqa: E402
 
-TESTS = 32
+TESTS = 35
 FIXTURE = ["fx-empty", "fx-kip848", "fx-rebalancing", "fx-stable"]  # src/sim/sim.h
 CAUSE = re.compile(r"^lagtop: (\d+) groups? not read \(([^)]*)\): (.+)$")
 LISTS = re.compile(r"^lagtop: the group lists? of (\d+) brokers? not read \(([^)]*)\): (.+)$")
@@ -143,6 +144,32 @@ def past_timeout():
            "past --timeout: --describe -g exits 1 naming the group", (rc, out, err))
 
 
+def slow_broker():
+    """One broker's DescribeGroups held back past --timeout: the batched describe (one DescribeGroups per
+    broker) returns the other brokers' groups, which are read; the slow broker's groups, asked again one by
+    one, are marked not read; the whole run stays within the timeout."""
+    coords = {}
+    with Sim("--brokers", "3", "--scenario", "scale", "--groups", "60", "--partitions", "2", "--topics", "6") as sim:
+        rc, out, err = lagtop("-b", sim.bootstrap, "--once", "--format", "json", "--no-commit-stream")
+        d = load(out) or {"groups": []}
+        coords = {g["group"]: g.get("coordinator") for g in d["groups"]}
+    with Sim("--brokers", "3", "--scenario", "scale", "--groups", "60", "--partitions", "2", "--topics", "6",
+             "--fault-broker", "2", "--latency-ms", "8000", "--latency-api", "15") as sim:
+        t0 = time.time()
+        rc, out, err = lagtop("-b", sim.bootstrap, "--once", "--format", "json", "--no-commit-stream",
+                              "--timeout", "3s")
+        wall = time.time() - t0
+        d = load(out) or {"groups": []}
+        slow = sorted(n for n, c in coords.items() if c == 2)
+        unread = sorted(g["group"] for g in d["groups"] if not g["read"])
+        read = sorted(g["group"] for g in d["groups"] if g["read"])
+        ok(rc == 1 and len(coords) == 60 and slow and unread == slow and d["groups_unread"] == len(slow),
+           "slow broker: exactly its %d groups not read" % len(slow), (rc, unread, slow, err))
+        ok(read == sorted(n for n, c in coords.items() if c != 2),
+           "slow broker: every group of the other brokers read", (read, err))
+        ok(wall < 3 + 2.5, "slow broker: --once ends within --timeout 3s (took %.1f s)" % wall, wall)
+
+
 def many_groups():
     """Thousands of groups and a --timeout too short for them: lagtop finishes or says it did not."""
     groups = 5000
@@ -202,6 +229,7 @@ def main():
     every_coordinator_failing()
     partial_failure()
     past_timeout()
+    slow_broker()
     many_groups()
     not_authorized(tmp)
     return 0 if exit_status() == 0 and len(__import__("simtest").results) == TESTS else 1

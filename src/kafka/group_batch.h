@@ -1,0 +1,44 @@
+/* group_batch.h — every classic group of the cluster described in one DescribeGroups per coordinator.
+ *
+ * librdkafka's rd_kafka_list_groups(rk, NULL, ...) (every release, 2.0.2 included) sends each broker one
+ * ListGroups and then one DescribeGroups naming all the groups that broker listed, which it coordinates:
+ * 2 x B requests for the whole cluster, where rd_kafka_DescribeConsumerGroups costs one request per
+ * group. The call blocks, so it runs on a thread of its own beside the refresh's other requests, and
+ * wakes the refresh's queue when it returns (rd_kafka_queue_yield). It waits at most its timeout: a
+ * broker that has not answered by then has no groups in the answer (librdkafka says only that the
+ * answer is partial, not whose part is missing), and its groups are left to the per-group path.
+ *
+ * What the batch cannot answer is left to the per-group path too (refresh.c, batch_usable): a group
+ * with an error, a Dead one (a consumer-protocol group answers DescribeGroups below v6 as Dead with
+ * nothing), another protocol type, a member whose assignment bytes are malformed, and a member that may
+ * be static (DescribeGroups v0 has no group.instance.id: Kafka names a static member's id after its
+ * group.instance.id and a dynamic one's after its client.id, so an id that is not "<client.id>-<uuid>"
+ * is asked again).
+ */
+#ifndef LAGTOP_KAFKA_GROUP_BATCH_H
+#define LAGTOP_KAFKA_GROUP_BATCH_H
+
+#include <librdkafka/rdkafka.h>
+#include <stdbool.h>
+
+typedef struct lt_group_batch lt_group_batch;
+
+/* Starts the call on its own thread; wake is yielded when it returns (NULL: none). */
+lt_group_batch *group_batch_start(rd_kafka_t *rk, rd_kafka_queue_t *wake, int timeout_ms);
+
+/* True once the call has returned (then group_batch_find may be called). */
+bool group_batch_ready(const lt_group_batch *b);
+
+/* The group's description, NULL when the batch did not describe it (call only when ready). */
+const struct rd_kafka_group_info *group_batch_find(const lt_group_batch *b, const char *group);
+
+/* librdkafka's answer: NO_ERROR, _PARTIAL (some broker did not answer in time), or the error. */
+rd_kafka_resp_err_t group_batch_result(const lt_group_batch *b);
+
+/* Waits for the call to return and frees everything (NULL is fine). Descriptions found are invalid after. */
+void group_batch_free(lt_group_batch *b);
+
+/* True when a member id is "<client.id>-<uuid>", as Kafka names a dynamic member (group_batch.h). */
+bool group_batch_member_dynamic(const char *member_id, const char *client_id);
+
+#endif
