@@ -1,8 +1,9 @@
 ## tests — the frame: TAP helpers. Each module's tests are listed in that module's fragment
 ## (unit) or below (integration, interop, tui), one line per test.
 
-## what the Python tests against lagtop-sim share (TAP, Sim, running lagtop): tests/lib/simtest.py
-EXTRA_DIST += tests/lib/simtest.py
+## what the Python tests share (TAP, prerequisites, Sim, running lagtop): tests/lib/simtest.py; beside it
+## what the tests against real Kafka share (prerequisites, a cluster started, lagtop beside the real tool)
+EXTRA_DIST += tests/lib/simtest.py tests/lib/kafkatest.py
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_snapshot tests/unit/test_options

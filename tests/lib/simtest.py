@@ -6,13 +6,16 @@ A test file puts this folder on sys.path (`sys.path.insert(0, <tests>/lib)`) and
 is found from the test's own path, so VPATH builds (`.ci/run`'s second stage) read it from the source
 tree. The environment the harness gives every test: LAGTOP (the binary), LAGTOP_SIM (the simulator),
 CI (`true` makes a missing prerequisite a failure)."""
+import importlib
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 LAGTOP = os.environ.get("LAGTOP", "lagtop")
@@ -21,17 +24,47 @@ SIM = os.environ.get("LAGTOP_SIM", "lagtop-sim")
 # ---------------------------------------------------------------------------------------------- TAP
 
 results = []
+# tests that check from several threads (a watcher beside the main run) print whole lines
+_out_lock = threading.Lock()
 
 
-def ok(cond, name, diag=None, diag_lines=30):
-    """One TAP line; on failure, the first diag_lines lines of diag as comments."""
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:diag_lines]:
-            print("# " + line)
-    sys.stdout.flush()
+def ok(cond, name, diag=None, diag_lines=30, todo=None, skip=None):
+    """One TAP line; on failure, the first diag_lines lines of diag (a string or a list of lines) as
+    comments. skip="why" prints a passing line with a SKIP directive (the case cannot run here); todo="why"
+    marks a known failure: the line carries a TODO directive and does not fail the file."""
+    with _out_lock:
+        directive = ""
+        if skip:
+            cond, directive = True, " # SKIP " + skip
+        elif todo:
+            directive = " # TODO " + todo
+        results.append(bool(cond) or bool(todo))
+        print("%s %d - %s%s" % ("ok" if cond else "not ok", len(results), name, directive))
+        if not cond and diag:
+            lines = diag if isinstance(diag, list) else str(diag).splitlines()
+            for line in lines[:diag_lines]:
+                print("# " + str(line))
+        sys.stdout.flush()
     return bool(cond)
+
+
+def skip(name, why):
+    """A case that cannot run here: one passing line with a SKIP directive naming why."""
+    ok(True, name, skip=why)
+
+
+def note(text):
+    """TAP comment lines (timings, what a run saw), one per line of text."""
+    with _out_lock:
+        for line in str(text).splitlines():
+            print("# " + line)
+        sys.stdout.flush()
+
+
+def plan(n=None):
+    """The TAP plan line: n cases announced up front, or (n None) the count so far, printed at the end."""
+    print("1..%d" % (len(results) if n is None else n))
+    sys.stdout.flush()
 
 
 def exit_status():
@@ -47,6 +80,28 @@ def missing_prereq(what):
         sys.exit(1)
     print("1..0 # SKIP missing: %s" % what)
     sys.exit(0)
+
+
+def require_programs(*progs, hint=""):
+    """Each of progs on PATH, or missing_prereq naming the first one that is not (hint: how to get it)."""
+    for prog in progs:
+        if not shutil.which(prog):
+            missing_prereq("%s not found%s" % (prog, " (%s)" % hint if hint else ""))
+
+
+def require_module(module, what):
+    """The Python module imported, or missing_prereq(what)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        missing_prereq(what)
+
+
+def require_built(*paths):
+    """Each path (lagtop, lagtop-sim) is an executable, or missing_prereq naming the first that is not built."""
+    for path in paths:
+        if not os.access(path, os.X_OK):
+            missing_prereq("%s is not built" % path)
 
 
 def now_ms():
