@@ -25,8 +25,10 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import exit_status, ok, plan  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -34,17 +36,6 @@ TOPIC = "pos-orders"
 PARTS = 2
 RECORDS = 150
 PAUSE_AFTER = 250
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:30]:
-            print("# " + line)
-    sys.stdout.flush()
 
 
 def lagtop(*args, timeout=120):
@@ -197,22 +188,12 @@ def run(kc):
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not K.shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        K.confluent_python()
-        K.jmx_exporter_agent()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
+    kt.require_jdk()
+    kt.available(K.confluent_python)
+    kt.available(K.jmx_exporter_agent)
     kc = K.KafkaCluster("4")
-    try:
-        kc.start()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except RuntimeError as e:
-        ok(False, "Kafka 4 starts", e)
-        print("1..%d" % len(results))
+    if not kt.start(kc):
+        plan()
         return 1
     try:
         print("# Kafka %s started in %.1f s" % (kc.version, kc.started_in))
@@ -224,8 +205,8 @@ def main():
         kc.stop()
         alive = [pid for pid in pids if os.path.exists("/proc/%d" % pid)]
         ok(not alive, "the cluster stopped", alive)
-    print("1..%d" % len(results))
-    return 0 if all(results) else 1
+    plan()
+    return exit_status()
 
 
 if __name__ == "__main__":
