@@ -28,15 +28,16 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import exit_status, note, ok, require_built, results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
 TMP = tempfile.mkdtemp(prefix="lagtop-cend-")
 LINES = ("3.9", "4")
 PER_LINE = 9
-results = []
 
 # Runs under the virtual environment's python (confluent-kafka); prints "ready" once everything but the
 # open transaction is written, then waits for stdin to close and aborts the open transaction.
@@ -103,21 +104,6 @@ print("ready", flush=True)
 sys.stdin.read()
 op.abort_transaction(30)
 '''
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag is not None:
-        for line in str(diag).splitlines()[:30]:
-            print("#   " + line)
-    sys.stdout.flush()
-    return bool(cond)
-
-
-def note(text):
-    print("# " + text)
-    sys.stdout.flush()
 
 
 # fields measured on the run's own clock (how long it took, when, how long ago)
@@ -221,14 +207,10 @@ def check_markers(label, bootstrap):
 
 
 def main():
-    try:
-        for line in LINES:
-            K.classpath(line)
-        py = K.confluent_python()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    if not os.access(LAGTOP, os.X_OK):
-        K.prerequisite("%s is not built" % LAGTOP)
+    for line in LINES:
+        kt.available(K.classpath, line)
+    py = kt.available(K.confluent_python)
+    require_built(LAGTOP)
     print("1..%d" % (PER_LINE * len(LINES)))
     t0 = time.monotonic()
     clusters = {line: K.KafkaCluster(line, nodes=1) for line in LINES}
@@ -263,7 +245,7 @@ def main():
     while len(results) < PER_LINE * len(LINES):
         ok(False, "not reached (an earlier step failed)")
     note("%.1f s in all" % (time.monotonic() - t0))
-    return 0 if all(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -33,8 +33,10 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import note, ok, plan, require_built, results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -45,26 +47,6 @@ N_FILLER = 36
 CHANGED = ("zz-lagtop-reset", "zz-tool-reset", "zz-join", "zz-delete")
 # checks per line: the groups, the single --once's 2, 3 for each change case, and on 3.9 the cut-off's 3
 PLAN = {"4": 9, "3.9": 12}
-
-results = []
-out_lock = threading.Lock()
-
-
-def ok(cond, name, diag=None):
-    with out_lock:
-        results.append(bool(cond))
-        print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-        if not cond and diag is not None:
-            for line in str(diag).splitlines()[:30]:
-                print("#   " + line)
-        sys.stdout.flush()
-    return bool(cond)
-
-
-def note(text):
-    with out_lock:
-        print("# " + text)
-        sys.stdout.flush()
 
 
 def lagtop_env(**extra):
@@ -319,21 +301,13 @@ class Line:
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not K.shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        for line in PLAN:
-            K.java_classes(line)
-        import kafka  # noqa: F401 (Debian's kafka-python)
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except ImportError:
-        K.prerequisite("kafka-python (Debian package python3-kafka)")
-    if not os.access(LAGTOP, os.X_OK):
-        K.prerequisite("%s is not built" % LAGTOP)
+    kt.require_jdk()
+    for line in PLAN:
+        kt.available(K.java_classes, line)
+    kt.require_kafka_python("kafka-python (Debian package python3-kafka)")
+    require_built(LAGTOP)
     total = sum(PLAN.values())
-    print("1..%d" % total)
+    plan(total)
     t0 = time.monotonic()
     lines = [Line(l) for l in PLAN]
     threads = [threading.Thread(target=ln.run) for ln in lines]
