@@ -18,44 +18,19 @@ import sys
 import tempfile
 import time
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import simtest  # noqa: E402
+from simtest import LAGTOP, ok, results  # noqa: E402
+
 TESTS = 21
 SAMPLES = 8
 
-results = []
+SCALE = ("--brokers", "3", "--scenario", "scale", "--groups", "30", "--partitions", "4", "--topics", "2")
 
 
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag is not None:
-        for line in str(diag).splitlines()[:30]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-class Sim:
-    def __init__(self, tmp, name, *args):
-        self.err = open(os.path.join(tmp, name + ".err"), "w")
-        self.p = subprocess.Popen([SIM, "--brokers", "3", "--port", "0", "--scenario", "scale", "--groups", "30",
-                                   "--partitions", "4", "--topics", "2"] + list(args),
-                                  stdout=subprocess.PIPE, stderr=self.err, text=True)
-        line = self.p.stdout.readline()
-        if not line.startswith("ready bootstrap="):
-            self.stop()
-            raise RuntimeError("lagtop-sim did not start: %r" % line)
-        self.bootstrap = line.strip().split("=", 1)[1]
-
-    def stop(self):
-        if self.p.poll() is None:
-            self.p.terminate()
-            try:
-                self.p.wait(10)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
-        self.err.close()
+def Sim(tmp, name, *args):
+    """The scale scenario the cases share, on the sim of tests/lib (stderr in tmp/name.err)."""
+    return simtest.Sim(*(SCALE + args), tmp=tmp, name=name)
 
 
 # What both ways must agree on: everything observed, and what is derived from it alone.
