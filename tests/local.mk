@@ -3,7 +3,7 @@
 
 ## what the Python tests share (TAP, prerequisites, Sim, running lagtop): tests/lib/simtest.py; beside it
 ## what the tests against real Kafka share (prerequisites, a cluster started, lagtop beside the real tool)
-EXTRA_DIST += tests/lib/simtest.py tests/lib/kafkatest.py
+EXTRA_DIST += tests/lib/simtest.py tests/lib/kafkatest.py tests/lib/lagtop_test.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_snapshot tests/unit/test_options
@@ -20,7 +20,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_reset_sim
 TESTS += tests/integration/test_reset_sim
-tests_integration_test_reset_sim_SOURCES = tests/integration/test_reset_sim.c tests/integration/lagtop_run.h
+tests_integration_test_reset_sim_SOURCES = tests/integration/test_reset_sim.c tests/lib/lagtop_test.h
 tests_integration_test_reset_sim_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_reset_sim_LDADD = $(UNIT_LDADD)
 endif
@@ -28,7 +28,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_kip848_sim
 TESTS += tests/integration/test_kip848_sim
-tests_integration_test_kip848_sim_SOURCES = tests/integration/test_kip848_sim.c tests/integration/lagtop_run.h
+tests_integration_test_kip848_sim_SOURCES = tests/integration/test_kip848_sim.c tests/lib/lagtop_test.h
 tests_integration_test_kip848_sim_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_kip848_sim_LDADD = $(UNIT_LDADD)
 endif

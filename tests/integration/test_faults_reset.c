@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "sim/sim.h"
-#include "lagtop_run.h"
+#include "../lib/lagtop_test.h"
 
 #define T1 1795946400000LL
 enum { API_OFFSET_FETCH = 9, API_FIND_COORDINATOR = 10, API_DESCRIBE_GROUPS = 15 };

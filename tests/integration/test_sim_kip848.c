@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim_raw.h"
+#include "../lib/lagtop_test.h"
 
 #define K_OFFSET_COMMIT 8
 #define K_OFFSET_FETCH  9

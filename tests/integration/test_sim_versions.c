@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim_raw.h"
+#include "../lib/lagtop_test.h"
 
 #define K_PRODUCE          0
 #define K_FETCH            1
