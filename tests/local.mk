@@ -1,9 +1,11 @@
 ## tests — the frame: TAP helpers. Each module's tests are listed in that module's fragment
 ## (unit) or below (integration, interop, tui), one line per test.
 
-## what the Python tests share (TAP, prerequisites, Sim, running lagtop): tests/lib/simtest.py; beside it
-## what the tests against real Kafka share (prerequisites, a cluster started, lagtop beside the real tool)
-EXTRA_DIST += tests/lib/simtest.py tests/lib/kafkatest.py tests/lib/lagtop_test.h
+## tests/lib — what the tests share. Python: simtest.py (TAP, prerequisites, Sim, running lagtop) and
+## kafkatest.py (the tests against real Kafka: prerequisites, a cluster started, lagtop beside the real tool).
+## C: lagtop_test.h (running lagtop, the raw sim client, fuzz inputs) and commitlog_fixtures.h (hand-built
+## __consumer_offsets records).
+EXTRA_DIST += tests/lib/simtest.py tests/lib/kafkatest.py tests/lib/lagtop_test.h tests/lib/commitlog_fixtures.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_snapshot tests/unit/test_options
