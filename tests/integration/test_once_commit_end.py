@@ -17,33 +17,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from simtest import Sim, lagtop, missing_prereq, ok, results  # noqa: E402
+from simtest import RUN_CLOCK, flat, Sim, lagtop, missing_prereq, ok, results  # noqa: E402
 
 TESTS = 10
-
-# fields measured on the run's own clock (how long it took, when, how long ago)
-RUN_CLOCK = ("duration_ms", "taken_at_ms", "unmoved_ms")
-
-
-def flat(x, path="", out=None):
-    """path -> value; groups and partitions keyed by name, so the order of lists does not matter."""
-    if out is None:
-        out = {}
-    if isinstance(x, dict):
-        for k, v in x.items():
-            flat(v, path + "/" + k, out)
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            key = str(i)
-            if isinstance(v, dict) and "group" in v:
-                key = v["group"]
-            elif isinstance(v, dict) and "topic" in v and "partition" in v:
-                key = "%s:%s" % (v["topic"], v["partition"])
-            flat(v, path + "/" + key, out)
-    else:
-        out[path] = x
-    return out
-
 
 def once(env, bootstrap, eof_only):
     e = dict(env)

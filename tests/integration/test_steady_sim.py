@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import simtest  # noqa: E402
-from simtest import LAGTOP, ok, results  # noqa: E402
+from simtest import LAGTOP, diff_by_key as diff, group_numbers as numbers, ok, results  # noqa: E402
 
 TESTS = 21
 SAMPLES = 8
@@ -31,31 +31,6 @@ SCALE = ("--brokers", "3", "--scenario", "scale", "--groups", "30", "--partition
 def Sim(tmp, name, *args):
     """The scale scenario the cases share, on the sim of tests/lib (stderr in tmp/name.err)."""
     return simtest.Sim(*(SCALE + args), tmp=tmp, name=name)
-
-
-# What both ways must agree on: everything observed, and what is derived from it alone.
-GROUP_KEYS = ("group", "state", "type", "members_readable", "members", "lag", "max_lag", "protocol_type",
-              "protocol", "coordinator", "error", "stale_ms", "expired_partitions")
-PART_KEYS = ("topic", "partition", "log_start", "committed", "log_end", "lag", "consumer_id", "client_id", "host",
-             "metadata")
-
-
-def numbers(doc):
-    out = {}
-    for g in doc.get("groups", []):
-        members = sorted(json.dumps(m, sort_keys=True) for m in g.get("member_list", []))
-        parts = sorted(tuple(p.get(k) for k in PART_KEYS) for p in g.get("partitions", []))
-        out[g["group"]] = (tuple(g.get(k) for k in GROUP_KEYS), tuple(members), tuple(parts))
-    return out
-
-
-def diff(a, b):
-    lines = []
-    for name in sorted(set(a) | set(b)):
-        if a.get(name) != b.get(name):
-            lines.append("%s: steady %r" % (name, a.get(name)))
-            lines.append("%s: polled %r" % (name, b.get(name)))
-    return "\n".join(lines) or "equal"
 
 
 def run_steady(env, bootstrap, change=None, after=2, extra=(), samples=SAMPLES):

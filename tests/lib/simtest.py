@@ -204,3 +204,59 @@ def find_partition(group, topic, partition):
         if x["topic"] == topic and x["partition"] == partition:
             return x
     return None
+
+
+# ---------------------------------------------------------------------------------- JSON comparison
+
+# --once JSON fields measured on the run's own clock (how long it took, when, how long ago): two runs on
+# the same cluster differ there and nowhere else
+RUN_CLOCK = ("duration_ms", "taken_at_ms", "unmoved_ms")
+
+
+def flat(x, path="", out=None):
+    """A JSON document as {path: value}; groups and partitions keyed by name (group, topic:partition), so
+    the order of lists does not matter."""
+    if out is None:
+        out = {}
+    if isinstance(x, dict):
+        for k, v in x.items():
+            flat(v, path + "/" + k, out)
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            key = str(i)
+            if isinstance(v, dict) and "group" in v:
+                key = v["group"]
+            elif isinstance(v, dict) and "topic" in v and "partition" in v:
+                key = "%s:%s" % (v["topic"], v["partition"])
+            flat(v, path + "/" + key, out)
+    else:
+        out[path] = x
+    return out
+
+
+# What two ways of reading a cluster (steady refreshes and full polling) must agree on: everything observed,
+# and what is derived from it alone.
+GROUP_KEYS = ("group", "state", "type", "members_readable", "members", "lag", "max_lag", "protocol_type",
+              "protocol", "coordinator", "error", "stale_ms", "expired_partitions")
+PART_KEYS = ("topic", "partition", "log_start", "committed", "log_end", "lag", "consumer_id", "client_id", "host",
+             "metadata")
+
+
+def group_numbers(doc):
+    """{group: (its GROUP_KEYS, its members, its partitions' PART_KEYS)} of a --once JSON document."""
+    out = {}
+    for g in doc.get("groups", []):
+        members = sorted(json.dumps(m, sort_keys=True) for m in g.get("member_list", []))
+        parts = sorted(tuple(p.get(k) for k in PART_KEYS) for p in g.get("partitions", []))
+        out[g["group"]] = (tuple(g.get(k) for k in GROUP_KEYS), tuple(members), tuple(parts))
+    return out
+
+
+def diff_by_key(a, b, names=("steady", "polled")):
+    """The keys where dicts a and b differ, two lines each (named by names), or "equal"."""
+    lines = []
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) != b.get(key):
+            lines.append("%s: %s %r" % (key, names[0], a.get(key)))
+            lines.append("%s: %s %r" % (key, names[1], b.get(key)))
+    return "\n".join(lines) or "equal"
