@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
-from simtest import exit_status, note, ok, require_built, results  # noqa: E402
+from simtest import RUN_CLOCK, flat, exit_status, note, ok, require_built, results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -104,29 +104,6 @@ print("ready", flush=True)
 sys.stdin.read()
 op.abort_transaction(30)
 '''
-
-
-# fields measured on the run's own clock (how long it took, when, how long ago)
-RUN_CLOCK = ("duration_ms", "taken_at_ms", "unmoved_ms")
-
-
-def flat(x, path="", out=None):
-    if out is None:
-        out = {}
-    if isinstance(x, dict):
-        for k, v in x.items():
-            flat(v, path + "/" + k, out)
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            key = str(i)
-            if isinstance(v, dict) and "group" in v:
-                key = v["group"]
-            elif isinstance(v, dict) and "topic" in v and "partition" in v:
-                key = "%s:%s" % (v["topic"], v["partition"])
-            flat(v, path + "/" + key, out)
-    else:
-        out[path] = x
-    return out
 
 
 def once(bootstrap, eof_only, debug=False, **extra):

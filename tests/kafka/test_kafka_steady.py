@@ -36,7 +36,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
-from simtest import note, ok, plan, require_built, results  # noqa: E402
+from simtest import diff_by_key as diff, find_group as group_of, group_numbers as numbers, note, ok, plan, require_built, \
+    results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -55,35 +56,6 @@ def lagtop_env(**extra):
         env.pop(k, None)
     env.update(extra)
     return env
-
-
-# What both ways must agree on: everything observed, and what is derived from it alone.
-GROUP_KEYS = ("group", "state", "type", "members_readable", "members", "lag", "max_lag", "protocol_type",
-              "protocol", "coordinator", "error", "stale_ms", "expired_partitions")
-PART_KEYS = ("topic", "partition", "log_start", "committed", "log_end", "lag", "consumer_id", "client_id", "host",
-             "metadata")
-
-
-def numbers(doc):
-    out = {}
-    for g in doc.get("groups", []):
-        members = sorted(json.dumps(m, sort_keys=True) for m in g.get("member_list", []))
-        parts = sorted(tuple(p.get(k) for k in PART_KEYS) for p in g.get("partitions", []))
-        out[g["group"]] = (tuple(g.get(k) for k in GROUP_KEYS), tuple(members), tuple(parts))
-    return out
-
-
-def diff(a, b):
-    lines = []
-    for name in sorted(set(a) | set(b)):
-        if a.get(name) != b.get(name):
-            lines.append("%s: steady %r" % (name, a.get(name)))
-            lines.append("%s: polled %r" % (name, b.get(name)))
-    return "\n".join(lines) or "equal"
-
-
-def group_of(doc, name):
-    return next((g for g in doc.get("groups", []) if g["group"] == name), None)
 
 
 class Line:
