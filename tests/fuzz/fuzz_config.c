@@ -3,7 +3,6 @@
  * exactly the path a user's file takes. Inputs with @include are skipped: they would read other files
  * (a long run could find "@include \"/dev/zero\""). The same bytes go through --command-config's Java
  * properties parser, its librdkafka mapping and the JAAS parser (src/config/jprops.h, command_config.h). */
-#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +22,9 @@ LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > 1 << 16 || memmem(data, size, "@include", 8))
+	const char *path = fuzz_libconfig_file("config", data, size);
+	if (!path)
 		return 0;
-	const char *path = fuzz_input_file("config", data, size);
 
 	struct lt_config cfg;
 	memset(&cfg, 0, sizeof cfg); /* config_load_file starts from the defaults itself */

@@ -3,7 +3,6 @@
  * ~/.config/lagtop/themes would be. Property: an error always has a message (it may quote the file's
  * bytes; the dashboard prints it terminal-safe). Inputs with @include are skipped (they would read other
  * files). */
-#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +19,9 @@ LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > 1 << 16 || memmem(data, size, "@include", 8))
+	const char *path = fuzz_libconfig_file("theme", data, size);
+	if (!path)
 		return 0;
-	const char *path = fuzz_input_file("theme", data, size);
 	struct ui_theme t;
 	theme_builtin(&t, false);
 	char err[512] = "";

@@ -75,6 +75,20 @@ static inline const char *fuzz_input_file(const char *tag, const uint8_t *data, 
 	return path;
 }
 
+/* A libconfig file's input (the config and theme harnesses): NULL, to skip the input, when it is over 64 KiB
+ * or has an @include (which would read other files: a long run could find "@include \"/dev/zero\""),
+ * else fuzz_input_file()'s path. */
+static inline const char *fuzz_libconfig_file(const char *tag, const uint8_t *data, size_t size)
+{
+	static const char include[] = "@include";
+	if (size > 1 << 16)
+		return NULL;
+	for (size_t i = 0; i + sizeof include - 1 <= size; i++)
+		if (memcmp(data + i, include, sizeof include - 1) == 0)
+			return NULL;
+	return fuzz_input_file(tag, data, size);
+}
+
 #ifdef cmocka_unit_test
 /* ------------------------------------------------------------------------- a private folder per test */
 
@@ -91,6 +105,29 @@ static inline int test_dir_remove(const char *dir)
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A fresh folder (test_dir_make) that lagtop takes for its state and configuration folders, so no user
+ * configuration leaks into a test and backups and audit stay private: 0, or -1. */
+static inline int test_state_dir_make(char *dir, size_t n, const char *what)
+{
+	if (test_dir_make(dir, n, what) != 0)
+		return -1;
+	setenv("XDG_STATE_HOME", dir, 1);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	unsetenv("LAGTOP_CONFIG");
+	return 0;
+}
+
+/* A fresh folder (test_dir_make) as $HOME, with no configuration named by the environment: 0, or -1. */
+static inline int test_home_make(char *dir, size_t n, const char *what)
+{
+	if (test_dir_make(dir, n, what) != 0)
+		return -1;
+	unsetenv("LAGTOP_CONFIG");
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("HOME", dir, 1);
+	return 0;
 }
 
 /* text written to dir/rel (its folders made, 0700) with mode: the malloc'd path. */
