@@ -38,20 +38,14 @@ static int setup(void **state)
 	for (int p = 0; p < 3; p++)
 		if (sim_append(sim, "pay", p, 100, T1, 1000, err, sizeof err))
 			return -1;
-	snprintf(statedir, sizeof statedir, "%s/lagtop-delete-it.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(statedir))
-		return -1;
-	setenv("XDG_STATE_HOME", statedir, 1);
-	return 0;
+	return test_state_dir_make(statedir, sizeof statedir, "delete-it");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	sim_free(sim);
-	char cmd[400];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", statedir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_dir_remove(statedir);
 }
 
 static lt_reset_conn *connect_sim(void)

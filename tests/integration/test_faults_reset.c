@@ -56,13 +56,9 @@ static int setup(void **state)
 	for (int p = 0; p < 3; p++)
 		if (sim_append(sim, "pay", p, 200, T1, 1000, err, sizeof err))
 			return -1;
-	snprintf(statedir, sizeof statedir, "/tmp/lagtop-faults-reset.XXXXXX");
-	if (!mkdtemp(statedir))
+	if (test_state_dir_make(statedir, sizeof statedir, "faults-reset") != 0)
 		return -1;
-	setenv("XDG_STATE_HOME", statedir, 1);
-	setenv("XDG_CONFIG_HOME", statedir, 1);
 	setenv("HOME", statedir, 1);
-	unsetenv("LAGTOP_CONFIG");
 	return 0;
 }
 

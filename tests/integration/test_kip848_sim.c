@@ -50,22 +50,14 @@ static int setup(void **state)
 		return -1;
 	}
 	snprintf(bootstrap, sizeof bootstrap, "%s", sim_bootstrap(sim));
-	snprintf(statedir, sizeof statedir, "%s/lagtop-kip848-it.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(statedir))
-		return -1;
-	setenv("XDG_STATE_HOME", statedir, 1);
-	setenv("XDG_CONFIG_HOME", statedir, 1);
-	unsetenv("LAGTOP_CONFIG");
-	return 0;
+	return test_state_dir_make(statedir, sizeof statedir, "kip848-it");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	sim_free(sim);
-	char cmd[400];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", statedir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_dir_remove(statedir);
 }
 
 static lt_collector *collector_for(struct lt_collector_conf *c)

@@ -53,22 +53,14 @@ static int setup(void **state)
 		if (sim_append(sim, "pay", p, 100, T1, 1000, err, sizeof err) ||
 		    sim_append(sim, "pay", p, 100, T2, 1000, err, sizeof err))
 			return -1;
-	snprintf(statedir, sizeof statedir, "%s/lagtop-reset-it.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(statedir))
-		return -1;
-	setenv("XDG_STATE_HOME", statedir, 1);
-	setenv("XDG_CONFIG_HOME", statedir, 1); /* no user configuration leaks into the tests */
-	unsetenv("LAGTOP_CONFIG");
-	return 0;
+	return test_state_dir_make(statedir, sizeof statedir, "reset-it");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	sim_free(sim);
-	char cmd[400];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", statedir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_dir_remove(statedir);
 }
 
 /* Commits offsets[p] (-1: none) for partitions 0..2 of "pay". */

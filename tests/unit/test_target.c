@@ -26,12 +26,7 @@ static char tmpdir[256];
 static int setup(void **state)
 {
 	(void)state;
-	if (test_dir_make(tmpdir, sizeof tmpdir, "target") != 0)
-		return -1;
-	unsetenv("LAGTOP_CONFIG");
-	unsetenv("XDG_CONFIG_HOME");
-	setenv("HOME", tmpdir, 1);
-	return 0;
+	return test_home_make(tmpdir, sizeof tmpdir, "target");
 }
 
 static int teardown(void **state)
