@@ -24,13 +24,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
-from simtest import exit_status, ok, plan, skip  # noqa: E402
+from simtest import ok, skip  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -300,23 +299,7 @@ def main():
     ok(version is not None and loaded == version,
        "lagtop --version names the librdkafka it loads (ldd's, or the bundled one linked in)",
        (loaded, version))
-    whole = "KIP-848-describe" in apis
-    kc = K.KafkaCluster("4")
-    if not kt.start(kc):
-        plan()
-        return 1
-    try:
-        print("# Kafka %s started in %.1f s" % (kc.version, kc.started_in))
-        run(kc, whole, "ListOffsets" in apis)
-    except Exception:  # noqa: BLE001 - one failed case, and the cluster still stops
-        ok(False, "the scenario ran to its end", traceback.format_exc())
-    finally:
-        pids = [p.pid for p in kc.procs.values()]
-        kc.stop()
-        alive = [pid for pid in pids if os.path.exists("/proc/%d" % pid)]
-        ok(not alive, "the cluster stopped", alive)
-    plan()
-    return exit_status()
+    return kt.on_one_cluster(run, "KIP-848-describe" in apis, "ListOffsets" in apis)
 
 
 if __name__ == "__main__":

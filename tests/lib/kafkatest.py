@@ -53,6 +53,27 @@ def start(kc, name=None):
         return False
 
 
+def on_one_cluster(scenario, *args):
+    """A one-node Kafka 4.x cluster for scenario(kc, *args): an exception in it is one failed case, the
+    cluster is stopped after it and checked gone (one more case). Prints the plan; the file's exit status."""
+    kc = K.KafkaCluster("4")
+    if not start(kc):
+        simtest.plan()
+        return 1
+    try:
+        print("# Kafka %s started in %.1f s" % (kc.version, kc.started_in))
+        scenario(kc, *args)
+    except Exception:  # noqa: BLE001 - one failed case, and the cluster still stops
+        ok(False, "the scenario ran to its end", traceback.format_exc())
+    finally:
+        pids = [p.pid for p in kc.procs.values()]
+        kc.stop()
+        alive = [pid for pid in pids if os.path.exists("/proc/%d" % pid)]
+        ok(not alive, "the cluster stopped", alive)
+    simtest.plan()
+    return simtest.exit_status()
+
+
 def describe_members(kc, group):
     """kafka-consumer-groups --describe --members for group: (rc, rows split on blanks, its output)."""
     rc, out, err = kc.consumer_groups("--describe", "--group", group, "--members")
