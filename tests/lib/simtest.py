@@ -176,6 +176,50 @@ class Sim:
 # -------------------------------------------------------------------------------------- lagtop runs
 
 
+def private_env(state, home=None, config=None, **extra):
+    """os.environ for a lagtop that keeps to a test's folders: its state (backups, audit, history) in state,
+    its configuration searched in config (default: state), HOME moved to home when given, no LAGTOP_CONFIG;
+    extra variables on top."""
+    env = dict(os.environ, XDG_STATE_HOME=state, XDG_CONFIG_HOME=config or state)
+    if home:
+        env["HOME"] = home
+    env.pop("LAGTOP_CONFIG", None)
+    env.update(extra)
+    return env
+
+
+class StateDir:
+    """A state folder of a test's own (prefix names it) that lagtop keeps its backups, audit log and locks
+    in (env: private_env), read back by the checks; close() removes it."""
+
+    def __init__(self, prefix):
+        self.state = tempfile.mkdtemp(prefix=prefix)
+        self.env = private_env(self.state)
+
+    def close(self):
+        shutil.rmtree(self.state, ignore_errors=True)
+
+    def backups_dir(self):
+        return os.path.join(self.state, "lagtop", "backups")
+
+    def backups(self, group):
+        """group's backup files (lagtop names them <group>.<time>.csv)."""
+        d = self.backups_dir()
+        return sorted(n for n in os.listdir(d) if n.startswith(group + ".")) if os.path.isdir(d) else []
+
+    def backup_text(self, name):
+        with open(os.path.join(self.backups_dir(), name)) as f:
+            return f.read()
+
+    def audit(self):
+        """The audit log's lines ([] while there is none)."""
+        try:
+            with open(os.path.join(self.state, "lagtop", "audit.log")) as f:
+                return f.read().splitlines()
+        except (FileNotFoundError, IsADirectoryError):
+            return []
+
+
 def lagtop(*args, env=None, timeout=60):
     """Runs lagtop to its end: (exit code, stdout, stderr)."""
     p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, env=env, timeout=timeout,
@@ -260,3 +304,17 @@ def diff_by_key(a, b, names=("steady", "polled")):
             lines.append("%s: %s %r" % (key, names[0], a.get(key)))
             lines.append("%s: %s %r" % (key, names[1], b.get(key)))
     return "\n".join(lines) or "equal"
+
+
+def json_differences(refs, others):
+    """Two reference documents (refs) and others, read on the same cluster: the paths (flat()) where an other
+    differs from refs[0], leaving out what differs between the two references or is measured on the run's
+    own clock (RUN_CLOCK). Returns (differing paths, the volatile paths, the number of reference paths)."""
+    ref = [flat(r) for r in refs]
+    volatile = {k for k in set(ref[0]) | set(ref[1])
+                if ref[0].get(k) != ref[1].get(k) or k.rsplit("/", 1)[-1] in RUN_CLOCK}
+    diff = []
+    for doc in others:
+        a = flat(doc)
+        diff += [k for k in sorted(set(a) | set(ref[0])) if k not in volatile and a.get(k) != ref[0].get(k)]
+    return diff, volatile, len(ref[0])
