@@ -77,15 +77,7 @@ class Ctx(kt.ToolCtx):
         return p.returncode, p.stdout, p.stderr
 
     def backup_rows(self, name):
-        with open(os.path.join(self.state, "lagtop", "backups", name)) as f:
-            return sorted(tuple(ln.split(",")) for ln in f.read().splitlines())
-
-    def audit(self):
-        try:
-            with open(os.path.join(self.state, "lagtop", "audit.log")) as f:
-                return f.read().splitlines()
-        except FileNotFoundError:
-            return []
+        return sorted(tuple(ln.split(",")) for ln in self.backup_text(name).splitlines())
 
 
 COMMITS = {("orders", 0): 5, ("orders", 1): 4, ("orders", 2): 7, ("other", 0): 2, ("other", 1): 3}

@@ -7,9 +7,7 @@ pom.xml and the Java clients it builds); this module puts that folder on sys.pat
 Under CI=true every missing prerequisite is a failure, elsewhere the file skips with one line."""
 import contextlib
 import os
-import shutil
 import sys
-import tempfile
 import time
 import traceback
 
@@ -102,7 +100,7 @@ def guarded(label, check, *args):
 # ------------------------------------------------------------------------- lagtop beside the real tool
 
 
-class ToolCtx:
+class ToolCtx(simtest.StateDir):
     """One cluster (a real one, or lagtop-sim lent the Java clients) with lagtop and the real
     kafka-consumer-groups side by side: lagtop runs with a private state and config folder (its backups
     and audit log), the tool through one ToolBatch JVM (cg), offsets committed admin-style."""
@@ -111,23 +109,13 @@ class ToolCtx:
         self.label, self.line, self.kc, self.cg, self.sim = label, line, kc, cg, sim
         self.bootstrap = kc.bootstrap
         self.api = (2, 0, 0) if sim else (2, 5, 0)
-        self.state = tempfile.mkdtemp(prefix=prefix)
-        self.env = dict(os.environ, XDG_STATE_HOME=self.state, XDG_CONFIG_HOME=self.state)
-        self.env.pop("LAGTOP_CONFIG", None)
-
-    def close(self):
-        shutil.rmtree(self.state, ignore_errors=True)
+        super().__init__(prefix)
 
     def path(self, name):
         return os.path.join(self.state, name)
 
     def tool(self, *args):
         return self.cg.run("--bootstrap-server", self.bootstrap, *args)
-
-    def backups(self, group):
-        """group's backup files (lagtop names them <group>.<time>.csv)."""
-        d = os.path.join(self.state, "lagtop", "backups")
-        return sorted(n for n in os.listdir(d) if n.startswith(group + ".")) if os.path.isdir(d) else []
 
     def commit(self, group, offsets):
         """Commits {(topic, partition): offset} for group (an admin-style commit: an Empty simple group)."""
