@@ -13,7 +13,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from simtest import (Sim, find_group as find, find_partition as part, lagtop_timed, missing_prereq, now_ms, ok,  # noqa: E402
+from simtest import (Sim, find_group as find, find_partition as part, lagtop_timed, kafka_python, now_ms, ok,  # noqa: E402
                      private_env, results)
 TESTS = 21
 RETENTION_MIN = 60
@@ -40,10 +40,7 @@ def commit_at(consumer, tp, offset):
 
 
 def main():
-    try:
-        from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-    except ImportError:
-        missing_prereq("kafka-python (Debian package python3-kafka)")
+    KafkaConsumer, KafkaProducer, TopicPartition = kafka_python("KafkaConsumer", "KafkaProducer", "TopicPartition")
     print("1..%d" % TESTS)
     tmp = tempfile.mkdtemp(prefix="lagtop-cstream.")
     env = private_env(tmp, home=tmp, config=os.path.join(tmp, "xdg"))

@@ -16,18 +16,14 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from simtest import Sim, find_group as find, lagtop, missing_prereq, now_ms, ok, private_env, results  # noqa: E402
+from simtest import Sim, find_group as find, kafka_python, lagtop, now_ms, ok, private_env, results  # noqa: E402
 
 TESTS = 14
 CHECK_MS = 1000
 POLL_S = 0.2
 
 def main():
-    try:
-        from kafka import KafkaConsumer, KafkaAdminClient, TopicPartition
-        from kafka.structs import OffsetAndMetadata
-    except ImportError:
-        missing_prereq("kafka-python (Debian package python3-kafka)")
+    KafkaConsumer, KafkaAdminClient, TopicPartition, OffsetAndMetadata = kafka_python("KafkaConsumer", "KafkaAdminClient", "TopicPartition", "OffsetAndMetadata")
     print("1..%d" % TESTS)
     tmp = tempfile.mkdtemp(prefix="lagtop-expiry.")
     env = private_env(tmp, home=tmp, config=os.path.join(tmp, "xdg"))

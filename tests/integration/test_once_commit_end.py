@@ -17,7 +17,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from simtest import flat, json_differences, private_env, Sim, lagtop, missing_prereq, ok, results  # noqa: E402
+from simtest import flat, json_differences, private_env, Sim, lagtop, kafka_python, ok, results  # noqa: E402
 
 TESTS = 10
 
@@ -107,11 +107,7 @@ def long_history(tmp, env):
 
 
 def main():
-    try:
-        from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
-        from kafka.structs import OffsetAndMetadata
-    except ImportError:
-        missing_prereq("kafka-python (Debian package python3-kafka)")
+    KafkaAdminClient, KafkaConsumer, TopicPartition, OffsetAndMetadata = kafka_python("KafkaAdminClient", "KafkaConsumer", "TopicPartition", "OffsetAndMetadata")
     print("1..%d" % TESTS)
     tmp = tempfile.mkdtemp(prefix="lagtop-cend.")
     env = private_env(tmp, home=tmp, config=os.path.join(tmp, "xdg"))

@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import simtest  # noqa: E402
-from simtest import (LAGTOP, diff_by_key as diff, group_numbers as numbers, missing_prereq, ok,  # noqa: E402
+from simtest import (LAGTOP, diff_by_key as diff, group_numbers as numbers, kafka_python, ok,  # noqa: E402
                      private_env, results)
 
 TESTS = 21
@@ -139,10 +139,7 @@ def check_case(env, sim, title, change):
 
 
 def main():
-    try:
-        from kafka import KafkaConsumer
-    except ImportError:
-        missing_prereq("kafka-python (Debian package python3-kafka)")
+    KafkaConsumer, = kafka_python("KafkaConsumer")
     print("1..%d" % TESTS)
     tmp = tempfile.mkdtemp(prefix="lagtop-steady.")
     env = private_env(tmp, home=tmp, config=os.path.join(tmp, "xdg"))

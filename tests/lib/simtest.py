@@ -97,6 +97,14 @@ def require_module(module, what):
         missing_prereq(what)
 
 
+def kafka_python(*names):
+    """Debian's kafka-python, or missing_prereq: the named classes, from kafka or kafka.structs
+    (KafkaConsumer, TopicPartition, OffsetAndMetadata, ...)."""
+    kafka = require_module("kafka", "kafka-python (Debian package python3-kafka)")
+    structs = importlib.import_module("kafka.structs")
+    return tuple(getattr(kafka, n, None) or getattr(structs, n) for n in names)
+
+
 def require_built(*paths):
     """Each path (lagtop, lagtop-sim) is an executable, or missing_prereq naming the first that is not built."""
     for path in paths:
