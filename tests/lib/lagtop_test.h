@@ -6,7 +6,8 @@
  *    test_write_file), running the real lagtop binary (run_lagtop,
  *    expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster
  *    (raw_*: one request at a time, request header v1 (v2 for flexible versions), response header v0
- *    (v1: with tags); every surprise fails the running test).
+ *    (v1: with tags); every surprise fails the running test); test_mono_ms, and rdk_conf_set when
+ *    <librdkafka/rdkafka.h> was included first.
  * The tests include it as "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -362,6 +363,25 @@ static inline void raw_str(struct wire_rd *rd, bool flex, char *out, size_t n)
 	struct wire_str w = wire_str(rd, flex);
 	snprintf(out, n, "%.*s", w.len < 0 ? 0 : (int)w.len, w.p ? w.p : "");
 }
+/* Milliseconds on the monotonic clock, for deadlines and durations inside a test. */
+static inline int64_t test_mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+#ifdef RD_KAFKA_VERSION
+/* One librdkafka property set (this part is there when <librdkafka/rdkafka.h> came first); a refused one
+ * fails the test naming it. */
+static inline void rdk_conf_set(rd_kafka_conf_t *conf, const char *k, const char *v)
+{
+	char err[256];
+	if (rd_kafka_conf_set(conf, k, v, err, sizeof err) != RD_KAFKA_CONF_OK)
+		fail_msg("conf %s=%s: %s", k, v, err);
+}
+#endif
+
 /* ---------------------------------------------------------------------------- the in-process sim */
 
 /* The running test fails with what and err unless rc is 0 (a sim control call). */
