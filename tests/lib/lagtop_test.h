@@ -380,6 +380,28 @@ static inline void rdk_conf_set(rd_kafka_conf_t *conf, const char *k, const char
 	if (rd_kafka_conf_set(conf, k, v, err, sizeof err) != RD_KAFKA_CONF_OK)
 		fail_msg("conf %s=%s: %s", k, v, err);
 }
+
+/* A client handle for Admin API calls on bootstrap (socket_timeout_ms: NULL for librdkafka's default)
+ * and the queue its results arrive on; a failure fails the test. rdk_admin_close() frees both. */
+static inline void rdk_admin_open(const char *bootstrap, const char *socket_timeout_ms, rd_kafka_t **rk,
+				  rd_kafka_queue_t **q)
+{
+	char err[256];
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	rdk_conf_set(conf, "bootstrap.servers", bootstrap);
+	if (socket_timeout_ms)
+		rdk_conf_set(conf, "socket.timeout.ms", socket_timeout_ms);
+	*rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+	if (!*rk)
+		fail_msg("rd_kafka_new: %s", err);
+	*q = rd_kafka_queue_new(*rk);
+}
+
+static inline void rdk_admin_close(rd_kafka_t *rk, rd_kafka_queue_t *q)
+{
+	rd_kafka_queue_destroy(q);
+	rd_kafka_destroy(rk);
+}
 #endif
 
 /* ---------------------------------------------------------------------------- the in-process sim */
