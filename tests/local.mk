@@ -2,7 +2,8 @@
 ## (unit) or below (integration, interop, tui), one line per test.
 
 ## tests/lib — what the tests share. Python: simtest.py (TAP, prerequisites, Sim, running lagtop) and
-## kafkatest.py (the tests against real Kafka: prerequisites, a cluster started, lagtop beside the real tool).
+## kafkatest.py (the tests against real Kafka: prerequisites, a cluster started, lagtop beside the real tool);
+## prom_check.py (Prometheus output against the JSON) is distributed with test_once_monitoring.py.
 ## C: lagtop_test.h (running lagtop, the raw sim client, fuzz inputs) and commitlog_fixtures.h (hand-built
 ## __consumer_offsets records).
 EXTRA_DIST += tests/lib/simtest.py tests/lib/kafkatest.py tests/lib/lagtop_test.h tests/lib/commitlog_fixtures.h
