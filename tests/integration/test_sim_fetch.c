@@ -331,7 +331,6 @@ static void produce_errors(void **state)
 
 static int setup(void **state)
 {
-	(void)state;
 	char err[256];
 	struct sim_options o = { .brokers = 2 };
 	sim = sim_new(&o, err, sizeof err);
@@ -340,13 +339,7 @@ static int setup(void **state)
 		return -1;
 	}
 	bootstrap = sim_bootstrap(sim);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	sim_free(sim);
+	*state = sim;
 	return 0;
 }
 
@@ -357,5 +350,5 @@ int main(void)
 		cmocka_unit_test(offset_out_of_range),      cmocka_unit_test(empty_fetch_is_held),
 		cmocka_unit_test(produce_errors),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
 }

@@ -406,6 +406,24 @@ static inline void rdk_admin_close(rd_kafka_t *rk, rd_kafka_queue_t *q)
 
 /* ---------------------------------------------------------------------------- the in-process sim */
 
+/* A simulated cluster of brokers nodes playing scenario, started (or the test fails). */
+static inline sim_cluster *test_sim_start(int brokers, const char *scenario)
+{
+	char err[256] = "";
+	struct sim_options o = { .brokers = brokers, .port = 0, .scenario = scenario };
+	sim_cluster *c = sim_new(&o, err, sizeof err);
+	if (!c || sim_start(c) < 0)
+		fail_msg("sim: %s", err);
+	return c;
+}
+
+/* The cmocka group teardown of a program whose group setup left its sim in *state. */
+static inline int test_sim_teardown(void **state)
+{
+	sim_free(*state);
+	return 0;
+}
+
 /* The running test fails with what and err unless rc is 0 (a sim control call). */
 static inline void sim_must(int rc, const char *what, const char *err)
 {
