@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
-from simtest import RUN_CLOCK, flat, exit_status, note, ok, require_built, results  # noqa: E402
+from simtest import flat, json_differences, exit_status, note, ok, require_built, results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -133,16 +133,10 @@ def check(label, bootstrap):
         return
     states = [r[1]["commit_stream"]["state"] for v in runs.values() for r in v]
     ok(all(s == "live" for s in states), "%s: the commit stream was loaded in every run" % label, states)
+    diff, volatile, n_values = json_differences([r[1] for r in runs[True]], [r[1] for r in runs[False]])
     ref = [flat(r[1]) for r in runs[True]]
-    # the run's own clock, even when two runs happen to agree
-    volatile = {k for k in set(ref[0]) | set(ref[1])
-                if ref[0].get(k) != ref[1].get(k) or k.rsplit("/", 1)[-1] in RUN_CLOCK}
-    diff = []
-    for r in runs[False]:
-        a = flat(r[1])
-        diff += [k for k in sorted(set(a) | set(ref[0])) if k not in volatile and a.get(k) != ref[0].get(k)]
     ok(not diff, "%s: every value equal with the end read at the start and with EOF events (%d values, %d volatile)"
-       % (label, len(ref[0]), len(volatile)),
+       % (label, n_values, len(volatile)),
        "\n".join("%s: %r vs %r" % (k, flat(runs[False][0][1]).get(k), ref[0].get(k)) for k in diff[:20]))
     doc = runs[False][0][1]
     groups = {g["group"]: g for g in doc["groups"]}
