@@ -196,13 +196,7 @@ static void partial_commit_then_undo(void **state)
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0600);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char csv[256] = "";
-	size_t n = fread(csv, 1, sizeof csv - 1, f);
-	csv[n] = '\0';
-	fclose(f);
-	assert_string_equal(csv, "pay,0,5\npay,1,5\npay,2,5\n");
+	expect_file_text(path, "pay,0,5\npay,1,5\npay,2,5\n");
 
 	run_lagtop(&r,
 		   (const char *const[]){ "--undo", "partial", "--execute", "--timeout", "5s", "-b", bootstrap, NULL });

@@ -172,13 +172,7 @@ static void executed_when_empty_then_undo(void **state)
 	const char *bp = strstr(r.err, "backup of the previous offsets: ") + strlen("backup of the previous offsets: ");
 	char path[1024];
 	snprintf(path, sizeof path, "%.*s", (int)strcspn(bp, "\n"), bp);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char csv[256] = "";
-	size_t n = fread(csv, 1, sizeof csv - 1, f);
-	csv[n] = '\0';
-	fclose(f);
-	assert_string_equal(csv, "pay,0,50\npay,1,150\npay,2,\n"); /* pay-2: no commit, an empty offset */
+	expect_file_text(path, "pay,0,50\npay,1,150\npay,2,\n"); /* pay-2: no commit, an empty offset */
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
@@ -222,13 +216,7 @@ static void undo_restores_only_what_the_reset_moved(void **state)
 	bp += strlen("backup of the previous offsets: ");
 	char path[1024];
 	snprintf(path, sizeof path, "%.*s", (int)strcspn(bp, "\n"), bp);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char csv[256] = "";
-	size_t n = fread(csv, 1, sizeof csv - 1, f);
-	csv[n] = '\0';
-	fclose(f);
-	assert_string_equal(csv, "pay,0,40\n");
+	expect_file_text(path, "pay,0,40\n");
 
 	/* the consumers run for a while (pay-1 and pay-2 advance), then stop; the operator undoes the reset */
 	commit3("scoped", -1, 170, 200);
@@ -260,13 +248,7 @@ static void undo_of_a_group_without_commits(void **state)
 	bp += strlen("backup of the previous offsets: ");
 	char path[1024];
 	snprintf(path, sizeof path, "%.*s", (int)strcspn(bp, "\n"), bp);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char csv[256] = "";
-	size_t n = fread(csv, 1, sizeof csv - 1, f);
-	csv[n] = '\0';
-	fclose(f);
-	assert_string_equal(csv, "pay,0,\npay,2,\n");
+	expect_file_text(path, "pay,0,\npay,2,\n");
 
 	/* the preview says what the undo does */
 	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "-b", bootstrap, NULL });

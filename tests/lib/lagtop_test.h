@@ -224,6 +224,19 @@ static inline void expect_in(const char *text, const char *needle)
 		fail_msg("'%s' not found in:\n%s", needle, text);
 }
 
+/* The file at path holds exactly want (a short file: a backup, an export). */
+static inline void expect_file_text(const char *path, const char *want)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: cannot open", path);
+	char got[4096] = "";
+	size_t n = fread(got, 1, sizeof got - 1, f);
+	got[n] = '\0';
+	fclose(f);
+	assert_string_equal(got, want);
+}
+
 /* Backups under STATEDIR/lagtop/backups whose name starts with prefix (a group's "GROUP."). */
 static inline size_t count_backups(const char *statedir, const char *prefix)
 {
