@@ -75,15 +75,6 @@ static lt_collector *collector_for(struct lt_collector_conf *c)
 	return col;
 }
 
-static lt_snapshot *refresh(lt_collector *col)
-{
-	char err[ERR_LEN] = "";
-	lt_snapshot *s = NULL;
-	if (collector_refresh_once(col, &s, err, sizeof err) != 0)
-		fail_msg("refresh: %s", err);
-	return s;
-}
-
 static const lt_group *group_in(const lt_snapshot *s, const char *name)
 {
 	const lt_group *g = snapshot_find_group(s, name);
@@ -143,7 +134,7 @@ static void collector_shows_the_listed_state(void **state)
 	char err[ERR_LEN];
 	struct lt_collector_conf conf = { 0 };
 	lt_collector *col = collector_for(&conf);
-	lt_snapshot *s = refresh(col);
+	lt_snapshot *s = collector_refresh_or_fail(col);
 	expect_kip848(group_in(s, "fx-kip848"), LT_GROUP_STABLE);
 	const lt_group *classic = group_in(s, "fx-stable");
 	assert_int_equal(classic->type, LT_GTYPE_CLASSIC);
@@ -151,7 +142,7 @@ static void collector_shows_the_listed_state(void **state)
 	assert_int_equal(classic->n_members, 2);
 	snapshot_unref(s);
 
-	s = refresh(col); /* warm: described straight at its coordinator, in parallel with the list */
+	s = collector_refresh_or_fail(col); /* warm: described straight at its coordinator, in parallel with the list */
 	expect_kip848(group_in(s, "fx-kip848"), LT_GROUP_STABLE);
 	snapshot_unref(s);
 
@@ -160,14 +151,14 @@ static void collector_shows_the_listed_state(void **state)
 	for (int b = 1; b <= sim_broker_count(sim); b++)
 		if (b != coord)
 			sim_must(sim_broker_set_latency(sim, b, 400, err, sizeof err), "latency", err);
-	s = refresh(col);
+	s = collector_refresh_or_fail(col);
 	expect_kip848(group_in(s, "fx-kip848"), LT_GROUP_STABLE);
 	snapshot_unref(s);
 	for (int b = 1; b <= sim_broker_count(sim); b++)
 		sim_must(sim_broker_set_latency(sim, b, 0, err, sizeof err), "latency", err);
 
 	sim_must(sim_set_group_state(sim, "fx-kip848", "Reconciling", err, sizeof err), "Reconciling", err);
-	s = refresh(col);
+	s = collector_refresh_or_fail(col);
 	expect_kip848(group_in(s, "fx-kip848"), LT_GROUP_UNKNOWN);
 	snapshot_unref(s);
 	sim_must(sim_set_group_state(sim, "fx-kip848", "Stable", err, sizeof err), "Stable", err);

@@ -417,6 +417,19 @@ static inline void rdk_admin_close(rd_kafka_t *rk, rd_kafka_queue_t *q)
 }
 #endif
 
+#ifdef LAGTOP_KAFKA_COLLECTOR_H
+/* One refresh of col (this part is there when "kafka/collector.h" came first): its snapshot, or the test
+ * fails with the collector's error. */
+static inline lt_snapshot *collector_refresh_or_fail(lt_collector *col)
+{
+	char err[512] = "";
+	lt_snapshot *s = NULL;
+	if (collector_refresh_once(col, &s, err, sizeof err) != 0)
+		fail_msg("refresh: %s", err);
+	return s;
+}
+#endif
+
 /* ---------------------------------------------------------------------------- the in-process sim */
 
 /* A simulated cluster of brokers nodes playing scenario, started (or the test fails). */
