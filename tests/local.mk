@@ -1,8 +1,12 @@
 ## tests — the frame: TAP helpers. Each module's tests are listed in that module's fragment
 ## (unit) or below (integration, interop, tui), one line per test.
 
-## what the Python tests against lagtop-sim share (TAP, Sim, running lagtop): tests/lib/simtest.py
-EXTRA_DIST += tests/lib/simtest.py
+## tests/lib — what the tests share. Python: simtest.py (TAP, prerequisites, Sim, running lagtop) and
+## kafkatest.py (the tests against real Kafka: prerequisites, a cluster started, lagtop beside the real tool);
+## prom_check.py (Prometheus output against the JSON) is distributed with test_once_monitoring.py.
+## C: lagtop_test.h (running lagtop, the raw sim client, fuzz inputs) and commitlog_fixtures.h (hand-built
+## __consumer_offsets records).
+EXTRA_DIST += tests/lib/simtest.py tests/lib/kafkatest.py tests/lib/lagtop_test.h tests/lib/commitlog_fixtures.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_snapshot tests/unit/test_options
@@ -19,7 +23,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_reset_sim
 TESTS += tests/integration/test_reset_sim
-tests_integration_test_reset_sim_SOURCES = tests/integration/test_reset_sim.c tests/integration/lagtop_run.h
+tests_integration_test_reset_sim_SOURCES = tests/integration/test_reset_sim.c tests/lib/lagtop_test.h
 tests_integration_test_reset_sim_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_reset_sim_LDADD = $(UNIT_LDADD)
 endif
@@ -27,7 +31,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_kip848_sim
 TESTS += tests/integration/test_kip848_sim
-tests_integration_test_kip848_sim_SOURCES = tests/integration/test_kip848_sim.c tests/integration/lagtop_run.h
+tests_integration_test_kip848_sim_SOURCES = tests/integration/test_kip848_sim.c tests/lib/lagtop_test.h
 tests_integration_test_kip848_sim_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_kip848_sim_LDADD = $(UNIT_LDADD)
 endif

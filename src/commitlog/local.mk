@@ -18,16 +18,16 @@ check_PROGRAMS += tests/unit/test_commitlog_decode tests/unit/test_commitlog_enc
 	tests/unit/test_commitlog_reader tests/unit/test_commitlog_simlog tests/integration/test_commitlog_sim
 TESTS += tests/unit/test_commitlog_decode tests/unit/test_commitlog_encode tests/unit/test_commitlog_stream \
 	tests/unit/test_commitlog_reader tests/unit/test_commitlog_simlog tests/integration/test_commitlog_sim
-tests_unit_test_commitlog_decode_SOURCES = tests/unit/test_commitlog_decode.c tests/unit/commitlog_fixtures.h
+tests_unit_test_commitlog_decode_SOURCES = tests/unit/test_commitlog_decode.c tests/lib/commitlog_fixtures.h
 tests_unit_test_commitlog_decode_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_commitlog_decode_LDADD = $(UNIT_LDADD)
-tests_unit_test_commitlog_encode_SOURCES = tests/unit/test_commitlog_encode.c tests/unit/commitlog_fixtures.h
+tests_unit_test_commitlog_encode_SOURCES = tests/unit/test_commitlog_encode.c tests/lib/commitlog_fixtures.h
 tests_unit_test_commitlog_encode_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_commitlog_encode_LDADD = $(UNIT_LDADD)
-tests_unit_test_commitlog_stream_SOURCES = tests/unit/test_commitlog_stream.c tests/unit/commitlog_fixtures.h
+tests_unit_test_commitlog_stream_SOURCES = tests/unit/test_commitlog_stream.c tests/lib/commitlog_fixtures.h
 tests_unit_test_commitlog_stream_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_commitlog_stream_LDADD = $(UNIT_LDADD)
-tests_unit_test_commitlog_reader_SOURCES = tests/unit/test_commitlog_reader.c tests/unit/commitlog_fixtures.h
+tests_unit_test_commitlog_reader_SOURCES = tests/unit/test_commitlog_reader.c tests/lib/commitlog_fixtures.h
 tests_unit_test_commitlog_reader_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_commitlog_reader_LDADD = $(UNIT_LDADD)
 tests_unit_test_commitlog_simlog_SOURCES = tests/unit/test_commitlog_simlog.c

@@ -96,12 +96,12 @@ EXTRA_DIST += tests/interop/test_sim_groups_kafka_python.py
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_sim_kip848
 TESTS += tests/integration/test_sim_kip848
-tests_integration_test_sim_kip848_SOURCES = tests/integration/test_sim_kip848.c tests/integration/sim_raw.h
+tests_integration_test_sim_kip848_SOURCES = tests/integration/test_sim_kip848.c tests/lib/lagtop_test.h
 tests_integration_test_sim_kip848_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_sim_kip848_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/integration/test_sim_versions
 TESTS += tests/integration/test_sim_versions
-tests_integration_test_sim_versions_SOURCES = tests/integration/test_sim_versions.c tests/integration/sim_raw.h
+tests_integration_test_sim_versions_SOURCES = tests/integration/test_sim_versions.c tests/lib/lagtop_test.h
 tests_integration_test_sim_versions_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_sim_versions_LDADD = $(UNIT_LDADD)
 endif

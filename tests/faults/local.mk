@@ -30,7 +30,7 @@ EXTRA_DIST += tests/integration/test_faults_trust.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_faults_reset
 TESTS += tests/integration/test_faults_reset
-tests_integration_test_faults_reset_SOURCES = tests/integration/test_faults_reset.c tests/integration/lagtop_run.h
+tests_integration_test_faults_reset_SOURCES = tests/integration/test_faults_reset.c tests/lib/lagtop_test.h
 tests_integration_test_faults_reset_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_faults_reset_LDADD = $(UNIT_LDADD)
 endif

@@ -3,12 +3,13 @@
  * exactly the path a user's file takes. Inputs with @include are skipped: they would read other files
  * (a long run could find "@include \"/dev/zero\""). The same bytes go through --command-config's Java
  * properties parser, its librdkafka mapping and the JAAS parser (src/config/jprops.h, command_config.h). */
-#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "../lib/lagtop_test.h"
 
 #include "config/command_config.h"
 #include "config/config_file.h"
@@ -17,39 +18,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* libconfig 1.5 leaks its scanner's string buffer on some syntax errors (an unterminated string after a
- * NUL byte): not ours, and harmless for lagtop, which exits on a bad file. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libconfig.so\n";
-}
-
-static char path[64];
-
-static void cleanup(void)
-{
-	if (path[0])
-		unlink(path);
-}
+LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > 1 << 16 || memmem(data, size, "@include", 8))
+	const char *path = fuzz_libconfig_file("config", data, size);
+	if (!path)
 		return 0;
-	if (!path[0]) {
-		snprintf(path, sizeof path, "/tmp/lagtop-fuzz-config.XXXXXX");
-		int fd = mkstemp(path);
-		if (fd < 0)
-			abort();
-		close(fd);
-		atexit(cleanup);
-	}
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		abort();
-	fwrite(data, 1, size, f);
-	fclose(f);
 
 	struct lt_config cfg;
 	memset(&cfg, 0, sizeof cfg); /* config_load_file starts from the defaults itself */

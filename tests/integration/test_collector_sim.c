@@ -18,6 +18,8 @@
 #include "sim/sim.h"
 #include "util/xalloc.h"
 
+#include "../lib/lagtop_test.h"
+
 #define ERR_LEN 512
 
 static const int32_t t_all[] = { 0, 1, 2, 3 };
@@ -73,15 +75,6 @@ static lt_collector *collector_for(sim_cluster *sim, struct lt_collector_conf *c
 	return col;
 }
 
-static lt_snapshot *refresh(lt_collector *col)
-{
-	char err[ERR_LEN] = "";
-	lt_snapshot *s = NULL;
-	if (collector_refresh_once(col, &s, err, sizeof err) != 0)
-		fail_msg("refresh: %s", err);
-	return s;
-}
-
 /* Every observed number of every group in s equals the sim's own state. */
 static void check_against_sim(sim_cluster *sim, const lt_snapshot *s)
 {
@@ -124,7 +117,7 @@ static void numbers_equal_the_sim(void **state)
 	sim_cluster *sim = small_cluster();
 	struct lt_collector_conf c = { 0 };
 	lt_collector *col = collector_for(sim, &c);
-	lt_snapshot *s = refresh(col);
+	lt_snapshot *s = collector_refresh_or_fail(col);
 
 	assert_null(s->error);
 	assert_int_equal(s->brokers_up, 3);
@@ -178,7 +171,7 @@ static void numbers_equal_the_sim(void **state)
 	assert_int_equal(sim_append(sim, "t", 2, 7, 1700000100000, 10, err, sizeof err), 0);
 	assert_int_equal(sim_commit(sim, "shop", "t", 2, 299, NULL, err, sizeof err), 0);
 	assert_int_equal(sim_set_log_start(sim, "u", 0, 20, err, sizeof err), 0);
-	lt_snapshot *s2 = refresh(col);
+	lt_snapshot *s2 = collector_refresh_or_fail(col);
 	assert_true(s2->seq > s->seq);
 	check_against_sim(sim, s2);
 	p2 = find_part(snapshot_find_group(s2, "shop"), "t", 2);
@@ -202,7 +195,7 @@ static void filters_and_explicit_groups(void **state)
 		.n_group_regex = 1, .group_regex = inc, .n_group_exclude = 1, .group_exclude = exc
 	};
 	lt_collector *col = collector_for(sim, &c);
-	lt_snapshot *s = refresh(col);
+	lt_snapshot *s = collector_refresh_or_fail(col);
 	assert_int_equal(s->n_groups, 1);
 	assert_string_equal(s->groups[0].group, "shop");
 	snapshot_unref(s);
@@ -211,7 +204,7 @@ static void filters_and_explicit_groups(void **state)
 	/* explicit groups are described whatever the filters say; one that does not exist is dropped */
 	c.n_extra_groups = 2, c.extra_groups = extra;
 	col = collector_for(sim, &c);
-	s = refresh(col);
+	s = collector_refresh_or_fail(col);
 	assert_int_equal(s->n_groups, 2);
 	assert_string_equal(s->groups[0].group, "ahead");
 	assert_string_equal(s->groups[1].group, "shop");
@@ -289,7 +282,7 @@ static void request_budget(int groups, int partitions)
 			collector_free(col);
 		col = collector_for(sim, &c);
 		sim_counts(sim, (uint64_t[SIM_COUNT_KEYS + 1]){ 0 }, true);
-		lt_snapshot *s = refresh(col);
+		lt_snapshot *s = collector_refresh_or_fail(col);
 		char what[64];
 		snprintf(what, sizeof what, "refresh 1 of %d groups (%" PRId64 " ms)", groups, s->duration_ms);
 		uint64_t total = counts_report(sim, what) - last_api_versions;
@@ -308,7 +301,7 @@ static void request_budget(int groups, int partitions)
 
 	/* Later refreshes: everything counts. */
 	for (int r = 2; r <= 3; r++) {
-		lt_snapshot *s = refresh(col);
+		lt_snapshot *s = collector_refresh_or_fail(col);
 		char what[64];
 		snprintf(what, sizeof what, "refresh %d of %d groups (%" PRId64 " ms)", r, groups, s->duration_ms);
 		uint64_t total = counts_report(sim, what);
@@ -337,7 +330,7 @@ static void new_groups_among_remembered_ones(void **state)
 	assert_int_equal(sim_start(sim), 0);
 	struct lt_collector_conf c = { .timeout_ms = 10000 };
 	lt_collector *col = collector_for(sim, &c);
-	lt_snapshot *s = refresh(col);
+	lt_snapshot *s = collector_refresh_or_fail(col);
 	assert_int_equal(s->n_groups, 150);
 	snapshot_unref(s);
 	/* 150 new Empty groups, "scale-group-00000x" and so on: each sorts right after a remembered one */
@@ -347,7 +340,7 @@ static void new_groups_among_remembered_ones(void **state)
 		assert_int_equal(sim_commit(sim, name, "scale-topic-000", 0, 1, NULL, err, sizeof err), 0);
 	}
 	sim_counts(sim, (uint64_t[SIM_COUNT_KEYS + 1]){ 0 }, true);
-	s = refresh(col);
+	s = collector_refresh_or_fail(col);
 	uint64_t n[SIM_COUNT_KEYS + 1];
 	sim_counts(sim, n, true);
 	assert_null(s->error);
@@ -400,7 +393,7 @@ static void broker_goes_away_and_comes_back(void **state)
 	sim_cluster *sim = small_cluster();
 	struct lt_collector_conf c = { .timeout_ms = 3000 };
 	lt_collector *col = collector_for(sim, &c);
-	lt_snapshot *s0 = refresh(col);
+	lt_snapshot *s0 = collector_refresh_or_fail(col);
 	assert_null(s0->error);
 
 	/* stop a broker that leads some of t's partitions but does not coordinate "shop" */
@@ -409,7 +402,7 @@ static void broker_goes_away_and_comes_back(void **state)
 	assert_true(victim > 0);
 	assert_int_equal(sim_broker_stop(sim, victim, err, sizeof err), 0);
 
-	lt_snapshot *s1 = refresh(col);
+	lt_snapshot *s1 = collector_refresh_or_fail(col);
 	printf("# with broker %d stopped: refresh took %lld ms; error: %s\n", victim, (long long)s1->duration_ms,
 	       s1->error ? s1->error : "-");
 	for (size_t i = 0; i < s1->n_groups; i++)
@@ -455,7 +448,7 @@ static void broker_goes_away_and_comes_back(void **state)
 	lt_snapshot *s2 = NULL;
 	for (int i = 0; i < 10; i++) {
 		snapshot_unref(s2);
-		s2 = refresh(col);
+		s2 = collector_refresh_or_fail(col);
 		bool clean = !s2->error && s2->brokers_up == 3;
 		for (size_t g = 0; g < s2->n_groups; g++)
 			clean = clean && !s2->groups[g].error;

@@ -20,16 +20,12 @@
 #include "reset/plan.h"
 #include "sim/sim.h"
 
+#include "../lib/lagtop_test.h"
+
 #define T1 1795946400000LL /* 2026-11-29T10:00:00.000Z */
 
 static sim_cluster *sim;
 static char statedir[256];
-
-static void must(int rc, const char *what, const char *err)
-{
-	if (rc != 0)
-		fail_msg("%s: %s", what, err);
-}
 
 static int setup(void **state)
 {
@@ -42,20 +38,14 @@ static int setup(void **state)
 	for (int p = 0; p < 3; p++)
 		if (sim_append(sim, "pay", p, 100, T1, 1000, err, sizeof err))
 			return -1;
-	snprintf(statedir, sizeof statedir, "%s/lagtop-delete-it.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(statedir))
-		return -1;
-	setenv("XDG_STATE_HOME", statedir, 1);
-	return 0;
+	return test_state_dir_make(statedir, sizeof statedir, "delete-it");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	sim_free(sim);
-	char cmd[400];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", statedir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_dir_remove(statedir);
 }
 
 static lt_reset_conn *connect_sim(void)
@@ -68,50 +58,22 @@ static lt_reset_conn *connect_sim(void)
 	return c;
 }
 
-/* Adds a member consuming pay-0 as soon as the coordinator received the OffsetFetch that reads the backup
- * (its answer is held back by the latency, so the delete request comes after the join). */
-struct joiner {
-	const char *group;
-	uint64_t fetch_before;
-	volatile int done;
-	char id[128];
-};
-
-static void *join_during_backup(void *arg)
-{
-	struct joiner *j = arg;
-	char err[256];
-	uint64_t counts[SIM_COUNT_KEYS + 1];
-	for (int i = 0; i < 20000; i++) {
-		sim_counts(sim, counts, false);
-		if (counts[9] > j->fetch_before) { /* 9 = OffsetFetch */
-			const int32_t parts[] = { 0 };
-			struct sim_member_assignment a = { "pay", parts, 1 };
-			struct sim_member_spec m = { .client_id = "late-joiner", .assignment = &a, .nassignment = 1 };
-			sim_add_member(sim, j->group, &m, j->id, sizeof j->id, err, sizeof err);
-			j->done = 1;
-			return NULL;
-		}
-		usleep(500);
-	}
-	return NULL;
-}
-
-/* Runs fn(c, arg) with a member joining during its backup read; returns its status. */
-static lt_delete_status with_late_joiner(lt_reset_conn *c, const char *group, struct joiner *j,
+/* Runs fn(c, arg) with a member joining during its backup read (the coordinator's answers held back by the
+ * latency, so the delete request comes after the join); returns its status. */
+static lt_delete_status with_late_joiner(lt_reset_conn *c, const char *group, struct sim_joiner *j,
 					 lt_delete_status (*fn)(lt_reset_conn *, const char *, lt_delete_result *),
 					 lt_delete_result *res)
 {
 	char err[256];
 	uint64_t counts[SIM_COUNT_KEYS + 1];
 	sim_counts(sim, counts, false);
-	*j = (struct joiner){ .group = group, .fetch_before = counts[9] };
-	must(sim_broker_set_latency(sim, sim_coordinator(sim, group), 1500, err, sizeof err), "latency", err);
+	*j = (struct sim_joiner){ .sim = sim, .group = group, .fetch_before = counts[9] };
+	sim_must(sim_broker_set_latency(sim, sim_coordinator(sim, group), 1500, err, sizeof err), "latency", err);
 	pthread_t th;
-	assert_int_equal(pthread_create(&th, NULL, join_during_backup, j), 0);
+	assert_int_equal(pthread_create(&th, NULL, sim_join_on_fetch, j), 0);
 	lt_delete_status st = fn(c, group, res);
 	pthread_join(th, NULL);
-	must(sim_broker_set_latency(sim, sim_coordinator(sim, group), 0, err, sizeof err), "latency", err);
+	sim_must(sim_broker_set_latency(sim, sim_coordinator(sim, group), 0, err, sizeof err), "latency", err);
 	assert_true(j->done);
 	return st;
 }
@@ -127,7 +89,7 @@ static lt_delete_status delete_pay(lt_reset_conn *c, const char *group, lt_delet
 	lt_reset_request rq;
 	memset(&rq, 0, sizeof rq);
 	rq.group = strdup(group);
-	must(reset_request_add_topic(&rq, "pay", err, sizeof err), "topic", err);
+	sim_must(reset_request_add_topic(&rq, "pay", err, sizeof err), "topic", err);
 	lt_delete_status st = delete_exec_offsets(c, &rq, false, res);
 	reset_request_free(&rq);
 	return st;
@@ -138,9 +100,9 @@ static void member_joins_after_the_guard(void **state)
 	(void)state;
 	char err[512];
 	for (int p = 0; p < 3; p++)
-		must(sim_commit(sim, "race", "pay", p, 30 + p, NULL, err, sizeof err), "commit", err);
+		sim_must(sim_commit(sim, "race", "pay", p, 30 + p, NULL, err, sizeof err), "commit", err);
 	lt_reset_conn *c = connect_sim();
-	struct joiner j;
+	struct sim_joiner j;
 	lt_delete_result res;
 
 	/* DeleteGroups: NON_EMPTY_GROUP, a refusal, the backup already written, the offsets all there */
@@ -152,7 +114,7 @@ static void member_joins_after_the_guard(void **state)
 	for (int p = 0; p < 3; p++)
 		assert_int_equal(sim_committed(sim, "race", "pay", p), 30 + p);
 	delete_result_free(&res);
-	must(sim_remove_member(sim, "race", j.id, err, sizeof err), "remove", err);
+	sim_must(sim_remove_member(sim, "race", j.id, err, sizeof err), "remove", err);
 
 	/* OffsetDelete of the topic the member consumes: GROUP_SUBSCRIBED_TO_TOPIC on every partition */
 	assert_int_equal(with_late_joiner(c, "race", &j, delete_pay, &res), LT_DEL_REFUSED);
@@ -163,7 +125,7 @@ static void member_joins_after_the_guard(void **state)
 	for (int p = 0; p < 3; p++)
 		assert_int_equal(sim_committed(sim, "race", "pay", p), 30 + p);
 	delete_result_free(&res);
-	must(sim_remove_member(sim, "race", j.id, err, sizeof err), "remove", err);
+	sim_must(sim_remove_member(sim, "race", j.id, err, sizeof err), "remove", err);
 
 	/* Empty again: the group goes, and the newest backup brings its offsets back through --undo's request */
 	assert_int_equal(delete_exec_group(c, "race", false, &res), LT_DEL_DELETED);
@@ -172,10 +134,10 @@ static void member_joins_after_the_guard(void **state)
 	lt_reset_request rq;
 	char path[4096];
 	memset(&rq, 0, sizeof rq);
-	must(reset_undo_request("race", &rq, path, sizeof path, err, sizeof err), "undo request", err);
+	sim_must(reset_undo_request("race", &rq, path, sizeof path, err, sizeof err), "undo request", err);
 	lt_reset_input in;
 	reset_input_init(&in);
-	must(reset_exec_gather(c, &rq, &in, err, sizeof err), "gather", err);
+	sim_must(reset_exec_gather(c, &rq, &in, err, sizeof err), "gather", err);
 	lt_reset_plan *plan = reset_plan_build(&rq, &in, err, sizeof err);
 	assert_non_null(plan);
 	lt_reset_result rr;

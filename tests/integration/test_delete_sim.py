@@ -8,28 +8,24 @@ real tool on Kafka 3.9 and 4.x); lagtop's own lines go to stderr."""
 import json
 import os
 import re
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import simtest  # noqa: E402
 from simtest import ok, results  # noqa: E402
 
 
-class Sim:
+class Sim(simtest.StateDir):
     """The fixture cluster and a state directory (backups, audit) of its own."""
 
     def __init__(self):
-        self.state = tempfile.mkdtemp(prefix="lagtop-delete.")
-        self.env = dict(os.environ, XDG_STATE_HOME=self.state, XDG_CONFIG_HOME=self.state)
-        self.env.pop("LAGTOP_CONFIG", None)
+        super().__init__("lagtop-delete.")
         self.sim = simtest.Sim("--brokers", "1", "--scenario", "fixture", tmp=self.state)
         self.boot = self.sim.bootstrap
 
     def close(self):
         self.sim.stop()
-        shutil.rmtree(self.state, ignore_errors=True)
+        super().close()
 
     def lagtop(self, *args, env=None):
         return simtest.lagtop(*args, "-b", self.boot, "--timeout", "10s", env=env or self.env)
@@ -44,20 +40,6 @@ class Sim:
                         if p["committed"] is not None}
         return None
 
-    def backups(self, group):
-        d = os.path.join(self.state, "lagtop", "backups")
-        return sorted(n for n in os.listdir(d) if n.startswith(group + ".")) if os.path.isdir(d) else []
-
-    def backup_text(self, name):
-        with open(os.path.join(self.state, "lagtop", "backups", name)) as f:
-            return f.read()
-
-    def audit(self):
-        try:
-            with open(os.path.join(self.state, "lagtop", "audit.log")) as f:
-                return f.read().splitlines()
-        except FileNotFoundError:
-            return []
 
 
 def table(out):

@@ -16,22 +16,17 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from simtest import Sim, find_group as find, lagtop, missing_prereq, now_ms, ok, results  # noqa: E402
+from simtest import Sim, find_group as find, kafka_python, lagtop, now_ms, ok, private_env, results  # noqa: E402
 
 TESTS = 14
 CHECK_MS = 1000
 POLL_S = 0.2
 
 def main():
-    try:
-        from kafka import KafkaConsumer, KafkaAdminClient, TopicPartition
-        from kafka.structs import OffsetAndMetadata
-    except ImportError:
-        missing_prereq("kafka-python (Debian package python3-kafka)")
+    KafkaConsumer, KafkaAdminClient, TopicPartition, OffsetAndMetadata = kafka_python("KafkaConsumer", "KafkaAdminClient", "TopicPartition", "OffsetAndMetadata")
     print("1..%d" % TESTS)
     tmp = tempfile.mkdtemp(prefix="lagtop-expiry.")
-    env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"), XDG_STATE_HOME=tmp)
-    env.pop("LAGTOP_CONFIG", None)
+    env = private_env(tmp, home=tmp, config=os.path.join(tmp, "xdg"))
     sim = Sim("--brokers", "1", "--auto-create-partitions", "2", "--offsets-retention-minutes", "1",
               "--offsets-retention-check-interval-ms", str(CHECK_MS), "--retention-bytes", "2000",
               "--log-retention-check-interval-ms", str(CHECK_MS), tmp=tmp)

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "sim/sim.h"
-#include "lagtop_run.h"
+#include "../lib/lagtop_test.h"
 
 #define T1 1795946400000LL
 enum { API_OFFSET_FETCH = 9, API_FIND_COORDINATOR = 10, API_DESCRIBE_GROUPS = 15 };
@@ -56,13 +56,9 @@ static int setup(void **state)
 	for (int p = 0; p < 3; p++)
 		if (sim_append(sim, "pay", p, 200, T1, 1000, err, sizeof err))
 			return -1;
-	snprintf(statedir, sizeof statedir, "/tmp/lagtop-faults-reset.XXXXXX");
-	if (!mkdtemp(statedir))
+	if (test_state_dir_make(statedir, sizeof statedir, "faults-reset") != 0)
 		return -1;
-	setenv("XDG_STATE_HOME", statedir, 1);
-	setenv("XDG_CONFIG_HOME", statedir, 1);
 	setenv("HOME", statedir, 1);
-	unsetenv("LAGTOP_CONFIG");
 	return 0;
 }
 
@@ -200,13 +196,7 @@ static void partial_commit_then_undo(void **state)
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0600);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char csv[256] = "";
-	size_t n = fread(csv, 1, sizeof csv - 1, f);
-	csv[n] = '\0';
-	fclose(f);
-	assert_string_equal(csv, "pay,0,5\npay,1,5\npay,2,5\n");
+	expect_file_text(path, "pay,0,5\npay,1,5\npay,2,5\n");
 
 	run_lagtop(&r,
 		   (const char *const[]){ "--undo", "partial", "--execute", "--timeout", "5s", "-b", bootstrap, NULL });

@@ -31,19 +31,13 @@
 #include "kafka/reset_exec.h"
 #include "reset/plan.h"
 #include "sim/sim.h"
-#include "lagtop_run.h"
+#include "../lib/lagtop_test.h"
 
 #define ERR_LEN 512
 
 static sim_cluster *sim;
 static char bootstrap[512];
 static char statedir[256];
-
-static void must(int rc, const char *what, const char *err)
-{
-	if (rc != 0)
-		fail_msg("%s: %s", what, err);
-}
 
 static int setup(void **state)
 {
@@ -56,22 +50,14 @@ static int setup(void **state)
 		return -1;
 	}
 	snprintf(bootstrap, sizeof bootstrap, "%s", sim_bootstrap(sim));
-	snprintf(statedir, sizeof statedir, "%s/lagtop-kip848-it.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(statedir))
-		return -1;
-	setenv("XDG_STATE_HOME", statedir, 1);
-	setenv("XDG_CONFIG_HOME", statedir, 1);
-	unsetenv("LAGTOP_CONFIG");
-	return 0;
+	return test_state_dir_make(statedir, sizeof statedir, "kip848-it");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	sim_free(sim);
-	char cmd[400];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", statedir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_dir_remove(statedir);
 }
 
 static lt_collector *collector_for(struct lt_collector_conf *c)
@@ -87,15 +73,6 @@ static lt_collector *collector_for(struct lt_collector_conf *c)
 	if (!col)
 		fail_msg("collector_new: %s", err);
 	return col;
-}
-
-static lt_snapshot *refresh(lt_collector *col)
-{
-	char err[ERR_LEN] = "";
-	lt_snapshot *s = NULL;
-	if (collector_refresh_once(col, &s, err, sizeof err) != 0)
-		fail_msg("refresh: %s", err);
-	return s;
 }
 
 static const lt_group *group_in(const lt_snapshot *s, const char *name)
@@ -157,7 +134,7 @@ static void collector_shows_the_listed_state(void **state)
 	char err[ERR_LEN];
 	struct lt_collector_conf conf = { 0 };
 	lt_collector *col = collector_for(&conf);
-	lt_snapshot *s = refresh(col);
+	lt_snapshot *s = collector_refresh_or_fail(col);
 	expect_kip848(group_in(s, "fx-kip848"), LT_GROUP_STABLE);
 	const lt_group *classic = group_in(s, "fx-stable");
 	assert_int_equal(classic->type, LT_GTYPE_CLASSIC);
@@ -165,7 +142,7 @@ static void collector_shows_the_listed_state(void **state)
 	assert_int_equal(classic->n_members, 2);
 	snapshot_unref(s);
 
-	s = refresh(col); /* warm: described straight at its coordinator, in parallel with the list */
+	s = collector_refresh_or_fail(col); /* warm: described straight at its coordinator, in parallel with the list */
 	expect_kip848(group_in(s, "fx-kip848"), LT_GROUP_STABLE);
 	snapshot_unref(s);
 
@@ -173,18 +150,18 @@ static void collector_shows_the_listed_state(void **state)
 	int coord = sim_coordinator(sim, "fx-kip848");
 	for (int b = 1; b <= sim_broker_count(sim); b++)
 		if (b != coord)
-			must(sim_broker_set_latency(sim, b, 400, err, sizeof err), "latency", err);
-	s = refresh(col);
+			sim_must(sim_broker_set_latency(sim, b, 400, err, sizeof err), "latency", err);
+	s = collector_refresh_or_fail(col);
 	expect_kip848(group_in(s, "fx-kip848"), LT_GROUP_STABLE);
 	snapshot_unref(s);
 	for (int b = 1; b <= sim_broker_count(sim); b++)
-		must(sim_broker_set_latency(sim, b, 0, err, sizeof err), "latency", err);
+		sim_must(sim_broker_set_latency(sim, b, 0, err, sizeof err), "latency", err);
 
-	must(sim_set_group_state(sim, "fx-kip848", "Reconciling", err, sizeof err), "Reconciling", err);
-	s = refresh(col);
+	sim_must(sim_set_group_state(sim, "fx-kip848", "Reconciling", err, sizeof err), "Reconciling", err);
+	s = collector_refresh_or_fail(col);
 	expect_kip848(group_in(s, "fx-kip848"), LT_GROUP_UNKNOWN);
 	snapshot_unref(s);
-	must(sim_set_group_state(sim, "fx-kip848", "Stable", err, sizeof err), "Stable", err);
+	sim_must(sim_set_group_state(sim, "fx-kip848", "Stable", err, sizeof err), "Stable", err);
 	collector_free(col);
 }
 
@@ -277,7 +254,7 @@ static void reset_refused_while_active(void **state)
 	assert_non_null(c);
 	const char *states[] = { "Stable", "Reconciling", "Assigning" };
 	for (size_t i = 0; i < 3; i++) {
-		must(sim_set_group_state(sim, "fx-kip848", states[i], err, sizeof err), states[i], err);
+		sim_must(sim_set_group_state(sim, "fx-kip848", states[i], err, sizeof err), states[i], err);
 		lt_reset_input in;
 		reset_input_init(&in);
 		reset_exec_read_state(c, "fx-kip848", &in);
@@ -296,7 +273,7 @@ static void reset_refused_while_active(void **state)
 #endif
 		reset_input_free(&in);
 	}
-	must(sim_set_group_state(sim, "fx-kip848", "Stable", err, sizeof err), "Stable", err);
+	sim_must(sim_set_group_state(sim, "fx-kip848", "Stable", err, sizeof err), "Stable", err);
 
 	/* a group that does not exist is still Dead: it may be given offsets, as before */
 	lt_reset_input in;
@@ -319,8 +296,9 @@ static void reset_proceeds_once_empty(void **state)
 	struct sim_member_assignment a = { "fx-orders", parts, 1 };
 	struct sim_member_spec m = { .client_id = "kip-worker", .assignment = &a, .nassignment = 1 };
 	/* the member first: sim_commit on an unknown group would create a classic one */
-	must(sim_add_consumer_member(sim, "kip-own", &m, id, sizeof id, err, sizeof err), "add consumer member", err);
-	must(sim_commit(sim, "kip-own", "fx-orders", 2, 900, NULL, err, sizeof err), "commit", err);
+	sim_must(sim_add_consumer_member(sim, "kip-own", &m, id, sizeof id, err, sizeof err), "add consumer member",
+		 err);
+	sim_must(sim_commit(sim, "kip-own", "fx-orders", 2, 900, NULL, err, sizeof err), "commit", err);
 
 	struct run r;
 	const char *const args[] = { "--reset-offsets", "-g", "kip-own", "--topic", "fx-orders:2", "--to-offset", "100",
@@ -330,7 +308,7 @@ static void reset_proceeds_once_empty(void **state)
 	assert_int_equal(sim_committed(sim, "kip-own", "fx-orders", 2), 900);
 	assert_int_equal(count_backups(statedir, "kip-own."), 0);
 
-	must(sim_remove_member(sim, "kip-own", id, err, sizeof err), "remove member", err);
+	sim_must(sim_remove_member(sim, "kip-own", id, err, sizeof err), "remove member", err);
 	run_lagtop(&r, args);
 	if (r.status != 0)
 		fail_msg("exit %d after the last member left:\n%s", r.status, r.err);

@@ -17,33 +17,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from simtest import Sim, lagtop, missing_prereq, ok, results  # noqa: E402
+from simtest import flat, json_differences, private_env, Sim, lagtop, kafka_python, ok, results  # noqa: E402
 
 TESTS = 10
-
-# fields measured on the run's own clock (how long it took, when, how long ago)
-RUN_CLOCK = ("duration_ms", "taken_at_ms", "unmoved_ms")
-
-
-def flat(x, path="", out=None):
-    """path -> value; groups and partitions keyed by name, so the order of lists does not matter."""
-    if out is None:
-        out = {}
-    if isinstance(x, dict):
-        for k, v in x.items():
-            flat(v, path + "/" + k, out)
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            key = str(i)
-            if isinstance(v, dict) and "group" in v:
-                key = v["group"]
-            elif isinstance(v, dict) and "topic" in v and "partition" in v:
-                key = "%s:%s" % (v["topic"], v["partition"])
-            flat(v, path + "/" + key, out)
-    else:
-        out[path] = x
-    return out
-
 
 def once(env, bootstrap, eof_only):
     e = dict(env)
@@ -74,21 +50,15 @@ def compare(env, bootstrap, label):
     if bad:
         ok(False, "%s: every --once run printed JSON" % label, bad[0][2])
         return None
+    diff, volatile, n_values = json_differences([r[1] for r in runs[True]], [r[1] for r in runs[False]])
     ref = [flat(r[1]) for r in runs[True]]
-    # the run's own clock, even when two runs happen to agree
-    volatile = {k for k in set(ref[0]) | set(ref[1])
-                if ref[0].get(k) != ref[1].get(k) or k.rsplit("/", 1)[-1] in RUN_CLOCK}
-    diff = []
-    for r in runs[False]:
-        a = flat(r[1])
-        diff += [k for k in sorted(set(a) | set(ref[0])) if k not in volatile and a.get(k) != ref[0].get(k)]
     states = [r[1]["commit_stream"]["state"] for v in runs.values() for r in v]
     ok(all(s == "live" for s in states), "%s: the commit stream was loaded in every run" % label, states)
     commits = sum(1 for k, v in ref[0].items() if k.endswith("/last_commit_ms") and v is not None)
     a = flat(runs[False][0][1])
     ok(not diff and commits > 0,
        "%s: every value equal with the end read at the start and with EOF events (%d values, %d volatile, "
-       "%d commit times)" % (label, len(ref[0]), len(volatile), commits),
+       "%d commit times)" % (label, n_values, len(volatile), commits),
        "\n".join("%s: %r vs %r" % (k, a.get(k), ref[0].get(k)) for k in diff[:20]))
     return runs[False][0][1]
 
@@ -137,15 +107,10 @@ def long_history(tmp, env):
 
 
 def main():
-    try:
-        from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
-        from kafka.structs import OffsetAndMetadata
-    except ImportError:
-        missing_prereq("kafka-python (Debian package python3-kafka)")
+    KafkaAdminClient, KafkaConsumer, TopicPartition, OffsetAndMetadata = kafka_python("KafkaAdminClient", "KafkaConsumer", "TopicPartition", "OffsetAndMetadata")
     print("1..%d" % TESTS)
     tmp = tempfile.mkdtemp(prefix="lagtop-cend.")
-    env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"), XDG_STATE_HOME=tmp)
-    env.pop("LAGTOP_CONFIG", None)
+    env = private_env(tmp, home=tmp, config=os.path.join(tmp, "xdg"))
     # scale scenario (commits journalled in __consumer_offsets) with small segments and frequent compaction
     sim = Sim("--brokers", "3", "--scenario", "scale", "--groups", "60", "--partitions", "8", "--topics", "6",
               "--offsets-segment-bytes", "4096", "--log-retention-check-interval-ms", "300",

@@ -26,7 +26,6 @@ from simtest import LAGTOP, lagtop, missing_prereq, ok, results  # noqa: E402,F4
 
 HELPER = os.path.join(os.environ.get("LT_BUILDDIR", os.path.dirname(LAGTOP)), "tests", "integration", "once_formats")
 TMP = tempfile.mkdtemp(prefix="lagtop-mon-")
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from prom_check import compare, expected_samples, parse, text_rules  # noqa: E402
 
 def Sim(*args):

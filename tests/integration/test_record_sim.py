@@ -17,47 +17,13 @@ import subprocess
 import sys
 import time
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:20]:
-            print("# " + line)
-    sys.stdout.flush()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import simtest  # noqa: E402
+from simtest import LAGTOP, lagtop, ok, results  # noqa: E402
 
 
-def lagtop(*args, timeout=60):
-    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-class Sim:
-    def __init__(self, *args):
-        self.errlog = open(os.path.join(TMP, "sim.err"), "w+")
-        self.p = subprocess.Popen([SIM, "--port", "0"] + list(args), stdout=subprocess.PIPE,
-                                  stderr=self.errlog, text=True)
-        deadline = time.time() + 20
-        line = ""
-        while time.time() < deadline:
-            line = self.p.stdout.readline()
-            if line.startswith("ready bootstrap="):
-                break
-        self.bootstrap = line.strip().split("=", 1)[1]
-
-    def stop(self):
-        self.p.terminate()
-        try:
-            self.p.wait(10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-        self.errlog.close()
+def Sim(*args):
+    return simtest.Sim(*args, tmp=TMP)
 
 
 def record(bootstrap, path, n, *extra, interval="2"):

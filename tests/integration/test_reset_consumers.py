@@ -8,20 +8,16 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from simtest import Sim, exit_status, lagtop, missing_prereq, ok  # noqa: E402
+from simtest import Sim, exit_status, kafka_python, lagtop, ok, private_env  # noqa: E402
 
 TESTS = 7
 
 
 def main():
-    try:
-        from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-    except ImportError:
-        missing_prereq("kafka-python (Debian package python3-kafka)")
+    KafkaConsumer, KafkaProducer, TopicPartition = kafka_python("KafkaConsumer", "KafkaProducer", "TopicPartition")
     print("1..%d" % TESTS)
     state = tempfile.mkdtemp(prefix="lagtop-reset-py.")
-    env = dict(os.environ, XDG_STATE_HOME=state, XDG_CONFIG_HOME=state)
-    env.pop("LAGTOP_CONFIG", None)
+    env = private_env(state)
     sim = Sim("--brokers", "1", tmp=state)
     consumer = None
     try:

@@ -22,7 +22,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -30,13 +29,11 @@ import simtest  # noqa: E402
 from simtest import ok  # noqa: E402
 
 
-class Fixture:
+class Fixture(simtest.StateDir):
     """lagtop-sim's fixture with a state directory (backups, audit log, locks) of its own."""
 
     def __init__(self, *sim_args):
-        self.state = tempfile.mkdtemp(prefix="lagtop-outcome.")
-        self.env = dict(os.environ, XDG_STATE_HOME=self.state, XDG_CONFIG_HOME=self.state)
-        self.env.pop("LAGTOP_CONFIG", None)
+        super().__init__("lagtop-outcome.")
         self.sim = simtest.Sim("--brokers", "1", "--scenario", "fixture", *sim_args, tmp=self.state)
         self.boot = self.sim.bootstrap
 
@@ -44,7 +41,7 @@ class Fixture:
         if self.sim.p.poll() is None:
             self.sim.p.send_signal(signal.SIGCONT)
         self.sim.stop()
-        shutil.rmtree(self.state, ignore_errors=True)
+        super().close()
 
     def args(self, *args, timeout="10s"):
         return [simtest.LAGTOP] + list(args) + ["-b", self.boot, "--timeout", timeout]
@@ -67,19 +64,8 @@ class Fixture:
                 got[(f[1], int(f[2]))] = None if f[3] == "-" else int(f[3])
         return got
 
-    def backups_dir(self):
-        return os.path.join(self.state, "lagtop", "backups")
-
     def backups(self, group="fx-empty"):
-        d = self.backups_dir()
-        return sorted(n for n in os.listdir(d) if n.startswith(group + ".")) if os.path.isdir(d) else []
-
-    def audit(self):
-        try:
-            with open(os.path.join(self.state, "lagtop", "audit.log")) as f:
-                return f.read().splitlines()
-        except (FileNotFoundError, IsADirectoryError):
-            return []
+        return super().backups(group)
 
     def stop_sim_when_backed_up(self, proc, n_before, pause_s):
         """SIGSTOPs the sim as soon as a new backup exists (the commit follows it at once and its answer is

@@ -27,7 +27,7 @@
 #include "kafka/reset_exec.h"
 #include "reset/plan.h"
 #include "sim/sim.h"
-#include "lagtop_run.h"
+#include "../lib/lagtop_test.h"
 
 #define T1 1795946400000LL /* 2026-11-29T10:00:00.000Z */
 #define T2 (T1 + 3600000LL)
@@ -35,12 +35,6 @@
 static sim_cluster *sim;
 static char bootstrap[512];
 static char statedir[256];
-
-static void must(int rc, const char *what, const char *err)
-{
-	if (rc != 0)
-		fail_msg("%s: %s", what, err);
-}
 
 static int setup(void **state)
 {
@@ -59,22 +53,14 @@ static int setup(void **state)
 		if (sim_append(sim, "pay", p, 100, T1, 1000, err, sizeof err) ||
 		    sim_append(sim, "pay", p, 100, T2, 1000, err, sizeof err))
 			return -1;
-	snprintf(statedir, sizeof statedir, "%s/lagtop-reset-it.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(statedir))
-		return -1;
-	setenv("XDG_STATE_HOME", statedir, 1);
-	setenv("XDG_CONFIG_HOME", statedir, 1); /* no user configuration leaks into the tests */
-	unsetenv("LAGTOP_CONFIG");
-	return 0;
+	return test_state_dir_make(statedir, sizeof statedir, "reset-it");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	sim_free(sim);
-	char cmd[400];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", statedir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_dir_remove(statedir);
 }
 
 /* Commits offsets[p] (-1: none) for partitions 0..2 of "pay". */
@@ -84,7 +70,7 @@ static void commit3(const char *group, int64_t o0, int64_t o1, int64_t o2)
 	int64_t o[3] = { o0, o1, o2 };
 	for (int p = 0; p < 3; p++)
 		if (o[p] >= 0)
-			must(sim_commit(sim, group, "pay", p, o[p], NULL, err, sizeof err), "commit", err);
+			sim_must(sim_commit(sim, group, "pay", p, o[p], NULL, err, sizeof err), "commit", err);
 }
 
 static char *read_audit(void)
@@ -112,7 +98,7 @@ static void refused_while_stable(void **state)
 	struct sim_member_spec m = {
 		.client_id = "billing-worker-1", .client_host = "/10.1.2.3", .assignment = &a, .nassignment = 1
 	};
-	must(sim_add_member(sim, "billing", &m, id, sizeof id, err, sizeof err), "add member", err);
+	sim_must(sim_add_member(sim, "billing", &m, id, sizeof id, err, sizeof err), "add member", err);
 
 	struct run r;
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "billing", "--all-topics", "--to-earliest",
@@ -132,7 +118,7 @@ static void refused_while_stable(void **state)
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "billing", "--topic", "pay", "--to-latest", "-b",
 					      bootstrap, NULL });
 	assert_int_equal(r.status, 3);
-	must(sim_remove_member(sim, "billing", id, err, sizeof err), "remove member", err);
+	sim_must(sim_remove_member(sim, "billing", id, err, sizeof err), "remove member", err);
 }
 
 static void executed_when_empty_then_undo(void **state)
@@ -186,13 +172,7 @@ static void executed_when_empty_then_undo(void **state)
 	const char *bp = strstr(r.err, "backup of the previous offsets: ") + strlen("backup of the previous offsets: ");
 	char path[1024];
 	snprintf(path, sizeof path, "%.*s", (int)strcspn(bp, "\n"), bp);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char csv[256] = "";
-	size_t n = fread(csv, 1, sizeof csv - 1, f);
-	csv[n] = '\0';
-	fclose(f);
-	assert_string_equal(csv, "pay,0,50\npay,1,150\npay,2,\n"); /* pay-2: no commit, an empty offset */
+	expect_file_text(path, "pay,0,50\npay,1,150\npay,2,\n"); /* pay-2: no commit, an empty offset */
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
@@ -236,13 +216,7 @@ static void undo_restores_only_what_the_reset_moved(void **state)
 	bp += strlen("backup of the previous offsets: ");
 	char path[1024];
 	snprintf(path, sizeof path, "%.*s", (int)strcspn(bp, "\n"), bp);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char csv[256] = "";
-	size_t n = fread(csv, 1, sizeof csv - 1, f);
-	csv[n] = '\0';
-	fclose(f);
-	assert_string_equal(csv, "pay,0,40\n");
+	expect_file_text(path, "pay,0,40\n");
 
 	/* the consumers run for a while (pay-1 and pay-2 advance), then stop; the operator undoes the reset */
 	commit3("scoped", -1, 170, 200);
@@ -274,13 +248,7 @@ static void undo_of_a_group_without_commits(void **state)
 	bp += strlen("backup of the previous offsets: ");
 	char path[1024];
 	snprintf(path, sizeof path, "%.*s", (int)strcspn(bp, "\n"), bp);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char csv[256] = "";
-	size_t n = fread(csv, 1, sizeof csv - 1, f);
-	csv[n] = '\0';
-	fclose(f);
-	assert_string_equal(csv, "pay,0,\npay,2,\n");
+	expect_file_text(path, "pay,0,\npay,2,\n");
 
 	/* the preview says what the undo does */
 	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "-b", bootstrap, NULL });
@@ -297,14 +265,14 @@ static void undo_of_a_group_without_commits(void **state)
 	struct sim_member_spec m = {
 		.client_id = "newcomer-1", .client_host = "/10.9.9.9", .assignment = &a, .nassignment = 1
 	};
-	must(sim_add_member(sim, "newcomer", &m, id, sizeof id, err, sizeof err), "add member", err);
+	sim_must(sim_add_member(sim, "newcomer", &m, id, sizeof id, err, sizeof err), "add member", err);
 	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "--execute", "-b", bootstrap, NULL });
 	assert_int_equal(r.status, 3);
 	expect_in(r.err, "Assignments can only be reset if the group 'newcomer' is inactive");
 	expect_in(r.err, "newcomer-1");
 	assert_int_equal(sim_committed(sim, "newcomer", "pay", 0), 150);
 	assert_int_equal(sim_committed(sim, "newcomer", "pay", 2), 150);
-	must(sim_remove_member(sim, "newcomer", id, err, sizeof err), "remove member", err);
+	sim_must(sim_remove_member(sim, "newcomer", id, err, sizeof err), "remove member", err);
 
 	/* Empty again: the undo deletes both commits; the group is back to having none */
 	run_lagtop(&r, (const char *const[]){ "--undo", "newcomer", "--execute", "-b", bootstrap, NULL });
@@ -465,33 +433,6 @@ static void from_file_round_trip(void **state)
 /* A member joins after the guard's last look but before the commit: the broker refuses (UNKNOWN_MEMBER_ID)
  * and nothing changes. The coordinator's answers are held back so the member can be added while the
  * executor waits for the backup read (the OffsetFetch right after the guard). */
-struct joiner {
-	const char *group;
-	uint64_t fetch_before;
-	volatile int done;
-	char id[128];
-};
-
-static void *join_during_commit(void *arg)
-{
-	struct joiner *j = arg;
-	char err[256];
-	uint64_t counts[SIM_COUNT_KEYS + 1];
-	for (int i = 0; i < 20000; i++) {
-		sim_counts(sim, counts, false);
-		if (counts[9] > j->fetch_before) { /* 9 = OffsetFetch */
-			const int32_t parts[] = { 0 };
-			struct sim_member_assignment a = { "pay", parts, 1 };
-			struct sim_member_spec m = { .client_id = "late-joiner", .assignment = &a, .nassignment = 1 };
-			sim_add_member(sim, j->group, &m, j->id, sizeof j->id, err, sizeof err);
-			j->done = 1;
-			return NULL;
-		}
-		usleep(500);
-	}
-	return NULL;
-}
-
 static void member_joins_between_preview_and_commit(void **state)
 {
 	(void)state;
@@ -505,7 +446,7 @@ static void member_joins_between_preview_and_commit(void **state)
 	assert_int_equal(reset_request_add_topic(&rq, "pay", err, sizeof err), 0);
 	lt_reset_input in;
 	reset_input_init(&in);
-	must(reset_exec_gather(c, &rq, &in, err, sizeof err), "gather", err);
+	sim_must(reset_exec_gather(c, &rq, &in, err, sizeof err), "gather", err);
 	char msg[1024];
 	assert_int_equal(reset_guard("race", &in, msg, sizeof msg), LT_GUARD_PROCEED);
 	lt_reset_plan *plan = reset_plan_build(&rq, &in, err, sizeof err);
@@ -518,25 +459,25 @@ static void member_joins_between_preview_and_commit(void **state)
 	struct sim_member_assignment a = { "pay", parts, 1 };
 	m.assignment = &a;
 	m.nassignment = 1;
-	must(sim_add_member(sim, "race", &m, id, sizeof id, err, sizeof err), "add", err);
+	sim_must(sim_add_member(sim, "race", &m, id, sizeof id, err, sizeof err), "add", err);
 	lt_reset_result res;
 	assert_int_equal(reset_exec_commit(c, plan, "to-earliest", &res), LT_EXEC_REFUSED);
 	assert_non_null(strstr(res.message, "early-joiner"));
 	assert_null(res.backup_path);
 	reset_result_free(&res);
-	must(sim_remove_member(sim, "race", id, err, sizeof err), "remove", err);
+	sim_must(sim_remove_member(sim, "race", id, err, sizeof err), "remove", err);
 
 	/* 2. joined after the guard's look: the broker refuses the admin commit */
 	uint64_t counts[SIM_COUNT_KEYS + 1];
 	sim_counts(sim, counts, false);
-	struct joiner j = { .group = "race", .fetch_before = counts[9] };
+	struct sim_joiner j = { .sim = sim, .group = "race", .fetch_before = counts[9] };
 	int coord = sim_coordinator(sim, "race");
-	must(sim_broker_set_latency(sim, coord, 1500, err, sizeof err), "latency", err);
+	sim_must(sim_broker_set_latency(sim, coord, 1500, err, sizeof err), "latency", err);
 	pthread_t th;
-	assert_int_equal(pthread_create(&th, NULL, join_during_commit, &j), 0);
+	assert_int_equal(pthread_create(&th, NULL, sim_join_on_fetch, &j), 0);
 	lt_exec_status st = reset_exec_commit(c, plan, "to-earliest", &res);
 	pthread_join(th, NULL);
-	must(sim_broker_set_latency(sim, coord, 0, err, sizeof err), "latency", err);
+	sim_must(sim_broker_set_latency(sim, coord, 0, err, sizeof err), "latency", err);
 	assert_true(j.done);
 	assert_int_equal(st, LT_EXEC_REFUSED);
 	assert_non_null(strstr(res.message, "a member joined group 'race'"));
@@ -549,7 +490,7 @@ static void member_joins_between_preview_and_commit(void **state)
 	for (int p = 0; p < 3; p++)
 		assert_int_equal(sim_committed(sim, "race", "pay", p), 30);
 	reset_result_free(&res);
-	must(sim_remove_member(sim, "race", j.id, err, sizeof err), "remove", err);
+	sim_must(sim_remove_member(sim, "race", j.id, err, sizeof err), "remove", err);
 
 	/* 3. and once the group is empty again, the same plan goes through */
 	assert_int_equal(reset_exec_commit(c, plan, "to-earliest", &res), LT_EXEC_EXECUTED);
@@ -653,7 +594,7 @@ static void coordinator_down(void **state)
 	commit3("downer", 5, 5, 5);
 	int coord = sim_coordinator(sim, "downer");
 	assert_true(coord > 0);
-	must(sim_broker_stop(sim, coord, err, sizeof err), "stop", err);
+	sim_must(sim_broker_stop(sim, coord, err, sizeof err), "stop", err);
 
 	struct run r;
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "downer", "--topic", "pay", "--to-earliest",
@@ -675,7 +616,7 @@ static void coordinator_down(void **state)
 	assert_non_null(strstr(msg, "could not be read"));
 	reset_input_free(&in);
 
-	must(sim_broker_start(sim, coord, err, sizeof err), "start", err);
+	sim_must(sim_broker_start(sim, coord, err, sizeof err), "start", err);
 	/* the abandoned requests find their coordinator now; the connection must survive that */
 	int64_t t0 = reset_now_ms();
 	int rc = -1;

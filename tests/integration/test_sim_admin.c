@@ -17,6 +17,8 @@
 
 #include "sim/sim.h"
 
+#include "../lib/lagtop_test.h"
+
 #define BASE_TS 1700000000000LL /* t1: offset k has timestamp BASE_TS + k*1000 */
 #define WAIT_MS 15000
 
@@ -66,22 +68,14 @@ static int setup(void **state)
 	if (sim_start(sim) < 0)
 		fail_msg("sim_start failed");
 
-	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	if (rd_kafka_conf_set(conf, "bootstrap.servers", sim_bootstrap(sim), err, sizeof(err)) != RD_KAFKA_CONF_OK ||
-	    rd_kafka_conf_set(conf, "socket.timeout.ms", "10000", err, sizeof(err)) != RD_KAFKA_CONF_OK)
-		fail_msg("conf: %s", err);
-	rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
-	if (!rk)
-		fail_msg("rd_kafka_new: %s", err);
-	q = rd_kafka_queue_new(rk);
+	rdk_admin_open(sim_bootstrap(sim), "10000", &rk, &q);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	rd_kafka_queue_destroy(q);
-	rd_kafka_destroy(rk);
+	rdk_admin_close(rk, q);
 	sim_free(sim);
 	return 0;
 }

@@ -24,6 +24,8 @@
 
 #include "sim/sim.h"
 
+#include "../lib/lagtop_test.h"
+
 #define TOPIC   "orders"
 #define NPART   4
 #define T0      1700000000000LL /* timestamp of record i is T0 + i * 1000 */
@@ -36,26 +38,12 @@ static rd_kafka_queue_t *adminq;
 static rd_kafka_t *c1, *c2;
 static int produced; /* records written so far (record i went to partition i % NPART) */
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void conf_set(rd_kafka_conf_t *conf, const char *k, const char *v)
-{
-	char err[256];
-	if (rd_kafka_conf_set(conf, k, v, err, sizeof err) != RD_KAFKA_CONF_OK)
-		fail_msg("conf %s=%s: %s", k, v, err);
-}
-
 static rd_kafka_conf_t *base_conf(const char *client_id)
 {
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	conf_set(conf, "bootstrap.servers", bootstrap);
-	conf_set(conf, "client.id", client_id);
-	conf_set(conf, "log_level", "3");
+	rdk_conf_set(conf, "bootstrap.servers", bootstrap);
+	rdk_conf_set(conf, "client.id", client_id);
+	rdk_conf_set(conf, "log_level", "3");
 	return conf;
 }
 
@@ -98,13 +86,13 @@ static rd_kafka_t *consumer_new(const char *client_id, const char *group, struct
 	rd_kafka_conf_t *conf = base_conf(client_id);
 	rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
 	rd_kafka_conf_set_opaque(conf, s);
-	conf_set(conf, "group.id", group);
-	conf_set(conf, "session.timeout.ms", "6000");
-	conf_set(conf, "heartbeat.interval.ms", "300");
-	conf_set(conf, "enable.auto.commit", "false");
-	conf_set(conf, "auto.offset.reset", "earliest");
-	conf_set(conf, "fetch.wait.max.ms", "100");
-	conf_set(conf, "partition.assignment.strategy", "range");
+	rdk_conf_set(conf, "group.id", group);
+	rdk_conf_set(conf, "session.timeout.ms", "6000");
+	rdk_conf_set(conf, "heartbeat.interval.ms", "300");
+	rdk_conf_set(conf, "enable.auto.commit", "false");
+	rdk_conf_set(conf, "auto.offset.reset", "earliest");
+	rdk_conf_set(conf, "fetch.wait.max.ms", "100");
+	rdk_conf_set(conf, "partition.assignment.strategy", "range");
 	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
 	assert_non_null(rk);
 	rd_kafka_poll_set_consumer(rk);
@@ -358,11 +346,11 @@ static void produce(int count)
 {
 	char err[256];
 	rd_kafka_conf_t *conf = base_conf("producer");
-	conf_set(conf, "acks", "all");
-	conf_set(conf, "linger.ms", "5");
+	rdk_conf_set(conf, "acks", "all");
+	rdk_conf_set(conf, "linger.ms", "5");
 	rd_kafka_t *p = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
 	assert_non_null(p);
-	int64_t t = now_ms();
+	int64_t t = test_mono_ms();
 	for (int k = 0; k < count; k++, produced++) {
 		char v[32];
 		int n = snprintf(v, sizeof v, "msg-%d", produced);
@@ -373,7 +361,7 @@ static void produce(int count)
 				 RD_KAFKA_RESP_ERR_NO_ERROR);
 	}
 	assert_int_equal(rd_kafka_flush(p, WAIT_MS), RD_KAFKA_RESP_ERR_NO_ERROR);
-	print_message("# produced %d records in %" PRId64 " ms\n", count, now_ms() - t);
+	print_message("# produced %d records in %" PRId64 " ms\n", count, test_mono_ms() - t);
 	rd_kafka_destroy(p);
 }
 
@@ -412,14 +400,14 @@ static void two_consumers_split_partitions(void **state)
 	(void)state;
 	struct group_view gv;
 	int32_t p1[NPART], p2[NPART];
-	int64_t t = now_ms();
+	int64_t t = test_mono_ms();
 
 	seen_init(&s1);
 	seen_init(&s2);
 	c1 = consumer_new("c1", "g", &s1);
 	c2 = consumer_new("c2", "g", &s2);
 	int n1 = 0, n2 = 0;
-	for (int64_t end = now_ms() + WAIT_MS; now_ms() < end;) {
+	for (int64_t end = test_mono_ms() + WAIT_MS; test_mono_ms() < end;) {
 		poll_once(c1, &s1, 50);
 		poll_once(c2, &s2, 50);
 		n1 = assigned(c1, p1);
@@ -427,7 +415,7 @@ static void two_consumers_split_partitions(void **state)
 		if (n1 == 2 && n2 == 2)
 			break;
 	}
-	print_message("# two consumers assigned after %" PRId64 " ms\n", now_ms() - t);
+	print_message("# two consumers assigned after %" PRId64 " ms\n", test_mono_ms() - t);
 	assert_int_equal(n1, 2);
 	assert_int_equal(n2, 2);
 
@@ -465,7 +453,7 @@ static void consume_and_commit(void **state)
 	int32_t p1[NPART], p2[NPART];
 	int n1 = assigned(c1, p1), n2 = assigned(c2, p2);
 	bool done = false;
-	for (int64_t end = now_ms() + WAIT_MS; now_ms() < end && !done;) {
+	for (int64_t end = test_mono_ms() + WAIT_MS; test_mono_ms() < end && !done;) {
 		poll_once(c1, &s1, 50);
 		poll_once(c2, &s2, 50);
 		done = distinct_received() == 200;
@@ -491,15 +479,15 @@ static void one_leaves_other_gets_everything(void **state)
 {
 	(void)state;
 	struct group_view gv;
-	int64_t t = now_ms();
+	int64_t t = test_mono_ms();
 
 	consumer_close(&c2);
 	int n = 0;
-	for (int64_t end = now_ms() + WAIT_MS; now_ms() < end && n != NPART;) {
+	for (int64_t end = test_mono_ms() + WAIT_MS; test_mono_ms() < end && n != NPART;) {
 		poll_once(c1, &s1, 50);
 		n = assigned(c1, NULL);
 	}
-	print_message("# rebalance after a leave took %" PRId64 " ms\n", now_ms() - t);
+	print_message("# rebalance after a leave took %" PRId64 " ms\n", test_mono_ms() - t);
 	assert_int_equal(n, NPART);
 	describe("g", &gv);
 	assert_string_equal(gv.state, "Stable");
@@ -510,7 +498,7 @@ static void one_leaves_other_gets_everything(void **state)
 	/* new records: c1 reads all of them, resuming from the committed offsets of c2's partitions too */
 	produce(40);
 	bool done = false;
-	for (int64_t end = now_ms() + WAIT_MS; now_ms() < end && !done;) {
+	for (int64_t end = test_mono_ms() + WAIT_MS; test_mono_ms() < end && !done;) {
 		poll_once(c1, &s1, 50);
 		done = true;
 		for (int p = 0; p < NPART; p++)
@@ -548,7 +536,7 @@ static void admin_commit_refused_while_member(void **state)
 	struct seen s;
 	seen_init(&s);
 	c1 = consumer_new("c3", "g-admin", &s);
-	for (int64_t end = now_ms() + WAIT_MS; now_ms() < end && s.count < produced;)
+	for (int64_t end = test_mono_ms() + WAIT_MS; test_mono_ms() < end && s.count < produced;)
 		poll_once(c1, &s, 50);
 	assert_int_equal(s.count, produced);
 	assert_int_equal(rd_kafka_commit(c1, NULL, 0), RD_KAFKA_RESP_ERR_NO_ERROR);
@@ -586,7 +574,7 @@ static void admin_commit_after_close_then_resume(void **state)
 	struct seen s;
 	seen_init(&s);
 	c1 = consumer_new("c4", "g-admin", &s);
-	for (int64_t end = now_ms() + WAIT_MS; now_ms() < end && s.count < produced - 10 * NPART;)
+	for (int64_t end = test_mono_ms() + WAIT_MS; test_mono_ms() < end && s.count < produced - 10 * NPART;)
 		poll_once(c1, &s, 50);
 	assert_int_equal(s.count, produced - 10 * NPART);
 	for (int p = 0; p < NPART; p++)

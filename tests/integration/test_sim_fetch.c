@@ -18,39 +18,27 @@
 
 #include "sim/sim.h"
 
+#include "../lib/lagtop_test.h"
+
 #define TS0     1600000000000LL
 #define WAIT_MS 10000
 
 static sim_cluster *sim;
 static const char *bootstrap;
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void conf_set(rd_kafka_conf_t *conf, const char *k, const char *v)
-{
-	char err[256];
-	if (rd_kafka_conf_set(conf, k, v, err, sizeof err) != RD_KAFKA_CONF_OK)
-		fail_msg("conf %s=%s: %s", k, v, err);
-}
-
 /* A consumer without a group, reading one partition from offset. */
 static rd_kafka_t *reader(const char *topic, int partition, int64_t offset, const char *reset, const char *wait_ms)
 {
 	char err[256];
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	conf_set(conf, "bootstrap.servers", bootstrap);
-	conf_set(conf, "group.id", "unused-no-subscribe");
-	conf_set(conf, "enable.auto.commit", "false");
-	conf_set(conf, "auto.offset.reset", reset);
-	conf_set(conf, "fetch.wait.max.ms", wait_ms);
-	conf_set(conf, "enable.partition.eof", "true");
-	conf_set(conf, "check.crcs", "true"); /* librdkafka verifies our CRC-32C of every batch */
-	conf_set(conf, "log_level", "3");
+	rdk_conf_set(conf, "bootstrap.servers", bootstrap);
+	rdk_conf_set(conf, "group.id", "unused-no-subscribe");
+	rdk_conf_set(conf, "enable.auto.commit", "false");
+	rdk_conf_set(conf, "auto.offset.reset", reset);
+	rdk_conf_set(conf, "fetch.wait.max.ms", wait_ms);
+	rdk_conf_set(conf, "enable.partition.eof", "true");
+	rdk_conf_set(conf, "check.crcs", "true"); /* librdkafka verifies our CRC-32C of every batch */
+	rdk_conf_set(conf, "log_level", "3");
 	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
 	assert_non_null(rk);
 	rd_kafka_poll_set_consumer(rk);
@@ -84,7 +72,8 @@ static void drain(rd_kafka_t *rk, int want, struct got *g, void (*check)(const s
 {
 	memset(g, 0, sizeof *g);
 	g->first = g->last = -1;
-	for (int64_t end = now_ms() + WAIT_MS; now_ms() < end && !g->err && (want ? g->n < want : !g->eof);) {
+	for (int64_t end = test_mono_ms() + WAIT_MS;
+	     test_mono_ms() < end && !g->err && (want ? g->n < want : !g->eof);) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
 		if (!m)
 			continue;
@@ -169,8 +158,8 @@ static void produced_and_synthetic_in_one_log(void **state)
 	assert_int_equal(sim_append(sim, "mixed", 0, 100, TS0, 1000, err, sizeof err), 0);
 
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	conf_set(conf, "bootstrap.servers", bootstrap);
-	conf_set(conf, "linger.ms", "0");
+	rdk_conf_set(conf, "bootstrap.servers", bootstrap);
+	rdk_conf_set(conf, "linger.ms", "0");
 	rd_kafka_t *p = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
 	assert_non_null(p);
 	for (int64_t off = 100; off < 110; off++) {
@@ -227,7 +216,7 @@ static void offset_out_of_range(void **state)
 
 	/* the log end itself is a valid position: nothing yet, no error */
 	rk = reader("synth", 0, 1200, "error", "100");
-	for (int64_t end = now_ms() + 1000; now_ms() < end;) {
+	for (int64_t end = test_mono_ms() + 1000; test_mono_ms() < end;) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
 		if (m) {
 			assert_int_equal(m->err, RD_KAFKA_RESP_ERR__PARTITION_EOF);
@@ -249,15 +238,15 @@ static void empty_fetch_is_held(void **state)
 	drain(rk, 0, &g, NULL);
 	assert_true(g.eof);
 	sim_counts(sim, counts, true);
-	int64_t t = now_ms();
-	while (now_ms() < t + 2000) {
+	int64_t t = test_mono_ms();
+	while (test_mono_ms() < t + 2000) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
 		if (m)
 			rd_kafka_message_destroy(m);
 	}
 	sim_counts(sim, counts, false);
 	print_message("# %" PRIu64 " Fetch requests in %" PRId64 " ms at the log end (wait 400 ms)\n", counts[1],
-		      now_ms() - t);
+		      test_mono_ms() - t);
 	assert_true(counts[1] >= 1);
 	assert_true(counts[1] <= 12); /* about 2000/400 + a few; answering at once would be thousands */
 
@@ -284,11 +273,11 @@ static rd_kafka_t *producer(const char *acks, const char *codec)
 {
 	char err[256];
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	conf_set(conf, "bootstrap.servers", bootstrap);
-	conf_set(conf, "acks", acks);
-	conf_set(conf, "compression.codec", codec);
-	conf_set(conf, "message.send.max.retries", "0");
-	conf_set(conf, "log_level", "2");
+	rdk_conf_set(conf, "bootstrap.servers", bootstrap);
+	rdk_conf_set(conf, "acks", acks);
+	rdk_conf_set(conf, "compression.codec", codec);
+	rdk_conf_set(conf, "message.send.max.retries", "0");
+	rdk_conf_set(conf, "log_level", "2");
 	rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
 	rd_kafka_t *p = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
 	assert_non_null(p);
@@ -331,7 +320,7 @@ static void produce_errors(void **state)
 	produce_n(p, "prod", 7);
 	produce_n(p, "prod", 3);
 	assert_int_equal(dr_err, 0);
-	for (int64_t end = now_ms() + WAIT_MS; now_ms() < end && le < 10;)
+	for (int64_t end = test_mono_ms() + WAIT_MS; test_mono_ms() < end && le < 10;)
 		assert_int_equal(sim_get_offsets(sim, "prod", 0, &ls, &le, err, sizeof err), 0);
 	assert_int_equal(le, 10);
 	const struct rd_kafka_metadata *md;
@@ -342,7 +331,6 @@ static void produce_errors(void **state)
 
 static int setup(void **state)
 {
-	(void)state;
 	char err[256];
 	struct sim_options o = { .brokers = 2 };
 	sim = sim_new(&o, err, sizeof err);
@@ -351,13 +339,7 @@ static int setup(void **state)
 		return -1;
 	}
 	bootstrap = sim_bootstrap(sim);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	sim_free(sim);
+	*state = sim;
 	return 0;
 }
 
@@ -368,5 +350,5 @@ int main(void)
 		cmocka_unit_test(offset_out_of_range),      cmocka_unit_test(empty_fetch_is_held),
 		cmocka_unit_test(produce_errors),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
 }

@@ -19,23 +19,13 @@
 #include "sim/sim.h"
 #include "sim/wire.h"
 
+#include "../lib/lagtop_test.h"
+
 static sim_cluster *sim;
 
 static int setup(void **state)
 {
-	(void)state;
-	char err[256];
-	struct sim_options o = { .brokers = 2, .port = 0, .scenario = "demo" };
-	sim = sim_new(&o, err, sizeof(err));
-	if (!sim || sim_start(sim) < 0)
-		fail_msg("sim: %s", err);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	sim_free(sim);
+	*state = sim = test_sim_start(2, "demo");
 	return 0;
 }
 
@@ -558,5 +548,5 @@ int main(void)
 		cmocka_unit_test(test_truncated_frames), cmocka_unit_test(test_many_connections),
 		cmocka_unit_test(test_slow_reader),      cmocka_unit_test(test_commit_routing_and_generation),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
 }

@@ -16,22 +16,10 @@
 
 #include "sim/sim.h"
 
+#include "../lib/lagtop_test.h"
+
 #define NC    5
 #define NPART 12
-
-static int64_t now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-static void conf_set(rd_kafka_conf_t *c, const char *k, const char *v)
-{
-	char err[256];
-	if (rd_kafka_conf_set(c, k, v, err, sizeof err) != RD_KAFKA_CONF_OK)
-		fail_msg("conf %s=%s: %s", k, v, err);
-}
 
 /* Partitions assigned to rk, as a bit set. */
 static unsigned assigned(rd_kafka_t *rk)
@@ -62,14 +50,14 @@ static void leave_one_by_one(void **state)
 		rd_kafka_conf_t *k = rd_kafka_conf_new();
 		char id[16];
 		snprintf(id, sizeof id, "churn-%d", i);
-		conf_set(k, "bootstrap.servers", sim_bootstrap(sim));
-		conf_set(k, "group.id", "churn-g");
-		conf_set(k, "client.id", id);
-		conf_set(k, "session.timeout.ms", "6000");
-		conf_set(k, "heartbeat.interval.ms", "200");
-		conf_set(k, "auto.offset.reset", "earliest");
-		conf_set(k, "fetch.wait.max.ms", "100");
-		conf_set(k, "log_level", "3");
+		rdk_conf_set(k, "bootstrap.servers", sim_bootstrap(sim));
+		rdk_conf_set(k, "group.id", "churn-g");
+		rdk_conf_set(k, "client.id", id);
+		rdk_conf_set(k, "session.timeout.ms", "6000");
+		rdk_conf_set(k, "heartbeat.interval.ms", "200");
+		rdk_conf_set(k, "auto.offset.reset", "earliest");
+		rdk_conf_set(k, "fetch.wait.max.ms", "100");
+		rdk_conf_set(k, "log_level", "3");
 		c[i] = rd_kafka_new(RD_KAFKA_CONSUMER, k, err, sizeof err);
 		assert_non_null(c[i]);
 		rd_kafka_poll_set_consumer(c[i]);
@@ -80,9 +68,9 @@ static void leave_one_by_one(void **state)
 	}
 	for (int gone = 0; gone < NC; gone++) {
 		int alive = NC - gone;
-		int64_t start = now_ms();
+		int64_t start = test_mono_ms();
 		bool settled = false;
-		while (!settled && now_ms() - start < 20000) {
+		while (!settled && test_mono_ms() - start < 20000) {
 			unsigned all = 0;
 			int owners = 0;
 			bool overlap = false;
@@ -100,7 +88,7 @@ static void leave_one_by_one(void **state)
 			settled = !overlap && all == (1u << NPART) - 1 && owners == alive && members == alive &&
 				  !strcmp(st, "Stable");
 		}
-		print_message("# %d members: settled after %" PRId64 " ms\n", alive, now_ms() - start);
+		print_message("# %d members: settled after %" PRId64 " ms\n", alive, test_mono_ms() - start);
 		assert_true(settled);
 		assert_int_equal(rd_kafka_consumer_close(c[gone]), 0);
 		rd_kafka_destroy(c[gone]);

@@ -20,6 +20,8 @@
 
 #include "sim/records.h"
 #include "sim/sim.h"
+
+#include "../lib/lagtop_test.h"
 #include "sim/wire.h"
 
 #define K_PRODUCE   0
@@ -579,7 +581,6 @@ static void produce_acks0(void **state)
 
 static int setup(void **state)
 {
-	(void)state;
 	char err[256];
 	struct sim_options o = { .brokers = 2, .group_min_session_timeout_ms = 500 };
 	sim = sim_new(&o, err, sizeof err);
@@ -587,13 +588,7 @@ static int setup(void **state)
 		fprintf(stderr, "sim: %s\n", err);
 		return -1;
 	}
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	sim_free(sim);
+	*state = sim;
 	return 0;
 }
 
@@ -604,5 +599,5 @@ int main(void)
 		cmocka_unit_test(disconnect_while_held),  cmocka_unit_test(group_errors),
 		cmocka_unit_test(produce_fetch_by_hand),  cmocka_unit_test(produce_acks0),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
 }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim_raw.h"
+#include "../lib/lagtop_test.h"
 
 #define K_OFFSET_COMMIT 8
 #define K_OFFSET_FETCH  9
@@ -38,18 +38,7 @@ static void must(int rc)
 
 static int setup(void **state)
 {
-	(void)state;
-	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "fixture" };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim || sim_start(sim) < 0)
-		fail_msg("sim: %s", err);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	sim_free(sim);
+	*state = sim = test_sim_start(3, "fixture");
 	return 0;
 }
 
@@ -563,5 +552,5 @@ int main(void)
 		cmocka_unit_test(test_offset_delete),
 		cmocka_unit_test(test_classic_join),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
 }

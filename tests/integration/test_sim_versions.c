@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim_raw.h"
+#include "../lib/lagtop_test.h"
 
 #define K_PRODUCE          0
 #define K_FETCH            1
@@ -45,7 +45,6 @@ static sim_cluster *fixture(int kafka_major)
 
 static int setup(void **state)
 {
-	(void)state;
 	sim = fixture(0);
 	/* Two more consumer-protocol groups, in the states only they have. */
 	static const int32_t p0[] = { 0 };
@@ -59,13 +58,7 @@ static int setup(void **state)
 	    sim_add_member(sim, "cg-dead", &spec, id, sizeof id, err, sizeof err) < 0 ||
 	    sim_set_group_state(sim, "cg-dead", "Dead", err, sizeof err) < 0)
 		fail_msg("setup: %s", err);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	sim_free(sim);
+	*state = sim;
 	return 0;
 }
 
@@ -547,5 +540,5 @@ int main(void)
 		cmocka_unit_test(test_list_groups_every_version),
 		cmocka_unit_test(test_list_groups_filters),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
 }

@@ -18,69 +18,20 @@ import sys
 import tempfile
 import time
 
-LAGTOP = os.environ["LAGTOP"]
-SIM = os.environ["LAGTOP_SIM"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import simtest  # noqa: E402
+from simtest import (LAGTOP, diff_by_key as diff, group_numbers as numbers, kafka_python, ok,  # noqa: E402
+                     private_env, results)
+
 TESTS = 21
 SAMPLES = 8
 
-results = []
+SCALE = ("--brokers", "3", "--scenario", "scale", "--groups", "30", "--partitions", "4", "--topics", "2")
 
 
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag is not None:
-        for line in str(diag).splitlines()[:30]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-class Sim:
-    def __init__(self, tmp, name, *args):
-        self.err = open(os.path.join(tmp, name + ".err"), "w")
-        self.p = subprocess.Popen([SIM, "--brokers", "3", "--port", "0", "--scenario", "scale", "--groups", "30",
-                                   "--partitions", "4", "--topics", "2"] + list(args),
-                                  stdout=subprocess.PIPE, stderr=self.err, text=True)
-        line = self.p.stdout.readline()
-        if not line.startswith("ready bootstrap="):
-            self.stop()
-            raise RuntimeError("lagtop-sim did not start: %r" % line)
-        self.bootstrap = line.strip().split("=", 1)[1]
-
-    def stop(self):
-        if self.p.poll() is None:
-            self.p.terminate()
-            try:
-                self.p.wait(10)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
-        self.err.close()
-
-
-# What both ways must agree on: everything observed, and what is derived from it alone.
-GROUP_KEYS = ("group", "state", "type", "members_readable", "members", "lag", "max_lag", "protocol_type",
-              "protocol", "coordinator", "error", "stale_ms", "expired_partitions")
-PART_KEYS = ("topic", "partition", "log_start", "committed", "log_end", "lag", "consumer_id", "client_id", "host",
-             "metadata")
-
-
-def numbers(doc):
-    out = {}
-    for g in doc.get("groups", []):
-        members = sorted(json.dumps(m, sort_keys=True) for m in g.get("member_list", []))
-        parts = sorted(tuple(p.get(k) for k in PART_KEYS) for p in g.get("partitions", []))
-        out[g["group"]] = (tuple(g.get(k) for k in GROUP_KEYS), tuple(members), tuple(parts))
-    return out
-
-
-def diff(a, b):
-    lines = []
-    for name in sorted(set(a) | set(b)):
-        if a.get(name) != b.get(name):
-            lines.append("%s: steady %r" % (name, a.get(name)))
-            lines.append("%s: polled %r" % (name, b.get(name)))
-    return "\n".join(lines) or "equal"
+def Sim(tmp, name, *args):
+    """The scale scenario the cases share, on the sim of tests/lib (stderr in tmp/name.err)."""
+    return simtest.Sim(*(SCALE + args), tmp=tmp, name=name)
 
 
 def run_steady(env, bootstrap, change=None, after=2, extra=(), samples=SAMPLES):
@@ -188,19 +139,10 @@ def check_case(env, sim, title, change):
 
 
 def main():
+    KafkaConsumer, = kafka_python("KafkaConsumer")
     print("1..%d" % TESTS)
-    try:
-        from kafka import KafkaConsumer
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            print("not ok 1 - prerequisite missing: kafka-python (Debian package python3-kafka)")
-            return 1
-        for i in range(TESTS):
-            print("ok %d # SKIP kafka-python is not installed" % (i + 1))
-        return 0
     tmp = tempfile.mkdtemp(prefix="lagtop-steady.")
-    env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"), XDG_STATE_HOME=tmp)
-    env.pop("LAGTOP_CONFIG", None)
+    env = private_env(tmp, home=tmp, config=os.path.join(tmp, "xdg"))
     sim = Sim(tmp, "sim")
     box = {}
     try:

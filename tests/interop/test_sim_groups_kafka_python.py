@@ -18,17 +18,16 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from simtest import exit_status, missing_prereq, note as log, ok, plan  # noqa: E402
+
 try:
     from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
     from kafka.admin import NewTopic
     from kafka.errors import KafkaError
     from kafka.structs import OffsetAndMetadata
 except ImportError:
-    if os.environ.get("CI") == "true":  # CI must run everything: a missing prerequisite fails
-        print("1..1\nnot ok 1 - prerequisite missing: kafka-python (Debian package python3-kafka)")
-        sys.exit(1)
-    print("1..0 # SKIP kafka-python (Debian package python3-kafka) is not installed")
-    sys.exit(0)
+    missing_prereq("kafka-python (Debian package python3-kafka)")
 
 TOPIC = "py-orders"
 NPART = 4
@@ -37,12 +36,6 @@ API = (2, 0, 0)
 WAIT = 15.0
 
 sim = None
-results = []
-
-
-def log(msg):
-    print("# " + msg, flush=True)
-
 
 def stop_sim():
     if sim and sim.poll() is None:
@@ -404,16 +397,13 @@ def main():
             fx.terminate()
             fx.wait(5)
 
-    print("1..%d" % len(steps), flush=True)
-    failed = 0
-    for n, fn in enumerate(steps, 1):
+    plan(len(steps))
+    for fn in steps:
         try:
             fn()
-            print("ok %d - %s" % (n, fn.__name__), flush=True)
+            ok(True, fn.__name__)
         except Exception as e:  # report and go on: later steps say what still works
-            failed += 1
-            print("not ok %d - %s" % (n, fn.__name__), flush=True)
-            log("%s: %r" % (type(e).__name__, e))
+            ok(False, fn.__name__, "%s: %r" % (type(e).__name__, e))
     for c in list(state.values()):
         if hasattr(c, "close"):
             try:
@@ -422,7 +412,7 @@ def main():
                 pass
     admin.close()
     stop_sim()
-    return 1 if failed else 0
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -685,38 +685,17 @@ def create_topic(bootstrap, name, partitions, per_partition=0, timestamps=None, 
         prod.close()
 
 
-class Member:
-    """A real group member in its own process: kind "java" (RefConsumer.java, kafka-clients of the cluster's
-    line), "confluent" (confluent-kafka, a current librdkafka) or "kafka-python" (Debian's). protocol is
-    "classic" or "consumer" (KIP-848; java and confluent only, Kafka 4.x).
+class EventProcess:
+    """A client process that prints its events one a line on stdout and quits on "quit" on stdin (RefConsumer.java,
+    member.py): its lines are read as they come; wait_for() waits for one, bounded; stop() reaps it."""
 
-        with Member(kc, "java", "g1", ["orders"], protocol="consumer") as m:
-            m.wait_assigned()          # blocks until the group gave it partitions (bounded)
-    Leaving the block closes the consumer cleanly (it leaves the group) and reaps the process."""
-
-    def __init__(self, kc, kind, group, topics, protocol="classic", commit=True, client_id=None, extra=None):
+    def __init__(self, p, wait_timeout=60):
         import queue
         import threading
-        self.kind = kind
+        self.p = p
+        self.wait_timeout = wait_timeout
         self.lines = queue.Queue()
         self.seen = []
-        if kind == "java":
-            args = [group, protocol, ",".join(topics)] + ["%s=%s" % kv for kv in sorted((extra or {}).items())]
-            if client_id:
-                args.append("client.id=" + client_id)
-            if not commit:
-                raise ValueError("RefConsumer always commits")
-            self.p = kc.java_client("RefConsumer", *args, stderr=subprocess.DEVNULL)
-        else:
-            py = confluent_python() if kind == "confluent" else (os.environ.get("DEBIAN_PYTHON") or "/usr/bin/python3")
-            cmd = [py, os.path.join(HERE, "member.py"), "--client", kind, "--bootstrap", kc.bootstrap, "--group",
-                   group, "--topics", ",".join(topics), "--protocol", protocol]
-            if not commit:
-                cmd.append("--no-commit")
-            if client_id:
-                cmd += ["--client-id", client_id]
-            self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                      text=True)
 
         def pump():
             for line in self.p.stdout:
@@ -731,10 +710,10 @@ class Member:
     def __exit__(self, *exc):
         self.stop()
 
-    def wait_for(self, prefix, timeout=60):
+    def wait_for(self, prefix, timeout=None):
         """The first new stdout line starting with prefix (None on timeout or exit)."""
         import queue
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (self.wait_timeout if timeout is None else timeout)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -748,9 +727,6 @@ class Member:
             self.seen.append(line)
             if line.startswith(prefix):
                 return line
-
-    def wait_assigned(self, timeout=60):
-        return self.wait_for("assigned ", timeout)
 
     def stop(self, timeout=30):
         """Asks it to close (it leaves the group), then kills it if it does not exit in time."""
@@ -772,6 +748,40 @@ class Member:
         if self.p.poll() is None:
             self.p.kill()
             self.p.wait()
+
+
+class Member(EventProcess):
+    """A real group member in its own process: kind "java" (RefConsumer.java, kafka-clients of the cluster's
+    line), "confluent" (confluent-kafka, a current librdkafka) or "kafka-python" (Debian's). protocol is
+    "classic" or "consumer" (KIP-848; java and confluent only, Kafka 4.x).
+
+        with Member(kc, "java", "g1", ["orders"], protocol="consumer") as m:
+            m.wait_assigned()          # blocks until the group gave it partitions (bounded)
+    Leaving the block closes the consumer cleanly (it leaves the group) and reaps the process."""
+
+    def __init__(self, kc, kind, group, topics, protocol="classic", commit=True, client_id=None, extra=None):
+        self.kind = kind
+        if kind == "java":
+            args = [group, protocol, ",".join(topics)] + ["%s=%s" % kv for kv in sorted((extra or {}).items())]
+            if client_id:
+                args.append("client.id=" + client_id)
+            if not commit:
+                raise ValueError("RefConsumer always commits")
+            p = kc.java_client("RefConsumer", *args, stderr=subprocess.DEVNULL)
+        else:
+            py = confluent_python() if kind == "confluent" else (os.environ.get("DEBIAN_PYTHON") or "/usr/bin/python3")
+            cmd = [py, os.path.join(HERE, "member.py"), "--client", kind, "--bootstrap", kc.bootstrap, "--group",
+                   group, "--topics", ",".join(topics), "--protocol", protocol]
+            if not commit:
+                cmd.append("--no-commit")
+            if client_id:
+                cmd += ["--client-id", client_id]
+            p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 text=True)
+        super().__init__(p)
+
+    def wait_assigned(self, timeout=60):
+        return self.wait_for("assigned ", timeout)
 
 
 def tool_log_args():

@@ -28,15 +28,16 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import flat, json_differences, exit_status, note, ok, require_built, results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
 TMP = tempfile.mkdtemp(prefix="lagtop-cend-")
 LINES = ("3.9", "4")
 PER_LINE = 9
-results = []
 
 # Runs under the virtual environment's python (confluent-kafka); prints "ready" once everything but the
 # open transaction is written, then waits for stdin to close and aborts the open transaction.
@@ -105,44 +106,6 @@ op.abort_transaction(30)
 '''
 
 
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag is not None:
-        for line in str(diag).splitlines()[:30]:
-            print("#   " + line)
-    sys.stdout.flush()
-    return bool(cond)
-
-
-def note(text):
-    print("# " + text)
-    sys.stdout.flush()
-
-
-# fields measured on the run's own clock (how long it took, when, how long ago)
-RUN_CLOCK = ("duration_ms", "taken_at_ms", "unmoved_ms")
-
-
-def flat(x, path="", out=None):
-    if out is None:
-        out = {}
-    if isinstance(x, dict):
-        for k, v in x.items():
-            flat(v, path + "/" + k, out)
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            key = str(i)
-            if isinstance(v, dict) and "group" in v:
-                key = v["group"]
-            elif isinstance(v, dict) and "topic" in v and "partition" in v:
-                key = "%s:%s" % (v["topic"], v["partition"])
-            flat(v, path + "/" + key, out)
-    else:
-        out[path] = x
-    return out
-
-
 def once(bootstrap, eof_only, debug=False, **extra):
     env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"), XDG_STATE_HOME=TMP)
     for k in ("LAGTOP_CONFIG", "LAGTOP_COMMIT_END", "LAGTOP_FULL_POLL", "LAGTOP_REFRESH_STATS"):
@@ -170,16 +133,10 @@ def check(label, bootstrap):
         return
     states = [r[1]["commit_stream"]["state"] for v in runs.values() for r in v]
     ok(all(s == "live" for s in states), "%s: the commit stream was loaded in every run" % label, states)
+    diff, volatile, n_values = json_differences([r[1] for r in runs[True]], [r[1] for r in runs[False]])
     ref = [flat(r[1]) for r in runs[True]]
-    # the run's own clock, even when two runs happen to agree
-    volatile = {k for k in set(ref[0]) | set(ref[1])
-                if ref[0].get(k) != ref[1].get(k) or k.rsplit("/", 1)[-1] in RUN_CLOCK}
-    diff = []
-    for r in runs[False]:
-        a = flat(r[1])
-        diff += [k for k in sorted(set(a) | set(ref[0])) if k not in volatile and a.get(k) != ref[0].get(k)]
     ok(not diff, "%s: every value equal with the end read at the start and with EOF events (%d values, %d volatile)"
-       % (label, len(ref[0]), len(volatile)),
+       % (label, n_values, len(volatile)),
        "\n".join("%s: %r vs %r" % (k, flat(runs[False][0][1]).get(k), ref[0].get(k)) for k in diff[:20]))
     doc = runs[False][0][1]
     groups = {g["group"]: g for g in doc["groups"]}
@@ -221,14 +178,10 @@ def check_markers(label, bootstrap):
 
 
 def main():
-    try:
-        for line in LINES:
-            K.classpath(line)
-        py = K.confluent_python()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    if not os.access(LAGTOP, os.X_OK):
-        K.prerequisite("%s is not built" % LAGTOP)
+    for line in LINES:
+        kt.available(K.classpath, line)
+    py = kt.available(K.confluent_python)
+    require_built(LAGTOP)
     print("1..%d" % (PER_LINE * len(LINES)))
     t0 = time.monotonic()
     clusters = {line: K.KafkaCluster(line, nodes=1) for line in LINES}
@@ -263,7 +216,7 @@ def main():
     while len(results) < PER_LINE * len(LINES):
         ok(False, "not reached (an earlier step failed)")
     note("%.1f s in all" % (time.monotonic() - t0))
-    return 0 if all(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -19,55 +19,16 @@ By hand: LT_KAFKA_DELETE_ONLY=4|3.9|sim runs one cluster.
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import exit_status, note, ok, plan  # noqa: E402
 
-results = []
 T_START = time.monotonic()
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for d in str(diag).splitlines()[:40]:
-            print("# " + d)
-    sys.stdout.flush()
-
-
-def note(text):
-    for d in str(text).splitlines():
-        print("# " + d)
-    sys.stdout.flush()
-
-
-def describe_offsets(ctx, groups):
-    """{group: {(topic, partition): committed}} from one kafka-consumer-groups --describe --offsets."""
-    args = ["--describe", "--offsets"]
-    for g in groups:
-        args += ["--group", g]
-    rc, out, err = ctx.tool(*args)
-    res = {g: {} for g in groups}
-    for ln in out.splitlines():
-        f = ln.split()
-        if len(f) >= 4 and f[0] in res and f[2].isdigit() and f[3].isdigit():
-            res[f[0]][(f[1], int(f[2]))] = int(f[3])
-    return res, out + err
-
-
-def describe_state(ctx, group):
-    rc, out, err = ctx.tool("--describe", "--state", "--group", group)
-    for ln in out.splitlines():
-        f = ln.split()
-        if f and f[0] == group and len(f) >= 2:
-            return f[-2], int(f[-1]) if f[-1].isdigit() else -1
-    return None, -1
 
 
 def tokens(text, names):
@@ -106,51 +67,17 @@ def as_4x(text, topics=("orders", "other", "nosuch")):
     return text
 
 
-class Ctx:
+class Ctx(kt.ToolCtx):
     def __init__(self, label, line, kc, cg, sim=False):
-        self.label, self.line, self.kc, self.cg, self.bootstrap = label, line, kc, cg, kc.bootstrap
-        self.sim = sim
-        self.api = (2, 0, 0) if sim else (2, 5, 0)
-        self.state = tempfile.mkdtemp(prefix="lagtop-kdelete-")
-        self.env = dict(os.environ, XDG_STATE_HOME=self.state, XDG_CONFIG_HOME=self.state)
-        self.env.pop("LAGTOP_CONFIG", None)
-
-    def close(self):
-        shutil.rmtree(self.state, ignore_errors=True)
+        super().__init__(label, line, kc, cg, sim=sim, prefix="lagtop-kdelete-")
 
     def lagtop(self, *args):
         p = subprocess.run([os.environ["LAGTOP"], *args, "-b", self.bootstrap, "--timeout", "20s"],
                            capture_output=True, text=True, env=self.env, timeout=90, stdin=subprocess.DEVNULL)
         return p.returncode, p.stdout, p.stderr
 
-    def tool(self, *args):
-        return self.cg.run("--bootstrap-server", self.bootstrap, *args)
-
-    def backups(self, group):
-        d = os.path.join(self.state, "lagtop", "backups")
-        return sorted(n for n in os.listdir(d) if n.startswith(group + ".")) if os.path.isdir(d) else []
-
     def backup_rows(self, name):
-        with open(os.path.join(self.state, "lagtop", "backups", name)) as f:
-            return sorted(tuple(ln.split(",")) for ln in f.read().splitlines())
-
-    def audit(self):
-        try:
-            with open(os.path.join(self.state, "lagtop", "audit.log")) as f:
-                return f.read().splitlines()
-        except FileNotFoundError:
-            return []
-
-    def commit(self, group, offsets):
-        """Commits {(topic, partition): offset} for group (an admin-style commit: an Empty simple group)."""
-        from kafka import KafkaConsumer, TopicPartition
-        from kafka.structs import OffsetAndMetadata
-        c = KafkaConsumer(bootstrap_servers=self.bootstrap.split(","), group_id=group, enable_auto_commit=False,
-                          api_version=self.api)
-        try:
-            c.commit({TopicPartition(t, p): OffsetAndMetadata(o, None) for (t, p), o in offsets.items()})
-        finally:
-            c.close()
+        return sorted(tuple(ln.split(",")) for ln in self.backup_text(name).splitlines())
 
 
 COMMITS = {("orders", 0): 5, ("orders", 1): 4, ("orders", 2): 7, ("other", 0): 2, ("other", 1): 3}
@@ -195,7 +122,7 @@ def check_twins(ctx):
            "tool (rc %d):\n%s%s\nlagtop (rc %d):\n%s%s" % (rc_t, want, err_t[-400:], rc_l, out_l, err_l))
     if ctx.line == "4":
         check_sim_like_kafka(ctx, outputs)
-    after, text = describe_offsets(ctx, [g for p in pairs for g in p])
+    after, text = ctx.describe_offsets([g for p in pairs for g in p])
     for (name, _, _, _), (L, T) in zip(cases, pairs):
         ok(after[L] == after[T], "%s: %s: the same offsets are left on both twins" % (ctx.label, name),
            "lagtop's %s: %s\nthe tool's %s: %s" % (L, after[L], T, after[T]))
@@ -222,37 +149,15 @@ def check_backup_audit_undo(ctx, pairs, after):
     for g in (g_del, g_off):
         rc, out, err = ctx.lagtop("--undo", g, "--execute")
         ok(rc == 0, "%s: --undo %s --execute" % (ctx.label, g), out + err)
-    back, text = describe_offsets(ctx, [g_del, g_off])
+    back, text = ctx.describe_offsets([g_del, g_off])
     ok(back[g_del] == COMMITS and back[g_off] == COMMITS,
        "%s: after --undo the tool's --describe shows the deleted offsets back (a deleted group included)"
        % ctx.label, text)
 
 
-def wait_state(ctx, group, states, members=None, timeout=60):
-    deadline = time.monotonic() + timeout
-    st = n = None
-    while time.monotonic() < deadline:
-        st, n = describe_state(ctx, group)
-        if st in states and (members is None or n == members):
-            break
-        time.sleep(0.3)
-    return st, n
-
-
-def wait_committed(ctx, group, want, timeout=60):
-    deadline = time.monotonic() + timeout
-    got = {}
-    while time.monotonic() < deadline:
-        got = describe_offsets(ctx, [group])[0][group]
-        if got == want:
-            break
-        time.sleep(0.3)
-    return got
-
-
 def guard_case(ctx, g, kind, members_named):
     """With g active: lagtop refuses --delete and --delete-offsets; the tool's --delete fails the same way."""
-    before = describe_offsets(ctx, [g])[0][g]
+    before = ctx.committed(g)
     rc, out, err = ctx.lagtop("--delete", "--group", g)
     ok(rc == 3 and ("Group '%s' can only be deleted if it is inactive" % g) in err and
        all(m in err for m in members_named), "%s: %s: lagtop refuses --delete (exit 3), the state%s named"
@@ -271,7 +176,7 @@ def guard_case(ctx, g, kind, members_named):
             rc_t, out_t, err_t = ctx.tool("--delete-offsets", "--group", g, "--topic", topic)
             outs["the tool's delete-offsets of an active group on %s" % topic] = tokens(out_t, {})
         check_sim_like_kafka(ctx, outs)
-    after = describe_offsets(ctx, [g])[0][g]
+    after = ctx.committed(g)
     ok(before and after == before and ctx.backups(g) == [],
        "%s: %s: nothing was deleted by lagtop, no backup" % (ctx.label, kind), "%s -> %s, backups %s" %
        (before, after, ctx.backups(g)))
@@ -280,19 +185,19 @@ def guard_case(ctx, g, kind, members_named):
 def after_members_left(ctx, g, args, kind):
     """Once the members left (the group Empty), the delete lagtop refused goes through, backed up, and --undo
     --execute brings the offsets back (read with the tool)."""
-    before = describe_offsets(ctx, [g])[0][g]
+    before = ctx.committed(g)
     deadline = time.monotonic() + 30
     while True:  # leaving is synchronous, but allow the coordinator a moment
         rc, out, err = ctx.lagtop(*args)
         if rc != 3 or time.monotonic() > deadline:
             break
         time.sleep(0.5)
-    gone = describe_offsets(ctx, [g])[0][g]
+    gone = ctx.committed(g)
     ok(rc == 0 and before and gone == {} and len(ctx.backups(g)) == 1,
        "%s: %s: once its members left, lagtop deletes (exit 0), with a backup" % (ctx.label, kind),
        "rc %d, %s -> %s, backups %s\n%s%s" % (rc, before, gone, ctx.backups(g), out, err))
     rc, out, err = ctx.lagtop("--undo", g, "--execute")
-    back = describe_offsets(ctx, [g])[0][g]
+    back = ctx.committed(g)
     ok(rc == 0 and back == before, "%s: %s: --undo --execute puts the offsets back" % (ctx.label, kind),
        "rc %d, %s\n%s" % (rc, back, err))
 
@@ -303,8 +208,8 @@ def check_guard(ctx):
     members = [K.Member(ctx.kc, "java", g, ["orders"], client_id="del-java"),
                K.Member(ctx.kc, "kafka-python", g, ["orders"], client_id="del-kafka-python")]
     try:
-        st, n = wait_state(ctx, g, ("Stable",), members=2)
-        got = wait_committed(ctx, g, log_ends)
+        st, n = ctx.wait_state(g, ("Stable",), members=2)
+        got = ctx.wait_committed(g, log_ends)
         ok(st == "Stable" and got == log_ends, "%s: a Java and a kafka-python member in classic group %s"
            % (ctx.label, g), "%s %s %s" % (st, n, got))
         guard_case(ctx, g, "classic group with members", ["del-java", "del-kafka-python"])
@@ -317,7 +222,7 @@ def check_guard(ctx):
     g = "active-kip848"
     with K.Member(ctx.kc, "java", g, ["orders"], protocol="consumer", client_id="del-kip848") as m:
         assigned = m.wait_assigned(60)
-        got = wait_committed(ctx, g, log_ends)
+        got = ctx.wait_committed(g, log_ends)
         ok(assigned and got == log_ends, "%s: a Java member in consumer-protocol group %s" % (ctx.label, g),
            "%s %s" % (m.seen, got))
         guard_case(ctx, g, "consumer-protocol group", [])
@@ -339,96 +244,50 @@ def check_sim_like_kafka(ctx, outputs):
 
 
 def run_sim(cg):
-    sim = subprocess.Popen([os.environ["LAGTOP_SIM"], "--port", "0", "--brokers", "1", "--auto-create-partitions",
-                            "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                           text=True)
-    try:
-        line = sim.stdout.readline()
-        if not line.startswith("ready bootstrap="):
-            ok(False, "lagtop-sim starts", line)
+    with kt.sim_for_tools() as shim:
+        if not shim:
             return
-        shim = K.KafkaCluster("4")  # not started: lends its Java clients (Member) to the sim's address
-        shim.bootstrap = line.strip().split("=", 1)[1]
         ctx = Ctx("lagtop-sim", "4", shim, cg, sim=True)
         try:
             K.create_topic(ctx.bootstrap, "orders", 3, 10, api_version=(2, 0, 0))
             K.create_topic(ctx.bootstrap, "other", 2, 5, api_version=(2, 0, 0))
             t = time.monotonic()
-            pairs, after = check_twins(ctx)
-            check_backup_audit_undo(ctx, pairs, after)
+            twins(ctx)
             check_guard(ctx)
             note("%s: in %.1f s" % (ctx.label, time.monotonic() - t))
         finally:
             ctx.close()
-    finally:
-        sim.terminate()
-        try:
-            sim.wait(10)
-        except subprocess.TimeoutExpired:
-            sim.kill()
-            sim.wait()
+
+
+def twins(ctx):
+    pairs, after = check_twins(ctx)
+    check_backup_audit_undo(ctx, pairs, after)
 
 
 def run_line(line, cg):
     kc = K.KafkaCluster(line)
-    try:
-        kc.start()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except RuntimeError as e:
-        ok(False, "Kafka %s starts" % line, e)
+    if not kt.start(kc):
         return
     ctx = Ctx("Kafka %s" % kc.version, line, kc, cg)
     try:
-        t = time.monotonic()
         K.create_topic(ctx.bootstrap, "orders", 3, 10)
         K.create_topic(ctx.bootstrap, "other", 2, 5)
-        for check in ("twins", "guard"):
+        for check in (twins, check_guard):
             t = time.monotonic()
-            try:
-                if check == "twins":
-                    pairs, after = check_twins(ctx)
-                    check_backup_audit_undo(ctx, pairs, after)
-                else:
-                    check_guard(ctx)
-            except Exception:  # noqa: BLE001 - one failed case, the next check still runs
-                import traceback
-                ok(False, "%s: %s ran to its end" % (ctx.label, check), traceback.format_exc())
-            note("%s: %s in %.1f s" % (ctx.label, check, time.monotonic() - t))
+            kt.guarded(ctx.label, check, ctx)
+            note("%s: %s in %.1f s" % (ctx.label, check.__name__, time.monotonic() - t))
     finally:
         ctx.close()
         kc.stop()
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        import kafka  # noqa: F401
-    except ImportError:
-        K.prerequisite("kafka-python not found (Debian package python3-kafka)")
-    from tool_batch import ToolBatch
-    only = os.environ.get("LT_KAFKA_DELETE_ONLY", "")
-    for line in ("4", "3.9"):
-        if only and only not in (line, "sim" if line == "4" else ""):
-            continue
-        t = time.monotonic()
-        try:
-            cg = ToolBatch(line)
-        except K.Unavailable as e:
-            K.prerequisite(str(e))
-        try:
-            if not only or only == line:
-                run_line(line, cg)
-            if line == "4" and (not only or only == "sim"):
-                run_sim(cg)
-        finally:
-            cg.close()
-        note("Kafka line %s in %.1f s" % (line, time.monotonic() - t))
-    print("1..%d" % len(results))
+    kt.require_jdk()
+    kt.require_kafka_python()
+    kt.each_line(os.environ.get("LT_KAFKA_DELETE_ONLY", ""), run_line, run_sim)
+    plan()
     note("wall time %.1f s" % (time.monotonic() - T_START))
-    return 0 if all(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -535,7 +535,7 @@ def check_monitoring(kc, doc, label):
        "%s: one sample: STOP below the log start (group ERR), OK without lag, every other status null" % label,
        bad + ["below-start: %r" % (((bs["status"], bs["complete"]) if bs else None),)])
     try:
-        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
         import prom_check
         import prometheus_client.parser  # noqa: F401
     except ImportError as e:

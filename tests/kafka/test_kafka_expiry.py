@@ -26,8 +26,10 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import exit_status, note, ok, require_built, results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -46,24 +48,6 @@ def planned(line):
     """Test points per line: the forecast, per group the real tool and the state after, the table's warning,
     the long-running --once."""
     return 3 + 2 * len(groups_of(line))
-
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag is not None:
-        for line in str(diag).splitlines()[:30]:
-            print("#   " + line)
-    sys.stdout.flush()
-    return bool(cond)
-
-
-def note(text):
-    print("# " + text)
-    sys.stdout.flush()
 
 
 def now_ms():
@@ -251,19 +235,11 @@ def run_line(ln):
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not K.shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        for line in LINES:
-            K.java_classes(line)
-        import kafka  # noqa: F401 (Debian's kafka-python)
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except ImportError:
-        K.prerequisite("kafka-python (Debian package python3-kafka)")
-    if not os.access(LAGTOP, os.X_OK):
-        K.prerequisite("%s is not built" % LAGTOP)
+    kt.require_jdk()
+    for line in LINES:
+        kt.available(K.java_classes, line)
+    kt.require_kafka_python("kafka-python (Debian package python3-kafka)")
+    require_built(LAGTOP)
     print("1..%d" % sum(planned(l) for l in LINES))
     t0 = time.monotonic()
     for line in LINES:  # one line after the other: a line's polling must start right after its setup
@@ -275,7 +251,7 @@ def main():
     while len(results) < sum(planned(l) for l in LINES):
         ok(False, "not reached (an earlier step failed)")
     note("%.1f s in all" % (time.monotonic() - t0))
-    return 0 if all(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

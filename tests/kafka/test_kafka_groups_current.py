@@ -24,11 +24,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import ok, skip  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -39,23 +40,6 @@ RECORDS = 30
 G848 = "cur-848"
 GCLASSIC = "cur-classic"
 G848_NC, GCLASSIC_NC = "cur-848-nocommit", "cur-classic-nocommit"  # members that never commit
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:30]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-def skip(name, why):
-    results.append(True)
-    print("ok %d - %s # SKIP %s" % (len(results), name, why))
-    sys.stdout.flush()
 
 
 def lagtop(*args, env=None, timeout=120):
@@ -307,41 +291,15 @@ def run(kc, whole, has_list_offsets):
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not K.shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        K.confluent_python()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
+    kt.require_jdk()
+    kt.available(K.confluent_python)
     loaded, version, apis = librdkafka_of_lagtop()
     print("# lagtop loads librdkafka %s (ldd, or bundled); it says %s, newer APIs: %s"
           % (loaded, version, " ".join(apis)))
     ok(version is not None and loaded == version,
        "lagtop --version names the librdkafka it loads (ldd's, or the bundled one linked in)",
        (loaded, version))
-    whole = "KIP-848-describe" in apis
-    kc = K.KafkaCluster("4")
-    try:
-        kc.start()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except RuntimeError as e:
-        ok(False, "Kafka 4 starts", e)
-        print("1..%d" % len(results))
-        return 1
-    try:
-        print("# Kafka %s started in %.1f s" % (kc.version, kc.started_in))
-        run(kc, whole, "ListOffsets" in apis)
-    except Exception:  # noqa: BLE001 - one failed case, and the cluster still stops
-        ok(False, "the scenario ran to its end", traceback.format_exc())
-    finally:
-        pids = [p.pid for p in kc.procs.values()]
-        kc.stop()
-        alive = [pid for pid in pids if os.path.exists("/proc/%d" % pid)]
-        ok(not alive, "the cluster stopped", alive)
-    print("1..%d" % len(results))
-    return 0 if all(results) else 1
+    return kt.on_one_cluster(run, "KIP-848-describe" in apis, "ListOffsets" in apis)
 
 
 if __name__ == "__main__":

@@ -8,48 +8,22 @@ no directory. Prints the start-up time of each line as a TAP comment.
 """
 import os
 import sys
-import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kafka_cluster as K  # noqa: E402
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:25]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-def describe_members(kc, group):
-    rc, out, err = kc.consumer_groups("--describe", "--group", group, "--members")
-    rows = [ln.split() for ln in out.splitlines() if ln.startswith(group + " ")]
-    return rc, rows, out + err
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import exit_status, ok, plan  # noqa: E402
 
 
 def wait_members(kc, group, n, timeout=60):
-    deadline = time.monotonic() + timeout
-    rows, text = [], ""
-    while time.monotonic() < deadline:
-        rc, rows, text = describe_members(kc, group)
-        if rc == 0 and len(rows) == n:
-            return rows, text
-        time.sleep(0.5)
+    rc, rows, text = kt.poll(lambda: kt.describe_members(kc, group), lambda r: r[0] == 0 and len(r[1]) == n,
+                             timeout, step=0.5)
     return rows, text
 
 
 def check_line(line):
     kc = K.KafkaCluster(line)
-    try:
-        kc.start()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except RuntimeError as e:
-        ok(False, "Kafka %s starts" % line, e)
+    if not kt.start(kc):
         return
     try:
         print("# Kafka %s (%s) started in %.1f s" % (line, kc.version, kc.started_in))
@@ -102,17 +76,12 @@ def check_line(line):
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not K.shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        K.confluent_python()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
+    kt.require_jdk()
+    kt.available(K.confluent_python)
     for line in ("4", "3.9"):
         check_line(line)
-    print("1..%d" % len(results))
-    return 0 if all(results) else 1
+    plan()
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -33,8 +33,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import exit_status, note, ok, plan, require_programs  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 UNICODE_GROUP = "grp-\u00fcn\u00efc\u00f8d\u00e9-\u7ec4"  # 13 characters, 19 bytes
@@ -43,30 +45,6 @@ BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
 TMP = tempfile.mkdtemp(prefix="lagtop-kcg-")
 PASSWORD = "kcg-Sc4am-pw-9z"
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for d in str(diag).splitlines()[:40]:
-            print("#   " + d)
-    sys.stdout.flush()
-    return bool(cond)
-
-
-def skip(name, why):
-    results.append(True)
-    print("ok %d - %s # SKIP %s" % (len(results), name, why))
-    sys.stdout.flush()
-
-
-def note(text):
-    for d in str(text).splitlines():
-        print("# " + d)
-    sys.stdout.flush()
 
 
 RDK = K.lagtop_librdkafka(LAGTOP)
@@ -628,29 +606,21 @@ def run_line(line, cg):
 
 
 def main():
-    for prog in ("java", "mvn", "openssl"):
-        if not shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs it)" % prog)
-    try:
-        import kafka  # noqa: F401
-    except ImportError:
-        K.prerequisite("kafka-python not found (Debian package python3-kafka)")
+    require_programs("java", "mvn", "openssl", hint="./autogen.sh --install-deps installs it")
+    kt.require_kafka_python()
     from tool_batch import ToolBatch
     only = os.environ.get("LT_KAFKA_KCG_ONLY", "")
     for line in ("4", "3.9"):
         if only and only != line:
             continue
-        try:
-            cg = ToolBatch(line)
-        except K.Unavailable as e:
-            K.prerequisite(str(e))
+        cg = kt.available(ToolBatch, line)
         try:
             run_line(line, cg)
         finally:
             cg.close()
-    print("1..%d" % len(results))
+    plan()
     shutil.rmtree(TMP, ignore_errors=True)
-    return 0 if all(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

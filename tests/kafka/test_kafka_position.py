@@ -17,16 +17,16 @@ polling, so it stays in its group with its position still. Checks:
 """
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import ok  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -35,17 +35,6 @@ PARTS = 2
 RECORDS = 150
 PAUSE_AFTER = 250
 
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:30]:
-            print("# " + line)
-    sys.stdout.flush()
-
 
 def lagtop(*args, timeout=120):
     p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout,
@@ -53,52 +42,10 @@ def lagtop(*args, timeout=120):
     return p.returncode, p.stdout, p.stderr
 
 
-class Proc:
+def Proc(cmd):
     """A consumer process that prints events on stdout (RefConsumer.java or member.py)."""
-
-    def __init__(self, cmd):
-        import queue
-        import threading
-        self.lines = queue.Queue()
-        self.seen = []
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  text=True)
-
-        def pump():
-            for line in self.p.stdout:
-                self.lines.put(line.strip())
-            self.lines.put(None)
-        threading.Thread(target=pump, daemon=True).start()
-
-    def wait_for(self, prefix, timeout=90):
-        import queue
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                return None
-            if line is None:
-                return None
-            self.seen.append(line)
-            if line.startswith(prefix):
-                return line
-
-    def stop(self):
-        if self.p.poll() is None:
-            try:
-                self.p.stdin.write("quit\n")
-                self.p.stdin.close()
-            except (BrokenPipeError, ValueError):
-                pass
-            try:
-                self.p.wait(20)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
+    return K.EventProcess(subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                           stderr=subprocess.DEVNULL, text=True), wait_timeout=90)
 
 
 def paused_positions(line):
@@ -197,35 +144,10 @@ def run(kc):
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not K.shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        K.confluent_python()
-        K.jmx_exporter_agent()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    kc = K.KafkaCluster("4")
-    try:
-        kc.start()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except RuntimeError as e:
-        ok(False, "Kafka 4 starts", e)
-        print("1..%d" % len(results))
-        return 1
-    try:
-        print("# Kafka %s started in %.1f s" % (kc.version, kc.started_in))
-        run(kc)
-    except Exception:  # noqa: BLE001 - one failed case, and the cluster still stops
-        ok(False, "the scenario ran to its end", traceback.format_exc())
-    finally:
-        pids = [p.pid for p in kc.procs.values()]
-        kc.stop()
-        alive = [pid for pid in pids if os.path.exists("/proc/%d" % pid)]
-        ok(not alive, "the cluster stopped", alive)
-    print("1..%d" % len(results))
-    return 0 if all(results) else 1
+    kt.require_jdk()
+    kt.available(K.confluent_python)
+    kt.available(K.jmx_exporter_agent)
+    return kt.on_one_cluster(run)
 
 
 if __name__ == "__main__":

@@ -20,14 +20,14 @@ By hand: LT_KAFKA_RESET_ONLY=4|3.9|sim runs one cluster.
 import fcntl
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import exit_status, note, ok, plan  # noqa: E402
 
 # Until lagtop's guard reads consumer-protocol groups (branch kip848: fail closed unless known Empty), a
 # librdkafka older than 2.10 describes a live KIP-848 group as Dead (DescribeGroups below v6) and lagtop
@@ -36,32 +36,7 @@ import kafka_cluster as K  # noqa: E402
 KIP848_PENDING = False
 
 
-results = []
 T_START = time.monotonic()
-
-
-def ok(cond, name, diag=None, todo=None):
-    results.append(bool(cond) or bool(todo))
-    line = "%s %d - %s" % ("ok" if cond else "not ok", len(results), name)
-    if todo:
-        line += " # TODO " + todo
-    print(line)
-    if not cond and diag:
-        for d in str(diag).splitlines()[:30]:
-            print("# " + d)
-    sys.stdout.flush()
-
-
-def skip(name, why):
-    results.append(True)
-    print("ok %d - %s # SKIP %s" % (len(results), name, why))
-    sys.stdout.flush()
-
-
-def note(text):
-    for d in str(text).splitlines():
-        print("# " + d)
-    sys.stdout.flush()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -154,49 +129,15 @@ def norm(msg):
     return msg.replace("''", "'").rstrip(".")
 
 
-def describe_offsets(cg, bootstrap, groups):
-    """{group: {(topic, partition): committed}} from one kafka-consumer-groups --describe --offsets."""
-    args = ["--bootstrap-server", bootstrap, "--describe", "--offsets"]
-    for g in groups:
-        args += ["--group", g]
-    rc, out, err = cg.run(*args)
-    res = {g: {} for g in groups}
-    for ln in out.splitlines():
-        f = ln.split()
-        if len(f) >= 4 and f[0] in res and f[2].isdigit() and f[3].isdigit():
-            res[f[0]][(f[1], int(f[2]))] = int(f[3])
-    return res, out + err
-
-
-def describe_state(cg, bootstrap, group):
-    rc, out, err = cg.run("--bootstrap-server", bootstrap, "--describe", "--state", "--group", group)
-    for ln in out.splitlines():
-        f = ln.split()
-        if f and f[0] == group and len(f) >= 2:
-            # GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE #MEMBERS: the last two
-            return f[-2], int(f[-1]) if f[-1].isdigit() else -1
-    return None, -1
-
-
 # ---------------------------------------------------------------------------------------------------------
 # one cluster
 
 
-class Ctx:
-    def __init__(self, label, line, bootstrap, cg, kc=None, sim=False):
-        self.label, self.line, self.bootstrap, self.cg, self.kc, self.sim = label, line, bootstrap, cg, kc, sim
-        self.state = tempfile.mkdtemp(prefix="lagtop-kreset-")
-        self.env = dict(os.environ, XDG_STATE_HOME=self.state, XDG_CONFIG_HOME=self.state)
-        self.env.pop("LAGTOP_CONFIG", None)
-        self.api = (2, 0, 0) if sim else (2, 5, 0)
+class Ctx(kt.ToolCtx):
+    def __init__(self, label, line, kc, cg, sim=False):
+        super().__init__(label, line, kc, cg, sim=sim, prefix="lagtop-kreset-")
         self.lagtop_runs = 0
         self.log_start_1 = 0  # orders-1's log start, once setup_data moved it
-
-    def close(self):
-        shutil.rmtree(self.state, ignore_errors=True)
-
-    def path(self, name):
-        return os.path.join(self.state, name)
 
     def lagtop(self, group, *args, stdout=None, popen=False):
         cmd = [os.environ["LAGTOP"], "--reset-offsets", "-g", group] + list(args) + \
@@ -207,25 +148,6 @@ class Ctx:
                                     text=True, env=self.env)
         p = subprocess.run(cmd, capture_output=True, text=True, env=self.env, timeout=90, stdin=subprocess.DEVNULL)
         return p.returncode, p.stdout, p.stderr
-
-    def tool(self, *args):
-        return self.cg.run("--bootstrap-server", self.bootstrap, *args)
-
-    def backups(self, group):
-        """group's backup files (lagtop names them <group>.<time>.csv)."""
-        d = os.path.join(self.state, "lagtop", "backups")
-        return sorted(n for n in os.listdir(d) if n.startswith(group + ".")) if os.path.isdir(d) else []
-
-    def commit(self, group, offsets):
-        """Commits {(topic, partition): offset} for group (an admin-style commit: an Empty simple group)."""
-        from kafka import KafkaConsumer, TopicPartition
-        from kafka.structs import OffsetAndMetadata
-        c = KafkaConsumer(bootstrap_servers=self.bootstrap.split(","), group_id=group, enable_auto_commit=False,
-                          api_version=self.api)
-        try:
-            c.commit({TopicPartition(t, p): OffsetAndMetadata(o, None) for (t, p), o in offsets.items()})
-        finally:
-            c.close()
 
 
 def setup_data(ctx):
@@ -422,7 +344,7 @@ def check_execute(ctx, times):
         rc, out, err = ctx.lagtop("x-%s-lagtop" % name, *args, "--execute")
         if rc != 0 or "every offset reads back as planned" not in err:
             ok(False, "%s: lagtop --execute %s succeeds" % (ctx.label, name), out + err)
-    after, text = describe_offsets(ctx.cg, ctx.bootstrap, groups)
+    after, text = ctx.describe_offsets(groups)
     same_as_kafka(ctx, "executed", {name: after["x-%s-kcg" % name] for name, _ in cases})
     for name, args in cases:
         a, b = after["x-%s-lagtop" % name], after["x-%s-kcg" % name]
@@ -435,36 +357,14 @@ def check_execute(ctx, times):
 # the guard, with real members (Kafka only)
 
 
-def wait_state(ctx, group, states, members=None, timeout=60):
-    deadline = time.monotonic() + timeout
-    st = n = None
-    while time.monotonic() < deadline:
-        st, n = describe_state(ctx.cg, ctx.bootstrap, group)
-        if st in states and (members is None or n == members):
-            return st, n
-        time.sleep(0.3)
-    return st, n
-
-
-def wait_committed(ctx, group, want, timeout=60):
-    deadline = time.monotonic() + timeout
-    got = {}
-    while time.monotonic() < deadline:
-        got = describe_offsets(ctx.cg, ctx.bootstrap, [group])[0][group]
-        if got == want:
-            break
-        time.sleep(0.3)
-    return got
-
-
 def check_guard_classic(ctx):
     g = "guard-classic"
     log_ends = {("orders", 0): 10, ("orders", 1): 10, ("orders", 2): 10}
     members = [K.Member(ctx.kc, "java", g, ["orders"], client_id="ref-java"),
                K.Member(ctx.kc, "kafka-python", g, ["orders"], client_id="ref-kafka-python")]
     try:
-        st, n = wait_state(ctx, g, ("Stable",), members=2)
-        before = wait_committed(ctx, g, log_ends)
+        st, n = ctx.wait_state(g, ("Stable",), members=2)
+        before = ctx.wait_committed(g, log_ends)
         ok(st == "Stable" and before == log_ends, "%s: a Java and a kafka-python member are in classic group %s "
            "and have committed everything" % (ctx.label, g), "state %s, %s members, committed %s" % (st, n, before))
         rc, out, err = ctx.lagtop(g, "--all-topics", "--to-earliest", "--execute")
@@ -476,7 +376,7 @@ def check_guard_classic(ctx):
         ok(msg_t.startswith("Assignments can only be reset") and norm(msg_t) in norm(lagtop_errors(err)),
            "%s: guard: lagtop's refusal holds kafka-consumer-groups' sentence" % ctx.label,
            "tool: %s\nlagtop: %s" % (msg_t, err))
-        after = describe_offsets(ctx.cg, ctx.bootstrap, [g])[0][g]
+        after = ctx.committed(g)
         ok(after == before, "%s: guard: nothing was committed" % ctx.label, "%s -> %s" % (before, after))
         ok(ctx.backups(g) == [], "%s: guard: no backup was written" % ctx.label, ctx.backups(g))
     finally:
@@ -489,7 +389,7 @@ def check_guard_classic(ctx):
         if rc != 3 or time.monotonic() > deadline:
             break
         time.sleep(0.5)
-    after = describe_offsets(ctx.cg, ctx.bootstrap, [g])[0][g]
+    after = ctx.committed(g)
     earliest = {("orders", 0): 0, ("orders", 1): ctx.log_start_1, ("orders", 2): 0}
     ok(rc == 0 and after == earliest and len(ctx.backups(g)) == 1,
        "%s: guard: after the members stopped the reset proceeds, with a backup" % ctx.label,
@@ -529,7 +429,7 @@ def check_guard_race(ctx):
            "first guard passed)" % ctx.label, "pipe holds %d of %d bytes, lagtop %s" % (held, size, p.poll()))
         member = K.Member(ctx.kc, "kafka-python", g, [topic], client_id="late-joiner")
         assigned = member.wait_assigned(60)
-        st, n = wait_state(ctx, g, ("Stable",), members=1, timeout=30)
+        st, n = ctx.wait_state(g, ("Stable",), members=1, timeout=30)
         ok(assigned and st == "Stable", "%s: race: a kafka-python member joined meanwhile" % ctx.label,
            "%s %s %s" % (assigned, st, member.seen))
         chunks = []
@@ -544,7 +444,7 @@ def check_guard_race(ctx):
         ok(rc == 3 and "current state is Stable" in err and "late-joiner" in err,
            "%s: race: the second guard read refuses the commit (exit 3, state and member named)" % ctx.label,
            "rc %s\n%s\n%s" % (rc, out[-300:], err))
-        after = describe_offsets(ctx.cg, ctx.bootstrap, [g])[0][g]
+        after = ctx.committed(g)
         ok(after == {(topic, q): 1 for q in range(parts)} and ctx.backups(g) == state_before,
            "%s: race: nothing committed, no backup" % ctx.label, "%s\n%s" % (after, ctx.backups(g)))
     finally:
@@ -574,11 +474,11 @@ def check_guard_kip848(ctx):
     backups_before = ctx.backups(g)
     with K.Member(ctx.kc, "java", g, ["orders"], protocol="consumer", client_id="kip848-java") as m:
         assigned = m.wait_assigned(60)
-        before = wait_committed(ctx, g, log_ends)
+        before = ctx.wait_committed(g, log_ends)
         ok(assigned and before == log_ends, "%s: a Java member is in consumer-protocol group %s and has committed "
            "everything" % (ctx.label, g), "%s %s" % (m.seen, before))
         rc, out, err = ctx.lagtop(g, "--all-topics", "--to-earliest", "--execute")
-        after = describe_offsets(ctx.cg, ctx.bootstrap, [g])[0][g]
+        after = ctx.committed(g)
         ok(after == before, "%s: KIP-848 guard: nothing was committed" % ctx.label, "%s -> %s" % (before, after))
         rc_t, out_t, err_t = ctx.tool("--reset-offsets", "--group", g, "--all-topics", "--to-earliest", "--execute")
         msg_t = tool_error(rc_t, out_t, err_t) or ""
@@ -600,24 +500,14 @@ def check_cluster(ctx):
 
 
 def guarded(ctx, check):
-    """Runs one group of checks; an exception is one failed case, and the next group still runs."""
-    import traceback
-    try:
-        check(ctx)
-    except Exception:  # noqa: BLE001 - reported as a failed case
-        ok(False, "%s: %s ran to its end" % (ctx.label, check.__name__), traceback.format_exc())
+    kt.guarded(ctx.label, check, ctx)
 
 
 def run_kafka(line, cg):
     kc = K.KafkaCluster(line)
-    try:
-        kc.start()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except RuntimeError as e:
-        ok(False, "Kafka %s starts" % line, e)
+    if not kt.start(kc):
         return
-    ctx = Ctx("Kafka %s" % kc.version, line, kc.bootstrap, cg, kc=kc)
+    ctx = Ctx("Kafka %s" % kc.version, line, kc, cg)
     try:
         note("Kafka %s started in %.1f s" % (kc.version, kc.started_in))
         # The batch runner answers as the tool in its own JVM does (one usage error, one plan).
@@ -638,18 +528,10 @@ def run_kafka(line, cg):
 
 
 def run_sim(cg):
-    sim = subprocess.Popen([os.environ["LAGTOP_SIM"], "--port", "0", "--brokers", "1", "--auto-create-partitions",
-                            "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                           text=True)
-    try:
-        line = sim.stdout.readline()
-        if not line.startswith("ready bootstrap="):
-            ok(False, "lagtop-sim starts", line)
+    with kt.sim_for_tools() as shim:
+        if not shim:
             return
-        boot = line.strip().split("=", 1)[1]
-        shim = K.KafkaCluster("4")  # not started: lends its Java clients (Member) to the sim's address
-        shim.bootstrap = boot
-        ctx = Ctx("lagtop-sim", "4", boot, cg, kc=shim, sim=True)
+        ctx = Ctx("lagtop-sim", "4", shim, cg, sim=True)
         try:
             for check in (check_cluster, check_guard_classic, check_guard_race):
                 t = time.monotonic()
@@ -657,42 +539,15 @@ def run_sim(cg):
                 note("%s: %s in %.1f s" % (ctx.label, check.__name__, time.monotonic() - t))
         finally:
             ctx.close()
-    finally:
-        sim.terminate()
-        try:
-            sim.wait(10)
-        except subprocess.TimeoutExpired:
-            sim.kill()
-            sim.wait()
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        import kafka  # noqa: F401
-    except ImportError:
-        K.prerequisite("kafka-python not found (Debian package python3-kafka)")
-    from tool_batch import ToolBatch
-    only = os.environ.get("LT_KAFKA_RESET_ONLY", "")  # by hand: "4", "3.9" or "sim"
-    for line in ("4", "3.9"):
-        if only and only not in (line, "sim" if line == "4" else ""):
-            continue
-        try:
-            cg = ToolBatch(line)
-        except K.Unavailable as e:
-            K.prerequisite(str(e))
-        try:
-            if not only or only == line:
-                run_kafka(line, cg)
-            if line == "4" and (not only or only == "sim"):
-                run_sim(cg)
-        finally:
-            cg.close()
-    print("1..%d" % len(results))
+    kt.require_jdk()
+    kt.require_kafka_python()
+    kt.each_line(os.environ.get("LT_KAFKA_RESET_ONLY", ""), run_kafka, run_sim)  # by hand: "4", "3.9" or "sim"
+    plan()
     note("wall time %.1f s" % (time.monotonic() - T_START))
-    return 0 if all(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -15,25 +15,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kafka_cluster as K  # noqa: E402
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for d in str(diag).splitlines()[:30]:
-            print("# " + d)
-    sys.stdout.flush()
-
-
-def note(text):
-    for d in str(text).splitlines():
-        print("# " + d)
-    sys.stdout.flush()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import exit_status, note, ok, plan  # noqa: E402
 
 
 class Run:
@@ -148,19 +133,13 @@ def run_case(kc):
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        import kafka  # noqa: F401
-    except ImportError:
-        K.prerequisite("kafka-python not found (Debian package python3-kafka)")
+    kt.require_jdk()
+    kt.require_kafka_python()
     t = time.monotonic()
     kc = K.KafkaCluster(line="4")
-    try:
-        kc.start()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
+    if not kt.start(kc):
+        plan()
+        return 1
     try:
         note("Kafka %s started in %.1f s" % (kc.version, kc.started_in))
         run_case(kc)
@@ -170,8 +149,8 @@ def main():
                 p.send_signal(signal.SIGCONT)
         kc.stop()
     note("wall time %.1f s" % (time.monotonic() - t))
-    print("1..%d" % len(results))
-    return 0 if all(results) else 1
+    plan()
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -31,8 +31,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import exit_status, ok, plan, require_built, require_programs  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
@@ -45,22 +47,6 @@ PASSWORD = "s3cret-Alice-7q"        # alice's SCRAM password
 WRONG = "not-the-Pa55word-x9"       # a wrong one: must never be printed either
 TIMEOUT = 8                         # lagtop --timeout for the failing cases
 CN = "lagtop-client"                # the client certificate's CN = the mTLS principal's name
-
-results = []
-
-
-def ok(cond, name, diag=None):
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:25]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-def skip(name, why):
-    results.append(True)
-    print("ok %d - %s # SKIP %s" % (len(results), name, why))
 
 
 def lagtop(*args, env_extra=None, timeout_s=TIMEOUT):
@@ -370,24 +356,18 @@ def secure_cluster_4():
 
 def main():
     t0 = time.monotonic()
-    for prog in ("java", "mvn", "openssl"):
-        if not shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK, Maven and openssl)" % prog)
-    if not os.access(LAGTOP, os.X_OK):
-        K.prerequisite("%s not built" % LAGTOP)
-    try:
-        K.classpath("4")
-        K.classpath("3.9")
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
+    require_programs("java", "mvn", "openssl", hint="./autogen.sh --install-deps installs a JDK, Maven and openssl")
+    require_built(LAGTOP)
+    kt.available(K.classpath, "4")
+    kt.available(K.classpath, "3.9")
     try:
         secure_cluster_4()
         scram_cluster_39()
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
     print("# wall time %.1f s" % (time.monotonic() - t0))
-    print("1..%d" % len(results))
-    return 0 if all(results) else 1
+    plan()
+    return exit_status()
 
 
 if __name__ == "__main__":

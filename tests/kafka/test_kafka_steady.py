@@ -33,8 +33,11 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import kafkatest as kt  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import diff_by_key as diff, find_group as group_of, group_numbers as numbers, note, ok, plan, require_built, \
+    results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -46,26 +49,6 @@ CHANGED = ("zz-lagtop-reset", "zz-tool-reset", "zz-join", "zz-delete")
 # checks per line: the groups, the single --once's 2, 3 for each change case, and on 3.9 the cut-off's 3
 PLAN = {"4": 9, "3.9": 12}
 
-results = []
-out_lock = threading.Lock()
-
-
-def ok(cond, name, diag=None):
-    with out_lock:
-        results.append(bool(cond))
-        print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-        if not cond and diag is not None:
-            for line in str(diag).splitlines()[:30]:
-                print("#   " + line)
-        sys.stdout.flush()
-    return bool(cond)
-
-
-def note(text):
-    with out_lock:
-        print("# " + text)
-        sys.stdout.flush()
-
 
 def lagtop_env(**extra):
     env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"), XDG_STATE_HOME=TMP)
@@ -73,35 +56,6 @@ def lagtop_env(**extra):
         env.pop(k, None)
     env.update(extra)
     return env
-
-
-# What both ways must agree on: everything observed, and what is derived from it alone.
-GROUP_KEYS = ("group", "state", "type", "members_readable", "members", "lag", "max_lag", "protocol_type",
-              "protocol", "coordinator", "error", "stale_ms", "expired_partitions")
-PART_KEYS = ("topic", "partition", "log_start", "committed", "log_end", "lag", "consumer_id", "client_id", "host",
-             "metadata")
-
-
-def numbers(doc):
-    out = {}
-    for g in doc.get("groups", []):
-        members = sorted(json.dumps(m, sort_keys=True) for m in g.get("member_list", []))
-        parts = sorted(tuple(p.get(k) for k in PART_KEYS) for p in g.get("partitions", []))
-        out[g["group"]] = (tuple(g.get(k) for k in GROUP_KEYS), tuple(members), tuple(parts))
-    return out
-
-
-def diff(a, b):
-    lines = []
-    for name in sorted(set(a) | set(b)):
-        if a.get(name) != b.get(name):
-            lines.append("%s: steady %r" % (name, a.get(name)))
-            lines.append("%s: polled %r" % (name, b.get(name)))
-    return "\n".join(lines) or "equal"
-
-
-def group_of(doc, name):
-    return next((g for g in doc.get("groups", []) if g["group"] == name), None)
 
 
 class Line:
@@ -319,21 +273,13 @@ class Line:
 
 
 def main():
-    for prog in ("java", "mvn"):
-        if not K.shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        for line in PLAN:
-            K.java_classes(line)
-        import kafka  # noqa: F401 (Debian's kafka-python)
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except ImportError:
-        K.prerequisite("kafka-python (Debian package python3-kafka)")
-    if not os.access(LAGTOP, os.X_OK):
-        K.prerequisite("%s is not built" % LAGTOP)
+    kt.require_jdk()
+    for line in PLAN:
+        kt.available(K.java_classes, line)
+    kt.require_kafka_python("kafka-python (Debian package python3-kafka)")
+    require_built(LAGTOP)
     total = sum(PLAN.values())
-    print("1..%d" % total)
+    plan(total)
     t0 = time.monotonic()
     lines = [Line(l) for l in PLAN]
     threads = [threading.Thread(target=ln.run) for ln in lines]

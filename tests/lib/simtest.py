@@ -6,13 +6,16 @@ A test file puts this folder on sys.path (`sys.path.insert(0, <tests>/lib)`) and
 is found from the test's own path, so VPATH builds (`.ci/run`'s second stage) read it from the source
 tree. The environment the harness gives every test: LAGTOP (the binary), LAGTOP_SIM (the simulator),
 CI (`true` makes a missing prerequisite a failure)."""
+import importlib
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 LAGTOP = os.environ.get("LAGTOP", "lagtop")
@@ -21,17 +24,47 @@ SIM = os.environ.get("LAGTOP_SIM", "lagtop-sim")
 # ---------------------------------------------------------------------------------------------- TAP
 
 results = []
+# tests that check from several threads (a watcher beside the main run) print whole lines
+_out_lock = threading.Lock()
 
 
-def ok(cond, name, diag=None, diag_lines=30):
-    """One TAP line; on failure, the first diag_lines lines of diag as comments."""
-    results.append(bool(cond))
-    print("%s %d - %s" % ("ok" if cond else "not ok", len(results), name))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:diag_lines]:
-            print("# " + line)
-    sys.stdout.flush()
+def ok(cond, name, diag=None, diag_lines=30, todo=None, skip=None):
+    """One TAP line; on failure, the first diag_lines lines of diag (a string or a list of lines) as
+    comments. skip="why" prints a passing line with a SKIP directive (the case cannot run here); todo="why"
+    marks a known failure: the line carries a TODO directive and does not fail the file."""
+    with _out_lock:
+        directive = ""
+        if skip:
+            cond, directive = True, " # SKIP " + skip
+        elif todo:
+            directive = " # TODO " + todo
+        results.append(bool(cond) or bool(todo))
+        print("%s %d - %s%s" % ("ok" if cond else "not ok", len(results), name, directive))
+        if not cond and diag:
+            lines = diag if isinstance(diag, list) else str(diag).splitlines()
+            for line in lines[:diag_lines]:
+                print("# " + str(line))
+        sys.stdout.flush()
     return bool(cond)
+
+
+def skip(name, why):
+    """A case that cannot run here: one passing line with a SKIP directive naming why."""
+    ok(True, name, skip=why)
+
+
+def note(text):
+    """TAP comment lines (timings, what a run saw), one per line of text."""
+    with _out_lock:
+        for line in str(text).splitlines():
+            print("# " + line)
+        sys.stdout.flush()
+
+
+def plan(n=None):
+    """The TAP plan line: n cases announced up front, or (n None) the count so far, printed at the end."""
+    print("1..%d" % (len(results) if n is None else n))
+    sys.stdout.flush()
 
 
 def exit_status():
@@ -47,6 +80,36 @@ def missing_prereq(what):
         sys.exit(1)
     print("1..0 # SKIP missing: %s" % what)
     sys.exit(0)
+
+
+def require_programs(*progs, hint=""):
+    """Each of progs on PATH, or missing_prereq naming the first one that is not (hint: how to get it)."""
+    for prog in progs:
+        if not shutil.which(prog):
+            missing_prereq("%s not found%s" % (prog, " (%s)" % hint if hint else ""))
+
+
+def require_module(module, what):
+    """The Python module imported, or missing_prereq(what)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        missing_prereq(what)
+
+
+def kafka_python(*names):
+    """Debian's kafka-python, or missing_prereq: the named classes, from kafka or kafka.structs
+    (KafkaConsumer, TopicPartition, OffsetAndMetadata, ...)."""
+    kafka = require_module("kafka", "kafka-python (Debian package python3-kafka)")
+    structs = importlib.import_module("kafka.structs")
+    return tuple(getattr(kafka, n, None) or getattr(structs, n) for n in names)
+
+
+def require_built(*paths):
+    """Each path (lagtop, lagtop-sim) is an executable, or missing_prereq naming the first that is not built."""
+    for path in paths:
+        if not os.access(path, os.X_OK):
+            missing_prereq("%s is not built" % path)
 
 
 def now_ms():
@@ -121,6 +184,50 @@ class Sim:
 # -------------------------------------------------------------------------------------- lagtop runs
 
 
+def private_env(state, home=None, config=None, **extra):
+    """os.environ for a lagtop that keeps to a test's folders: its state (backups, audit, history) in state,
+    its configuration searched in config (default: state), HOME moved to home when given, no LAGTOP_CONFIG;
+    extra variables on top."""
+    env = dict(os.environ, XDG_STATE_HOME=state, XDG_CONFIG_HOME=config or state)
+    if home:
+        env["HOME"] = home
+    env.pop("LAGTOP_CONFIG", None)
+    env.update(extra)
+    return env
+
+
+class StateDir:
+    """A state folder of a test's own (prefix names it) that lagtop keeps its backups, audit log and locks
+    in (env: private_env), read back by the checks; close() removes it."""
+
+    def __init__(self, prefix):
+        self.state = tempfile.mkdtemp(prefix=prefix)
+        self.env = private_env(self.state)
+
+    def close(self):
+        shutil.rmtree(self.state, ignore_errors=True)
+
+    def backups_dir(self):
+        return os.path.join(self.state, "lagtop", "backups")
+
+    def backups(self, group):
+        """group's backup files (lagtop names them <group>.<time>.csv)."""
+        d = self.backups_dir()
+        return sorted(n for n in os.listdir(d) if n.startswith(group + ".")) if os.path.isdir(d) else []
+
+    def backup_text(self, name):
+        with open(os.path.join(self.backups_dir(), name)) as f:
+            return f.read()
+
+    def audit(self):
+        """The audit log's lines ([] while there is none)."""
+        try:
+            with open(os.path.join(self.state, "lagtop", "audit.log")) as f:
+                return f.read().splitlines()
+        except (FileNotFoundError, IsADirectoryError):
+            return []
+
+
 def lagtop(*args, env=None, timeout=60):
     """Runs lagtop to its end: (exit code, stdout, stderr)."""
     p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, env=env, timeout=timeout,
@@ -149,3 +256,73 @@ def find_partition(group, topic, partition):
         if x["topic"] == topic and x["partition"] == partition:
             return x
     return None
+
+
+# ---------------------------------------------------------------------------------- JSON comparison
+
+# --once JSON fields measured on the run's own clock (how long it took, when, how long ago): two runs on
+# the same cluster differ there and nowhere else
+RUN_CLOCK = ("duration_ms", "taken_at_ms", "unmoved_ms")
+
+
+def flat(x, path="", out=None):
+    """A JSON document as {path: value}; groups and partitions keyed by name (group, topic:partition), so
+    the order of lists does not matter."""
+    if out is None:
+        out = {}
+    if isinstance(x, dict):
+        for k, v in x.items():
+            flat(v, path + "/" + k, out)
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            key = str(i)
+            if isinstance(v, dict) and "group" in v:
+                key = v["group"]
+            elif isinstance(v, dict) and "topic" in v and "partition" in v:
+                key = "%s:%s" % (v["topic"], v["partition"])
+            flat(v, path + "/" + key, out)
+    else:
+        out[path] = x
+    return out
+
+
+# What two ways of reading a cluster (steady refreshes and full polling) must agree on: everything observed,
+# and what is derived from it alone.
+GROUP_KEYS = ("group", "state", "type", "members_readable", "members", "lag", "max_lag", "protocol_type",
+              "protocol", "coordinator", "error", "stale_ms", "expired_partitions")
+PART_KEYS = ("topic", "partition", "log_start", "committed", "log_end", "lag", "consumer_id", "client_id", "host",
+             "metadata")
+
+
+def group_numbers(doc):
+    """{group: (its GROUP_KEYS, its members, its partitions' PART_KEYS)} of a --once JSON document."""
+    out = {}
+    for g in doc.get("groups", []):
+        members = sorted(json.dumps(m, sort_keys=True) for m in g.get("member_list", []))
+        parts = sorted(tuple(p.get(k) for k in PART_KEYS) for p in g.get("partitions", []))
+        out[g["group"]] = (tuple(g.get(k) for k in GROUP_KEYS), tuple(members), tuple(parts))
+    return out
+
+
+def diff_by_key(a, b, names=("steady", "polled")):
+    """The keys where dicts a and b differ, two lines each (named by names), or "equal"."""
+    lines = []
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) != b.get(key):
+            lines.append("%s: %s %r" % (key, names[0], a.get(key)))
+            lines.append("%s: %s %r" % (key, names[1], b.get(key)))
+    return "\n".join(lines) or "equal"
+
+
+def json_differences(refs, others):
+    """Two reference documents (refs) and others, read on the same cluster: the paths (flat()) where an other
+    differs from refs[0], leaving out what differs between the two references or is measured on the run's
+    own clock (RUN_CLOCK). Returns (differing paths, the volatile paths, the number of reference paths)."""
+    ref = [flat(r) for r in refs]
+    volatile = {k for k in set(ref[0]) | set(ref[1])
+                if ref[0].get(k) != ref[1].get(k) or k.rsplit("/", 1)[-1] in RUN_CLOCK}
+    diff = []
+    for doc in others:
+        a = flat(doc)
+        diff += [k for k in sorted(set(a) | set(ref[0])) if k not in volatile and a.get(k) != ref[0].get(k)]
+    return diff, volatile, len(ref[0])

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "commitlog/record.h"
-#include "commitlog_fixtures.h"
+#include "../lib/commitlog_fixtures.h"
 
 static char err[256];
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "commitlog/record.h"
-#include "commitlog_fixtures.h"
+#include "../lib/commitlog_fixtures.h"
 
 static char err[256];
 /* mutable copies: the record fields are char *, string literals are const under -Wwrite-strings */

@@ -19,7 +19,7 @@
 #include "commitlog/record.h"
 #include "commitlog/stream.h"
 #include "kafka/commitreader.h"
-#include "commitlog_fixtures.h"
+#include "../lib/commitlog_fixtures.h"
 
 #define WAIT_MS 20000
 #define T0      1700000000000LL

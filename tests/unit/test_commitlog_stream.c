@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "commitlog/stream.h"
-#include "commitlog_fixtures.h"
+#include "../lib/commitlog_fixtures.h"
 
 #define SEC  1000LL
 #define MIN  (60 * SEC)

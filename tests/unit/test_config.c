@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "../lib/lagtop_test.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,39 +30,19 @@ static char tmpdir[256];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "%s/lagtop-config-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmpdir))
-		return -1;
-	unsetenv("LAGTOP_CONFIG");
-	unsetenv("XDG_CONFIG_HOME");
-	setenv("HOME", tmpdir, 1);
-	return 0;
+	return test_home_make(tmpdir, sizeof tmpdir, "config");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-	int rc = system(cmd);
-	free(cmd);
-	return rc == 0 ? 0 : -1;
+	return test_dir_remove(tmpdir);
 }
 
 /* Writes text to tmpdir/rel (creating directories), mode 0600; returns the malloc'd path. */
 static char *write_file(const char *rel, const char *text)
 {
-	char *path = xasprintf("%s/%s", tmpdir, rel);
-	for (char *p = path + strlen(tmpdir) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		mkdir(path, 0700);
-		*p = '/';
-	}
-	FILE *fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-	chmod(path, 0600);
-	return path;
+	return test_write_file(tmpdir, rel, text, 0600);
 }
 
 /* Loads text as a config file; returns config_load_file's result, err filled. */

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "../lib/lagtop_test.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,28 +32,18 @@ static char tmpdir[256];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "%s/lagtop-trust.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return test_dir_make(tmpdir, sizeof tmpdir, "trust");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-	int rc = system(cmd);
-	free(cmd);
-	return rc == 0 ? 0 : -1;
+	return test_dir_remove(tmpdir);
 }
 
 static char *make_file(const char *name, const char *text, mode_t mode)
 {
-	char *path = xasprintf("%s/%s", tmpdir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	assert_int_equal(chmod(path, mode), 0);
-	return path;
+	return test_write_file(tmpdir, name, text, mode);
 }
 
 /* Gives path to nobody; false (after a one-line skip, or a failure under CI=true) when not root. */

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "../lib/lagtop_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +22,7 @@ static char tmpdir[256];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "%s/lagtop-store.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmpdir))
+	if (test_dir_make(tmpdir, sizeof tmpdir, "store") != 0)
 		return -1;
 	setenv("XDG_STATE_HOME", tmpdir, 1);
 	return 0;
@@ -30,9 +31,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[400];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_dir_remove(tmpdir);
 }
 
 #define T0 1795946400000LL /* 2026-11-29T10:00:00.000Z */

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "../lib/lagtop_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,34 +26,19 @@ static char tmpdir[256];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "%s/lagtop-target-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmpdir))
-		return -1;
-	unsetenv("LAGTOP_CONFIG");
-	unsetenv("XDG_CONFIG_HOME");
-	setenv("HOME", tmpdir, 1);
-	return 0;
+	return test_home_make(tmpdir, sizeof tmpdir, "target");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-	int rc = system(cmd);
-	free(cmd);
-	return rc == 0 ? 0 : -1;
+	return test_dir_remove(tmpdir);
 }
 
 /* Writes text to tmpdir/name, mode 0600; returns the malloc'd path. */
 static char *write_file(const char *name, const char *text)
 {
-	char *path = xasprintf("%s/%s", tmpdir, name);
-	FILE *fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-	chmod(path, 0600);
-	return path;
+	return test_write_file(tmpdir, name, text, 0600);
 }
 
 static int load_text(struct lt_config *cfg, const char *text, char *err, size_t errlen, char **path_out)

@@ -1,0 +1,493 @@
+/* lagtop_test.h — what the C tests share, in one header of static inline functions (a program uses the
+ * parts it needs, the rest costs nothing):
+ *  - every program: fuzz_input_file(), the input of a libFuzzer harness as a private file;
+ *    LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS, a harness's LeakSanitizer suppression of libconfig's own leak;
+ *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
+ *    test_write_file), running the real lagtop binary (run_lagtop,
+ *    expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster
+ *    (raw_*: one request at a time, request header v1 (v2 for flexible versions), response header v0
+ *    (v1: with tags); every surprise fails the running test); test_mono_ms, and rdk_conf_set when
+ *    <librdkafka/rdkafka.h> was included first.
+ * The tests include it as "../lib/lagtop_test.h". */
+#ifndef LAGTOP_TESTS_LAGTOP_TEST_H
+#define LAGTOP_TESTS_LAGTOP_TEST_H
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/sim.h"
+#include "sim/wire.h"
+
+/* ------------------------------------------------------------------------------------- fuzz harnesses */
+
+/* libconfig 1.5 leaks its scanner's string buffer on some syntax errors (an unterminated string after a
+ * NUL byte): not ours, and harmless for lagtop, which exits on a bad file. One harness-wide definition. */
+#define LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS                                                                               \
+	const char *__lsan_default_suppressions(void);                                                                 \
+	const char *__lsan_default_suppressions(void)                                                                  \
+	{                                                                                                              \
+		return "leak:libconfig.so\n";                                                                          \
+	}
+
+/* The harness's input written to a private temp file (made once per process, named after tag, removed
+ * at exit), the way a user's file is read: its path. */
+static inline char *lt_fuzz_path(void)
+{
+	static char path[64];
+	return path;
+}
+
+static inline void lt_fuzz_path_remove(void)
+{
+	if (lt_fuzz_path()[0])
+		unlink(lt_fuzz_path());
+}
+
+static inline const char *fuzz_input_file(const char *tag, const uint8_t *data, size_t size)
+{
+	char *path = lt_fuzz_path();
+	if (!path[0]) {
+		snprintf(path, 64, "/tmp/lagtop-fuzz-%s.XXXXXX", tag);
+		int fd = mkstemp(path);
+		if (fd < 0)
+			abort();
+		close(fd);
+		atexit(lt_fuzz_path_remove);
+	}
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		abort();
+	fwrite(data, 1, size, f);
+	fclose(f);
+	return path;
+}
+
+/* A libconfig file's input (the config and theme harnesses): NULL, to skip the input, when it is over 64 KiB
+ * or has an @include (which would read other files: a long run could find "@include \"/dev/zero\""),
+ * else fuzz_input_file()'s path. */
+static inline const char *fuzz_libconfig_file(const char *tag, const uint8_t *data, size_t size)
+{
+	static const char include[] = "@include";
+	if (size > 1 << 16)
+		return NULL;
+	for (size_t i = 0; i + sizeof include - 1 <= size; i++)
+		if (memcmp(data + i, include, sizeof include - 1) == 0)
+			return NULL;
+	return fuzz_input_file(tag, data, size);
+}
+
+#ifdef cmocka_unit_test
+/* ------------------------------------------------------------------------- a private folder per test */
+
+/* A fresh folder $TMPDIR/lagtop-<what>.XXXXXX (a cmocka setup): 0, or -1 if it could not be made. */
+static inline int test_dir_make(char *dir, size_t n, const char *what)
+{
+	snprintf(dir, n, "%s/lagtop-%s.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", what);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+/* The folder and all in it removed (a cmocka teardown): 0, or -1. */
+static inline int test_dir_remove(const char *dir)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A fresh folder (test_dir_make) that lagtop takes for its state and configuration folders, so no user
+ * configuration leaks into a test and backups and audit stay private: 0, or -1. */
+static inline int test_state_dir_make(char *dir, size_t n, const char *what)
+{
+	if (test_dir_make(dir, n, what) != 0)
+		return -1;
+	setenv("XDG_STATE_HOME", dir, 1);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	unsetenv("LAGTOP_CONFIG");
+	return 0;
+}
+
+/* A fresh folder (test_dir_make) as $HOME, with no configuration named by the environment: 0, or -1. */
+static inline int test_home_make(char *dir, size_t n, const char *what)
+{
+	if (test_dir_make(dir, n, what) != 0)
+		return -1;
+	unsetenv("LAGTOP_CONFIG");
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("HOME", dir, 1);
+	return 0;
+}
+
+/* text written to dir/rel (its folders made, 0700) with mode: the malloc'd path. */
+static inline char *test_write_file(const char *dir, const char *rel, const char *text, mode_t mode)
+{
+	size_t n = strlen(dir) + strlen(rel) + 2;
+	char *path = malloc(n);
+	assert_non_null(path);
+	snprintf(path, n, "%s/%s", dir, rel);
+	for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(path, 0700);
+		*p = '/';
+	}
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	assert_int_equal(chmod(path, mode), 0);
+	return path;
+}
+
+/* --------------------------------------------------------------------------- running the lagtop binary */
+
+struct run {
+	int status; /* exit status, or 128 + signal (137: killed as a hang) */
+	char out[32768];
+	char err[32768];
+};
+
+/* Runs $LAGTOP with args (NULL-terminated), stdout and stderr captured; killed after 30 s. */
+static inline void run_lagtop(struct run *r, const char *const *args)
+{
+	const char *bin = getenv("LAGTOP");
+	assert_non_null(bin);
+	int po[2], pe[2];
+	assert_int_equal(pipe(po), 0);
+	assert_int_equal(pipe(pe), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const char *argv[64];
+		int n = 0;
+		argv[n++] = bin;
+		for (int i = 0; args[i] && n < 62; i++)
+			argv[n++] = args[i];
+		argv[n] = NULL;
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	size_t no = 0, ne = 0;
+	struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
+	int open_fds = 2;
+	time_t deadline = time(NULL) + 30;
+	while (open_fds && time(NULL) < deadline) {
+		if (poll(fds, 2, 1000) <= 0)
+			continue;
+		for (int i = 0; i < 2; i++) {
+			if (!(fds[i].revents & (POLLIN | POLLHUP)))
+				continue;
+			char *buf = i ? r->err : r->out;
+			size_t *len = i ? &ne : &no;
+			ssize_t k = read(fds[i].fd, buf + *len, sizeof r->out - 1 - *len);
+			if (k <= 0) {
+				close(fds[i].fd);
+				fds[i].fd = -1;
+				open_fds--;
+			} else {
+				*len += (size_t)k;
+			}
+		}
+	}
+	r->out[no] = r->err[ne] = '\0';
+	if (open_fds)
+		kill(pid, SIGKILL);
+	for (int i = 0; i < 2; i++)
+		if (fds[i].fd >= 0)
+			close(fds[i].fd);
+	int st;
+	waitpid(pid, &st, 0);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static inline void expect_in(const char *text, const char *needle)
+{
+	if (!strstr(text, needle))
+		fail_msg("'%s' not found in:\n%s", needle, text);
+}
+
+/* The file at path holds exactly want (a short file: a backup, an export). */
+static inline void expect_file_text(const char *path, const char *want)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: cannot open", path);
+	char got[4096] = "";
+	size_t n = fread(got, 1, sizeof got - 1, f);
+	got[n] = '\0';
+	fclose(f);
+	assert_string_equal(got, want);
+}
+
+/* Backups under STATEDIR/lagtop/backups whose name starts with prefix (a group's "GROUP."). */
+static inline size_t count_backups(const char *statedir, const char *prefix)
+{
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/lagtop/backups", statedir);
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)))
+		n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
+	closedir(d);
+	return n;
+}
+
+/* ------------------------------------------------------------- a raw Kafka client for the simulated cluster */
+
+struct raw_conn {
+	int fd;
+	int32_t corr;
+};
+
+static inline struct raw_conn raw_connect(sim_cluster *c, int node_id)
+{
+	struct raw_conn r = { socket(AF_INET, SOCK_STREAM, 0), 0 };
+	assert_true(r.fd >= 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)sim_broker_port(c, node_id)) };
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(r.fd, (struct sockaddr *)&a, sizeof a), 0);
+	return r;
+}
+
+static inline void raw_close(struct raw_conn *r)
+{
+	close(r->fd);
+	r->fd = -1;
+}
+
+/* Sends one request; flex selects request header v2 (tags after the client id). */
+static inline void raw_send(struct raw_conn *r, int16_t key, int16_t ver, bool flex, const struct wire_buf *body)
+{
+	struct wire_buf f;
+	wire_buf_init(&f);
+	wire_put_i32(&f, 0);
+	wire_put_i16(&f, key);
+	wire_put_i16(&f, ver);
+	wire_put_i32(&f, ++r->corr);
+	wire_put_str(&f, "raw-test", false);
+	wire_put_tags(&f, flex);
+	wire_put_raw(&f, body->data, body->len);
+	wire_patch_i32(&f, 0, (int32_t)(f.len - 4));
+	assert_int_equal(send(r->fd, f.data, f.len, MSG_NOSIGNAL), (ssize_t)f.len);
+	wire_buf_free(&f);
+}
+
+/* Reads n bytes; false on EOF, a reset or 10 s of silence. */
+static inline bool raw_read(int fd, void *p, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		struct pollfd pf = { fd, POLLIN, 0 };
+		if (poll(&pf, 1, 10000) != 1)
+			return false;
+		ssize_t k = recv(fd, (char *)p + got, n - got, 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
+	}
+	return true;
+}
+
+/* Receives the answer to the last request: checks the correlation id, skips the header's tags when flex
+ * (every flexible API but ApiVersions); the body goes to *body (caller frees), rd reads it. */
+static inline void raw_recv(struct raw_conn *r, bool flex, struct wire_buf *body, struct wire_rd *rd)
+{
+	uint8_t hdr[8];
+	assert_true(raw_read(r->fd, hdr, 8));
+	uint32_t len = (uint32_t)hdr[0] << 24 | (uint32_t)hdr[1] << 16 | (uint32_t)hdr[2] << 8 | hdr[3];
+	int32_t corr = (int32_t)((uint32_t)hdr[4] << 24 | (uint32_t)hdr[5] << 16 | (uint32_t)hdr[6] << 8 | hdr[7]);
+	assert_int_equal(corr, r->corr);
+	assert_true(len >= 4 && len < (1u << 24));
+	wire_buf_init(body);
+	body->data = malloc(len - 4 + 1);
+	body->len = body->cap = len - 4;
+	assert_true(raw_read(r->fd, body->data, len - 4));
+	wire_rd_init(rd, body->data, body->len);
+	wire_tags_skip(rd, flex);
+}
+
+/* One request, one answer. */
+static inline void raw_call(struct raw_conn *r, int16_t key, int16_t ver, bool flex, const struct wire_buf *req,
+			    struct wire_buf *body, struct wire_rd *rd)
+{
+	raw_send(r, key, ver, flex, req);
+	raw_recv(r, flex, body, rd);
+}
+
+/* The whole body was read, and nothing was wrong with it. */
+static inline void raw_end(struct wire_rd *rd, struct wire_buf *body)
+{
+	assert_false(rd->err);
+	assert_int_equal(wire_rd_left(rd), 0);
+	wire_buf_free(body);
+}
+
+/* True when the peer closed the connection without answering. */
+static inline bool raw_closed(struct raw_conn *r)
+{
+	uint8_t b[64];
+	struct pollfd pf = { r->fd, POLLIN, 0 };
+	if (poll(&pf, 1, 10000) != 1)
+		return false;
+	ssize_t k = recv(r->fd, b, sizeof b, 0);
+	return k == 0 || (k < 0 && errno == ECONNRESET);
+}
+
+/* A string field equals s (NULL: a null string). */
+static inline void raw_expect_str(struct wire_rd *rd, bool flex, const char *s)
+{
+	struct wire_str w = wire_str(rd, flex);
+	assert_false(rd->err);
+	if (!s) {
+		assert_int_equal(w.len, -1);
+		return;
+	}
+	char got[512];
+	snprintf(got, sizeof got, "%.*s", w.len < 0 ? 0 : (int)w.len, w.p ? w.p : "");
+	assert_string_equal(got, s);
+}
+
+/* A string field copied into out. */
+static inline void raw_str(struct wire_rd *rd, bool flex, char *out, size_t n)
+{
+	struct wire_str w = wire_str(rd, flex);
+	snprintf(out, n, "%.*s", w.len < 0 ? 0 : (int)w.len, w.p ? w.p : "");
+}
+/* Milliseconds on the monotonic clock, for deadlines and durations inside a test. */
+static inline int64_t test_mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+#ifdef RD_KAFKA_VERSION
+/* One librdkafka property set (this part is there when <librdkafka/rdkafka.h> came first); a refused one
+ * fails the test naming it. */
+static inline void rdk_conf_set(rd_kafka_conf_t *conf, const char *k, const char *v)
+{
+	char err[256];
+	if (rd_kafka_conf_set(conf, k, v, err, sizeof err) != RD_KAFKA_CONF_OK)
+		fail_msg("conf %s=%s: %s", k, v, err);
+}
+
+/* A client handle for Admin API calls on bootstrap (socket_timeout_ms: NULL for librdkafka's default)
+ * and the queue its results arrive on; a failure fails the test. rdk_admin_close() frees both. */
+static inline void rdk_admin_open(const char *bootstrap, const char *socket_timeout_ms, rd_kafka_t **rk,
+				  rd_kafka_queue_t **q)
+{
+	char err[256];
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	rdk_conf_set(conf, "bootstrap.servers", bootstrap);
+	if (socket_timeout_ms)
+		rdk_conf_set(conf, "socket.timeout.ms", socket_timeout_ms);
+	*rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+	if (!*rk)
+		fail_msg("rd_kafka_new: %s", err);
+	*q = rd_kafka_queue_new(*rk);
+}
+
+static inline void rdk_admin_close(rd_kafka_t *rk, rd_kafka_queue_t *q)
+{
+	rd_kafka_queue_destroy(q);
+	rd_kafka_destroy(rk);
+}
+#endif
+
+#ifdef LAGTOP_KAFKA_COLLECTOR_H
+/* One refresh of col (this part is there when "kafka/collector.h" came first): its snapshot, or the test
+ * fails with the collector's error. */
+static inline lt_snapshot *collector_refresh_or_fail(lt_collector *col)
+{
+	char err[512] = "";
+	lt_snapshot *s = NULL;
+	if (collector_refresh_once(col, &s, err, sizeof err) != 0)
+		fail_msg("refresh: %s", err);
+	return s;
+}
+#endif
+
+/* ---------------------------------------------------------------------------- the in-process sim */
+
+/* A simulated cluster of brokers nodes playing scenario, started (or the test fails). */
+static inline sim_cluster *test_sim_start(int brokers, const char *scenario)
+{
+	char err[256] = "";
+	struct sim_options o = { .brokers = brokers, .port = 0, .scenario = scenario };
+	sim_cluster *c = sim_new(&o, err, sizeof err);
+	if (!c || sim_start(c) < 0)
+		fail_msg("sim: %s", err);
+	return c;
+}
+
+/* The cmocka group teardown of a program whose group setup left its sim in *state. */
+static inline int test_sim_teardown(void **state)
+{
+	sim_free(*state);
+	return 0;
+}
+
+/* The running test fails with what and err unless rc is 0 (a sim control call). */
+static inline void sim_must(int rc, const char *what, const char *err)
+{
+	if (rc != 0)
+		fail_msg("%s: %s", what, err);
+}
+
+/* A member that joins group (consuming pay-0, client id late-joiner) as soon as the coordinator has
+ * answered more OffsetFetch requests than fetch_before: a thread (pthread_create with sim_join_on_fetch)
+ * that makes a member appear between a guard's look and what follows it. */
+struct sim_joiner {
+	sim_cluster *sim;
+	const char *group;
+	uint64_t fetch_before;
+	volatile int done;
+	char id[128];
+};
+
+static inline void *sim_join_on_fetch(void *arg)
+{
+	struct sim_joiner *j = arg;
+	char err[256];
+	uint64_t counts[SIM_COUNT_KEYS + 1];
+	for (int i = 0; i < 20000; i++) {
+		sim_counts(j->sim, counts, false);
+		if (counts[9] > j->fetch_before) { /* 9 = OffsetFetch */
+			const int32_t parts[] = { 0 };
+			struct sim_member_assignment a = { "pay", parts, 1 };
+			struct sim_member_spec m = { .client_id = "late-joiner", .assignment = &a, .nassignment = 1 };
+			sim_add_member(j->sim, j->group, &m, j->id, sizeof j->id, err, sizeof err);
+			j->done = 1;
+			return NULL;
+		}
+		usleep(500);
+	}
+	return NULL;
+}
+
+#endif /* cmocka_unit_test */
+
+#endif
