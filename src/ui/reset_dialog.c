@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "reset/render.h"
-#include "reset/timeparse.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
 
@@ -603,12 +602,7 @@ static void view_target(const struct ui_reset *rd, struct rd_view *v)
 /* The target as typed and, for a time given relative to now, the absolute time it resolved to. */
 static char *target_text(const struct ui_reset *rd)
 {
-	const char *desc = rd->target_desc ? rd->target_desc : "-";
-	if (!rd->plan || rd->plan->timestamp_ms < 0 || rd->undo)
-		return xstrdup(desc);
-	char when[40];
-	reset_format_time(rd->plan->timestamp_ms, when, sizeof when);
-	return xasprintf("%s = %s", desc, when);
+	return reset_plan_target_text(rd->undo ? NULL : rd->plan, rd->target_desc);
 }
 
 /* One partition's move: "skip 40", "replay 12", ... */
