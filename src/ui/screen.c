@@ -263,8 +263,8 @@ static void draw_stale_mark(const struct ui *u, int y, const struct ui_col_slot 
 	char d[32], mark[48];
 	format_duration_ms(age, d, sizeof d);
 	snprintf(mark, sizeof mark, "stale %s", d);
-	if ((int)strlen(mark) > sl->width)
-		snprintf(mark, sizeof mark, "~%s", d);
+	if ((int)strlen(mark) > sl->width) /* the word first: the age is on the group's row and in Enter's detail */
+		snprintf(mark, sizeof mark, sl->width >= 5 ? "stale" : "~%s", d);
 	fill_line(y, sl->x, sl->width);
 	put_cells(u, y, sl->x, mark, sl->width, false);
 }

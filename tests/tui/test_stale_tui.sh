@@ -5,7 +5,7 @@
 # resets), then resumed; bounded waits throughout.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 7
+plan 8
 
 "$LAGTOP_SIM" --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
 SIM_PID=$!
@@ -31,6 +31,14 @@ printf '%s\n' "$popup" | sed 's/^/# /'
 ok "e groups the errors by cause: one line with a count, not a line per group" \
 	test "$(printf '%s\n' "$popup" | grep -c 'group [a-z-]*: ')" -eq 0 -a \
 	"$(printf '%s\n' "$popup" | grep -cE '[0-9]+ groups?: ')" -ge 1
+tui_keys Escape
+tui_wait_gone "collection errors" 10
+tui_keys Enter
+tui_wait_text "Partitions of" 10
+parts=$(tui_screen | sed -n '/Partitions of/,$p' | grep -E '^ *audit-log ')
+printf '%s\n' "$parts" | sed 's/^/# /'
+ok "the partitions of a stale group carry the mark too" \
+	test -n "$parts" -a "$(printf '%s\n' "$parts" | grep -cvE '(stale|~[0-9]+[smhd]) *$')" -eq 0
 tui_keys Escape
 
 kill -CONT "$SIM_PID"
