@@ -56,7 +56,8 @@ typedef enum { LT_NC_UNKNOWN, LT_NC_NO, LT_NC_YES } lt_not_committing;
 lt_not_committing not_committing_rule(int64_t window_ms, int64_t since_ms, bool commit_seen, int64_t pos_then,
 				      int64_t pos_now, int64_t committed, int64_t now);
 /* The verdict the watch left on a partition (LT_PF_COMMITTING_KNOWN, LT_PF_NOT_COMMITTING), and a group's:
- * yes when any partition says yes, no when every partition says no, else unknown. */
+ * yes when any partition says yes, no when some partition says no and none yes, unknown when none has a
+ * verdict. */
 lt_not_committing partition_not_committing(const lt_partition *p);
 lt_not_committing group_not_committing(const lt_group *g);
 

@@ -172,13 +172,15 @@ lt_not_committing partition_not_committing(const lt_partition *p)
 
 lt_not_committing group_not_committing(const lt_group *g)
 {
-	lt_not_committing v = g->n_partitions ? LT_NC_NO : LT_NC_UNKNOWN;
+	/* the consumers lagtop can judge: a partition nobody reports a position for has no verdict of its own
+	 * (null there), and does not turn the verdicts of the others into unknown */
+	lt_not_committing v = LT_NC_UNKNOWN;
 	for (size_t k = 0; k < g->n_partitions; k++) {
 		lt_not_committing pv = partition_not_committing(&g->partitions[k]);
 		if (pv == LT_NC_YES)
 			return LT_NC_YES;
-		if (pv == LT_NC_UNKNOWN)
-			v = LT_NC_UNKNOWN;
+		if (pv == LT_NC_NO)
+			v = LT_NC_NO;
 	}
 	return v;
 }

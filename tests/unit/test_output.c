@@ -396,12 +396,15 @@ static void not_committing_unknown_is_not_false(void **state)
 	g->partitions[0].flags |= LT_PF_COMMITTING_KNOWN; /* t-0 watched a whole window: commits */
 	j = render(0, s);
 	assert_non_null(strstr(j, "\"position_age_ms\":null,\"not_committing\":false"));
-	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":null,")); /* t-1 unknown */
-	free(j);
-	g->partitions[1].flags |= LT_PF_COMMITTING_KNOWN;
-	j = render(0, s);
+	assert_non_null(strstr(j, "\"position_age_ms\":null,\"not_committing\":null")); /* t-1: no verdict */
+	/* the group: what its judged partitions say (t-1 has no position to judge) */
 	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":false,"));
 	free(j);
+	g->partitions[1].flags |= LT_PF_NOT_COMMITTING | LT_PF_COMMITTING_KNOWN;
+	j = render(0, s);
+	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":true,"));
+	free(j);
+	g->partitions[1].flags &= ~(unsigned)LT_PF_NOT_COMMITTING;
 	char *c = render(1, s);
 	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,,,,,false\n"));
 	assert_non_null(strstr(c, "\"evil\\x1b[2J\"\"g,\",Empty,t\\x0a2,3,,7,,,,,,,,,true,,,,,\n"));
