@@ -857,6 +857,8 @@ static void view_result(const struct ui_reset *rd, struct rd_view *v)
 						  res->parts[i].error));
 	if (res->backup_path)
 		body(v, xasprintf("Backup of the previous offsets: %s", res->backup_path));
+	if (res->backup_path && rd->audit_path) /* a commit was attempted: its intent and result lines are there */
+		body(v, xasprintf("Audit log: %s", rd->audit_path));
 	if (res->message && res->message[0])
 		push_lines(v, &v->body, &v->n_body, res->message, "");
 	if (res->audit_error && !(res->message && strstr(res->message, res->audit_error)))

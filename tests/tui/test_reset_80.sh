@@ -5,7 +5,7 @@
 # and the resolved time.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 9
+plan 10
 
 tui_start_fixture || exit 1
 STATE="$LT_TMP/state"
@@ -30,6 +30,7 @@ like "where the backup goes" "$box" "Backup to $STATE/lagtop/backups/"
 like "... and the audit log" "$box" "Audit log $STATE/lagtop/audit.log"
 tui_keys Right Enter
 tui_wait_text "Result:" 15 >/dev/null
+like "the result names the audit log beside the backup" "$(box_lines | tr -d '\n')" "Backup of the previous offsets: .*Audit log: $STATE/lagtop/audit.log"
 tui_keys Escape
 like "the audit line keeps -10m and adds the resolved time" "$(cat "$STATE/lagtop/audit.log" 2>/dev/null)" \
 	'target=to-datetime%20-10m resolved=20[0-9-]+T[0-9:.]+Z'
