@@ -242,7 +242,8 @@ static int64_t row_stale_age(const struct ui *u, const lt_row *r)
 		age = r->part->flags & LT_PF_STALE ? partition_stale_ms(r->group, r->part) : 0;
 	else
 		age = r->group->stale_ms;
-	if (age <= 0 || !u->snap)
+	/* a recording's time is not the clock's: there the age is the recorded one */
+	if (age <= 0 || !u->snap || source_is_replay(u->src))
 		return age > 0 ? age : 0;
 	int64_t since = now_wall_ms() - (u->snap->taken_at_ms + u->snap->duration_ms);
 	return age + (since > 0 ? since : 0);
