@@ -154,6 +154,24 @@ static void draw_top_bar(const struct ui *u)
 	bar_seg(&b, s->brokers_up < s->brokers_total ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR, buf, false);
 	snprintf(buf, sizeof buf, "%zu group%s", s->n_groups, s->n_groups == 1 ? "" : "s");
 	bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+	/* a refresh that did not read every group says so beside the count, where 80 columns still show it
+	 * (the error, which may be its cause, is longer and comes last): the rows are not the whole cluster */
+	if (!snapshot_read_whole(s)) {
+		size_t lists = s->n_unread;
+		for (size_t i = 0; i < s->n_unread; i++)
+			lists -= s->unread[i].group != NULL;
+		if (s->groups_unread)
+			snprintf(buf, sizeof buf, "%zu unread%s (e)", s->groups_unread, lists ? ", lists missing" : "");
+		else
+			snprintf(buf, sizeof buf, "group lists missing (e)");
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, buf, false);
+	}
+	/* a failed refresh before its age and pace: what went wrong matters more than "every 1s" */
+	if (s->error) {
+		char *one = xasprintf("error: %s (e)", s->error);
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
+		free(one);
+	}
 
 	if (!replaying) {
 		int64_t late_by = 0;
@@ -177,23 +195,6 @@ static void draw_top_bar(const struct ui *u)
 			snprintf(buf, sizeof buf, "every %gs", u->interval_ms / 1000.0);
 			bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
 		}
-	}
-	if (s->error) {
-		char *one = xasprintf("error: %s (e)", s->error);
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
-		free(one);
-	}
-	/* a refresh that did not read every group says so (after the error, which may be its cause): the rows
-	 * it shows are not the whole cluster */
-	if (!snapshot_read_whole(s)) {
-		size_t lists = s->n_unread;
-		for (size_t i = 0; i < s->n_unread; i++)
-			lists -= s->unread[i].group != NULL;
-		if (s->groups_unread)
-			snprintf(buf, sizeof buf, "%zu unread%s (e)", s->groups_unread, lists ? ", lists missing" : "");
-		else
-			snprintf(buf, sizeof buf, "group lists missing (e)");
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, buf, false);
 	}
 	/* after the error: the commit-stream columns are empty or partial (the reason is in the 'e' popup) */
 	if (s->commit_stream == LT_CSTREAM_DENIED || s->commit_stream == LT_CSTREAM_FAILED)

@@ -5,7 +5,7 @@
 # is SIGSTOPped (no answers, no resets), then resumed; bounded waits throughout.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 16
+plan 18
 
 "$LAGTOP_SIM" --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
 SIM_PID=$!
@@ -28,6 +28,7 @@ stale_pass() {
 	rows=$(tui_group_rows)
 	like "$T: ... on the group rows (no colour needed)" "$rows" "orders-processor .*stale [0-9]+[sm]"
 	unlike "$T: ... and no row still claims Stable" "$rows" "Stable"
+	like "$T: the top bar counts them, at 80 columns" "$(tui_screen | head -n 1)" "10 groups . 10 unread \(e\)"
 	tui_keys e
 	tui_wait_text "collection errors" 10
 	popup=$(tui_screen)
