@@ -76,12 +76,12 @@ int mode_demo(const struct lt_options *o)
 
 	struct lt_collector_conf conf;
 	target_collector_conf(&t, o->timeout_ms, &conf);
-	/* the simulated consumers' metrics endpoint, and a short not-committing window so that the demo's
-	 * invoice-mailer (which reads but stopped committing) is flagged within the first minute */
+	/* the simulated consumers' metrics endpoint; not committing is judged with the one threshold every
+	 * mode uses (not_committing_after's default), so the demo shows what a real cluster would */
 	char metrics_url[64];
 	snprintf(metrics_url, sizeof metrics_url, "http://127.0.0.1:%d/metrics", sim_metrics_port_of(sim));
 	const char *const locations[] = { metrics_url };
-	lt_pos_sources_conf positions = { .n = 1, .locations = locations, .not_committing_ms = 20000 };
+	lt_pos_sources_conf positions = { .n = 1, .locations = locations };
 	conf.positions = &positions;
 
 	lt_collector *c = collector_new(&conf, err, sizeof err);

@@ -278,12 +278,13 @@ static const char *position_source(const lt_snapshot *s, const lt_group *g, cons
 	return s->pos_sources[src].location;
 }
 
-static bool group_not_committing(const lt_group *g)
+/* "not_committing": true, false, or null when unknown (model.h's one rule) */
+static void json_kv_not_committing(lt_json *j, lt_not_committing v)
 {
-	for (size_t k = 0; k < g->n_partitions; k++)
-		if (g->partitions[k].flags & LT_PF_NOT_COMMITTING)
-			return true;
-	return false;
+	if (v == LT_NC_UNKNOWN)
+		json_kv_null(j, "not_committing");
+	else
+		json_kv_bool(j, "not_committing", v == LT_NC_YES);
 }
 
 static void json_kv_rate(lt_json *j, const char *key, bool known, double v)
@@ -330,7 +331,7 @@ static void json_partition(lt_json *j, const lt_snapshot *s, const lt_group *g, 
 	json_kv_int_or_null(j, "uncommitted", uncommitted, partition_uncommitted(g, p, &uncommitted));
 	json_kv_string(j, "position_source", position_source(s, g, p));
 	json_kv_int_or_null(j, "position_age_ms", partition_position_age_ms(g, p), p->has_position);
-	json_kv_bool(j, "not_committing", (p->flags & LT_PF_NOT_COMMITTING) != 0);
+	json_kv_not_committing(j, partition_not_committing(p));
 	json_key(j, "flags");
 	json_array_begin(j);
 	for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++)
@@ -407,7 +408,7 @@ static void json_group(lt_json *j, const lt_snapshot *s, const lt_group *g)
 	json_kv_int_or_null(j, "expires_at_ms", g->expires_at_ms, g->has_expiry);
 	json_key(j, "expiry_warning");
 	json_bool(j, g->has_expiry && g->expiry_warn);
-	json_kv_bool(j, "not_committing", group_not_committing(g));
+	json_kv_not_committing(j, group_not_committing(g));
 	/* offsets the broker expired: where the group restarts is its consumers' auto.offset.reset */
 	json_kv_int(j, "expired_partitions", (int64_t)g->n_expired);
 	json_kv_int_or_null(j, "expired_at_ms", g->expired_ms, g->n_expired > 0);
@@ -586,7 +587,8 @@ int output_csv(FILE *out, const lt_snapshot *s)
 				f[16] = num_or_empty(num[7], has_unc, uncommitted);
 				f[17] = position_source(s, g, p);
 				f[18] = num_or_empty(num[8], p->has_position, partition_position_age_ms(g, p));
-				f[19] = p->flags & LT_PF_NOT_COMMITTING ? "true" : "false";
+				lt_not_committing nc = partition_not_committing(p);
+				f[19] = nc == LT_NC_UNKNOWN ? NULL : nc == LT_NC_YES ? "true" : "false";
 			}
 			rc |= csv_row(out, f, false);
 		}

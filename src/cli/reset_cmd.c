@@ -309,6 +309,11 @@ static int run(const struct lt_options *o, lt_reset_request *rq, const char *tar
 		set_outcome(b, "nothing to reset: the scope holds no partition");
 		goto out;
 	}
+	if (plan->timestamp_ms >= 0) { /* "-10m" means a time: which one, before it is committed */
+		char *target = reset_plan_target_text(plan, target_desc);
+		fprintf(stderr, "lagtop: target %s\n", target);
+		free(target);
+	}
 	if (!o->execute) {
 		fprintf(stderr, "lagtop: dry run: nothing was committed (add --execute to commit this plan)\n");
 		set_outcome(b, "dry run: nothing committed");

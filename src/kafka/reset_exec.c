@@ -677,10 +677,15 @@ static void audit(lt_reset_conn *c, const lt_reset_plan *plan, const char *targe
 char *reset_exec_audit(lt_reset_conn *c, const char *group, const lt_reset_plan *plan, const char *target_desc,
 		       const char *result_word, const char *backup_path, const char *reason)
 {
-	char counts[128] = "partitions=-";
+	char counts[192] = "partitions=-", resolved[64] = "";
+	if (plan && plan->timestamp_ms >= 0) { /* beside the target as typed ("-10m"): the time it meant */
+		char when[40];
+		reset_format_time(plan->timestamp_ms, when, sizeof when);
+		snprintf(resolved, sizeof resolved, "resolved=%s ", when);
+	}
 	if (plan)
-		snprintf(counts, sizeof counts, "partitions=%zu replayed=%" PRId64 " skipped=%" PRId64, plan->n_rows,
-			 plan->replayed, plan->skipped);
+		snprintf(counts, sizeof counts, "%spartitions=%zu replayed=%" PRId64 " skipped=%" PRId64, resolved,
+			 plan->n_rows, plan->replayed, plan->skipped);
 	return reset_audit_line(c, group, counts, target_desc, result_word, backup_path, reason);
 }
 

@@ -58,6 +58,22 @@ lt_status status_from_samples(const int64_t *t, const int64_t *c, const int64_t 
 			      int64_t allowed_lag, int64_t now, bool owned, bool has_lag, int64_t lag,
 			      int64_t last_commit_ms, bool out_of_range, bool *idle);
 
+/* status.c — "not committing", the one rule for the dashboard, --once, CSV, JSON and Prometheus: a consumer
+ * whose position moves while its committed offset does not. The watch (src/position/commitwatch.c) keeps,
+ * per partition, the position and time since which the committed offset has stood (since_ms, pos_then);
+ * commit_seen: that time is a change of the committed offset lagtop saw, not merely when it started
+ * watching. pos_now < 0: no position. The verdict is unknown until a whole window has been watched, unless
+ * a commit was seen within it; window_ms <= 0 is LT_NOT_COMMITTING_DEFAULT_MS (not_committing_after). */
+#define LT_NOT_COMMITTING_DEFAULT_MS (2 * 60 * 1000)
+typedef enum { LT_NC_UNKNOWN, LT_NC_NO, LT_NC_YES } lt_not_committing;
+lt_not_committing not_committing_rule(int64_t window_ms, int64_t since_ms, bool commit_seen, int64_t pos_then,
+				      int64_t pos_now, int64_t committed, int64_t now);
+/* The verdict the watch left on a partition (LT_PF_COMMITTING_KNOWN, LT_PF_NOT_COMMITTING), and a group's:
+ * yes when any partition says yes, no when some partition says no and none yes, unknown when none has a
+ * verdict. */
+lt_not_committing partition_not_committing(const lt_partition *p);
+lt_not_committing group_not_committing(const lt_group *g);
+
 /* rates.c — ETA to catch up: lag / (consume − produce) when consuming faster than producing; false when
  * there is none. Also the recordings' prediction of a partition's ETA and has_eta (src/record/codec.c). */
 bool eta_compute(int64_t lag, double consume, double produce, int64_t *eta_ms);

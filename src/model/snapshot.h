@@ -86,6 +86,8 @@ enum {
 						restarts from its consumers' auto.offset.reset, which the broker does not know */
 	LT_PF_TIME_LAG_ESTIMATED = 1u << 10, /* time_lag_ms was interpolated or extrapolated from the log-end
 						history, or is a lower bound (timelag.c), not read from the record */
+	LT_PF_COMMITTING_KNOWN = 1u << 11,   /* the not-committing verdict is known (LT_PF_NOT_COMMITTING says which);
+						without it unknown: no position, or not watched a whole window yet */
 };
 
 /* What only some rows have: a commit's metadata (rare), the consumer's position (only with a
@@ -131,7 +133,7 @@ typedef struct lt_partition {
 	uint32_t ext; /* internal: 1 + the index of the row's lt_partition_ext in its group's pext, 0 when it
 			 has none (partition_ext, partition_ext_add) */
 	/* derived (model_enrich) */
-	unsigned flags : 16;  /* LT_PF_* (11 of them) */
+	unsigned flags : 16;  /* LT_PF_* (12 of them) */
 	lt_status status : 8; /* enum values 0..7: unsigned */
 	bool has_lag : 1;
 	bool has_time_lag : 1;

@@ -147,3 +147,40 @@ lt_status status_from_samples(const int64_t *t, const int64_t *c, const int64_t 
 	return status_rule(t, c, e, n, e, n, window, allowed_lag, now, owned, has_lag, lag, last_commit_ms,
 			   out_of_range, idle);
 }
+
+lt_not_committing not_committing_rule(int64_t window_ms, int64_t since_ms, bool commit_seen, int64_t pos_then,
+				      int64_t pos_now, int64_t committed, int64_t now)
+{
+	if (window_ms <= 0)
+		window_ms = LT_NOT_COMMITTING_DEFAULT_MS;
+	if (pos_now < 0)
+		return LT_NC_UNKNOWN; /* no position: nothing says what the consumer read */
+	if (committed >= 0 && pos_now <= committed)
+		return LT_NC_NO; /* nothing read past the commit */
+	if (now - since_ms < window_ms || pos_then < 0)
+		return commit_seen ? LT_NC_NO
+				   : LT_NC_UNKNOWN;       /* a commit within the window, or not watched long enough */
+	return pos_now > pos_then ? LT_NC_YES : LT_NC_NO; /* a position standing still is idle, not flagged */
+}
+
+lt_not_committing partition_not_committing(const lt_partition *p)
+{
+	if (p->flags & LT_PF_NOT_COMMITTING)
+		return LT_NC_YES;
+	return p->flags & LT_PF_COMMITTING_KNOWN ? LT_NC_NO : LT_NC_UNKNOWN;
+}
+
+lt_not_committing group_not_committing(const lt_group *g)
+{
+	/* the consumers lagtop can judge: a partition nobody reports a position for has no verdict of its own
+	 * (null there), and does not turn the verdicts of the others into unknown */
+	lt_not_committing v = LT_NC_UNKNOWN;
+	for (size_t k = 0; k < g->n_partitions; k++) {
+		lt_not_committing pv = partition_not_committing(&g->partitions[k]);
+		if (pv == LT_NC_YES)
+			return LT_NC_YES;
+		if (pv == LT_NC_NO)
+			v = LT_NC_NO;
+	}
+	return v;
+}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "util/xalloc.h"
 
 #define FORGET_AFTER 30
@@ -15,7 +16,8 @@ struct entry {
 	int64_t committed; /* when it last changed (or was first seen) */
 	int64_t position;  /* the position then, or when first reported since; -1 unknown */
 	int64_t since_ms;
-	uint64_t seen; /* generation */
+	uint64_t seen;    /* generation */
+	bool commit_seen; /* since_ms is a change of the committed offset seen here, not the first sight */
 };
 
 struct lt_commitwatch {
@@ -123,9 +125,9 @@ void commitwatch_apply(lt_commitwatch *w, lt_snapshot *s)
 		lt_group *grp = &s->groups[g];
 		for (size_t i = 0; i < grp->n_partitions; i++) {
 			lt_partition *p = &grp->partitions[i];
-			p->flags &= ~(unsigned)LT_PF_NOT_COMMITTING;
+			p->flags &= ~(unsigned)(LT_PF_NOT_COMMITTING | LT_PF_COMMITTING_KNOWN);
 			if (p->flags & LT_PF_STALE)
-				continue; /* last round's committed offset: says nothing new */
+				continue; /* last round's committed offset: says nothing new (unknown) */
 			/* only partitions with a position get an entry: on a cluster of 300,000 partitions where
 			 * a few consumers publish, the table holds theirs */
 			bool fresh = false;
@@ -135,17 +137,19 @@ void commitwatch_apply(lt_commitwatch *w, lt_snapshot *s)
 			e->seen = w->gen;
 			int64_t pos = p->has_position ? partition_position(grp, p) : -1;
 			if (fresh || e->committed != p->committed) {
+				e->commit_seen = !fresh;
 				e->committed = p->committed;
 				e->position = pos;
 				e->since_ms = now;
-				continue;
-			}
-			if (e->position < 0) { /* the window starts with the first position seen */
+			} else if (e->position < 0) { /* the window starts with the first position seen */
 				e->position = pos;
 				e->since_ms = now;
-				continue;
 			}
-			if (pos >= 0 && now - e->since_ms >= w->window_ms && pos > e->position && pos > p->committed)
+			lt_not_committing v = not_committing_rule(w->window_ms, e->since_ms, e->commit_seen,
+								  e->position, pos, p->committed, now);
+			if (v != LT_NC_UNKNOWN)
+				p->flags |= LT_PF_COMMITTING_KNOWN;
+			if (v == LT_NC_YES)
 				p->flags |= LT_PF_NOT_COMMITTING;
 		}
 	}

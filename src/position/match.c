@@ -12,7 +12,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Every member's client id, sorted, to tell "in no group" from "does not own that partition". */
+/* Every member's client id, sorted, to tell "in none of the groups read" from "does not own that partition". */
 static const char **member_clients(const lt_snapshot *s, size_t *n_out)
 {
 	size_t n = 0;
@@ -60,9 +60,11 @@ struct tally {
 static void note_client(struct tally *t, const char *id)
 {
 	size_t len = strlen(t->no_group_ids);
-	if (len + strlen(id) + 3 >= sizeof t->no_group_ids) {
-		if (!strstr(t->no_group_ids, ", ..."))
-			snprintf(t->no_group_ids + len, sizeof t->no_group_ids - len, "%s", len ? ", ..." : "...");
+	if (len && !strcmp(t->no_group_ids + len - 3, "..."))
+		return;
+	/* room kept for ", ..." (and its NUL), so the list is cut whole, never mid-word */
+	if (len + 2 + strlen(id) + sizeof ", ..." > sizeof t->no_group_ids) {
+		snprintf(t->no_group_ids + len, sizeof t->no_group_ids - len, "%s", len ? ", ..." : "...");
 		return;
 	}
 	snprintf(t->no_group_ids + len, sizeof t->no_group_ids - len, "%s%s", len ? ", " : "", id);
@@ -91,7 +93,7 @@ static char *status_line(const lt_pos_input *in, const struct tally *t, int64_t 
 			return xasprintf("stale: newest report %lld s old (max %lld s)",
 					 (long long)((now_ms - t->newest_ms) / 1000), (long long)(max_age_ms / 1000));
 		if (t->no_group && !t->not_owned)
-			return xasprintf("client id in no group: %s%s", t->no_group_ids,
+			return xasprintf("client id in none of the groups read: %s%s", t->no_group_ids,
 					 t->unreadable ? " (or in a group whose members cannot be read)" : "");
 		if (t->not_owned && !t->no_group && !t->stale && !t->superseded)
 			return xasprintf("no report for a partition its client owns now (%zu for others)",
@@ -108,7 +110,7 @@ static char *status_line(const lt_pos_input *in, const struct tally *t, int64_t 
 	if (t->not_owned)
 		ADD("; %zu for partitions their client does not own", t->not_owned);
 	if (t->no_group)
-		ADD("; client id in no group: %s%s", t->no_group_ids,
+		ADD("; client id in none of the groups read: %s%s", t->no_group_ids,
 		    t->unreadable ? " (or in a group whose members cannot be read)" : "");
 	if (r->n_bad)
 		ADD("; %zu bad %s skipped", r->n_bad, r->n_bad == 1 ? "line" : "lines");
@@ -123,7 +125,7 @@ void pos_match(lt_snapshot *s, const lt_pos_input *in, size_t n, int64_t now_ms,
 		for (size_t i = 0; i < s->groups[g].n_partitions; i++) {
 			lt_partition *p = &s->groups[g].partitions[i];
 			p->has_position = false;
-			p->flags &= ~(unsigned)LT_PF_NOT_COMMITTING;
+			p->flags &= ~(unsigned)(LT_PF_NOT_COMMITTING | LT_PF_COMMITTING_KNOWN);
 		}
 	for (size_t i = 0; i < s->n_pos_sources; i++) {
 		free(s->pos_sources[i].location);

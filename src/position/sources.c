@@ -64,8 +64,7 @@ lt_pos_sources *pos_sources_new(const lt_pos_sources_conf *conf)
 	ps->max_age_ms = conf->max_age_ms > 0 ? conf->max_age_ms : LT_POS_DEFAULT_MAX_AGE_MS;
 	ps->timeout_ms = conf->timeout_ms > 0 ? conf->timeout_ms : 5000;
 	ps->max_bytes = conf->max_bytes ? conf->max_bytes : LT_POS_DEFAULT_MAX_BYTES;
-	ps->watch = commitwatch_new(conf->not_committing_ms > 0 ? conf->not_committing_ms
-								: LT_POS_DEFAULT_NOT_COMMITTING_MS);
+	ps->watch = commitwatch_new(conf->not_committing_ms); /* <= 0: the one default (model.h) */
 	ps->fetch = xcalloc(ps->n, sizeof *ps->fetch);
 	ps->reports = xcalloc(ps->n, sizeof *ps->reports);
 	ps->taken_ms = xcalloc(ps->n, sizeof *ps->taken_ms);

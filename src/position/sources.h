@@ -15,9 +15,8 @@
 #include "model/snapshot.h"
 #include "position/prom.h"
 
-#define LT_POS_DEFAULT_MAX_AGE_MS        (60 * 1000)
-#define LT_POS_DEFAULT_MAX_BYTES         ((size_t)16 << 20)
-#define LT_POS_DEFAULT_NOT_COMMITTING_MS (2 * 60 * 1000)
+#define LT_POS_DEFAULT_MAX_AGE_MS (60 * 1000)
+#define LT_POS_DEFAULT_MAX_BYTES  ((size_t)16 << 20)
 
 typedef struct lt_pos_sources_conf {
 	size_t n;

@@ -629,6 +629,7 @@ lt_reset_plan *reset_plan_build_ex(const lt_reset_request *rq, const lt_reset_in
 	lt_reset_plan *p = xcalloc(1, sizeof *p);
 	p->group = xstrdup(rq->group);
 	p->target = rq->target;
+	p->timestamp_ms = rq->target == LT_RESET_DATETIME || rq->target == LT_RESET_DURATION ? rq->timestamp_ms : -1;
 	p->rows = xcalloc(n ? n : 1, sizeof *p->rows);
 	for (size_t i = 0; i < n; i++) {
 		lt_reset_row *row = &p->rows[p->n_rows++];

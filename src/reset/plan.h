@@ -164,6 +164,7 @@ typedef struct lt_reset_row {
 typedef struct lt_reset_plan {
 	char *group;
 	lt_reset_target target;
+	int64_t timestamp_ms; /* to-datetime, by-duration: the absolute time the target resolved to; else -1 */
 	size_t n_rows;
 	lt_reset_row *rows; /* sorted by (topic, partition) */
 	int64_t replayed;   /* sum of −delta over negative deltas */

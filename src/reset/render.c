@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/timeparse.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -83,4 +84,14 @@ char *reset_plan_totals(const lt_reset_plan *p)
 		sb_printf(&b, ", %zu commit%s deleted (no commit before the reset)", p->n_deletes,
 			  p->n_deletes == 1 ? "" : "s");
 	return sb_take(&b);
+}
+
+char *reset_plan_target_text(const lt_reset_plan *p, const char *target_desc)
+{
+	const char *desc = target_desc ? target_desc : "-";
+	if (!p || p->timestamp_ms < 0)
+		return xstrdup(desc);
+	char when[40];
+	reset_format_time(p->timestamp_ms, when, sizeof when);
+	return xasprintf("%s = %s", desc, when);
 }

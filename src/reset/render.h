@@ -13,4 +13,8 @@ char *reset_plan_table(const lt_reset_plan *p);
 /* "3 partitions: 120 messages replayed, 40 skipped, 1 unchanged" (one line, no newline). */
 char *reset_plan_totals(const lt_reset_plan *p);
 
+/* The target as the operator typed it (target_desc) and, for to-datetime and by-duration, " = " and the
+ * absolute time it resolved to: "to-datetime -10m = 2026-12-03T19:40:12.000Z". */
+char *reset_plan_target_text(const lt_reset_plan *p, const char *target_desc);
+
 #endif

@@ -57,6 +57,8 @@ TUI_TESTS += tests/tui/test_fit.sh
 TUI_TESTS += tests/tui/test_replay.sh
 ## what a refresh could not read: the top bar's count and the e popup's causes
 TUI_TESTS += tests/tui/test_unread_tui.sh
+TUI_TESTS += tests/tui/test_stale_tui.sh
+TUI_TESTS += tests/tui/test_reset_80.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

@@ -111,6 +111,7 @@ void rd_free(struct ui_reset *rd)
 		free(rd->marked[i]);
 	free(rd->marked);
 	free(rd->backup_dir);
+	free(rd->audit_path);
 	free(rd);
 }
 
@@ -559,6 +560,18 @@ static char *scope_text(const struct ui_reset *rd)
 	return xasprintf("topic %s", rd->scope_topic);
 }
 
+/* The scope, short, for the title: "all topics", "3 marked partitions", "topic t", "t:2". */
+static char *scope_title(const struct ui_reset *rd)
+{
+	if (rd->n_marked_scopes)
+		return xasprintf("%zu marked partition%s", rd->n_marked, rd->n_marked == 1 ? "" : "s");
+	if (!rd->scope_topic)
+		return xstrdup("all topics");
+	if (rd->scope_part >= 0)
+		return xasprintf("%s:%d", rd->scope_topic, rd->scope_part);
+	return xasprintf("topic %s", rd->scope_topic);
+}
+
 static void fmt_offset(int64_t o, char *buf, size_t len)
 {
 	if (o < 0)
@@ -586,38 +599,114 @@ static void view_target(const struct ui_reset *rd, struct rd_view *v)
 	foot(v, xstrdup("Up/Down choose, Enter previews, Esc cancels"));
 }
 
-static void view_preview(const struct ui_reset *rd, struct rd_view *v)
+/* The target as typed and, for a time given relative to now, the absolute time it resolved to. */
+static char *target_text(const struct ui_reset *rd)
 {
-	const lt_reset_plan *p = rd->plan;
-	char *scope = scope_text(rd);
-	body(v, xasprintf("Target: %s", rd->target_desc ? rd->target_desc : "-"));
-	body(v, xasprintf("Scope:  %s", scope));
-	free(scope);
-	if (rd->undo && rd->msg) /* which backup, from when, and the change it undoes */
-		push_lines(v, &v->body, &v->n_body, rd->msg, "");
-	/* table rows stay whole (their columns line up); the box cuts them where it must */
-	push_raw(&v->body, &v->n_body,
-		 xasprintf("%-24s %9s %14s    %-14s %-16s %s", "TOPIC", "PARTITION", "PREVIOUS", "NEW", "DELTA",
-			   "NOTE"));
+	return reset_plan_target_text(rd->undo ? NULL : rd->plan, rd->target_desc);
+}
+
+/* One partition's move: "skip 40", "replay 12", ... */
+static void delta_text(const lt_reset_row *r, char *buf, size_t len)
+{
+	if (r->new_offset < 0)
+		snprintf(buf, len, "delete commit");
+	else if (!r->has_delta)
+		snprintf(buf, len, "(no commit)");
+	else if (r->delta < 0)
+		snprintf(buf, len, "replay %" PRId64, -r->delta);
+	else if (r->delta > 0)
+		snprintf(buf, len, "skip %" PRId64, r->delta);
+	else
+		snprintf(buf, len, "unchanged");
+}
+
+struct row_widths {
+	int name, prev, nw;
+};
+
+/* The plan's rows: the wide table when it fits the box; else "topic:partition old -> new count" with
+ * columns sized to the values, and when even that is too wide, the name on one line and the move below,
+ * so that old -> new and the count are never cut. Notes go on a line of their own. */
+static void preview_rows(const lt_reset_plan *p, struct rd_view *v)
+{
+	static const char wide_fmt[] = "%-24s %9d %14s -> %-14s %-16s %s";
+	int wide = 24 + 1 + 9 + 1 + 14 + 4 + 14 + 1 + 16;
+	for (size_t i = 0; i < p->n_rows; i++)
+		if (display_width(p->rows[i].topic, v->utf8) > 24)
+			wide = 1 << 20; /* a longer topic would shift its row's columns */
+	if (v->width <= 0 || wide <= v->width) {
+		push_raw(&v->body, &v->n_body,
+			 xasprintf("%-24s %9s %14s    %-14s %-16s %s", "TOPIC", "PARTITION", "PREVIOUS", "NEW", "DELTA",
+				   "NOTE"));
+		for (size_t i = 0; i < p->n_rows; i++) {
+			const lt_reset_row *r = &p->rows[i];
+			char prev[24], nw[24], delta[40];
+			fmt_offset(r->previous, prev, sizeof prev);
+			fmt_offset(r->new_offset, nw, sizeof nw);
+			delta_text(r, delta, sizeof delta);
+			push_raw(&v->body, &v->n_body,
+				 xasprintf(wide_fmt, r->topic, r->partition, prev, nw, delta, r->note ? r->note : ""));
+		}
+		return;
+	}
+	struct row_widths w = { (int)strlen("PARTITION"), (int)strlen("PREVIOUS"), (int)strlen("NEW") };
+	int delta_w = (int)strlen("DELTA");
+	for (size_t i = 0; i < p->n_rows; i++) {
+		const lt_reset_row *r = &p->rows[i];
+		char name[32], prev[24], nw[24], delta[40];
+		snprintf(name, sizeof name, ":%d", r->partition);
+		int nm = display_width(r->topic, v->utf8) + (int)strlen(name);
+		fmt_offset(r->previous, prev, sizeof prev);
+		fmt_offset(r->new_offset, nw, sizeof nw);
+		delta_text(r, delta, sizeof delta);
+		w.name = nm > w.name ? nm : w.name;
+		w.prev = (int)strlen(prev) > w.prev ? (int)strlen(prev) : w.prev;
+		w.nw = (int)strlen(nw) > w.nw ? (int)strlen(nw) : w.nw;
+		delta_w = (int)strlen(delta) > delta_w ? (int)strlen(delta) : delta_w;
+	}
+	int move_w = w.prev + 4 + w.nw + 1 + delta_w;
+	bool one_line = w.name + 1 + move_w <= v->width;
+	int indent = one_line ? w.name + 1 : 2;
+	if (one_line)
+		push_raw(&v->body, &v->n_body,
+			 xasprintf("%-*s %*s    %-*s %s", w.name, "PARTITION", w.prev, "PREVIOUS", w.nw, "NEW",
+				   "DELTA"));
+	else { /* the name above, the move below */
+		push_raw(&v->body, &v->n_body, xstrdup("PARTITION"));
+		push_raw(&v->body, &v->n_body,
+			 xasprintf("%*s%*s    %-*s %s", indent, "", w.prev, "PREVIOUS", w.nw, "NEW", "DELTA"));
+	}
 	for (size_t i = 0; i < p->n_rows; i++) {
 		const lt_reset_row *r = &p->rows[i];
 		char prev[24], nw[24], delta[40];
 		fmt_offset(r->previous, prev, sizeof prev);
 		fmt_offset(r->new_offset, nw, sizeof nw);
-		if (r->new_offset < 0)
-			snprintf(delta, sizeof delta, "delete commit");
-		else if (!r->has_delta)
-			snprintf(delta, sizeof delta, "(no commit)");
-		else if (r->delta < 0)
-			snprintf(delta, sizeof delta, "replay %" PRId64, -r->delta);
-		else if (r->delta > 0)
-			snprintf(delta, sizeof delta, "skip %" PRId64, r->delta);
-		else
-			snprintf(delta, sizeof delta, "unchanged");
-		push_raw(&v->body, &v->n_body,
-			 xasprintf("%-24s %9d %14s -> %-14s %-16s %s", r->topic, r->partition, prev, nw, delta,
-				   r->note ? r->note : ""));
+		delta_text(r, delta, sizeof delta);
+		char *name = xasprintf("%s:%d", r->topic, r->partition);
+		int pad = one_line ? w.name - display_width(name, v->utf8) : 0;
+		char *move = xasprintf("%*s -> %-*s %s", w.prev, prev, w.nw, nw, delta);
+		if (one_line) {
+			push_raw(&v->body, &v->n_body, xasprintf("%s%*s %s", name, pad > 0 ? pad : 0, "", move));
+		} else {
+			push_text(v, &v->body, &v->n_body, xstrdup(name)); /* a name wider than the box wraps */
+			push_text(v, &v->body, &v->n_body, xasprintf("%*s%s", indent, "", move));
+		}
+		if (r->note)
+			push_text(v, &v->body, &v->n_body, xasprintf("%*snote: %s", indent, "", r->note));
+		free(name);
+		free(move);
 	}
+}
+
+static void view_preview(const struct ui_reset *rd, struct rd_view *v)
+{
+	const lt_reset_plan *p = rd->plan;
+	char *scope = scope_text(rd);
+	body(v, xasprintf("Scope:  %s", scope));
+	free(scope);
+	if (rd->undo && rd->msg) /* which backup, from when, and the change it undoes */
+		push_lines(v, &v->body, &v->n_body, rd->msg, "");
+	preview_rows(p, v);
 	for (size_t i = 0; i < p->n_warnings; i++)
 		push_lines(v, &v->body, &v->n_body, p->warnings[i], "warning: ");
 
@@ -626,7 +715,15 @@ static void view_preview(const struct ui_reset *rd, struct rd_view *v)
 		foot(v, xstrdup("Enter or Esc closes"));
 		return;
 	}
+	/* in the footer, which never scrolls away: what the commit means and where its traces go */
+	char *target = target_text(rd);
+	foot(v, xasprintf("Target: %s", target));
+	free(target);
 	foot(v, reset_plan_totals(p));
+	if (rd->backup_dir)
+		foot(v, xasprintf("Backup to %s", rd->backup_dir));
+	if (rd->audit_path)
+		foot(v, xasprintf("Audit log %s", rd->audit_path));
 	if (rd->need_name) {
 		foot(v,
 		     xasprintf("This moves %" PRId64 " messages (confirm threshold %" PRId64 "): type the group name",
@@ -760,6 +857,8 @@ static void view_result(const struct ui_reset *rd, struct rd_view *v)
 						  res->parts[i].error));
 	if (res->backup_path)
 		body(v, xasprintf("Backup of the previous offsets: %s", res->backup_path));
+	if (res->backup_path && rd->audit_path) /* a commit was attempted: its intent and result lines are there */
+		body(v, xasprintf("Audit log: %s", rd->audit_path));
 	if (res->message && res->message[0])
 		push_lines(v, &v->body, &v->n_body, res->message, "");
 	if (res->audit_error && !(res->message && strstr(res->message, res->audit_error)))
@@ -784,8 +883,13 @@ void rd_view_build(const struct ui_reset *rd, int width, bool utf8, struct rd_vi
 	else if (rd->del && rd->scope_topic)
 		v->title =
 			xasprintf("Delete the offset of %s:%d in group %s", rd->scope_topic, rd->scope_part, rd->group);
-	else
+	else if (rd->undo)
 		v->title = xasprintf("%s group %s", what, rd->group);
+	else { /* what R acts on (the focused pane decides it) is said before anything else */
+		char *scope = scope_title(rd);
+		v->title = xasprintf("%s group %s: %s", what, rd->group, scope);
+		free(scope);
+	}
 	switch (rd->step) {
 	case RD_TARGET: view_target(rd, v); break;
 	case RD_WORKING:

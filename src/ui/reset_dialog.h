@@ -84,6 +84,7 @@ struct ui_reset {
 	lt_delete_result dres;
 	bool has_dres;
 	char *backup_dir; /* where the backup goes, shown in the preview */
+	char *audit_path; /* the audit log a commit writes to, shown beside it (NULL: not known) */
 
 	int top; /* scroll of the body */
 };

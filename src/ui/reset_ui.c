@@ -163,6 +163,11 @@ void ui_reset_open(struct ui *u, bool undo)
 	if (u->clusters && u->clusters->reset_conf && u->clusters->reset_conf(u->clusters->ctx, &rc) == 0)
 		threshold = rc.confirm_threshold;
 	u->reset = rd_new(group, topic, part, undo, threshold);
+	char dir[4096], err[512]; /* shown in the preview: where the backup and the audit line will go */
+	if (reset_store_dir(dir, sizeof dir, 0, err, sizeof err) == 0) {
+		u->reset->backup_dir = xasprintf("%s/backups/", dir);
+		u->reset->audit_path = xasprintf("%s/audit.log", dir);
+	}
 	if (!undo)
 		dialog_marks(u, u->reset);
 	u->popup = UI_POPUP_RESET;

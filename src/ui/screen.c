@@ -154,6 +154,24 @@ static void draw_top_bar(const struct ui *u)
 	bar_seg(&b, s->brokers_up < s->brokers_total ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR, buf, false);
 	snprintf(buf, sizeof buf, "%zu group%s", s->n_groups, s->n_groups == 1 ? "" : "s");
 	bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+	/* a refresh that did not read every group says so beside the count, where 80 columns still show it
+	 * (the error, which may be its cause, is longer and comes last): the rows are not the whole cluster */
+	if (!snapshot_read_whole(s)) {
+		size_t lists = s->n_unread;
+		for (size_t i = 0; i < s->n_unread; i++)
+			lists -= s->unread[i].group != NULL;
+		if (s->groups_unread)
+			snprintf(buf, sizeof buf, "%zu unread%s (e)", s->groups_unread, lists ? ", lists missing" : "");
+		else
+			snprintf(buf, sizeof buf, "group lists missing (e)");
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, buf, false);
+	}
+	/* a failed refresh before its age and pace: what went wrong matters more than "every 1s" */
+	if (s->error) {
+		char *one = xasprintf("error: %s (e)", s->error);
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
+		free(one);
+	}
 
 	if (!replaying) {
 		int64_t late_by = 0;
@@ -177,23 +195,6 @@ static void draw_top_bar(const struct ui *u)
 			snprintf(buf, sizeof buf, "every %gs", u->interval_ms / 1000.0);
 			bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
 		}
-	}
-	if (s->error) {
-		char *one = xasprintf("error: %s (e)", s->error);
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
-		free(one);
-	}
-	/* a refresh that did not read every group says so (after the error, which may be its cause): the rows
-	 * it shows are not the whole cluster */
-	if (!snapshot_read_whole(s)) {
-		size_t lists = s->n_unread;
-		for (size_t i = 0; i < s->n_unread; i++)
-			lists -= s->unread[i].group != NULL;
-		if (s->groups_unread)
-			snprintf(buf, sizeof buf, "%zu unread%s (e)", s->groups_unread, lists ? ", lists missing" : "");
-		else
-			snprintf(buf, sizeof buf, "group lists missing (e)");
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, buf, false);
 	}
 	/* after the error: the commit-stream columns are empty or partial (the reason is in the 'e' popup) */
 	if (s->commit_stream == LT_CSTREAM_DENIED || s->commit_stream == LT_CSTREAM_FAILED)
@@ -229,6 +230,45 @@ static ui_role row_role(const lt_row *r)
 	if (r->group->stale_ms > 0 || r->group->unread)
 		return UI_ROLE_STALE;
 	return status_role(r->group->status);
+}
+
+/* The age of a row's data when it is older than the last refresh (its group or partition was not read
+ * this time), growing with the clock between refreshes; 0 for a row read this time. */
+static int64_t row_stale_age(const struct ui *u, const lt_row *r)
+{
+	int64_t age = 0;
+	if (r->topic)
+		return 0; /* topic rows add up many groups: their partitions carry the marks */
+	if (r->part)
+		age = r->part->flags & LT_PF_STALE ? partition_stale_ms(r->group, r->part) : 0;
+	else
+		age = r->group->stale_ms;
+	/* a recording's time is not the clock's: there the age is the recorded one */
+	if (age <= 0 || !u->snap || source_is_replay(u->src))
+		return age > 0 ? age : 0;
+	int64_t since = now_wall_ms() - (u->snap->taken_at_ms + u->snap->duration_ms);
+	return age + (since > 0 ? since : 0);
+}
+
+/* A stale row says so in words, with its age, where its state or status would be: dimming alone is lost
+ * without colour, and "Stable" read a minute ago is not the group's state now. */
+static void draw_stale_mark(const struct ui *u, int y, const struct ui_col_slot *slots, size_t n, const lt_row *r,
+			    int64_t age)
+{
+	lt_col_id want = r->part ? LT_COL_P_STATUS : LT_COL_STATE;
+	const struct ui_col_slot *sl = n ? &slots[n - 1] : NULL; /* else the last column on screen */
+	for (size_t i = 0; i < n; i++)
+		if (slots[i].col->id == want)
+			sl = &slots[i];
+	if (!sl)
+		return;
+	char d[32], mark[48];
+	format_duration_ms(age, d, sizeof d);
+	snprintf(mark, sizeof mark, "stale %s", d);
+	if ((int)strlen(mark) > sl->width) /* the word first: the age is on the group's row and in Enter's detail */
+		snprintf(mark, sizeof mark, sl->width >= 5 ? "stale" : "~%s", d);
+	fill_line(y, sl->x, sl->width);
+	put_cells(u, y, sl->x, mark, sl->width, false);
 }
 
 /* A list taller than its pane says which rows it shows (1-based): rows scrolled off the top are never
@@ -388,6 +428,9 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			if (high)
 				set_role(role);
 		}
+		int64_t stale_age = row_stale_age(u, r);
+		if (stale_age > 0)
+			draw_stale_mark(u, ly, slots, n, r, stale_age);
 	}
 	if (l->n_rows == 0 && rows_h > 0) {
 		set_role(UI_ROLE_NORMAL);
@@ -944,6 +987,58 @@ static void draw_detail(struct ui *u)
 	free(st);
 }
 
+/* One cause of the groups' errors: the text, how many groups, the first few names. */
+struct error_cause {
+	char *text;
+	size_t count;
+	char names[96];
+};
+
+#define CAUSE_NAMES 3 /* names listed per cause; the rest counted */
+
+static void cause_add(struct error_cause **v, size_t *n, char *text, const char *group)
+{
+	struct error_cause *c = NULL;
+	for (size_t i = 0; i < *n && !c; i++)
+		if (!strcmp((*v)[i].text, text))
+			c = &(*v)[i];
+	if (c)
+		free(text);
+	else {
+		*v = xrealloc(*v, (*n + 1) * sizeof **v);
+		c = &(*v)[(*n)++];
+		*c = (struct error_cause){ .text = text };
+	}
+	if (c->count++ < CAUSE_NAMES) {
+		size_t len = strlen(c->names);
+		snprintf(c->names + len, sizeof c->names - len, "%s%s", len ? ", " : "", group);
+	}
+}
+
+/* The groups' errors, one line per cause (a dead cluster is one cause, not a line per group): the count,
+ * the cause and the first few groups, in the order first seen. */
+static void error_causes(const lt_snapshot *s, char ***lines, size_t *n)
+{
+	struct error_cause *v = NULL;
+	size_t nc = 0;
+	for (size_t i = 0; s && i < s->n_unread; i++) /* what was not read and has no row */
+		if (s->unread[i].group)
+			cause_add(&v, &nc, xasprintf("not read: %s", s->unread[i].reason), s->unread[i].group);
+	for (size_t i = 0; s && i < s->n_groups; i++)
+		if (s->groups[i].error)
+			cause_add(&v, &nc, xstrdup(s->groups[i].error), s->groups[i].group);
+	for (size_t i = 0; i < nc; i++) {
+		char more[32] = "";
+		if (v[i].count > CAUSE_NAMES)
+			snprintf(more, sizeof more, ", +%zu more", v[i].count - CAUSE_NAMES);
+		add_line(lines, n,
+			 xasprintf("%zu group%s: %s [%s%s]", v[i].count, v[i].count == 1 ? "" : "s", v[i].text,
+				   v[i].names, more));
+		free(v[i].text);
+	}
+	free(v);
+}
+
 static void draw_error(struct ui *u)
 {
 	char **lines = NULL;
@@ -951,15 +1046,12 @@ static void draw_error(struct ui *u)
 	const lt_snapshot *s = u->snap;
 	if (s && s->error)
 		add_line(&lines, &n, xasprintf("refresh: %s", s->error));
-	for (size_t i = 0; s && i < s->n_unread; i++) /* what was not read and has no row */
-		add_line(&lines, &n,
-			 s->unread[i].group
-				 ? xasprintf("group %s: not read: %s", s->unread[i].group, s->unread[i].reason)
-				 : xasprintf("group list of broker %d: not read: %s: its groups are missing",
-					     (int)s->unread[i].broker, s->unread[i].reason));
-	for (size_t i = 0; s && i < s->n_groups; i++)
-		if (s->groups[i].error)
-			add_line(&lines, &n, xasprintf("group %s: %s", s->groups[i].group, s->groups[i].error));
+	for (size_t i = 0; s && i < s->n_unread; i++) /* a broker's group list: its groups have no row */
+		if (!s->unread[i].group)
+			add_line(&lines, &n,
+				 xasprintf("group list of broker %d: not read: %s: its groups are missing",
+					   (int)s->unread[i].broker, s->unread[i].reason));
+	error_causes(s, &lines, &n);
 	/* not an error, but what this librdkafka cannot see: said where errors are explained */
 	char *unreadable = group_view_unreadable_line(s);
 	if (unreadable)
@@ -984,6 +1076,12 @@ static void draw_error(struct ui *u)
 				take--;
 			if (take == 0)
 				take = len - off < (size_t)w ? len - off : (size_t)w;
+			/* at a space when there is one in the second half: group names stay whole */
+			size_t sp = take;
+			while (off + take < len && sp > take / 2 && safe[off + sp] != ' ')
+				sp--;
+			if (off + take < len && sp > take / 2)
+				take = sp == take ? take : sp + 1;
 			add_line(&wrapped, &nw, xstrndup(safe + off, take));
 			off += take;
 		} while (off < len);

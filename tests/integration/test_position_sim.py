@@ -147,7 +147,7 @@ def main():
             "/big-chunked": (False, "too large: over 16777216 bytes"),
             "/labels": (False, "wrong labels: 1 position samples without a usable 'client_id' label"),
             "/stale": (False, "stale: newest report 60"),
-            "/ghost": (False, "client id in no group: nobody"),
+            "/ghost": (False, "client id in none of the groups read: nobody"),
             "http://127.0.0.1:1/metrics": (False, "unreachable: "),
         }
         bad = [(k, st.get(k)) for k, (good, text) in want.items()
@@ -167,8 +167,16 @@ def main():
            "librdkafka app_offset for fx-c2's partition, not fx-c1's report for it", p2)
         ok(all(0 <= p.get("position_age_ms", -1) < 5000 for p in (p0, p1, p2)), "ages are the reports'",
            [p.get("position_age_ms") for p in (p0, p1, p2)])
-        ok(g is not None and g["not_committing"] is False and not any(p["not_committing"] for p in parts.values()),
-           "one sample: nothing flagged not committing")
+        ok(g is not None and g["not_committing"] is None and p0.get("not_committing") is None and
+           not any(p["not_committing"] for p in parts.values()),
+           "one sample: not committing is unknown (null), not false, for a consumer ahead of its commit",
+           (g and g["not_committing"], [p["not_committing"] for p in parts.values()]))
+
+        # without any position source nothing is known: CSV leaves not_committing empty, never "false"
+        rc, out, err = lagtop("--once", "--format", "csv", "-b", bs, "--no-commit-stream", "-g", "fx-stable")
+        rows = [l for l in out.splitlines()[1:] if l.startswith("fx-stable,")]
+        ok(rc == 0 and rows and all(l.endswith(",") and not l.endswith("false") for l in rows),
+           "CSV without a position source: not_committing empty (unknown)", out[-300:])
 
         # CSV carries the same fields at the end
         rc, out, err = lagtop("--once", "--format", "csv", "-b", bs, "--no-commit-stream", "-g", "fx-stable",

@@ -78,8 +78,8 @@ tui_keys R
 ok "R: the scope is the marks" tui_wait_text "Scope: 2 marked partitions (orders:1,3)"
 tui_keys Enter
 ok "preview" tui_wait_text "Commit these offsets?" 15
-is "the preview lists only the marked partitions" "$(tui_screen | grep -cE 'orders +[0-9] +1000 -> 0 ')" "2"
-like "partitions 1 and 3" "$(tui_screen | grep -E 'orders +[0-9] +1000 -> 0 ' | awk '{print $3}' | tr '\n' ' ')" "^1 3 $"
+is "the preview lists only the marked partitions" "$(tui_screen | grep -cE 'orders:[0-9] +1000 -> 0 ')" "2"
+like "partitions 1 and 3" "$(tui_screen | grep -oE 'orders:[0-9] +1000 -> 0 ' | cut -d' ' -f1 | tr '\n' ' ')" "^orders:1 orders:3 $"
 like "totals: 2 partitions" "$(tui_screen)" "2 partitions: 2000 messages replayed"
 tui_keys Right Enter
 ok "Yes: executed" tui_wait_text "EXECUTED: every partition reads back as planned" 15

@@ -133,10 +133,10 @@ static void csv_header_and_quoting(void **state)
 			    "consumer_id,host,client_id,type,members_readable,position,uncommitted,position_source,"
 			    "position_age_ms,not_committing\n",
 			    196);
-	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,,,,,false\n"));
-	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1,classic,true,,,,,false\n"));
+	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,,,,,\n"));
+	assert_non_null(strstr(c, "\norders,Stable,t,1,5,,9,,,,m-1,/127.0.0.1,c1,classic,true,,,,,\n"));
 	/* names as text cells: controls escaped as on the dashboard, then RFC 4180 quoting */
-	assert_non_null(strstr(c, "\"evil\\x1b[2J\"\"g,\",Empty,t\\x0a2,3,,7,,,,,,,,,true,,,,,false\n"));
+	assert_non_null(strstr(c, "\"evil\\x1b[2J\"\"g,\",Empty,t\\x0a2,3,,7,,,,,,,,,true,,,,,\n"));
 	free(c);
 	snapshot_unref(s);
 }
@@ -221,7 +221,7 @@ static void members_unreadable_outputs(void **state)
 	free(j);
 
 	char *c = render(1, s);
-	assert_non_null(strstr(c, "\nkip,Stable,fx-orders,1,0,650,1000,350,,,,,,consumer,false,,,,,false\n"));
+	assert_non_null(strstr(c, "\nkip,Stable,fx-orders,1,0,650,1000,350,,,,,,consumer,false,,,,,\n"));
 	assert_non_null(strstr(c, "\nquiet,Reconciling,,,,,,,,,,,,consumer,false,,,,,\n"));
 	free(c);
 
@@ -365,14 +365,14 @@ static void position_fields(void **state)
 	x->position = 120;
 	x->position_source = 0;
 	x->position_age_ms = 1500;
-	p->flags |= LT_PF_NOT_COMMITTING;
+	p->flags |= LT_PF_NOT_COMMITTING | LT_PF_COMMITTING_KNOWN;
 	char *j = render(0, s);
 	assert_non_null(strstr(j, "\"position_sources\":[{\"location\":\"http://app:9404/metrics\",\"ok\":true,"
 				  "\"status\":\"ok: 1 position, 1 used\",\"reports\":1,\"used\":1}]"));
 	assert_non_null(strstr(j, "\"position\":120,\"uncommitted\":20,\"position_source\":\"http://app:9404/metrics\","
 				  "\"position_age_ms\":1500,\"not_committing\":true,\"flags\":[\"not_committing\"]"));
 	assert_non_null(strstr(j, "\"position\":null,\"uncommitted\":null,\"position_source\":null,"
-				  "\"position_age_ms\":null,\"not_committing\":false"));
+				  "\"position_age_ms\":null,\"not_committing\":null"));
 	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":true,"));
 	char *c = render(1, s);
 	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,120,20,"
@@ -382,11 +382,42 @@ static void position_fields(void **state)
 	snapshot_unref(s);
 }
 
+/* Unknown is not false: without a verdict not_committing is null in JSON and empty in CSV, for the partition
+ * and for a group none of whose partitions says true and some of which are unknown. */
+static void not_committing_unknown_is_not_false(void **state)
+{
+	(void)state;
+	lt_snapshot *s = sample();
+	lt_group *g = &s->groups[1]; /* orders: t-0, t-1 */
+	char *j = render(0, s);
+	assert_null(strstr(j, "\"not_committing\":false"));
+	assert_non_null(strstr(j, "\"not_committing\":null"));
+	free(j);
+	g->partitions[0].flags |= LT_PF_COMMITTING_KNOWN; /* t-0 watched a whole window: commits */
+	j = render(0, s);
+	assert_non_null(strstr(j, "\"position_age_ms\":null,\"not_committing\":false"));
+	assert_non_null(strstr(j, "\"position_age_ms\":null,\"not_committing\":null")); /* t-1: no verdict */
+	/* the group: what its judged partitions say (t-1 has no position to judge) */
+	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":false,"));
+	free(j);
+	g->partitions[1].flags |= LT_PF_NOT_COMMITTING | LT_PF_COMMITTING_KNOWN;
+	j = render(0, s);
+	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":true,"));
+	free(j);
+	g->partitions[1].flags &= ~(unsigned)LT_PF_NOT_COMMITTING;
+	char *c = render(1, s);
+	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,,,,,false\n"));
+	assert_non_null(strstr(c, "\"evil\\x1b[2J\"\"g,\",Empty,t\\x0a2,3,,7,,,,,,,,,true,,,,,\n"));
+	free(c);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_shape_and_nulls),
 		cmocka_unit_test(position_fields),
+		cmocka_unit_test(not_committing_unknown_is_not_false),
 		cmocka_unit_test(json_commit_stream),
 		cmocka_unit_test(csv_header_and_quoting),
 		cmocka_unit_test(table_columns_and_sanitizing),

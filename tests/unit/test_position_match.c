@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "model/snapshot.h"
 #include "position/commitwatch.h"
 #include "position/match.h"
@@ -83,7 +84,7 @@ static void reports_go_to_the_owner(void **state)
 	assert_int_equal(s->pos_sources[0].n_reports, 6);
 	assert_int_equal(s->pos_sources[0].n_used, 2);
 	assert_string_equal(s->pos_sources[0].status, "ok: 6 positions, 2 used; 1 stale; 1 for partitions their client "
-						      "does not own; client id in no group: ghost");
+						      "does not own; client id in none of the groups read: ghost");
 
 	/* applied again (the next refresh): fields are reset, not left over */
 	lt_pos_reports none;
@@ -154,7 +155,8 @@ static void why_a_source_gave_nothing(void **state)
 	assert_string_equal(s->pos_sources[1].status,
 			    "wrong labels: 2 position samples without a usable 'client_id' label");
 	assert_string_equal(s->pos_sources[2].status, "stale: newest report 90 s old (max 60 s)");
-	assert_string_equal(s->pos_sources[3].status, "client id in no group: nobody");
+	/* "in no group" would be a guess: the client may be in a group lagtop does not read (-g, include_groups) */
+	assert_string_equal(s->pos_sources[3].status, "client id in none of the groups read: nobody");
 	/* a KIP-848 group whose members this librdkafka cannot read: the client may be one of them */
 	lt_group *hidden = snapshot_add_group(s, "kip848");
 	hidden->state = LT_GROUP_STABLE;
@@ -162,8 +164,9 @@ static void why_a_source_gave_nothing(void **state)
 	hidden->members_unreadable = true;
 	snapshot_finish(s);
 	pos_match(s, in, 4, NOW, 60000);
-	assert_string_equal(s->pos_sources[3].status,
-			    "client id in no group: nobody (or in a group whose members cannot be read)");
+	assert_string_equal(
+		s->pos_sources[3].status,
+		"client id in none of the groups read: nobody (or in a group whose members cannot be read)");
 	for (int i = 0; i < 4; i++)
 		assert_false(s->pos_sources[i].ok);
 	assert_false(part(s, 0)->has_position);
@@ -171,6 +174,8 @@ static void why_a_source_gave_nothing(void **state)
 	pos_reports_free(&ghost);
 	snapshot_unref(s);
 }
+
+static bool last_known; /* step's partition had a verdict (LT_PF_COMMITTING_KNOWN) */
 
 /* One refresh at time t: committed offset, position of t-0 (-1: none reported). */
 static unsigned step(lt_commitwatch *w, int64_t t, int64_t committed, int64_t position)
@@ -183,7 +188,9 @@ static unsigned step(lt_commitwatch *w, int64_t t, int64_t committed, int64_t po
 	}
 	commitwatch_apply(w, s);
 	unsigned f = p->flags & LT_PF_NOT_COMMITTING;
-	assert_int_equal(s->groups[0].partitions[1].flags & LT_PF_NOT_COMMITTING, 0); /* no position there */
+	last_known = (p->flags & LT_PF_COMMITTING_KNOWN) != 0;
+	/* no position there: not flagged, and unknown rather than "committing" */
+	assert_int_equal(s->groups[0].partitions[1].flags & (LT_PF_NOT_COMMITTING | LT_PF_COMMITTING_KNOWN), 0);
 	snapshot_unref(s);
 	return f;
 }
@@ -234,6 +241,66 @@ static void not_committing_needs_the_whole_window(void **state)
 	commitwatch_free(w);
 }
 
+/* Unknown is not false: no verdict until a whole window was watched, unless a commit was seen within it. */
+static void not_committing_unknown_until_known(void **state)
+{
+	(void)state;
+	lt_commitwatch *w = commitwatch_new(60000);
+	assert_false(step(w, 0, 500, 510));
+	assert_false(last_known); /* first sight: nothing watched yet */
+	assert_false(step(w, 30000, 500, 600));
+	assert_false(last_known); /* half a window: could go either way */
+	assert_true(step(w, 60000, 500, 700));
+	assert_true(last_known);
+	assert_false(step(w, 65000, 700, 750));
+	assert_true(last_known); /* a commit seen: it commits */
+	assert_false(step(w, 70000, 700, -1));
+	assert_false(last_known); /* no position this refresh */
+	commitwatch_free(w);
+
+	w = commitwatch_new(60000);
+	assert_false(step(w, 0, 500, 500));
+	assert_true(last_known); /* nothing read past the commit: nothing uncommitted */
+	commitwatch_free(w);
+
+	/* the rule itself, as every output reads it */
+	assert_int_equal(not_committing_rule(60000, 0, false, 10, 20, 5, 59999), LT_NC_UNKNOWN);
+	assert_int_equal(not_committing_rule(60000, 0, true, 10, 20, 5, 59999), LT_NC_NO);
+	assert_int_equal(not_committing_rule(60000, 0, false, 10, 20, 5, 60000), LT_NC_YES);
+	assert_int_equal(not_committing_rule(60000, 0, false, 20, 20, 5, 600000), LT_NC_NO);
+	assert_int_equal(not_committing_rule(60000, 0, false, 10, -1, 5, 600000), LT_NC_UNKNOWN);
+	assert_int_equal(not_committing_rule(60000, 0, false, 10, 5, 5, 600000), LT_NC_NO);
+	/* one threshold: 0 is the default, not_committing_after's 2 minutes */
+	assert_int_equal(LT_NOT_COMMITTING_DEFAULT_MS, 120000);
+	assert_int_equal(not_committing_rule(0, 0, false, 10, 20, 5, 119999), LT_NC_UNKNOWN);
+	assert_int_equal(not_committing_rule(0, 0, false, 10, 20, 5, 120000), LT_NC_YES);
+}
+
+/* Many client ids: the list is cut with ", ...", never a stray "." */
+static void long_client_lists_end_in_an_ellipsis(void **state)
+{
+	(void)state;
+	lt_snapshot *s = fixture(NOW, 500);
+	lt_pos_reports r;
+	pos_reports_init(&r);
+	/* the demo's ids, which filled the list to 92 characters and left ", ." */
+	add(&r, "audit-archiver-1", 0, LT_POSK_LEAD, 1, -1);
+	char id[40];
+	for (int i = 1; i <= 8; i++) {
+		snprintf(id, sizeof id, "clickstream-etl-%d", i);
+		add(&r, id, 0, LT_POSK_LEAD, 1, -1);
+	}
+	pos_reports_finish(&r);
+	lt_pos_input in[] = { { .location = "n", .reports = &r, .taken_ms = NOW } };
+	pos_match(s, in, 1, NOW, 60000);
+	const char *st = s->pos_sources[0].status;
+	size_t n = strlen(st);
+	assert_true(n > 5);
+	assert_string_equal(st + n - 5, ", ...");
+	pos_reports_free(&r);
+	snapshot_unref(s);
+}
+
 static void many_partitions_and_forgetting(void **state)
 {
 	(void)state;
@@ -268,6 +335,8 @@ int main(void)
 		cmocka_unit_test(the_newest_of_several_sources_wins),
 		cmocka_unit_test(why_a_source_gave_nothing),
 		cmocka_unit_test(not_committing_needs_the_whole_window),
+		cmocka_unit_test(not_committing_unknown_until_known),
+		cmocka_unit_test(long_client_lists_end_in_an_ellipsis),
 		cmocka_unit_test(many_partitions_and_forgetting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

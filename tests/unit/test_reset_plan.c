@@ -11,6 +11,7 @@
 
 #include "reset/plan.h"
 #include "reset/render.h"
+#include "reset/timeparse.h"
 
 #define NOW 1795946400000LL
 
@@ -690,6 +691,29 @@ static void settle_verdicts(void **state)
 	assert_string_equal(reset_settled_word(LT_SETTLED_PARTLY), "partly-applied");
 }
 
+/* A relative time is shown with the absolute time it resolved to (the dialog, the CLI's plan); other
+ * targets as typed. */
+static void resolved_target_text(void **state)
+{
+	(void)state;
+	char err[256];
+	lt_reset_plan *p = plan_for(LT_RESET_DURATION, "PT2H", T_01, false, err, sizeof err);
+	char want[96], when[40];
+	reset_format_time(NOW - 2 * 3600 * 1000, when, sizeof when);
+	snprintf(want, sizeof want, "by-duration PT2H = %s", when);
+	assert_int_equal(p->timestamp_ms, NOW - 2 * 3600 * 1000);
+	char *t = reset_plan_target_text(p, "by-duration PT2H");
+	assert_string_equal(t, want);
+	free(t);
+	reset_plan_free(p);
+	p = plan_for(LT_RESET_SHIFT, "-45", T_01, false, err, sizeof err);
+	assert_int_equal(p->timestamp_ms, -1);
+	t = reset_plan_target_text(p, "shift-by -45");
+	assert_string_equal(t, "shift-by -45");
+	free(t);
+	reset_plan_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -709,6 +733,7 @@ int main(void)
 		cmocka_unit_test(log_offsets_unknown_is_not_no_leader),
 		cmocka_unit_test(undo_deletes_what_had_no_commit),
 		cmocka_unit_test(settle_verdicts),
+		cmocka_unit_test(resolved_target_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

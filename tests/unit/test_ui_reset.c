@@ -57,6 +57,7 @@ static lt_reset_plan *plan_for(const lt_reset_request *rq, int n, int64_t commit
 		pt->committed = committed;
 		pt->log_start = 0;
 		pt->log_end = 1000;
+		pt->ts_offset = 1000; /* to-datetime: the first record at or after the time */
 	}
 	lt_reset_plan *plan = reset_plan_build(rq, &in, err, sizeof err);
 	assert_non_null(plan);
@@ -693,6 +694,58 @@ static void refusal_is_wrapped_to_the_box(void **state)
 	rd_free(rd);
 }
 
+/* At 80 columns (a box 76 cells inside) the preview cuts nothing: each partition's old -> new and its
+ * replay/skip count, the absolute time a relative to-datetime resolved to, where the backup and the audit
+ * log go, and the scope in the title. */
+static void preview_fits_80_columns(void **state)
+{
+	(void)state;
+	struct ui_reset *rd = rd_new("inventory-sync-long-name", NULL, -1, false, 100000);
+	select_target(rd, LT_RESET_DATETIME);
+	keys(rd, "-10m");
+	assert_int_equal(key(rd, '\n'), RD_ACT_PREVIEW);
+	lt_reset_plan *plan = plan_for(&rd->rq, 3, 500);
+	free(plan->rows[1].topic);
+	plan->rows[1].topic = xstrdup("inventory-adjustments-from-the-warehouse"); /* a long topic name */
+	rd_preview_done(rd, false, plan, NULL, NULL);
+	rd->backup_dir = xstrdup("/home/op/.local/state/lagtop/backups/");
+	rd->audit_path = xstrdup("/home/op/.local/state/lagtop/audit.log");
+	struct rd_view v;
+	rd_view_build(rd, 76, true, &v);
+	char all[8192] = "";
+	for (size_t i = 0; i < v.n_body + v.n_foot; i++) {
+		const char *l = i < v.n_body ? v.body[i] : v.foot[i - v.n_body];
+		if (display_width(l, true) > 76)
+			fail_msg("line wider than the box: '%s'", l);
+		strncat(all, l, sizeof all - strlen(all) - 2);
+		strcat(all, "\n");
+	}
+	assert_non_null(strstr(v.title, "all topics"));
+	int moves = 0, skips = 0; /* old -> new and the count, for every partition */
+	for (const char *m = all; (m = strstr(m, "500 -> 1000")) != NULL; m++)
+		moves++;
+	for (const char *m = all; (m = strstr(m, "skip 500")) != NULL; m++)
+		skips++;
+	assert_int_equal(moves, 3);
+	assert_int_equal(skips, 3);
+	assert_non_null(strstr(all, "inventory-adjustments-from-the-warehouse"));
+	assert_non_null(strstr(all, "to-datetime -10m"));    /* the operator's spelling */
+	assert_non_null(strstr(all, "2026-11-29T21:50:00")); /* and what it resolved to */
+	assert_non_null(strstr(all, "/home/op/.local/state/lagtop/backups/"));
+	assert_non_null(strstr(all, "/home/op/.local/state/lagtop/audit.log"));
+	rd_view_free(&v);
+	rd_free(rd);
+
+	/* marked partitions: their number in the title */
+	rd = rd_new("g", NULL, -1, false, 100000);
+	const char *scopes[] = { "orders:0,2" };
+	rd_set_marked(rd, scopes, 1, 2);
+	rd_view_build(rd, 76, true, &v);
+	assert_non_null(strstr(v.title, "2 marked partitions"));
+	rd_view_free(&v);
+	rd_free(rd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -711,6 +764,7 @@ int main(void)
 		cmocka_unit_test(delete_partition_refused_and_errors),
 		cmocka_unit_test(worker_hands_the_answer_back_through_its_pipe),
 		cmocka_unit_test(keys_act_by_step),
+		cmocka_unit_test(preview_fits_80_columns),
 		cmocka_unit_test(commit_without_answer_shows_the_settled_outcome),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
