@@ -11,7 +11,7 @@
 
 #include "reset/plan.h"
 #include "reset/render.h"
-#include "reset/timeparse.h"
+#include "util/timeparse.h"
 
 #define NOW 1795946400000LL
 
