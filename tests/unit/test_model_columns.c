@@ -231,10 +231,10 @@ static void warn_series_and_exact_come_from_the_rows(void **state)
 	lt_row gr = { &g, NULL }, pr = { &g, &p };
 	const lt_col_id warns[] = { LT_COL_MAX_TIME_LAG, LT_COL_EXPIRES, LT_COL_TIME_LAG, LT_COL_T_MAX_TIME_LAG,
 				    LT_COL_TG_MAX_TIME_LAG };
-	const lt_col_id exact[] = { LT_COL_MEMBERS,   LT_COL_PARTITIONS, LT_COL_LAG,       LT_COL_LOG_START,
-				    LT_COL_COMMITTED, LT_COL_LOG_END,    LT_COL_P_LAG,     LT_COL_T_PARTITIONS,
-				    LT_COL_T_GROUPS,  LT_COL_T_LAG,      LT_COL_T_MAX_LAG, LT_COL_TG_PARTITIONS,
-				    LT_COL_TG_LAG };
+	const lt_col_id exact[] = { LT_COL_MEMBERS,   LT_COL_PARTITIONS, LT_COL_LAG,        LT_COL_LOG_START,
+				    LT_COL_COMMITTED, LT_COL_LOG_END,    LT_COL_P_LAG,      LT_COL_T_PARTITIONS,
+				    LT_COL_T_GROUPS,  LT_COL_T_LAG,      LT_COL_T_MAX_LAG,  LT_COL_TG_PARTITIONS,
+				    LT_COL_TG_LAG,    LT_COL_POSITION,   LT_COL_UNCOMMITTED };
 	for (int id = 0; id < LT_COL__COUNT; id++) {
 		const lt_column *c = column_by_id((lt_col_id)id);
 		bool w = false, e = false;

@@ -212,6 +212,7 @@ static void topic_view_enter_and_back(void **state)
 {
 	struct fx *f = *state;
 	struct ui *u = &f->u;
+	layout_screen(24, 240, false, &u->geom); /* < and > sort by the columns on screen: here every one */
 	keys(u, "T");
 	assert_true(u->topic_view);
 	assert_int_equal(u->focus, UI_PANE_TOPICS);
@@ -283,7 +284,8 @@ static void marks_follow_partitions(void **state)
 {
 	struct fx *f = *state;
 	struct ui *u = &f->u;
-	keys(u, "jj\n"); /* g3: partitions 0..3 */
+	layout_screen(24, 240, false, &u->geom); /* < and > sort by the columns on screen: here every one */
+	keys(u, "jj\n");                         /* g3: partitions 0..3 */
 	assert_string_equal(u->open_group, "g3");
 	assert_int_equal(u->parts.n_rows, 4);
 	keys(u, "j "); /* mark partition 1, the cursor moves to 2 */
