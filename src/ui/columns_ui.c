@@ -126,6 +126,23 @@ static void setup_defaults(struct ui *u)
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
+/* A list sorted by a column just hidden sorts by its name again: rows are never ordered by values not on
+ * screen. */
+static void unsort_hidden(struct ui *u, lt_row_kind kind)
+{
+	struct ui_list *lists[] = { &u->groups, &u->parts, &u->topics, &u->tgroups };
+	const lt_colset *set = &u->colsets[kind];
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		if (lists[i]->kind != kind)
+			continue;
+		for (size_t j = 0; j < set->n; j++)
+			if (set->ids[j] == lists[i]->sort_col && !set->shown[j]) {
+				lists[i]->sort_col = set->ids[0];
+				lists[i]->sort_desc = false;
+			}
+	}
+}
+
 /* Enter: the pane shows the new columns, and the configuration file keeps them; when the file cannot be
  * rewritten safely the choice stays for this session, and the message says why. */
 static void setup_apply(struct ui *u)
@@ -134,6 +151,7 @@ static void setup_apply(struct ui *u)
 	const char *pane = row_kind_name(cs->kind);
 	bool changed = !colset_equal(&u->colsets[cs->kind], &cs->set);
 	u->colsets[cs->kind] = cs->set;
+	unsort_hidden(u, cs->kind);
 	popup_done(u);
 	u->dirty |= UI_DIRTY_ROWS;
 	if (!changed) {

@@ -476,6 +476,47 @@ static void mouse_events_map_to_actions(void **state)
 	assert_int_equal(u->popup, UI_POPUP_HELP);
 }
 
+/* The column setup (S, F2): Space hides the column under the cursor, [ ] move it, Enter applies; a list sorted by
+ * a column it hid sorts by its name again. The sort chooser (.) offers only the columns on screen. */
+static void column_setup_and_sort_chooser(void **state)
+{
+	struct fx *f = *state;
+	struct ui *u = &f->u;
+	sort_by_lag_desc(u);
+	keys(u, "S");
+	assert_int_equal(u->popup, UI_POPUP_COLUMNS);
+	keys(u, "jjjjjj "); /* group state type members topics partitions [lag] */
+	keys(u, "k]");      /* partitions moves after lag */
+	keys(u, "\n");
+	assert_int_equal(u->popup, UI_POPUP_NONE);
+	const lt_column *cols[LT_COL__COUNT];
+	size_t n = ui_pane_columns(u, &u->groups, cols);
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(cols[i]->id, LT_COL_LAG);
+	assert_int_equal(u->colsets[LT_ROWS_GROUPS].ids[5], LT_COL_LAG);
+	assert_int_equal(u->colsets[LT_ROWS_GROUPS].ids[6], LT_COL_PARTITIONS);
+	assert_int_equal(u->groups.sort_col, LT_COL_GROUP);
+	assert_non_null(strstr(u->msg, "kept for this session")); /* no configuration file here */
+
+	keys(u, ".");
+	assert_int_equal(u->popup, UI_POPUP_SORT);
+	struct ui_list_popup v;
+	ui_list_popup_view(u, &v);
+	struct ui_col_slot slots[LT_COL__COUNT];
+	size_t ns = screen_list_slots(u, &u->groups, slots), k = 0;
+	for (size_t i = 0; i < ns; i++)
+		if (slots[i].col->key)
+			assert_int_equal(strncmp(v.lines[k++], slots[i].col->title, strlen(slots[i].col->title)), 0);
+	assert_int_equal(v.n, k);
+	ui_list_popup_free(&v);
+	keys(u, "j\n");
+	assert_int_equal(u->groups.sort_col, LT_COL_STATE);
+	/* Esc leaves everything as it was */
+	keys(u, "S \x1b");
+	assert_int_equal(u->popup, UI_POPUP_NONE);
+	assert_int_equal(u->groups.sort_col, LT_COL_STATE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +528,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(marks_follow_partitions, setup, teardown),
 		cmocka_unit_test_setup_teardown(mouse_events_map_to_actions, setup, teardown),
 		cmocka_unit_test_setup_teardown(key_bar_clicks_are_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(column_setup_and_sort_chooser, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
