@@ -138,6 +138,12 @@ void config_position_def_free(struct lt_position_def *p);
  * safely: missing, a symbolic link, with @include, or when the result would read differently outside
  * `panes`. 0 or -1. */
 int config_save_columns(const char *path, const lt_colset sets[LT_ROW_KINDS], char *err, size_t errlen);
+/* The user's own configuration file, where one is made when none was read: $XDG_CONFIG_HOME/lagtop/lagtop.conf,
+ * else ~/.config/lagtop/lagtop.conf (malloc'd); NULL without HOME. */
+char *config_user_path(void);
+/* Makes the file at path (mode 0600, its missing directories 0700) holding only the panes group; when the file
+ * exists by then, config_save_columns on it. 0, or -1 with a one-line err. */
+int config_save_columns_new(const char *path, const lt_colset sets[LT_ROW_KINDS], char *err, size_t errlen);
 /* The text of path with sets spliced in (config_save_columns without the file): malloc'd, or NULL and err. */
 char *config_splice_columns(const char *text, const lt_colset sets[LT_ROW_KINDS], char *err, size_t errlen);
 

@@ -289,6 +289,47 @@ static int replace_file(const char *path, const char *text, mode_t mode, char *e
 	return rc;
 }
 
+/* mkdir -p of path's directory, the directories made 0700. */
+static int make_parents(const char *path)
+{
+	char *dir = xstrdup(path);
+	int rc = 0;
+	for (char *p = dir + 1; (p = strchr(p, '/')) != NULL && rc == 0; p++) {
+		*p = '\0';
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	free(dir);
+	return rc;
+}
+
+int config_save_columns_new(const char *path, const lt_colset sets[LT_ROW_KINDS], char *err, size_t errlen)
+{
+	if (!path)
+		return err_set(err, errlen, "no configuration file was read, and HOME is not set to make one");
+	if (make_parents(path) != 0)
+		return err_set(err, errlen, "cannot make the directory of %s: %s", path, strerror(errno));
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST)
+		return config_save_columns(path, sets, err, errlen);
+	if (fd < 0)
+		return err_set(err, errlen, "cannot make %s: %s", path, strerror(errno));
+	char *block = panes_block(sets);
+	char *text =
+		xasprintf("# lagtop.conf (lagtop(1), CONFIGURATION); made by the dashboard's column setup\n%s", block);
+	int rc = write_all(fd, text, strlen(text)) == 0 && fsync(fd) == 0 ? 0 : -1;
+	if (rc != 0)
+		err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (close(fd) != 0 && rc == 0)
+		rc = err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (rc != 0)
+		unlink(path);
+	free(block);
+	free(text);
+	return rc;
+}
+
 int config_save_columns(const char *path, const lt_colset sets[LT_ROW_KINDS], char *err, size_t errlen)
 {
 	char why[300] = "";

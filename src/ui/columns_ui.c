@@ -51,6 +51,8 @@ void ui_columns_free(struct ui *u)
 {
 	free(u->colsetup);
 	u->colsetup = NULL;
+	free(u->config_made);
+	u->config_made = NULL;
 }
 
 static struct ui_colsetup *setup_new(struct ui *u)
@@ -63,7 +65,8 @@ static struct ui_colsetup *setup_new(struct ui *u)
 static void popup_done(struct ui *u)
 {
 	u->popup = UI_POPUP_NONE;
-	ui_columns_free(u);
+	free(u->colsetup);
+	u->colsetup = NULL;
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
@@ -159,7 +162,18 @@ static void setup_apply(struct ui *u)
 		return;
 	}
 	char err[512];
-	if (config_save_columns(u->config_path, u->colsets, err, sizeof err) == 0)
+	int rc;
+	if (u->config_path) {
+		rc = config_save_columns(u->config_path, u->colsets, err, sizeof err);
+	} else { /* no file was read: the user's own is made, as htop makes its htoprc */
+		char *path = config_user_path();
+		rc = config_save_columns_new(path, u->colsets, err, sizeof err);
+		if (rc == 0)
+			u->config_path = u->config_made = path;
+		else
+			free(path);
+	}
+	if (rc == 0)
 		ui_set_message_for(u, 2 * UI_MESSAGE_MS, "columns of %s saved to %s", pane, u->config_path);
 	else
 		ui_set_message_for(u, 4 * UI_MESSAGE_MS, "columns kept for this session: %s", err);

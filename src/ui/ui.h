@@ -124,6 +124,7 @@ struct ui {
 	lt_colset colsets[LT_ROW_KINDS];
 	struct ui_colsetup *colsetup;
 	const char *config_path;
+	char *config_made; /* the file the setup made when none was read (then config_path points to it) */
 
 	struct ui_geom geom;
 	bool color, ascii;

@@ -1,11 +1,12 @@
 #!/bin/sh
 # test_columns.sh — the panes' columns at 80x24 on --demo: the partitions pane of a group whose consumers
 # report their position shows POSITION between COMMITTED and LOG-END; the column setup (F2) hides a column
-# and the choice is saved to the configuration file (its other lines kept) and read again after a restart;
+# and the choice is saved to the configuration file (its other lines kept; made when there is none) and
+# read again after a restart;
 # the sort chooser (F6) lists only the columns on screen; a bad column name in the file is one clear line.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 13
+plan 15
 
 conf="$LT_TMP/lagtop.conf"
 cat >"$conf" <<'EOF'
@@ -60,6 +61,13 @@ tui_start 80 24 "LAGTOP_CONFIG=$conf" -- --demo
 open_group >/dev/null
 sleep 1
 unlike "after a restart TIME-LAG is still hidden" "$(header)" 'TIME-LAG'
+
+# without a configuration file the setup makes the user's own (as htop makes its htoprc)
+tui_start 80 24 -- --demo
+open_group >/dev/null
+tui_keys F2 Down Down Down Down Down Down Down Space Enter
+ok "no file: the setup makes \$XDG_CONFIG_HOME/lagtop/lagtop.conf" tui_wait_text "saved to $LT_TMP/xdg/lagtop/lagtop.conf"
+like "it holds the choice" "$(tr '\n' ' ' <"$LT_TMP/xdg/lagtop/lagtop.conf")" 'partitions = \{ columns = \[ "topic", .*"lag", "rate"'
 
 # a bad name: one line naming it, and the file as it was
 printf 'panes = { groups = { columns = [ "group", "lagg" ]; }; };\n' >"$LT_TMP/bad.conf"

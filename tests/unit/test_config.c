@@ -871,6 +871,43 @@ static void saved_columns_keep_the_rest(void **state)
 	free(path);
 }
 
+/* Without a file, the user's own is made (its directories too), private, holding only the choice. */
+static void saved_columns_make_the_users_file(void **state)
+{
+	(void)state;
+	char *xdg = xasprintf("%s/newxdg", tmpdir);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	char *path = config_user_path();
+	unsetenv("XDG_CONFIG_HOME");
+	char *want = xasprintf("%s/lagtop/lagtop.conf", xdg);
+	assert_string_equal(path, want);
+	lt_colset sets[LT_ROW_KINDS];
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+		colset_default((lt_row_kind)k, &sets[k]);
+	const char *names[] = { "group", "lag" };
+	char err[512];
+	assert_int_equal(colset_parse(LT_ROWS_GROUPS, names, 2, &sets[LT_ROWS_GROUPS], err, sizeof err), 0);
+	assert_int_equal(config_save_columns_new(path, sets, err, sizeof err), 0);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(stat(xdg, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	struct lt_config cfg;
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	assert_true(colset_equal(&cfg.columns[LT_ROWS_GROUPS], &sets[LT_ROWS_GROUPS]));
+	config_free(&cfg);
+	/* made already: rewritten in place */
+	colset_default(LT_ROWS_GROUPS, &sets[LT_ROWS_GROUPS]);
+	assert_int_equal(config_save_columns_new(path, sets, err, sizeof err), 0);
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	assert_true(colset_equal(&cfg.columns[LT_ROWS_GROUPS], &sets[LT_ROWS_GROUPS]));
+	config_free(&cfg);
+	free(want);
+	free(path);
+	free(xdg);
+}
+
 /* What cannot be rewritten safely is refused in one line, the file as it was. */
 static void unsafe_saves_are_refused(void **state)
 {
@@ -913,6 +950,7 @@ int main(void)
 		cmocka_unit_test(bad_pane_columns_are_named),
 		cmocka_unit_test(saved_columns_keep_the_rest),
 		cmocka_unit_test(unsafe_saves_are_refused),
+		cmocka_unit_test(saved_columns_make_the_users_file),
 		cmocka_unit_test(explicit_missing_file_is_an_error),
 		cmocka_unit_test(no_file_gives_defaults),
 		cmocka_unit_test(unreadable_or_odd_files_are_errors),

@@ -485,8 +485,9 @@ static void column_setup_and_sort_chooser(void **state)
 	sort_by_lag_desc(u);
 	keys(u, "S");
 	assert_int_equal(u->popup, UI_POPUP_COLUMNS);
-	keys(u, "jjjjjj "); /* group state type members topics partitions [lag] */
-	keys(u, "k]");      /* partitions moves after lag */
+	keys(u, "jjjjjj ");                          /* group state type members topics partitions [lag] */
+	keys(u, "k]");                               /* partitions moves after lag */
+	u->config_path = "/nonexistent/lagtop.conf"; /* a file that cannot be rewritten */
 	keys(u, "\n");
 	assert_int_equal(u->popup, UI_POPUP_NONE);
 	const lt_column *cols[LT_COL__COUNT];
@@ -496,7 +497,7 @@ static void column_setup_and_sort_chooser(void **state)
 	assert_int_equal(u->colsets[LT_ROWS_GROUPS].ids[5], LT_COL_LAG);
 	assert_int_equal(u->colsets[LT_ROWS_GROUPS].ids[6], LT_COL_PARTITIONS);
 	assert_int_equal(u->groups.sort_col, LT_COL_GROUP);
-	assert_non_null(strstr(u->msg, "kept for this session")); /* no configuration file here */
+	assert_non_null(strstr(u->msg, "columns kept for this session: cannot save them to /nonexistent/lagtop.conf"));
 
 	keys(u, ".");
 	assert_int_equal(u->popup, UI_POPUP_SORT);
