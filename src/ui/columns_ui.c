@@ -277,7 +277,7 @@ void ui_list_popup_view(const struct ui *u, struct ui_list_popup *v)
 	const char *pane = row_kind_name(cs->kind);
 	bool sort = u->popup == UI_POPUP_SORT;
 	v->title = sort ? xasprintf("sort %s by (Enter picks, Esc closes)", pane)
-			: xasprintf("columns of %s: Space shows/hides, [ ] move, Enter saves", pane);
+			: xasprintf("columns of %s: Space shows/hides, [ ] move", pane);
 	size_t n = sort ? cs->n_sort : cs->set.n;
 	v->lines = xcalloc(n + 1, sizeof *v->lines);
 	for (size_t i = 0; i < n; i++) {
