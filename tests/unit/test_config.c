@@ -871,6 +871,37 @@ static void saved_columns_keep_the_rest(void **state)
 	free(path);
 }
 
+/* "panes" in a comment, a string or a cluster's name is not the root group: the choice is added, nothing else
+ * touched; and choosing the defaults again takes the group out. */
+static void splice_finds_only_the_root_panes(void **state)
+{
+	(void)state;
+	static const char text[] = "# panes = { old };\n"
+				   "/* panes = { } */\n"
+				   "clusters = { panes = { bootstrap_servers = \"panes = {\"; }; };\n"
+				   "general = { theme = \"mono\"; }"; /* no newline at the end */
+	lt_colset sets[LT_ROW_KINDS];
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+		colset_default((lt_row_kind)k, &sets[k]);
+	const char *names[] = { "topic", "lag" };
+	char err[512];
+	assert_int_equal(colset_parse(LT_ROWS_TOPICS, names, 2, &sets[LT_ROWS_TOPICS], err, sizeof err), 0);
+	char *out = config_splice_columns(text, sets, err, sizeof err);
+	assert_non_null(out);
+	assert_int_equal(strncmp(out, text, strlen(text)), 0); /* everything before kept, byte for byte */
+	assert_string_equal(out + strlen(text), "\npanes = {\n    # the dashboard's columns (F2): each pane's shown "
+						"columns in order; lagtop rewrites this group\n    topics = { "
+						"columns = [ \"topic\", \"lag\" ]; };\n};\n");
+	colset_default(LT_ROWS_TOPICS, &sets[LT_ROWS_TOPICS]);
+	char *back = config_splice_columns(out, sets, err, sizeof err);
+	assert_non_null(back);
+	char *want = xasprintf("%s\n", text); /* the group gone, the newline that preceded it stays */
+	assert_string_equal(back, want);
+	free(want);
+	free(back);
+	free(out);
+}
+
 /* Without a file, the user's own is made (its directories too), private, holding only the choice. */
 static void saved_columns_make_the_users_file(void **state)
 {
@@ -951,6 +982,7 @@ int main(void)
 		cmocka_unit_test(saved_columns_keep_the_rest),
 		cmocka_unit_test(unsafe_saves_are_refused),
 		cmocka_unit_test(saved_columns_make_the_users_file),
+		cmocka_unit_test(splice_finds_only_the_root_panes),
 		cmocka_unit_test(explicit_missing_file_is_an_error),
 		cmocka_unit_test(no_file_gives_defaults),
 		cmocka_unit_test(unreadable_or_odd_files_are_errors),
