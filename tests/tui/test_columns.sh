@@ -1,12 +1,12 @@
 #!/bin/sh
-# test_columns.sh — the panes' columns at 80x24 on --demo: the partitions pane of a group whose consumers
+# test_columns.sh — the panes' columns at 80x24 on --demo (TERM=screen UTF-8, and vt100 LANG=C): the partitions pane of a group whose consumers
 # report their position shows POSITION between COMMITTED and LOG-END; the column setup (F2) hides a column
 # and the choice is saved to the configuration file (its other lines kept; made when there is none) and
 # read again after a restart;
 # the sort chooser (F6) lists only the columns on screen; a bad column name in the file is one clear line.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 15
+plan 18
 
 conf="$LT_TMP/lagtop.conf"
 cat >"$conf" <<'EOF'
@@ -61,6 +61,17 @@ tui_start 80 24 "LAGTOP_CONFIG=$conf" -- --demo
 open_group >/dev/null
 sleep 1
 unlike "after a restart TIME-LAG is still hidden" "$(header)" 'TIME-LAG'
+
+# vt100, LANG=C: no function keys needed (S and . are the setup and the sort chooser), ASCII only
+tui_start 80 24 TERM=vt100 LANG=C LC_ALL=C "LAGTOP_CONFIG=$conf" -- --demo
+open_group >/dev/null
+sleep 2.5
+like "vt100: COMMITTED POSITION LOG-END side by side" "$(header)" 'COMMITTED +POSITION +LOG-END +LAG'
+tui_keys S
+ok "vt100: S opens the column setup" tui_wait_text "columns of partitions"
+tui_keys Escape .
+ok "vt100: . opens the sort chooser" tui_wait_text "sort partitions by"
+tui_keys Escape
 
 # without a configuration file the setup makes the user's own (as htop makes its htoprc)
 tui_start 80 24 -- --demo
