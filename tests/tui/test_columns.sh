@@ -1,9 +1,9 @@
 #!/bin/sh
 # test_columns.sh — the panes' columns at 80x24 on --demo (TERM=screen UTF-8, and vt100 LANG=C): the
-# partitions pane of a group whose consumers report their position shows POSITION between COMMITTED and LOG-END; the column setup (F2) hides a column
-# and the choice is saved to the configuration file (its other lines kept; made when there is none) and
-# read again after a restart;
-# the sort chooser (F6) lists only the columns on screen; a bad column name in the file is one clear line.
+# partitions pane of a group whose consumers report their position shows POSITION between COMMITTED and
+# LOG-END; the column setup (F2, S) hides a column and the choice is saved to the configuration file (its
+# other lines kept; made when there is none) and read again after a restart; the sort chooser (F6, .) lists
+# only the columns on screen; a bad column name in the file is one clear line.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
 plan 18
