@@ -168,6 +168,8 @@ int mode_tui(const struct lt_options *o)
 	struct tui_settings ts = {
 		.theme = t.theme, .no_color = o->no_color, .ascii = o->ascii, .no_mouse = o->no_mouse || !l.cfg.mouse
 	};
+	ts.columns = l.cfg.columns;
+	ts.config_path = l.cfg.path;
 	if (tui_theme_check(&ts, err, sizeof err) != 0) {
 		char *safe = sanitize_dup(err, locale_is_utf8());
 		fprintf(stderr, "lagtop: %s\n", safe);

@@ -1,7 +1,8 @@
 /* demo.c — `lagtop --demo`: the simulated cluster (src/sim) in-process on ephemeral loopback ports
  * with the "demo" scenario, and the dashboard on it through the real client path (collector,
  * librdkafka, TCP). The cluster stops when the dashboard closes. Its settings come from the command line
- * by the same rules as a real cluster's (target_resolve), without the configuration file. */
+ * by the same rules as a real cluster's (target_resolve), without the configuration file (of which it reads only the
+ * panes' columns). */
 #include "config.h"
 
 #include <stdio.h>
@@ -93,6 +94,12 @@ int mode_demo(const struct lt_options *o)
 		collector_free(c);
 		rc = LT_EXIT_CLUSTER;
 	} else {
+		/* of the configuration file, the demo takes only the panes' columns (and F2 saves them there) */
+		struct lt_config file;
+		if (config_load(&file, o->config_path, 0, NULL, err, sizeof err) != 0) {
+			fprintf(stderr, "lagtop: warning: %s (the demo shows the default columns)\n", err);
+			config_init_defaults(&file);
+		}
 		ui_source *src = source_collector_new(c);
 		struct demo_ctx d = { &t, o->timeout_ms };
 		struct tui_clusters cl = { .n = 0, .reset_conf = demo_reset_conf, .ctx = &d };
@@ -100,8 +107,11 @@ int mode_demo(const struct lt_options *o)
 					   .read_only = o->read_only,
 					   .no_color = o->no_color,
 					   .ascii = o->ascii,
-					   .no_mouse = o->no_mouse };
+					   .no_mouse = o->no_mouse,
+					   .columns = file.columns,
+					   .config_path = file.path };
 		rc = tui_run(&ts, src, conf.interval_ms, &cl);
+		config_free(&file);
 		source_free(src);
 		collector_free(c);
 	}

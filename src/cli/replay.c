@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cli/modes.h"
+#include "config/config_file.h"
 #include "record/record.h"
 #include "ui/source.h"
 #include "ui/tui.h"
@@ -55,7 +56,16 @@ int mode_replay(const struct lt_options *o)
 				   .ascii = o->ascii,
 				   .no_mouse = o->no_mouse,
 				   .note = note[0] ? note : NULL };
+	/* of the configuration file, a replay takes only the panes' columns (as --demo) */
+	struct lt_config file;
+	if (config_load(&file, o->config_path, 0, NULL, err, sizeof err) != 0) {
+		fprintf(stderr, "lagtop: warning: %s (the replay shows the default columns)\n", err);
+		config_init_defaults(&file);
+	}
+	ts.columns = file.columns;
+	ts.config_path = file.path;
 	int rc = tui_run(&ts, src, o->interval_ms > 0 ? o->interval_ms : 2000, NULL);
+	config_free(&file);
 	source_free(src);
 	if (note[0]) /* in the key bar at the start, and again after the dashboard, which hid it while it ran */
 		fprintf(stderr, "lagtop: note: %s\n", note);

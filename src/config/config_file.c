@@ -24,6 +24,8 @@ void config_init_defaults(struct lt_config *cfg)
 	cfg->expiry_horizon_ms = LT_DEFAULT_EXPIRY_HORIZON_MS;
 	cfg->commit_stream = true;
 	cfg->mouse = true;
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+		colset_default((lt_row_kind)k, &cfg->columns[k]);
 }
 
 void config_position_def_free(struct lt_position_def *p)

@@ -38,6 +38,7 @@
 #include <stdio.h>
 
 #include "config/connection.h"
+#include "model/columns.h"
 #include "position/sources.h"
 
 /* Defaults (doc/CONFIG.md). */
@@ -86,6 +87,7 @@ struct lt_config {
 	int64_t expiry_horizon_ms;       /* warn when an Empty group's offsets expire sooner; 0 = never */
 	bool commit_stream;              /* read __consumer_offsets for commit times (default true) */
 	bool mouse;                      /* the dashboard takes the mouse (default true; false: --no-mouse) */
+	lt_colset columns[LT_ROW_KINDS]; /* panes.NAME.columns, by lt_row_kind (default: colset_default) */
 	size_t n_clusters;
 	struct lt_cluster_def *clusters;
 	char *warning; /* the permission warning given, NULL if none */
@@ -128,6 +130,22 @@ void config_position_sources(const struct lt_position_def *p, lt_pos_sources_con
 /* dst becomes a deep copy of src; config_position_def_free frees one. */
 void config_position_def_copy(struct lt_position_def *dst, const struct lt_position_def *src);
 void config_position_def_free(struct lt_position_def *p);
+
+/* Saves the dashboard's column choices into the file at path: the root group `panes` (one `columns = [...]`
+ * per pane that differs from the default) replaces the file's own, or is added at its end; everything else
+ * in the file stays as written, comments included. Written to a temporary file beside it and renamed over
+ * it, with its permissions. Refused with a one-line err, the file untouched, when it cannot be rewritten
+ * safely: missing, a symbolic link, with @include, or when the result would read differently outside
+ * `panes`. 0 or -1. */
+int config_save_columns(const char *path, const lt_colset sets[LT_ROW_KINDS], char *err, size_t errlen);
+/* The user's own configuration file, where one is made when none was read: $XDG_CONFIG_HOME/lagtop/lagtop.conf,
+ * else ~/.config/lagtop/lagtop.conf (malloc'd); NULL without HOME. */
+char *config_user_path(void);
+/* Makes the file at path (mode 0600, its missing directories 0700) holding only the panes group; when the file
+ * exists by then, config_save_columns on it. 0, or -1 with a one-line err. */
+int config_save_columns_new(const char *path, const lt_colset sets[LT_ROW_KINDS], char *err, size_t errlen);
+/* The text of path with sets spliced in (config_save_columns without the file): malloc'd, or NULL and err. */
+char *config_splice_columns(const char *text, const lt_colset sets[LT_ROW_KINDS], char *err, size_t errlen);
 
 /* The settings the file accepts, for doc checks: the i-th "section.name" ("general.theme",
  * "cluster.read_only"), NULL past the end. */

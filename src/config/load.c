@@ -408,6 +408,50 @@ static int load_clusters(struct loader *L, config_setting_t *g)
 	return 0;
 }
 
+/* panes = { partitions = { columns = [ "topic", "partition", ... ]; }; ... }: each pane's columns, shown in
+ * that order (the rest hidden). */
+static int load_pane(struct loader *L, config_setting_t *p, lt_row_kind kind)
+{
+	char where[64];
+	snprintf(where, sizeof where, "'panes.%s'", row_kind_name(kind));
+	if (config_setting_type(p) != CONFIG_TYPE_GROUP)
+		return at(L, p, "%s must be a group { columns = [ ... ]; }, not %s", where,
+			  type_name(config_setting_type(p)));
+	static const struct setting_def columns_def = { "columns", 0, K_PROPS, 0, 0 };
+	for (int i = 0; i < config_setting_length(p); i++) {
+		config_setting_t *s = config_setting_get_elem(p, (unsigned)i);
+		if (strcmp(config_setting_name(s), "columns") != 0)
+			return unknown_setting(L, s, &columns_def, 1, where);
+		if (check_string_list(L, s, where, &columns_def))
+			return -1;
+		size_t n = (size_t)config_setting_length(s);
+		const char **names = xcalloc(n + 1, sizeof *names);
+		for (size_t j = 0; j < n; j++)
+			names[j] = config_setting_get_string(config_setting_get_elem(s, (unsigned)j));
+		char msg[300];
+		int rc = colset_parse(kind, names, n, &L->cfg->columns[kind], msg, sizeof msg);
+		free(names);
+		if (rc)
+			return at(L, s, "%s", msg);
+	}
+	return 0;
+}
+
+static int load_panes(struct loader *L, config_setting_t *g)
+{
+	for (int i = 0; i < config_setting_length(g); i++) {
+		config_setting_t *p = config_setting_get_elem(g, (unsigned)i);
+		lt_row_kind kind;
+		if (!row_kind_by_name(config_setting_name(p), &kind))
+			return at(L, p,
+				  "unknown pane '%s' in 'panes' (known: groups, partitions, topics, topic_groups)",
+				  config_setting_name(p));
+		if (load_pane(L, p, kind))
+			return -1;
+	}
+	return 0;
+}
+
 static int load_root(struct loader *L, config_t *cf)
 {
 	config_setting_t *root = config_root_setting(cf);
@@ -415,12 +459,14 @@ static int load_root(struct loader *L, config_t *cf)
 		config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
 		const char *name = config_setting_name(s);
 		bool general = strcmp(name, "general") == 0, clusters = strcmp(name, "clusters") == 0;
-		if (!general && !clusters)
-			return at(L, s, "unknown setting '%s' (the file has two groups: general and clusters)", name);
+		bool panes = strcmp(name, "panes") == 0;
+		if (!general && !clusters && !panes)
+			return at(L, s, "unknown setting '%s' (the file has three groups: general, clusters and panes)",
+				  name);
 		if (config_setting_type(s) != CONFIG_TYPE_GROUP)
 			return at(L, s, "'%s' must be a group { ... }, not %s", name,
 				  type_name(config_setting_type(s)));
-		if (general ? load_general(L, s) : load_clusters(L, s))
+		if (general ? load_general(L, s) : panes ? load_panes(L, s) : load_clusters(L, s))
 			return -1;
 	}
 	if (L->cfg->default_cluster && !config_find_cluster(L->cfg, L->cfg->default_cluster)) {

@@ -3,7 +3,7 @@
 liblagtop_a_SOURCES += \
 	src/config/config_file.c src/config/config_file.h \
 	src/config/schema.c src/config/schema.h \
-	src/config/load.c \
+	src/config/load.c src/config/save_columns.c \
 	src/config/search_path.c \
 	src/config/duration.c src/config/duration.h \
 	src/config/secrets.c src/config/secrets.h \

@@ -19,6 +19,17 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+char *config_user_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && xdg[0] == '/')
+		return xasprintf("%s/lagtop/lagtop.conf", xdg);
+	const char *home = getenv("HOME");
+	if (home && *home)
+		return xasprintf("%s/.config/lagtop/lagtop.conf", home);
+	return NULL;
+}
+
 int config_locate(const char *explicit_path, const char *sysconfdir, char **path_out, char *err, size_t errlen)
 {
 	*path_out = NULL;

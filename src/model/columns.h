@@ -109,6 +109,8 @@ typedef struct lt_column {
 	bool align_right;
 	bool default_desc;    /* first sort on this column is descending (lag, rates) */
 	bool exact_when_fits; /* the dashboard shows format(exact=true) when it fits (offsets, counts) */
+	bool offset;          /* an offset (log start, committed, position, log end): a row shows all of them
+			       * exact or all abbreviated, never some of each (layout_offsets_exact) */
 	const char *help;     /* one line for the help screen and the man page */
 	lt_key_kind key_kind; /* which member of lt_sort_key key() fills (LT_KEY_INT unless said) */
 	/* The row's sort key; NULL: the column does not sort. Called only with rows of the column's
@@ -126,6 +128,42 @@ typedef struct lt_column {
 const lt_column *columns_for(lt_row_kind kind, size_t *n);
 const lt_column *column_by_id(lt_col_id id);
 const lt_column *column_by_name(lt_row_kind kind, const char *name);
+
+/* ---- a pane's columns as the operator chose them (F2, the configuration's panes.NAME.columns) ----
+ * Every column of the kind, in display order, each shown or hidden. The pane's first column (its name:
+ * GROUP, TOPIC) is always shown and always first: rows are told apart by it. */
+typedef struct lt_colset {
+	lt_row_kind kind;
+	size_t n; /* every column of the kind */
+	lt_col_id ids[LT_COL__COUNT];
+	bool shown[LT_COL__COUNT]; /* by position in ids */
+} lt_colset;
+
+#define LT_ROW_KINDS 4
+/* The pane's name in the configuration: "groups", "partitions", "topics", "topic_groups"; NULL past the end. */
+const char *row_kind_name(lt_row_kind kind);
+/* The kind of a pane name; false when no pane has that name. */
+bool row_kind_by_name(const char *name, lt_row_kind *kind);
+/* Every column shown, in the default order (the table's, with the partitions' POSITION between COMMITTED and
+ * LOG-END: committed <= position <= log end reads left to right). */
+void colset_default(lt_row_kind kind, lt_colset *s);
+/* The named columns shown in the order given, every other one hidden after them (default order), the name
+ * column first whatever the list says. 0, or -1 with a one-line err naming the bad or repeated name
+ * ("unknown column 'x' in partitions (known: topic, ...)"); *s is then untouched. */
+int colset_parse(lt_row_kind kind, const char *const *names, size_t n, lt_colset *s, char *err, size_t errlen);
+/* The shown columns' config names, in order ("topic", "partition", ...): how many were written to out. */
+size_t colset_names(const lt_colset *s, const char **out, size_t max);
+/* The shown columns, in order: how many were written to out (room for LT_COL__COUNT). */
+size_t colset_shown_columns(const lt_colset *s, const lt_column **out);
+/* Moves the entry at i one place up (dir < 0) or down (dir > 0); the name column never moves and nothing
+ * moves above it. Returns the entry's new position. */
+size_t colset_move(lt_colset *s, size_t i, int dir);
+/* Shows or hides the entry at i (the name column stays shown). */
+void colset_toggle(lt_colset *s, size_t i);
+bool colset_equal(const lt_colset *a, const lt_colset *b);
+/* Columns with nothing to show for this group, dropped before any other when the width is short: the
+ * consumer's position and what depends on it when no consumer of g reports a position. */
+bool column_absent_for(const lt_column *c, const lt_group *g);
 
 /* Compares two rows by the column's key, then the fixed tie-break: <0, 0, >0 like strcmp. Unknown
  * values after known ones. */

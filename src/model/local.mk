@@ -6,7 +6,7 @@ liblagtop_a_SOURCES += \
 	src/model/model.h src/model/model_int.h \
 	src/model/history.c src/model/lag.c src/model/rates.c src/model/timelag.c \
 	src/model/status.c src/model/enrich.c \
-	src/model/columns.h src/model/colkey.h src/model/columns.c src/model/rows.c \
+	src/model/columns.h src/model/colkey.h src/model/columns.c src/model/colset.c src/model/rows.c \
 	src/model/filter.c src/model/format.c \
 	src/model/topic_view.h src/model/topic_view.c src/model/markset.h src/model/markset.c
 

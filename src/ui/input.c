@@ -92,6 +92,10 @@ static const struct ui_key_mode *mode_for(const struct ui *u)
 		return NULL;
 	if (u->popup == UI_POPUP_CLUSTERS)
 		return &keys_clusters_mode;
+	if (u->popup == UI_POPUP_COLUMNS)
+		return &keys_columns_mode;
+	if (u->popup == UI_POPUP_SORT)
+		return &keys_sort_mode;
 	if (u->popup != UI_POPUP_NONE)
 		return &keys_popup_mode;
 	return u->filter_editing ? &keys_filter_mode : &keys_main_mode;

@@ -137,21 +137,20 @@ static void sort_step(struct ui *u, int dir)
 	struct ui_list *l = ui_focused_list(u);
 	if (!l)
 		return;
-	size_t n;
-	const lt_column *cols = columns_for(l->kind, &n);
+	/* in the order on screen (the pane's columns as set up with F2) */
 	struct ui_col_slot shown[LT_COL__COUNT];
-	size_t n_shown = screen_list_slots(u, l, shown);
+	size_t n = screen_list_slots(u, l, shown);
 	size_t cur = 0;
 	for (size_t i = 0; i < n; i++)
-		if (cols[i].id == l->sort_col)
+		if (shown[i].col->id == l->sort_col)
 			cur = i;
 	for (size_t step = 1; step <= n; step++) {
 		long li = ((long)cur + (long)dir * (long)step) % (long)n;
-		size_t i = (size_t)(li < 0 ? li + (long)n : li);
-		if (sortable(&cols[i], shown, n_shown)) {
-			l->sort_col = cols[i].id;
-			l->sort_desc = cols[i].default_desc;
-			ui_set_message(u, "sorted by %s%s", cols[i].title, l->sort_desc ? ", descending" : "");
+		const lt_column *c = shown[li < 0 ? li + (long)n : li].col;
+		if (sortable(c, shown, n)) {
+			l->sort_col = c->id;
+			l->sort_desc = c->default_desc;
+			ui_set_message(u, "sorted by %s%s", c->title, l->sort_desc ? ", descending" : "");
 			break;
 		}
 	}
@@ -167,6 +166,16 @@ static void act_sort_prev(struct ui *u)
 static void act_sort_next(struct ui *u)
 {
 	sort_step(u, 1);
+}
+
+static void act_sort_list(struct ui *u)
+{
+	ui_sort_open(u);
+}
+
+static void act_columns(struct ui *u)
+{
+	ui_columns_open(u);
 }
 
 static void act_invert(struct ui *u)
@@ -337,8 +346,12 @@ static const struct ui_key key_table[] = {
 	{ { '<' }, "<", NULL, "sort by the previous column on screen", UI_PANE_LISTS, 0, act_sort_prev },
 	{ { '>' }, ">", "Sort", "sort by the next column on screen (or click a column's header)", UI_PANE_LISTS, NARROW,
 	  act_sort_next },
-	{ { KEY_F(6) }, "F6", "Sort", "sort by the next column on screen (or click a column's header)", UI_PANE_LISTS, WIDE,
-	  act_sort_next },
+	{ { KEY_F(6) }, "F6", "Sort", "choose the sort from the columns on screen", UI_PANE_LISTS, WIDE, act_sort_list },
+	{ { '.' }, ".", NULL, "choose the sort from the columns on screen", UI_PANE_LISTS, 0, act_sort_list },
+	{ { KEY_F(2) }, "F2", "Setup", "column setup: show, hide and order the pane's columns (saved to the config file)",
+	  UI_PANE_LISTS, WIDE, act_columns },
+	{ { 'S' }, "S", NULL, "column setup: show, hide and order the pane's columns (saved to the config file)",
+	  UI_PANE_LISTS, 0, act_columns },
 	{ { 'I' }, "I", "Invert", "invert the sort order", UI_PANE_LISTS, 0, act_invert },
 	{ { 'p' }, "p", "Pause", "pause or resume refreshing", UI_PANE_ALL, 0, act_pause },
 	{ { ' ' }, "Space", NULL, "pause or resume refreshing", UI_PANE_ALL & ~UI_PANE_PARTS, 0, act_pause },
@@ -377,8 +390,8 @@ const struct ui_key_mode keys_main_mode = {
 	.name = "Dashboard", .opened_by = NULL, .other_help = NULL, .keys = key_table, .n = N_KEYS, .other = NULL
 };
 
-static const struct ui_key_mode *const modes[] = { &keys_main_mode, &keys_filter_mode, &keys_clusters_mode,
-						   &keys_popup_mode };
+static const struct ui_key_mode *const modes[] = { &keys_main_mode,  &keys_filter_mode,  &keys_clusters_mode,
+						   &keys_popup_mode, &keys_columns_mode, &keys_sort_mode };
 
 const struct ui_key_mode *keys_mode_at(size_t i)
 {

@@ -51,6 +51,8 @@ extern const struct ui_key_mode keys_main_mode;     /* keys.c: the panes */
 extern const struct ui_key_mode keys_filter_mode;   /* filter_ui.c: the filter prompt (/) */
 extern const struct ui_key_mode keys_clusters_mode; /* clusters_ui.c: the cluster chooser (c) */
 extern const struct ui_key_mode keys_popup_mode;    /* input.c: the help, detail and error popups */
+extern const struct ui_key_mode keys_columns_mode;  /* columns_ui.c: the column setup (F2, S) */
+extern const struct ui_key_mode keys_sort_mode;     /* columns_ui.c: the sort chooser (F6, .) */
 
 /* Every mode, i = 0 the main one; NULL past the end (the help screen and the man page test walk them). */
 const struct ui_key_mode *keys_mode_at(size_t i);

@@ -35,5 +35,12 @@ struct ui_col_slot {
  * separated by one space. The name column grows up to name_want cells (the longest name shown), so
  * numbers stay near the names on wide terminals. Returns how many slots were written (room for n). */
 size_t layout_columns(const lt_column *cols, size_t n, int width, int name_want, struct ui_col_slot *out);
+/* The same over the columns a pane shows (its colset, in the operator's order). A header is never cut: a
+ * column that would not end within the width, even with the name at its minimum, is dropped too. */
+size_t layout_columns_of(const lt_column *const *cols, size_t n, int width, int name_want, struct ui_col_slot *out);
+
+/* Whether a row shows its offsets (lt_column.offset) exactly: only when every offset cell of the row fits its
+ * exact form, so that an abbreviated offset never stands beside an exact one. */
+bool layout_offsets_exact(const struct ui_col_slot *slots, size_t n, const lt_row *r);
 
 #endif

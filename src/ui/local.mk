@@ -3,7 +3,7 @@
 ## tested without a terminal.
 liblagtop_a_SOURCES += \
 	src/ui/ui.h src/ui/tui.h src/ui/tui.c src/ui/input.c \
-	src/ui/list_state.c src/ui/ui_state.c src/ui/filter_ui.c src/ui/clusters_ui.c src/ui/draw_bench.c \
+	src/ui/list_state.c src/ui/ui_state.c src/ui/filter_ui.c src/ui/clusters_ui.c src/ui/columns_ui.c src/ui/draw_bench.c \
 	src/ui/source.h src/ui/source_fixed.c src/ui/source_collector.c \
 	src/ui/source_record.c src/ui/source_replay.c src/ui/replay.h src/ui/replay_keys.c \
 	src/ui/screen.c \
@@ -53,6 +53,8 @@ TUI_TESTS += tests/tui/test_delete.sh
 TUI_TESTS += tests/tui/test_views.sh
 ## 80x24: sorting by the columns on screen, scrolling after a resize
 TUI_TESTS += tests/tui/test_fit.sh
+## 80x24: POSITION beside COMMITTED and LOG-END; the column setup (F2) saved to the file; the sort chooser (F6)
+TUI_TESTS += tests/tui/test_columns.sh
 ## --replay FILE: the dashboard on a recording, its keys; --record with the dashboard
 TUI_TESTS += tests/tui/test_replay.sh
 ## what a refresh could not read: the top bar's count and the e popup's causes

@@ -328,7 +328,8 @@ static void draw_header(const struct ui *u, int y, const struct ui_col_slot *slo
 	}
 }
 
-static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r)
+/* offsets_exact: the row's offsets fit exactly (layout_offsets_exact); else every one is abbreviated */
+static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r, bool offsets_exact)
 {
 	char buf[256];
 	if (sl->col->series) {
@@ -341,7 +342,9 @@ static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, c
 		return;
 	}
 	/* offsets and counts are shown exactly when they fit: operators compare them with other tools */
-	if (sl->col->exact_when_fits) {
+	if (sl->col->offset) {
+		sl->col->format(r, buf, sizeof buf, offsets_exact);
+	} else if (sl->col->exact_when_fits) {
 		sl->col->format(r, buf, sizeof buf, true);
 		if ((int)strlen(buf) > sl->width)
 			sl->col->format(r, buf, sizeof buf, false);
@@ -372,10 +375,10 @@ int screen_mark_gutter(const struct ui *u, const struct ui_list *l)
 
 size_t screen_list_slots(const struct ui *u, const struct ui_list *l, struct ui_col_slot *out)
 {
-	size_t ncol;
-	const lt_column *cols = columns_for(l->kind, &ncol);
+	const lt_column *cols[LT_COL__COUNT];
+	size_t ncol = ui_pane_columns(u, l, cols);
 	int gutter = screen_mark_gutter(u, l);
-	size_t n = layout_columns(cols, ncol, u->geom.cols - gutter, l->name_want, out);
+	size_t n = layout_columns_of(cols, ncol, u->geom.cols - gutter, l->name_want, out);
 	for (size_t i = 0; i < n; i++)
 		out[i].x += gutter;
 	return n;
@@ -418,13 +421,14 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			mvaddstr(ly, 0, "*");
 			set_role(role);
 		}
+		bool offsets_exact = layout_offsets_exact(slots, n, r);
 		for (size_t c = 0; c < n; c++) {
 			/* a value above its threshold (the column's warn: time lag, offsets about to expire):
 			 * that cell in the warning colour */
 			bool high = ri != l->cursor && slots[c].col->warn && slots[c].col->warn(r);
 			if (high)
 				set_role(UI_ROLE_STATUS_WARN);
-			draw_cell(u, ly, &slots[c], r);
+			draw_cell(u, ly, &slots[c], r, offsets_exact);
 			if (high)
 				set_role(role);
 		}
@@ -1121,6 +1125,25 @@ static void draw_clusters(struct ui *u)
 	set_role(UI_ROLE_POPUP);
 }
 
+/* The column setup and the sort chooser (columns_ui.c): a list with a cursor; the lines hold only column
+ * titles and help, but go through put_cells like every line. */
+static void draw_list_popup(struct ui *u)
+{
+	struct ui_list_popup v;
+	ui_list_popup_view(u, &v);
+	struct popup p;
+	int w = display_width(v.title, utf8(u)) + 4;
+	popup_frame(u, &p, (int)v.n + 2, w > 60 ? w : 60, v.title);
+	int inner = p.h - 2;
+	int top = (int)v.cursor >= inner ? (int)v.cursor - inner + 1 : 0;
+	for (int i = 0; i < inner && (size_t)(top + i) < v.n; i++) {
+		set_role((size_t)(top + i) == v.cursor ? UI_ROLE_CURSOR : UI_ROLE_POPUP);
+		put_cells(u, p.y + 1 + i, p.x + 1, v.lines[top + i], p.w - 2, false);
+	}
+	set_role(UI_ROLE_POPUP);
+	ui_list_popup_free(&v);
+}
+
 /* The reset dialog: title, a scrolling body (the targets, the plan, the result) and a fixed footer (input
  * line, totals, buttons, the last error). Every line goes through put_cells, which escapes it: group, topic
  * and client names and the cluster's messages are untrusted. */
@@ -1243,6 +1266,8 @@ void screen_draw(struct ui *u)
 	case UI_POPUP_ERROR: draw_error(u); break;
 	case UI_POPUP_CLUSTERS: draw_clusters(u); break;
 	case UI_POPUP_RESET: draw_reset(u); break;
+	case UI_POPUP_COLUMNS:
+	case UI_POPUP_SORT: draw_list_popup(u); break;
 	default: break;
 	}
 	refresh();

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "config/connection.h"
+#include "model/columns.h"
 #include "ui/source.h"
 
 /* What the dashboard takes from the command line and the configuration (src/cli fills it: the dashboard
@@ -19,6 +20,8 @@ struct tui_settings {
 	bool ascii;        /* --ascii */
 	bool no_mouse;     /* --no-mouse, or the configuration's mouse = false */
 	const char *note;  /* in the key bar at the start, for TUI_NOTE_MS (a replayed file cut short); or NULL */
+	const lt_colset *columns; /* each pane's columns (LT_ROW_KINDS of them, the configuration's); NULL: defaults */
+	const char *config_path;  /* where the column setup (F2) saves them; NULL: no file was read */
 };
 
 /* How long the starting note stays in the key bar (a key's message: UI_MESSAGE_MS). */

@@ -30,7 +30,16 @@ enum ui_pane {
 /* Panes that list rows with columns: sortable, filterable, clickable headers. */
 #define UI_PANE_LISTS (UI_PANE_GROUPS | UI_PANE_PARTS | UI_PANE_TOPICS | UI_PANE_TOPIC_GROUPS)
 
-enum ui_popup { UI_POPUP_NONE = 0, UI_POPUP_HELP, UI_POPUP_DETAIL, UI_POPUP_ERROR, UI_POPUP_CLUSTERS, UI_POPUP_RESET };
+enum ui_popup {
+	UI_POPUP_NONE = 0,
+	UI_POPUP_HELP,
+	UI_POPUP_DETAIL,
+	UI_POPUP_ERROR,
+	UI_POPUP_CLUSTERS,
+	UI_POPUP_RESET,
+	UI_POPUP_COLUMNS, /* the column setup (F2, S): columns_ui.c */
+	UI_POPUP_SORT,    /* the sort chooser (F6, .): columns_ui.c */
+};
 
 /* Dirty flags: changes set them, the loop acts on them once per pass. */
 enum {
@@ -110,6 +119,13 @@ struct ui {
 	struct rw_worker *rw;   /* the reset worker thread, made on first use */
 	struct rw_job *rw_job;  /* the job it runs for the open dialog (NULL: none, or abandoned) */
 
+	/* columns_ui.c: each pane's columns, by lt_row_kind; the open column setup or sort chooser (NULL when
+	 * neither is); the configuration file the setup saves to (NULL: none was read) */
+	lt_colset colsets[LT_ROW_KINDS];
+	struct ui_colsetup *colsetup;
+	const char *config_path;
+	char *config_made; /* the file the setup made when none was read (then config_path points to it) */
+
 	struct ui_geom geom;
 	bool color, ascii;
 	const struct ui_glyphs *glyphs;
@@ -179,6 +195,24 @@ void ui_adopt_next(struct ui *u, int64_t now); /* `next` replaces `snap` unless 
 
 /* input.c */
 void ui_on_key(struct ui *u, int ch); /* one key, through popups, the filter line and the key table */
+
+/* columns_ui.c: the panes' columns, the column setup and the sort chooser; their keys: keys_columns_mode and
+ * keys_sort_mode (keys.h) */
+/* The columns l shows, in order, before the width drops any (its colset, less those with nothing to show for
+ * the open group): how many were written to out (room for LT_COL__COUNT). */
+size_t ui_pane_columns(const struct ui *u, const struct ui_list *l, const lt_column **out);
+void ui_columns_init(struct ui *u, const lt_colset *sets); /* sets: LT_ROW_KINDS of them, or NULL: defaults */
+void ui_columns_free(struct ui *u);
+void ui_columns_open(struct ui *u); /* F2, S: the focused pane's column setup */
+void ui_sort_open(struct ui *u);    /* F6, .: the focused pane's sort chooser */
+/* A list popup as the screen draws it (the column setup, the sort chooser). */
+struct ui_list_popup {
+	char *title;
+	char **lines;
+	size_t n, cursor;
+};
+void ui_list_popup_view(const struct ui *u, struct ui_list_popup *v);
+void ui_list_popup_free(struct ui_list_popup *v);
 
 /* reset_ui.c: the reset dialog in the loop */
 void ui_reset_open(struct ui *u, bool undo); /* R / U on the selected group or partition */

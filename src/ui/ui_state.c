@@ -89,6 +89,7 @@ void ui_adopt_next(struct ui *u, int64_t now)
 void ui_state_free(struct ui *u)
 {
 	ui_reset_free(u);
+	ui_columns_free(u);
 	struct ui_list *lists[] = { &u->groups, &u->parts, &u->topics, &u->tgroups };
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		free(lists[i]->rows);
@@ -165,4 +166,6 @@ void ui_state_init(struct ui *u, const struct tui_settings *o, ui_source *src, i
 	u->ascii = o->ascii || !locale_is_utf8();
 	u->glyphs = glyphs_get(u->ascii);
 	u->replay = replay_ui_new(src); /* NULL unless src is a recording */
+	ui_columns_init(u, o->columns);
+	u->config_path = o->config_path;
 }

@@ -31,9 +31,10 @@ tui_start 200 30 -- --config "$LT_TMP/lagtop.conf" -c fx -g fx-stable -i 1
 ok "dashboard up" tui_wait_text "fx-stable" 15
 tui_keys Enter
 ok "partitions of fx-stable: POSITION and UNCOMMITTED columns" tui_wait_text "UNCOMMITTED" 10
+# POSITION between COMMITTED and LOG-END, UNCOMMITTED last
 like "fx-orders 0: position 550 (log start 100 + lead 450), 50 not committed" \
-	"$(row 'fx-orders 0 ')" " 550 +50$"
-like "fx-orders 2 (fx-c2 reports nothing): -" "$(row 'fx-orders 2 ')" " - +-$"
+	"$(row 'fx-orders 0 ')" " 500 550 1000 .* 50$"
+like "fx-orders 2 (fx-c2 reports nothing): -" "$(row 'fx-orders 2 ')" " 700 - 1000 .* -$"
 # the position of partition 0 moves on while the committed offset stays at 500: not committing
 page 460
 sleep 1.2

@@ -8,7 +8,7 @@
 #   sorts, M and --no-mouse turn it off; F1, F3, F6, F10 and the key bar at 80 and 120 columns, a click on a key in the bar.
 . "$LT_SRCDIR/tests/tap.sh"
 . "$LT_SRCDIR/tests/tui/lib.sh"
-plan 58
+plan 59
 
 tui_start_fixture || exit 1
 STATE="$LT_TMP/state"
@@ -141,7 +141,9 @@ y=$(line_of "audit-log ")
 sgr_click 3 "$y"
 ok "SGR click selects audit-log" wait_for 5 cursor_on "audit-log "
 tui_keys F6
-ok "F6 sorts by the next column" tui_wait_text "sorted by STATE"
+ok "F6 opens the sort chooser" tui_wait_text "sort groups by"
+tui_keys Down Enter
+ok "Enter in it sorts by the column picked" tui_wait_text "sorted by STATE"
 tui_keys F3
 ok "F3 opens the filter" tui_wait_text "Filter: "
 tui_keys Escape F1

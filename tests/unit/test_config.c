@@ -482,9 +482,9 @@ static void unknown_keys_name_key_and_line(void **state)
 	expect_error("clusters = {\n  prod = {\n    bootstrap_servers = \"h:1\";\n    read_onyl = true;\n  };\n};\n", 4,
 		     "unknown setting 'read_onyl' in cluster 'prod' (did you mean 'read_only'?)");
 	expect_error("cluster = { };\n", 1,
-		     "unknown setting 'cluster' (the file has two groups: general and clusters)");
+		     "unknown setting 'cluster' (the file has three groups: general, clusters and panes)");
 	expect_error("refresh_interval = 2;\n", 1,
-		     "unknown setting 'refresh_interval' (the file has two groups: general and clusters)");
+		     "unknown setting 'refresh_interval' (the file has three groups: general, clusters and panes)");
 }
 
 static void wrong_types_are_named(void **state)
@@ -761,10 +761,210 @@ static void docs_name_every_setting(void **state)
 	free(man);
 }
 
+/* ------------------------------------------------------------------ panes.NAME.columns */
+
+static void pane_columns_are_read(void **state)
+{
+	(void)state;
+	struct lt_config cfg;
+	char err[512];
+	assert_int_equal(load_text(&cfg,
+				   "panes = { partitions = { columns = [ \"topic\", \"position\", \"committed\", "
+				   "\"lag\" ]; }; };\n",
+				   err, sizeof err, NULL),
+			 0);
+	const lt_colset *p = &cfg.columns[LT_ROWS_PARTITIONS];
+	const char *names[LT_COL__COUNT];
+	size_t n = colset_names(p, names, LT_COL__COUNT);
+	assert_int_equal(n, 4);
+	assert_string_equal(names[0], "topic");
+	assert_string_equal(names[1], "position");
+	assert_string_equal(names[2], "committed");
+	assert_string_equal(names[3], "lag");
+	/* the other panes keep their defaults */
+	lt_colset def;
+	colset_default(LT_ROWS_GROUPS, &def);
+	assert_true(colset_equal(&cfg.columns[LT_ROWS_GROUPS], &def));
+	config_free(&cfg);
+}
+
+static void bad_pane_columns_are_named(void **state)
+{
+	(void)state;
+	expect_error("panes = {\n partitions = { columns = [ \"topic\", \"postion\" ]; };\n};\n", 2,
+		     "unknown column 'postion' in partitions (known: topic, partition, log-start, committed, log-end, "
+		     "lag, time-lag, rate, eta, status, client-id, host, last-commit, commits-per-min, unmoved, "
+		     "position, uncommitted)");
+	expect_error("panes = {\n groups = { columns = [ \"lag\", \"lag\" ]; };\n};\n", 2,
+		     "column 'lag' is named twice in groups");
+	expect_error("panes = {\n members = { columns = [ \"host\" ]; };\n};\n", 2,
+		     "unknown pane 'members' in 'panes' (known: groups, partitions, topics, topic_groups)");
+	expect_error("panes = {\n groups = { colums = [ \"lag\" ]; };\n};\n", 2,
+		     "unknown setting 'colums' in 'panes.groups' (did you mean 'columns'?)");
+}
+
+static const char kept_text[] = "# my settings\n"
+				"general = {\n"
+				"    refresh_interval = 5; # slow\n"
+				"    theme = \"mono\";\n"
+				"};\n"
+				"panes = {\n"
+				"    # an old choice\n"
+				"    groups = { columns = [ \"group\", \"lag\" ]; };\n"
+				"};\n"
+				"clusters = { local = { bootstrap_servers = \"127.0.0.1:9092\"; }; };\n";
+
+/* The save replaces the file's panes group and nothing else: comments, settings and their order stay. */
+static void saved_columns_keep_the_rest(void **state)
+{
+	(void)state;
+	char *path = write_file("save.conf", kept_text);
+	lt_colset sets[LT_ROW_KINDS];
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+		colset_default((lt_row_kind)k, &sets[k]);
+	const char *names[] = { "topic", "partition", "committed", "position", "log-end", "lag" };
+	char err[512];
+	assert_int_equal(colset_parse(LT_ROWS_PARTITIONS, names, 6, &sets[LT_ROWS_PARTITIONS], err, sizeof err), 0);
+	assert_int_equal(config_save_columns(path, sets, err, sizeof err), 0);
+
+	char *text = slurp(path);
+	assert_non_null(strstr(text, "# my settings\ngeneral = {\n    refresh_interval = 5; # slow\n"));
+	assert_non_null(strstr(text, "clusters = { local = { bootstrap_servers = \"127.0.0.1:9092\"; }; };\n"));
+	assert_null(strstr(text, "an old choice")); /* the old panes group went: groups is back to its default */
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+
+	struct lt_config cfg;
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	assert_int_equal(cfg.refresh_ms, 5000);
+	assert_string_equal(cfg.theme, "mono");
+	assert_int_equal(cfg.n_clusters, 1);
+	assert_true(colset_equal(&cfg.columns[LT_ROWS_PARTITIONS], &sets[LT_ROWS_PARTITIONS]));
+	assert_true(colset_equal(&cfg.columns[LT_ROWS_GROUPS], &sets[LT_ROWS_GROUPS]));
+	config_free(&cfg);
+
+	/* saved again: the same text (the group lagtop wrote is found and replaced, not added twice) */
+	assert_int_equal(config_save_columns(path, sets, err, sizeof err), 0);
+	char *again = slurp(path);
+	assert_string_equal(again, text);
+	free(again);
+	free(text);
+	free(path);
+}
+
+/* "panes" in a comment, a string or a cluster's name is not the root group: the choice is added, nothing else
+ * touched; and choosing the defaults again takes the group out. */
+static void splice_finds_only_the_root_panes(void **state)
+{
+	(void)state;
+	static const char text[] = "# panes = { old };\n"
+				   "/* panes = { } */\n"
+				   "clusters = { panes = { bootstrap_servers = \"panes = {\"; }; };\n"
+				   "general = { theme = \"mono\"; }"; /* no newline at the end */
+	lt_colset sets[LT_ROW_KINDS];
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+		colset_default((lt_row_kind)k, &sets[k]);
+	const char *names[] = { "topic", "lag" };
+	char err[512];
+	assert_int_equal(colset_parse(LT_ROWS_TOPICS, names, 2, &sets[LT_ROWS_TOPICS], err, sizeof err), 0);
+	char *out = config_splice_columns(text, sets, err, sizeof err);
+	assert_non_null(out);
+	assert_int_equal(strncmp(out, text, strlen(text)), 0); /* everything before kept, byte for byte */
+	assert_string_equal(out + strlen(text), "\npanes = {\n    # the dashboard's columns (F2): each pane's shown "
+						"columns in order; lagtop rewrites this group\n    topics = { "
+						"columns = [ \"topic\", \"lag\" ]; };\n};\n");
+	colset_default(LT_ROWS_TOPICS, &sets[LT_ROWS_TOPICS]);
+	char *back = config_splice_columns(out, sets, err, sizeof err);
+	assert_non_null(back);
+	char *want = xasprintf("%s\n", text); /* the group gone, the newline that preceded it stays */
+	assert_string_equal(back, want);
+	free(want);
+	free(back);
+	free(out);
+}
+
+/* Without a file, the user's own is made (its directories too), private, holding only the choice. */
+static void saved_columns_make_the_users_file(void **state)
+{
+	(void)state;
+	char *xdg = xasprintf("%s/newxdg", tmpdir);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	char *path = config_user_path();
+	unsetenv("XDG_CONFIG_HOME");
+	char *want = xasprintf("%s/lagtop/lagtop.conf", xdg);
+	assert_string_equal(path, want);
+	lt_colset sets[LT_ROW_KINDS];
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+		colset_default((lt_row_kind)k, &sets[k]);
+	const char *names[] = { "group", "lag" };
+	char err[512];
+	assert_int_equal(colset_parse(LT_ROWS_GROUPS, names, 2, &sets[LT_ROWS_GROUPS], err, sizeof err), 0);
+	assert_int_equal(config_save_columns_new(path, sets, err, sizeof err), 0);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(stat(xdg, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	struct lt_config cfg;
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	assert_true(colset_equal(&cfg.columns[LT_ROWS_GROUPS], &sets[LT_ROWS_GROUPS]));
+	config_free(&cfg);
+	/* made already: rewritten in place */
+	colset_default(LT_ROWS_GROUPS, &sets[LT_ROWS_GROUPS]);
+	assert_int_equal(config_save_columns_new(path, sets, err, sizeof err), 0);
+	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
+	assert_true(colset_equal(&cfg.columns[LT_ROWS_GROUPS], &sets[LT_ROWS_GROUPS]));
+	config_free(&cfg);
+	free(want);
+	free(path);
+	free(xdg);
+}
+
+/* What cannot be rewritten safely is refused in one line, the file as it was. */
+static void unsafe_saves_are_refused(void **state)
+{
+	(void)state;
+	lt_colset sets[LT_ROW_KINDS];
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+		colset_default((lt_row_kind)k, &sets[k]);
+	char err[512];
+	char *inc = write_file("inc.conf", "general = {\n@include \"other.conf\"\n};\n");
+	free(write_file("other.conf", "theme = \"mono\";\n"));
+	assert_int_equal(config_save_columns(inc, sets, err, sizeof err), -1);
+	assert_non_null(strstr(err, "@include"));
+	assert_null(strchr(err, '\n'));
+	char *text = slurp(inc);
+	assert_string_equal(text, "general = {\n@include \"other.conf\"\n};\n");
+	free(text);
+	free(inc);
+
+	char *real = write_file("real.conf", kept_text);
+	char *link = xasprintf("%s/link.conf", tmpdir);
+	assert_int_equal(symlink(real, link), 0);
+	assert_int_equal(config_save_columns(link, sets, err, sizeof err), -1);
+	assert_non_null(strstr(err, "symbolic link"));
+	free(link);
+	free(real);
+
+	char *missing = xasprintf("%s/missing.conf", tmpdir);
+	assert_int_equal(config_save_columns(missing, sets, err, sizeof err), -1);
+	free(missing);
+
+	/* text that libconfig cannot read is never rewritten */
+	assert_null(config_splice_columns("general = { theme = ", sets, err, sizeof err));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(search_order_is_respected),
+		cmocka_unit_test(pane_columns_are_read),
+		cmocka_unit_test(bad_pane_columns_are_named),
+		cmocka_unit_test(saved_columns_keep_the_rest),
+		cmocka_unit_test(unsafe_saves_are_refused),
+		cmocka_unit_test(saved_columns_make_the_users_file),
+		cmocka_unit_test(splice_finds_only_the_root_panes),
 		cmocka_unit_test(explicit_missing_file_is_an_error),
 		cmocka_unit_test(no_file_gives_defaults),
 		cmocka_unit_test(unreadable_or_odd_files_are_errors),

@@ -231,10 +231,10 @@ static void warn_series_and_exact_come_from_the_rows(void **state)
 	lt_row gr = { &g, NULL }, pr = { &g, &p };
 	const lt_col_id warns[] = { LT_COL_MAX_TIME_LAG, LT_COL_EXPIRES, LT_COL_TIME_LAG, LT_COL_T_MAX_TIME_LAG,
 				    LT_COL_TG_MAX_TIME_LAG };
-	const lt_col_id exact[] = { LT_COL_MEMBERS,   LT_COL_PARTITIONS, LT_COL_LAG,       LT_COL_LOG_START,
-				    LT_COL_COMMITTED, LT_COL_LOG_END,    LT_COL_P_LAG,     LT_COL_T_PARTITIONS,
-				    LT_COL_T_GROUPS,  LT_COL_T_LAG,      LT_COL_T_MAX_LAG, LT_COL_TG_PARTITIONS,
-				    LT_COL_TG_LAG };
+	const lt_col_id exact[] = { LT_COL_MEMBERS,   LT_COL_PARTITIONS, LT_COL_LAG,        LT_COL_LOG_START,
+				    LT_COL_COMMITTED, LT_COL_LOG_END,    LT_COL_P_LAG,      LT_COL_T_PARTITIONS,
+				    LT_COL_T_GROUPS,  LT_COL_T_LAG,      LT_COL_T_MAX_LAG,  LT_COL_TG_PARTITIONS,
+				    LT_COL_TG_LAG,    LT_COL_POSITION,   LT_COL_UNCOMMITTED };
 	for (int id = 0; id < LT_COL__COUNT; id++) {
 		const lt_column *c = column_by_id((lt_col_id)id);
 		bool w = false, e = false;
@@ -890,6 +890,73 @@ static void assignment_ranges(void **state)
 	assert_true(strlen(buf) < 12);
 }
 
+/* ---- a pane's chosen columns (colset.c) ---- */
+
+static void colset_default_puts_position_between_committed_and_log_end(void **state)
+{
+	(void)state;
+	lt_colset s;
+	colset_default(LT_ROWS_PARTITIONS, &s);
+	size_t n;
+	columns_for(LT_ROWS_PARTITIONS, &n);
+	assert_int_equal(s.n, n);
+	size_t c = s.n, p = s.n, e = s.n;
+	for (size_t i = 0; i < s.n; i++) {
+		assert_true(s.shown[i]);
+		c = s.ids[i] == LT_COL_COMMITTED ? i : c;
+		p = s.ids[i] == LT_COL_POSITION ? i : p;
+		e = s.ids[i] == LT_COL_LOG_END ? i : e;
+	}
+	assert_int_equal(p, c + 1);
+	assert_int_equal(e, p + 1);
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++) { /* every pane by its config name */
+		lt_row_kind kind;
+		assert_true(row_kind_by_name(row_kind_name((lt_row_kind)k), &kind));
+		assert_int_equal(kind, k);
+	}
+	lt_row_kind kind;
+	assert_false(row_kind_by_name("members", &kind));
+}
+
+static void colset_parse_orders_hides_and_keeps_the_name_first(void **state)
+{
+	(void)state;
+	lt_colset s, before;
+	char err[512];
+	const char *names[] = { "lag", "STATE" }; /* names are case-insensitive; "group" left out */
+	assert_int_equal(colset_parse(LT_ROWS_GROUPS, names, 2, &s, err, sizeof err), 0);
+	const char *got[LT_COL__COUNT];
+	assert_int_equal(colset_names(&s, got, LT_COL__COUNT), 3);
+	assert_string_equal(got[0], "group");
+	assert_string_equal(got[1], "lag");
+	assert_string_equal(got[2], "state");
+	size_t n;
+	columns_for(LT_ROWS_GROUPS, &n);
+	assert_int_equal(s.n, n); /* the others are there, hidden */
+	assert_false(s.shown[3]);
+
+	/* a bad name leaves the set as it was, and names the bad one */
+	before = s;
+	const char *bad[] = { "lag", "nope" };
+	assert_int_equal(colset_parse(LT_ROWS_GROUPS, bad, 2, &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "unknown column 'nope' in groups (known: group, state,"));
+	assert_true(colset_equal(&s, &before));
+
+	/* the name column never hides or moves; the others move and toggle */
+	colset_toggle(&s, 0);
+	assert_true(s.shown[0]);
+	assert_int_equal(colset_move(&s, 1, -1), 1);
+	assert_int_equal(colset_move(&s, 0, 1), 0);
+	assert_int_equal(colset_move(&s, 1, 1), 2);
+	assert_int_equal(s.ids[1], LT_COL_STATE);
+	assert_int_equal(s.ids[2], LT_COL_LAG);
+	colset_toggle(&s, 2);
+	assert_false(s.shown[2]);
+	const lt_column *shown[LT_COL__COUNT];
+	assert_int_equal(colset_shown_columns(&s, shown), 2);
+	assert_int_equal(shown[1]->id, LT_COL_STATE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -913,6 +980,8 @@ int main(void)
 		cmocka_unit_test(filter_rows_agree),
 		cmocka_unit_test(filter_bad_regex),
 		cmocka_unit_test(row_keys),
+		cmocka_unit_test(colset_default_puts_position_between_committed_and_log_end),
+		cmocka_unit_test(colset_parse_orders_hides_and_keeps_the_name_first),
 		cmocka_unit_test(many_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

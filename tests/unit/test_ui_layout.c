@@ -64,11 +64,100 @@ static void priority_100_never_dropped_name_shrinks_to_minimum(void **state)
 	size_t n = layout_columns(cols, N, 25, 0, s);
 	assert_int_equal(n, 2);
 	assert_int_equal(s[0].width, 25 - 1 - 8); /* the name gives up what the undroppable columns need */
-	n = layout_columns(cols, N, 15, 0, s);
+	n = layout_columns(cols, N, 17, 0, s);
 	assert_int_equal(n, 2);
 	assert_string_equal(s[0].col->title, "GROUP");
 	assert_string_equal(s[1].col->title, "LAG");
 	assert_int_equal(s[0].width, UI_NAME_MIN);
+	/* one cell less and LAG would end past the edge, its header cut: it goes instead */
+	n = layout_columns(cols, N, 16, 0, s);
+	assert_int_equal(n, 1);
+	assert_string_equal(s[0].col->title, "GROUP");
+}
+
+/* Every pane's columns, at every width from the smallest screen up: each header whole (the column at least
+ * as wide as its title) and every column ending within the width. */
+static void headers_never_cut(void **state)
+{
+	(void)state;
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++) {
+		lt_colset set;
+		colset_default((lt_row_kind)k, &set);
+		const lt_column *shown[LT_COL__COUNT];
+		size_t nc = colset_shown_columns(&set, shown);
+		for (int width = UI_MIN_COLS; width <= 260; width++)
+			for (int name_want = 0; name_want <= 40; name_want += 8) {
+				struct ui_col_slot s[LT_COL__COUNT];
+				size_t n = layout_columns_of(shown, nc, width, name_want, s);
+				assert_true(n >= 1);
+				for (size_t i = 0; i < n; i++) {
+					assert_true(s[i].width >= (int)strlen(s[i].col->title));
+					assert_true(s[i].x + s[i].width <= width);
+				}
+			}
+	}
+}
+
+static bool has_at(const struct ui_col_slot *s, size_t n, const char *title, size_t *at)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s[i].col->title, title) == 0) {
+			*at = i;
+			return true;
+		}
+	return false;
+}
+
+/* At 80 columns, for a group whose consumers report their position: COMMITTED POSITION LOG-END side by side,
+ * and LAG, even with topic names as long as the demo's "clickstream"; lower-value columns went first. */
+static void partitions_at_80_show_position(void **state)
+{
+	(void)state;
+	lt_colset set;
+	colset_default(LT_ROWS_PARTITIONS, &set);
+	const lt_column *shown[LT_COL__COUNT];
+	size_t nc = colset_shown_columns(&set, shown);
+	for (int name_want = 6; name_want <= 12; name_want++) {
+		struct ui_col_slot s[LT_COL__COUNT];
+		size_t n = layout_columns_of(shown, nc, 80, name_want, s);
+		size_t c, p, e, l;
+		assert_true(has_at(s, n, "COMMITTED", &c));
+		assert_true(has_at(s, n, "POSITION", &p));
+		assert_true(has_at(s, n, "LOG-END", &e));
+		assert_true(has_at(s, n, "LAG", &l));
+		assert_int_equal(p, c + 1);
+		assert_int_equal(e, p + 1);
+		assert_true(has(s, n, "STATUS"));
+	}
+}
+
+/* A row's offsets all exact or all abbreviated: one that does not fit its cell exactly takes the others with it. */
+static void offsets_share_one_format(void **state)
+{
+	(void)state;
+	char topic[] = "t", gid[] = "g";
+	lt_partition parts[1] = { { .topic = topic,
+				    .partition = 0,
+				    .log_start = 0,
+				    .committed = 143955,
+				    .log_end = 150756,
+				    .has_position = true,
+				    .ext = 1 } };
+	lt_partition_ext ext[1] = { { .position = 150000 } };
+	lt_group g = { .group = gid, .partitions = parts, .n_partitions = 1, .pext = ext, .n_pext = 1 };
+	lt_row r = { .group = &g, .part = &parts[0] };
+	const lt_column *oc[] = { column_by_id(LT_COL_TOPIC), column_by_id(LT_COL_COMMITTED),
+				  column_by_id(LT_COL_POSITION), column_by_id(LT_COL_LOG_END) };
+	struct ui_col_slot s[4];
+	size_t n = layout_columns_of(oc, 4, 80, 10, s);
+	assert_int_equal(n, 4);
+	ext[0].position = 150000;
+	assert_true(layout_offsets_exact(s, n, &r));
+	ext[0].position = INT64_C(12345678901); /* 11 digits in a 9-cell column */
+	assert_false(layout_offsets_exact(s, n, &r));
+	ext[0].position = 150000;
+	parts[0].log_end = INT64_C(98765432109876);
+	assert_false(layout_offsets_exact(s, n, &r));
 }
 
 static void short_names_make_room_for_more_columns(void **state)
@@ -137,6 +226,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wide_keeps_everything_and_name_grows_to_want),
+		cmocka_unit_test(headers_never_cut),
+		cmocka_unit_test(partitions_at_80_show_position),
+		cmocka_unit_test(offsets_share_one_format),
 		cmocka_unit_test(narrow_drops_lowest_priority_first),
 		cmocka_unit_test(priority_100_never_dropped_name_shrinks_to_minimum),
 		cmocka_unit_test(short_names_make_room_for_more_columns),

@@ -212,6 +212,7 @@ static void topic_view_enter_and_back(void **state)
 {
 	struct fx *f = *state;
 	struct ui *u = &f->u;
+	layout_screen(24, 240, false, &u->geom); /* < and > sort by the columns on screen: here every one */
 	keys(u, "T");
 	assert_true(u->topic_view);
 	assert_int_equal(u->focus, UI_PANE_TOPICS);
@@ -283,7 +284,8 @@ static void marks_follow_partitions(void **state)
 {
 	struct fx *f = *state;
 	struct ui *u = &f->u;
-	keys(u, "jj\n"); /* g3: partitions 0..3 */
+	layout_screen(24, 240, false, &u->geom); /* < and > sort by the columns on screen: here every one */
+	keys(u, "jj\n");                         /* g3: partitions 0..3 */
 	assert_string_equal(u->open_group, "g3");
 	assert_int_equal(u->parts.n_rows, 4);
 	keys(u, "j "); /* mark partition 1, the cursor moves to 2 */
@@ -474,6 +476,48 @@ static void mouse_events_map_to_actions(void **state)
 	assert_int_equal(u->popup, UI_POPUP_HELP);
 }
 
+/* The column setup (S, F2): Space hides the column under the cursor, [ ] move it, Enter applies; a list sorted by
+ * a column it hid sorts by its name again. The sort chooser (.) offers only the columns on screen. */
+static void column_setup_and_sort_chooser(void **state)
+{
+	struct fx *f = *state;
+	struct ui *u = &f->u;
+	sort_by_lag_desc(u);
+	keys(u, "S");
+	assert_int_equal(u->popup, UI_POPUP_COLUMNS);
+	keys(u, "jjjjjj ");                          /* group state type members topics partitions [lag] */
+	keys(u, "k]");                               /* partitions moves after lag */
+	u->config_path = "/nonexistent/lagtop.conf"; /* a file that cannot be rewritten */
+	keys(u, "\n");
+	assert_int_equal(u->popup, UI_POPUP_NONE);
+	const lt_column *cols[LT_COL__COUNT];
+	size_t n = ui_pane_columns(u, &u->groups, cols);
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(cols[i]->id, LT_COL_LAG);
+	assert_int_equal(u->colsets[LT_ROWS_GROUPS].ids[5], LT_COL_LAG);
+	assert_int_equal(u->colsets[LT_ROWS_GROUPS].ids[6], LT_COL_PARTITIONS);
+	assert_int_equal(u->groups.sort_col, LT_COL_GROUP);
+	assert_non_null(strstr(u->msg, "columns kept for this session: cannot save them to /nonexistent/lagtop.conf"));
+
+	keys(u, ".");
+	assert_int_equal(u->popup, UI_POPUP_SORT);
+	struct ui_list_popup v;
+	ui_list_popup_view(u, &v);
+	struct ui_col_slot slots[LT_COL__COUNT];
+	size_t ns = screen_list_slots(u, &u->groups, slots), k = 0;
+	for (size_t i = 0; i < ns; i++)
+		if (slots[i].col->key)
+			assert_int_equal(strncmp(v.lines[k++], slots[i].col->title, strlen(slots[i].col->title)), 0);
+	assert_int_equal(v.n, k);
+	ui_list_popup_free(&v);
+	keys(u, "j\n");
+	assert_int_equal(u->groups.sort_col, LT_COL_STATE);
+	/* Esc leaves everything as it was */
+	keys(u, "S \x1b");
+	assert_int_equal(u->popup, UI_POPUP_NONE);
+	assert_int_equal(u->groups.sort_col, LT_COL_STATE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +529,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(marks_follow_partitions, setup, teardown),
 		cmocka_unit_test_setup_teardown(mouse_events_map_to_actions, setup, teardown),
 		cmocka_unit_test_setup_teardown(key_bar_clicks_are_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(column_setup_and_sort_chooser, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
