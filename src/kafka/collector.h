@@ -77,6 +77,9 @@ int64_t collector_refresh_started_ms(lt_collector *c); /* wall clock start of th
  * s must not be shared with another thread yet. Returns at once when the stream is off. */
 void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeout_ms);
 
+/* What the last refresh read for the time lag (record_peek.h): records asked, read with a timestamp, ms. */
+void collector_peek_stats(lt_collector *c, size_t *asked, size_t *read, int64_t *ms);
+
 /* Stops and joins the thread (if started), destroys the handle. */
 void collector_free(lt_collector *c);
 
