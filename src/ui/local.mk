@@ -7,7 +7,7 @@ liblagtop_a_SOURCES += \
 	src/ui/source.h src/ui/source_fixed.c src/ui/source_collector.c \
 	src/ui/source_record.c src/ui/source_replay.c src/ui/replay.h src/ui/replay_keys.c \
 	src/ui/screen.c \
-	src/ui/keys.h src/ui/keys.c \
+	src/ui/keys.h src/ui/keys.c src/ui/peek_ui.c \
 	src/ui/reset_dialog.h src/ui/reset_dialog.c src/ui/reset_worker.h src/ui/reset_worker.c src/ui/reset_ui.c \
 	src/ui/layout.h src/ui/layout.c \
 	src/ui/theme.h src/ui/theme.c src/ui/theme_curses.c \

@@ -30,7 +30,15 @@ enum ui_pane {
 /* Panes that list rows with columns: sortable, filterable, clickable headers. */
 #define UI_PANE_LISTS (UI_PANE_GROUPS | UI_PANE_PARTS | UI_PANE_TOPICS | UI_PANE_TOPIC_GROUPS)
 
-enum ui_popup { UI_POPUP_NONE = 0, UI_POPUP_HELP, UI_POPUP_DETAIL, UI_POPUP_ERROR, UI_POPUP_CLUSTERS, UI_POPUP_RESET };
+enum ui_popup {
+	UI_POPUP_NONE = 0,
+	UI_POPUP_HELP,
+	UI_POPUP_DETAIL,
+	UI_POPUP_ERROR,
+	UI_POPUP_CLUSTERS,
+	UI_POPUP_RESET,
+	UI_POPUP_PEEK
+};
 
 /* Dirty flags: changes set them, the loop acts on them once per pass. */
 enum {
@@ -109,6 +117,7 @@ struct ui {
 	struct ui_reset *reset; /* the reset dialog (UI_POPUP_RESET), NULL when closed */
 	struct rw_worker *rw;   /* the reset worker thread, made on first use */
 	struct rw_job *rw_job;  /* the job it runs for the open dialog (NULL: none, or abandoned) */
+	struct ui_peek *peek;   /* the record popup's read (peek_ui.c), NULL when none */
 
 	struct ui_geom geom;
 	bool color, ascii;
@@ -187,6 +196,14 @@ void ui_reset_key(struct ui *u, int ch);
 void ui_reset_wake(struct ui *u);    /* the worker's fd is readable */
 int ui_reset_fd(const struct ui *u); /* -1 when no job runs */
 void ui_reset_free(struct ui *u);    /* waits for a running job (bounded by its timeouts) */
+/* peek_ui.c: the record popup (v) */
+void ui_peek_open(struct ui *u);
+int ui_peek_fd(const struct ui *u); /* -1 when no read runs */
+void ui_peek_wake(struct ui *u);
+void ui_peek_free(struct ui *u); /* waits for a running read (bounded by --timeout) */
+/* The popup's title and lines (safe), for screen.c; free with ui_peek_lines_free. */
+char **ui_peek_lines(const struct ui *u, bool utf8, char *title, size_t title_len, size_t *n);
+void ui_peek_lines_free(char **lines, size_t n);
 
 /* screen.c */
 void screen_draw(struct ui *u);

@@ -89,6 +89,7 @@ void ui_adopt_next(struct ui *u, int64_t now)
 void ui_state_free(struct ui *u)
 {
 	ui_reset_free(u);
+	ui_peek_free(u);
 	struct ui_list *lists[] = { &u->groups, &u->parts, &u->topics, &u->tgroups };
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		free(lists[i]->rows);
