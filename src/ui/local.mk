@@ -57,6 +57,8 @@ TUI_TESTS += tests/tui/test_fit.sh
 TUI_TESTS += tests/tui/test_replay.sh
 ## what a refresh could not read: the top bar's count and the e popup's causes
 TUI_TESTS += tests/tui/test_unread_tui.sh
+## v: the record popup (a hostile record on the sim)
+TUI_TESTS += tests/tui/test_peek.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 
