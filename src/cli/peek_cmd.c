@@ -186,6 +186,7 @@ static int refresh_group(const struct lt_options *o, struct lt_target *t, lt_sna
 	struct lt_collector_conf conf;
 	target_collector_conf(t, o->timeout_ms, &conf);
 	conf.commit_stream = false; /* the records need the offsets only */
+	conf.no_record_reads = true;
 	lt_collector *c = collector_new(&conf, err, sizeof err);
 	int rc = LT_EXIT_OK;
 	if (!c) {

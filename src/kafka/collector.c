@@ -140,12 +140,14 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 		model_params_default(&mp);
 	c->history = history_new(&mp);
 	/* the time lag from records where the history cannot date a committed offset (record_peek.h) */
-	c->peeker = peeker_new(conf->conn, err, errlen);
-	if (!c->peeker) {
-		history_free(c->history);
-		goto fail;
+	if (!conf->no_record_reads) {
+		c->peeker = peeker_new(conf->conn, err, errlen);
+		if (!c->peeker) {
+			history_free(c->history);
+			goto fail;
+		}
+		history_read_records(c->history);
 	}
-	history_read_records(c->history);
 	c->positions = pos_sources_new(conf->positions);
 	c->interval_ms = conf->interval_ms > 0 ? conf->interval_ms : 2000;
 

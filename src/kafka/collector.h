@@ -37,6 +37,7 @@ struct lt_collector_conf {
 	bool commit_epochs;        /* keep the commits' leader epochs (lt_commit_epoch; librdkafka >= 2.1) */
 	int64_t expiry_horizon_ms; /* warn when offsets expire sooner; <= 0: the default (3 days) */
 	bool one_shot;             /* --once: the commit stream only loads its history (commit_reader_start_once) */
+	bool no_record_reads;      /* no time lag from records (record_peek.h): for modes that show no time lag */
 	const lt_pos_sources_conf
 		*positions; /* consumers' position sources (metrics endpoints, statistics files); NULL or none: off */
 };
