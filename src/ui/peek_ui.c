@@ -81,7 +81,11 @@ void ui_peek_open(struct ui *u)
 		ui_set_message(u, "records cannot be read from this data source");
 		return;
 	}
-	ui_peek_free(u); /* joins a read left running (bounded by its timeout) */
+	if (u->peek && u->peek->running) { /* never wait for it here: the UI does not wait on the cluster */
+		ui_set_message(u, "still reading the previous record");
+		return;
+	}
+	ui_peek_free(u);
 	struct ui_peek *pk = xcalloc(1, sizeof *pk);
 	if (pipe2(pk->pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
 		free(pk);
