@@ -268,6 +268,11 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		return 1;
 	}
 	printf("cold_wall_ms=%.1f\ncold_cpu_ms=%.1f\n", mono_ms() - w0, cpu_ms() - u0);
+	size_t rec_asked = 0, rec_read = 0;
+	int64_t rec_ms = 0;
+	collector_peek_stats(c, &rec_asked, &rec_read, &rec_ms);
+	printf("cold_records_asked=%zu\ncold_records_read=%zu\ncold_records_ms=%lld\n", rec_asked, rec_read,
+	       (long long)rec_ms);
 	printf("cold_rss_kb=%ld\n", peak_rss_kb());
 	reset_peak_rss();
 	printf("groups=%zu\nrows=%zu\n", s->n_groups, snapshot_rows(s));
@@ -301,7 +306,8 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		return 1;
 	double sim0 = counting ? proc_cpu_ms(sim_pid) : -1;
 
-	double wall[MAX_REFRESHES], cpu[MAX_REFRESHES], rec_cpu[MAX_REFRESHES];
+	double wall[MAX_REFRESHES], cpu[MAX_REFRESHES], rec_cpu[MAX_REFRESHES], recs_ms[MAX_REFRESHES];
+	size_t recs_asked = 0, recs_read = 0;
 	for (int i = 0; i < n; i++) {
 		w0 = mono_ms();
 		u0 = cpu_ms();
@@ -311,6 +317,11 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		}
 		wall[i] = mono_ms() - w0;
 		cpu[i] = cpu_ms() - u0;
+		/* the records read for the time lag (record_peek.h): at most LT_RECORD_TS_PER_REFRESH a refresh */
+		collector_peek_stats(c, &rec_asked, &rec_read, &rec_ms);
+		recs_asked += rec_asked;
+		recs_read += rec_read;
+		recs_ms[i] = (double)rec_ms;
 		if (rec) {
 			u0 = thread_cpu_ms();
 			if (rec_writer_append(rec, s, err, sizeof err) != 0) {
@@ -338,6 +349,8 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 	printf("rss_kb=%ld\n", peak_rss_kb());
 	printf("steady_rss_kb=%ld\n", hwm_kb());
 	printf("complete=%d\n", !partial);
+	printf("records_asked=%.1f\nrecords_read=%.1f\nrecords_ms=%.1f\n", (double)recs_asked / n,
+	       (double)recs_read / n, median(recs_ms, (size_t)n));
 	if (rec) {
 		double rc = median(rec_cpu, (size_t)n), cc = median(cpu, (size_t)n);
 		printf("record_cpu_ms=%.1f\nrecord_share_pct=%.1f\nrecord_bytes_per_refresh=%.0f\n", rc,

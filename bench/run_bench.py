@@ -164,7 +164,9 @@ def bench_scenario(a, tmp, name):
         res.update({"wall": r.get("wall_ms"), "cpu": r.get("cpu_ms"), "cold_wall": r.get("cold_wall_ms"),
                     "rss": r.get("rss_kb", 0) / 1024.0 if r.get("rss_kb") else None, "rows": r.get("rows"),
                     "cold_rss": r.get("cold_rss_kb", 0) / 1024.0 if r.get("cold_rss_kb") else None,
-                    "groups": r.get("groups"), "sim_cpu": r.get("sim_cpu_ms"), "complete": r.get("complete")})
+                    "groups": r.get("groups"), "sim_cpu": r.get("sim_cpu_ms"), "complete": r.get("complete"),
+                    "records_asked": r.get("records_asked"), "records_ms": r.get("records_ms"),
+                    "cold_records": r.get("cold_records_asked"), "cold_records_ms": r.get("cold_records_ms")})
         for api in APIS + ["total"]:
             res["req_" + api] = r.get("req_" + api, 0.0)
             res["cold_req_" + api] = r.get("cold_req_" + api, 0.0)
@@ -360,6 +362,10 @@ def print_table(results, draw):
                                            and results["L"]["wall"] is not None and results["L"]["wall"] <= 2000),)
     row("refresh CPU ms (median)", "cpu", "%.1f", "M <= 100", ("M", lambda v: v <= 100))
     row("first (cold) refresh wall ms", "cold_wall", "%.1f")
+    row("  records read for the time lag, cold", "cold_records", "%.0f", "<= 32")
+    row("  their wall ms, cold", "cold_records_ms", "%.0f")
+    row("  records read per warm refresh", "records_asked", "%.1f", "<= 32")
+    row("  their wall ms (median)", "records_ms", "%.0f")
     row("lagtop --once wall ms", "once_wall", "%.0f")
     row("lagtop --once CPU ms", "once_cpu", "%.0f")
     row("lagtop --once, commit stream, wall ms", "once_cs_wall", "%.0f")

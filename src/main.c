@@ -56,6 +56,7 @@ int main(int argc, char **argv)
 		case LT_MODE_LIST: rc = mode_list(&opts); break;
 		case LT_MODE_DESCRIBE: rc = mode_describe(&opts); break;
 		case LT_MODE_UNDO: rc = mode_undo(&opts); break;
+		case LT_MODE_PEEK: rc = mode_peek(&opts); break;
 		case LT_MODE_DELETE: rc = mode_delete(&opts); break;
 		case LT_MODE_DELETE_OFFSETS: rc = mode_delete_offsets(&opts); break;
 		case LT_MODE_DEMO: rc = mode_demo(&opts); break;

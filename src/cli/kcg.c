@@ -421,6 +421,7 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 	struct lt_collector_conf conf;
 	target_collector_conf(&t, o->timeout_ms, &conf);
 	conf.commit_stream = false;                                     /* the tool's tables need no commit times */
+	conf.no_record_reads = true;                                    /* nor time lags */
 	conf.commit_epochs = o->mode == LT_MODE_DESCRIBE && o->verbose; /* --offsets --verbose: LEADER-EPOCH */
 	int rc = LT_EXIT_OK;
 	lt_collector *c = collector_new(&conf, err, sizeof err);

@@ -10,7 +10,7 @@ liblagtop_a_SOURCES += \
 	src/cli/once.c src/cli/unread.c src/cli/unread.h \
 	src/cli/kcg.c src/cli/kcg.h \
 	src/cli/reset_cmd.c src/cli/cmd_common.h \
-	src/cli/delete_cmd.c \
+	src/cli/delete_cmd.c src/cli/peek_cmd.c \
 	src/cli/record_cmd.c src/cli/replay.c src/cli/replay_once.c
 
 if HAVE_CMOCKA
@@ -32,6 +32,8 @@ TESTS += tests/integration/test_once_sim.py
 EXTRA_DIST += tests/integration/test_once_sim.py
 TESTS += tests/integration/test_timelag_sim.py
 EXTRA_DIST += tests/integration/test_timelag_sim.py
+TESTS += tests/integration/test_peek_sim.py
+EXTRA_DIST += tests/integration/test_peek_sim.py
 
 ## monitoring: Prometheus output against the JSON of the same refresh, status honesty, --fail-on
 check_PROGRAMS += tests/integration/once_formats

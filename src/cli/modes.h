@@ -20,6 +20,7 @@ int mode_describe(const struct lt_options *o);       /* src/cli/kcg.c: --describ
 int mode_undo(const struct lt_options *o);           /* src/cli/reset_cmd.c */
 int mode_delete(const struct lt_options *o);         /* src/cli/delete_cmd.c: --delete */
 int mode_delete_offsets(const struct lt_options *o); /* src/cli/delete_cmd.c: --delete-offsets */
+int mode_peek(const struct lt_options *o);           /* src/cli/peek_cmd.c: --peek GROUP */
 int mode_x_list(const struct lt_options *o);         /* src/cli/xmodes.c: -X list */
 /* src/cli/xmodes.c: --version, and the librdkafka lagtop runs on with what it uses of it beyond 2.0.2 */
 int mode_version(const struct lt_options *o);

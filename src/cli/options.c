@@ -66,6 +66,7 @@ enum {
 	OPT_RECORD_KEEP,
 	OPT_REPLAY,
 	OPT_AT,
+	OPT_PEEK,
 };
 
 enum section { SEC_GENERAL, SEC_CONNECT, SEC_VIEW, SEC_KCG, SEC_RESET, SEC_DELETE, SEC_RECORD };
@@ -101,6 +102,9 @@ static const struct option_def option_table[] = {
 	  "plan (and with --execute, commit) an offset reset for each --group, or --all-groups" },
 	{ "undo", OPT_UNDO, required_argument, "GROUP", SEC_GENERAL,
 	  "restore GROUP's offsets from the backup of its newest change (dry run unless --execute)" },
+	{ "peek", OPT_PEEK, required_argument, "GROUP", SEC_GENERAL,
+	  "print the record at each partition's committed offset (and position) of GROUP, read-only; "
+	  "--format table|json" },
 
 	{ "bootstrap-servers", 'b', required_argument, "HOST:PORT,...", SEC_CONNECT,
 	  "brokers to bootstrap from (overrides the config); kafka-consumer-groups' --bootstrap-server works too" },
@@ -603,6 +607,11 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			o->undo_group = optarg;
 			break;
 		case OPT_UNDO_BACKUP: o->undo_backup = optarg; break;
+		case OPT_PEEK:
+			if (set_mode(o, &mode_name, LT_MODE_PEEK, "--peek", err, errlen))
+				return -1;
+			o->peek_group = optarg;
+			break;
 		case OPT_DELETE:
 			if (set_mode(o, &mode_name, LT_MODE_DELETE, "--delete", err, errlen))
 				return -1;
@@ -805,8 +814,14 @@ int options_parse(struct lt_options *o, int argc, char **argv, char *err, size_t
 			       "--undo takes no target or scope: it restores the newest backup as a whole");
 	if (o->samples != 1 && o->mode != LT_MODE_ONCE)
 		return err_set(err, errlen, "--format and --samples go with --once");
+	if (o->mode == LT_MODE_PEEK && (o->format == LT_FORMAT_CSV || o->format == LT_FORMAT_PROMETHEUS))
+		return err_set(err, errlen, "--peek prints --format table or json");
+	if (o->mode == LT_MODE_PEEK && (o->n_groups || o->n_group_regex || o->all_groups))
+		return err_set(err, errlen,
+			       "--peek takes its one group as its argument: no --group, -G or --all-groups");
 	/* --record --headless --format F: each recorded refresh printed as --once prints it (JSON: one line) */
-	if (o->format != LT_FORMAT_TABLE && o->mode != LT_MODE_ONCE && !(o->record_path && o->headless))
+	if (o->format != LT_FORMAT_TABLE && o->mode != LT_MODE_ONCE && o->mode != LT_MODE_PEEK &&
+	    !(o->record_path && o->headless))
 		return err_set(err, errlen,
 			       "--format and --samples go with --once (--format also with --record --headless)");
 	if (o->fail_on != LT_FAIL_ON_NONE && o->mode != LT_MODE_ONCE)
@@ -872,12 +887,13 @@ void options_print_help(FILE *out, const char *argv0)
 		"       %s --reset-offsets (-g GROUP... | --all-groups)\n"
 		"              (--all-topics | --topic T[:P,...]) TARGET [--execute]\n"
 		"       %s --undo GROUP [--backup FILE] [--execute]\n"
+		"       %s --peek GROUP [--format table|json]\n"
 		"       %s --delete (--group GROUP... | --all-groups) [--dry-run]\n"
 		"       %s --delete-offsets --group GROUP --topic T[:P,...]... [--dry-run]\n"
 		"       %s --demo\n"
 		"       %s --record FILE [--headless] [--record-max-size SIZE]\n"
 		"       %s --replay FILE [--at TIME] [--once [--format F]]\n",
-		argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
+		argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
 	for (int sec = SEC_GENERAL; sec <= SEC_LAST; sec++)
 		help_section(out, sec);
 	fprintf(out, "\nWhat each option does: lagtop(1), OPTIONS (man lagtop), in the same sections.\n"

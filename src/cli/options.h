@@ -26,6 +26,7 @@ typedef enum {
 	LT_MODE_DELETE_OFFSETS, /* --delete-offsets --group G --topic T[:P,...]... */
 	LT_MODE_LIST,           /* --list (kafka-consumer-groups) */
 	LT_MODE_DESCRIBE,       /* --describe (kafka-consumer-groups) */
+	LT_MODE_PEEK,           /* --peek GROUP: the records at its committed offsets */
 } lt_mode;
 
 /* What --describe shows (kafka-consumer-groups' sub-actions; --offsets is the default). */
@@ -113,6 +114,7 @@ struct lt_options {
 	bool export_csv;         /* --export */
 	const char *undo_group;  /* --undo */
 	const char *undo_backup; /* --backup FILE: the backup --undo applies (default: the newest change's) */
+	const char *peek_group;  /* --peek GROUP */
 
 	/* recording and replay (doc/RECORDING.md) */
 	const char *record_path;  /* --record FILE: every refresh of the dashboard (or --headless) into FILE */

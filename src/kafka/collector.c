@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "kafka/commit_snapshot.h"
+#include "kafka/record_peek.h"
 #include "kafka/refresh.h"
 #include "util/regex.h"
 #include "util/strv.h"
@@ -31,6 +32,8 @@ struct lt_collector {
 	lt_commit_reader *reader;  /* NULL when the commit stream is off */
 	lt_pos_sources *positions; /* NULL without position sources (src/position/sources.h) */
 	bool trimmed;              /* the history load's leftovers were given back (give_back_memory) */
+	lt_peeker *peeker;         /* reads the records at committed offsets the history cannot date */
+	lt_peek_stats peek_stats;  /* what the last refresh read (guarded by refresh_mu) */
 
 	pthread_t thread;
 	bool started;
@@ -122,6 +125,15 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	if (mp.window == 0 || mp.ring_capacity == 0)
 		model_params_default(&mp);
 	c->history = history_new(&mp);
+	/* the time lag from records where the history cannot date a committed offset (record_peek.h) */
+	if (!conf->no_record_reads) {
+		c->peeker = peeker_new(conf->conn, err, errlen);
+		if (!c->peeker) {
+			history_free(c->history);
+			goto fail;
+		}
+		history_read_records(c->history);
+	}
 	c->positions = pos_sources_new(conf->positions);
 	c->interval_ms = conf->interval_ms > 0 ? conf->interval_ms : 2000;
 
@@ -193,6 +205,33 @@ static void give_back_memory(void)
 #endif
 }
 
+static void hist_lock(void *arg)
+{
+	pthread_mutex_lock(&((lt_collector *)arg)->hist_mu);
+}
+
+static void hist_unlock(void *arg)
+{
+	pthread_mutex_unlock(&((lt_collector *)arg)->hist_mu);
+}
+
+/* The records read for the time lag get a quarter of the refresh's timeout, at most 2 s: the refresh's
+ * numbers wait for them. */
+static int record_read_timeout_ms(const lt_collector *c)
+{
+	int t = c->rc.timeout_ms / 4;
+	return t < 2000 ? t : 2000;
+}
+
+void collector_peek_stats(lt_collector *c, size_t *asked, size_t *read, int64_t *ms)
+{
+	pthread_mutex_lock(&c->refresh_mu);
+	*asked = c->peek_stats.asked;
+	*read = c->peek_stats.read;
+	*ms = c->peek_stats.ms;
+	pthread_mutex_unlock(&c->refresh_mu);
+}
+
 /* Runs one refresh (under refresh_mu), enriches it with the history and remembers it as the base
  * for the next refresh's stale data. Returns the refresh's result code (refresh.h). */
 static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, size_t errlen)
@@ -221,6 +260,8 @@ static int collector_do_refresh(lt_collector *c, lt_snapshot **out, char *err, s
 	pthread_mutex_lock(&c->hist_mu);
 	model_enrich(c->history, s);
 	pthread_mutex_unlock(&c->hist_mu);
+	peeker_time_lags(c->peeker, c->history, s, record_read_timeout_ms(c), hist_lock, hist_unlock, c,
+			 &c->peek_stats);
 	/* after model_enrich, which recomputes the derived flags */
 	pos_sources_finish(c->positions, s);
 	pthread_mutex_lock(&c->mu);
@@ -428,6 +469,7 @@ void collector_free(lt_collector *c)
 	snapshot_unref(rc->prev);
 	snapshot_unref(c->latest);
 	history_free(c->history);
+	peeker_free(c->peeker);
 	pos_sources_free(c->positions);
 	commit_reader_stop(c->reader);
 	refresh_ctx_close(rc);

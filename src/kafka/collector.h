@@ -37,6 +37,7 @@ struct lt_collector_conf {
 	bool commit_epochs;        /* keep the commits' leader epochs (lt_commit_epoch; librdkafka >= 2.1) */
 	int64_t expiry_horizon_ms; /* warn when offsets expire sooner; <= 0: the default (3 days) */
 	bool one_shot;             /* --once: the commit stream only loads its history (commit_reader_start_once) */
+	bool no_record_reads;      /* no time lag from records (record_peek.h): for modes that show no time lag */
 	const lt_pos_sources_conf
 		*positions; /* consumers' position sources (metrics endpoints, statistics files); NULL or none: off */
 };
@@ -76,6 +77,9 @@ int64_t collector_refresh_started_ms(lt_collector *c); /* wall clock start of th
  * offsets.retention.minutes (or failed to get it), then copies the commit-stream fields into s again.
  * s must not be shared with another thread yet. Returns at once when the stream is off. */
 void collector_complete_commit_stream(lt_collector *c, lt_snapshot *s, int timeout_ms);
+
+/* What the last refresh read for the time lag (record_peek.h): records asked, read with a timestamp, ms. */
+void collector_peek_stats(lt_collector *c, size_t *asked, size_t *read, int64_t *ms);
 
 /* Stops and joins the thread (if started), destroys the handle. */
 void collector_free(lt_collector *c);

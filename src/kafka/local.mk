@@ -10,7 +10,8 @@ liblagtop_a_SOURCES += \
 	src/kafka/reset_exec.c src/kafka/reset_exec.h src/kafka/reset_preview.c \
 	src/kafka/reset_store.c src/kafka/reset_store.h \
 	src/kafka/reset_int.h \
-	src/kafka/delete_exec.c src/kafka/delete_exec.h
+	src/kafka/delete_exec.c src/kafka/delete_exec.h \
+	src/kafka/record_peek.c src/kafka/record_peek.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_collector tests/integration/test_collector_sim tests/unit/test_reset_store

@@ -11,8 +11,32 @@
 #include "model/model_int.h"
 #include "util/xalloc.h"
 
+/* The time lag from the record at the committed offset (record_ts.h), where one was read: now minus its
+ * timestamp, exact. */
+static bool record_time_lag(lt_record_ts *rts, lt_partition *p, int64_t now)
+{
+	int64_t ts;
+	if (!rts || !record_ts_get(rts, p->topic, p->partition, p->committed, &ts) || ts < 0)
+		return false;
+	p->has_time_lag = true;
+	p->time_lag_ms = now > ts ? now - ts : 0;
+	p->flags &= ~(unsigned)LT_PF_TIME_LAG_ESTIMATED;
+	return true;
+}
+
+/* Where the log-end history cannot bracket the committed offset: before it, the log end never moved over it,
+ * or it has a single point. There the record's timestamp is read (record_ts.h), unless it is gone. */
+static bool timelag_needs_record(lt_timelag_kind kind, const lt_partition *p)
+{
+	if (p->flags & LT_PF_OUT_OF_RANGE)
+		return false; /* below the log start: retention deleted the record */
+	return kind == LT_TL_EXTRAPOLATED || kind == LT_TL_BOUND ||
+	       (kind == LT_TL_UNKNOWN && p->committed >= 0 && p->lag > 0);
+}
+
 /* The time lag, held by the history while the committed offset stands still (timelag.c): it then grows with
- * the clock, whatever the sliding log-end points say. */
+ * the clock, whatever the sliding log-end points say. Exact from the record where the history cannot bracket
+ * the committed offset and the record was read; until then estimated, and the record wanted. */
 static void derive_time_lag(lt_history *h, uint32_t series, lt_partition *p, const lt_window *w, int64_t now)
 {
 	p->has_time_lag = false;
@@ -21,6 +45,13 @@ static void derive_time_lag(lt_history *h, uint32_t series, lt_partition *p, con
 		return;
 	double written_at = 0;
 	lt_timelag_kind kind = timelag_written_at(w->te, w->ev, w->ne, p->committed, w->moved_at, &written_at);
+	if (timelag_needs_record(kind, p)) {
+		lt_record_ts *rts = history_record_ts(h);
+		if (record_time_lag(rts, p, now))
+			return;
+		if (rts)
+			record_ts_want(rts, p->topic, p->partition, p->committed);
+	}
 	written_at = history_hold_written_at(h, series, p->committed, kind, written_at);
 	p->has_time_lag = kind != LT_TL_UNKNOWN;
 	if (kind == LT_TL_UNKNOWN || kind == LT_TL_CAUGHT_UP)
@@ -57,6 +88,49 @@ static void derive_partition(lt_history *h, uint32_t series, lt_partition *p, co
 		p->flags |= LT_PF_TIME_LAG_HIGH;
 }
 
+/* The group's largest time lag and whether some partition is above the threshold, from its partitions. */
+static void group_time_lag(lt_group *g)
+{
+	bool any = false, high = false;
+	int64_t max = 0;
+	for (size_t i = 0; i < g->n_partitions; i++) {
+		const lt_partition *p = &g->partitions[i];
+		if (p->has_time_lag && (!any || p->time_lag_ms > max)) {
+			max = p->time_lag_ms;
+			any = true;
+		}
+		high |= (p->flags & LT_PF_TIME_LAG_HIGH) != 0;
+	}
+	g->has_max_time_lag = any;
+	g->max_time_lag_ms = any ? max : 0;
+	g->time_lag_high = high;
+}
+
+void model_apply_record_ts(lt_history *h, lt_snapshot *s)
+{
+	lt_record_ts *rts = h ? history_record_ts(h) : NULL;
+	if (!rts || !s)
+		return;
+	const lt_model_params *mp = history_params(h);
+	for (size_t gi = 0; gi < s->n_groups; gi++) {
+		lt_group *g = &s->groups[gi];
+		bool changed = false;
+		for (size_t pi = 0; pi < g->n_partitions; pi++) {
+			lt_partition *p = &g->partitions[pi];
+			bool estimated = p->has_time_lag && (p->flags & LT_PF_TIME_LAG_ESTIMATED);
+			bool unknown = !p->has_time_lag && p->has_lag && p->lag > 0 && p->committed >= 0;
+			if (!(estimated || unknown) || !record_time_lag(rts, p, s->taken_at_ms))
+				continue;
+			p->flags &= ~(unsigned)LT_PF_TIME_LAG_HIGH;
+			if (mp->time_lag_threshold_ms > 0 && p->time_lag_ms > mp->time_lag_threshold_ms)
+				p->flags |= LT_PF_TIME_LAG_HIGH;
+			changed = true;
+		}
+		if (changed)
+			group_time_lag(g);
+	}
+}
+
 bool group_max_time_lag_estimated(const lt_group *g)
 {
 	if (!g->has_max_time_lag)
@@ -79,6 +153,8 @@ void model_enrich(lt_history *h, lt_snapshot *s)
 
 	s->status_window = mp->window;
 	history_begin(h, now);
+	if (history_record_ts(h))
+		record_ts_tick(history_record_ts(h));
 	for (size_t gi = 0; gi < s->n_groups; gi++) {
 		lt_group *g = &s->groups[gi];
 		uint32_t gid = history_group_id(h, g->group);

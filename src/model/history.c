@@ -110,6 +110,7 @@ struct lt_history {
 	uint32_t *wide_free;
 	size_t n_wide_free, cap_wide_free;
 	size_t names_bytes;
+	lt_record_ts *rts; /* the timestamps of records at committed offsets (record_ts.h) */
 };
 
 void model_params_default(lt_model_params *p)
@@ -423,10 +424,22 @@ lt_history *history_new(const lt_model_params *p)
 	return h;
 }
 
+lt_record_ts *history_record_ts(lt_history *h)
+{
+	return h->rts;
+}
+
+void history_read_records(lt_history *h)
+{
+	if (!h->rts)
+		h->rts = record_ts_new(LT_RECORD_TS_MAX);
+}
+
 void history_free(lt_history *h)
 {
 	if (!h)
 		return;
+	record_ts_free(h->rts);
 	for (size_t i = 0; i < h->n_grp; i++)
 		free(h->grp[i].name);
 	for (size_t i = 0; i < h->n_top; i++)

@@ -79,6 +79,18 @@ lt_not_committing group_not_committing(const lt_group *g);
 bool eta_compute(int64_t lag, double consume, double produce, int64_t *eta_ms);
 
 typedef struct lt_history lt_history;
+struct lt_record_ts;
+
+/* enrich.c — after the collector put the records it read into the history's record_ts (record_ts.h): every
+ * partition of s whose time lag was estimated (or unknown) and whose record at the committed offset is now
+ * known gets the exact time lag (now minus the record's timestamp, LT_PF_TIME_LAG_ESTIMATED cleared); the
+ * groups' largest time lags follow. */
+void model_apply_record_ts(lt_history *h, lt_snapshot *s);
+/* From now on the history keeps record timestamps (record_ts.h) and model_enrich wants the records it needs;
+ * without this call (the demo's recordings, the bench's model) every such time lag stays estimated. */
+void history_read_records(lt_history *h);
+/* The history's record timestamps, NULL before history_read_records. */
+struct lt_record_ts *history_record_ts(lt_history *h);
 
 lt_history *history_new(const lt_model_params *p);
 void history_free(lt_history *h);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/record_ts.h"
 #include "model/snapshot.h"
 
 /* Upper bound of ring_capacity: windows are gathered into fixed arrays of this size (no VLAs). */

@@ -75,7 +75,7 @@ static const struct ui_key popup_keys[] = {
 
 const struct ui_key_mode keys_popup_mode = {
 	.name = "Popups",
-	.opened_by = "this help, Enter on a partition, e",
+	.opened_by = "this help, Enter on a partition, e, v",
 	.other_help = "do nothing",
 	.keys = popup_keys,
 	.n = sizeof popup_keys / sizeof popup_keys[0],

@@ -361,6 +361,8 @@ static const struct ui_key key_table[] = {
 	{ { 'm' }, "m", "Members", "show or hide the group's members", UI_PANE_ALL, 0, act_members },
 	{ { 'c' }, "c", NULL, "choose the cluster (from the config file)", UI_PANE_ALL, 0, act_cluster },
 	{ { 'e' }, "e", NULL, "show the last collection error in full", UI_PANE_ALL, 0, act_error },
+	{ { 'v' }, "v", NULL, "in the partitions pane: view the record at the committed offset and position (read-only)",
+	  UI_PANE_PARTS, 0, ui_peek_open },
 	{ { 't' }, "t", "Theme", "next colour theme", UI_PANE_ALL, 0, act_theme },
 	{ { 'T' }, "T", "Topics", "topic view: topics, the groups reading each and their lag on it; T again: groups",
 	  UI_PANE_ALL, 0, act_topics },

@@ -7,7 +7,7 @@ liblagtop_a_SOURCES += \
 	src/ui/source.h src/ui/source_fixed.c src/ui/source_collector.c \
 	src/ui/source_record.c src/ui/source_replay.c src/ui/replay.h src/ui/replay_keys.c \
 	src/ui/screen.c \
-	src/ui/keys.h src/ui/keys.c \
+	src/ui/keys.h src/ui/keys.c src/ui/peek_ui.c \
 	src/ui/reset_dialog.h src/ui/reset_dialog.c src/ui/reset_worker.h src/ui/reset_worker.c src/ui/reset_ui.c \
 	src/ui/layout.h src/ui/layout.c \
 	src/ui/theme.h src/ui/theme.c src/ui/theme_curses.c \
@@ -61,6 +61,8 @@ TUI_TESTS += tests/tui/test_replay.sh
 TUI_TESTS += tests/tui/test_unread_tui.sh
 TUI_TESTS += tests/tui/test_stale_tui.sh
 TUI_TESTS += tests/tui/test_reset_80.sh
+## v: the record popup (a hostile record on the sim)
+TUI_TESTS += tests/tui/test_peek.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

@@ -791,6 +791,18 @@ static void popup_lines(struct ui *u, const struct popup *p, char *const *lines,
 	}
 }
 
+/* v: the record popup (peek_ui.c) */
+static void draw_peek(struct ui *u)
+{
+	char title[200];
+	size_t n = 0;
+	char **lines = ui_peek_lines(u, utf8(u), title, sizeof title, &n);
+	struct popup p;
+	popup_frame(u, &p, (int)n + 2, u->geom.cols - 4, title);
+	popup_lines(u, &p, lines, n);
+	ui_peek_lines_free(lines, n);
+}
+
 static void help_columns(char ***lines, size_t *n, const char *pane, lt_row_kind kind)
 {
 	size_t nc;
@@ -1268,6 +1280,7 @@ void screen_draw(struct ui *u)
 	case UI_POPUP_RESET: draw_reset(u); break;
 	case UI_POPUP_COLUMNS:
 	case UI_POPUP_SORT: draw_list_popup(u); break;
+	case UI_POPUP_PEEK: draw_peek(u); break;
 	default: break;
 	}
 	refresh();

@@ -156,13 +156,14 @@ static void read_signals(struct ui *u)
 static int wait_events(struct ui *u, int64_t now, char *err, size_t errlen)
 {
 	/* poll() skips entries with a negative fd: no source wake fd, no reset job running */
-	struct pollfd pfd[4] = {
+	struct pollfd pfd[5] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
 		{ .fd = sig_pipe[0], .events = POLLIN },
 		{ .fd = u->src->ops->wake_fd(u->src), .events = POLLIN },
 		{ .fd = ui_reset_fd(u), .events = POLLIN },
+		{ .fd = ui_peek_fd(u), .events = POLLIN },
 	};
-	int pr = poll(pfd, 4, next_timeout(u, now));
+	int pr = poll(pfd, 5, next_timeout(u, now));
 	if (pr < 0 && errno != EINTR) {
 		snprintf(err, errlen, "poll: %s", strerror(errno));
 		return -1;
@@ -178,6 +179,8 @@ static int wait_events(struct ui *u, int64_t now, char *err, size_t errlen)
 	}
 	if (pfd[3].fd >= 0 && (pfd[3].revents & POLLIN))
 		ui_reset_wake(u);
+	if (pfd[4].fd >= 0 && (pfd[4].revents & POLLIN))
+		ui_peek_wake(u);
 	if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 		if (pfd[0].revents & (POLLHUP | POLLERR) && !(pfd[0].revents & POLLIN))
 			u->quit = true; /* the terminal went away */

@@ -39,6 +39,7 @@ enum ui_popup {
 	UI_POPUP_RESET,
 	UI_POPUP_COLUMNS, /* the column setup (F2, S): columns_ui.c */
 	UI_POPUP_SORT,    /* the sort chooser (F6, .): columns_ui.c */
+	UI_POPUP_PEEK, /* the record at the committed offset and the position (v): peek_ui.c */
 };
 
 /* Dirty flags: changes set them, the loop acts on them once per pass. */
@@ -118,6 +119,7 @@ struct ui {
 	struct ui_reset *reset; /* the reset dialog (UI_POPUP_RESET), NULL when closed */
 	struct rw_worker *rw;   /* the reset worker thread, made on first use */
 	struct rw_job *rw_job;  /* the job it runs for the open dialog (NULL: none, or abandoned) */
+	struct ui_peek *peek;   /* the record popup's read (peek_ui.c), NULL when none */
 
 	/* columns_ui.c: each pane's columns, by lt_row_kind; the open column setup or sort chooser (NULL when
 	 * neither is); the configuration file the setup saves to (NULL: none was read) */
@@ -221,6 +223,14 @@ void ui_reset_key(struct ui *u, int ch);
 void ui_reset_wake(struct ui *u);    /* the worker's fd is readable */
 int ui_reset_fd(const struct ui *u); /* -1 when no job runs */
 void ui_reset_free(struct ui *u);    /* waits for a running job (bounded by its timeouts) */
+/* peek_ui.c: the record popup (v) */
+void ui_peek_open(struct ui *u);
+int ui_peek_fd(const struct ui *u); /* -1 when no read runs */
+void ui_peek_wake(struct ui *u);
+void ui_peek_free(struct ui *u); /* waits for a running read (bounded by --timeout) */
+/* The popup's title and lines (safe), for screen.c; free with ui_peek_lines_free. */
+char **ui_peek_lines(const struct ui *u, bool utf8, char *title, size_t title_len, size_t *n);
+void ui_peek_lines_free(char **lines, size_t n);
 
 /* screen.c */
 void screen_draw(struct ui *u);

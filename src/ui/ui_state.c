@@ -90,6 +90,7 @@ void ui_state_free(struct ui *u)
 {
 	ui_reset_free(u);
 	ui_columns_free(u);
+	ui_peek_free(u);
 	struct ui_list *lists[] = { &u->groups, &u->parts, &u->topics, &u->tgroups };
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		free(lists[i]->rows);

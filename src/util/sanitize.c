@@ -68,7 +68,12 @@ static size_t next_unit(const char *s, size_t n, bool utf8, struct unit *u)
 size_t sanitize_display(const char *in, char *out, size_t outlen, bool utf8)
 {
 	const char *s = in ? in : "";
-	size_t n = strlen(s), need = 0, put = 0;
+	return sanitize_bytes(s, strlen(s), out, outlen, utf8);
+}
+
+size_t sanitize_bytes(const char *s, size_t n, char *out, size_t outlen, bool utf8)
+{
+	size_t need = 0, put = 0;
 	bool full = false;
 	struct unit u;
 

@@ -34,6 +34,9 @@ size_t sanitize_next(const char *s, size_t n, uint32_t *cp, bool *unsafe);
  * when outlen is 0. */
 size_t sanitize_display(const char *in, char *out, size_t outlen, bool utf8);
 
+/* The same for n bytes that may hold NULs (a record's key or value): each NUL becomes \x00. */
+size_t sanitize_bytes(const char *in, size_t n, char *out, size_t outlen, bool utf8);
+
 /* The safe form in a new allocation (xmalloc; caller frees). For messages: "lagtop: group '%s' ...". */
 char *sanitize_dup(const char *in, bool utf8);
 

@@ -122,9 +122,18 @@ def main():
                and pst[("fx-empty", 0)] == ("STOP", True) and pst[("fx-empty", 2)] == (None, False)
                and all(v == (None, False) for (g, _), v in pst.items() if g != "fx-empty"),
                "1 sample: status null and not complete, except below the log start (STOP, group ERR)", (st, pst))
-            ok(not any(k[0] == "kafka_consumergroup_group_lag_seconds" for k in got)
+            # one sample: a time lag only where it was read from the record at the committed offset (exact)
+            timed = {(g["group"], p["topic"], str(p["partition"])) for g in doc["groups"] for p in g["partitions"]
+                     if p["time_lag_ms"] is not None}
+            exact = all(p["time_lag_estimated"] is False for g in doc["groups"] for p in g["partitions"]
+                        if p["time_lag_ms"] is not None)
+            sampled = {(dict(k[1])["group"], dict(k[1])["topic"], dict(k[1])["partition"]) for k in got
+                       if k[0] == "kafka_consumergroup_group_lag_seconds"}
+            untimed = any(p["time_lag_ms"] is None and p["lag"] for g in doc["groups"] for p in g["partitions"])
+            ok(exact and sampled == timed and untimed
                and not any(k[0] == "lagtop_consumergroup_status" and ("group", "fx-stable") in k[1] for k in got),
-               "1 sample: unknown time lag and unevaluated status are absent from Prometheus, not 0")
+               "1 sample: time lags only from records (exact); unknown time lag and unevaluated status are "
+               "absent from Prometheus, not 0", (exact, sorted(sampled ^ timed)[:5], untimed))
         r = prometheus_equals_json_of_the_same_refresh(fx.bootstrap, 10, "fixture, 10 samples")
         if r:
             doc, got = r

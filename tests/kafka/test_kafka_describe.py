@@ -23,6 +23,11 @@ killed (kc.stop_node(n, kill=True): before it is fenced, lagtop exits 1 naming t
 could not read, and reports every other group unchanged; the dead node's groups may be missing, never wrong); once its groups have moved, lagtop equals
 the real tool again (its partitions leaderless in both); the broker restarted, equal again.
 
+The record a group is stuck on (lagtop --peek, and the time lag from it): on every cluster the record at
+empty-partial's committed offset on orders/0 carries the timestamp kafka-python reads there, --once's time
+lag of that partition is exact (the refresh's time minus that timestamp, not marked estimated), and
+below-start's offset under the log start is reported deleted by retention with the log start.
+
 lagtop's documented rule where it departs from the real tool on purpose: a committed offset past the log end
 has lag 0 with the flag ahead_of_end (the real tool prints a negative LAG).
 """
@@ -516,6 +521,52 @@ def check_commit_times(doc, label):
 ORDERS, TRIMMED, EVENTS, AUDIT = 20, 30, 10, 5  # records per partition
 
 
+def record_timestamp(bootstrap, topic, partition, offset):
+    """The timestamp of the record at offset, as kafka-python reads it (None when there is none)."""
+    from kafka import KafkaConsumer, TopicPartition
+    c = KafkaConsumer(bootstrap_servers=bootstrap.split(","), api_version=(2, 5, 0), enable_auto_commit=False,
+                      consumer_timeout_ms=10000)
+    try:
+        tp = TopicPartition(topic, partition)
+        c.assign([tp])
+        c.seek(tp, offset)
+        for m in c:
+            return m.timestamp if m.offset == offset else None
+    finally:
+        c.close()
+    return None
+
+
+def check_peek(kc, doc, label):
+    """--peek and the record-based time lag against kafka-python's read of the same record."""
+    env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"))
+    env.pop("LAGTOP_CONFIG", None)
+
+    def peek(group):
+        p = subprocess.run([LAGTOP, "--peek", group, "--format", "json", "-b", kc.bootstrap, "--timeout", "20s"],
+                           capture_output=True, text=True, timeout=90, env=env)
+        parts = json.loads(p.stdout)["partitions"] if p.returncode == 0 else []
+        return {(x["topic"], x["partition"]): x for x in parts}, p.returncode, p.stderr
+
+    ts = record_timestamp(kc.bootstrap, "orders", 0, 5)
+    parts, rc, err = peek("empty-partial")
+    rec = parts.get(("orders", 0), {}).get("committed", {})
+    ok(rc == 0 and ts is not None and rec.get("status") == "ok" and rec.get("offset") == 5
+       and rec.get("timestamp_ms") == ts and rec.get("timestamp_type") == "CreateTime" and rec.get("value") == "r0-5",
+       "%s: --peek: the record at the committed offset, its timestamp as kafka-python reads it" % label,
+       [rc, err, ts, rec])
+    g = next((x for x in doc["groups"] if x["group"] == "empty-partial"), {})
+    p = next((x for x in g.get("partitions", []) if (x["topic"], x["partition"]) == ("orders", 0)), {})
+    ok(ts is not None and p.get("time_lag_estimated") is False and p.get("time_lag_ms") == doc["taken_at_ms"] - ts,
+       "%s: --once's time lag from that record: exact, the refresh's time minus its timestamp" % label,
+       [ts, doc.get("taken_at_ms"), p])
+    parts, rc, err = peek("below-start")
+    rec = parts.get(("trimmed", 0), {}).get("committed", {})
+    ok(rc == 0 and rec.get("status") == "deleted" and rec.get("log_start") == 10,
+       "%s: --peek: an offset below the log start is deleted by retention, with the log start" % label,
+       [rc, err, rec])
+
+
 def check_monitoring(kc, doc, label):
     """Monitoring on this cluster. One sample tells only what needs no window: below-start's trimmed/0 (committed
     below the log start) is STOP and the group ERR, a partition without lag is OK, every other status is null
@@ -554,7 +605,9 @@ def check_monitoring(kc, doc, label):
     if not diffs:
         got, every = prom_check.parse(outs[1][1])
         n = len(got)
-        clock = {"lagtop_refresh_timestamp_seconds": 60, "lagtop_refresh_duration_seconds": 20}
+        # time lags read from records (exact from the first sample) grow with the clock between the two runs
+        clock = {"lagtop_refresh_timestamp_seconds": 60, "lagtop_refresh_duration_seconds": 20,
+                 "kafka_consumergroup_group_lag_seconds": 60, "kafka_consumergroup_group_max_lag_seconds": 60}
         diffs = prom_check.compare(prom_check.expected_samples(json.loads(outs[0][1])), got, clock)
         diffs += prom_check.text_rules(outs[1][1])
         if len(every) != len(got):
@@ -831,6 +884,7 @@ def run_cluster(kind):
             check_consumer_group(doc, view, name, label)
         check_commit_times(doc, label)
         check_monitoring(kc, doc, label)
+        check_peek(kc, doc, label)
         if kind == "sim":
             sim_differences(view, label)
     except Exception:

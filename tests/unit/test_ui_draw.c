@@ -181,7 +181,7 @@ static void help_lists_every_modes_keys(void **state)
 	assert_int_equal(u->popup, UI_POPUP_HELP);
 	const char *want[] = { "Filter prompt (/, F3, F4):",           "Backspace    delete the last character",
 			       "^U           clear the text",          "Cluster chooser (c):",
-			       "Esc, q, c    close without switching", "Popups (this help, Enter on a partition, e):",
+			       "Esc, q, c    close without switching", "Popups (this help, Enter on a partition, e, v):",
 			       "PgDn, f, ^F  scroll a page down",      "other keys   do nothing",
 			       "Reset and delete dialog (R, U, D):",   "Left, Right, Tab in the preview: switch" };
 	bool seen[sizeof want / sizeof want[0]] = { false };
