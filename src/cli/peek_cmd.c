@@ -34,7 +34,7 @@ struct peek_rows {
 	lt_peeked *out;
 };
 
-static void rows_build(struct peek_rows *r, const lt_group *g)
+static void peek_rows_build(struct peek_rows *r, const lt_group *g)
 {
 	r->g = g;
 	r->n = g->n_partitions;
@@ -233,7 +233,7 @@ int mode_peek(const struct lt_options *opts)
 	}
 	if (pk) {
 		struct peek_rows r;
-		rows_build(&r, g);
+		peek_rows_build(&r, g);
 		peeker_read(pk, r.req, 2 * r.n, r.out, o.timeout_ms);
 		if (o.format == LT_FORMAT_JSON)
 			print_json(stdout, &r);

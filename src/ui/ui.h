@@ -39,7 +39,7 @@ enum ui_popup {
 	UI_POPUP_RESET,
 	UI_POPUP_COLUMNS, /* the column setup (F2, S): columns_ui.c */
 	UI_POPUP_SORT,    /* the sort chooser (F6, .): columns_ui.c */
-	UI_POPUP_PEEK, /* the record at the committed offset and the position (v): peek_ui.c */
+	UI_POPUP_PEEK,    /* the record at the committed offset and the position (v): peek_ui.c */
 };
 
 /* Dirty flags: changes set them, the loop acts on them once per pass. */

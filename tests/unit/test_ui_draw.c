@@ -179,11 +179,13 @@ static void help_lists_every_modes_keys(void **state)
 	struct ui *u = &f->u;
 	keys(u, "?");
 	assert_int_equal(u->popup, UI_POPUP_HELP);
-	const char *want[] = { "Filter prompt (/, F3, F4):",           "Backspace    delete the last character",
-			       "^U           clear the text",          "Cluster chooser (c):",
-			       "Esc, q, c    close without switching", "Popups (this help, Enter on a partition, e, v):",
-			       "PgDn, f, ^F  scroll a page down",      "other keys   do nothing",
-			       "Reset and delete dialog (R, U, D):",   "Left, Right, Tab in the preview: switch" };
+	const char *want[] = {
+		"Filter prompt (/, F3, F4):",           "Backspace    delete the last character",
+		"^U           clear the text",          "Cluster chooser (c):",
+		"Esc, q, c    close without switching", "Popups (this help, Enter on a partition, e, v):",
+		"PgDn, f, ^F  scroll a page down",      "other keys   do nothing",
+		"Reset and delete dialog (R, U, D):",   "Left, Right, Tab in the preview: switch"
+	};
 	bool seen[sizeof want / sizeof want[0]] = { false };
 	for (int step = 0; step < 300; step++) {
 		for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
