@@ -10,7 +10,7 @@ FUZZ_SRC_UTIL = src/util/xalloc.c src/util/utf8.c src/util/sanitize.c src/util/j
 FUZZ_SRC_CONFIG = src/config/config_file.c src/config/schema.c src/config/load.c src/config/search_path.c \
 	src/config/duration.c src/config/secrets.c src/config/connection.c src/config/command_config.c src/config/jprops.c \
 	src/model/colset.c src/model/columns.c src/model/format.c src/model/snapshot.c src/model/status.c src/model/enrich.c \
-	src/model/history.c src/model/lag.c src/model/rates.c src/model/timelag.c
+	src/model/history.c src/model/lag.c src/model/rates.c src/model/timelag.c src/model/record_ts.c
 FUZZ_SRC_RECORD = src/record/codec.c src/record/file.c src/model/snapshot.c src/model/lag.c src/model/timelag.c src/model/status.c src/model/rates.c src/util/crc32c.c
 FUZZ_SRC_POSITION = src/position/report.c src/position/prom.c src/position/rdkstats.c
 FUZZ_SRC_RESET = src/reset/plan.c src/reset/csv.c src/reset/render.c \
