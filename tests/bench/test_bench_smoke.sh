@@ -3,7 +3,7 @@
 # `make bench` (simulator process, lagtop-bench refresh and draw, lagtop --once, the kafka-python peer) and
 # prints the table with its columns and the right counts. No timing is asserted here: that is bench/'s job.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 14
+plan 16
 lt_tmpdir
 
 # Built on demand only (EXTRA_PROGRAMS): build it now, outside the parent make's job server.

@@ -118,6 +118,8 @@ def check_csv(data):
 
 
 def check_prometheus(data):
+    import os
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
     from prom_check import parse
 
     try:

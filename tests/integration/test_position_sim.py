@@ -113,7 +113,7 @@ def partitions(doc, group="fx-stable"):
 
 
 def main():
-    print("1..21")
+    print("1..22")
     srv = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d" % srv.server_address[1]
