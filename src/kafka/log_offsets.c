@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kafka/refresh.h"
+#include "util/errbuf.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 /* One thread per chunk of a partition leader's partitions (offsets_for_times blocks), at most this many
@@ -111,7 +112,7 @@ static void *leader_job_run(void *arg)
 		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)j->n);
 		for (size_t i = 0; i < j->n; i++)
 			rd_kafka_topic_partition_list_add(l, j->tps[i].topic, j->tps[i].partition)->offset = which[w];
-		int r = refresh_remaining_ms(j->deadline);
+		int r = deadline_remaining_ms(j->deadline);
 		j->err = r > 0 ? rd_kafka_offsets_for_times(j->rk, l, r) : RD_KAFKA_RESP_ERR__TIMED_OUT;
 		for (int i = 0; !j->err && i < l->cnt; i++) {
 			const rd_kafka_topic_partition_t *e = &l->elems[i];
@@ -174,8 +175,8 @@ static void fill_by_offsets_for_times(rd_kafka_t *rk, lt_snapshot *s, struct tp_
 	}
 	for (size_t j = 0; j < n_jobs; j++)
 		if (jobs[j].err)
-			refresh_errors_add(&s->error, "ListOffsets (broker %d): %s", (int)jobs[j].leader,
-					   rd_kafka_err2str(jobs[j].err));
+			err_append(&s->error, "ListOffsets (broker %d): %s", (int)jobs[j].leader,
+				   rd_kafka_err2str(jobs[j].err));
 	free(jobs);
 }
 
@@ -269,10 +270,10 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 	size_t n_chunks = 0;
 	struct chunk *chunks = chunks_interleaved(tps, n, &n_chunks);
 	rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
-	int sent = 0, r = refresh_remaining_ms(deadline);
+	int sent = 0, r = deadline_remaining_ms(deadline);
 	size_t next = 0; /* the first chunk not sent yet */
 	for (int done = 0; done < sent || next < n_chunks;) {
-		r = refresh_remaining_ms(deadline);
+		r = deadline_remaining_ms(deadline);
 		/* at most LIST_OFFSETS_IN_FLIGHT calls at a time: each holds its request and result copies */
 		while (next < n_chunks && r > 0 && sent - done < LIST_OFFSETS_IN_FLIGHT) {
 			list_offsets_send(rk, q, tps, chunks[next].from, chunks[next].to, r);
@@ -285,8 +286,7 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 		if (!ev) {
 			if (r > 0)
 				continue;
-			refresh_errors_add(&s->error, "ListOffsets: %s",
-					   rd_kafka_err2str(RD_KAFKA_RESP_ERR__TIMED_OUT));
+			err_append(&s->error, "ListOffsets: %s", rd_kafka_err2str(RD_KAFKA_RESP_ERR__TIMED_OUT));
 			break;
 		}
 		const rd_kafka_ListOffsets_result_t *res = rd_kafka_event_ListOffsets_result(ev);
@@ -297,7 +297,7 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 		}
 		done++;
 		if (rd_kafka_event_error(ev)) {
-			refresh_errors_add(&s->error, "ListOffsets: %s", rd_kafka_event_error_string(ev));
+			err_append(&s->error, "ListOffsets: %s", rd_kafka_event_error_string(ev));
 			rd_kafka_event_destroy(ev);
 			continue;
 		}
@@ -400,10 +400,10 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 	}
 	free(idx);
 	if (n_unseen)
-		refresh_errors_add(&s->error,
-				   "log offsets unknown for %zu topic%s not in the metadata (not authorized to "
-				   "Describe, or deleted): %s%s",
-				   n_unseen, n_unseen == 1 ? "" : "s", unseen, n_unseen > 3 ? ", ..." : "");
+		err_append(&s->error,
+			   "log offsets unknown for %zu topic%s not in the metadata (not authorized to "
+			   "Describe, or deleted): %s%s",
+			   n_unseen, n_unseen == 1 ? "" : "s", unseen, n_unseen > 3 ? ", ..." : "");
 	qsort(tps, n, sizeof *tps, cmp_tp_leader);
 
 	const char *via = "rd_kafka_offsets_for_times";

@@ -4,7 +4,6 @@
 #include "kafka/refresh.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,36 +13,16 @@
 #include "kafka/group_batch.h"
 #include "kafka/log_offsets.h"
 #include "model/group_view.h"
+#include "util/errbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
 /* The event loop wakes at least this often to notice a stop request. */
 #define POLL_SLICE_MS 100
 
-int refresh_remaining_ms(int64_t deadline)
-{
-	int64_t r = deadline - now_mono_ms();
-	return r > 0 ? (int)r : 0;
-}
-
 static bool stopping(const bool *stop)
 {
 	return stop && __atomic_load_n(stop, __ATOMIC_ACQUIRE);
-}
-
-/* Appends "; what" to *dst (a growing list of refresh errors). */
-void refresh_errors_add(char **dst, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (*dst && strstr(*dst, buf))
-		return; /* the same error from several brokers: once is enough */
-	char *n = *dst ? xasprintf("%s; %s", *dst, buf) : xstrdup(buf);
-	free(*dst);
-	*dst = n;
 }
 
 bool refresh_group_wanted(const struct lt_refresh_ctx *rc, const char *group)
@@ -240,8 +219,8 @@ static int metadata_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, int64_t dea
 	 * while the others could answer. Each attempt picks a usable broker anew. */
 	int slice = rc->timeout_ms / 4 > 500 ? rc->timeout_ms / 4 : 500;
 	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR__TIMED_OUT;
-	while (refresh_remaining_ms(deadline) > 0) {
-		int r = refresh_remaining_ms(deadline);
+	while (deadline_remaining_ms(deadline) > 0) {
+		int r = deadline_remaining_ms(deadline);
 		e = rd_kafka_metadata(rk, 1, NULL, mdp, r < slice ? r : slice);
 		client_poll(rc->client);
 		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
@@ -302,7 +281,7 @@ static rd_kafka_event_t *wait_event(rd_kafka_queue_t *q, lt_client *cl, int64_t 
 	while (!stopping(stop)) {
 		if (batch && group_batch_ready(batch))
 			return NULL; /* the batch's thread yielded the queue: the caller takes its answer */
-		int r = refresh_remaining_ms(deadline);
+		int r = deadline_remaining_ms(deadline);
 		if (r <= 0)
 			return NULL;
 		rd_kafka_event_t *ev = rd_kafka_queue_poll(q, r < POLL_SLICE_MS ? r : POLL_SLICE_MS);
@@ -414,7 +393,7 @@ struct stage2 {
 static void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline, bool cold)
 {
 	char why[256];
-	int r = cold ? COLD_TIMEOUT_MS : refresh_remaining_ms(deadline);
+	int r = cold ? COLD_TIMEOUT_MS : deadline_remaining_ms(deadline);
 	rd_kafka_AdminOptions_set_request_timeout(opt, r > 0 ? r : 1, why, sizeof why);
 }
 
@@ -999,7 +978,7 @@ static void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct
 	 * asked for by name (-g: the cluster's other groups are not wanted), nor in a steady refresh, which
 	 * describes only the groups that changed. */
 	if (!steady && rc->n_extra == 0 && !rc->no_batch) {
-		int batch_ms = refresh_remaining_ms(deadline) / 2;
+		int batch_ms = deadline_remaining_ms(deadline) / 2;
 		st.batch = ws->batch = group_batch_start(st.rk, q, batch_ms > 0 ? batch_ms : 1);
 		st.batch_pending = true;
 		st.pending++;
@@ -1439,15 +1418,15 @@ static bool stream_catch_up(struct lt_refresh_ctx *rc, int32_t n, int64_t deadli
 	wait_ms = wait_ms > SYNC_MAX_MS ? SYNC_MAX_MS : wait_ms < 200 ? 200 : wait_ms;
 	int64_t until = now_mono_ms() + wait_ms < deadline ? now_mono_ms() + wait_ms : deadline;
 	int64_t *end = xcalloc((size_t)n, sizeof *end);
-	rd_kafka_resp_err_t hw = offsets_topic_ends(client_rk(rc->client), end, n, refresh_remaining_ms(until));
+	rd_kafka_resp_err_t hw = offsets_topic_ends(client_rk(rc->client), end, n, deadline_remaining_ms(until));
 	bool ok = hw == RD_KAFKA_RESP_ERR_NO_ERROR &&
 		  wait_reached(rc, end, n, patient ? now_mono_ms() + (until - now_mono_ms()) / 2 : now_mono_ms(), stop);
 	rd_kafka_resp_err_t why = patient ? hw : RD_KAFKA_RESP_ERR_NO_ERROR; /* the error the note names */
 	bool ask_stable =
 		!ok &&
-		(!patient || (hw == RD_KAFKA_RESP_ERR_NO_ERROR && !stopping(stop) && refresh_remaining_ms(until) > 0));
+		(!patient || (hw == RD_KAFKA_RESP_ERR_NO_ERROR && !stopping(stop) && deadline_remaining_ms(until) > 0));
 	if (ask_stable) {
-		rd_kafka_resp_err_t ls = commit_reader_ends(rc->reader, end, n, refresh_remaining_ms(until));
+		rd_kafka_resp_err_t ls = commit_reader_ends(rc->reader, end, n, deadline_remaining_ms(until));
 		if (ls == RD_KAFKA_RESP_ERR_NO_ERROR)
 			ok = wait_reached(rc, end, n, until, stop);
 		else if (!patient)
@@ -1657,11 +1636,11 @@ static bool stream_caught_up(struct lt_refresh_ctx *rc, int64_t deadline, const 
 static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *stop)
 {
 	struct lt_refresh_ctx *rc = st->rc;
-	int64_t until = now_mono_ms() + refresh_remaining_ms(st->deadline) / 2;
+	int64_t until = now_mono_ms() + deadline_remaining_ms(st->deadline) / 2;
 	for (;;) {
 		uint64_t seen = commit_reader_changes(rc->reader);
 		lt_reader_state rs = commit_reader_state(rc->reader, NULL, 0);
-		int left = refresh_remaining_ms(until);
+		int left = deadline_remaining_ms(until);
 		if ((rs != LT_READER_STARTING && rs != LT_READER_LOADING) || commit_reader_topic_missing(rc->reader) ||
 		    left <= 0 || stopping(stop))
 			break;
@@ -1856,8 +1835,8 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 		}
 	}
 	if (n_unauth)
-		refresh_errors_add(&s->error, "%zu group%s not authorized (Describe on the group denied): %s%s",
-				   n_unauth, n_unauth == 1 ? "" : "s", unauth_names, n_unauth > 3 ? ", ..." : "");
+		err_append(&s->error, "%zu group%s not authorized (Describe on the group denied): %s%s", n_unauth,
+			   n_unauth == 1 ? "" : "s", unauth_names, n_unauth > 3 ? ", ..." : "");
 	keep_free(&keep);
 	steady_remember(rc, &ws);
 	group_batch_free(ws.batch);
@@ -1871,7 +1850,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 	client_poll(rc->client);
 	char last[512];
 	if (client_last_error(rc->client, last, sizeof last))
-		refresh_errors_add(&s->error, "librdkafka: %s", last); /* fatal: the handle no longer works */
+		err_append(&s->error, "librdkafka: %s", last); /* fatal: the handle no longer works */
 
 	snapshot_count_unread(s);
 	s->duration_ms = now_mono_ms() - t0;

@@ -87,12 +87,6 @@ void refresh_ctx_close(struct lt_refresh_ctx *rc);
 /* Frees the steady refresh's state (after refresh_ctx_close). */
 void refresh_ctx_free_steady(struct lt_refresh_ctx *rc);
 
-/* Milliseconds left until a monotonic deadline (0 when past). */
-int refresh_remaining_ms(int64_t deadline);
-
-/* Appends "; what" to *dst, a growing list of refresh-wide errors (a repeated one only once). */
-void refresh_errors_add(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* True if group passes the include/exclude regexes. */
 bool refresh_group_wanted(const struct lt_refresh_ctx *rc, const char *group);
 

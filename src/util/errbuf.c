@@ -3,8 +3,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "util/sanitize.h"
+#include "util/xalloc.h"
 
 int err_set(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -20,4 +23,18 @@ int err_set(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 	sanitize_display(raw, err, errlen, true);
 	return -1;
+}
+
+void err_append(char **list, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (*list && strstr(*list, buf))
+		return;
+	char *n = *list ? xasprintf("%s; %s", *list, buf) : xstrdup(buf);
+	free(*list);
+	*list = n;
 }

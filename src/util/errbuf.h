@@ -10,4 +10,8 @@
  * failure reads `return err_set(err, errlen, "...", ...);`. */
 int err_set(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Appends "; what" to *list, a growing list of errors of one operation (NULL when empty); a message already
+ * in the list is not added again (the same error from several brokers: once is enough). */
+void err_append(char **list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

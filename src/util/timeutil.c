@@ -20,3 +20,9 @@ int64_t now_mono_ms(void)
 {
 	return read_ms(CLOCK_MONOTONIC);
 }
+
+int deadline_remaining_ms(int64_t deadline)
+{
+	int64_t r = deadline - now_mono_ms();
+	return r > 0 ? (int)r : 0;
+}

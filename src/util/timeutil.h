@@ -11,5 +11,7 @@ int64_t now_wall_ms(void);
 /* Monotonic clock, milliseconds from an arbitrary start (CLOCK_MONOTONIC): for intervals and
  * timeouts, immune to clock changes. */
 int64_t now_mono_ms(void);
+/* Milliseconds left until a monotonic deadline (now_mono_ms() + budget), 0 when past. */
+int deadline_remaining_ms(int64_t deadline);
 
 #endif

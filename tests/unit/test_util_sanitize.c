@@ -306,11 +306,25 @@ static void java_length_counts_utf16_units(void **state)
 			 3); /* an invalid byte: one U+FFFD */
 }
 
+/* err_append gathers one operation's errors in one line, each distinct message once. */
+static void err_append_lists_each_error_once(void **state)
+{
+	(void)state;
+	char *list = NULL;
+	err_append(&list, "ListOffsets (broker %d): %s", 1, "timed out");
+	assert_string_equal(list, "ListOffsets (broker 1): timed out");
+	err_append(&list, "ListOffsets (broker %d): %s", 1, "timed out");
+	err_append(&list, "DescribeGroups: %s", "denied");
+	assert_string_equal(list, "ListOffsets (broker 1): timed out; DescribeGroups: denied");
+	free(list);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(decode_rejects_bad_sequences),
 		cmocka_unit_test(err_set_escapes_control_bytes),
+		cmocka_unit_test(err_append_lists_each_error_once),
 		cmocka_unit_test(encode_round_trips),
 		cmocka_unit_test(java_length_counts_utf16_units),
 		cmocka_unit_test(widths_follow_wcwidth),
