@@ -408,6 +408,24 @@ void kcg_print_describe(FILE *out, FILE *err, const struct lt_options *o, const 
 
 /* ------------------------------------------------------------------ the modes */
 
+int kcg_refresh_once(const struct lt_collector_conf *conf, lt_snapshot **out)
+{
+	char err[1024];
+	int rc = LT_EXIT_OK;
+	lt_collector *c = collector_new(conf, err, sizeof err);
+	if (!c) {
+		fprintf(stderr, "lagtop: %s\n", err);
+		rc = LT_EXIT_USAGE;
+	} else if (collector_refresh_once(c, out, err, sizeof err) != 0) {
+		char *e = output_sanitize(err);
+		fprintf(stderr, "lagtop: %s\n", e);
+		free(e);
+		rc = LT_EXIT_CLUSTER;
+	}
+	collector_free(c);
+	return rc;
+}
+
 /* One refresh of the groups the options name (all of them for --list and --all-groups). */
 static int refresh(const struct lt_options *o, lt_snapshot **out)
 {
@@ -423,18 +441,7 @@ static int refresh(const struct lt_options *o, lt_snapshot **out)
 	conf.commit_stream = false;                                     /* the tool's tables need no commit times */
 	conf.no_record_reads = true;                                    /* nor time lags */
 	conf.commit_epochs = o->mode == LT_MODE_DESCRIBE && o->verbose; /* --offsets --verbose: LEADER-EPOCH */
-	int rc = LT_EXIT_OK;
-	lt_collector *c = collector_new(&conf, err, sizeof err);
-	if (!c) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		rc = LT_EXIT_USAGE;
-	} else if (collector_refresh_once(c, out, err, sizeof err) != 0) {
-		char *e = output_sanitize(err);
-		fprintf(stderr, "lagtop: %s\n", e);
-		free(e);
-		rc = LT_EXIT_CLUSTER;
-	}
-	collector_free(c);
+	int rc = kcg_refresh_once(&conf, out);
 	target_free(&t);
 	if (rc == LT_EXIT_OK) {
 		const lt_snapshot *s = *out;

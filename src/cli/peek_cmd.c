@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli/kcg.h"
 #include "cli/modes.h"
 #include "cli/output.h"
 #include "cli/target.h"
@@ -182,24 +183,11 @@ static int print_json(FILE *out, const struct peek_rows *r)
 
 static int refresh_group(const struct lt_options *o, struct lt_target *t, lt_snapshot **s)
 {
-	char err[1024];
 	struct lt_collector_conf conf;
 	target_collector_conf(t, o->timeout_ms, &conf);
 	conf.commit_stream = false; /* the records need the offsets only */
 	conf.no_record_reads = true;
-	lt_collector *c = collector_new(&conf, err, sizeof err);
-	int rc = LT_EXIT_OK;
-	if (!c) {
-		fprintf(stderr, "lagtop: %s\n", err);
-		rc = LT_EXIT_USAGE;
-	} else if (collector_refresh_once(c, s, err, sizeof err) != 0) {
-		char *e = output_sanitize(err);
-		fprintf(stderr, "lagtop: %s\n", e);
-		free(e);
-		rc = LT_EXIT_CLUSTER;
-	}
-	collector_free(c);
-	return rc;
+	return kcg_refresh_once(&conf, s);
 }
 
 int mode_peek(const struct lt_options *opts)
