@@ -627,6 +627,14 @@ struct row_widths {
 /* The plan's rows: the wide table when it fits the box; else "topic:partition old -> new count" with
  * columns sized to the values, and when even that is too wide, the name on one line and the move below,
  * so that old -> new and the count are never cut. Notes go on a line of their own. */
+/* A row's previous and new offsets and its delta, as every form of the preview shows them. */
+static void row_cells(const lt_reset_row *r, char prev[24], char nw[24], char delta[40])
+{
+	fmt_offset(r->previous, prev, 24);
+	fmt_offset(r->new_offset, nw, 24);
+	delta_text(r, delta, 40);
+}
+
 static void preview_rows(const lt_reset_plan *p, struct rd_view *v)
 {
 	static const char wide_fmt[] = "%-24s %9d %14s -> %-14s %-16s %s";
@@ -641,9 +649,7 @@ static void preview_rows(const lt_reset_plan *p, struct rd_view *v)
 		for (size_t i = 0; i < p->n_rows; i++) {
 			const lt_reset_row *r = &p->rows[i];
 			char prev[24], nw[24], delta[40];
-			fmt_offset(r->previous, prev, sizeof prev);
-			fmt_offset(r->new_offset, nw, sizeof nw);
-			delta_text(r, delta, sizeof delta);
+			row_cells(r, prev, nw, delta);
 			push_raw(&v->body, &v->n_body,
 				 xasprintf(wide_fmt, r->topic, r->partition, prev, nw, delta, r->note ? r->note : ""));
 		}
@@ -656,9 +662,7 @@ static void preview_rows(const lt_reset_plan *p, struct rd_view *v)
 		char name[32], prev[24], nw[24], delta[40];
 		snprintf(name, sizeof name, ":%d", r->partition);
 		int nm = display_width(r->topic, v->utf8) + (int)strlen(name);
-		fmt_offset(r->previous, prev, sizeof prev);
-		fmt_offset(r->new_offset, nw, sizeof nw);
-		delta_text(r, delta, sizeof delta);
+		row_cells(r, prev, nw, delta);
 		w.name = nm > w.name ? nm : w.name;
 		w.prev = (int)strlen(prev) > w.prev ? (int)strlen(prev) : w.prev;
 		w.nw = (int)strlen(nw) > w.nw ? (int)strlen(nw) : w.nw;
@@ -679,9 +683,7 @@ static void preview_rows(const lt_reset_plan *p, struct rd_view *v)
 	for (size_t i = 0; i < p->n_rows; i++) {
 		const lt_reset_row *r = &p->rows[i];
 		char prev[24], nw[24], delta[40];
-		fmt_offset(r->previous, prev, sizeof prev);
-		fmt_offset(r->new_offset, nw, sizeof nw);
-		delta_text(r, delta, sizeof delta);
+		row_cells(r, prev, nw, delta);
 		char *name = xasprintf("%s:%d", r->topic, r->partition);
 		int pad = one_line ? w.name - display_width(name, v->utf8) : 0;
 		char *move = xasprintf("%*s -> %-*s %s", w.prev, prev, w.nw, nw, delta);
