@@ -3,11 +3,9 @@
  * there. --format table (default) prints model/peek.h's safe lines; --format json the same fields, every text
  * sanitised the same way (a record's bytes are terminal-safe text, not raw bytes). Exit 0 when the group was
  * read (a partition with no record says why in its own line), 1 when the cluster or the group could not be. */
-#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli/kcg.h"
 #include "cli/modes.h"
@@ -16,16 +14,11 @@
 #include "kafka/collector.h"
 #include "kafka/record_peek.h"
 #include "model/peek.h"
+#include "ui/theme.h"
 #include "util/exit_status.h"
 #include "util/json.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
-
-static bool peek_utf8(void)
-{
-	const char *cs = nl_langinfo(CODESET);
-	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
-}
 
 /* What is read per partition: the record at the committed offset, then the one at the position. */
 struct peek_rows {
@@ -226,7 +219,7 @@ int mode_peek(const struct lt_options *opts)
 		if (o.format == LT_FORMAT_JSON)
 			print_json(stdout, &r);
 		else
-			print_table(stdout, &r, peek_utf8());
+			print_table(stdout, &r, locale_is_utf8());
 		rows_free(&r);
 		peeker_free(pk);
 		if (fflush(stdout) != 0) {

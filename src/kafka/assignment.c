@@ -94,6 +94,7 @@ int assignment_decode(const void *bytes, size_t len, lt_assignment_fn fn, void *
 		snprintf(err, errlen, "malformed consumer assignment (%zu bytes): bad %s", len, bad);
 		return -1;
 	}
-	walk(bytes, len, fn, arg);
+	if (fn) /* NULL: only checked */
+		walk(bytes, len, fn, arg);
 	return 0;
 }

@@ -78,11 +78,6 @@ const struct rd_kafka_group_info *group_batch_find(const lt_group_batch *b, cons
 	return hit ? *hit : NULL;
 }
 
-rd_kafka_resp_err_t group_batch_result(const lt_group_batch *b)
-{
-	return b->err;
-}
-
 void group_batch_free(lt_group_batch *b)
 {
 	if (!b)

@@ -32,9 +32,6 @@ bool group_batch_ready(const lt_group_batch *b);
 /* The group's description, NULL when the batch did not describe it (call only when ready). */
 const struct rd_kafka_group_info *group_batch_find(const lt_group_batch *b, const char *group);
 
-/* librdkafka's answer: NO_ERROR, _PARTIAL (some broker did not answer in time), or the error. */
-rd_kafka_resp_err_t group_batch_result(const lt_group_batch *b);
-
 /* Waits for the call to return and frees everything (NULL is fine). Descriptions found are invalid after. */
 void group_batch_free(lt_group_batch *b);
 

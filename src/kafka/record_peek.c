@@ -289,7 +289,8 @@ void peeker_time_lags(lt_peeker *pk, lt_history *h, lt_snapshot *s, int timeout_
 			      out[i].timestamp_ms);
 		stats->read += ok;
 	}
-	model_apply_record_ts(h, s);
+	if (stats->read) /* else nothing new is known: model_enrich applied what was */
+		model_apply_record_ts(h, s);
 	if (unlock)
 		unlock(lock_arg);
 	for (size_t i = 0; i < n; i++) {

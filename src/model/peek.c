@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "util/sanitize.h"
+#include "util/timeparse.h"
 #include "util/xalloc.h"
 
 void peek_bytes_set(lt_peek_bytes *b, const void *data, size_t size, size_t cap)
@@ -102,18 +102,6 @@ char *peek_bytes_text(const lt_peek_bytes *b, bool utf8)
 	return out;
 }
 
-static void format_timestamp(int64_t ms, char *buf, size_t len)
-{
-	time_t sec = (time_t)(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
-	struct tm tm;
-	if (!gmtime_r(&sec, &tm) || strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm) == 0) {
-		snprintf(buf, len, "%" PRId64 " ms", ms);
-		return;
-	}
-	size_t n = strlen(buf);
-	snprintf(buf + n, len - n, ".%03dZ", (int)(((ms % 1000) + 1000) % 1000));
-}
-
 static void emit_field(lt_peek_emit emit, void *arg, const char *label, const lt_peek_bytes *b, bool utf8)
 {
 	char *text = peek_bytes_text(b, utf8);
@@ -143,7 +131,7 @@ void peek_format(const lt_peeked *r, bool utf8, lt_peek_emit emit, void *arg)
 		emit(arg, "timestamp none");
 	} else {
 		char ts[64];
-		format_timestamp(r->timestamp_ms, ts, sizeof ts);
+		reset_format_time(r->timestamp_ms, ts, sizeof ts);
 		snprintf(line, sizeof line, "timestamp %s (%s)", ts, peek_ts_type_name(r->ts_type));
 		emit(arg, line);
 	}

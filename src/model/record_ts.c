@@ -169,15 +169,3 @@ void record_ts_put(lt_record_ts *c, const char *topic, int32_t partition, int64_
 	e->ts_ms = ts_ms;
 	e->retry_at = c->tick + LT_RECORD_TS_RETRY;
 }
-
-size_t record_ts_count(const lt_record_ts *c, size_t *wanted)
-{
-	size_t known = 0, want = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		known += c->e[i].state == TS_KNOWN;
-		want += c->e[i].state == TS_WANTED;
-	}
-	if (wanted)
-		*wanted = want;
-	return known;
-}

@@ -44,7 +44,5 @@ void record_ts_want(lt_record_ts *c, const char *topic, int32_t partition, int64
 size_t record_ts_wanted(const lt_record_ts *c, lt_record_ts_key *out, size_t max);
 /* The read's result: ok with the timestamp, or a failure (tried again after LT_RECORD_TS_RETRY refreshes). */
 void record_ts_put(lt_record_ts *c, const char *topic, int32_t partition, int64_t offset, bool ok, int64_t ts_ms);
-/* Counts: entries read, wanted (not read yet). */
-size_t record_ts_count(const lt_record_ts *c, size_t *wanted);
 
 #endif

@@ -11,6 +11,7 @@
 #include "config/config_file.h"
 #include "ui/keys.h"
 #include "ui/ui.h"
+#include "util/strv.h"
 #include "util/xalloc.h"
 
 #define KEY_ESC 27
@@ -294,9 +295,7 @@ void ui_list_popup_view(const struct ui *u, struct ui_list_popup *v)
 
 void ui_list_popup_free(struct ui_list_popup *v)
 {
-	for (size_t i = 0; i < v->n; i++)
-		free(v->lines[i]);
-	free(v->lines);
+	strv_free(v->n, v->lines);
 	free(v->title);
 	memset(v, 0, sizeof v[0]);
 }

@@ -192,10 +192,3 @@ char **ui_peek_lines(const struct ui *u, bool utf8, char *title, size_t title_le
 	}
 	return lines;
 }
-
-void ui_peek_lines_free(char **lines, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-}

@@ -15,6 +15,7 @@
 #include "ui/reset_dialog.h"
 #include "ui/ui.h"
 #include "util/sanitize.h"
+#include "util/strv.h"
 #include "util/xalloc.h"
 #include "util/timeutil.h"
 
@@ -800,7 +801,7 @@ static void draw_peek(struct ui *u)
 	struct popup p;
 	popup_frame(u, &p, (int)n + 2, u->geom.cols - 4, title);
 	popup_lines(u, &p, lines, n);
-	ui_peek_lines_free(lines, n);
+	strv_free(n, lines);
 }
 
 static void help_columns(char ***lines, size_t *n, const char *pane, lt_row_kind kind)
