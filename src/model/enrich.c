@@ -88,21 +88,16 @@ static void derive_partition(lt_history *h, uint32_t series, lt_partition *p, co
 		p->flags |= LT_PF_TIME_LAG_HIGH;
 }
 
-/* The group's largest time lag and whether some partition is above the threshold, from its partitions. */
+/* The group's largest time lag (the one rule of group_totals) and whether some partition is above the
+ * threshold, from its partitions. */
 static void group_time_lag(lt_group *g)
 {
-	bool any = false, high = false;
-	int64_t max = 0;
-	for (size_t i = 0; i < g->n_partitions; i++) {
-		const lt_partition *p = &g->partitions[i];
-		if (p->has_time_lag && (!any || p->time_lag_ms > max)) {
-			max = p->time_lag_ms;
-			any = true;
-		}
-		high |= (p->flags & LT_PF_TIME_LAG_HIGH) != 0;
-	}
-	g->has_max_time_lag = any;
-	g->max_time_lag_ms = any ? max : 0;
+	lt_group_totals t = group_totals(g->partitions, g->n_partitions);
+	bool high = false;
+	for (size_t i = 0; i < g->n_partitions; i++)
+		high |= (g->partitions[i].flags & LT_PF_TIME_LAG_HIGH) != 0;
+	g->has_max_time_lag = t.any_time_lag;
+	g->max_time_lag_ms = t.max_time_lag_ms;
 	g->time_lag_high = high;
 }
 
