@@ -120,24 +120,13 @@ static void act_filter(struct ui *u)
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
-/* A column < and > may sort by: one with a sort key that is on screen (a sort by a column the width hides
- * would order the rows by values nobody sees, and no header would carry the arrow). */
-static bool sortable(const lt_column *c, const struct ui_col_slot *shown, size_t n_shown)
-{
-	if (!c->key)
-		return false;
-	for (size_t i = 0; i < n_shown; i++)
-		if (shown[i].col == c)
-			return true;
-	return false;
-}
-
 static void sort_step(struct ui *u, int dir)
 {
 	struct ui_list *l = ui_focused_list(u);
 	if (!l)
 		return;
-	/* in the order on screen (the pane's columns as set up with F2) */
+	/* in the order on screen (the pane's columns as set up with F2), and only those: a sort by a column the
+	 * width hides would order the rows by values nobody sees, and no header would carry the arrow */
 	struct ui_col_slot shown[LT_COL__COUNT];
 	size_t n = screen_list_slots(u, l, shown);
 	size_t cur = 0;
@@ -147,7 +136,7 @@ static void sort_step(struct ui *u, int dir)
 	for (size_t step = 1; step <= n; step++) {
 		long li = ((long)cur + (long)dir * (long)step) % (long)n;
 		const lt_column *c = shown[li < 0 ? li + (long)n : li].col;
-		if (sortable(c, shown, n)) {
+		if (c->key) {
 			l->sort_col = c->id;
 			l->sort_desc = c->default_desc;
 			ui_set_message(u, "sorted by %s%s", c->title, l->sort_desc ? ", descending" : "");
