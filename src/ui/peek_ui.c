@@ -26,7 +26,7 @@ struct ui_peek {
 	int pipe[2];
 	struct lt_connection conn;
 	int timeout_ms;
-	char *group, *topic;
+	char *topic;
 	int32_t partition;
 	lt_peek_req req[2]; /* committed, position */
 	lt_peeked out[2];
@@ -44,7 +44,6 @@ static void peek_free(struct ui_peek *pk)
 	connection_free(&pk->conn);
 	for (int i = 0; i < 2; i++)
 		peek_clear(&pk->out[i]);
-	free(pk->group);
 	free(pk->topic);
 	free(pk);
 }
@@ -94,7 +93,6 @@ void ui_peek_open(struct ui *u)
 	}
 	connection_copy(&pk->conn, rc.conn);
 	pk->timeout_ms = rc.timeout_ms;
-	pk->group = xstrdup(row->group->group);
 	pk->topic = xstrdup(row->part->topic);
 	pk->partition = row->part->partition;
 	const lt_partition *p = row->part;
