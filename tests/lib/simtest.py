@@ -261,8 +261,11 @@ def find_partition(group, topic, partition):
 # ---------------------------------------------------------------------------------- JSON comparison
 
 # --once JSON fields measured on the run's own clock (how long it took, when, how long ago): two runs on
-# the same cluster differ there and nowhere else
-RUN_CLOCK = ("duration_ms", "taken_at_ms", "unmoved_ms")
+# the same cluster differ there and nowhere else. The time lags too: besides the clock, a run reads at
+# most 32 records for them (record_peek.h), and which 32 depends on the order the groups' answers came
+# in, so one run has a partition's time lag exact and another has it estimated or unknown.
+RUN_CLOCK = ("duration_ms", "taken_at_ms", "unmoved_ms", "time_lag_ms", "time_lag_estimated", "time_lag_high",
+             "max_time_lag_ms", "max_time_lag_estimated")
 
 
 def flat(x, path="", out=None):
