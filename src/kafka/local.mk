@@ -4,6 +4,8 @@ liblagtop_a_SOURCES += \
 	src/kafka/explain.c src/kafka/explain.h \
 	src/kafka/collector.c src/kafka/collector.h \
 	src/kafka/refresh.c src/kafka/refresh.h \
+	src/kafka/refresh_internal.h src/kafka/refresh_work.c src/kafka/refresh_steady.c \
+	src/kafka/refresh_build.c src/kafka/refresh_send.c src/kafka/refresh_groups.c \
 	src/kafka/log_offsets.c src/kafka/log_offsets.h \
 	src/kafka/assignment.c src/kafka/assignment.h \
 	src/kafka/group_batch.c src/kafka/group_batch.h \
