@@ -1,4 +1,5 @@
-/* refresh.h — one refresh: the batched admin round trips that turn a cluster into a snapshot.
+/* refresh.h — one refresh: the batched admin round trips that turn a cluster into a snapshot
+ * (refresh.c drives it; refresh_internal.h says which file does what).
  *
  * Order and cost (B brokers, G groups, L partition leaders; doc/ARCHITECTURE.md has the why):
  *   rd_kafka_metadata (all topics)                        1 Metadata: brokers, leaders
@@ -43,19 +44,19 @@ struct lt_refresh_ctx {
 	size_t n_known_brokers; /* broker ids ever seen in metadata: brokers_total */
 	int32_t *known_brokers;
 	rd_kafka_queue_t *q;       /* admin results; kept across refreshes, so late answers land here */
-	struct lt_ticket *tickets; /* requests sent and not answered yet (refresh.c) */
+	struct lt_ticket *tickets; /* requests sent and not answered yet (refresh_work.c) */
 	bool commit_epochs;        /* keep the commits' leader epochs (lt_group.commit_epochs) */
 
-	/* The steady refresh (refresh.c, "Steady refreshes" in doc/ARCHITECTURE.md): with the commit stream
+	/* The steady refresh (refresh_steady.c, "Steady refreshes" in doc/ARCHITECTURE.md): with the commit stream
 	 * live and caught up, a quiet group is built from the last snapshot and the stream's commits, with
 	 * no DescribeGroups or OffsetFetch; a slice of the groups per refresh is asked in full (the sweep,
 	 * which also verifies the stream). */
 	lt_commit_reader *reader; /* the commit stream, NULL when off */
 	int interval_ms;          /* refresh interval: the sweep covers every group once per LT_SWEEP_MS */
 	bool full_poll;           /* never steady (LAGTOP_FULL_POLL=1: the test hook comparing both ways) */
-	bool one_shot;            /* --once: a described group's OffsetFetch waits for the stream (refresh.c) */
+	bool one_shot;            /* --once: a described group's OffsetFetch waits for the stream (refresh_groups.c) */
 	bool no_batch; /* describe group by group (LAGTOP_GROUP_BATCH=0: the test hook comparing both ways) */
-	struct lt_steady *steady;   /* state kept across refreshes (refresh.c) */
+	struct lt_steady *steady;   /* state kept across refreshes (refresh_steady.c) */
 	char steady_note[200];      /* why the last refresh polled although the stream is live, "" if it did not */
 	struct lt_refresh_stats {   /* what the last refresh did (LAGTOP_REFRESH_STATS=1 prints it) */
 		bool steady;        /* committed offsets came from the stream */
