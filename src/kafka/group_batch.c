@@ -27,6 +27,24 @@ static int cmp_info(const void *a, const void *b)
 		      (*(const struct rd_kafka_group_info *const *)b)->group);
 }
 
+/* Keeps only the groups described once (by_name sorted): two brokers listing one group means its
+ * coordinator moved between their answers, and which of the two is current is not known here, so the
+ * per-group describe, which asks the coordinator FindCoordinator names now, settles it. Returns how many
+ * are kept. */
+static size_t drop_repeated(const struct rd_kafka_group_info **by_name, size_t n)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && cmp_info(&by_name[i], &by_name[j]) == 0)
+			j++;
+		if (j == i + 1)
+			by_name[kept++] = by_name[i];
+		i = j;
+	}
+	return kept;
+}
+
 static void *batch_main(void *arg)
 {
 	lt_group_batch *b = arg;
@@ -41,6 +59,7 @@ static void *batch_main(void *arg)
 		if (list->groups[i].group)
 			b->by_name[b->n++] = &list->groups[i];
 	qsort(b->by_name, b->n, sizeof *b->by_name, cmp_info);
+	b->n = drop_repeated(b->by_name, b->n);
 	atomic_store(&b->ready, true);
 	if (b->wake)
 		rd_kafka_queue_yield(b->wake);
