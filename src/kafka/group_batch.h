@@ -37,6 +37,10 @@ typedef struct lt_group_batch lt_group_batch;
 /* Starts the call on its own thread; wake is yielded when it returns (NULL: none). */
 lt_group_batch *group_batch_start(rd_kafka_t *rk, rd_kafka_queue_t *wake, int timeout_ms);
 
+/* A returned batch whose answer is list, which the caller keeps (it is not freed with the batch): the same
+ * reading of an answer as the call's, for answers a test cannot get from a cluster on demand. */
+lt_group_batch *group_batch_over(const struct rd_kafka_group_list *list);
+
 /* True once the call has returned (then group_batch_find may be called). */
 bool group_batch_ready(const lt_group_batch *b);
 
