@@ -41,3 +41,5 @@ TESTS += tests/integration/test_reset_outcome_sim.py
 EXTRA_DIST += tests/integration/test_reset_outcome_sim.py
 TESTS += tests/integration/test_unread_sim.py
 EXTRA_DIST += tests/integration/test_unread_sim.py
+TESTS += tests/integration/test_group_batch_sim.py
+EXTRA_DIST += tests/integration/test_group_batch_sim.py

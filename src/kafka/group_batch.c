@@ -27,6 +27,36 @@ static int cmp_info(const void *a, const void *b)
 		      (*(const struct rd_kafka_group_info *const *)b)->group);
 }
 
+/* Keeps only the groups described once (by_name sorted): two brokers listing one group means its
+ * coordinator moved between their answers, and which of the two is current is not known here, so the
+ * per-group describe, which asks the coordinator FindCoordinator names now, settles it. Returns how many
+ * are kept. */
+static size_t drop_repeated(const struct rd_kafka_group_info **by_name, size_t n)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && cmp_info(&by_name[i], &by_name[j]) == 0)
+			j++;
+		if (j == i + 1)
+			by_name[kept++] = by_name[i];
+		i = j;
+	}
+	return kept;
+}
+
+/* The answer's groups, sorted by name for group_batch_find, each described once (drop_repeated). */
+static void batch_index(lt_group_batch *b, const struct rd_kafka_group_list *list)
+{
+	size_t n = list && list->group_cnt > 0 ? (size_t)list->group_cnt : 0;
+	b->by_name = xcalloc(n + 1, sizeof *b->by_name);
+	for (size_t i = 0; i < n; i++)
+		if (list->groups[i].group)
+			b->by_name[b->n++] = &list->groups[i];
+	qsort(b->by_name, b->n, sizeof *b->by_name, cmp_info);
+	b->n = drop_repeated(b->by_name, b->n);
+}
+
 static void *batch_main(void *arg)
 {
 	lt_group_batch *b = arg;
@@ -35,16 +65,19 @@ static void *batch_main(void *arg)
 	if (b->err != RD_KAFKA_RESP_ERR_NO_ERROR && b->err != RD_KAFKA_RESP_ERR__PARTIAL)
 		list = NULL; /* librdkafka leaves it untouched then */
 	b->list = list;
-	size_t n = list && list->group_cnt > 0 ? (size_t)list->group_cnt : 0;
-	b->by_name = xcalloc(n + 1, sizeof *b->by_name);
-	for (size_t i = 0; i < n; i++)
-		if (list->groups[i].group)
-			b->by_name[b->n++] = &list->groups[i];
-	qsort(b->by_name, b->n, sizeof *b->by_name, cmp_info);
+	batch_index(b, list);
 	atomic_store(&b->ready, true);
 	if (b->wake)
 		rd_kafka_queue_yield(b->wake);
 	return NULL;
+}
+
+lt_group_batch *group_batch_over(const struct rd_kafka_group_list *list)
+{
+	lt_group_batch *b = xcalloc(1, sizeof *b);
+	atomic_init(&b->ready, true);
+	batch_index(b, list);
+	return b;
 }
 
 lt_group_batch *group_batch_start(rd_kafka_t *rk, rd_kafka_queue_t *wake, int timeout_ms)

@@ -33,6 +33,12 @@ TESTS += tests/unit/test_assignment
 tests_unit_test_assignment_SOURCES = tests/unit/test_assignment.c
 tests_unit_test_assignment_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_assignment_LDADD = $(UNIT_LDADD)
+## how the batched describe reads rd_kafka_list_groups' answer (a group described twice, a partial answer)
+check_PROGRAMS += tests/unit/test_group_batch
+TESTS += tests/unit/test_group_batch
+tests_unit_test_group_batch_SOURCES = tests/unit/test_group_batch.c
+tests_unit_test_group_batch_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_group_batch_LDADD = $(UNIT_LDADD)
 ## deletes: a member joining between the guard and the delete (the broker refuses; the backup is there)
 check_PROGRAMS += tests/unit/test_explain_acl
 TESTS += tests/unit/test_explain_acl

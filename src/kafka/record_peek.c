@@ -105,17 +105,24 @@ static void fill_record(lt_peeked *r, const rd_kafka_message_t *m)
 		peek_add_header(r, name, val, size);
 }
 
-/* The log start now, for a record deleted by retention (-1 when the cluster does not say in time). */
-static int64_t log_start_now(rd_kafka_t *rk, const char *topic, int32_t partition)
+/* The log start now, for a record deleted by retention (-1 when the cluster does not say in time). Asked
+ * for at most LOG_START_WAIT_MS, and never past the read's deadline: the caller's timeout bounds it all. */
+#define LOG_START_WAIT_MS 2000
+static int64_t log_start_now(rd_kafka_t *rk, const char *topic, int32_t partition, int64_t deadline)
 {
+	int64_t left = deadline - now_mono_ms();
+	if (left <= 0)
+		return -1;
 	int64_t lo = -1, hi = -1;
-	if (rd_kafka_query_watermark_offsets(rk, topic, partition, &lo, &hi, 2000) != RD_KAFKA_RESP_ERR_NO_ERROR)
+	int wait_ms = left < LOG_START_WAIT_MS ? (int)left : LOG_START_WAIT_MS;
+	if (rd_kafka_query_watermark_offsets(rk, topic, partition, &lo, &hi, wait_ms) != RD_KAFKA_RESP_ERR_NO_ERROR)
 		return -1;
 	return lo;
 }
 
 /* A message (or an error event) for the started partition s. */
-static void take_message(lt_peeker *pk, const lt_peek_req *q, lt_peeked *r, const rd_kafka_message_t *m)
+static void take_message(lt_peeker *pk, const lt_peek_req *q, lt_peeked *r, const rd_kafka_message_t *m,
+			 int64_t deadline)
 {
 	switch (m->err) {
 	case RD_KAFKA_RESP_ERR_NO_ERROR: fill_record(r, m); return;
@@ -123,7 +130,7 @@ static void take_message(lt_peeker *pk, const lt_peek_req *q, lt_peeked *r, cons
 	case RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET:
 	case RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE: {
 		/* out of range: below the log start (deleted), or past the end (the log was truncated) */
-		int64_t start = log_start_now(pk->rk, q->topic, q->partition);
+		int64_t start = log_start_now(pk->rk, q->topic, q->partition, deadline);
 		r->log_start = start;
 		r->status = start >= 0 && q->offset >= start ? LT_PEEK_AT_END : LT_PEEK_DELETED;
 		return;
@@ -183,7 +190,7 @@ static void read_round(lt_peeker *pk, const lt_peek_req *req, size_t n, lt_peeke
 			continue;
 		struct started *s = m->rkt ? find_started(st, ns, req, m) : NULL;
 		if (s && (m->err || m->offset >= req[s->req].offset)) {
-			take_message(pk, &req[s->req], &out[s->req], m);
+			take_message(pk, &req[s->req], &out[s->req], m, deadline);
 			s->done = true;
 			open--;
 		}

@@ -497,8 +497,9 @@ void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kaf
 	/* Every group in one DescribeGroups per coordinator (group_batch.h), beside the list, with half of
 	 * the time: what it cannot answer in time is asked group by group with the rest. Not when groups are
 	 * asked for by name (-g: the cluster's other groups are not wanted), nor in a steady refresh, which
-	 * describes only the groups that changed. */
-	if (!steady && rc->n_extra == 0 && !rc->no_batch) {
+	 * describes only the groups that changed, unless it is the first (no last snapshot: every group is
+	 * described, as in --once whose commit stream was caught up before the refresh looked). */
+	if ((!steady || !rc->prev) && rc->n_extra == 0 && !rc->no_batch) {
 		int batch_ms = deadline_remaining_ms(deadline) / 2;
 		st.batch = ws->batch = group_batch_start(st.rk, q, batch_ms > 0 ? batch_ms : 1);
 		st.batch_pending = true;

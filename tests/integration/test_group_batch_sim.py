@@ -1,0 +1,83 @@
+"""test_group_batch_sim.py — the batched describe (src/kafka/group_batch.h) against lagtop-sim.
+
+--once describes the classic groups in one DescribeGroups per broker (rd_kafka_list_groups) and says, with
+LAGTOP_REFRESH_STATS, how many the batch described. It does so every run: also when the commit stream had
+caught up before the first refresh looked, which makes that refresh a steady one (it used to skip the batch
+then, so whether a group went the per-group way depended on which of the two came first). When one
+broker's DescribeGroups is held past the batch's time, librdkafka answers RD_KAFKA_RESP_ERR__PARTIAL: the
+other brokers' groups are described by the batch all the same, the slow broker's are asked one by one and
+marked not read, and the run ends within --timeout.
+"""
+import json
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from simtest import Sim, lagtop, ok, exit_status, plan  # noqa: E402
+
+RUNS = 16  # --once runs with the commit stream: one in eight or so found it caught up (a steady first refresh)
+SCALE = ["--brokers", "3", "--scenario", "scale", "--groups", "30", "--partitions", "2", "--topics", "3"]
+STATS = re.compile(r"^lagtop: refresh 1: (steady|polled), .*, (\d+) of the described by the batch", re.M)
+STATS_ENV = dict(os.environ, LAGTOP_REFRESH_STATS="1")
+
+
+def batch_count(err):
+    """(how the refresh went, how many groups the batch described), or (None, -1) without the stats line."""
+    m = STATS.search(err)
+    return (m.group(1), int(m.group(2))) if m else (None, -1)
+
+
+def every_run():
+    """Without faults the fixture's one group the batch can describe (fx-empty: the others' member ids are
+    not Kafka's "<client.id>-<uuid>", src/sim/sim.h) is described by it, run after run."""
+    with Sim("--scenario", "fixture") as sim:
+        rc, out, err = lagtop("-b", sim.bootstrap, "--once", "--format", "json", "--no-commit-stream",
+                              env=STATS_ENV)
+        ok(rc == 0 and batch_count(err) == ("polled", 1),
+           "without the commit stream: the batch describes fx-empty", (rc, err))
+        seen = []
+        for _ in range(RUNS):
+            rc, out, err = lagtop("-b", sim.bootstrap, "--once", "--format", "json", env=STATS_ENV)
+            seen.append((rc,) + batch_count(err))
+        ok(all(s[0] == 0 and s[2] == 1 for s in seen),
+           "with the commit stream, %d runs: the batch describes fx-empty every run, steady or not" % RUNS, seen)
+
+
+def slow_broker():
+    """Broker 2's DescribeGroups held past --timeout: the batch's answer is partial."""
+    with Sim(*SCALE) as sim:
+        rc, out, err = lagtop("-b", sim.bootstrap, "--once", "--format", "json", "--no-commit-stream")
+        coords = {g["group"]: g["coordinator"] for g in json.loads(out)["groups"]} if rc == 0 else {}
+    slow = sorted(g for g, c in coords.items() if c == 2)
+    fast = sorted(g for g, c in coords.items() if c != 2)
+    with Sim(*SCALE, "--fault-broker", "2", "--latency-ms", "8000", "--latency-api", "15") as sim:
+        t0 = time.time()
+        # without the commit stream: with it, the classic groups' offsets wait for their describe, and the
+        # coordinator lookup librdkafka sends for OffsetFetch may queue on the slow broker's connection
+        rc, out, err = lagtop("-b", sim.bootstrap, "--once", "--format", "json", "--timeout", "3s",
+                              "--no-commit-stream", env=STATS_ENV)
+        wall = time.time() - t0
+        try:
+            d = json.loads(out)
+        except ValueError:
+            d = {"groups": []}
+        unread = sorted(g["group"] for g in d["groups"] if not g["read"])
+        read = sorted(g["group"] for g in d["groups"] if g["read"])
+        ok(len(coords) == 30 and slow and fast and batch_count(err)[1] == len(fast),
+           "slow broker: the batch describes the other brokers' %d groups" % len(fast), (batch_count(err), err))
+        ok(rc == 1 and unread == slow and read == fast,
+           "slow broker: its %d groups not read, every other group read" % len(slow), (rc, unread, slow, err))
+        ok(wall < 3 + 2.5, "slow broker: --once ends within --timeout 3s (took %.1f s)" % wall, wall)
+
+
+def main():
+    plan(5)
+    every_run()
+    slow_broker()
+    return exit_status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
