@@ -14,7 +14,8 @@ liblagtop_a_SOURCES += \
 	src/util/file_trust.c src/util/file_trust.h \
 	src/util/strbuf.c src/util/strbuf.h \
 	src/util/timeparse.c src/util/timeparse.h \
-	src/util/strv.c src/util/strv.h
+	src/util/strv.c src/util/strv.h \
+	src/util/fileio.c src/util/fileio.h
 
 if HAVE_CMOCKA
 UTIL_UNIT_TESTS = tests/unit/test_util_sanitize tests/unit/test_util_json tests/unit/test_util_csv \

@@ -968,6 +968,38 @@ static void saved_columns_make_the_users_file(void **state)
 	free(xdg);
 }
 
+/* The user's file is made under directories that do not exist yet (each made private); a file where one of
+ * them should be is named in one line, and nothing is made. */
+static void saved_columns_make_the_directories(void **state)
+{
+	(void)state;
+	lt_colset sets[LT_ROW_KINDS];
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+		colset_default((lt_row_kind)k, &sets[k]);
+	char err[512];
+	char *top = xasprintf("%s/deep", tmpdir);
+	char *path = xasprintf("%s/a/b/lagtop.conf", top);
+	assert_int_equal(config_save_columns_new(path, sets, err, sizeof err), 0);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	const char *dirs[] = { "", "/a", "/a/b" };
+	for (size_t i = 0; i < 3; i++) {
+		char *d = xasprintf("%s%s", top, dirs[i]);
+		assert_int_equal(stat(d, &st), 0);
+		assert_true(S_ISDIR(st.st_mode));
+		assert_int_equal(st.st_mode & 0777, 0700);
+		free(d);
+	}
+	char *blocker = write_file("blocker", "");
+	char *under = xasprintf("%s/c/lagtop.conf", blocker);
+	err[0] = '\0';
+	assert_int_equal(config_save_columns_new(under, sets, err, sizeof err), -1);
+	char *want = xasprintf("%s is not a directory", blocker);
+	assert_string_equal(err, want);
+	assert_true(stat(blocker, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0);
+	free(want), free(under), free(blocker), free(path), free(top);
+}
+
 /* What cannot be rewritten safely is refused in one line, the file as it was. */
 static void unsafe_saves_are_refused(void **state)
 {
@@ -1012,6 +1044,7 @@ int main(void)
 		cmocka_unit_test(unsafe_saves_are_refused),
 		cmocka_unit_test(saved_columns_make_the_users_file),
 		cmocka_unit_test(the_users_file_is_the_one_read),
+		cmocka_unit_test(saved_columns_make_the_directories),
 		cmocka_unit_test(splice_finds_only_the_root_panes),
 		cmocka_unit_test(explicit_missing_file_is_an_error),
 		cmocka_unit_test(no_file_gives_defaults),
