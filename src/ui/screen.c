@@ -329,8 +329,9 @@ static void draw_header(const struct ui *u, int y, const struct ui_col_slot *slo
 	}
 }
 
-/* offsets_exact: the row's offsets fit exactly (layout_offsets_exact); else every one is abbreviated */
-static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r, bool offsets_exact)
+/* exact: an offset cell's exact text when the row's offsets fit exactly (layout_offsets_exact formatted it);
+ * NULL: every offset is abbreviated */
+static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r, const char *exact)
 {
 	char buf[256];
 	if (sl->col->series) {
@@ -343,8 +344,12 @@ static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, c
 		return;
 	}
 	/* offsets and counts are shown exactly when they fit: operators compare them with other tools */
+	const char *text = buf;
 	if (sl->col->offset) {
-		sl->col->format(r, buf, sizeof buf, offsets_exact);
+		if (exact)
+			text = exact;
+		else
+			sl->col->format(r, buf, sizeof buf, false);
 	} else if (sl->col->exact_when_fits) {
 		sl->col->format(r, buf, sizeof buf, true);
 		if ((int)strlen(buf) > sl->width)
@@ -352,7 +357,7 @@ static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, c
 	} else {
 		sl->col->format(r, buf, sizeof buf, false);
 	}
-	put_cells(u, y, sl->x, buf, sl->width, sl->col->align_right);
+	put_cells(u, y, sl->x, text, sl->width, sl->col->align_right);
 }
 
 static void clamp_scroll(size_t *top, size_t cursor, size_t n, int h)
@@ -422,14 +427,15 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			mvaddstr(ly, 0, "*");
 			set_role(role);
 		}
-		bool offsets_exact = layout_offsets_exact(slots, n, r);
+		char exact[LT_COL__COUNT][LAYOUT_CELL_BYTES];
+		bool offsets_exact = layout_offsets_exact(slots, n, r, exact);
 		for (size_t c = 0; c < n; c++) {
 			/* a value above its threshold (the column's warn: time lag, offsets about to expire):
 			 * that cell in the warning colour */
 			bool high = ri != l->cursor && slots[c].col->warn && slots[c].col->warn(r);
 			if (high)
 				set_role(UI_ROLE_STATUS_WARN);
-			draw_cell(u, ly, &slots[c], r, offsets_exact);
+			draw_cell(u, ly, &slots[c], r, offsets_exact ? exact[c] : NULL);
 			if (high)
 				set_role(role);
 		}
