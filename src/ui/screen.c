@@ -113,12 +113,11 @@ static bool refresh_late(const struct ui *u, int64_t wall, int64_t *late_by)
 	return age > 2 * (int64_t)u->interval_ms + 1000;
 }
 
-static void draw_top_bar(const struct ui *u)
+static void draw_top_bar(const struct ui *u, int64_t wall)
 {
 	const struct ui_geom *g = &u->geom;
 	struct bar b = { u, g->top_y, 0, g->cols };
 	char buf[256], t1[32], t2[32];
-	int64_t wall = now_wall_ms();
 	const lt_snapshot *s = u->snap;
 
 	set_role(UI_ROLE_TOP_BAR);
@@ -234,8 +233,9 @@ static ui_role row_role(const lt_row *r)
 }
 
 /* The age of a row's data when it is older than the last refresh (its group or partition was not read
- * this time), growing with the clock between refreshes; 0 for a row read this time. */
-static int64_t row_stale_age(const struct ui *u, const lt_row *r)
+ * this time), growing with the clock (wall: the draw's, read once for every row) between refreshes; 0 for a
+ * row read this time. */
+static int64_t row_stale_age(const struct ui *u, const lt_row *r, int64_t wall)
 {
 	int64_t age = 0;
 	if (r->topic)
@@ -247,7 +247,7 @@ static int64_t row_stale_age(const struct ui *u, const lt_row *r)
 	/* a recording's time is not the clock's: there the age is the recorded one */
 	if (age <= 0 || !u->snap || source_is_replay(u->src))
 		return age > 0 ? age : 0;
-	int64_t since = now_wall_ms() - (u->snap->taken_at_ms + u->snap->duration_ms);
+	int64_t since = wall - (u->snap->taken_at_ms + u->snap->duration_ms);
 	return age + (since > 0 ? since : 0);
 }
 
@@ -390,7 +390,9 @@ size_t screen_list_slots(const struct ui *u, const struct ui_list *l, struct ui_
 	return n;
 }
 
-static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focused, const char *title, size_t total)
+/* wall: the draw's clock (stale rows' ages) */
+static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focused, const char *title, size_t total,
+		      int64_t wall)
 {
 	struct ui_col_slot slots[LT_COL__COUNT];
 	size_t n = screen_list_slots(u, l, slots);
@@ -439,7 +441,7 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			if (high)
 				set_role(role);
 		}
-		int64_t stale_age = row_stale_age(u, r);
+		int64_t stale_age = row_stale_age(u, r, wall);
 		if (stale_age > 0)
 			draw_stale_mark(u, ly, slots, n, r, stale_age);
 	}
@@ -1245,14 +1247,15 @@ void screen_draw(struct ui *u)
 		refresh();
 		return;
 	}
-	draw_top_bar(u);
+	int64_t wall = now_wall_ms(); /* one clock for the whole frame: the top bar's ages and every stale row's */
+	draw_top_bar(u, wall);
 	unsigned top = ui_top_pane(u);
 	if (u->topic_view)
 		draw_list(u, &u->topics, u->geom.main_y, u->geom.main_h, u->focus == top, "Topics",
-			  u->tview ? u->tview->n_topics : 0);
+			  u->tview ? u->tview->n_topics : 0, wall);
 	else
 		draw_list(u, &u->groups, u->geom.main_y, u->geom.main_h, u->focus == top, "Groups",
-			  u->snap ? u->snap->n_groups : 0);
+			  u->snap ? u->snap->n_groups : 0, wall);
 	if (u->open_group) {
 		if (u->show_members) {
 			draw_members(u, u->geom.bottom_y, u->geom.bottom_h, u->focus != top);
@@ -1265,7 +1268,7 @@ void screen_draw(struct ui *u)
 				snprintf(marked, sizeof marked, " (%zu marked)", marks->n);
 			char *t = xasprintf("Partitions of %s%s%s", safe, g ? "" : " (gone)", marked);
 			draw_list(u, &u->parts, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t,
-				  g ? g->n_partitions : 0);
+				  g ? g->n_partitions : 0, wall);
 			free(t);
 			free(safe);
 		}
@@ -1273,8 +1276,8 @@ void screen_draw(struct ui *u)
 		const lt_topic_stats *ts = topic_view_find(u->tview, u->open_topic);
 		char *safe = sanitize_dup(u->open_topic, utf8(u));
 		char *t = xasprintf("Groups reading %s%s", safe, ts ? "" : " (gone)");
-		draw_list(u, &u->tgroups, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t,
-			  ts ? ts->n_groups : 0);
+		draw_list(u, &u->tgroups, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t, ts ? ts->n_groups : 0,
+			  wall);
 		free(t);
 		free(safe);
 	}

@@ -14,6 +14,7 @@
 #include "ui/theme.h"
 #include "ui/ui.h"
 #include "util/timeutil.h"
+#include "util/xalloc.h"
 
 #define COLS_  120
 #define LINES_ 30
@@ -47,12 +48,27 @@ struct fx {
 	FILE *out, *in;
 };
 
-static int setup(void **state)
+/* A refresh 30 s ago that could not read "old", whose data was a minute old then. */
+static lt_snapshot *stale_snap(void)
+{
+	lt_snapshot *s = snapshot_new();
+	s->seq = 1;
+	s->taken_at_ms = now_wall_ms() - 30000;
+	lt_group *g = snapshot_add_group(s, "old");
+	g->state = LT_GROUP_STABLE;
+	g->stale_ms = 60000;
+	g->error = xstrdup("not read this time");
+	lt_group *f = snapshot_add_group(s, "fresh");
+	f->state = LT_GROUP_STABLE;
+	snapshot_finish(s);
+	return s;
+}
+
+static int setup_with(void **state, lt_snapshot *s)
 {
 	static struct fx f;
 	memset(&f, 0, sizeof f);
 	memset(&opts, 0, sizeof opts);
-	lt_snapshot *s = snap();
 	f.src = source_fixed_new(s, NULL, 0);
 	snapshot_unref(s);
 	f.out = fopen("/dev/null", "w");
@@ -70,6 +86,16 @@ static int setup(void **state)
 	ui_adopt_next(&f.u, now_mono_ms());
 	*state = &f;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_with(state, snap());
+}
+
+static int setup_stale(void **state)
+{
+	return setup_with(state, stale_snap());
 }
 
 static int teardown(void **state)
@@ -172,6 +198,23 @@ static void members_pane_and_error_popup_say_why(void **state)
 	assert_null(screen_line(u, "group classic:"));
 }
 
+/* A row the refresh could not read says "stale" and its data's age, which grows with the clock after the
+ * refresh: a minute old when read 30 s ago is a minute and a half old now. A row read this time has no mark. */
+static void stale_rows_age_with_the_clock(void **state)
+{
+	struct fx *f = *state;
+	char w[16][32];
+	const char *l = screen_row(&f->u, "old");
+	assert_non_null(l);
+	size_t n = words(l, w, 16);
+	assert_true(n >= 3);
+	assert_string_equal(w[1], "stale");
+	assert_true(strncmp(w[2], "1m3", 3) == 0); /* 1m30s, and a few seconds more on a slow machine */
+	l = screen_row(&f->u, "fresh");
+	assert_non_null(l);
+	assert_null(strstr(l, "stale"));
+}
+
 /* The help lists each mode's keys from its table, under its heading: scrolled through line by line. */
 static void help_lists_every_modes_keys(void **state)
 {
@@ -206,6 +249,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(groups_pane_shows_state_and_unknown_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(members_pane_and_error_popup_say_why, setup, teardown),
 		cmocka_unit_test_setup_teardown(help_lists_every_modes_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(stale_rows_age_with_the_clock, setup_stale, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
