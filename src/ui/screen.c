@@ -803,13 +803,12 @@ static void popup_lines(struct ui *u, const struct popup *p, char *const *lines,
 /* v: the record popup (peek_ui.c) */
 static void draw_peek(struct ui *u)
 {
-	char title[200];
+	const char *title;
 	size_t n = 0;
-	char **lines = ui_peek_lines(u, utf8(u), title, sizeof title, &n);
+	char *const *lines = ui_peek_lines(u, &title, &n);
 	struct popup p;
 	popup_frame(u, &p, (int)n + 2, u->geom.cols - 4, title);
 	popup_lines(u, &p, lines, n);
-	strv_free(n, lines);
 }
 
 static void help_columns(char ***lines, size_t *n, const char *pane, lt_row_kind kind)

@@ -228,8 +228,9 @@ void ui_peek_open(struct ui *u);
 int ui_peek_fd(const struct ui *u); /* -1 when no read runs */
 void ui_peek_wake(struct ui *u);
 void ui_peek_free(struct ui *u); /* waits for a running read (bounded by --timeout) */
-/* The popup's title and lines (safe), for screen.c; free with strv_free. */
-char **ui_peek_lines(const struct ui *u, bool utf8, char *title, size_t title_len, size_t *n);
+/* The popup's title and lines (safe), for screen.c: formatted once when the read starts and once when its
+ * answer arrives, not at every draw; owned by the popup (valid until the next ui_peek_* call). */
+char *const *ui_peek_lines(const struct ui *u, const char **title, size_t *n);
 
 /* screen.c */
 void screen_draw(struct ui *u);

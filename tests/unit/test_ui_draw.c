@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <curses.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -215,6 +216,54 @@ static void stale_rows_age_with_the_clock(void **state)
 	assert_null(strstr(l, "stale"));
 }
 
+/* A cluster nothing listens on: the record popup's read fails quickly. */
+static int nowhere_conf(void *ctx, struct tui_reset_conf *out)
+{
+	static struct lt_connection conn = { .name = (char *)"c", .bootstrap = (char *)"127.0.0.1:1" };
+	(void)ctx;
+	*out = (struct tui_reset_conf){ .conn = &conn, .timeout_ms = 300 };
+	return 0;
+}
+
+/* v on a partition: the popup says it is reading, then shows the read's answer; its lines are made when the
+ * answer arrives, not again at each draw (a redraw shows the very same lines). */
+static void record_popup_is_formatted_once(void **state)
+{
+	struct fx *f = *state;
+	struct ui *u = &f->u;
+	struct tui_clusters cl = { .reset_conf = nowhere_conf };
+	u->clusters = &cl;
+	keys(u, "\n");
+	if (strcmp(u->open_group, "kip") != 0)
+		keys(u, "\x1bj\n");
+	assert_string_equal(u->open_group, "kip");
+	assert_int_equal(u->focus, UI_PANE_PARTS);
+	keys(u, "v");
+	assert_int_equal(u->popup, UI_POPUP_PEEK);
+	assert_non_null(screen_line(u, "Record of fx-orders:1 (read-only)"));
+	assert_non_null(screen_line(u, "reading..."));
+	int fd = ui_peek_fd(u);
+	assert_true(fd >= 0);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 20000), 1);
+	ui_peek_wake(u);
+	assert_null(screen_line(u, "reading..."));
+	assert_non_null(screen_line(u, "committed 650:"));
+	const char *title1, *title2;
+	size_t n1, n2;
+	char *const *lines1 = ui_peek_lines(u, &title1, &n1);
+	assert_non_null(screen_line(u, "committed 650:"));
+	char *const *lines2 = ui_peek_lines(u, &title2, &n2);
+	assert_true(n1 > 1);
+	assert_int_equal(n1, n2);
+	assert_ptr_equal(lines1, lines2);
+	for (size_t i = 0; i < n1; i++)
+		assert_ptr_equal(lines1[i], lines2[i]);
+	assert_ptr_equal(title1, title2);
+	ui_peek_free(u);
+	u->clusters = NULL;
+}
+
 /* The help lists each mode's keys from its table, under its heading: scrolled through line by line. */
 static void help_lists_every_modes_keys(void **state)
 {
@@ -250,6 +299,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(members_pane_and_error_popup_say_why, setup, teardown),
 		cmocka_unit_test_setup_teardown(help_lists_every_modes_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_rows_age_with_the_clock, setup_stale, teardown),
+		cmocka_unit_test_setup_teardown(record_popup_is_formatted_once, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
