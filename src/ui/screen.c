@@ -18,6 +18,7 @@
 #include "util/strv.h"
 #include "util/xalloc.h"
 #include "util/timeutil.h"
+#include "util/wrap.h"
 
 #define CELL_BYTES 1024
 
@@ -496,37 +497,19 @@ static char *member_assignment(const lt_member *m)
 	return buf;
 }
 
-/* The length of text's first line at width w: after the last comma or blank that fits, else w bytes (topic
- * names and partitions are ASCII). */
-static size_t wrap_len(const char *text, int w)
-{
-	size_t len = strlen(text);
-	if (w < 1 || len <= (size_t)w)
-		return len;
-	for (size_t i = (size_t)w; i > 0; i--)
-		if (text[i - 1] == ',' || text[i - 1] == ' ')
-			return i;
-	return (size_t)w;
-}
-
-/* How many lines text takes wrapped at width w. */
-static size_t wrap_count(const char *text, int w)
-{
-	size_t n = 1;
-	for (size_t l; (l = wrap_len(text, w)) < strlen(text); text += l)
-		n++;
-	return n;
-}
+/* Where a member's partitions wrap: after a comma or at a blank (topic names and partitions are ASCII) */
+#define MEMBER_BREAKS ","
 
 /* Each member's height in lines: its partitions wrapped under PARTITIONS, at most max lines. */
-static size_t *members_heights(const lt_group *g, const struct ui_col_slot *slots, size_t n, size_t max)
+static size_t *members_heights(const struct ui *u, const lt_group *g, const struct ui_col_slot *slots, size_t n,
+			       size_t max)
 {
 	size_t nm = g ? g->n_members : 0;
 	size_t *h = xcalloc(nm ? nm : 1, sizeof *h);
 	bool wraps = n && slots[n - 1].col == &member_cols[3];
 	for (size_t i = 0; i < nm; i++) {
 		char *a = wraps ? member_assignment(&g->members[i]) : NULL;
-		h[i] = a ? wrap_count(a, slots[n - 1].width) : 1;
+		h[i] = a ? wrap_count(a, slots[n - 1].width, utf8(u), MEMBER_BREAKS) : 1;
 		if (h[i] > max)
 			h[i] = max;
 		free(a);
@@ -558,7 +541,7 @@ size_t screen_member_at(const struct ui *u, int line)
 	size_t nm = g ? g->n_members : 0;
 	struct ui_col_slot slots[4];
 	size_t n = members_layout(u, slots);
-	size_t *h = members_heights(g, slots, n, (size_t)(line > 0 ? line : 0) + 1);
+	size_t *h = members_heights(u, g, slots, n, (size_t)(line > 0 ? line : 0) + 1);
 	size_t i = u->mem_top;
 	for (int y = 0; i < nm && y + (int)h[i] <= line; i++)
 		y += (int)h[i];
@@ -580,13 +563,16 @@ static void draw_member(struct ui *u, int y, size_t lines, const lt_member *m, c
 			put_cells(u, y, slots[c].x, text ? text : "-", slots[c].width, false);
 			continue;
 		}
-		const char *rest = assigned;
-		for (size_t l = 0; l < lines && *rest; l++) {
-			size_t len = l + 1 < lines ? wrap_len(rest, slots[c].width) : strlen(rest);
-			char *part = xstrndup(rest, len);
+		size_t len = strlen(assigned), off = 0;
+		for (size_t l = 0; l < lines && off < len; l++) {
+			size_t shown = len - off, take = shown;
+			if (l + 1 < lines)
+				take = wrap_line(assigned + off, len - off, slots[c].width, utf8(u), MEMBER_BREAKS,
+						 &shown);
+			char *part = xstrndup(assigned + off, shown);
 			put_cells(u, y + (int)l, slots[c].x, part, slots[c].width, false);
 			free(part);
-			rest += len;
+			off += take;
 		}
 	}
 	free(assigned);
@@ -612,7 +598,7 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 	size_t n = members_layout(u, slots);
 	draw_header(u, y + 1, slots, n, NULL);
 	int rows_h = h - 2;
-	size_t *heights = members_heights(g, slots, n, rows_h > 0 ? (size_t)rows_h : 1);
+	size_t *heights = members_heights(u, g, slots, n, rows_h > 0 ? (size_t)rows_h : 1);
 	members_scroll(u, heights, nm, rows_h > 0 ? (size_t)rows_h : 0);
 	size_t mi = u->mem_top;
 	for (int i = 0; i < rows_h;) {
@@ -1086,30 +1072,17 @@ static void draw_error(struct ui *u)
 				   s->commit_stream_reason));
 	if (n == 0)
 		add_line(&lines, &n, xstrdup("no errors in the last refresh"));
-	/* long messages wrap into several lines */
+	/* long messages wrap into several lines, at blanks: group names stay whole */
 	int w = u->geom.cols - 8 > 20 ? u->geom.cols - 8 : 20;
 	char **wrapped = NULL;
 	size_t nw = 0;
 	for (size_t i = 0; i < n; i++) {
-		char *safe = sanitize_dup(lines[i], utf8(u));
-		size_t len = strlen(safe), off = 0;
+		size_t len = strlen(lines[i]), off = 0, shown;
 		do {
-			size_t take = len - off < (size_t)w ? len - off : (size_t)w;
-			/* never cut inside a UTF-8 character */
-			while (take > 0 && off + take < len && ((unsigned char)safe[off + take] & 0xC0) == 0x80)
-				take--;
-			if (take == 0)
-				take = len - off < (size_t)w ? len - off : (size_t)w;
-			/* at a space when there is one in the second half: group names stay whole */
-			size_t sp = take;
-			while (off + take < len && sp > take / 2 && safe[off + sp] != ' ')
-				sp--;
-			if (off + take < len && sp > take / 2)
-				take = sp == take ? take : sp + 1;
-			add_line(&wrapped, &nw, xstrndup(safe + off, take));
+			size_t take = wrap_line(lines[i] + off, len - off, w, utf8(u), NULL, &shown);
+			add_line(&wrapped, &nw, xstrndup(lines[i] + off, shown));
 			off += take;
 		} while (off < len);
-		free(safe);
 		free(lines[i]);
 	}
 	free(lines);
