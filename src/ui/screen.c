@@ -497,22 +497,50 @@ static char *member_assignment(const lt_member *m)
 	return buf;
 }
 
+void screen_members_forget(struct ui *u)
+{
+	strv_free(u->n_mem_assigned, u->mem_assigned);
+	u->mem_assigned = NULL;
+	u->n_mem_assigned = 0;
+	u->mem_group = NULL;
+	if (u->mem_snap)
+		snapshot_unref(u->mem_snap);
+	u->mem_snap = NULL;
+}
+
+/* Each member's partitions text of g, the open group of the snapshot shown: made once per snapshot and group
+ * (every draw and click would otherwise format them all again). The snapshot is held while they are, so a
+ * group at the same address in a later snapshot is never taken for this one. NULL without a group. */
+static char *const *members_text(struct ui *u, const lt_group *g)
+{
+	if (g && u->mem_snap == u->snap && u->mem_group == g)
+		return u->mem_assigned;
+	screen_members_forget(u);
+	if (!g || !u->snap)
+		return NULL;
+	u->mem_snap = snapshot_ref(u->snap);
+	u->mem_group = g;
+	u->n_mem_assigned = g->n_members;
+	u->mem_assigned = xcalloc(g->n_members ? g->n_members : 1, sizeof *u->mem_assigned);
+	for (size_t i = 0; i < g->n_members; i++)
+		u->mem_assigned[i] = member_assignment(&g->members[i]);
+	return u->mem_assigned;
+}
+
 /* Where a member's partitions wrap: after a comma or at a blank (topic names and partitions are ASCII) */
 #define MEMBER_BREAKS ","
 
 /* Each member's height in lines: its partitions wrapped under PARTITIONS, at most max lines. */
-static size_t *members_heights(const struct ui *u, const lt_group *g, const struct ui_col_slot *slots, size_t n,
-			       size_t max)
+static size_t *members_heights(struct ui *u, const lt_group *g, const struct ui_col_slot *slots, size_t n, size_t max)
 {
 	size_t nm = g ? g->n_members : 0;
 	size_t *h = xcalloc(nm ? nm : 1, sizeof *h);
 	bool wraps = n && slots[n - 1].col == &member_cols[3];
+	char *const *text = wraps ? members_text(u, g) : NULL;
 	for (size_t i = 0; i < nm; i++) {
-		char *a = wraps ? member_assignment(&g->members[i]) : NULL;
-		h[i] = a ? wrap_count(a, slots[n - 1].width, utf8(u), MEMBER_BREAKS) : 1;
+		h[i] = text ? wrap_count(text[i], slots[n - 1].width, utf8(u), MEMBER_BREAKS) : 1;
 		if (h[i] > max)
 			h[i] = max;
-		free(a);
 	}
 	return h;
 }
@@ -535,7 +563,7 @@ static void members_scroll(struct ui *u, const size_t *h, size_t nm, size_t rows
 		below += h[--u->mem_top];
 }
 
-size_t screen_member_at(const struct ui *u, int line)
+size_t screen_member_at(struct ui *u, int line)
 {
 	const lt_group *g = ui_open_group_ptr(u);
 	size_t nm = g ? g->n_members : 0;
@@ -549,12 +577,11 @@ size_t screen_member_at(const struct ui *u, int line)
 	return i < nm ? i : SIZE_MAX;
 }
 
-/* One member's lines from y: its fields on the first, its partitions wrapped under PARTITIONS (a member
- * taller than the pane ends its last line in an ellipsis). */
-static void draw_member(struct ui *u, int y, size_t lines, const lt_member *m, const struct ui_col_slot *slots,
-			size_t n)
+/* One member's lines from y: its fields on the first, its partitions (assigned: its members_text) wrapped under
+ * PARTITIONS (a member taller than the pane ends its last line in an ellipsis). */
+static void draw_member(struct ui *u, int y, size_t lines, const lt_member *m, const char *assigned,
+			const struct ui_col_slot *slots, size_t n)
 {
-	char *assigned = member_assignment(m);
 	for (size_t c = 0; c < n; c++) {
 		if (slots[c].col != &member_cols[3]) {
 			const char *text = slots[c].col == &member_cols[0]   ? m->member_id
@@ -575,7 +602,6 @@ static void draw_member(struct ui *u, int y, size_t lines, const lt_member *m, c
 			off += take;
 		}
 	}
-	free(assigned);
 }
 
 static void draw_members(struct ui *u, int y, int h, bool focused)
@@ -599,6 +625,7 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 	draw_header(u, y + 1, slots, n, NULL);
 	int rows_h = h - 2;
 	size_t *heights = members_heights(u, g, slots, n, rows_h > 0 ? (size_t)rows_h : 1);
+	char *const *text = members_text(u, g);
 	members_scroll(u, heights, nm, rows_h > 0 ? (size_t)rows_h : 0);
 	size_t mi = u->mem_top;
 	for (int i = 0; i < rows_h;) {
@@ -608,7 +635,7 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 		for (size_t l = 0; l < lines && i + (int)l < rows_h; l++)
 			fill_line(y + 2 + i + (int)l, 0, u->geom.cols);
 		if (mi < nm)
-			draw_member(u, y + 2 + i, lines, &g->members[mi], slots, n);
+			draw_member(u, y + 2 + i, lines, &g->members[mi], text[mi], slots, n);
 		i += (int)lines;
 		mi++;
 	}
