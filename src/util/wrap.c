@@ -7,7 +7,10 @@
 
 static bool breaks_after(char c, const char *breaks)
 {
-	return c != '\0' && c != ' ' && breaks && strchr(breaks, c) != NULL;
+	for (const char *b = breaks; b && *b; b++) /* a few characters: no strchr call per character of the text */
+		if (*b == c && c != ' ')
+			return true;
+	return false;
 }
 
 size_t wrap_line(const char *text, size_t len, int cells, bool utf8, const char *breaks, size_t *shown)
@@ -34,8 +37,11 @@ size_t wrap_line(const char *text, size_t len, int cells, bool utf8, const char 
 			i = fit = j;
 			continue;
 		}
-		int cw;
-		size_t used = display_next(text + i, len - i, utf8, &cw);
+		int cw = 1;
+		size_t used = 1;
+		if ((unsigned char)text[i] < 0x20 ||
+		    (unsigned char)text[i] >= 0x7F) /* printable ASCII: 1 byte, 1 cell */
+			used = display_next(text + i, len - i, utf8, &cw);
 		if (w + cw > cells)
 			break;
 		w += cw;
