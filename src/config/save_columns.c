@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/errbuf.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 #define MAX_FILE (1024 * 1024) /* as the loader's limit */
@@ -246,20 +247,6 @@ static char *read_small(int fd, char *err, size_t errlen)
 	return buf;
 }
 
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, s, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Writes text beside path and renames it over path, with mode. */
 static int replace_file(const char *path, const char *text, mode_t mode, char *err, size_t errlen)
 {
@@ -271,7 +258,7 @@ static int replace_file(const char *path, const char *text, mode_t mode, char *e
 		return -1;
 	}
 	int rc = 0;
-	if (fchmod(fd, mode & 07777) != 0 || write_all(fd, text, strlen(text)) != 0 || fsync(fd) != 0) {
+	if (fchmod(fd, mode & 07777) != 0 || fd_write_all(fd, text, strlen(text)) != 0 || fsync(fd) != 0) {
 		err_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		rc = -1;
 	}
@@ -290,26 +277,24 @@ static int replace_file(const char *path, const char *text, mode_t mode, char *e
 }
 
 /* mkdir -p of path's directory, the directories made 0700. */
-static int make_parents(const char *path)
+static int make_parents(const char *path, char *err, size_t errlen)
 {
 	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
 	int rc = 0;
-	for (char *p = dir + 1; (p = strchr(p, '/')) != NULL && rc == 0; p++) {
-		*p = '\0';
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
+	if (slash && slash != dir) {
+		*slash = '\0';
+		rc = mkdir_p(dir, err, errlen);
 	}
 	free(dir);
 	return rc;
 }
-
 int config_save_columns_new(const char *path, const lt_colset sets[LT_ROW_KINDS], char *err, size_t errlen)
 {
 	if (!path)
 		return err_set(err, errlen, "no configuration file was read, and HOME is not set to make one");
-	if (make_parents(path) != 0)
-		return err_set(err, errlen, "cannot make the directory of %s: %s", path, strerror(errno));
+	if (make_parents(path, err, errlen) != 0)
+		return -1;
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EEXIST)
 		return config_save_columns(path, sets, err, errlen);
@@ -318,7 +303,7 @@ int config_save_columns_new(const char *path, const lt_colset sets[LT_ROW_KINDS]
 	char *block = panes_block(sets);
 	char *text =
 		xasprintf("# lagtop.conf (lagtop(1), CONFIGURATION); made by the dashboard's column setup\n%s", block);
-	int rc = write_all(fd, text, strlen(text)) == 0 && fsync(fd) == 0 ? 0 : -1;
+	int rc = fd_write_all(fd, text, strlen(text)) == 0 && fsync(fd) == 0 ? 0 : -1;
 	if (rc != 0)
 		err_set(err, errlen, "cannot write %s: %s", path, strerror(errno));
 	if (close(fd) != 0 && rc == 0)

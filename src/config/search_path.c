@@ -19,15 +19,26 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-char *config_user_path(void)
+/* The user's own files in the order they are looked for: $XDG_CONFIG_HOME's (an absolute one: relative values
+ * are invalid by the XDG spec and ignored), then ~/.config's; NULL where the variable does not give one. The
+ * one place that spells them, for config_locate and config_user_path alike. */
+static void user_candidates(char *out[2])
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME");
-	if (xdg && xdg[0] == '/')
-		return xasprintf("%s/lagtop/lagtop.conf", xdg);
 	const char *home = getenv("HOME");
-	if (home && *home)
-		return xasprintf("%s/.config/lagtop/lagtop.conf", home);
-	return NULL;
+	out[0] = xdg && xdg[0] == '/' ? xasprintf("%s/lagtop/lagtop.conf", xdg) : NULL;
+	out[1] = home && *home ? xasprintf("%s/.config/lagtop/lagtop.conf", home) : NULL;
+}
+
+char *config_user_path(void)
+{
+	char *cand[2];
+	user_candidates(cand);
+	if (cand[0]) {
+		free(cand[1]);
+		return cand[0];
+	}
+	return cand[1];
 }
 
 int config_locate(const char *explicit_path, const char *sysconfdir, char **path_out, char *err, size_t errlen)
@@ -46,13 +57,8 @@ int config_locate(const char *explicit_path, const char *sysconfdir, char **path
 		*path_out = xstrdup(env);
 		return 0;
 	}
-	char *cand[3] = { NULL, NULL, NULL };
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	if (xdg && xdg[0] == '/') /* relative values are invalid by the XDG spec and ignored */
-		cand[0] = xasprintf("%s/lagtop/lagtop.conf", xdg);
-	const char *home = getenv("HOME");
-	if (home && *home)
-		cand[1] = xasprintf("%s/.config/lagtop/lagtop.conf", home);
+	char *cand[3];
+	user_candidates(cand);
 	cand[2] = xasprintf("%s/lagtop/lagtop.conf", sysconfdir ? sysconfdir : SYSCONFDIR);
 	for (size_t i = 0; i < 3; i++) {
 		if (!*path_out && cand[i] && exists(cand[i]))

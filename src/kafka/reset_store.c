@@ -16,36 +16,11 @@
 
 #include "util/errbuf.h"
 #include "util/file_trust.h"
+#include "util/fileio.h"
 #include "util/timeparse.h"
 #include "util/xalloc.h"
 
 #define BACKUP_MAX_BYTES (64u << 20)
-
-static int mkdir_one(const char *path, char *err, size_t errlen)
-{
-	if (mkdir(path, 0700) == 0 || errno == EEXIST) {
-		struct stat st;
-		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-			return err_set(err, errlen, "%s is not a directory", path);
-		return 0;
-	}
-	return err_set(err, errlen, "cannot create %s: %s", path, strerror(errno));
-}
-
-/* mkdir -p (new directories 0700; existing ones are left as they are). */
-static int mkdir_p(char *path, char *err, size_t errlen)
-{
-	for (size_t i = 1; path[i]; i++) {
-		if (path[i] != '/')
-			continue;
-		path[i] = '\0';
-		int rc = mkdir_one(path, err, errlen);
-		path[i] = '/';
-		if (rc)
-			return -1;
-	}
-	return mkdir_one(path, err, errlen);
-}
 
 int reset_store_dir(char *out, size_t len, int create, char *err, size_t errlen)
 {
@@ -123,21 +98,6 @@ static void encode_group(const char *group, char *out, size_t len)
 	out[o] = '\0';
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void fsync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -175,7 +135,7 @@ int reset_backup_write(const char *group, int64_t now_ms, const char *csv, char 
 			continue;
 		if (fd < 0)
 			return err_set(err, errlen, "cannot create backup %s: %s", path_out, strerror(errno));
-		if (write_all(fd, csv, strlen(csv)) != 0 || fsync(fd) != 0) {
+		if (fd_write_all(fd, csv, strlen(csv)) != 0 || fsync(fd) != 0) {
 			int e = errno;
 			close(fd);
 			unlink(path_out);
@@ -285,7 +245,7 @@ int reset_audit_append(const char *line, char *err, size_t errlen)
 		return err_set(err, errlen, "cannot make %s private (mode 0600): %s", path, strerror(e));
 	}
 	char *s = xasprintf("%s\n", line);
-	int rc = write_all(fd, s, strlen(s)) == 0 && fsync(fd) == 0 ? 0 : -1;
+	int rc = fd_write_all(fd, s, strlen(s)) == 0 && fsync(fd) == 0 ? 0 : -1;
 	int e = errno;
 	free(s);
 	close(fd);
@@ -380,7 +340,7 @@ static int lock_path(const char *cluster, const char *group, char *out, size_t l
 		return -1;
 	char ldir[4200];
 	snprintf(ldir, sizeof ldir, "%s/locks", dir);
-	if (mkdir_one(ldir, err, errlen))
+	if (mkdir_p(ldir, err, errlen))
 		return -1;
 	encode_group(group, enc, sizeof enc);
 	int n = snprintf(out, len, "%s/%s.%016llx.lock", ldir, enc, (unsigned long long)fnv1a64(cluster));

@@ -17,6 +17,7 @@
 #include "record/codec.h"
 #include "util/crc32c.h"
 #include "util/file_trust.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 #define FILE_MAGIC       "LAGTOPRC"
@@ -62,21 +63,6 @@ static void frame_header(unsigned char h[FRAME_HEADER_LEN], int type, uint32_t s
 	le_put(h + 16, raw, 4);
 	uint32_t crc = crc32c_update(crc32c_update(0, h, 20), payload, stored);
 	le_put(h + 20, crc, 4);
-}
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 static int read_at(int fd, void *p, size_t n, uint64_t off)
@@ -207,7 +193,7 @@ static int open_file(rec_writer *w, char *err, size_t errlen)
 	le_put(h + 10, FILE_HEADER_LEN, 2);
 	le_put(h + 12, w->o.keyframe_every, 4);
 	le_put(h + 28, crc32c(h, 28), 4);
-	if (write_all(w->fd, h, sizeof h) != 0) {
+	if (fd_write_all(w->fd, h, sizeof h) != 0) {
 		snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
 		close(w->fd);
 		w->fd = -1;
@@ -282,8 +268,9 @@ static int write_trailer(rec_writer *w, char *err, size_t errlen)
 	frame_header(h, FR_INDEX, (uint32_t)n, 0, (uint32_t)n, p);
 	memcpy(foot, FOOTER_MAGIC, 8);
 	le_put(foot + 8, w->size, 8);
-	int rc =
-		write_all(w->fd, h, sizeof h) || write_all(w->fd, p, n) || write_all(w->fd, foot, sizeof foot) ? -1 : 0;
+	int rc = fd_write_all(w->fd, h, sizeof h) || fd_write_all(w->fd, p, n) || fd_write_all(w->fd, foot, sizeof foot)
+			 ? -1
+			 : 0;
 	free(p);
 	if (rc != 0 && err)
 		snprintf(err, errlen, "cannot write the index of %s: %s", w->path, strerror(errno));
@@ -351,7 +338,7 @@ int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t err
 	}
 	unsigned char h[FRAME_HEADER_LEN];
 	frame_header(h, key ? FR_KEY : FR_DELTA, (uint32_t)z, s->taken_at_ms, (uint32_t)w->raw_len, w->packed);
-	if (write_all(w->fd, h, sizeof h) != 0 || write_all(w->fd, w->packed, z) != 0) {
+	if (fd_write_all(w->fd, h, sizeof h) != 0 || fd_write_all(w->fd, w->packed, z) != 0) {
 		snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
 		return -1;
 	}

@@ -127,14 +127,13 @@ size_t layout_columns_of(const lt_column *const *cols, size_t n, int width, int 
 	return k;
 }
 
-bool layout_offsets_exact(const struct ui_col_slot *slots, size_t n, const lt_row *r)
+bool layout_offsets_exact(const struct ui_col_slot *slots, size_t n, const lt_row *r, char (*exact)[LAYOUT_CELL_BYTES])
 {
-	char buf[64];
 	for (size_t i = 0; i < n; i++) {
 		if (!slots[i].col->offset)
 			continue;
-		slots[i].col->format(r, buf, sizeof buf, true);
-		if ((int)strlen(buf) > slots[i].width)
+		slots[i].col->format(r, exact[i], LAYOUT_CELL_BYTES, true);
+		if ((int)strlen(exact[i]) > slots[i].width)
 			return false;
 	}
 	return true;

@@ -39,8 +39,11 @@ size_t layout_columns(const lt_column *cols, size_t n, int width, int name_want,
  * column that would not end within the width, even with the name at its minimum, is dropped too. */
 size_t layout_columns_of(const lt_column *const *cols, size_t n, int width, int name_want, struct ui_col_slot *out);
 
+#define LAYOUT_CELL_BYTES 64 /* an offset cell's text: a 64-bit number and its sign fit many times */
+
 /* Whether a row shows its offsets (lt_column.offset) exactly: only when every offset cell of the row fits its
- * exact form, so that an abbreviated offset never stands beside an exact one. */
-bool layout_offsets_exact(const struct ui_col_slot *slots, size_t n, const lt_row *r);
+ * exact form, so that an abbreviated offset never stands beside an exact one. The exact forms are left in
+ * exact[i] for the offset slots (slot i): when true, they are the cells' text, not formatted a second time. */
+bool layout_offsets_exact(const struct ui_col_slot *slots, size_t n, const lt_row *r, char (*exact)[LAYOUT_CELL_BYTES]);
 
 #endif

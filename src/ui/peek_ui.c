@@ -17,6 +17,7 @@
 #include "ui/tui.h"
 #include "ui/ui.h"
 #include "util/sanitize.h"
+#include "util/strv.h"
 #include "util/xalloc.h"
 
 struct ui_peek {
@@ -31,7 +32,13 @@ struct ui_peek {
 	lt_peek_req req[2]; /* committed, position */
 	lt_peeked out[2];
 	char err[256]; /* the handle could not be made */
+	/* what the popup shows, safe: formatted when the read starts and when its answer is in (peek_shown) */
+	char title[200];
+	char **lines;
+	size_t n_lines;
 };
+
+static void peek_shown(struct ui_peek *pk, bool utf8);
 
 static void peek_free(struct ui_peek *pk)
 {
@@ -44,6 +51,7 @@ static void peek_free(struct ui_peek *pk)
 	connection_free(&pk->conn);
 	for (int i = 0; i < 2; i++)
 		peek_clear(&pk->out[i]);
+	strv_free(pk->n_lines, pk->lines);
 	free(pk->topic);
 	free(pk);
 }
@@ -106,6 +114,7 @@ void ui_peek_open(struct ui *u)
 	} else {
 		pk->running = true;
 	}
+	peek_shown(pk, !u->ascii);
 	u->popup = UI_POPUP_PEEK;
 	u->popup_top = 0;
 	u->dirty |= UI_DIRTY_DRAW;
@@ -127,6 +136,8 @@ void ui_peek_wake(struct ui *u)
 	pk->done = true;
 	if (u->popup != UI_POPUP_PEEK)
 		ui_peek_free(u); /* closed meanwhile */
+	else
+		peek_shown(pk, !u->ascii);
 	u->dirty |= UI_DIRTY_DRAW;
 }
 
@@ -149,44 +160,50 @@ static void collect_line(void *arg, const char *line)
 	add(c->lines, c->n, buf);
 }
 
-char **ui_peek_lines(const struct ui *u, bool utf8, char *title, size_t title_len, size_t *n)
+/* The popup's lines as the read stands (reading, failed, or the records), into pk->lines. */
+static void peek_shown(struct ui_peek *pk, bool utf8)
 {
-	char **lines = NULL;
-	*n = 0;
-	const struct ui_peek *pk = u->peek;
-	if (!pk) {
-		snprintf(title, title_len, "Record");
-		return lines;
-	}
+	strv_free(pk->n_lines, pk->lines);
+	pk->lines = NULL;
+	pk->n_lines = 0;
+	char ***lines = &pk->lines;
+	size_t *n = &pk->n_lines;
 	char *topic = sanitize_dup(pk->topic, utf8);
-	snprintf(title, title_len, "Record of %s:%d (read-only)", topic, (int)pk->partition);
+	snprintf(pk->title, sizeof pk->title, "Record of %s:%d (read-only)", topic, (int)pk->partition);
 	free(topic);
 	if (!pk->done) {
-		add(&lines, n, "reading...");
-		return lines;
+		add(lines, n, "reading...");
+		return;
 	}
 	if (pk->err[0]) {
 		char *e = sanitize_dup(pk->err, utf8);
 		char buf[300];
 		snprintf(buf, sizeof buf, "cannot read: %s", e);
-		add(&lines, n, buf);
+		add(lines, n, buf);
 		free(e);
-		return lines;
+		return;
 	}
-	struct collect c = { &lines, n };
+	struct collect c = { lines, n };
 	for (int k = 0; k < 2; k++) {
 		const lt_peeked *r = &pk->out[k];
 		char head[64];
 		if (r->status == LT_PEEK_NO_OFFSET) {
 			if (k == 0)
-				add(&lines, n, "committed: none");
+				add(lines, n, "committed: none");
 			continue;
 		}
 		if (k == 1)
-			add(&lines, n, "");
+			add(lines, n, "");
 		snprintf(head, sizeof head, "%s %lld:", k == 0 ? "committed" : "position", (long long)r->asked);
-		add(&lines, n, head);
+		add(lines, n, head);
 		peek_format(r, utf8, collect_line, &c);
 	}
-	return lines;
+}
+
+char *const *ui_peek_lines(const struct ui *u, const char **title, size_t *n)
+{
+	const struct ui_peek *pk = u->peek;
+	*title = pk ? pk->title : "Record";
+	*n = pk ? pk->n_lines : 0;
+	return pk ? pk->lines : NULL;
 }

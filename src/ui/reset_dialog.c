@@ -12,6 +12,7 @@
 
 #include "reset/render.h"
 #include "util/sanitize.h"
+#include "util/wrap.h"
 #include "util/xalloc.h"
 
 #define KEY_ESC 27
@@ -444,26 +445,8 @@ static void push_raw(char ***v, size_t *n, char *line)
 	(*v)[(*n)++] = line;
 }
 
-/* Bytes of s (from its start) whose safe form fits in `cells`, ending on a character boundary. */
-static size_t fit_bytes(const char *s, int cells, bool utf8)
-{
-	size_t best = 0, len = strlen(s);
-	char *tmp = xmalloc(len + 1);
-	for (size_t i = 1; i <= len; i++) {
-		if (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
-			continue; /* inside a UTF-8 character */
-		memcpy(tmp, s, i);
-		tmp[i] = '\0';
-		if (display_width(tmp, utf8) > cells)
-			break;
-		best = i;
-	}
-	free(tmp);
-	return best;
-}
-
-/* Appends a line of prose, word-wrapped to v->width cells of its safe form (as the screen will show it):
- * breaks at spaces, a word longer than the width is split between characters, continuation lines are
+/* Appends a line of prose, word-wrapped (util/wrap.h) to v->width cells of its safe form (as the screen will show
+ * it): breaks at blanks, a word longer than the width is split between characters, continuation lines are
  * indented two more than the line's own indent. Takes ownership of line. */
 static void push_text(struct rd_view *v, char ***lines, size_t *n, char *line)
 {
@@ -473,34 +456,12 @@ static void push_text(struct rd_view *v, char ***lines, size_t *n, char *line)
 	}
 	size_t indent = strspn(line, " ");
 	int cont = (int)indent + 2 < v->width / 2 ? (int)indent + 2 : 0;
-	const char *s = line;
-	for (bool first = true; *s; first = false) {
+	size_t len = strlen(line), off = 0;
+	for (bool first = true; off < len; first = false) {
 		int pad = first ? 0 : cont;
-		if (!first)
-			while (*s == ' ')
-				s++;
-		if (!*s)
-			break;
-		size_t fit = fit_bytes(s, v->width - pad, v->utf8);
-		size_t take;
-		if (s[fit] == '\0') {
-			take = fit;
-		} else {
-			size_t lo = first ? indent : 0; /* the line's own indent is not a break */
-			take = fit;
-			while (take > lo && s[take] != ' ')
-				take--;
-			if (take <= lo)
-				take = fit; /* one long word: split it */
-			if (take == 0)      /* not even one character fits: take one anyway */
-				for (take = 1; s[take] && ((unsigned char)s[take] & 0xC0) == 0x80; take++)
-					;
-		}
-		size_t keep = take;
-		while (keep > 0 && s[keep - 1] == ' ')
-			keep--;
-		push_raw(lines, n, xasprintf("%*s%.*s", pad, "", (int)keep, s));
-		s += take;
+		size_t shown, take = wrap_line(line + off, len - off, v->width - pad, v->utf8, NULL, &shown);
+		push_raw(lines, n, xasprintf("%*s%.*s", pad, "", (int)shown, line + off));
+		off += take;
 	}
 	free(line);
 }

@@ -18,6 +18,7 @@
 #include "util/strv.h"
 #include "util/xalloc.h"
 #include "util/timeutil.h"
+#include "util/wrap.h"
 
 #define CELL_BYTES 1024
 
@@ -113,12 +114,11 @@ static bool refresh_late(const struct ui *u, int64_t wall, int64_t *late_by)
 	return age > 2 * (int64_t)u->interval_ms + 1000;
 }
 
-static void draw_top_bar(const struct ui *u)
+static void draw_top_bar(const struct ui *u, int64_t wall)
 {
 	const struct ui_geom *g = &u->geom;
 	struct bar b = { u, g->top_y, 0, g->cols };
 	char buf[256], t1[32], t2[32];
-	int64_t wall = now_wall_ms();
 	const lt_snapshot *s = u->snap;
 
 	set_role(UI_ROLE_TOP_BAR);
@@ -234,8 +234,9 @@ static ui_role row_role(const lt_row *r)
 }
 
 /* The age of a row's data when it is older than the last refresh (its group or partition was not read
- * this time), growing with the clock between refreshes; 0 for a row read this time. */
-static int64_t row_stale_age(const struct ui *u, const lt_row *r)
+ * this time), growing with the clock (wall: the draw's, read once for every row) between refreshes; 0 for a
+ * row read this time. */
+static int64_t row_stale_age(const struct ui *u, const lt_row *r, int64_t wall)
 {
 	int64_t age = 0;
 	if (r->topic)
@@ -247,7 +248,7 @@ static int64_t row_stale_age(const struct ui *u, const lt_row *r)
 	/* a recording's time is not the clock's: there the age is the recorded one */
 	if (age <= 0 || !u->snap || source_is_replay(u->src))
 		return age > 0 ? age : 0;
-	int64_t since = now_wall_ms() - (u->snap->taken_at_ms + u->snap->duration_ms);
+	int64_t since = wall - (u->snap->taken_at_ms + u->snap->duration_ms);
 	return age + (since > 0 ? since : 0);
 }
 
@@ -329,8 +330,9 @@ static void draw_header(const struct ui *u, int y, const struct ui_col_slot *slo
 	}
 }
 
-/* offsets_exact: the row's offsets fit exactly (layout_offsets_exact); else every one is abbreviated */
-static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r, bool offsets_exact)
+/* exact: an offset cell's exact text when the row's offsets fit exactly (layout_offsets_exact formatted it);
+ * NULL: every offset is abbreviated */
+static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, const lt_row *r, const char *exact)
 {
 	char buf[256];
 	if (sl->col->series) {
@@ -343,8 +345,12 @@ static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, c
 		return;
 	}
 	/* offsets and counts are shown exactly when they fit: operators compare them with other tools */
+	const char *text = buf;
 	if (sl->col->offset) {
-		sl->col->format(r, buf, sizeof buf, offsets_exact);
+		if (exact)
+			text = exact;
+		else
+			sl->col->format(r, buf, sizeof buf, false);
 	} else if (sl->col->exact_when_fits) {
 		sl->col->format(r, buf, sizeof buf, true);
 		if ((int)strlen(buf) > sl->width)
@@ -352,7 +358,7 @@ static void draw_cell(const struct ui *u, int y, const struct ui_col_slot *sl, c
 	} else {
 		sl->col->format(r, buf, sizeof buf, false);
 	}
-	put_cells(u, y, sl->x, buf, sl->width, sl->col->align_right);
+	put_cells(u, y, sl->x, text, sl->width, sl->col->align_right);
 }
 
 static void clamp_scroll(size_t *top, size_t cursor, size_t n, int h)
@@ -385,7 +391,9 @@ size_t screen_list_slots(const struct ui *u, const struct ui_list *l, struct ui_
 	return n;
 }
 
-static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focused, const char *title, size_t total)
+/* wall: the draw's clock (stale rows' ages) */
+static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focused, const char *title, size_t total,
+		      int64_t wall)
 {
 	struct ui_col_slot slots[LT_COL__COUNT];
 	size_t n = screen_list_slots(u, l, slots);
@@ -422,18 +430,19 @@ static void draw_list(struct ui *u, struct ui_list *l, int y, int h, bool focuse
 			mvaddstr(ly, 0, "*");
 			set_role(role);
 		}
-		bool offsets_exact = layout_offsets_exact(slots, n, r);
+		char exact[LT_COL__COUNT][LAYOUT_CELL_BYTES];
+		bool offsets_exact = layout_offsets_exact(slots, n, r, exact);
 		for (size_t c = 0; c < n; c++) {
 			/* a value above its threshold (the column's warn: time lag, offsets about to expire):
 			 * that cell in the warning colour */
 			bool high = ri != l->cursor && slots[c].col->warn && slots[c].col->warn(r);
 			if (high)
 				set_role(UI_ROLE_STATUS_WARN);
-			draw_cell(u, ly, &slots[c], r, offsets_exact);
+			draw_cell(u, ly, &slots[c], r, offsets_exact ? exact[c] : NULL);
 			if (high)
 				set_role(role);
 		}
-		int64_t stale_age = row_stale_age(u, r);
+		int64_t stale_age = row_stale_age(u, r, wall);
 		if (stale_age > 0)
 			draw_stale_mark(u, ly, slots, n, r, stale_age);
 	}
@@ -488,40 +497,50 @@ static char *member_assignment(const lt_member *m)
 	return buf;
 }
 
-/* The length of text's first line at width w: after the last comma or blank that fits, else w bytes (topic
- * names and partitions are ASCII). */
-static size_t wrap_len(const char *text, int w)
+void screen_members_forget(struct ui *u)
 {
-	size_t len = strlen(text);
-	if (w < 1 || len <= (size_t)w)
-		return len;
-	for (size_t i = (size_t)w; i > 0; i--)
-		if (text[i - 1] == ',' || text[i - 1] == ' ')
-			return i;
-	return (size_t)w;
+	strv_free(u->n_mem_assigned, u->mem_assigned);
+	u->mem_assigned = NULL;
+	u->n_mem_assigned = 0;
+	u->mem_group = NULL;
+	if (u->mem_snap)
+		snapshot_unref(u->mem_snap);
+	u->mem_snap = NULL;
 }
 
-/* How many lines text takes wrapped at width w. */
-static size_t wrap_count(const char *text, int w)
+/* Each member's partitions text of g, the open group of the snapshot shown: made once per snapshot and group
+ * (every draw and click would otherwise format them all again). The snapshot is held while they are, so a
+ * group at the same address in a later snapshot is never taken for this one. NULL without a group. */
+static char *const *members_text(struct ui *u, const lt_group *g)
 {
-	size_t n = 1;
-	for (size_t l; (l = wrap_len(text, w)) < strlen(text); text += l)
-		n++;
-	return n;
+	if (g && u->mem_snap == u->snap && u->mem_group == g)
+		return u->mem_assigned;
+	screen_members_forget(u);
+	if (!g || !u->snap)
+		return NULL;
+	u->mem_snap = snapshot_ref(u->snap);
+	u->mem_group = g;
+	u->n_mem_assigned = g->n_members;
+	u->mem_assigned = xcalloc(g->n_members ? g->n_members : 1, sizeof *u->mem_assigned);
+	for (size_t i = 0; i < g->n_members; i++)
+		u->mem_assigned[i] = member_assignment(&g->members[i]);
+	return u->mem_assigned;
 }
+
+/* Where a member's partitions wrap: after a comma or at a blank (topic names and partitions are ASCII) */
+#define MEMBER_BREAKS ","
 
 /* Each member's height in lines: its partitions wrapped under PARTITIONS, at most max lines. */
-static size_t *members_heights(const lt_group *g, const struct ui_col_slot *slots, size_t n, size_t max)
+static size_t *members_heights(struct ui *u, const lt_group *g, const struct ui_col_slot *slots, size_t n, size_t max)
 {
 	size_t nm = g ? g->n_members : 0;
 	size_t *h = xcalloc(nm ? nm : 1, sizeof *h);
 	bool wraps = n && slots[n - 1].col == &member_cols[3];
+	char *const *text = wraps ? members_text(u, g) : NULL;
 	for (size_t i = 0; i < nm; i++) {
-		char *a = wraps ? member_assignment(&g->members[i]) : NULL;
-		h[i] = a ? wrap_count(a, slots[n - 1].width) : 1;
+		h[i] = text ? wrap_count(text[i], slots[n - 1].width, utf8(u), MEMBER_BREAKS) : 1;
 		if (h[i] > max)
 			h[i] = max;
-		free(a);
 	}
 	return h;
 }
@@ -544,13 +563,13 @@ static void members_scroll(struct ui *u, const size_t *h, size_t nm, size_t rows
 		below += h[--u->mem_top];
 }
 
-size_t screen_member_at(const struct ui *u, int line)
+size_t screen_member_at(struct ui *u, int line)
 {
 	const lt_group *g = ui_open_group_ptr(u);
 	size_t nm = g ? g->n_members : 0;
 	struct ui_col_slot slots[4];
 	size_t n = members_layout(u, slots);
-	size_t *h = members_heights(g, slots, n, (size_t)(line > 0 ? line : 0) + 1);
+	size_t *h = members_heights(u, g, slots, n, (size_t)(line > 0 ? line : 0) + 1);
 	size_t i = u->mem_top;
 	for (int y = 0; i < nm && y + (int)h[i] <= line; i++)
 		y += (int)h[i];
@@ -558,12 +577,11 @@ size_t screen_member_at(const struct ui *u, int line)
 	return i < nm ? i : SIZE_MAX;
 }
 
-/* One member's lines from y: its fields on the first, its partitions wrapped under PARTITIONS (a member
- * taller than the pane ends its last line in an ellipsis). */
-static void draw_member(struct ui *u, int y, size_t lines, const lt_member *m, const struct ui_col_slot *slots,
-			size_t n)
+/* One member's lines from y: its fields on the first, its partitions (assigned: its members_text) wrapped under
+ * PARTITIONS (a member taller than the pane ends its last line in an ellipsis). */
+static void draw_member(struct ui *u, int y, size_t lines, const lt_member *m, const char *assigned,
+			const struct ui_col_slot *slots, size_t n)
 {
-	char *assigned = member_assignment(m);
 	for (size_t c = 0; c < n; c++) {
 		if (slots[c].col != &member_cols[3]) {
 			const char *text = slots[c].col == &member_cols[0]   ? m->member_id
@@ -572,16 +590,18 @@ static void draw_member(struct ui *u, int y, size_t lines, const lt_member *m, c
 			put_cells(u, y, slots[c].x, text ? text : "-", slots[c].width, false);
 			continue;
 		}
-		const char *rest = assigned;
-		for (size_t l = 0; l < lines && *rest; l++) {
-			size_t len = l + 1 < lines ? wrap_len(rest, slots[c].width) : strlen(rest);
-			char *part = xstrndup(rest, len);
+		size_t len = strlen(assigned), off = 0;
+		for (size_t l = 0; l < lines && off < len; l++) {
+			size_t shown = len - off, take = shown;
+			if (l + 1 < lines)
+				take = wrap_line(assigned + off, len - off, slots[c].width, utf8(u), MEMBER_BREAKS,
+						 &shown);
+			char *part = xstrndup(assigned + off, shown);
 			put_cells(u, y + (int)l, slots[c].x, part, slots[c].width, false);
 			free(part);
-			rest += len;
+			off += take;
 		}
 	}
-	free(assigned);
 }
 
 static void draw_members(struct ui *u, int y, int h, bool focused)
@@ -604,7 +624,8 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 	size_t n = members_layout(u, slots);
 	draw_header(u, y + 1, slots, n, NULL);
 	int rows_h = h - 2;
-	size_t *heights = members_heights(g, slots, n, rows_h > 0 ? (size_t)rows_h : 1);
+	size_t *heights = members_heights(u, g, slots, n, rows_h > 0 ? (size_t)rows_h : 1);
+	char *const *text = members_text(u, g);
 	members_scroll(u, heights, nm, rows_h > 0 ? (size_t)rows_h : 0);
 	size_t mi = u->mem_top;
 	for (int i = 0; i < rows_h;) {
@@ -614,7 +635,7 @@ static void draw_members(struct ui *u, int y, int h, bool focused)
 		for (size_t l = 0; l < lines && i + (int)l < rows_h; l++)
 			fill_line(y + 2 + i + (int)l, 0, u->geom.cols);
 		if (mi < nm)
-			draw_member(u, y + 2 + i, lines, &g->members[mi], slots, n);
+			draw_member(u, y + 2 + i, lines, &g->members[mi], text[mi], slots, n);
 		i += (int)lines;
 		mi++;
 	}
@@ -795,13 +816,12 @@ static void popup_lines(struct ui *u, const struct popup *p, char *const *lines,
 /* v: the record popup (peek_ui.c) */
 static void draw_peek(struct ui *u)
 {
-	char title[200];
+	const char *title;
 	size_t n = 0;
-	char **lines = ui_peek_lines(u, utf8(u), title, sizeof title, &n);
+	char *const *lines = ui_peek_lines(u, &title, &n);
 	struct popup p;
 	popup_frame(u, &p, (int)n + 2, u->geom.cols - 4, title);
 	popup_lines(u, &p, lines, n);
-	strv_free(n, lines);
 }
 
 static void help_columns(char ***lines, size_t *n, const char *pane, lt_row_kind kind)
@@ -1079,30 +1099,17 @@ static void draw_error(struct ui *u)
 				   s->commit_stream_reason));
 	if (n == 0)
 		add_line(&lines, &n, xstrdup("no errors in the last refresh"));
-	/* long messages wrap into several lines */
+	/* long messages wrap into several lines, at blanks: group names stay whole */
 	int w = u->geom.cols - 8 > 20 ? u->geom.cols - 8 : 20;
 	char **wrapped = NULL;
 	size_t nw = 0;
 	for (size_t i = 0; i < n; i++) {
-		char *safe = sanitize_dup(lines[i], utf8(u));
-		size_t len = strlen(safe), off = 0;
+		size_t len = strlen(lines[i]), off = 0, shown;
 		do {
-			size_t take = len - off < (size_t)w ? len - off : (size_t)w;
-			/* never cut inside a UTF-8 character */
-			while (take > 0 && off + take < len && ((unsigned char)safe[off + take] & 0xC0) == 0x80)
-				take--;
-			if (take == 0)
-				take = len - off < (size_t)w ? len - off : (size_t)w;
-			/* at a space when there is one in the second half: group names stay whole */
-			size_t sp = take;
-			while (off + take < len && sp > take / 2 && safe[off + sp] != ' ')
-				sp--;
-			if (off + take < len && sp > take / 2)
-				take = sp == take ? take : sp + 1;
-			add_line(&wrapped, &nw, xstrndup(safe + off, take));
+			size_t take = wrap_line(lines[i] + off, len - off, w, utf8(u), NULL, &shown);
+			add_line(&wrapped, &nw, xstrndup(lines[i] + off, shown));
 			off += take;
 		} while (off < len);
-		free(safe);
 		free(lines[i]);
 	}
 	free(lines);
@@ -1239,14 +1246,15 @@ void screen_draw(struct ui *u)
 		refresh();
 		return;
 	}
-	draw_top_bar(u);
+	int64_t wall = now_wall_ms(); /* one clock for the whole frame: the top bar's ages and every stale row's */
+	draw_top_bar(u, wall);
 	unsigned top = ui_top_pane(u);
 	if (u->topic_view)
 		draw_list(u, &u->topics, u->geom.main_y, u->geom.main_h, u->focus == top, "Topics",
-			  u->tview ? u->tview->n_topics : 0);
+			  u->tview ? u->tview->n_topics : 0, wall);
 	else
 		draw_list(u, &u->groups, u->geom.main_y, u->geom.main_h, u->focus == top, "Groups",
-			  u->snap ? u->snap->n_groups : 0);
+			  u->snap ? u->snap->n_groups : 0, wall);
 	if (u->open_group) {
 		if (u->show_members) {
 			draw_members(u, u->geom.bottom_y, u->geom.bottom_h, u->focus != top);
@@ -1259,7 +1267,7 @@ void screen_draw(struct ui *u)
 				snprintf(marked, sizeof marked, " (%zu marked)", marks->n);
 			char *t = xasprintf("Partitions of %s%s%s", safe, g ? "" : " (gone)", marked);
 			draw_list(u, &u->parts, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t,
-				  g ? g->n_partitions : 0);
+				  g ? g->n_partitions : 0, wall);
 			free(t);
 			free(safe);
 		}
@@ -1267,8 +1275,8 @@ void screen_draw(struct ui *u)
 		const lt_topic_stats *ts = topic_view_find(u->tview, u->open_topic);
 		char *safe = sanitize_dup(u->open_topic, utf8(u));
 		char *t = xasprintf("Groups reading %s%s", safe, ts ? "" : " (gone)");
-		draw_list(u, &u->tgroups, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t,
-			  ts ? ts->n_groups : 0);
+		draw_list(u, &u->tgroups, u->geom.bottom_y, u->geom.bottom_h, u->focus != top, t, ts ? ts->n_groups : 0,
+			  wall);
 		free(t);
 		free(safe);
 	}

@@ -93,6 +93,13 @@ struct ui {
 	bool mouse;        /* mouse reporting on (M toggles; --no-mouse, mouse = false) */
 	bool show_members; /* bottom pane shows members instead of partitions */
 	size_t mem_cursor, mem_top;
+	/* The members pane's partitions text, one per member of mem_group (screen.c): made once per snapshot and
+	 * group, not at each draw; mem_snap is a reference held while they are (dropped when a snapshot is
+	 * adopted, screen_members_forget). */
+	lt_snapshot *mem_snap;
+	const lt_group *mem_group;
+	char **mem_assigned;
+	size_t n_mem_assigned;
 	unsigned focus; /* UI_PANE_* */
 
 	enum ui_popup popup;
@@ -228,8 +235,9 @@ void ui_peek_open(struct ui *u);
 int ui_peek_fd(const struct ui *u); /* -1 when no read runs */
 void ui_peek_wake(struct ui *u);
 void ui_peek_free(struct ui *u); /* waits for a running read (bounded by --timeout) */
-/* The popup's title and lines (safe), for screen.c; free with strv_free. */
-char **ui_peek_lines(const struct ui *u, bool utf8, char *title, size_t title_len, size_t *n);
+/* The popup's title and lines (safe), for screen.c: formatted once when the read starts and once when its
+ * answer arrives, not at every draw; owned by the popup (valid until the next ui_peek_* call). */
+char *const *ui_peek_lines(const struct ui *u, const char **title, size_t *n);
 
 /* screen.c */
 void screen_draw(struct ui *u);
@@ -251,6 +259,8 @@ int screen_mark_gutter(const struct ui *u, const struct ui_list *l);
 size_t screen_members_count(const struct ui *u);
 /* The member shown on the members pane's line (0: the first below its header); SIZE_MAX past the last. A
  * member takes as many lines as its partitions need (they wrap under PARTITIONS). */
-size_t screen_member_at(const struct ui *u, int line);
+size_t screen_member_at(struct ui *u, int line);
+/* Drops the members pane's texts of the snapshot shown (and its reference to it). */
+void screen_members_forget(struct ui *u);
 
 #endif

@@ -79,6 +79,7 @@ void ui_adopt_next(struct ui *u, int64_t now)
 	lt_snapshot *old = u->snap;
 	u->snap = u->next;
 	u->next = NULL;
+	screen_members_forget(u);
 	ui_rebuild_rows(u);
 	u->dirty &= ~UI_DIRTY_ROWS;
 	u->dirty |= UI_DIRTY_DRAW;
@@ -103,6 +104,7 @@ void ui_state_free(struct ui *u)
 	free(u->open_topic);
 	topic_view_free(u->tview);
 	ui_clear_marks_quiet(u);
+	screen_members_forget(u);
 	if (u->snap)
 		snapshot_unref(u->snap);
 	if (u->next)

@@ -14,11 +14,13 @@ liblagtop_a_SOURCES += \
 	src/util/file_trust.c src/util/file_trust.h \
 	src/util/strbuf.c src/util/strbuf.h \
 	src/util/timeparse.c src/util/timeparse.h \
-	src/util/strv.c src/util/strv.h
+	src/util/strv.c src/util/strv.h \
+	src/util/fileio.c src/util/fileio.h \
+	src/util/wrap.c src/util/wrap.h
 
 if HAVE_CMOCKA
 UTIL_UNIT_TESTS = tests/unit/test_util_sanitize tests/unit/test_util_json tests/unit/test_util_csv \
-	tests/unit/test_util_timeutil tests/unit/test_util_prom tests/unit/test_file_trust
+	tests/unit/test_util_timeutil tests/unit/test_util_prom tests/unit/test_file_trust tests/unit/test_util_wrap
 check_PROGRAMS += $(UTIL_UNIT_TESTS)
 TESTS += $(UTIL_UNIT_TESTS)
 tests_unit_test_util_sanitize_SOURCES = tests/unit/test_util_sanitize.c
@@ -36,6 +38,10 @@ tests_unit_test_util_timeutil_LDADD = $(UNIT_LDADD)
 tests_unit_test_util_prom_SOURCES = tests/unit/test_util_prom.c
 tests_unit_test_util_prom_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_util_prom_LDADD = $(UNIT_LDADD)
+## the one word-wrapper: blanks and break characters, long words, exact fits, UTF-8 and ASCII mode, any locale
+tests_unit_test_util_wrap_SOURCES = tests/unit/test_util_wrap.c
+tests_unit_test_util_wrap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_util_wrap_LDADD = $(UNIT_LDADD)
 ## the owner and mode rule, FIFOs, state directories; recordings' mode and a decompression bomb
 tests_unit_test_file_trust_SOURCES = tests/unit/test_file_trust.c
 tests_unit_test_file_trust_CFLAGS = $(UNIT_CFLAGS) $(ZSTD_CFLAGS)

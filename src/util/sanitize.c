@@ -65,6 +65,14 @@ static size_t next_unit(const char *s, size_t n, bool utf8, struct unit *u)
 	return used;
 }
 
+size_t display_next(const char *s, size_t n, bool utf8, int *cells)
+{
+	struct unit u;
+	size_t used = next_unit(s, n, utf8, &u);
+	*cells = u.width;
+	return used;
+}
+
 size_t sanitize_display(const char *in, char *out, size_t outlen, bool utf8)
 {
 	const char *s = in ? in : "";

@@ -40,6 +40,10 @@ size_t sanitize_bytes(const char *in, size_t n, char *out, size_t outlen, bool u
 /* The safe form in a new allocation (xmalloc; caller frees). For messages: "lagtop: group '%s' ...". */
 char *sanitize_dup(const char *in, bool utf8);
 
+/* The next character of s[0..n) (n >= 1) as its safe form shows: returns the bytes it takes (1 for a bad byte) and
+ * sets *cells to the cells the character, or its escape, takes. For measuring text as the screen will show it. */
+size_t display_next(const char *s, size_t n, bool utf8, int *cells);
+
 /* Terminal cells the safe form of `in` takes. */
 int display_width(const char *in, bool utf8);
 

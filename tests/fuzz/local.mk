@@ -6,7 +6,7 @@
 FUZZ_NAMES = util config reset sim theme position record
 FUZZ_SRC_UTIL = src/util/xalloc.c src/util/utf8.c src/util/sanitize.c src/util/json.c src/util/csv.c \
 	src/util/timeutil.c src/util/regex.c src/util/errbuf.c src/util/prom.c src/util/file_trust.c src/util/strbuf.c \
-	src/util/timeparse.c
+	src/util/timeparse.c src/util/fileio.c
 FUZZ_SRC_CONFIG = src/config/config_file.c src/config/schema.c src/config/load.c src/config/search_path.c \
 	src/config/duration.c src/config/secrets.c src/config/connection.c src/config/command_config.c src/config/jprops.c \
 	src/model/colset.c src/model/columns.c src/model/format.c src/model/snapshot.c src/model/status.c src/model/enrich.c \

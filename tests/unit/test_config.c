@@ -132,6 +132,53 @@ static void search_order_is_respected(void **state)
 	free(f_sys), free(f_home), free(f_xdg), free(f_env), free(f_cli), free(sys), free(xdg);
 }
 
+/* The file the dashboard makes (config_user_path) is the one the next start reads (config_locate), whichever of
+ * $XDG_CONFIG_HOME (absolute, relative, empty, unset) and $HOME say where it goes. */
+static void the_users_file_is_the_one_read(void **state)
+{
+	(void)state;
+	char err[512];
+	char *home = xasprintf("%s/userhome", tmpdir);
+	char *xdg = xasprintf("%s/userxdg", tmpdir);
+	char *sys = xasprintf("%s/usersys", tmpdir);
+	const char *old_home = getenv("HOME");
+	char *saved_home = old_home ? xstrdup(old_home) : NULL;
+	const char *xdgs[] = { xdg, "relative-xdg", "", NULL };
+	setenv("HOME", home, 1);
+	for (size_t i = 0; i < sizeof xdgs / sizeof xdgs[0]; i++) {
+		if (xdgs[i])
+			setenv("XDG_CONFIG_HOME", xdgs[i], 1);
+		else
+			unsetenv("XDG_CONFIG_HOME");
+		char *made = config_user_path();
+		assert_non_null(made);
+		lt_colset sets[LT_ROW_KINDS];
+		for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+			colset_default((lt_row_kind)k, &sets[k]);
+		assert_int_equal(config_save_columns_new(made, sets, err, sizeof err), 0);
+		char *read = NULL;
+		assert_int_equal(config_locate(NULL, sys, &read, err, sizeof err), 0);
+		assert_non_null(read);
+		assert_string_equal(read, made);
+		assert_int_equal(unlink(made), 0);
+		free(read);
+		free(made);
+	}
+	/* without HOME only an absolute $XDG_CONFIG_HOME gives one */
+	unsetenv("HOME");
+	char *made = config_user_path();
+	assert_null(made);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	made = config_user_path();
+	assert_non_null(made);
+	assert_true(strncmp(made, xdg, strlen(xdg)) == 0);
+	free(made);
+	unsetenv("XDG_CONFIG_HOME");
+	if (saved_home)
+		setenv("HOME", saved_home, 1);
+	free(saved_home), free(home), free(xdg), free(sys);
+}
+
 static void explicit_missing_file_is_an_error(void **state)
 {
 	(void)state;
@@ -921,6 +968,38 @@ static void saved_columns_make_the_users_file(void **state)
 	free(xdg);
 }
 
+/* The user's file is made under directories that do not exist yet (each made private); a file where one of
+ * them should be is named in one line, and nothing is made. */
+static void saved_columns_make_the_directories(void **state)
+{
+	(void)state;
+	lt_colset sets[LT_ROW_KINDS];
+	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
+		colset_default((lt_row_kind)k, &sets[k]);
+	char err[512];
+	char *top = xasprintf("%s/deep", tmpdir);
+	char *path = xasprintf("%s/a/b/lagtop.conf", top);
+	assert_int_equal(config_save_columns_new(path, sets, err, sizeof err), 0);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	const char *dirs[] = { "", "/a", "/a/b" };
+	for (size_t i = 0; i < 3; i++) {
+		char *d = xasprintf("%s%s", top, dirs[i]);
+		assert_int_equal(stat(d, &st), 0);
+		assert_true(S_ISDIR(st.st_mode));
+		assert_int_equal(st.st_mode & 0777, 0700);
+		free(d);
+	}
+	char *blocker = write_file("blocker", "");
+	char *under = xasprintf("%s/c/lagtop.conf", blocker);
+	err[0] = '\0';
+	assert_int_equal(config_save_columns_new(under, sets, err, sizeof err), -1);
+	char *want = xasprintf("%s is not a directory", blocker);
+	assert_string_equal(err, want);
+	assert_true(stat(blocker, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0);
+	free(want), free(under), free(blocker), free(path), free(top);
+}
+
 /* What cannot be rewritten safely is refused in one line, the file as it was. */
 static void unsafe_saves_are_refused(void **state)
 {
@@ -964,6 +1043,8 @@ int main(void)
 		cmocka_unit_test(saved_columns_keep_the_rest),
 		cmocka_unit_test(unsafe_saves_are_refused),
 		cmocka_unit_test(saved_columns_make_the_users_file),
+		cmocka_unit_test(the_users_file_is_the_one_read),
+		cmocka_unit_test(saved_columns_make_the_directories),
 		cmocka_unit_test(splice_finds_only_the_root_panes),
 		cmocka_unit_test(explicit_missing_file_is_an_error),
 		cmocka_unit_test(no_file_gives_defaults),

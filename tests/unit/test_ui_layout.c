@@ -151,13 +151,25 @@ static void offsets_share_one_format(void **state)
 	struct ui_col_slot s[4];
 	size_t n = layout_columns_of(oc, 4, 80, 10, s);
 	assert_int_equal(n, 4);
+	char exact[4][LAYOUT_CELL_BYTES];
+	memset(exact, 0, sizeof exact);
 	ext[0].position = 150000;
-	assert_true(layout_offsets_exact(s, n, &r));
+	assert_true(layout_offsets_exact(s, n, &r, exact));
+	/* the cells' exact text, formatted once: what the screen draws without formatting them again */
+	for (size_t i = 0; i < n; i++) {
+		char want[LAYOUT_CELL_BYTES] = "";
+		if (s[i].col->offset)
+			s[i].col->format(&r, want, sizeof want, true);
+		assert_string_equal(exact[i], want);
+	}
+	assert_string_equal(exact[1], "143955");
+	assert_string_equal(exact[2], "150000");
+	assert_string_equal(exact[3], "150756");
 	ext[0].position = INT64_C(12345678901); /* 11 digits in a 9-cell column */
-	assert_false(layout_offsets_exact(s, n, &r));
+	assert_false(layout_offsets_exact(s, n, &r, exact));
 	ext[0].position = 150000;
 	parts[0].log_end = INT64_C(98765432109876);
-	assert_false(layout_offsets_exact(s, n, &r));
+	assert_false(layout_offsets_exact(s, n, &r, exact));
 }
 
 static void short_names_make_room_for_more_columns(void **state)
