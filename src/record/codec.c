@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/errbuf.h"
 #include "util/xalloc.h"
 
 enum col {
@@ -255,28 +256,20 @@ static bool find_span(rec_codec *c, double v, int64_t now, int64_t *span, int64_
 	return false;
 }
 
-/* A double: the previous value, zero, or raw. */
-static double cv_double(rec_codec *c, double v, double prev)
-{
-	uint64_t tag = cv_u64(c, C_RTAG, c->enc ? (same_double(v, prev) ? D_PREV : D_RAW) : 0);
-	if (tag == D_PREV)
-		return prev;
-	if (tag != D_RAW)
-		fail(c, "double-tags column: tag %llu where a previous or raw value goes", (unsigned long long)tag);
-	return cv_raw_double(c, v);
-}
-
-/* A rate: the previous value, zero, an advance over a span (the model's own division, so exact), or raw. */
-static double cv_rate(rec_codec *c, double v, double prev, int64_t now)
+/* A double: the previous value, or raw. When `rate`, also zero or an advance over a span (the
+ * model's own division, so exact); any other double coded so is refused. */
+static double cv_double(rec_codec *c, double v, double prev, bool rate, int64_t now)
 {
 	int64_t span = 0, adv = 0;
 	uint64_t tag = 0;
 	if (c->enc)
 		tag = same_double(v, prev)                ? D_PREV
+		      : !rate                             ? D_RAW
 		      : same_double(v, 0.0)               ? D_ZERO
 		      : find_span(c, v, now, &span, &adv) ? D_SPAN
 							  : D_RAW;
-	switch (cv_u64(c, C_RTAG, tag)) {
+	tag = cv_u64(c, C_RTAG, tag);
+	switch (!rate && tag != D_PREV && tag != D_RAW ? ~0ull : tag) {
 	case D_PREV: return prev;
 	case D_ZERO: return 0.0;
 	case D_RAW: return cv_raw_double(c, v);
@@ -291,7 +284,10 @@ static double cv_rate(rec_codec *c, double v, double prev, int64_t now)
 			pred = 0;
 		return rate_of(cv_i64(c, C_RADV, adv, pred), span);
 	}
-	default: fail(c, "double-tags column: unknown tag"); return 0;
+	default:
+		fail(c, "double-tags column: tag %llu where a %s goes", (unsigned long long)tag,
+		     rate ? "rate" : "double");
+		return 0;
 	}
 }
 
@@ -628,8 +624,8 @@ static void code_partition(rec_codec *c, const lt_group *cg, const lt_partition 
 	int64_t lag_pred = o->committed >= 0 && o->log_end >= 0 ? wsub(o->log_end, o->committed) : 0;
 	o->lag = cv_i64(c, C_LAG, enc ? cp->lag : 0, lag_pred > 0 ? lag_pred : 0);
 	o->time_lag_ms = cv_i64(c, C_TLAG, enc ? cp->time_lag_ms : 0, pp->time_lag_ms);
-	o->consume_rate = cv_rate(c, enc ? cp->consume_rate : 0, pp->consume_rate, now);
-	o->produce_rate = cv_rate(c, enc ? cp->produce_rate : 0, pp->produce_rate, now);
+	o->consume_rate = cv_double(c, enc ? cp->consume_rate : 0, pp->consume_rate, true, now);
+	o->produce_rate = cv_double(c, enc ? cp->produce_rate : 0, pp->produce_rate, true, now);
 	int64_t eta = 0;
 	if (o->has_eta && !eta_compute(o->lag, o->consume_rate, o->produce_rate, &eta))
 		eta = 0;
@@ -637,7 +633,7 @@ static void code_partition(rec_codec *c, const lt_group *cg, const lt_partition 
 	o->last_commit_ms = cv_i64(c, C_COMMITS, enc ? cp->last_commit_ms : 0, pp->last_commit_ms);
 	o->last_commit_age_ms = cv_i64(c, C_COMMITS, enc ? cp->last_commit_age_ms : 0, pp->last_commit_age_ms);
 	o->unmoved_ms = cv_i64(c, C_COMMITS, enc ? cp->unmoved_ms : 0, pp->unmoved_ms);
-	o->commits_per_min = cv_double(c, enc ? cp->commits_per_min : 0, pp->commits_per_min);
+	o->commits_per_min = cv_double(c, enc ? cp->commits_per_min : 0, pp->commits_per_min, false, 0);
 	if (bits & BIT_EXT)
 		code_ext(c, enc ? partition_ext(cg, cp) : NULL, og, o, partition_ext(pg, pp));
 }
@@ -701,12 +697,12 @@ static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, con
 	o->total_lag = cv_i64(c, C_GVAL, enc ? cg->total_lag : 0, t.total_lag);
 	o->max_lag = cv_i64(c, C_GVAL, enc ? cg->max_lag : 0, t.max_lag);
 	o->max_time_lag_ms = cv_i64(c, C_GVAL, enc ? cg->max_time_lag_ms : 0, t.max_time_lag_ms);
-	o->consume_rate = cv_double(c, enc ? cg->consume_rate : 0, t.consume_rate);
+	o->consume_rate = cv_double(c, enc ? cg->consume_rate : 0, t.consume_rate, false, 0);
 	o->n_topics = (size_t)cv_i64(c, C_GVAL, enc ? (int64_t)cg->n_topics : 0, (int64_t)pg->n_topics);
 	code_trend(c, cg, o, pg);
 	o->last_commit_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_ms : 0, pg->last_commit_ms);
 	o->last_commit_age_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_age_ms : 0, pg->last_commit_age_ms);
-	o->commits_per_min = cv_double(c, enc ? cg->commits_per_min : 0, pg->commits_per_min);
+	o->commits_per_min = cv_double(c, enc ? cg->commits_per_min : 0, pg->commits_per_min, false, 0);
 	o->expires_at_ms = cv_i64(c, C_GVAL, enc ? cg->expires_at_ms : 0, pg->expires_at_ms);
 	o->expires_in_ms = cv_i64(c, C_GVAL, enc ? cg->expires_in_ms : 0, pg->expires_in_ms);
 	o->n_expired = (size_t)cv_i64(c, C_GVAL, enc ? (int64_t)cg->n_expired : 0, (int64_t)pg->n_expired);
@@ -830,34 +826,24 @@ void rec_encode(rec_codec *c, const lt_snapshot *s, bool key, unsigned char **bu
 	}
 }
 
-/* Points the decoder's columns into buf (never written); false with err when the table does not fit. */
-static bool split_columns(rec_codec *c, const unsigned char *buf, size_t len, char *err, size_t errlen)
+/* Points the decoder's columns into buf (never written); -1 with err when the table does not fit. */
+static int split_columns(rec_codec *c, const unsigned char *buf, size_t len, char *err, size_t errlen)
 {
 	struct col_buf in = { .p = (unsigned char *)buf, .len = len };
 	uint64_t ncol = 0, lens[N_COL];
-	if (!get_u64(&in, &ncol) || ncol != N_COL) {
-		snprintf(err, errlen, "record has %llu columns, not %d", (unsigned long long)ncol, N_COL);
-		return false;
-	}
+	if (!get_u64(&in, &ncol) || ncol != N_COL)
+		return err_set(err, errlen, "record has %llu columns, not %d", (unsigned long long)ncol, N_COL);
 	for (int i = 0; i < N_COL; i++)
-		if (!get_u64(&in, &lens[i])) {
-			snprintf(err, errlen, "record's column table is cut short");
-			return false;
-		}
+		if (!get_u64(&in, &lens[i]))
+			return err_set(err, errlen, "record's column table is cut short");
 	size_t off = in.pos;
 	for (int i = 0; i < N_COL; i++) {
-		if (lens[i] > len - off) {
-			snprintf(err, errlen, "record's %s column runs past its end", col_names[i]);
-			return false;
-		}
+		if (lens[i] > len - off)
+			return err_set(err, errlen, "record's %s column runs past its end", col_names[i]);
 		c->col[i] = (struct col_buf){ .p = (unsigned char *)buf + off, .len = (size_t)lens[i] };
 		off += (size_t)lens[i];
 	}
-	if (off != len) {
-		snprintf(err, errlen, "record has %zu bytes after its columns", len - off);
-		return false;
-	}
-	return true;
+	return off == len ? 0 : err_set(err, errlen, "record has %zu bytes after its columns", len - off);
 }
 
 lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool key, char *err, size_t errlen)
@@ -866,17 +852,13 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	c->bad = false;
 	if (key)
 		rec_codec_reset(c);
-	else if (!c->prev) {
-		snprintf(err, errlen, "a delta record without the record before it");
-		return NULL;
-	}
-	if (!split_columns(c, buf, len, err, errlen)) {
-		memset(c->col, 0, sizeof c->col);
-		rec_codec_reset(c);
-		return NULL;
-	}
+	if (!c->prev && !key)
+		fail(c, "a delta record without the record before it");
+	else if (split_columns(c, buf, len, c->why, sizeof c->why) != 0)
+		c->bad = true;
 	lt_snapshot *out = snapshot_new();
-	code_record(c, NULL, out);
+	if (!c->bad)
+		code_record(c, NULL, out);
 	for (int i = 0; i < N_COL && !c->bad; i++)
 		if (c->col[i].pos != c->col[i].len)
 			fail(c, "%s column has %zu bytes left over", col_names[i], c->col[i].len - c->col[i].pos);
@@ -885,7 +867,7 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	memset(c->col, 0, sizeof c->col); /* they were buf's */
 	rec_codec_reset(c);
 	if (c->bad) {
-		snprintf(err, errlen, "%s", c->why);
+		err_set(err, errlen, "%s", c->why);
 		snapshot_unref(out);
 		return NULL;
 	}
