@@ -256,20 +256,28 @@ static bool find_span(rec_codec *c, double v, int64_t now, int64_t *span, int64_
 	return false;
 }
 
-/* A double: the previous value, or raw. When `rate`, also zero or an advance over a span (the
- * model's own division, so exact); any other double coded so is refused. */
-static double cv_double(rec_codec *c, double v, double prev, bool rate, int64_t now)
+/* A double: the previous value, zero, or raw. */
+static double cv_double(rec_codec *c, double v, double prev)
+{
+	uint64_t tag = cv_u64(c, C_RTAG, c->enc ? (same_double(v, prev) ? D_PREV : D_RAW) : 0);
+	if (tag == D_PREV)
+		return prev;
+	if (tag != D_RAW)
+		fail(c, "double-tags column: tag %llu where a previous or raw value goes", (unsigned long long)tag);
+	return cv_raw_double(c, v);
+}
+
+/* A rate: the previous value, zero, an advance over a span (the model's own division, so exact), or raw. */
+static double cv_rate(rec_codec *c, double v, double prev, int64_t now)
 {
 	int64_t span = 0, adv = 0;
 	uint64_t tag = 0;
 	if (c->enc)
 		tag = same_double(v, prev)                ? D_PREV
-		      : !rate                             ? D_RAW
 		      : same_double(v, 0.0)               ? D_ZERO
 		      : find_span(c, v, now, &span, &adv) ? D_SPAN
 							  : D_RAW;
-	tag = cv_u64(c, C_RTAG, tag);
-	switch (!rate && tag != D_PREV && tag != D_RAW ? ~0ull : tag) {
+	switch (cv_u64(c, C_RTAG, tag)) {
 	case D_PREV: return prev;
 	case D_ZERO: return 0.0;
 	case D_RAW: return cv_raw_double(c, v);
@@ -284,10 +292,7 @@ static double cv_double(rec_codec *c, double v, double prev, bool rate, int64_t 
 			pred = 0;
 		return rate_of(cv_i64(c, C_RADV, adv, pred), span);
 	}
-	default:
-		fail(c, "double-tags column: tag %llu where a %s goes", (unsigned long long)tag,
-		     rate ? "rate" : "double");
-		return 0;
+	default: fail(c, "double-tags column: unknown tag"); return 0;
 	}
 }
 
@@ -624,8 +629,8 @@ static void code_partition(rec_codec *c, const lt_group *cg, const lt_partition 
 	int64_t lag_pred = o->committed >= 0 && o->log_end >= 0 ? wsub(o->log_end, o->committed) : 0;
 	o->lag = cv_i64(c, C_LAG, enc ? cp->lag : 0, lag_pred > 0 ? lag_pred : 0);
 	o->time_lag_ms = cv_i64(c, C_TLAG, enc ? cp->time_lag_ms : 0, pp->time_lag_ms);
-	o->consume_rate = cv_double(c, enc ? cp->consume_rate : 0, pp->consume_rate, true, now);
-	o->produce_rate = cv_double(c, enc ? cp->produce_rate : 0, pp->produce_rate, true, now);
+	o->consume_rate = cv_rate(c, enc ? cp->consume_rate : 0, pp->consume_rate, now);
+	o->produce_rate = cv_rate(c, enc ? cp->produce_rate : 0, pp->produce_rate, now);
 	int64_t eta = 0;
 	if (o->has_eta && !eta_compute(o->lag, o->consume_rate, o->produce_rate, &eta))
 		eta = 0;
@@ -633,7 +638,7 @@ static void code_partition(rec_codec *c, const lt_group *cg, const lt_partition 
 	o->last_commit_ms = cv_i64(c, C_COMMITS, enc ? cp->last_commit_ms : 0, pp->last_commit_ms);
 	o->last_commit_age_ms = cv_i64(c, C_COMMITS, enc ? cp->last_commit_age_ms : 0, pp->last_commit_age_ms);
 	o->unmoved_ms = cv_i64(c, C_COMMITS, enc ? cp->unmoved_ms : 0, pp->unmoved_ms);
-	o->commits_per_min = cv_double(c, enc ? cp->commits_per_min : 0, pp->commits_per_min, false, 0);
+	o->commits_per_min = cv_double(c, enc ? cp->commits_per_min : 0, pp->commits_per_min);
 	if (bits & BIT_EXT)
 		code_ext(c, enc ? partition_ext(cg, cp) : NULL, og, o, partition_ext(pg, pp));
 }
@@ -697,12 +702,12 @@ static void code_group_values(rec_codec *c, const lt_group *cg, lt_group *o, con
 	o->total_lag = cv_i64(c, C_GVAL, enc ? cg->total_lag : 0, t.total_lag);
 	o->max_lag = cv_i64(c, C_GVAL, enc ? cg->max_lag : 0, t.max_lag);
 	o->max_time_lag_ms = cv_i64(c, C_GVAL, enc ? cg->max_time_lag_ms : 0, t.max_time_lag_ms);
-	o->consume_rate = cv_double(c, enc ? cg->consume_rate : 0, t.consume_rate, false, 0);
+	o->consume_rate = cv_double(c, enc ? cg->consume_rate : 0, t.consume_rate);
 	o->n_topics = (size_t)cv_i64(c, C_GVAL, enc ? (int64_t)cg->n_topics : 0, (int64_t)pg->n_topics);
 	code_trend(c, cg, o, pg);
 	o->last_commit_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_ms : 0, pg->last_commit_ms);
 	o->last_commit_age_ms = cv_i64(c, C_GVAL, enc ? cg->last_commit_age_ms : 0, pg->last_commit_age_ms);
-	o->commits_per_min = cv_double(c, enc ? cg->commits_per_min : 0, pg->commits_per_min, false, 0);
+	o->commits_per_min = cv_double(c, enc ? cg->commits_per_min : 0, pg->commits_per_min);
 	o->expires_at_ms = cv_i64(c, C_GVAL, enc ? cg->expires_at_ms : 0, pg->expires_at_ms);
 	o->expires_in_ms = cv_i64(c, C_GVAL, enc ? cg->expires_in_ms : 0, pg->expires_in_ms);
 	o->n_expired = (size_t)cv_i64(c, C_GVAL, enc ? (int64_t)cg->n_expired : 0, (int64_t)pg->n_expired);
