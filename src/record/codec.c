@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/errbuf.h"
 #include "util/xalloc.h"
 
 enum col {
@@ -830,34 +831,24 @@ void rec_encode(rec_codec *c, const lt_snapshot *s, bool key, unsigned char **bu
 	}
 }
 
-/* Points the decoder's columns into buf (never written); false with err when the table does not fit. */
-static bool split_columns(rec_codec *c, const unsigned char *buf, size_t len, char *err, size_t errlen)
+/* Points the decoder's columns into buf (never written); -1 with err when the table does not fit. */
+static int split_columns(rec_codec *c, const unsigned char *buf, size_t len, char *err, size_t errlen)
 {
 	struct col_buf in = { .p = (unsigned char *)buf, .len = len };
 	uint64_t ncol = 0, lens[N_COL];
-	if (!get_u64(&in, &ncol) || ncol != N_COL) {
-		snprintf(err, errlen, "record has %llu columns, not %d", (unsigned long long)ncol, N_COL);
-		return false;
-	}
+	if (!get_u64(&in, &ncol) || ncol != N_COL)
+		return err_set(err, errlen, "record has %llu columns, not %d", (unsigned long long)ncol, N_COL);
 	for (int i = 0; i < N_COL; i++)
-		if (!get_u64(&in, &lens[i])) {
-			snprintf(err, errlen, "record's column table is cut short");
-			return false;
-		}
+		if (!get_u64(&in, &lens[i]))
+			return err_set(err, errlen, "record's column table is cut short");
 	size_t off = in.pos;
 	for (int i = 0; i < N_COL; i++) {
-		if (lens[i] > len - off) {
-			snprintf(err, errlen, "record's %s column runs past its end", col_names[i]);
-			return false;
-		}
+		if (lens[i] > len - off)
+			return err_set(err, errlen, "record's %s column runs past its end", col_names[i]);
 		c->col[i] = (struct col_buf){ .p = (unsigned char *)buf + off, .len = (size_t)lens[i] };
 		off += (size_t)lens[i];
 	}
-	if (off != len) {
-		snprintf(err, errlen, "record has %zu bytes after its columns", len - off);
-		return false;
-	}
-	return true;
+	return off == len ? 0 : err_set(err, errlen, "record has %zu bytes after its columns", len - off);
 }
 
 lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool key, char *err, size_t errlen)
@@ -866,17 +857,13 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	c->bad = false;
 	if (key)
 		rec_codec_reset(c);
-	else if (!c->prev) {
-		snprintf(err, errlen, "a delta record without the record before it");
-		return NULL;
-	}
-	if (!split_columns(c, buf, len, err, errlen)) {
-		memset(c->col, 0, sizeof c->col);
-		rec_codec_reset(c);
-		return NULL;
-	}
+	if (!c->prev && !key)
+		fail(c, "a delta record without the record before it");
+	else if (split_columns(c, buf, len, c->why, sizeof c->why) != 0)
+		c->bad = true;
 	lt_snapshot *out = snapshot_new();
-	code_record(c, NULL, out);
+	if (!c->bad)
+		code_record(c, NULL, out);
 	for (int i = 0; i < N_COL && !c->bad; i++)
 		if (c->col[i].pos != c->col[i].len)
 			fail(c, "%s column has %zu bytes left over", col_names[i], c->col[i].len - c->col[i].pos);
@@ -885,7 +872,7 @@ lt_snapshot *rec_decode(rec_codec *c, const unsigned char *buf, size_t len, bool
 	memset(c->col, 0, sizeof c->col); /* they were buf's */
 	rec_codec_reset(c);
 	if (c->bad) {
-		snprintf(err, errlen, "%s", c->why);
+		err_set(err, errlen, "%s", c->why);
 		snapshot_unref(out);
 		return NULL;
 	}

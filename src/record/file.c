@@ -4,6 +4,7 @@
 
 #include "record/record.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 
 #include "record/codec.h"
 #include "util/crc32c.h"
+#include "util/errbuf.h"
 #include "util/file_trust.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -51,18 +53,14 @@ static uint64_t le_get(const unsigned char *p, int n)
 	return v;
 }
 
-/* Frame header: type, 3 zero bytes, stored length (u32), time (i64 ms), raw length (u32), CRC-32C
- * (u32) of the first 20 header bytes and the stored bytes. */
-static void frame_header(unsigned char h[FRAME_HEADER_LEN], int type, uint32_t stored, int64_t t, uint32_t raw,
-			 const void *payload)
+static uint32_t frame_crc(const unsigned char *h, const void *body, size_t n)
 {
-	memset(h, 0, FRAME_HEADER_LEN);
-	h[0] = (unsigned char)type;
-	le_put(h + 4, stored, 4);
-	le_put(h + 8, (uint64_t)t, 8);
-	le_put(h + 16, raw, 4);
-	uint32_t crc = crc32c_update(crc32c_update(0, h, 20), payload, stored);
-	le_put(h + 20, crc, 4);
+	return crc32c_update(crc32c_update(0, h, 20), body, n);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
 static int read_at(int fd, void *p, size_t n, uint64_t off)
@@ -83,31 +81,23 @@ static int read_at(int fd, void *p, size_t n, uint64_t off)
 
 bool rec_parse_size(const char *s, uint64_t *out)
 {
-	if (!s || !*s)
+	static const char units[] = "kmg"; /* K, M, G: powers of 1,024 */
+	if (!s || !*s || *s == '-')
 		return false;
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s || errno || *s == '-')
-		return false;
 	uint64_t mul = 1;
+	if (end == s || errno)
+		return false;
 	if (*end) {
-		switch (*end) {
-		case 'k':
-		case 'K': mul = 1ull << 10; break;
-		case 'm':
-		case 'M': mul = 1ull << 20; break;
-		case 'g':
-		case 'G': mul = 1ull << 30; break;
-		default: return false;
-		}
-		end++;
-		if (*end == 'B' || *end == 'b')
-			end++;
-		if (*end)
+		const char *u = strchr(units, tolower((unsigned char)*end++));
+		if (!u)
 			return false;
+		mul = 1ull << (10 * (u - units + 1));
+		end += *end == 'B' || *end == 'b';
 	}
-	if (v == 0 || v > UINT64_MAX / mul)
+	if (*end || v == 0 || v > UINT64_MAX / mul)
 		return false;
 	*out = v * mul;
 	return true;
@@ -139,67 +129,69 @@ struct rec_writer {
 	bool has_cluster;   /* the file has a record, so `cluster` says whose */
 };
 
+/* FILE.(k), and FILE itself for k = 0. */
+static void rotated_name(char *buf, size_t len, const char *path, unsigned k)
+{
+	if (k)
+		snprintf(buf, len, "%s.%u", path, k);
+	else
+		snprintf(buf, len, "%s", path);
+}
+
 /* FILE.(keep) is deleted, FILE.(k) → FILE.(k+1), FILE → FILE.1. With keep 0, FILE is deleted. */
 static int rotate(const char *path, unsigned keep, char *err, size_t errlen)
 {
 	char from[PATH_MAX], to[PATH_MAX];
-	if (keep == 0) {
-		if (unlink(path) != 0 && errno != ENOENT) {
-			snprintf(err, errlen, "cannot remove %s: %s", path, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	snprintf(to, sizeof to, "%s.%u", path, keep);
-	if (unlink(to) != 0 && errno != ENOENT) {
-		snprintf(err, errlen, "cannot remove %s: %s", to, strerror(errno));
-		return -1;
-	}
-	for (unsigned k = keep; k-- > 1;) {
-		snprintf(from, sizeof from, "%s.%u", path, k);
-		snprintf(to, sizeof to, "%s.%u", path, k + 1);
-		if (rename(from, to) != 0 && errno != ENOENT) {
-			snprintf(err, errlen, "cannot rename %s to %s: %s", from, to, strerror(errno));
-			return -1;
-		}
-	}
-	snprintf(to, sizeof to, "%s.1", path);
-	if (rename(path, to) != 0 && errno != ENOENT) {
-		snprintf(err, errlen, "cannot rename %s to %s: %s", path, to, strerror(errno));
-		return -1;
+	rotated_name(to, sizeof to, path, keep);
+	if (unlink(to) != 0 && errno != ENOENT)
+		return err_set(err, errlen, "cannot remove %s: %s", to, strerror(errno));
+	for (unsigned k = keep; k-- > 0;) {
+		rotated_name(from, sizeof from, path, k);
+		rotated_name(to, sizeof to, path, k + 1);
+		if (rename(from, to) != 0 && errno != ENOENT)
+			return err_set(err, errlen, "cannot rename %s to %s: %s", from, to, strerror(errno));
 	}
 	return 0;
+}
+
+/* Appends n bytes to the file; -1 with err naming it. */
+static int put(rec_writer *w, const void *p, size_t n, char *err, size_t errlen)
+{
+	if (fd_write_all(w->fd, p, n) != 0)
+		return err_set(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
+	w->size += n;
+	return 0;
+}
+
+/* Frame header: type, 3 zero bytes, stored length (u32), time (i64 ms), raw length (u32), CRC-32C
+ * (u32) of the first 20 header bytes and the stored bytes. Then the stored bytes. */
+static int put_frame(rec_writer *w, int type, const void *body, uint32_t n, int64_t t, uint32_t raw, char *err,
+		     size_t errlen)
+{
+	unsigned char h[FRAME_HEADER_LEN] = { (unsigned char)type };
+	le_put(h + 4, n, 4);
+	le_put(h + 8, (uint64_t)t, 8);
+	le_put(h + 16, raw, 4);
+	le_put(h + 20, frame_crc(h, body, n), 4);
+	return put(w, h, sizeof h, err, errlen) || put(w, body, n, err, errlen) ? -1 : 0;
 }
 
 static int open_file(rec_writer *w, char *err, size_t errlen)
 {
 	struct stat st;
-	/* rotation renames what is there: never a device, a pipe or a directory (--record /dev/null) */
-	if (stat(w->path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s is not a regular file: a recording is never written over it", w->path);
-		return -1;
+	if (stat(w->path, &st) == 0) {
+		/* rotation renames what is there: never a device, a pipe or a directory (--record /dev/null) */
+		if (!S_ISREG(st.st_mode))
+			return err_set(err, errlen, "%s is not a regular file: a recording is never written over it",
+				       w->path);
+		if (rotate(w->path, w->o.keep, err, errlen) != 0)
+			return -1;
 	}
-	if (stat(w->path, &st) == 0 && rotate(w->path, w->o.keep, err, errlen) != 0)
-		return -1;
 	/* 0600: a recording holds the cluster's group, member and host names */
 	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (w->fd < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", w->path, strerror(errno));
-		return -1;
-	}
-	unsigned char h[FILE_HEADER_LEN] = { 0 };
-	memcpy(h, FILE_MAGIC, 8);
-	le_put(h + 8, LT_REC_VERSION, 2);
-	le_put(h + 10, FILE_HEADER_LEN, 2);
-	le_put(h + 12, w->o.keyframe_every, 4);
-	le_put(h + 28, crc32c(h, 28), 4);
-	if (fd_write_all(w->fd, h, sizeof h) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
-		close(w->fd);
-		w->fd = -1;
-		return -1;
-	}
-	w->size = FILE_HEADER_LEN;
+	if (w->fd < 0)
+		return err_set(err, errlen, "cannot create %s: %s", w->path, strerror(errno));
+	w->size = 0;
 	w->n_idx = 0;
 	free(w->cluster);
 	w->cluster = NULL;
@@ -208,7 +200,17 @@ static int open_file(rec_writer *w, char *err, size_t errlen)
 	rec_codec_reset(w->codec); /* every file starts afresh: it is read alone */
 	ZSTD_freeCDict(w->dict);   /* and its first record is its own dictionary */
 	w->dict = NULL;
-	return 0;
+	unsigned char h[FILE_HEADER_LEN] = { 0 };
+	memcpy(h, FILE_MAGIC, 8);
+	le_put(h + 8, LT_REC_VERSION, 2);
+	le_put(h + 10, FILE_HEADER_LEN, 2);
+	le_put(h + 12, w->o.keyframe_every, 4);
+	le_put(h + 28, crc32c(h, 28), 4);
+	if (put(w, h, sizeof h, err, errlen) == 0)
+		return 0;
+	close(w->fd); /* no trailer follows a header that could not be written */
+	w->fd = -1;
+	return -1;
 }
 
 rec_writer *rec_writer_open(const char *path, const rec_writer_opts *o, char *err, size_t errlen)
@@ -224,12 +226,9 @@ rec_writer *rec_writer_open(const char *path, const rec_writer_opts *o, char *er
 	w->codec = rec_codec_new();
 	w->zc = ZSTD_createCCtx();
 	w->fd = -1;
-	if (!w->zc) {
-		snprintf(err, errlen, "zstd: cannot create a compression context");
-		rec_writer_close(w, NULL, 0);
-		return NULL;
-	}
-	if (open_file(w, err, errlen) != 0) {
+	if (!w->zc)
+		err_set(err, errlen, "zstd: cannot create a compression context");
+	if (!w->zc || open_file(w, err, errlen) != 0) {
 		rec_writer_close(w, NULL, 0);
 		return NULL;
 	}
@@ -251,12 +250,12 @@ unsigned rec_writer_rotations(const rec_writer *w)
 	return w ? w->rotations : 0;
 }
 
-/* Index frame: count (u32), then per record time (i64), offset (u64), type (u8); then the footer:
- * FOOTER_MAGIC and the index frame's offset (u64). */
-static int write_trailer(rec_writer *w, char *err, size_t errlen)
+/* Writes the trailer — the index frame: count (u32), then per record time (i64), offset (u64), type (u8);
+ * then the footer: FOOTER_MAGIC and the index frame's offset (u64) — and closes the file. */
+static int close_file(rec_writer *w, char *err, size_t errlen)
 {
 	size_t n = 4 + w->n_idx * INDEX_ENTRY_LEN;
-	unsigned char *p = xmalloc(n);
+	unsigned char *p = xmalloc(n), foot[FOOTER_LEN];
 	le_put(p, w->n_idx, 4);
 	for (size_t i = 0; i < w->n_idx; i++) {
 		unsigned char *e = p + 4 + i * INDEX_ENTRY_LEN;
@@ -264,26 +263,24 @@ static int write_trailer(rec_writer *w, char *err, size_t errlen)
 		le_put(e + 8, w->idx[i].off, 8);
 		e[16] = w->idx[i].type;
 	}
-	unsigned char h[FRAME_HEADER_LEN], foot[FOOTER_LEN];
-	frame_header(h, FR_INDEX, (uint32_t)n, 0, (uint32_t)n, p);
 	memcpy(foot, FOOTER_MAGIC, 8);
 	le_put(foot + 8, w->size, 8);
-	int rc = fd_write_all(w->fd, h, sizeof h) || fd_write_all(w->fd, p, n) || fd_write_all(w->fd, foot, sizeof foot)
+	int rc = put_frame(w, FR_INDEX, p, (uint32_t)n, 0, (uint32_t)n, err, errlen) ||
+				 put(w, foot, sizeof foot, err, errlen)
 			 ? -1
 			 : 0;
 	free(p);
-	if (rc != 0 && err)
-		snprintf(err, errlen, "cannot write the index of %s: %s", w->path, strerror(errno));
+	if (close(w->fd) != 0 && rc == 0)
+		rc = err_set(err, errlen, "cannot close %s: %s", w->path, strerror(errno));
+	w->fd = -1;
 	return rc;
 }
 
 /* Closes this file with its index and starts the next (FILE → FILE.1, ...): the next record is a keyframe. */
 static int next_file(rec_writer *w, char *err, size_t errlen)
 {
-	if (write_trailer(w, err, errlen) != 0)
+	if (close_file(w, err, errlen) != 0)
 		return -1;
-	close(w->fd);
-	w->fd = -1;
 	w->rotations++;
 	return open_file(w, err, errlen);
 }
@@ -300,23 +297,14 @@ static int compress_record(rec_writer *w, size_t *z, char *err, size_t errlen)
 	}
 	*z = w->dict ? ZSTD_compress_usingCDict(w->zc, w->packed, w->packed_cap, w->raw, w->raw_len, w->dict)
 		     : ZSTD_compressCCtx(w->zc, w->packed, w->packed_cap, w->raw, w->raw_len, w->o.level);
-	if (ZSTD_isError(*z)) {
-		snprintf(err, errlen, "zstd: %s", ZSTD_getErrorName(*z));
-		return -1;
-	}
-	return 0;
-}
-
-static bool same_cluster(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
+	return ZSTD_isError(*z) ? err_set(err, errlen, "zstd: %s", ZSTD_getErrorName(*z)) : 0;
 }
 
 int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t errlen)
 {
 	/* One file, one cluster: after a switch (the dashboard's c) the new cluster's records start the next
 	 * file, so a replay never runs from one cluster's groups into another's. */
-	if (w->has_cluster && !same_cluster(w->cluster, s->cluster) && next_file(w, err, errlen) != 0)
+	if (w->has_cluster && !same_str(w->cluster, s->cluster) && next_file(w, err, errlen) != 0)
 		return -1;
 	if (!w->has_cluster) {
 		w->cluster = s->cluster ? xstrdup(s->cluster) : NULL;
@@ -336,20 +324,15 @@ int rec_writer_append(rec_writer *w, const lt_snapshot *s, char *err, size_t err
 			return -1;
 		return rec_writer_append(w, s, err, errlen);
 	}
-	unsigned char h[FRAME_HEADER_LEN];
-	frame_header(h, key ? FR_KEY : FR_DELTA, (uint32_t)z, s->taken_at_ms, (uint32_t)w->raw_len, w->packed);
-	if (fd_write_all(w->fd, h, sizeof h) != 0 || fd_write_all(w->fd, w->packed, z) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
-		return -1;
-	}
 	w->idx = xgrow(w->idx, &w->idx_cap, w->n_idx + 1, sizeof *w->idx);
-	w->idx[w->n_idx++] = (struct idx_entry){ .t = s->taken_at_ms, .off = w->size, .type = key ? FR_KEY : FR_DELTA };
-	w->size += frame;
-	w->since_key = key ? 0 : w->since_key + 1;
-	if (!w->dict && !(w->dict = ZSTD_createCDict(w->raw, w->raw_len, w->o.level))) {
-		snprintf(err, errlen, "zstd: cannot create a dictionary");
+	w->idx[w->n_idx] = (struct idx_entry){ .t = s->taken_at_ms, .off = w->size, .type = key ? FR_KEY : FR_DELTA };
+	if (put_frame(w, w->idx[w->n_idx].type, w->packed, (uint32_t)z, s->taken_at_ms, (uint32_t)w->raw_len, err,
+		      errlen) != 0)
 		return -1;
-	}
+	w->n_idx++;
+	w->since_key = key ? 0 : w->since_key + 1;
+	if (!w->dict && !(w->dict = ZSTD_createCDict(w->raw, w->raw_len, w->o.level)))
+		return err_set(err, errlen, "zstd: cannot create a dictionary");
 	return 0;
 }
 
@@ -357,15 +340,7 @@ int rec_writer_close(rec_writer *w, char *err, size_t errlen)
 {
 	if (!w)
 		return 0;
-	int rc = 0;
-	if (w->fd >= 0) {
-		rc = write_trailer(w, err, errlen);
-		if (close(w->fd) != 0 && rc == 0) {
-			rc = -1;
-			if (err)
-				snprintf(err, errlen, "cannot close %s: %s", w->path, strerror(errno));
-		}
-	}
+	int rc = w->fd >= 0 ? close_file(w, err, errlen) : 0;
 	rec_codec_free(w->codec);
 	ZSTD_freeCCtx(w->zc);
 	ZSTD_freeCDict(w->dict);
@@ -391,6 +366,7 @@ struct rec_reader {
 	ZSTD_DCtx *zd;
 	ZSTD_DDict *dict; /* the first record's bytes, the other records' dictionary (NULL until needed) */
 	size_t dict_len;  /* and their length */
+	char why[128];    /* why a record does not decompress */
 	unsigned char *stored, *raw;
 	size_t stored_cap, raw_cap;
 	size_t cur; /* the record the codec's state is at; SIZE_MAX: none */
@@ -403,42 +379,51 @@ struct rec_reader {
 	} lags;
 };
 
+/* The frame of that type at off: its header into h, its stored bytes into r->stored, checked against
+ * the file's size and the CRC. NULL, or why not. */
+static const char *read_frame(rec_reader *r, uint64_t off, int type, unsigned char h[FRAME_HEADER_LEN])
+{
+	if (read_at(r->fd, h, FRAME_HEADER_LEN, off) != 0)
+		return "cannot be read";
+	size_t n = (size_t)le_get(h + 4, 4);
+	if (h[0] != type || off + FRAME_HEADER_LEN + n > r->file_size || le_get(h + 16, 4) > MAX_RAW_LEN)
+		return "has a damaged frame header";
+	r->stored = xgrow(r->stored, &r->stored_cap, n ? n : 1, 1);
+	if (read_at(r->fd, r->stored, n, off + FRAME_HEADER_LEN) != 0 ||
+	    frame_crc(h, r->stored, n) != (uint32_t)le_get(h + 20, 4))
+		return "is corrupt (its CRC-32C does not match)";
+	return NULL;
+}
+
+static void add_entry(rec_reader *r, struct idx_entry e)
+{
+	r->idx = xgrow(r->idx, &r->idx_cap, r->n_idx + 1, sizeof *r->idx);
+	r->idx[r->n_idx++] = e;
+}
+
 /* Reads the trailer's index; false when there is none or it does not hold together. */
 static bool load_trailer(rec_reader *r)
 {
-	if (r->file_size < FILE_HEADER_LEN + FRAME_HEADER_LEN + 4 + FOOTER_LEN)
-		return false;
 	unsigned char foot[FOOTER_LEN], h[FRAME_HEADER_LEN];
-	if (read_at(r->fd, foot, sizeof foot, r->file_size - FOOTER_LEN) != 0 || memcmp(foot, FOOTER_MAGIC, 8) != 0)
+	if (r->file_size < FILE_HEADER_LEN + FRAME_HEADER_LEN + 4 + FOOTER_LEN ||
+	    read_at(r->fd, foot, sizeof foot, r->file_size - FOOTER_LEN) != 0 || memcmp(foot, FOOTER_MAGIC, 8) != 0)
 		return false;
 	uint64_t off = le_get(foot + 8, 8);
-	if (off < FILE_HEADER_LEN || off > r->file_size - FOOTER_LEN - FRAME_HEADER_LEN)
+	if (off < FILE_HEADER_LEN || off > r->file_size - FOOTER_LEN - FRAME_HEADER_LEN ||
+	    read_frame(r, off, FR_INDEX, h) != NULL)
 		return false;
-	if (read_at(r->fd, h, sizeof h, off) != 0 || h[0] != FR_INDEX)
+	uint64_t n = le_get(h + 4, 4), count = n >= 4 ? le_get(r->stored, 4) : 0;
+	if (off + FRAME_HEADER_LEN + n + FOOTER_LEN != r->file_size || n < 4 || 4 + count * INDEX_ENTRY_LEN != n)
 		return false;
-	uint64_t n = le_get(h + 4, 4);
-	if (off + FRAME_HEADER_LEN + n + FOOTER_LEN != r->file_size || n < 4)
-		return false;
-	unsigned char *p = xmalloc((size_t)n);
-	bool ok = read_at(r->fd, p, (size_t)n, off + FRAME_HEADER_LEN) == 0 &&
-		  crc32c_update(crc32c_update(0, h, 20), p, (size_t)n) == (uint32_t)le_get(h + 20, 4);
-	uint64_t count = ok ? le_get(p, 4) : 0;
-	ok = ok && 4 + count * INDEX_ENTRY_LEN == n;
-	if (ok) {
-		r->idx = xmalloc((count ? count : 1) * sizeof *r->idx);
-		r->idx_cap = count ? count : 1;
-		for (size_t i = 0; i < count && ok; i++) {
-			const unsigned char *e = p + 4 + i * INDEX_ENTRY_LEN;
-			struct idx_entry x = { .t = (int64_t)le_get(e, 8), .off = le_get(e + 8, 8), .type = e[16] };
-			ok = (x.type == FR_KEY || x.type == FR_DELTA) && x.off >= FILE_HEADER_LEN && x.off < off &&
-			     (i == 0 ? x.off == FILE_HEADER_LEN : x.off > r->idx[i - 1].off) &&
-			     (i > 0 || x.type == FR_KEY);
-			r->idx[i] = x;
-		}
-		r->n_idx = ok ? (size_t)count : 0;
+	for (size_t i = 0; i < count; i++) {
+		const unsigned char *e = r->stored + 4 + i * INDEX_ENTRY_LEN;
+		struct idx_entry x = { .t = (int64_t)le_get(e, 8), .off = le_get(e + 8, 8), .type = e[16] };
+		if (!(x.type == FR_KEY || x.type == FR_DELTA) || x.off < FILE_HEADER_LEN || x.off >= off ||
+		    (i == 0 ? x.off != FILE_HEADER_LEN || x.type != FR_KEY : x.off <= r->idx[i - 1].off))
+			return false;
+		add_entry(r, x);
 	}
-	free(p);
-	return ok;
+	return true;
 }
 
 /* Walks the frame headers from the start; stops at the first frame that does not fit the file. */
@@ -464,8 +449,7 @@ static void scan(rec_reader *r)
 		}
 		if (off + FRAME_HEADER_LEN + stored > r->file_size)
 			break;
-		r->idx = xgrow(r->idx, &r->idx_cap, r->n_idx + 1, sizeof *r->idx);
-		r->idx[r->n_idx++] = (struct idx_entry){ .t = (int64_t)le_get(h + 8, 8), .off = off, .type = h[0] };
+		add_entry(r, (struct idx_entry){ .t = (int64_t)le_get(h + 8, 8), .off = off, .type = h[0] });
 		off += FRAME_HEADER_LEN + stored;
 	}
 	if (off < r->file_size)
@@ -478,33 +462,33 @@ static void scan(rec_reader *r)
 			 "%s has no index (the recorder did not close it): rebuilt by scanning", r->path);
 }
 
+/* The file header: the magic, its CRC, version 3 and its length; -1 with err naming what is wrong. */
+static int check_file_header(int fd, const char *path, char *err, size_t errlen)
+{
+	unsigned char h[FILE_HEADER_LEN];
+	if (read_at(fd, h, sizeof h, 0) != 0 || memcmp(h, FILE_MAGIC, 8) != 0)
+		return err_set(err, errlen, "%s is not a lagtop recording (no LAGTOPRC header)", path);
+	if (crc32c(h, 28) != (uint32_t)le_get(h + 28, 4))
+		return err_set(err, errlen, "%s: the file header's checksum does not match (a damaged file)", path);
+	unsigned version = (unsigned)le_get(h + 8, 2), header_len = (unsigned)le_get(h + 10, 2);
+	if (version != LT_REC_VERSION)
+		return err_set(err, errlen,
+			       "%s is a version %u recording; this lagtop reads version %d only (versions 1 and 2 "
+			       "were written by earlier 0.x builds: replay them with the build that wrote them)",
+			       path, version, LT_REC_VERSION);
+	if (header_len != FILE_HEADER_LEN)
+		return err_set(err, errlen, "%s: its file header says %u bytes, not %d (a damaged file)", path,
+			       header_len, FILE_HEADER_LEN);
+	return 0;
+}
+
 rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 {
 	struct stat st; /* a FIFO or a device named by mistake is refused, never waited on */
 	int fd = ft_open_read(path, 0, "cannot open", &st, err, errlen);
 	if (fd < 0)
 		return NULL;
-	unsigned char h[FILE_HEADER_LEN];
-	if (read_at(fd, h, sizeof h, 0) != 0 || memcmp(h, FILE_MAGIC, 8) != 0) {
-		snprintf(err, errlen, "%s is not a lagtop recording (no LAGTOPRC header)", path);
-		close(fd);
-		return NULL;
-	}
-	if (crc32c(h, 28) != (uint32_t)le_get(h + 28, 4)) {
-		snprintf(err, errlen, "%s: the file header's checksum does not match (a damaged file)", path);
-		close(fd);
-		return NULL;
-	}
-	unsigned version = (unsigned)le_get(h + 8, 2), header_len = (unsigned)le_get(h + 10, 2);
-	if (version != LT_REC_VERSION || header_len != FILE_HEADER_LEN) {
-		if (version != LT_REC_VERSION)
-			snprintf(err, errlen,
-				 "%s is a version %u recording; this lagtop reads version %d only (versions 1 and 2 "
-				 "were written by earlier 0.x builds: replay them with the build that wrote them)",
-				 path, version, LT_REC_VERSION);
-		else
-			snprintf(err, errlen, "%s: its file header says %u bytes, not %d (a damaged file)", path,
-				 header_len, FILE_HEADER_LEN);
+	if (check_file_header(fd, path, err, errlen) != 0) {
 		close(fd);
 		return NULL;
 	}
@@ -516,19 +500,13 @@ rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 	r->zd = ZSTD_createDCtx();
 	r->cur = SIZE_MAX;
 	r->lags.at = SIZE_MAX;
-	if (!r->zd) {
-		snprintf(err, errlen, "zstd: cannot create a decompression context");
-		rec_reader_close(r);
-		return NULL;
-	}
-	if (!load_trailer(r)) {
-		free(r->idx);
-		r->idx = NULL;
-		r->idx_cap = 0;
+	if (r->zd && !load_trailer(r))
 		scan(r);
-	}
-	if (r->n_idx == 0) {
-		snprintf(err, errlen, "%s holds no complete record", path);
+	if (!r->zd || r->n_idx == 0) {
+		if (r->zd)
+			err_set(err, errlen, "%s holds no complete record", path);
+		else
+			err_set(err, errlen, "zstd: cannot create a decompression context");
 		rec_reader_close(r);
 		return NULL;
 	}
@@ -585,81 +563,57 @@ size_t rec_reader_find(const rec_reader *r, int64_t t)
 	return lo ? lo - 1 : 0;
 }
 
-/* Record i's stored bytes into r->stored, checked against its CRC; its decoded length into *raw. NULL, or
- * why not. */
-static const char *read_frame(rec_reader *r, size_t i, size_t *stored, size_t *raw)
+/* Record i's decoded bytes into r->raw (*raw of them; every record but the first against the dictionary).
+ * NULL, or why not. The zstd frame's own header must state the record's length before anything is
+ * allocated: a frame that would unpack to more is refused unread. */
+static const char *unpack(rec_reader *r, size_t i, size_t *raw)
 {
 	unsigned char h[FRAME_HEADER_LEN];
-	const struct idx_entry *e = &r->idx[i];
-	if (read_at(r->fd, h, sizeof h, e->off) != 0)
-		return "cannot be read";
-	*stored = (size_t)le_get(h + 4, 4);
+	const char *why = read_frame(r, r->idx[i].off, r->idx[i].type, h);
+	if (why)
+		return why;
+	size_t n = (size_t)le_get(h + 4, 4);
 	*raw = (size_t)le_get(h + 16, 4);
-	if (h[0] != e->type || e->off + FRAME_HEADER_LEN + *stored > r->file_size || *raw > MAX_RAW_LEN)
-		return "has a damaged frame header";
-	r->stored = xgrow(r->stored, &r->stored_cap, *stored ? *stored : 1, 1);
-	if (read_at(r->fd, r->stored, *stored, e->off + FRAME_HEADER_LEN) != 0 ||
-	    crc32c_update(crc32c_update(0, h, 20), r->stored, *stored) != (uint32_t)le_get(h + 20, 4))
-		return "is corrupt (its CRC-32C does not match)";
+	const ZSTD_DDict *dict = i > 0 ? r->dict : NULL;
+	if (ZSTD_getFrameContentSize(r->stored, n) != (unsigned long long)*raw)
+		return "does not decompress (its zstd frame does not state the record's length)";
+	if (*raw > RAW_NO_RATIO_BELOW && *raw / MAX_EXPANSION > n && !(dict && *raw / DICT_GROWTH <= r->dict_len))
+		return "does not decompress (its stated length is not believable for its size)";
+	r->raw = xgrow(r->raw, &r->raw_cap, *raw ? *raw : 1, 1);
+	size_t got = dict ? ZSTD_decompress_usingDDict(r->zd, r->raw, *raw, r->stored, n, dict)
+			  : ZSTD_decompressDCtx(r->zd, r->raw, *raw, r->stored, n);
+	if (ZSTD_isError(got) || got != *raw) {
+		snprintf(r->why, sizeof r->why, "does not decompress (%s)",
+			 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "shorter than its stated length");
+		return r->why;
+	}
 	return NULL;
-}
-
-/* r->stored (n bytes) into r->raw: exactly `raw` bytes, which the zstd frame's own header must state
- * before anything is allocated (a frame that would unpack to more is refused unread). */
-static const char *unpack(rec_reader *r, size_t n, size_t raw, const ZSTD_DDict *dict)
-{
-	if (ZSTD_getFrameContentSize(r->stored, n) != (unsigned long long)raw)
-		return "its zstd frame does not state the record's length";
-	if (raw > RAW_NO_RATIO_BELOW && raw / MAX_EXPANSION > n && !(dict && raw / DICT_GROWTH <= r->dict_len))
-		return "its stated length is not believable for its size";
-	r->raw = xgrow(r->raw, &r->raw_cap, raw ? raw : 1, 1);
-	size_t got = dict ? ZSTD_decompress_usingDDict(r->zd, r->raw, raw, r->stored, n, dict)
-			  : ZSTD_decompressDCtx(r->zd, r->raw, raw, r->stored, n);
-	if (ZSTD_isError(got))
-		return ZSTD_getErrorName(got);
-	return got == raw ? NULL : "shorter than its stated length";
-}
-
-/* The dictionary: the file's first record's decoded bytes. */
-static const char *load_dict(rec_reader *r)
-{
-	size_t stored, raw;
-	const char *why = read_frame(r, 0, &stored, &raw);
-	if (!why)
-		why = unpack(r, stored, raw, NULL);
-	if (!why && !(r->dict = ZSTD_createDDict(r->raw, raw)))
-		why = "zstd cannot make it a dictionary";
-	if (!why)
-		r->dict_len = raw;
-	return why;
 }
 
 /* Decodes record i from the codec's state (which must be at i - 1, or i a keyframe). */
 static lt_snapshot *decode_one(rec_reader *r, size_t i, char *err, size_t errlen)
 {
-	const struct idx_entry *e = &r->idx[i];
-	size_t stored, raw;
-	const char *why = i > 0 && !r->dict ? load_dict(r) : NULL;
+	size_t raw = 0;
+	const char *why = NULL;
+	if (i > 0 && !r->dict) { /* the dictionary: the file's first record's decoded bytes */
+		if (!(why = unpack(r, 0, &raw)) && !(r->dict = ZSTD_createDDict(r->raw, raw)))
+			why = "cannot be made a zstd dictionary";
+		r->dict_len = raw;
+	}
 	if (why) {
-		snprintf(err, errlen, "%s: record 1 at byte %d, the dictionary of the others, %s", r->path,
-			 FILE_HEADER_LEN, why);
+		err_set(err, errlen, "%s: record 1 at byte %d, the dictionary of the others, %s", r->path,
+			FILE_HEADER_LEN, why);
 		return NULL;
 	}
-	if ((why = read_frame(r, i, &stored, &raw))) {
-		snprintf(err, errlen, "%s: record %zu at byte %llu %s", r->path, i + 1, (unsigned long long)e->off,
-			 why);
-		return NULL;
-	}
-	if ((why = unpack(r, stored, raw, i > 0 ? r->dict : NULL))) {
-		snprintf(err, errlen, "%s: record %zu at byte %llu does not decompress (%s)", r->path, i + 1,
-			 (unsigned long long)e->off, why);
-		return NULL;
-	}
+	const struct idx_entry *e = &r->idx[i];
 	char reason[200];
-	lt_snapshot *s = rec_decode(r->codec, r->raw, raw, e->type == FR_KEY, reason, sizeof reason);
-	if (!s)
-		snprintf(err, errlen, "%s: record %zu at byte %llu does not decode: %s", r->path, i + 1,
-			 (unsigned long long)e->off, reason);
+	lt_snapshot *s = NULL;
+	if (!(why = unpack(r, i, &raw)) &&
+	    !(s = rec_decode(r->codec, r->raw, raw, e->type == FR_KEY, reason, sizeof reason)))
+		why = reason;
+	if (why)
+		err_set(err, errlen, "%s: record %zu at byte %llu %s%s", r->path, i + 1, (unsigned long long)e->off,
+			why == reason ? "does not decode: " : "", why);
 	return s;
 }
 

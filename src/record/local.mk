@@ -14,6 +14,7 @@ tests_unit_test_record_LDADD = $(UNIT_LDADD)
 tests_unit_test_record_at_SOURCES = tests/unit/test_record_at.c
 tests_unit_test_record_at_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_record_at_LDADD = $(UNIT_LDADD)
-## recordings of versions 1 and 2 (earlier builds): refused with one line naming the version
-EXTRA_DIST += tests/unit/data/record-v1.rec tests/unit/data/record-v2.rec
+## recordings of versions 1 and 2 (earlier builds): refused with one line naming the version; one of
+## version 3 an earlier build wrote: replayed exactly
+EXTRA_DIST += tests/unit/data/record-v1.rec tests/unit/data/record-v2.rec tests/unit/data/record-v3.rec
 endif
