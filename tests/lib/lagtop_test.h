@@ -3,7 +3,8 @@
  *  - every program: fuzz_input_file(), the input of a libFuzzer harness as a private file;
  *    LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS, a harness's LeakSanitizer suppression of libconfig's own leak;
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
- *    test_write_file), running the real lagtop binary (run_lagtop,
+ *    test_write_file), whole files (test_read_file, test_write_bytes, test_file_size, test_put_le),
+ *    test_sleep_ms, running the real lagtop binary (run_lagtop,
  *    expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster
  *    (raw_*: one request at a time, request header v1 (v2 for flexible versions), response header v0
  *    (v1: with tags); every surprise fails the running test); test_mono_ms, and rdk_conf_set when
@@ -149,6 +150,63 @@ static inline char *test_write_file(const char *dir, const char *rel, const char
 	fclose(fp);
 	assert_int_equal(chmod(path, mode), 0);
 	return path;
+}
+
+/* ---------------------------------------------------------------------------------------- whole files */
+
+/* The file at path, whole: malloc'd, with a NUL after its bytes, their count in *len (len may be NULL);
+ * a file that cannot be opened fails the test naming it. */
+static inline char *test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("%s: cannot open", path);
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap);
+	assert_non_null(buf);
+	while ((got = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
+		n += got;
+		if (n == cap - 1) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* n bytes written to path, which is made (0600) or emptied first. */
+static inline void test_write_bytes(const char *path, const void *bytes, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		fail_msg("%s: cannot create", path);
+	assert_int_equal(fwrite(bytes, 1, n, f), n);
+	fclose(f);
+}
+
+/* The size of the file at path; -1 when there is none. */
+static inline long test_file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* v stored little-endian in the n bytes at p (a header field of a file format under test). */
+static inline void test_put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Waits ms milliseconds (a retry's pause, or letting a clock move). */
+static inline void test_sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
 }
 
 /* --------------------------------------------------------------------------- running the lagtop binary */
