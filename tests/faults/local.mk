@@ -3,7 +3,7 @@
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_faults_collector
 TESTS += tests/integration/test_faults_collector
-tests_integration_test_faults_collector_SOURCES = tests/integration/test_faults_collector.c
+tests_integration_test_faults_collector_SOURCES = tests/integration/test_faults_collector.c tests/lib/lagtop_test.h
 tests_integration_test_faults_collector_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_faults_collector_LDADD = $(UNIT_LDADD)
 endif
