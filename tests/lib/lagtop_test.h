@@ -3,13 +3,12 @@
  *  - every program: fuzz_input_file(), the input of a libFuzzer harness as a private file;
  *    LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS, a harness's LeakSanitizer suppression of libconfig's own leak;
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
- *    test_write_file), whole files (test_read_file, test_write_bytes, test_file_size, test_put_le),
- *    test_sleep_ms, running the real lagtop binary (run_lagtop,
- *    expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster
- *    (raw_*: one request at a time, request header v1 (v2 for flexible versions), response header v0
- *    (v1: with tags); every surprise fails the running test); test_mono_ms, and rdk_conf_set when
- *    <librdkafka/rdkafka.h> was included first.
- * The tests include it as "../lib/lagtop_test.h". */
+ *    test_folder_*, test_write_file; test_config_load_text after "config/config_file.h"), whole files (test_read_file,
+ * test_write_bytes, test_file_size, test_put_le), test_sleep_ms, running the real lagtop binary (run_lagtop, expect_in,
+ * count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*: one request at a time,
+ * request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every surprise fails the running
+ * test); test_mono_ms, and rdk_conf_set when <librdkafka/rdkafka.h> was included first. The tests include it as
+ * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
 
@@ -151,6 +150,47 @@ static inline char *test_write_file(const char *dir, const char *rel, const char
 	assert_int_equal(chmod(path, mode), 0);
 	return path;
 }
+
+/* One private folder for a whole program (or each test): test_folder, made by the cmocka setup
+ * test_folder_setup (test_dir_make) or test_home_setup (test_home_make: also $HOME), removed by
+ * test_folder_teardown. */
+static char test_folder[256] __attribute__((unused));
+
+static inline int test_folder_setup(void **state)
+{
+	(void)state;
+	return test_dir_make(test_folder, sizeof test_folder, "test");
+}
+
+static inline int test_home_setup(void **state)
+{
+	(void)state;
+	return test_home_make(test_folder, sizeof test_folder, "home");
+}
+
+static inline int test_folder_teardown(void **state)
+{
+	(void)state;
+	return test_dir_remove(test_folder);
+}
+
+#ifdef LAGTOP_CONFIG_CONFIG_FILE_H
+/* text written to test_folder/t.conf (0600) and loaded as a configuration file (this part is there when
+ * "config/config_file.h" came first): config_load_file's result, err filled; the malloc'd path in
+ * *path_out unless path_out is NULL. */
+static inline int test_config_load_text(struct lt_config *cfg, const char *text, char *err, size_t errlen,
+					char **path_out)
+{
+	char *path = test_write_file(test_folder, "t.conf", text, 0600);
+	err[0] = '\0';
+	int rc = config_load_file(cfg, path, NULL, err, errlen);
+	if (path_out)
+		*path_out = path;
+	else
+		free(path);
+	return rc;
+}
+#endif
 
 /* ---------------------------------------------------------------------------------------- whole files */
 

@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../lib/lagtop_test.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,50 +20,25 @@
 #include "config/secrets.h"
 #include "util/xalloc.h"
 
+#include "../lib/lagtop_test.h"
+
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
 
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	return test_home_make(tmpdir, sizeof tmpdir, "config");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return test_dir_remove(tmpdir);
-}
-
-/* Writes text to tmpdir/rel (creating directories), mode 0600; returns the malloc'd path. */
+/* Writes text to test_folder/rel (creating directories), mode 0600; returns the malloc'd path. */
 static char *write_file(const char *rel, const char *text)
 {
-	return test_write_file(tmpdir, rel, text, 0600);
+	return test_write_file(test_folder, rel, text, 0600);
 }
 
-/* Loads text as a config file; returns config_load_file's result, err filled. */
-static int load_text(struct lt_config *cfg, const char *text, char *err, size_t errlen, char **path_out)
-{
-	char *path = write_file("t.conf", text);
-	err[0] = '\0';
-	int rc = config_load_file(cfg, path, NULL, err, errlen);
-	if (path_out)
-		*path_out = path;
-	else
-		free(path);
-	return rc;
-}
-
-/* err must be exactly "<tmpdir>/t.conf:<line>: <msg>". */
+/* err must be exactly "<test_folder>/t.conf:<line>: <msg>". */
 static void expect_error(const char *text, int line, const char *msg)
 {
 	struct lt_config cfg;
 	char err[512];
 	char *path;
-	assert_int_equal(load_text(&cfg, text, err, sizeof err, &path), -1);
+	assert_int_equal(test_config_load_text(&cfg, text, err, sizeof err, &path), -1);
 	char *want = xasprintf("%s:%d: %s", path, line, msg);
 	assert_string_equal(err, want);
 	free(want);
@@ -80,8 +54,8 @@ static void search_order_is_respected(void **state)
 	(void)state;
 	char err[512];
 	char *path;
-	char *sys = xasprintf("%s/etc", tmpdir);
-	char *xdg = xasprintf("%s/xdg", tmpdir);
+	char *sys = xasprintf("%s/etc", test_folder);
+	char *xdg = xasprintf("%s/xdg", test_folder);
 
 	/* nothing anywhere: fine, no path */
 	assert_int_equal(config_locate(NULL, sys, &path, err, sizeof err), 0);
@@ -137,7 +111,7 @@ static void explicit_missing_file_is_an_error(void **state)
 	(void)state;
 	char err[512];
 	char *path = (char *)"x";
-	char *missing = xasprintf("%s/nope.conf", tmpdir);
+	char *missing = xasprintf("%s/nope.conf", test_folder);
 
 	assert_int_equal(config_locate(missing, NULL, &path, err, sizeof err), -1);
 	assert_null(path);
@@ -165,7 +139,7 @@ static void no_file_gives_defaults(void **state)
 	struct lt_config cfg;
 	char err[512];
 	/* HOME is an empty directory; SYSCONFDIR/lagtop/lagtop.conf is not expected on a build machine */
-	char *home = xasprintf("%s/emptyhome", tmpdir);
+	char *home = xasprintf("%s/emptyhome", test_folder);
 	mkdir(home, 0700);
 	setenv("HOME", home, 1);
 	char *sysconf = xasprintf("%s/lagtop/lagtop.conf", SYSCONFDIR);
@@ -180,7 +154,7 @@ static void no_file_gives_defaults(void **state)
 	assert_string_equal(cfg.theme, "default");
 	assert_int_equal(cfg.expiry_horizon_ms, 3LL * 24 * 3600 * 1000);
 	config_free(&cfg);
-	setenv("HOME", tmpdir, 1);
+	setenv("HOME", test_folder, 1);
 	free(home);
 }
 
@@ -189,8 +163,8 @@ static void unreadable_or_odd_files_are_errors(void **state)
 	(void)state;
 	struct lt_config cfg;
 	char err[512];
-	assert_int_equal(config_load_file(&cfg, tmpdir, NULL, err, sizeof err), -1);
-	char *want = xasprintf("%s: not a regular file", tmpdir);
+	assert_int_equal(config_load_file(&cfg, test_folder, NULL, err, sizeof err), -1);
+	char *want = xasprintf("%s: not a regular file", test_folder);
 	assert_string_equal(err, want);
 	free(want);
 	config_free(&cfg);
@@ -326,7 +300,7 @@ static void fifos_and_huge_files_are_refused_at_once(void **state)
 	(void)state;
 	struct lt_config cfg;
 	char err[512];
-	char *fifo = xasprintf("%s/fifo.conf", tmpdir);
+	char *fifo = xasprintf("%s/fifo.conf", test_folder);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	signal(SIGALRM, on_alarm);
 	alarm(5);
@@ -415,29 +389,30 @@ static void full_file_is_read(void **state)
 	(void)state;
 	struct lt_config cfg;
 	char err[512];
-	assert_int_equal(load_text(&cfg,
-				   "# comment\n"
-				   "general = {\n"
-				   "  default_cluster = \"b\";\n"
-				   "  refresh_interval = 0.5;\n"
-				   "  lag_threshold = 100;\n"
-				   "  time_lag_threshold = \"1m30s\";\n"
-				   "  theme = \"high-contrast\";\n"
-				   "  reset_confirm_threshold = 5000000000L;\n"
-				   "  expiry_horizon = 86400;\n"
-				   "};\n"
-				   "clusters = {\n"
-				   "  a = { bootstrap_servers = \"h1:9092\"; };\n"
-				   "  b = {\n"
-				   "    bootstrap_servers = \"h2:9093,h3:9093\";\n"
-				   "    properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=p=w\" ];\n"
-				   "    include_groups = [ \"^pay\", \"x|y\" ];\n"
-				   "    exclude_groups = ( \"-test$\" );\n"
-				   "    read_only = true;\n"
-				   "  };\n"
-				   "};\n",
-				   err, sizeof err, NULL),
-			 0);
+	assert_int_equal(
+		test_config_load_text(&cfg,
+				      "# comment\n"
+				      "general = {\n"
+				      "  default_cluster = \"b\";\n"
+				      "  refresh_interval = 0.5;\n"
+				      "  lag_threshold = 100;\n"
+				      "  time_lag_threshold = \"1m30s\";\n"
+				      "  theme = \"high-contrast\";\n"
+				      "  reset_confirm_threshold = 5000000000L;\n"
+				      "  expiry_horizon = 86400;\n"
+				      "};\n"
+				      "clusters = {\n"
+				      "  a = { bootstrap_servers = \"h1:9092\"; };\n"
+				      "  b = {\n"
+				      "    bootstrap_servers = \"h2:9093,h3:9093\";\n"
+				      "    properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=p=w\" ];\n"
+				      "    include_groups = [ \"^pay\", \"x|y\" ];\n"
+				      "    exclude_groups = ( \"-test$\" );\n"
+				      "    read_only = true;\n"
+				      "  };\n"
+				      "};\n",
+				      err, sizeof err, NULL),
+		0);
 	assert_string_equal(cfg.default_cluster, "b");
 	assert_int_equal(cfg.refresh_ms, 500);
 	assert_int_equal(cfg.lag_threshold, 100);
@@ -530,8 +505,9 @@ static void ranges_are_checked(void **state)
 
 	struct lt_config cfg;
 	char err[512];
-	assert_int_equal(load_text(&cfg, "general = { refresh_interval = \"100ms\"; time_lag_threshold = 0; };\n", err,
-				   sizeof err, NULL),
+	assert_int_equal(test_config_load_text(&cfg,
+					       "general = { refresh_interval = \"100ms\"; time_lag_threshold = 0; };\n",
+					       err, sizeof err, NULL),
 			 0);
 	assert_int_equal(cfg.refresh_ms, 100);
 	assert_int_equal(cfg.time_lag_threshold_ms, 0);
@@ -564,9 +540,10 @@ static void bad_regex_is_named(void **state)
 	struct lt_config cfg;
 	char err[512];
 	char *path;
-	assert_int_equal(load_text(&cfg,
-				   "clusters = {\n a = {\n  exclude_groups = [ \"ok\",\n \"(unclosed\" ];\n };\n};\n",
-				   err, sizeof err, &path),
+	assert_int_equal(test_config_load_text(
+				 &cfg,
+				 "clusters = {\n a = {\n  exclude_groups = [ \"ok\",\n \"(unclosed\" ];\n };\n};\n",
+				 err, sizeof err, &path),
 			 -1);
 	char *want = xasprintf("%s:4: bad regex '(unclosed' in 'exclude_groups' of cluster 'a': ", path);
 	assert_memory_equal(err, want, strlen(want)); /* then regerror's text */
@@ -683,10 +660,10 @@ static void errors_never_show_secret_values(void **state)
 	struct lt_config cfg;
 	char err[512];
 	/* an error after a secret was read: the message names keys, not values */
-	assert_int_equal(load_text(&cfg,
-				   "clusters = { a = { properties = [ \"sasl.password=hunter2\", "
-				   "\"sasl.password=hunter3\" ]; }; };\n",
-				   err, sizeof err, NULL),
+	assert_int_equal(test_config_load_text(&cfg,
+					       "clusters = { a = { properties = [ \"sasl.password=hunter2\", "
+					       "\"sasl.password=hunter3\" ]; }; };\n",
+					       err, sizeof err, NULL),
 			 -1);
 	assert_null(strstr(err, "hunter"));
 	assert_non_null(strstr(err, "sasl.password"));
@@ -768,11 +745,12 @@ static void pane_columns_are_read(void **state)
 	(void)state;
 	struct lt_config cfg;
 	char err[512];
-	assert_int_equal(load_text(&cfg,
-				   "panes = { partitions = { columns = [ \"topic\", \"position\", \"committed\", "
-				   "\"lag\" ]; }; };\n",
-				   err, sizeof err, NULL),
-			 0);
+	assert_int_equal(
+		test_config_load_text(&cfg,
+				      "panes = { partitions = { columns = [ \"topic\", \"position\", \"committed\", "
+				      "\"lag\" ]; }; };\n",
+				      err, sizeof err, NULL),
+		0);
 	const lt_colset *p = &cfg.columns[LT_ROWS_PARTITIONS];
 	const char *names[LT_COL__COUNT];
 	size_t n = colset_names(p, names, LT_COL__COUNT);
@@ -888,7 +866,7 @@ static void splice_finds_only_the_root_panes(void **state)
 static void saved_columns_make_the_users_file(void **state)
 {
 	(void)state;
-	char *xdg = xasprintf("%s/newxdg", tmpdir);
+	char *xdg = xasprintf("%s/newxdg", test_folder);
 	setenv("XDG_CONFIG_HOME", xdg, 1);
 	char *path = config_user_path();
 	unsetenv("XDG_CONFIG_HOME");
@@ -940,14 +918,14 @@ static void unsafe_saves_are_refused(void **state)
 	free(inc);
 
 	char *real = write_file("real.conf", kept_text);
-	char *link = xasprintf("%s/link.conf", tmpdir);
+	char *link = xasprintf("%s/link.conf", test_folder);
 	assert_int_equal(symlink(real, link), 0);
 	assert_int_equal(config_save_columns(link, sets, err, sizeof err), -1);
 	assert_non_null(strstr(err, "symbolic link"));
 	free(link);
 	free(real);
 
-	char *missing = xasprintf("%s/missing.conf", tmpdir);
+	char *missing = xasprintf("%s/missing.conf", test_folder);
 	assert_int_equal(config_save_columns(missing, sets, err, sizeof err), -1);
 	free(missing);
 
@@ -987,5 +965,5 @@ int main(void)
 		cmocka_unit_test(example_config_loads),
 		cmocka_unit_test(docs_name_every_setting),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_home_setup, test_folder_teardown);
 }
