@@ -28,15 +28,7 @@ static rd_kafka_queue_t *q;
 static int setup(void **state)
 {
 	(void)state;
-	char err[256];
-	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "empty" };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim)
-		fail_msg("sim_new: %s", err);
-	if (sim_create_topic(sim, "t1", 2, err, sizeof err) < 0)
-		fail_msg("create: %s", err);
-	if (sim_start(sim) < 0)
-		fail_msg("sim_start failed");
+	sim = test_sim_with_topic(3, "t1", 2, 0, 0, 0);
 	rdk_admin_open(sim_bootstrap(sim), NULL, &rk, &q);
 	return 0;
 }

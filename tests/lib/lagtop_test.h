@@ -541,6 +541,21 @@ static inline sim_cluster *test_sim_start(int brokers, const char *scenario)
 	return c;
 }
 
+/* A started sim of brokers nodes (scenario "empty") with topic of partitions partitions, count records
+ * appended to each (stamped from first_ts_ms, step_ms apart), or the test fails. */
+static inline sim_cluster *test_sim_with_topic(int brokers, const char *topic, int partitions, int64_t count,
+					       int64_t first_ts_ms, int64_t step_ms)
+{
+	char err[256] = "";
+	sim_cluster *c = test_sim_start(brokers, "empty");
+	if (sim_create_topic(c, topic, partitions, err, sizeof err) != 0)
+		fail_msg("sim_create_topic %s: %s", topic, err);
+	for (int p = 0; p < partitions; p++)
+		if (sim_append(c, topic, p, count, first_ts_ms, step_ms, err, sizeof err) != 0)
+			fail_msg("sim_append %s/%d: %s", topic, p, err);
+	return c;
+}
+
 /* The cmocka group teardown of a program whose group setup left its sim in *state. */
 static inline int test_sim_teardown(void **state)
 {
