@@ -3,11 +3,13 @@
  *  - every program: fuzz_input_file(), the input of a libFuzzer harness as a private file;
  *    LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS, a harness's LeakSanitizer suppression of libconfig's own leak;
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
- *    test_folder_*, test_write_file; test_config_load_text after "config/config_file.h"), whole files (test_read_file,
- * test_write_bytes, test_file_size, test_put_le), test_sleep_ms, running the real lagtop binary (run_lagtop, expect_in,
- * count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*: one request at a time,
- * request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every surprise fails the running
- * test); test_mono_ms, and rdk_conf_set when <librdkafka/rdkafka.h> was included first. The tests include it as
+ *    test_folder_*, test_write_file; test_config_load_text after "config/config_file.h"), the project's
+ *    own files (test_source_file), --once's output of a snapshot (test_render, after "cli/output.h"), whole files
+ * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_sleep_ms, running the real lagtop binary
+ * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
+ * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
+ * surprise fails the running test); test_mono_ms, and rdk_conf_set when <librdkafka/rdkafka.h> was included first. The
+ * tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -174,6 +176,31 @@ static inline int test_folder_teardown(void **state)
 	return test_dir_remove(test_folder);
 }
 
+#ifdef LAGTOP_CLI_OUTPUT_H
+enum test_format { TEST_JSON, TEST_CSV, TEST_TABLE, TEST_PROMETHEUS };
+
+/* s as --once prints it in format (this part is there when "cli/output.h" came first): malloc'd text.
+ * noinline: gcc 12 at -O2 inlines this and then warns -Wdangling-pointer about the memstream buffer
+ * (a false positive: fclose() has published buf before it is returned). */
+__attribute__((noinline, unused)) static char *test_render(enum test_format format, const lt_snapshot *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	if (format == TEST_JSON)
+		assert_int_equal(output_json(f, s), 0);
+	else if (format == TEST_CSV)
+		assert_int_equal(output_csv(f, s), 0);
+	else if (format == TEST_TABLE)
+		output_table(f, s);
+	else
+		assert_int_equal(output_prometheus(f, s), 0);
+	fclose(f);
+	return buf;
+}
+#endif
+
 #ifdef LAGTOP_CONFIG_CONFIG_FILE_H
 /* text written to test_folder/t.conf (0600) and loaded as a configuration file (this part is there when
  * "config/config_file.h" came first): config_load_file's result, err filled; the malloc'd path in
@@ -216,6 +243,16 @@ static inline char *test_read_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+/* The project's file rel (a path from the top of the source tree: $LT_SRCDIR, else the current folder),
+ * whole: malloc'd (the man page and documents that tests hold the code to). */
+static inline char *test_source_file(const char *rel)
+{
+	const char *srcdir = getenv("LT_SRCDIR");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", srcdir ? srcdir : ".", rel);
+	return test_read_file(path, NULL);
 }
 
 /* n bytes written to path, which is made (0600) or emptied first. */

@@ -11,6 +11,8 @@
 #include "cli/options.h"
 #include "model/snapshot.h"
 
+#include "../lib/lagtop_test.h"
+
 static int parse(struct lt_options *o, char *err, size_t errlen, ...)
 {
 	char *argv[32];
@@ -405,16 +407,7 @@ static void modes_conflict_in_any_order(void **state)
 static void man_page_documents_every_option(void **state)
 {
 	(void)state;
-	const char *srcdir = getenv("LT_SRCDIR");
-	char path[4096];
-	snprintf(path, sizeof path, "%s/doc/lagtop.1", srcdir ? srcdir : ".");
-	FILE *f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	static char text[1 << 18];
-	size_t n = fread(text, 1, sizeof text - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	char *text = test_source_file("doc/lagtop.1");
 	for (size_t i = 0; options_long_name(i); i++) {
 		/* roff writes every hyphen of an option as \- : --dry-run is \-\-dry\-run */
 		char needle[256] = "\\-\\-";
@@ -428,6 +421,7 @@ static void man_page_documents_every_option(void **state)
 		if (!strstr(text, needle))
 			fail_msg("doc/lagtop.1 does not document --%s", options_long_name(i));
 	}
+	free(text);
 }
 
 static void help_lists_every_option(void **state)
