@@ -672,24 +672,6 @@ static void errors_never_show_secret_values(void **state)
 
 /* ------------------------------------------------------------------ shipped files */
 
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	assert_non_null(fp);
-	char *buf = NULL;
-	size_t cap = 0, len = 0;
-	for (;;) {
-		buf = xgrow(buf, &cap, len + 4097, 1);
-		size_t n = fread(buf + len, 1, 4096, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	buf[len] = '\0';
-	fclose(fp);
-	return buf;
-}
-
 static void example_config_loads(void **state)
 {
 	(void)state;
@@ -715,8 +697,8 @@ static void example_config_loads(void **state)
 static void docs_name_every_setting(void **state)
 {
 	(void)state;
-	char *md = slurp(TOP_SRCDIR "/doc/CONFIG.md");
-	char *example = slurp(TOP_SRCDIR "/doc/lagtop.conf.example");
+	char *md = test_read_file(TOP_SRCDIR "/doc/CONFIG.md", NULL);
+	char *example = test_read_file(TOP_SRCDIR "/doc/lagtop.conf.example", NULL);
 	size_t i;
 	for (i = 0; config_setting_path(i); i++) {
 		const char *name = strchr(config_setting_path(i), '.') + 1;
@@ -731,7 +713,7 @@ static void docs_name_every_setting(void **state)
 	free(md);
 	free(example);
 
-	char *man = slurp(TOP_SRCDIR "/doc/lagtop.1");
+	char *man = test_read_file(TOP_SRCDIR "/doc/lagtop.1", NULL);
 	assert_non_null(strstr(man, "\n.SH CONFIGURATION\n"));
 	assert_non_null(strstr(man, "\n.SH FILES\n"));
 	assert_non_null(strstr(man, "LAGTOP_CONFIG"));
@@ -805,7 +787,7 @@ static void saved_columns_keep_the_rest(void **state)
 	assert_int_equal(colset_parse(LT_ROWS_PARTITIONS, names, 6, &sets[LT_ROWS_PARTITIONS], err, sizeof err), 0);
 	assert_int_equal(config_save_columns(path, sets, err, sizeof err), 0);
 
-	char *text = slurp(path);
+	char *text = test_read_file(path, NULL);
 	assert_non_null(strstr(text, "# my settings\ngeneral = {\n    refresh_interval = 5; # slow\n"));
 	assert_non_null(strstr(text, "clusters = { local = { bootstrap_servers = \"127.0.0.1:9092\"; }; };\n"));
 	assert_null(strstr(text, "an old choice")); /* the old panes group went: groups is back to its default */
@@ -824,7 +806,7 @@ static void saved_columns_keep_the_rest(void **state)
 
 	/* saved again: the same text (the group lagtop wrote is found and replaced, not added twice) */
 	assert_int_equal(config_save_columns(path, sets, err, sizeof err), 0);
-	char *again = slurp(path);
+	char *again = test_read_file(path, NULL);
 	assert_string_equal(again, text);
 	free(again);
 	free(text);
@@ -912,7 +894,7 @@ static void unsafe_saves_are_refused(void **state)
 	assert_int_equal(config_save_columns(inc, sets, err, sizeof err), -1);
 	assert_non_null(strstr(err, "@include"));
 	assert_null(strchr(err, '\n'));
-	char *text = slurp(inc);
+	char *text = test_read_file(inc, NULL);
 	assert_string_equal(text, "general = {\n@include \"other.conf\"\n};\n");
 	free(text);
 	free(inc);
