@@ -74,21 +74,8 @@ static void produce(mock *m, const lt_commit_record *r)
 
 static void produce_commit(mock *m, const char *group, const char *topic, int32_t p, int64_t off, int64_t ts)
 {
-	char g[64], t[64], meta[1] = "";
-	snprintf(g, sizeof g, "%s", group);
-	snprintf(t, sizeof t, "%s", topic);
-	lt_commit_record r = { .type = LT_CR_OFFSET_COMMIT,
-			       .key_version = 1,
-			       .value_version = 3,
-			       .group = g,
-			       .topic = t,
-			       .partition = p,
-			       .offset = off,
-			       .leader_epoch = -1,
-			       .metadata = meta,
-			       .commit_ms = ts,
-			       .expire_ms = -1 };
-	produce(m, &r);
+	struct fx_commit c;
+	produce(m, fx_offset_commit(&c, group, topic, p, off, ts));
 }
 
 static void flush(mock *m)
