@@ -295,6 +295,19 @@ static void on_alarm(int sig)
 	_exit(1);
 }
 
+/* n string literals of 1000 copies of c appended to text: each after sep (the first after a space), each
+ * closed by close. */
+static void append_literals(char *text, int n, char c, const char *sep, const char *close)
+{
+	for (int i = 0; i < n; i++) {
+		strcat(text, i ? sep : " ");
+		strcat(text, "\"");
+		size_t at = strlen(text);
+		memset(text + at, c, 1000);
+		strcpy(text + at + 1000, close);
+	}
+}
+
 static void fifos_and_huge_files_are_refused_at_once(void **state)
 {
 	(void)state;
@@ -336,29 +349,7 @@ static void fifos_and_huge_files_are_refused_at_once(void **state)
 
 	/* under 1 MiB, a string value over 64 KiB (adjacent literals are one value) is refused by its line */
 	strcpy(text, "# a \"quoted\" comment\ngeneral = {\n /* \" */ theme =");
-	for (int i = 0; i < 70; i++)
-		strcat(text, " \"" /* 1000 characters */
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "\"\n");
+	append_literals(text, 70, 'a', " ", "\"\n");
 	strcat(text, "; };\n");
 	path = write_file("long.conf", text);
 	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), -1);
@@ -368,12 +359,7 @@ static void fifos_and_huge_files_are_refused_at_once(void **state)
 	free(path);
 	/* 60 separate strings of 1000 characters each are fine (each value is short) */
 	strcpy(text, "clusters = { c = { include_groups = [");
-	for (int i = 0; i < 60; i++) {
-		strcat(text, i ? ", \"" : " \"");
-		size_t at = strlen(text);
-		memset(text + at, 'b', 1000);
-		strcpy(text + at + 1000, "\"");
-	}
+	append_literals(text, 60, 'b', ", ", "\"");
 	strcat(text, " ]; }; };\n");
 	path = write_file("many.conf", text);
 	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
