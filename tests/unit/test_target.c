@@ -37,6 +37,18 @@ static const char *prop(const struct lt_connection *c, const char *key)
 	return NULL;
 }
 
+/* c's properties are exactly the key/value pairs of kv (NULL-terminated), in that order. */
+static void expect_props(const struct lt_connection *c, const char *const *kv)
+{
+	size_t n = 0;
+	for (; kv[2 * n]; n++) {
+		assert_true(n < c->n_props);
+		assert_string_equal(c->prop_keys[n], kv[2 * n]);
+		assert_string_equal(c->prop_values[n], kv[2 * n + 1]);
+	}
+	assert_int_equal(c->n_props, n);
+}
+
 /* ------------------------------------------------------------------ selection */
 
 static void parse_opts(struct lt_options *o, ...)
@@ -193,14 +205,9 @@ static void b_and_x_override_in_order(void **state)
 		   "security.protocol=SSL", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "other:1");
-	assert_int_equal(t.conn.n_props, 3);
 	/* replaced in place, keeping the file's order; new ones appended */
-	assert_string_equal(t.conn.prop_keys[0], "security.protocol");
-	assert_string_equal(t.conn.prop_values[0], "SSL");
-	assert_string_equal(t.conn.prop_keys[1], "sasl.password");
-	assert_string_equal(t.conn.prop_values[1], "new");
-	assert_string_equal(t.conn.prop_keys[2], "client.id");
-	assert_string_equal(t.conn.prop_values[2], "me");
+	expect_props(&t.conn, (const char *const[]){ "security.protocol", "SSL", "sasl.password", "new", "client.id",
+						     "me", NULL });
 	target_free(&t);
 	options_free(&o);
 
@@ -314,13 +321,8 @@ static void command_config_sits_between_the_file_and_b(void **state)
 	parse_opts(&o, "-c", "prod", "--command-config", cc, NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "cc:1");
-	assert_int_equal(t.conn.n_props, 3);
-	assert_string_equal(t.conn.prop_keys[0], "security.protocol");
-	assert_string_equal(t.conn.prop_values[0], "SSL");
-	assert_string_equal(t.conn.prop_keys[1], "sasl.password");
-	assert_string_equal(t.conn.prop_values[1], "s3cret");
-	assert_string_equal(t.conn.prop_keys[2], "client.id");
-	assert_string_equal(t.conn.prop_values[2], "from-command-config");
+	expect_props(&t.conn, (const char *const[]){ "security.protocol", "SSL", "sasl.password", "s3cret", "client.id",
+						     "from-command-config", NULL });
 	assert_null(prop(&t.conn, "bootstrap.servers")); /* the bootstrap, not a property as well */
 	target_free(&t);
 	options_free(&o);
