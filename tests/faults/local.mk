@@ -3,7 +3,7 @@
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_faults_collector
 TESTS += tests/integration/test_faults_collector
-tests_integration_test_faults_collector_SOURCES = tests/integration/test_faults_collector.c
+tests_integration_test_faults_collector_SOURCES = tests/integration/test_faults_collector.c tests/lib/lagtop_test.h
 tests_integration_test_faults_collector_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_faults_collector_LDADD = $(UNIT_LDADD)
 endif
@@ -11,7 +11,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/integration/test_faults_hostile
 TESTS += tests/integration/test_faults_hostile
-tests_integration_test_faults_hostile_SOURCES = tests/integration/test_faults_hostile.c tests/faults/hostile.h
+tests_integration_test_faults_hostile_SOURCES = tests/integration/test_faults_hostile.c tests/lib/hostile.h tests/lib/lagtop_test.h
 tests_integration_test_faults_hostile_CFLAGS = $(UNIT_CFLAGS)
 tests_integration_test_faults_hostile_LDADD = $(UNIT_LDADD)
 endif
@@ -41,7 +41,7 @@ EXTRA_DIST += tests/valgrind.sh
 
 ## The dashboard under faults and hostile names (tmux; tests/tui/lib.sh), against faults_fixture.
 check_PROGRAMS += tests/tui/faults_fixture
-tests_tui_faults_fixture_SOURCES = tests/tui/faults_fixture.c tests/faults/hostile.h
+tests_tui_faults_fixture_SOURCES = tests/tui/faults_fixture.c tests/lib/hostile.h
 tests_tui_faults_fixture_LDADD = $(LT_LIBS)
 TESTS += tests/tui/test_faults_tui.sh
 EXTRA_DIST += tests/tui/test_faults_tui.sh

@@ -7,7 +7,7 @@
 # code: the terminal-safe form (a byte that is not UTF-8, a C0 control or DEL as \xNN; a C1 control, a bidi
 # control or a line/paragraph separator as \uXXXX), then a single quote in front of a cell starting with
 # = + - @ TAB CR or a quote. Exit 0 when fine, else 1 and why.
-# Keep the names in step with tests/faults/hostile.h.
+# Keep the names in step with tests/lib/hostile.h.
 import csv
 import io
 import json

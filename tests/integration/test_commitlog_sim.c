@@ -28,15 +28,7 @@ static rd_kafka_queue_t *q;
 static int setup(void **state)
 {
 	(void)state;
-	char err[256];
-	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "empty" };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim)
-		fail_msg("sim_new: %s", err);
-	if (sim_create_topic(sim, "t1", 2, err, sizeof err) < 0)
-		fail_msg("create: %s", err);
-	if (sim_start(sim) < 0)
-		fail_msg("sim_start failed");
+	sim = test_sim_with_topic(3, "t1", 2, 0, 0, 0);
 	rdk_admin_open(sim_bootstrap(sim), NULL, &rk, &q);
 	return 0;
 }
@@ -127,12 +119,6 @@ static void topic_configs_and_errors(void **state)
 	rd_kafka_event_destroy(ev);
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
-}
-
 static int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -140,45 +126,7 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void reader_learns_retention(void **state)
-{
-	(void)state;
-	char err[256];
-	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	if (rd_kafka_conf_set(conf, "bootstrap.servers", sim_bootstrap(sim), err, sizeof err) != RD_KAFKA_CONF_OK)
-		fail_msg("conf: %s", err);
-	lt_commit_reader *r = commit_reader_start(conf, NULL, NULL, err, sizeof err);
-	if (!r)
-		fail_msg("commit_reader_start: %s", err);
-	char why[256];
-	for (int t = 0; t < WAIT_MS; t += 50) {
-		if (commit_reader_state(r, why, sizeof why) == LT_READER_STARTING && strstr(why, "does not exist yet"))
-			break;
-		sleep_ms(50);
-	}
-	assert_int_equal(commit_reader_state(r, why, sizeof why), LT_READER_STARTING);
-	assert_non_null(strstr(why, "__consumer_offsets does not exist yet"));
-	commit_reader_stop(r);
-
-	/* with the topic there, the reader asks the lowest broker id for the retention */
-	if (sim_create_topic(sim, SIM_OFFSETS_TOPIC, SIM_OFFSETS_PARTITIONS, err, sizeof err) < 0)
-		fail_msg("create: %s", err);
-	conf = rd_kafka_conf_new();
-	if (rd_kafka_conf_set(conf, "bootstrap.servers", sim_bootstrap(sim), err, sizeof err) != RD_KAFKA_CONF_OK)
-		fail_msg("conf: %s", err);
-	r = commit_reader_start(conf, NULL, NULL, err, sizeof err);
-	if (!r)
-		fail_msg("commit_reader_start: %s", err);
-	char note[160];
-	int64_t ret = -1;
-	for (int t = 0; t < WAIT_MS && (ret = commit_reader_retention(r, note, sizeof note)) < 0; t += 50)
-		sleep_ms(50);
-	if (ret < 0)
-		fail_msg("no retention: %s", note);
-	assert_int_equal(ret, 10080LL * 60000);
-	commit_reader_stop(r);
-}
-
+/* A commit reader on the sim, started, or the test fails. */
 static lt_commit_reader *reader_new(void)
 {
 	char err[256];
@@ -191,6 +139,35 @@ static lt_commit_reader *reader_new(void)
 	return r;
 }
 
+static void reader_learns_retention(void **state)
+{
+	(void)state;
+	char err[256];
+	lt_commit_reader *r = reader_new();
+	char why[256];
+	for (int t = 0; t < WAIT_MS; t += 50) {
+		if (commit_reader_state(r, why, sizeof why) == LT_READER_STARTING && strstr(why, "does not exist yet"))
+			break;
+		test_sleep_ms(50);
+	}
+	assert_int_equal(commit_reader_state(r, why, sizeof why), LT_READER_STARTING);
+	assert_non_null(strstr(why, "__consumer_offsets does not exist yet"));
+	commit_reader_stop(r);
+
+	/* with the topic there, the reader asks the lowest broker id for the retention */
+	if (sim_create_topic(sim, SIM_OFFSETS_TOPIC, SIM_OFFSETS_PARTITIONS, err, sizeof err) < 0)
+		fail_msg("create: %s", err);
+	r = reader_new();
+	char note[160];
+	int64_t ret = -1;
+	for (int t = 0; t < WAIT_MS && (ret = commit_reader_retention(r, note, sizeof note)) < 0; t += 50)
+		test_sleep_ms(50);
+	if (ret < 0)
+		fail_msg("no retention: %s", note);
+	assert_int_equal(ret, 10080LL * 60000);
+	commit_reader_stop(r);
+}
+
 /* Waits until the reader's stream satisfies cond (bounded). */
 static bool wait_stream(lt_commit_reader *r, bool (*cond)(const lt_commit_stream *, void *), void *arg)
 {
@@ -199,7 +176,7 @@ static bool wait_stream(lt_commit_reader *r, bool (*cond)(const lt_commit_stream
 		commit_reader_unlock(r);
 		if (ok)
 			return true;
-		sleep_ms(50);
+		test_sleep_ms(50);
 	}
 	return false;
 }
@@ -293,7 +270,7 @@ static void stream_matches_what_clients_did(void **state)
 		fail_msg("g-live never became Empty in the stream");
 	char note[160];
 	for (int t = 0; t < WAIT_MS && commit_reader_retention(r, note, sizeof note) < 0; t += 50)
-		sleep_ms(50);
+		test_sleep_ms(50);
 	assert_int_equal(commit_reader_retention(r, note, sizeof note), 10080LL * 60000);
 	int64_t after = now_ms();
 
@@ -390,7 +367,7 @@ static void kip848_offsets_expire_from_their_commit(void **state)
 	struct sim_member_spec spec = { .client_id = "kip-client", .topics = topics, .ntopics = 1 };
 	lt_commit_reader *r = reader_new();
 	for (int t = 0; t < WAIT_MS && commit_reader_retention(r, note, sizeof note) < 0; t += 50)
-		sleep_ms(50);
+		test_sleep_ms(50);
 	const int64_t retention = commit_reader_retention(r, note, sizeof note);
 	assert_int_equal(retention, 10080LL * 60000);
 	if (sim_add_consumer_member(sim, "g-kip", &spec, id, sizeof id, err, sizeof err) < 0)

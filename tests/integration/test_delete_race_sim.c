@@ -30,14 +30,7 @@ static char statedir[256];
 static int setup(void **state)
 {
 	(void)state;
-	char err[512];
-	struct sim_options o = { .brokers = 1, .port = 0, .scenario = "empty" };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim || sim_start(sim) || sim_create_topic(sim, "pay", 3, err, sizeof err))
-		return -1;
-	for (int p = 0; p < 3; p++)
-		if (sim_append(sim, "pay", p, 100, T1, 1000, err, sizeof err))
-			return -1;
+	sim = test_sim_with_topic(1, "pay", 3, 100, T1, 1000);
 	return test_state_dir_make(statedir, sizeof statedir, "delete-it");
 }
 

@@ -23,6 +23,8 @@
 #include "sim/sim.h"
 #include "util/timeutil.h"
 
+#include "../lib/lagtop_test.h"
+
 #define TIMEOUT_MS 2000
 /* A refresh is cut at TIMEOUT_MS; this generous bound only catches a hang. */
 #define HANG_MS       (TIMEOUT_MS + 8000)
@@ -33,28 +35,11 @@ enum { API_OFFSET_FETCH = 9, API_DESCRIBE_GROUPS = 15, API_LIST_GROUPS = 16 };
 static sim_cluster *sim;
 static lt_collector *col;
 
-static void must(int rc, const char *err)
-{
-	if (rc != 0)
-		fail_msg("control call failed: %s", err);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
-}
-
 static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "fixture" };
-	sim = sim_new(&o, err, sizeof(err));
-	if (!sim)
-		fail_msg("sim_new: %s", err);
-	if (sim_start(sim) < 0)
-		fail_msg("sim_start");
+	sim = test_sim_start(3, "fixture");
 	static char *k[] = { (char *)"log_level" }, *v[] = { (char *)"0" };
 	struct lt_connection conn = { .name = (char *)"sim",
 				      .bootstrap = (char *)sim_bootstrap(sim),
@@ -100,17 +85,9 @@ static lt_snapshot *refresh(void)
 	return s;
 }
 
-static const lt_group *find(const lt_snapshot *s, const char *name)
-{
-	for (size_t i = 0; s && i < s->n_groups; i++)
-		if (strcmp(s->groups[i].group, name) == 0)
-			return &s->groups[i];
-	return NULL;
-}
-
 static bool group_fresh(const lt_snapshot *s, const char *name)
 {
-	const lt_group *g = find(s, name);
+	const lt_group *g = snapshot_find_group(s, name);
 	if (!g || g->error || g->stale_ms != 0 || g->n_partitions == 0)
 		return false;
 	for (size_t i = 0; i < g->n_partitions; i++)
@@ -126,14 +103,14 @@ static void assert_recovers(void)
 		lt_snapshot *s = refresh();
 		bool ok = s && group_fresh(s, "fx-stable") && group_fresh(s, "fx-empty") && !s->error;
 		if (!ok && i == RECOVER_TRIES - 1 && s) {
-			const lt_group *g = find(s, "fx-stable");
+			const lt_group *g = snapshot_find_group(s, "fx-stable");
 			print_message("# last refresh: error %s; fx-stable: %s\n", s->error ? s->error : "none",
 				      g ? (g->error ? g->error : "no error") : "missing");
 		}
 		snapshot_unref(s);
 		if (ok)
 			return;
-		sleep_ms(250);
+		test_sleep_ms(250);
 	}
 	fail_msg("the collector did not recover within %d refreshes", RECOVER_TRIES);
 }
@@ -141,7 +118,7 @@ static void assert_recovers(void)
 /* fx-stable as shown before the fault, now stale: kept, with its error and the age of its data. */
 static void assert_stale(const lt_snapshot *s, const char *name)
 {
-	const lt_group *g = find(s, name);
+	const lt_group *g = snapshot_find_group(s, name);
 	if (!g)
 		fail_msg("group %s vanished instead of being marked stale", name);
 	assert_non_null(g->error);
@@ -178,8 +155,9 @@ static void retriable_errors_mark_stale(void **state)
 			assert_recovers();
 			uint64_t e0, e1, d;
 			sim_fault_counts(sim, &e0, &d);
-			must(sim_fault_errors(sim, 0, code, apis[a], 1.0, 0, err, sizeof(err)), err);
-			sleep_ms(20); /* the stale data's age is measured in ms */
+			sim_must(sim_fault_errors(sim, 0, code, apis[a], 1.0, 0, err, sizeof(err)), "sim_fault_errors",
+				 err);
+			test_sleep_ms(20); /* the stale data's age is measured in ms */
 			lt_snapshot *s = refresh();
 			sim_fault_counts(sim, &e1, &d);
 			if (e1 == e0)
@@ -199,8 +177,9 @@ static void list_groups_errors_keep_groups(void **state)
 	(void)state;
 	char err[256];
 	assert_recovers();
-	must(sim_fault_errors(sim, 0, 14 /* COORDINATOR_LOAD_IN_PROGRESS */, API_LIST_GROUPS, 1.0, 0, err, sizeof(err)),
-	     err);
+	sim_must(sim_fault_errors(sim, 0, 14 /* COORDINATOR_LOAD_IN_PROGRESS */, API_LIST_GROUPS, 1.0, 0, err,
+				  sizeof(err)),
+		 "sim_fault_errors", err);
 	lt_snapshot *s = refresh();
 	assert_non_null(s);
 	/* said as what was not read: each broker's list, with the error (not the refresh-wide error) */
@@ -210,8 +189,8 @@ static void list_groups_errors_keep_groups(void **state)
 		assert_null(s->unread[i].group);
 		assert_non_null(strstr(s->unread[i].reason, "ListGroups: "));
 	}
-	assert_non_null(find(s, "fx-stable"));
-	assert_non_null(find(s, "fx-empty"));
+	assert_non_null(snapshot_find_group(s, "fx-stable"));
+	assert_non_null(snapshot_find_group(s, "fx-empty"));
 	snapshot_unref(s);
 	sim_fault_clear(sim);
 	assert_recovers();
@@ -224,8 +203,8 @@ static void coordinator_down_and_back(void **state)
 	assert_recovers();
 	int node = sim_coordinator(sim, "fx-stable");
 	assert_true(node >= 1);
-	must(sim_broker_stop(sim, node, err, sizeof(err)), err);
-	sleep_ms(20);
+	sim_must(sim_broker_stop(sim, node, err, sizeof(err)), "sim_broker_stop", err);
+	test_sleep_ms(20);
 	lt_snapshot *s = refresh();
 	if (s) /* the bootstrap may be down too: then the whole refresh fails, with its error */
 		assert_stale(s, "fx-stable");
@@ -235,7 +214,7 @@ static void coordinator_down_and_back(void **state)
 		assert_stale(s, "fx-stable");
 	}
 	snapshot_unref(s);
-	must(sim_broker_start(sim, node, err, sizeof(err)), err);
+	sim_must(sim_broker_start(sim, node, err, sizeof(err)), "sim_broker_start", err);
 	assert_recovers();
 }
 
@@ -246,10 +225,10 @@ static void slow_coordinator(void **state)
 	char err[256];
 	assert_recovers();
 	int node = sim_coordinator(sim, "fx-stable");
-	must(sim_fault_latency(sim, node, TIMEOUT_MS + 1500, err, sizeof(err)), err);
+	sim_must(sim_fault_latency(sim, node, TIMEOUT_MS + 1500, err, sizeof(err)), "sim_fault_latency", err);
 	lt_snapshot *s = refresh();
 	if (s) {
-		const lt_group *g = find(s, "fx-stable");
+		const lt_group *g = snapshot_find_group(s, "fx-stable");
 		assert_non_null(g); /* kept */
 		assert_true(g->error != NULL || s->error != NULL);
 	}
@@ -264,7 +243,7 @@ static void dropped_connections(void **state)
 	(void)state;
 	char err[256];
 	assert_recovers();
-	must(sim_fault_drop_rate(sim, 0, 0.5, err, sizeof(err)), err);
+	sim_must(sim_fault_drop_rate(sim, 0, 0.5, err, sizeof(err)), "sim_fault_drop_rate", err);
 	for (int i = 0; i < 4; i++)
 		snapshot_unref(refresh());
 	uint64_t e, d;
@@ -285,13 +264,14 @@ static void coordinator_moves(void **state)
 	assert_recovers();
 	int old = sim_coordinator(sim, "fx-stable");
 	int moved = old % sim_broker_count(sim) + 1;
-	must(sim_group_move_coordinator(sim, "fx-stable", moved, err, sizeof(err)), err);
+	sim_must(sim_group_move_coordinator(sim, "fx-stable", moved, err, sizeof(err)), "sim_group_move_coordinator",
+		 err);
 	assert_int_equal(sim_coordinator(sim, "fx-stable"), moved);
 	bool fresh = false;
 	for (int i = 0; i < 3 && !fresh; i++) {
 		lt_snapshot *s = refresh();
 		assert_non_null(s);
-		const lt_group *g = find(s, "fx-stable");
+		const lt_group *g = snapshot_find_group(s, "fx-stable");
 		assert_non_null(g);
 		if (g->error) /* the old coordinator's answer */
 			assert_non_null(strstr(g->error, "oordinator"));
@@ -299,7 +279,7 @@ static void coordinator_moves(void **state)
 		snapshot_unref(s);
 	}
 	assert_true(fresh);
-	must(sim_group_move_coordinator(sim, "fx-stable", 0, err, sizeof(err)), err);
+	sim_must(sim_group_move_coordinator(sim, "fx-stable", 0, err, sizeof(err)), "sim_group_move_coordinator", err);
 	assert_int_equal(sim_group_move_coordinator(sim, "no-such-group", 1, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no-such-group"));
 	assert_recovers();
@@ -314,12 +294,12 @@ static void flapping_broker(void **state)
 	int node = sim_coordinator(sim, "fx-stable");
 	for (int i = 0; i < 6; i++) {
 		if (i % 2 == 0)
-			must(sim_broker_stop(sim, node, err, sizeof(err)), err);
+			sim_must(sim_broker_stop(sim, node, err, sizeof(err)), "sim_broker_stop", err);
 		else
-			must(sim_broker_start(sim, node, err, sizeof(err)), err);
+			sim_must(sim_broker_start(sim, node, err, sizeof(err)), "sim_broker_start", err);
 		lt_snapshot *s = refresh();
 		if (s)
-			assert_non_null(find(s, "fx-stable")); /* shown, fresh or stale, never dropped */
+			assert_non_null(snapshot_find_group(s, "fx-stable")); /* shown, fresh or stale, never dropped */
 		snapshot_unref(s);
 	}
 	assert_recovers();
@@ -339,13 +319,13 @@ static void list_offsets_failure_is_not_no_leader(void **state)
 		assert_recovers();
 		int leader = sim_leader(sim, "fx-orders", 0);
 		assert_true(leader > 0);
-		must(sim_fault_list_offsets_partition(sim, "fx-orders", 0, -1 /* UNKNOWN_SERVER_ERROR */, err,
-						      sizeof(err)),
-		     err);
+		sim_must(sim_fault_list_offsets_partition(sim, "fx-orders", 0, -1 /* UNKNOWN_SERVER_ERROR */, err,
+							  sizeof(err)),
+			 "sim_fault_list_offsets_partition", err);
 		lt_snapshot *s = refresh();
 		assert_non_null(s);
 		print_message("# %s: error %s\n", paths[pi], s->error ? s->error : "-");
-		const lt_group *g = find(s, "fx-stable");
+		const lt_group *g = snapshot_find_group(s, "fx-stable");
 		assert_non_null(g);
 		bool seen = false;
 		for (size_t k = 0; k < g->n_partitions; k++) {

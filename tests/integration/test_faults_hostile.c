@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -28,11 +27,12 @@
 
 extern char **environ;
 
-#include "../faults/hostile.h"
+#include "../lib/hostile.h"
+#include "../lib/lagtop_test.h"
 #include "util/csv.h"
 
 static sim_cluster *sim;
-static char tmpdir[64];
+static char tmpdir[256]; /* lagtop's state and configuration folder, and every output file */
 
 /* Groups without members (so a reset is planned, not refused) whose ids a spreadsheet or a terminal would
  * act on, and each one's cell in --export's CSV, spelled out by hand (doc/lagtop.1, FILES). */
@@ -89,50 +89,31 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = { .brokers = 1, .port = 0, .scenario = "empty" };
-	sim = sim_new(&o, err, sizeof(err));
-	if (!sim)
-		fail_msg("sim_new: %s", err);
+	sim = test_sim_start(1, "empty");
 	if (hostile_build(sim, err, sizeof(err)) != 0 || build_reset_groups(err, sizeof err) != 0)
 		fail_msg("building the hostile cluster: %s", err);
-	if (sim_start(sim) < 0)
-		fail_msg("sim_start");
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/lagtop-hostile.XXXXXX");
-	if (!mkdtemp(tmpdir))
-		fail_msg("mkdtemp");
+	/* no user configuration leaks in; backups and the audit log stay in tmpdir */
+	if (test_state_dir_make(tmpdir, sizeof tmpdir, "hostile") != 0)
+		return -1;
+	setenv("HOME", tmpdir, 1);
+	setenv("LC_ALL", "C.UTF-8", 1);
 	return 0;
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	sim_free(sim);
-	(void)nftw(tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	return 0;
+	return test_dir_remove(tmpdir);
 }
 
-/* Runs argv with stdout/stderr to files in tmpdir, no shell; returns the exit status (-1 on a signal). */
+/* Runs argv with stdout to tmpdir/outname and stderr to tmpdir/err, no shell; returns the exit status (-1
+ * on a signal). The outputs go to files: check_hostile.py reads them, and 10 KB names make them long. */
 static int run(char *const argv[], const char *outname)
 {
-	char out[128], errf[128], home[128];
+	char out[300], errf[300];
 	snprintf(out, sizeof(out), "%s/%s", tmpdir, outname);
 	snprintf(errf, sizeof(errf), "%s/err", tmpdir);
-	snprintf(home, sizeof(home), "%s/home", tmpdir);
-	(void)mkdir(home, 0700);
-	/* No user configuration leaks in. */
-	setenv("HOME", home, 1);
-	setenv("XDG_CONFIG_HOME", home, 1);
-	char state[128];
-	snprintf(state, sizeof state, "%s/state", tmpdir);
-	setenv("XDG_STATE_HOME", state, 1);
-	unsetenv("LAGTOP_CONFIG");
-	setenv("LC_ALL", "C.UTF-8", 1);
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -148,24 +129,12 @@ static int run(char *const argv[], const char *outname)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* The file tmpdir/name, whole (malloc'd), its length in *len. */
 static char *slurp(const char *name, size_t *len)
 {
-	char path[128];
+	char path[300];
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	size_t r;
-	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap)
-			buf = realloc(buf, cap *= 2);
-	}
-	fclose(f);
-	buf[n < cap ? n : cap - 1] = '\0';
-	*len = n;
-	return buf;
+	return test_read_file(path, len);
 }
 
 /* Terminal-safe text: valid UTF-8, no C0 control but newline, no DEL, no C1, no bidi override. */
@@ -195,8 +164,12 @@ static void assert_terminal_safe(const char *what, const unsigned char *p, size_
 	}
 }
 
-static void once_format(const char *format)
+/* --once --format (the test's state): its output and stderr are terminal-safe; the table shows every hostile
+ * group escaped, check_hostile.py checks the JSON (valid, exact names), the CSV (guarded cells) and the
+ * Prometheus text (parses). */
+static void once_format(void **state)
 {
+	const char *format = *state;
 	char once[] = "--once", b[] = "-b", t[] = "--timeout", ten[] = "10s", f[] = "--format";
 	char *boot = strdup(sim_bootstrap(sim)), *fmt = strdup(format);
 	char *argv[] = { getenv("LAGTOP"), once, b, boot, t, ten, f, fmt, NULL };
@@ -214,7 +187,7 @@ static void once_format(const char *format)
 		assert_non_null(strstr(out, "bad\\xff\\xfe"));
 		assert_non_null(strstr(out, "line1\\x0aline2"));
 	} else {
-		char script[512], file[128];
+		char script[512], file[300];
 		snprintf(script, sizeof(script), "%s/tests/integration/check_hostile.py", getenv("LT_SRCDIR"));
 		snprintf(file, sizeof(file), "%s/out", tmpdir);
 		char *py[] = { getenv("DEBIAN_PYTHON"), script, fmt, file, NULL };
@@ -231,30 +204,6 @@ static void once_format(const char *format)
 	free(fmt);
 }
 
-static void table_is_terminal_safe(void **state)
-{
-	(void)state;
-	once_format("table");
-}
-
-static void json_is_valid_and_exact(void **state)
-{
-	(void)state;
-	once_format("json");
-}
-
-static void csv_is_terminal_safe_and_guarded(void **state)
-{
-	(void)state;
-	once_format("csv");
-}
-
-static void prometheus_is_terminal_safe_and_parses(void **state)
-{
-	(void)state;
-	once_format("prometheus");
-}
-
 /* lagtop with these arguments after -b BOOT --timeout 10s; stdout to `outname`. The exit status. */
 static int lagtop(const char *outname, const char *const *args, size_t n)
 {
@@ -264,6 +213,17 @@ static int lagtop(const char *outname, const char *const *args, size_t n)
 	for (size_t i = 0; i < n; i++)
 		argv[5 + i] = (char *)args[i];
 	return run(argv, outname);
+}
+
+/* lagtop (as lagtop() runs it) exits 0, or the test fails with what and lagtop's stderr. */
+static void lagtop_ok(const char *what, const char *const *args, size_t n)
+{
+	size_t en;
+	int rc = lagtop("out", args, n);
+	char *err = slurp("err", &en);
+	if (rc != 0)
+		fail_msg("%s exited %d: %s", what, rc, err);
+	free(err);
 }
 
 static void audit_log_is_terminal_safe(void **state)
@@ -278,7 +238,7 @@ static void audit_log_is_terminal_safe(void **state)
 	char *err = slurp("err", &en);
 	if (rc != 3)
 		fail_msg("the resets of active groups exited %d, not 3 (refused): %s", rc, err);
-	char *audit = slurp("state/lagtop/audit.log", &n);
+	char *audit = slurp("lagtop/audit.log", &n);
 	assert_terminal_safe("audit.log", (const unsigned char *)audit, n);
 	size_t lines = 0;
 	for (size_t i = 0; i < n; i++)
@@ -336,7 +296,7 @@ static void export_is_terminal_safe_and_guarded(void **state)
 		if (!export_has_row(csv, empty_groups[i].cell))
 			fail_msg("--export: no row for group %zu as '%s':\n%s", i, empty_groups[i].cell, csv);
 	/* --from-file takes the guard off: the exported plan is found again for the group */
-	char file[128];
+	char file[300];
 	snprintf(file, sizeof file, "%s/export.csv", tmpdir);
 	for (size_t i = 0; i < N_EMPTY; i++) {
 		const char *from[] = { "--reset-offsets", "--group", empty_groups[i].id, "--from-file", file };
@@ -356,23 +316,14 @@ static void export_is_terminal_safe_and_guarded(void **state)
 static void hostile_topics_are_backed_up_and_undone(void **state)
 {
 	(void)state;
-	size_t en;
 	const char *reset[] = {
 		"--reset-offsets", "--group", UNDO_GROUP, "--all-topics", "--to-earliest", "--execute"
 	};
-	int rc = lagtop("out", reset, 6);
-	char *err = slurp("err", &en);
-	if (rc != 0)
-		fail_msg("the reset exited %d: %s", rc, err);
-	free(err);
+	lagtop_ok("the reset", reset, 6);
 	for (size_t i = 0; i < N_UNDO; i++)
 		assert_int_equal(sim_committed(sim, UNDO_GROUP, undo_topics[i], 0), 0);
 	const char *undo[] = { "--undo", UNDO_GROUP, "--execute" };
-	rc = lagtop("out", undo, 3);
-	err = slurp("err", &en);
-	if (rc != 0)
-		fail_msg("--undo exited %d: %s", rc, err);
-	free(err);
+	lagtop_ok("--undo", undo, 3);
 	for (size_t i = 0; i < N_UNDO; i++)
 		assert_int_equal(sim_committed(sim, UNDO_GROUP, undo_topics[i], 0), 5);
 }
@@ -383,11 +334,12 @@ int main(void)
 		printf("1..0 # SKIP needs LAGTOP, DEBIAN_PYTHON and LT_SRCDIR (run by make check)\n");
 		return 0;
 	}
+	/* one --once test per format, named for what it checks */
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(table_is_terminal_safe),
-		cmocka_unit_test(json_is_valid_and_exact),
-		cmocka_unit_test(csv_is_terminal_safe_and_guarded),
-		cmocka_unit_test(prometheus_is_terminal_safe_and_parses),
+		{ "table_is_terminal_safe", once_format, NULL, NULL, (void *)"table" },
+		{ "json_is_valid_and_exact", once_format, NULL, NULL, (void *)"json" },
+		{ "csv_is_terminal_safe_and_guarded", once_format, NULL, NULL, (void *)"csv" },
+		{ "prometheus_is_terminal_safe_and_parses", once_format, NULL, NULL, (void *)"prometheus" },
 		cmocka_unit_test(audit_log_is_terminal_safe),
 		cmocka_unit_test(export_is_terminal_safe_and_guarded),
 		cmocka_unit_test(hostile_topics_are_backed_up_and_undone),

@@ -36,26 +36,11 @@ static sim_cluster *sim;
 static char bootstrap[512];
 static char statedir[256];
 
-static void must(int rc, const char *err)
-{
-	if (rc != 0)
-		fail_msg("control call failed: %s", err);
-}
-
 static int setup(void **state)
 {
 	(void)state;
-	char err[512];
-	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "empty" };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim)
-		return -1;
+	sim = test_sim_with_topic(3, "pay", 3, 200, T1, 1000);
 	snprintf(bootstrap, sizeof bootstrap, "%s", sim_bootstrap(sim));
-	if (sim_start(sim) || sim_create_topic(sim, "pay", 3, err, sizeof err))
-		return -1;
-	for (int p = 0; p < 3; p++)
-		if (sim_append(sim, "pay", p, 200, T1, 1000, err, sizeof err))
-			return -1;
 	if (test_state_dir_make(statedir, sizeof statedir, "faults-reset") != 0)
 		return -1;
 	setenv("HOME", statedir, 1);
@@ -98,7 +83,7 @@ static void commit3(const char *group, int64_t o)
 {
 	char err[256];
 	for (int p = 0; p < 3; p++)
-		must(sim_commit(sim, group, "pay", p, o, NULL, err, sizeof err), err);
+		sim_must(sim_commit(sim, group, "pay", p, o, NULL, err, sizeof err), "sim_commit", err);
 }
 
 static void assert_offsets(const char *group, int64_t o0, int64_t o1, int64_t o2)
@@ -122,7 +107,8 @@ static void guard_fails_closed_on_errors(void **state)
 		for (size_t i = 0; i < 4; i++) {
 			int16_t code;
 			assert_int_equal(sim_error_code_parse(codes[i], &code), 0);
-			must(sim_fault_errors(sim, 0, code, apis[a], 1.0, 0, err, sizeof err), err);
+			sim_must(sim_fault_errors(sim, 0, code, apis[a], 1.0, 0, err, sizeof err), "sim_fault_errors",
+				 err);
 			struct run r;
 			run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "closed", "--topic", "pay",
 							      "--to-earliest", "--execute", "--timeout", "2s", "-b",
@@ -166,11 +152,12 @@ static void partial_commit_then_undo(void **state)
 	(void)state;
 	char err[256];
 	commit3("partial", 5);
-	must(sim_fault_commit_partition(sim, "pay", 1, 7 /* REQUEST_TIMED_OUT */, err, sizeof err), err);
+	sim_must(sim_fault_commit_partition(sim, "pay", 1, 7 /* REQUEST_TIMED_OUT */, err, sizeof err),
+		 "sim_fault_commit_partition", err);
 	struct run r;
 	run_lagtop(&r, (const char *const[]){ "--reset-offsets", "-g", "partial", "--topic", "pay", "--to-offset",
 					      "120", "--execute", "--timeout", "5s", "-b", bootstrap, NULL });
-	must(sim_fault_commit_partition(sim, NULL, 0, 0, err, sizeof err), err);
+	sim_must(sim_fault_commit_partition(sim, NULL, 0, 0, err, sizeof err), "sim_fault_commit_partition", err);
 	if (r.status == 0)
 		fail_msg("a partly failed commit exited 0: %s", r.err);
 	assert_offsets("partial", 120, 5, 120);

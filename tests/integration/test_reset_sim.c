@@ -40,18 +40,10 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[512];
-	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "empty" };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim) {
-		fprintf(stderr, "sim_new: %s\n", err);
-		return -1;
-	}
+	sim = test_sim_with_topic(3, "pay", 3, 100, T1, 1000);
 	snprintf(bootstrap, sizeof bootstrap, "%s", sim_bootstrap(sim));
-	if (sim_start(sim) || sim_create_topic(sim, "pay", 3, err, sizeof err))
-		return -1;
 	for (int p = 0; p < 3; p++)
-		if (sim_append(sim, "pay", p, 100, T1, 1000, err, sizeof err) ||
-		    sim_append(sim, "pay", p, 100, T2, 1000, err, sizeof err))
+		if (sim_append(sim, "pay", p, 100, T2, 1000, err, sizeof err))
 			return -1;
 	return test_state_dir_make(statedir, sizeof statedir, "reset-it");
 }

@@ -27,25 +27,16 @@ static rd_kafka_t *rk;
 static rd_kafka_queue_t *q;
 static char stable_m1[160];
 
-static void must(int rc, const char *err)
-{
-	if (rc != 0)
-		fail_msg("control call failed: %s", err);
-}
-
 static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = { .brokers = 3, .port = 0, .scenario = "empty" };
-	sim = sim_new(&o, err, sizeof(err));
-	if (!sim)
-		fail_msg("sim_new: %s", err);
-	must(sim_create_topic(sim, "t1", 4, err, sizeof(err)), err);
-	must(sim_create_topic(sim, "t2", 2, err, sizeof(err)), err);
+	sim = test_sim_start(3, "empty");
+	sim_must(sim_create_topic(sim, "t1", 4, err, sizeof(err)), "sim_create_topic", err);
+	sim_must(sim_create_topic(sim, "t2", 2, err, sizeof(err)), "sim_create_topic", err);
 	for (int p = 0; p < 4; p++)
-		must(sim_append(sim, "t1", p, 1000, BASE_TS, 1000, err, sizeof(err)), err);
-	must(sim_set_log_start(sim, "t1", 0, 100, err, sizeof(err)), err);
+		sim_must(sim_append(sim, "t1", p, 1000, BASE_TS, 1000, err, sizeof(err)), "sim_append", err);
+	sim_must(sim_set_log_start(sim, "t1", 0, 100, err, sizeof(err)), "sim_set_log_start", err);
 
 	static const int32_t p01[] = { 0, 1 }, p23[] = { 2, 3 };
 	struct sim_member_assignment a1 = { "t1", p01, 2 }, a2 = { "t1", p23, 2 };
@@ -53,20 +44,20 @@ static int setup(void **state)
 		.client_id = "c1", .client_host = "/10.1.1.1", .assignment = &a1, .nassignment = 1
 	};
 	struct sim_member_spec m2 = { .client_id = "c2", .assignment = &a2, .nassignment = 1 };
-	must(sim_add_member(sim, "g-stable", &m1, stable_m1, sizeof(stable_m1), err, sizeof(err)), err);
-	must(sim_add_member(sim, "g-stable", &m2, NULL, 0, err, sizeof(err)), err);
+	sim_must(sim_add_member(sim, "g-stable", &m1, stable_m1, sizeof(stable_m1), err, sizeof(err)), "sim_add_member",
+		 err);
+	sim_must(sim_add_member(sim, "g-stable", &m2, NULL, 0, err, sizeof(err)), "sim_add_member", err);
 	for (int p = 0; p < 4; p++)
-		must(sim_commit(sim, "g-stable", "t1", p, 500 + 100 * p, NULL, err, sizeof(err)), err);
+		sim_must(sim_commit(sim, "g-stable", "t1", p, 500 + 100 * p, NULL, err, sizeof(err)), "sim_commit",
+			 err);
 
-	must(sim_commit(sim, "g-empty", "t1", 0, 10, NULL, err, sizeof(err)), err);
-	must(sim_commit(sim, "g-empty", "t2", 1, 5, "meta", err, sizeof(err)), err);
+	sim_must(sim_commit(sim, "g-empty", "t1", 0, 10, NULL, err, sizeof(err)), "sim_commit", err);
+	sim_must(sim_commit(sim, "g-empty", "t2", 1, 5, "meta", err, sizeof(err)), "sim_commit", err);
 
 	struct sim_member_spec m3 = { .client_id = "c3", .assignment = &a1, .nassignment = 1 };
-	must(sim_add_member(sim, "g-rebalance", &m3, NULL, 0, err, sizeof(err)), err);
-	must(sim_set_group_state(sim, "g-rebalance", "PreparingRebalance", err, sizeof(err)), err);
-
-	if (sim_start(sim) < 0)
-		fail_msg("sim_start failed");
+	sim_must(sim_add_member(sim, "g-rebalance", &m3, NULL, 0, err, sizeof(err)), "sim_add_member", err);
+	sim_must(sim_set_group_state(sim, "g-rebalance", "PreparingRebalance", err, sizeof(err)), "sim_set_group_state",
+		 err);
 
 	rdk_admin_open(sim_bootstrap(sim), "10000", &rk, &q);
 	return 0;
@@ -351,7 +342,7 @@ static void test_delete_groups(void **state)
 {
 	(void)state;
 	char err[200], st[32];
-	must(sim_commit(sim, "g-doomed", "t2", 0, 3, NULL, err, sizeof(err)), err);
+	sim_must(sim_commit(sim, "g-doomed", "t2", 0, 3, NULL, err, sizeof(err)), "sim_commit", err);
 	assert_int_equal(delete_group("g-doomed"), RD_KAFKA_RESP_ERR_NO_ERROR);
 	assert_int_equal(sim_group_info(sim, "g-doomed", st, sizeof(st)), -1);
 	assert_int_equal(sim_committed(sim, "g-doomed", "t2", 0), -1);
@@ -365,8 +356,8 @@ static void test_delete_offsets(void **state)
 {
 	(void)state;
 	char err[200];
-	must(sim_commit(sim, "g-offdel", "t2", 0, 9, NULL, err, sizeof(err)), err);
-	must(sim_commit(sim, "g-offdel", "t2", 1, 9, NULL, err, sizeof(err)), err);
+	sim_must(sim_commit(sim, "g-offdel", "t2", 0, 9, NULL, err, sizeof(err)), "sim_commit", err);
+	sim_must(sim_commit(sim, "g-offdel", "t2", 1, 9, NULL, err, sizeof(err)), "sim_commit", err);
 	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
 	rd_kafka_topic_partition_list_add(l, "t2", 0);
 	rd_kafka_DeleteConsumerGroupOffsets_t *req = rd_kafka_DeleteConsumerGroupOffsets_new("g-offdel", l);

@@ -395,20 +395,30 @@ static int16_t commit(const char *group, int16_t v, int32_t generation, const ch
 	return e;
 }
 
-/* OffsetFetch v1 of fx-orders/partition. */
-static int64_t fetch_committed(const char *group, int32_t partition)
+/* A request (key, version) whose body is group and fx-orders/partition, as OffsetFetch v1 and OffsetDelete v0
+ * have it, sent to group's coordinator: the connection in *c, the answer in *body, read by *rd. */
+static void fx_orders_call(const char *group, int32_t partition, int16_t key, int16_t version, struct raw_conn *c,
+			   struct wire_buf *body, struct wire_rd *rd)
 {
-	struct raw_conn c = to_coordinator(group);
-	struct wire_buf b, body;
-	struct wire_rd rd;
+	*c = to_coordinator(group);
+	struct wire_buf b;
 	wire_buf_init(&b);
 	wire_put_str(&b, group, false);
 	wire_put_array(&b, 1, false);
 	wire_put_str(&b, "fx-orders", false);
 	wire_put_array(&b, 1, false);
 	wire_put_i32(&b, partition);
-	raw_call(&c, K_OFFSET_FETCH, 1, false, &b, &body, &rd);
+	raw_call(c, key, version, false, &b, body, rd);
 	wire_buf_free(&b);
+}
+
+/* OffsetFetch v1 of fx-orders/partition. */
+static int64_t fetch_committed(const char *group, int32_t partition)
+{
+	struct raw_conn c;
+	struct wire_buf body;
+	struct wire_rd rd;
+	fx_orders_call(group, partition, K_OFFSET_FETCH, 1, &c, &body, &rd);
 	assert_int_equal(wire_array(&rd, false, 1), 1);
 	raw_expect_str(&rd, false, "fx-orders");
 	assert_int_equal(wire_array(&rd, false, 1), 1);
@@ -467,17 +477,10 @@ static void test_commits(void **state)
 
 static int16_t offset_delete(const char *group, int32_t partition, int16_t *top)
 {
-	struct raw_conn c = to_coordinator(group);
-	struct wire_buf b, body;
+	struct raw_conn c;
+	struct wire_buf body;
 	struct wire_rd rd;
-	wire_buf_init(&b);
-	wire_put_str(&b, group, false);
-	wire_put_array(&b, 1, false);
-	wire_put_str(&b, "fx-orders", false);
-	wire_put_array(&b, 1, false);
-	wire_put_i32(&b, partition);
-	raw_call(&c, K_OFFSET_DELETE, 0, false, &b, &body, &rd);
-	wire_buf_free(&b);
+	fx_orders_call(group, partition, K_OFFSET_DELETE, 0, &c, &body, &rd);
 	*top = wire_i16(&rd);
 	(void)wire_i32(&rd);
 	int16_t e = -1;

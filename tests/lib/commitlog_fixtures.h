@@ -229,4 +229,38 @@ static const uint8_t fx_group_value_v3_dynamic[] = {
 
 /* clang-format on */
 
+#ifdef LAGTOP_COMMITLOG_RECORD_H
+#include <stdio.h>
+
+/* A decoded OffsetCommit record as a broker writes it today (key v1, value v3, no leader epoch, empty
+ * metadata, no expiry) and the strings it points to (this part is there when "commitlog/record.h" came
+ * first): fx_offset_commit fills one in. */
+struct fx_commit {
+	char group[64], topic[64], meta[1];
+	lt_commit_record r;
+};
+
+static inline const lt_commit_record *fx_offset_commit(struct fx_commit *c, const char *group, const char *topic,
+						       int32_t partition, int64_t offset, int64_t commit_ms)
+{
+	snprintf(c->group, sizeof c->group, "%s", group);
+	snprintf(c->topic, sizeof c->topic, "%s", topic);
+	c->meta[0] = '\0';
+	c->r = (lt_commit_record){
+		.type = LT_CR_OFFSET_COMMIT,
+		.key_version = 1,
+		.value_version = 3,
+		.group = c->group,
+		.topic = c->topic,
+		.partition = partition,
+		.offset = offset,
+		.leader_epoch = -1,
+		.metadata = c->meta,
+		.commit_ms = commit_ms,
+		.expire_ms = -1,
+	};
+	return &c->r;
+}
+#endif
+
 #endif

@@ -3,12 +3,14 @@
  *  - every program: fuzz_input_file(), the input of a libFuzzer harness as a private file;
  *    LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS, a harness's LeakSanitizer suppression of libconfig's own leak;
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
- *    test_write_file), running the real lagtop binary (run_lagtop,
- *    expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster
- *    (raw_*: one request at a time, request header v1 (v2 for flexible versions), response header v0
- *    (v1: with tags); every surprise fails the running test); test_mono_ms, and rdk_conf_set when
- *    <librdkafka/rdkafka.h> was included first.
- * The tests include it as "../lib/lagtop_test.h". */
+ *    test_folder_*, test_write_file; test_config_load_text after "config/config_file.h"), the project's
+ *    own files (test_source_file), --once's output of a snapshot (test_render, after "cli/output.h"), whole files
+ * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_sleep_ms, running the real lagtop binary
+ * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
+ * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
+ * surprise fails the running test); test_mono_ms, and rdk_conf_set when <librdkafka/rdkafka.h> was included first. The
+ * tests include it as
+ * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
 
@@ -149,6 +151,139 @@ static inline char *test_write_file(const char *dir, const char *rel, const char
 	fclose(fp);
 	assert_int_equal(chmod(path, mode), 0);
 	return path;
+}
+
+/* One private folder for a whole program (or each test): test_folder, made by the cmocka setup
+ * test_folder_setup (test_dir_make) or test_home_setup (test_home_make: also $HOME), removed by
+ * test_folder_teardown. */
+static char test_folder[256] __attribute__((unused));
+
+static inline int test_folder_setup(void **state)
+{
+	(void)state;
+	return test_dir_make(test_folder, sizeof test_folder, "test");
+}
+
+static inline int test_home_setup(void **state)
+{
+	(void)state;
+	return test_home_make(test_folder, sizeof test_folder, "home");
+}
+
+static inline int test_folder_teardown(void **state)
+{
+	(void)state;
+	return test_dir_remove(test_folder);
+}
+
+#ifdef LAGTOP_CLI_OUTPUT_H
+enum test_format { TEST_JSON, TEST_CSV, TEST_TABLE, TEST_PROMETHEUS };
+
+/* s as --once prints it in format (this part is there when "cli/output.h" came first): malloc'd text.
+ * noinline: gcc 12 at -O2 inlines this and then warns -Wdangling-pointer about the memstream buffer
+ * (a false positive: fclose() has published buf before it is returned). */
+__attribute__((noinline, unused)) static char *test_render(enum test_format format, const lt_snapshot *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	if (format == TEST_JSON)
+		assert_int_equal(output_json(f, s), 0);
+	else if (format == TEST_CSV)
+		assert_int_equal(output_csv(f, s), 0);
+	else if (format == TEST_TABLE)
+		output_table(f, s);
+	else
+		assert_int_equal(output_prometheus(f, s), 0);
+	fclose(f);
+	return buf;
+}
+#endif
+
+#ifdef LAGTOP_CONFIG_CONFIG_FILE_H
+/* text written to test_folder/t.conf (0600) and loaded as a configuration file (this part is there when
+ * "config/config_file.h" came first): config_load_file's result, err filled; the malloc'd path in
+ * *path_out unless path_out is NULL. */
+static inline int test_config_load_text(struct lt_config *cfg, const char *text, char *err, size_t errlen,
+					char **path_out)
+{
+	char *path = test_write_file(test_folder, "t.conf", text, 0600);
+	err[0] = '\0';
+	int rc = config_load_file(cfg, path, NULL, err, errlen);
+	if (path_out)
+		*path_out = path;
+	else
+		free(path);
+	return rc;
+}
+#endif
+
+/* ---------------------------------------------------------------------------------------- whole files */
+
+/* The file at path, whole: malloc'd, with a NUL after its bytes, their count in *len (len may be NULL);
+ * a file that cannot be opened fails the test naming it. */
+static inline char *test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("%s: cannot open", path);
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap);
+	assert_non_null(buf);
+	while ((got = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
+		n += got;
+		if (n == cap - 1) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* The project's file rel (a path from the top of the source tree: $LT_SRCDIR, else the current folder),
+ * whole: malloc'd (the man page and documents that tests hold the code to). */
+static inline char *test_source_file(const char *rel)
+{
+	const char *srcdir = getenv("LT_SRCDIR");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", srcdir ? srcdir : ".", rel);
+	return test_read_file(path, NULL);
+}
+
+/* n bytes written to path, which is made (0600) or emptied first. */
+static inline void test_write_bytes(const char *path, const void *bytes, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		fail_msg("%s: cannot create", path);
+	assert_int_equal(fwrite(bytes, 1, n, f), n);
+	fclose(f);
+}
+
+/* The size of the file at path; -1 when there is none. */
+static inline long test_file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* v stored little-endian in the n bytes at p (a header field of a file format under test). */
+static inline void test_put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Waits ms milliseconds (a retry's pause, or letting a clock move). */
+static inline void test_sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
 }
 
 /* --------------------------------------------------------------------------- running the lagtop binary */
@@ -440,6 +575,21 @@ static inline sim_cluster *test_sim_start(int brokers, const char *scenario)
 	sim_cluster *c = sim_new(&o, err, sizeof err);
 	if (!c || sim_start(c) < 0)
 		fail_msg("sim: %s", err);
+	return c;
+}
+
+/* A started sim of brokers nodes (scenario "empty") with topic of partitions partitions, count records
+ * appended to each (stamped from first_ts_ms, step_ms apart), or the test fails. */
+static inline sim_cluster *test_sim_with_topic(int brokers, const char *topic, int partitions, int64_t count,
+					       int64_t first_ts_ms, int64_t step_ms)
+{
+	char err[256] = "";
+	sim_cluster *c = test_sim_start(brokers, "empty");
+	if (sim_create_topic(c, topic, partitions, err, sizeof err) != 0)
+		fail_msg("sim_create_topic %s: %s", topic, err);
+	for (int p = 0; p < partitions; p++)
+		if (sim_append(c, topic, p, count, first_ts_ms, step_ms, err, sizeof err) != 0)
+			fail_msg("sim_append %s/%d: %s", topic, p, err);
 	return c;
 }
 

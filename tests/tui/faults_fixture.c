@@ -1,5 +1,5 @@
 /* faults_fixture.c — the cluster of the dashboard's fault tests: the hostile names of
- * tests/faults/hostile.h on 3 brokers, plus "plain-group" (topic "plain2", 4 partitions, lag 50 each).
+ * tests/lib/hostile.h on 3 brokers, plus "plain-group" (topic "plain2", 4 partitions, lag 50 each).
  * Prints `ready bootstrap=...` and `coordinator=N` (plain-group's); SIGUSR1 stops that broker, SIGUSR2
  * starts it again; SIGTERM/SIGINT end. */
 #include "config.h"
@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "../faults/hostile.h"
+#include "../lib/hostile.h"
 
 int main(void)
 {

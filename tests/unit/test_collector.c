@@ -72,6 +72,19 @@ static void conf_for(struct lt_collector_conf *c, const char *bootstrap)
 	model_params_default(&c->model);
 }
 
+/* A collector on the mock cluster with conf_for's settings and timeout_ms, or the test fails. */
+static lt_collector *mock_collector(const struct mock *m, int timeout_ms)
+{
+	struct lt_collector_conf c;
+	conf_for(&c, m->bootstrap);
+	c.timeout_ms = timeout_ms;
+	char err[512] = "";
+	lt_collector *col = collector_new(&c, err, sizeof err);
+	if (!col)
+		fail_msg("collector_new: %s", err);
+	return col;
+}
+
 static void bad_property_names_the_key(void **state)
 {
 	(void)state;
@@ -123,11 +136,8 @@ static void unreachable_refresh_fails_with_one_line(void **state)
 static void refresh_once_reads_brokers(void **state)
 {
 	struct mock *m = *state;
-	struct lt_collector_conf c;
-	conf_for(&c, m->bootstrap);
 	char err[512] = "";
-	lt_collector *col = collector_new(&c, err, sizeof err);
-	assert_non_null(col);
+	lt_collector *col = mock_collector(m, 3000);
 	lt_snapshot *s = NULL;
 	assert_int_equal(collector_refresh_once(col, &s, err, sizeof err), 0);
 	assert_non_null(s);
@@ -149,11 +159,8 @@ static bool wait_readable(int fd, int ms)
 static void thread_publishes_and_wakes(void **state)
 {
 	struct mock *m = *state;
-	struct lt_collector_conf c;
-	conf_for(&c, m->bootstrap);
 	char err[512] = "";
-	lt_collector *col = collector_new(&c, err, sizeof err);
-	assert_non_null(col);
+	lt_collector *col = mock_collector(m, 3000);
 	assert_null(collector_latest(col));
 	assert_false(wait_readable(collector_wake_fd(col), 0));
 	assert_int_equal(collector_start(col, err, sizeof err), 0);
@@ -184,12 +191,8 @@ static void thread_publishes_and_wakes(void **state)
 static void free_joins_while_brokers_are_down(void **state)
 {
 	struct mock *m = *state;
-	struct lt_collector_conf c;
-	conf_for(&c, m->bootstrap);
-	c.timeout_ms = 2000;
 	char err[512] = "";
-	lt_collector *col = collector_new(&c, err, sizeof err);
-	assert_non_null(col);
+	lt_collector *col = mock_collector(m, 2000);
 	assert_int_equal(collector_start(col, err, sizeof err), 0);
 	assert_true(wait_readable(collector_wake_fd(col), 10000));
 	collector_ack(col);

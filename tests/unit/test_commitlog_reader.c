@@ -20,6 +20,7 @@
 #include "commitlog/stream.h"
 #include "kafka/commitreader.h"
 #include "../lib/commitlog_fixtures.h"
+#include "../lib/lagtop_test.h"
 
 #define WAIT_MS 20000
 #define T0      1700000000000LL
@@ -74,21 +75,8 @@ static void produce(mock *m, const lt_commit_record *r)
 
 static void produce_commit(mock *m, const char *group, const char *topic, int32_t p, int64_t off, int64_t ts)
 {
-	char g[64], t[64], meta[1] = "";
-	snprintf(g, sizeof g, "%s", group);
-	snprintf(t, sizeof t, "%s", topic);
-	lt_commit_record r = { .type = LT_CR_OFFSET_COMMIT,
-			       .key_version = 1,
-			       .value_version = 3,
-			       .group = g,
-			       .topic = t,
-			       .partition = p,
-			       .offset = off,
-			       .leader_epoch = -1,
-			       .metadata = meta,
-			       .commit_ms = ts,
-			       .expire_ms = -1 };
-	produce(m, &r);
+	struct fx_commit c;
+	produce(m, fx_offset_commit(&c, group, topic, p, off, ts));
 }
 
 static void flush(mock *m)
@@ -109,18 +97,12 @@ static lt_commit_reader *reader_for(mock *m)
 	return r;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
-}
-
 static bool wait_state(lt_commit_reader *r, lt_reader_state want, char *why, size_t len)
 {
 	for (int t = 0; t < WAIT_MS; t += 50) {
 		if (commit_reader_state(r, why, len) == want)
 			return true;
-		sleep_ms(50);
+		test_sleep_ms(50);
 	}
 	return false;
 }
@@ -197,7 +179,7 @@ static void reads_history_then_follows(void **state)
 	produce_commit(&m, "g1", "t", 0, 40, T0 + 4000);
 	flush(&m);
 	for (int t = 0; t < WAIT_MS && offset_commits(r) < 7; t += 50)
-		sleep_ms(50);
+		test_sleep_ms(50);
 	s = commit_reader_lock(r);
 	assert_int_equal(commit_stream_stats(s, "g1", "t", 0, T0 + 4000, &st), 0);
 	assert_int_equal(st.offset, 40);
@@ -223,12 +205,12 @@ static void survives_a_broker_restart(void **state)
 	if (!wait_state(r, LT_READER_LIVE, why, sizeof why))
 		fail_msg("reader not live: %s", why);
 	assert_int_equal(rd_kafka_mock_broker_set_down(m.mc, 1), 0);
-	sleep_ms(1500);
+	test_sleep_ms(1500);
 	assert_int_equal(rd_kafka_mock_broker_set_up(m.mc, 1), 0);
 	produce_commit(&m, "g", "t", 0, 2, T0 + 1000);
 	flush(&m);
 	for (int t = 0; t < WAIT_MS && offset_commits(r) < 2; t += 50)
-		sleep_ms(50);
+		test_sleep_ms(50);
 	const lt_commit_stream *s = commit_reader_lock(r);
 	lt_commit_stats st;
 	assert_int_equal(commit_stream_stats(s, "g", "t", 0, T0 + 1000, &st), 0);

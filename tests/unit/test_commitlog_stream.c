@@ -22,23 +22,8 @@ static char err[256];
 
 static void commit(lt_commit_stream *s, const char *g, const char *t, int32_t p, int64_t off, int64_t ts)
 {
-	char gb[64], tb[64], meta[1] = "";
-	snprintf(gb, sizeof gb, "%s", g);
-	snprintf(tb, sizeof tb, "%s", t);
-	lt_commit_record r = {
-		.type = LT_CR_OFFSET_COMMIT,
-		.key_version = 1,
-		.value_version = 3,
-		.group = gb,
-		.topic = tb,
-		.partition = p,
-		.offset = off,
-		.leader_epoch = -1,
-		.metadata = meta,
-		.commit_ms = ts,
-		.expire_ms = -1,
-	};
-	commit_stream_apply(s, &r);
+	struct fx_commit c;
+	commit_stream_apply(s, fx_offset_commit(&c, g, t, p, off, ts));
 }
 
 static void group_meta(lt_commit_stream *s, const char *g, const char *ptype, size_t members, int64_t state_ms)

@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../lib/lagtop_test.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,50 +20,25 @@
 #include "config/secrets.h"
 #include "util/xalloc.h"
 
+#include "../lib/lagtop_test.h"
+
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
 
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	return test_home_make(tmpdir, sizeof tmpdir, "config");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return test_dir_remove(tmpdir);
-}
-
-/* Writes text to tmpdir/rel (creating directories), mode 0600; returns the malloc'd path. */
+/* Writes text to test_folder/rel (creating directories), mode 0600; returns the malloc'd path. */
 static char *write_file(const char *rel, const char *text)
 {
-	return test_write_file(tmpdir, rel, text, 0600);
+	return test_write_file(test_folder, rel, text, 0600);
 }
 
-/* Loads text as a config file; returns config_load_file's result, err filled. */
-static int load_text(struct lt_config *cfg, const char *text, char *err, size_t errlen, char **path_out)
-{
-	char *path = write_file("t.conf", text);
-	err[0] = '\0';
-	int rc = config_load_file(cfg, path, NULL, err, errlen);
-	if (path_out)
-		*path_out = path;
-	else
-		free(path);
-	return rc;
-}
-
-/* err must be exactly "<tmpdir>/t.conf:<line>: <msg>". */
+/* err must be exactly "<test_folder>/t.conf:<line>: <msg>". */
 static void expect_error(const char *text, int line, const char *msg)
 {
 	struct lt_config cfg;
 	char err[512];
 	char *path;
-	assert_int_equal(load_text(&cfg, text, err, sizeof err, &path), -1);
+	assert_int_equal(test_config_load_text(&cfg, text, err, sizeof err, &path), -1);
 	char *want = xasprintf("%s:%d: %s", path, line, msg);
 	assert_string_equal(err, want);
 	free(want);
@@ -80,8 +54,8 @@ static void search_order_is_respected(void **state)
 	(void)state;
 	char err[512];
 	char *path;
-	char *sys = xasprintf("%s/etc", tmpdir);
-	char *xdg = xasprintf("%s/xdg", tmpdir);
+	char *sys = xasprintf("%s/etc", test_folder);
+	char *xdg = xasprintf("%s/xdg", test_folder);
 
 	/* nothing anywhere: fine, no path */
 	assert_int_equal(config_locate(NULL, sys, &path, err, sizeof err), 0);
@@ -184,7 +158,7 @@ static void explicit_missing_file_is_an_error(void **state)
 	(void)state;
 	char err[512];
 	char *path = (char *)"x";
-	char *missing = xasprintf("%s/nope.conf", tmpdir);
+	char *missing = xasprintf("%s/nope.conf", test_folder);
 
 	assert_int_equal(config_locate(missing, NULL, &path, err, sizeof err), -1);
 	assert_null(path);
@@ -212,7 +186,7 @@ static void no_file_gives_defaults(void **state)
 	struct lt_config cfg;
 	char err[512];
 	/* HOME is an empty directory; SYSCONFDIR/lagtop/lagtop.conf is not expected on a build machine */
-	char *home = xasprintf("%s/emptyhome", tmpdir);
+	char *home = xasprintf("%s/emptyhome", test_folder);
 	mkdir(home, 0700);
 	setenv("HOME", home, 1);
 	char *sysconf = xasprintf("%s/lagtop/lagtop.conf", SYSCONFDIR);
@@ -227,7 +201,7 @@ static void no_file_gives_defaults(void **state)
 	assert_string_equal(cfg.theme, "default");
 	assert_int_equal(cfg.expiry_horizon_ms, 3LL * 24 * 3600 * 1000);
 	config_free(&cfg);
-	setenv("HOME", tmpdir, 1);
+	setenv("HOME", test_folder, 1);
 	free(home);
 }
 
@@ -236,8 +210,8 @@ static void unreadable_or_odd_files_are_errors(void **state)
 	(void)state;
 	struct lt_config cfg;
 	char err[512];
-	assert_int_equal(config_load_file(&cfg, tmpdir, NULL, err, sizeof err), -1);
-	char *want = xasprintf("%s: not a regular file", tmpdir);
+	assert_int_equal(config_load_file(&cfg, test_folder, NULL, err, sizeof err), -1);
+	char *want = xasprintf("%s: not a regular file", test_folder);
 	assert_string_equal(err, want);
 	free(want);
 	config_free(&cfg);
@@ -368,12 +342,25 @@ static void on_alarm(int sig)
 	_exit(1);
 }
 
+/* n string literals of 1000 copies of c appended to text: each after sep (the first after a space), each
+ * closed by close. */
+static void append_literals(char *text, int n, char c, const char *sep, const char *close)
+{
+	for (int i = 0; i < n; i++) {
+		strcat(text, i ? sep : " ");
+		strcat(text, "\"");
+		size_t at = strlen(text);
+		memset(text + at, c, 1000);
+		strcpy(text + at + 1000, close);
+	}
+}
+
 static void fifos_and_huge_files_are_refused_at_once(void **state)
 {
 	(void)state;
 	struct lt_config cfg;
 	char err[512];
-	char *fifo = xasprintf("%s/fifo.conf", tmpdir);
+	char *fifo = xasprintf("%s/fifo.conf", test_folder);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	signal(SIGALRM, on_alarm);
 	alarm(5);
@@ -409,29 +396,7 @@ static void fifos_and_huge_files_are_refused_at_once(void **state)
 
 	/* under 1 MiB, a string value over 64 KiB (adjacent literals are one value) is refused by its line */
 	strcpy(text, "# a \"quoted\" comment\ngeneral = {\n /* \" */ theme =");
-	for (int i = 0; i < 70; i++)
-		strcat(text, " \"" /* 1000 characters */
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-			     "aaaaaaaaaaa"
-			     "\"\n");
+	append_literals(text, 70, 'a', " ", "\"\n");
 	strcat(text, "; };\n");
 	path = write_file("long.conf", text);
 	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), -1);
@@ -441,12 +406,7 @@ static void fifos_and_huge_files_are_refused_at_once(void **state)
 	free(path);
 	/* 60 separate strings of 1000 characters each are fine (each value is short) */
 	strcpy(text, "clusters = { c = { include_groups = [");
-	for (int i = 0; i < 60; i++) {
-		strcat(text, i ? ", \"" : " \"");
-		size_t at = strlen(text);
-		memset(text + at, 'b', 1000);
-		strcpy(text + at + 1000, "\"");
-	}
+	append_literals(text, 60, 'b', ", ", "\"");
 	strcat(text, " ]; }; };\n");
 	path = write_file("many.conf", text);
 	assert_int_equal(config_load_file(&cfg, path, NULL, err, sizeof err), 0);
@@ -462,29 +422,30 @@ static void full_file_is_read(void **state)
 	(void)state;
 	struct lt_config cfg;
 	char err[512];
-	assert_int_equal(load_text(&cfg,
-				   "# comment\n"
-				   "general = {\n"
-				   "  default_cluster = \"b\";\n"
-				   "  refresh_interval = 0.5;\n"
-				   "  lag_threshold = 100;\n"
-				   "  time_lag_threshold = \"1m30s\";\n"
-				   "  theme = \"high-contrast\";\n"
-				   "  reset_confirm_threshold = 5000000000L;\n"
-				   "  expiry_horizon = 86400;\n"
-				   "};\n"
-				   "clusters = {\n"
-				   "  a = { bootstrap_servers = \"h1:9092\"; };\n"
-				   "  b = {\n"
-				   "    bootstrap_servers = \"h2:9093,h3:9093\";\n"
-				   "    properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=p=w\" ];\n"
-				   "    include_groups = [ \"^pay\", \"x|y\" ];\n"
-				   "    exclude_groups = ( \"-test$\" );\n"
-				   "    read_only = true;\n"
-				   "  };\n"
-				   "};\n",
-				   err, sizeof err, NULL),
-			 0);
+	assert_int_equal(
+		test_config_load_text(&cfg,
+				      "# comment\n"
+				      "general = {\n"
+				      "  default_cluster = \"b\";\n"
+				      "  refresh_interval = 0.5;\n"
+				      "  lag_threshold = 100;\n"
+				      "  time_lag_threshold = \"1m30s\";\n"
+				      "  theme = \"high-contrast\";\n"
+				      "  reset_confirm_threshold = 5000000000L;\n"
+				      "  expiry_horizon = 86400;\n"
+				      "};\n"
+				      "clusters = {\n"
+				      "  a = { bootstrap_servers = \"h1:9092\"; };\n"
+				      "  b = {\n"
+				      "    bootstrap_servers = \"h2:9093,h3:9093\";\n"
+				      "    properties = [ \"security.protocol=SASL_SSL\", \"sasl.password=p=w\" ];\n"
+				      "    include_groups = [ \"^pay\", \"x|y\" ];\n"
+				      "    exclude_groups = ( \"-test$\" );\n"
+				      "    read_only = true;\n"
+				      "  };\n"
+				      "};\n",
+				      err, sizeof err, NULL),
+		0);
 	assert_string_equal(cfg.default_cluster, "b");
 	assert_int_equal(cfg.refresh_ms, 500);
 	assert_int_equal(cfg.lag_threshold, 100);
@@ -577,8 +538,9 @@ static void ranges_are_checked(void **state)
 
 	struct lt_config cfg;
 	char err[512];
-	assert_int_equal(load_text(&cfg, "general = { refresh_interval = \"100ms\"; time_lag_threshold = 0; };\n", err,
-				   sizeof err, NULL),
+	assert_int_equal(test_config_load_text(&cfg,
+					       "general = { refresh_interval = \"100ms\"; time_lag_threshold = 0; };\n",
+					       err, sizeof err, NULL),
 			 0);
 	assert_int_equal(cfg.refresh_ms, 100);
 	assert_int_equal(cfg.time_lag_threshold_ms, 0);
@@ -611,9 +573,10 @@ static void bad_regex_is_named(void **state)
 	struct lt_config cfg;
 	char err[512];
 	char *path;
-	assert_int_equal(load_text(&cfg,
-				   "clusters = {\n a = {\n  exclude_groups = [ \"ok\",\n \"(unclosed\" ];\n };\n};\n",
-				   err, sizeof err, &path),
+	assert_int_equal(test_config_load_text(
+				 &cfg,
+				 "clusters = {\n a = {\n  exclude_groups = [ \"ok\",\n \"(unclosed\" ];\n };\n};\n",
+				 err, sizeof err, &path),
 			 -1);
 	char *want = xasprintf("%s:4: bad regex '(unclosed' in 'exclude_groups' of cluster 'a': ", path);
 	assert_memory_equal(err, want, strlen(want)); /* then regerror's text */
@@ -730,10 +693,10 @@ static void errors_never_show_secret_values(void **state)
 	struct lt_config cfg;
 	char err[512];
 	/* an error after a secret was read: the message names keys, not values */
-	assert_int_equal(load_text(&cfg,
-				   "clusters = { a = { properties = [ \"sasl.password=hunter2\", "
-				   "\"sasl.password=hunter3\" ]; }; };\n",
-				   err, sizeof err, NULL),
+	assert_int_equal(test_config_load_text(&cfg,
+					       "clusters = { a = { properties = [ \"sasl.password=hunter2\", "
+					       "\"sasl.password=hunter3\" ]; }; };\n",
+					       err, sizeof err, NULL),
 			 -1);
 	assert_null(strstr(err, "hunter"));
 	assert_non_null(strstr(err, "sasl.password"));
@@ -741,24 +704,6 @@ static void errors_never_show_secret_values(void **state)
 }
 
 /* ------------------------------------------------------------------ shipped files */
-
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	assert_non_null(fp);
-	char *buf = NULL;
-	size_t cap = 0, len = 0;
-	for (;;) {
-		buf = xgrow(buf, &cap, len + 4097, 1);
-		size_t n = fread(buf + len, 1, 4096, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	buf[len] = '\0';
-	fclose(fp);
-	return buf;
-}
 
 static void example_config_loads(void **state)
 {
@@ -785,8 +730,8 @@ static void example_config_loads(void **state)
 static void docs_name_every_setting(void **state)
 {
 	(void)state;
-	char *md = slurp(TOP_SRCDIR "/doc/CONFIG.md");
-	char *example = slurp(TOP_SRCDIR "/doc/lagtop.conf.example");
+	char *md = test_read_file(TOP_SRCDIR "/doc/CONFIG.md", NULL);
+	char *example = test_read_file(TOP_SRCDIR "/doc/lagtop.conf.example", NULL);
 	size_t i;
 	for (i = 0; config_setting_path(i); i++) {
 		const char *name = strchr(config_setting_path(i), '.') + 1;
@@ -801,7 +746,7 @@ static void docs_name_every_setting(void **state)
 	free(md);
 	free(example);
 
-	char *man = slurp(TOP_SRCDIR "/doc/lagtop.1");
+	char *man = test_read_file(TOP_SRCDIR "/doc/lagtop.1", NULL);
 	assert_non_null(strstr(man, "\n.SH CONFIGURATION\n"));
 	assert_non_null(strstr(man, "\n.SH FILES\n"));
 	assert_non_null(strstr(man, "LAGTOP_CONFIG"));
@@ -815,11 +760,12 @@ static void pane_columns_are_read(void **state)
 	(void)state;
 	struct lt_config cfg;
 	char err[512];
-	assert_int_equal(load_text(&cfg,
-				   "panes = { partitions = { columns = [ \"topic\", \"position\", \"committed\", "
-				   "\"lag\" ]; }; };\n",
-				   err, sizeof err, NULL),
-			 0);
+	assert_int_equal(
+		test_config_load_text(&cfg,
+				      "panes = { partitions = { columns = [ \"topic\", \"position\", \"committed\", "
+				      "\"lag\" ]; }; };\n",
+				      err, sizeof err, NULL),
+		0);
 	const lt_colset *p = &cfg.columns[LT_ROWS_PARTITIONS];
 	const char *names[LT_COL__COUNT];
 	size_t n = colset_names(p, names, LT_COL__COUNT);
@@ -874,7 +820,7 @@ static void saved_columns_keep_the_rest(void **state)
 	assert_int_equal(colset_parse(LT_ROWS_PARTITIONS, names, 6, &sets[LT_ROWS_PARTITIONS], err, sizeof err), 0);
 	assert_int_equal(config_save_columns(path, sets, err, sizeof err), 0);
 
-	char *text = slurp(path);
+	char *text = test_read_file(path, NULL);
 	assert_non_null(strstr(text, "# my settings\ngeneral = {\n    refresh_interval = 5; # slow\n"));
 	assert_non_null(strstr(text, "clusters = { local = { bootstrap_servers = \"127.0.0.1:9092\"; }; };\n"));
 	assert_null(strstr(text, "an old choice")); /* the old panes group went: groups is back to its default */
@@ -893,7 +839,7 @@ static void saved_columns_keep_the_rest(void **state)
 
 	/* saved again: the same text (the group lagtop wrote is found and replaced, not added twice) */
 	assert_int_equal(config_save_columns(path, sets, err, sizeof err), 0);
-	char *again = slurp(path);
+	char *again = test_read_file(path, NULL);
 	assert_string_equal(again, text);
 	free(again);
 	free(text);
@@ -935,7 +881,7 @@ static void splice_finds_only_the_root_panes(void **state)
 static void saved_columns_make_the_users_file(void **state)
 {
 	(void)state;
-	char *xdg = xasprintf("%s/newxdg", tmpdir);
+	char *xdg = xasprintf("%s/newxdg", test_folder);
 	setenv("XDG_CONFIG_HOME", xdg, 1);
 	char *path = config_user_path();
 	unsetenv("XDG_CONFIG_HOME");
@@ -1013,20 +959,20 @@ static void unsafe_saves_are_refused(void **state)
 	assert_int_equal(config_save_columns(inc, sets, err, sizeof err), -1);
 	assert_non_null(strstr(err, "@include"));
 	assert_null(strchr(err, '\n'));
-	char *text = slurp(inc);
+	char *text = test_read_file(inc, NULL);
 	assert_string_equal(text, "general = {\n@include \"other.conf\"\n};\n");
 	free(text);
 	free(inc);
 
 	char *real = write_file("real.conf", kept_text);
-	char *link = xasprintf("%s/link.conf", tmpdir);
+	char *link = xasprintf("%s/link.conf", test_folder);
 	assert_int_equal(symlink(real, link), 0);
 	assert_int_equal(config_save_columns(link, sets, err, sizeof err), -1);
 	assert_non_null(strstr(err, "symbolic link"));
 	free(link);
 	free(real);
 
-	char *missing = xasprintf("%s/missing.conf", tmpdir);
+	char *missing = xasprintf("%s/missing.conf", test_folder);
 	assert_int_equal(config_save_columns(missing, sets, err, sizeof err), -1);
 	free(missing);
 
@@ -1068,5 +1014,5 @@ int main(void)
 		cmocka_unit_test(example_config_loads),
 		cmocka_unit_test(docs_name_every_setting),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_home_setup, test_folder_teardown);
 }

@@ -27,23 +27,9 @@
 
 #define NOBODY 65534
 
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	return test_dir_make(tmpdir, sizeof tmpdir, "trust");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return test_dir_remove(tmpdir);
-}
-
 static char *make_file(const char *name, const char *text, mode_t mode)
 {
-	return test_write_file(tmpdir, name, text, mode);
+	return test_write_file(test_folder, name, text, mode);
 }
 
 /* Gives path to nobody; false (after a one-line skip, or a failure under CI=true) when not root. */
@@ -110,7 +96,7 @@ static void fifo_and_links_refused_without_blocking(void **state)
 	(void)state;
 	char err[512];
 	struct stat st;
-	char *fifo = xasprintf("%s/fifo", tmpdir);
+	char *fifo = xasprintf("%s/fifo", test_folder);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	signal(SIGALRM, on_alarm);
 	alarm(5);
@@ -120,7 +106,7 @@ static void fifo_and_links_refused_without_blocking(void **state)
 	assert_string_equal(err, want);
 	free(want);
 
-	char *target = make_file("real", "x\n", 0600), *link = xasprintf("%s/link", tmpdir);
+	char *target = make_file("real", "x\n", 0600), *link = xasprintf("%s/link", test_folder);
 	assert_int_equal(symlink(target, link), 0);
 	assert_int_equal(ft_open_read(link, FT_OWNED | FT_NOFOLLOW, NULL, &st, err, sizeof err), -1);
 	want = xasprintf("refusing %s: a symbolic link (name the file itself)", link);
@@ -135,7 +121,7 @@ static void directories(void **state)
 {
 	(void)state;
 	char err[512];
-	char *d = xasprintf("%s/state", tmpdir), *link = xasprintf("%s/state-link", tmpdir);
+	char *d = xasprintf("%s/state", test_folder), *link = xasprintf("%s/state-link", test_folder);
 	assert_int_equal(ft_check_dir(d, err, sizeof err), 1);
 	assert_int_equal(mkdir(d, 0700), 0);
 	assert_int_equal(ft_check_dir(d, err, sizeof err), 0);
@@ -160,7 +146,7 @@ static void recordings_are_private(void **state)
 {
 	(void)state;
 	char err[512];
-	char *path = xasprintf("%s/r.lagrec", tmpdir);
+	char *path = xasprintf("%s/r.lagrec", test_folder);
 	mode_t old = umask(022);
 	rec_writer_opts o = { 0 };
 	rec_writer *w = rec_writer_open(path, &o, err, sizeof err);
@@ -171,12 +157,6 @@ static void recordings_are_private(void **state)
 	assert_int_equal(st.st_mode & 0777, 0600);
 	assert_int_equal(rec_writer_close(w, err, sizeof err), 0);
 	free(path);
-}
-
-static void le32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
 }
 
 /* 1 GiB of zeros as one zstd frame that declares its size: about 32 KB. */
@@ -216,12 +196,12 @@ static void decompression_bomb_refused_before_allocating(void **state)
 	fh[8] = 3;   /* version */
 	fh[10] = 32; /* header length */
 	fh[12] = 17; /* keyframe every */
-	le32(fh + 28, crc32c(fh, 28));
-	le32(h + 4, (uint32_t)zlen);
+	test_put_le(fh + 28, crc32c(fh, 28), 4);
+	test_put_le(h + 4, (uint32_t)zlen, 4);
 	h[8] = 1; /* time */
-	le32(h + 16, 1u << 30);
-	le32(h + 20, crc32c_update(crc32c_update(0, h, 20), z, zlen));
-	char *path = xasprintf("%s/bomb.lagrec", tmpdir);
+	test_put_le(h + 16, 1u << 30, 4);
+	test_put_le(h + 20, crc32c_update(crc32c_update(0, h, 20), z, zlen), 4);
+	char *path = xasprintf("%s/bomb.lagrec", test_folder);
 	FILE *f = fopen(path, "wb");
 	assert_non_null(f);
 	assert_int_equal(fwrite(fh, 1, 32, f), 32);
@@ -250,11 +230,13 @@ static void decompression_bomb_refused_before_allocating(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(owner_and_mode_rule, setup, teardown),
-		cmocka_unit_test_setup_teardown(fifo_and_links_refused_without_blocking, setup, teardown),
-		cmocka_unit_test_setup_teardown(directories, setup, teardown),
-		cmocka_unit_test_setup_teardown(recordings_are_private, setup, teardown),
-		cmocka_unit_test_setup_teardown(decompression_bomb_refused_before_allocating, setup, teardown),
+		cmocka_unit_test_setup_teardown(owner_and_mode_rule, test_folder_setup, test_folder_teardown),
+		cmocka_unit_test_setup_teardown(fifo_and_links_refused_without_blocking, test_folder_setup,
+						test_folder_teardown),
+		cmocka_unit_test_setup_teardown(directories, test_folder_setup, test_folder_teardown),
+		cmocka_unit_test_setup_teardown(recordings_are_private, test_folder_setup, test_folder_teardown),
+		cmocka_unit_test_setup_teardown(decompression_bomb_refused_before_allocating, test_folder_setup,
+						test_folder_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 #include "cli/options.h"
 #include "model/snapshot.h"
 
+#include "../lib/lagtop_test.h"
+
 static int parse(struct lt_options *o, char *err, size_t errlen, ...)
 {
 	char *argv[32];
@@ -24,6 +26,34 @@ static int parse(struct lt_options *o, char *err, size_t errlen, ...)
 	argv[argc] = NULL;
 	err[0] = '\0';
 	return options_parse(o, argc, argv, err, errlen);
+}
+
+/* A command line (after "lagtop") that options_parse refuses, and what its one-line error says. */
+struct refusal {
+	const char *args[6];
+	const char *needle;
+};
+
+/* Each case is refused (-1) with a one-line error that holds its needle, or starts with it when prefix. */
+static void expect_refusals(const struct refusal *cases, size_t n, bool prefix)
+{
+	struct lt_options o;
+	char err[512];
+	for (size_t i = 0; i < n; i++) {
+		char *argv[8] = { (char *)"lagtop" };
+		int argc = 1;
+		for (int k = 0; k < 6 && cases[i].args[k]; k++)
+			argv[argc++] = (char *)cases[i].args[k];
+		argv[argc] = NULL;
+		err[0] = '\0';
+		int rc = options_parse(&o, argc, argv, err, sizeof err);
+		bool said = prefix ? strncmp(err, cases[i].needle, strlen(cases[i].needle)) == 0
+				   : strstr(err, cases[i].needle) != NULL;
+		if (rc != -1 || !said)
+			fail_msg("case %zu: rc=%d err='%s' (wanted '%s')", i, rc, err, cases[i].needle);
+		assert_null(strchr(err, '\n'));
+		options_free(&o);
+	}
 }
 
 static void defaults_are_the_dashboard(void **state)
@@ -84,10 +114,7 @@ static void record_and_replay_rules(void **state)
 	assert_int_equal(o.mode, LT_MODE_TUI);
 	options_free(&o);
 
-	struct {
-		const char *args[6];
-		const char *needle;
-	} cases[] = {
+	static const struct refusal cases[] = {
 		{ { "--record", "f", "--once" }, "--record cannot be combined with --once" },
 		{ { "--once", "--record", "f" }, "--record cannot be combined with --once" },
 		{ { "--record", "f", "--demo" }, "--record cannot be combined with --demo" },
@@ -109,30 +136,13 @@ static void record_and_replay_rules(void **state)
 		{ { "--replay", "f", "--list" }, "--replay cannot be combined with --list" },
 		{ { "--replay", "f", "--format", "json" }, "go with --once" },
 	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *argv[8] = { (char *)"lagtop" };
-		int argc = 1;
-		for (int k = 0; k < 6 && cases[i].args[k]; k++)
-			argv[argc++] = (char *)cases[i].args[k];
-		argv[argc] = NULL;
-		err[0] = '\0';
-		int rc = options_parse(&o, argc, argv, err, sizeof err);
-		if (rc != -1 || !strstr(err, cases[i].needle))
-			fail_msg("case %zu: rc=%d err='%s' (wanted '%s')", i, rc, err, cases[i].needle);
-		assert_null(strchr(err, '\n'));
-		options_free(&o);
-	}
+	expect_refusals(cases, sizeof cases / sizeof cases[0], false);
 }
 
 static void usage_errors_name_the_problem(void **state)
 {
 	(void)state;
-	struct lt_options o;
-	char err[256];
-	struct {
-		const char *args[6];
-		const char *needle;
-	} cases[] = {
+	static const struct refusal cases[] = {
 		{ { "--format", "xml", "--once" }, "'xml'" },
 		{ { "--bogus" }, "--bogus" },
 		{ { "-X", "novalue" }, "KEY=VALUE" },
@@ -151,19 +161,7 @@ static void usage_errors_name_the_problem(void **state)
 		{ { "--timeout" }, "needs an argument" },
 		{ { "stray" }, "'stray'" },
 	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *argv[8] = { (char *)"lagtop" };
-		int argc = 1;
-		for (int k = 0; k < 6 && cases[i].args[k]; k++)
-			argv[argc++] = (char *)cases[i].args[k];
-		argv[argc] = NULL;
-		err[0] = '\0';
-		int rc = options_parse(&o, argc, argv, err, sizeof err);
-		if (rc != -1 || !strstr(err, cases[i].needle))
-			fail_msg("case %zu: rc=%d err='%s' (wanted '%s')", i, rc, err, cases[i].needle);
-		assert_null(strchr(err, '\n'));
-		options_free(&o);
-	}
+	expect_refusals(cases, sizeof cases / sizeof cases[0], false);
 }
 
 /* kafka-consumer-groups' command line: its spellings, its rules, its messages (Kafka 4.x's words). */
@@ -218,10 +216,8 @@ static void kcg_command_line(void **state)
 	assert_string_equal(o.command_config, "/x.properties");
 	options_free(&o);
 
-	static const struct {
-		const char *args[6];
-		const char *message; /* the whole message */
-	} bad[] = {
+	static const struct refusal bad[] = {
+		/* the start of each message: its fixed words */
 		{ { "--describe" }, "Option [describe] takes one of these options: [group], [all-groups]" },
 		{ { "--describe", "-g", "a", "--members", "--state" },
 		  "Option [describe] takes at most one of these options: [members], [offsets], [state]" },
@@ -255,18 +251,7 @@ static void kcg_command_line(void **state)
 		{ { "--once", "--all-groups" },
 		  "Option(s) [all-groups] are unavailable given other options on the command line" },
 	};
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		char *argv[8] = { (char *)"lagtop" };
-		int argc = 1;
-		for (int k = 0; k < 6 && bad[i].args[k]; k++)
-			argv[argc++] = (char *)bad[i].args[k];
-		argv[argc] = NULL;
-		err[0] = '\0';
-		int rc = options_parse(&o, argc, argv, err, sizeof err);
-		if (rc != -1 || strncmp(err, bad[i].message, strlen(bad[i].message)) != 0)
-			fail_msg("case %zu: rc=%d err='%s' (wanted '%s')", i, rc, err, bad[i].message);
-		options_free(&o);
-	}
+	expect_refusals(bad, sizeof bad / sizeof bad[0], true);
 }
 
 /* --timeout: units always, bare numbers as kafka-consumer-groups' milliseconds from 1000 up, never a silent
@@ -405,16 +390,7 @@ static void modes_conflict_in_any_order(void **state)
 static void man_page_documents_every_option(void **state)
 {
 	(void)state;
-	const char *srcdir = getenv("LT_SRCDIR");
-	char path[4096];
-	snprintf(path, sizeof path, "%s/doc/lagtop.1", srcdir ? srcdir : ".");
-	FILE *f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	static char text[1 << 18];
-	size_t n = fread(text, 1, sizeof text - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	char *text = test_source_file("doc/lagtop.1");
 	for (size_t i = 0; options_long_name(i); i++) {
 		/* roff writes every hyphen of an option as \- : --dry-run is \-\-dry\-run */
 		char needle[256] = "\\-\\-";
@@ -428,6 +404,7 @@ static void man_page_documents_every_option(void **state)
 		if (!strstr(text, needle))
 			fail_msg("doc/lagtop.1 does not document --%s", options_long_name(i));
 	}
+	free(text);
 }
 
 static void help_lists_every_option(void **state)

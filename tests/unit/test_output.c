@@ -12,6 +12,8 @@
 #include "cli/output.h"
 #include "model/snapshot.h"
 
+#include "../lib/lagtop_test.h"
+
 static lt_snapshot *sample(void)
 {
 	lt_snapshot *s = snapshot_new();
@@ -39,28 +41,11 @@ static lt_snapshot *sample(void)
 	return s;
 }
 
-/* noinline: gcc 12 at -O2 inlines this and then warns -Wdangling-pointer about the memstream buffer
- * (a false positive: fclose() has published buf before it is returned). */
-__attribute__((noinline)) static char *render(int which, const lt_snapshot *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (which == 0)
-		assert_int_equal(output_json(f, s), 0);
-	else if (which == 1)
-		assert_int_equal(output_csv(f, s), 0);
-	else
-		output_table(f, s);
-	fclose(f);
-	return buf;
-}
-
 static void json_shape_and_nulls(void **state)
 {
 	(void)state;
 	lt_snapshot *s = sample();
-	char *j = render(0, s);
+	char *j = test_render(TEST_JSON, s);
 	assert_non_null(strstr(j, "\"group\":\"orders\",\"state\":\"Stable\",\"type\":\"classic\","
 				  "\"members_readable\":true,\"members\":1,\"lag\":50"));
 	/* a type nobody reported is null, not a guess */
@@ -88,7 +73,7 @@ static void json_commit_stream(void **state)
 {
 	(void)state;
 	lt_snapshot *s = sample();
-	char *j = render(0, s);
+	char *j = test_render(TEST_JSON, s);
 	/* nothing from the stream: every commit field null, state "off" */
 	assert_non_null(strstr(j, "\"commit_stream\":{\"state\":\"off\",\"reason\":null}"));
 	assert_non_null(strstr(j, "\"last_commit_ms\":null,\"commits_per_min\":null,\"unmoved_ms\":null,"
@@ -106,7 +91,7 @@ static void json_commit_stream(void **state)
 	lt_partition *p = &g->partitions[0];
 	p->has_last_commit = true, p->last_commit_ms = 1700000000123, p->commits_per_min = 2.5;
 	p->has_unmoved = true, p->unmoved_ms = 42000, p->repeating = true;
-	j = render(0, s);
+	j = test_render(TEST_JSON, s);
 	assert_non_null(strstr(j, "\"commit_stream\":{\"state\":\"live\",\"reason\":null}"));
 	assert_non_null(strstr(j, "\"last_commit_ms\":1700000000123,\"commits_per_min\":2.5,\"unmoved_ms\":42000,"
 				  "\"repeating\":true}"));
@@ -116,7 +101,7 @@ static void json_commit_stream(void **state)
 
 	s->commit_stream = LT_CSTREAM_DENIED;
 	s->commit_stream_reason = strdup("commit times unavailable: not authorized");
-	j = render(0, s);
+	j = test_render(TEST_JSON, s);
 	assert_non_null(strstr(j, "\"commit_stream\":{\"state\":\"denied\",\"reason\":\"commit times unavailable: "
 				  "not authorized\"}"));
 	free(j);
@@ -127,7 +112,7 @@ static void csv_header_and_quoting(void **state)
 {
 	(void)state;
 	lt_snapshot *s = sample();
-	char *c = render(1, s);
+	char *c = test_render(TEST_CSV, s);
 	assert_memory_equal(c,
 			    "group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,"
 			    "consumer_id,host,client_id,type,members_readable,position,uncommitted,position_source,"
@@ -145,7 +130,7 @@ static void table_columns_and_sanitizing(void **state)
 {
 	(void)state;
 	lt_snapshot *s = sample();
-	char *t = render(2, s);
+	char *t = test_render(TEST_TABLE, s);
 	const char *nl = strchr(t, '\n');
 	assert_non_null(nl);
 	char *hdr = strndup(t, (size_t)(nl - t));
@@ -175,8 +160,8 @@ static void table_columns_and_sanitizing(void **state)
 	s->groups[1].partitions[0].has_time_lag = true;
 	s->groups[1].partitions[0].time_lag_ms = 4500;
 	s->groups[1].partitions[0].status = LT_STATUS_STALL;
-	char *before = render(2, s);
-	t = render(2, s);
+	char *before = test_render(TEST_TABLE, s);
+	t = test_render(TEST_TABLE, s);
 	assert_memory_equal(t, before, strcspn(before, "\n")); /* the header does not move */
 	free(before);
 	assert_non_null(strstr(t, "STALL"));
@@ -212,7 +197,7 @@ static void members_unreadable_outputs(void **state)
 {
 	(void)state;
 	lt_snapshot *s = kip848_sample(LT_GROUP_STABLE);
-	char *j = render(0, s);
+	char *j = test_render(TEST_JSON, s);
 	assert_non_null(strstr(j, "\"group\":\"kip\",\"state\":\"Stable\",\"type\":\"consumer\","
 				  "\"members_readable\":false,\"members\":null,\"lag\":350"));
 	assert_non_null(strstr(j, "\"group\":\"quiet\",\"state\":\"Reconciling\",\"type\":\"consumer\","
@@ -220,12 +205,12 @@ static void members_unreadable_outputs(void **state)
 	assert_non_null(strstr(j, "\"committed\":650"));
 	free(j);
 
-	char *c = render(1, s);
+	char *c = test_render(TEST_CSV, s);
 	assert_non_null(strstr(c, "\nkip,Stable,fx-orders,1,0,650,1000,350,,,,,,consumer,false,,,,,\n"));
 	assert_non_null(strstr(c, "\nquiet,Reconciling,,,,,,,,,,,,consumer,false,,,,,\n"));
 	free(c);
 
-	char *t = render(2, s);
+	char *t = test_render(TEST_TABLE, s);
 	/* GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID STATE TYPE LOG-START */
 	char g[16], st[16], type[16], topic[16], part[8], ls[8], cur[8], le[8], lag[8], cons[8], host[8], client[8];
 	const char *row = strstr(t, "\nkip ");
@@ -252,11 +237,11 @@ static void members_unreadable_outputs(void **state)
 
 	/* known Empty: no members whatever the protocol, so the count is 0 and nobody owns a partition */
 	s = kip848_sample(LT_GROUP_EMPTY);
-	j = render(0, s);
+	j = test_render(TEST_JSON, s);
 	assert_non_null(strstr(j, "\"state\":\"Empty\",\"type\":\"consumer\",\"members_readable\":false,"
 				  "\"members\":0"));
 	free(j);
-	t = render(2, s);
+	t = test_render(TEST_TABLE, s);
 	row = strstr(t, "\nkip ");
 	assert_non_null(row);
 	assert_int_equal(sscanf(row + 1, "%15s %15s %7s %7s %7s %7s %7s %7s %7s %15s %15s %7s", g, topic, part, cur, le,
@@ -266,21 +251,6 @@ static void members_unreadable_outputs(void **state)
 	assert_string_equal(cons, "-");
 	free(t);
 	snapshot_unref(s);
-}
-
-static char *slurp_man(void)
-{
-	const char *srcdir = getenv("LT_SRCDIR");
-	char path[4096];
-	snprintf(path, sizeof path, "%s/doc/lagtop.1", srcdir ? srcdir : ".");
-	FILE *f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	static char text[1 << 18];
-	size_t n = fread(text, 1, sizeof text - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
 }
 
 /* A key is documented when the man page sets it in italics: ".I key" or ".IR key ,". */
@@ -296,9 +266,9 @@ static bool man_has_key(const char *man, const char *key)
 static void man_page_documents_group_fields_and_states(void **state)
 {
 	(void)state;
-	const char *man = slurp_man();
+	char *man = test_source_file("doc/lagtop.1");
 	lt_snapshot *s = kip848_sample(LT_GROUP_STABLE);
-	char *j = render(0, s);
+	char *j = test_render(TEST_JSON, s);
 	/* the first group's own keys: depth 1 inside {"group":...}, strings skipped */
 	const char *at = strstr(j, "{\"group\":");
 	assert_non_null(at);
@@ -332,6 +302,7 @@ static void man_page_documents_group_fields_and_states(void **state)
 			fail_msg("doc/lagtop.1 does not name the group state %s", group_state_name((lt_group_state)st));
 	assert_non_null(strstr(man, "group,state,topic,partition,log_start,committed,log_end,lag,time_lag_ms,status,"
 				    "consumer_id,host,client_id,type,members_readable"));
+	free(man);
 }
 
 static void durations(void **state)
@@ -366,7 +337,7 @@ static void position_fields(void **state)
 	x->position_source = 0;
 	x->position_age_ms = 1500;
 	p->flags |= LT_PF_NOT_COMMITTING | LT_PF_COMMITTING_KNOWN;
-	char *j = render(0, s);
+	char *j = test_render(TEST_JSON, s);
 	assert_non_null(strstr(j, "\"position_sources\":[{\"location\":\"http://app:9404/metrics\",\"ok\":true,"
 				  "\"status\":\"ok: 1 position, 1 used\",\"reports\":1,\"used\":1}]"));
 	assert_non_null(strstr(j, "\"position\":120,\"uncommitted\":20,\"position_source\":\"http://app:9404/metrics\","
@@ -374,7 +345,7 @@ static void position_fields(void **state)
 	assert_non_null(strstr(j, "\"position\":null,\"uncommitted\":null,\"position_source\":null,"
 				  "\"position_age_ms\":null,\"not_committing\":null"));
 	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":true,"));
-	char *c = render(1, s);
+	char *c = test_render(TEST_CSV, s);
 	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,120,20,"
 				  "http://app:9404/metrics,1500,true\n"));
 	free(j);
@@ -389,23 +360,23 @@ static void not_committing_unknown_is_not_false(void **state)
 	(void)state;
 	lt_snapshot *s = sample();
 	lt_group *g = &s->groups[1]; /* orders: t-0, t-1 */
-	char *j = render(0, s);
+	char *j = test_render(TEST_JSON, s);
 	assert_null(strstr(j, "\"not_committing\":false"));
 	assert_non_null(strstr(j, "\"not_committing\":null"));
 	free(j);
 	g->partitions[0].flags |= LT_PF_COMMITTING_KNOWN; /* t-0 watched a whole window: commits */
-	j = render(0, s);
+	j = test_render(TEST_JSON, s);
 	assert_non_null(strstr(j, "\"position_age_ms\":null,\"not_committing\":false"));
 	assert_non_null(strstr(j, "\"position_age_ms\":null,\"not_committing\":null")); /* t-1: no verdict */
 	/* the group: what its judged partitions say (t-1 has no position to judge) */
 	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":false,"));
 	free(j);
 	g->partitions[1].flags |= LT_PF_NOT_COMMITTING | LT_PF_COMMITTING_KNOWN;
-	j = render(0, s);
+	j = test_render(TEST_JSON, s);
 	assert_non_null(strstr(j, "\"expiry_warning\":false,\"not_committing\":true,"));
 	free(j);
 	g->partitions[1].flags &= ~(unsigned)LT_PF_NOT_COMMITTING;
-	char *c = render(1, s);
+	char *c = test_render(TEST_CSV, s);
 	assert_non_null(strstr(c, "\norders,Stable,t,0,0,100,150,50,,,m-1,/127.0.0.1,c1,classic,true,,,,,false\n"));
 	assert_non_null(strstr(c, "\"evil\\x1b[2J\"\"g,\",Empty,t\\x0a2,3,,7,,,,,,,,,true,,,,,\n"));
 	free(c);

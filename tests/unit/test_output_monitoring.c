@@ -15,6 +15,8 @@
 #include "cli/output.h"
 #include "model/snapshot.h"
 
+#include "../lib/lagtop_test.h"
+
 /* Every field known and every optional key present: a member with an instance id, commit metadata, a stale
  * partition, commit-stream values, an expiry forecast, a time lag, rates and an ETA. */
 static lt_snapshot *full(void)
@@ -72,38 +74,6 @@ static lt_snapshot *full(void)
 	h->status_complete = false;
 	snapshot_finish(s);
 	return s;
-}
-
-__attribute__((noinline)) static char *render(int which, const lt_snapshot *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (which == 0)
-		assert_int_equal(output_json(f, s), 0);
-	else if (which == 1)
-		assert_int_equal(output_csv(f, s), 0);
-	else if (which == 2)
-		output_table(f, s);
-	else
-		assert_int_equal(output_prometheus(f, s), 0);
-	fclose(f);
-	return buf;
-}
-
-static char *slurp(const char *rel)
-{
-	const char *srcdir = getenv("LT_SRCDIR");
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", srcdir ? srcdir : ".", rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	static char buf[1 << 20];
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return strdup(buf);
 }
 
 /* The man page's text between "\n.SS TITLE\n" and the next .SS or .SH (a new string). */
@@ -170,10 +140,10 @@ static size_t json_keys(const char *j, char keys[][64], size_t max)
 static void man_page_documents_every_json_key(void **state)
 {
 	(void)state;
-	char *man = slurp("doc/lagtop.1");
+	char *man = test_source_file("doc/lagtop.1");
 	char *sec = man_section(man, "JSON fields");
 	lt_snapshot *s = full();
-	char *j = render(0, s);
+	char *j = test_render(TEST_JSON, s);
 	char keys[128][64];
 	size_t n = json_keys(j, keys, 128);
 	assert_true(n >=
@@ -184,7 +154,7 @@ static void man_page_documents_every_json_key(void **state)
 				 "documented",
 				 keys[i]);
 	/* and the keys spelled in output.c's source, for a branch this snapshot does not reach */
-	char *src = slurp("src/cli/output.c");
+	char *src = test_source_file("src/cli/output.c");
 	size_t from_src = 0;
 	for (const char *c = src; (c = strstr(c, "json_k")) != NULL; c++) {
 		if (strncmp(c, "json_kv_", 8) != 0 && strncmp(c, "json_key(", 9) != 0)
@@ -213,7 +183,7 @@ static void man_page_documents_every_json_key(void **state)
 static void the_json_check_catches_an_undocumented_key(void **state)
 {
 	(void)state;
-	char *man = slurp("doc/lagtop.1");
+	char *man = test_source_file("doc/lagtop.1");
 	char *sec = man_section(man, "JSON fields");
 	assert_true(names(sec, "status_window"));
 	assert_true(names(sec, "complete"));
@@ -226,12 +196,12 @@ static void the_json_check_catches_an_undocumented_key(void **state)
 static void man_page_documents_every_column_and_metric(void **state)
 {
 	(void)state;
-	char *man = slurp("doc/lagtop.1");
+	char *man = test_source_file("doc/lagtop.1");
 	lt_snapshot *s = full();
 
 	/* the table: every column title of the header line */
 	char *sec = man_section(man, "Table columns");
-	char *t = render(2, s);
+	char *t = test_render(TEST_TABLE, s);
 	size_t n_cols = 0;
 	for (char *tok = strtok(strtok(t, "\n"), " "); tok; tok = strtok(NULL, " ")) {
 		n_cols++;
@@ -244,7 +214,7 @@ static void man_page_documents_every_column_and_metric(void **state)
 
 	/* CSV: every column of the header */
 	sec = man_section(man, "CSV columns");
-	char *c = render(1, s);
+	char *c = test_render(TEST_CSV, s);
 	n_cols = 0;
 	for (char *tok = strtok(strtok(c, "\n"), ","); tok; tok = strtok(NULL, ",")) {
 		n_cols++;
@@ -257,7 +227,7 @@ static void man_page_documents_every_column_and_metric(void **state)
 
 	/* Prometheus: every metric */
 	sec = man_section(man, "Prometheus");
-	char *p = render(3, s);
+	char *p = test_render(TEST_PROMETHEUS, s);
 	size_t n_metrics = 0;
 	for (const char *l = p; (l = strstr(l, "# TYPE ")) != NULL; l++) {
 		char name[128];
@@ -285,7 +255,7 @@ static void prometheus_from_a_snapshot(void **state)
 {
 	(void)state;
 	lt_snapshot *s = full();
-	char *p = render(3, s);
+	char *p = test_render(TEST_PROMETHEUS, s);
 	const char *cl = "cluster_name=\"prod \\\"eu\\\"\\\\1\"";
 	char want[512];
 	/* the labels: escaped group (its newline in the terminal-safe form, \x0a) and cluster, the owner's on the
@@ -342,7 +312,7 @@ static void prometheus_from_a_snapshot(void **state)
 	lt_partition *pt = group_add_partition(g, "t", 0);
 	pt->log_start = LT_OFFSET_NONE, pt->log_end = LT_OFFSET_NONE;
 	snapshot_finish(u);
-	p = render(3, u);
+	p = test_render(TEST_PROMETHEUS, u);
 	assert_null(strstr(p, "kafka_consumergroup"));
 	assert_null(strstr(p, "kafka_partition_"));
 	assert_null(strstr(p, "lagtop_consumergroup_status{"));

@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../lib/lagtop_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,36 +20,12 @@
 #include "config/connection.h"
 #include "util/xalloc.h"
 
-static char tmpdir[256];
+#include "../lib/lagtop_test.h"
 
-static int setup(void **state)
-{
-	(void)state;
-	return test_home_make(tmpdir, sizeof tmpdir, "target");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return test_dir_remove(tmpdir);
-}
-
-/* Writes text to tmpdir/name, mode 0600; returns the malloc'd path. */
+/* Writes text to test_folder/name, mode 0600; returns the malloc'd path. */
 static char *write_file(const char *name, const char *text)
 {
-	return test_write_file(tmpdir, name, text, 0600);
-}
-
-static int load_text(struct lt_config *cfg, const char *text, char *err, size_t errlen, char **path_out)
-{
-	char *path = write_file("t.conf", text);
-	err[0] = '\0';
-	int rc = config_load_file(cfg, path, NULL, err, errlen);
-	if (path_out)
-		*path_out = path;
-	else
-		free(path);
-	return rc;
+	return test_write_file(test_folder, name, text, 0600);
 }
 
 /* The value of property key in c, NULL when c has none. */
@@ -60,6 +35,18 @@ static const char *prop(const struct lt_connection *c, const char *key)
 		if (strcmp(c->prop_keys[i], key) == 0)
 			return c->prop_values[i];
 	return NULL;
+}
+
+/* c's properties are exactly the key/value pairs of kv (NULL-terminated), in that order. */
+static void expect_props(const struct lt_connection *c, const char *const *kv)
+{
+	size_t n = 0;
+	for (; kv[2 * n]; n++) {
+		assert_true(n < c->n_props);
+		assert_string_equal(c->prop_keys[n], kv[2 * n]);
+		assert_string_equal(c->prop_values[n], kv[2 * n + 1]);
+	}
+	assert_int_equal(c->n_props, n);
 }
 
 /* ------------------------------------------------------------------ selection */
@@ -96,7 +83,7 @@ static void select_default_and_named_cluster(void **state)
 	struct lt_options o;
 	struct lt_target t;
 	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
 
 	parse_opts(&o, NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
@@ -139,7 +126,7 @@ static void select_unknown_cluster_lists_known(void **state)
 	struct lt_options o;
 	struct lt_target t;
 	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
 	parse_opts(&o, "-c", "staging", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
 	assert_string_equal(err, "unknown cluster 'staging' (known: dev, prod, nobs)");
@@ -190,7 +177,7 @@ static void select_needs_bootstrap(void **state)
 	config_free(&cfg);
 
 	char *path;
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, &path), 0);
+	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, &path), 0);
 	parse_opts(&o, "-c", "nobs", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
 	char *want = xasprintf("cluster 'nobs' has no bootstrap_servers (%s:7); give -b HOST:PORT", path);
@@ -213,19 +200,14 @@ static void b_and_x_override_in_order(void **state)
 	struct lt_options o;
 	struct lt_target t;
 	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
 	parse_opts(&o, "-c", "prod", "-b", "other:1", "-X", "sasl.password=new", "-X", "client.id=me", "-X",
 		   "security.protocol=SSL", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "other:1");
-	assert_int_equal(t.conn.n_props, 3);
 	/* replaced in place, keeping the file's order; new ones appended */
-	assert_string_equal(t.conn.prop_keys[0], "security.protocol");
-	assert_string_equal(t.conn.prop_values[0], "SSL");
-	assert_string_equal(t.conn.prop_keys[1], "sasl.password");
-	assert_string_equal(t.conn.prop_values[1], "new");
-	assert_string_equal(t.conn.prop_keys[2], "client.id");
-	assert_string_equal(t.conn.prop_values[2], "me");
+	expect_props(&t.conn, (const char *const[]){ "security.protocol", "SSL", "sasl.password", "new", "client.id",
+						     "me", NULL });
 	target_free(&t);
 	options_free(&o);
 
@@ -252,7 +234,7 @@ static void switch_uses_the_clusters_own_settings(void **state)
 	struct lt_options o;
 	struct lt_target t;
 	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
 	parse_opts(&o, "-c", "dev", "-b", "first:1", "-X", "bootstrap.servers=elsewhere:2", "-X", "client.id=me", "-X",
 		   "security.protocol=SSL", "-X", "sasl.password=typed", "-X", "debug=broker", "-g", "^x", "-i", "3",
 		   NULL);
@@ -330,7 +312,7 @@ static void command_config_sits_between_the_file_and_b(void **state)
 	struct lt_options o;
 	struct lt_target t;
 	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
 	char *cc = write_file("admin.properties", "bootstrap.servers=cc:1\n"
 						  "security.protocol=SSL\n"
 						  "client.id=from-command-config\n");
@@ -339,13 +321,8 @@ static void command_config_sits_between_the_file_and_b(void **state)
 	parse_opts(&o, "-c", "prod", "--command-config", cc, NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "cc:1");
-	assert_int_equal(t.conn.n_props, 3);
-	assert_string_equal(t.conn.prop_keys[0], "security.protocol");
-	assert_string_equal(t.conn.prop_values[0], "SSL");
-	assert_string_equal(t.conn.prop_keys[1], "sasl.password");
-	assert_string_equal(t.conn.prop_values[1], "s3cret");
-	assert_string_equal(t.conn.prop_keys[2], "client.id");
-	assert_string_equal(t.conn.prop_values[2], "from-command-config");
+	expect_props(&t.conn, (const char *const[]){ "security.protocol", "SSL", "sasl.password", "s3cret", "client.id",
+						     "from-command-config", NULL });
 	assert_null(prop(&t.conn, "bootstrap.servers")); /* the bootstrap, not a property as well */
 	target_free(&t);
 	options_free(&o);
@@ -401,7 +378,7 @@ static void switch_reapplies_command_config_like_x(void **state)
 	struct lt_options o;
 	struct lt_target t;
 	char err[512];
-	assert_int_equal(load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
 	char *cc = write_file("admin.properties",
 			      "bootstrap.servers=first:1\n"
 			      "client.id=from-command-config\n"
@@ -458,11 +435,12 @@ static void groups_replace_the_include_list(void **state)
 	struct lt_options o;
 	struct lt_target t;
 	char err[512];
-	assert_int_equal(load_text(&cfg,
-				   "clusters = { p = { bootstrap_servers = \"p:1\"; include_groups = [ \"^pay\" ];\n"
-				   "                   exclude_groups = [ \"-test$\" ]; }; };\n",
-				   err, sizeof err, NULL),
-			 0);
+	assert_int_equal(
+		test_config_load_text(&cfg,
+				      "clusters = { p = { bootstrap_servers = \"p:1\"; include_groups = [ \"^pay\" ];\n"
+				      "                   exclude_groups = [ \"-test$\" ]; }; };\n",
+				      err, sizeof err, NULL),
+		0);
 	parse_opts(&o, "-c", "p", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_int_equal(t.n_include, 1);
@@ -548,5 +526,5 @@ int main(void)
 		cmocka_unit_test(groups_replace_the_include_list),
 		cmocka_unit_test(connection_set_routes_bootstrap_and_keeps_order),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_home_setup, test_folder_teardown);
 }

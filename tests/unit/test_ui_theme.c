@@ -14,24 +14,10 @@
 
 #include "ui/theme.h"
 
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	return test_dir_make(tmpdir, sizeof tmpdir, "theme");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return test_dir_remove(tmpdir);
-}
-
 static const char *write_file(const char *name, const char *text)
 {
 	static char path[512];
-	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	snprintf(path, sizeof path, "%s/%s", test_folder, name);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -116,7 +102,7 @@ static void list_orders_overrides_and_loads(void **state)
 	(void)state;
 	char sys[300], user[300];
 	snprintf(sys, sizeof sys, "%s/themes", srcdir());
-	snprintf(user, sizeof user, "%s", tmpdir);
+	snprintf(user, sizeof user, "%s", test_folder);
 	write_file("zebra.conf", "name = \"zebra\";\n");
 	write_file("light.conf", "roles = { header = { fg = \"red\"; }; };\n"); /* user override */
 	write_file("broken.conf", "roles = {\n");
@@ -166,5 +152,5 @@ int main(void)
 		cmocka_unit_test(list_orders_overrides_and_loads),
 		cmocka_unit_test(glyph_sets),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_folder_setup, test_folder_teardown);
 }
