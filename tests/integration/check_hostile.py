@@ -11,7 +11,12 @@
 import csv
 import io
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from prom_check import parse  # noqa: E402
+from simtest import find_group  # noqa: E402
 
 G_OSC = b"evil\x1b]0;pwned\x07\x1b[2J"
 G_UTF8 = b"bad\xff\xfe\xc3-utf8"
@@ -80,11 +85,10 @@ def check_json(data):
         doc = json.loads(data.decode("utf-8"))  # strict: the bytes must be UTF-8 too
     except (ValueError, UnicodeDecodeError) as e:
         fail("invalid JSON: %s" % e)
-    groups = {g["group"]: g for g in doc["groups"]}
     for gid, topic in GROUPS.items():
-        g = groups.get(as_json_text(gid))
+        g = find_group(doc, as_json_text(gid))
         if g is None:
-            fail("group %r missing from JSON (have %r)" % (gid[:40], [k[:40] for k in groups]))
+            fail("group %r missing from JSON (have %r)" % (gid[:40], [x["group"][:40] for x in doc["groups"]]))
         if g.get("error"):
             fail("group %r has an error: %s" % (gid[:40], g["error"]))
         topics = {p["topic"] for p in g["partitions"]}
@@ -118,10 +122,6 @@ def check_csv(data):
 
 
 def check_prometheus(data):
-    import os
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-    from prom_check import parse
-
     try:
         got, _ = parse(data.decode("utf-8"))
     except Exception as e:  # the parser's own errors have no common base class

@@ -8,7 +8,10 @@ Kafka 3.9.x and Apache Kafka 4.x (tests/kafka/kafka_cluster.py). It makes
     committed past the log end (admin-style commits by a kafka-python consumer that assigns, commits and
     closes),
   - an active classic group of two members (Java kafka-clients + kafka-python) over two topics, a classic
-    group whose member never commits, and on 4.x a consumer-protocol (KIP-848) group (Java + confluent-kafka),
+    group whose member never commits, a classic group of two members on one partition (one member owns
+    nothing), a classic group held in PreparingRebalance (its first member stops polling and a second one
+    joins: the coordinator waits out the first one's rebalance timeout, 300 s, with both members), and on
+    4.x a consumer-protocol (KIP-848) group (Java + confluent-kafka),
 then, with nothing produced or committed any more, compares every figure of lagtop's JSON with the real tool:
   --describe --offsets         CURRENT-OFFSET, LOG-END-OFFSET, LAG, CONSUMER-ID, HOST, CLIENT-ID per partition
   --describe --members --verbose   members and their assignments
@@ -42,81 +45,20 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import kafka_cluster as K  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
+import kafkatest  # noqa: E402
+import simtest  # noqa: E402
+from kafkatest import K  # noqa: E402
+from simtest import find_group, find_partition, note, ok  # noqa: E402
 
-BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
-LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
-SIM = os.environ.get("LAGTOP_SIM") or os.path.join(BUILD, "lagtop-sim")
 CGC = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
 GET_OFFSETS = "org.apache.kafka.tools.GetOffsetShell"
 DELETE_RECORDS = "org.apache.kafka.tools.DeleteRecordsCommand"
 TMP = tempfile.mkdtemp(prefix="lagtop-describe-")
+# every lagtop run keeps to TMP: its state, its configuration (none), its HOME
+LAGTOP_ENV = simtest.private_env(os.path.join(TMP, "state"), home=TMP)
 
-results = []
 differences = []  # (cluster, what) printed as TAP comments at the end: the report's raw material
-
-
-def ok(cond, name, diag=None, todo=None, skip=None):
-    results.append(bool(cond) or bool(skip))
-    directive = ""
-    if skip:
-        directive = " # SKIP " + skip
-        cond = True
-    elif todo and not cond:  # (a TODO that passes would count as an unexpected pass)
-        directive = " # TODO " + todo
-        results[-1] = True  # an expected failure does not fail the file
-    print("%s %d - %s%s" % ("ok" if cond else "not ok", len(results), name, directive))
-    if not cond and diag:
-        lines = diag if isinstance(diag, list) else str(diag).splitlines()
-        for line in lines[:30]:
-            print("#   " + str(line))
-    sys.stdout.flush()
-    return bool(cond)
-
-
-def note(text):
-    print("# " + text)
-    sys.stdout.flush()
-
-
-# ------------------------------------------------------------------ clusters
-
-class SimCluster:
-    """lagtop-sim with the same face as KafkaCluster: bootstrap, line (whose tools and Java client to run
-    against it: the newest), tool, consumer_groups, java_client."""
-
-    line = "4"
-    tool = K.KafkaCluster.tool
-    consumer_groups = K.KafkaCluster.consumer_groups
-    java_client = K.KafkaCluster.java_client
-
-    def __init__(self, brokers=3):
-        self.name = "lagtop-sim"
-        self.version = "sim"
-        self.errlog = open(os.path.join(TMP, "sim.err"), "w")
-        self.p = subprocess.Popen([SIM, "--port", "0", "--brokers", str(brokers)], stdout=subprocess.PIPE,
-                                  stderr=self.errlog, stdin=subprocess.DEVNULL, text=True)
-        self.bootstrap = None
-        box = []
-        t = threading.Thread(target=lambda: box.append(self.p.stdout.readline()), daemon=True)
-        t.start()
-        t.join(20)
-        line = box[0] if box else ""
-        if not line.startswith("ready bootstrap="):
-            self.stop()
-            raise RuntimeError("lagtop-sim did not say ready: %r" % line)
-        self.bootstrap = line.strip().split("=", 1)[1].split()[0]
-
-    def stop(self):
-        if self.p.poll() is None:
-            self.p.terminate()
-            try:
-                self.p.wait(10)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
-        self.errlog.close()
 
 
 # ------------------------------------------------------------------ the real tool's tables
@@ -207,19 +149,21 @@ def coordinator_id(text):
 def real_view(kc, timeout=90, leaderless=False):
     """The real tools, in parallel: {'offsets','members','state','types','log_start', 'errors'}.
     leaderless: some partitions have no leader; GetOffsetShell would wait its default 60 s for each, so it
-    gets a 5 s admin timeout and skips them."""
+    gets a 15 s admin timeout and skips them. kafka-consumer-groups gets 30 s instead of its default 5 s: on a
+    loaded machine a cold JVM's admin client can take longer than 5 s to reach the broker (Kafka 3.9's then
+    prints "Timed out waiting for a node assignment" and exits 0)."""
     extra = ()
     if leaderless:
         conf = os.path.join(TMP, "short-timeout.properties")
         with open(conf, "w") as f:
-            f.write("default.api.timeout.ms=5000\nrequest.timeout.ms=5000\n")
+            f.write("default.api.timeout.ms=15000\nrequest.timeout.ms=15000\n")
         extra = ("--command-config", conf)
+    cg = ("--bootstrap-server", kc.bootstrap, "--timeout", "30000")
     jobs = {
-        "offsets": (CGC, ("--bootstrap-server", kc.bootstrap, "--describe", "--all-groups", "--offsets")),
-        "members": (CGC, ("--bootstrap-server", kc.bootstrap, "--describe", "--all-groups", "--members",
-                          "--verbose")),
-        "state": (CGC, ("--bootstrap-server", kc.bootstrap, "--describe", "--all-groups", "--state")),
-        "types": (CGC, ("--bootstrap-server", kc.bootstrap, "--list", "--type")),
+        "offsets": (CGC, cg + ("--describe", "--all-groups", "--offsets")),
+        "members": (CGC, cg + ("--describe", "--all-groups", "--members", "--verbose")),
+        "state": (CGC, cg + ("--describe", "--all-groups", "--state")),
+        "types": (CGC, cg + ("--list", "--type")),
         "log_start": (GET_OFFSETS, ("--bootstrap-server", kc.bootstrap, "--time", "-2",
                                     "--exclude-internal-topics") + extra),
     }
@@ -239,8 +183,10 @@ def real_view(kc, timeout=90, leaderless=False):
         t.join()
     view = {"errors": {}, "raw": raw}
     for key, (rc, out, err) in raw.items():
-        if rc != 0:
-            view["errors"][key] = "exit %s: %s" % (rc, " | ".join((out + err).strip().splitlines()[-4:]))
+        # Kafka 3.9's kafka-consumer-groups exits 0 after "Error: Executing consumer group command failed"
+        failed = [ln for ln in (out + err).splitlines() if ln.startswith(("Error:", "Caused by:"))]
+        if rc != 0 or failed:
+            view["errors"][key] = "exit %s: %s" % (rc, " | ".join(failed or (out + err).strip().splitlines()[-4:]))
     rows, bad = parse_tables(raw["offsets"][1])
     view["offsets"] = {}
     for r in rows:
@@ -269,36 +215,21 @@ def real_view(kc, timeout=90, leaderless=False):
 # ------------------------------------------------------------------ lagtop
 
 def lagtop_once(bootstrap, timeout_s=20):
-    env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"))
-    env.pop("LAGTOP_CONFIG", None)
+    """lagtop --once --format json: (its JSON or None, exit code, stderr, seconds it took)."""
     t0 = time.monotonic()
     try:
-        p = subprocess.run([LAGTOP, "--once", "--format", "json", "-b", bootstrap, "--timeout",
-                            "%ss" % timeout_s], capture_output=True, text=True, timeout=timeout_s * 3, env=env)
+        rc, out, err = simtest.lagtop("--once", "--format", "json", "-b", bootstrap, "--timeout", "%ss" % timeout_s,
+                                      env=LAGTOP_ENV, timeout=timeout_s * 3)
     except subprocess.TimeoutExpired:
         return None, -1, "lagtop did not exit within %d s" % (timeout_s * 3), time.monotonic() - t0
     doc = None
     # exit 1 with JSON: a refresh that could not read everything ("read": false); without: the cluster unreachable
-    if p.returncode == 0 or (p.returncode == 1 and p.stdout.strip()):
+    if rc == 0 or (rc == 1 and out.strip()):
         try:
-            doc = json.loads(p.stdout)
+            doc = json.loads(out)
         except ValueError as e:
-            return None, p.returncode, "not JSON: %s" % e, time.monotonic() - t0
-    return doc, p.returncode, p.stderr, time.monotonic() - t0
-
-
-# The figures of lagtop's JSON that the real tools also show (for the before/after agreement).
-def lagtop_figures(doc):
-    out = {}
-    for g in doc["groups"]:
-        parts = tuple(sorted((p["topic"], p["partition"], p["log_start"], p["committed"], p["log_end"], p["lag"],
-                              p["consumer_id"]) for p in g["partitions"]))
-        mems = tuple(sorted((m["consumer_id"], m["client_id"], m["host"],
-                             tuple(sorted((a["topic"], a["partition"]) for a in m["assignment"])))
-                            for m in g["member_list"]))
-        out[g["group"]] = (g["state"], g["members"], g.get("type"), g.get("members_readable"), g["protocol"],
-                           g["coordinator"], parts, mems)
-    return out
+            return None, rc, "not JSON: %s" % e, time.monotonic() - t0
+    return doc, rc, err, time.monotonic() - t0
 
 
 # ------------------------------------------------------------------ the comparison
@@ -419,13 +350,14 @@ def consistent_moment(kc, leaderless=False):
         doc2, rc2, err2, _ = lagtop_once(kc.bootstrap)
         if doc2 is None or rc2 != 0:
             return None, None, err2, ["lagtop --once exit %s: %s" % (rc2, err2)]
-        if lagtop_figures(doc1) == lagtop_figures(doc2):
+        # what was read (simtest.group_numbers: every group's figures, members and partitions), not when
+        a, b = simtest.group_numbers(doc1), simtest.group_numbers(doc2)
+        if a == b:
             note("%s: lagtop --once took %.1f s; the real tools agree with a moment that held %s" %
                  (kc.name, secs, "first time" if attempt == 0 else "after %d tries" % (attempt + 1)))
             return doc1, view, err1, diag
-        a, b = lagtop_figures(doc1), lagtop_figures(doc2)
-        changed = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
-        diag.append("try %d: lagtop's two runs differ on %s" % (attempt + 1, changed))
+        diag.append("try %d: lagtop's two runs differ:" % (attempt + 1))
+        diag += simtest.diff_by_key(a, b, ("first", "second")).splitlines()
         time.sleep(2)
     return doc1, view, err1, diag
 
@@ -435,7 +367,9 @@ def check_against_real(doc, view, label, consumer_groups=()):
     groups = {g["group"]: g for g in doc["groups"]}
     real_names = set(view["state"]) | set(view["offsets"]) | set(view["types"])
     ok(set(groups) == real_names, "%s: lagtop lists the groups the real tool lists" % label,
-       ["lagtop %s" % sorted(groups), "real tool %s" % sorted(real_names)])
+       ["lagtop %s" % sorted(groups), "real tool %s" % sorted(real_names)] +
+       ["%s: exit %s, %s" % (k, rc, " | ".join((out + err).strip().splitlines()[:6])[:600])
+        for k, (rc, out, err) in sorted(view["raw"].items()) if k != "log_start"])
     for name in sorted(set(groups) & real_names):
         g = groups[name]
         if name in consumer_groups:
@@ -465,7 +399,7 @@ def check_against_real(doc, view, label, consumer_groups=()):
 def lagtop_reads_kip848():
     """Whether this lagtop's librdkafka describes consumer-protocol groups (>= 2.10: ConsumerGroupDescribe);
     `lagtop --version` names the newer APIs the build uses."""
-    out = subprocess.run([LAGTOP, "--version"], capture_output=True, text=True, timeout=30).stdout
+    out = simtest.lagtop("--version", timeout=30)[1]
     return "KIP-848-describe" in out
 
 
@@ -507,6 +441,62 @@ def check_consumer_group(doc, view, name, label):
            "no owner claimed" % (label, name), d)
 
 
+def lagtop_member_parts(g):
+    """{consumer id: sorted [(topic, partition)]} of a lagtop group's member_list."""
+    return {m["consumer_id"]: sorted((a["topic"], a["partition"]) for a in m["assignment"]) for m in g["member_list"]}
+
+
+def real_member_counts(rows):
+    """{consumer id: #PARTITIONS} of --describe --members --verbose rows."""
+    return {r["CONSUMER-ID"]: _num(r["#PARTITIONS"]) for r in rows or []}
+
+
+def check_idle_member(doc, view, label):
+    """idle-member: two members, one partition (solo/0). One member owns it, the other owns nothing; lagtop
+    shows both, the idle one with an empty assignment, the same members and counts as the real tool."""
+    g = find_group(doc, "idle-member") or {"state": None, "member_list": []}
+    ours = lagtop_member_parts(g)
+    real = real_member_counts(view["members"].get("idle-member"))
+    d = [] if g["state"] == "Stable" else ["state %s" % g["state"]]
+    if sorted(ours.values()) != [[], [("solo", 0)]]:
+        d.append("lagtop's assignments %s: want one member with solo/0, one with nothing" % sorted(ours.values()))
+    if real != {cid: len(parts) for cid, parts in ours.items()} or sorted(real.values()) != [0, 1]:
+        d.append("lagtop %s, real tool #PARTITIONS %s" % (ours, real))
+    d += compare_members(g, view["members"].get("idle-member"))
+    ok(not d, "%s idle-member: of two members on one partition, one owns solo/0 and the other nothing, as "
+       "--describe --members --verbose says" % label, d)
+
+
+def check_rebalancing(doc, view, label):
+    """rebalancing, held in PreparingRebalance (hold_rebalance): lagtop reads the state the real tool reads,
+    both members, and their assignments as the real tool does: the joiner has none; the held member none
+    (Kafka 3.9's coordinator describes no assignment while rebalancing) or the one it held before (4.x's keeps
+    it); the committed partitions' owners as --describe --offsets says; no assignment strategy."""
+    g = find_group(doc, "rebalancing") or {"state": None, "members": None, "protocol": None, "member_list": [],
+                                           "partitions": []}
+    real = view["state"].get("rebalancing") or {}
+    rows = view["members"].get("rebalancing")
+    by_client = {m["client_id"]: sorted((a["topic"], a["partition"]) for a in m["assignment"])
+                 for m in g["member_list"]}
+    d = []
+    if (g["state"], real.get("STATE")) != ("PreparingRebalance", "PreparingRebalance"):
+        d.append("state %s, real tool %s: want PreparingRebalance in both" % (g["state"], real.get("STATE")))
+    if (g["members"], sorted(by_client)) != (2, ["rebal-held", "rebal-joiner"]):
+        d.append("members %s, client ids %s: want 2, rebal-held and rebal-joiner" % (g["members"], sorted(by_client)))
+    if by_client.get("rebal-joiner") != [] or by_client.get("rebal-held") not in ([], [("audit", 0), ("audit", 1)]):
+        d.append("assignments %s: want none for the joiner, none or audit/0,1 for the held member" % by_client)
+    if real_member_counts(rows) != {cid: len(parts) for cid, parts in lagtop_member_parts(g).items()}:
+        d.append("assignments: lagtop %s, real tool #PARTITIONS %s" % (lagtop_member_parts(g),
+                                                                      real_member_counts(rows)))
+    if g["protocol"]:
+        d.append("protocol %r while rebalancing" % g["protocol"])
+    d += compare_state(g, view["state"].get("rebalancing"))
+    d += compare_members(g, rows)
+    d += compare_offsets(g, view["offsets"].get("rebalancing"), view["log_start"])
+    ok(not d, "%s rebalancing: PreparingRebalance with two members, their assignments and the partitions' owners "
+       "as --describe --state, --members --verbose and --offsets read them" % label, d)
+
+
 def check_commit_times(doc, label):
     """The commit stream (lagtop's reader of __consumer_offsets): every committed partition has a commit time."""
     missing = ["%s %s/%d" % (g["group"], p["topic"], p["partition"]) for g in doc["groups"] for p in g["partitions"]
@@ -539,14 +529,11 @@ def record_timestamp(bootstrap, topic, partition, offset):
 
 def check_peek(kc, doc, label):
     """--peek and the record-based time lag against kafka-python's read of the same record."""
-    env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"))
-    env.pop("LAGTOP_CONFIG", None)
-
     def peek(group):
-        p = subprocess.run([LAGTOP, "--peek", group, "--format", "json", "-b", kc.bootstrap, "--timeout", "20s"],
-                           capture_output=True, text=True, timeout=90, env=env)
-        parts = json.loads(p.stdout)["partitions"] if p.returncode == 0 else []
-        return {(x["topic"], x["partition"]): x for x in parts}, p.returncode, p.stderr
+        rc, out, err = simtest.lagtop("--peek", group, "--format", "json", "-b", kc.bootstrap, "--timeout", "20s",
+                                      env=LAGTOP_ENV, timeout=90)
+        parts = json.loads(out)["partitions"] if rc == 0 else []
+        return {(x["topic"], x["partition"]): x for x in parts}, rc, err
 
     ts = record_timestamp(kc.bootstrap, "orders", 0, 5)
     parts, rc, err = peek("empty-partial")
@@ -555,8 +542,7 @@ def check_peek(kc, doc, label):
        and rec.get("timestamp_ms") == ts and rec.get("timestamp_type") == "CreateTime" and rec.get("value") == "r0-5",
        "%s: --peek: the record at the committed offset, its timestamp as kafka-python reads it" % label,
        [rc, err, ts, rec])
-    g = next((x for x in doc["groups"] if x["group"] == "empty-partial"), {})
-    p = next((x for x in g.get("partitions", []) if (x["topic"], x["partition"]) == ("orders", 0)), {})
+    p = find_partition(find_group(doc, "empty-partial"), "orders", 0) or {}
     ok(ts is not None and p.get("time_lag_estimated") is False and p.get("time_lag_ms") == doc["taken_at_ms"] - ts,
        "%s: --once's time lag from that record: exact, the refresh's time minus its timestamp" % label,
        [ts, doc.get("taken_at_ms"), p])
@@ -581,25 +567,19 @@ def check_monitoring(kc, doc, label):
             if (p["status"], p["complete"]) != want:
                 bad.append("%s %s/%d: %s, want %s" % (g["group"], p["topic"], p["partition"],
                                                       (p["status"], p["complete"]), want))
-    bs = {g["group"]: g for g in doc["groups"]}.get("below-start")
+    bs = find_group(doc, "below-start")
     ok(not bad and bs is not None and (bs["status"], bs["complete"]) == ("ERR", True),
        "%s: one sample: STOP below the log start (group ERR), OK without lag, every other status null" % label,
        bad + ["below-start: %r" % (((bs["status"], bs["complete"]) if bs else None),)])
     try:
-        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
         import prom_check
         import prometheus_client.parser  # noqa: F401
     except ImportError as e:
         ok(os.environ.get("CI") != "true", "%s: --format prometheus equals the JSON" % label,
            skip=None if os.environ.get("CI") == "true" else "python3-prometheus-client missing (%s)" % e)
         return
-    env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"))
-    env.pop("LAGTOP_CONFIG", None)
-    outs = []
-    for fmt in ("json", "prometheus"):
-        p = subprocess.run([LAGTOP, "--once", "--no-commit-stream", "--format", fmt, "-b", kc.bootstrap,
-                            "--timeout", "20s"], capture_output=True, text=True, timeout=60, env=env)
-        outs.append((p.returncode, p.stdout, p.stderr))
+    outs = [simtest.lagtop("--once", "--no-commit-stream", "--format", fmt, "-b", kc.bootstrap, "--timeout", "20s",
+                           env=LAGTOP_ENV, timeout=60) for fmt in ("json", "prometheus")]
     diffs = ["exit %d: %s" % (rc, err) for rc, _, err in outs if rc != 0]
     n = 0
     if not diffs:
@@ -741,7 +721,8 @@ def scenario(kc, kind, label, members):
                start("kafka-python", "active-classic", ["events", "audit"], client_id="classic-kpy")]
     lone = [start("kafka-python", "no-commit", ["audit"], commit=False, client_id="lone-kpy")]
     # two members, one partition: one member owns nothing
-    idle = [start("kafka-python", "idle-member", ["solo"], client_id="idle-kpy-%d" % i) for i in (1, 2)]
+    for i in (1, 2):
+        start("kafka-python", "idle-member", ["solo"], client_id="idle-kpy-%d" % i)
     kip848 = []
     missing = missing_consumer_protocol_apis(b) if kind == "sim" else []
     if missing:
@@ -776,7 +757,63 @@ def scenario(kc, kind, label, members):
         while time.monotonic() < deadline and not any(s.startswith("consumed %d" % (2 * AUDIT)) for s in lone[0].seen):
             drain(lone[0])
             time.sleep(0.2)
+    # last, as it holds for REBALANCE_HOLD_MS from now: everything after it is read within that
+    why = hold_rebalance(kc, members)
+    if why:
+        problems.append("rebalancing: " + why)
     return problems, ("active-848",) if kip848 else (), not deleted
+
+
+REBALANCE_HOLD_MS = 300000  # how long "rebalancing" stays in PreparingRebalance: its first member's rebalance timeout
+
+
+class HeldMember:
+    """A kafka-python consumer in this process that joined a group and then stopped polling: its heartbeat
+    thread keeps it a member, but only a poll would rejoin. stop() closes it (it leaves the group)."""
+
+    def __init__(self, consumer):
+        self.c = consumer
+        self.kind = "kafka-python (held)"
+
+    def stop(self):
+        self.c.close(autocommit=False)
+
+
+def hold_rebalance(kc, members):
+    """The classic group "rebalancing" caught in PreparingRebalance, deterministically: its first member (a
+    HeldMember on audit) consumes and commits every record, then stops polling; a second member (member.py)
+    joins. The coordinator then waits for the first one to rejoin, which it does only in a poll, until its
+    rebalance timeout (max_poll_interval_ms): for that long the group has two members and no assignment.
+    Both are appended to members (the held one first, so that on stopping it leaves, the rebalance
+    completes and the second one can close). Returns '' or what did not happen."""
+    KafkaConsumer, KafkaAdminClient = simtest.kafka_python("KafkaConsumer", "KafkaAdminClient")
+    first = KafkaConsumer(bootstrap_servers=kc.bootstrap.split(","), group_id="rebalancing", client_id="rebal-held",
+                          enable_auto_commit=False, auto_offset_reset="earliest", api_version=(2, 5, 0),
+                          session_timeout_ms=10000, heartbeat_interval_ms=1000,
+                          max_poll_interval_ms=REBALANCE_HOLD_MS, request_timeout_ms=REBALANCE_HOLD_MS + 5000)
+    members.append(HeldMember(first))
+    first.subscribe(["audit"])
+    consumed, deadline = 0, time.monotonic() + 60
+    while consumed < 2 * AUDIT and time.monotonic() < deadline:
+        consumed += sum(len(v) for v in first.poll(timeout_ms=200).values())
+    if consumed != 2 * AUDIT:
+        return "the first member consumed %d of %d records" % (consumed, 2 * AUDIT)
+    first.commit()
+    why = wait_stable(kc.bootstrap, "rebalancing", 1, {("audit", 0), ("audit", 1)},
+                      {("audit", p): AUDIT for p in range(2)})
+    if why:
+        return "before the second member: " + why
+    members.append(K.Member(kc, "kafka-python", "rebalancing", ["audit"], client_id="rebal-joiner"))
+    admin = KafkaAdminClient(bootstrap_servers=kc.bootstrap.split(","), api_version=(2, 5, 0),
+                             request_timeout_ms=10000)
+    try:
+        info = kafkatest.poll(lambda: admin.describe_consumer_groups(["rebalancing"])[0],
+                              lambda i: i.state == "PreparingRebalance" and len(i.members) == 2, timeout=60)
+    finally:
+        admin.close()
+    if info.state != "PreparingRebalance" or len(info.members) != 2:
+        return "after the second member joined: state %s with %d members" % (info.state, len(info.members))
+    return ""
 
 
 def wait_stable(bootstrap, group, n, parts, want_committed, timeout=60):
@@ -824,22 +861,25 @@ def missing_consumer_protocol_apis(bootstrap):
 
 
 def run_cluster(kind):
-    label = {"sim": "lagtop-sim", "3.9": "Kafka 3.9", "4": "Kafka 4"}[kind]
+    """The scenario on one cluster (kind: 'sim', '3.9' or '4') against the real tools; the cluster stops after."""
     t0 = time.monotonic()
-    kc = None
-    try:
-        if kind == "sim":
-            kc = SimCluster(brokers=3)
-        else:
-            kc = K.KafkaCluster(kind)
-            kc.start()
-            kc.name = label
-            label = "Kafka %s" % kc.version
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except RuntimeError as e:
-        ok(False, "%s starts" % label, str(e))
+    if kind == "sim":
+        # lagtop-sim on 3 brokers, lent the 4.x line's tools and Java client
+        with kafkatest.sim_for_tools("--brokers", "3") as kc:
+            if kc is not None:
+                compare_on(kc, kind, "lagtop-sim", t0)
         return
+    kc = K.KafkaCluster(kind)
+    if not kafkatest.start(kc, "Kafka %s starts" % kind):
+        return
+    try:
+        compare_on(kc, kind, "Kafka %s" % kc.version, t0)
+    finally:
+        kc.stop()
+
+
+def compare_on(kc, kind, label, t0):
+    """The scenario built on kc, then lagtop against the real tools; every member started is stopped after."""
     kc.name = label
     members = []
     try:
@@ -882,6 +922,8 @@ def run_cluster(kind):
         check_against_real(doc, view, label, consumer_groups=consumer)
         for name in consumer:
             check_consumer_group(doc, view, name, label)
+        check_idle_member(doc, view, label)
+        check_rebalancing(doc, view, label)
         check_commit_times(doc, label)
         check_monitoring(kc, doc, label)
         check_peek(kc, doc, label)
@@ -892,7 +934,6 @@ def run_cluster(kind):
     finally:
         for m in members:
             m.stop()
-        kc.stop()
         note("%s: %.1f s in all" % (label, time.monotonic() - t0))
 
 
@@ -912,18 +953,13 @@ def sim_differences(view, label):
 # ------------------------------------------------------------------ main
 
 def main():
-    for prog in ("java", "mvn"):
-        if not K.shutil.which(prog):
-            K.prerequisite("%s not found (./autogen.sh --install-deps installs a JDK and Maven)" % prog)
-    try:
-        K.confluent_python()
-        K.java_classes("4")
-        K.classpath("3.9")  # every prerequisite before the first TAP line
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    for path in (LAGTOP, SIM):
-        if not os.access(path, os.X_OK):
-            K.prerequisite("%s is not built" % path)
+    # every prerequisite before the first TAP line
+    kafkatest.require_jdk()
+    kafkatest.require_kafka_python()
+    kafkatest.available(K.confluent_python)
+    kafkatest.available(K.java_classes, "4")
+    kafkatest.available(K.classpath, "3.9")
+    simtest.require_built(simtest.LAGTOP, simtest.SIM)
     t0 = time.monotonic()
     only = os.environ.get("LT_DESCRIBE_ONLY", "sim,3.9,4,4x3").split(",")
     for kind in ("sim", "3.9", "4"):
@@ -934,8 +970,8 @@ def main():
     for where, what in differences:
         note("difference (%s): %s" % (where, what))
     note("wall time %.1f s" % (time.monotonic() - t0))
-    print("1..%d" % len(results))
-    return 0 if all(results) else 1
+    simtest.plan()
+    return simtest.exit_status()
 
 
 # ------------------------------------------------------------------ 3 nodes, one stopped
@@ -975,12 +1011,7 @@ def run_three_nodes():
     label = "Kafka 4 x3"
     t0 = time.monotonic()
     kc = K.KafkaCluster("4", nodes=3)
-    try:
-        kc.start()
-    except K.Unavailable as e:
-        K.prerequisite(str(e))
-    except RuntimeError as e:
-        ok(False, "%s starts" % label, str(e))
+    if not kafkatest.start(kc, "%s starts" % label):
         return
     kc.name = label = "Kafka %s x3" % kc.version
     members = []

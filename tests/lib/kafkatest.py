@@ -163,12 +163,13 @@ class ToolCtx(simtest.StateDir):
 
 
 @contextlib.contextmanager
-def sim_for_tools():
-    """lagtop-sim as a one-broker cluster for the Java clients and the real tool: a KafkaCluster("4") that
-    is not started lends its clients (Member) to the sim's address. None, after one failing line, when
-    the sim does not start; the sim is stopped on leaving."""
+def sim_for_tools(*sim_args):
+    """lagtop-sim as a cluster for the Java clients and the real tool: a KafkaCluster("4") that is not
+    started lends its clients (Member) and tools to the sim's address. sim_args: the sim's options (default
+    one broker, no auto-created topics). None, after one failing line, when the sim does not start; the sim
+    is stopped on leaving."""
     try:
-        sim = simtest.Sim("--brokers", "1", "--auto-create-partitions", "0")
+        sim = simtest.Sim(*(sim_args or ("--brokers", "1", "--auto-create-partitions", "0")))
     except RuntimeError as e:
         ok(False, "lagtop-sim starts", e)
         yield None
