@@ -514,6 +514,45 @@ def print_table(results, draw):
             print("idle dashboard on %s: not measured (%s)" % (n, results[n]["idle"]))
 
 
+def print_targets(sim, real):
+    """The scale and cost targets side by side, sim and real Kafka: now, target, met or missed (a target
+    whose measure did not run says so)."""
+    sm, sl, rm = sim.get("M", {}), sim.get("L", {}), (real or {}).get("M", {})
+
+    def num(v):
+        return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+    def ratio(r, x, y):
+        return r[x] / r[y] if num(r.get(x)) and num(r.get(y)) else None
+
+    rows = [
+        ("--once, sim M: kafka-python peer process / lagtop", num(sm.get("speedup_once")), "%.1fx", ">= 25x",
+         lambda v: v >= 25),
+        ("--once, real Kafka M: kafka-python peer process / lagtop", ratio(rm, "peer", "once"), "%.1fx", ">= 25x",
+         lambda v: v >= 25),
+        ("--once, real Kafka M: kafka-consumer-groups, warm JVM / lagtop", ratio(rm, "warm", "once"), "%.1fx",
+         ">= 30x", lambda v: v >= 30),
+        ("requests per --once, sim M, no stream", num(sm.get("once_req")), "%.0f", "<= 100", lambda v: v <= 100),
+        ("requests per --once, sim M, stream (Fetch apart)", num(sm.get("once_cs_req")), "%.0f", "<= 100",
+         lambda v: v <= 100),
+        ("requests per --once, real Kafka M, no stream", num(rm.get("once_req")), "%.0f", "<= 100",
+         lambda v: v <= 100),
+        ("requests per --once, real Kafka M, stream (Fetch apart)", num(rm.get("once_cs_req_nofetch")), "%.0f",
+         "<= 100", lambda v: v <= 100),
+        ("steady refresh peak RSS, sim L, MB", num(sl.get("st_rss")), "%.1f", "<= 96", lambda v: v <= 96),
+        ("idle dashboard, sim M, stream on, -i 2, % core", num(sm.get("idle_cs")), "%.1f", "<= 2",
+         lambda v: v <= 2),
+        ("idle dashboard, real Kafka M, stream on, -i 2, % core", num(rm.get("idle_cs")), "%.1f", "<= 2",
+         lambda v: v <= 2),
+    ]
+    w0 = max(len(r[0]) for r in rows)
+    print("%-*s  %9s  %-7s  %s" % (w0, "target", "now", "target", "verdict"))
+    print("-" * (w0 + 30))
+    for label, v, spec, target, check in rows:
+        print("%-*s  %9s  %-7s  %s" % (w0, label, "-" if v is None else spec % v, target,
+                                       "not measured" if v is None else verdict(check(v))))
+
+
 def bench_draw(a):
     """The dashboard's offscreen draw (bench/bench_ui_draw: curses into /dev/null, partitions pane of one
     group with a.draw_rows partitions); without it, the model's part only (lagtop-bench draw)."""
@@ -622,13 +661,17 @@ def main():
         if not a.no_draw:
             draw = bench_draw(a)
         print_table(results, draw)
+        real = None
         if a.real_kafka != "none":
             import real_kafka
             print()
-            real_kafka.print_table({n.strip(): real_kafka.bench(a, n.strip(), timed)
-                                    for n in a.real_kafka.split(",") if n.strip() in real_kafka.SCENARIOS})
+            real = {n.strip(): real_kafka.bench(a, n.strip(), timed)
+                    for n in a.real_kafka.split(",") if n.strip() in real_kafka.SCENARIOS}
+            real_kafka.print_table(real)
         if not a.no_record:
             bench_record(a)
+        print()
+        print_targets(results, real)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
