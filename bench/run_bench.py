@@ -11,7 +11,8 @@ then once: bench/bench_ui_draw (the dashboard's offscreen draw, 100,000 partitio
 the CPU of an idle dashboard at a 2 s interval on scenario M.
 Prints one table (metrics x scenarios, with the targets and whether they are met); then the same
 measures of `--once` on a real Kafka 4.x broker against the real kafka-consumer-groups and the peer
-(bench/real_kafka.py; --real-kafka S,M by default, or none).
+(bench/real_kafka.py; --real-kafka S,M by default, or none); last, the scale targets of both, met or
+missed (print_targets).
 """
 import argparse
 import json
@@ -638,7 +639,7 @@ def main():
     ap.add_argument("--draw-rows", type=int, default=100000)
     ap.add_argument("--real-kafka", default="S,M",
                     help="scenarios on a real Kafka 4.x broker, comma-separated (T, S, M; bench/real_kafka.py: "
-                         "S ~20 s, M ~2 min with its steady dashboard), or none")
+                         "M ~7 min on a busy 2-core machine), or none")
     ap.add_argument("--real-idle-seconds", type=float, default=40,
                     help="seconds the steady dashboard on the real Kafka M is measured (after a 15 s warm-up)")
     ap.add_argument("--record-records", type=int, default=360, help="records of the synthetic recording benchmark")
