@@ -11,7 +11,8 @@ then once: bench/bench_ui_draw (the dashboard's offscreen draw, 100,000 partitio
 the CPU of an idle dashboard at a 2 s interval on scenario M.
 Prints one table (metrics x scenarios, with the targets and whether they are met); then the same
 measures of `--once` on a real Kafka 4.x broker against the real kafka-consumer-groups and the peer
-(bench/real_kafka.py; --real-kafka S,M by default, or none).
+(bench/real_kafka.py; --real-kafka S,M by default, or none); last, the scale targets of both, met or
+missed (print_targets).
 """
 import argparse
 import json
@@ -39,6 +40,49 @@ ONCE_RUNS = {"T": 1, "S": 7, "M": 7, "L": 2}
 REFRESHES = {"T": 2, "S": 7, "M": 7, "L": 5}
 # the APIs listed one per row (others, if any, show up in the total)
 APIS = ["Metadata", "ListGroups", "FindCoordinator", "DescribeGroups", "OffsetFetch", "ListOffsets", "ApiVersions"]
+
+
+# Kafka's API keys, by the names the sim and Kafka's documentation use (others show as "api <key>")
+API_KEYS = {0: "Produce", 1: "Fetch", 2: "ListOffsets", 3: "Metadata", 8: "OffsetCommit", 9: "OffsetFetch",
+            10: "FindCoordinator", 11: "JoinGroup", 12: "Heartbeat", 13: "LeaveGroup", 14: "SyncGroup",
+            15: "DescribeGroups", 16: "ListGroups", 17: "SaslHandshake", 18: "ApiVersions", 19: "CreateTopics",
+            21: "DeleteRecords", 32: "DescribeConfigs", 36: "SaslAuthenticate", 42: "DeleteGroups",
+            47: "OffsetDelete", 60: "DescribeCluster", 68: "ConsumerGroupHeartbeat", 69: "ConsumerGroupDescribe",
+            71: "GetTelemetrySubscriptions", 72: "PushTelemetry"}
+
+
+def rdk_requests(path):
+    """librdkafka's count of the requests one lagtop process wrote to brokers, every handle's
+    (LAGTOP_RDKAFKA_REQUESTS=path, src/kafka/client.c): {API: n, ..., "total": n}, or None without it."""
+    try:
+        with open(path) as f:
+            by_key = json.load(f)
+    except (OSError, ValueError):
+        return None
+    out = {"total": 0}
+    for key, n in by_key.items():
+        api = API_KEYS.get(int(key), "api %s" % key)
+        out[api] = out.get(api, 0) + n
+        out["total"] += n
+    return out
+
+
+def counted_run(argv, tmp, timeout=600):
+    """Runs argv (a lagtop) with LAGTOP_RDKAFKA_REQUESTS; returns (rc, stdout, stderr, rdk_requests or None)."""
+    path = os.path.join(tmp, "requests.json")
+    if os.path.exists(path):
+        os.remove(path)
+    rc, out, _, err = run_timed(argv, timeout=timeout, env=dict(os.environ, LAGTOP_RDKAFKA_REQUESTS=path))
+    return rc, out, err, rdk_requests(path)
+
+
+def api_split(counts):
+    """"Metadata 3, OffsetFetch 1000, ..." of a request count dict (APIs with none left out)."""
+    if not counts:
+        return "-"
+    names = [k for k in counts if k != "total"]
+    names.sort(key=lambda k: (-counts[k], k))
+    return ", ".join("%s %d" % (k, counts[k]) for k in names)
 
 
 def median(v):
@@ -212,10 +256,26 @@ def bench_scenario(a, tmp, name):
             d = {k: after.get(k, 0) - before.get(k, 0) for k in after if k != "total"}
             return sum(d.values()), sum(v for k, v in d.items() if k != "Fetch")
 
-        for run in range(ONCE_RUNS[name]):
+        # one --once's requests each way, in a run of its own, counted by the sim and by librdkafka
+        # (LAGTOP_RDKAFKA_REQUESTS): on a real broker only the latter can count
+        once_argv = [os.path.join(a.builddir, "lagtop"), "--once", "--format", "csv", "-b", sim.bootstrap,
+                     "--timeout", "120s"]
+        for key, extra in (("once", ["--no-commit-stream"]), ("once_cs", [])):
+            before = sim.counts()
+            rc, out, err, rdk = counted_run(once_argv + extra, tmp)
+            if rc != 0:
+                sys.stderr.write("run_bench: lagtop --once %s on %s failed (%d): %s\n"
+                                 % (" ".join(extra), name, rc, err.strip()))
+                continue
+            # without the stream every request; with it, the stream's Fetches apart
+            res[key + "_req"] = requests(before)[0 if extra else 1]
+            res[key + "_rdk_apis"] = rdk
+            if rdk:
+                res[key + "_rdk"] = rdk["total"] - (0 if extra else rdk.get("Fetch", 0))
+
+        for _ in range(ONCE_RUNS[name]):
             c = Children()
             c.start()
-            before = sim.counts() if run == 0 else None
             # the polled table, like the peer's: without the commit stream's reader (--no-commit-stream), which
             # makes --once wait for the __consumer_offsets history
             rc, out, wall, err = run_timed([os.path.join(a.builddir, "lagtop"), "--once", "--format", "csv",
@@ -227,18 +287,13 @@ def bench_scenario(a, tmp, name):
                 continue
             walls.append(wall)
             cpus.append(cpu)
-            if before is not None:
-                res["once_req"] = requests(before)[0]
             # the same with the commit stream (the default), interleaved: --once also reads the
             # __consumer_offsets history up to its end at the start
             c = Children()
             c.start()
-            before = sim.counts() if run == 0 else None
             rc, out, wall, err = run_timed([os.path.join(a.builddir, "lagtop"), "--once", "--format", "csv", "-b",
                                             sim.bootstrap, "--timeout", "120s"])
             cpu, _ = c.stop()
-            if before is not None:
-                res["once_cs_req"] = requests(before)[1]
             if rc == 0:
                 cs_walls.append(wall)
                 cs_cpus.append(cpu)
@@ -293,20 +348,26 @@ def thread_cpu_s(pid):
     return out
 
 
-def idle_dashboard(a, bootstrap, extra, split=None):
-    """CPU share of one core used by `lagtop -i 2` in a detached tmux over a.idle_seconds, or a reason string.
-    With split (a dict), its "idle_split" is set to the shares of the UI thread, lagtop's other threads and
-    librdkafka's (threads that ended during the measure are left out of it)."""
+IDLE_CALLS = []  # idle_dashboard's calls, each with a tmux socket of its own
+
+
+def idle_dashboard(a, bootstrap, extra, split=None, warmup=5, seconds=None):
+    """CPU share of one core used by `lagtop -i 2` in a detached tmux over `seconds` (a.idle_seconds) after
+    `warmup` seconds, or a reason string. With split (a dict), its "idle_split" is set to the shares of the
+    UI thread, lagtop's other threads and librdkafka's (threads that ended during the measure are left out
+    of it)."""
+    seconds = a.idle_seconds if seconds is None else seconds
     if not a.tmux or not shutil.which(a.tmux):
         return "no tmux"
     # a socket of its own per call: a server just killed by the previous call may still hold the old one
     # ("server exited unexpectedly" for the second dashboard)
-    sock = "lagtop-bench-%d-%d" % (os.getpid(), len(extra))
+    IDLE_CALLS.append(extra)
+    sock = "lagtop-bench-%d-%d" % (os.getpid(), len(IDLE_CALLS))
     tm = [a.tmux, "-L", sock, "-f", "/dev/null"]
     cmd = "%s %s -b %s -i 2" % (os.path.join(a.builddir, "lagtop"), " ".join(extra), bootstrap)
     subprocess.run(tm + ["new-session", "-d", "-x", "200", "-y", "50", "exec " + cmd], check=False)
     try:
-        time.sleep(5)  # the first refreshes, and the dashboard up
+        time.sleep(warmup)  # the first refreshes, and the dashboard up
         pid = subprocess.run(tm + ["list-panes", "-F", "#{pane_pid}"], capture_output=True, text=True).stdout.strip()
         if not pid or not os.path.exists("/proc/%s" % pid):
             return "no dashboard on this build"
@@ -316,7 +377,7 @@ def idle_dashboard(a, bootstrap, extra, split=None):
             fields = s[s.rindex(")") + 2:].split()
             return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         c0, t0, th0 = cpu_s(), time.monotonic(), thread_cpu_s(pid)
-        time.sleep(a.idle_seconds)
+        time.sleep(seconds)
         if not os.path.exists("/proc/%s" % pid):
             return "dashboard exited"
         c1, t1, th1 = cpu_s(), time.monotonic(), thread_cpu_s(pid)
@@ -388,7 +449,9 @@ def print_table(results, draw):
     row("requests / lower bound", "ratio", "%.2f", "L <= 1.10", ("L", lambda v: v <= 1.10))
     row("first refresh requests", "cold_req_total", "%.0f")
     row("requests per --once (no stream)", "once_req", "%.0f", "M <= 100", ("M", lambda v: v <= 100))
+    row("  librdkafka's count", "once_rdk", "%.0f")
     row("requests per --once, stream (Fetch apart)", "once_cs_req", "%.0f", "M <= 100", ("M", lambda v: v <= 100))
+    row("  librdkafka's count (Fetch apart)", "once_cs_rdk", "%.0f")
     row("simulator CPU ms per refresh", "sim_cpu", "%.1f")
     if "M" in results and "idle" in results["M"]:
         idle = results["M"]["idle"]
@@ -443,8 +506,52 @@ def print_table(results, draw):
                 w0, "draw: topics pane, ms", fmt(draw["draw_t_frame_ms"], "%.3f"),
                 fmt(draw["draw_t_rebuild_ms"], "%.2f"), rows_n, int(draw["draw_t_topics"])))
     for n in names:
+        for key, what in (("once_rdk_apis", "no stream"), ("once_cs_rdk_apis", "stream on")):
+            if results[n].get(key):
+                print("requests per --once on %s, %s, librdkafka's count by API: %s"
+                      % (n, what, api_split(results[n][key])))
+    for n in names:
         if isinstance(results[n].get("idle"), str):
             print("idle dashboard on %s: not measured (%s)" % (n, results[n]["idle"]))
+
+
+def print_targets(sim, real):
+    """The scale and cost targets side by side, sim and real Kafka: now, target, met or missed (a target
+    whose measure did not run says so)."""
+    sm, sl, rm = sim.get("M", {}), sim.get("L", {}), (real or {}).get("M", {})
+
+    def num(v):
+        return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+    def ratio(r, x, y):
+        return r[x] / r[y] if num(r.get(x)) and num(r.get(y)) else None
+
+    rows = [
+        ("--once, sim M: kafka-python peer process / lagtop", num(sm.get("speedup_once")), "%.1fx", ">= 25x",
+         lambda v: v >= 25),
+        ("--once, real Kafka M: kafka-python peer process / lagtop", ratio(rm, "peer", "once"), "%.1fx", ">= 25x",
+         lambda v: v >= 25),
+        ("--once, real Kafka M: kafka-consumer-groups, warm JVM / lagtop", ratio(rm, "warm", "once"), "%.1fx",
+         ">= 30x", lambda v: v >= 30),
+        ("requests per --once, sim M, no stream", num(sm.get("once_req")), "%.0f", "<= 100", lambda v: v <= 100),
+        ("requests per --once, sim M, stream (Fetch apart)", num(sm.get("once_cs_req")), "%.0f", "<= 100",
+         lambda v: v <= 100),
+        ("requests per --once, real Kafka M, no stream", num(rm.get("once_req")), "%.0f", "<= 100",
+         lambda v: v <= 100),
+        ("requests per --once, real Kafka M, stream (Fetch apart)", num(rm.get("once_cs_req_nofetch")), "%.0f",
+         "<= 100", lambda v: v <= 100),
+        ("steady refresh peak RSS, sim L, MB", num(sl.get("st_rss")), "%.1f", "<= 96", lambda v: v <= 96),
+        ("idle dashboard, sim M, stream on, -i 2, % core", num(sm.get("idle_cs")), "%.1f", "<= 2",
+         lambda v: v <= 2),
+        ("idle dashboard, real Kafka M, stream on, -i 2, % core", num(rm.get("idle_cs")), "%.1f", "<= 2",
+         lambda v: v <= 2),
+    ]
+    w0 = max(len(r[0]) for r in rows)
+    print("%-*s  %9s  %-7s  %s" % (w0, "target", "now", "target", "verdict"))
+    print("-" * (w0 + 30))
+    for label, v, spec, target, check in rows:
+        print("%-*s  %9s  %-7s  %s" % (w0, label, "-" if v is None else spec % v, target,
+                                       "not measured" if v is None else verdict(check(v))))
 
 
 def bench_draw(a):
@@ -532,7 +639,9 @@ def main():
     ap.add_argument("--draw-rows", type=int, default=100000)
     ap.add_argument("--real-kafka", default="S,M",
                     help="scenarios on a real Kafka 4.x broker, comma-separated (T, S, M; bench/real_kafka.py: "
-                         "S ~20 s, M ~65 s), or none")
+                         "M ~7 min on a busy 2-core machine), or none")
+    ap.add_argument("--real-idle-seconds", type=float, default=40,
+                    help="seconds the steady dashboard on the real Kafka M is measured (after a 15 s warm-up)")
     ap.add_argument("--record-records", type=int, default=360, help="records of the synthetic recording benchmark")
     ap.add_argument("--record-refreshes", type=int, default=40,
                     help="refreshes of the sim's M recorded (the recording targets; at least two keyframe intervals)")
@@ -544,6 +653,7 @@ def main():
             sys.stderr.write("run_bench: unknown scenario '%s' (T, S, M, L)\n" % n)
             return 2
     tmp = tempfile.mkdtemp(prefix="lagtop-bench.")
+    a.tmpdir = tmp
     try:
         results = {}
         for n in names:
@@ -552,13 +662,17 @@ def main():
         if not a.no_draw:
             draw = bench_draw(a)
         print_table(results, draw)
+        real = None
         if a.real_kafka != "none":
             import real_kafka
             print()
-            real_kafka.print_table({n.strip(): real_kafka.bench(a, n.strip(), timed)
-                                    for n in a.real_kafka.split(",") if n.strip() in real_kafka.SCENARIOS})
+            real = {n.strip(): real_kafka.bench(a, n.strip(), timed)
+                    for n in a.real_kafka.split(",") if n.strip() in real_kafka.SCENARIOS}
+            real_kafka.print_table(real)
         if not a.no_record:
             bench_record(a)
+        print()
+        print_targets(results, real)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -4,6 +4,8 @@
 #include "kafka/client.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +162,68 @@ static int on_cert_verify(rd_kafka_t *rk, const char *broker_name, int32_t broke
 	return 0;
 }
 
+/* LAGTOP_RDKAFKA_REQUESTS=FILE, a measuring hook of `make bench` (doc/PERFORMANCE.md), off by default: every
+ * request any handle built by client_conf_build writes to a broker (the refresh's, the commit stream
+ * reader's, the record reader's) is counted by API key through librdkafka's on_request_sent interceptor,
+ * and the process's counts go to FILE as one JSON line {"<api key>": n, ...} when it exits. librdkafka's
+ * statistics (statistics.interval.ms) cannot count them: they leave out the bootstrap connections,
+ * which 2.15.1 drops once it knows the brokers, with their ApiVersions, Metadata and FindCoordinator. */
+#define REQ_API_KEYS 128
+static atomic_ulong requests_sent[REQ_API_KEYS];
+static pthread_once_t requests_once = PTHREAD_ONCE_INIT;
+
+static const char *requests_file(void)
+{
+	const char *p = getenv("LAGTOP_RDKAFKA_REQUESTS");
+	return p && *p ? p : NULL;
+}
+
+static void requests_write(void)
+{
+	const char *path = requests_file();
+	FILE *f = path ? fopen(path, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "lagtop: LAGTOP_RDKAFKA_REQUESTS: cannot write %s\n", path ? path : "(unset)");
+		return;
+	}
+	const char *sep = "";
+	fputc('{', f);
+	for (int k = 0; k < REQ_API_KEYS; k++) {
+		unsigned long n = atomic_load(&requests_sent[k]);
+		if (n) {
+			fprintf(f, "%s\"%d\":%lu", sep, k, n);
+			sep = ",";
+		}
+	}
+	fputs("}\n", f);
+	if (fclose(f) != 0)
+		fprintf(stderr, "lagtop: LAGTOP_RDKAFKA_REQUESTS: cannot write %s\n", path);
+}
+
+static void requests_at_exit(void)
+{
+	atexit(requests_write);
+}
+
+static rd_kafka_resp_err_t on_request_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid,
+					   int16_t api_key, int16_t api_version, int32_t corr_id, size_t size,
+					   void *ic_opaque)
+{
+	(void)rk, (void)sockfd, (void)brokername, (void)brokerid, (void)api_version, (void)corr_id, (void)size;
+	(void)ic_opaque;
+	if (api_key >= 0 && api_key < REQ_API_KEYS)
+		atomic_fetch_add(&requests_sent[api_key], 1);
+	return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+static rd_kafka_resp_err_t on_new_count_requests(rd_kafka_t *rk, const rd_kafka_conf_t *conf, void *ic_opaque,
+						 char *errstr, size_t errstr_size)
+{
+	(void)conf, (void)ic_opaque, (void)errstr, (void)errstr_size;
+	pthread_once(&requests_once, requests_at_exit);
+	return rd_kafka_interceptor_add_on_request_sent(rk, "lagtop-requests", on_request_sent, NULL);
+}
+
 static int conf_set(rd_kafka_conf_t *conf, const char *key, const char *value, char *err, size_t errlen)
 {
 	char why[512];
@@ -185,6 +249,8 @@ rd_kafka_conf_t *client_conf_build(const struct lt_connection *cc, char *err, si
 	for (size_t i = 0; i < cc->n_props; i++)
 		if (conf_set(conf, cc->prop_keys[i], cc->prop_values[i], err, errlen))
 			goto fail;
+	if (requests_file())
+		rd_kafka_conf_interceptor_add_on_new(conf, "lagtop-requests", on_new_count_requests, NULL);
 	return conf;
 fail:
 	rd_kafka_conf_destroy(conf);

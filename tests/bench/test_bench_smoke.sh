@@ -3,7 +3,7 @@
 # `make bench` (simulator process, lagtop-bench refresh and draw, lagtop --once, the kafka-python peer) and
 # prints the table with its columns and the right counts. No timing is asserted here: that is bench/'s job.
 . "$LT_SRCDIR/tests/tap.sh"
-plan 16
+plan 19
 lt_tmpdir
 
 # Built on demand only (EXTRA_PROGRAMS): build it now, outside the parent make's job server.
@@ -31,6 +31,13 @@ like "DescribeGroups per refresh" "$table" '^  DescribeGroups +3$'
 like "OffsetFetch per refresh" "$table" '^  OffsetFetch +5$'
 # one --once's requests from the sim's counters, with the target's column
 like "requests per --once counted" "$table" '^requests per --once \(no stream\) +[0-9]+ +M <= 100$'
+# librdkafka's count of the same runs (LAGTOP_RDKAFKA_REQUESTS, every handle's requests) is the sim's
+once_sim=$(sed -n 's/^requests per --once (no stream)  *\([0-9][0-9]*\) .*/\1/p' "$LT_TMP/table")
+like "librdkafka counted a --once's requests" "$(sed -n "s/^  librdkafka's count  *//p" "$LT_TMP/table")" '^[1-9][0-9]*$'
+is "librdkafka's count of a --once is the sim's" "$(sed -n "s/^  librdkafka's count  *\([0-9][0-9]*\)$/\1/p" "$LT_TMP/table")" "$once_sim"
+cs_sim=$(sed -n 's/^requests per --once, stream (Fetch apart)  *\([0-9][0-9]*\) .*/\1/p' "$LT_TMP/table")
+is "the same with the commit stream (Fetch apart)" \
+	"$(sed -n "s/^  librdkafka's count (Fetch apart)  *\([0-9][0-9]*\)$/\1/p" "$LT_TMP/table")" "$cs_sim"
 # 3 ListGroups + 3 x 5 + 2 ListOffsets x 2 leaders + 1 Metadata
 like "lower bound" "$table" '^lower bound \(librdkafka 2.0.2\) +23$'
 # the steady refreshes' own peak (VmHWM reset after the cold refresh) beside the whole process's
