@@ -112,9 +112,9 @@ static void the_users_file_is_the_one_read(void **state)
 {
 	(void)state;
 	char err[512];
-	char *home = xasprintf("%s/userhome", tmpdir);
-	char *xdg = xasprintf("%s/userxdg", tmpdir);
-	char *sys = xasprintf("%s/usersys", tmpdir);
+	char *home = xasprintf("%s/userhome", test_folder);
+	char *xdg = xasprintf("%s/userxdg", test_folder);
+	char *sys = xasprintf("%s/usersys", test_folder);
 	const char *old_home = getenv("HOME");
 	char *saved_home = old_home ? xstrdup(old_home) : NULL;
 	const char *xdgs[] = { xdg, "relative-xdg", "", NULL };
@@ -923,7 +923,7 @@ static void saved_columns_make_the_directories(void **state)
 	for (unsigned k = 0; k < LT_ROW_KINDS; k++)
 		colset_default((lt_row_kind)k, &sets[k]);
 	char err[512];
-	char *top = xasprintf("%s/deep", tmpdir);
+	char *top = xasprintf("%s/deep", test_folder);
 	char *path = xasprintf("%s/a/b/lagtop.conf", top);
 	assert_int_equal(config_save_columns_new(path, sets, err, sizeof err), 0);
 	struct stat st;
