@@ -148,7 +148,7 @@ int commit_stream_group_part_stats(const lt_commit_stream *s, const lt_commit_gr
 size_t commit_stream_n_groups(const lt_commit_stream *s);
 
 /* A live commit (what OffsetFetch would return for the partition), for the steady refresh
- * (src/kafka/refresh.c), which takes committed offsets from the stream instead of asking. */
+ * (src/kafka/refresh_steady.c), which takes committed offsets from the stream instead of asking. */
 typedef struct lt_commit_live {
 	const char *topic; /* valid during the call */
 	int32_t partition;

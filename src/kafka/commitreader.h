@@ -73,7 +73,7 @@ bool commit_reader_topic_missing(lt_commit_reader *r);
 /* The retention read from the brokers in ms, or -1 while unknown; note says why when unknown. */
 int64_t commit_reader_retention(lt_commit_reader *r, char *note, size_t len);
 
-/* For the steady refresh (refresh.c), which takes committed offsets from the stream only when it is
+/* For the steady refresh (refresh_steady.c), which takes committed offsets from the stream only when it is
  * known to hold every commit made before the refresh began: the number of __consumer_offsets
  * partitions being read (0 before the topic is found), and whether every partition p < n has been
  * read up to end[p] (an offset from ListOffsets: the last stable offset under read_committed) and the

@@ -14,12 +14,12 @@
  * none had). Its error is one slot that each answer overwrites, so NO_ERROR does not mean every broker
  * answered (a failed broker's groups are just absent when another answered after it), and an error may
  * drop groups that were described. The answer is therefore used group by group, never as the cluster's
- * list (that is ListConsumerGroups', refresh.c): a group it describes once is taken; every other group
+ * list (that is ListConsumerGroups', refresh_groups.c): a group it describes once is taken; every other group
  * (its broker slow, down or failed, or described by two brokers while its coordinator moved) is left to
  * the per-group path, so a slow broker costs its own groups a per-group describe, and the others wait
  * for the batch at most its timeout.
  *
- * What the batch cannot answer is left to the per-group path too (refresh.c, batch_usable): a group
+ * What the batch cannot answer is left to the per-group path too (refresh_build.c, batch_usable): a group
  * with an error, a Dead one (a consumer-protocol group answers DescribeGroups below v6 as Dead with
  * nothing), another protocol type, a member whose assignment bytes are malformed, and a member that may
  * be static (DescribeGroups v0 has no group.instance.id: Kafka names a static member's id after its

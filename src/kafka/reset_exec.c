@@ -96,7 +96,7 @@ void reset_conn_free(lt_reset_conn *c)
 
 /* Every admin call the executor makes goes through FindCoordinator. In librdkafka 2.0.2 such a request
  * that times out while its coordinator lookup is pending aborts the process when the coordinator comes
- * back (librdkafka issue 4605; see the collector in refresh.c). So the request itself is given an hour,
+ * back (librdkafka issue 4605; see COLD_TIMEOUT_MS in refresh_send.c). So the request itself is given an hour,
  * and the executor stops waiting at its own deadline instead. Each call has its own result queue, so a
  * late answer can never be taken for the answer of a later call (a stale "Empty" must not pass the guard). */
 #define COLD_TIMEOUT_MS (3600 * 1000)

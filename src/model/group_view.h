@@ -5,7 +5,7 @@
  * (librdkafka 2.0.2 sends v4 at most) with error 0, state Dead, no members and an empty protocol
  * type, even while it has members; ListGroups lists the same group with its real state. A Dead that
  * ListGroups contradicts is therefore not Dead (doc/RESET-SEMANTICS.md, "The guard"). The collector
- * (src/kafka/refresh.c) and the reset executor (src/kafka/reset_exec.c) both decide through
+ * (src/kafka/refresh_build.c) and the reset executor (src/kafka/reset_exec.c) both decide through
  * group_view_combine, so the dashboard, --once and the reset guard never disagree.
  *
  * librdkafka 2.10 and later describe through ConsumerGroupDescribe first and fall back to DescribeGroups

@@ -374,7 +374,7 @@ static void request_budget_on_200_groups(void **state)
 	request_budget(200, 8);
 }
 
-/* More groups than refresh.c's window of warm calls in flight (WARM_WINDOW, 400 calls: a describe per
+/* More groups than refresh_send.c's window of warm calls in flight (WARM_WINDOW, 400 calls: a describe per
  * 32 groups and an offsets request per group): the window must send them all, each group complete. */
 static void request_budget_on_600_groups(void **state)
 {

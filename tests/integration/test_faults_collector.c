@@ -255,7 +255,7 @@ static void dropped_connections(void **state)
 
 /* The coordinator moves (a failover) while the old one stays up and answers NOT_COORDINATOR. librdkafka
  * 2.0.2 would keep using its cached coordinator (rd_kafka_coord_cache entries expire only when idle), so
- * the collector asks the other live brokers directly (probe_next_broker in refresh.c): the group must be
+ * the collector asks the other live brokers directly (probe_next_broker in refresh_groups.c): the group must be
  * fresh again, at its new coordinator, without a restart — and again when the coordinator moves back. */
 static void coordinator_moves(void **state)
 {

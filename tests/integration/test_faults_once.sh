@@ -104,7 +104,7 @@ for api in 15 9 69; do
 	15/1) want="fx-empty fx-rebalancing fx-stable" ;;
 	69/0) want="" ;;
 	# fx-empty: the batch describes it, also when the commit stream had caught up before the refresh
-	# looked (a first refresh that is steady uses the batch too: refresh.c, groups_stage)
+	# looked (a first refresh that is steady uses the batch too: refresh_groups.c, groups_stage)
 	69/1) want="fx-kip848 fx-rebalancing fx-stable" ;;
 	*) want="fx-empty fx-kip848 fx-rebalancing fx-stable" ;;
 	esac

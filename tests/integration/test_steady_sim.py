@@ -1,7 +1,7 @@
 """test_steady_sim.py — the steady refresh against full polling on one simulated cluster.
 
 With the commit stream live, lagtop builds quiet groups from the last snapshot and the stream's commits
-and asks DescribeGroups/OffsetFetch only for groups that may have changed (src/kafka/refresh.c). Each
+and asks DescribeGroups/OffsetFetch only for groups that may have changed (src/kafka/refresh_steady.c). Each
 case runs `lagtop --once --samples N` with LAGTOP_REFRESH_STATS=1 (one stderr line per refresh says
 whether it was steady), changes the cluster while that run is in its steady refreshes (a reset by
 lagtop, a real kafka-python member joining, then leaving, a group deletion), and then compares every

@@ -2,7 +2,7 @@
 """test_kafka_steady.py — the steady refresh against full polling on real Apache Kafka 4.x and 3.9.
 
 With the commit stream live, lagtop builds quiet groups from the last snapshot and the stream's commits
-and asks DescribeGroups/OffsetFetch only for groups that may have changed (src/kafka/refresh.c). Here
+and asks DescribeGroups/OffsetFetch only for groups that may have changed (src/kafka/refresh_steady.c). Here
 the cluster is a real one and so are the changes. Two single-node clusters, started and run at once:
   - Kafka 4.x, PLAINTEXT;
   - Kafka 3.9 with a SASL_PLAINTEXT (SCRAM) listener and the StandardAuthorizer: lagtop's steady runs
