@@ -1,5 +1,6 @@
 /* collector.c — the refresh loop: thread, controls, publishing (see collector.h).
- * One refresh's round trips live in refresh.c and the refresh_*.c files it drives; this file owns the lifecycle and the locking. */
+ * One refresh's round trips live in refresh.c and the refresh_*.c files it drives; this file owns the lifecycle and the
+ * locking. */
 #include "config.h"
 
 #include "kafka/collector.h"

@@ -19,6 +19,20 @@ void options_timeout(rd_kafka_AdminOptions_t *opt, int64_t deadline, bool cold)
 	rd_kafka_AdminOptions_set_request_timeout(opt, r > 0 ? r : 1, why, sizeof why);
 }
 
+/* The options of a group request: its timeout (an hour when cold, see COLD_TIMEOUT_MS), its broker when
+ * the coordinator is known (broker >= 0), and its ticket. */
+static rd_kafka_AdminOptions_t *group_request_options(struct stage2 *st, rd_kafka_admin_op_t op, int32_t broker,
+						      struct lt_ticket *t)
+{
+	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st->rk, op);
+	options_timeout(opt, st->deadline, broker < 0);
+	char why[256];
+	if (broker >= 0)
+		rd_kafka_AdminOptions_set_broker(opt, broker, why, sizeof why);
+	rd_kafka_AdminOptions_set_opaque(opt, t);
+	return opt;
+}
+
 void describe_send(struct stage2 *st, struct group_work **g, size_t n, int32_t broker)
 {
 	if (n == 0)
@@ -27,12 +41,7 @@ void describe_send(struct stage2 *st, struct group_work **g, size_t n, int32_t b
 	const char **names = xcalloc(n, sizeof *names);
 	for (size_t i = 0; i < n; i++)
 		names[i] = g[i]->name;
-	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st->rk, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
-	options_timeout(opt, st->deadline, broker < 0);
-	char why[256];
-	if (broker >= 0)
-		rd_kafka_AdminOptions_set_broker(opt, broker, why, sizeof why);
-	rd_kafka_AdminOptions_set_opaque(opt, t);
+	rd_kafka_AdminOptions_t *opt = group_request_options(st, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, broker, t);
 	rd_kafka_DescribeConsumerGroups(st->rk, names, n, opt, st->q);
 	rd_kafka_AdminOptions_destroy(opt);
 	free(names);
@@ -43,12 +52,7 @@ void describe_send(struct stage2 *st, struct group_work **g, size_t n, int32_t b
 void offsets_send(struct stage2 *st, struct group_work *gw, int32_t broker)
 {
 	struct lt_ticket *t = ticket_new(st->rc, TICKET_OFFSETS, broker < 0, &gw, 1);
-	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(st->rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
-	options_timeout(opt, st->deadline, broker < 0);
-	char why[256];
-	if (broker >= 0)
-		rd_kafka_AdminOptions_set_broker(opt, broker, why, sizeof why);
-	rd_kafka_AdminOptions_set_opaque(opt, t);
+	rd_kafka_AdminOptions_t *opt = group_request_options(st, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, broker, t);
 	/* NULL partitions: every partition the group has committed (Empty groups have no assignment
 	 * to ask about). One group per call in librdkafka 2.0.2; all calls share the queue. */
 	rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(gw->name, NULL);
