@@ -7,7 +7,7 @@
 # or run it by hand there: LAGTOP=./lagtop LAGTOP_SIM=./lagtop-sim LT_SRCDIR=.. LT_BUILDDIR=. \
 #     DEBIAN_PYTHON=/usr/bin/python3 TMUX_BIN=$(command -v tmux) sh ../tests/valgrind.sh
 # The valgrind summaries are printed as TAP diagnostics (the numbers for the record).
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 command -v valgrind >/dev/null 2>&1 || missing_prereq "valgrind not installed (Debian package valgrind)"
 if nm -D "$LAGTOP" 2>/dev/null | grep -q __asan_init || nm "$LAGTOP" 2>/dev/null | grep -q __asan_init; then
 	skip_all "ASan build (valgrind needs a build without sanitizers)"

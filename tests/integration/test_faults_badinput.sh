@@ -4,7 +4,7 @@
 # exactly one line on stderr, prefixed "lagtop: ", naming the problem, terminal-safe (no raw control
 # byte), with nothing on stdout — never a crash, never a hang (every run bounded by `timeout`).
 # Plus: no shell is ever invoked (the sources call no system/popen/exec*).
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 plan 113
 lt_tmpdir
 export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP"

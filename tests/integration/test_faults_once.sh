@@ -4,7 +4,7 @@
 # retriable errors. --once must never hang (every run here is bounded by `timeout`, and a hang is a
 # failure), must exit with the documented status and say what was wrong in one line, and a secret
 # given with -X or in the config file must never appear in anything it prints, error paths included.
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 plan 48
 lt_tmpdir
 export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP"

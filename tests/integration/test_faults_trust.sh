@@ -10,7 +10,7 @@
 #   - --undo refuses a symlinked state directory and another user's newest backup;
 #   - a running lagtop writes no core (its core size limit is 0);
 #   - a 33 KB recording whose one record decompresses to 1 GiB is refused without allocating it.
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 plan 27
 lt_tmpdir
 export HOME="$LT_TMP/home" XDG_CONFIG_HOME="$LT_TMP/home/.config" XDG_STATE_HOME="$LT_TMP/state"

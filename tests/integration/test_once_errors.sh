@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_once_errors.sh — bad input to --once and -X: one clear line on stderr, the documented exit code,
 # and no waiting beyond --timeout.
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 plan 37
 lt_tmpdir
 # No config file of the person running the tests may leak in.

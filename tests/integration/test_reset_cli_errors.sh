@@ -2,7 +2,7 @@
 # test_reset_cli_errors.sh — bad input to --reset-offsets found before any connection: one line on stderr
 # that starts with "lagtop: " and names the input, exit status 2, and nothing from the input reaches the
 # terminal raw (a --from-file line may hold escape sequences).
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 plan 9
 lt_tmpdir
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_clusters.sh — clusters from the config file (c switches; a recording then starts a new file),
 # themes (t cycles, --theme checks the name), NO_COLOR.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 14
 
 tui_start_fixture || exit 1

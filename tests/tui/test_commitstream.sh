@@ -3,8 +3,8 @@
 # groups pane, LAST-COMMIT / COMMITS/MIN / UNMOVED in a group's partitions, the expiring group's
 # EXPIRES cell in the warning colour; on a cluster that denies __consumer_offsets the top bar says
 # so and `e` gives the reason, and the rest of the dashboard works as before.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 12
 
 # start_sim NAME ARGS...: lagtop-sim in the background; sets BOOTSTRAP

@@ -4,8 +4,8 @@
 # offset of the partition under the cursor and D in the groups pane the whole group, each after a preview of
 # what goes and where its backup is written, the group name typed and Yes; U brings a deleted offset back;
 # --read-only removes D.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 27
 
 tui_start_fixture || exit 1

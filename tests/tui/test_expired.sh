@@ -5,8 +5,8 @@
 # them, keeps the group (Dead, as Kafka describes a deleted group) with EXPIRES "expired"; its partitions
 # read COMMITTED "expired" with no lag (not 0; log offsets from the other groups of the topic), and a
 # partition's detail names auto.offset.reset.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 9
 
 "$LAGTOP_SIM" --brokers 1 --port 0 --scenario fixture --offsets-retention-check-interval-ms 1000 \

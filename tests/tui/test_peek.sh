@@ -2,8 +2,8 @@
 # test_peek.sh — v in the partitions pane at 80x24: the record popup on lagtop-sim. kafka-python writes a
 # record whose key holds an escape sequence, a bidi override, invalid UTF-8 and NUL, and commits a group at it;
 # the popup must show it as text (\x1b, \u202e, \xff, \x00), with its timestamp type, read-only; Esc closes it.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 PY=/usr/bin/python3
 "$PY" -c 'import kafka' 2>/dev/null || missing_prereq "kafka-python (Debian package python3-kafka)"
 plan 5

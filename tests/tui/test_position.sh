@@ -3,8 +3,8 @@
 # a group's partitions from a position source (a Prometheus text file here), the position's source and age in
 # the partition detail, and the "!" of a consumer that reads without committing, in the partitions pane and
 # on the group's STATUS in the groups pane.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 7
 
 "$LAGTOP_SIM" --brokers 1 --port 0 --scenario fixture >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &

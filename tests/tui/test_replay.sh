@@ -3,8 +3,8 @@
 # the replay keys (step back and forth, jump a minute, go to a typed time, play), R refused, the help
 # lists the replay keys; a recording made by the dashboard itself (--record) replays; a file cut short
 # replays up to its last record. The recording is of lagtop-sim's demo scenario, whose numbers move.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 24
 
 "$LAGTOP_SIM" --port 0 --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &

@@ -3,8 +3,8 @@
 # members; on an Empty group the preview's deltas, nothing committed on No or Esc, a bad value refused by
 # the parser, commit after Yes (offsets checked with --once), undo, a single partition from the partitions
 # pane, the group name above the confirm threshold, and read-only mode (flag and cluster config).
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 51
 
 tui_start_fixture || exit 1

@@ -3,8 +3,8 @@
 # no longer reads say how old their data is (`stale 12s`, in the STATE column where "Stable" would mislead),
 # and `e` says each cause once with a count, not once per group; on xterm and on vt100 with LANG=C. The sim
 # is SIGSTOPped (no answers, no resets), then resumed; bounded waits throughout.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 18
 
 "$LAGTOP_SIM" --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_terminal.sh — sizes, terminals and untrusted names: 80x24 reflow, "too small" at 40x10 and
 # back, TERM=vt100 + LANG=C without colours or UTF-8, a group id with an escape sequence shown escaped.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 19
 
 esc=$(printf '\033')

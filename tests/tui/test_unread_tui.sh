@@ -2,8 +2,8 @@
 # test_unread_tui.sh — a refresh that could not read every group says so in the dashboard: the top bar
 # counts the groups not read, and `e` says which and why, once per cause (lagtop-sim answering DescribeGroups with
 # COORDINATOR_NOT_AVAILABLE, then with GROUP_AUTHORIZATION_FAILED: named with the ACL it needs).
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 6
 
 sim_up() {

@@ -6,8 +6,8 @@
 #   those, Yes moves only those (read back with --once JSON), D's preview names them and deletes only theirs; the mouse as raw
 #   X10 (TERM=screen) and SGR (TERM=xterm) sequences written into the pane: a click selects, a header click
 #   sorts, M and --no-mouse turn it off; F1, F3, F6, F10 and the key bar at 80 and 120 columns, a click on a key in the bar.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 59
 
 tui_start_fixture || exit 1

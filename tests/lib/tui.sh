@@ -1,4 +1,4 @@
-# tests/tui/lib.sh — drive the real lagtop inside a private tmux server (sourced after tap.sh).
+# tests/lib/tui.sh — drive the real lagtop inside a private tmux server (sourced after tap.sh).
 #   tui_start_fixture            the fixed test cluster (tui_fixture); sets FIXTURE_PID, BOOTSTRAP
 #   tui_start COLS LINES CMD...  lagtop in a detached tmux session "t" of that size
 #   tui_screen                   the pane's text;  tui_wait_text TEXT / tui_wait_gone TEXT (bounded)

@@ -1,5 +1,5 @@
-# tests/tap.sh — TAP helpers for shell tests (sourced). Every test script:
-#   . "$LT_SRCDIR/tests/tap.sh"; plan N; ok "name" cmd...; is "name" got want; done_testing
+# tests/lib/tap.sh — TAP helpers for shell tests (sourced). Every test script:
+#   . "$LT_SRCDIR/tests/lib/tap.sh"; plan N; ok "name" cmd...; is "name" got want; done_testing
 # Cleanup: register with `on_exit CMD`; everything registered runs on exit, even on failure.
 # Network: tests use 127.0.0.1 only; every wait is bounded (wait_for).
 
