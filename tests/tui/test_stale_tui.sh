@@ -5,13 +5,10 @@
 # is SIGSTOPped (no answers, no resets), then resumed; bounded waits throughout.
 . "$LT_SRCDIR/tests/lib/tap.sh"
 . "$LT_SRCDIR/tests/lib/tui.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 plan 18
 
-"$LAGTOP_SIM" --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
-SIM_PID=$!
-on_exit "kill -CONT $SIM_PID 2>/dev/null; kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
-wait_for 10 grep -q '^ready bootstrap=' "$LT_TMP/sim.out" || diag "lagtop-sim did not start"
-BOOTSTRAP=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
+sim_start --scenario demo
 
 # one pass on a terminal: T names it, the arguments are tui_start's environment
 stale_pass() {
