@@ -7,7 +7,6 @@ the Java clients it builds stay in tests/kafka); this module gives it as K.
 Under CI=true every missing prerequisite is a failure, elsewhere the file skips with one line."""
 import contextlib
 import os
-import sys
 import time
 import traceback
 
