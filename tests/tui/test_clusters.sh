@@ -46,12 +46,9 @@ is "... and beta's data" "$(tui_group_rows | awk '{print $1}' | tr '\n' ' ')" "b
 tui_keys q
 tui_wait_text "EXITED=0" >/dev/null
 
-esc=$(printf '\033')
-colour_sgr() { tm capture-pane -p -e -t t | grep -qE "${esc}\\[([0-9]*;)*(3[0-7]|4[0-7]|38|48)[;m]"; }
-no_colour_sgr() { ! colour_sgr; }
 tui_start 100 30 NO_COLOR=1 -- -b "$BOOTSTRAP"
 tui_wait_text "shipping" 15 >/dev/null
-ok "NO_COLOR: no colours on a colour terminal" no_colour_sgr
+ok "NO_COLOR: no colours on a colour terminal" tui_has_no_colour
 tui_keys q
 tui_wait_text "EXITED=0" >/dev/null
 
