@@ -112,14 +112,16 @@ else
 fi
 
 # no core: the limits of a running lagtop (--once waiting on a closed port); both soft and hard are 0 (an
-# ASan build already sets the soft limit to 0 itself, so the hard one is what tells)
+# ASan build already sets the soft limit to 0 itself, so the hard one is what tells). Read until they are 0 (bounded):
+# the first read can come between timeout's fork and lagtop's own setrlimit, while the child still has the shell's.
 ( ulimit -H -c unlimited 2>/dev/null; ulimit -S -c unlimited 2>/dev/null; exec timeout -s KILL 10 "$LAGTOP" --once -b "$B" --timeout 3s >/dev/null 2>&1 ) &
 pid=$!
 limits=""
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	sleep 0.1
 	child=$(pgrep -P "$pid" 2>/dev/null | head -1)
-	[ -n "$child" ] && limits=$(grep 'Max core file size' "/proc/$child/limits" 2>/dev/null) && [ -n "$limits" ] && break
+	[ -n "$child" ] && limits=$(grep 'Max core file size' "/proc/$child/limits" 2>/dev/null) &&
+		printf '%s\n' "$limits" | grep -qE '^Max core file size +0 +0 ' && break
 done
 wait "$pid"
 like "a running lagtop's core size limit is 0" "$limits" "^Max core file size +0 +0 "
