@@ -7,7 +7,7 @@ partition, then commits offsets for GROUPS groups (bench-group-NNNNN; group g re
 like lagtop-sim's scale scenario) with the admin API: real OffsetCommits that go to __consumer_offsets,
 a lag of 0..RECORDS/2 per partition. The groups are Empty (no members). Prints one JSON line with the
 counts and the seconds each step took. Run with the tests' virtual environment
-(tests/kafka/kafka_cluster.py confluent_python()).
+(tests/lib/kafka_cluster.py confluent_python()).
 """
 import json
 import sys

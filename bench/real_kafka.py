@@ -1,13 +1,13 @@
 """make bench's real-Kafka section: scenario S (or M) on a real Kafka 4.x broker (doc/PERFORMANCE.md).
 
-One broker of the pinned 4.x line (tests/kafka/kafka_cluster.py, jars from Maven Central) on 127.0.0.1,
+One broker of the pinned 4.x line (tests/lib/kafka_cluster.py, jars from Maven Central) on 127.0.0.1,
 filled by bench/kafka_populate.py (confluent-kafka from the tests' virtual environment): the scenario's
 topics with records, and every group's offsets committed for real (Empty groups: real members for
 hundreds of groups would measure the machine, not the tools). Then, as whole processes, the median of
 R runs each, interleaved:
   - `lagtop --once --format csv --no-commit-stream`, and the same with the commit stream (the default),
   - the real `kafka-consumer-groups --describe --all-groups` (its JVM start included), and the same tool
-    warm: several runs in one JVM (tests/kafka/tool_batch.py), the last ones timed,
+    warm: several runs in one JVM (tests/lib/kafka_tool_batch.py), the last ones timed,
   - bench/peer_kafka_python.py (kafka-python);
 then one `--once` each way with LAGTOP_RDKAFKA_REQUESTS: librdkafka's count of the requests it wrote to
 the broker, per API (src/kafka/client.c); and on M the steady dashboard with the commit stream (`lagtop -i 2`
@@ -44,12 +44,12 @@ def _median(v):
 def bench(a, name, timed):
     """Runs the section; returns a dict of results or {"skipped": reason}. `timed(argv, timeout)` is
     run_bench's (rc, stdout, wall_ms, cpu_ms, stderr) of a whole child process."""
-    sys.path.insert(0, os.path.join(a.srcdir, "tests", "kafka"))
+    sys.path.insert(0, os.path.join(a.srcdir, "tests", "lib"))
     # absolute: Maven resolves the class path file relative to tests/kafka/
     os.environ.setdefault("LT_BUILDDIR", os.path.abspath(a.builddir))
     try:
         import kafka_cluster as K
-        from tool_batch import ToolBatch
+        from kafka_tool_batch import ToolBatch
     except ImportError as e:
         return {"skipped": "tests/kafka not importable: %s" % e}
     groups, parts, topics, records = SCENARIOS[name]
@@ -203,7 +203,7 @@ def print_table(results):
         ("  commit stream / no commit stream", lambda r: ratio(r, "once_cs", "once", "%.2fx"), "<= 1.3x"),
         ("kafka-consumer-groups --describe wall ms", lambda r: ms(r, "tool"), "(a JVM per run)"),
         ("kafka-consumer-groups CPU ms", lambda r: ms(r, "tool_cpu"), ""),
-        ("kafka-consumer-groups, warm JVM, wall ms", lambda r: ms(r, "warm"), "(tool_batch)"),
+        ("kafka-consumer-groups, warm JVM, wall ms", lambda r: ms(r, "warm"), "(kafka_tool_batch)"),
         ("peer (kafka-python) process wall ms", lambda r: ms(r, "peer"), ""),
         ("peer (kafka-python) CPU ms", lambda r: ms(r, "peer_cpu"), ""),
         ("speed-up: tool process / --once", lambda r: ratio(r, "tool", "once"), ""),

@@ -13,7 +13,7 @@ Targets:
          `lagtop --reset-offsets --to-earliest --execute` every --reset-every seconds. The sim runs with short
          retention (2 min, checked every 15 s; __consumer_offsets segments of 8 KiB) so that its own memory
          reaches its plateau within a few minutes.
-  kafka  a one-node Kafka (tests/kafka/kafka_cluster.py, --kafka-line 4 or 3.9): kafka-python members join and
+  kafka  a one-node Kafka (tests/lib/kafka_cluster.py, --kafka-line 4 or 3.9): kafka-python members join and
          leave, a simple group commits every second, records are produced, an Empty group is reset, and the
          broker restarts once, half-way. Only lagtop is sampled (the broker is a JVM).
   demo   `lagtop-sim --scenario demo` with the dashboard on it (both sampled); --demo-args passes sim options,
@@ -211,7 +211,7 @@ def run(a):
                 procs["sim"] = sim.pid
                 dash = Dashboard(a.tmux, [lagtop, "-b", bootstrap, "-i", str(a.refresh)], env)
         else:
-            sys.path.insert(0, os.path.join(a.srcdir, "tests", "kafka"))
+            sys.path.insert(0, os.path.join(a.srcdir, "tests", "lib"))
             import kafka_cluster as K
             kc = K.KafkaCluster(a.kafka_line)
             kc.start()

@@ -1,12 +1,17 @@
 ## tests — the frame: TAP helpers. Each module's tests are listed in that module's fragment
 ## (unit) or below (integration, interop, tui), one line per test.
 
-## tests/lib — what the tests share. Python: simtest.py (TAP, prerequisites, Sim, running lagtop) and
-## kafkatest.py (the tests against real Kafka: prerequisites, a cluster started, lagtop beside the real tool);
-## prom_check.py (Prometheus output against the JSON) is distributed with test_once_monitoring.py.
+## tests/lib — what the tests share. Python: simtest.py (TAP, prerequisites, Sim, running lagtop),
+## prom_check.py (Prometheus output against the JSON) and kafkatest.py (the tests against real Kafka:
+## prerequisites, a cluster started, lagtop beside the real tool) over kafka_cluster.py (the brokers),
+## kafka_member.py (a Python group member) and kafka_tool_batch.py (the real tool, many runs in one JVM).
+## Shell: tap.sh (TAP, prerequisites, cleanup), sim.sh (lagtop-sim in the background) and tui.sh (lagtop in a
+## private tmux server).
 ## C: lagtop_test.h (running lagtop, the raw sim client, fuzz inputs) and commitlog_fixtures.h (hand-built
 ## __consumer_offsets records).
-EXTRA_DIST += tests/lib/simtest.py tests/lib/kafkatest.py tests/lib/lagtop_test.h tests/lib/commitlog_fixtures.h
+EXTRA_DIST += tests/lib/simtest.py tests/lib/prom_check.py tests/lib/kafkatest.py tests/lib/kafka_cluster.py \
+	tests/lib/kafka_member.py tests/lib/kafka_tool_batch.py tests/lib/tap.sh tests/lib/sim.sh \
+	tests/lib/tui.sh tests/lib/lagtop_test.h tests/lib/commitlog_fixtures.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_snapshot tests/unit/test_options

@@ -7,7 +7,8 @@
 # or run it by hand there: LAGTOP=./lagtop LAGTOP_SIM=./lagtop-sim LT_SRCDIR=.. LT_BUILDDIR=. \
 #     DEBIAN_PYTHON=/usr/bin/python3 TMUX_BIN=$(command -v tmux) sh ../tests/valgrind.sh
 # The valgrind summaries are printed as TAP diagnostics (the numbers for the record).
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 command -v valgrind >/dev/null 2>&1 || missing_prereq "valgrind not installed (Debian package valgrind)"
 if nm -D "$LAGTOP" 2>/dev/null | grep -q __asan_init || nm "$LAGTOP" 2>/dev/null | grep -q __asan_init; then
 	skip_all "ASan build (valgrind needs a build without sanitizers)"
@@ -17,11 +18,7 @@ lt_tmpdir
 export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP" XDG_STATE_HOME="$LT_TMP"
 unset LAGTOP_CONFIG
 
-"$LAGTOP_SIM" --scenario fixture >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
-SIM_PID=$!
-on_exit "kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
-wait_for 10 grep -q '^ready' "$LT_TMP/sim.out" || { diag "lagtop-sim did not start"; exit 1; }
-BOOT=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
+sim_start --scenario fixture || exit 1
 
 VG="valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect \
 --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --track-origins=yes --num-callers=30"
@@ -43,14 +40,14 @@ vg() {
 }
 
 closed_port=$("$DEBIAN_PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-vg "--once table" 0 --once -b "$BOOT" --timeout 20s
-vg "--once json" 0 --once -b "$BOOT" --timeout 20s --format json
-vg "--once csv" 0 --once -b "$BOOT" --timeout 20s --format csv
-vg "--once --samples 2" 0 --once -b "$BOOT" --timeout 20s --samples 2 -i 0.5 --format json
+vg "--once table" 0 --once -b "$BOOTSTRAP" --timeout 20s
+vg "--once json" 0 --once -b "$BOOTSTRAP" --timeout 20s --format json
+vg "--once csv" 0 --once -b "$BOOTSTRAP" --timeout 20s --format csv
+vg "--once --samples 2" 0 --once -b "$BOOTSTRAP" --timeout 20s --samples 2 -i 0.5 --format json
 vg "--once, cluster unreachable" 1 --once -b "127.0.0.1:$closed_port" --timeout 2s
-vg "--once, bad option value" 2 --once -b "$BOOT" --timeout 1e99
-vg "-X dump" 0 -X dump -b "$BOOT" -X sasl.password=x
-vg "--reset-offsets dry run" 0 --reset-offsets -g fx-empty --all-topics --to-earliest -b "$BOOT" --timeout 20s
+vg "--once, bad option value" 2 --once -b "$BOOTSTRAP" --timeout 1e99
+vg "-X dump" 0 -X dump -b "$BOOTSTRAP" -X sasl.password=x
+vg "--reset-offsets dry run" 0 --reset-offsets -g fx-empty --all-topics --to-earliest -b "$BOOTSTRAP" --timeout 20s
 
 # ---- a scripted short dashboard session (tmux)
 if [ -z "$TMUX_BIN" ] || [ ! -x "$TMUX_BIN" ]; then
@@ -62,7 +59,7 @@ SOCK="$LT_TMP/tmux.sock"
 tm() { "$TMUX_BIN" -S "$SOCK" -f /dev/null "$@"; }
 on_exit "tm kill-server >/dev/null 2>&1"
 printf '#!/bin/sh\nenv TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 LAGTOP_THEMES_DIR=%s %s --log-file=%s %s -b %s -i 0.5 2>%s\necho "EXITED=$?"\nexec sleep 60\n' \
-	"$LT_SRCDIR/themes" "$VG" "$LT_TMP/vg.log" "$LAGTOP" "$BOOT" "$LT_TMP/err" >"$LT_TMP/run.sh"
+	"$LT_SRCDIR/themes" "$VG" "$LT_TMP/vg.log" "$LAGTOP" "$BOOTSTRAP" "$LT_TMP/err" >"$LT_TMP/run.sh"
 chmod +x "$LT_TMP/run.sh"
 tm new-session -d -s t -x 120 -y 35 "$LT_TMP/run.sh"
 screen_has() { tm capture-pane -p -t t | grep -qF -- "$1"; }

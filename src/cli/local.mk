@@ -40,7 +40,7 @@ check_PROGRAMS += tests/integration/once_formats
 tests_integration_once_formats_SOURCES = tests/integration/once_formats.c
 tests_integration_once_formats_LDADD = $(LT_LIBS)
 TESTS += tests/integration/test_once_monitoring.py
-EXTRA_DIST += tests/integration/test_once_monitoring.py tests/lib/prom_check.py
+EXTRA_DIST += tests/integration/test_once_monitoring.py
 
 TESTS += tests/integration/test_reset_cli_errors.sh
 EXTRA_DIST += tests/integration/test_reset_cli_errors.sh

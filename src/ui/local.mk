@@ -64,7 +64,7 @@ TUI_TESTS += tests/tui/test_reset_80.sh
 ## v: the record popup (a hostile record on the sim)
 TUI_TESTS += tests/tui/test_peek.sh
 TESTS += $(TUI_TESTS)
-EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
+EXTRA_DIST += $(TUI_TESTS)
 
 ## Offscreen draw benchmark (not run by make check): bench/bench_ui_draw [ROWS [COLS LINES [FRAMES]]]
 noinst_PROGRAMS += bench/bench_ui_draw

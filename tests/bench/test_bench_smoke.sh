@@ -2,7 +2,7 @@
 # The benchmarks still build, and a tiny scenario (5 groups x 2 partitions) goes through the same path as
 # `make bench` (simulator process, lagtop-bench refresh and draw, lagtop --once, the kafka-python peer) and
 # prints the table with its columns and the right counts. No timing is asserted here: that is bench/'s job.
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 plan 19
 lt_tmpdir
 

@@ -39,7 +39,7 @@ endif
 TESTS += tests/valgrind.sh
 EXTRA_DIST += tests/valgrind.sh
 
-## The dashboard under faults and hostile names (tmux; tests/tui/lib.sh), against faults_fixture.
+## The dashboard under faults and hostile names (tmux; tests/lib/tui.sh), against faults_fixture.
 check_PROGRAMS += tests/tui/faults_fixture
 tests_tui_faults_fixture_SOURCES = tests/tui/faults_fixture.c tests/lib/hostile.h
 tests_tui_faults_fixture_LDADD = $(LT_LIBS)

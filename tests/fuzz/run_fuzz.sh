@@ -2,7 +2,7 @@
 # run_fuzz.sh — a short, bounded libFuzzer run of every harness from its checked-in seed corpus (one TAP
 # test each), for `make check`. New inputs go to a private temp corpus, never into the source tree.
 # FUZZ_RUNS / FUZZ_SECONDS bound each run (defaults 20000 runs, 10 s). Longer runs: doc/FUZZING.md.
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 names="util config reset sim theme position record"
 for n in $names; do
 	[ -x "$LT_BUILDDIR/tests/fuzz/fuzz_$n" ] || skip_all "fuzzers not built (configure found no clang with libFuzzer)"

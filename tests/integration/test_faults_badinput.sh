@@ -2,9 +2,9 @@
 # test_faults_badinput.sh — bad local input: corrupt, mistyped and absurd configuration files,
 # absurd numbers on the command line, malformed --from-file CSV plans. Each must give exit status 2 and
 # exactly one line on stderr, prefixed "lagtop: ", naming the problem, terminal-safe (no raw control
-# byte), with nothing on stdout — never a crash, never a hang (every run bounded by `timeout`).
+# byte), with nothing on stdout — never a crash, never a hang (every run bounded: run_lagtop).
 # Plus: no shell is ever invoked (the sources call no system/popen/exec*).
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 plan 113
 lt_tmpdir
 export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP"
@@ -18,8 +18,7 @@ garbage() { LC_ALL=C awk 'BEGIN { for (i = 0; i < 17; i++) for (c = 255; c >= 1;
 # bad NAME REGEX ARGS... — lagtop ARGS exits 2 with one safe line matching REGEX (2 TAP tests)
 bad() {
 	local name=$1 re=$2; shift 2
-	timeout -s KILL 20 "$LAGTOP" "$@" >"$LT_TMP/out" 2>"$LT_TMP/err"
-	local rc=$?
+	run_lagtop "$@"
 	local lines; lines=$(wc -l <"$LT_TMP/err")
 	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$LT_TMP/out" ] && ! LC_ALL=C grep -q '[[:cntrl:]]' "$LT_TMP/err" \
 		&& head -c 8 "$LT_TMP/err" | grep -q '^lagtop: '; then

@@ -1,82 +1,60 @@
 #!/bin/sh
 # test_faults_once.sh — lagtop --once against a faulty lagtop-sim: a frozen cluster (SIGSTOP),
 # a cluster slower than --timeout, connections cut in the middle of answers, coordinators answering
-# retriable errors. --once must never hang (every run here is bounded by `timeout`, and a hang is a
+# retriable errors. --once must never hang (every run here is bounded by run_lagtop, and a hang is a
 # failure), must exit with the documented status and say what was wrong in one line, and a secret
 # given with -X or in the config file must never appear in anything it prints, error paths included.
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 plan 48
 lt_tmpdir
 export HOME="$LT_TMP" XDG_CONFIG_HOME="$LT_TMP"
 unset LAGTOP_CONFIG
 SECRET=hunter2-s3cr3t
 
-# sim_up ARGS... — starts lagtop-sim, sets $SIM_PID and $BOOT
-sim_up() {
-	# no stale "ready" line from the previous sim: the redirection below happens in the child, later
-	rm -f "$LT_TMP/sim.out" "$LT_TMP/sim.err"
-	"$LAGTOP_SIM" "$@" >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
-	SIM_PID=$!
-	on_exit "kill -CONT $SIM_PID 2>/dev/null; kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
-	wait_for 10 grep -q '^ready' "$LT_TMP/sim.out" || { diag "lagtop-sim did not start"; cat "$LT_TMP/sim.err"; }
-	BOOT=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
-}
-sim_down() {
-	kill -CONT "$SIM_PID" 2>/dev/null
-	kill "$SIM_PID" 2>/dev/null
-	wait "$SIM_PID" 2>/dev/null
-}
-
-# run ARGS... — lagtop bounded by 30 s (124: it hung); sets $rc, $out, $err
-run() {
-	timeout -s KILL 30 "$LAGTOP" "$@" >"$LT_TMP/out" 2>"$LT_TMP/err"
-	rc=$?
-	out=$(cat "$LT_TMP/out")
-	err=$(cat "$LT_TMP/err")
-}
 no_secret() { # NAME — the secret is in neither stream
 	if grep -q "$SECRET" "$LT_TMP/out" "$LT_TMP/err"; then _tap_result 1 "$1"; else _tap_result 0 "$1"; fi
 }
 
 # The fixture has four groups (fx-stable, fx-empty, fx-rebalancing, fx-kip848: src/sim/sim.h).
 # ---- a frozen cluster: accepts connections (the kernel does), never answers
-sim_up --scenario fixture
+sim_start --scenario fixture
 kill -STOP "$SIM_PID"
-run --once -b "$BOOT" --timeout 2s -X "sasl.password=$SECRET"
+run_lagtop --once -b "$BOOTSTRAP" --timeout 2s -X "sasl.password=$SECRET"
 is "frozen sim: exits 1 (no hang)" "$rc" 1
 like "frozen sim: one line naming the problem" "$err" '^lagtop: .*(2\.0 s|timed out|timeout)'
 is "frozen sim: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
 is "frozen sim: nothing on stdout" "$out" ""
 no_secret "frozen sim: the -X secret is not printed"
-run --once -b "$BOOT" --timeout 2s --format json
+run_lagtop --once -b "$BOOTSTRAP" --timeout 2s --format json
 is "frozen sim, json: exits 1" "$rc" 1
 is "frozen sim, json: stdout stays empty (no half document)" "$out" ""
 kill -CONT "$SIM_PID"
-run --once -b "$BOOT" --timeout 5s --format json
+run_lagtop --once -b "$BOOTSTRAP" --timeout 5s --format json
 is "thawed sim: exits 0" "$rc" 0
 ok "thawed sim: valid JSON with the groups" "$DEBIAN_PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["groups"]) == 4, d' "$LT_TMP/out"
-sim_down
+sim_stop
 
 # ---- slower than --timeout
-sim_up --scenario fixture --latency-ms 6000
-run --once -b "$BOOT" --timeout 2s
+sim_start --scenario fixture --latency-ms 6000
+run_lagtop --once -b "$BOOTSTRAP" --timeout 2s
 is "slow sim: exits 1 (no hang)" "$rc" 1
 like "slow sim: one line" "$err" '^lagtop: '
 is "slow sim: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
-sim_down
+sim_stop
 
 # ---- every answer cut in the middle
-sim_up --scenario fixture --drop-rate 1
-run --once -b "$BOOT" --timeout 2s -X "sasl.password=$SECRET"
+sim_start --scenario fixture --drop-rate 1
+run_lagtop --once -b "$BOOTSTRAP" --timeout 2s -X "sasl.password=$SECRET"
 is "dropping sim: exits 1 (no hang)" "$rc" 1
 like "dropping sim: one line" "$err" '^lagtop: '
 is "dropping sim: exactly one line" "$(wc -l <"$LT_TMP/err")" 1
 no_secret "dropping sim: the -X secret is not printed"
-sim_down
+sim_stop
 
 # ---- half of the answers cut: whatever happens, bounded and a documented status
-sim_up --scenario fixture --drop-rate 0.5 --seed 7
-run --once -b "$BOOT" --timeout 3s --format json
+sim_start --scenario fixture --drop-rate 0.5 --seed 7
+run_lagtop --once -b "$BOOTSTRAP" --timeout 3s --format json
 ok "half-dropping sim: exits 0 or 1 (no crash, no hang)" test "$rc" -le 1
 if [ "$rc" -eq 0 ]; then
 	ok "half-dropping sim: valid JSON" "$DEBIAN_PYTHON" -c 'import json,sys; json.load(open(sys.argv[1]))' "$LT_TMP/out"
@@ -87,7 +65,7 @@ import json,sys; d=json.load(open(sys.argv[1])); assert d["read"] is False, d' "
 else
 	is "half-dropping sim: nothing on stdout when unreachable" "$out" ""
 fi
-sim_down
+sim_stop
 
 # ---- coordinators answering each retriable error to DescribeGroups (15), OffsetFetch (9) and
 # ConsumerGroupDescribe (69). Which groups a describe fault reaches depends on the librdkafka
@@ -112,8 +90,8 @@ for api in 15 9 69; do
 	# OffsetFetch: without it, every group is fetched
 	nostream=""; [ "$api" = 9 ] && nostream=--no-commit-stream
 	for code in COORDINATOR_NOT_AVAILABLE NOT_COORDINATOR COORDINATOR_LOAD_IN_PROGRESS REQUEST_TIMED_OUT; do
-		sim_up --scenario fixture --error-rate 1 --error-api $api --error-code $code
-		run --once -b "$BOOT" --timeout 5s --format json -X "sasl.password=$SECRET" $nostream
+		sim_start --scenario fixture --error-rate 1 --error-api $api --error-code $code
+		run_lagtop --once -b "$BOOTSTRAP" --timeout 5s --format json -X "sasl.password=$SECRET" $nostream
 		# --once prints what it has; each group the fault reaches is not read ("read": false, its error),
 		# the others are, and stderr says it once per cause (the fixture's four groups: src/sim/sim.h);
 		# the exit status is 1 when a group was not read
@@ -131,20 +109,20 @@ assert d["groups_unread"] == len(got) and d["read"] == (not got), d
 assert int(sys.argv[3]) == int(sys.argv[4]), ("exit status", sys.argv[3], "want", sys.argv[4])' \
 			"$LT_TMP/out" "$want" "$rc" "$want_rc"
 		[ -n "$want" ] && faulty_err=$err
-		sim_down
+		sim_stop
 	done
 done
 like "the groups not read are named with the error" "$faulty_err" "^lagtop: [0-9] groups? not read \\(fx-[a-z0-9]+.*\\): .*(timed out|Request timed out)"
 is "one line for one cause, not one per group" "$(printf '%s\n' "$faulty_err" | grep -c 'not read')" 1
 
 # ---- every coordinator API failing, FindCoordinator and ListGroups included
-sim_up --scenario fixture --error-rate 1 --error-code COORDINATOR_LOAD_IN_PROGRESS
-run --once -b "$BOOT" --timeout 3s
+sim_start --scenario fixture --error-rate 1 --error-code COORDINATOR_LOAD_IN_PROGRESS
+run_lagtop --once -b "$BOOTSTRAP" --timeout 3s
 is "all coordinator APIs failing: exits 1 (nothing could be read, which is not an empty cluster)" "$rc" 1
 like "all coordinator APIs failing: one line says the brokers' lists were not read, and why" "$err" \
 	'^lagtop: the group lists of 3 brokers not read \(broker 1, broker 2, broker 3\): ListGroups: .*oordinator load in progress'
 ok "all coordinator APIs failing: stderr lines are all prefixed" sh -c '! grep -v "^lagtop: " "$1"' - "$LT_TMP/err"
-sim_down
+sim_stop
 
 # ---- lagtop-sim's own fault flags are checked
 "$LAGTOP_SIM" --error-rate 2 >/dev/null 2>"$LT_TMP/serr"; rc=$?
@@ -174,20 +152,20 @@ chmod 600 "$LT_TMP/c.conf"
 # (--once does not read the config file yet — its target is -b/-X only — so the config's secrets are
 # exercised through --reset-offsets, which does.)
 RESET="--reset-offsets -g fx-empty --all-topics --to-earliest"
-run --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2s
+run_lagtop --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2s
 is "config secret, unreachable: exits 1" "$rc" 1
 no_secret "config secret, unreachable: not printed"
-run --config "$LT_TMP/c.conf" -c bad $RESET --timeout 2s
+run_lagtop --config "$LT_TMP/c.conf" -c bad $RESET --timeout 2s
 is "config secret, bad property: exits 2" "$rc" 2
 no_secret "config secret, bad property: not printed"
-LAGTOP_DEBUG=1 run --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2s -X debug=security,broker
+LAGTOP_DEBUG=1 run_lagtop --config "$LT_TMP/c.conf" -c sec $RESET --timeout 2s -X debug=security,broker
 no_secret "config secret, LAGTOP_DEBUG librdkafka logs: not printed"
-sim_up --scenario fixture
-LAGTOP_DEBUG=1 run --config "$LT_TMP/c.conf" -c sec -b "$BOOT" $RESET --timeout 2s -X debug=security,protocol
+sim_start --scenario fixture
+LAGTOP_DEBUG=1 run_lagtop --config "$LT_TMP/c.conf" -c sec -b "$BOOTSTRAP" $RESET --timeout 2s -X debug=security,protocol
 ok "config secret, SASL against a sim without SASL: exits 1" test "$rc" -eq 1
 no_secret "config secret, SASL against a sim without SASL, with debug logs: not printed"
-LAGTOP_DEBUG=1 run -b "$BOOT" --once --timeout 2s -X "sasl.password=$SECRET" -X sasl.username=u \
+LAGTOP_DEBUG=1 run_lagtop -b "$BOOTSTRAP" --once --timeout 2s -X "sasl.password=$SECRET" -X sasl.username=u \
 	-X security.protocol=SASL_PLAINTEXT -X sasl.mechanism=PLAIN -X debug=security,protocol
 is "-X secret, SASL against a sim without SASL: exits 1" "$rc" 1
 no_secret "-X secret, SASL against a sim without SASL, with debug logs: not printed"
-sim_down
+sim_stop

@@ -11,7 +11,6 @@ once it closed, and a new consumer resumes from it. TAP output; run with /usr/bi
 import json
 import os
 import queue
-import select
 import signal
 import subprocess
 import sys
@@ -19,7 +18,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from simtest import exit_status, missing_prereq, note as log, ok, plan  # noqa: E402
+from simtest import Sim, exit_status, missing_prereq, note as log, ok, plan  # noqa: E402
 
 try:
     from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
@@ -38,12 +37,8 @@ WAIT = 15.0
 sim = None
 
 def stop_sim():
-    if sim and sim.poll() is None:
-        sim.terminate()
-        try:
-            sim.wait(5)
-        except subprocess.TimeoutExpired:
-            sim.kill()
+    if sim:
+        sim.stop()
 
 
 def on_alarm(signum, frame):
@@ -54,17 +49,12 @@ def on_alarm(signum, frame):
 
 def start_sim():
     global sim
-    exe = os.environ.get("LAGTOP_SIM", "lagtop-sim")
-    sim = subprocess.Popen([exe, "--brokers", "3", "--port", "0", "--group-min-session-timeout", "1000"],
-                           stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True)
-    ready, _, _ = select.select([sim.stdout], [], [], 10)
-    line = sim.stdout.readline() if ready else ""
-    if not line.startswith("ready bootstrap="):
-        print("Bail out! lagtop-sim did not start: %r" % line, flush=True)
-        stop_sim()
+    try:
+        sim = Sim("--brokers", "3", "--group-min-session-timeout", "1000")
+    except RuntimeError as e:
+        print("Bail out! %s" % e, flush=True)
         sys.exit(1)
-    return line.strip().split("=", 1)[1].split(",")
+    return sim.bootstrap.split(",")
 
 
 def wait_until(cond, timeout=WAIT):
@@ -368,14 +358,9 @@ def main():
     @step
     def synthetic_records_readable():
         # records the sim made up (the fixture scenario) read by an independent decoder that checks CRCs
-        exe = os.environ.get("LAGTOP_SIM", "lagtop-sim")
-        fx = subprocess.Popen([exe, "--brokers", "1", "--port", "0", "--scenario", "fixture"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        fx = Sim("--brokers", "1", "--scenario", "fixture")
         try:
-            ready, _, _ = select.select([fx.stdout], [], [], 10)
-            line = fx.stdout.readline() if ready else ""
-            assert line.startswith("ready bootstrap="), line
-            fbs = line.strip().split("=", 1)[1].split(",")
+            fbs = fx.bootstrap.split(",")
             c = KafkaConsumer(bootstrap_servers=fbs, api_version=API, check_crcs=True, enable_auto_commit=False,
                               fetch_max_wait_ms=100)
             tps = [TopicPartition("fx-orders", p) for p in range(3)]
@@ -394,8 +379,7 @@ def main():
                 {0: (100, 999, 900), 1: (0, 999, 1000), 2: (0, 999, 1000)}, \
                 {p: (min(v), max(v), len(v)) for p, v in got.items()}
         finally:
-            fx.terminate()
-            fx.wait(5)
+            fx.stop()
 
     plan(len(steps))
     for fn in steps:

@@ -9,17 +9,15 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from simtest import exit_status, missing_prereq, ok  # noqa: E402
+from simtest import Sim, exit_status, missing_prereq, ok  # noqa: E402
 
 BASE = 1700000000000
-procs = []
+sims = []
 
 
 def cleanup():
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+    for s in sims:
+        s.stop()
 
 
 def on_alarm(signum, frame):
@@ -29,15 +27,13 @@ def on_alarm(signum, frame):
 
 
 def start_sim(scenario):
-    sim = os.environ.get("LAGTOP_SIM", "./lagtop-sim")
-    p = subprocess.Popen([sim, "--brokers", "3", "--port", "0", "--scenario", scenario],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-    procs.append(p)
-    line = p.stdout.readline().strip()
-    if not line.startswith("ready bootstrap="):
+    try:
+        s = Sim("--brokers", "3", "--scenario", scenario)
+    except RuntimeError as e:
         cleanup()
-        missing_prereq("lagtop-sim did not start: %r" % line)
-    return p, line[len("ready bootstrap="):].split(",")
+        missing_prereq(str(e))
+    sims.append(s)
+    return s, s.bootstrap.split(",")
 
 
 signal.signal(signal.SIGALRM, on_alarm)
@@ -161,18 +157,19 @@ try:
     c.close()
     admin.close()
 finally:
-    sim.send_signal(signal.SIGTERM)
+    sim.p.send_signal(signal.SIGTERM)
     try:
-        _, err = sim.communicate(timeout=10)
+        sim.p.wait(timeout=10)
     except subprocess.TimeoutExpired:
-        sim.kill()
-        _, err = sim.communicate()
+        sim.p.kill()
+        sim.p.wait()
+err = sim.stderr_text()
 counts = {}
 for line in err.splitlines():
     if line.startswith("{"):
         counts = json.loads(line)
-ok(sim.returncode == 0 and counts.get("DescribeGroups", 0) >= 1 and counts.get("total", 0) > 10,
-   "SIGTERM: clean exit with request counts as JSON", (sim.returncode, err[-500:]))
+ok(sim.p.returncode == 0 and counts.get("DescribeGroups", 0) >= 1 and counts.get("total", 0) > 10,
+   "SIGTERM: clean exit with request counts as JSON", (sim.p.returncode, err[-500:]))
 
 # The live demo: the story the dashboard tells.
 demo, bootstrap = start_sim("demo")

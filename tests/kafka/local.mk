@@ -1,9 +1,9 @@
 ## tests/kafka — real Apache Kafka brokers (3.9.x and 4.x, pinned in pom.xml, from Maven Central) with the
-## real kafka-consumer-groups as the reference. kafka_cluster.py starts and stops them; each test starts
+## real kafka-consumer-groups as the reference. tests/lib/kafka_cluster.py starts and stops them; each test starts
 ## its own cluster on 127.0.0.1 and stops it. Without java/mvn the tests skip (and fail under CI=true).
 
-KAFKA_TEST_FILES = tests/kafka/pom.xml tests/kafka/requirements.txt tests/kafka/kafka_cluster.py \
-	tests/kafka/member.py tests/kafka/RefConsumer.java tests/kafka/ToolBatch.java tests/kafka/tool_batch.py
+KAFKA_TEST_FILES = tests/kafka/pom.xml tests/kafka/requirements.txt tests/kafka/RefConsumer.java \
+	tests/kafka/ToolBatch.java
 EXTRA_DIST += $(KAFKA_TEST_FILES)
 
 TESTS += tests/kafka/test_kafka_harness.py

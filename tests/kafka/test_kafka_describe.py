@@ -1,7 +1,7 @@
 """test_kafka_describe.py — what `lagtop --once --format json` shows, judged by the real kafka-consumer-groups.
 
 One scenario, written only with real clients, runs against three clusters: lagtop-sim (3 brokers), Apache
-Kafka 3.9.x and Apache Kafka 4.x (tests/kafka/kafka_cluster.py). It makes
+Kafka 3.9.x and Apache Kafka 4.x (tests/lib/kafka_cluster.py). It makes
   - topics with several partitions and records (kafka-python), one of them trimmed with DeleteRecords (the
     real kafka-delete-records tool; kafka-python 2.0.2 has no delete_records),
   - an Empty group with commits on some partitions only, a group committed below the log start, a group
@@ -781,7 +781,7 @@ class HeldMember:
 
 def hold_rebalance(kc, members):
     """The classic group "rebalancing" caught in PreparingRebalance, deterministically: its first member (a
-    HeldMember on audit) consumes and commits every record, then stops polling; a second member (member.py)
+    HeldMember on audit) consumes and commits every record, then stops polling; a second member (kafka_member.py)
     joins. The coordinator then waits for the first one to rejoin, which it does only in a poll, until its
     rebalance timeout (max_poll_interval_ms): for that long the group has two members and no assignment.
     Both are appended to members (the held one first, so that on stopping it leaves, the rebalance
@@ -818,7 +818,7 @@ def hold_rebalance(kc, members):
 
 def wait_stable(bootstrap, group, n, parts, want_committed, timeout=60):
     """Until kafka-python's describe says Stable with n members sharing exactly parts, and the committed offsets
-    are want_committed (for groups where a member may own nothing, which member.py does not print).
+    are want_committed (for groups where a member may own nothing, which kafka_member.py does not print).
     Returns '' or what was still missing."""
     from kafka import KafkaAdminClient
     deadline = time.monotonic() + timeout

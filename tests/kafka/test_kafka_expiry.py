@@ -11,7 +11,7 @@ offsets.retention.check.interval.ms=5000. On each:
   - on 4.x, a consumer-protocol (KIP-848) group: a Java member with group.protocol=consumer commits and
     leaves (Kafka counts each offset from its commit, not from the leave).
 lagtop's forecast (`--once --format json` expires_at_ms) must be within one check interval of the moment
-the real kafka-consumer-groups --describe stops showing the offsets (polled through tool_batch, about once a
+the real kafka-consumer-groups --describe stops showing the offsets (polled through kafka_tool_batch, about once a
 second, bounded). A `--once --samples` started before the expiry and ending after it shows every group's
 partitions go from committed to expired (never absent). Afterwards lagtop, reading the tombstones Kafka wrote to __consumer_offsets, shows each
 group's partitions as expired (flag expired, committed and lag null: not lag 0, not stale; the group Dead as
@@ -97,7 +97,7 @@ class Line:
     def start(self):
         self.kc.start()
         self.label = "Kafka %s" % self.kc.version
-        from tool_batch import ToolBatch
+        from kafka_tool_batch import ToolBatch
         self.tools = ToolBatch(self.line)
 
     def setup(self):

@@ -7,7 +7,7 @@ SSL listener that requires a client certificate. Groups made with real members: 
 end: the tool's negative LAG), live (a classic kafka-python member on two topics), static (a Java member with
 a group.instance.id), on 4.x kip848 (a consumer-protocol Java member), a group with a non-ASCII id and one whose
 id is longer than 15 (padding by characters as the tool: their tables are compared as printed). Then, for each case, lagtop and the
-real kafka-consumer-groups (tool_batch.py: one JVM for every run) on the same arguments:
+real kafka-consumer-groups (kafka_tool_batch.py: one JVM for every run) on the same arguments:
   --list [--state [S]] [--type [T]]; --describe --offsets / --members / --state [--verbose] for --group
   (repeated) and --all-groups; a group that does not exist; bad input (the tool's messages, one line);
   --reset-offsets for several groups and --all-groups (dry run: the same plans, the active groups refused;
@@ -608,7 +608,7 @@ def run_line(line, cg):
 def main():
     require_programs("java", "mvn", "openssl", hint="./autogen.sh --install-deps installs it")
     kt.require_kafka_python()
-    from tool_batch import ToolBatch
+    from kafka_tool_batch import ToolBatch
     only = os.environ.get("LT_KAFKA_KCG_ONLY", "")
     for line in ("4", "3.9"):
         if only and only != line:

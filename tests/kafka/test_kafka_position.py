@@ -43,7 +43,7 @@ def lagtop(*args, timeout=120):
 
 
 def Proc(cmd):
-    """A consumer process that prints events on stdout (RefConsumer.java or member.py)."""
+    """A consumer process that prints events on stdout (RefConsumer.java or kafka_member.py)."""
     return K.EventProcess(subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                            stderr=subprocess.DEVNULL, text=True), wait_timeout=90)
 
@@ -79,7 +79,7 @@ def run(kc):
     py = K.confluent_python()
     for name, commit in (("rdk-c", True), ("rdk-nc", False)):
         stats = os.path.join(TMP, name + ".json")
-        cmd = [py, os.path.join(HERE, "member.py"), "--client", "confluent", "--bootstrap", kc.bootstrap, "--group",
+        cmd = [py, os.path.join(K.HERE, "kafka_member.py"), "--client", "confluent", "--bootstrap", kc.bootstrap, "--group",
                "pos-" + name, "--topics", TOPIC, "--client-id", name, "--stats", stats, "--batch", "5",
                "--poll-sleep-ms", "200", "--pause-after", str(PAUSE_AFTER)]
         if not commit:

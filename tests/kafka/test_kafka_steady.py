@@ -83,7 +83,7 @@ class Line:
     def start(self):
         self.kc.start()
         self.label = "Kafka %s" % self.kc.version
-        from tool_batch import ToolBatch
+        from kafka_tool_batch import ToolBatch
         self.tools = ToolBatch(self.line)
         if self.secure:
             for acl in (("--operation", "All", "--topic", "*"), ("--operation", "All", "--group", "*"),

@@ -2,20 +2,18 @@
 prerequisites (a JDK and Maven, kafka-python, the pinned jars), one cluster started or the file skipped,
 and the real kafka-consumer-groups read as tables.
 
-The brokers themselves are started and stopped by tests/kafka/kafka_cluster.py (it sits beside the
-pom.xml and the Java clients it builds); this module puts that folder on sys.path and gives it as K.
+The brokers themselves are started and stopped by kafka_cluster.py (in this folder; the pom.xml and
+the Java clients it builds stay in tests/kafka); this module gives it as K.
 Under CI=true every missing prerequisite is a failure, elsewhere the file skips with one line."""
 import contextlib
 import os
-import sys
 import time
 import traceback
 
 import simtest
 from simtest import missing_prereq, ok
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kafka"))
-import kafka_cluster as K  # noqa: E402
+import kafka_cluster as K
 
 JDK_HINT = "./autogen.sh --install-deps installs a JDK and Maven"
 
@@ -189,7 +187,7 @@ def each_line(only, run_line, run_sim):
         if only and only not in (line, "sim" if line == "4" else ""):
             continue
         t = time.monotonic()
-        from tool_batch import ToolBatch
+        from kafka_tool_batch import ToolBatch
         cg = available(ToolBatch, line)
         try:
             if not only or only == line:

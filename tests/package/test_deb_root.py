@@ -6,7 +6,7 @@ brings only what the package's Depends name. Inside that root (chroot shares thi
   - lagtop --version names the bundled librdkafka, linked statically;
   - no compiler and no -dev package came with it;
   - lagtop --once logs in with SCRAM-SHA-512 (SASL_PLAINTEXT and SASL_SSL) to a real Kafka 4.x broker on
-    127.0.0.1 and reads a group's committed offset (tests/kafka/kafka_cluster.py starts it);
+    127.0.0.1 and reads a group's committed offset (tests/lib/kafka_cluster.py starts it);
   - lagtop --demo draws its dashboard in tmux at 80x24 (tmux is installed in the root for this test only).
 
 Run by `make check-deb` after `make deb` (LAGTOP_DEB names the package; else the build tree's
@@ -25,7 +25,7 @@ import time
 SRC = os.environ.get("LT_SRCDIR") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 BUILD = os.environ.get("LT_BUILDDIR") or SRC
 sys.path.insert(0, os.path.join(SRC, "tests", "lib"))
-sys.path.insert(0, os.path.join(SRC, "tests", "kafka"))
+sys.path.insert(0, os.path.join(SRC, "tests", "lib"))
 from simtest import ok, exit_status, missing_prereq, results  # noqa: E402
 
 SUITE = os.environ.get("LAGTOP_ROOT_SUITE", "bookworm")

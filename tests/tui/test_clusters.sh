@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_clusters.sh — clusters from the config file (c switches; a recording then starts a new file),
 # themes (t cycles, --theme checks the name), NO_COLOR.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 14
 
 tui_start_fixture || exit 1
@@ -46,12 +46,9 @@ is "... and beta's data" "$(tui_group_rows | awk '{print $1}' | tr '\n' ' ')" "b
 tui_keys q
 tui_wait_text "EXITED=0" >/dev/null
 
-esc=$(printf '\033')
-colour_sgr() { tm capture-pane -p -e -t t | grep -qE "${esc}\\[([0-9]*;)*(3[0-7]|4[0-7]|38|48)[;m]"; }
-no_colour_sgr() { ! colour_sgr; }
 tui_start 100 30 NO_COLOR=1 -- -b "$BOOTSTRAP"
 tui_wait_text "shipping" 15 >/dev/null
-ok "NO_COLOR: no colours on a colour terminal" no_colour_sgr
+ok "NO_COLOR: no colours on a colour terminal" tui_has_no_colour
 tui_keys q
 tui_wait_text "EXITED=0" >/dev/null
 

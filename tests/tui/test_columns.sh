@@ -4,8 +4,8 @@
 # LOG-END; the column setup (F2, S) hides a column and the choice is saved to the configuration file (its
 # other lines kept; made when there is none) and read again after a restart; the sort chooser (F6, .) lists
 # only the columns on screen; a bad column name in the file is one clear line.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 18
 
 conf="$LT_TMP/lagtop.conf"

@@ -3,25 +3,13 @@
 # groups pane, LAST-COMMIT / COMMITS/MIN / UNMOVED in a group's partitions, the expiring group's
 # EXPIRES cell in the warning colour; on a cluster that denies __consumer_offsets the top bar says
 # so and `e` gives the reason, and the rest of the dashboard works as before.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 plan 12
 
-# start_sim NAME ARGS...: lagtop-sim in the background; sets BOOTSTRAP
-start_sim() {
-	local name=$1; shift
-	"$LAGTOP_SIM" --brokers 1 --port 0 "$@" >"$LT_TMP/$name.out" 2>"$LT_TMP/$name.err" &
-	local pid=$!
-	on_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
-	if ! wait_for 10 grep -q '^ready bootstrap=' "$LT_TMP/$name.out"; then
-		diag "lagtop-sim did not start: $(cat "$LT_TMP/$name.err")"
-		return 1
-	fi
-	BOOTSTRAP=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/$name.out")
-}
-
 # The fixture's groups committed at a fixed time in 2023: fx-empty's offsets are past the retention.
-start_sim fixture --scenario fixture || exit 1
+sim_start --brokers 1 --port 0 --scenario fixture || exit 1
 tui_start 200 30 -- -b "$BOOTSTRAP" -i 1
 ok "dashboard up" tui_wait_text "fx-empty" 15
 like "groups pane: LAST-COMMIT and EXPIRES columns on a wide terminal" "$(tui_screen)" "LAST-COMMIT +EXPIRES"
@@ -46,7 +34,7 @@ tui_keys q
 tui_wait_text "EXITED=0" >/dev/null
 
 # A cluster whose ACLs hide __consumer_offsets: polling alone, and the dashboard says why.
-start_sim denied --scenario fixture --deny-offsets-topic || exit 1
+sim_start --brokers 1 --port 0 --scenario fixture --deny-offsets-topic || exit 1
 tui_start 200 30 -- -b "$BOOTSTRAP" -i 1
 ok "denied: the top bar says commit times are missing" tui_wait_text "no commit times (e)" 15
 like "denied: the groups are there, with their lag" "$(tui_line fx-stable)" "fx-stable Stable classic 2 1 3 "

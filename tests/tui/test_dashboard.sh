@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_dashboard.sh — the dashboard on the fixed test cluster: numbers, sorting, selection across a
 # refresh, opening a group, members, filter, help, quit.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 24
 
 tui_start_fixture || exit 1

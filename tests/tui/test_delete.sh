@@ -4,19 +4,14 @@
 # offset of the partition under the cursor and D in the groups pane the whole group, each after a preview of
 # what goes and where its backup is written, the group name typed and Yes; U brings a deleted offset back;
 # --read-only removes D.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 27
 
 tui_start_fixture || exit 1
 STATE="$LT_TMP/state"
 mkdir -p "$STATE"
 
-committed() {
-	"$LAGTOP" --once --format json -b "$BOOTSTRAP" -G "^$1\$" 2>/dev/null |
-		grep -o '"committed":[0-9-]*' | sed 's/.*://' | tr '\n' ' ' | sed 's/ $//'
-}
-committed_is() { [ "$(committed "$1")" = "$2" ]; }
 backups() { ls "$STATE/lagtop/backups/" 2>/dev/null | grep -c "^$1\..*\.csv\$"; }
 
 tui_start 120 30 XDG_STATE_HOME="$STATE" -- -b "$BOOTSTRAP" -i 1
@@ -30,7 +25,7 @@ like "the refusal names the state" "$(tui_screen)" "Group 'shipping' can only be
 like "the refusal names the active member" "$(tui_screen)" "client-id shipper on host /10.0.0.3"
 tui_keys Escape
 ok "Esc closes the refusal" tui_wait_gone "REFUSED"
-is "shipping's offsets unchanged" "$(committed shipping)" "100 100"
+is "shipping's offsets unchanged" "$(tui_committed shipping)" "100 100"
 is "no backup for a refused delete" "$(backups shipping)" "0"
 
 # --- D on a partition of an Empty group: that partition's committed offset ---
@@ -44,18 +39,18 @@ like "the preview says where the backup goes" "$(tui_screen)" "Backup first, to 
 like "the confirm button starts on No" "$(tui_screen)" ">\[ No \]<"
 tui_keys Right Enter
 ok "Yes without the name is refused" tui_wait_text "type the group name exactly to confirm"
-is "nothing deleted yet" "$(committed analytics)" "1000 1000 1000 1000"
+is "nothing deleted yet" "$(tui_committed analytics)" "1000 1000 1000 1000"
 tui_keys -l "analytics"
 tui_keys Enter
 ok "the exact name deletes" tui_wait_text "Result: DELETED" 15
 like "the result names the backup" "$(tui_screen)" "Backup of the deleted offsets: .*/lagtop/backups/analytics\."
-ok "partition 1 lost its commit" wait_for 10 committed_is analytics "1000 1000 1000"
+ok "partition 1 lost its commit" wait_for 10 tui_committed_is analytics "1000 1000 1000"
 tui_keys Escape
 tui_wait_gone "Result: DELETED" >/dev/null
 
 # --- U restores it ---
 tui_undo
-ok "U brings the deleted offset back" wait_for 10 committed_is analytics "1000 1000 1000 1000"
+ok "U brings the deleted offset back" wait_for 10 tui_committed_is analytics "1000 1000 1000 1000"
 tui_keys Escape
 tui_wait_gone "EXECUTED" >/dev/null
 
@@ -69,7 +64,7 @@ tui_wait_text "Type the group name to confirm" 15 >/dev/null
 tui_keys -l "analytics"
 tui_keys Right Enter
 ok "the group is deleted" tui_wait_text "Result: DELETED" 15
-is "it is gone from the cluster" "$(committed analytics)" ""
+is "it is gone from the cluster" "$(tui_committed analytics)" ""
 n=$(grep -c 'group=analytics target=delete-group partitions=4 result=executed' "$STATE/lagtop/audit.log")
 is "the delete is in the audit log" "$n" "1"
 tui_keys Escape q

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_demo.sh — `lagtop --demo`: the in-process simulated cluster and the dashboard on it, at 80x24.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 5
 
 tui_start 80 24 -- --demo

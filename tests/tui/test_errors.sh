@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_errors.sh — a failed refresh is shown, not fatal: the top bar carries the error shortened,
 # `e` shows it in full, and the dashboard keeps answering.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 8
 
 tui_start_fixture || exit 1

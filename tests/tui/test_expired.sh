@@ -5,19 +5,12 @@
 # them, keeps the group (Dead, as Kafka describes a deleted group) with EXPIRES "expired"; its partitions
 # read COMMITTED "expired" with no lag (not 0; log offsets from the other groups of the topic), and a
 # partition's detail names auto.offset.reset.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 plan 9
 
-"$LAGTOP_SIM" --brokers 1 --port 0 --scenario fixture --offsets-retention-check-interval-ms 1000 \
-	>"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
-pid=$!
-on_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
-if ! wait_for 10 grep -q '^ready bootstrap=' "$LT_TMP/sim.out"; then
-	diag "lagtop-sim did not start: $(cat "$LT_TMP/sim.err")"
-	exit 1
-fi
-BOOTSTRAP=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
+sim_start --brokers 1 --port 0 --scenario fixture --offsets-retention-check-interval-ms 1000 || exit 1
 sleep 2 # the first check (one interval after the start) has expired fx-empty's offsets
 
 tui_start 200 50 -- -b "$BOOTSTRAP" -i 1

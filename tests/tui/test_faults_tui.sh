@@ -4,8 +4,8 @@
 # invalid UTF-8, newlines and 10 KB lengths are shown escaped, the layout holds and the terminal title is
 # not changed; with the group's coordinator broker down the dashboard keeps answering keys, the
 # partition detail says the data is stale and for how long, and everything recovers when it is back.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 18
 
 TUI_FIXTURE="$LT_BUILDDIR/tests/tui/faults_fixture"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_fit.sh — the dashboard at 80x24, where not every column fits: < and > sort only by the columns on
 # screen, and the sort column's header carries the arrow.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 7
 
 tui_start_fixture || exit 1

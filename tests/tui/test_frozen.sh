@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_frozen.sh — the UI never waits on the network: with the cluster frozen (SIGSTOP) keys still
 # answer and the top bar says the refresh is late; SIGTERM and SIGINT restore the terminal.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 8
 
 tui_start_fixture || exit 1

@@ -2,17 +2,14 @@
 # test_peek.sh — v in the partitions pane at 80x24: the record popup on lagtop-sim. kafka-python writes a
 # record whose key holds an escape sequence, a bidi override, invalid UTF-8 and NUL, and commits a group at it;
 # the popup must show it as text (\x1b, \u202e, \xff, \x00), with its timestamp type, read-only; Esc closes it.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 PY=/usr/bin/python3
 "$PY" -c 'import kafka' 2>/dev/null || missing_prereq "kafka-python (Debian package python3-kafka)"
 plan 5
 
-"$LT_BUILDDIR/lagtop-sim" --brokers 1 --auto-create-partitions 1 >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
-SIM_PID=$!
-on_exit "kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
-wait_for 10 grep -q '^ready bootstrap=' "$LT_TMP/sim.out" || diag "the sim did not start: $(cat "$LT_TMP/sim.err")"
-BOOTSTRAP=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
+sim_start --brokers 1 --auto-create-partitions 1
 
 "$PY" - "$BOOTSTRAP" <<'PYEOF' >"$LT_TMP/py.out" 2>&1
 import sys

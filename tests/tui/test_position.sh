@@ -3,15 +3,12 @@
 # a group's partitions from a position source (a Prometheus text file here), the position's source and age in
 # the partition detail, and the "!" of a consumer that reads without committing, in the partitions pane and
 # on the group's STATUS in the groups pane.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 plan 7
 
-"$LAGTOP_SIM" --brokers 1 --port 0 --scenario fixture >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
-pid=$!
-on_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
-wait_for 10 grep -q '^ready bootstrap=' "$LT_TMP/sim.out" || { diag "$(cat "$LT_TMP/sim.err")"; exit 1; }
-BOOTSTRAP=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
+sim_start --brokers 1 --port 0 --scenario fixture || exit 1
 
 # fx-stable: fx-c1 owns fx-orders 0 (log start 100, committed 500) and 1 (committed 600)
 page() {

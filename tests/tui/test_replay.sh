@@ -3,21 +3,18 @@
 # the replay keys (step back and forth, jump a minute, go to a typed time, play), R refused, the help
 # lists the replay keys; a recording made by the dashboard itself (--record) replays; a file cut short
 # replays up to its last record. The recording is of lagtop-sim's demo scenario, whose numbers move.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 plan 24
 
-"$LAGTOP_SIM" --port 0 --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
-SIM_PID=$!
-on_exit "kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
-wait_for 20 grep -q '^ready bootstrap=' "$LT_TMP/sim.out" || { diag "the sim did not start"; exit 1; }
-B=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
+sim_start --port 0 --scenario demo || exit 1
 export HOME="$LT_TMP/home" XDG_CONFIG_HOME="$LT_TMP/xdg"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME"
 
 # five refreshes, a second apart, recorded headless; the JSON lines give their times
 REC="$LT_TMP/night.lrec"
-"$LAGTOP" -b "$B" --record "$REC" --headless -i 1 --format json >"$LT_TMP/rec.json" 2>"$LT_TMP/rec.err" &
+"$LAGTOP" -b "$BOOTSTRAP" --record "$REC" --headless -i 1 --format json >"$LT_TMP/rec.json" 2>"$LT_TMP/rec.err" &
 REC_PID=$!
 on_exit "kill $REC_PID 2>/dev/null"
 five() { [ "$(wc -l <"$LT_TMP/rec.json")" -ge 5 ]; }
@@ -80,7 +77,7 @@ tui_wait_text "EXITED=0" 5 >/dev/null
 
 # the dashboard records what it shows
 DREC="$LT_TMP/dash.lrec"
-tui_start 80 24 -- -b "$B" -i 1 --record "$DREC"
+tui_start 80 24 -- -b "$BOOTSTRAP" -i 1 --record "$DREC"
 ok "the dashboard says REC while it records" tui_wait_text "REC" 15
 sleep 2.5
 tui_keys q

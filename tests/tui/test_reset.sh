@@ -3,8 +3,8 @@
 # members; on an Empty group the preview's deltas, nothing committed on No or Esc, a bad value refused by
 # the parser, commit after Yes (offsets checked with --once), undo, a single partition from the partitions
 # pane, the group name above the confirm threshold, and read-only mode (flag and cluster config).
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 51
 
 tui_start_fixture || exit 1
@@ -12,15 +12,10 @@ STATE="$LT_TMP/state"
 mkdir -p "$STATE"
 
 # committed offsets of GROUP, in partition order, space-separated (a fresh --once run, not the dashboard)
-committed() {
-	"$LAGTOP" --once --format json -b "$BOOTSTRAP" -g "$1" 2>/dev/null |
-		grep -o '"committed":[0-9-]*' | sed 's/.*://' | tr '\n' ' ' | sed 's/ $//'
-}
-committed_is() { [ "$(committed "$1")" = "$2" ]; }
 
 tui_start 120 30 XDG_STATE_HOME="$STATE" -- -b "$BOOTSTRAP" -i 1
 ok "groups appear" tui_wait_text "shipping" 15
-is "analytics starts at the log end" "$(committed analytics)" "1000 1000 1000 1000"
+is "analytics starts at the log end" "$(tui_committed analytics)" "1000 1000 1000 1000"
 
 # --- an active group: refused, with the state and the members ---
 tui_keys End R
@@ -32,7 +27,7 @@ like "the refusal names the state" "$(tui_screen)" "group 'shipping' is inactive
 like "the refusal names the active member" "$(tui_screen)" "client-id shipper on host /10.0.0.3"
 tui_keys Escape
 ok "Esc closes the refusal" tui_wait_gone "REFUSED"
-is "shipping's offsets unchanged" "$(committed shipping)" "100 100"
+is "shipping's offsets unchanged" "$(tui_committed shipping)" "100 100"
 
 # --- names from the cluster are escaped in the dialog ---
 tui_keys Home Down Down Down R
@@ -53,14 +48,14 @@ like "the confirm button starts on No" "$(tui_screen)" ">\[ No \]<"
 unlike "below the threshold no group name is asked" "$(tui_screen)" "Group name:"
 tui_keys Enter
 ok "Enter on No closes the dialog" tui_wait_gone "Commit these offsets?"
-is "No: offsets unchanged" "$(committed analytics)" "1000 1000 1000 1000"
+is "No: offsets unchanged" "$(tui_committed analytics)" "1000 1000 1000 1000"
 tui_keys R Enter
 tui_wait_text "Commit these offsets?" 15 >/dev/null
 tui_keys Right
 ok "Right selects Yes" tui_wait_text ">[ Yes, reset ]<"
 tui_keys Escape
 ok "Esc cancels the preview" tui_wait_gone "Commit these offsets?"
-is "Esc: offsets unchanged" "$(committed analytics)" "1000 1000 1000 1000"
+is "Esc: offsets unchanged" "$(tui_committed analytics)" "1000 1000 1000 1000"
 
 # --- a bad value is refused by the parser; then to-offset 250 is committed ---
 tui_keys R Down Down Down
@@ -79,7 +74,7 @@ ok "Yes commits: executed and read back" tui_wait_text "EXECUTED: every partitio
 like "the result names the backup" "$(tui_screen)" "Backup of the previous offsets: .*/lagtop/backups/analytics\."
 n=$(ls "$STATE/lagtop/backups/" 2>/dev/null | grep -c '^analytics\..*\.csv$')
 is "one backup written" "$n" "1"
-ok "offsets are now 250" wait_for 10 committed_is analytics "250 250 250 250"
+ok "offsets are now 250" wait_for 10 tui_committed_is analytics "250 250 250 250"
 tui_keys Escape
 tui_wait_gone "EXECUTED" >/dev/null
 
@@ -91,7 +86,7 @@ n=$(tui_screen | grep -cE 'orders +[0-3] +250 -> 1000 +skip 750 ')
 is "undo: four partitions 250 -> 1000" "$n" "4"
 tui_keys Right Enter
 ok "undo executed" tui_wait_text "EXECUTED: every partition reads back as planned" 15
-ok "offsets restored to 1000" wait_for 10 committed_is analytics "1000 1000 1000 1000"
+ok "offsets restored to 1000" wait_for 10 tui_committed_is analytics "1000 1000 1000 1000"
 tui_keys Escape
 tui_wait_gone "EXECUTED" >/dev/null
 
@@ -109,7 +104,7 @@ is "shift-by -10: one row, 1000 -> 990" "$(tui_screen | grep -cE 'orders +[0-9]+
 like "the row is partition 1, replaying 10" "$(tui_screen)" "orders +1 +1000 -> 990 +replay 10 "
 tui_keys Right Enter
 tui_wait_text "EXECUTED" 15 >/dev/null
-ok "only partition 1 moved" wait_for 10 committed_is analytics "1000 990 1000 1000"
+ok "only partition 1 moved" wait_for 10 tui_committed_is analytics "1000 990 1000 1000"
 tui_keys Escape q
 ok "quits with status 0 after the commits (ASan: no leak)" tui_wait_text "EXITED=0"
 
@@ -129,11 +124,11 @@ ok "Yes without the name is refused" tui_wait_text "type the group name exactly 
 tui_keys -l "analytic"
 tui_keys Enter
 tui_wait_text "Group name: analytic_" >/dev/null
-is "a wrong name commits nothing" "$(committed analytics)" "1000 990 1000 1000"
+is "a wrong name commits nothing" "$(tui_committed analytics)" "1000 990 1000 1000"
 tui_keys -l "s"
 tui_keys Enter
 ok "the exact name commits" tui_wait_text "EXECUTED" 15
-ok "offsets at the log start" wait_for 10 committed_is analytics "0 0 0 0"
+ok "offsets at the log start" wait_for 10 tui_committed_is analytics "0 0 0 0"
 tui_keys Escape q
 ok "quits with status 0 after the confirmed reset" tui_wait_text "EXITED=0"
 
@@ -162,6 +157,6 @@ tui_wait_text "shipping" 15 >/dev/null
 tui_keys Home R
 sleep 1
 unlike "read_only cluster: R opens nothing, no key in the bar" "$(tui_screen)" "Reset offsets of|RReset"
-is "read-only: offsets unchanged" "$(committed analytics)" "0 0 0 0"
+is "read-only: offsets unchanged" "$(tui_committed analytics)" "0 0 0 0"
 tui_keys q
 ok "quits cleanly" tui_wait_text "EXITED=0"

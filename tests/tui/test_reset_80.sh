@@ -3,8 +3,8 @@
 # old -> new and its replay/skip count, the absolute time a relative `to-datetime -10m` resolved to, where
 # the backup and the audit log go, and the scope in the title; the audit line keeps the operator's spelling
 # and the resolved time; on xterm and on vt100 with LANG=C.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 20
 
 tui_start_fixture || exit 1

@@ -2,8 +2,8 @@
 # test_reset_async.sh — the reset dialog's cluster work runs on the worker thread: on a slow cluster
 # (every answer 3 s late) the dialog shows "Working...", Esc closes it at once, a second R says the
 # abandoned request is still running, and once it has ended R works again with a fresh preview.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 7
 
 tui_start_fixture || exit 1

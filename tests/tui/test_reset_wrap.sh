@@ -2,8 +2,8 @@
 # test_reset_wrap.sh — the reset dialog's refusal at 100x30 and 80x24: the guard's sentence is
 # wrapped inside the box, never cut at its edge ("...but the current stat..."), and every member of a
 # group with more members than the box holds can be read by scrolling.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 12
 
 TUI_FIXTURE_CROWD=1

@@ -3,15 +3,12 @@
 # no longer reads say how old their data is (`stale 12s`, in the STATE column where "Stable" would mislead),
 # and `e` says each cause once with a count, not once per group; on xterm and on vt100 with LANG=C. The sim
 # is SIGSTOPped (no answers, no resets), then resumed; bounded waits throughout.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 plan 18
 
-"$LAGTOP_SIM" --scenario demo >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
-SIM_PID=$!
-on_exit "kill -CONT $SIM_PID 2>/dev/null; kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
-wait_for 10 grep -q '^ready bootstrap=' "$LT_TMP/sim.out" || diag "lagtop-sim did not start"
-BOOTSTRAP=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
+sim_start --scenario demo
 
 # one pass on a terminal: T names it, the arguments are tui_start's environment
 stale_pass() {

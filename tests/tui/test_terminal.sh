@@ -1,18 +1,14 @@
 #!/bin/sh
 # test_terminal.sh — sizes, terminals and untrusted names: 80x24 reflow, "too small" at 40x10 and
 # back, TERM=vt100 + LANG=C without colours or UTF-8, a group id with an escape sequence shown escaped.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 19
-
-esc=$(printf '\033')
-colour_sgr() { tm capture-pane -p -e -t t | grep -qE "${esc}\\[([0-9]*;)*(3[0-7]|4[0-7]|38|48)[;m]"; }
-no_colour_sgr() { ! colour_sgr; }
 
 tui_start_fixture || exit 1
 tui_start 132 40 -- -b "$BOOTSTRAP" -i 1
 ok "dashboard up at 132x40" tui_wait_text "shipping" 15
-ok "TERM=screen: colours are used" colour_sgr
+ok "TERM=screen: colours are used" tui_has_colour
 like "wide: every groups column" "$(tui_line GROUP)" "GROUP.* STATE .*MEMBERS .*TOPICS .*PARTITIONS .*LAG .*TREND .*STATUS"
 like "the escape sequence in a group id is shown escaped" "$(tui_screen)" 'evil\\x1b\[31mred'
 
@@ -31,7 +27,7 @@ tui_wait_text "EXITED=0" >/dev/null
 tui_start 100 30 TERM=vt100 LANG=C LC_ALL=C -- -b "$BOOTSTRAP" -i 1
 ok "vt100 + LANG=C: dashboard up" tui_wait_text "shipping" 15
 ok "ASCII only (no UTF-8 bytes)" sh -c "! '$TMUX_BIN' -S '$TUI_SOCK' capture-pane -p -t t | LC_ALL=C grep -q '[^ -~]'"
-ok "no colours (no colour SGR codes reach the terminal)" no_colour_sgr
+ok "no colours (no colour SGR codes reach the terminal)" tui_has_no_colour
 like "ASCII sort marker and separators" "$(tui_screen)" 'GROUP\^.*|^ .* \| brokers 1/1'
 
 # vt100 sends no Home, End, PgUp or PgDn: G and ^E go to the last row, ^A to the first, f and ^F a page down,

@@ -2,18 +2,13 @@
 # test_unread_tui.sh — a refresh that could not read every group says so in the dashboard: the top bar
 # counts the groups not read, and `e` says which and why, once per cause (lagtop-sim answering DescribeGroups with
 # COORDINATOR_NOT_AVAILABLE, then with GROUP_AUTHORIZATION_FAILED: named with the ACL it needs).
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
+. "$LT_SRCDIR/tests/lib/sim.sh"
 plan 6
 
-sim_up() {
-	rm -f "$LT_TMP/sim.out"
-	"$LAGTOP_SIM" --scenario fixture --error-api 15 --error-rate 1 "$@" >"$LT_TMP/sim.out" 2>"$LT_TMP/sim.err" &
-	SIM_PID=$!
-	on_exit "kill $SIM_PID 2>/dev/null; wait $SIM_PID 2>/dev/null"
-	wait_for 10 grep -q '^ready bootstrap=' "$LT_TMP/sim.out" || diag "lagtop-sim did not start"
-	BOOTSTRAP=$(sed -n 's/^ready bootstrap=//p' "$LT_TMP/sim.out")
-}
+# sim_up ARGS...: the fixture with every DescribeGroups (API 15) failing
+sim_up() { sim_start --scenario fixture --error-api 15 --error-rate 1 "$@"; }
 
 sim_up
 # the classic groups: a current librdkafka reads the consumer-protocol fx-kip848 with ConsumerGroupDescribe
@@ -26,7 +21,7 @@ like "... the broker's error and the groups' names" "$(tui_screen)" "Coordinator
 tui_keys Escape
 tui_keys q
 ok "quits cleanly" tui_wait_text "EXITED=0" 10
-kill "$SIM_PID"; wait "$SIM_PID" 2>/dev/null
+sim_stop
 
 sim_up --error-code GROUP_AUTHORIZATION_FAILED
 tui_start 160 30 -- -b "$BOOTSTRAP" -i 1 --timeout 3s --read-only -g fx-empty

@@ -6,19 +6,14 @@
 #   those, Yes moves only those (read back with --once JSON), D's preview names them and deletes only theirs; the mouse as raw
 #   X10 (TERM=screen) and SGR (TERM=xterm) sequences written into the pane: a click selects, a header click
 #   sorts, M and --no-mouse turn it off; F1, F3, F6, F10 and the key bar at 80 and 120 columns, a click on a key in the bar.
-. "$LT_SRCDIR/tests/tap.sh"
-. "$LT_SRCDIR/tests/tui/lib.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
+. "$LT_SRCDIR/tests/lib/tui.sh"
 plan 59
 
 tui_start_fixture || exit 1
 STATE="$LT_TMP/state"
 mkdir -p "$STATE"
 
-committed() {
-	"$LAGTOP" --once --format json -b "$BOOTSTRAP" -g "$1" 2>/dev/null |
-		grep -o '"committed":[0-9-]*' | sed 's/.*://' | tr '\n' ' ' | sed 's/ $//'
-}
-committed_is() { [ "$(committed "$1")" = "$2" ]; }
 # the first data row under the header line holding $1 (squeezed)
 row_after() { tui_screen | awk -v h="$1" 'found {print; exit} index($0, h) {found=1}' | tr -s ' '; }
 # X10 mouse report (TERM=screen's kmous): button code, 0-based column and line
@@ -83,7 +78,7 @@ like "partitions 1 and 3" "$(tui_screen | grep -oE 'orders:[0-9] +1000 -> 0 ' | 
 like "totals: 2 partitions" "$(tui_screen)" "2 partitions: 2000 messages replayed"
 tui_keys Right Enter
 ok "Yes: executed" tui_wait_text "EXECUTED: every partition reads back as planned" 15
-ok "only partitions 1 and 3 moved (--once JSON)" wait_for 10 committed_is analytics "1000 0 1000 0"
+ok "only partitions 1 and 3 moved (--once JSON)" wait_for 10 tui_committed_is analytics "1000 0 1000 0"
 tui_keys Escape
 tui_wait_gone "EXECUTED" >/dev/null
 like "the marks survive the refresh" "$(tui_screen)" "Partitions of analytics \(2 marked\)"
@@ -94,11 +89,11 @@ is "D's preview lists only the marked partitions" "$(tui_screen | grep -oE '│ 
 tui_keys -l "analytics"
 tui_keys Right Enter
 ok "D: deleted" tui_wait_text "Result: DELETED" 15
-ok "only partitions 1 and 3 lost their commits (--once JSON)" wait_for 10 committed_is analytics "1000 1000"
+ok "only partitions 1 and 3 lost their commits (--once JSON)" wait_for 10 tui_committed_is analytics "1000 1000"
 tui_keys Escape
 tui_wait_gone "Result: DELETED" >/dev/null
 tui_undo
-ok "U restores the two deleted offsets" wait_for 10 committed_is analytics "1000 0 1000 0"
+ok "U restores the two deleted offsets" wait_for 10 tui_committed_is analytics "1000 0 1000 0"
 tui_keys Escape
 tui_wait_gone "EXECUTED" >/dev/null
 tui_keys u

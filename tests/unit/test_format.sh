@@ -3,7 +3,7 @@
 # 14 (autogen.sh --install-deps installs it): another major version formats some constructs differently, so
 # elsewhere the test says which version it found instead of failing on its opinions. `make format` rewrites
 # the files in place; a table that reads better aligned by hand sits between clang-format off/on comments.
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 cf=${CLANG_FORMAT:-clang-format}
 command -v "$cf" >/dev/null 2>&1 || missing_prereq "clang-format (Debian package clang-format)"
 ver=$("$cf" --version | sed -n 's/.*version \([0-9][0-9]*\)\..*/\1/p')

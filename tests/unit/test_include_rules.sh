@@ -5,7 +5,7 @@
 # (the client layer never draws, the model does no I/O, nothing but src/cli and main.c reaches into cli/,
 # ...). The rules are read from the table itself, so the doc and this test cannot drift; and every row's
 # checker is first run on planted includes it forbids, so each rule is known to be able to fail.
-. "$LT_SRCDIR/tests/tap.sh"
+. "$LT_SRCDIR/tests/lib/tap.sh"
 lt_tmpdir
 
 # The libraries a row may name, and the headers that mean them.

@@ -21,13 +21,13 @@ As a library (the tests):
 
 As a script (by hand):
 
-    tests/kafka/kafka_cluster.py start [--line 4|3.9] [--nodes N] [--dir DIR]   # prints "ready bootstrap=..."
-    tests/kafka/kafka_cluster.py stop --dir DIR                                   # stops by pid, removes DIR
-    tests/kafka/kafka_cluster.py consumer-groups --line 4 -- --bootstrap-server B --list
+    tests/lib/kafka_cluster.py start [--line 4|3.9] [--nodes N] [--dir DIR]   # prints "ready bootstrap=..."
+    tests/lib/kafka_cluster.py stop --dir DIR                                   # stops by pid, removes DIR
+    tests/lib/kafka_cluster.py consumer-groups --line 4 -- --bootstrap-server B --list
 
 The jars come from Maven Central through tests/kafka/pom.xml (versions pinned there, one profile per
 line) and stay in Maven's local repository; the resolved class path is cached under LT_BUILDDIR (or
-this folder) per pom.xml content. Each broker runs KRaft combined mode (broker and controller in one
+tests/kafka, beside the pom.xml and the Java clients) per pom.xml content. Each broker runs KRaft combined mode (broker and controller in one
 JVM) in a temporary directory with free loopback ports and a small heap, and everything it leaves is
 removed on stop.
 """
@@ -45,7 +45,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-POM = os.path.join(HERE, "pom.xml")
+# pom.xml, requirements.txt and the Java clients stay with the real-Kafka tests
+KAFKA_DIR = os.path.join(os.path.dirname(HERE), "kafka")
+POM = os.path.join(KAFKA_DIR, "pom.xml")
 LINES = {"4": "kafka4", "3.9": "kafka39"}  # line -> Maven profile in pom.xml
 
 # A small heap and a quick-starting JIT: the suite runs two brokers at once on a 2-core machine.
@@ -91,9 +93,9 @@ def lagtop_librdkafka(binary):
 
 
 def _cache_dir():
-    base = os.environ.get("LT_BUILDDIR") or HERE
+    base = os.environ.get("LT_BUILDDIR") or KAFKA_DIR
     d = os.path.join(base, "tests", "kafka", "cache") if os.environ.get("LT_BUILDDIR") else \
-        os.path.join(HERE, "cache")
+        os.path.join(KAFKA_DIR, "cache")
     os.makedirs(d, exist_ok=True)
     return d
 
@@ -170,7 +172,7 @@ def java_classes(line):
     """Compiles tests/kafka/*.java (the reference Java clients) against `line`'s jars; returns a class path
     with them in front."""
     cp = classpath(line)
-    srcs = sorted(os.path.join(HERE, n) for n in os.listdir(HERE) if n.endswith(".java"))
+    srcs = sorted(os.path.join(KAFKA_DIR, n) for n in os.listdir(KAFKA_DIR) if n.endswith(".java"))
     h = hashlib.sha256(cp.encode())
     for s in srcs:
         with open(s, "rb") as f:
@@ -193,7 +195,7 @@ def java_classes(line):
 def confluent_python():
     """The interpreter of a virtual environment with tests/kafka/requirements.txt installed (made once per
     requirements content, from Debian's python3 with its site packages: kafka-python is there too)."""
-    req = os.path.join(HERE, "requirements.txt")
+    req = os.path.join(KAFKA_DIR, "requirements.txt")
     with open(req, "rb") as f:
         tag = hashlib.sha256(f.read()).hexdigest()[:12]
     venv = os.path.join(_cache_dir(), "venv-" + tag)
@@ -272,7 +274,7 @@ log4j.appender.stderr.layout.ConversionPattern=[%d] %p %m (%c)%n
 """
 
 # follow = true: the appender writes to System.err as it is at each line, so a JVM that runs a tool many
-# times with its own stderr each (tool_batch.py) gets every run's warnings in that run's stderr.
+# times with its own stderr each (kafka_tool_batch.py) gets every run's warnings in that run's stderr.
 TOOLS_LOG4J2 = """status = warn
 appender.stderr.type = Console
 appender.stderr.name = stderr
@@ -687,7 +689,7 @@ def create_topic(bootstrap, name, partitions, per_partition=0, timestamps=None, 
 
 class EventProcess:
     """A client process that prints its events one a line on stdout and quits on "quit" on stdin (RefConsumer.java,
-    member.py): its lines are read as they come; wait_for() waits for one, bounded; stop() reaps it."""
+    kafka_member.py): its lines are read as they come; wait_for() waits for one, bounded; stop() reaps it."""
 
     def __init__(self, p, wait_timeout=60):
         import queue
@@ -770,7 +772,7 @@ class Member(EventProcess):
             p = kc.java_client("RefConsumer", *args, stderr=subprocess.DEVNULL)
         else:
             py = confluent_python() if kind == "confluent" else (os.environ.get("DEBIAN_PYTHON") or "/usr/bin/python3")
-            cmd = [py, os.path.join(HERE, "member.py"), "--client", kind, "--bootstrap", kc.bootstrap, "--group",
+            cmd = [py, os.path.join(HERE, "kafka_member.py"), "--client", kind, "--bootstrap", kc.bootstrap, "--group",
                    group, "--topics", ",".join(topics), "--protocol", protocol]
             if not commit:
                 cmd.append("--no-commit")

@@ -1,8 +1,10 @@
-# tests/tui/lib.sh — drive the real lagtop inside a private tmux server (sourced after tap.sh).
+# tests/lib/tui.sh — drive the real lagtop inside a private tmux server (sourced after tap.sh).
 #   tui_start_fixture            the fixed test cluster (tui_fixture); sets FIXTURE_PID, BOOTSTRAP
 #   tui_start COLS LINES CMD...  lagtop in a detached tmux session "t" of that size
 #   tui_screen                   the pane's text;  tui_wait_text TEXT / tui_wait_gone TEXT (bounded)
 #   tui_keys KEYS...             tmux send-keys
+#   tui_committed GROUP          its committed offsets, read by a separate lagtop --once
+#   tui_has_colour               the pane shows a colour (tui_has_no_colour: none)
 # The tmux server has its own socket in the test's temp dir; it and the fixture are killed on exit.
 
 [ -n "$TMUX_BIN" ] && [ -x "$TMUX_BIN" ] || missing_prereq "tmux not found (Debian package tmux)"
@@ -72,3 +74,15 @@ tui_undo() {
 tui_line() { tui_screen | grep -F -- "$1" | head -n 1 | tr -s ' '; }
 # The data rows of the groups pane: lines between the header (GROUP) and the next blank/pane line.
 tui_group_rows() { tui_screen | awk '/GROUP/ {on=1; next} on && /^ *$/ {exit} on && /Partitions of|Members of/ {exit} on {print}'; }
+
+# The pane shows a colour somewhere: an SGR foreground or background code (30-37, 40-47, 38, 48).
+tui_has_colour() { tm capture-pane -p -e -t t | grep -qE "$(printf '\033')\\[([0-9]*;)*(3[0-7]|4[0-7]|38|48)[;m]"; }
+tui_has_no_colour() { ! tui_has_colour; }
+
+# tui_committed GROUP: the group's committed offsets, space-separated ("" when it has none or is gone), read
+# by a lagtop --once of its own, so a test sees what the cluster holds, not what the dashboard shows
+tui_committed() {
+	"$LAGTOP" --once --format json -b "$BOOTSTRAP" -G "^$1\$" 2>/dev/null |
+		grep -o '"committed":[0-9-]*' | sed 's/.*://' | tr '\n' ' ' | sed 's/ $//'
+}
+tui_committed_is() { [ "$(tui_committed "$1")" = "$2" ]; }

@@ -1,4 +1,4 @@
-"""tool_batch.py — the real kafka-consumer-groups, many runs in one JVM (ToolBatch.java).
+"""kafka_tool_batch.py — the real kafka-consumer-groups, many runs in one JVM (tests/kafka/ToolBatch.java).
 
     with ToolBatch("4") as cg:                        # the pinned 4.x line's tools
         rc, out, err = cg.run("--bootstrap-server", b, "--list")

@@ -1,7 +1,7 @@
-# tests/tap.sh — TAP helpers for shell tests (sourced). Every test script:
-#   . "$LT_SRCDIR/tests/tap.sh"; plan N; ok "name" cmd...; is "name" got want; done_testing
+# tests/lib/tap.sh — TAP helpers for shell tests (sourced). Every test script:
+#   . "$LT_SRCDIR/tests/lib/tap.sh"; plan N; ok "name" cmd...; is "name" got want; done_testing
 # Cleanup: register with `on_exit CMD`; everything registered runs on exit, even on failure.
-# Network: tests use 127.0.0.1 only; every wait is bounded (wait_for).
+# Network: tests use 127.0.0.1 only; every wait is bounded (wait_for), and so is every lagtop (run_lagtop).
 
 _tap_n=0
 _tap_failed=0
@@ -54,4 +54,18 @@ wait_for() {
 lt_tmpdir() {
 	LT_TMP=$(mktemp -d "${TMPDIR:-/tmp}/lagtop-test.XXXXXX")
 	on_exit "rm -rf '$LT_TMP'"
+}
+
+# run_lagtop ARGS... — "$LAGTOP ARGS", killed after RUN_LIMIT seconds (default 30; rc 137 then: it hung).
+# Sets rc, out and err (its stdout and stderr, also in $LT_TMP/out and $LT_TMP/err) and secs (whole seconds
+# it took). Needs LT_TMP (lt_tmpdir).
+run_lagtop() {
+	local t0 t1
+	t0=$(date +%s%N)
+	timeout -s KILL "${RUN_LIMIT:-30}" "$LAGTOP" "$@" >"$LT_TMP/out" 2>"$LT_TMP/err"
+	rc=$?
+	t1=$(date +%s%N)
+	secs=$(((t1 - t0) / 1000000000))
+	out=$(cat "$LT_TMP/out")
+	err=$(cat "$LT_TMP/err")
 }

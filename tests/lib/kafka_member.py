@@ -1,6 +1,6 @@
-"""member.py — a real group member for the tests, with a Python client; speaks like RefConsumer.java.
+"""kafka_member.py — a real group member for the tests, with a Python client; speaks like RefConsumer.java.
 
-    PYTHON member.py --client confluent|kafka-python --bootstrap B --group G --topics T1,T2
+    PYTHON kafka_member.py --client confluent|kafka-python --bootstrap B --group G --topics T1,T2
                      [--protocol classic|consumer] [--no-commit] [--client-id ID] [--max N]
                      [--stats FILE] [--batch N] [--poll-sleep-ms MS] [--pause-after N]
 
@@ -108,7 +108,7 @@ def main():
         c.close()
     else:
         if a.protocol != "classic":
-            sys.exit("member.py: kafka-python speaks only the classic group protocol")
+            sys.exit("kafka_member.py: kafka-python speaks only the classic group protocol")
         from kafka import KafkaConsumer
         kw = dict(bootstrap_servers=a.bootstrap.split(","), group_id=a.group, enable_auto_commit=False,
                   auto_offset_reset="earliest", session_timeout_ms=6000, heartbeat_interval_ms=1000,
