@@ -153,7 +153,7 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 				gw->coord = broker;
 				gw->desc_sent = true;
 				if (st->batch_pending) /* described by the batch; its offsets go out now unless the
-							  stream may give them (--once: they follow the describe) */
+							  stream may give them (then they follow the describe) */
 					gw->batch_wait = true;
 				else if (st->batch && !batch_settle(st, ws, gw)) {
 					/* the batch, returned already, described it */
@@ -171,9 +171,11 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 	if (nb && st->rc->reader && st->rc->steady)
 		steady_read_gens(st->rc, by, nb);
 	/* through the window too: tens of thousands of admin calls at once cost librdkafka 2.0.2 a sorted
-	 * insert of each call's timeout timer into one list (quadratic: doc/ARCHITECTURE.md) */
+	 * insert of each call's timeout timer into one list (quadratic: doc/ARCHITECTURE.md). While the batch
+	 * runs a group's offsets go out at once, unless the stream may give them (--once's, still loading, or
+	 * a steady refresh's: its first runs the batch too): then they follow the describe (stream_instead). */
 	if (nb)
-		warm_append(st, by, nb, !st->batch_pending || st->stream_wait);
+		warm_append(st, by, nb, !st->batch_pending || st->stream_wait || st->steady);
 	free(by);
 	if (st->lists_pending > 0 && --st->lists_pending == 0) {
 		ws->list_done = true;

@@ -22,6 +22,7 @@ RUNS = 16  # --once runs with the commit stream: one in eight or so found it cau
 RUNS_SLOW = 3  # slow_broker's runs with the commit stream (each takes the whole --timeout)
 SCALE = ["--brokers", "3", "--scenario", "scale", "--groups", "30", "--partitions", "2", "--topics", "3"]
 STATS = re.compile(r"^lagtop: refresh 1: (steady|polled), .*, (\d+) of the described by the batch", re.M)
+FETCHED = re.compile(r"^lagtop: refresh 1: .*, (\d+) offsets fetched, ", re.M)
 STATS_ENV = dict(os.environ, LAGTOP_REFRESH_STATS="1")
 
 
@@ -31,9 +32,16 @@ def batch_count(err):
     return (m.group(1), int(m.group(2))) if m else (None, -1)
 
 
+def fetched_count(err):
+    """How many groups' offsets the first refresh fetched (OffsetFetch), or -1 without the stats line."""
+    m = FETCHED.search(err)
+    return int(m.group(1)) if m else -1
+
+
 def every_run():
     """Without faults the fixture's one group the batch can describe (fx-empty: the others' member ids are
-    not Kafka's "<client.id>-<uuid>", src/sim/sim.h) is described by it, run after run."""
+    not Kafka's "<client.id>-<uuid>", src/sim/sim.h) is described by it, run after run; and the commit stream
+    gives the same groups' offsets whether the first refresh is steady or not."""
     with Sim("--scenario", "fixture") as sim:
         rc, out, err = lagtop("-b", sim.bootstrap, "--once", "--format", "json", "--no-commit-stream",
                               env=STATS_ENV)
@@ -42,9 +50,13 @@ def every_run():
         seen = []
         for _ in range(RUNS):
             rc, out, err = lagtop("-b", sim.bootstrap, "--once", "--format", "json", env=STATS_ENV)
-            seen.append((rc,) + batch_count(err))
+            seen.append((rc,) + batch_count(err) + (fetched_count(err),))
         ok(all(s[0] == 0 and s[2] == 1 for s in seen),
            "with the commit stream, %d runs: the batch describes fx-empty every run, steady or not" % RUNS, seen)
+        # a steady first refresh runs the batch too; its groups' offsets wait for their describe as --once's
+        # do, so the stream gives the same ones (they were all fetched at once while the batch ran)
+        ok(len(set(s[3] for s in seen)) == 1 and seen[0][3] >= 0,
+           "with the commit stream, %d runs: the same number of OffsetFetch every run, steady or not" % RUNS, seen)
 
 
 def slow_run(extra):
@@ -89,7 +101,7 @@ def slow_broker():
 
 
 def main():
-    plan(8)
+    plan(9)
     every_run()
     slow_broker()
     return exit_status()
