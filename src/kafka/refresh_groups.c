@@ -153,7 +153,7 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 				gw->coord = broker;
 				gw->desc_sent = true;
 				if (st->batch_pending) /* described by the batch; its offsets go out now unless the
-							  stream may give them (--once: they follow the describe) */
+							  stream may give them (then they follow the describe) */
 					gw->batch_wait = true;
 				else if (st->batch && !batch_settle(st, ws, gw)) {
 					/* the batch, returned already, described it */
@@ -171,9 +171,11 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 	if (nb && st->rc->reader && st->rc->steady)
 		steady_read_gens(st->rc, by, nb);
 	/* through the window too: tens of thousands of admin calls at once cost librdkafka 2.0.2 a sorted
-	 * insert of each call's timeout timer into one list (quadratic: doc/ARCHITECTURE.md) */
+	 * insert of each call's timeout timer into one list (quadratic: doc/ARCHITECTURE.md). While the batch
+	 * runs a group's offsets go out at once, unless the stream may give them (--once's, still loading, or
+	 * a steady refresh's: its first runs the batch too): then they follow the describe (stream_instead). */
 	if (nb)
-		warm_append(st, by, nb, !st->batch_pending || st->stream_wait);
+		warm_append(st, by, nb, !st->batch_pending || st->stream_wait || st->steady);
 	free(by);
 	if (st->lists_pending > 0 && --st->lists_pending == 0) {
 		ws->list_done = true;
@@ -385,9 +387,10 @@ static void steady_mark(struct stage2 *st, struct work_set *ws)
 	steady_read_gens(rc, ws->w, ws->n);
 }
 
-/* --once: every answer is in and some described groups wait for the stream. It gets half of the time
- * left to finish loading the history (--once waits for it afterwards anyway), then stream_caught_up;
- * groups it cannot give are asked (OffsetFetch) with the time left. */
+/* --once: some described groups wait for the stream (parked_due). It gets half of the time left to finish
+ * loading the history (--once waits for it afterwards anyway), then stream_caught_up; groups it cannot give
+ * are asked (OffsetFetch) with the time left. Groups described later take the stream as a steady refresh
+ * does when it was caught up (stream_synced), else send their OffsetFetch. */
 static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *stop)
 {
 	struct lt_refresh_ctx *rc = st->rc;
@@ -403,6 +406,7 @@ static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *s
 	}
 	bool synced = !stopping(stop) && stream_caught_up(rc, st->deadline, stop);
 	st->stream_wait = false;
+	st->stream_synced = synced;
 	st->n_parked = 0;
 	for (size_t i = 0; i < ws->n; i++) {
 		struct group_work *gw = ws->w[i];
@@ -414,6 +418,20 @@ static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *s
 		else if (!stopping(stop))
 			offsets_send(st, gw, gw->coord);
 	}
+}
+
+/* Whether the parked groups (--once) stop waiting now: every other answer is in, or the stream has
+ * finished loading (or cannot), or half of the stage's time is gone. Not "every other answer is in" alone:
+ * a broker that is slow or down would then hold every other broker's groups until the deadline, their
+ * offsets neither taken from the stream nor asked for. */
+static bool parked_due(const struct stage2 *st)
+{
+	if (st->n_parked == 0)
+		return false;
+	if (st->pending == 0 || now_mono_ms() >= st->park_until)
+		return true;
+	lt_reader_state rs = commit_reader_state(st->rc->reader, NULL, 0);
+	return (rs != LT_READER_STARTING && rs != LT_READER_LOADING) || commit_reader_topic_missing(st->rc->reader);
 }
 
 /* Every broker's ListGroups is in: each deferred group is built from the stream when quiet, otherwise
@@ -493,6 +511,7 @@ void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kaf
 	if (!steady && rc->one_shot && rc->reader && !rc->full_poll) {
 		lt_reader_state rs = commit_reader_state(rc->reader, NULL, 0);
 		st.stream_wait = rs == LT_READER_STARTING || rs == LT_READER_LOADING;
+		st.park_until = now_mono_ms() + deadline_remaining_ms(deadline) / 2;
 	}
 	/* Every group in one DescribeGroups per coordinator (group_batch.h), beside the list, with half of
 	 * the time: what it cannot answer in time is asked group by group with the rest. Not when groups are
@@ -507,13 +526,22 @@ void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kaf
 	}
 	send_warm(&st, ws);
 
-again:
-	while (st.pending > 0) {
-		rd_kafka_event_t *ev = wait_event(q, rc->client, deadline, stop, st.batch_pending ? st.batch : NULL);
+	while (st.pending > 0 || st.n_parked > 0) {
+		if (parked_due(&st) && !stopping(stop)) {
+			stream_resolve(&st, ws, stop);
+			continue;
+		}
+		/* while groups are parked, the loop wakes to see whether the stream has loaded (parked_due) */
+		int64_t wake = st.n_parked > 0 && now_mono_ms() + POLL_SLICE_MS < deadline
+				       ? now_mono_ms() + POLL_SLICE_MS
+				       : deadline;
+		rd_kafka_event_t *ev = wait_event(q, rc->client, wake, stop, st.batch_pending ? st.batch : NULL);
 		if (!ev && st.batch_pending && group_batch_ready(st.batch) && !stopping(stop)) {
 			on_batch(&st, ws);
 			continue;
 		}
+		if (!ev && wake < deadline && !stopping(stop))
+			continue;
 		if (!ev)
 			break;
 		struct lt_ticket *t = rd_kafka_event_opaque(ev);
@@ -549,10 +577,6 @@ again:
 		ticket_free(rc, t);
 		if (!stopping(stop))
 			warm_top_up(&st);
-	}
-	if (st.n_parked > 0 && st.pending == 0 && !stopping(stop)) {
-		stream_resolve(&st, ws, stop);
-		goto again;
 	}
 	free(st.warm);
 

@@ -122,9 +122,11 @@ struct stage2 {
 	struct warm_ent *warm; /* warm groups in sending order (send_warm) */
 	size_t n_warm, next_warm;
 	const struct rd_kafka_metadata *md; /* this refresh's brokers */
-	bool steady;      /* the commit stream is caught up: quiet groups are not asked (steady_decide) */
-	bool stream_wait; /* --once, stream still loading: described groups park (stream_offsets) */
+	bool steady;        /* the commit stream is caught up: quiet groups are not asked (steady_decide) */
+	bool stream_wait;   /* --once, stream still loading: described groups park (stream_offsets) */
+	bool stream_synced; /* --once, the parked groups found the stream caught up: later ones take it too */
 	size_t n_parked;
+	int64_t park_until; /* parked groups stop waiting for the stream to load then (parked_due) */
 	size_t warm_cap;
 	lt_group_batch *batch; /* the batched describe (group_batch.h), NULL when not used */
 	bool batch_pending;    /* it has not returned yet (counted in pending) */

@@ -196,14 +196,16 @@ void send_cold(struct stage2 *st, struct work_set *ws, bool list_complete)
 	free(by);
 }
 
-/* At a described group's OffsetFetch: true when the stream answers instead, now (a caught-up stream) or
- * once it has caught up (--once, whose stream is still loading: the group waits in stream_resolve). */
+/* At a described group's OffsetFetch: true when the stream answers instead, now (a caught-up stream: a
+ * steady refresh, or --once once stream_resolve found it caught up) or once it has caught up (--once, whose
+ * stream is still loading: the group waits in stream_resolve). */
 bool stream_instead(struct stage2 *st, struct group_work *gw)
 {
-	if (!(st->steady || st->stream_wait) || gw->swept || gw->list_type == LT_GTYPE_CONSUMER ||
+	bool caught_up = st->steady || st->stream_synced;
+	if (!(caught_up || st->stream_wait) || gw->swept || gw->list_type == LT_GTYPE_CONSUMER ||
 	    described_of(gw).type == LT_GTYPE_CONSUMER)
 		return false;
-	if (st->steady)
+	if (caught_up)
 		return stream_offsets(st->rc, gw);
 	gw->off_parked = true;
 	st->n_parked++;
