@@ -7,6 +7,8 @@
 ## C: lagtop_test.h (running lagtop, the raw sim client, fuzz inputs) and commitlog_fixtures.h (hand-built
 ## __consumer_offsets records).
 EXTRA_DIST += tests/lib/simtest.py tests/lib/kafkatest.py tests/lib/lagtop_test.h tests/lib/commitlog_fixtures.h
+## cmocka_main.h: the main() of a cmocka test program (LT_TEST_MAIN), written once.
+EXTRA_DIST += tests/lib/cmocka_main.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_snapshot tests/unit/test_options

@@ -18,6 +18,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define WAIT_MS 15000
 
@@ -404,14 +405,7 @@ static void kip848_offsets_expire_from_their_commit(void **state)
 	commit_reader_stop(r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(broker_configs_serve_retention),
-		cmocka_unit_test(topic_configs_and_errors),
-		cmocka_unit_test(reader_learns_retention),
-		cmocka_unit_test(stream_matches_what_clients_did),
-		cmocka_unit_test(kip848_offsets_expire_from_their_commit),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LT_TEST_MAIN(setup, teardown, cmocka_unit_test(broker_configs_serve_retention),
+	     cmocka_unit_test(topic_configs_and_errors), cmocka_unit_test(reader_learns_retention),
+	     cmocka_unit_test(stream_matches_what_clients_did),
+	     cmocka_unit_test(kip848_offsets_expire_from_their_commit))

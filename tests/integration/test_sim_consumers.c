@@ -25,6 +25,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define TOPIC   "orders"
 #define NPART   4
@@ -618,16 +619,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(producer_writes_with_timestamps),
-		cmocka_unit_test(two_consumers_split_partitions),
-		cmocka_unit_test(consume_and_commit),
-		cmocka_unit_test(one_leaves_other_gets_everything),
-		cmocka_unit_test(both_left_group_empty),
-		cmocka_unit_test(admin_commit_refused_while_member),
-		cmocka_unit_test(admin_commit_after_close_then_resume),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LT_TEST_MAIN(setup, teardown, cmocka_unit_test(producer_writes_with_timestamps),
+	     cmocka_unit_test(two_consumers_split_partitions), cmocka_unit_test(consume_and_commit),
+	     cmocka_unit_test(one_leaves_other_gets_everything), cmocka_unit_test(both_left_group_empty),
+	     cmocka_unit_test(admin_commit_refused_while_member),
+	     cmocka_unit_test(admin_commit_after_close_then_resume))

@@ -19,6 +19,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define TS0     1600000000000LL
 #define WAIT_MS 10000
@@ -343,12 +344,6 @@ static int setup(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(synthetic_records_served), cmocka_unit_test(produced_and_synthetic_in_one_log),
-		cmocka_unit_test(offset_out_of_range),      cmocka_unit_test(empty_fetch_is_held),
-		cmocka_unit_test(produce_errors),
-	};
-	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
-}
+LT_TEST_MAIN(setup, test_sim_teardown, cmocka_unit_test(synthetic_records_served),
+	     cmocka_unit_test(produced_and_synthetic_in_one_log), cmocka_unit_test(offset_out_of_range),
+	     cmocka_unit_test(empty_fetch_is_held), cmocka_unit_test(produce_errors))

@@ -17,6 +17,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define NC    5
 #define NPART 12
@@ -99,10 +100,4 @@ static void leave_one_by_one(void **state)
 	sim_free(sim);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(leave_one_by_one),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(leave_one_by_one))

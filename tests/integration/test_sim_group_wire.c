@@ -23,6 +23,7 @@
 
 #include "../lib/lagtop_test.h"
 #include "sim/wire.h"
+#include "../lib/cmocka_main.h"
 
 #define K_PRODUCE   0
 #define K_FETCH     1
@@ -592,12 +593,6 @@ static int setup(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(versions_single_member), cmocka_unit_test(barrier_keeps_request_order),
-		cmocka_unit_test(disconnect_while_held),  cmocka_unit_test(group_errors),
-		cmocka_unit_test(produce_fetch_by_hand),  cmocka_unit_test(produce_acks0),
-	};
-	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
-}
+LT_TEST_MAIN(setup, test_sim_teardown, cmocka_unit_test(versions_single_member),
+	     cmocka_unit_test(barrier_keeps_request_order), cmocka_unit_test(disconnect_while_held),
+	     cmocka_unit_test(group_errors), cmocka_unit_test(produce_fetch_by_hand), cmocka_unit_test(produce_acks0))

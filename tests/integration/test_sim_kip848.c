@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define K_OFFSET_COMMIT 8
 #define K_OFFSET_FETCH  9
@@ -543,17 +544,7 @@ static void test_classic_join(void **state)
 	assert_int_equal(sim_committed(sim, "cg-join", "fx-orders", 2), 77);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixture_group_every_field),
-		cmocka_unit_test(test_describe_errors),
-		cmocka_unit_test(test_states_and_epochs),
-		cmocka_unit_test(test_types_do_not_mix),
-		cmocka_unit_test(test_unknown_topic_dropped),
-		cmocka_unit_test(test_commits),
-		cmocka_unit_test(test_offset_delete),
-		cmocka_unit_test(test_classic_join),
-	};
-	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
-}
+LT_TEST_MAIN(setup, test_sim_teardown, cmocka_unit_test(test_fixture_group_every_field),
+	     cmocka_unit_test(test_describe_errors), cmocka_unit_test(test_states_and_epochs),
+	     cmocka_unit_test(test_types_do_not_mix), cmocka_unit_test(test_unknown_topic_dropped),
+	     cmocka_unit_test(test_commits), cmocka_unit_test(test_offset_delete), cmocka_unit_test(test_classic_join))

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define K_PRODUCE          0
 #define K_FETCH            1
@@ -530,15 +531,6 @@ static void test_list_groups_filters(void **state)
 	assert_string_equal(l[0].type, "consumer");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kafka4_ranges),
-		cmocka_unit_test(test_kafka39_ranges),
-		cmocka_unit_test(test_kafka36_ranges),
-		cmocka_unit_test(test_describe_groups_every_version),
-		cmocka_unit_test(test_list_groups_every_version),
-		cmocka_unit_test(test_list_groups_filters),
-	};
-	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
-}
+LT_TEST_MAIN(setup, test_sim_teardown, cmocka_unit_test(test_kafka4_ranges), cmocka_unit_test(test_kafka39_ranges),
+	     cmocka_unit_test(test_kafka36_ranges), cmocka_unit_test(test_describe_groups_every_version),
+	     cmocka_unit_test(test_list_groups_every_version), cmocka_unit_test(test_list_groups_filters))

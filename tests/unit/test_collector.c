@@ -17,6 +17,7 @@
 #include <librdkafka/rdkafka_mock.h>
 
 #include "kafka/collector.h"
+#include "../lib/cmocka_main.h"
 
 /* librdkafka 2.0.2 leaks one 176-byte allocation per handle when ListConsumerGroups meets a broker
  * without ListGroups (the mock's "required feature not supported" path). Not ours, and only against
@@ -212,15 +213,7 @@ static void free_joins_while_brokers_are_down(void **state)
 		rd_kafka_mock_broker_set_up(m->mc, b);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(bad_property_names_the_key),
-		cmocka_unit_test(bad_regex_names_the_regex),
-		cmocka_unit_test(unreachable_refresh_fails_with_one_line),
-		cmocka_unit_test(refresh_once_reads_brokers),
-		cmocka_unit_test(thread_publishes_and_wakes),
-		cmocka_unit_test(free_joins_while_brokers_are_down),
-	};
-	return cmocka_run_group_tests(tests, mock_setup, mock_teardown);
-}
+LT_TEST_MAIN(mock_setup, mock_teardown, cmocka_unit_test(bad_property_names_the_key),
+	     cmocka_unit_test(bad_regex_names_the_regex), cmocka_unit_test(unreachable_refresh_fails_with_one_line),
+	     cmocka_unit_test(refresh_once_reads_brokers), cmocka_unit_test(thread_publishes_and_wakes),
+	     cmocka_unit_test(free_joins_while_brokers_are_down))

@@ -15,6 +15,7 @@
 #include "config/command_config.h"
 #include "config/jprops.h"
 #include "util/xalloc.h"
+#include "../lib/cmocka_main.h"
 
 static void parse_ok(const char *text, struct jprops *p)
 {
@@ -359,12 +360,6 @@ static void load_trusts_only_the_users_file(void **state)
 	free(fifo);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(properties_format), cmocka_unit_test(properties_malformed),
-		cmocka_unit_test(jaas_entries),      cmocka_unit_test(mapping_to_librdkafka),
-		cmocka_unit_test(load_file),         cmocka_unit_test(load_trusts_only_the_users_file),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(properties_format), cmocka_unit_test(properties_malformed),
+	     cmocka_unit_test(jaas_entries), cmocka_unit_test(mapping_to_librdkafka), cmocka_unit_test(load_file),
+	     cmocka_unit_test(load_trusts_only_the_users_file))

@@ -11,6 +11,7 @@
 
 #include "commitlog/record.h"
 #include "../lib/commitlog_fixtures.h"
+#include "../lib/cmocka_main.h"
 
 static char err[256];
 /* mutable copies: the record fields are char *, string literals are const under -Wwrite-strings */
@@ -320,15 +321,7 @@ static void consumer_group_records_round_trip(void **state)
 	free(long_id);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(offset_commit_from_hand_filled_records),
-		cmocka_unit_test(group_metadata_from_hand_filled_record),
-		cmocka_unit_test(round_trip_every_fixture),
-		cmocka_unit_test(tombstones_and_refusals),
-		cmocka_unit_test(group_partition_like_java),
-		cmocka_unit_test(consumer_group_records_round_trip),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(offset_commit_from_hand_filled_records),
+	     cmocka_unit_test(group_metadata_from_hand_filled_record), cmocka_unit_test(round_trip_every_fixture),
+	     cmocka_unit_test(tombstones_and_refusals), cmocka_unit_test(group_partition_like_java),
+	     cmocka_unit_test(consumer_group_records_round_trip))

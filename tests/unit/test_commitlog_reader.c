@@ -21,6 +21,7 @@
 #include "kafka/commitreader.h"
 #include "../lib/commitlog_fixtures.h"
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define WAIT_MS 20000
 #define T0      1700000000000LL
@@ -300,14 +301,6 @@ static void reader_conf_keeps_the_users_tuning(void **state)
 	connection_free(&cc);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reads_history_then_follows),
-		cmocka_unit_test(survives_a_broker_restart),
-		cmocka_unit_test(denied_says_so),
-		cmocka_unit_test(denied_at_fetch_says_so),
-		cmocka_unit_test(reader_conf_keeps_the_users_tuning),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(reads_history_then_follows), cmocka_unit_test(survives_a_broker_restart),
+	     cmocka_unit_test(denied_says_so), cmocka_unit_test(denied_at_fetch_says_so),
+	     cmocka_unit_test(reader_conf_keeps_the_users_tuning))

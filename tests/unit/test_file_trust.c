@@ -24,6 +24,7 @@
 #include "util/crc32c.h"
 #include "util/file_trust.h"
 #include "util/xalloc.h"
+#include "../lib/cmocka_main.h"
 
 #define NOBODY 65534
 
@@ -227,16 +228,10 @@ static void decompression_bomb_refused_before_allocating(void **state)
 	free(path);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(owner_and_mode_rule, test_folder_setup, test_folder_teardown),
-		cmocka_unit_test_setup_teardown(fifo_and_links_refused_without_blocking, test_folder_setup,
-						test_folder_teardown),
-		cmocka_unit_test_setup_teardown(directories, test_folder_setup, test_folder_teardown),
-		cmocka_unit_test_setup_teardown(recordings_are_private, test_folder_setup, test_folder_teardown),
-		cmocka_unit_test_setup_teardown(decompression_bomb_refused_before_allocating, test_folder_setup,
-						test_folder_teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(owner_and_mode_rule, test_folder_setup, test_folder_teardown),
+	     cmocka_unit_test_setup_teardown(fifo_and_links_refused_without_blocking, test_folder_setup,
+					     test_folder_teardown),
+	     cmocka_unit_test_setup_teardown(directories, test_folder_setup, test_folder_teardown),
+	     cmocka_unit_test_setup_teardown(recordings_are_private, test_folder_setup, test_folder_teardown),
+	     cmocka_unit_test_setup_teardown(decompression_bomb_refused_before_allocating, test_folder_setup,
+					     test_folder_teardown))

@@ -12,6 +12,7 @@
 #include "model/snapshot.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 static int parse(struct lt_options *o, char *err, size_t errlen, ...)
 {
@@ -449,20 +450,9 @@ static void help_fits_80_columns_and_60_lines(void **state)
 	free(buf);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(defaults_are_the_dashboard),
-		cmocka_unit_test(once_with_format_groups_and_props),
-		cmocka_unit_test(usage_errors_name_the_problem),
-		cmocka_unit_test(kcg_command_line),
-		cmocka_unit_test(timeout_rule),
-		cmocka_unit_test(dry_run_and_execute_conflict),
-		cmocka_unit_test(modes_conflict_in_any_order),
-		cmocka_unit_test(record_and_replay_rules),
-		cmocka_unit_test(man_page_documents_every_option),
-		cmocka_unit_test(help_lists_every_option),
-		cmocka_unit_test(help_fits_80_columns_and_60_lines),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(defaults_are_the_dashboard),
+	     cmocka_unit_test(once_with_format_groups_and_props), cmocka_unit_test(usage_errors_name_the_problem),
+	     cmocka_unit_test(kcg_command_line), cmocka_unit_test(timeout_rule),
+	     cmocka_unit_test(dry_run_and_execute_conflict), cmocka_unit_test(modes_conflict_in_any_order),
+	     cmocka_unit_test(record_and_replay_rules), cmocka_unit_test(man_page_documents_every_option),
+	     cmocka_unit_test(help_lists_every_option), cmocka_unit_test(help_fits_80_columns_and_60_lines))

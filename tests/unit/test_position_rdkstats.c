@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "position/rdkstats.h"
+#include "../lib/cmocka_main.h"
 
 /* Trimmed from a real consumer's statistics (librdkafka STATISTICS.md's example has the same shape). */
 #define DOC(client, time, app0, committed0)                                                                            \
@@ -115,13 +116,6 @@ static void what_is_not_a_consumer_statistics(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(one_consumer),
-		cmocka_unit_test(appended_documents_newest_wins),
-		cmocka_unit_test(a_partial_last_document_keeps_the_others),
-		cmocka_unit_test(what_is_not_a_consumer_statistics),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(one_consumer), cmocka_unit_test(appended_documents_newest_wins),
+	     cmocka_unit_test(a_partial_last_document_keeps_the_others),
+	     cmocka_unit_test(what_is_not_a_consumer_statistics))

@@ -12,6 +12,7 @@
 
 #include "sim/cluster.h"
 #include "sim/strmap.h"
+#include "../lib/cmocka_main.h"
 
 static void test_strmap_put_get_delete(void **state)
 {
@@ -296,16 +297,7 @@ static void test_group_types(void **state)
 	sim_state_free(st);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_strmap_put_get_delete),
-		cmocka_unit_test(test_runs_merge_and_lookup),
-		cmocka_unit_test(test_log_start),
-		cmocka_unit_test(test_non_monotonic_timestamps),
-		cmocka_unit_test(test_topics_and_groups),
-		cmocka_unit_test(test_consumer_protocol),
-		cmocka_unit_test(test_group_types),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_strmap_put_get_delete), cmocka_unit_test(test_runs_merge_and_lookup),
+	     cmocka_unit_test(test_log_start), cmocka_unit_test(test_non_monotonic_timestamps),
+	     cmocka_unit_test(test_topics_and_groups), cmocka_unit_test(test_consumer_protocol),
+	     cmocka_unit_test(test_group_types))

@@ -17,6 +17,7 @@
 #include "sim/offsets_log.h"
 #include "sim/record_store.h"
 #include "sim/records.h"
+#include "../lib/cmocka_main.h"
 
 #define SEC 1000LL
 #define MIN (60 * SEC)
@@ -337,15 +338,9 @@ static void compaction_bounds_the_offsets_topic(void **state)
 	assert_true(t->parts[sim_offsets_partition("loop")].nsegs < 2 * 300 + 100);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(expiry_rule_both_cases, setup, teardown),
-		cmocka_unit_test_setup_teardown(expire_writes_tombstones_and_deletes_the_group, setup, teardown),
-		cmocka_unit_test_setup_teardown(retention_by_time_moves_by_whole_units, setup, teardown),
-		cmocka_unit_test_setup_teardown(retention_by_size_keeps_the_log_bounded, setup, teardown),
-		cmocka_unit_test_setup_teardown(compaction_keeps_the_latest_value_per_key, setup, teardown),
-		cmocka_unit_test_setup_teardown(compaction_bounds_the_offsets_topic, setup, teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, LT_FIXTURE_TEST(expiry_rule_both_cases),
+	     LT_FIXTURE_TEST(expire_writes_tombstones_and_deletes_the_group),
+	     LT_FIXTURE_TEST(retention_by_time_moves_by_whole_units),
+	     LT_FIXTURE_TEST(retention_by_size_keeps_the_log_bounded),
+	     LT_FIXTURE_TEST(compaction_keeps_the_latest_value_per_key),
+	     LT_FIXTURE_TEST(compaction_bounds_the_offsets_topic))

@@ -21,6 +21,7 @@
 #include "util/xalloc.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 /* Writes text to test_folder/name, mode 0600; returns the malloc'd path. */
 static char *write_file(const char *name, const char *text)
@@ -512,19 +513,10 @@ static void connection_set_routes_bootstrap_and_keeps_order(void **state)
 	connection_free(&d);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(select_default_and_named_cluster),
-		cmocka_unit_test(select_unknown_cluster_lists_known),
-		cmocka_unit_test(select_needs_bootstrap),
-		cmocka_unit_test(b_and_x_override_in_order),
-		cmocka_unit_test(switch_uses_the_clusters_own_settings),
-		cmocka_unit_test(resolve_loads_and_selects),
-		cmocka_unit_test(command_config_sits_between_the_file_and_b),
-		cmocka_unit_test(switch_reapplies_command_config_like_x),
-		cmocka_unit_test(groups_replace_the_include_list),
-		cmocka_unit_test(connection_set_routes_bootstrap_and_keeps_order),
-	};
-	return cmocka_run_group_tests(tests, test_home_setup, test_folder_teardown);
-}
+LT_TEST_MAIN(test_home_setup, test_folder_teardown, cmocka_unit_test(select_default_and_named_cluster),
+	     cmocka_unit_test(select_unknown_cluster_lists_known), cmocka_unit_test(select_needs_bootstrap),
+	     cmocka_unit_test(b_and_x_override_in_order), cmocka_unit_test(switch_uses_the_clusters_own_settings),
+	     cmocka_unit_test(resolve_loads_and_selects), cmocka_unit_test(command_config_sits_between_the_file_and_b),
+	     cmocka_unit_test(switch_reapplies_command_config_like_x),
+	     cmocka_unit_test(groups_replace_the_include_list),
+	     cmocka_unit_test(connection_set_routes_bootstrap_and_keeps_order))

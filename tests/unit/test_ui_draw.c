@@ -16,6 +16,7 @@
 #include "ui/ui.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "../lib/cmocka_main.h"
 
 #define COLS_  120
 #define LINES_ 30
@@ -392,15 +393,8 @@ static void help_lists_every_modes_keys(void **state)
 	assert_false(u->quit);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(groups_pane_shows_state_and_unknown_members, setup, teardown),
-		cmocka_unit_test_setup_teardown(members_pane_and_error_popup_say_why, setup, teardown),
-		cmocka_unit_test_setup_teardown(help_lists_every_modes_keys, setup, teardown),
-		cmocka_unit_test_setup_teardown(stale_rows_age_with_the_clock, setup_stale, teardown),
-		cmocka_unit_test_setup_teardown(record_popup_is_formatted_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(members_pane_wraps_each_members_partitions, setup_members, teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LT_TEST_MAIN(NULL, NULL, LT_FIXTURE_TEST(groups_pane_shows_state_and_unknown_members),
+	     LT_FIXTURE_TEST(members_pane_and_error_popup_say_why), LT_FIXTURE_TEST(help_lists_every_modes_keys),
+	     cmocka_unit_test_setup_teardown(stale_rows_age_with_the_clock, setup_stale, teardown),
+	     LT_FIXTURE_TEST(record_popup_is_formatted_once),
+	     cmocka_unit_test_setup_teardown(members_pane_wraps_each_members_partitions, setup_members, teardown))
