@@ -2,6 +2,7 @@
  * parts it needs, the rest costs nothing):
  *  - every program: fuzz_input_file(), the input of a libFuzzer harness as a private file;
  *    LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS, a harness's LeakSanitizer suppression of libconfig's own leak;
+ *    LT_FUZZ_LIBCONFIG_HARNESS, the whole entry point of a harness for a libconfig file format;
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
  *    test_folder_*, test_write_file; test_config_load_text after "config/config_file.h"), the project's
  *    own files (test_source_file), --once's output of a snapshot (test_render, after "cli/output.h"), whole files
@@ -91,6 +92,20 @@ static inline const char *fuzz_libconfig_file(const char *tag, const uint8_t *da
 			return NULL;
 	return fuzz_input_file(tag, data, size);
 }
+
+/* The harness of a libconfig file format: the leak suppression and libFuzzer's entry point, which hands
+ * check() the path of each input fuzz_libconfig_file() writes (with the bytes, for other parsers);
+ * check() aborts when a property breaks. */
+#define LT_FUZZ_LIBCONFIG_HARNESS(tag, check)                                                                          \
+	LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS                                                                               \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                                                  \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                                                   \
+	{                                                                                                              \
+		const char *path = fuzz_libconfig_file(tag, data, size);                                               \
+		if (path)                                                                                              \
+			check(path, data, size);                                                                       \
+		return 0;                                                                                              \
+	}
 
 #ifdef cmocka_unit_test
 /* ------------------------------------------------------------------------- a private folder per test */
