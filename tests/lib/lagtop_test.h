@@ -6,7 +6,8 @@
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
  *    test_folder_*, test_write_file; test_config_load_text after "config/config_file.h"), the project's
  *    own files (test_source_file), --once's output of a snapshot (test_render, after "cli/output.h"), whole files
- * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_sleep_ms, running the real lagtop binary
+ * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_fd_readable, test_bail_out_blocked_on_fifo (a
+ * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
  * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
  * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
  * surprise fails the running test); test_mono_ms, and rdk_conf_set when <librdkafka/rdkafka.h> was included first. The
@@ -21,6 +22,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -292,6 +294,34 @@ static inline void test_put_le(unsigned char *p, uint64_t v, int n)
 {
 	for (int i = 0; i < n; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Whether fd is readable within ms milliseconds (0: whether it is now). */
+static inline bool test_fd_readable(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+/* A SIGALRM handler for a test that would block forever where a file is a FIFO (opened, the open waits for
+ * a writer): TAP's "Bail out!" and the end of the program, not a hung `make check`. */
+static inline void test_bail_out_blocked_on_fifo(int sig)
+{
+	(void)sig;
+	static const char msg[] = "Bail out! blocked on a FIFO\n";
+	(void)!write(1, msg, sizeof msg - 1);
+	_exit(1);
+}
+
+/* The command line "lagtop" and ap's arguments up to its NULL (at most 30), NULL-terminated in argv: argc. */
+static inline int test_argv(char *argv[32], va_list ap)
+{
+	int argc = 0;
+	argv[argc++] = (char *)"lagtop";
+	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
+		argv[argc++] = a;
+	argv[argc] = NULL;
+	return argc;
 }
 
 /* Waits ms milliseconds (a retry's pause, or letting a clock move). */

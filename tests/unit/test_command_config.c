@@ -15,6 +15,7 @@
 #include "config/command_config.h"
 #include "config/jprops.h"
 #include "util/xalloc.h"
+#include "../lib/lagtop_test.h"
 #include "../lib/cmocka_main.h"
 
 static void parse_ok(const char *text, struct jprops *p)
@@ -284,14 +285,6 @@ static void load_file(void **state)
 	assert_non_null(strstr(err, "--command-config /:"));
 }
 
-static void on_alarm(int sig)
-{
-	(void)sig;
-	static const char msg[] = "Bail out! blocked on a FIFO\n";
-	(void)!write(1, msg, sizeof msg - 1);
-	_exit(1);
-}
-
 /* The configuration file's rules: the user's own regular file, and the same warning for a readable secret. */
 static void load_trusts_only_the_users_file(void **state)
 {
@@ -301,7 +294,7 @@ static void load_trusts_only_the_users_file(void **state)
 	assert_non_null(mkdtemp(dir));
 	char *fifo = xasprintf("%s/fifo", dir), *path = xasprintf("%s/admin.properties", dir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	signal(SIGALRM, on_alarm);
+	signal(SIGALRM, test_bail_out_blocked_on_fifo);
 	alarm(5);
 	assert_int_equal(command_config_load(fifo, &r, NULL, err, sizeof err), -1);
 	alarm(0);

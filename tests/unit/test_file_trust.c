@@ -44,14 +44,6 @@ static bool give_to_nobody(const char *path)
 	return false;
 }
 
-static void on_alarm(int sig)
-{
-	(void)sig;
-	static const char msg[] = "Bail out! blocked on a FIFO\n";
-	(void)!write(1, msg, sizeof msg - 1);
-	_exit(1);
-}
-
 static void owner_and_mode_rule(void **state)
 {
 	(void)state;
@@ -99,7 +91,7 @@ static void fifo_and_links_refused_without_blocking(void **state)
 	struct stat st;
 	char *fifo = xasprintf("%s/fifo", test_folder);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	signal(SIGALRM, on_alarm);
+	signal(SIGALRM, test_bail_out_blocked_on_fifo);
 	alarm(5);
 	assert_int_equal(ft_open_read(fifo, FT_OWNED, "--command-config", &st, err, sizeof err), -1);
 	alarm(0);

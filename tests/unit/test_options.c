@@ -17,14 +17,10 @@
 static int parse(struct lt_options *o, char *err, size_t errlen, ...)
 {
 	char *argv[32];
-	int argc = 0;
 	va_list ap;
 	va_start(ap, errlen);
-	argv[argc++] = (char *)"lagtop";
-	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
-		argv[argc++] = a;
+	int argc = test_argv(argv, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	err[0] = '\0';
 	return options_parse(o, argc, argv, err, errlen);
 }

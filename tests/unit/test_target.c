@@ -55,14 +55,10 @@ static void expect_props(const struct lt_connection *c, const char *const *kv)
 static void parse_opts(struct lt_options *o, ...)
 {
 	char *argv[32];
-	int argc = 0;
 	va_list ap;
 	va_start(ap, o);
-	argv[argc++] = (char *)"lagtop";
-	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
-		argv[argc++] = a;
+	int argc = test_argv(argv, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	char err[256];
 	assert_int_equal(options_parse(o, argc, argv, err, sizeof err), 0);
 }
