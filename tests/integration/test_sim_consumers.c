@@ -592,12 +592,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = { .brokers = 3 };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim || sim_start(sim) < 0) {
-		fprintf(stderr, "sim: %s\n", err);
-		return -1;
-	}
+	sim = test_sim_start(3, NULL);
 	bootstrap = sim_bootstrap(sim);
 	if (sim_create_topic(sim, TOPIC, NPART, err, sizeof err) < 0)
 		return -1;

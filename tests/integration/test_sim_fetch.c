@@ -332,13 +332,7 @@ static void produce_errors(void **state)
 
 static int setup(void **state)
 {
-	char err[256];
-	struct sim_options o = { .brokers = 2 };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim || sim_start(sim) < 0) {
-		fprintf(stderr, "sim: %s\n", err);
-		return -1;
-	}
+	sim = test_sim_start(2, NULL);
 	bootstrap = sim_bootstrap(sim);
 	*state = sim;
 	return 0;

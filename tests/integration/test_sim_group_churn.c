@@ -38,10 +38,7 @@ static void leave_one_by_one(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = { .brokers = 3 };
-	sim_cluster *sim = sim_new(&o, err, sizeof err);
-	assert_non_null(sim);
-	assert_int_equal(sim_start(sim), 0);
+	sim_cluster *sim = test_sim_start(3, NULL);
 	assert_int_equal(sim_create_topic(sim, "churn", NPART, err, sizeof err), 0);
 	for (int p = 0; p < NPART; p++)
 		assert_int_equal(sim_append(sim, "churn", p, 10000, 1600000000000LL, 1, err, sizeof err), 0);
