@@ -52,11 +52,7 @@ static rd_kafka_event_t *describe(rd_kafka_ResourceType_t type, const char *name
 				 0); /* names the key; the value is ignored */
 	rd_kafka_DescribeConfigs(rk, &r, 1, NULL, q);
 	rd_kafka_ConfigResource_destroy(r);
-	rd_kafka_event_t *ev = rd_kafka_queue_poll(q, WAIT_MS);
-	assert_non_null(ev);
-	assert_int_equal(rd_kafka_event_type(ev), RD_KAFKA_EVENT_DESCRIBECONFIGS_RESULT);
-	if (rd_kafka_event_error(ev))
-		fail_msg("DescribeConfigs: %s", rd_kafka_event_error_string(ev));
+	rd_kafka_event_t *ev = rdk_event_wait(q, RD_KAFKA_EVENT_DESCRIBECONFIGS_RESULT, WAIT_MS);
 	size_t n;
 	const rd_kafka_ConfigResource_t **rs =
 		rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);

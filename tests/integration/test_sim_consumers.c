@@ -172,12 +172,7 @@ static int assigned(rd_kafka_t *rk, int32_t *parts)
 /* ---- admin helpers ---- */
 static rd_kafka_event_t *admin_wait(rd_kafka_event_type_t type)
 {
-	rd_kafka_event_t *ev = rd_kafka_queue_poll(adminq, WAIT_MS);
-	assert_non_null(ev);
-	assert_int_equal(rd_kafka_event_type(ev), type);
-	if (rd_kafka_event_error(ev))
-		fail_msg("admin: %s", rd_kafka_event_error_string(ev));
-	return ev;
+	return rdk_event_wait(adminq, type, WAIT_MS);
 }
 
 struct member_view {

@@ -10,8 +10,8 @@
  * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
  * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
  * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
- * surprise fails the running test); test_mono_ms, and rdk_conf_set when <librdkafka/rdkafka.h> was included first. The
- * tests include it as
+ * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_* and rdk_event_wait when
+ * <librdkafka/rdkafka.h> was included first. The tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -594,6 +594,17 @@ static inline void rdk_admin_close(rd_kafka_t *rk, rd_kafka_queue_t *q)
 {
 	rd_kafka_queue_destroy(q);
 	rd_kafka_destroy(rk);
+}
+
+/* The next event on q within ms milliseconds: it must come, be of type, and carry no error (named). */
+static inline rd_kafka_event_t *rdk_event_wait(rd_kafka_queue_t *q, rd_kafka_event_type_t type, int ms)
+{
+	rd_kafka_event_t *ev = rd_kafka_queue_poll(q, ms);
+	assert_non_null(ev);
+	assert_int_equal(rd_kafka_event_type(ev), type);
+	if (rd_kafka_event_error(ev))
+		fail_msg("%s: %s", rd_kafka_event_name(ev), rd_kafka_event_error_string(ev));
+	return ev;
 }
 #endif
 
