@@ -13,6 +13,7 @@
 #ifndef LAGTOP_TESTS_COMMITLOG_FIXTURES_H
 #define LAGTOP_TESTS_COMMITLOG_FIXTURES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The bytes are laid out field by field, each line commented. */
@@ -228,6 +229,40 @@ static const uint8_t fx_group_value_v3_dynamic[] = {
 #define FX_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* clang-format on */
+
+#ifdef LAGTOP_COMMITLOG_STREAM_H
+#include <stddef.h>
+#include <string.h>
+
+/* A stream's counters are exactly want, every one of them (this part is there when "commitlog/stream.h"
+ * came first); the first that differs is named. */
+static inline void fx_expect_counters(const lt_commit_counters *got, const lt_commit_counters *want)
+{
+	static const struct {
+		const char *name;
+		size_t at;
+	} fields[] = {
+		{ "records", offsetof(lt_commit_counters, records) },
+		{ "offset_commits", offsetof(lt_commit_counters, offset_commits) },
+		{ "offset_tombstones", offsetof(lt_commit_counters, offset_tombstones) },
+		{ "group_metadata", offsetof(lt_commit_counters, group_metadata) },
+		{ "group_tombstones", offsetof(lt_commit_counters, group_tombstones) },
+		{ "unknown_key", offsetof(lt_commit_counters, unknown_key) },
+		{ "unknown_value", offsetof(lt_commit_counters, unknown_value) },
+		{ "malformed", offsetof(lt_commit_counters, malformed) },
+	};
+	_Static_assert(sizeof fields / sizeof fields[0] * sizeof(uint64_t) == sizeof(lt_commit_counters),
+		       "every counter is compared");
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		uint64_t g, w;
+		memcpy(&g, (const char *)got + fields[i].at, sizeof g);
+		memcpy(&w, (const char *)want + fields[i].at, sizeof w);
+		if (g != w)
+			fail_msg("counter %s: %llu, want %llu", fields[i].name, (unsigned long long)g,
+				 (unsigned long long)w);
+	}
+}
+#endif
 
 #ifdef LAGTOP_COMMITLOG_RECORD_H
 #include <stdio.h>
