@@ -228,6 +228,30 @@ static const uint8_t fx_group_value_v3_dynamic[] = {
 
 #define FX_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The records as (key, value) pairs, for the tests that take each one the same way: tables of struct
+ * fx_pair built from FX_PAIRS_OFFSET_V0_V3 (the offset commits of value versions 0-3) and FX_PAIRS_GROUP
+ * (every group metadata value). */
+struct fx_pair {
+	const uint8_t *k;
+	size_t klen;
+	const uint8_t *v;
+	size_t vlen;
+};
+#define FX_PAIR(k, v) { k, FX_LEN(k), v, FX_LEN(v) }
+#define FX_PAIRS_OFFSET_V0_V3                                  \
+	FX_PAIR(fx_offset_key_v0, fx_offset_value_v0),         \
+	FX_PAIR(fx_offset_key_v1, fx_offset_value_v1),         \
+	FX_PAIR(fx_offset_key_v1, fx_offset_value_v2),         \
+	FX_PAIR(fx_offset_key_v1, fx_offset_value_v3),         \
+	FX_PAIR(fx_offset_key_v1, fx_offset_value_v3_noepoch)
+#define FX_PAIRS_GROUP                                         \
+	FX_PAIR(fx_group_key, fx_group_value_v0),              \
+	FX_PAIR(fx_group_key, fx_group_value_v1),              \
+	FX_PAIR(fx_group_key, fx_group_value_v2),              \
+	FX_PAIR(fx_group_key, fx_group_value_v3),              \
+	FX_PAIR(fx_group_key, fx_group_value_v3_empty),        \
+	FX_PAIR(fx_group_key, fx_group_value_v3_dynamic)
+
 /* clang-format on */
 
 #ifdef LAGTOP_COMMITLOG_STREAM_H

@@ -149,27 +149,11 @@ static void group_metadata_from_hand_filled_record(void **state)
 static void round_trip_every_fixture(void **state)
 {
 	(void)state;
-	static const struct {
-		const uint8_t *k;
-		size_t klen;
-		const uint8_t *v;
-		size_t vlen;
-	} fx[] = {
-#define P(k, v) { k, FX_LEN(k), v, FX_LEN(v) }
-		P(fx_offset_key_v0, fx_offset_value_v0),
-		P(fx_offset_key_v1, fx_offset_value_v1),
-		P(fx_offset_key_v1, fx_offset_value_v2),
-		P(fx_offset_key_v1, fx_offset_value_v3),
-		P(fx_offset_key_v1, fx_offset_value_v3_noepoch),
-		P(fx_group_key, fx_group_value_v0),
-		P(fx_group_key, fx_group_value_v1),
-		P(fx_group_key, fx_group_value_v2),
-		P(fx_group_key, fx_group_value_v3),
-		P(fx_group_key, fx_group_value_v3_empty),
-		P(fx_group_key, fx_group_value_v3_dynamic),
+	static const struct fx_pair fx[] = {
+		FX_PAIRS_OFFSET_V0_V3,
+		FX_PAIRS_GROUP,
 		{ fx_offset_key_v0, FX_LEN(fx_offset_key_v0), NULL, 0 },
 		{ fx_group_key, FX_LEN(fx_group_key), NULL, 0 },
-#undef P
 	};
 	for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
 		lt_commit_record r;
