@@ -401,7 +401,12 @@ static void kip848_offsets_expire_from_their_commit(void **state)
 	commit_reader_stop(r);
 }
 
-LT_TEST_MAIN(setup, teardown, cmocka_unit_test(broker_configs_serve_retention),
-	     cmocka_unit_test(topic_configs_and_errors), cmocka_unit_test(reader_learns_retention),
-	     cmocka_unit_test(stream_matches_what_clients_did),
-	     cmocka_unit_test(kip848_offsets_expire_from_their_commit))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(broker_configs_serve_retention),
+	cmocka_unit_test(topic_configs_and_errors),
+	cmocka_unit_test(reader_learns_retention),
+	cmocka_unit_test(stream_matches_what_clients_did),
+	cmocka_unit_test(kip848_offsets_expire_from_their_commit),
+};
+
+LT_TEST_MAIN(setup, teardown)

@@ -145,4 +145,8 @@ static void member_joins_after_the_guard(void **state)
 	reset_conn_free(c);
 }
 
-LT_TEST_MAIN(setup, teardown, cmocka_unit_test(member_joins_after_the_guard))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(member_joins_after_the_guard),
+};
+
+LT_TEST_MAIN(setup, teardown)

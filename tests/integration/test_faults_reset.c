@@ -232,5 +232,11 @@ static void no_symlinks_followed(void **state)
 	unlink(audit);
 }
 
-LT_TEST_MAIN(setup, teardown, cmocka_unit_test(guard_fails_closed_on_errors), cmocka_unit_test(frozen_cluster),
-	     cmocka_unit_test(partial_commit_then_undo), cmocka_unit_test(no_symlinks_followed))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(guard_fails_closed_on_errors),
+	cmocka_unit_test(frozen_cluster),
+	cmocka_unit_test(partial_commit_then_undo),
+	cmocka_unit_test(no_symlinks_followed),
+};
+
+LT_TEST_MAIN(setup, teardown)

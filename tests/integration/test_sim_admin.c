@@ -508,9 +508,13 @@ static void test_broker_stop_start(void **state)
 	assert_int_equal(sim_broker_stop(sim, 9, err, sizeof(err)), -1);
 }
 
-LT_TEST_MAIN(setup, teardown, cmocka_unit_test(test_list_groups), cmocka_unit_test(test_describe_groups),
-	     cmocka_unit_test(test_committed_all), cmocka_unit_test(test_committed_explicit),
-	     cmocka_unit_test(test_offsets_for_times), cmocka_unit_test(test_admin_commit),
-	     cmocka_unit_test(test_delete_groups), cmocka_unit_test(test_delete_offsets),
-	     cmocka_unit_test(test_request_counts), cmocka_unit_test(test_fixture_same_picture),
-	     cmocka_unit_test(test_broker_stop_start))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_list_groups),       cmocka_unit_test(test_describe_groups),
+	cmocka_unit_test(test_committed_all),     cmocka_unit_test(test_committed_explicit),
+	cmocka_unit_test(test_offsets_for_times), cmocka_unit_test(test_admin_commit),
+	cmocka_unit_test(test_delete_groups),     cmocka_unit_test(test_delete_offsets),
+	cmocka_unit_test(test_request_counts),    cmocka_unit_test(test_fixture_same_picture),
+	cmocka_unit_test(test_broker_stop_start),
+};
+
+LT_TEST_MAIN(setup, teardown)

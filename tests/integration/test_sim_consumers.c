@@ -609,8 +609,14 @@ static int teardown(void **state)
 	return 0;
 }
 
-LT_TEST_MAIN(setup, teardown, cmocka_unit_test(producer_writes_with_timestamps),
-	     cmocka_unit_test(two_consumers_split_partitions), cmocka_unit_test(consume_and_commit),
-	     cmocka_unit_test(one_leaves_other_gets_everything), cmocka_unit_test(both_left_group_empty),
-	     cmocka_unit_test(admin_commit_refused_while_member),
-	     cmocka_unit_test(admin_commit_after_close_then_resume))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(producer_writes_with_timestamps),
+	cmocka_unit_test(two_consumers_split_partitions),
+	cmocka_unit_test(consume_and_commit),
+	cmocka_unit_test(one_leaves_other_gets_everything),
+	cmocka_unit_test(both_left_group_empty),
+	cmocka_unit_test(admin_commit_refused_while_member),
+	cmocka_unit_test(admin_commit_after_close_then_resume),
+};
+
+LT_TEST_MAIN(setup, teardown)

@@ -338,6 +338,10 @@ static int setup(void **state)
 	return 0;
 }
 
-LT_TEST_MAIN(setup, test_sim_teardown, cmocka_unit_test(synthetic_records_served),
-	     cmocka_unit_test(produced_and_synthetic_in_one_log), cmocka_unit_test(offset_out_of_range),
-	     cmocka_unit_test(empty_fetch_is_held), cmocka_unit_test(produce_errors))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(synthetic_records_served), cmocka_unit_test(produced_and_synthetic_in_one_log),
+	cmocka_unit_test(offset_out_of_range),      cmocka_unit_test(empty_fetch_is_held),
+	cmocka_unit_test(produce_errors),
+};
+
+LT_TEST_MAIN(setup, test_sim_teardown)

@@ -97,4 +97,8 @@ static void leave_one_by_one(void **state)
 	sim_free(sim);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(leave_one_by_one))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(leave_one_by_one),
+};
+
+LT_TEST_MAIN(NULL, NULL)

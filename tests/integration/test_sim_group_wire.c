@@ -570,6 +570,10 @@ static int setup(void **state)
 	return 0;
 }
 
-LT_TEST_MAIN(setup, test_sim_teardown, cmocka_unit_test(versions_single_member),
-	     cmocka_unit_test(barrier_keeps_request_order), cmocka_unit_test(disconnect_while_held),
-	     cmocka_unit_test(group_errors), cmocka_unit_test(produce_fetch_by_hand), cmocka_unit_test(produce_acks0))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(versions_single_member), cmocka_unit_test(barrier_keeps_request_order),
+	cmocka_unit_test(disconnect_while_held),  cmocka_unit_test(group_errors),
+	cmocka_unit_test(produce_fetch_by_hand),  cmocka_unit_test(produce_acks0),
+};
+
+LT_TEST_MAIN(setup, test_sim_teardown)

@@ -544,7 +544,15 @@ static void test_classic_join(void **state)
 	assert_int_equal(sim_committed(sim, "cg-join", "fx-orders", 2), 77);
 }
 
-LT_TEST_MAIN(setup, test_sim_teardown, cmocka_unit_test(test_fixture_group_every_field),
-	     cmocka_unit_test(test_describe_errors), cmocka_unit_test(test_states_and_epochs),
-	     cmocka_unit_test(test_types_do_not_mix), cmocka_unit_test(test_unknown_topic_dropped),
-	     cmocka_unit_test(test_commits), cmocka_unit_test(test_offset_delete), cmocka_unit_test(test_classic_join))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_fixture_group_every_field),
+	cmocka_unit_test(test_describe_errors),
+	cmocka_unit_test(test_states_and_epochs),
+	cmocka_unit_test(test_types_do_not_mix),
+	cmocka_unit_test(test_unknown_topic_dropped),
+	cmocka_unit_test(test_commits),
+	cmocka_unit_test(test_offset_delete),
+	cmocka_unit_test(test_classic_join),
+};
+
+LT_TEST_MAIN(setup, test_sim_teardown)

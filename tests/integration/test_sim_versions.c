@@ -531,6 +531,13 @@ static void test_list_groups_filters(void **state)
 	assert_string_equal(l[0].type, "consumer");
 }
 
-LT_TEST_MAIN(setup, test_sim_teardown, cmocka_unit_test(test_kafka4_ranges), cmocka_unit_test(test_kafka39_ranges),
-	     cmocka_unit_test(test_kafka36_ranges), cmocka_unit_test(test_describe_groups_every_version),
-	     cmocka_unit_test(test_list_groups_every_version), cmocka_unit_test(test_list_groups_filters))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_kafka4_ranges),
+	cmocka_unit_test(test_kafka39_ranges),
+	cmocka_unit_test(test_kafka36_ranges),
+	cmocka_unit_test(test_describe_groups_every_version),
+	cmocka_unit_test(test_list_groups_every_version),
+	cmocka_unit_test(test_list_groups_filters),
+};
+
+LT_TEST_MAIN(setup, test_sim_teardown)

@@ -208,7 +208,13 @@ static void free_joins_while_brokers_are_down(void **state)
 		rd_kafka_mock_broker_set_up(m->mc, b);
 }
 
-LT_TEST_MAIN(mock_setup, mock_teardown, cmocka_unit_test(bad_property_names_the_key),
-	     cmocka_unit_test(bad_regex_names_the_regex), cmocka_unit_test(unreachable_refresh_fails_with_one_line),
-	     cmocka_unit_test(refresh_once_reads_brokers), cmocka_unit_test(thread_publishes_and_wakes),
-	     cmocka_unit_test(free_joins_while_brokers_are_down))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(bad_property_names_the_key),
+	cmocka_unit_test(bad_regex_names_the_regex),
+	cmocka_unit_test(unreachable_refresh_fails_with_one_line),
+	cmocka_unit_test(refresh_once_reads_brokers),
+	cmocka_unit_test(thread_publishes_and_wakes),
+	cmocka_unit_test(free_joins_while_brokers_are_down),
+};
+
+LT_TEST_MAIN(mock_setup, mock_teardown)

@@ -353,6 +353,10 @@ static void load_trusts_only_the_users_file(void **state)
 	free(fifo);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(properties_format), cmocka_unit_test(properties_malformed),
-	     cmocka_unit_test(jaas_entries), cmocka_unit_test(mapping_to_librdkafka), cmocka_unit_test(load_file),
-	     cmocka_unit_test(load_trusts_only_the_users_file))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(properties_format), cmocka_unit_test(properties_malformed),
+	cmocka_unit_test(jaas_entries),      cmocka_unit_test(mapping_to_librdkafka),
+	cmocka_unit_test(load_file),         cmocka_unit_test(load_trusts_only_the_users_file),
+};
+
+LT_TEST_MAIN(NULL, NULL)

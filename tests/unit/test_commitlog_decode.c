@@ -556,11 +556,22 @@ static void subscription_topics(void **state)
 	assert_int_equal(commit_subscription_topics(NULL, 0, &t, &n), -1);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(offset_commit_v0), cmocka_unit_test(offset_commit_v1_has_expire),
-	     cmocka_unit_test(offset_commit_v2), cmocka_unit_test(offset_commit_v3_leader_epoch),
-	     cmocka_unit_test(offset_commit_v4_flexible), cmocka_unit_test(group_metadata_v0_v1),
-	     cmocka_unit_test(group_metadata_v2_two_members), cmocka_unit_test(group_metadata_v3),
-	     cmocka_unit_test(tombstones), cmocka_unit_test(unknown_key_versions_skipped),
-	     cmocka_unit_test(unknown_value_versions_skipped), cmocka_unit_test(truncated_at_every_length),
-	     cmocka_unit_test(malformed_fields_rejected), cmocka_unit_test(random_corruption_never_reads_outside),
-	     cmocka_unit_test(subscription_topics))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(offset_commit_v0),
+	cmocka_unit_test(offset_commit_v1_has_expire),
+	cmocka_unit_test(offset_commit_v2),
+	cmocka_unit_test(offset_commit_v3_leader_epoch),
+	cmocka_unit_test(offset_commit_v4_flexible),
+	cmocka_unit_test(group_metadata_v0_v1),
+	cmocka_unit_test(group_metadata_v2_two_members),
+	cmocka_unit_test(group_metadata_v3),
+	cmocka_unit_test(tombstones),
+	cmocka_unit_test(unknown_key_versions_skipped),
+	cmocka_unit_test(unknown_value_versions_skipped),
+	cmocka_unit_test(truncated_at_every_length),
+	cmocka_unit_test(malformed_fields_rejected),
+	cmocka_unit_test(random_corruption_never_reads_outside),
+	cmocka_unit_test(subscription_topics),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -305,7 +305,13 @@ static void consumer_group_records_round_trip(void **state)
 	free(long_id);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(offset_commit_from_hand_filled_records),
-	     cmocka_unit_test(group_metadata_from_hand_filled_record), cmocka_unit_test(round_trip_every_fixture),
-	     cmocka_unit_test(tombstones_and_refusals), cmocka_unit_test(group_partition_like_java),
-	     cmocka_unit_test(consumer_group_records_round_trip))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(offset_commit_from_hand_filled_records),
+	cmocka_unit_test(group_metadata_from_hand_filled_record),
+	cmocka_unit_test(round_trip_every_fixture),
+	cmocka_unit_test(tombstones_and_refusals),
+	cmocka_unit_test(group_partition_like_java),
+	cmocka_unit_test(consumer_group_records_round_trip),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -302,6 +302,12 @@ static void reader_conf_keeps_the_users_tuning(void **state)
 	connection_free(&cc);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(reads_history_then_follows), cmocka_unit_test(survives_a_broker_restart),
-	     cmocka_unit_test(denied_says_so), cmocka_unit_test(denied_at_fetch_says_so),
-	     cmocka_unit_test(reader_conf_keeps_the_users_tuning))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(reads_history_then_follows),
+	cmocka_unit_test(survives_a_broker_restart),
+	cmocka_unit_test(denied_says_so),
+	cmocka_unit_test(denied_at_fetch_says_so),
+	cmocka_unit_test(reader_conf_keeps_the_users_tuning),
+};
+
+LT_TEST_MAIN(NULL, NULL)

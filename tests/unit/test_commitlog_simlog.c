@@ -157,5 +157,9 @@ static void group_records_carry_members(void **state)
 	sim_state_free(st);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(commit_record_as_kafka_writes_it),
-	     cmocka_unit_test(group_records_carry_members))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(commit_record_as_kafka_writes_it),
+	cmocka_unit_test(group_records_carry_members),
+};
+
+LT_TEST_MAIN(NULL, NULL)

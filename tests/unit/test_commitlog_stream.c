@@ -722,10 +722,19 @@ static void new_protocol_groups_follow_kafka(void **state)
 	commit_stream_free(s);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(last_commit_and_rate), cmocka_unit_test(group_info_and_lookup),
-	     cmocka_unit_test(same_offset_committed_is_stuck), cmocka_unit_test(expiry_follows_kafka),
-	     cmocka_unit_test(explicit_expire_timestamp_wins), cmocka_unit_test(tombstones_remove),
-	     cmocka_unit_test(tombstone_at_forecast_is_expiry), cmocka_unit_test(tombstone_waits_for_the_retention),
-	     cmocka_unit_test(feed_counts_everything), cmocka_unit_test(many_groups_and_partitions),
-	     cmocka_unit_test(stable_group_loses_unsubscribed_topics),
-	     cmocka_unit_test(new_protocol_groups_follow_kafka))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(last_commit_and_rate),
+	cmocka_unit_test(group_info_and_lookup),
+	cmocka_unit_test(same_offset_committed_is_stuck),
+	cmocka_unit_test(expiry_follows_kafka),
+	cmocka_unit_test(explicit_expire_timestamp_wins),
+	cmocka_unit_test(tombstones_remove),
+	cmocka_unit_test(tombstone_at_forecast_is_expiry),
+	cmocka_unit_test(tombstone_waits_for_the_retention),
+	cmocka_unit_test(feed_counts_everything),
+	cmocka_unit_test(many_groups_and_partitions),
+	cmocka_unit_test(stable_group_loses_unsubscribed_topics),
+	cmocka_unit_test(new_protocol_groups_follow_kafka),
+};
+
+LT_TEST_MAIN(NULL, NULL)

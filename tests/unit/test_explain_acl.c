@@ -42,4 +42,9 @@ static void leaves_other_errors_alone(void **state)
 	assert_string_equal(out, "not authorized (ACL on the Group)");
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(names_the_acl_per_request), cmocka_unit_test(leaves_other_errors_alone))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(names_the_acl_per_request),
+	cmocka_unit_test(leaves_other_errors_alone),
+};
+
+LT_TEST_MAIN(NULL, NULL)

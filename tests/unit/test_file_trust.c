@@ -220,10 +220,14 @@ static void decompression_bomb_refused_before_allocating(void **state)
 	free(path);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(owner_and_mode_rule, test_folder_setup, test_folder_teardown),
-	     cmocka_unit_test_setup_teardown(fifo_and_links_refused_without_blocking, test_folder_setup,
-					     test_folder_teardown),
-	     cmocka_unit_test_setup_teardown(directories, test_folder_setup, test_folder_teardown),
-	     cmocka_unit_test_setup_teardown(recordings_are_private, test_folder_setup, test_folder_teardown),
-	     cmocka_unit_test_setup_teardown(decompression_bomb_refused_before_allocating, test_folder_setup,
-					     test_folder_teardown))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_setup_teardown(owner_and_mode_rule, test_folder_setup, test_folder_teardown),
+	cmocka_unit_test_setup_teardown(fifo_and_links_refused_without_blocking, test_folder_setup,
+					test_folder_teardown),
+	cmocka_unit_test_setup_teardown(directories, test_folder_setup, test_folder_teardown),
+	cmocka_unit_test_setup_teardown(recordings_are_private, test_folder_setup, test_folder_teardown),
+	cmocka_unit_test_setup_teardown(decompression_bomb_refused_before_allocating, test_folder_setup,
+					test_folder_teardown),
+};
+
+LT_TEST_MAIN(NULL, NULL)

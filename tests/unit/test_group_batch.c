@@ -65,6 +65,10 @@ static void an_empty_or_missing_answer_finds_nothing(void **state)
 	group_batch_free(b);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(groups_described_once_are_found),
-	     cmocka_unit_test(a_group_two_brokers_described_is_left_to_the_per_group_describe),
-	     cmocka_unit_test(an_empty_or_missing_answer_finds_nothing))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(groups_described_once_are_found),
+	cmocka_unit_test(a_group_two_brokers_described_is_left_to_the_per_group_describe),
+	cmocka_unit_test(an_empty_or_missing_answer_finds_nothing),
+};
+
+LT_TEST_MAIN(NULL, NULL)

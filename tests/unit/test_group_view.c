@@ -169,7 +169,14 @@ static void unreadable_line(void **state)
 	snapshot_unref(s);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(ambiguous_only_when_dead_empty_and_untyped),
-	     cmocka_unit_test(dead_empty_describe), cmocka_unit_test(classic_describe_wins),
-	     cmocka_unit_test(current_librdkafka_types), cmocka_unit_test(no_listing), cmocka_unit_test(view_of_group),
-	     cmocka_unit_test(unreadable_line))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(ambiguous_only_when_dead_empty_and_untyped),
+	cmocka_unit_test(dead_empty_describe),
+	cmocka_unit_test(classic_describe_wins),
+	cmocka_unit_test(current_librdkafka_types),
+	cmocka_unit_test(no_listing),
+	cmocka_unit_test(view_of_group),
+	cmocka_unit_test(unreadable_line),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -118,4 +118,9 @@ static void many_partitions_one_topic(void **state)
 	snapshot_unref(s);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(toggle_membership_and_scopes), cmocka_unit_test(many_partitions_one_topic))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(toggle_membership_and_scopes),
+	cmocka_unit_test(many_partitions_one_topic),
+};
+
+LT_TEST_MAIN(NULL, NULL)

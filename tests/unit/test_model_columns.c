@@ -958,14 +958,30 @@ static void colset_parse_orders_hides_and_keeps_the_name_first(void **state)
 	assert_int_equal(shown[1]->id, LT_COL_STATE);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(fmt_count_boundaries), cmocka_unit_test(commit_stream_columns),
-	     cmocka_unit_test(fmt_duration_boundaries), cmocka_unit_test(fmt_rate_boundaries),
-	     cmocka_unit_test(fmt_sparkline), cmocka_unit_test(assignment_ranges), cmocka_unit_test(tables),
-	     cmocka_unit_test(every_column_has_one_complete_row),
-	     cmocka_unit_test(warn_series_and_exact_come_from_the_rows), cmocka_unit_test(man_page_lists_the_table),
-	     cmocka_unit_test(sort_groups_by_lag), cmocka_unit_test(sort_by_trend_negative_and_zero),
-	     cmocka_unit_test(sort_partitions_stable), cmocka_unit_test(rows_of_one_group),
-	     cmocka_unit_test(formatting_rows), cmocka_unit_test(filter_substring), cmocka_unit_test(filter_regex),
-	     cmocka_unit_test(filter_rows_agree), cmocka_unit_test(filter_bad_regex), cmocka_unit_test(row_keys),
-	     cmocka_unit_test(colset_default_puts_position_between_committed_and_log_end),
-	     cmocka_unit_test(colset_parse_orders_hides_and_keeps_the_name_first), cmocka_unit_test(many_rows))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(fmt_count_boundaries),
+	cmocka_unit_test(commit_stream_columns),
+	cmocka_unit_test(fmt_duration_boundaries),
+	cmocka_unit_test(fmt_rate_boundaries),
+	cmocka_unit_test(fmt_sparkline),
+	cmocka_unit_test(assignment_ranges),
+	cmocka_unit_test(tables),
+	cmocka_unit_test(every_column_has_one_complete_row),
+	cmocka_unit_test(warn_series_and_exact_come_from_the_rows),
+	cmocka_unit_test(man_page_lists_the_table),
+	cmocka_unit_test(sort_groups_by_lag),
+	cmocka_unit_test(sort_by_trend_negative_and_zero),
+	cmocka_unit_test(sort_partitions_stable),
+	cmocka_unit_test(rows_of_one_group),
+	cmocka_unit_test(formatting_rows),
+	cmocka_unit_test(filter_substring),
+	cmocka_unit_test(filter_regex),
+	cmocka_unit_test(filter_rows_agree),
+	cmocka_unit_test(filter_bad_regex),
+	cmocka_unit_test(row_keys),
+	cmocka_unit_test(colset_default_puts_position_between_committed_and_log_end),
+	cmocka_unit_test(colset_parse_orders_hides_and_keeps_the_name_first),
+	cmocka_unit_test(many_rows),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -446,9 +446,18 @@ static void help_fits_80_columns_and_60_lines(void **state)
 	free(buf);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(defaults_are_the_dashboard),
-	     cmocka_unit_test(once_with_format_groups_and_props), cmocka_unit_test(usage_errors_name_the_problem),
-	     cmocka_unit_test(kcg_command_line), cmocka_unit_test(timeout_rule),
-	     cmocka_unit_test(dry_run_and_execute_conflict), cmocka_unit_test(modes_conflict_in_any_order),
-	     cmocka_unit_test(record_and_replay_rules), cmocka_unit_test(man_page_documents_every_option),
-	     cmocka_unit_test(help_lists_every_option), cmocka_unit_test(help_fits_80_columns_and_60_lines))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(defaults_are_the_dashboard),
+	cmocka_unit_test(once_with_format_groups_and_props),
+	cmocka_unit_test(usage_errors_name_the_problem),
+	cmocka_unit_test(kcg_command_line),
+	cmocka_unit_test(timeout_rule),
+	cmocka_unit_test(dry_run_and_execute_conflict),
+	cmocka_unit_test(modes_conflict_in_any_order),
+	cmocka_unit_test(record_and_replay_rules),
+	cmocka_unit_test(man_page_documents_every_option),
+	cmocka_unit_test(help_lists_every_option),
+	cmocka_unit_test(help_fits_80_columns_and_60_lines),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -371,7 +371,12 @@ static void monitoring_options(void **state)
 	assert_true(status_at_least(LT_STATUS_OK, LT_STATUS_OK));
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(monitoring_options), cmocka_unit_test(prometheus_from_a_snapshot),
-	     cmocka_unit_test(man_page_documents_every_json_key),
-	     cmocka_unit_test(the_json_check_catches_an_undocumented_key),
-	     cmocka_unit_test(man_page_documents_every_column_and_metric))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(monitoring_options),
+	cmocka_unit_test(prometheus_from_a_snapshot),
+	cmocka_unit_test(man_page_documents_every_json_key),
+	cmocka_unit_test(the_json_check_catches_an_undocumented_key),
+	cmocka_unit_test(man_page_documents_every_column_and_metric),
+};
+
+LT_TEST_MAIN(NULL, NULL)

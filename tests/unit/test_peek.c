@@ -234,7 +234,13 @@ static void time_lag_from_the_record_is_exact(void **state)
 	history_free(h);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(hostile_record_is_safe_and_capped),
-	     cmocka_unit_test(null_key_and_no_timestamp), cmocka_unit_test(one_line_per_reason),
-	     cmocka_unit_test(cache_reads_each_offset_once), cmocka_unit_test(cache_forgets_unused_when_full),
-	     cmocka_unit_test(time_lag_from_the_record_is_exact))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(hostile_record_is_safe_and_capped),
+	cmocka_unit_test(null_key_and_no_timestamp),
+	cmocka_unit_test(one_line_per_reason),
+	cmocka_unit_test(cache_reads_each_offset_once),
+	cmocka_unit_test(cache_forgets_unused_when_full),
+	cmocka_unit_test(time_lag_from_the_record_is_exact),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -329,8 +329,14 @@ static void many_partitions_and_forgetting(void **state)
 	commitwatch_free(w);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(reports_go_to_the_owner),
-	     cmocka_unit_test(the_newest_of_several_sources_wins), cmocka_unit_test(why_a_source_gave_nothing),
-	     cmocka_unit_test(not_committing_needs_the_whole_window),
-	     cmocka_unit_test(not_committing_unknown_until_known),
-	     cmocka_unit_test(long_client_lists_end_in_an_ellipsis), cmocka_unit_test(many_partitions_and_forgetting))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(reports_go_to_the_owner),
+	cmocka_unit_test(the_newest_of_several_sources_wins),
+	cmocka_unit_test(why_a_source_gave_nothing),
+	cmocka_unit_test(not_committing_needs_the_whole_window),
+	cmocka_unit_test(not_committing_unknown_until_known),
+	cmocka_unit_test(long_client_lists_end_in_an_ellipsis),
+	cmocka_unit_test(many_partitions_and_forgetting),
+};
+
+LT_TEST_MAIN(NULL, NULL)

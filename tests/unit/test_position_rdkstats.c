@@ -114,6 +114,11 @@ static void what_is_not_a_consumer_statistics(void **state)
 	}
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(one_consumer), cmocka_unit_test(appended_documents_newest_wins),
-	     cmocka_unit_test(a_partial_last_document_keeps_the_others),
-	     cmocka_unit_test(what_is_not_a_consumer_statistics))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(one_consumer),
+	cmocka_unit_test(appended_documents_newest_wins),
+	cmocka_unit_test(a_partial_last_document_keeps_the_others),
+	cmocka_unit_test(what_is_not_a_consumer_statistics),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -95,5 +95,10 @@ static void other_forms(void **state)
 	assert_non_null(strstr(at_err("25:00", first, last), "--at expects"));
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(one_afternoon), cmocka_unit_test(a_night), cmocka_unit_test(several_days),
-	     cmocka_unit_test(record_seconds_are_inside), cmocka_unit_test(other_forms))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(one_afternoon), cmocka_unit_test(a_night),
+	cmocka_unit_test(several_days),  cmocka_unit_test(record_seconds_are_inside),
+	cmocka_unit_test(other_forms),
+};
+
+LT_TEST_MAIN(NULL, NULL)

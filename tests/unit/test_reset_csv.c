@@ -371,6 +371,15 @@ static void export_is_guarded_and_reads_back(void **state)
 	free(all);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(three_columns), cmocka_unit_test(four_columns), cmocka_unit_test(malformed),
-	     cmocka_unit_test(quoted_group_ids), cmocka_unit_test(no_commit_rows), cmocka_unit_test(export_and_backup),
-	     cmocka_unit_test(backups_round_trip_hostile_topics), cmocka_unit_test(export_is_guarded_and_reads_back))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(three_columns),
+	cmocka_unit_test(four_columns),
+	cmocka_unit_test(malformed),
+	cmocka_unit_test(quoted_group_ids),
+	cmocka_unit_test(no_commit_rows),
+	cmocka_unit_test(export_and_backup),
+	cmocka_unit_test(backups_round_trip_hostile_topics),
+	cmocka_unit_test(export_is_guarded_and_reads_back),
+};
+
+LT_TEST_MAIN(NULL, NULL)

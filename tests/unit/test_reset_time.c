@@ -200,7 +200,11 @@ static void format_round_trip(void **state)
 	assert_int_equal(dt_ok(buf), 1709251199999LL);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(datetime_kafka_forms), cmocka_unit_test(datetime_extras),
-	     cmocka_unit_test(datetime_rejections), cmocka_unit_test(duration_forms),
-	     cmocka_unit_test(duration_rejections), cmocka_unit_test(duration_before_now),
-	     cmocka_unit_test(format_round_trip))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(datetime_kafka_forms), cmocka_unit_test(datetime_extras),
+	cmocka_unit_test(datetime_rejections),  cmocka_unit_test(duration_forms),
+	cmocka_unit_test(duration_rejections),  cmocka_unit_test(duration_before_now),
+	cmocka_unit_test(format_round_trip),
+};
+
+LT_TEST_MAIN(NULL, NULL)

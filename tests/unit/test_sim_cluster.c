@@ -297,7 +297,14 @@ static void test_group_types(void **state)
 	sim_state_free(st);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_strmap_put_get_delete), cmocka_unit_test(test_runs_merge_and_lookup),
-	     cmocka_unit_test(test_log_start), cmocka_unit_test(test_non_monotonic_timestamps),
-	     cmocka_unit_test(test_topics_and_groups), cmocka_unit_test(test_consumer_protocol),
-	     cmocka_unit_test(test_group_types))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_strmap_put_get_delete),
+	cmocka_unit_test(test_runs_merge_and_lookup),
+	cmocka_unit_test(test_log_start),
+	cmocka_unit_test(test_non_monotonic_timestamps),
+	cmocka_unit_test(test_topics_and_groups),
+	cmocka_unit_test(test_consumer_protocol),
+	cmocka_unit_test(test_group_types),
+};
+
+LT_TEST_MAIN(NULL, NULL)

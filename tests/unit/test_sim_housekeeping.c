@@ -338,9 +338,13 @@ static void compaction_bounds_the_offsets_topic(void **state)
 	assert_true(t->parts[sim_offsets_partition("loop")].nsegs < 2 * 300 + 100);
 }
 
-LT_TEST_MAIN(NULL, NULL, LT_FIXTURE_TEST(expiry_rule_both_cases),
-	     LT_FIXTURE_TEST(expire_writes_tombstones_and_deletes_the_group),
-	     LT_FIXTURE_TEST(retention_by_time_moves_by_whole_units),
-	     LT_FIXTURE_TEST(retention_by_size_keeps_the_log_bounded),
-	     LT_FIXTURE_TEST(compaction_keeps_the_latest_value_per_key),
-	     LT_FIXTURE_TEST(compaction_bounds_the_offsets_topic))
+static const struct CMUnitTest tests[] = {
+	LT_FIXTURE_TEST(expiry_rule_both_cases),
+	LT_FIXTURE_TEST(expire_writes_tombstones_and_deletes_the_group),
+	LT_FIXTURE_TEST(retention_by_time_moves_by_whole_units),
+	LT_FIXTURE_TEST(retention_by_size_keeps_the_log_bounded),
+	LT_FIXTURE_TEST(compaction_keeps_the_latest_value_per_key),
+	LT_FIXTURE_TEST(compaction_bounds_the_offsets_topic),
+};
+
+LT_TEST_MAIN(NULL, NULL)

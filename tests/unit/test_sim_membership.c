@@ -539,9 +539,18 @@ static void cancelled_waiter_not_answered(void **state)
 	mb_group_free(g);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(single_member_lifecycle), cmocka_unit_test(member_id_required),
-	     cmocka_unit_test(two_members_rebalance), cmocka_unit_test(rebalance_timeout_drops_silent_member),
-	     cmocka_unit_test(session_timeout_evicts), cmocka_unit_test(new_member_join_timeout),
-	     cmocka_unit_test(protocol_selection), cmocka_unit_test(initial_delay_extends),
-	     cmocka_unit_test(errors_and_fencing), cmocka_unit_test(stable_rejoin_rules),
-	     cmocka_unit_test(cancelled_waiter_not_answered))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(single_member_lifecycle),
+	cmocka_unit_test(member_id_required),
+	cmocka_unit_test(two_members_rebalance),
+	cmocka_unit_test(rebalance_timeout_drops_silent_member),
+	cmocka_unit_test(session_timeout_evicts),
+	cmocka_unit_test(new_member_join_timeout),
+	cmocka_unit_test(protocol_selection),
+	cmocka_unit_test(initial_delay_extends),
+	cmocka_unit_test(errors_and_fencing),
+	cmocka_unit_test(stable_rejoin_rules),
+	cmocka_unit_test(cancelled_waiter_not_answered),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -127,4 +127,8 @@ static void mixed_log(void **state)
 	rec_buf_free(&out);
 }
 
-LT_TEST_MAIN(setup, teardown, cmocka_unit_test(mixed_log))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(mixed_log),
+};
+
+LT_TEST_MAIN(setup, teardown)

@@ -331,8 +331,12 @@ static void survives_mutations(void **state)
 	print_message("# %d of 20000 mutated batches were still valid\n", accepted);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(crc32c_known_vectors), cmocka_unit_test(crc32c_incremental),
-	     cmocka_unit_test(varint_round_trip), cmocka_unit_test(decode_hand_batch),
-	     cmocka_unit_test(encode_matches_hand_batch), cmocka_unit_test(decode_of_encode),
-	     cmocka_unit_test(rejects_bad_batches), cmocka_unit_test(rejects_semantic_errors),
-	     cmocka_unit_test(survives_mutations))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(crc32c_known_vectors),      cmocka_unit_test(crc32c_incremental),
+	cmocka_unit_test(varint_round_trip),         cmocka_unit_test(decode_hand_batch),
+	cmocka_unit_test(encode_matches_hand_batch), cmocka_unit_test(decode_of_encode),
+	cmocka_unit_test(rejects_bad_batches),       cmocka_unit_test(rejects_semantic_errors),
+	cmocka_unit_test(survives_mutations),
+};
+
+LT_TEST_MAIN(NULL, NULL)

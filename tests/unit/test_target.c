@@ -509,10 +509,17 @@ static void connection_set_routes_bootstrap_and_keeps_order(void **state)
 	connection_free(&d);
 }
 
-LT_TEST_MAIN(test_home_setup, test_folder_teardown, cmocka_unit_test(select_default_and_named_cluster),
-	     cmocka_unit_test(select_unknown_cluster_lists_known), cmocka_unit_test(select_needs_bootstrap),
-	     cmocka_unit_test(b_and_x_override_in_order), cmocka_unit_test(switch_uses_the_clusters_own_settings),
-	     cmocka_unit_test(resolve_loads_and_selects), cmocka_unit_test(command_config_sits_between_the_file_and_b),
-	     cmocka_unit_test(switch_reapplies_command_config_like_x),
-	     cmocka_unit_test(groups_replace_the_include_list),
-	     cmocka_unit_test(connection_set_routes_bootstrap_and_keeps_order))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(select_default_and_named_cluster),
+	cmocka_unit_test(select_unknown_cluster_lists_known),
+	cmocka_unit_test(select_needs_bootstrap),
+	cmocka_unit_test(b_and_x_override_in_order),
+	cmocka_unit_test(switch_uses_the_clusters_own_settings),
+	cmocka_unit_test(resolve_loads_and_selects),
+	cmocka_unit_test(command_config_sits_between_the_file_and_b),
+	cmocka_unit_test(switch_reapplies_command_config_like_x),
+	cmocka_unit_test(groups_replace_the_include_list),
+	cmocka_unit_test(connection_set_routes_bootstrap_and_keeps_order),
+};
+
+LT_TEST_MAIN(test_home_setup, test_folder_teardown)

@@ -261,6 +261,11 @@ static void max_time_lag_marks_estimates(void **state)
 	}
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(aggregates_per_topic_and_group),
-	     cmocka_unit_test(rows_filter_sort_and_identity), cmocka_unit_test(group_rows_unchanged),
-	     cmocka_unit_test(max_time_lag_marks_estimates))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(aggregates_per_topic_and_group),
+	cmocka_unit_test(rows_filter_sort_and_identity),
+	cmocka_unit_test(group_rows_unchanged),
+	cmocka_unit_test(max_time_lag_marks_estimates),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -392,8 +392,13 @@ static void help_lists_every_modes_keys(void **state)
 	assert_false(u->quit);
 }
 
-LT_TEST_MAIN(NULL, NULL, LT_FIXTURE_TEST(groups_pane_shows_state_and_unknown_members),
-	     LT_FIXTURE_TEST(members_pane_and_error_popup_say_why), LT_FIXTURE_TEST(help_lists_every_modes_keys),
-	     cmocka_unit_test_setup_teardown(stale_rows_age_with_the_clock, setup_stale, teardown),
-	     LT_FIXTURE_TEST(record_popup_is_formatted_once),
-	     cmocka_unit_test_setup_teardown(members_pane_wraps_each_members_partitions, setup_members, teardown))
+static const struct CMUnitTest tests[] = {
+	LT_FIXTURE_TEST(groups_pane_shows_state_and_unknown_members),
+	LT_FIXTURE_TEST(members_pane_and_error_popup_say_why),
+	LT_FIXTURE_TEST(help_lists_every_modes_keys),
+	cmocka_unit_test_setup_teardown(stale_rows_age_with_the_clock, setup_stale, teardown),
+	LT_FIXTURE_TEST(record_popup_is_formatted_once),
+	cmocka_unit_test_setup_teardown(members_pane_wraps_each_members_partitions, setup_members, teardown),
+};
+
+LT_TEST_MAIN(NULL, NULL)

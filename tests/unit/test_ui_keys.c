@@ -355,10 +355,17 @@ static void reset_dialog_table_is_well_formed_and_documented(void **state)
 						       RD_IN(RD_REFUSED) | RD_IN(RD_ERROR) | RD_IN(RD_RESULT));
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(every_key_is_in_the_man_page),
-	     cmocka_unit_test(names_unique_codes_unique_help_present), cmocka_unit_test(issue_keys_are_all_there),
-	     cmocka_unit_test(help_is_generated_from_the_table), cmocka_unit_test(read_only_removes_writing_keys),
-	     cmocka_unit_test(key_bar_by_width), cmocka_unit_test(every_modes_keys_are_in_the_man_page),
-	     cmocka_unit_test(every_mode_table_is_well_formed),
-	     cmocka_unit_test(reset_dialog_table_is_well_formed_and_documented),
-	     cmocka_unit_test(replay_keys_documented_and_apart))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(every_key_is_in_the_man_page),
+	cmocka_unit_test(names_unique_codes_unique_help_present),
+	cmocka_unit_test(issue_keys_are_all_there),
+	cmocka_unit_test(help_is_generated_from_the_table),
+	cmocka_unit_test(read_only_removes_writing_keys),
+	cmocka_unit_test(key_bar_by_width),
+	cmocka_unit_test(every_modes_keys_are_in_the_man_page),
+	cmocka_unit_test(every_mode_table_is_well_formed),
+	cmocka_unit_test(reset_dialog_table_is_well_formed_and_documented),
+	cmocka_unit_test(replay_keys_documented_and_apart),
+};
+
+LT_TEST_MAIN(NULL, NULL)

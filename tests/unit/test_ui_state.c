@@ -519,9 +519,16 @@ static void column_setup_and_sort_chooser(void **state)
 	assert_int_equal(u->groups.sort_col, LT_COL_STATE);
 }
 
-LT_TEST_MAIN(NULL, NULL, LT_FIXTURE_TEST(selection_follows_identity),
-	     LT_FIXTURE_TEST(new_data_waits_while_moving_but_not_forever),
-	     LT_FIXTURE_TEST(filter_narrows_keeps_last_good_and_clears), LT_FIXTURE_TEST(panes_enter_members_tab_esc),
-	     LT_FIXTURE_TEST(topic_view_enter_and_back), LT_FIXTURE_TEST(marks_follow_partitions),
-	     LT_FIXTURE_TEST(mouse_events_map_to_actions), LT_FIXTURE_TEST(key_bar_clicks_are_keys),
-	     LT_FIXTURE_TEST(column_setup_and_sort_chooser))
+static const struct CMUnitTest tests[] = {
+	LT_FIXTURE_TEST(selection_follows_identity),
+	LT_FIXTURE_TEST(new_data_waits_while_moving_but_not_forever),
+	LT_FIXTURE_TEST(filter_narrows_keeps_last_good_and_clears),
+	LT_FIXTURE_TEST(panes_enter_members_tab_esc),
+	LT_FIXTURE_TEST(topic_view_enter_and_back),
+	LT_FIXTURE_TEST(marks_follow_partitions),
+	LT_FIXTURE_TEST(mouse_events_map_to_actions),
+	LT_FIXTURE_TEST(key_bar_clicks_are_keys),
+	LT_FIXTURE_TEST(column_setup_and_sort_chooser),
+};
+
+LT_TEST_MAIN(NULL, NULL)

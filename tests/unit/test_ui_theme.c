@@ -144,6 +144,12 @@ static void glyph_sets(void **state)
 	assert_string_equal(a->ellipsis, "~");
 }
 
-LT_TEST_MAIN(test_folder_setup, test_folder_teardown, cmocka_unit_test(shipped_themes_parse_and_differ_from_builtin),
-	     cmocka_unit_test(roles_override_only_what_is_named), cmocka_unit_test(bad_files_give_clear_errors),
-	     cmocka_unit_test(list_orders_overrides_and_loads), cmocka_unit_test(glyph_sets))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(shipped_themes_parse_and_differ_from_builtin),
+	cmocka_unit_test(roles_override_only_what_is_named),
+	cmocka_unit_test(bad_files_give_clear_errors),
+	cmocka_unit_test(list_orders_overrides_and_loads),
+	cmocka_unit_test(glyph_sets),
+};
+
+LT_TEST_MAIN(test_folder_setup, test_folder_teardown)

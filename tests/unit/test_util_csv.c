@@ -260,8 +260,12 @@ static void guarded_cells_read_back_exactly(void **state)
 	assert_string_equal(csv_formula_unguard(""), "");
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(quoting_only_when_needed), cmocka_unit_test(rows_are_written),
-	     cmocka_unit_test(split_accepts_rfc4180), cmocka_unit_test(split_is_strict),
-	     cmocka_unit_test(records_span_lines_in_quotes), cmocka_unit_test(record_errors_name_the_line),
-	     cmocka_unit_test(write_then_read_round_trips), cmocka_unit_test(text_cells_are_safe_and_guarded),
-	     cmocka_unit_test(guarded_cells_read_back_exactly))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(quoting_only_when_needed),        cmocka_unit_test(rows_are_written),
+	cmocka_unit_test(split_accepts_rfc4180),           cmocka_unit_test(split_is_strict),
+	cmocka_unit_test(records_span_lines_in_quotes),    cmocka_unit_test(record_errors_name_the_line),
+	cmocka_unit_test(write_then_read_round_trips),     cmocka_unit_test(text_cells_are_safe_and_guarded),
+	cmocka_unit_test(guarded_cells_read_back_exactly),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -168,6 +168,12 @@ static void exact_numbers(void **state)
 	prom_free(p);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(escaping), cmocka_unit_test(one_series_line_per_sample_with_escaped_labels),
-	     cmocka_unit_test(unknown_values_are_left_out), cmocka_unit_test(sorted_grouped_and_deduplicated),
-	     cmocka_unit_test(exact_numbers))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(escaping),
+	cmocka_unit_test(one_series_line_per_sample_with_escaped_labels),
+	cmocka_unit_test(unknown_values_are_left_out),
+	cmocka_unit_test(sorted_grouped_and_deduplicated),
+	cmocka_unit_test(exact_numbers),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -34,5 +34,9 @@ static void monotonic_clock_never_goes_back(void **state)
 	assert_true(now_mono_ms() - a >= 19);
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(wall_clock_is_epoch_milliseconds),
-	     cmocka_unit_test(monotonic_clock_never_goes_back))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(wall_clock_is_epoch_milliseconds),
+	cmocka_unit_test(monotonic_clock_never_goes_back),
+};
+
+LT_TEST_MAIN(NULL, NULL)

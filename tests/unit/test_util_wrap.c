@@ -158,8 +158,14 @@ static void the_locale_changes_nothing(void **state)
 	setlocale(LC_ALL, "C");
 }
 
-LT_TEST_MAIN(NULL, NULL, cmocka_unit_test(exact_fit_is_one_line),
-	     cmocka_unit_test(words_break_at_the_last_blank_that_fits),
-	     cmocka_unit_test(a_word_longer_than_the_line_is_split), cmocka_unit_test(breaks_stay_at_the_line_end),
-	     cmocka_unit_test(multibyte_characters_are_measured_in_cells),
-	     cmocka_unit_test(ascii_mode_measures_the_escapes), cmocka_unit_test(the_locale_changes_nothing))
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(exact_fit_is_one_line),
+	cmocka_unit_test(words_break_at_the_last_blank_that_fits),
+	cmocka_unit_test(a_word_longer_than_the_line_is_split),
+	cmocka_unit_test(breaks_stay_at_the_line_end),
+	cmocka_unit_test(multibyte_characters_are_measured_in_cells),
+	cmocka_unit_test(ascii_mode_measures_the_escapes),
+	cmocka_unit_test(the_locale_changes_nothing),
+};
+
+LT_TEST_MAIN(NULL, NULL)
