@@ -209,13 +209,7 @@ static void consumer_commits(const char *group)
 	for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
 		if (rd_kafka_conf_set(conf, kv[i][0], kv[i][1], err, sizeof err) != RD_KAFKA_CONF_OK)
 			fail_msg("conf: %s", err);
-	rd_kafka_t *c = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-	assert_non_null(c);
-	rd_kafka_poll_set_consumer(c);
-	rd_kafka_topic_partition_list_t *sub = rd_kafka_topic_partition_list_new(1);
-	rd_kafka_topic_partition_list_add(sub, "t1", RD_KAFKA_PARTITION_UA);
-	assert_int_equal(rd_kafka_subscribe(c, sub), 0);
-	rd_kafka_topic_partition_list_destroy(sub);
+	rd_kafka_t *c = rdk_consumer_subscribed(conf, "t1");
 	rd_kafka_topic_partition_list_t *asg = NULL;
 	for (int t = 0; t < 2 * WAIT_MS; t += 100) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(c, 100);

@@ -83,7 +83,6 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic
 
 static rd_kafka_t *consumer_new(const char *client_id, const char *group, struct seen *s)
 {
-	char err[256];
 	rd_kafka_conf_t *conf = base_conf(client_id);
 	rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
 	rd_kafka_conf_set_opaque(conf, s);
@@ -94,14 +93,7 @@ static rd_kafka_t *consumer_new(const char *client_id, const char *group, struct
 	rdk_conf_set(conf, "auto.offset.reset", "earliest");
 	rdk_conf_set(conf, "fetch.wait.max.ms", "100");
 	rdk_conf_set(conf, "partition.assignment.strategy", "range");
-	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-	assert_non_null(rk);
-	rd_kafka_poll_set_consumer(rk);
-	rd_kafka_topic_partition_list_t *topics = rd_kafka_topic_partition_list_new(1);
-	rd_kafka_topic_partition_list_add(topics, TOPIC, RD_KAFKA_PARTITION_UA);
-	assert_int_equal(rd_kafka_subscribe(rk, topics), RD_KAFKA_RESP_ERR_NO_ERROR);
-	rd_kafka_topic_partition_list_destroy(topics);
-	return rk;
+	return rdk_consumer_subscribed(conf, TOPIC);
 }
 
 static void consumer_close(rd_kafka_t **rk)

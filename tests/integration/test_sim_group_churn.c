@@ -56,13 +56,7 @@ static void leave_one_by_one(void **state)
 		rdk_conf_set(k, "auto.offset.reset", "earliest");
 		rdk_conf_set(k, "fetch.wait.max.ms", "100");
 		rdk_conf_set(k, "log_level", "3");
-		c[i] = rd_kafka_new(RD_KAFKA_CONSUMER, k, err, sizeof err);
-		assert_non_null(c[i]);
-		rd_kafka_poll_set_consumer(c[i]);
-		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
-		rd_kafka_topic_partition_list_add(l, "churn", RD_KAFKA_PARTITION_UA);
-		assert_int_equal(rd_kafka_subscribe(c[i], l), 0);
-		rd_kafka_topic_partition_list_destroy(l);
+		c[i] = rdk_consumer_subscribed(k, "churn");
 	}
 	for (int gone = 0; gone < NC; gone++) {
 		int alive = NC - gone;

@@ -10,8 +10,8 @@
  * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
  * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
  * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
- * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_* and rdk_event_wait when
- * <librdkafka/rdkafka.h> was included first. The tests include it as
+ * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed and
+ * rdk_event_wait when <librdkafka/rdkafka.h> was included first. The tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -594,6 +594,21 @@ static inline void rdk_admin_close(rd_kafka_t *rk, rd_kafka_queue_t *q)
 {
 	rd_kafka_queue_destroy(q);
 	rd_kafka_destroy(rk);
+}
+
+/* A consumer made from conf (which it takes), subscribed to topic; the test fails if it cannot be. */
+static inline rd_kafka_t *rdk_consumer_subscribed(rd_kafka_conf_t *conf, const char *topic)
+{
+	char err[256];
+	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
+	if (!rk)
+		fail_msg("consumer: %s", err);
+	rd_kafka_poll_set_consumer(rk);
+	rd_kafka_topic_partition_list_t *sub = rd_kafka_topic_partition_list_new(1);
+	rd_kafka_topic_partition_list_add(sub, topic, RD_KAFKA_PARTITION_UA);
+	assert_int_equal(rd_kafka_subscribe(rk, sub), RD_KAFKA_RESP_ERR_NO_ERROR);
+	rd_kafka_topic_partition_list_destroy(sub);
+	return rk;
 }
 
 /* The next event on q within ms milliseconds: it must come, be of type, and carry no error (named). */
