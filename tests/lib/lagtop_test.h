@@ -1,6 +1,7 @@
 /* lagtop_test.h — what the C tests share, in one header of static inline functions (a program uses the
  * parts it needs, the rest costs nothing):
- *  - every program: fuzz_input_file(), the input of a libFuzzer harness as a private file;
+ *  - every program: test_block_fixture_signals() for the fixture programs that sigwait();
+ *    fuzz_input_file(), the input of a libFuzzer harness as a private file;
  *    LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS, a harness's LeakSanitizer suppression of libconfig's own leak;
  *    LT_FUZZ_LIBCONFIG_HARNESS, the whole entry point of a harness for a libconfig file format;
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
@@ -21,6 +22,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -36,6 +38,21 @@
 
 #include "sim/sim.h"
 #include "sim/wire.h"
+
+/* ----------------------------------------------------------------------------------- fixture programs */
+
+/* The signals a fixture program is driven by (SIGTERM and SIGINT end it, SIGUSR1 and SIGUSR2 are its own
+ * commands) into set, blocked in this thread and so in every thread it starts later: one sigwait() on set,
+ * in main, receives them all. */
+static inline void test_block_fixture_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, set, NULL);
+}
 
 /* ------------------------------------------------------------------------------------- fuzz harnesses */
 
