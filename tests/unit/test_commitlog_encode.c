@@ -33,6 +33,23 @@ static void assert_bytes(const lt_bytes *b, const uint8_t *want, size_t n)
 	assert_memory_equal(b->data, want, n);
 }
 
+/* r encodes, not as a tombstone, to value (and to key, unless that is NULL). */
+static void expect_encoding(const lt_commit_record *r, const uint8_t *key, size_t klen, const uint8_t *value,
+			    size_t vlen)
+{
+	lt_bytes k = { 0 }, v = { 0 };
+	int is_null = -1;
+	assert_int_equal(commit_record_encode(r, &k, &v, &is_null, err, sizeof err), 0);
+	assert_int_equal(is_null, 0);
+	if (key)
+		assert_bytes(&k, key, klen);
+	assert_bytes(&v, value, vlen);
+	bytes_free(&k);
+	bytes_free(&v);
+}
+#define EXPECT_ENCODING(r, key, value)  expect_encoding(r, key, FX_LEN(key), value, FX_LEN(value))
+#define EXPECT_VALUE_ENCODING(r, value) expect_encoding(r, NULL, 0, value, FX_LEN(value))
+
 static lt_commit_record offset_rec(int16_t kv, int16_t vv)
 {
 	lt_commit_record r = {
@@ -54,38 +71,20 @@ static lt_commit_record offset_rec(int16_t kv, int16_t vv)
 static void offset_commit_from_hand_filled_records(void **state)
 {
 	(void)state;
-	lt_bytes k = { 0 }, v = { 0 };
-	int is_null = -1;
-
 	lt_commit_record r = offset_rec(0, 0);
 	r.metadata = s_m;
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_int_equal(is_null, 0);
-	assert_bytes(&k, fx_offset_key_v0, FX_LEN(fx_offset_key_v0));
-	assert_bytes(&v, fx_offset_value_v0, FX_LEN(fx_offset_value_v0));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_ENCODING(&r, fx_offset_key_v0, fx_offset_value_v0);
 
 	r = offset_rec(1, 1);
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&k, fx_offset_key_v1, FX_LEN(fx_offset_key_v1));
-	assert_bytes(&v, fx_offset_value_v1, FX_LEN(fx_offset_value_v1));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_ENCODING(&r, fx_offset_key_v1, fx_offset_value_v1);
 
 	r = offset_rec(1, 2);
 	r.offset = 1099511627776LL;
 	r.metadata = s_ab;
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&v, fx_offset_value_v2, FX_LEN(fx_offset_value_v2));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_VALUE_ENCODING(&r, fx_offset_value_v2);
 
 	r = offset_rec(1, 3);
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&v, fx_offset_value_v3, FX_LEN(fx_offset_value_v3));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_VALUE_ENCODING(&r, fx_offset_value_v3);
 }
 
 static void group_metadata_from_hand_filled_record(void **state)
@@ -115,20 +114,11 @@ static void group_metadata_from_hand_filled_record(void **state)
 		.n_members = 1,
 		.members = &m,
 	};
-	lt_bytes k = { 0 }, v = { 0 };
-	int is_null;
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&k, fx_group_key, FX_LEN(fx_group_key));
-	assert_bytes(&v, fx_group_value_v3, FX_LEN(fx_group_value_v3));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_ENCODING(&r, fx_group_key, fx_group_value_v3);
 
 	/* v0 drops groupInstanceId, rebalanceTimeout and currentStateTimestamp */
 	r.value_version = 0;
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&v, fx_group_value_v0, FX_LEN(fx_group_value_v0));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_VALUE_ENCODING(&r, fx_group_value_v0);
 
 	/* the Empty group Kafka writes when the last member leaves */
 	lt_commit_record e = {
@@ -140,10 +130,7 @@ static void group_metadata_from_hand_filled_record(void **state)
 		.generation = 6,
 		.state_ms = FX_STATE_MS,
 	};
-	assert_int_equal(commit_record_encode(&e, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&v, fx_group_value_v3_empty, FX_LEN(fx_group_value_v3_empty));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_VALUE_ENCODING(&e, fx_group_value_v3_empty);
 }
 
 static void round_trip_every_fixture(void **state)
