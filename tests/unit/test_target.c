@@ -116,33 +116,39 @@ static void select_default_and_named_cluster(void **state)
 	config_free(&cfg);
 }
 
+/* The command line (after "lagtop", NULL-terminated) is parsed, and target_resolve refuses it with exactly
+ * the error want, naming no cluster. */
+static void expect_refused(const struct lt_config *cfg, const char *want, ...)
+{
+	char *argv[32];
+	va_list ap;
+	va_start(ap, want);
+	int argc = test_argv(argv, ap);
+	va_end(ap);
+	struct lt_options o;
+	struct lt_target t;
+	char err[512];
+	assert_int_equal(options_parse(&o, argc, argv, err, sizeof err), 0);
+	assert_int_equal(target_resolve(cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
+	assert_string_equal(err, want);
+	assert_null(t.conn.name);
+	options_free(&o);
+}
+
 static void select_unknown_cluster_lists_known(void **state)
 {
 	(void)state;
 	struct lt_config cfg;
-	struct lt_options o;
-	struct lt_target t;
 	char err[512];
 	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "staging", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'staging' (known: dev, prod, nobs)");
-	assert_null(t.conn.name);
-	options_free(&o);
-
+	expect_refused(&cfg, "unknown cluster 'staging' (known: dev, prod, nobs)", "-c", "staging", NULL);
 	/* a hostile name is shown escaped */
-	parse_opts(&o, "-c", "x\x1b[2J", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'x\\x1b[2J' (known: dev, prod, nobs)");
-	options_free(&o);
+	expect_refused(&cfg, "unknown cluster 'x\\x1b[2J' (known: dev, prod, nobs)", "-c", "x\x1b[2J", NULL);
 	config_free(&cfg);
 
 	/* without a file */
 	config_init_defaults(&cfg);
-	parse_opts(&o, "-c", "prod", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'prod' (no configuration file was found)");
-	options_free(&o);
+	expect_refused(&cfg, "unknown cluster 'prod' (no configuration file was found)", "-c", "prod", NULL);
 	config_free(&cfg);
 }
 
@@ -155,11 +161,8 @@ static void select_needs_bootstrap(void **state)
 	char err[512];
 
 	config_init_defaults(&cfg);
-	parse_opts(&o, NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
-	assert_string_equal(err,
-			    "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file");
-	options_free(&o);
+	expect_refused(&cfg, "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file",
+		       NULL);
 
 	/* -b alone, no file: works */
 	parse_opts(&o, "-b", "127.0.0.1:9092", "-X", "client.id=x", NULL);
@@ -175,12 +178,9 @@ static void select_needs_bootstrap(void **state)
 
 	char *path;
 	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, &path), 0);
-	parse_opts(&o, "-c", "nobs", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
 	char *want = xasprintf("cluster 'nobs' has no bootstrap_servers (%s:7); give -b HOST:PORT", path);
-	assert_string_equal(err, want);
+	expect_refused(&cfg, want, "-c", "nobs", NULL);
 	free(want);
-	options_free(&o);
 	parse_opts(&o, "-c", "nobs", "-b", "h:1", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "h:1");
