@@ -12,7 +12,8 @@
  * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
  * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
  * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed and
- * rdk_event_wait when <librdkafka/rdkafka.h> was included first. The tests include it as
+ * rdk_event_wait when <librdkafka/rdkafka.h> was included first, test_group_add_range_member after "sim/cluster.h". The
+ * tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -650,6 +651,26 @@ static inline lt_snapshot *collector_refresh_or_fail(lt_collector *col)
 	if (collector_refresh_once(col, &s, err, sizeof err) != 0)
 		fail_msg("refresh: %s", err);
 	return s;
+}
+#endif
+
+#ifdef LAGTOP_SIM_CLUSTER_H
+/* g made a consumer group on the range assignor, with one member "m-1" (of client_id) subscribed to the n
+ * topics (this part is there when "sim/cluster.h" came first): the member. */
+static inline struct sim_member *test_group_add_range_member(struct sim_group *g, const char *client_id,
+							     const char *const *topics, int n)
+{
+	free(g->protocol_type);
+	g->protocol_type = strdup("consumer");
+	free(g->protocol_name);
+	g->protocol_name = strdup("range");
+	int32_t len;
+	uint8_t *sub = sim_consumer_subscription_encode(topics, n, &len);
+	struct sim_member *m = sim_member_new("m-1", client_id, NULL);
+	sim_member_add_protocol(m, "range", sub, len);
+	free(sub);
+	sim_group_add_member(g, m);
+	return m;
 }
 #endif
 

@@ -17,6 +17,7 @@
 #include "sim/offsets_log.h"
 #include "sim/record_store.h"
 #include "sim/records.h"
+#include "../lib/lagtop_test.h"
 #include "../lib/cmocka_main.h"
 
 #define SEC 1000LL
@@ -55,17 +56,8 @@ static void commit(struct sim_group *g, const char *topic, int32_t p, int64_t of
 static struct sim_group *consumer_group(const char *id, const char *topic, enum sim_group_state s)
 {
 	struct sim_group *g = sim_group_get_or_create(st, id);
-	free(g->protocol_type);
-	g->protocol_type = strdup("consumer");
-	free(g->protocol_name);
-	g->protocol_name = strdup("range");
 	const char *topics[] = { topic };
-	int32_t len;
-	uint8_t *sub = sim_consumer_subscription_encode(topics, 1, &len);
-	struct sim_member *m = sim_member_new("m-1", "c", NULL);
-	sim_member_add_protocol(m, "range", sub, len);
-	free(sub);
-	sim_group_add_member(g, m);
+	test_group_add_range_member(g, "c", topics, 1);
 	g->state = s;
 	g->generation_id = 1;
 	return g;
