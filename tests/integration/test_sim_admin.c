@@ -188,13 +188,7 @@ static rd_kafka_topic_partition_list_t *list_offsets(const char *group, rd_kafka
 	rd_kafka_AdminOptions_t *o = opts(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
 	rd_kafka_ListConsumerGroupOffsets(rk, &req, 1, o, q);
 	rd_kafka_event_t *ev = wait_event(RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT);
-	size_t n;
-	const rd_kafka_group_result_t **g =
-		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
-	assert_int_equal(n, 1);
-	assert_null(rd_kafka_group_result_error(g[0]));
-	const rd_kafka_topic_partition_list_t *res = rd_kafka_group_result_partitions(g[0]);
-	rd_kafka_topic_partition_list_t *out = rd_kafka_topic_partition_list_copy(res);
+	rd_kafka_topic_partition_list_t *out = rd_kafka_topic_partition_list_copy(rdk_listed_offsets(ev));
 	rd_kafka_event_destroy(ev);
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);

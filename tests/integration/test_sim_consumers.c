@@ -224,12 +224,7 @@ static int committed(const char *group, int64_t off[NPART])
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_event_t *ev = admin_wait(RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT);
-	size_t n;
-	const rd_kafka_group_result_t **gr =
-		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
-	assert_int_equal(n, 1);
-	assert_null(rd_kafka_group_result_error(gr[0]));
-	const rd_kafka_topic_partition_list_t *l = rd_kafka_group_result_partitions(gr[0]);
+	const rd_kafka_topic_partition_list_t *l = rdk_listed_offsets(ev);
 	int found = 0;
 	for (int i = 0; l && i < l->cnt; i++) {
 		assert_string_equal(l->elems[i].topic, TOPIC);

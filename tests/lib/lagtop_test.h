@@ -11,9 +11,9 @@
  * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
  * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
  * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
- * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed and
- * rdk_event_wait when <librdkafka/rdkafka.h> was included first, test_group_add_range_member after "sim/cluster.h". The
- * tests include it as
+ * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed,
+ * rdk_event_wait and rdk_listed_offsets when <librdkafka/rdkafka.h> was included first, test_group_add_range_member
+ * after "sim/cluster.h". The tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -627,6 +627,17 @@ static inline rd_kafka_t *rdk_consumer_subscribed(rd_kafka_conf_t *conf, const c
 	assert_int_equal(rd_kafka_subscribe(rk, sub), RD_KAFKA_RESP_ERR_NO_ERROR);
 	rd_kafka_topic_partition_list_destroy(sub);
 	return rk;
+}
+
+/* The partitions of ev, a ListConsumerGroupOffsets result for one group, which must carry no error. */
+static inline const rd_kafka_topic_partition_list_t *rdk_listed_offsets(rd_kafka_event_t *ev)
+{
+	size_t n;
+	const rd_kafka_group_result_t **g =
+		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
+	assert_int_equal(n, 1);
+	assert_null(rd_kafka_group_result_error(g[0]));
+	return rd_kafka_group_result_partitions(g[0]);
 }
 
 /* The next event on q within ms milliseconds: it must come, be of type, and carry no error (named). */
