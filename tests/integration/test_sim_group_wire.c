@@ -382,14 +382,7 @@ static void group_errors(void **state)
 	assert_int_equal(a.error, 0);
 	struct wire_buf b;
 	wire_buf_init(&b);
-	wire_put_str(&b, g, false);
-	wire_put_i32(&b, 6000);
-	wire_put_i32(&b, 6000);
-	wire_put_str(&b, "", false);
-	wire_put_str(&b, "connect", false);
-	wire_put_array(&b, 1, false);
-	wire_put_str(&b, "range", false);
-	wire_put_bytes(&b, "x", 1, false);
+	raw_put_join_body(&b, g, 6000, "connect", "x", 1);
 	struct join_ans x;
 	join_recv(&c, send_req(&c, K_JOIN, 3, &b), 3, &x);
 	wire_buf_free(&b);

@@ -512,14 +512,7 @@ static int16_t join(const char *group)
 	struct wire_buf b, body;
 	struct wire_rd rd;
 	wire_buf_init(&b);
-	wire_put_str(&b, group, false);
-	wire_put_i32(&b, 10000);
-	wire_put_i32(&b, 10000);
-	wire_put_str(&b, "", false);
-	wire_put_str(&b, "consumer", false);
-	wire_put_array(&b, 1, false);
-	wire_put_str(&b, "range", false);
-	wire_put_bytes(&b, "\0\0\0\0\0\0\xff\xff\xff\xff", 10, false);
+	raw_put_join_body(&b, group, 10000, "consumer", "\0\0\0\0\0\0\xff\xff\xff\xff", 10);
 	raw_call(&c, K_JOIN_GROUP, 3, false, &b, &body, &rd);
 	wire_buf_free(&b);
 	(void)wire_i32(&rd);

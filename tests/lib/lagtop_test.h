@@ -474,6 +474,21 @@ static inline void raw_close(struct raw_conn *r)
 	r->fd = -1;
 }
 
+/* The body of a JoinGroup request v1-v4 from a new member (empty member id): group, timeout_ms as both the
+ * session and the rebalance timeout, and one protocol, "range", of protocol_type with its metadata. */
+static inline void raw_put_join_body(struct wire_buf *b, const char *group, int32_t timeout_ms,
+				     const char *protocol_type, const void *meta, int32_t len)
+{
+	wire_put_str(b, group, false);
+	wire_put_i32(b, timeout_ms);
+	wire_put_i32(b, timeout_ms);
+	wire_put_str(b, "", false);
+	wire_put_str(b, protocol_type, false);
+	wire_put_array(b, 1, false);
+	wire_put_str(b, "range", false);
+	wire_put_bytes(b, meta, len, false);
+}
+
 /* Sends one request; flex selects request header v2 (tags after the client id). */
 static inline void raw_send(struct raw_conn *r, int16_t key, int16_t ver, bool flex, const struct wire_buf *body)
 {
