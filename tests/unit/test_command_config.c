@@ -159,6 +159,16 @@ static const char *rd_get(const struct rdprops *r, const char *k)
 	return NULL;
 }
 
+/* r holds each key of kv (key, value, ..., NULL) with exactly its value. */
+static void expect_mapped(const struct rdprops *r, const char *const *kv)
+{
+	for (size_t i = 0; kv[i]; i += 2) {
+		const char *v = rd_get(r, kv[i]);
+		if (!v || strcmp(v, kv[i + 1]) != 0)
+			fail_msg("%s: \"%s\", want \"%s\"", kv[i], v ? v : "(none)", kv[i + 1]);
+	}
+}
+
 static int map_text(const char *text, struct rdprops *out, char *err, size_t errlen)
 {
 	struct jprops p;
@@ -190,15 +200,11 @@ static void mapping_to_librdkafka(void **state)
 			 "request.timeout.ms=7000\n",
 			 &r, err, sizeof err),
 		0);
-	assert_string_equal(rd_get(&r, "bootstrap.servers"), "h:9093");
-	assert_string_equal(rd_get(&r, "security.protocol"), "SASL_SSL");
-	assert_string_equal(rd_get(&r, "sasl.mechanisms"), "SCRAM-SHA-512");
-	assert_string_equal(rd_get(&r, "sasl.username"), "lagtop");
-	assert_string_equal(rd_get(&r, "sasl.password"), "s3cret");
-	assert_string_equal(rd_get(&r, "ssl.ca.location"), "/etc/ca.pem");
-	assert_string_equal(rd_get(&r, "ssl.endpoint.identification.algorithm"), "none");
-	assert_string_equal(rd_get(&r, "client.id"), "ops");
-	assert_string_equal(rd_get(&r, "socket.timeout.ms"), "7000");
+	expect_mapped(&r, (const char *const[]){ "bootstrap.servers", "h:9093", "security.protocol", "SASL_SSL",
+						 "sasl.mechanisms", "SCRAM-SHA-512", "sasl.username", "lagtop",
+						 "sasl.password", "s3cret", "ssl.ca.location", "/etc/ca.pem",
+						 "ssl.endpoint.identification.algorithm", "none", "client.id", "ops",
+						 "socket.timeout.ms", "7000", NULL });
 	assert_null(rd_get(&r, "ssl.truststore.type"));
 	rdprops_free(&r);
 
@@ -207,13 +213,12 @@ static void mapping_to_librdkafka(void **state)
 				  "ssl.key.password=kp\n",
 				  &r, err, sizeof err),
 			 0);
-	assert_string_equal(rd_get(&r, "ssl.keystore.location"), "/k.p12");
-	assert_string_equal(rd_get(&r, "ssl.keystore.password"), "pw");
-	assert_string_equal(rd_get(&r, "ssl.key.password"), "kp");
+	expect_mapped(&r, (const char *const[]){ "ssl.keystore.location", "/k.p12", "ssl.keystore.password", "pw",
+						 "ssl.key.password", "kp", NULL });
 	rdprops_free(&r);
 	assert_int_equal(map_text("ssl.keystore.type=PEM\nssl.keystore.location=/both.pem\n", &r, err, sizeof err), 0);
-	assert_string_equal(rd_get(&r, "ssl.certificate.location"), "/both.pem");
-	assert_string_equal(rd_get(&r, "ssl.key.location"), "/both.pem");
+	expect_mapped(&r, (const char *const[]){ "ssl.certificate.location", "/both.pem", "ssl.key.location",
+						 "/both.pem", NULL });
 	rdprops_free(&r);
 	assert_int_equal(map_text("sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
 				  "username=u password=p;\n",
