@@ -517,26 +517,34 @@ static void test_list_groups_filters(void **state)
 {
 	(void)state;
 	struct listed l[16];
-	/* States: case-insensitive, trimmed; the consumer-protocol states are states like the others. */
-	int n = list_groups(4, " ASSIGNING ,reconciling", "", l, 16);
-	assert_string_equal(ids(l, n), "cg-assigning cg-reconciling");
-	n = list_groups(4, "Stable", "", l, 16);
-	assert_string_equal(ids(l, n), "fx-kip848 fx-stable");
-	n = list_groups(4, "Nonsense", "", l, 16);
-	assert_int_equal(n, 0);
-	/* Types: case-insensitive; a type without groups, or an unknown one, lists nothing. */
-	n = list_groups(5, "", "CONSUMER", l, 16);
-	assert_string_equal(ids(l, n), "cg-assigning cg-reconciling fx-kip848");
-	n = list_groups(5, "", "classic", l, 16);
-	assert_string_equal(ids(l, n), "fx-empty fx-rebalancing fx-stable");
-	n = list_groups(5, "", "share", l, 16);
-	assert_int_equal(n, 0);
-	n = list_groups(5, "", "bogus", l, 16);
-	assert_int_equal(n, 0);
-	n = list_groups(5, "", "classic,consumer", l, 16);
-	assert_int_equal(n, 6);
+	/* a ListGroups request (version, states filter, types filter): how many groups, and which (NULL: any) */
+	static const struct {
+		int16_t v;
+		const char *states, *types;
+		int n;
+		const char *ids;
+	} cases[] = {
+		/* States: case-insensitive, trimmed; the consumer-protocol states are states like the others. */
+		{ 4, " ASSIGNING ,reconciling", "", 2, "cg-assigning cg-reconciling" },
+		{ 4, "Stable", "", 2, "fx-kip848 fx-stable" },
+		{ 4, "Nonsense", "", 0, "" },
+		/* Types: case-insensitive; a type without groups, or an unknown one, lists nothing. */
+		{ 5, "", "CONSUMER", 3, "cg-assigning cg-reconciling fx-kip848" },
+		{ 5, "", "classic", 3, "fx-empty fx-rebalancing fx-stable" },
+		{ 5, "", "share", 0, "" },
+		{ 5, "", "bogus", 0, "" },
+		{ 5, "", "classic,consumer", 6, NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int got = list_groups(cases[i].v, cases[i].states, cases[i].types, l, 16);
+		const char *listed = ids(l, got);
+		if (got != cases[i].n || (cases[i].ids && strcmp(listed, cases[i].ids) != 0))
+			fail_msg("ListGroups v%d states \"%s\" types \"%s\": %d groups (%s), want %d (%s)", cases[i].v,
+				 cases[i].states, cases[i].types, got, listed, cases[i].n,
+				 cases[i].ids ? cases[i].ids : "any");
+	}
 	/* Both: each must match. */
-	n = list_groups(5, "stable,empty", "consumer", l, 16);
+	int n = list_groups(5, "stable,empty", "consumer", l, 16);
 	assert_string_equal(ids(l, n), "fx-kip848");
 	assert_string_equal(l[0].state, "Stable");
 	assert_string_equal(l[0].type, "consumer");
