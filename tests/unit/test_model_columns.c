@@ -94,24 +94,17 @@ static void fmt_rate_boundaries(void **state)
 {
 	(void)state;
 	char b[32];
-	format_rate(0, b, sizeof b);
-	assert_string_equal(b, "0/s");
-	format_rate(0.5, b, sizeof b);
-	assert_string_equal(b, "0.5/s");
-	format_rate(12, b, sizeof b);
-	assert_string_equal(b, "12/s");
-	format_rate(999.4, b, sizeof b);
-	assert_string_equal(b, "999/s");
-	format_rate(999.6, b, sizeof b);
-	assert_string_equal(b, "1.0K/s");
-	format_rate(1234, b, sizeof b);
-	assert_string_equal(b, "1.2K/s");
-	format_rate(-1, b, sizeof b);
-	assert_string_equal(b, "-");
-	format_rate(NAN, b, sizeof b);
-	assert_string_equal(b, "-");
-	format_rate(INFINITY, b, sizeof b);
-	assert_string_equal(b, "-");
+	const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{ 0, "0/s" },       { 0.5, "0.5/s" }, { 12, "12/s" }, { 999.4, "999/s" }, { 999.6, "1.0K/s" },
+		{ 1234, "1.2K/s" }, { -1, "-" },      { NAN, "-" },   { INFINITY, "-" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		format_rate(cases[i].v, b, sizeof b);
+		assert_string_equal(b, cases[i].want);
+	}
 	format_rate_exact(1234.567, b, sizeof b);
 	assert_string_equal(b, "1234.57/s");
 }
