@@ -12,6 +12,8 @@
 EXTRA_DIST += tests/lib/simtest.py tests/lib/prom_check.py tests/lib/kafkatest.py tests/lib/kafka_cluster.py \
 	tests/lib/kafka_member.py tests/lib/kafka_tool_batch.py tests/lib/tap.sh tests/lib/sim.sh \
 	tests/lib/tui.sh tests/lib/lagtop_test.h tests/lib/commitlog_fixtures.h
+## cmocka_main.h: the main() of a cmocka test program (LT_TEST_MAIN), written once.
+EXTRA_DIST += tests/lib/cmocka_main.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_snapshot tests/unit/test_options

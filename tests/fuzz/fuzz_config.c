@@ -16,16 +16,8 @@
 #include "config/duration.h"
 #include "config/jprops.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check_config(const char *path, const uint8_t *data, size_t size)
 {
-	const char *path = fuzz_libconfig_file("config", data, size);
-	if (!path)
-		return 0;
-
 	struct lt_config cfg;
 	memset(&cfg, 0, sizeof cfg); /* config_load_file starts from the defaults itself */
 	char err[512] = "";
@@ -60,5 +52,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	jaas_free(&e);
 	free(s);
-	return 0;
 }
+
+LT_FUZZ_LIBCONFIG_HARNESS("config", check_config)

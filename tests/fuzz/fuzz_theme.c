@@ -13,15 +13,11 @@
 
 #include "ui/theme.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* the file read as a theme; the bytes themselves are not needed again */
+static void check_theme(const char *path, const uint8_t *data, size_t size)
 {
-	const char *path = fuzz_libconfig_file("theme", data, size);
-	if (!path)
-		return 0;
+	(void)data;
+	(void)size;
 	struct ui_theme t;
 	theme_builtin(&t, false);
 	char err[512] = "";
@@ -29,5 +25,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!memchr(t.name, '\0', sizeof t.name))
 		abort();
-	return 0;
 }
+
+LT_FUZZ_LIBCONFIG_HARNESS("theme", check_theme)

@@ -471,12 +471,6 @@ static void broker_goes_away_and_comes_back(void **state)
 	sim_free(sim);
 }
 
-static bool wait_readable(int fd, int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
-}
-
 /* The background thread against the sim: publishes and wakes; keeps publishing while a coordinator
  * is down (its groups stale, lookups in flight); collector_free joins while the broker is still down. */
 static void thread_survives_a_dead_coordinator(void **state)
@@ -487,7 +481,7 @@ static void thread_survives_a_dead_coordinator(void **state)
 	struct lt_collector_conf c = { .timeout_ms = 1500 };
 	lt_collector *col = collector_for(sim, &c);
 	assert_int_equal(collector_start(col, err, sizeof err), 0);
-	assert_true(wait_readable(collector_wake_fd(col), 10000));
+	assert_true(test_fd_readable(collector_wake_fd(col), 10000));
 	collector_ack(col);
 	lt_snapshot *s = collector_latest(col);
 	assert_int_equal(s->n_groups, 3);
@@ -497,7 +491,7 @@ static void thread_survives_a_dead_coordinator(void **state)
 	assert_int_equal(sim_broker_stop(sim, victim, err, sizeof err), 0);
 	uint64_t seq = 0;
 	for (int i = 0; i < 3; i++) {
-		assert_true(wait_readable(collector_wake_fd(col), 10000));
+		assert_true(test_fd_readable(collector_wake_fd(col), 10000));
 		collector_ack(col);
 		s = collector_latest(col);
 		assert_true(s->seq > seq);

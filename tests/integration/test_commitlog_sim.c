@@ -18,6 +18,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define WAIT_MS 15000
 
@@ -51,11 +52,7 @@ static rd_kafka_event_t *describe(rd_kafka_ResourceType_t type, const char *name
 				 0); /* names the key; the value is ignored */
 	rd_kafka_DescribeConfigs(rk, &r, 1, NULL, q);
 	rd_kafka_ConfigResource_destroy(r);
-	rd_kafka_event_t *ev = rd_kafka_queue_poll(q, WAIT_MS);
-	assert_non_null(ev);
-	assert_int_equal(rd_kafka_event_type(ev), RD_KAFKA_EVENT_DESCRIBECONFIGS_RESULT);
-	if (rd_kafka_event_error(ev))
-		fail_msg("DescribeConfigs: %s", rd_kafka_event_error_string(ev));
+	rd_kafka_event_t *ev = rdk_event_wait(q, RD_KAFKA_EVENT_DESCRIBECONFIGS_RESULT, WAIT_MS);
 	size_t n;
 	const rd_kafka_ConfigResource_t **rs =
 		rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);
@@ -212,13 +209,7 @@ static void consumer_commits(const char *group)
 	for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
 		if (rd_kafka_conf_set(conf, kv[i][0], kv[i][1], err, sizeof err) != RD_KAFKA_CONF_OK)
 			fail_msg("conf: %s", err);
-	rd_kafka_t *c = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-	assert_non_null(c);
-	rd_kafka_poll_set_consumer(c);
-	rd_kafka_topic_partition_list_t *sub = rd_kafka_topic_partition_list_new(1);
-	rd_kafka_topic_partition_list_add(sub, "t1", RD_KAFKA_PARTITION_UA);
-	assert_int_equal(rd_kafka_subscribe(c, sub), 0);
-	rd_kafka_topic_partition_list_destroy(sub);
+	rd_kafka_t *c = rdk_consumer_subscribed(conf, "t1");
 	rd_kafka_topic_partition_list_t *asg = NULL;
 	for (int t = 0; t < 2 * WAIT_MS; t += 100) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(c, 100);
@@ -404,14 +395,12 @@ static void kip848_offsets_expire_from_their_commit(void **state)
 	commit_reader_stop(r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(broker_configs_serve_retention),
-		cmocka_unit_test(topic_configs_and_errors),
-		cmocka_unit_test(reader_learns_retention),
-		cmocka_unit_test(stream_matches_what_clients_did),
-		cmocka_unit_test(kip848_offsets_expire_from_their_commit),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(broker_configs_serve_retention),
+	cmocka_unit_test(topic_configs_and_errors),
+	cmocka_unit_test(reader_learns_retention),
+	cmocka_unit_test(stream_matches_what_clients_did),
+	cmocka_unit_test(kip848_offsets_expire_from_their_commit),
+};
+
+LT_TEST_MAIN(setup, teardown)

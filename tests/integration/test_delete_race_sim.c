@@ -21,6 +21,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define T1 1795946400000LL /* 2026-11-29T10:00:00.000Z */
 
@@ -144,10 +145,8 @@ static void member_joins_after_the_guard(void **state)
 	reset_conn_free(c);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(member_joins_after_the_guard),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(member_joins_after_the_guard),
+};
+
+LT_TEST_MAIN(setup, teardown)

@@ -24,6 +24,7 @@
 #include "util/timeutil.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define TIMEOUT_MS 2000
 /* A refresh is cut at TIMEOUT_MS; this generous bound only catches a hang. */
@@ -382,19 +383,17 @@ static void control_api_checks(void **state)
 	assert_int_equal(sim_fault_latency(sim, 1, -5, err, sizeof(err)), -1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(baseline),
-		cmocka_unit_test(retriable_errors_mark_stale),
-		cmocka_unit_test(list_groups_errors_keep_groups),
-		cmocka_unit_test(coordinator_down_and_back),
-		cmocka_unit_test(slow_coordinator),
-		cmocka_unit_test(dropped_connections),
-		cmocka_unit_test(coordinator_moves),
-		cmocka_unit_test(flapping_broker),
-		cmocka_unit_test(list_offsets_failure_is_not_no_leader),
-		cmocka_unit_test(control_api_checks),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(baseline),
+	cmocka_unit_test(retriable_errors_mark_stale),
+	cmocka_unit_test(list_groups_errors_keep_groups),
+	cmocka_unit_test(coordinator_down_and_back),
+	cmocka_unit_test(slow_coordinator),
+	cmocka_unit_test(dropped_connections),
+	cmocka_unit_test(coordinator_moves),
+	cmocka_unit_test(flapping_broker),
+	cmocka_unit_test(list_offsets_failure_is_not_no_leader),
+	cmocka_unit_test(control_api_checks),
+};
+
+LT_TEST_MAIN(setup, teardown)

@@ -26,6 +26,7 @@
 
 #include "sim/sim.h"
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define T1 1795946400000LL
 enum { API_OFFSET_FETCH = 9, API_FIND_COORDINATOR = 10, API_DESCRIBE_GROUPS = 15 };
@@ -231,13 +232,11 @@ static void no_symlinks_followed(void **state)
 	unlink(audit);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(guard_fails_closed_on_errors),
-		cmocka_unit_test(frozen_cluster),
-		cmocka_unit_test(partial_commit_then_undo),
-		cmocka_unit_test(no_symlinks_followed),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(guard_fails_closed_on_errors),
+	cmocka_unit_test(frozen_cluster),
+	cmocka_unit_test(partial_commit_then_undo),
+	cmocka_unit_test(no_symlinks_followed),
+};
+
+LT_TEST_MAIN(setup, teardown)

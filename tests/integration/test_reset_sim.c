@@ -519,13 +519,7 @@ static rd_kafka_t *start_consumer(const char *group, const char *client_id, int6
 				{ "auto.offset.reset", "latest" },  { "session.timeout.ms", "6000" } };
 	for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
 		assert_int_equal(rd_kafka_conf_set(conf, kv[i][0], kv[i][1], errstr, sizeof errstr), 0);
-	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
-	assert_non_null(rk);
-	rd_kafka_poll_set_consumer(rk);
-	rd_kafka_topic_partition_list_t *sub = rd_kafka_topic_partition_list_new(1);
-	rd_kafka_topic_partition_list_add(sub, "pay", RD_KAFKA_PARTITION_UA);
-	assert_int_equal(rd_kafka_subscribe(rk, sub), 0);
-	rd_kafka_topic_partition_list_destroy(sub);
+	rd_kafka_t *rk = rdk_consumer_subscribed(conf, "pay");
 	for (int i = 0; i < 200; i++) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
 		if (m)

@@ -18,6 +18,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define BASE_TS 1700000000000LL /* t1: offset k has timestamp BASE_TS + k*1000 */
 #define WAIT_MS 15000
@@ -187,13 +188,7 @@ static rd_kafka_topic_partition_list_t *list_offsets(const char *group, rd_kafka
 	rd_kafka_AdminOptions_t *o = opts(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
 	rd_kafka_ListConsumerGroupOffsets(rk, &req, 1, o, q);
 	rd_kafka_event_t *ev = wait_event(RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT);
-	size_t n;
-	const rd_kafka_group_result_t **g =
-		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
-	assert_int_equal(n, 1);
-	assert_null(rd_kafka_group_result_error(g[0]));
-	const rd_kafka_topic_partition_list_t *res = rd_kafka_group_result_partitions(g[0]);
-	rd_kafka_topic_partition_list_t *out = rd_kafka_topic_partition_list_copy(res);
+	rd_kafka_topic_partition_list_t *out = rd_kafka_topic_partition_list_copy(rdk_listed_offsets(ev));
 	rd_kafka_event_destroy(ev);
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
@@ -507,15 +502,13 @@ static void test_broker_stop_start(void **state)
 	assert_int_equal(sim_broker_stop(sim, 9, err, sizeof(err)), -1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_list_groups),       cmocka_unit_test(test_describe_groups),
-		cmocka_unit_test(test_committed_all),     cmocka_unit_test(test_committed_explicit),
-		cmocka_unit_test(test_offsets_for_times), cmocka_unit_test(test_admin_commit),
-		cmocka_unit_test(test_delete_groups),     cmocka_unit_test(test_delete_offsets),
-		cmocka_unit_test(test_request_counts),    cmocka_unit_test(test_fixture_same_picture),
-		cmocka_unit_test(test_broker_stop_start),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_list_groups),       cmocka_unit_test(test_describe_groups),
+	cmocka_unit_test(test_committed_all),     cmocka_unit_test(test_committed_explicit),
+	cmocka_unit_test(test_offsets_for_times), cmocka_unit_test(test_admin_commit),
+	cmocka_unit_test(test_delete_groups),     cmocka_unit_test(test_delete_offsets),
+	cmocka_unit_test(test_request_counts),    cmocka_unit_test(test_fixture_same_picture),
+	cmocka_unit_test(test_broker_stop_start),
+};
+
+LT_TEST_MAIN(setup, teardown)

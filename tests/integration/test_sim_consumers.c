@@ -25,6 +25,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define TOPIC   "orders"
 #define NPART   4
@@ -82,7 +83,6 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic
 
 static rd_kafka_t *consumer_new(const char *client_id, const char *group, struct seen *s)
 {
-	char err[256];
 	rd_kafka_conf_t *conf = base_conf(client_id);
 	rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
 	rd_kafka_conf_set_opaque(conf, s);
@@ -93,14 +93,7 @@ static rd_kafka_t *consumer_new(const char *client_id, const char *group, struct
 	rdk_conf_set(conf, "auto.offset.reset", "earliest");
 	rdk_conf_set(conf, "fetch.wait.max.ms", "100");
 	rdk_conf_set(conf, "partition.assignment.strategy", "range");
-	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-	assert_non_null(rk);
-	rd_kafka_poll_set_consumer(rk);
-	rd_kafka_topic_partition_list_t *topics = rd_kafka_topic_partition_list_new(1);
-	rd_kafka_topic_partition_list_add(topics, TOPIC, RD_KAFKA_PARTITION_UA);
-	assert_int_equal(rd_kafka_subscribe(rk, topics), RD_KAFKA_RESP_ERR_NO_ERROR);
-	rd_kafka_topic_partition_list_destroy(topics);
-	return rk;
+	return rdk_consumer_subscribed(conf, TOPIC);
 }
 
 static void consumer_close(rd_kafka_t **rk)
@@ -171,12 +164,7 @@ static int assigned(rd_kafka_t *rk, int32_t *parts)
 /* ---- admin helpers ---- */
 static rd_kafka_event_t *admin_wait(rd_kafka_event_type_t type)
 {
-	rd_kafka_event_t *ev = rd_kafka_queue_poll(adminq, WAIT_MS);
-	assert_non_null(ev);
-	assert_int_equal(rd_kafka_event_type(ev), type);
-	if (rd_kafka_event_error(ev))
-		fail_msg("admin: %s", rd_kafka_event_error_string(ev));
-	return ev;
+	return rdk_event_wait(adminq, type, WAIT_MS);
 }
 
 struct member_view {
@@ -236,12 +224,7 @@ static int committed(const char *group, int64_t off[NPART])
 	rd_kafka_ListConsumerGroupOffsets_destroy(req);
 	rd_kafka_AdminOptions_destroy(o);
 	rd_kafka_event_t *ev = admin_wait(RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT);
-	size_t n;
-	const rd_kafka_group_result_t **gr =
-		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
-	assert_int_equal(n, 1);
-	assert_null(rd_kafka_group_result_error(gr[0]));
-	const rd_kafka_topic_partition_list_t *l = rd_kafka_group_result_partitions(gr[0]);
+	const rd_kafka_topic_partition_list_t *l = rdk_listed_offsets(ev);
 	int found = 0;
 	for (int i = 0; l && i < l->cnt; i++) {
 		assert_string_equal(l->elems[i].topic, TOPIC);
@@ -591,12 +574,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = { .brokers = 3 };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim || sim_start(sim) < 0) {
-		fprintf(stderr, "sim: %s\n", err);
-		return -1;
-	}
+	sim = test_sim_start(3, NULL);
 	bootstrap = sim_bootstrap(sim);
 	if (sim_create_topic(sim, TOPIC, NPART, err, sizeof err) < 0)
 		return -1;
@@ -618,16 +596,14 @@ static int teardown(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(producer_writes_with_timestamps),
-		cmocka_unit_test(two_consumers_split_partitions),
-		cmocka_unit_test(consume_and_commit),
-		cmocka_unit_test(one_leaves_other_gets_everything),
-		cmocka_unit_test(both_left_group_empty),
-		cmocka_unit_test(admin_commit_refused_while_member),
-		cmocka_unit_test(admin_commit_after_close_then_resume),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(producer_writes_with_timestamps),
+	cmocka_unit_test(two_consumers_split_partitions),
+	cmocka_unit_test(consume_and_commit),
+	cmocka_unit_test(one_leaves_other_gets_everything),
+	cmocka_unit_test(both_left_group_empty),
+	cmocka_unit_test(admin_commit_refused_while_member),
+	cmocka_unit_test(admin_commit_after_close_then_resume),
+};
+
+LT_TEST_MAIN(setup, teardown)

@@ -19,6 +19,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define TS0     1600000000000LL
 #define WAIT_MS 10000
@@ -113,6 +114,16 @@ static void check_synthetic(const struct msg *m)
 	assert_int_equal(m->ts_type, RD_KAFKA_TIMESTAMP_CREATE_TIME);
 }
 
+/* Reads want messages of partition 0 of topic from offset (with auto.offset.reset=reset) into g, each one
+ * through check when there is one; the reader is gone when it returns. */
+static void read_from(const char *topic, int64_t offset, const char *reset, int want, struct got *g,
+		      void (*check)(const struct msg *m))
+{
+	rd_kafka_t *rk = reader(topic, 0, offset, reset, "100");
+	drain(rk, want, g, check);
+	rd_kafka_destroy(rk);
+}
+
 /* 1200 records appended through the control API come back as valid batches (more than one: a synthetic
  * batch holds at most 500), with their timestamps. */
 static void synthetic_records_served(void **state)
@@ -121,20 +132,16 @@ static void synthetic_records_served(void **state)
 	char err[256];
 	assert_int_equal(sim_create_topic(sim, "synth", 1, err, sizeof err), 0);
 	assert_int_equal(sim_append(sim, "synth", 0, 1200, TS0, 10, err, sizeof err), 0);
-	rd_kafka_t *rk = reader("synth", 0, RD_KAFKA_OFFSET_BEGINNING, "earliest", "100");
 	struct got g;
-	drain(rk, 1200, &g, check_synthetic);
+	read_from("synth", RD_KAFKA_OFFSET_BEGINNING, "earliest", 1200, &g, check_synthetic);
 	assert_int_equal(g.err, 0);
 	assert_int_equal(g.n, 1200);
 	assert_int_equal(g.first, 0);
 	assert_int_equal(g.last, 1199);
-	rd_kafka_destroy(rk);
 
 	/* from the middle of a synthetic range */
-	rk = reader("synth", 0, 777, "earliest", "100");
-	drain(rk, 10, &g, check_synthetic);
+	read_from("synth", 777, "earliest", 10, &g, check_synthetic);
 	assert_int_equal(g.first, 777);
-	rd_kafka_destroy(rk);
 }
 
 static void check_mixed(const struct msg *m)
@@ -175,18 +182,14 @@ static void produced_and_synthetic_in_one_log(void **state)
 	rd_kafka_destroy(p);
 	assert_int_equal(sim_append(sim, "mixed", 0, 50, TS0 + 110 * 1000, 1000, err, sizeof err), 0);
 
-	rd_kafka_t *rk = reader("mixed", 0, RD_KAFKA_OFFSET_BEGINNING, "earliest", "100");
 	struct got g;
-	drain(rk, 160, &g, check_mixed);
+	read_from("mixed", RD_KAFKA_OFFSET_BEGINNING, "earliest", 160, &g, check_mixed);
 	assert_int_equal(g.n, 160);
 	assert_int_equal(g.last, 159);
-	rd_kafka_destroy(rk);
 	/* starting inside the produced batch: the whole batch comes, the client skips what it did not ask for */
-	rk = reader("mixed", 0, 105, "earliest", "100");
-	drain(rk, 20, &g, check_mixed);
+	read_from("mixed", 105, "earliest", 20, &g, check_mixed);
 	assert_int_equal(g.first, 105);
 	assert_int_equal(g.n, 20);
-	rd_kafka_destroy(rk);
 }
 
 /* Below the log start (retention) or past the log end: OFFSET_OUT_OF_RANGE, which the client resolves
@@ -197,25 +200,19 @@ static void offset_out_of_range(void **state)
 	char err[256];
 	assert_int_equal(sim_set_log_start(sim, "synth", 0, 700, err, sizeof err), 0);
 	struct got g;
-	rd_kafka_t *rk = reader("synth", 0, 100, "earliest", "100");
-	drain(rk, 5, &g, check_synthetic);
+	read_from("synth", 100, "earliest", 5, &g, check_synthetic);
 	assert_int_equal(g.first, 700);
-	rd_kafka_destroy(rk);
 
-	rk = reader("synth", 0, 100, "error", "100");
-	drain(rk, 1, &g, NULL);
+	read_from("synth", 100, "error", 1, &g, NULL);
 	assert_int_equal(g.n, 0);
 	assert_int_equal(g.err, RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET);
-	rd_kafka_destroy(rk);
 
-	rk = reader("synth", 0, 5000, "error", "100");
-	drain(rk, 1, &g, NULL);
+	read_from("synth", 5000, "error", 1, &g, NULL);
 	assert_int_equal(g.n, 0);
 	assert_int_equal(g.err, RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET);
-	rd_kafka_destroy(rk);
 
 	/* the log end itself is a valid position: nothing yet, no error */
-	rk = reader("synth", 0, 1200, "error", "100");
+	rd_kafka_t *rk = reader("synth", 0, 1200, "error", "100");
 	for (int64_t end = test_mono_ms() + 1000; test_mono_ms() < end;) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
 		if (m) {
@@ -331,24 +328,16 @@ static void produce_errors(void **state)
 
 static int setup(void **state)
 {
-	char err[256];
-	struct sim_options o = { .brokers = 2 };
-	sim = sim_new(&o, err, sizeof err);
-	if (!sim || sim_start(sim) < 0) {
-		fprintf(stderr, "sim: %s\n", err);
-		return -1;
-	}
+	sim = test_sim_start(2, NULL);
 	bootstrap = sim_bootstrap(sim);
 	*state = sim;
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(synthetic_records_served), cmocka_unit_test(produced_and_synthetic_in_one_log),
-		cmocka_unit_test(offset_out_of_range),      cmocka_unit_test(empty_fetch_is_held),
-		cmocka_unit_test(produce_errors),
-	};
-	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(synthetic_records_served), cmocka_unit_test(produced_and_synthetic_in_one_log),
+	cmocka_unit_test(offset_out_of_range),      cmocka_unit_test(empty_fetch_is_held),
+	cmocka_unit_test(produce_errors),
+};
+
+LT_TEST_MAIN(setup, test_sim_teardown)

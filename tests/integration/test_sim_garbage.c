@@ -20,6 +20,7 @@
 #include "sim/wire.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 static sim_cluster *sim;
 
@@ -532,14 +533,12 @@ static void test_wire_codec(void **state)
 	wire_buf_free(&b);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wire_codec),       cmocka_unit_test(test_pipelined_in_order),
-		cmocka_unit_test(test_unknown_api),      cmocka_unit_test(test_api_versions_v3_and_too_new),
-		cmocka_unit_test(test_garbage_stream),   cmocka_unit_test(test_huge_length_prefix),
-		cmocka_unit_test(test_truncated_frames), cmocka_unit_test(test_many_connections),
-		cmocka_unit_test(test_slow_reader),      cmocka_unit_test(test_commit_routing_and_generation),
-	};
-	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_wire_codec),       cmocka_unit_test(test_pipelined_in_order),
+	cmocka_unit_test(test_unknown_api),      cmocka_unit_test(test_api_versions_v3_and_too_new),
+	cmocka_unit_test(test_garbage_stream),   cmocka_unit_test(test_huge_length_prefix),
+	cmocka_unit_test(test_truncated_frames), cmocka_unit_test(test_many_connections),
+	cmocka_unit_test(test_slow_reader),      cmocka_unit_test(test_commit_routing_and_generation),
+};
+
+LT_TEST_MAIN(setup, test_sim_teardown)

@@ -17,6 +17,7 @@
 #include "sim/sim.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define NC    5
 #define NPART 12
@@ -37,10 +38,7 @@ static void leave_one_by_one(void **state)
 {
 	(void)state;
 	char err[256];
-	struct sim_options o = { .brokers = 3 };
-	sim_cluster *sim = sim_new(&o, err, sizeof err);
-	assert_non_null(sim);
-	assert_int_equal(sim_start(sim), 0);
+	sim_cluster *sim = test_sim_start(3, NULL);
 	assert_int_equal(sim_create_topic(sim, "churn", NPART, err, sizeof err), 0);
 	for (int p = 0; p < NPART; p++)
 		assert_int_equal(sim_append(sim, "churn", p, 10000, 1600000000000LL, 1, err, sizeof err), 0);
@@ -58,13 +56,7 @@ static void leave_one_by_one(void **state)
 		rdk_conf_set(k, "auto.offset.reset", "earliest");
 		rdk_conf_set(k, "fetch.wait.max.ms", "100");
 		rdk_conf_set(k, "log_level", "3");
-		c[i] = rd_kafka_new(RD_KAFKA_CONSUMER, k, err, sizeof err);
-		assert_non_null(c[i]);
-		rd_kafka_poll_set_consumer(c[i]);
-		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
-		rd_kafka_topic_partition_list_add(l, "churn", RD_KAFKA_PARTITION_UA);
-		assert_int_equal(rd_kafka_subscribe(c[i], l), 0);
-		rd_kafka_topic_partition_list_destroy(l);
+		c[i] = rdk_consumer_subscribed(k, "churn");
 	}
 	for (int gone = 0; gone < NC; gone++) {
 		int alive = NC - gone;
@@ -99,10 +91,8 @@ static void leave_one_by_one(void **state)
 	sim_free(sim);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(leave_one_by_one),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(leave_one_by_one),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -23,6 +23,7 @@
 
 #include "../lib/lagtop_test.h"
 #include "sim/wire.h"
+#include "../lib/cmocka_main.h"
 
 #define K_PRODUCE   0
 #define K_FETCH     1
@@ -34,45 +35,20 @@
 
 static sim_cluster *sim;
 
-/* ---- a raw client ---- */
-struct conn {
-	int fd;
-	int32_t corr;
-};
-
-static struct conn conn_to(int node_id)
+/* ---- a raw client (lagtop_test.h's raw_conn, request header v1) ---- */
+static struct raw_conn conn_coord(const char *group)
 {
-	struct conn c = { socket(AF_INET, SOCK_STREAM, 0), 0 };
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)sim_broker_port(sim, node_id)) };
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_true(c.fd >= 0);
-	assert_int_equal(connect(c.fd, (struct sockaddr *)&a, sizeof a), 0);
-	return c;
+	return raw_connect(sim, sim_coordinator(sim, group));
 }
 
-static struct conn conn_coord(const char *group)
+/* Sends one request with the body in b; returns its correlation id. */
+static int32_t send_req(struct raw_conn *c, int16_t key, int16_t ver, const struct wire_buf *body)
 {
-	return conn_to(sim_coordinator(sim, group));
-}
-
-/* Sends one request (header v1) with the body in b; returns its correlation id. */
-static int32_t send_req(struct conn *c, int16_t key, int16_t ver, const struct wire_buf *body)
-{
-	struct wire_buf f;
-	wire_buf_init(&f);
-	wire_put_i32(&f, 0);
-	wire_put_i16(&f, key);
-	wire_put_i16(&f, ver);
-	wire_put_i32(&f, ++c->corr);
-	wire_put_str(&f, "raw-client", false);
-	wire_put_raw(&f, body->data, body->len);
-	wire_patch_i32(&f, 0, (int32_t)(f.len - 4));
-	assert_int_equal(write(c->fd, f.data, f.len), (ssize_t)f.len);
-	wire_buf_free(&f);
+	raw_send(c, key, ver, false, body);
 	return c->corr;
 }
 
-static bool readable(struct conn *c, int ms)
+static bool readable(struct raw_conn *c, int ms)
 {
 	struct pollfd p = { c->fd, POLLIN, 0 };
 	return poll(&p, 1, ms) == 1;
@@ -91,7 +67,7 @@ static void read_full(int fd, void *p, size_t n)
 }
 
 /* Reads one response; checks its correlation id; the body goes to *body (caller frees), rd over it. */
-static void recv_resp(struct conn *c, int32_t corr, struct wire_buf *body, struct wire_rd *rd)
+static void recv_resp(struct raw_conn *c, int32_t corr, struct wire_buf *body, struct wire_rd *rd)
 {
 	uint8_t hdr[8];
 	read_full(c->fd, hdr, 8);
@@ -128,7 +104,7 @@ static void str_copy(char *dst, size_t n, struct wire_str s)
 	snprintf(dst, n, "%.*s", s.len < 0 ? 0 : s.len, s.p ? s.p : "");
 }
 
-static int32_t join_send(struct conn *c, int16_t v, const char *group, const char *member, int32_t session_ms,
+static int32_t join_send(struct raw_conn *c, int16_t v, const char *group, const char *member, int32_t session_ms,
 			 const char *meta)
 {
 	struct wire_buf b;
@@ -149,7 +125,7 @@ static int32_t join_send(struct conn *c, int16_t v, const char *group, const cha
 	return corr;
 }
 
-static void join_recv(struct conn *c, int32_t corr, int16_t v, struct join_ans *a)
+static void join_recv(struct raw_conn *c, int32_t corr, int16_t v, struct join_ans *a)
 {
 	struct wire_buf body;
 	struct wire_rd rd;
@@ -174,12 +150,13 @@ static void join_recv(struct conn *c, int32_t corr, int16_t v, struct join_ans *
 	expect_end(&rd, &body);
 }
 
-static void join(struct conn *c, int16_t v, const char *group, const char *member, const char *meta, struct join_ans *a)
+static void join(struct raw_conn *c, int16_t v, const char *group, const char *member, const char *meta,
+		 struct join_ans *a)
 {
 	join_recv(c, join_send(c, v, group, member, 6000, meta), v, a);
 }
 
-static int32_t sync_send(struct conn *c, int16_t v, const char *group, int32_t gen, const char *member,
+static int32_t sync_send(struct raw_conn *c, int16_t v, const char *group, int32_t gen, const char *member,
 			 const char *assign_to, const char *assignment)
 {
 	struct wire_buf b;
@@ -199,7 +176,7 @@ static int32_t sync_send(struct conn *c, int16_t v, const char *group, int32_t g
 	return corr;
 }
 
-static int16_t sync_recv(struct conn *c, int32_t corr, int16_t v, char *assignment, size_t n)
+static int16_t sync_recv(struct raw_conn *c, int32_t corr, int16_t v, char *assignment, size_t n)
 {
 	struct wire_buf body;
 	struct wire_rd rd;
@@ -213,7 +190,8 @@ static int16_t sync_recv(struct conn *c, int32_t corr, int16_t v, char *assignme
 }
 
 /* Heartbeat (key 12) or LeaveGroup (key 13): answers are [throttle] error. */
-static int16_t simple_call(struct conn *c, int16_t key, int16_t v, const char *group, int32_t gen, const char *member)
+static int16_t simple_call(struct raw_conn *c, int16_t key, int16_t v, const char *group, int32_t gen,
+			   const char *member)
 {
 	struct wire_buf b;
 	wire_buf_init(&b);
@@ -251,7 +229,7 @@ static void versions_single_member(void **state)
 	for (int16_t v = 0; v <= 5; v++) {
 		char group[32], assignment[64];
 		snprintf(group, sizeof group, "wire-v%d", v);
-		struct conn c = conn_coord(group);
+		struct raw_conn c = conn_coord(group);
 		struct join_ans a;
 		int16_t sv = v > 3 ? 3 : v, hv = v > 3 ? 3 : v, lv = v > 1 ? 1 : v;
 
@@ -259,7 +237,7 @@ static void versions_single_member(void **state)
 		if (v >= 4) { /* a first JoinGroup v4+ only gets a member id */
 			assert_int_equal(a.error, 79);
 			assert_int_equal(a.generation, -1);
-			assert_true(!strncmp(a.member, "raw-client-", 11));
+			assert_true(!strncmp(a.member, "raw-test-", 9));
 			state_is(group, "Empty", 0);
 			char id[128];
 			snprintf(id, sizeof id, "%s", a.member);
@@ -295,7 +273,7 @@ static void barrier_keeps_request_order(void **state)
 {
 	(void)state;
 	const char *g = "wire-barrier";
-	struct conn a = conn_coord(g), b = conn_coord(g);
+	struct raw_conn a = conn_coord(g), b = conn_coord(g);
 	struct join_ans ja, jb;
 	char assignment[64];
 
@@ -349,7 +327,7 @@ static void disconnect_while_held(void **state)
 {
 	(void)state;
 	const char *g = "wire-disconnect";
-	struct conn a = conn_coord(g), b = conn_coord(g);
+	struct raw_conn a = conn_coord(g), b = conn_coord(g);
 	struct join_ans ja;
 	char assignment[64];
 
@@ -383,8 +361,8 @@ static void group_errors(void **state)
 	struct join_ans a;
 	char assignment[8];
 	int coord = sim_coordinator(sim, g);
-	struct conn other = conn_to(coord == 1 ? 2 : 1);
-	struct conn c = conn_coord(g);
+	struct raw_conn other = raw_connect(sim, coord == 1 ? 2 : 1);
+	struct raw_conn c = conn_coord(g);
 
 	join(&other, 3, g, "", "m", &a);
 	assert_int_equal(a.error, 16); /* NOT_COORDINATOR */
@@ -404,14 +382,7 @@ static void group_errors(void **state)
 	assert_int_equal(a.error, 0);
 	struct wire_buf b;
 	wire_buf_init(&b);
-	wire_put_str(&b, g, false);
-	wire_put_i32(&b, 6000);
-	wire_put_i32(&b, 6000);
-	wire_put_str(&b, "", false);
-	wire_put_str(&b, "connect", false);
-	wire_put_array(&b, 1, false);
-	wire_put_str(&b, "range", false);
-	wire_put_bytes(&b, "x", 1, false);
+	raw_put_join_body(&b, g, 6000, "connect", "x", 1);
 	struct join_ans x;
 	join_recv(&c, send_req(&c, K_JOIN, 3, &b), 3, &x);
 	wire_buf_free(&b);
@@ -430,13 +401,13 @@ static void produce_fetch_by_hand(void **state)
 	assert_int_equal(sim_create_topic(sim, "wire-t", 2, err, sizeof err), 0);
 	assert_int_equal(sim_append(sim, "wire-t", 0, 5, 1000, 1, err, sizeof err), 0);
 	int leader = sim_leader(sim, "wire-t", 0);
-	struct conn c = conn_to(leader), other = conn_to(leader == 1 ? 2 : 1);
+	struct raw_conn c = raw_connect(sim, leader), other = raw_connect(sim, leader == 1 ? 2 : 1);
 
 	struct rec_out recs[2] = { { 777, "k", 1, "v1", 2 }, { 778, NULL, -1, "v2", 2 } };
 	struct rec_buf batch = { 0 };
 	records_batch_encode(&batch, 0, recs, 2);
 	for (int attempt = 0; attempt < 3; attempt++) {
-		struct conn *to = attempt == 1 ? &other : &c;
+		struct raw_conn *to = attempt == 1 ? &other : &c;
 		struct wire_buf b;
 		wire_buf_init(&b);
 		wire_put_str(&b, NULL, false); /* transactional id */
@@ -536,7 +507,7 @@ static void produce_acks0(void **state)
 	(void)state;
 	char err[128];
 	assert_int_equal(sim_create_topic(sim, "wire-a0", 1, err, sizeof err), 0);
-	struct conn c = conn_to(sim_leader(sim, "wire-a0", 0));
+	struct raw_conn c = raw_connect(sim, sim_leader(sim, "wire-a0", 0));
 	struct rec_out rec = { 5, NULL, -1, "v", 1 };
 	struct rec_buf batch = { 0 };
 	records_batch_encode(&batch, 0, &rec, 1);
@@ -592,12 +563,10 @@ static int setup(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(versions_single_member), cmocka_unit_test(barrier_keeps_request_order),
-		cmocka_unit_test(disconnect_while_held),  cmocka_unit_test(group_errors),
-		cmocka_unit_test(produce_fetch_by_hand),  cmocka_unit_test(produce_acks0),
-	};
-	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(versions_single_member), cmocka_unit_test(barrier_keeps_request_order),
+	cmocka_unit_test(disconnect_while_held),  cmocka_unit_test(group_errors),
+	cmocka_unit_test(produce_fetch_by_hand),  cmocka_unit_test(produce_acks0),
+};
+
+LT_TEST_MAIN(setup, test_sim_teardown)

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define K_OFFSET_COMMIT 8
 #define K_OFFSET_FETCH  9
@@ -511,14 +512,7 @@ static int16_t join(const char *group)
 	struct wire_buf b, body;
 	struct wire_rd rd;
 	wire_buf_init(&b);
-	wire_put_str(&b, group, false);
-	wire_put_i32(&b, 10000);
-	wire_put_i32(&b, 10000);
-	wire_put_str(&b, "", false);
-	wire_put_str(&b, "consumer", false);
-	wire_put_array(&b, 1, false);
-	wire_put_str(&b, "range", false);
-	wire_put_bytes(&b, "\0\0\0\0\0\0\xff\xff\xff\xff", 10, false);
+	raw_put_join_body(&b, group, 10000, "consumer", "\0\0\0\0\0\0\xff\xff\xff\xff", 10);
 	raw_call(&c, K_JOIN_GROUP, 3, false, &b, &body, &rd);
 	wire_buf_free(&b);
 	(void)wire_i32(&rd);
@@ -543,17 +537,15 @@ static void test_classic_join(void **state)
 	assert_int_equal(sim_committed(sim, "cg-join", "fx-orders", 2), 77);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixture_group_every_field),
-		cmocka_unit_test(test_describe_errors),
-		cmocka_unit_test(test_states_and_epochs),
-		cmocka_unit_test(test_types_do_not_mix),
-		cmocka_unit_test(test_unknown_topic_dropped),
-		cmocka_unit_test(test_commits),
-		cmocka_unit_test(test_offset_delete),
-		cmocka_unit_test(test_classic_join),
-	};
-	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_fixture_group_every_field),
+	cmocka_unit_test(test_describe_errors),
+	cmocka_unit_test(test_states_and_epochs),
+	cmocka_unit_test(test_types_do_not_mix),
+	cmocka_unit_test(test_unknown_topic_dropped),
+	cmocka_unit_test(test_commits),
+	cmocka_unit_test(test_offset_delete),
+	cmocka_unit_test(test_classic_join),
+};
+
+LT_TEST_MAIN(setup, test_sim_teardown)

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define K_PRODUCE          0
 #define K_FETCH            1
@@ -202,6 +203,26 @@ static void expect_answered(sim_cluster *c, int16_t key, int16_t ver, bool answe
 	raw_close(&r);
 }
 
+/* An api key and the versions ApiVersions must list for it. */
+struct key_range {
+	int16_t key, min, max;
+};
+
+static void expect_ranges(const struct range *r, const struct key_range *want, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		expect_range(r, want[i].key, want[i].min, want[i].max);
+}
+
+/* Each (api key, version) of kv is answered, or (answered false) closes the connection. */
+static void expect_all_answered(sim_cluster *c, const int16_t kv[][2], size_t n, bool answered)
+{
+	for (size_t i = 0; i < n; i++)
+		expect_answered(c, kv[i][0], kv[i][1], answered);
+}
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
 /* The versions Kafka 4.0 removed (KIP-896) among those the sim implements. */
 static const int16_t removed[][2] = {
 	{ K_PRODUCE, 0 },      { K_PRODUCE, 2 },       { K_OFFSET_COMMIT, 0 }, { K_OFFSET_COMMIT, 1 },
@@ -213,33 +234,27 @@ static void test_kafka4_ranges(void **state)
 	(void)state;
 	struct range r[100];
 	api_versions(sim, r);
-	expect_range(r, K_PRODUCE, 0, 7); /* listed from v0, served from v3 */
-	expect_range(r, K_FETCH, 4, 11);
-	expect_range(r, K_LIST_OFFSETS, 1, 2);
-	expect_range(r, K_OFFSET_COMMIT, 2, 7);
-	expect_range(r, K_OFFSET_FETCH, 1, 7);
-	expect_range(r, K_JOIN_GROUP, 0, 5);
-	expect_range(r, K_DESCRIBE_GROUPS, 0, 6);
-	expect_range(r, K_LIST_GROUPS, 0, 5);
-	expect_range(r, K_CREATE_TOPICS, 2, 4);
-	expect_range(r, K_DESCRIBE_CONFIGS, 1, 2);
-	expect_range(r, K_CGD, 0, 1);
+	static const struct key_range ranges[] = {
+		{ K_PRODUCE, 0, 7 }, /* listed from v0, served from v3 */
+		{ K_FETCH, 4, 11 },       { K_LIST_OFFSETS, 1, 2 },  { K_OFFSET_COMMIT, 2, 7 },
+		{ K_OFFSET_FETCH, 1, 7 }, { K_JOIN_GROUP, 0, 5 },    { K_DESCRIBE_GROUPS, 0, 6 },
+		{ K_LIST_GROUPS, 0, 5 },  { K_CREATE_TOPICS, 2, 4 }, { K_DESCRIBE_CONFIGS, 1, 2 },
+		{ K_CGD, 0, 1 },
+	};
+	expect_ranges(r, ranges, N_OF(ranges));
 	/* KIP-896's removals (Produce v0–2 although listed), versions the sim never served, and versions
 	 * past the newest close the connection; the oldest served ones are answered. */
-	for (size_t i = 0; i < sizeof removed / sizeof removed[0]; i++)
-		expect_answered(sim, removed[i][0], removed[i][1], false);
+	expect_all_answered(sim, removed, N_OF(removed), false);
 	static const int16_t refused[][2] = {
 		{ K_FETCH, 3 },       { K_LIST_OFFSETS, 0 }, { K_DESCRIBE_GROUPS, 7 },
 		{ K_LIST_GROUPS, 6 }, { K_CGD, 2 },          { 999, 0 },
 	};
-	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-		expect_answered(sim, refused[i][0], refused[i][1], false);
+	expect_all_answered(sim, refused, N_OF(refused), false);
 	static const int16_t oldest[][2] = {
 		{ K_PRODUCE, 3 },      { K_FETCH, 4 },         { K_LIST_OFFSETS, 1 },     { K_OFFSET_COMMIT, 2 },
 		{ K_OFFSET_FETCH, 1 }, { K_CREATE_TOPICS, 2 }, { K_DESCRIBE_CONFIGS, 1 }, { K_CGD, 0 },
 	};
-	for (size_t i = 0; i < sizeof oldest / sizeof oldest[0]; i++)
-		expect_answered(sim, oldest[i][0], oldest[i][1], true);
+	expect_all_answered(sim, oldest, N_OF(oldest), true);
 }
 
 static void test_kafka39_ranges(void **state)
@@ -248,16 +263,14 @@ static void test_kafka39_ranges(void **state)
 	sim_cluster *old = fixture(3);
 	struct range r[100];
 	api_versions(old, r);
-	expect_range(r, K_PRODUCE, 0, 7);
-	expect_range(r, K_OFFSET_COMMIT, 0, 7);
-	expect_range(r, K_OFFSET_FETCH, 0, 7);
-	expect_range(r, K_CREATE_TOPICS, 0, 4);
-	expect_range(r, K_DESCRIBE_CONFIGS, 0, 2);
-	expect_range(r, K_DESCRIBE_GROUPS, 0, 5);
-	expect_range(r, K_LIST_GROUPS, 0, 5);
-	expect_range(r, K_CGD, 0, 0);
-	for (size_t i = 0; i < sizeof removed / sizeof removed[0]; i++)
-		expect_answered(old, removed[i][0], removed[i][1], true);
+	static const struct key_range ranges[] = {
+		{ K_PRODUCE, 0, 7 },          { K_OFFSET_COMMIT, 0, 7 },
+		{ K_OFFSET_FETCH, 0, 7 },     { K_CREATE_TOPICS, 0, 4 },
+		{ K_DESCRIBE_CONFIGS, 0, 2 }, { K_DESCRIBE_GROUPS, 0, 5 },
+		{ K_LIST_GROUPS, 0, 5 },      { K_CGD, 0, 0 },
+	};
+	expect_ranges(r, ranges, N_OF(ranges));
+	expect_all_answered(old, removed, N_OF(removed), true);
 	expect_answered(old, K_DESCRIBE_GROUPS, 6, false);
 	expect_answered(old, K_CGD, 1, false);
 	/* OffsetFetch v0 (Kafka 3.9 still had it) is answered: no top-level error, the partition's instead. */
@@ -300,8 +313,7 @@ static void test_kafka36_ranges(void **state)
 	expect_answered(old, K_LIST_GROUPS, 4, true);
 	expect_answered(old, K_LIST_GROUPS, 5, false);
 	expect_answered(old, K_CGD, 0, false);
-	for (size_t i = 0; i < sizeof removed / sizeof removed[0]; i++)
-		expect_answered(old, removed[i][0], removed[i][1], true);
+	expect_all_answered(old, removed, N_OF(removed), true);
 	sim_free(old);
 	/* and only 3.9 and 3.6 among the 3.x */
 	struct sim_options o = { .brokers = 1, .scenario = "fixture", .kafka_major = 3, .kafka_minor = 7 };
@@ -505,40 +517,46 @@ static void test_list_groups_filters(void **state)
 {
 	(void)state;
 	struct listed l[16];
-	/* States: case-insensitive, trimmed; the consumer-protocol states are states like the others. */
-	int n = list_groups(4, " ASSIGNING ,reconciling", "", l, 16);
-	assert_string_equal(ids(l, n), "cg-assigning cg-reconciling");
-	n = list_groups(4, "Stable", "", l, 16);
-	assert_string_equal(ids(l, n), "fx-kip848 fx-stable");
-	n = list_groups(4, "Nonsense", "", l, 16);
-	assert_int_equal(n, 0);
-	/* Types: case-insensitive; a type without groups, or an unknown one, lists nothing. */
-	n = list_groups(5, "", "CONSUMER", l, 16);
-	assert_string_equal(ids(l, n), "cg-assigning cg-reconciling fx-kip848");
-	n = list_groups(5, "", "classic", l, 16);
-	assert_string_equal(ids(l, n), "fx-empty fx-rebalancing fx-stable");
-	n = list_groups(5, "", "share", l, 16);
-	assert_int_equal(n, 0);
-	n = list_groups(5, "", "bogus", l, 16);
-	assert_int_equal(n, 0);
-	n = list_groups(5, "", "classic,consumer", l, 16);
-	assert_int_equal(n, 6);
+	/* a ListGroups request (version, states filter, types filter): how many groups, and which (NULL: any) */
+	static const struct {
+		int16_t v;
+		const char *states, *types;
+		int n;
+		const char *ids;
+	} cases[] = {
+		/* States: case-insensitive, trimmed; the consumer-protocol states are states like the others. */
+		{ 4, " ASSIGNING ,reconciling", "", 2, "cg-assigning cg-reconciling" },
+		{ 4, "Stable", "", 2, "fx-kip848 fx-stable" },
+		{ 4, "Nonsense", "", 0, "" },
+		/* Types: case-insensitive; a type without groups, or an unknown one, lists nothing. */
+		{ 5, "", "CONSUMER", 3, "cg-assigning cg-reconciling fx-kip848" },
+		{ 5, "", "classic", 3, "fx-empty fx-rebalancing fx-stable" },
+		{ 5, "", "share", 0, "" },
+		{ 5, "", "bogus", 0, "" },
+		{ 5, "", "classic,consumer", 6, NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int got = list_groups(cases[i].v, cases[i].states, cases[i].types, l, 16);
+		const char *listed = ids(l, got);
+		if (got != cases[i].n || (cases[i].ids && strcmp(listed, cases[i].ids) != 0))
+			fail_msg("ListGroups v%d states \"%s\" types \"%s\": %d groups (%s), want %d (%s)", cases[i].v,
+				 cases[i].states, cases[i].types, got, listed, cases[i].n,
+				 cases[i].ids ? cases[i].ids : "any");
+	}
 	/* Both: each must match. */
-	n = list_groups(5, "stable,empty", "consumer", l, 16);
+	int n = list_groups(5, "stable,empty", "consumer", l, 16);
 	assert_string_equal(ids(l, n), "fx-kip848");
 	assert_string_equal(l[0].state, "Stable");
 	assert_string_equal(l[0].type, "consumer");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kafka4_ranges),
-		cmocka_unit_test(test_kafka39_ranges),
-		cmocka_unit_test(test_kafka36_ranges),
-		cmocka_unit_test(test_describe_groups_every_version),
-		cmocka_unit_test(test_list_groups_every_version),
-		cmocka_unit_test(test_list_groups_filters),
-	};
-	return cmocka_run_group_tests(tests, setup, test_sim_teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_kafka4_ranges),
+	cmocka_unit_test(test_kafka39_ranges),
+	cmocka_unit_test(test_kafka36_ranges),
+	cmocka_unit_test(test_describe_groups_every_version),
+	cmocka_unit_test(test_list_groups_every_version),
+	cmocka_unit_test(test_list_groups_filters),
+};
+
+LT_TEST_MAIN(setup, test_sim_teardown)

@@ -1,15 +1,19 @@
 /* lagtop_test.h — what the C tests share, in one header of static inline functions (a program uses the
  * parts it needs, the rest costs nothing):
- *  - every program: fuzz_input_file(), the input of a libFuzzer harness as a private file;
+ *  - every program: test_block_fixture_signals() for the fixture programs that sigwait();
+ *    fuzz_input_file(), the input of a libFuzzer harness as a private file;
  *    LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS, a harness's LeakSanitizer suppression of libconfig's own leak;
+ *    LT_FUZZ_LIBCONFIG_HARNESS, the whole entry point of a harness for a libconfig file format;
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
  *    test_folder_*, test_write_file; test_config_load_text after "config/config_file.h"), the project's
  *    own files (test_source_file), --once's output of a snapshot (test_render, after "cli/output.h"), whole files
- * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_sleep_ms, running the real lagtop binary
+ * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_fd_readable, test_bail_out_blocked_on_fifo (a
+ * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
  * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
  * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
- * surprise fails the running test); test_mono_ms, and rdk_conf_set when <librdkafka/rdkafka.h> was included first. The
- * tests include it as
+ * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed,
+ * rdk_event_wait and rdk_listed_offsets when <librdkafka/rdkafka.h> was included first, test_group_add_range_member
+ * after "sim/cluster.h". The tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -19,7 +23,9 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +39,21 @@
 
 #include "sim/sim.h"
 #include "sim/wire.h"
+
+/* ----------------------------------------------------------------------------------- fixture programs */
+
+/* The signals a fixture program is driven by (SIGTERM and SIGINT end it, SIGUSR1 and SIGUSR2 are its own
+ * commands) into set, blocked in this thread and so in every thread it starts later: one sigwait() on set,
+ * in main, receives them all. */
+static inline void test_block_fixture_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, set, NULL);
+}
 
 /* ------------------------------------------------------------------------------------- fuzz harnesses */
 
@@ -91,6 +112,20 @@ static inline const char *fuzz_libconfig_file(const char *tag, const uint8_t *da
 			return NULL;
 	return fuzz_input_file(tag, data, size);
 }
+
+/* The harness of a libconfig file format: the leak suppression and libFuzzer's entry point, which hands
+ * check() the path of each input fuzz_libconfig_file() writes (with the bytes, for other parsers);
+ * check() aborts when a property breaks. */
+#define LT_FUZZ_LIBCONFIG_HARNESS(tag, check)                                                                          \
+	LT_FUZZ_SUPPRESS_LIBCONFIG_LEAKS                                                                               \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                                                  \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                                                   \
+	{                                                                                                              \
+		const char *path = fuzz_libconfig_file(tag, data, size);                                               \
+		if (path)                                                                                              \
+			check(path, data, size);                                                                       \
+		return 0;                                                                                              \
+	}
 
 #ifdef cmocka_unit_test
 /* ------------------------------------------------------------------------- a private folder per test */
@@ -279,6 +314,34 @@ static inline void test_put_le(unsigned char *p, uint64_t v, int n)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* Whether fd is readable within ms milliseconds (0: whether it is now). */
+static inline bool test_fd_readable(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+/* A SIGALRM handler for a test that would block forever where a file is a FIFO (opened, the open waits for
+ * a writer): TAP's "Bail out!" and the end of the program, not a hung `make check`. */
+static inline void test_bail_out_blocked_on_fifo(int sig)
+{
+	(void)sig;
+	static const char msg[] = "Bail out! blocked on a FIFO\n";
+	(void)!write(1, msg, sizeof msg - 1);
+	_exit(1);
+}
+
+/* The command line "lagtop" and ap's arguments up to its NULL (at most 30), NULL-terminated in argv: argc. */
+static inline int test_argv(char *argv[32], va_list ap)
+{
+	int argc = 0;
+	argv[argc++] = (char *)"lagtop";
+	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
+		argv[argc++] = a;
+	argv[argc] = NULL;
+	return argc;
+}
+
 /* Waits ms milliseconds (a retry's pause, or letting a clock move). */
 static inline void test_sleep_ms(long ms)
 {
@@ -409,6 +472,21 @@ static inline void raw_close(struct raw_conn *r)
 {
 	close(r->fd);
 	r->fd = -1;
+}
+
+/* The body of a JoinGroup request v1-v4 from a new member (empty member id): group, timeout_ms as both the
+ * session and the rebalance timeout, and one protocol, "range", of protocol_type with its metadata. */
+static inline void raw_put_join_body(struct wire_buf *b, const char *group, int32_t timeout_ms,
+				     const char *protocol_type, const void *meta, int32_t len)
+{
+	wire_put_str(b, group, false);
+	wire_put_i32(b, timeout_ms);
+	wire_put_i32(b, timeout_ms);
+	wire_put_str(b, "", false);
+	wire_put_str(b, protocol_type, false);
+	wire_put_array(b, 1, false);
+	wire_put_str(b, "range", false);
+	wire_put_bytes(b, meta, len, false);
 }
 
 /* Sends one request; flex selects request header v2 (tags after the client id). */
@@ -550,6 +628,43 @@ static inline void rdk_admin_close(rd_kafka_t *rk, rd_kafka_queue_t *q)
 	rd_kafka_queue_destroy(q);
 	rd_kafka_destroy(rk);
 }
+
+/* A consumer made from conf (which it takes), subscribed to topic; the test fails if it cannot be. */
+static inline rd_kafka_t *rdk_consumer_subscribed(rd_kafka_conf_t *conf, const char *topic)
+{
+	char err[256];
+	rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
+	if (!rk)
+		fail_msg("consumer: %s", err);
+	rd_kafka_poll_set_consumer(rk);
+	rd_kafka_topic_partition_list_t *sub = rd_kafka_topic_partition_list_new(1);
+	rd_kafka_topic_partition_list_add(sub, topic, RD_KAFKA_PARTITION_UA);
+	assert_int_equal(rd_kafka_subscribe(rk, sub), RD_KAFKA_RESP_ERR_NO_ERROR);
+	rd_kafka_topic_partition_list_destroy(sub);
+	return rk;
+}
+
+/* The partitions of ev, a ListConsumerGroupOffsets result for one group, which must carry no error. */
+static inline const rd_kafka_topic_partition_list_t *rdk_listed_offsets(rd_kafka_event_t *ev)
+{
+	size_t n;
+	const rd_kafka_group_result_t **g =
+		rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
+	assert_int_equal(n, 1);
+	assert_null(rd_kafka_group_result_error(g[0]));
+	return rd_kafka_group_result_partitions(g[0]);
+}
+
+/* The next event on q within ms milliseconds: it must come, be of type, and carry no error (named). */
+static inline rd_kafka_event_t *rdk_event_wait(rd_kafka_queue_t *q, rd_kafka_event_type_t type, int ms)
+{
+	rd_kafka_event_t *ev = rd_kafka_queue_poll(q, ms);
+	assert_non_null(ev);
+	assert_int_equal(rd_kafka_event_type(ev), type);
+	if (rd_kafka_event_error(ev))
+		fail_msg("%s: %s", rd_kafka_event_name(ev), rd_kafka_event_error_string(ev));
+	return ev;
+}
 #endif
 
 #ifdef LAGTOP_KAFKA_COLLECTOR_H
@@ -562,6 +677,26 @@ static inline lt_snapshot *collector_refresh_or_fail(lt_collector *col)
 	if (collector_refresh_once(col, &s, err, sizeof err) != 0)
 		fail_msg("refresh: %s", err);
 	return s;
+}
+#endif
+
+#ifdef LAGTOP_SIM_CLUSTER_H
+/* g made a consumer group on the range assignor, with one member "m-1" (of client_id) subscribed to the n
+ * topics (this part is there when "sim/cluster.h" came first): the member. */
+static inline struct sim_member *test_group_add_range_member(struct sim_group *g, const char *client_id,
+							     const char *const *topics, int n)
+{
+	free(g->protocol_type);
+	g->protocol_type = strdup("consumer");
+	free(g->protocol_name);
+	g->protocol_name = strdup("range");
+	int32_t len;
+	uint8_t *sub = sim_consumer_subscription_encode(topics, n, &len);
+	struct sim_member *m = sim_member_new("m-1", client_id, NULL);
+	sim_member_add_protocol(m, "range", sub, len);
+	free(sub);
+	sim_group_add_member(g, m);
+	return m;
 }
 #endif
 

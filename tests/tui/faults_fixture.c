@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../lib/hostile.h"
+#include "../lib/lagtop_test.h"
 
 int main(void)
 {
@@ -26,12 +27,7 @@ int main(void)
 		}
 	}
 	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGUSR1);
-	sigaddset(&set, SIGUSR2);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	test_block_fixture_signals(&set);
 	signal(SIGPIPE, SIG_IGN);
 	if (sim_start(sim) < 0)
 		return 1;

@@ -25,6 +25,8 @@
 
 #include "sim/sim.h"
 
+#include "../lib/lagtop_test.h"
+
 #define CHECK(call)                                                                                                    \
 	do {                                                                                                           \
 		if ((call) != 0) {                                                                                     \
@@ -47,12 +49,7 @@ int main(void)
 	char err[512] = "";
 	struct sim_options so = { .brokers = 1, .port = 0, .scenario = "empty" };
 	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGUSR2);
-	sigaddset(&set, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &set, NULL); /* the sim thread inherits the mask; main sigwait()s */
+	test_block_fixture_signals(&set); /* before the sim's thread, which inherits the mask */
 
 	sim_cluster *sim = sim_new(&so, err, sizeof err);
 	if (!sim) {

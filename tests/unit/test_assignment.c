@@ -12,6 +12,7 @@
 
 #include "kafka/assignment.h"
 #include "kafka/group_batch.h"
+#include "../lib/cmocka_main.h"
 
 struct seen {
 	char text[512]; /* "topic:partition " per call */
@@ -151,16 +152,14 @@ static void dynamic_member_ids_are_told_apart(void **state)
 	assert_false(group_batch_member_dynamic(NULL, "rdkafka"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(v0_gives_every_partition_in_order),
-		cmocka_unit_test(no_bytes_is_no_assignment),
-		cmocka_unit_test(later_versions_read_their_v0_fields),
-		cmocka_unit_test(truncated_at_every_length_is_refused_whole),
-		cmocka_unit_test(lying_counts_and_lengths_are_refused),
-		cmocka_unit_test(a_bad_second_topic_hands_out_nothing),
-		cmocka_unit_test(dynamic_member_ids_are_told_apart),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(v0_gives_every_partition_in_order),
+	cmocka_unit_test(no_bytes_is_no_assignment),
+	cmocka_unit_test(later_versions_read_their_v0_fields),
+	cmocka_unit_test(truncated_at_every_length_is_refused_whole),
+	cmocka_unit_test(lying_counts_and_lengths_are_refused),
+	cmocka_unit_test(a_bad_second_topic_hands_out_nothing),
+	cmocka_unit_test(dynamic_member_ids_are_told_apart),
+};
+
+LT_TEST_MAIN(NULL, NULL)

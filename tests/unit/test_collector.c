@@ -17,6 +17,8 @@
 #include <librdkafka/rdkafka_mock.h>
 
 #include "kafka/collector.h"
+#include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 /* librdkafka 2.0.2 leaks one 176-byte allocation per handle when ListConsumerGroups meets a broker
  * without ListGroups (the mock's "required feature not supported" path). Not ours, and only against
@@ -150,29 +152,23 @@ static void refresh_once_reads_brokers(void **state)
 	collector_free(col);
 }
 
-static bool wait_readable(int fd, int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
-}
-
 static void thread_publishes_and_wakes(void **state)
 {
 	struct mock *m = *state;
 	char err[512] = "";
 	lt_collector *col = mock_collector(m, 3000);
 	assert_null(collector_latest(col));
-	assert_false(wait_readable(collector_wake_fd(col), 0));
+	assert_false(test_fd_readable(collector_wake_fd(col), 0));
 	assert_int_equal(collector_start(col, err, sizeof err), 0);
 
-	assert_true(wait_readable(collector_wake_fd(col), 10000));
+	assert_true(test_fd_readable(collector_wake_fd(col), 10000));
 	collector_ack(col);
 	lt_snapshot *a = collector_latest(col);
 	assert_non_null(a);
 	assert_int_equal(a->brokers_up, 3);
 
 	/* next one after the interval, with a higher sequence number */
-	assert_true(wait_readable(collector_wake_fd(col), 10000));
+	assert_true(test_fd_readable(collector_wake_fd(col), 10000));
 	collector_ack(col);
 	lt_snapshot *b = collector_latest(col);
 	assert_true(b->seq > a->seq);
@@ -182,7 +178,7 @@ static void thread_publishes_and_wakes(void **state)
 	collector_set_paused(col, true);
 	collector_ack(col);
 	collector_refresh_now(col);
-	assert_true(wait_readable(collector_wake_fd(col), 10000));
+	assert_true(test_fd_readable(collector_wake_fd(col), 10000));
 	snapshot_unref(a);
 	snapshot_unref(b);
 	collector_free(col);
@@ -194,13 +190,13 @@ static void free_joins_while_brokers_are_down(void **state)
 	char err[512] = "";
 	lt_collector *col = mock_collector(m, 2000);
 	assert_int_equal(collector_start(col, err, sizeof err), 0);
-	assert_true(wait_readable(collector_wake_fd(col), 10000));
+	assert_true(test_fd_readable(collector_wake_fd(col), 10000));
 	collector_ack(col);
 
 	for (int b = 1; b <= 3; b++)
 		rd_kafka_mock_broker_set_down(m->mc, b);
 	/* a refresh against the dead cluster is still published, with an error */
-	assert_true(wait_readable(collector_wake_fd(col), 10000));
+	assert_true(test_fd_readable(collector_wake_fd(col), 10000));
 	collector_ack(col);
 	lt_snapshot *s = collector_latest(col);
 	assert_non_null(s);
@@ -212,15 +208,13 @@ static void free_joins_while_brokers_are_down(void **state)
 		rd_kafka_mock_broker_set_up(m->mc, b);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(bad_property_names_the_key),
-		cmocka_unit_test(bad_regex_names_the_regex),
-		cmocka_unit_test(unreachable_refresh_fails_with_one_line),
-		cmocka_unit_test(refresh_once_reads_brokers),
-		cmocka_unit_test(thread_publishes_and_wakes),
-		cmocka_unit_test(free_joins_while_brokers_are_down),
-	};
-	return cmocka_run_group_tests(tests, mock_setup, mock_teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(bad_property_names_the_key),
+	cmocka_unit_test(bad_regex_names_the_regex),
+	cmocka_unit_test(unreachable_refresh_fails_with_one_line),
+	cmocka_unit_test(refresh_once_reads_brokers),
+	cmocka_unit_test(thread_publishes_and_wakes),
+	cmocka_unit_test(free_joins_while_brokers_are_down),
+};
+
+LT_TEST_MAIN(mock_setup, mock_teardown)

@@ -15,6 +15,8 @@
 #include "config/command_config.h"
 #include "config/jprops.h"
 #include "util/xalloc.h"
+#include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 static void parse_ok(const char *text, struct jprops *p)
 {
@@ -157,6 +159,16 @@ static const char *rd_get(const struct rdprops *r, const char *k)
 	return NULL;
 }
 
+/* r holds each key of kv (key, value, ..., NULL) with exactly its value. */
+static void expect_mapped(const struct rdprops *r, const char *const *kv)
+{
+	for (size_t i = 0; kv[i]; i += 2) {
+		const char *v = rd_get(r, kv[i]);
+		if (!v || strcmp(v, kv[i + 1]) != 0)
+			fail_msg("%s: \"%s\", want \"%s\"", kv[i], v ? v : "(none)", kv[i + 1]);
+	}
+}
+
 static int map_text(const char *text, struct rdprops *out, char *err, size_t errlen)
 {
 	struct jprops p;
@@ -188,15 +200,11 @@ static void mapping_to_librdkafka(void **state)
 			 "request.timeout.ms=7000\n",
 			 &r, err, sizeof err),
 		0);
-	assert_string_equal(rd_get(&r, "bootstrap.servers"), "h:9093");
-	assert_string_equal(rd_get(&r, "security.protocol"), "SASL_SSL");
-	assert_string_equal(rd_get(&r, "sasl.mechanisms"), "SCRAM-SHA-512");
-	assert_string_equal(rd_get(&r, "sasl.username"), "lagtop");
-	assert_string_equal(rd_get(&r, "sasl.password"), "s3cret");
-	assert_string_equal(rd_get(&r, "ssl.ca.location"), "/etc/ca.pem");
-	assert_string_equal(rd_get(&r, "ssl.endpoint.identification.algorithm"), "none");
-	assert_string_equal(rd_get(&r, "client.id"), "ops");
-	assert_string_equal(rd_get(&r, "socket.timeout.ms"), "7000");
+	expect_mapped(&r, (const char *const[]){ "bootstrap.servers", "h:9093", "security.protocol", "SASL_SSL",
+						 "sasl.mechanisms", "SCRAM-SHA-512", "sasl.username", "lagtop",
+						 "sasl.password", "s3cret", "ssl.ca.location", "/etc/ca.pem",
+						 "ssl.endpoint.identification.algorithm", "none", "client.id", "ops",
+						 "socket.timeout.ms", "7000", NULL });
 	assert_null(rd_get(&r, "ssl.truststore.type"));
 	rdprops_free(&r);
 
@@ -205,13 +213,12 @@ static void mapping_to_librdkafka(void **state)
 				  "ssl.key.password=kp\n",
 				  &r, err, sizeof err),
 			 0);
-	assert_string_equal(rd_get(&r, "ssl.keystore.location"), "/k.p12");
-	assert_string_equal(rd_get(&r, "ssl.keystore.password"), "pw");
-	assert_string_equal(rd_get(&r, "ssl.key.password"), "kp");
+	expect_mapped(&r, (const char *const[]){ "ssl.keystore.location", "/k.p12", "ssl.keystore.password", "pw",
+						 "ssl.key.password", "kp", NULL });
 	rdprops_free(&r);
 	assert_int_equal(map_text("ssl.keystore.type=PEM\nssl.keystore.location=/both.pem\n", &r, err, sizeof err), 0);
-	assert_string_equal(rd_get(&r, "ssl.certificate.location"), "/both.pem");
-	assert_string_equal(rd_get(&r, "ssl.key.location"), "/both.pem");
+	expect_mapped(&r, (const char *const[]){ "ssl.certificate.location", "/both.pem", "ssl.key.location",
+						 "/both.pem", NULL });
 	rdprops_free(&r);
 	assert_int_equal(map_text("sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
 				  "username=u password=p;\n",
@@ -283,14 +290,6 @@ static void load_file(void **state)
 	assert_non_null(strstr(err, "--command-config /:"));
 }
 
-static void on_alarm(int sig)
-{
-	(void)sig;
-	static const char msg[] = "Bail out! blocked on a FIFO\n";
-	(void)!write(1, msg, sizeof msg - 1);
-	_exit(1);
-}
-
 /* The configuration file's rules: the user's own regular file, and the same warning for a readable secret. */
 static void load_trusts_only_the_users_file(void **state)
 {
@@ -300,7 +299,7 @@ static void load_trusts_only_the_users_file(void **state)
 	assert_non_null(mkdtemp(dir));
 	char *fifo = xasprintf("%s/fifo", dir), *path = xasprintf("%s/admin.properties", dir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	signal(SIGALRM, on_alarm);
+	signal(SIGALRM, test_bail_out_blocked_on_fifo);
 	alarm(5);
 	assert_int_equal(command_config_load(fifo, &r, NULL, err, sizeof err), -1);
 	alarm(0);
@@ -359,12 +358,10 @@ static void load_trusts_only_the_users_file(void **state)
 	free(fifo);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(properties_format), cmocka_unit_test(properties_malformed),
-		cmocka_unit_test(jaas_entries),      cmocka_unit_test(mapping_to_librdkafka),
-		cmocka_unit_test(load_file),         cmocka_unit_test(load_trusts_only_the_users_file),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(properties_format), cmocka_unit_test(properties_malformed),
+	cmocka_unit_test(jaas_entries),      cmocka_unit_test(mapping_to_librdkafka),
+	cmocka_unit_test(load_file),         cmocka_unit_test(load_trusts_only_the_users_file),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -12,6 +12,7 @@
 
 #include "commitlog/record.h"
 #include "../lib/commitlog_fixtures.h"
+#include "../lib/cmocka_main.h"
 
 static char err[256];
 
@@ -366,30 +367,11 @@ static void unknown_value_versions_skipped(void **state)
 	commit_record_free(&r);
 }
 
-static const struct pair {
-	const uint8_t *k;
-	size_t klen;
-	const uint8_t *v;
-	size_t vlen;
-} pairs[] = {
-#define P(k, v)                                                                                                        \
-	{                                                                                                              \
-		k, FX_LEN(k), v, FX_LEN(v)                                                                             \
-	}
-	P(fx_offset_key_v0, fx_offset_value_v0),
-	P(fx_offset_key_v1, fx_offset_value_v1),
-	P(fx_offset_key_v1, fx_offset_value_v2),
-	P(fx_offset_key_v1, fx_offset_value_v3),
-	P(fx_offset_key_v1, fx_offset_value_v3_noepoch),
-	P(fx_offset_key_v1, fx_offset_value_v4_kafka44),
-	P(fx_offset_key_v1, fx_offset_value_v4_meta),
-	P(fx_group_key, fx_group_value_v0),
-	P(fx_group_key, fx_group_value_v1),
-	P(fx_group_key, fx_group_value_v2),
-	P(fx_group_key, fx_group_value_v3),
-	P(fx_group_key, fx_group_value_v3_empty),
-	P(fx_group_key, fx_group_value_v3_dynamic),
-#undef P
+static const struct fx_pair pairs[] = {
+	FX_PAIRS_OFFSET_V0_V3,
+	FX_PAIR(fx_offset_key_v1, fx_offset_value_v4_kafka44),
+	FX_PAIR(fx_offset_key_v1, fx_offset_value_v4_meta),
+	FX_PAIRS_GROUP,
 };
 
 static void truncated_at_every_length(void **state)
@@ -397,7 +379,7 @@ static void truncated_at_every_length(void **state)
 	(void)state;
 	size_t checked = 0;
 	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-		const struct pair *p = &pairs[i];
+		const struct fx_pair *p = &pairs[i];
 		lt_commit_record r;
 		assert_int_equal(decode(p->k, p->klen, p->v, p->vlen, &r), 0);
 		commit_record_free(&r);
@@ -430,7 +412,7 @@ static void random_corruption_never_reads_outside(void **state)
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 	size_t ok = 0, bad = 0;
 	for (int iter = 0; iter < 20000; iter++) {
-		const struct pair *p = &pairs[(size_t)iter % (sizeof pairs / sizeof pairs[0])];
+		const struct fx_pair *p = &pairs[(size_t)iter % (sizeof pairs / sizeof pairs[0])];
 		uint8_t k[64], v[256];
 		memcpy(k, p->k, p->klen);
 		memcpy(v, p->v, p->vlen);
@@ -574,24 +556,22 @@ static void subscription_topics(void **state)
 	assert_int_equal(commit_subscription_topics(NULL, 0, &t, &n), -1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(offset_commit_v0),
-		cmocka_unit_test(offset_commit_v1_has_expire),
-		cmocka_unit_test(offset_commit_v2),
-		cmocka_unit_test(offset_commit_v3_leader_epoch),
-		cmocka_unit_test(offset_commit_v4_flexible),
-		cmocka_unit_test(group_metadata_v0_v1),
-		cmocka_unit_test(group_metadata_v2_two_members),
-		cmocka_unit_test(group_metadata_v3),
-		cmocka_unit_test(tombstones),
-		cmocka_unit_test(unknown_key_versions_skipped),
-		cmocka_unit_test(unknown_value_versions_skipped),
-		cmocka_unit_test(truncated_at_every_length),
-		cmocka_unit_test(malformed_fields_rejected),
-		cmocka_unit_test(random_corruption_never_reads_outside),
-		cmocka_unit_test(subscription_topics),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(offset_commit_v0),
+	cmocka_unit_test(offset_commit_v1_has_expire),
+	cmocka_unit_test(offset_commit_v2),
+	cmocka_unit_test(offset_commit_v3_leader_epoch),
+	cmocka_unit_test(offset_commit_v4_flexible),
+	cmocka_unit_test(group_metadata_v0_v1),
+	cmocka_unit_test(group_metadata_v2_two_members),
+	cmocka_unit_test(group_metadata_v3),
+	cmocka_unit_test(tombstones),
+	cmocka_unit_test(unknown_key_versions_skipped),
+	cmocka_unit_test(unknown_value_versions_skipped),
+	cmocka_unit_test(truncated_at_every_length),
+	cmocka_unit_test(malformed_fields_rejected),
+	cmocka_unit_test(random_corruption_never_reads_outside),
+	cmocka_unit_test(subscription_topics),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -11,6 +11,7 @@
 
 #include "commitlog/record.h"
 #include "../lib/commitlog_fixtures.h"
+#include "../lib/cmocka_main.h"
 
 static char err[256];
 /* mutable copies: the record fields are char *, string literals are const under -Wwrite-strings */
@@ -31,6 +32,23 @@ static void assert_bytes(const lt_bytes *b, const uint8_t *want, size_t n)
 	assert_int_equal(b->len, n);
 	assert_memory_equal(b->data, want, n);
 }
+
+/* r encodes, not as a tombstone, to value (and to key, unless that is NULL). */
+static void expect_encoding(const lt_commit_record *r, const uint8_t *key, size_t klen, const uint8_t *value,
+			    size_t vlen)
+{
+	lt_bytes k = { 0 }, v = { 0 };
+	int is_null = -1;
+	assert_int_equal(commit_record_encode(r, &k, &v, &is_null, err, sizeof err), 0);
+	assert_int_equal(is_null, 0);
+	if (key)
+		assert_bytes(&k, key, klen);
+	assert_bytes(&v, value, vlen);
+	bytes_free(&k);
+	bytes_free(&v);
+}
+#define EXPECT_ENCODING(r, key, value)  expect_encoding(r, key, FX_LEN(key), value, FX_LEN(value))
+#define EXPECT_VALUE_ENCODING(r, value) expect_encoding(r, NULL, 0, value, FX_LEN(value))
 
 static lt_commit_record offset_rec(int16_t kv, int16_t vv)
 {
@@ -53,38 +71,20 @@ static lt_commit_record offset_rec(int16_t kv, int16_t vv)
 static void offset_commit_from_hand_filled_records(void **state)
 {
 	(void)state;
-	lt_bytes k = { 0 }, v = { 0 };
-	int is_null = -1;
-
 	lt_commit_record r = offset_rec(0, 0);
 	r.metadata = s_m;
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_int_equal(is_null, 0);
-	assert_bytes(&k, fx_offset_key_v0, FX_LEN(fx_offset_key_v0));
-	assert_bytes(&v, fx_offset_value_v0, FX_LEN(fx_offset_value_v0));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_ENCODING(&r, fx_offset_key_v0, fx_offset_value_v0);
 
 	r = offset_rec(1, 1);
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&k, fx_offset_key_v1, FX_LEN(fx_offset_key_v1));
-	assert_bytes(&v, fx_offset_value_v1, FX_LEN(fx_offset_value_v1));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_ENCODING(&r, fx_offset_key_v1, fx_offset_value_v1);
 
 	r = offset_rec(1, 2);
 	r.offset = 1099511627776LL;
 	r.metadata = s_ab;
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&v, fx_offset_value_v2, FX_LEN(fx_offset_value_v2));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_VALUE_ENCODING(&r, fx_offset_value_v2);
 
 	r = offset_rec(1, 3);
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&v, fx_offset_value_v3, FX_LEN(fx_offset_value_v3));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_VALUE_ENCODING(&r, fx_offset_value_v3);
 }
 
 static void group_metadata_from_hand_filled_record(void **state)
@@ -114,20 +114,11 @@ static void group_metadata_from_hand_filled_record(void **state)
 		.n_members = 1,
 		.members = &m,
 	};
-	lt_bytes k = { 0 }, v = { 0 };
-	int is_null;
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&k, fx_group_key, FX_LEN(fx_group_key));
-	assert_bytes(&v, fx_group_value_v3, FX_LEN(fx_group_value_v3));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_ENCODING(&r, fx_group_key, fx_group_value_v3);
 
 	/* v0 drops groupInstanceId, rebalanceTimeout and currentStateTimestamp */
 	r.value_version = 0;
-	assert_int_equal(commit_record_encode(&r, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&v, fx_group_value_v0, FX_LEN(fx_group_value_v0));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_VALUE_ENCODING(&r, fx_group_value_v0);
 
 	/* the Empty group Kafka writes when the last member leaves */
 	lt_commit_record e = {
@@ -139,36 +130,17 @@ static void group_metadata_from_hand_filled_record(void **state)
 		.generation = 6,
 		.state_ms = FX_STATE_MS,
 	};
-	assert_int_equal(commit_record_encode(&e, &k, &v, &is_null, err, sizeof err), 0);
-	assert_bytes(&v, fx_group_value_v3_empty, FX_LEN(fx_group_value_v3_empty));
-	bytes_free(&k);
-	bytes_free(&v);
+	EXPECT_VALUE_ENCODING(&e, fx_group_value_v3_empty);
 }
 
 static void round_trip_every_fixture(void **state)
 {
 	(void)state;
-	static const struct {
-		const uint8_t *k;
-		size_t klen;
-		const uint8_t *v;
-		size_t vlen;
-	} fx[] = {
-#define P(k, v) { k, FX_LEN(k), v, FX_LEN(v) }
-		P(fx_offset_key_v0, fx_offset_value_v0),
-		P(fx_offset_key_v1, fx_offset_value_v1),
-		P(fx_offset_key_v1, fx_offset_value_v2),
-		P(fx_offset_key_v1, fx_offset_value_v3),
-		P(fx_offset_key_v1, fx_offset_value_v3_noepoch),
-		P(fx_group_key, fx_group_value_v0),
-		P(fx_group_key, fx_group_value_v1),
-		P(fx_group_key, fx_group_value_v2),
-		P(fx_group_key, fx_group_value_v3),
-		P(fx_group_key, fx_group_value_v3_empty),
-		P(fx_group_key, fx_group_value_v3_dynamic),
+	static const struct fx_pair fx[] = {
+		FX_PAIRS_OFFSET_V0_V3,
+		FX_PAIRS_GROUP,
 		{ fx_offset_key_v0, FX_LEN(fx_offset_key_v0), NULL, 0 },
 		{ fx_group_key, FX_LEN(fx_group_key), NULL, 0 },
-#undef P
 	};
 	for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
 		lt_commit_record r;
@@ -320,15 +292,13 @@ static void consumer_group_records_round_trip(void **state)
 	free(long_id);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(offset_commit_from_hand_filled_records),
-		cmocka_unit_test(group_metadata_from_hand_filled_record),
-		cmocka_unit_test(round_trip_every_fixture),
-		cmocka_unit_test(tombstones_and_refusals),
-		cmocka_unit_test(group_partition_like_java),
-		cmocka_unit_test(consumer_group_records_round_trip),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(offset_commit_from_hand_filled_records),
+	cmocka_unit_test(group_metadata_from_hand_filled_record),
+	cmocka_unit_test(round_trip_every_fixture),
+	cmocka_unit_test(tombstones_and_refusals),
+	cmocka_unit_test(group_partition_like_java),
+	cmocka_unit_test(consumer_group_records_round_trip),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -13,6 +13,7 @@
 #include "sim/cluster.h"
 #include "sim/offsets_log.h"
 #include "util/xalloc.h"
+#include "../lib/cmocka_main.h"
 
 static char err[256];
 
@@ -156,11 +157,9 @@ static void group_records_carry_members(void **state)
 	sim_state_free(st);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(commit_record_as_kafka_writes_it),
-		cmocka_unit_test(group_records_carry_members),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(commit_record_as_kafka_writes_it),
+	cmocka_unit_test(group_records_carry_members),
+};
+
+LT_TEST_MAIN(NULL, NULL)

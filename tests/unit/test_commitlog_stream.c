@@ -11,6 +11,7 @@
 
 #include "commitlog/stream.h"
 #include "../lib/commitlog_fixtures.h"
+#include "../lib/cmocka_main.h"
 
 #define SEC  1000LL
 #define MIN  (60 * SEC)
@@ -546,15 +547,14 @@ static void feed_counts_everything(void **state)
 		if (rc != in[i].rc)
 			fail_msg("record %zu: rc %d, want %d (%s)", i, rc, in[i].rc, err);
 	}
-	const lt_commit_counters *c = commit_stream_counters(s);
-	assert_int_equal(c->records, 11);
-	assert_int_equal(c->offset_commits, 2);
-	assert_int_equal(c->group_metadata, 2);
-	assert_int_equal(c->unknown_key, 1);
-	assert_int_equal(c->unknown_value, 2);
-	assert_int_equal(c->malformed, 2);
-	assert_int_equal(c->offset_tombstones, 1);
-	assert_int_equal(c->group_tombstones, 1);
+	fx_expect_counters(commit_stream_counters(s), &(lt_commit_counters){ .records = 11,
+									     .offset_commits = 2,
+									     .offset_tombstones = 1,
+									     .group_metadata = 2,
+									     .group_tombstones = 1,
+									     .unknown_key = 1,
+									     .unknown_value = 2,
+									     .malformed = 2 });
 	assert_int_equal(commit_stream_n_groups(s), 0);
 	commit_stream_free(s);
 }
@@ -722,21 +722,19 @@ static void new_protocol_groups_follow_kafka(void **state)
 	commit_stream_free(s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(last_commit_and_rate),
-		cmocka_unit_test(group_info_and_lookup),
-		cmocka_unit_test(same_offset_committed_is_stuck),
-		cmocka_unit_test(expiry_follows_kafka),
-		cmocka_unit_test(explicit_expire_timestamp_wins),
-		cmocka_unit_test(tombstones_remove),
-		cmocka_unit_test(tombstone_at_forecast_is_expiry),
-		cmocka_unit_test(tombstone_waits_for_the_retention),
-		cmocka_unit_test(feed_counts_everything),
-		cmocka_unit_test(many_groups_and_partitions),
-		cmocka_unit_test(stable_group_loses_unsubscribed_topics),
-		cmocka_unit_test(new_protocol_groups_follow_kafka),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(last_commit_and_rate),
+	cmocka_unit_test(group_info_and_lookup),
+	cmocka_unit_test(same_offset_committed_is_stuck),
+	cmocka_unit_test(expiry_follows_kafka),
+	cmocka_unit_test(explicit_expire_timestamp_wins),
+	cmocka_unit_test(tombstones_remove),
+	cmocka_unit_test(tombstone_at_forecast_is_expiry),
+	cmocka_unit_test(tombstone_waits_for_the_retention),
+	cmocka_unit_test(feed_counts_everything),
+	cmocka_unit_test(many_groups_and_partitions),
+	cmocka_unit_test(stable_group_loses_unsubscribed_topics),
+	cmocka_unit_test(new_protocol_groups_follow_kafka),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -21,6 +21,7 @@
 #include "util/xalloc.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
@@ -980,39 +981,37 @@ static void unsafe_saves_are_refused(void **state)
 	assert_null(config_splice_columns("general = { theme = ", sets, err, sizeof err));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(search_order_is_respected),
-		cmocka_unit_test(pane_columns_are_read),
-		cmocka_unit_test(bad_pane_columns_are_named),
-		cmocka_unit_test(saved_columns_keep_the_rest),
-		cmocka_unit_test(unsafe_saves_are_refused),
-		cmocka_unit_test(saved_columns_make_the_users_file),
-		cmocka_unit_test(the_users_file_is_the_one_read),
-		cmocka_unit_test(saved_columns_make_the_directories),
-		cmocka_unit_test(splice_finds_only_the_root_panes),
-		cmocka_unit_test(explicit_missing_file_is_an_error),
-		cmocka_unit_test(no_file_gives_defaults),
-		cmocka_unit_test(unreadable_or_odd_files_are_errors),
-		cmocka_unit_test(untrusted_files_are_refused),
-		cmocka_unit_test(included_files_are_held_to_the_rule),
-		cmocka_unit_test(properties_that_run_programs_need_the_option),
-		cmocka_unit_test(fifos_and_huge_files_are_refused_at_once),
-		cmocka_unit_test(full_file_is_read),
-		cmocka_unit_test(parse_errors_name_file_and_line),
-		cmocka_unit_test(unknown_keys_name_key_and_line),
-		cmocka_unit_test(wrong_types_are_named),
-		cmocka_unit_test(ranges_are_checked),
-		cmocka_unit_test(durations_parse),
-		cmocka_unit_test(bad_regex_is_named),
-		cmocka_unit_test(properties_are_validated_without_showing_values),
-		cmocka_unit_test(default_cluster_must_exist),
-		cmocka_unit_test(secret_keys_are_detected_and_masked),
-		cmocka_unit_test(permission_warning_names_file_and_mode),
-		cmocka_unit_test(errors_never_show_secret_values),
-		cmocka_unit_test(example_config_loads),
-		cmocka_unit_test(docs_name_every_setting),
-	};
-	return cmocka_run_group_tests(tests, test_home_setup, test_folder_teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(search_order_is_respected),
+	cmocka_unit_test(pane_columns_are_read),
+	cmocka_unit_test(bad_pane_columns_are_named),
+	cmocka_unit_test(saved_columns_keep_the_rest),
+	cmocka_unit_test(unsafe_saves_are_refused),
+	cmocka_unit_test(saved_columns_make_the_users_file),
+	cmocka_unit_test(the_users_file_is_the_one_read),
+	cmocka_unit_test(saved_columns_make_the_directories),
+	cmocka_unit_test(splice_finds_only_the_root_panes),
+	cmocka_unit_test(explicit_missing_file_is_an_error),
+	cmocka_unit_test(no_file_gives_defaults),
+	cmocka_unit_test(unreadable_or_odd_files_are_errors),
+	cmocka_unit_test(untrusted_files_are_refused),
+	cmocka_unit_test(included_files_are_held_to_the_rule),
+	cmocka_unit_test(properties_that_run_programs_need_the_option),
+	cmocka_unit_test(fifos_and_huge_files_are_refused_at_once),
+	cmocka_unit_test(full_file_is_read),
+	cmocka_unit_test(parse_errors_name_file_and_line),
+	cmocka_unit_test(unknown_keys_name_key_and_line),
+	cmocka_unit_test(wrong_types_are_named),
+	cmocka_unit_test(ranges_are_checked),
+	cmocka_unit_test(durations_parse),
+	cmocka_unit_test(bad_regex_is_named),
+	cmocka_unit_test(properties_are_validated_without_showing_values),
+	cmocka_unit_test(default_cluster_must_exist),
+	cmocka_unit_test(secret_keys_are_detected_and_masked),
+	cmocka_unit_test(permission_warning_names_file_and_mode),
+	cmocka_unit_test(errors_never_show_secret_values),
+	cmocka_unit_test(example_config_loads),
+	cmocka_unit_test(docs_name_every_setting),
+};
+
+LT_TEST_MAIN(test_home_setup, test_folder_teardown)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "kafka/explain.h"
+#include "../lib/cmocka_main.h"
 
 static void names_the_acl_per_request(void **state)
 {
@@ -41,11 +42,9 @@ static void leaves_other_errors_alone(void **state)
 	assert_string_equal(out, "not authorized (ACL on the Group)");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(names_the_acl_per_request),
-		cmocka_unit_test(leaves_other_errors_alone),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(names_the_acl_per_request),
+	cmocka_unit_test(leaves_other_errors_alone),
+};
+
+LT_TEST_MAIN(NULL, NULL)

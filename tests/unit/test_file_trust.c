@@ -24,6 +24,7 @@
 #include "util/crc32c.h"
 #include "util/file_trust.h"
 #include "util/xalloc.h"
+#include "../lib/cmocka_main.h"
 
 #define NOBODY 65534
 
@@ -41,14 +42,6 @@ static bool give_to_nobody(const char *path)
 		fail_msg("files owned by another user need root (CI=true)");
 	printf("# skip: files owned by another user need root\n");
 	return false;
-}
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	static const char msg[] = "Bail out! blocked on a FIFO\n";
-	(void)!write(1, msg, sizeof msg - 1);
-	_exit(1);
 }
 
 static void owner_and_mode_rule(void **state)
@@ -98,7 +91,7 @@ static void fifo_and_links_refused_without_blocking(void **state)
 	struct stat st;
 	char *fifo = xasprintf("%s/fifo", test_folder);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	signal(SIGALRM, on_alarm);
+	signal(SIGALRM, test_bail_out_blocked_on_fifo);
 	alarm(5);
 	assert_int_equal(ft_open_read(fifo, FT_OWNED, "--command-config", &st, err, sizeof err), -1);
 	alarm(0);
@@ -227,16 +220,14 @@ static void decompression_bomb_refused_before_allocating(void **state)
 	free(path);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(owner_and_mode_rule, test_folder_setup, test_folder_teardown),
-		cmocka_unit_test_setup_teardown(fifo_and_links_refused_without_blocking, test_folder_setup,
-						test_folder_teardown),
-		cmocka_unit_test_setup_teardown(directories, test_folder_setup, test_folder_teardown),
-		cmocka_unit_test_setup_teardown(recordings_are_private, test_folder_setup, test_folder_teardown),
-		cmocka_unit_test_setup_teardown(decompression_bomb_refused_before_allocating, test_folder_setup,
-						test_folder_teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_setup_teardown(owner_and_mode_rule, test_folder_setup, test_folder_teardown),
+	cmocka_unit_test_setup_teardown(fifo_and_links_refused_without_blocking, test_folder_setup,
+					test_folder_teardown),
+	cmocka_unit_test_setup_teardown(directories, test_folder_setup, test_folder_teardown),
+	cmocka_unit_test_setup_teardown(recordings_are_private, test_folder_setup, test_folder_teardown),
+	cmocka_unit_test_setup_teardown(decompression_bomb_refused_before_allocating, test_folder_setup,
+					test_folder_teardown),
+};
+
+LT_TEST_MAIN(NULL, NULL)

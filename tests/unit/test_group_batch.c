@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kafka/group_batch.h"
+#include "../lib/cmocka_main.h"
 
 /* An answer as librdkafka hands it: one entry per group each broker described, in answer order. */
 static struct rd_kafka_group_info info(const char *group, int32_t broker)
@@ -64,12 +65,10 @@ static void an_empty_or_missing_answer_finds_nothing(void **state)
 	group_batch_free(b);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(groups_described_once_are_found),
-		cmocka_unit_test(a_group_two_brokers_described_is_left_to_the_per_group_describe),
-		cmocka_unit_test(an_empty_or_missing_answer_finds_nothing),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(groups_described_once_are_found),
+	cmocka_unit_test(a_group_two_brokers_described_is_left_to_the_per_group_describe),
+	cmocka_unit_test(an_empty_or_missing_answer_finds_nothing),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/group_view.h"
+#include "../lib/cmocka_main.h"
 
 static const lt_group_described DEAD_EMPTY = { .state = LT_GROUP_DEAD, .n_members = 0, .protocol_type_empty = true };
 static const lt_group_described STABLE = { .state = LT_GROUP_STABLE, .n_members = 2, .protocol_type_empty = false };
@@ -168,16 +169,14 @@ static void unreadable_line(void **state)
 	snapshot_unref(s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(ambiguous_only_when_dead_empty_and_untyped),
-		cmocka_unit_test(dead_empty_describe),
-		cmocka_unit_test(classic_describe_wins),
-		cmocka_unit_test(current_librdkafka_types),
-		cmocka_unit_test(no_listing),
-		cmocka_unit_test(view_of_group),
-		cmocka_unit_test(unreadable_line),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(ambiguous_only_when_dead_empty_and_untyped),
+	cmocka_unit_test(dead_empty_describe),
+	cmocka_unit_test(classic_describe_wins),
+	cmocka_unit_test(current_librdkafka_types),
+	cmocka_unit_test(no_listing),
+	cmocka_unit_test(view_of_group),
+	cmocka_unit_test(unreadable_line),
+};
+
+LT_TEST_MAIN(NULL, NULL)

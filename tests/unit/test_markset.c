@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/markset.h"
+#include "../lib/cmocka_main.h"
 
 static lt_snapshot *group_with(const char *const *topics, const int32_t *parts, size_t n)
 {
@@ -117,11 +118,9 @@ static void many_partitions_one_topic(void **state)
 	snapshot_unref(s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(toggle_membership_and_scopes),
-		cmocka_unit_test(many_partitions_one_topic),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(toggle_membership_and_scopes),
+	cmocka_unit_test(many_partitions_one_topic),
+};
+
+LT_TEST_MAIN(NULL, NULL)

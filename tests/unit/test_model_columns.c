@@ -14,6 +14,7 @@
 #include "model/colkey.h"
 #include "model/columns.h"
 #include "model/model.h"
+#include "../lib/cmocka_main.h"
 
 /* ---- formatting ---- */
 
@@ -93,24 +94,17 @@ static void fmt_rate_boundaries(void **state)
 {
 	(void)state;
 	char b[32];
-	format_rate(0, b, sizeof b);
-	assert_string_equal(b, "0/s");
-	format_rate(0.5, b, sizeof b);
-	assert_string_equal(b, "0.5/s");
-	format_rate(12, b, sizeof b);
-	assert_string_equal(b, "12/s");
-	format_rate(999.4, b, sizeof b);
-	assert_string_equal(b, "999/s");
-	format_rate(999.6, b, sizeof b);
-	assert_string_equal(b, "1.0K/s");
-	format_rate(1234, b, sizeof b);
-	assert_string_equal(b, "1.2K/s");
-	format_rate(-1, b, sizeof b);
-	assert_string_equal(b, "-");
-	format_rate(NAN, b, sizeof b);
-	assert_string_equal(b, "-");
-	format_rate(INFINITY, b, sizeof b);
-	assert_string_equal(b, "-");
+	const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{ 0, "0/s" },       { 0.5, "0.5/s" }, { 12, "12/s" }, { 999.4, "999/s" }, { 999.6, "1.0K/s" },
+		{ 1234, "1.2K/s" }, { -1, "-" },      { NAN, "-" },   { INFINITY, "-" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		format_rate(cases[i].v, b, sizeof b);
+		assert_string_equal(b, cases[i].want);
+	}
 	format_rate_exact(1234.567, b, sizeof b);
 	assert_string_equal(b, "1234.57/s");
 }
@@ -307,10 +301,17 @@ static void man_page_lists_the_table(void **state)
 
 /* ---- the commit-stream columns (LAST-COMMIT, from __consumer_offsets) ---- */
 
+/* Column id formats row r (exact: numbers in full) as exactly want. */
+static void expect_cell(lt_col_id id, const lt_row *r, bool exact, const char *want)
+{
+	char b[64];
+	column_by_id(id)->format(r, b, sizeof b, exact);
+	assert_string_equal(b, want);
+}
+
 static void commit_stream_columns(void **state)
 {
 	(void)state;
-	char b[64];
 	char gname[] = "g", hname[] = "h", tname[] = "t";
 	lt_group g = { .group = gname };
 	lt_partition p = { .topic = tname, .partition = 0 };
@@ -319,42 +320,29 @@ static void commit_stream_columns(void **state)
 	lt_row gr = { &g, NULL }, pr = { &g, &p };
 
 	/* unknown: "-" everywhere */
-	column_by_id(LT_COL_LAST_COMMIT)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "-");
-	column_by_id(LT_COL_EXPIRES)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "-");
-	column_by_id(LT_COL_COMMITS_PER_MIN)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "-");
-	column_by_id(LT_COL_UNMOVED)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "-");
+	expect_cell(LT_COL_LAST_COMMIT, &gr, false, "-");
+	expect_cell(LT_COL_EXPIRES, &gr, false, "-");
+	expect_cell(LT_COL_COMMITS_PER_MIN, &pr, false, "-");
+	expect_cell(LT_COL_UNMOVED, &pr, false, "-");
 
 	g.has_last_commit = true, g.last_commit_age_ms = 187000;
-	column_by_id(LT_COL_LAST_COMMIT)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "3m07s");
+	expect_cell(LT_COL_LAST_COMMIT, &gr, false, "3m07s");
 	g.last_commit_age_ms = -300; /* broker clock a little ahead: an age of 0, not a negative one */
-	column_by_id(LT_COL_LAST_COMMIT)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "0s");
+	expect_cell(LT_COL_LAST_COMMIT, &gr, false, "0s");
 	g.has_expiry = true, g.expires_in_ms = 2 * 86400000LL + 3 * 3600000LL;
-	column_by_id(LT_COL_EXPIRES)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "2d03h");
+	expect_cell(LT_COL_EXPIRES, &gr, false, "2d03h");
 	g.expires_in_ms = -1000;
-	column_by_id(LT_COL_EXPIRES)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "overdue");
+	expect_cell(LT_COL_EXPIRES, &gr, false, "overdue");
 
 	p.has_last_commit = true, p.last_commit_age_ms = 5000, p.commits_per_min = 0.4;
-	column_by_id(LT_COL_P_LAST_COMMIT)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "5s");
-	column_by_id(LT_COL_COMMITS_PER_MIN)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "0.4");
+	expect_cell(LT_COL_P_LAST_COMMIT, &pr, false, "5s");
+	expect_cell(LT_COL_COMMITS_PER_MIN, &pr, false, "0.4");
 	p.commits_per_min = 12;
-	column_by_id(LT_COL_COMMITS_PER_MIN)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "12");
+	expect_cell(LT_COL_COMMITS_PER_MIN, &pr, false, "12");
 	p.commits_per_min = 1500;
-	column_by_id(LT_COL_COMMITS_PER_MIN)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "1.5K");
+	expect_cell(LT_COL_COMMITS_PER_MIN, &pr, false, "1.5K");
 	p.has_unmoved = true, p.unmoved_ms = 600000, p.repeating = true;
-	column_by_id(LT_COL_UNMOVED)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "10m00s=");
+	expect_cell(LT_COL_UNMOVED, &pr, false, "10m00s=");
 
 	/* sorting: known before unknown, by age / time left */
 	lt_group g2 = { .group = hname };
@@ -546,74 +534,50 @@ static void formatting_rows(void **state)
 	lt_snapshot *s = fixture();
 	const lt_group *g = snapshot_find_group(s, "Orders-App");
 	lt_row gr = { g, NULL };
-	char b[64];
-	column_by_id(LT_COL_GROUP)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "Orders-App");
-	column_by_id(LT_COL_STATE)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "Unknown");
-	column_by_id(LT_COL_TYPE)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "-"); /* nothing said which */
+	expect_cell(LT_COL_GROUP, &gr, false, "Orders-App");
+	expect_cell(LT_COL_STATE, &gr, false, "Unknown");
+	expect_cell(LT_COL_TYPE, &gr, false, "-"); /* nothing said which */
 	((lt_group *)g)->type = LT_GTYPE_CLASSIC;
-	column_by_id(LT_COL_TYPE)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "classic");
+	expect_cell(LT_COL_TYPE, &gr, false, "classic");
 	((lt_group *)g)->type = LT_GTYPE_UNKNOWN;
-	column_by_id(LT_COL_MEMBERS)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "1");
-	column_by_id(LT_COL_TOPICS)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "1");
-	column_by_id(LT_COL_LAG)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "270");
-	column_by_id(LT_COL_CONSUME_RATE)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "-"); /* one refresh: no rates */
-	column_by_id(LT_COL_STATUS)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "-"); /* one refresh of a lagging group: not evaluated yet, so not "OK" */
-	column_by_id(LT_COL_TREND)->format(&gr, b, sizeof b, true);
-	assert_string_equal(b, "270 -> 270");
+	expect_cell(LT_COL_MEMBERS, &gr, false, "1");
+	expect_cell(LT_COL_TOPICS, &gr, false, "1");
+	expect_cell(LT_COL_LAG, &gr, false, "270");
+	expect_cell(LT_COL_CONSUME_RATE, &gr, false, "-"); /* one refresh: no rates */
+	expect_cell(LT_COL_STATUS, &gr, false,
+		    "-"); /* one refresh of a lagging group: not evaluated yet, so not "OK" */
+	expect_cell(LT_COL_TREND, &gr, true, "270 -> 270");
 
 	lt_row audit = { snapshot_find_group(s, "audit"), NULL };
-	column_by_id(LT_COL_LAG)->format(&audit, b, sizeof b, false);
-	assert_string_equal(b, "-");
+	expect_cell(LT_COL_LAG, &audit, false, "-");
 
 	lt_partition *p = &((lt_group *)g)->partitions[1];
 	lt_row pr = { g, p };
 	p->committed = 1234567;
-	column_by_id(LT_COL_COMMITTED)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "1.2M");
-	column_by_id(LT_COL_COMMITTED)->format(&pr, b, sizeof b, true);
-	assert_string_equal(b, "1234567");
-	column_by_id(LT_COL_LOG_START)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "-");
-	column_by_id(LT_COL_CLIENT_ID)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "orders-client");
-	column_by_id(LT_COL_HOST)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "/10.0.0.9");
+	expect_cell(LT_COL_COMMITTED, &pr, false, "1.2M");
+	expect_cell(LT_COL_COMMITTED, &pr, true, "1234567");
+	expect_cell(LT_COL_LOG_START, &pr, false, "-");
+	expect_cell(LT_COL_CLIENT_ID, &pr, false, "orders-client");
+	expect_cell(LT_COL_HOST, &pr, false, "/10.0.0.9");
 	p->has_rates = true;
 	p->consume_rate = 1500;
 	p->has_eta = false;
-	column_by_id(LT_COL_ETA)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "never");
-	column_by_id(LT_COL_RATE)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "1.5K/s");
+	expect_cell(LT_COL_ETA, &pr, false, "never");
+	expect_cell(LT_COL_RATE, &pr, false, "1.5K/s");
 	p->has_eta = true;
 	p->eta_ms = 187000;
-	column_by_id(LT_COL_ETA)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "3m07s");
+	expect_cell(LT_COL_ETA, &pr, false, "3m07s");
 	p->has_time_lag = true;
 	p->time_lag_ms = 11040000;
-	column_by_id(LT_COL_TIME_LAG)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "3h04m");
+	expect_cell(LT_COL_TIME_LAG, &pr, false, "3h04m");
 	p->has_time_lag = false;
-	column_by_id(LT_COL_TIME_LAG)->format(&pr, b, sizeof b, false);
-	assert_string_equal(b, "-");
+	expect_cell(LT_COL_TIME_LAG, &pr, false, "-");
 	lt_row unowned = { g, &((lt_group *)g)->partitions[0] };
-	column_by_id(LT_COL_CLIENT_ID)->format(&unowned, b, sizeof b, false);
-	assert_string_equal(b, "-");
-	column_by_id(LT_COL_PARTITION)->format(&unowned, b, sizeof b, false);
-	assert_string_equal(b, "0");
+	expect_cell(LT_COL_CLIENT_ID, &unowned, false, "-");
+	expect_cell(LT_COL_PARTITION, &unowned, false, "0");
 	/* a member index out of range is not followed */
 	((lt_group *)g)->partitions[0].member = 5;
-	column_by_id(LT_COL_HOST)->format(&unowned, b, sizeof b, false);
-	assert_string_equal(b, "-");
+	expect_cell(LT_COL_HOST, &unowned, false, "-");
 	((lt_group *)g)->partitions[0].member = -1;
 
 	/* a consumer-protocol group seen through the classic API: members and owners unknown ("?"), not
@@ -623,25 +587,18 @@ static void formatting_rows(void **state)
 	kg->state = LT_GROUP_RECONCILING;
 	size_t n_members = kg->n_members;
 	kg->n_members = 0;
-	column_by_id(LT_COL_MEMBERS)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "?");
-	column_by_id(LT_COL_STATE)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "Reconciling");
-	column_by_id(LT_COL_CLIENT_ID)->format(&unowned, b, sizeof b, false);
-	assert_string_equal(b, "?");
-	column_by_id(LT_COL_HOST)->format(&unowned, b, sizeof b, false);
-	assert_string_equal(b, "?");
+	expect_cell(LT_COL_MEMBERS, &gr, false, "?");
+	expect_cell(LT_COL_STATE, &gr, false, "Reconciling");
+	expect_cell(LT_COL_CLIENT_ID, &unowned, false, "?");
+	expect_cell(LT_COL_HOST, &unowned, false, "?");
 	lt_sort_key k;
 	column_key(column_by_id(LT_COL_MEMBERS), &gr, &k);
 	assert_false(k.known); /* sorts with the unknowns, not as 0 */
 	kg->type = LT_GTYPE_CONSUMER;
-	column_by_id(LT_COL_TYPE)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "consumer");
+	expect_cell(LT_COL_TYPE, &gr, false, "consumer");
 	kg->state = LT_GROUP_EMPTY;
-	column_by_id(LT_COL_MEMBERS)->format(&gr, b, sizeof b, false);
-	assert_string_equal(b, "0");
-	column_by_id(LT_COL_CLIENT_ID)->format(&unowned, b, sizeof b, false);
-	assert_string_equal(b, "-");
+	expect_cell(LT_COL_MEMBERS, &gr, false, "0");
+	expect_cell(LT_COL_CLIENT_ID, &unowned, false, "-");
 	kg->n_members = n_members;
 	kg->members_unreadable = false;
 	snapshot_unref(s);
@@ -957,32 +914,30 @@ static void colset_parse_orders_hides_and_keeps_the_name_first(void **state)
 	assert_int_equal(shown[1]->id, LT_COL_STATE);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fmt_count_boundaries),
-		cmocka_unit_test(commit_stream_columns),
-		cmocka_unit_test(fmt_duration_boundaries),
-		cmocka_unit_test(fmt_rate_boundaries),
-		cmocka_unit_test(fmt_sparkline),
-		cmocka_unit_test(assignment_ranges),
-		cmocka_unit_test(tables),
-		cmocka_unit_test(every_column_has_one_complete_row),
-		cmocka_unit_test(warn_series_and_exact_come_from_the_rows),
-		cmocka_unit_test(man_page_lists_the_table),
-		cmocka_unit_test(sort_groups_by_lag),
-		cmocka_unit_test(sort_by_trend_negative_and_zero),
-		cmocka_unit_test(sort_partitions_stable),
-		cmocka_unit_test(rows_of_one_group),
-		cmocka_unit_test(formatting_rows),
-		cmocka_unit_test(filter_substring),
-		cmocka_unit_test(filter_regex),
-		cmocka_unit_test(filter_rows_agree),
-		cmocka_unit_test(filter_bad_regex),
-		cmocka_unit_test(row_keys),
-		cmocka_unit_test(colset_default_puts_position_between_committed_and_log_end),
-		cmocka_unit_test(colset_parse_orders_hides_and_keeps_the_name_first),
-		cmocka_unit_test(many_rows),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(fmt_count_boundaries),
+	cmocka_unit_test(commit_stream_columns),
+	cmocka_unit_test(fmt_duration_boundaries),
+	cmocka_unit_test(fmt_rate_boundaries),
+	cmocka_unit_test(fmt_sparkline),
+	cmocka_unit_test(assignment_ranges),
+	cmocka_unit_test(tables),
+	cmocka_unit_test(every_column_has_one_complete_row),
+	cmocka_unit_test(warn_series_and_exact_come_from_the_rows),
+	cmocka_unit_test(man_page_lists_the_table),
+	cmocka_unit_test(sort_groups_by_lag),
+	cmocka_unit_test(sort_by_trend_negative_and_zero),
+	cmocka_unit_test(sort_partitions_stable),
+	cmocka_unit_test(rows_of_one_group),
+	cmocka_unit_test(formatting_rows),
+	cmocka_unit_test(filter_substring),
+	cmocka_unit_test(filter_regex),
+	cmocka_unit_test(filter_rows_agree),
+	cmocka_unit_test(filter_bad_regex),
+	cmocka_unit_test(row_keys),
+	cmocka_unit_test(colset_default_puts_position_between_committed_and_log_end),
+	cmocka_unit_test(colset_parse_orders_hides_and_keeps_the_name_first),
+	cmocka_unit_test(many_rows),
+};
+
+LT_TEST_MAIN(NULL, NULL)

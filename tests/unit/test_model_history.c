@@ -13,6 +13,7 @@
 
 #include "model/model.h"
 #include "model/model_int.h"
+#include "../lib/cmocka_main.h"
 
 typedef struct {
 	const char *topic;
@@ -1007,36 +1008,34 @@ static void memory_budget_l_scale_shared_topics(void **state)
 	l_scale(100, 24u * 1024 * 1024);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(params_defaults),
-		cmocka_unit_test(time_lag_threshold_flags),
-		cmocka_unit_test(first_refresh),
-		cmocka_unit_test(unreadable_owners_not_unassigned),
-		cmocka_unit_test(observed_flags_kept_derived_recomputed),
-		cmocka_unit_test(no_commit_anywhere),
-		cmocka_unit_test(rates_eta_and_time_lag),
-		cmocka_unit_test(status_sequences),
-		cmocka_unit_test(idle_behind_time_lag_keeps_growing),
-		cmocka_unit_test(stopped_time_lag_never_decreases),
-		cmocka_unit_test(status_window_with_gaps),
-		cmocka_unit_test(group_is_worst_partition),
-		cmocka_unit_test(log_end_backwards),
-		cmocka_unit_test(equal_timestamps),
-		cmocka_unit_test(huge_offsets_and_wide_rings),
-		cmocka_unit_test(counters_from_zero_to_max),
-		cmocka_unit_test(wide_blocks_recycled),
-		cmocka_unit_test(snapshot_finish_assignments),
-		cmocka_unit_test(stale_not_recorded),
-		cmocka_unit_test(partition_lags_query),
-		cmocka_unit_test(trend_keeps_last_32),
-		cmocka_unit_test(series_forgotten),
-		cmocka_unit_test(series_identity_when_partitions_change),
-		cmocka_unit_test(random_walk_matches_reference),
-		cmocka_unit_test(tick_wrap_same_as_from_zero),
-		cmocka_unit_test(memory_budget_l_scale_own_topics),
-		cmocka_unit_test(memory_budget_l_scale_shared_topics),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(params_defaults),
+	cmocka_unit_test(time_lag_threshold_flags),
+	cmocka_unit_test(first_refresh),
+	cmocka_unit_test(unreadable_owners_not_unassigned),
+	cmocka_unit_test(observed_flags_kept_derived_recomputed),
+	cmocka_unit_test(no_commit_anywhere),
+	cmocka_unit_test(rates_eta_and_time_lag),
+	cmocka_unit_test(status_sequences),
+	cmocka_unit_test(idle_behind_time_lag_keeps_growing),
+	cmocka_unit_test(stopped_time_lag_never_decreases),
+	cmocka_unit_test(status_window_with_gaps),
+	cmocka_unit_test(group_is_worst_partition),
+	cmocka_unit_test(log_end_backwards),
+	cmocka_unit_test(equal_timestamps),
+	cmocka_unit_test(huge_offsets_and_wide_rings),
+	cmocka_unit_test(counters_from_zero_to_max),
+	cmocka_unit_test(wide_blocks_recycled),
+	cmocka_unit_test(snapshot_finish_assignments),
+	cmocka_unit_test(stale_not_recorded),
+	cmocka_unit_test(partition_lags_query),
+	cmocka_unit_test(trend_keeps_last_32),
+	cmocka_unit_test(series_forgotten),
+	cmocka_unit_test(series_identity_when_partitions_change),
+	cmocka_unit_test(random_walk_matches_reference),
+	cmocka_unit_test(tick_wrap_same_as_from_zero),
+	cmocka_unit_test(memory_budget_l_scale_own_topics),
+	cmocka_unit_test(memory_budget_l_scale_shared_topics),
+};
+
+LT_TEST_MAIN(NULL, NULL)

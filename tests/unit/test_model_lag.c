@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/model_int.h"
+#include "../lib/cmocka_main.h"
 
 /* ---- lag ---- */
 
@@ -550,32 +551,30 @@ static void status_completeness_rules(void **state)
 		assert_true(status_evaluated(s));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(lag_rules),
-		cmocka_unit_test(lag_huge_offsets),
-		cmocka_unit_test(group_totals_rules),
-		cmocka_unit_test(rate_basic),
-		cmocka_unit_test(rate_edge_cases),
-		cmocka_unit_test(rate_counter_backwards),
-		cmocka_unit_test(rate_huge_offsets),
-		cmocka_unit_test(eta_rules),
-		cmocka_unit_test(timelag_interpolates),
-		cmocka_unit_test(timelag_caught_up_and_unknown),
-		cmocka_unit_test(timelag_idle_is_zero_not_nan),
-		cmocka_unit_test(timelag_idle_behind_uses_last_move),
-		cmocka_unit_test(timelag_outside_table),
-		cmocka_unit_test(timelag_flat_segments_and_equal_times),
-		cmocka_unit_test(timelag_log_end_backwards),
-		cmocka_unit_test(status_unknown_and_not_full),
-		cmocka_unit_test(status_stop_and_stall),
-		cmocka_unit_test(status_idle_is_not_stop),
-		cmocka_unit_test(status_rewind),
-		cmocka_unit_test(status_warn_and_ok),
-		cmocka_unit_test(status_unknown_samples_do_not_fill_window),
-		cmocka_unit_test(status_completeness_rules),
-		cmocka_unit_test(status_with_commit_times),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(lag_rules),
+	cmocka_unit_test(lag_huge_offsets),
+	cmocka_unit_test(group_totals_rules),
+	cmocka_unit_test(rate_basic),
+	cmocka_unit_test(rate_edge_cases),
+	cmocka_unit_test(rate_counter_backwards),
+	cmocka_unit_test(rate_huge_offsets),
+	cmocka_unit_test(eta_rules),
+	cmocka_unit_test(timelag_interpolates),
+	cmocka_unit_test(timelag_caught_up_and_unknown),
+	cmocka_unit_test(timelag_idle_is_zero_not_nan),
+	cmocka_unit_test(timelag_idle_behind_uses_last_move),
+	cmocka_unit_test(timelag_outside_table),
+	cmocka_unit_test(timelag_flat_segments_and_equal_times),
+	cmocka_unit_test(timelag_log_end_backwards),
+	cmocka_unit_test(status_unknown_and_not_full),
+	cmocka_unit_test(status_stop_and_stall),
+	cmocka_unit_test(status_idle_is_not_stop),
+	cmocka_unit_test(status_rewind),
+	cmocka_unit_test(status_warn_and_ok),
+	cmocka_unit_test(status_unknown_samples_do_not_fill_window),
+	cmocka_unit_test(status_completeness_rules),
+	cmocka_unit_test(status_with_commit_times),
+};
+
+LT_TEST_MAIN(NULL, NULL)

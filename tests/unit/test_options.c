@@ -12,18 +12,15 @@
 #include "model/snapshot.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 static int parse(struct lt_options *o, char *err, size_t errlen, ...)
 {
 	char *argv[32];
-	int argc = 0;
 	va_list ap;
 	va_start(ap, errlen);
-	argv[argc++] = (char *)"lagtop";
-	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
-		argv[argc++] = a;
+	int argc = test_argv(argv, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	err[0] = '\0';
 	return options_parse(o, argc, argv, err, errlen);
 }
@@ -449,20 +446,18 @@ static void help_fits_80_columns_and_60_lines(void **state)
 	free(buf);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(defaults_are_the_dashboard),
-		cmocka_unit_test(once_with_format_groups_and_props),
-		cmocka_unit_test(usage_errors_name_the_problem),
-		cmocka_unit_test(kcg_command_line),
-		cmocka_unit_test(timeout_rule),
-		cmocka_unit_test(dry_run_and_execute_conflict),
-		cmocka_unit_test(modes_conflict_in_any_order),
-		cmocka_unit_test(record_and_replay_rules),
-		cmocka_unit_test(man_page_documents_every_option),
-		cmocka_unit_test(help_lists_every_option),
-		cmocka_unit_test(help_fits_80_columns_and_60_lines),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(defaults_are_the_dashboard),
+	cmocka_unit_test(once_with_format_groups_and_props),
+	cmocka_unit_test(usage_errors_name_the_problem),
+	cmocka_unit_test(kcg_command_line),
+	cmocka_unit_test(timeout_rule),
+	cmocka_unit_test(dry_run_and_execute_conflict),
+	cmocka_unit_test(modes_conflict_in_any_order),
+	cmocka_unit_test(record_and_replay_rules),
+	cmocka_unit_test(man_page_documents_every_option),
+	cmocka_unit_test(help_lists_every_option),
+	cmocka_unit_test(help_fits_80_columns_and_60_lines),
+};
+
+LT_TEST_MAIN(NULL, NULL)

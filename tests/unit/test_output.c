@@ -13,6 +13,7 @@
 #include "model/snapshot.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 static lt_snapshot *sample(void)
 {
@@ -383,18 +384,16 @@ static void not_committing_unknown_is_not_false(void **state)
 	snapshot_unref(s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(json_shape_and_nulls),
-		cmocka_unit_test(position_fields),
-		cmocka_unit_test(not_committing_unknown_is_not_false),
-		cmocka_unit_test(json_commit_stream),
-		cmocka_unit_test(csv_header_and_quoting),
-		cmocka_unit_test(table_columns_and_sanitizing),
-		cmocka_unit_test(members_unreadable_outputs),
-		cmocka_unit_test(man_page_documents_group_fields_and_states),
-		cmocka_unit_test(durations),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(json_shape_and_nulls),
+	cmocka_unit_test(position_fields),
+	cmocka_unit_test(not_committing_unknown_is_not_false),
+	cmocka_unit_test(json_commit_stream),
+	cmocka_unit_test(csv_header_and_quoting),
+	cmocka_unit_test(table_columns_and_sanitizing),
+	cmocka_unit_test(members_unreadable_outputs),
+	cmocka_unit_test(man_page_documents_group_fields_and_states),
+	cmocka_unit_test(durations),
+};
+
+LT_TEST_MAIN(NULL, NULL)

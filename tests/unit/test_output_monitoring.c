@@ -16,6 +16,7 @@
 #include "model/snapshot.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 /* Every field known and every optional key present: a member with an instance id, commit metadata, a stale
  * partition, commit-stream values, an expiry forecast, a time lag, rates and an ETA. */
@@ -370,14 +371,12 @@ static void monitoring_options(void **state)
 	assert_true(status_at_least(LT_STATUS_OK, LT_STATUS_OK));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(monitoring_options),
-		cmocka_unit_test(prometheus_from_a_snapshot),
-		cmocka_unit_test(man_page_documents_every_json_key),
-		cmocka_unit_test(the_json_check_catches_an_undocumented_key),
-		cmocka_unit_test(man_page_documents_every_column_and_metric),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(monitoring_options),
+	cmocka_unit_test(prometheus_from_a_snapshot),
+	cmocka_unit_test(man_page_documents_every_json_key),
+	cmocka_unit_test(the_json_check_catches_an_undocumented_key),
+	cmocka_unit_test(man_page_documents_every_column_and_metric),
+};
+
+LT_TEST_MAIN(NULL, NULL)

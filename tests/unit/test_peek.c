@@ -15,6 +15,7 @@
 #include "model/model.h"
 #include "model/peek.h"
 #include "model/record_ts.h"
+#include "../lib/cmocka_main.h"
 
 struct lines {
 	char text[64][512];
@@ -233,15 +234,13 @@ static void time_lag_from_the_record_is_exact(void **state)
 	history_free(h);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(hostile_record_is_safe_and_capped),
-		cmocka_unit_test(null_key_and_no_timestamp),
-		cmocka_unit_test(one_line_per_reason),
-		cmocka_unit_test(cache_reads_each_offset_once),
-		cmocka_unit_test(cache_forgets_unused_when_full),
-		cmocka_unit_test(time_lag_from_the_record_is_exact),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(hostile_record_is_safe_and_capped),
+	cmocka_unit_test(null_key_and_no_timestamp),
+	cmocka_unit_test(one_line_per_reason),
+	cmocka_unit_test(cache_reads_each_offset_once),
+	cmocka_unit_test(cache_forgets_unused_when_full),
+	cmocka_unit_test(time_lag_from_the_record_is_exact),
+};
+
+LT_TEST_MAIN(NULL, NULL)

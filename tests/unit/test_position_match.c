@@ -14,6 +14,7 @@
 #include "position/commitwatch.h"
 #include "position/match.h"
 #include "position/report.h"
+#include "../lib/cmocka_main.h"
 
 #define NOW 1700000000000LL
 
@@ -328,16 +329,14 @@ static void many_partitions_and_forgetting(void **state)
 	commitwatch_free(w);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reports_go_to_the_owner),
-		cmocka_unit_test(the_newest_of_several_sources_wins),
-		cmocka_unit_test(why_a_source_gave_nothing),
-		cmocka_unit_test(not_committing_needs_the_whole_window),
-		cmocka_unit_test(not_committing_unknown_until_known),
-		cmocka_unit_test(long_client_lists_end_in_an_ellipsis),
-		cmocka_unit_test(many_partitions_and_forgetting),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(reports_go_to_the_owner),
+	cmocka_unit_test(the_newest_of_several_sources_wins),
+	cmocka_unit_test(why_a_source_gave_nothing),
+	cmocka_unit_test(not_committing_needs_the_whole_window),
+	cmocka_unit_test(not_committing_unknown_until_known),
+	cmocka_unit_test(long_client_lists_end_in_an_ellipsis),
+	cmocka_unit_test(many_partitions_and_forgetting),
+};
+
+LT_TEST_MAIN(NULL, NULL)

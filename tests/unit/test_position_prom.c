@@ -12,6 +12,7 @@
 
 #include "position/prom.h"
 #include "position/report.h"
+#include "../lib/cmocka_main.h"
 
 static char scratch[4096];
 
@@ -279,17 +280,15 @@ static void reports_become_positions(void **state)
 	assert_true(pos_value_to_offset(9.2e18, &o) && o == 9200000000000000000LL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(a_sample_with_labels_escapes_and_a_timestamp),
-		cmocka_unit_test(comments_and_blank_lines_are_not_samples),
-		cmocka_unit_test(special_values),
-		cmocka_unit_test(bad_lines_say_what_is_wrong),
-		cmocka_unit_test(positions_from_a_micrometer_page),
-		cmocka_unit_test(names_and_labels_can_be_configured),
-		cmocka_unit_test(jmx_exporter_names_without_rules),
-		cmocka_unit_test(reports_become_positions),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_sample_with_labels_escapes_and_a_timestamp),
+	cmocka_unit_test(comments_and_blank_lines_are_not_samples),
+	cmocka_unit_test(special_values),
+	cmocka_unit_test(bad_lines_say_what_is_wrong),
+	cmocka_unit_test(positions_from_a_micrometer_page),
+	cmocka_unit_test(names_and_labels_can_be_configured),
+	cmocka_unit_test(jmx_exporter_names_without_rules),
+	cmocka_unit_test(reports_become_positions),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "position/rdkstats.h"
+#include "../lib/cmocka_main.h"
 
 /* Trimmed from a real consumer's statistics (librdkafka STATISTICS.md's example has the same shape). */
 #define DOC(client, time, app0, committed0)                                                                            \
@@ -23,18 +24,24 @@
 	"\"-1\":{\"partition\":-1,\"app_offset\":-1001}}}},"                                                           \
 	"\"cgrp\":{\"state\":\"up\",\"join_state\":\"steady\",\"assignment_size\":2}}"
 
+/* The reports read from docs, which must hold units documents, bad of them not usable, giving n reports. */
+static void extract(const char *docs, lt_pos_reports *r, size_t units, size_t bad, size_t n)
+{
+	pos_reports_init(r);
+	rdkstats_extract_positions(docs, strlen(docs), r);
+	assert_int_equal(r->n_units, units);
+	assert_int_equal(r->n_bad, bad);
+	assert_int_equal(r->n, n);
+}
+
 static void one_consumer(void **state)
 {
 	(void)state;
 	static const char doc[] = DOC("svc-a", 1700000000, 500, 480);
 	lt_pos_reports r;
-	pos_reports_init(&r);
-	rdkstats_extract_positions(doc, strlen(doc), &r);
-	assert_int_equal(r.n_units, 1);
-	assert_int_equal(r.n_bad, 0);
+	extract(doc, &r, 1, 0, 1);
 	assert_int_equal(r.n_matched, 2); /* 0 and 2: 1 is no longer desired, -1 is internal */
 	assert_int_equal(r.n_no_value, 1);
-	assert_int_equal(r.n, 1);
 	assert_string_equal(r.v[0].client_id, "svc-a");
 	assert_string_equal(r.v[0].topic, "orders");
 	assert_int_equal(r.v[0].partition, 0);
@@ -52,11 +59,7 @@ static void appended_documents_newest_wins(void **state)
 	static const char docs[] = DOC("svc-a", 1700000010, 600, 590) "\n" DOC("svc-b", 1700000005, 7, 7) "\r\n" DOC(
 		"svc-a", 1700000000, 500, 480) "\n\n";
 	lt_pos_reports r;
-	pos_reports_init(&r);
-	rdkstats_extract_positions(docs, strlen(docs), &r);
-	assert_int_equal(r.n_units, 3);
-	assert_int_equal(r.n_bad, 0);
-	assert_int_equal(r.n, 2);
+	extract(docs, &r, 3, 0, 2);
 	const lt_pos_report *p = pos_reports_find(&r, "svc-a", "orders", 0);
 	assert_non_null(p);
 	assert_int_equal(p->value, 600);
@@ -72,11 +75,7 @@ static void a_partial_last_document_keeps_the_others(void **state)
 	(void)state;
 	static const char docs[] = DOC("svc-a", 1700000000, 500, 480) "\n{\"client_id\":\"svc-a\",\"topi";
 	lt_pos_reports r;
-	pos_reports_init(&r);
-	rdkstats_extract_positions(docs, strlen(docs), &r);
-	assert_int_equal(r.n, 1);
-	assert_int_equal(r.n_units, 2);
-	assert_int_equal(r.n_bad, 1);
+	extract(docs, &r, 2, 1, 1);
 	assert_non_null(strstr(r.first_error, "document 2: not JSON (line 1, column "));
 	pos_reports_free(&r);
 }
@@ -115,13 +114,11 @@ static void what_is_not_a_consumer_statistics(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(one_consumer),
-		cmocka_unit_test(appended_documents_newest_wins),
-		cmocka_unit_test(a_partial_last_document_keeps_the_others),
-		cmocka_unit_test(what_is_not_a_consumer_statistics),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(one_consumer),
+	cmocka_unit_test(appended_documents_newest_wins),
+	cmocka_unit_test(a_partial_last_document_keeps_the_others),
+	cmocka_unit_test(what_is_not_a_consumer_statistics),
+};
+
+LT_TEST_MAIN(NULL, NULL)

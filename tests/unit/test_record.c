@@ -21,6 +21,7 @@
 #include "model/model.h"
 #include "record/record.h"
 #include "util/crc32c.h"
+#include "../lib/cmocka_main.h"
 
 static char dir[256]; /* the test's private folder: every file written lives here */
 
@@ -751,22 +752,20 @@ static int teardown(void **state)
 	return test_dir_remove(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(round_trip_in_order_and_seeking),
-		cmocka_unit_test(truncated_at_every_byte),
-		cmocka_unit_test(corrupted_bytes_are_reported),
-		cmocka_unit_test(trailer_missing_is_rebuilt),
-		cmocka_unit_test(rotation_keeps_the_newest),
-		cmocka_unit_test(another_cluster_starts_the_next_file),
-		cmocka_unit_test(sizes_parse),
-		cmocka_unit_test(every_record_from_a_fresh_reader),
-		cmocka_unit_test(refuses_earlier_versions),
-		cmocka_unit_test(replays_a_file_written_before),
-		cmocka_unit_test(files_are_private),
-		cmocka_unit_test(decompression_is_bounded),
-		cmocka_unit_test(extreme_offsets_round_trip),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(round_trip_in_order_and_seeking),
+	cmocka_unit_test(truncated_at_every_byte),
+	cmocka_unit_test(corrupted_bytes_are_reported),
+	cmocka_unit_test(trailer_missing_is_rebuilt),
+	cmocka_unit_test(rotation_keeps_the_newest),
+	cmocka_unit_test(another_cluster_starts_the_next_file),
+	cmocka_unit_test(sizes_parse),
+	cmocka_unit_test(every_record_from_a_fresh_reader),
+	cmocka_unit_test(refuses_earlier_versions),
+	cmocka_unit_test(replays_a_file_written_before),
+	cmocka_unit_test(files_are_private),
+	cmocka_unit_test(decompression_is_bounded),
+	cmocka_unit_test(extreme_offsets_round_trip),
+};
+
+LT_TEST_MAIN(setup, teardown)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "record/record.h"
+#include "../lib/cmocka_main.h"
 
 #define MIN_MS  60000LL
 #define HOUR_MS (60 * MIN_MS)
@@ -94,12 +95,10 @@ static void other_forms(void **state)
 	assert_non_null(strstr(at_err("25:00", first, last), "--at expects"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(one_afternoon), cmocka_unit_test(a_night),
-		cmocka_unit_test(several_days),  cmocka_unit_test(record_seconds_are_inside),
-		cmocka_unit_test(other_forms),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(one_afternoon), cmocka_unit_test(a_night),
+	cmocka_unit_test(several_days),  cmocka_unit_test(record_seconds_are_inside),
+	cmocka_unit_test(other_forms),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -11,6 +11,7 @@
 
 #include "reset/csv.h"
 #include "reset/plan.h"
+#include "../lib/cmocka_main.h"
 
 static void parse_ok(const char *text, const char *group, size_t want_n, lt_reset_csv_row **rows)
 {
@@ -370,17 +371,15 @@ static void export_is_guarded_and_reads_back(void **state)
 	free(all);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(three_columns),
-		cmocka_unit_test(four_columns),
-		cmocka_unit_test(malformed),
-		cmocka_unit_test(quoted_group_ids),
-		cmocka_unit_test(no_commit_rows),
-		cmocka_unit_test(export_and_backup),
-		cmocka_unit_test(backups_round_trip_hostile_topics),
-		cmocka_unit_test(export_is_guarded_and_reads_back),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(three_columns),
+	cmocka_unit_test(four_columns),
+	cmocka_unit_test(malformed),
+	cmocka_unit_test(quoted_group_ids),
+	cmocka_unit_test(no_commit_rows),
+	cmocka_unit_test(export_and_backup),
+	cmocka_unit_test(backups_round_trip_hostile_topics),
+	cmocka_unit_test(export_is_guarded_and_reads_back),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -12,6 +12,7 @@
 #include "reset/plan.h"
 #include "reset/render.h"
 #include "util/timeparse.h"
+#include "../lib/cmocka_main.h"
 
 #define NOW 1795946400000LL
 
@@ -714,26 +715,24 @@ static void resolved_target_text(void **state)
 	reset_plan_free(p);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(to_earliest_latest),
-		cmocka_unit_test(to_current),
-		cmocka_unit_test(to_offset_clamped),
-		cmocka_unit_test(shift_by),
-		cmocka_unit_test(datetime_and_fallback),
-		cmocka_unit_test(from_file),
-		cmocka_unit_test(scope_all_topics),
-		cmocka_unit_test(scope_topics),
-		cmocka_unit_test(table_and_totals),
-		cmocka_unit_test(guard_decisions),
-		cmocka_unit_test(guard_members_unreadable),
-		cmocka_unit_test(table_is_terminal_safe),
-		cmocka_unit_test(input_from_snapshot),
-		cmocka_unit_test(log_offsets_unknown_is_not_no_leader),
-		cmocka_unit_test(undo_deletes_what_had_no_commit),
-		cmocka_unit_test(settle_verdicts),
-		cmocka_unit_test(resolved_target_text),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(to_earliest_latest),
+	cmocka_unit_test(to_current),
+	cmocka_unit_test(to_offset_clamped),
+	cmocka_unit_test(shift_by),
+	cmocka_unit_test(datetime_and_fallback),
+	cmocka_unit_test(from_file),
+	cmocka_unit_test(scope_all_topics),
+	cmocka_unit_test(scope_topics),
+	cmocka_unit_test(table_and_totals),
+	cmocka_unit_test(guard_decisions),
+	cmocka_unit_test(guard_members_unreadable),
+	cmocka_unit_test(table_is_terminal_safe),
+	cmocka_unit_test(input_from_snapshot),
+	cmocka_unit_test(log_offsets_unknown_is_not_no_leader),
+	cmocka_unit_test(undo_deletes_what_had_no_commit),
+	cmocka_unit_test(settle_verdicts),
+	cmocka_unit_test(resolved_target_text),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -16,6 +16,7 @@
 
 #include "kafka/reset_store.h"
 #include "reset/plan.h"
+#include "../lib/cmocka_main.h"
 
 static char tmpdir[256];
 
@@ -358,20 +359,18 @@ static void foreign_backup_and_audit_log_refused(void **state)
 	assert_int_equal(st.st_size, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(backup_written_private_and_found),
-		cmocka_unit_test(undo_request_from_newest),
-		cmocka_unit_test(audit_appends_private_lines),
-		cmocka_unit_test(unwritable_state_dir_refuses),
-		cmocka_unit_test(file_read_limits),
-		cmocka_unit_test(same_millisecond_newest_is_the_later),
-		cmocka_unit_test(long_group_ids_get_backups),
-		cmocka_unit_test(group_lock_refuses_a_second_holder),
-		cmocka_unit_test(backup_time_from_its_name),
-		cmocka_unit_test(state_dir_must_be_the_users_own),
-		cmocka_unit_test(foreign_backup_and_audit_log_refused),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(backup_written_private_and_found),
+	cmocka_unit_test(undo_request_from_newest),
+	cmocka_unit_test(audit_appends_private_lines),
+	cmocka_unit_test(unwritable_state_dir_refuses),
+	cmocka_unit_test(file_read_limits),
+	cmocka_unit_test(same_millisecond_newest_is_the_later),
+	cmocka_unit_test(long_group_ids_get_backups),
+	cmocka_unit_test(group_lock_refuses_a_second_holder),
+	cmocka_unit_test(backup_time_from_its_name),
+	cmocka_unit_test(state_dir_must_be_the_users_own),
+	cmocka_unit_test(foreign_backup_and_audit_log_refused),
+};
+
+LT_TEST_MAIN(setup, teardown)

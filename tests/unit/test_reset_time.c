@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/timeparse.h"
+#include "../lib/cmocka_main.h"
 
 #define NOW 1795946400000LL /* 2026-11-29T10:00:00.000Z */
 
@@ -199,13 +200,11 @@ static void format_round_trip(void **state)
 	assert_int_equal(dt_ok(buf), 1709251199999LL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(datetime_kafka_forms), cmocka_unit_test(datetime_extras),
-		cmocka_unit_test(datetime_rejections),  cmocka_unit_test(duration_forms),
-		cmocka_unit_test(duration_rejections),  cmocka_unit_test(duration_before_now),
-		cmocka_unit_test(format_round_trip),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(datetime_kafka_forms), cmocka_unit_test(datetime_extras),
+	cmocka_unit_test(datetime_rejections),  cmocka_unit_test(duration_forms),
+	cmocka_unit_test(duration_rejections),  cmocka_unit_test(duration_before_now),
+	cmocka_unit_test(format_round_trip),
+};
+
+LT_TEST_MAIN(NULL, NULL)

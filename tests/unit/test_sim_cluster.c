@@ -12,6 +12,8 @@
 
 #include "sim/cluster.h"
 #include "sim/strmap.h"
+#include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 static void test_strmap_put_get_delete(void **state)
 {
@@ -176,16 +178,7 @@ static void test_topics_and_groups(void **state)
 
 	/* Subscriptions are read from the consumer protocol bytes. */
 	static const char *const topics[] = { "orders", "payments" };
-	int32_t len;
-	uint8_t *sub = sim_consumer_subscription_encode(topics, 2, &len);
-	struct sim_member *m = sim_member_new("m-1", "client", NULL);
-	sim_member_add_protocol(m, "range", sub, len);
-	free(sub);
-	sim_group_add_member(g, m);
-	free(g->protocol_type);
-	g->protocol_type = strdup("consumer");
-	free(g->protocol_name);
-	g->protocol_name = strdup("range");
+	struct sim_member *m = test_group_add_range_member(g, "client", topics, 2);
 	g->state = SIM_GROUP_STABLE;
 	assert_true(sim_group_subscribes(g, "payments", 8));
 	assert_false(sim_group_subscribes(g, "audit", 5));
@@ -296,16 +289,14 @@ static void test_group_types(void **state)
 	sim_state_free(st);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_strmap_put_get_delete),
-		cmocka_unit_test(test_runs_merge_and_lookup),
-		cmocka_unit_test(test_log_start),
-		cmocka_unit_test(test_non_monotonic_timestamps),
-		cmocka_unit_test(test_topics_and_groups),
-		cmocka_unit_test(test_consumer_protocol),
-		cmocka_unit_test(test_group_types),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_strmap_put_get_delete),
+	cmocka_unit_test(test_runs_merge_and_lookup),
+	cmocka_unit_test(test_log_start),
+	cmocka_unit_test(test_non_monotonic_timestamps),
+	cmocka_unit_test(test_topics_and_groups),
+	cmocka_unit_test(test_consumer_protocol),
+	cmocka_unit_test(test_group_types),
+};
+
+LT_TEST_MAIN(NULL, NULL)

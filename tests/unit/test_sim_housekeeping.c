@@ -17,6 +17,8 @@
 #include "sim/offsets_log.h"
 #include "sim/record_store.h"
 #include "sim/records.h"
+#include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 #define SEC 1000LL
 #define MIN (60 * SEC)
@@ -54,17 +56,8 @@ static void commit(struct sim_group *g, const char *topic, int32_t p, int64_t of
 static struct sim_group *consumer_group(const char *id, const char *topic, enum sim_group_state s)
 {
 	struct sim_group *g = sim_group_get_or_create(st, id);
-	free(g->protocol_type);
-	g->protocol_type = strdup("consumer");
-	free(g->protocol_name);
-	g->protocol_name = strdup("range");
 	const char *topics[] = { topic };
-	int32_t len;
-	uint8_t *sub = sim_consumer_subscription_encode(topics, 1, &len);
-	struct sim_member *m = sim_member_new("m-1", "c", NULL);
-	sim_member_add_protocol(m, "range", sub, len);
-	free(sub);
-	sim_group_add_member(g, m);
+	test_group_add_range_member(g, "c", topics, 1);
 	g->state = s;
 	g->generation_id = 1;
 	return g;
@@ -337,15 +330,13 @@ static void compaction_bounds_the_offsets_topic(void **state)
 	assert_true(t->parts[sim_offsets_partition("loop")].nsegs < 2 * 300 + 100);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(expiry_rule_both_cases, setup, teardown),
-		cmocka_unit_test_setup_teardown(expire_writes_tombstones_and_deletes_the_group, setup, teardown),
-		cmocka_unit_test_setup_teardown(retention_by_time_moves_by_whole_units, setup, teardown),
-		cmocka_unit_test_setup_teardown(retention_by_size_keeps_the_log_bounded, setup, teardown),
-		cmocka_unit_test_setup_teardown(compaction_keeps_the_latest_value_per_key, setup, teardown),
-		cmocka_unit_test_setup_teardown(compaction_bounds_the_offsets_topic, setup, teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	LT_FIXTURE_TEST(expiry_rule_both_cases),
+	LT_FIXTURE_TEST(expire_writes_tombstones_and_deletes_the_group),
+	LT_FIXTURE_TEST(retention_by_time_moves_by_whole_units),
+	LT_FIXTURE_TEST(retention_by_size_keeps_the_log_bounded),
+	LT_FIXTURE_TEST(compaction_keeps_the_latest_value_per_key),
+	LT_FIXTURE_TEST(compaction_bounds_the_offsets_topic),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/membership.h"
+#include "../lib/cmocka_main.h"
 
 /* A waiter is a slot that records the answer it got. */
 struct slot {
@@ -538,20 +539,18 @@ static void cancelled_waiter_not_answered(void **state)
 	mb_group_free(g);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(single_member_lifecycle),
-		cmocka_unit_test(member_id_required),
-		cmocka_unit_test(two_members_rebalance),
-		cmocka_unit_test(rebalance_timeout_drops_silent_member),
-		cmocka_unit_test(session_timeout_evicts),
-		cmocka_unit_test(new_member_join_timeout),
-		cmocka_unit_test(protocol_selection),
-		cmocka_unit_test(initial_delay_extends),
-		cmocka_unit_test(errors_and_fencing),
-		cmocka_unit_test(stable_rejoin_rules),
-		cmocka_unit_test(cancelled_waiter_not_answered),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(single_member_lifecycle),
+	cmocka_unit_test(member_id_required),
+	cmocka_unit_test(two_members_rebalance),
+	cmocka_unit_test(rebalance_timeout_drops_silent_member),
+	cmocka_unit_test(session_timeout_evicts),
+	cmocka_unit_test(new_member_join_timeout),
+	cmocka_unit_test(protocol_selection),
+	cmocka_unit_test(initial_delay_extends),
+	cmocka_unit_test(errors_and_fencing),
+	cmocka_unit_test(stable_rejoin_rules),
+	cmocka_unit_test(cancelled_waiter_not_answered),
+};
+
+LT_TEST_MAIN(NULL, NULL)

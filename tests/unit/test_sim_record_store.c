@@ -12,6 +12,7 @@
 #include "sim/cluster.h"
 #include "sim/record_store.h"
 #include "sim/records.h"
+#include "../lib/cmocka_main.h"
 
 static struct sim_state *st;
 static struct sim_partition *p;
@@ -126,10 +127,8 @@ static void mixed_log(void **state)
 	rec_buf_free(&out);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(mixed_log),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(mixed_log),
+};
+
+LT_TEST_MAIN(setup, teardown)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/snapshot.h"
+#include "../lib/cmocka_main.h"
 
 static void groups_sorted_and_found(void **state)
 {
@@ -278,14 +279,12 @@ static void partition_ext_follows_its_row(void **state)
 	snapshot_unref(s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(groups_sorted_and_found),       cmocka_unit_test(empty_snapshot_and_brokers),
-		cmocka_unit_test(partitions_linked_to_members),  cmocka_unit_test(assigned_without_any_commit),
-		cmocka_unit_test(topic_names_interned),          cmocka_unit_test(refcount_keeps_snapshot_alive),
-		cmocka_unit_test(state_names_round_trip),        cmocka_unit_test(members_known),
-		cmocka_unit_test(rows_survive_growth_and_moves), cmocka_unit_test(partition_ext_follows_its_row),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(groups_sorted_and_found),       cmocka_unit_test(empty_snapshot_and_brokers),
+	cmocka_unit_test(partitions_linked_to_members),  cmocka_unit_test(assigned_without_any_commit),
+	cmocka_unit_test(topic_names_interned),          cmocka_unit_test(refcount_keeps_snapshot_alive),
+	cmocka_unit_test(state_names_round_trip),        cmocka_unit_test(members_known),
+	cmocka_unit_test(rows_survive_growth_and_moves), cmocka_unit_test(partition_ext_follows_its_row),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -21,6 +21,7 @@
 #include "util/xalloc.h"
 
 #include "../lib/lagtop_test.h"
+#include "../lib/cmocka_main.h"
 
 /* Writes text to test_folder/name, mode 0600; returns the malloc'd path. */
 static char *write_file(const char *name, const char *text)
@@ -54,14 +55,10 @@ static void expect_props(const struct lt_connection *c, const char *const *kv)
 static void parse_opts(struct lt_options *o, ...)
 {
 	char *argv[32];
-	int argc = 0;
 	va_list ap;
 	va_start(ap, o);
-	argv[argc++] = (char *)"lagtop";
-	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
-		argv[argc++] = a;
+	int argc = test_argv(argv, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	char err[256];
 	assert_int_equal(options_parse(o, argc, argv, err, sizeof err), 0);
 }
@@ -119,33 +116,39 @@ static void select_default_and_named_cluster(void **state)
 	config_free(&cfg);
 }
 
+/* The command line (after "lagtop", NULL-terminated) is parsed, and target_resolve refuses it with exactly
+ * the error want, naming no cluster. */
+static void expect_refused(const struct lt_config *cfg, const char *want, ...)
+{
+	char *argv[32];
+	va_list ap;
+	va_start(ap, want);
+	int argc = test_argv(argv, ap);
+	va_end(ap);
+	struct lt_options o;
+	struct lt_target t;
+	char err[512];
+	assert_int_equal(options_parse(&o, argc, argv, err, sizeof err), 0);
+	assert_int_equal(target_resolve(cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
+	assert_string_equal(err, want);
+	assert_null(t.conn.name);
+	options_free(&o);
+}
+
 static void select_unknown_cluster_lists_known(void **state)
 {
 	(void)state;
 	struct lt_config cfg;
-	struct lt_options o;
-	struct lt_target t;
 	char err[512];
 	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "staging", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'staging' (known: dev, prod, nobs)");
-	assert_null(t.conn.name);
-	options_free(&o);
-
+	expect_refused(&cfg, "unknown cluster 'staging' (known: dev, prod, nobs)", "-c", "staging", NULL);
 	/* a hostile name is shown escaped */
-	parse_opts(&o, "-c", "x\x1b[2J", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'x\\x1b[2J' (known: dev, prod, nobs)");
-	options_free(&o);
+	expect_refused(&cfg, "unknown cluster 'x\\x1b[2J' (known: dev, prod, nobs)", "-c", "x\x1b[2J", NULL);
 	config_free(&cfg);
 
 	/* without a file */
 	config_init_defaults(&cfg);
-	parse_opts(&o, "-c", "prod", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
-	assert_string_equal(err, "unknown cluster 'prod' (no configuration file was found)");
-	options_free(&o);
+	expect_refused(&cfg, "unknown cluster 'prod' (no configuration file was found)", "-c", "prod", NULL);
 	config_free(&cfg);
 }
 
@@ -158,11 +161,8 @@ static void select_needs_bootstrap(void **state)
 	char err[512];
 
 	config_init_defaults(&cfg);
-	parse_opts(&o, NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
-	assert_string_equal(err,
-			    "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file");
-	options_free(&o);
+	expect_refused(&cfg, "no bootstrap servers: give -b HOST:PORT[,...] or -c CLUSTER with a configuration file",
+		       NULL);
 
 	/* -b alone, no file: works */
 	parse_opts(&o, "-b", "127.0.0.1:9092", "-X", "client.id=x", NULL);
@@ -178,12 +178,9 @@ static void select_needs_bootstrap(void **state)
 
 	char *path;
 	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, &path), 0);
-	parse_opts(&o, "-c", "nobs", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
 	char *want = xasprintf("cluster 'nobs' has no bootstrap_servers (%s:7); give -b HOST:PORT", path);
-	assert_string_equal(err, want);
+	expect_refused(&cfg, want, "-c", "nobs", NULL);
 	free(want);
-	options_free(&o);
 	parse_opts(&o, "-c", "nobs", "-b", "h:1", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "h:1");
@@ -512,19 +509,17 @@ static void connection_set_routes_bootstrap_and_keeps_order(void **state)
 	connection_free(&d);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(select_default_and_named_cluster),
-		cmocka_unit_test(select_unknown_cluster_lists_known),
-		cmocka_unit_test(select_needs_bootstrap),
-		cmocka_unit_test(b_and_x_override_in_order),
-		cmocka_unit_test(switch_uses_the_clusters_own_settings),
-		cmocka_unit_test(resolve_loads_and_selects),
-		cmocka_unit_test(command_config_sits_between_the_file_and_b),
-		cmocka_unit_test(switch_reapplies_command_config_like_x),
-		cmocka_unit_test(groups_replace_the_include_list),
-		cmocka_unit_test(connection_set_routes_bootstrap_and_keeps_order),
-	};
-	return cmocka_run_group_tests(tests, test_home_setup, test_folder_teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(select_default_and_named_cluster),
+	cmocka_unit_test(select_unknown_cluster_lists_known),
+	cmocka_unit_test(select_needs_bootstrap),
+	cmocka_unit_test(b_and_x_override_in_order),
+	cmocka_unit_test(switch_uses_the_clusters_own_settings),
+	cmocka_unit_test(resolve_loads_and_selects),
+	cmocka_unit_test(command_config_sits_between_the_file_and_b),
+	cmocka_unit_test(switch_reapplies_command_config_like_x),
+	cmocka_unit_test(groups_replace_the_include_list),
+	cmocka_unit_test(connection_set_routes_bootstrap_and_keeps_order),
+};
+
+LT_TEST_MAIN(test_home_setup, test_folder_teardown)

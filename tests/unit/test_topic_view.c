@@ -11,6 +11,7 @@
 
 #include "model/columns.h"
 #include "model/topic_view.h"
+#include "../lib/cmocka_main.h"
 
 static lt_partition *part(lt_group *g, const char *topic, int32_t p, int64_t lag, double prod, double cons,
 			  lt_status st)
@@ -260,13 +261,11 @@ static void max_time_lag_marks_estimates(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(aggregates_per_topic_and_group),
-		cmocka_unit_test(rows_filter_sort_and_identity),
-		cmocka_unit_test(group_rows_unchanged),
-		cmocka_unit_test(max_time_lag_marks_estimates),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(aggregates_per_topic_and_group),
+	cmocka_unit_test(rows_filter_sort_and_identity),
+	cmocka_unit_test(group_rows_unchanged),
+	cmocka_unit_test(max_time_lag_marks_estimates),
+};
+
+LT_TEST_MAIN(NULL, NULL)

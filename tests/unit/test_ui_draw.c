@@ -16,6 +16,7 @@
 #include "ui/ui.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "../lib/cmocka_main.h"
 
 #define COLS_  120
 #define LINES_ 30
@@ -183,22 +184,24 @@ static size_t words(const char *line, char w[][32], size_t max)
 	return n;
 }
 
+/* The words of name's screen row into w: the row must be drawn, with at least three words. */
+static void row_words(struct ui *u, const char *name, char w[16][32])
+{
+	const char *l = screen_row(u, name);
+	assert_non_null(l);
+	assert_true(words(l, w, 16) >= 3);
+}
+
 static void groups_pane_shows_state_and_unknown_members(void **state)
 {
 	struct fx *f = *state;
 	char w[16][32];
-	const char *l = screen_row(&f->u, "kip");
-	assert_non_null(l);
-	size_t n = words(l, w, 16);
+	row_words(&f->u, "kip", w);
 	/* GROUP STATE MEMBERS ... */
-	assert_true(n >= 3);
 	assert_string_equal(w[0], "kip");
 	assert_string_equal(w[1], "Stable");
 	assert_string_equal(w[2], "?");
-	l = screen_row(&f->u, "classic");
-	assert_non_null(l);
-	n = words(l, w, 16);
-	assert_true(n >= 3);
+	row_words(&f->u, "classic", w);
 	assert_string_equal(w[2], "1");
 }
 
@@ -230,13 +233,10 @@ static void stale_rows_age_with_the_clock(void **state)
 {
 	struct fx *f = *state;
 	char w[16][32];
-	const char *l = screen_row(&f->u, "old");
-	assert_non_null(l);
-	size_t n = words(l, w, 16);
-	assert_true(n >= 3);
+	row_words(&f->u, "old", w);
 	assert_string_equal(w[1], "stale");
 	assert_true(strncmp(w[2], "1m3", 3) == 0); /* 1m30s, and a few seconds more on a slow machine */
-	l = screen_row(&f->u, "fresh");
+	const char *l = screen_row(&f->u, "fresh");
 	assert_non_null(l);
 	assert_null(strstr(l, "stale"));
 }
@@ -392,15 +392,13 @@ static void help_lists_every_modes_keys(void **state)
 	assert_false(u->quit);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(groups_pane_shows_state_and_unknown_members, setup, teardown),
-		cmocka_unit_test_setup_teardown(members_pane_and_error_popup_say_why, setup, teardown),
-		cmocka_unit_test_setup_teardown(help_lists_every_modes_keys, setup, teardown),
-		cmocka_unit_test_setup_teardown(stale_rows_age_with_the_clock, setup_stale, teardown),
-		cmocka_unit_test_setup_teardown(record_popup_is_formatted_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(members_pane_wraps_each_members_partitions, setup_members, teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	LT_FIXTURE_TEST(groups_pane_shows_state_and_unknown_members),
+	LT_FIXTURE_TEST(members_pane_and_error_popup_say_why),
+	LT_FIXTURE_TEST(help_lists_every_modes_keys),
+	cmocka_unit_test_setup_teardown(stale_rows_age_with_the_clock, setup_stale, teardown),
+	LT_FIXTURE_TEST(record_popup_is_formatted_once),
+	cmocka_unit_test_setup_teardown(members_pane_wraps_each_members_partitions, setup_members, teardown),
+};
+
+LT_TEST_MAIN(NULL, NULL)

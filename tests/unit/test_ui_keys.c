@@ -13,6 +13,7 @@
 #include "ui/keys.h"
 #include "ui/reset_dialog.h"
 #include "ui/replay.h"
+#include "../lib/cmocka_main.h"
 
 /* Adds the words of a .B/.BR line to names (" a b c "), with troff escapes undone and quotes dropped. */
 static void add_line_names(char *names, size_t size, char *line)
@@ -354,19 +355,17 @@ static void reset_dialog_table_is_well_formed_and_documented(void **state)
 						       RD_IN(RD_REFUSED) | RD_IN(RD_ERROR) | RD_IN(RD_RESULT));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(every_key_is_in_the_man_page),
-		cmocka_unit_test(names_unique_codes_unique_help_present),
-		cmocka_unit_test(issue_keys_are_all_there),
-		cmocka_unit_test(help_is_generated_from_the_table),
-		cmocka_unit_test(read_only_removes_writing_keys),
-		cmocka_unit_test(key_bar_by_width),
-		cmocka_unit_test(every_modes_keys_are_in_the_man_page),
-		cmocka_unit_test(every_mode_table_is_well_formed),
-		cmocka_unit_test(reset_dialog_table_is_well_formed_and_documented),
-		cmocka_unit_test(replay_keys_documented_and_apart),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(every_key_is_in_the_man_page),
+	cmocka_unit_test(names_unique_codes_unique_help_present),
+	cmocka_unit_test(issue_keys_are_all_there),
+	cmocka_unit_test(help_is_generated_from_the_table),
+	cmocka_unit_test(read_only_removes_writing_keys),
+	cmocka_unit_test(key_bar_by_width),
+	cmocka_unit_test(every_modes_keys_are_in_the_man_page),
+	cmocka_unit_test(every_mode_table_is_well_formed),
+	cmocka_unit_test(reset_dialog_table_is_well_formed_and_documented),
+	cmocka_unit_test(replay_keys_documented_and_apart),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -8,6 +8,7 @@
 
 #include "model/columns.h"
 #include "ui/layout.h"
+#include "../lib/cmocka_main.h"
 
 /* A table shaped like the groups pane: name first (never dropped), numbers with priorities. */
 static const lt_column cols[] = {
@@ -234,18 +235,16 @@ static void screen_split_and_too_small(void **state)
 	assert_true(g.too_small);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(wide_keeps_everything_and_name_grows_to_want),
-		cmocka_unit_test(headers_never_cut),
-		cmocka_unit_test(partitions_at_80_show_position),
-		cmocka_unit_test(offsets_share_one_format),
-		cmocka_unit_test(narrow_drops_lowest_priority_first),
-		cmocka_unit_test(priority_100_never_dropped_name_shrinks_to_minimum),
-		cmocka_unit_test(short_names_make_room_for_more_columns),
-		cmocka_unit_test(groups_pane_type_drops_first),
-		cmocka_unit_test(screen_split_and_too_small),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(wide_keeps_everything_and_name_grows_to_want),
+	cmocka_unit_test(headers_never_cut),
+	cmocka_unit_test(partitions_at_80_show_position),
+	cmocka_unit_test(offsets_share_one_format),
+	cmocka_unit_test(narrow_drops_lowest_priority_first),
+	cmocka_unit_test(priority_100_never_dropped_name_shrinks_to_minimum),
+	cmocka_unit_test(short_names_make_room_for_more_columns),
+	cmocka_unit_test(groups_pane_type_drops_first),
+	cmocka_unit_test(screen_split_and_too_small),
+};
+
+LT_TEST_MAIN(NULL, NULL)

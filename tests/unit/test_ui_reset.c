@@ -18,6 +18,7 @@
 #include "ui/reset_worker.h"
 #include "util/sanitize.h"
 #include "util/xalloc.h"
+#include "../lib/cmocka_main.h"
 
 #define NOW_MS INT64_C(1795989600000) /* 2026-11-29T... */
 #define ESC    27
@@ -746,26 +747,24 @@ static void preview_fits_80_columns(void **state)
 	rd_free(rd);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(earliest_on_group_asks_for_preview),
-		cmocka_unit_test(values_are_validated_by_the_parsers),
-		cmocka_unit_test(moving_the_choice_clears_the_value),
-		cmocka_unit_test(partition_scope),
-		cmocka_unit_test(esc_cancels_every_step_but_the_commit),
-		cmocka_unit_test(confirm_starts_on_no),
-		cmocka_unit_test(group_name_above_the_threshold),
-		cmocka_unit_test(empty_plan_cannot_be_confirmed),
-		cmocka_unit_test(refusals_and_errors),
-		cmocka_unit_test(refusal_is_wrapped_to_the_box),
-		cmocka_unit_test(undo_starts_working_and_takes_the_description),
-		cmocka_unit_test(delete_group_always_asks_for_the_name),
-		cmocka_unit_test(delete_partition_refused_and_errors),
-		cmocka_unit_test(worker_hands_the_answer_back_through_its_pipe),
-		cmocka_unit_test(keys_act_by_step),
-		cmocka_unit_test(preview_fits_80_columns),
-		cmocka_unit_test(commit_without_answer_shows_the_settled_outcome),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(earliest_on_group_asks_for_preview),
+	cmocka_unit_test(values_are_validated_by_the_parsers),
+	cmocka_unit_test(moving_the_choice_clears_the_value),
+	cmocka_unit_test(partition_scope),
+	cmocka_unit_test(esc_cancels_every_step_but_the_commit),
+	cmocka_unit_test(confirm_starts_on_no),
+	cmocka_unit_test(group_name_above_the_threshold),
+	cmocka_unit_test(empty_plan_cannot_be_confirmed),
+	cmocka_unit_test(refusals_and_errors),
+	cmocka_unit_test(refusal_is_wrapped_to_the_box),
+	cmocka_unit_test(undo_starts_working_and_takes_the_description),
+	cmocka_unit_test(delete_group_always_asks_for_the_name),
+	cmocka_unit_test(delete_partition_refused_and_errors),
+	cmocka_unit_test(worker_hands_the_answer_back_through_its_pipe),
+	cmocka_unit_test(keys_act_by_step),
+	cmocka_unit_test(preview_fits_80_columns),
+	cmocka_unit_test(commit_without_answer_shows_the_settled_outcome),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -13,6 +13,7 @@
 #include "ui/keys.h"
 #include "ui/ui.h"
 #include "util/timeutil.h"
+#include "../lib/cmocka_main.h"
 
 static struct tui_settings opts;
 
@@ -518,18 +519,16 @@ static void column_setup_and_sort_chooser(void **state)
 	assert_int_equal(u->groups.sort_col, LT_COL_STATE);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(selection_follows_identity, setup, teardown),
-		cmocka_unit_test_setup_teardown(new_data_waits_while_moving_but_not_forever, setup, teardown),
-		cmocka_unit_test_setup_teardown(filter_narrows_keeps_last_good_and_clears, setup, teardown),
-		cmocka_unit_test_setup_teardown(panes_enter_members_tab_esc, setup, teardown),
-		cmocka_unit_test_setup_teardown(topic_view_enter_and_back, setup, teardown),
-		cmocka_unit_test_setup_teardown(marks_follow_partitions, setup, teardown),
-		cmocka_unit_test_setup_teardown(mouse_events_map_to_actions, setup, teardown),
-		cmocka_unit_test_setup_teardown(key_bar_clicks_are_keys, setup, teardown),
-		cmocka_unit_test_setup_teardown(column_setup_and_sort_chooser, setup, teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	LT_FIXTURE_TEST(selection_follows_identity),
+	LT_FIXTURE_TEST(new_data_waits_while_moving_but_not_forever),
+	LT_FIXTURE_TEST(filter_narrows_keeps_last_good_and_clears),
+	LT_FIXTURE_TEST(panes_enter_members_tab_esc),
+	LT_FIXTURE_TEST(topic_view_enter_and_back),
+	LT_FIXTURE_TEST(marks_follow_partitions),
+	LT_FIXTURE_TEST(mouse_events_map_to_actions),
+	LT_FIXTURE_TEST(key_bar_clicks_are_keys),
+	LT_FIXTURE_TEST(column_setup_and_sort_chooser),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ui/theme.h"
+#include "../lib/cmocka_main.h"
 
 static const char *write_file(const char *name, const char *text)
 {
@@ -143,14 +144,12 @@ static void glyph_sets(void **state)
 	assert_string_equal(a->ellipsis, "~");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(shipped_themes_parse_and_differ_from_builtin),
-		cmocka_unit_test(roles_override_only_what_is_named),
-		cmocka_unit_test(bad_files_give_clear_errors),
-		cmocka_unit_test(list_orders_overrides_and_loads),
-		cmocka_unit_test(glyph_sets),
-	};
-	return cmocka_run_group_tests(tests, test_folder_setup, test_folder_teardown);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(shipped_themes_parse_and_differ_from_builtin),
+	cmocka_unit_test(roles_override_only_what_is_named),
+	cmocka_unit_test(bad_files_give_clear_errors),
+	cmocka_unit_test(list_orders_overrides_and_loads),
+	cmocka_unit_test(glyph_sets),
+};
+
+LT_TEST_MAIN(test_folder_setup, test_folder_teardown)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/csv.h"
+#include "../lib/cmocka_main.h"
 
 static void quoting_only_when_needed(void **state)
 {
@@ -259,14 +260,12 @@ static void guarded_cells_read_back_exactly(void **state)
 	assert_string_equal(csv_formula_unguard(""), "");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(quoting_only_when_needed),        cmocka_unit_test(rows_are_written),
-		cmocka_unit_test(split_accepts_rfc4180),           cmocka_unit_test(split_is_strict),
-		cmocka_unit_test(records_span_lines_in_quotes),    cmocka_unit_test(record_errors_name_the_line),
-		cmocka_unit_test(write_then_read_round_trips),     cmocka_unit_test(text_cells_are_safe_and_guarded),
-		cmocka_unit_test(guarded_cells_read_back_exactly),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(quoting_only_when_needed),        cmocka_unit_test(rows_are_written),
+	cmocka_unit_test(split_accepts_rfc4180),           cmocka_unit_test(split_is_strict),
+	cmocka_unit_test(records_span_lines_in_quotes),    cmocka_unit_test(record_errors_name_the_line),
+	cmocka_unit_test(write_then_read_round_trips),     cmocka_unit_test(text_cells_are_safe_and_guarded),
+	cmocka_unit_test(guarded_cells_read_back_exactly),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/json.h"
+#include "../lib/cmocka_main.h"
 
 static void nested_structure_and_commas(void **state)
 {
@@ -245,13 +246,11 @@ static void writes_to_a_file(void **state)
 	fclose(full);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(nested_structure_and_commas), cmocka_unit_test(pretty_output_is_indented),
-		cmocka_unit_test(strings_are_fully_escaped),   cmocka_unit_test(numbers_are_exact_and_finite),
-		cmocka_unit_test(numbers_ignore_the_locale),   cmocka_unit_test(misuse_is_reported),
-		cmocka_unit_test(deep_nesting_is_bounded),     cmocka_unit_test(writes_to_a_file),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(nested_structure_and_commas), cmocka_unit_test(pretty_output_is_indented),
+	cmocka_unit_test(strings_are_fully_escaped),   cmocka_unit_test(numbers_are_exact_and_finite),
+	cmocka_unit_test(numbers_ignore_the_locale),   cmocka_unit_test(misuse_is_reported),
+	cmocka_unit_test(deep_nesting_is_bounded),     cmocka_unit_test(writes_to_a_file),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/prom.h"
+#include "../lib/cmocka_main.h"
 
 static char *render(lt_prom *p)
 {
@@ -167,14 +168,12 @@ static void exact_numbers(void **state)
 	prom_free(p);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(escaping),
-		cmocka_unit_test(one_series_line_per_sample_with_escaped_labels),
-		cmocka_unit_test(unknown_values_are_left_out),
-		cmocka_unit_test(sorted_grouped_and_deduplicated),
-		cmocka_unit_test(exact_numbers),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(escaping),
+	cmocka_unit_test(one_series_line_per_sample_with_escaped_labels),
+	cmocka_unit_test(unknown_values_are_left_out),
+	cmocka_unit_test(sorted_grouped_and_deduplicated),
+	cmocka_unit_test(exact_numbers),
+};
+
+LT_TEST_MAIN(NULL, NULL)

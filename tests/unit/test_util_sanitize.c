@@ -14,6 +14,7 @@
 #include "util/errbuf.h"
 #include "util/sanitize.h"
 #include "util/utf8.h"
+#include "../lib/cmocka_main.h"
 
 static void decode_rejects_bad_sequences(void **state)
 {
@@ -319,24 +320,22 @@ static void err_append_lists_each_error_once(void **state)
 	free(list);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(decode_rejects_bad_sequences),
-		cmocka_unit_test(err_set_escapes_control_bytes),
-		cmocka_unit_test(err_append_lists_each_error_once),
-		cmocka_unit_test(encode_round_trips),
-		cmocka_unit_test(java_length_counts_utf16_units),
-		cmocka_unit_test(widths_follow_wcwidth),
-		cmocka_unit_test(controls_and_escapes_are_shown_escaped),
-		cmocka_unit_test(unicode_is_kept_or_escaped_by_mode),
-		cmocka_unit_test(output_is_cut_at_whole_units),
-		cmocka_unit_test(widths_count_cells),
-		cmocka_unit_test(fit_truncates_with_ellipsis),
-		cmocka_unit_test(fit_respects_small_buffers),
-		cmocka_unit_test(fit_padded_aligns),
-		cmocka_unit_test(hostile_long_name_is_bounded),
-		cmocka_unit_test(unsafe_characters_are_one_rule),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(decode_rejects_bad_sequences),
+	cmocka_unit_test(err_set_escapes_control_bytes),
+	cmocka_unit_test(err_append_lists_each_error_once),
+	cmocka_unit_test(encode_round_trips),
+	cmocka_unit_test(java_length_counts_utf16_units),
+	cmocka_unit_test(widths_follow_wcwidth),
+	cmocka_unit_test(controls_and_escapes_are_shown_escaped),
+	cmocka_unit_test(unicode_is_kept_or_escaped_by_mode),
+	cmocka_unit_test(output_is_cut_at_whole_units),
+	cmocka_unit_test(widths_count_cells),
+	cmocka_unit_test(fit_truncates_with_ellipsis),
+	cmocka_unit_test(fit_respects_small_buffers),
+	cmocka_unit_test(fit_padded_aligns),
+	cmocka_unit_test(hostile_long_name_is_bounded),
+	cmocka_unit_test(unsafe_characters_are_one_rule),
+};
+
+LT_TEST_MAIN(NULL, NULL)

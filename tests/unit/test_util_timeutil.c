@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "util/timeutil.h"
+#include "../lib/cmocka_main.h"
 
 static void wall_clock_is_epoch_milliseconds(void **state)
 {
@@ -33,11 +34,9 @@ static void monotonic_clock_never_goes_back(void **state)
 	assert_true(now_mono_ms() - a >= 19);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(wall_clock_is_epoch_milliseconds),
-		cmocka_unit_test(monotonic_clock_never_goes_back),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(wall_clock_is_epoch_milliseconds),
+	cmocka_unit_test(monotonic_clock_never_goes_back),
+};
+
+LT_TEST_MAIN(NULL, NULL)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/wrap.h"
+#include "../lib/cmocka_main.h"
 
 /* text wrapped at cells, the lines shown joined with '|' */
 static const char *wrapped(const char *text, int cells, bool utf8, const char *breaks)
@@ -157,16 +158,14 @@ static void the_locale_changes_nothing(void **state)
 	setlocale(LC_ALL, "C");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(exact_fit_is_one_line),
-		cmocka_unit_test(words_break_at_the_last_blank_that_fits),
-		cmocka_unit_test(a_word_longer_than_the_line_is_split),
-		cmocka_unit_test(breaks_stay_at_the_line_end),
-		cmocka_unit_test(multibyte_characters_are_measured_in_cells),
-		cmocka_unit_test(ascii_mode_measures_the_escapes),
-		cmocka_unit_test(the_locale_changes_nothing),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(exact_fit_is_one_line),
+	cmocka_unit_test(words_break_at_the_last_blank_that_fits),
+	cmocka_unit_test(a_word_longer_than_the_line_is_split),
+	cmocka_unit_test(breaks_stay_at_the_line_end),
+	cmocka_unit_test(multibyte_characters_are_measured_in_cells),
+	cmocka_unit_test(ascii_mode_measures_the_escapes),
+	cmocka_unit_test(the_locale_changes_nothing),
+};
+
+LT_TEST_MAIN(NULL, NULL)
