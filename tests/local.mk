@@ -4,14 +4,15 @@
 ## tests/lib — what the tests share. Python: simtest.py (TAP, prerequisites, Sim, running lagtop),
 ## prom_check.py (Prometheus output against the JSON) and kafkatest.py (the tests against real Kafka:
 ## prerequisites, a cluster started, lagtop beside the real tool) over kafka_cluster.py (the brokers),
-## kafka_member.py (a Python group member) and kafka_tool_batch.py (the real tool, many runs in one JVM).
+## kafka_member.py (a Python group member) and kafka_tool_batch.py (the real tool, many runs in one JVM);
+## timelag.py (stopped groups' time lags over many refreshes, on the sim and real Kafka).
 ## Shell: tap.sh (TAP, prerequisites, cleanup), sim.sh (lagtop-sim in the background) and tui.sh (lagtop in a
 ## private tmux server).
 ## C: lagtop_test.h (running lagtop, the raw sim client, fuzz inputs) and commitlog_fixtures.h (hand-built
 ## __consumer_offsets records).
 EXTRA_DIST += tests/lib/simtest.py tests/lib/prom_check.py tests/lib/kafkatest.py tests/lib/kafka_cluster.py \
 	tests/lib/kafka_member.py tests/lib/kafka_tool_batch.py tests/lib/tap.sh tests/lib/sim.sh \
-	tests/lib/tui.sh tests/lib/lagtop_test.h tests/lib/commitlog_fixtures.h
+	tests/lib/tui.sh tests/lib/timelag.py tests/lib/lagtop_test.h tests/lib/commitlog_fixtures.h
 ## cmocka_main.h: the main() of a cmocka test program (LT_TEST_MAIN), written once.
 EXTRA_DIST += tests/lib/cmocka_main.h
 

@@ -29,7 +29,9 @@ the real tool again (its partitions leaderless in both); the broker restarted, e
 The record a group is stuck on (lagtop --peek, and the time lag from it): on every cluster the record at
 empty-partial's committed offset on orders/0 carries the timestamp kafka-python reads there, --once's time
 lag of that partition is exact (the refresh's time minus that timestamp, not marked estimated), and
-below-start's offset under the log start is reported deleted by retention with the log start.
+below-start's offset under the log start is reported deleted by retention with the log start. On Kafka 4.x,
+last, the two groups watched over 60 refreshes while orders/0 grows (tests/lib/timelag.py): a time lag whose
+committed offset stands still grows with the clock, never back, and is exact, or an estimate marked as one.
 
 lagtop's documented rule where it departs from the real tool on purpose: a committed offset past the log end
 has lag 0 with the flag ahead_of_end (the real tool prints a negative LAG).
@@ -48,6 +50,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
 import kafkatest  # noqa: E402
 import simtest  # noqa: E402
+import timelag  # noqa: E402
 from kafkatest import K  # noqa: E402
 from simtest import find_group, find_partition, note, ok  # noqa: E402
 
@@ -553,6 +556,45 @@ def check_peek(kc, doc, label):
        [rc, err, rec])
 
 
+TIMELAG_REFRESHES = 60
+
+
+def check_timelag_stands(kc, label):
+    """Two stopped groups watched over 60 refreshes while orders/0 keeps growing (a record every 100 ms):
+    empty-partial's committed offset (orders/0 at 5) stands still, so its time lag grows with the clock and
+    never goes back, and it is exact, the refresh's time minus the timestamp of the record at offset 5;
+    below-start's trimmed/0 (committed 3, below the log start 10) has no record: an estimate, marked."""
+    from kafka import KafkaProducer
+    stop = threading.Event()
+    prod = KafkaProducer(bootstrap_servers=kc.bootstrap.split(","), api_version=(2, 5, 0), acks=1)
+
+    def produce():
+        while not stop.wait(0.1):
+            prod.send("orders", b"more", partition=0)
+
+    writer = threading.Thread(target=produce)
+    writer.start()
+    try:
+        docs = timelag.refreshes(kc.bootstrap, TMP, ("empty-partial", "below-start"), TIMELAG_REFRESHES,
+                                 env=LAGTOP_ENV)
+    finally:
+        stop.set()
+        writer.join()
+        prod.close()
+    grown = [d for d in docs for g in d["groups"] for p in g["partitions"]
+             if (g["group"], p["topic"], p["partition"]) == ("empty-partial", "orders", 0) and p["lag"] > ORDERS - 5]
+    ok(len(docs) == TIMELAG_REFRESHES and timelag.lagging(docs) and grown,
+       "%s: %d refreshes of two stopped groups while orders/0 grows" % (label, TIMELAG_REFRESHES),
+       "%d refreshes, %d time lags, %d with orders/0 grown" % (len(docs), timelag.lagging(docs), len(grown)))
+    bad = timelag.backwards(docs)
+    ok(not bad, "%s: a committed offset standing still: its time lag grows with the clock, never back" % label,
+       bad[:20])
+    record_ts = timelag.read_record_ts(kc.bootstrap, docs, api_version=(2, 5, 0))
+    bad = timelag.not_from_records(docs, record_ts)
+    ok(not bad and record_ts, "%s: every time lag the record's (exact), or an estimate marked as one where "
+       "retention deleted the record" % label, bad[:20])
+
+
 def check_monitoring(kc, doc, label):
     """Monitoring on this cluster. One sample tells only what needs no window: below-start's trimmed/0 (committed
     below the log start) is STOP and the group ERR, a partition without lag is OK, every other status is null
@@ -927,6 +969,8 @@ def compare_on(kc, kind, label, t0):
         check_commit_times(doc, label)
         check_monitoring(kc, doc, label)
         check_peek(kc, doc, label)
+        if kind == "4":  # last: it writes more records to orders/0
+            check_timelag_stands(kc, label)
         if kind == "sim":
             sim_differences(view, label)
     except Exception:
