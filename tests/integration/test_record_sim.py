@@ -11,15 +11,12 @@ import datetime
 import json
 import os
 import shutil
-import signal
 import struct
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import simtest  # noqa: E402
-from simtest import LAGTOP, lagtop, ok, results  # noqa: E402
+from simtest import lagtop, ok, results  # noqa: E402
 
 
 def Sim(*args):
@@ -28,29 +25,8 @@ def Sim(*args):
 
 def record(bootstrap, path, n, *extra, interval="2"):
     """Records headless until n refreshes were printed, then SIGTERM. Returns (rc, docs, stderr)."""
-    err = open(os.path.join(TMP, "rec.err"), "w+")
-    p = subprocess.Popen([LAGTOP, "-b", bootstrap, "--record", path, "--headless", "-i", interval,
-                          "--format", "json"] + list(extra), stdout=subprocess.PIPE, stderr=err, text=True)
-    docs = []
-    deadline = time.time() + 30 + 3 * n
-    try:
-        while len(docs) < n and time.time() < deadline:
-            line = p.stdout.readline()
-            if not line:
-                break
-            docs.append(json.loads(line))
-    finally:
-        p.send_signal(signal.SIGTERM)
-        try:
-            rc = p.wait(20)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            rc = p.wait()
-    p.stdout.close()
-    err.seek(0)
-    text = err.read()
-    err.close()
-    return rc, docs, text
+    return simtest.lagtop_headless(n, "-b", bootstrap, "--record", path, "-i", interval, *extra,
+                                   limit_s=30 + 3 * n)
 
 
 def iso(ms):

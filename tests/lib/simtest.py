@@ -242,6 +242,32 @@ def lagtop_timed(*args, env=None, timeout=60):
     return rc, out, err, t0, now_ms()
 
 
+
+def lagtop_headless(n, *args, limit_s=60, stop=signal.SIGTERM, env=None):
+    """Runs `lagtop --headless --format json ARGS` until it printed n refreshes (one JSON document a line) or
+    limit_s passed, then sends it stop: (exit code, the documents, stderr)."""
+    with tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen([LAGTOP, "--headless", "--format", "json"] + list(args), stdout=subprocess.PIPE,
+                             stderr=err, stdin=subprocess.DEVNULL, text=True, env=env)
+        docs = []
+        deadline = time.time() + limit_s
+        try:
+            while len(docs) < n and time.time() < deadline:
+                line = p.stdout.readline()
+                if not line:
+                    break
+                docs.append(json.loads(line))
+        finally:
+            p.send_signal(stop)
+            try:
+                rc = p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                rc = p.wait()
+            p.stdout.close()
+        err.seek(0)
+        return rc, docs, err.read()
+
 def find_group(doc, group):
     """The group named `group` in a --once JSON document, or None."""
     for g in doc.get("groups", []):

@@ -6,40 +6,19 @@ not_from_records() say where a time lag broke its rules: while a committed offse
 grows at least as fast as the clock, and a time lag above 0 is the refresh's time minus the timestamp of the
 record at the committed offset (exact), or, where retention deleted that record, an estimate marked as one.
 """
-import json
 import os
 import signal
-import subprocess
-import time
 
 import simtest
 
 
 def refreshes(bootstrap, tmp, groups, count, interval="0.2", env=None, limit_s=60):
-    """The JSON documents of count refreshes of groups, interval seconds apart (bounded: limit_s), lagtop
-    stopped with SIGINT."""
-    args = [simtest.LAGTOP, "--record", os.path.join(tmp, "timelag.lt"), "--headless", "--format", "json",
-            "-b", bootstrap, "--interval", interval]
+    """The JSON documents of count refreshes of groups, interval seconds apart (bounded: limit_s), recorded
+    to tmp, lagtop stopped with SIGINT."""
+    args = ["--record", os.path.join(tmp, "timelag.lt"), "-b", bootstrap, "--interval", interval]
     for g in groups:
         args += ["-g", g]
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                         text=True, env=env)
-    docs = []
-    deadline = time.time() + limit_s
-    try:
-        while len(docs) < count and time.time() < deadline:
-            line = p.stdout.readline()
-            if not line:
-                break
-            docs.append(json.loads(line))
-    finally:
-        p.send_signal(signal.SIGINT)
-        try:
-            p.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.communicate()
-    return docs
+    return simtest.lagtop_headless(count, *args, limit_s=limit_s, stop=signal.SIGINT, env=env)[1]
 
 
 def lagging(docs):
