@@ -92,6 +92,19 @@ static void list_failed(struct stage2 *st, int32_t broker, const char *why)
 	st->list_failed = true;
 }
 
+/* The batched describe starts once every broker's ListGroups has answered (or timed out), not beside
+ * them: a broker answers one connection's requests in order, so a list sent after the batch's
+ * DescribeGroups waits for it, and a broker slow to describe would then lose its list as well (librdkafka
+ * sends the batch's requests as soon as a connection is up, before the admin calls' ListGroups). The
+ * cost is one ListGroups round trip; the batch keeps its deadline (half the refresh's time). */
+static void batch_start(struct stage2 *st, struct work_set *ws)
+{
+	if (!st->batch_pending || st->batch)
+		return;
+	int ms = deadline_remaining_ms(st->batch_deadline);
+	st->batch = ws->batch = group_batch_start(st->rk, st->q, ms > 0 ? ms : 1);
+}
+
 /* One broker's ListGroups has answered. A broker lists exactly the groups it coordinates, so every group
  * it lists that is not on its way already is described right there, by name: no FindCoordinator, on the
  * first refresh too (librdkafka 2.0.2 would send one per group; 2.10+ two, for ConsumerGroupDescribe and
@@ -178,6 +191,7 @@ static void on_list(struct stage2 *st, rd_kafka_event_t *ev, const struct lt_tic
 		warm_append(st, by, nb, !st->batch_pending || st->stream_wait || st->steady);
 	free(by);
 	if (st->lists_pending > 0 && --st->lists_pending == 0) {
+		batch_start(st, ws);
 		ws->list_done = true;
 		ws->list_complete = !st->list_failed;
 		send_cold(st, ws, ws->list_complete);
@@ -513,16 +527,18 @@ void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kaf
 		st.stream_wait = rs == LT_READER_STARTING || rs == LT_READER_LOADING;
 		st.park_until = now_mono_ms() + deadline_remaining_ms(deadline) / 2;
 	}
-	/* Every group in one DescribeGroups per coordinator (group_batch.h), beside the list, with half of
-	 * the time: what it cannot answer in time is asked group by group with the rest. Not when groups are
-	 * asked for by name (-g: the cluster's other groups are not wanted), nor in a steady refresh, which
-	 * describes only the groups that changed, unless it is the first (no last snapshot: every group is
-	 * described, as in --once whose commit stream was caught up before the refresh looked). */
+	/* Every group in one DescribeGroups per coordinator (group_batch.h), after the lists (batch_start),
+	 * until half of the time: what it cannot answer in time is asked group by group with the rest. Not
+	 * when groups are asked for by name (-g: the cluster's other groups are not wanted), nor in a steady
+	 * refresh, which describes only the groups that changed, unless it is the first (no last snapshot:
+	 * every group is described, as in --once whose commit stream was caught up before the refresh
+	 * looked). */
 	if ((!steady || !rc->prev) && rc->n_extra == 0 && !rc->no_batch) {
-		int batch_ms = deadline_remaining_ms(deadline) / 2;
-		st.batch = ws->batch = group_batch_start(st.rk, q, batch_ms > 0 ? batch_ms : 1);
-		st.batch_pending = true;
+		st.batch_deadline = now_mono_ms() + deadline_remaining_ms(deadline) / 2;
+		st.batch_pending = true; /* started by batch_start when the lists are in */
 		st.pending++;
+		if (st.lists_pending == 0) /* no broker to list */
+			batch_start(&st, ws);
 	}
 	send_warm(&st, ws);
 
@@ -536,7 +552,7 @@ void groups_stage(struct lt_refresh_ctx *rc, lt_snapshot *s, const struct rd_kaf
 				       ? now_mono_ms() + POLL_SLICE_MS
 				       : deadline;
 		rd_kafka_event_t *ev = wait_event(q, rc->client, wake, stop, st.batch_pending ? st.batch : NULL);
-		if (!ev && st.batch_pending && group_batch_ready(st.batch) && !stopping(stop)) {
+		if (!ev && st.batch && st.batch_pending && group_batch_ready(st.batch) && !stopping(stop)) {
 			on_batch(&st, ws);
 			continue;
 		}

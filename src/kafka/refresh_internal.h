@@ -128,8 +128,9 @@ struct stage2 {
 	size_t n_parked;
 	int64_t park_until; /* parked groups stop waiting for the stream to load then (parked_due) */
 	size_t warm_cap;
-	lt_group_batch *batch; /* the batched describe (group_batch.h), NULL when not used */
-	bool batch_pending;    /* it has not returned yet (counted in pending) */
+	lt_group_batch *batch;  /* the batched describe (group_batch.h), NULL until started */
+	bool batch_pending;     /* it is wanted and has not returned yet (counted in pending) */
+	int64_t batch_deadline; /* when it gives up: half of the refresh's time from the stage's start */
 };
 
 struct lt_steady {
