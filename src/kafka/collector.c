@@ -187,10 +187,12 @@ static void steady_report(lt_collector *c, lt_snapshot *s)
 	if (env && env[0] && strcmp(env, "0") != 0)
 		fprintf(stderr,
 			"lagtop: refresh %llu: %s, %zu groups from the stream, %zu described, %zu offsets fetched, "
-			"%zu verified, %zu mismatches, %zu of the described by the batch%s%s\n",
+			"%zu verified, %zu mismatches, %zu of the described by the batch, %zu fetched as the "
+			"stream was late%s%s\n",
 			(unsigned long long)s->seq, rc->stats.steady ? "steady" : "polled", rc->stats.from_stream,
 			rc->stats.described + rc->stats.batched, rc->stats.fetched, rc->stats.verified,
-			rc->stats.mismatches, rc->stats.batched, rc->steady_note[0] ? ": " : "", rc->steady_note);
+			rc->stats.mismatches, rc->stats.batched, rc->stats.stream_late, rc->steady_note[0] ? ": " : "",
+			rc->steady_note);
 }
 
 /* Gives the free memory in malloc's arenas back to the kernel. The history load (librdkafka's fetch

@@ -66,6 +66,8 @@ struct lt_refresh_ctx {
 		size_t fetched;     /* groups whose offsets were fetched (OffsetFetch) */
 		size_t verified;    /* of those, compared with the stream */
 		size_t mismatches;  /* partitions where OffsetFetch and the stream disagreed */
+		size_t stream_late; /* --once: groups that waited for the stream, which was not caught up in
+				       time, and were fetched instead */
 	} stats;
 };
 

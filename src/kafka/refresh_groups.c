@@ -427,10 +427,12 @@ static void stream_resolve(struct stage2 *st, struct work_set *ws, const bool *s
 		if (!gw->off_parked)
 			continue;
 		gw->off_parked = false;
-		if (synced && stream_offsets(rc, gw))
+		if (synced && stream_offsets(rc, gw)) {
 			build_if_complete(st->s, ws, rc->prev, gw);
-		else if (!stopping(stop))
+		} else if (!stopping(stop)) {
+			rc->stats.stream_late += !synced;
 			offsets_send(st, gw, gw->coord);
+		}
 	}
 }
 
