@@ -97,7 +97,19 @@ def run(kc):
                     '  not_committing_after = "1s"; }; };\n' % (kc.bootstrap, ", ".join('"%s"' % s for s in sources)))
         base = ["--config", conf, "-c", "k", "--once", "--format", "json", "--no-commit-stream", "-G", "^pos-"]
 
-        # 1. while they read
+        # 1. while they read. The verdict needs a position watched for the window (1 s) in the samples, so
+        # first wait (bounded) until every consumer's source reports one: a statistics file written before the
+        # first batch has no position yet, and a run started then gave rdk-nc no verdict (null).
+        reported, deadline = {}, time.monotonic() + 30
+        while time.monotonic() < deadline:
+            rc, out, err = lagtop(*base)
+            groups = json.loads(out)["groups"] if rc == 0 else []
+            reported = {g["group"][4:]: any(p.get("position") is not None for p in g["partitions"]) for g in groups}
+            if len(reported) == 4 and all(reported.values()):
+                break
+            time.sleep(0.5)
+        ok(len(reported) == 4 and all(reported.values()), "every consumer's position source reports a position",
+           reported)
         t0 = time.monotonic()
         rc, out, err = lagtop(*(base + ["--samples", "3", "--interval", "1"]))
         took = time.monotonic() - t0
