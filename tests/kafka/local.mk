@@ -28,6 +28,9 @@ EXTRA_DIST += tests/kafka/test_kafka_expiry.py
 ## --once knows where __consumer_offsets ends: transactional, aborted and open commits; the same JSON as a read to EOF
 TESTS += tests/kafka/test_kafka_commit_end.py
 EXTRA_DIST += tests/kafka/test_kafka_commit_end.py
+## time lags read from records in large batches (librdkafka's 1 MB): every partition's, exact
+TESTS += tests/kafka/test_kafka_timelag_batches.py
+EXTRA_DIST += tests/kafka/test_kafka_timelag_batches.py
 ## secured clusters: SCRAM (SASL_PLAINTEXT, SASL_SSL), TLS, mutual TLS, ACLs (StandardAuthorizer); 4.x and 3.9
 TESTS += tests/kafka/test_kafka_secure.py
 EXTRA_DIST += tests/kafka/test_kafka_secure.py
