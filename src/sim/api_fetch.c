@@ -95,7 +95,8 @@ static size_t fetch_encode(struct sim_state *st, const struct sim_fetch_wait *f,
 				int32_t limit = fp->max_bytes;
 				if (f->max_bytes > 0 && (size_t)f->max_bytes - total < (size_t)limit)
 					limit = (int32_t)((size_t)f->max_bytes - total);
-				total += sim_store_read(p, fp->offset, limit, &recs);
+				/* KIP-74: only the first partition with records may go over its limit */
+				total += sim_store_read(p, fp->offset, limit, total == 0, &recs);
 			}
 			if (err)
 				*any_error = true;

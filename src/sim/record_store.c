@@ -118,23 +118,29 @@ static void synth_batch(const struct sim_partition *p, int64_t from, int64_t to,
 	free(recs);
 }
 
-size_t sim_store_read(struct sim_partition *p, int64_t from, int32_t max_bytes, struct rec_buf *out)
+size_t sim_store_read(struct sim_partition *p, int64_t from, int32_t max_bytes, bool min_one, struct rec_buf *out)
 {
 	struct sim_record_store *s = p->store;
-	size_t start = out->len;
+	size_t start = out->len, limit = max_bytes > 0 ? (size_t)max_bytes : 0;
 	int64_t cur = from < p->log_start ? p->log_start : from;
 
 	if (s)
 		store_trim(s, p->log_start);
-	while (cur < p->log_end && (out->len == start || out->len - start < (size_t)(max_bytes > 0 ? max_bytes : 0))) {
+	while (cur < p->log_end) {
+		bool whole = min_one && out->len == start; /* the first batch, granted whole */
+		if (!whole && out->len - start >= limit)
+			break;
 		size_t i = store_seek(s, cur);
 		if (s && i < s->n && s->b[i].base <= cur) {
 			const struct stored_batch *sb = &s->b[i];
-			if (out->len > start && out->len - start + sb->len > (size_t)max_bytes)
-				break; /* only the first batch may exceed the limit */
-			out->data = xgrow(out->data, &out->cap, out->len + sb->len, 1);
-			memcpy(out->data + out->len, sb->data, sb->len);
-			out->len += sb->len;
+			size_t take = sb->len;
+			if (!whole && out->len - start + take > limit)
+				take = limit - (out->len - start); /* cut where the limit falls */
+			out->data = xgrow(out->data, &out->cap, out->len + take, 1);
+			memcpy(out->data + out->len, sb->data, take);
+			out->len += take;
+			if (take < sb->len)
+				break;
 			cur = sb->last + 1;
 			continue;
 		}
@@ -150,10 +156,9 @@ size_t sim_store_read(struct sim_partition *p, int64_t from, int32_t max_bytes, 
 			end = p->log_end;
 		if (end - cur > SIM_STORE_SYNTH_BATCH)
 			end = cur + SIM_STORE_SYNTH_BATCH;
-		size_t before = out->len;
 		synth_batch(p, cur, end, out);
-		if (before > start && out->len - start > (size_t)max_bytes) {
-			out->len = before; /* over the limit: not this one */
+		if (!whole && out->len - start > limit) {
+			out->len = start + limit; /* cut where the limit falls */
 			break;
 		}
 		cur = end;

@@ -9,6 +9,7 @@
 #ifndef LAGTOP_SIM_RECORD_STORE_H
 #define LAGTOP_SIM_RECORD_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,10 +21,12 @@
  * broker-assigned base offset. Returns the batch's first offset. */
 int64_t sim_store_append(struct sim_state *st, struct sim_partition *p, const struct rec_batch *b);
 
-/* Appends to out whole batches covering offsets from `from` on, about max_bytes worth (at least one batch
- * when from < log_end, as Kafka does since KIP-74). The first batch may start before `from` (clients skip
- * what they did not ask for). Returns the number of bytes appended. */
-size_t sim_store_read(struct sim_partition *p, int64_t from, int32_t max_bytes, struct rec_buf *out);
+/* Appends to out the batches covering offsets from `from` on, at most max_bytes, the last one cut where the
+ * limit falls (Kafka slices its log at the limit; clients drop a cut batch). With min_one the first batch
+ * comes whole even over the limit (KIP-74: Kafka grants it to the first partition of an answer that has
+ * records, no other). The first batch may start before `from` (clients skip what they did not ask for).
+ * Returns the number of bytes appended. */
+size_t sim_store_read(struct sim_partition *p, int64_t from, int32_t max_bytes, bool min_one, struct rec_buf *out);
 
 /* Bytes held by produced batches of a partition (for sizes and tests). */
 size_t sim_store_bytes(const struct sim_partition *p);

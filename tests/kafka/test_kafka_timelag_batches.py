@@ -7,7 +7,7 @@ fetch with the first batch whole and cuts the others at their partition's size; 
 its queue limit on the queue the partitions of a read share, so one partition's batch held back the
 others' fetches for a second each, and `--once` printed no time lag for most of them.
 
-On a one-node Kafka 4.x: 6 topics of 1 partition, 3,000 records of 300 bytes each, produced by
+On the sim (which cuts batches as Kafka does) and a one-node Kafka 4.x: 6 topics of 1 partition, 3,000 records of 300 bytes each, produced by
 confluent-kafka with batch.size 1 MB and linger.ms 200 (batches of several hundred KB); one group committed
 at offset 1,500 of each. Checks: `--once` gives every partition an exact time lag (not estimated), and
 each equals the time since the record at offset 1,500 was written (its timestamp, read back by the
@@ -56,12 +56,12 @@ print(json.dumps(ts))
 '''
 
 
-def run(kc):
+def run(kc, where):
     py = K.confluent_python()
     w = subprocess.run([py, "-c", WRITER, kc.bootstrap, str(TOPICS), str(COMMITTED)], capture_output=True,
                        text=True, timeout=180)
     stamps = json.loads(w.stdout.strip().splitlines()[-1]) if w.returncode == 0 and w.stdout.strip() else {}
-    ok(len(stamps) == TOPICS and all(stamps.values()), "the topics are written and the group committed",
+    ok(len(stamps) == TOPICS and all(stamps.values()), "%s: the topics are written and the group committed" % where,
        (w.returncode, w.stderr[-800:]))
     t0 = now_ms()
     rc, out, err = lagtop("-b", kc.bootstrap, "--once", "--format", "json", "--no-commit-stream", "-G", "^tlb$",
@@ -69,21 +69,28 @@ def run(kc):
     t1 = now_ms()
     d = json.loads(out) if rc == 0 else {"groups": []}
     parts = {p["topic"]: p for g in d["groups"] for p in g["partitions"]}
-    print("# --once took %d ms" % (t1 - t0))
+    print("# %s: --once took %d ms" % (where, t1 - t0))
     ok(len(parts) == TOPICS and sorted(parts) == sorted(stamps) and all(p["time_lag_ms"] is not None and p["time_lag_estimated"] is False
                                                for p in parts.values()),
-       "every partition has an exact time lag from its record",
+       "%s: every partition has an exact time lag from its record" % where,
        (rc, err[-500:], {t: (p["time_lag_ms"], p["time_lag_estimated"]) for t, p in parts.items()}))
     wrong = {t: (p["time_lag_ms"], t0 - stamps[t], t1 - stamps[t]) for t, p in parts.items()
              if stamps.get(t) and p["time_lag_ms"] is not None
              and not t0 - stamps[t] - 1000 <= p["time_lag_ms"] <= t1 - stamps[t] + 1000}
-    ok(parts and not wrong, "each time lag is the age of the record at the committed offset", wrong)
+    ok(parts and not wrong, "%s: each time lag is the age of the record at the committed offset" % where, wrong)
+
+
+def both(kc):
+    with kt.sim_for_tools() as sim:
+        if sim:
+            run(sim, "sim")
+    run(kc, "Kafka %s" % kc.version)
 
 
 def main():
     kt.require_jdk()
     kt.available(K.confluent_python)
-    return kt.on_one_cluster(run)
+    return kt.on_one_cluster(both)
 
 
 if __name__ == "__main__":

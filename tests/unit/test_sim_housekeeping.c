@@ -76,7 +76,7 @@ static size_t read_offsets_log(int32_t part, struct rec *out, size_t max)
 		return 0;
 	struct sim_partition *p = &t->parts[part];
 	struct rec_buf buf = { 0 };
-	(void)sim_store_read(p, p->log_start, 1 << 30, &buf);
+	(void)sim_store_read(p, p->log_start, 1 << 30, true, &buf);
 	size_t n = 0, off = 0;
 	int64_t prev = -1;
 	while (off < buf.len) {
@@ -239,7 +239,7 @@ static void retention_by_size_keeps_the_log_bounded(void **state)
 	assert_true(q->log_start > 0);
 	assert_int_equal(q->log_end, 600);
 	struct rec_buf out = { 0 };
-	(void)sim_store_read(q, q->log_start, 1 << 20, &out);
+	(void)sim_store_read(q, q->log_start, 1 << 20, true, &out);
 	struct rec_batch first;
 	assert_int_equal(records_batch_peek(out.data, out.len, &first), 0);
 	assert_int_equal(first.base_offset, q->log_start);

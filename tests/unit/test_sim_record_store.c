@@ -54,15 +54,26 @@ static int64_t produce(int n, int64_t ts0)
 	return base;
 }
 
-/* Walks a records blob: every batch valid, offsets contiguous from `from_at_most`; returns the offset
- * after the last record and checks each record's timestamp with the partition's own view. */
+/* The length of the batch at out's byte off as its header says (base offset, then the length of the rest),
+ * which may run past the blob's end: a batch cut by a fetch's limit. */
+static size_t batch_len(const struct rec_buf *out, size_t off)
+{
+	if (out->len - off < 12)
+		return SIZE_MAX;
+	const uint8_t *b = (const uint8_t *)out->data + off + 8;
+	return 12 + ((size_t)b[0] << 24 | (size_t)b[1] << 16 | (size_t)b[2] << 8 | b[3]);
+}
+
+/* Walks a records blob: every batch valid, offsets contiguous from `from_at_most`, a cut batch at the end
+ * skipped as clients do; returns the offset after the last whole record (-1: none) and checks each
+ * record's timestamp with the partition's own view. */
 static int64_t walk(const struct rec_buf *out, int64_t first_wanted, int *nbatches)
 {
 	size_t off = 0;
 	int64_t next = -1;
 	char err[128];
 	*nbatches = 0;
-	while (off < out->len) {
+	while (off < out->len && batch_len(out, off) <= out->len - off) {
 		struct rec_batch b;
 		assert_int_equal(records_batch_decode(out->data + off, out->len - off, &b, err, sizeof err), 0);
 		if (next < 0)
@@ -98,30 +109,50 @@ static void mixed_log(void **state)
 	assert_int_equal(produce(5, 1), 1250);
 
 	/* everything from 0: synthetic batches of at most 500, the produced ones as they came */
-	sim_store_read(p, 0, 1 << 30, &out);
+	sim_store_read(p, 0, 1 << 30, true, &out);
 	assert_int_equal(walk(&out, 0, &nb), 1255);
 	assert_int_equal(nb, 3 + 1 + 1 + 1);
 	/* from inside a produced batch: that whole batch first */
 	out.len = 0;
-	sim_store_read(p, 1210, 1 << 30, &out);
+	sim_store_read(p, 1210, 1 << 30, true, &out);
 	assert_int_equal(walk(&out, 1210, &nb), 1255);
 	assert_int_equal(nb, 3);
 	/* at the log end: nothing */
 	out.len = 0;
-	assert_int_equal(sim_store_read(p, 1255, 1 << 30, &out), 0);
-	/* a tiny limit still returns one whole batch, never more */
+	assert_int_equal(sim_store_read(p, 1255, 1 << 30, true, &out), 0);
+	/* a tiny limit still returns one whole batch, never more, to the first partition of an answer */
 	out.len = 0;
-	sim_store_read(p, 0, 1, &out);
+	sim_store_read(p, 0, 1, true, &out);
 	assert_int_equal(walk(&out, 0, &nb), 500);
 	assert_int_equal(nb, 1);
 	out.len = 0;
-	sim_store_read(p, 1200, 1, &out);
+	sim_store_read(p, 1200, 1, true, &out);
 	assert_int_equal(walk(&out, 1200, &nb), 1220);
+	/* any other partition of the answer gets the limit, the last batch cut where it falls (as Kafka
+	 * slices its log): 1 byte is a cut batch; the first synthetic batch and 10 bytes more, a whole batch
+	 * and a cut one */
+	out.len = 0;
+	assert_int_equal(sim_store_read(p, 0, 1, false, &out), 1);
+	assert_int_equal(walk(&out, 0, &nb), -1);
+	assert_int_equal(nb, 0);
+	out.len = 0;
+	sim_store_read(p, 0, 1 << 30, true, &out);
+	size_t first = batch_len(&out, 0);
+	out.len = 0;
+	assert_int_equal(sim_store_read(p, 0, (int32_t)first + 10, false, &out), first + 10);
+	assert_int_equal(walk(&out, 0, &nb), 500);
+	assert_int_equal(nb, 1);
+	out.len = 0;
+	sim_store_read(p, 1200, 1 << 30, true, &out);
+	first = batch_len(&out, 0);
+	out.len = 0;
+	assert_int_equal(sim_store_read(p, 1200, (int32_t)first - 1, false, &out), first - 1);
+	assert_int_equal(walk(&out, 1200, &nb), -1); /* the produced batch, cut */
 	/* retention: produced batches below the log start go away */
 	size_t before = sim_store_bytes(p);
 	sim_partition_set_log_start(p, 1230);
 	out.len = 0;
-	sim_store_read(p, 1230, 1 << 30, &out);
+	sim_store_read(p, 1230, 1 << 30, true, &out);
 	assert_int_equal(walk(&out, 1230, &nb), 1255);
 	assert_true(sim_store_bytes(p) < before);
 	rec_buf_free(&out);
