@@ -13,7 +13,7 @@
  * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
  * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed,
  * rdk_event_wait and rdk_listed_offsets when <librdkafka/rdkafka.h> was included first, test_group_add_range_member
- * after "sim/cluster.h". The tests include it as
+ * after "sim/cluster.h", test_ui_keys (keys pressed on the dashboard) after "ui/ui.h". The tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -251,6 +251,19 @@ static inline int test_config_load_text(struct lt_config *cfg, const char *text,
 	else
 		free(path);
 	return rc;
+}
+#endif
+
+#ifdef LAGTOP_UI_UI_H
+/* Each character of k pressed on the dashboard u, then its rows rebuilt if the keys asked for it and u
+ * marked clean, as the main loop would before it draws (this part is there when "ui/ui.h" came first). */
+static inline void test_ui_keys(struct ui *u, const char *k)
+{
+	for (; *k; k++)
+		ui_on_key(u, (unsigned char)*k);
+	if (u->dirty & UI_DIRTY_ROWS)
+		ui_rebuild_rows(u);
+	u->dirty = 0;
 }
 #endif
 
