@@ -9,9 +9,9 @@
  *    own files (test_source_file), --once's output of a snapshot (test_render, after "cli/output.h"), whole files
  * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_fd_readable, test_bail_out_blocked_on_fifo (a
  * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
- * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
- * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
- * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed,
+ * (run_lagtop, expect_in, expect_all_in, count_backups) and a raw Kafka client for byte-level tests of the simulated
+ * cluster (raw_*: one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with
+ * tags); every surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed,
  * rdk_event_wait and rdk_listed_offsets when <librdkafka/rdkafka.h> was included first, test_group_add_range_member
  * after "sim/cluster.h", test_ui_keys (keys pressed on the dashboard) after "ui/ui.h". The tests include it as
  * "../lib/lagtop_test.h". */
@@ -433,6 +433,13 @@ static inline void expect_in(const char *text, const char *needle)
 {
 	if (!strstr(text, needle))
 		fail_msg("'%s' not found in:\n%s", needle, text);
+}
+
+/* Every one of needles (NULL-terminated) is in text. */
+static inline void expect_all_in(const char *text, const char *const *needles)
+{
+	for (; *needles; needles++)
+		expect_in(text, *needles);
 }
 
 /* The file at path holds exactly want (a short file: a backup, an export). */
