@@ -11,9 +11,10 @@
  * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
  * (run_lagtop, expect_in, expect_all_in, count_backups) and a raw Kafka client for byte-level tests of the simulated
  * cluster (raw_*: one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with
- * tags); every surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed,
- * rdk_event_wait and rdk_listed_offsets when <librdkafka/rdkafka.h> was included first, test_group_add_range_member
- * after "sim/cluster.h", test_ui_keys (keys pressed on the dashboard) after "ui/ui.h". The tests include it as
+ * tags); every surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_group_member_conf, rdk_admin_*,
+ * rdk_consumer_subscribed, rdk_event_wait and rdk_listed_offsets when <librdkafka/rdkafka.h> was included first,
+ * test_group_add_range_member after "sim/cluster.h", test_ui_keys (keys pressed on the dashboard) after "ui/ui.h". The
+ * tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -625,6 +626,26 @@ static inline void rdk_conf_set(rd_kafka_conf_t *conf, const char *k, const char
 	char err[256];
 	if (rd_kafka_conf_set(conf, k, v, err, sizeof err) != RD_KAFKA_CONF_OK)
 		fail_msg("conf %s=%s: %s", k, v, err);
+}
+
+/* The configuration of a group member that a test's cluster changes reach quickly: on bootstrap, in group
+ * as client_id, a session of 6 s, from the earliest offset when nothing is committed, Fetch held at most
+ * 100 ms, only librdkafka's errors logged. The caller adds the rest (heartbeat, commits, callbacks). */
+static inline rd_kafka_conf_t *rdk_group_member_conf(const char *bootstrap, const char *group, const char *client_id)
+{
+	const char *const props[][2] = {
+		{ "bootstrap.servers", bootstrap },
+		{ "group.id", group },
+		{ "client.id", client_id },
+		{ "session.timeout.ms", "6000" },
+		{ "auto.offset.reset", "earliest" },
+		{ "fetch.wait.max.ms", "100" },
+		{ "log_level", "3" },
+	};
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++)
+		rdk_conf_set(conf, props[i][0], props[i][1]);
+	return conf;
 }
 
 /* A client handle for Admin API calls on bootstrap (socket_timeout_ms: NULL for librdkafka's default)
