@@ -235,10 +235,7 @@ def run_line(ln):
 
 
 def main():
-    kt.require_jdk()
-    for line in LINES:
-        kt.available(K.java_classes, line)
-    kt.require_kafka_python("kafka-python (Debian package python3-kafka)")
+    kt.require_lines(LINES)
     require_built(LAGTOP)
     print("1..%d" % sum(planned(l) for l in LINES))
     t0 = time.monotonic()

@@ -27,6 +27,15 @@ def require_kafka_python(what="kafka-python not found (Debian package python3-ka
     simtest.require_module("kafka", what)
 
 
+def require_lines(lines):
+    """What a file that runs each Kafka line of lines needs before its plan: a JDK and Maven, each line's
+    pinned jars, kafka-python."""
+    require_jdk()
+    for line in lines:
+        available(K.java_classes, line)
+    require_kafka_python()
+
+
 def available(fn, *args, **kw):
     """fn(*args) — a class path, a tool batch, a Python client — or missing_prereq with the reason it
     is not available (kafka_cluster.Unavailable)."""

@@ -268,6 +268,18 @@ def lagtop_headless(n, *args, limit_s=60, stop=signal.SIGTERM, env=None):
         err.seek(0)
         return rc, docs, err.read()
 
+def json_from(f):
+    """The JSON document in the file object f (a run's stdout), read from its start; f is closed. {} when f
+    holds no JSON document (the run failed or was cut short)."""
+    f.seek(0)
+    text = f.read()
+    f.close()
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {}
+
+
 def find_group(doc, group):
     """The group named `group` in a --once JSON document, or None."""
     for g in doc.get("groups", []):
