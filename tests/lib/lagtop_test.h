@@ -6,7 +6,8 @@
  *    LT_FUZZ_LIBCONFIG_HARNESS, the whole entry point of a harness for a libconfig file format;
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
  *    test_folder_*, test_write_file; test_config_load_text after "config/config_file.h"), the project's
- *    own files (test_source_file), --once's output of a snapshot (test_render, after "cli/output.h"), whole files
+ *    own files (test_source_file), a KIP-848 group in a snapshot (test_add_kip848_group, after "model/snapshot.h"),
+ *    --once's output of a snapshot (test_render, after "cli/output.h"), whole files
  * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_fd_readable, test_bail_out_blocked_on_fifo (a
  * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
  * (run_lagtop, expect_in, expect_all_in, count_backups) and a raw Kafka client for byte-level tests of the simulated
@@ -211,6 +212,23 @@ static inline int test_folder_teardown(void **state)
 	(void)state;
 	return test_dir_remove(test_folder);
 }
+
+#ifdef LAGTOP_MODEL_SNAPSHOT_H
+/* A consumer-protocol (KIP-848) group described through the classic API added to s (this part is there when
+ * "model/snapshot.h" came first): in state st, its members unreadable, one partition fx-orders/1 committed
+ * at 650 of 0..1000 (lag 350). */
+static inline lt_group *test_add_kip848_group(lt_snapshot *s, const char *name, lt_group_state st)
+{
+	lt_group *g = snapshot_add_group(s, name);
+	g->state = st;
+	g->type = LT_GTYPE_CONSUMER;
+	g->members_unreadable = true;
+	lt_partition *p = group_add_partition(g, "fx-orders", 1);
+	p->log_start = 0, p->committed = 650, p->log_end = 1000, p->has_lag = true, p->lag = 350;
+	g->total_lag = 350;
+	return g;
+}
+#endif
 
 #ifdef LAGTOP_CLI_OUTPUT_H
 enum test_format { TEST_JSON, TEST_CSV, TEST_TABLE, TEST_PROMETHEUS };

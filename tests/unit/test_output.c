@@ -176,14 +176,7 @@ static lt_snapshot *kip848_sample(lt_group_state st)
 {
 	lt_snapshot *s = snapshot_new();
 	s->cluster = strdup("test");
-	lt_group *g = snapshot_add_group(s, "kip");
-	g->state = st;
-	g->type = LT_GTYPE_CONSUMER;
-	g->members_unreadable = true;
-	g->protocol_type = strdup("consumer");
-	lt_partition *p = group_add_partition(g, "fx-orders", 1);
-	p->log_start = 0, p->committed = 650, p->log_end = 1000, p->has_lag = true, p->lag = 350;
-	g->total_lag = 350;
+	test_add_kip848_group(s, "kip", st)->protocol_type = strdup("consumer");
 	lt_group *c = snapshot_add_group(s, "quiet");
 	c->state = LT_GROUP_RECONCILING;
 	c->type = LT_GTYPE_CONSUMER;

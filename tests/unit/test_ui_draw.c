@@ -28,13 +28,7 @@ static lt_snapshot *snap(void)
 {
 	lt_snapshot *s = snapshot_new();
 	s->seq = 1;
-	lt_group *g = snapshot_add_group(s, "kip");
-	g->state = LT_GROUP_STABLE;
-	g->type = LT_GTYPE_CONSUMER;
-	g->members_unreadable = true;
-	lt_partition *p = group_add_partition(g, "fx-orders", 1);
-	p->committed = 650, p->log_start = 0, p->log_end = 1000, p->has_lag = true, p->lag = 350;
-	g->total_lag = 350;
+	test_add_kip848_group(s, "kip", LT_GROUP_STABLE);
 	lt_group *c = snapshot_add_group(s, "classic");
 	c->state = LT_GROUP_STABLE;
 	c->type = LT_GTYPE_CLASSIC;
