@@ -11,11 +11,11 @@
  * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_fd_readable, test_bail_out_blocked_on_fifo (a
  * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
  * (run_lagtop, expect_in, expect_all_in, count_backups) and a raw Kafka client for byte-level tests of the simulated
- * cluster (raw_*: one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with
- * tags); every surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_group_member_conf, rdk_admin_*,
- * rdk_consumer_subscribed, rdk_event_wait and rdk_listed_offsets when <librdkafka/rdkafka.h> was included first,
- * test_group_add_range_member after "sim/cluster.h", test_ui_keys (keys pressed on the dashboard) after "ui/ui.h". The
- * tests include it as
+ * cluster (raw_*: one request at a time, request header v1 (v2 for flexible versions), raw_put_join_body and
+ * raw_put_member_head for group requests, response header v0 (v1: with tags); every surprise fails the running test);
+ * test_mono_ms, and rdk_conf_set, rdk_group_member_conf, rdk_admin_*, rdk_consumer_subscribed, rdk_event_wait and
+ * rdk_listed_offsets when <librdkafka/rdkafka.h> was included first, test_group_add_range_member after "sim/cluster.h",
+ * test_ui_keys (keys pressed on the dashboard) after "ui/ui.h". The tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -526,6 +526,19 @@ static inline void raw_put_join_body(struct wire_buf *b, const char *group, int3
 	wire_put_array(b, 1, false);
 	wire_put_str(b, "range", false);
 	wire_put_bytes(b, meta, len, false);
+}
+
+/* The fields SyncGroup, Heartbeat and OffsetCommit requests (their non-flexible versions) start with: group,
+ * the member's generation and id, and when with_instance_id (SyncGroup and Heartbeat v3+, OffsetCommit v7+)
+ * a null group instance id (a dynamic member). */
+static inline void raw_put_member_head(struct wire_buf *b, const char *group, int32_t generation, const char *member,
+				       bool with_instance_id)
+{
+	wire_put_str(b, group, false);
+	wire_put_i32(b, generation);
+	wire_put_str(b, member, false);
+	if (with_instance_id)
+		wire_put_str(b, NULL, false);
 }
 
 /* Sends one request; flex selects request header v2 (tags after the client id). */
