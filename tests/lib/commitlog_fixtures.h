@@ -6,7 +6,8 @@
  * All integers big-endian; string = int16 length + UTF-8; nullable string null = ff ff;
  * bytes = int32 length + bytes; array = int32 count + elements.
  *
- * After the bytes: fx_offset_commit (a decoded commit to feed a stream), and for cmocka tests
+ * After the bytes: fx_offset_commit and fx_group_metadata (decoded records to encode or feed a stream), and
+ * for cmocka tests
  * fx_expect_offset_commit and fx_expect_member (every field of a decoded commit or member checked).
  *
  * Times used:  1700000000000 = 00 00 01 8b cf e5 68 00   (commit)
@@ -323,6 +324,35 @@ static inline const lt_commit_record *fx_offset_commit(struct fx_commit *c, cons
 	};
 	return &c->r;
 }
+
+/* A decoded GroupMetadata record as a broker writes it today (key v2, value v3): group of protocol_type in
+ * generation, its state as of state_ms, the n members given; no protocol, no leader (the caller sets what
+ * else it needs). fx_group_metadata fills one in, with copies of the strings. */
+struct fx_group {
+	char group[64], protocol_type[64];
+	lt_commit_record r;
+};
+
+static inline lt_commit_record *fx_group_metadata(struct fx_group *c, const char *group, const char *protocol_type,
+						  int32_t generation, int64_t state_ms, lt_commit_member *members,
+						  size_t n)
+{
+	snprintf(c->group, sizeof c->group, "%s", group);
+	snprintf(c->protocol_type, sizeof c->protocol_type, "%s", protocol_type);
+	c->r = (lt_commit_record){
+		.type = LT_CR_GROUP_METADATA,
+		.key_version = 2,
+		.value_version = 3,
+		.group = c->group,
+		.protocol_type = c->protocol_type,
+		.generation = generation,
+		.state_ms = state_ms,
+		.n_members = n,
+		.members = members,
+	};
+	return &c->r;
+}
+
 #ifdef CMOCKA_H_
 /* A string field of a decoded record equals want (NULL: absent or null). */
 static inline void fx_expect_str(const char *got, const char *want)
