@@ -9,7 +9,8 @@
  *    own files (test_source_file), a KIP-848 group in a snapshot (test_add_kip848_group, after "model/snapshot.h"),
  *    --once's output of a snapshot (test_render, after "cli/output.h"), whole files
  * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_fd_readable, test_bail_out_blocked_on_fifo (a
- * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
+ * SIGALRM handler), test_argv (a command line from a va_list), test_options_ok (one parsed, after "cli/options.h"),
+ * test_sleep_ms, running the real lagtop binary
  * (run_lagtop, expect_in, expect_all_in, count_backups) and a raw Kafka client for byte-level tests of the simulated
  * cluster (raw_*: one request at a time, request header v1 (v2 for flexible versions), raw_put_join_body and
  * raw_put_member_head for group requests, response header v0 (v1: with tags); every surprise fails the running test);
@@ -373,6 +374,22 @@ static inline int test_argv(char *argv[32], va_list ap)
 	argv[argc] = NULL;
 	return argc;
 }
+
+#ifdef LAGTOP_CLI_OPTIONS_H
+/* The command line (after "lagtop", NULL-terminated) parsed into o, which the caller frees; the test fails
+ * with options_parse's error when it refuses it (this part is there when "cli/options.h" came first). */
+static inline void test_options_ok(struct lt_options *o, ...)
+{
+	char *argv[32];
+	va_list ap;
+	va_start(ap, o);
+	int argc = test_argv(argv, ap);
+	va_end(ap);
+	char err[512] = "";
+	if (options_parse(o, argc, argv, err, sizeof err) != 0)
+		fail_msg("refused: %s", err);
+}
+#endif
 
 /* Waits ms milliseconds (a retry's pause, or letting a clock move). */
 static inline void test_sleep_ms(long ms)

@@ -52,17 +52,6 @@ static void expect_props(const struct lt_connection *c, const char *const *kv)
 
 /* ------------------------------------------------------------------ selection */
 
-static void parse_opts(struct lt_options *o, ...)
-{
-	char *argv[32];
-	va_list ap;
-	va_start(ap, o);
-	int argc = test_argv(argv, ap);
-	va_end(ap);
-	char err[256];
-	assert_int_equal(options_parse(o, argc, argv, err, sizeof err), 0);
-}
-
 static const char *two_clusters =
 	"general = { default_cluster = \"dev\"; refresh_interval = 5; theme = \"light\"; };\n"
 	"clusters = {\n"
@@ -82,7 +71,7 @@ static void select_default_and_named_cluster(void **state)
 	char err[512];
 	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
 
-	parse_opts(&o, NULL);
+	test_options_ok(&o, NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.name, "dev");
 	assert_string_equal(t.conn.bootstrap, "dev:9092");
@@ -92,7 +81,7 @@ static void select_default_and_named_cluster(void **state)
 	target_free(&t);
 	options_free(&o);
 
-	parse_opts(&o, "-c", "prod", "-i", "1", "--theme", "mono", NULL);
+	test_options_ok(&o, "-c", "prod", "-i", "1", "--theme", "mono", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.name, "prod");
 	assert_string_equal(t.conn.bootstrap, "prod:9093");
@@ -107,7 +96,7 @@ static void select_default_and_named_cluster(void **state)
 	options_free(&o);
 
 	/* --read-only alone makes any cluster read-only */
-	parse_opts(&o, "--read-only", NULL);
+	test_options_ok(&o, "--read-only", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_true(t.read_only);
 	assert_false(t.cluster_read_only);
@@ -165,7 +154,7 @@ static void select_needs_bootstrap(void **state)
 		       NULL);
 
 	/* -b alone, no file: works */
-	parse_opts(&o, "-b", "127.0.0.1:9092", "-X", "client.id=x", NULL);
+	test_options_ok(&o, "-b", "127.0.0.1:9092", "-X", "client.id=x", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_null(t.conn.name);
 	assert_string_equal(t.conn.bootstrap, "127.0.0.1:9092");
@@ -181,7 +170,7 @@ static void select_needs_bootstrap(void **state)
 	char *want = xasprintf("cluster 'nobs' has no bootstrap_servers (%s:7); give -b HOST:PORT", path);
 	expect_refused(&cfg, want, "-c", "nobs", NULL);
 	free(want);
-	parse_opts(&o, "-c", "nobs", "-b", "h:1", NULL);
+	test_options_ok(&o, "-c", "nobs", "-b", "h:1", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "h:1");
 	target_free(&t);
@@ -198,8 +187,8 @@ static void b_and_x_override_in_order(void **state)
 	struct lt_target t;
 	char err[512];
 	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "prod", "-b", "other:1", "-X", "sasl.password=new", "-X", "client.id=me", "-X",
-		   "security.protocol=SSL", NULL);
+	test_options_ok(&o, "-c", "prod", "-b", "other:1", "-X", "sasl.password=new", "-X", "client.id=me", "-X",
+			"security.protocol=SSL", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "other:1");
 	/* replaced in place, keeping the file's order; new ones appended */
@@ -209,7 +198,7 @@ static void b_and_x_override_in_order(void **state)
 	options_free(&o);
 
 	/* -X bootstrap.servers comes after -b */
-	parse_opts(&o, "-b", "first:1", "-X", "bootstrap.servers=second:2", NULL);
+	test_options_ok(&o, "-b", "first:1", "-X", "bootstrap.servers=second:2", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.name, "dev");
 	assert_string_equal(t.conn.bootstrap, "second:2");
@@ -232,9 +221,9 @@ static void switch_uses_the_clusters_own_settings(void **state)
 	struct lt_target t;
 	char err[512];
 	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "dev", "-b", "first:1", "-X", "bootstrap.servers=elsewhere:2", "-X", "client.id=me", "-X",
-		   "security.protocol=SSL", "-X", "sasl.password=typed", "-X", "debug=broker", "-g", "^x", "-i", "3",
-		   NULL);
+	test_options_ok(&o, "-c", "dev", "-b", "first:1", "-X", "bootstrap.servers=elsewhere:2", "-X", "client.id=me",
+			"-X", "security.protocol=SSL", "-X", "sasl.password=typed", "-X", "debug=broker", "-g", "^x",
+			"-i", "3", NULL);
 	/* the first cluster: the command line wins, as documented */
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "elsewhere:2");
@@ -284,7 +273,7 @@ static void resolve_loads_and_selects(void **state)
 	struct lt_config cfg;
 	struct lt_target t;
 	char err[512];
-	parse_opts(&o, "--config", path, "-c", "prod", NULL);
+	test_options_ok(&o, "--config", path, "-c", "prod", NULL);
 	assert_int_equal(target_from_options(&o, &t, NULL, &cfg, err, sizeof err), 0);
 	assert_string_equal(cfg.path, path);
 	assert_string_equal(t.conn.bootstrap, "prod:9093");
@@ -292,7 +281,7 @@ static void resolve_loads_and_selects(void **state)
 	config_free(&cfg);
 	options_free(&o);
 
-	parse_opts(&o, "--config", path, "-c", "zzz", NULL);
+	test_options_ok(&o, "--config", path, "-c", "zzz", NULL);
 	assert_int_equal(target_from_options(&o, &t, NULL, &cfg, err, sizeof err), -1);
 	assert_string_equal(err, "unknown cluster 'zzz' (known: dev, prod, nobs)");
 	options_free(&o);
@@ -315,7 +304,7 @@ static void command_config_sits_between_the_file_and_b(void **state)
 						  "client.id=from-command-config\n");
 
 	/* --command-config over the file: its bootstrap, its security.protocol in the file's place */
-	parse_opts(&o, "-c", "prod", "--command-config", cc, NULL);
+	test_options_ok(&o, "-c", "prod", "--command-config", cc, NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "cc:1");
 	expect_props(&t.conn, (const char *const[]){ "security.protocol", "SSL", "sasl.password", "s3cret", "client.id",
@@ -325,7 +314,7 @@ static void command_config_sits_between_the_file_and_b(void **state)
 	options_free(&o);
 
 	/* -b over --command-config, -X over both */
-	parse_opts(&o, "-c", "prod", "--command-config", cc, "-b", "b:2", "-X", "client.id=from-x", NULL);
+	test_options_ok(&o, "-c", "prod", "--command-config", cc, "-b", "b:2", "-X", "client.id=from-x", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.bootstrap, "b:2");
 	assert_string_equal(prop(&t.conn, "client.id"), "from-x");
@@ -334,7 +323,7 @@ static void command_config_sits_between_the_file_and_b(void **state)
 	options_free(&o);
 
 	/* -X bootstrap.servers over -b over --command-config */
-	parse_opts(&o, "--command-config", cc, "-b", "b:2", "-X", "bootstrap.servers=x:3", NULL);
+	test_options_ok(&o, "--command-config", cc, "-b", "b:2", "-X", "bootstrap.servers=x:3", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_string_equal(t.conn.name, "dev");
 	assert_string_equal(t.conn.bootstrap, "x:3");
@@ -344,7 +333,7 @@ static void command_config_sits_between_the_file_and_b(void **state)
 
 	/* a --command-config error names the file and stops the run */
 	char *bad = write_file("bad.properties", "ssl.truststore.type=JKS\nssl.truststore.location=/x.jks\n");
-	parse_opts(&o, "-b", "h:1", "--command-config", bad, NULL);
+	test_options_ok(&o, "-b", "h:1", "--command-config", bad, NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
 	assert_non_null(strstr(err, "bad.properties"));
 	assert_null(t.conn.bootstrap);
@@ -353,7 +342,7 @@ static void command_config_sits_between_the_file_and_b(void **state)
 	/* with no file at all, --command-config alone can name the cluster */
 	config_free(&cfg);
 	config_init_defaults(&cfg);
-	parse_opts(&o, "--command-config", cc, NULL);
+	test_options_ok(&o, "--command-config", cc, NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_null(t.conn.name);
 	assert_string_equal(t.conn.bootstrap, "cc:1");
@@ -383,7 +372,7 @@ static void switch_reapplies_command_config_like_x(void **state)
 			      "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
 			      "username=\"alice\" password=\"for-the-first\";\n"
 			      "request.timeout.ms=7000\n");
-	parse_opts(&o, "-c", "dev", "--command-config", cc, "-X", "debug=broker", NULL);
+	test_options_ok(&o, "-c", "dev", "--command-config", cc, "-X", "debug=broker", NULL);
 
 	/* the first cluster: all of it */
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
@@ -438,7 +427,7 @@ static void groups_replace_the_include_list(void **state)
 				      "                   exclude_groups = [ \"-test$\" ]; }; };\n",
 				      err, sizeof err, NULL),
 		0);
-	parse_opts(&o, "-c", "p", NULL);
+	test_options_ok(&o, "-c", "p", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_int_equal(t.n_include, 1);
 	assert_string_equal(t.include[0], "^pay");
@@ -447,7 +436,7 @@ static void groups_replace_the_include_list(void **state)
 	target_free(&t);
 	options_free(&o);
 
-	parse_opts(&o, "-c", "p", "-g", "a.b", "-G", "^x", NULL);
+	test_options_ok(&o, "-c", "p", "-g", "a.b", "-G", "^x", NULL);
 	for (size_t which = TARGET_CHOSEN, round = 0; round < 2; round++, which = 0) {
 		assert_int_equal(target_resolve(&cfg, &o, which, &t, err, sizeof err), 0);
 		assert_int_equal(t.n_include, 2);
@@ -460,13 +449,13 @@ static void groups_replace_the_include_list(void **state)
 	}
 	options_free(&o);
 
-	parse_opts(&o, "-c", "p", "--describe", "-g", "a-test", NULL);
+	test_options_ok(&o, "-c", "p", "--describe", "-g", "a-test", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_int_equal(t.n_exclude, 0);
 	target_free(&t);
 	options_free(&o);
 
-	parse_opts(&o, "-c", "p", "--describe", "--all-groups", NULL);
+	test_options_ok(&o, "-c", "p", "--describe", "--all-groups", NULL);
 	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
 	assert_int_equal(t.n_include, 0);
 	assert_int_equal(t.n_exclude, 0);
