@@ -19,13 +19,13 @@ By hand: LT_KAFKA_DELETE_ONLY=4|3.9|sim runs one cluster.
 """
 import os
 import re
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
+import simtest  # noqa: E402
 from simtest import exit_status, note, ok, plan  # noqa: E402
 
 T_START = time.monotonic()
@@ -72,9 +72,7 @@ class Ctx(kt.ToolCtx):
         super().__init__(label, line, kc, cg, sim=sim, prefix="lagtop-kdelete-")
 
     def lagtop(self, *args):
-        p = subprocess.run([os.environ["LAGTOP"], *args, "-b", self.bootstrap, "--timeout", "20s"],
-                           capture_output=True, text=True, env=self.env, timeout=90, stdin=subprocess.DEVNULL)
-        return p.returncode, p.stdout, p.stderr
+        return simtest.lagtop(*args, "-b", self.bootstrap, "--timeout", "20s", env=self.env, timeout=90)
 
     def backup_rows(self, name):
         return sorted(tuple(ln.split(",")) for ln in self.backup_text(name).splitlines())

@@ -27,6 +27,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
+import simtest  # noqa: E402
 from simtest import exit_status, note, ok, plan  # noqa: E402
 
 # Until lagtop's guard reads consumer-protocol groups (branch kip848: fail closed unless known Empty), a
@@ -146,8 +147,7 @@ class Ctx(kt.ToolCtx):
         if popen:
             return subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                     text=True, env=self.env)
-        p = subprocess.run(cmd, capture_output=True, text=True, env=self.env, timeout=90, stdin=subprocess.DEVNULL)
-        return p.returncode, p.stdout, p.stderr
+        return simtest.lagtop(*cmd[1:], env=self.env, timeout=90)
 
 
 def setup_data(ctx):
