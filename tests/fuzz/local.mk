@@ -7,15 +7,16 @@ FUZZ_NAMES = util config reset sim theme position record
 FUZZ_SRC_UTIL = src/util/xalloc.c src/util/utf8.c src/util/sanitize.c src/util/json.c src/util/csv.c \
 	src/util/timeutil.c src/util/regex.c src/util/errbuf.c src/util/prom.c src/util/file_trust.c src/util/strbuf.c \
 	src/util/timeparse.c src/util/fileio.c
-FUZZ_SRC_CONFIG = src/config/config_file.c src/config/schema.c src/config/load.c src/config/search_path.c \
+FUZZ_SRC_config = src/config/config_file.c src/config/schema.c src/config/load.c src/config/search_path.c \
 	src/config/duration.c src/config/secrets.c src/config/connection.c src/config/command_config.c src/config/jprops.c \
 	src/model/colset.c src/model/columns.c src/model/format.c src/model/snapshot.c src/model/status.c src/model/enrich.c \
 	src/model/history.c src/model/lag.c src/model/rates.c src/model/timelag.c src/model/record_ts.c
-FUZZ_SRC_RECORD = src/record/codec.c src/record/file.c src/model/snapshot.c src/model/lag.c src/model/timelag.c src/model/status.c src/model/rates.c src/util/crc32c.c
-FUZZ_SRC_POSITION = src/position/report.c src/position/prom.c src/position/rdkstats.c
-FUZZ_SRC_RESET = src/reset/plan.c src/reset/csv.c src/reset/render.c \
+FUZZ_SRC_record = src/record/codec.c src/record/file.c src/model/snapshot.c src/model/lag.c src/model/timelag.c src/model/status.c src/model/rates.c src/util/crc32c.c
+FUZZ_SRC_position = src/position/report.c src/position/prom.c src/position/rdkstats.c
+FUZZ_SRC_theme = src/ui/theme.c
+FUZZ_SRC_reset = src/reset/plan.c src/reset/csv.c src/reset/render.c \
 	src/model/snapshot.c
-FUZZ_SRC_SIM = src/sim/wire.c src/sim/strmap.c src/sim/cluster.c src/sim/server.c src/sim/api_table.c \
+FUZZ_SRC_sim = src/sim/wire.c src/sim/strmap.c src/sim/cluster.c src/sim/server.c src/sim/api_table.c \
 	src/sim/api_versions.c src/sim/api_metadata.c src/sim/api_find_coordinator.c src/sim/api_groups.c \
 	src/sim/api_list_groups.c src/sim/api_consumer_group_describe.c src/sim/control_consumer.c \
 	src/sim/api_offsets.c src/sim/api_list_offsets.c src/sim/api_create_topics.c src/sim/api_delete_records.c \
@@ -36,24 +37,18 @@ FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
 	-I$(top_srcdir)/src -I$(top_builddir) -DPKGDATADIR='"$(pkgdatadir)"' -DSYSCONFDIR='"$(sysconfdir)"' -pthread
 FUZZ_LINK = $(AM_V_CCLD)$(MKDIR_P) tests/fuzz && $(CLANG) $(FUZZ_CFLAGS) -o $@
 
-tests/fuzz/fuzz_util: $(top_srcdir)/tests/fuzz/fuzz_util.c $(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
-	$(FUZZ_LINK) $^ -lm
-tests/fuzz/fuzz_config: $(top_srcdir)/tests/fuzz/fuzz_config.c $(FUZZ_SRC_CONFIG:%=$(top_srcdir)/%) \
+## One rule for every harness: its own file, the sources it needs (FUZZ_SRC_<name>) and util's, compiled with
+## the flags (FUZZ_CFLAGS_<name>) and linked with the libraries (FUZZ_LIBS_<name>) those sources use.
+FUZZ_CFLAGS_config = $(LIBCONFIG_CFLAGS)
+FUZZ_LIBS_config = $(LIBCONFIG_LIBS)
+FUZZ_CFLAGS_theme = $(LIBCONFIG_CFLAGS)
+FUZZ_LIBS_theme = $(LIBCONFIG_LIBS)
+FUZZ_CFLAGS_position = $(JANSSON_CFLAGS)
+FUZZ_LIBS_position = $(JANSSON_LIBS)
+FUZZ_CFLAGS_record = $(ZSTD_CFLAGS)
+FUZZ_LIBS_record = $(ZSTD_LIBS)
+.SECONDEXPANSION:
+$(FUZZ_BINS): tests/fuzz/fuzz_%: $(top_srcdir)/tests/fuzz/fuzz_%.c $$(addprefix $(top_srcdir)/,$$(FUZZ_SRC_$$*)) \
 		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
-	$(FUZZ_LINK) $(LIBCONFIG_CFLAGS) $^ $(LIBCONFIG_LIBS) -lm
-tests/fuzz/fuzz_reset: $(top_srcdir)/tests/fuzz/fuzz_reset.c $(FUZZ_SRC_RESET:%=$(top_srcdir)/%) \
-		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
-	$(FUZZ_LINK) $^ -lm
-tests/fuzz/fuzz_theme: $(top_srcdir)/tests/fuzz/fuzz_theme.c $(top_srcdir)/src/ui/theme.c \
-		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
-	$(FUZZ_LINK) $(LIBCONFIG_CFLAGS) $^ $(LIBCONFIG_LIBS) -lm
-tests/fuzz/fuzz_position: $(top_srcdir)/tests/fuzz/fuzz_position.c $(FUZZ_SRC_POSITION:%=$(top_srcdir)/%) \
-		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
-	$(FUZZ_LINK) $(JANSSON_CFLAGS) $^ $(JANSSON_LIBS) -lm
-tests/fuzz/fuzz_record: $(top_srcdir)/tests/fuzz/fuzz_record.c $(FUZZ_SRC_RECORD:%=$(top_srcdir)/%) \
-		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
-	$(FUZZ_LINK) $(ZSTD_CFLAGS) $^ $(ZSTD_LIBS) -lm
-tests/fuzz/fuzz_sim: $(top_srcdir)/tests/fuzz/fuzz_sim.c $(FUZZ_SRC_SIM:%=$(top_srcdir)/%) \
-		$(FUZZ_SRC_UTIL:%=$(top_srcdir)/%)
-	$(FUZZ_LINK) $^ -lm
+	$(FUZZ_LINK) $(FUZZ_CFLAGS_$*) $^ $(FUZZ_LIBS_$*) -lm
 endif

@@ -67,6 +67,17 @@ class Fixture(simtest.StateDir):
     def backups(self, group="fx-empty"):
         return super().backups(group)
 
+    def audit_results(self, group="fx-empty"):
+        """The result= of each audit line about group, in order."""
+        return [result_of(ln) for ln in lines_of(self.audit(), group)]
+
+    def run_held(self, pause_s, *args, timeout="10s"):
+        """lagtop with args, the sim stopped for pause_s as soon as lagtop wrote its backup (so the change that
+        follows goes unanswered that long): (stopped, exit code, stdout, stderr)."""
+        p = self.popen(*args, timeout=timeout)
+        stopped = self.stop_sim_when_backed_up(p, 0, pause_s)
+        return (stopped,) + wait(p)
+
     def stop_sim_when_backed_up(self, proc, n_before, pause_s):
         """SIGSTOPs the sim as soon as a new backup exists (the commit follows it at once and its answer is
         held back), keeps it stopped pause_s, then SIGCONTs it. False if no backup appeared in 20 s."""
@@ -103,44 +114,33 @@ def result_of(line):
 
 
 def case_unanswered_commit_applied():
-    f = Fixture("--latency-ms", "1500", "--latency-api", "8")
-    try:
-        p = f.popen("--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:0", "--to-offset", "500",
-                    "--execute", timeout="3s")
-        stopped = f.stop_sim_when_backed_up(p, 0, 4.5)
-        rc, out, err = wait(p)
+    with Fixture("--latency-ms", "1500", "--latency-api", "8") as f:
+        stopped, rc, out, err = f.run_held(4.5, "--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:0",
+                                           "--to-offset", "500", "--execute", timeout="3s")
         ok(stopped, "unanswered commit: the sim was stopped mid-commit (after the backup)", err)
         ok("outcome unknown" in err and "the reset was applied" in err and "not applied" not in err,
            "unanswered commit: reported as outcome unknown, then applied from the offsets read back", err)
         ok(rc == 0, "unanswered commit settled as applied: exit 0 (got %s)" % rc, err)
         got = f.committed()
         ok(got.get(("fx-orders", 0)) == 500, "unanswered commit: the broker did apply it (500)", got)
-        mine = [result_of(ln) for ln in lines_of(f.audit())]
+        mine = f.audit_results()
         ok(mine == ["intent", "applied"], "unanswered commit: the audit log has intent, then applied", mine)
-    finally:
-        f.close()
 
 
 def case_unanswered_commit_unknown():
-    f = Fixture("--latency-ms", "1500", "--latency-api", "8")
-    try:
+    with Fixture("--latency-ms", "1500", "--latency-api", "8") as f:
         # 3 s for the commit, then 3 read-backs of 3 s each and two 0.3 s pauses: 12.6 s; stopped for 16 s
-        p = f.popen("--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:0", "--to-offset", "500",
-                    "--execute", timeout="3s")
-        stopped = f.stop_sim_when_backed_up(p, 0, 16)
-        rc, out, err = wait(p)
+        stopped, rc, out, err = f.run_held(16, "--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:0",
+                                           "--to-offset", "500", "--execute", timeout="3s")
         ok(stopped and rc == 5, "no answer and no read-back: exit 5, outcome unknown (got %s)" % rc, err)
         ok("outcome unknown" in err and "not applied" not in err and "could not be read back" in err,
            "no answer and no read-back: says the outcome is unknown, never 'not applied'", err)
-        mine = [result_of(ln) for ln in lines_of(f.audit())]
+        mine = f.audit_results()
         ok(mine == ["intent", "unknown"], "no answer and no read-back: audit intent, then result=unknown", mine)
-    finally:
-        f.close()
 
 
 def case_killed_mid_commit():
-    f = Fixture("--latency-ms", "1500", "--latency-api", "8")
-    try:
+    with Fixture("--latency-ms", "1500", "--latency-api", "8") as f:
         p = f.popen("--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:2", "--to-offset", "500", "--execute")
         deadline = time.monotonic() + 20
         while not f.backups() and p.poll() is None and time.monotonic() < deadline:
@@ -148,52 +148,40 @@ def case_killed_mid_commit():
         time.sleep(0.3)  # the commit is out, its answer held back 1.5 s
         p.kill()
         wait(p)
-        mine = [result_of(ln) for ln in lines_of(f.audit())]
+        mine = f.audit_results()
         ok(mine == ["intent"], "killed mid-commit: the audit log has the intent", mine)
         b = os.path.join(f.backups_dir(), f.backups()[0]) if f.backups() else "-"
         rc, out, err = f.lagtop("--undo", "fx-empty")
         ok(rc == 0 and ("applying backup %s" % b) in err and "newest change: to-offset 500" in err,
            "killed mid-commit: --undo finds that change and its backup", err)
-    finally:
-        f.close()
 
 
 def case_unanswered_delete():
-    f = Fixture("--latency-ms", "1500", "--latency-api", "47")
-    try:
-        p = f.popen("--delete-offsets", "--group", "fx-empty", "--topic", "fx-orders:2", timeout="3s")
-        stopped = f.stop_sim_when_backed_up(p, 0, 4.5)
-        rc, out, err = wait(p)
+    with Fixture("--latency-ms", "1500", "--latency-api", "47") as f:
+        stopped, rc, out, err = f.run_held(4.5, "--delete-offsets", "--group", "fx-empty", "--topic", "fx-orders:2",
+                                           timeout="3s")
         ok(stopped and rc == 0 and "outcome unknown" in err and "the delete was applied" in err,
            "unanswered delete-offsets: outcome unknown, settled by reading back as applied (exit %s)" % rc, err)
         got = f.committed()
         ok(("fx-orders", 2) not in got or got[("fx-orders", 2)] is None, "unanswered delete: the offset is gone",
            got)
-        mine = [result_of(ln) for ln in lines_of(f.audit())]
+        mine = f.audit_results()
         ok(mine == ["intent", "applied"], "unanswered delete: the audit log has intent, then applied", mine)
-    finally:
-        f.close()
 
 
 def case_unanswered_group_delete():
-    f = Fixture("--latency-ms", "1500", "--latency-api", "42")
-    try:
-        p = f.popen("--delete", "--group", "fx-empty", timeout="3s")
-        stopped = f.stop_sim_when_backed_up(p, 0, 4.5)
-        rc, out, err = wait(p)
+    with Fixture("--latency-ms", "1500", "--latency-api", "42") as f:
+        stopped, rc, out, err = f.run_held(4.5, "--delete", "--group", "fx-empty", timeout="3s")
         ok(stopped and rc == 0 and "outcome unknown" in err and "the delete was applied" in err and
            "was successful" in out,
            "unanswered delete of a group: outcome unknown, settled by reading back as deleted (exit %s)" % rc,
            out + err)
-        mine = [result_of(ln) for ln in lines_of(f.audit())]
+        mine = f.audit_results()
         ok(mine == ["intent", "applied"], "unanswered group delete: the audit log has intent, then applied", mine)
-    finally:
-        f.close()
 
 
 def case_audit_unwritable():
-    f = Fixture()
-    try:
+    with Fixture() as f:
         os.makedirs(os.path.join(f.state, "lagtop", "audit.log"))
         rc, out, err = f.lagtop("--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:0", "--to-offset", "500",
                                 "--execute")
@@ -205,13 +193,10 @@ def case_audit_unwritable():
         got = f.committed()
         ok(rc != 0 and "nothing was deleted" in err and got.get(("fx-orders", 2)) == 20,
            "unwritable audit log: a delete deletes nothing (exit %s)" % rc, err)
-    finally:
-        f.close()
 
 
 def case_concurrent():
-    f = Fixture("--latency-ms", "300", "--latency-api", "8")
-    try:
+    with Fixture("--latency-ms", "300", "--latency-api", "8") as f:
         procs = [f.popen("--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:2", "--to-offset", str(300 + i),
                          "--execute") for i in range(20)]
         outs = [wait(p, 120) for p in procs]
@@ -247,13 +232,10 @@ def case_concurrent():
         rc, out, err = f.lagtop("--undo", "fx-empty", "--backup", first, "--execute")
         ok(rc == 0 and f.committed().get(("fx-orders", 2)) == 20,
            "--undo --backup <first backup> restores the original offset (20)", err)
-    finally:
-        f.close()
 
 
 def case_undo_naming():
-    f = Fixture()
-    try:
+    with Fixture() as f:
         rc, out, err = f.lagtop("--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:2", "--to-offset", "500",
                                 "--execute")
         b1 = os.path.join(f.backups_dir(), f.backups()[0]) if f.backups() else "-"
@@ -277,20 +259,15 @@ def case_undo_naming():
         rc, out, err = f.lagtop("--reset-offsets", "-g", "fx-empty", "--topic", "fx-orders:2", "--to-offset", "1",
                                 "--backup", "x.csv")
         ok(rc == 2 and "--backup goes with --undo" in err, "--backup without --undo: a usage error", err)
-    finally:
-        f.close()
 
 
 def case_refused_in_planning_audited():
-    f = Fixture()
-    try:
+    with Fixture() as f:
         rc, out, err = f.lagtop("--reset-offsets", "-g", "fx-empty", "--topic", "nosuch", "--to-earliest",
                                 "--execute")
-        mine = [result_of(ln) for ln in lines_of(f.audit())]
+        mine = f.audit_results()
         ok(rc == 2 and mine == ["not-planned"], "an --execute not planned is audited (result=not-planned)",
            "%s %s" % (mine, err))
-    finally:
-        f.close()
 
 
 def main():

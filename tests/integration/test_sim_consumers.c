@@ -83,15 +83,11 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic
 
 static rd_kafka_t *consumer_new(const char *client_id, const char *group, struct seen *s)
 {
-	rd_kafka_conf_t *conf = base_conf(client_id);
+	rd_kafka_conf_t *conf = rdk_group_member_conf(bootstrap, group, client_id);
 	rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
 	rd_kafka_conf_set_opaque(conf, s);
-	rdk_conf_set(conf, "group.id", group);
-	rdk_conf_set(conf, "session.timeout.ms", "6000");
 	rdk_conf_set(conf, "heartbeat.interval.ms", "300");
 	rdk_conf_set(conf, "enable.auto.commit", "false");
-	rdk_conf_set(conf, "auto.offset.reset", "earliest");
-	rdk_conf_set(conf, "fetch.wait.max.ms", "100");
 	rdk_conf_set(conf, "partition.assignment.strategy", "range");
 	return rdk_consumer_subscribed(conf, TOPIC);
 }

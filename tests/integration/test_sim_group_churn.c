@@ -45,17 +45,10 @@ static void leave_one_by_one(void **state)
 
 	rd_kafka_t *c[NC];
 	for (int i = 0; i < NC; i++) {
-		rd_kafka_conf_t *k = rd_kafka_conf_new();
 		char id[16];
 		snprintf(id, sizeof id, "churn-%d", i);
-		rdk_conf_set(k, "bootstrap.servers", sim_bootstrap(sim));
-		rdk_conf_set(k, "group.id", "churn-g");
-		rdk_conf_set(k, "client.id", id);
-		rdk_conf_set(k, "session.timeout.ms", "6000");
+		rd_kafka_conf_t *k = rdk_group_member_conf(sim_bootstrap(sim), "churn-g", id);
 		rdk_conf_set(k, "heartbeat.interval.ms", "200");
-		rdk_conf_set(k, "auto.offset.reset", "earliest");
-		rdk_conf_set(k, "fetch.wait.max.ms", "100");
-		rdk_conf_set(k, "log_level", "3");
 		c[i] = rdk_consumer_subscribed(k, "churn");
 	}
 	for (int gone = 0; gone < NC; gone++) {

@@ -161,11 +161,7 @@ static int32_t sync_send(struct raw_conn *c, int16_t v, const char *group, int32
 {
 	struct wire_buf b;
 	wire_buf_init(&b);
-	wire_put_str(&b, group, false);
-	wire_put_i32(&b, gen);
-	wire_put_str(&b, member, false);
-	if (v >= 3)
-		wire_put_str(&b, NULL, false);
+	raw_put_member_head(&b, group, gen, member, v >= 3);
 	wire_put_array(&b, assign_to ? 1 : 0, false);
 	if (assign_to) {
 		wire_put_str(&b, assign_to, false);
@@ -195,12 +191,12 @@ static int16_t simple_call(struct raw_conn *c, int16_t key, int16_t v, const cha
 {
 	struct wire_buf b;
 	wire_buf_init(&b);
-	wire_put_str(&b, group, false);
-	if (key == K_HEARTBEAT)
-		wire_put_i32(&b, gen);
-	wire_put_str(&b, member, false);
-	if (key == K_HEARTBEAT && v >= 3)
-		wire_put_str(&b, NULL, false);
+	if (key == K_HEARTBEAT) {
+		raw_put_member_head(&b, group, gen, member, v >= 3);
+	} else { /* LeaveGroup v0-v2: group and member id */
+		wire_put_str(&b, group, false);
+		wire_put_str(&b, member, false);
+	}
 	int32_t corr = send_req(c, key, v, &b);
 	wire_buf_free(&b);
 	struct wire_buf body;

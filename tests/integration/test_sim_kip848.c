@@ -367,11 +367,7 @@ static int16_t commit(const char *group, int16_t v, int32_t generation, const ch
 	struct wire_buf b, body;
 	struct wire_rd rd;
 	wire_buf_init(&b);
-	wire_put_str(&b, group, false);
-	wire_put_i32(&b, generation);
-	wire_put_str(&b, member, false);
-	if (v >= 7)
-		wire_put_str(&b, NULL, false);
+	raw_put_member_head(&b, group, generation, member, v >= 7);
 	if (v <= 4)
 		wire_put_i64(&b, -1); /* retention */
 	wire_put_array(&b, 1, false);

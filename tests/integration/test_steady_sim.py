@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import simtest  # noqa: E402
-from simtest import (LAGTOP, diff_by_key as diff, group_numbers as numbers, kafka_python, ok,  # noqa: E402
+from simtest import (LAGTOP, diff_by_key as diff, group_numbers as numbers, json_from, kafka_python, ok,  # noqa: E402
                      private_env, results)
 
 TESTS = 21
@@ -61,14 +61,7 @@ def run_steady(env, bootstrap, change=None, after=2, extra=(), samples=SAMPLES):
     except subprocess.TimeoutExpired:
         p.kill()
         p.wait()
-    outf.seek(0)
-    out = outf.read()
-    outf.close()
-    try:
-        doc = json.loads(out)
-    except ValueError:
-        doc = {}
-    return p.returncode, doc, stats, "".join(other)
+    return p.returncode, json_from(outf), stats, "".join(other)
 
 
 def run_polled(env, bootstrap):

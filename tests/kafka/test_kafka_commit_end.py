@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
-from simtest import flat, json_differences, exit_status, note, ok, require_built, results  # noqa: E402
+from simtest import flat, json_differences, exit_status, lagtop, note, ok, require_built, results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -115,12 +115,11 @@ def once(bootstrap, eof_only, debug=False, **extra):
         env["LAGTOP_COMMIT_END"] = "eof"
     if debug:
         env["LAGTOP_DEBUG"] = "1"
-    p = subprocess.run([LAGTOP, "--once", "--format", "json", "-b", bootstrap, "--timeout", "30s"],
-                       capture_output=True, text=True, env=env, timeout=90)
+    rc, out, err = lagtop("--once", "--format", "json", "-b", bootstrap, "--timeout", "30s", env=env, timeout=90)
     try:
-        return p.returncode, json.loads(p.stdout), p.stderr
+        return rc, json.loads(out), err
     except ValueError:
-        return p.returncode, None, p.stderr
+        return rc, None, err
 
 
 def check(label, bootstrap):

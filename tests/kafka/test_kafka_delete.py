@@ -19,13 +19,13 @@ By hand: LT_KAFKA_DELETE_ONLY=4|3.9|sim runs one cluster.
 """
 import os
 import re
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
+import simtest  # noqa: E402
 from simtest import exit_status, note, ok, plan  # noqa: E402
 
 T_START = time.monotonic()
@@ -72,9 +72,7 @@ class Ctx(kt.ToolCtx):
         super().__init__(label, line, kc, cg, sim=sim, prefix="lagtop-kdelete-")
 
     def lagtop(self, *args):
-        p = subprocess.run([os.environ["LAGTOP"], *args, "-b", self.bootstrap, "--timeout", "20s"],
-                           capture_output=True, text=True, env=self.env, timeout=90, stdin=subprocess.DEVNULL)
-        return p.returncode, p.stdout, p.stderr
+        return simtest.lagtop(*args, "-b", self.bootstrap, "--timeout", "20s", env=self.env, timeout=90)
 
     def backup_rows(self, name):
         return sorted(tuple(ln.split(",")) for ln in self.backup_text(name).splitlines())
@@ -186,12 +184,7 @@ def after_members_left(ctx, g, args, kind):
     """Once the members left (the group Empty), the delete lagtop refused goes through, backed up, and --undo
     --execute brings the offsets back (read with the tool)."""
     before = ctx.committed(g)
-    deadline = time.monotonic() + 30
-    while True:  # leaving is synchronous, but allow the coordinator a moment
-        rc, out, err = ctx.lagtop(*args)
-        if rc != 3 or time.monotonic() > deadline:
-            break
-        time.sleep(0.5)
+    rc, out, err = ctx.lagtop_once_inactive(*args)
     gone = ctx.committed(g)
     ok(rc == 0 and before and gone == {} and len(ctx.backups(g)) == 1,
        "%s: %s: once its members left, lagtop deletes (exit 0), with a backup" % (ctx.label, kind),
@@ -205,17 +198,10 @@ def after_members_left(ctx, g, args, kind):
 def check_guard(ctx):
     g = "active-classic"
     log_ends = {("orders", p): 10 for p in range(3)}
-    members = [K.Member(ctx.kc, "java", g, ["orders"], client_id="del-java"),
-               K.Member(ctx.kc, "kafka-python", g, ["orders"], client_id="del-kafka-python")]
-    try:
-        st, n = ctx.wait_state(g, ("Stable",), members=2)
-        got = ctx.wait_committed(g, log_ends)
+    with ctx.classic_members(g, "del", log_ends) as (st, n, got):
         ok(st == "Stable" and got == log_ends, "%s: a Java and a kafka-python member in classic group %s"
            % (ctx.label, g), "%s %s %s" % (st, n, got))
         guard_case(ctx, g, "classic group with members", ["del-java", "del-kafka-python"])
-    finally:
-        for m in members:
-            m.stop()
     after_members_left(ctx, g, ["--delete-offsets", "--group", g, "--topic", "orders"], "classic group")
     if ctx.line == "3.9" or ctx.sim:  # the sim's consumer-protocol members are synthetic: test_delete_sim.py
         return
@@ -244,19 +230,15 @@ def check_sim_like_kafka(ctx, outputs):
 
 
 def run_sim(cg):
-    with kt.sim_for_tools() as shim:
-        if not shim:
+    with kt.tool_ctx_on_sim(Ctx, cg) as ctx:
+        if not ctx:
             return
-        ctx = Ctx("lagtop-sim", "4", shim, cg, sim=True)
-        try:
-            K.create_topic(ctx.bootstrap, "orders", 3, 10, api_version=(2, 0, 0))
-            K.create_topic(ctx.bootstrap, "other", 2, 5, api_version=(2, 0, 0))
-            t = time.monotonic()
-            twins(ctx)
-            check_guard(ctx)
-            note("%s: in %.1f s" % (ctx.label, time.monotonic() - t))
-        finally:
-            ctx.close()
+        K.create_topic(ctx.bootstrap, "orders", 3, 10, api_version=(2, 0, 0))
+        K.create_topic(ctx.bootstrap, "other", 2, 5, api_version=(2, 0, 0))
+        t = time.monotonic()
+        twins(ctx)
+        check_guard(ctx)
+        note("%s: in %.1f s" % (ctx.label, time.monotonic() - t))
 
 
 def twins(ctx):
@@ -265,20 +247,15 @@ def twins(ctx):
 
 
 def run_line(line, cg):
-    kc = K.KafkaCluster(line)
-    if not kt.start(kc):
-        return
-    ctx = Ctx("Kafka %s" % kc.version, line, kc, cg)
-    try:
+    with kt.tool_ctx_on_kafka(Ctx, line, cg) as ctx:
+        if not ctx:
+            return
         K.create_topic(ctx.bootstrap, "orders", 3, 10)
         K.create_topic(ctx.bootstrap, "other", 2, 5)
         for check in (twins, check_guard):
             t = time.monotonic()
             kt.guarded(ctx.label, check, ctx)
             note("%s: %s in %.1f s" % (ctx.label, check.__name__, time.monotonic() - t))
-    finally:
-        ctx.close()
-        kc.stop()
 
 
 def main():

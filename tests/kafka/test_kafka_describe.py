@@ -190,22 +190,19 @@ def real_view(kc, timeout=90, leaderless=False):
         failed = [ln for ln in (out + err).splitlines() if ln.startswith(("Error:", "Caused by:"))]
         if rc != 0 or failed:
             view["errors"][key] = "exit %s: %s" % (rc, " | ".join(failed or (out + err).strip().splitlines()[-4:]))
-    rows, bad = parse_tables(raw["offsets"][1])
-    view["offsets"] = {}
-    for r in rows:
-        view["offsets"].setdefault(r["GROUP"], []).append(r)
-    if bad:
-        view["errors"]["offsets-parse"] = "rows that do not fit the header: %s" % bad[:3]
-    rows, bad = parse_tables(raw["members"][1])
-    view["members"] = {}
-    for r in rows:
-        view["members"].setdefault(r["GROUP"], []).append(r)
-    if bad:
-        view["errors"]["members-parse"] = "rows that do not fit the header: %s" % bad[:3]
-    rows, bad = parse_tables(raw["state"][1])
-    view["state"] = {r["GROUP"]: r for r in rows}
-    if bad:
-        view["errors"]["state-parse"] = "rows that do not fit the header: %s" % bad[:3]
+
+    def table_rows(key):
+        """The rows of the tool's tables for key; rows that do not fit their header are an error of the view."""
+        rows, bad = parse_tables(raw[key][1])
+        if bad:
+            view["errors"][key + "-parse"] = "rows that do not fit the header: %s" % bad[:3]
+        return rows
+
+    for key in ("offsets", "members"):
+        view[key] = {}
+        for r in table_rows(key):
+            view[key].setdefault(r["GROUP"], []).append(r)
+    view["state"] = {r["GROUP"]: r for r in table_rows("state")}
     rows, _ = parse_tables(raw["types"][1])
     view["types"] = {r["GROUP"]: r.get("TYPE") for r in rows}
     view["log_start"] = {}

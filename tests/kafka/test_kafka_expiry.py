@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
-from simtest import exit_status, note, ok, require_built, results  # noqa: E402
+from simtest import exit_status, lagtop, note, ok, require_built, results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -57,9 +57,7 @@ def now_ms():
 def lagtop_once(bootstrap, *extra):
     env = dict(os.environ, HOME=TMP, XDG_CONFIG_HOME=os.path.join(TMP, "xdg"), XDG_STATE_HOME=TMP)
     env.pop("LAGTOP_CONFIG", None)
-    p = subprocess.run([LAGTOP, "--once", "-b", bootstrap, "--timeout", "20s"] + list(extra), capture_output=True,
-                       text=True, timeout=90, env=env)
-    return p.returncode, p.stdout, p.stderr
+    return lagtop("--once", "-b", bootstrap, "--timeout", "20s", *extra, env=env, timeout=90)
 
 
 def find(doc, group):
@@ -235,10 +233,7 @@ def run_line(ln):
 
 
 def main():
-    kt.require_jdk()
-    for line in LINES:
-        kt.available(K.java_classes, line)
-    kt.require_kafka_python("kafka-python (Debian package python3-kafka)")
+    kt.require_lines(LINES)
     require_built(LAGTOP)
     print("1..%d" % sum(planned(l) for l in LINES))
     t0 = time.monotonic()

@@ -29,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
+import simtest  # noqa: E402
 from simtest import ok, skip  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
@@ -46,9 +47,7 @@ def lagtop(*args, env=None, timeout=120):
     e = dict(os.environ)
     e.pop("LAGTOP_LOG_OFFSETS", None)
     e.update(env or {})
-    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout, env=e,
-                       stdin=subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr
+    return simtest.lagtop(*args, env=e, timeout=timeout)
 
 
 def librdkafka_of_lagtop():

@@ -36,6 +36,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
+import simtest  # noqa: E402
 from simtest import exit_status, note, ok, plan, require_programs  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -122,12 +123,11 @@ class Ctx:
         return self.cg.run("--bootstrap-server", bootstrap or self.kc.bootstrap, *args)
 
     def lagtop(self, *args, bootstrap=None, timeout="20s"):
-        cmd = [LAGTOP, "--bootstrap-server", bootstrap or self.kc.bootstrap] + list(args)
+        cmd = ["--bootstrap-server", bootstrap or self.kc.bootstrap] + list(args)
         if timeout and "--timeout" not in args:
             cmd += ["--timeout", timeout]
         self.runs += 1
-        p = subprocess.run(cmd, capture_output=True, text=True, env=self.env, timeout=120, stdin=subprocess.DEVNULL)
-        return p.returncode, p.stdout, p.stderr
+        return simtest.lagtop(*cmd, env=self.env, timeout=120)
 
 
 def commit(bootstrap, group, offsets):

@@ -22,24 +22,15 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
-from simtest import ok  # noqa: E402
+from simtest import lagtop, ok  # noqa: E402
 
-BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
-LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
 TOPIC = "pos-orders"
 PARTS = 2
 RECORDS = 150
 PAUSE_AFTER = 250
-
-
-def lagtop(*args, timeout=120):
-    p = subprocess.run([LAGTOP] + list(args), capture_output=True, text=True, timeout=timeout,
-                       stdin=subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr
 
 
 def Proc(cmd):
@@ -102,7 +93,7 @@ def run(kc):
         # first batch has no position yet, and a run started then gave rdk-nc no verdict (null).
         reported, deadline = {}, time.monotonic() + 30
         while time.monotonic() < deadline:
-            rc, out, err = lagtop(*base)
+            rc, out, err = lagtop(*base, timeout=120)
             groups = json.loads(out)["groups"] if rc == 0 else []
             reported = {g["group"][4:]: any(p.get("position") is not None for p in g["partitions"]) for g in groups}
             if len(reported) == 4 and all(reported.values()):
@@ -111,7 +102,7 @@ def run(kc):
         ok(len(reported) == 4 and all(reported.values()), "every consumer's position source reports a position",
            reported)
         t0 = time.monotonic()
-        rc, out, err = lagtop(*(base + ["--samples", "3", "--interval", "1"]))
+        rc, out, err = lagtop(*(base + ["--samples", "3", "--interval", "1"]), timeout=120)
         took = time.monotonic() - t0
         d = json.loads(out) if rc == 0 else {"groups": [], "position_sources": []}
         flags = {g["group"][4:]: g["not_committing"] for g in d["groups"]}
@@ -128,7 +119,7 @@ def run(kc):
             said[name] = paused_positions(line) if line else None
         ok(all(said.values()), "every consumer paused after %d records" % PAUSE_AFTER, said)
         time.sleep(1.5)  # a statistics document written after the pause (every 500 ms)
-        rc, out, err = lagtop(*base)
+        rc, out, err = lagtop(*base, timeout=120)
         d = json.loads(out) if rc == 0 else {"groups": [], "position_sources": []}
         got = {}
         for g in d["groups"]:

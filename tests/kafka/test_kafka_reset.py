@@ -27,6 +27,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
+import simtest  # noqa: E402
 from simtest import exit_status, note, ok, plan  # noqa: E402
 
 # Until lagtop's guard reads consumer-protocol groups (branch kip848: fail closed unless known Empty), a
@@ -146,8 +147,7 @@ class Ctx(kt.ToolCtx):
         if popen:
             return subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                     text=True, env=self.env)
-        p = subprocess.run(cmd, capture_output=True, text=True, env=self.env, timeout=90, stdin=subprocess.DEVNULL)
-        return p.returncode, p.stdout, p.stderr
+        return simtest.lagtop(*cmd[1:], env=self.env, timeout=90)
 
 
 def setup_data(ctx):
@@ -360,11 +360,7 @@ def check_execute(ctx, times):
 def check_guard_classic(ctx):
     g = "guard-classic"
     log_ends = {("orders", 0): 10, ("orders", 1): 10, ("orders", 2): 10}
-    members = [K.Member(ctx.kc, "java", g, ["orders"], client_id="ref-java"),
-               K.Member(ctx.kc, "kafka-python", g, ["orders"], client_id="ref-kafka-python")]
-    try:
-        st, n = ctx.wait_state(g, ("Stable",), members=2)
-        before = ctx.wait_committed(g, log_ends)
+    with ctx.classic_members(g, "ref", log_ends) as (st, n, before):
         ok(st == "Stable" and before == log_ends, "%s: a Java and a kafka-python member are in classic group %s "
            "and have committed everything" % (ctx.label, g), "state %s, %s members, committed %s" % (st, n, before))
         rc, out, err = ctx.lagtop(g, "--all-topics", "--to-earliest", "--execute")
@@ -379,16 +375,8 @@ def check_guard_classic(ctx):
         after = ctx.committed(g)
         ok(after == before, "%s: guard: nothing was committed" % ctx.label, "%s -> %s" % (before, after))
         ok(ctx.backups(g) == [], "%s: guard: no backup was written" % ctx.label, ctx.backups(g))
-    finally:
-        for m in members:
-            m.stop()
-    # once they left, the reset goes through (leaving is synchronous, but allow the coordinator a moment)
-    deadline = time.monotonic() + 30
-    while True:
-        rc, out, err = ctx.lagtop(g, "--all-topics", "--to-earliest", "--execute")
-        if rc != 3 or time.monotonic() > deadline:
-            break
-        time.sleep(0.5)
+    # once they left, the reset goes through
+    rc, out, err = ctx.lagtop_once_inactive(g, "--all-topics", "--to-earliest", "--execute")
     after = ctx.committed(g)
     earliest = {("orders", 0): 0, ("orders", 1): ctx.log_start_1, ("orders", 2): 0}
     ok(rc == 0 and after == earliest and len(ctx.backups(g)) == 1,
@@ -504,15 +492,13 @@ def guarded(ctx, check):
 
 
 def run_kafka(line, cg):
-    kc = K.KafkaCluster(line)
-    if not kt.start(kc):
-        return
-    ctx = Ctx("Kafka %s" % kc.version, line, kc, cg)
-    try:
-        note("Kafka %s started in %.1f s" % (kc.version, kc.started_in))
+    with kt.tool_ctx_on_kafka(Ctx, line, cg) as ctx:
+        if not ctx:
+            return
+        note("%s started in %.1f s" % (ctx.label, ctx.kc.started_in))
         # The batch runner answers as the tool in its own JVM does (one usage error, one plan).
         for args in (["--reset-offsets", "--group", "g", "--to-earliest"],):
-            fresh = kc.consumer_groups(*args)
+            fresh = ctx.kc.consumer_groups(*args)
             batch = ctx.tool(*args)
             ok(fresh[0] == batch[0] and fresh[2].splitlines()[:1] == batch[2].splitlines()[:1] and
                fresh[1] == batch[1], "%s: ToolBatch answers as kafka-consumer-groups in its own JVM" % ctx.label,
@@ -522,23 +508,14 @@ def run_kafka(line, cg):
             t = time.monotonic()
             guarded(ctx, check)
             note("%s: %s in %.1f s" % (ctx.label, check.__name__, time.monotonic() - t))
-    finally:
-        ctx.close()
-        kc.stop()
 
 
 def run_sim(cg):
-    with kt.sim_for_tools() as shim:
-        if not shim:
-            return
-        ctx = Ctx("lagtop-sim", "4", shim, cg, sim=True)
-        try:
-            for check in (check_cluster, check_guard_classic, check_guard_race):
-                t = time.monotonic()
-                guarded(ctx, check)
-                note("%s: %s in %.1f s" % (ctx.label, check.__name__, time.monotonic() - t))
-        finally:
-            ctx.close()
+    with kt.tool_ctx_on_sim(Ctx, cg) as ctx:
+        for check in (check_cluster, check_guard_classic, check_guard_race) if ctx else ():
+            t = time.monotonic()
+            guarded(ctx, check)
+            note("%s: %s in %.1f s" % (ctx.label, check.__name__, time.monotonic() - t))
 
 
 def main():

@@ -18,6 +18,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
+import simtest  # noqa: E402
 from simtest import exit_status, note, ok, plan  # noqa: E402
 
 
@@ -32,9 +33,7 @@ class Run:
         return [os.environ["LAGTOP"], *args, "-b", self.kc.bootstrap, "--timeout", timeout]
 
     def lagtop(self, *args):
-        p = subprocess.run(self.args(*args), capture_output=True, text=True, env=self.env, timeout=120,
-                           stdin=subprocess.DEVNULL)
-        return p.returncode, p.stdout, p.stderr
+        return simtest.lagtop(*self.args(*args)[1:], env=self.env, timeout=120)
 
     def committed(self, group):
         """The committed offset of orders-0 (bounded retries: the broker may still be catching up)."""

@@ -155,10 +155,7 @@ def scram_cluster_39():
     sec = K.Security(scram={"alice": PASSWORD}, authorizer=False,
                      listeners=[("SASL_PLAINTEXT", "SASL_PLAINTEXT", {}), ("SASL_SSL", "SASL_SSL", {})])
     kc = K.KafkaCluster("3.9", security=sec)
-    try:
-        kc.start()
-    except RuntimeError as e:
-        ok(False, "Kafka 3.9 with SCRAM listeners starts", e)
+    if not kt.start(kc, "Kafka 3.9 with SCRAM listeners starts"):
         return
     try:
         print("# Kafka %s with SCRAM listeners started in %.1f s" % (kc.version, kc.started_in))
@@ -314,10 +311,7 @@ def secure_cluster_4():
                                 ("TLS", "SSL", {}), ("MTLS", "SSL", {"client_auth": "required"}),
                                 ("BADHOST", "SSL", {"cert": "wrong-host"})])
     kc = K.KafkaCluster("4", security=sec)
-    try:
-        kc.start()
-    except RuntimeError as e:
-        ok(False, "Kafka 4.x with secured listeners starts", e)
+    if not kt.start(kc, "Kafka 4.x with secured listeners starts"):
         return
     try:
         print("# Kafka %s with secured listeners started in %.1f s" % (kc.version, kc.started_in))

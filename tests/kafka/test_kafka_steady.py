@@ -36,8 +36,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import kafkatest as kt  # noqa: E402
 from kafkatest import K  # noqa: E402
-from simtest import diff_by_key as diff, find_group as group_of, group_numbers as numbers, note, ok, plan, require_built, \
-    results  # noqa: E402
+from simtest import diff_by_key as diff, find_group as group_of, group_numbers as numbers, json_from, note, ok, plan, \
+    require_built, results  # noqa: E402
 
 BUILD = os.environ.get("LT_BUILDDIR") or os.path.dirname(os.path.dirname(HERE))
 LAGTOP = os.environ.get("LAGTOP") or os.path.join(BUILD, "lagtop")
@@ -134,13 +134,7 @@ class Line:
             p.kill()
         p.wait()
         t.join(5)
-        outf.seek(0)
-        out = outf.read()
-        outf.close()
-        try:
-            doc = json.loads(out)
-        except ValueError:
-            doc = {}
+        doc = json_from(outf)
         if not changed or "error" in box:
             other.append("the change did not run: %s" % box.get("error", "no two steady refreshes"))
         return p.returncode, doc, stats, "".join(other)
@@ -273,10 +267,7 @@ class Line:
 
 
 def main():
-    kt.require_jdk()
-    for line in PLAN:
-        kt.available(K.java_classes, line)
-    kt.require_kafka_python("kafka-python (Debian package python3-kafka)")
+    kt.require_lines(PLAN)
     require_built(LAGTOP)
     total = sum(PLAN.values())
     plan(total)

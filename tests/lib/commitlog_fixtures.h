@@ -6,6 +6,10 @@
  * All integers big-endian; string = int16 length + UTF-8; nullable string null = ff ff;
  * bytes = int32 length + bytes; array = int32 count + elements.
  *
+ * After the bytes: fx_offset_commit and fx_group_metadata (decoded records to encode or feed a stream), and
+ * for cmocka tests
+ * fx_expect_offset_commit and fx_expect_member (every field of a decoded commit or member checked).
+ *
  * Times used:  1700000000000 = 00 00 01 8b cf e5 68 00   (commit)
  *              1700086400000 = 00 00 01 8b d5 0b c4 00   (expire = commit + 1 day)
  *              1700000000500 = 00 00 01 8b cf e5 69 f4   (currentStateTimestamp)
@@ -320,6 +324,99 @@ static inline const lt_commit_record *fx_offset_commit(struct fx_commit *c, cons
 	};
 	return &c->r;
 }
+
+/* A decoded GroupMetadata record as a broker writes it today (key v2, value v3): group of protocol_type in
+ * generation, its state as of state_ms, the n members given; no protocol, no leader (the caller sets what
+ * else it needs). fx_group_metadata fills one in, with copies of the strings. */
+struct fx_group {
+	char group[64], protocol_type[64];
+	lt_commit_record r;
+};
+
+static inline lt_commit_record *fx_group_metadata(struct fx_group *c, const char *group, const char *protocol_type,
+						  int32_t generation, int64_t state_ms, lt_commit_member *members,
+						  size_t n)
+{
+	snprintf(c->group, sizeof c->group, "%s", group);
+	snprintf(c->protocol_type, sizeof c->protocol_type, "%s", protocol_type);
+	c->r = (lt_commit_record){
+		.type = LT_CR_GROUP_METADATA,
+		.key_version = 2,
+		.value_version = 3,
+		.group = c->group,
+		.protocol_type = c->protocol_type,
+		.generation = generation,
+		.state_ms = state_ms,
+		.n_members = n,
+		.members = members,
+	};
+	return &c->r;
+}
+
+#ifdef CMOCKA_H_
+/* A string field of a decoded record equals want (NULL: absent or null). */
+static inline void fx_expect_str(const char *got, const char *want)
+{
+	if (want)
+		assert_string_equal(got, want);
+	else
+		assert_null(got);
+}
+
+/* What a decoded offset commit must hold. */
+struct fx_offset_want {
+	int16_t key_version, value_version;
+	const char *group, *topic;
+	int32_t partition;
+	int64_t offset;
+	int32_t leader_epoch;
+	const char *metadata;
+	int64_t commit_ms, expire_ms;
+};
+
+/* got is an offset commit holding every field of want (this part is there when <cmocka.h> came first too). */
+static inline void fx_expect_offset_commit(const lt_commit_record *got, const struct fx_offset_want *want)
+{
+	assert_int_equal(got->type, LT_CR_OFFSET_COMMIT);
+	assert_int_equal(got->key_version, want->key_version);
+	assert_int_equal(got->value_version, want->value_version);
+	fx_expect_str(got->group, want->group);
+	fx_expect_str(got->topic, want->topic);
+	assert_int_equal(got->partition, want->partition);
+	assert_int_equal(got->offset, want->offset);
+	assert_int_equal(got->leader_epoch, want->leader_epoch);
+	fx_expect_str(got->metadata, want->metadata);
+	assert_int_equal(got->commit_ms, want->commit_ms);
+	assert_int_equal(got->expire_ms, want->expire_ms);
+}
+
+/* What a decoded group member must hold. */
+struct fx_member_want {
+	const char *member_id, *group_instance_id, *client_id, *client_host;
+	int32_t rebalance_timeout_ms, session_timeout_ms;
+	const uint8_t *subscription;
+	size_t subscription_len;
+	const uint8_t *assignment;
+	size_t assignment_len;
+};
+
+/* A decoded group member holds every field of want, its subscription and assignment byte for byte. */
+static inline void fx_expect_member(const lt_commit_member *got, const struct fx_member_want *want)
+{
+	fx_expect_str(got->member_id, want->member_id);
+	fx_expect_str(got->group_instance_id, want->group_instance_id);
+	fx_expect_str(got->client_id, want->client_id);
+	fx_expect_str(got->client_host, want->client_host);
+	assert_int_equal(got->rebalance_timeout_ms, want->rebalance_timeout_ms);
+	assert_int_equal(got->session_timeout_ms, want->session_timeout_ms);
+	assert_int_equal(got->subscription_len, want->subscription_len);
+	if (want->subscription_len)
+		assert_memory_equal(got->subscription, want->subscription, want->subscription_len);
+	assert_int_equal(got->assignment_len, want->assignment_len);
+	if (want->assignment_len)
+		assert_memory_equal(got->assignment, want->assignment, want->assignment_len);
+}
+#endif
 #endif
 
 #endif

@@ -27,6 +27,15 @@ def require_kafka_python(what="kafka-python not found (Debian package python3-ka
     simtest.require_module("kafka", what)
 
 
+def require_lines(lines):
+    """What a file that runs each Kafka line of lines needs before its plan: a JDK and Maven, each line's
+    pinned jars, kafka-python."""
+    require_jdk()
+    for line in lines:
+        available(K.java_classes, line)
+    require_kafka_python()
+
+
 def available(fn, *args, **kw):
     """fn(*args) — a class path, a tool batch, a Python client — or missing_prereq with the reason it
     is not available (kafka_cluster.Unavailable)."""
@@ -159,6 +168,31 @@ class ToolCtx(simtest.StateDir):
     def wait_committed(self, group, want, timeout=60):
         return poll(lambda: self.committed(group), lambda got: got == want, timeout)
 
+    @contextlib.contextmanager
+    def classic_members(self, group, client_prefix, log_ends):
+        """A Java and a kafka-python member of classic group on topic orders (client ids PREFIX-java and
+        PREFIX-kafka-python), waited for until the group is Stable with both and has committed log_ends:
+        yields (state, members, committed) as last read; both members stop on leaving."""
+        members = [K.Member(self.kc, "java", group, ["orders"], client_id=client_prefix + "-java"),
+                   K.Member(self.kc, "kafka-python", group, ["orders"], client_id=client_prefix + "-kafka-python")]
+        try:
+            st, n = self.wait_state(group, ("Stable",), members=2)
+            yield st, n, self.wait_committed(group, log_ends)
+        finally:
+            for m in members:
+                m.stop()
+
+    def lagtop_once_inactive(self, *args, timeout=30):
+        """self.lagtop(*args) again every 0.5 s while it refuses an active group (exit 3), for at most
+        timeout seconds (members leave synchronously, but the coordinator may take a moment): its last
+        (rc, out, err)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            rc, out, err = self.lagtop(*args)
+            if rc != 3 or time.monotonic() > deadline:
+                return rc, out, err
+            time.sleep(0.5)
+
 
 @contextlib.contextmanager
 def sim_for_tools(*sim_args):
@@ -178,6 +212,40 @@ def sim_for_tools(*sim_args):
         yield shim
     finally:
         sim.stop()
+
+
+@contextlib.contextmanager
+def tool_ctx_on_kafka(ctx_class, line, cg):
+    """A ctx_class (a ToolCtx) labelled "Kafka <version>" on a one-node cluster of line, started, with the
+    line's tool batch cg; on leaving the ctx is closed and the cluster stopped. None when the cluster does
+    not start (start() said why)."""
+    kc = K.KafkaCluster(line)
+    if not start(kc):
+        yield None
+        return
+    try:
+        ctx = ctx_class("Kafka %s" % kc.version, line, kc, cg)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+    finally:
+        kc.stop()
+
+
+@contextlib.contextmanager
+def tool_ctx_on_sim(ctx_class, cg):
+    """A ctx_class (a ToolCtx) labelled lagtop-sim on sim_for_tools() with the 4.x tool batch cg, closed on
+    leaving; None, after one failing line, when the sim does not start."""
+    with sim_for_tools() as shim:
+        if not shim:
+            yield None
+            return
+        ctx = ctx_class("lagtop-sim", "4", shim, cg, sim=True)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
 
 
 def each_line(only, run_line, run_sim):

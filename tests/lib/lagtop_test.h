@@ -6,14 +6,17 @@
  *    LT_FUZZ_LIBCONFIG_HARNESS, the whole entry point of a harness for a libconfig file format;
  *  - cmocka tests (this header included after <cmocka.h>): a private folder per test (test_dir_*,
  *    test_folder_*, test_write_file; test_config_load_text after "config/config_file.h"), the project's
- *    own files (test_source_file), --once's output of a snapshot (test_render, after "cli/output.h"), whole files
+ *    own files (test_source_file), a KIP-848 group in a snapshot (test_add_kip848_group, after "model/snapshot.h"),
+ *    --once's output of a snapshot (test_render, after "cli/output.h"), whole files
  * (test_read_file, test_write_bytes, test_file_size, test_put_le), test_fd_readable, test_bail_out_blocked_on_fifo (a
- * SIGALRM handler), test_argv (a command line from a va_list), test_sleep_ms, running the real lagtop binary
- * (run_lagtop, expect_in, count_backups) and a raw Kafka client for byte-level tests of the simulated cluster (raw_*:
- * one request at a time, request header v1 (v2 for flexible versions), response header v0 (v1: with tags); every
- * surprise fails the running test); test_mono_ms, and rdk_conf_set, rdk_admin_*, rdk_consumer_subscribed,
- * rdk_event_wait and rdk_listed_offsets when <librdkafka/rdkafka.h> was included first, test_group_add_range_member
- * after "sim/cluster.h". The tests include it as
+ * SIGALRM handler), test_argv (a command line from a va_list), test_options_ok (one parsed, after "cli/options.h"),
+ * test_sleep_ms, running the real lagtop binary
+ * (run_lagtop, expect_in, expect_all_in, count_backups) and a raw Kafka client for byte-level tests of the simulated
+ * cluster (raw_*: one request at a time, request header v1 (v2 for flexible versions), raw_put_join_body and
+ * raw_put_member_head for group requests, response header v0 (v1: with tags); every surprise fails the running test);
+ * test_mono_ms, and rdk_conf_set, rdk_group_member_conf, rdk_admin_*, rdk_consumer_subscribed, rdk_event_wait and
+ * rdk_listed_offsets when <librdkafka/rdkafka.h> was included first, test_group_add_range_member after "sim/cluster.h",
+ * test_ui_keys (keys pressed on the dashboard) after "ui/ui.h". The tests include it as
  * "../lib/lagtop_test.h". */
 #ifndef LAGTOP_TESTS_LAGTOP_TEST_H
 #define LAGTOP_TESTS_LAGTOP_TEST_H
@@ -211,6 +214,23 @@ static inline int test_folder_teardown(void **state)
 	return test_dir_remove(test_folder);
 }
 
+#ifdef LAGTOP_MODEL_SNAPSHOT_H
+/* A consumer-protocol (KIP-848) group described through the classic API added to s (this part is there when
+ * "model/snapshot.h" came first): in state st, its members unreadable, one partition fx-orders/1 committed
+ * at 650 of 0..1000 (lag 350). */
+static inline lt_group *test_add_kip848_group(lt_snapshot *s, const char *name, lt_group_state st)
+{
+	lt_group *g = snapshot_add_group(s, name);
+	g->state = st;
+	g->type = LT_GTYPE_CONSUMER;
+	g->members_unreadable = true;
+	lt_partition *p = group_add_partition(g, "fx-orders", 1);
+	p->log_start = 0, p->committed = 650, p->log_end = 1000, p->has_lag = true, p->lag = 350;
+	g->total_lag = 350;
+	return g;
+}
+#endif
+
 #ifdef LAGTOP_CLI_OUTPUT_H
 enum test_format { TEST_JSON, TEST_CSV, TEST_TABLE, TEST_PROMETHEUS };
 
@@ -251,6 +271,19 @@ static inline int test_config_load_text(struct lt_config *cfg, const char *text,
 	else
 		free(path);
 	return rc;
+}
+#endif
+
+#ifdef LAGTOP_UI_UI_H
+/* Each character of k pressed on the dashboard u, then its rows rebuilt if the keys asked for it and u
+ * marked clean, as the main loop would before it draws (this part is there when "ui/ui.h" came first). */
+static inline void test_ui_keys(struct ui *u, const char *k)
+{
+	for (; *k; k++)
+		ui_on_key(u, (unsigned char)*k);
+	if (u->dirty & UI_DIRTY_ROWS)
+		ui_rebuild_rows(u);
+	u->dirty = 0;
 }
 #endif
 
@@ -342,6 +375,22 @@ static inline int test_argv(char *argv[32], va_list ap)
 	return argc;
 }
 
+#ifdef LAGTOP_CLI_OPTIONS_H
+/* The command line (after "lagtop", NULL-terminated) parsed into o, which the caller frees; the test fails
+ * with options_parse's error when it refuses it (this part is there when "cli/options.h" came first). */
+static inline void test_options_ok(struct lt_options *o, ...)
+{
+	char *argv[32];
+	va_list ap;
+	va_start(ap, o);
+	int argc = test_argv(argv, ap);
+	va_end(ap);
+	char err[512] = "";
+	if (options_parse(o, argc, argv, err, sizeof err) != 0)
+		fail_msg("refused: %s", err);
+}
+#endif
+
 /* Waits ms milliseconds (a retry's pause, or letting a clock move). */
 static inline void test_sleep_ms(long ms)
 {
@@ -422,6 +471,13 @@ static inline void expect_in(const char *text, const char *needle)
 		fail_msg("'%s' not found in:\n%s", needle, text);
 }
 
+/* Every one of needles (NULL-terminated) is in text. */
+static inline void expect_all_in(const char *text, const char *const *needles)
+{
+	for (; *needles; needles++)
+		expect_in(text, *needles);
+}
+
 /* The file at path holds exactly want (a short file: a backup, an export). */
 static inline void expect_file_text(const char *path, const char *want)
 {
@@ -487,6 +543,19 @@ static inline void raw_put_join_body(struct wire_buf *b, const char *group, int3
 	wire_put_array(b, 1, false);
 	wire_put_str(b, "range", false);
 	wire_put_bytes(b, meta, len, false);
+}
+
+/* The fields SyncGroup, Heartbeat and OffsetCommit requests (their non-flexible versions) start with: group,
+ * the member's generation and id, and when with_instance_id (SyncGroup and Heartbeat v3+, OffsetCommit v7+)
+ * a null group instance id (a dynamic member). */
+static inline void raw_put_member_head(struct wire_buf *b, const char *group, int32_t generation, const char *member,
+				       bool with_instance_id)
+{
+	wire_put_str(b, group, false);
+	wire_put_i32(b, generation);
+	wire_put_str(b, member, false);
+	if (with_instance_id)
+		wire_put_str(b, NULL, false);
 }
 
 /* Sends one request; flex selects request header v2 (tags after the client id). */
@@ -605,6 +674,26 @@ static inline void rdk_conf_set(rd_kafka_conf_t *conf, const char *k, const char
 	char err[256];
 	if (rd_kafka_conf_set(conf, k, v, err, sizeof err) != RD_KAFKA_CONF_OK)
 		fail_msg("conf %s=%s: %s", k, v, err);
+}
+
+/* The configuration of a group member that a test's cluster changes reach quickly: on bootstrap, in group
+ * as client_id, a session of 6 s, from the earliest offset when nothing is committed, Fetch held at most
+ * 100 ms, only librdkafka's errors logged. The caller adds the rest (heartbeat, commits, callbacks). */
+static inline rd_kafka_conf_t *rdk_group_member_conf(const char *bootstrap, const char *group, const char *client_id)
+{
+	const char *const props[][2] = {
+		{ "bootstrap.servers", bootstrap },
+		{ "group.id", group },
+		{ "client.id", client_id },
+		{ "session.timeout.ms", "6000" },
+		{ "auto.offset.reset", "earliest" },
+		{ "fetch.wait.max.ms", "100" },
+		{ "log_level", "3" },
+	};
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++)
+		rdk_conf_set(conf, props[i][0], props[i][1]);
+	return conf;
 }
 
 /* A client handle for Admin API calls on bootstrap (socket_timeout_ms: NULL for librdkafka's default)

@@ -198,7 +198,7 @@ def private_env(state, home=None, config=None, **extra):
 
 class StateDir:
     """A state folder of a test's own (prefix names it) that lagtop keeps its backups, audit log and locks
-    in (env: private_env), read back by the checks; close() removes it."""
+    in (env: private_env), read back by the checks; close() (or leaving a with block) removes it."""
 
     def __init__(self, prefix):
         self.state = tempfile.mkdtemp(prefix=prefix)
@@ -206,6 +206,12 @@ class StateDir:
 
     def close(self):
         shutil.rmtree(self.state, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
     def backups_dir(self):
         return os.path.join(self.state, "lagtop", "backups")
@@ -267,6 +273,18 @@ def lagtop_headless(n, *args, limit_s=60, stop=signal.SIGTERM, env=None):
             p.stdout.close()
         err.seek(0)
         return rc, docs, err.read()
+
+def json_from(f):
+    """The JSON document in the file object f (a run's stdout), read from its start; f is closed. {} when f
+    holds no JSON document (the run failed or was cut short)."""
+    f.seek(0)
+    text = f.read()
+    f.close()
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {}
+
 
 def find_group(doc, group):
     """The group named `group` in a --once JSON document, or None."""

@@ -24,7 +24,6 @@ static char s_m1[] = "m-1";
 static char s_i1[] = "i-1";
 static char s_c[] = "c";
 static char s_h[] = "/h";
-static char s_consumer[] = "consumer";
 static char s_range[] = "range";
 
 static void assert_bytes(const lt_bytes *b, const uint8_t *want, size_t n)
@@ -101,36 +100,19 @@ static void group_metadata_from_hand_filled_record(void **state)
 		.subscription = sub,
 		.subscription_len = 2,
 	};
-	lt_commit_record r = {
-		.type = LT_CR_GROUP_METADATA,
-		.key_version = 2,
-		.value_version = 3,
-		.group = s_g1,
-		.protocol_type = s_consumer,
-		.generation = 5,
-		.protocol = s_range,
-		.leader = s_m1,
-		.state_ms = FX_STATE_MS,
-		.n_members = 1,
-		.members = &m,
-	};
-	EXPECT_ENCODING(&r, fx_group_key, fx_group_value_v3);
+	struct fx_group g;
+	lt_commit_record *r = fx_group_metadata(&g, "g1", "consumer", 5, FX_STATE_MS, &m, 1);
+	r->protocol = s_range;
+	r->leader = s_m1;
+	EXPECT_ENCODING(r, fx_group_key, fx_group_value_v3);
 
 	/* v0 drops groupInstanceId, rebalanceTimeout and currentStateTimestamp */
-	r.value_version = 0;
-	EXPECT_VALUE_ENCODING(&r, fx_group_value_v0);
+	r->value_version = 0;
+	EXPECT_VALUE_ENCODING(r, fx_group_value_v0);
 
 	/* the Empty group Kafka writes when the last member leaves */
-	lt_commit_record e = {
-		.type = LT_CR_GROUP_METADATA,
-		.key_version = 2,
-		.value_version = 3,
-		.group = s_g1,
-		.protocol_type = s_consumer,
-		.generation = 6,
-		.state_ms = FX_STATE_MS,
-	};
-	EXPECT_VALUE_ENCODING(&e, fx_group_value_v3_empty);
+	EXPECT_VALUE_ENCODING(fx_group_metadata(&g, "g1", "consumer", 6, FX_STATE_MS, NULL, 0),
+			      fx_group_value_v3_empty);
 }
 
 static void round_trip_every_fixture(void **state)

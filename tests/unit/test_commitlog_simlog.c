@@ -13,6 +13,7 @@
 #include "sim/cluster.h"
 #include "sim/offsets_log.h"
 #include "util/xalloc.h"
+#include "../lib/commitlog_fixtures.h"
 #include "../lib/cmocka_main.h"
 
 static char err[256];
@@ -47,15 +48,16 @@ static void commit_record_as_kafka_writes_it(void **state)
 	assert_int_equal(o.value.data[1], 3); /* value version 3 */
 	lt_commit_record r;
 	decode(&o, &r);
-	assert_int_equal(r.type, LT_CR_OFFSET_COMMIT);
-	assert_string_equal(r.group, "my-group");
-	assert_string_equal(r.topic, "orders");
-	assert_int_equal(r.partition, 4);
-	assert_int_equal(r.offset, 1234);
-	assert_int_equal(r.leader_epoch, 9);
-	assert_string_equal(r.metadata, "m");
-	assert_int_equal(r.commit_ms, 1700000000123LL);
-	assert_int_equal(r.expire_ms, -1);
+	fx_expect_offset_commit(&r, &(struct fx_offset_want){ .key_version = 1,
+							      .value_version = 3,
+							      .group = "my-group",
+							      .topic = "orders",
+							      .partition = 4,
+							      .offset = 1234,
+							      .leader_epoch = 9,
+							      .metadata = "m",
+							      .commit_ms = 1700000000123LL,
+							      .expire_ms = -1 });
 	commit_record_free(&r);
 	sim_offsets_record_free(&o);
 
@@ -115,18 +117,17 @@ static void group_records_carry_members(void **state)
 	assert_string_equal(r.leader, "c1-abc");
 	assert_int_equal(r.state_ms, 1700000000000LL);
 	assert_int_equal(r.n_members, 1);
-	const lt_commit_member *cm = &r.members[0];
-	assert_string_equal(cm->member_id, "c1-abc");
-	assert_string_equal(cm->group_instance_id, "i1");
-	assert_string_equal(cm->client_id, "c1");
-	assert_string_equal(cm->client_host, "/10.0.0.1");
-	assert_int_equal(cm->session_timeout_ms, 45000);
-	assert_int_equal(cm->rebalance_timeout_ms, 300000);
 	/* the subscription of the chosen protocol, not the first offered */
-	assert_int_equal(cm->subscription_len, 3);
-	assert_memory_equal(cm->subscription, range, 3);
-	assert_int_equal(cm->assignment_len, 1);
-	assert_int_equal(cm->assignment[0], 9);
+	fx_expect_member(&r.members[0], &(struct fx_member_want){ .member_id = "c1-abc",
+								  .group_instance_id = "i1",
+								  .client_id = "c1",
+								  .client_host = "/10.0.0.1",
+								  .rebalance_timeout_ms = 300000,
+								  .session_timeout_ms = 45000,
+								  .subscription = range,
+								  .subscription_len = sizeof range,
+								  .assignment = asg,
+								  .assignment_len = sizeof asg });
 	commit_record_free(&r);
 	sim_offsets_record_free(&o);
 

@@ -29,23 +29,12 @@ static void commit(lt_commit_stream *s, const char *g, const char *t, int32_t p,
 
 static void group_meta(lt_commit_stream *s, const char *g, const char *ptype, size_t members, int64_t state_ms)
 {
-	char gb[64], pb[64];
-	snprintf(gb, sizeof gb, "%s", g);
-	snprintf(pb, sizeof pb, "%s", ptype);
 	lt_commit_member m[4];
 	memset(m, 0, sizeof m);
-	lt_commit_record r = {
-		.type = LT_CR_GROUP_METADATA,
-		.key_version = 2,
-		.value_version = state_ms >= 0 ? 3 : 1,
-		.group = gb,
-		.protocol_type = pb,
-		.generation = 3,
-		.state_ms = state_ms,
-		.n_members = members,
-		.members = m,
-	};
-	commit_stream_apply(s, &r);
+	struct fx_group c;
+	lt_commit_record *r = fx_group_metadata(&c, g, ptype, 3, state_ms, m, members);
+	r->value_version = state_ms >= 0 ? 3 : 1;
+	commit_stream_apply(s, r);
 }
 
 static void tombstone(lt_commit_stream *s, const char *g, const char *t, int32_t p)
@@ -598,24 +587,16 @@ static void stable_group_loses_unsubscribed_topics(void **state)
 	/* two members: one subscribes ["a"], the other ["a", "b"] (ConsumerProtocolSubscription v0) */
 	uint8_t sub_a[] = { 0, 0, 0, 0, 0, 1, 0, 1, 'a', 0xff, 0xff, 0xff, 0xff };
 	uint8_t sub_ab[] = { 0, 0, 0, 0, 0, 2, 0, 1, 'a', 0, 1, 'b', 0xff, 0xff, 0xff, 0xff };
-	char gname[] = "g", ptype[] = "consumer";
 	lt_commit_member m[2] = {
 		{ .subscription = sub_a, .subscription_len = sizeof sub_a },
 		{ .subscription = sub_ab, .subscription_len = sizeof sub_ab },
 	};
-	lt_commit_record r = { .type = LT_CR_GROUP_METADATA,
-			       .key_version = 2,
-			       .value_version = 3,
-			       .group = gname,
-			       .protocol_type = ptype,
-			       .generation = 1,
-			       .state_ms = T0,
-			       .n_members = 2,
-			       .members = m };
+	struct fx_group g;
+	lt_commit_record *r = fx_group_metadata(&g, "g", "consumer", 1, T0, m, 2);
 	commit(s, "g", "a", 0, 1, T0);
 	commit(s, "g", "b", 0, 1, T0);
 	commit(s, "g", "c", 0, 1, T0 - DAY); /* the group stopped reading c a while ago */
-	commit_stream_apply(s, &r);
+	commit_stream_apply(s, r);
 	lt_commit_stats st;
 	assert_int_equal(commit_stream_stats(s, "g", "a", 0, T0, &st), 0);
 	assert_false(st.has_expiry);
@@ -631,8 +612,8 @@ static void stable_group_loses_unsubscribed_topics(void **state)
 	/* one unreadable subscription: Kafka cannot tell what is subscribed, so nothing expires */
 	sub_a[1] = 0xff;
 	sub_a[0] = 0xff; /* version -1 */
-	r.generation = 2;
-	commit_stream_apply(s, &r);
+	r->generation = 2;
+	commit_stream_apply(s, r);
 	assert_int_equal(commit_stream_stats(s, "g", "c", 0, T0, &st), 0);
 	assert_false(st.has_expiry);
 	commit_stream_free(s);

@@ -57,8 +57,7 @@ static void defaults_are_the_dashboard(void **state)
 {
 	(void)state;
 	struct lt_options o;
-	char err[256];
-	assert_int_equal(parse(&o, err, sizeof err, NULL), 0);
+	test_options_ok(&o, NULL);
 	assert_int_equal(o.mode, LT_MODE_TUI);
 	assert_int_equal(o.timeout_ms, 10000);
 	assert_int_equal(o.interval_ms, -1);
@@ -70,11 +69,8 @@ static void once_with_format_groups_and_props(void **state)
 {
 	(void)state;
 	struct lt_options o;
-	char err[256];
-	assert_int_equal(parse(&o, err, sizeof err, "--once", "--format", "json", "-g", "^pay", "--group", "x", "-b",
-			       "127.0.0.1:9092", "-X", "security.protocol=SSL", "--interval", "0.5", "--samples", "3",
-			       NULL),
-			 0);
+	test_options_ok(&o, "--once", "--format", "json", "-g", "^pay", "--group", "x", "-b", "127.0.0.1:9092", "-X",
+			"security.protocol=SSL", "--interval", "0.5", "--samples", "3", NULL);
 	assert_int_equal(o.mode, LT_MODE_ONCE);
 	assert_int_equal(o.format, LT_FORMAT_JSON);
 	assert_int_equal(o.n_groups, 2);
@@ -91,23 +87,20 @@ static void record_and_replay_rules(void **state)
 {
 	(void)state;
 	struct lt_options o;
-	char err[256];
-	assert_int_equal(parse(&o, err, sizeof err, "--record", "r.lrec", "--headless", "-i", "10", "--record-max-size",
-			       "200M", "--record-keep", "5", "-b", "h:1", NULL),
-			 0);
+	test_options_ok(&o, "--record", "r.lrec", "--headless", "-i", "10", "--record-max-size", "200M",
+			"--record-keep", "5", "-b", "h:1", NULL);
 	assert_int_equal(o.mode, LT_MODE_TUI);
 	assert_string_equal(o.record_path, "r.lrec");
 	assert_true(o.headless);
 	assert_true(o.record_max_size == 200ull * 1024 * 1024);
 	assert_int_equal(o.record_keep, 5);
 	options_free(&o);
-	assert_int_equal(
-		parse(&o, err, sizeof err, "--replay", "r.lrec", "--once", "--at", "-2h", "--format", "json", NULL), 0);
+	test_options_ok(&o, "--replay", "r.lrec", "--once", "--at", "-2h", "--format", "json", NULL);
 	assert_int_equal(o.mode, LT_MODE_ONCE);
 	assert_string_equal(o.replay_path, "r.lrec");
 	assert_string_equal(o.replay_at, "-2h");
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--replay", "r.lrec", "--theme", "mono", NULL), 0);
+	test_options_ok(&o, "--replay", "r.lrec", "--theme", "mono", NULL);
 	assert_int_equal(o.mode, LT_MODE_TUI);
 	options_free(&o);
 
@@ -166,50 +159,42 @@ static void kcg_command_line(void **state)
 {
 	(void)state;
 	struct lt_options o;
-	char err[512];
-	assert_int_equal(parse(&o, err, sizeof err, "--describe", "--group", "a", "--group", "b", "--members",
-			       "--verbose", NULL),
-			 0);
+	test_options_ok(&o, "--describe", "--group", "a", "--group", "b", "--members", "--verbose", NULL);
 	assert_int_equal(o.mode, LT_MODE_DESCRIBE);
 	assert_int_equal(o.describe, LT_DESCRIBE_MEMBERS);
 	assert_true(o.verbose);
 	assert_int_equal(o.n_groups, 2);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--describe", "--all-groups", "--state", NULL), 0);
+	test_options_ok(&o, "--describe", "--all-groups", "--state", NULL);
 	assert_int_equal(o.describe, LT_DESCRIBE_STATE);
 	assert_true(o.all_groups);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--describe", "-g", "a", "--offsets", NULL), 0);
+	test_options_ok(&o, "--describe", "-g", "a", "--offsets", NULL);
 	assert_int_equal(o.describe, LT_DESCRIBE_OFFSETS);
 	options_free(&o);
 	/* optional values: "--state S" and "--state=S"; any case; blanks around commas */
-	assert_int_equal(parse(&o, err, sizeof err, "--list", "--state", "stable, EMPTY", "--type", NULL), 0);
+	test_options_ok(&o, "--list", "--state", "stable, EMPTY", "--type", NULL);
 	assert_int_equal(o.mode, LT_MODE_LIST);
 	assert_true(o.list_state && o.list_type);
 	assert_int_equal(o.state_mask, (1u << LT_GROUP_STABLE) | (1u << LT_GROUP_EMPTY));
 	assert_int_equal(o.type_mask, 0);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--list", "--type=consumer", "--state", NULL), 0);
+	test_options_ok(&o, "--list", "--type=consumer", "--state", NULL);
 	assert_int_equal(o.type_mask, 1u << LT_GTYPE_CONSUMER);
 	assert_int_equal(o.state_mask, 0);
 	options_free(&o);
 	/* -g is exact and -G a regex: both repeatable, kept apart */
-	assert_int_equal(parse(&o, err, sizeof err, "--once", "-g", "pay", "-G", "^x", "--group-regex", "y$", NULL), 0);
+	test_options_ok(&o, "--once", "-g", "pay", "-G", "^x", "--group-regex", "y$", NULL);
 	assert_int_equal(o.n_groups, 1);
 	assert_int_equal(o.n_group_regex, 2);
 	options_free(&o);
-	assert_int_equal(
-		parse(&o, err, sizeof err, "--reset-offsets", "--all-groups", "--all-topics", "--to-earliest", NULL),
-		0);
+	test_options_ok(&o, "--reset-offsets", "--all-groups", "--all-topics", "--to-earliest", NULL);
 	assert_true(o.all_groups);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--reset-offsets", "-g", "a", "-g", "b", "--all-topics",
-			       "--to-earliest", NULL),
-			 0);
+	test_options_ok(&o, "--reset-offsets", "-g", "a", "-g", "b", "--all-topics", "--to-earliest", NULL);
 	assert_int_equal(o.n_groups, 2);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--describe", "-g", "a", "--command-config", "/x.properties", NULL),
-			 0);
+	test_options_ok(&o, "--describe", "-g", "a", "--command-config", "/x.properties", NULL);
 	assert_string_equal(o.command_config, "/x.properties");
 	options_free(&o);
 
@@ -303,7 +288,7 @@ static void timeout_rule(void **state)
 	assert_int_equal(parse(&o, err, sizeof err, "--once", "--timeout", "30", NULL), -1);
 	assert_non_null(strstr(err, "--timeout 30 is ambiguous"));
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--once", "--timeout", "2500", NULL), 0);
+	test_options_ok(&o, "--once", "--timeout", "2500", NULL);
 	assert_int_equal(o.timeout_ms, 2500);
 	options_free(&o);
 }
@@ -318,9 +303,7 @@ static void dry_run_and_execute_conflict(void **state)
 			 -1);
 	assert_non_null(strstr(err, "Option [reset-offsets] only accepts one of [execute] and [dry-run]"));
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "--reset-offsets", "-g", "g", "--topic", "t:0,1", "--shift-by",
-			       "-5", "--execute", NULL),
-			 0);
+	test_options_ok(&o, "--reset-offsets", "-g", "g", "--topic", "t:0,1", "--shift-by", "-5", "--execute", NULL);
 	assert_int_equal(o.target, LT_TARGET_SHIFT);
 	assert_string_equal(o.target_arg, "-5");
 	assert_true(o.execute);
@@ -375,11 +358,11 @@ static void modes_conflict_in_any_order(void **state)
 		}
 	}
 	/* each mode alone, with its usual companions, still parses */
-	assert_int_equal(parse(&o, err, sizeof err, "-X", "dump", "-b", "h:1", "-X", "client.id=x", NULL), 0);
+	test_options_ok(&o, "-X", "dump", "-b", "h:1", "-X", "client.id=x", NULL);
 	assert_int_equal(o.mode, LT_MODE_X_DUMP);
 	assert_int_equal(o.n_props, 1);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, sizeof err, "-X", "client.id=x", "-X", "list", NULL), 0);
+	test_options_ok(&o, "-X", "client.id=x", "-X", "list", NULL);
 	assert_int_equal(o.mode, LT_MODE_X_LIST);
 	options_free(&o);
 }
@@ -404,14 +387,22 @@ static void man_page_documents_every_option(void **state)
 	free(text);
 }
 
-static void help_lists_every_option(void **state)
+/* What --help prints: malloc'd text. */
+static char *help_text(void)
 {
-	(void)state;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
 	options_print_help(f, "lagtop");
 	fclose(f);
+	return buf;
+}
+
+static void help_lists_every_option(void **state)
+{
+	(void)state;
+	char *buf = help_text();
 	for (size_t i = 0; options_long_name(i); i++) {
 		char needle[128];
 		snprintf(needle, sizeof needle, "--%s", options_long_name(i));
@@ -427,11 +418,7 @@ static void help_lists_every_option(void **state)
 static void help_fits_80_columns_and_60_lines(void **state)
 {
 	(void)state;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	options_print_help(f, "lagtop");
-	fclose(f);
+	char *buf = help_text();
 	int lines = 0;
 	for (char *line = buf; *line;) {
 		char *end = strchr(line, '\n');

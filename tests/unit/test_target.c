@@ -52,17 +52,6 @@ static void expect_props(const struct lt_connection *c, const char *const *kv)
 
 /* ------------------------------------------------------------------ selection */
 
-static void parse_opts(struct lt_options *o, ...)
-{
-	char *argv[32];
-	va_list ap;
-	va_start(ap, o);
-	int argc = test_argv(argv, ap);
-	va_end(ap);
-	char err[256];
-	assert_int_equal(options_parse(o, argc, argv, err, sizeof err), 0);
-}
-
 static const char *two_clusters =
 	"general = { default_cluster = \"dev\"; refresh_interval = 5; theme = \"light\"; };\n"
 	"clusters = {\n"
@@ -73,17 +62,42 @@ static const char *two_clusters =
 	"  nobs = { read_only = false; };\n"
 	"};\n";
 
+/* o against cfg for cluster which (or TARGET_CHOSEN) is refused, with an error holding needle (NULL: any). */
+static void resolve_refused(const struct lt_config *cfg, const struct lt_options *o, size_t which, struct lt_target *t,
+			    const char *needle)
+{
+	char err[512] = "";
+	int rc = target_resolve(cfg, o, which, t, err, sizeof err);
+	if (rc != -1 || (needle && !strstr(err, needle)))
+		fail_msg("target_resolve: %d, '%s' (wanted -1 and '%s')", rc, err, needle ? needle : "");
+}
+
+/* two_clusters loaded into cfg, or the test fails with the loader's error. */
+static void load_two_clusters(struct lt_config *cfg)
+{
+	char err[512];
+	if (test_config_load_text(cfg, two_clusters, err, sizeof err, NULL) != 0)
+		fail_msg("two_clusters: %s", err);
+}
+
+/* o resolved against cfg for cluster which (or TARGET_CHOSEN) into t, or the test fails with the error. */
+static void resolve_ok(const struct lt_config *cfg, const struct lt_options *o, size_t which, struct lt_target *t)
+{
+	char err[512];
+	if (target_resolve(cfg, o, which, t, err, sizeof err) != 0)
+		fail_msg("target_resolve: %s", err);
+}
+
 static void select_default_and_named_cluster(void **state)
 {
 	(void)state;
 	struct lt_config cfg;
 	struct lt_options o;
 	struct lt_target t;
-	char err[512];
-	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	load_two_clusters(&cfg);
 
-	parse_opts(&o, NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.name, "dev");
 	assert_string_equal(t.conn.bootstrap, "dev:9092");
 	assert_int_equal(t.interval_ms, 5000);
@@ -92,8 +106,8 @@ static void select_default_and_named_cluster(void **state)
 	target_free(&t);
 	options_free(&o);
 
-	parse_opts(&o, "-c", "prod", "-i", "1", "--theme", "mono", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "-c", "prod", "-i", "1", "--theme", "mono", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.name, "prod");
 	assert_string_equal(t.conn.bootstrap, "prod:9093");
 	assert_true(t.read_only);
@@ -107,8 +121,8 @@ static void select_default_and_named_cluster(void **state)
 	options_free(&o);
 
 	/* --read-only alone makes any cluster read-only */
-	parse_opts(&o, "--read-only", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "--read-only", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_true(t.read_only);
 	assert_false(t.cluster_read_only);
 	target_free(&t);
@@ -139,8 +153,7 @@ static void select_unknown_cluster_lists_known(void **state)
 {
 	(void)state;
 	struct lt_config cfg;
-	char err[512];
-	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	load_two_clusters(&cfg);
 	expect_refused(&cfg, "unknown cluster 'staging' (known: dev, prod, nobs)", "-c", "staging", NULL);
 	/* a hostile name is shown escaped */
 	expect_refused(&cfg, "unknown cluster 'x\\x1b[2J' (known: dev, prod, nobs)", "-c", "x\x1b[2J", NULL);
@@ -165,8 +178,8 @@ static void select_needs_bootstrap(void **state)
 		       NULL);
 
 	/* -b alone, no file: works */
-	parse_opts(&o, "-b", "127.0.0.1:9092", "-X", "client.id=x", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "-b", "127.0.0.1:9092", "-X", "client.id=x", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_null(t.conn.name);
 	assert_string_equal(t.conn.bootstrap, "127.0.0.1:9092");
 	assert_int_equal(t.conn.n_props, 1);
@@ -181,8 +194,8 @@ static void select_needs_bootstrap(void **state)
 	char *want = xasprintf("cluster 'nobs' has no bootstrap_servers (%s:7); give -b HOST:PORT", path);
 	expect_refused(&cfg, want, "-c", "nobs", NULL);
 	free(want);
-	parse_opts(&o, "-c", "nobs", "-b", "h:1", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "-c", "nobs", "-b", "h:1", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.bootstrap, "h:1");
 	target_free(&t);
 	options_free(&o);
@@ -196,11 +209,10 @@ static void b_and_x_override_in_order(void **state)
 	struct lt_config cfg;
 	struct lt_options o;
 	struct lt_target t;
-	char err[512];
-	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "prod", "-b", "other:1", "-X", "sasl.password=new", "-X", "client.id=me", "-X",
-		   "security.protocol=SSL", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	load_two_clusters(&cfg);
+	test_options_ok(&o, "-c", "prod", "-b", "other:1", "-X", "sasl.password=new", "-X", "client.id=me", "-X",
+			"security.protocol=SSL", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.bootstrap, "other:1");
 	/* replaced in place, keeping the file's order; new ones appended */
 	expect_props(&t.conn, (const char *const[]){ "security.protocol", "SSL", "sasl.password", "new", "client.id",
@@ -209,8 +221,8 @@ static void b_and_x_override_in_order(void **state)
 	options_free(&o);
 
 	/* -X bootstrap.servers comes after -b */
-	parse_opts(&o, "-b", "first:1", "-X", "bootstrap.servers=second:2", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "-b", "first:1", "-X", "bootstrap.servers=second:2", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.name, "dev");
 	assert_string_equal(t.conn.bootstrap, "second:2");
 	assert_int_equal(t.conn.n_props, 1); /* not passed on as a property too */
@@ -230,18 +242,17 @@ static void switch_uses_the_clusters_own_settings(void **state)
 	struct lt_config cfg;
 	struct lt_options o;
 	struct lt_target t;
-	char err[512];
-	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
-	parse_opts(&o, "-c", "dev", "-b", "first:1", "-X", "bootstrap.servers=elsewhere:2", "-X", "client.id=me", "-X",
-		   "security.protocol=SSL", "-X", "sasl.password=typed", "-X", "debug=broker", "-g", "^x", "-i", "3",
-		   NULL);
+	load_two_clusters(&cfg);
+	test_options_ok(&o, "-c", "dev", "-b", "first:1", "-X", "bootstrap.servers=elsewhere:2", "-X", "client.id=me",
+			"-X", "security.protocol=SSL", "-X", "sasl.password=typed", "-X", "debug=broker", "-g", "^x",
+			"-i", "3", NULL);
 	/* the first cluster: the command line wins, as documented */
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.bootstrap, "elsewhere:2");
 	target_free(&t);
 
 	/* switching to prod (index 1): its bootstrap servers, its own properties win, no carried secret */
-	assert_int_equal(target_resolve(&cfg, &o, 1, &t, err, sizeof err), 0);
+	resolve_ok(&cfg, &o, 1, &t);
 	assert_string_equal(t.conn.name, "prod");
 	assert_string_equal(t.conn.bootstrap, "prod:9093");
 	assert_int_equal(t.conn.n_props, 4);
@@ -258,7 +269,7 @@ static void switch_uses_the_clusters_own_settings(void **state)
 
 	/* back to dev: its own bootstrap too, its own client.id (the file's wins over a carried -X), and
 	 * the secret typed on the command line is not carried to a cluster switched to */
-	assert_int_equal(target_resolve(&cfg, &o, 0, &t, err, sizeof err), 0);
+	resolve_ok(&cfg, &o, 0, &t);
 	assert_string_equal(t.conn.bootstrap, "dev:9092");
 	for (size_t i = 0; i < t.conn.n_props; i++) {
 		assert_string_not_equal(t.conn.prop_keys[i], "sasl.password");
@@ -269,9 +280,8 @@ static void switch_uses_the_clusters_own_settings(void **state)
 	target_free(&t);
 
 	/* a cluster without bootstrap_servers cannot borrow the command line's */
-	assert_int_equal(target_resolve(&cfg, &o, 2, &t, err, sizeof err), -1);
-	assert_non_null(strstr(err, "cluster 'nobs' has no bootstrap_servers"));
-	assert_int_equal(target_resolve(&cfg, &o, 3, &t, err, sizeof err), -1);
+	resolve_refused(&cfg, &o, 2, &t, "cluster 'nobs' has no bootstrap_servers");
+	resolve_refused(&cfg, &o, 3, &t, NULL);
 	options_free(&o);
 	config_free(&cfg);
 }
@@ -284,7 +294,7 @@ static void resolve_loads_and_selects(void **state)
 	struct lt_config cfg;
 	struct lt_target t;
 	char err[512];
-	parse_opts(&o, "--config", path, "-c", "prod", NULL);
+	test_options_ok(&o, "--config", path, "-c", "prod", NULL);
 	assert_int_equal(target_from_options(&o, &t, NULL, &cfg, err, sizeof err), 0);
 	assert_string_equal(cfg.path, path);
 	assert_string_equal(t.conn.bootstrap, "prod:9093");
@@ -292,7 +302,7 @@ static void resolve_loads_and_selects(void **state)
 	config_free(&cfg);
 	options_free(&o);
 
-	parse_opts(&o, "--config", path, "-c", "zzz", NULL);
+	test_options_ok(&o, "--config", path, "-c", "zzz", NULL);
 	assert_int_equal(target_from_options(&o, &t, NULL, &cfg, err, sizeof err), -1);
 	assert_string_equal(err, "unknown cluster 'zzz' (known: dev, prod, nobs)");
 	options_free(&o);
@@ -308,15 +318,14 @@ static void command_config_sits_between_the_file_and_b(void **state)
 	struct lt_config cfg;
 	struct lt_options o;
 	struct lt_target t;
-	char err[512];
-	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	load_two_clusters(&cfg);
 	char *cc = write_file("admin.properties", "bootstrap.servers=cc:1\n"
 						  "security.protocol=SSL\n"
 						  "client.id=from-command-config\n");
 
 	/* --command-config over the file: its bootstrap, its security.protocol in the file's place */
-	parse_opts(&o, "-c", "prod", "--command-config", cc, NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "-c", "prod", "--command-config", cc, NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.bootstrap, "cc:1");
 	expect_props(&t.conn, (const char *const[]){ "security.protocol", "SSL", "sasl.password", "s3cret", "client.id",
 						     "from-command-config", NULL });
@@ -325,8 +334,8 @@ static void command_config_sits_between_the_file_and_b(void **state)
 	options_free(&o);
 
 	/* -b over --command-config, -X over both */
-	parse_opts(&o, "-c", "prod", "--command-config", cc, "-b", "b:2", "-X", "client.id=from-x", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "-c", "prod", "--command-config", cc, "-b", "b:2", "-X", "client.id=from-x", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.bootstrap, "b:2");
 	assert_string_equal(prop(&t.conn, "client.id"), "from-x");
 	assert_string_equal(prop(&t.conn, "security.protocol"), "SSL");
@@ -334,8 +343,8 @@ static void command_config_sits_between_the_file_and_b(void **state)
 	options_free(&o);
 
 	/* -X bootstrap.servers over -b over --command-config */
-	parse_opts(&o, "--command-config", cc, "-b", "b:2", "-X", "bootstrap.servers=x:3", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "--command-config", cc, "-b", "b:2", "-X", "bootstrap.servers=x:3", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.name, "dev");
 	assert_string_equal(t.conn.bootstrap, "x:3");
 	assert_null(prop(&t.conn, "bootstrap.servers"));
@@ -344,17 +353,16 @@ static void command_config_sits_between_the_file_and_b(void **state)
 
 	/* a --command-config error names the file and stops the run */
 	char *bad = write_file("bad.properties", "ssl.truststore.type=JKS\nssl.truststore.location=/x.jks\n");
-	parse_opts(&o, "-b", "h:1", "--command-config", bad, NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), -1);
-	assert_non_null(strstr(err, "bad.properties"));
+	test_options_ok(&o, "-b", "h:1", "--command-config", bad, NULL);
+	resolve_refused(&cfg, &o, TARGET_CHOSEN, &t, "bad.properties");
 	assert_null(t.conn.bootstrap);
 	options_free(&o);
 
 	/* with no file at all, --command-config alone can name the cluster */
 	config_free(&cfg);
 	config_init_defaults(&cfg);
-	parse_opts(&o, "--command-config", cc, NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "--command-config", cc, NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_null(t.conn.name);
 	assert_string_equal(t.conn.bootstrap, "cc:1");
 	assert_string_equal(connection_name(&t.conn), "cc:1");
@@ -374,8 +382,7 @@ static void switch_reapplies_command_config_like_x(void **state)
 	struct lt_config cfg;
 	struct lt_options o;
 	struct lt_target t;
-	char err[512];
-	assert_int_equal(test_config_load_text(&cfg, two_clusters, err, sizeof err, NULL), 0);
+	load_two_clusters(&cfg);
 	char *cc = write_file("admin.properties",
 			      "bootstrap.servers=first:1\n"
 			      "client.id=from-command-config\n"
@@ -383,17 +390,17 @@ static void switch_reapplies_command_config_like_x(void **state)
 			      "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
 			      "username=\"alice\" password=\"for-the-first\";\n"
 			      "request.timeout.ms=7000\n");
-	parse_opts(&o, "-c", "dev", "--command-config", cc, "-X", "debug=broker", NULL);
+	test_options_ok(&o, "-c", "dev", "--command-config", cc, "-X", "debug=broker", NULL);
 
 	/* the first cluster: all of it */
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_string_equal(t.conn.bootstrap, "first:1");
 	assert_string_equal(prop(&t.conn, "sasl.password"), "for-the-first");
 	assert_string_equal(prop(&t.conn, "client.id"), "from-command-config");
 	target_free(&t);
 
 	/* prod: its own bootstrap and password; the command-config's other keys carry over */
-	assert_int_equal(target_resolve(&cfg, &o, 1, &t, err, sizeof err), 0);
+	resolve_ok(&cfg, &o, 1, &t);
 	assert_string_equal(t.conn.name, "prod");
 	assert_string_equal(t.conn.bootstrap, "prod:9093");
 	assert_string_equal(prop(&t.conn, "sasl.password"), "s3cret");
@@ -411,7 +418,7 @@ static void switch_reapplies_command_config_like_x(void **state)
 	target_free(&t);
 
 	/* back to dev: its own bootstrap, and its own client.id wins over the carried one */
-	assert_int_equal(target_resolve(&cfg, &o, 0, &t, err, sizeof err), 0);
+	resolve_ok(&cfg, &o, 0, &t);
 	assert_string_equal(t.conn.bootstrap, "dev:9092");
 	assert_string_equal(prop(&t.conn, "client.id"), "lagtop");
 	assert_null(prop(&t.conn, "sasl.password"));
@@ -438,8 +445,8 @@ static void groups_replace_the_include_list(void **state)
 				      "                   exclude_groups = [ \"-test$\" ]; }; };\n",
 				      err, sizeof err, NULL),
 		0);
-	parse_opts(&o, "-c", "p", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "-c", "p", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_int_equal(t.n_include, 1);
 	assert_string_equal(t.include[0], "^pay");
 	assert_int_equal(t.n_exact, 0);
@@ -447,7 +454,7 @@ static void groups_replace_the_include_list(void **state)
 	target_free(&t);
 	options_free(&o);
 
-	parse_opts(&o, "-c", "p", "-g", "a.b", "-G", "^x", NULL);
+	test_options_ok(&o, "-c", "p", "-g", "a.b", "-G", "^x", NULL);
 	for (size_t which = TARGET_CHOSEN, round = 0; round < 2; round++, which = 0) {
 		assert_int_equal(target_resolve(&cfg, &o, which, &t, err, sizeof err), 0);
 		assert_int_equal(t.n_include, 2);
@@ -460,14 +467,14 @@ static void groups_replace_the_include_list(void **state)
 	}
 	options_free(&o);
 
-	parse_opts(&o, "-c", "p", "--describe", "-g", "a-test", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "-c", "p", "--describe", "-g", "a-test", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_int_equal(t.n_exclude, 0);
 	target_free(&t);
 	options_free(&o);
 
-	parse_opts(&o, "-c", "p", "--describe", "--all-groups", NULL);
-	assert_int_equal(target_resolve(&cfg, &o, TARGET_CHOSEN, &t, err, sizeof err), 0);
+	test_options_ok(&o, "-c", "p", "--describe", "--all-groups", NULL);
+	resolve_ok(&cfg, &o, TARGET_CHOSEN, &t);
 	assert_int_equal(t.n_include, 0);
 	assert_int_equal(t.n_exclude, 0);
 	target_free(&t);

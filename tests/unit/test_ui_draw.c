@@ -17,6 +17,7 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "../lib/cmocka_main.h"
+#include "../lib/lagtop_test.h"
 
 #define COLS_  120
 #define LINES_ 30
@@ -27,13 +28,7 @@ static lt_snapshot *snap(void)
 {
 	lt_snapshot *s = snapshot_new();
 	s->seq = 1;
-	lt_group *g = snapshot_add_group(s, "kip");
-	g->state = LT_GROUP_STABLE;
-	g->type = LT_GTYPE_CONSUMER;
-	g->members_unreadable = true;
-	lt_partition *p = group_add_partition(g, "fx-orders", 1);
-	p->committed = 650, p->log_start = 0, p->log_end = 1000, p->has_lag = true, p->lag = 350;
-	g->total_lag = 350;
+	test_add_kip848_group(s, "kip", LT_GROUP_STABLE);
 	lt_group *c = snapshot_add_group(s, "classic");
 	c->state = LT_GROUP_STABLE;
 	c->type = LT_GTYPE_CLASSIC;
@@ -137,15 +132,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void keys(struct ui *u, const char *k)
-{
-	for (; *k; k++)
-		ui_on_key(u, (unsigned char)*k);
-	if (u->dirty & UI_DIRTY_ROWS)
-		ui_rebuild_rows(u);
-	u->dirty = 0;
-}
-
 /* Draws and returns the screen line holding `needle` (NULL if none). */
 static const char *screen_line(struct ui *u, const char *needle)
 {
@@ -209,19 +195,19 @@ static void members_pane_and_error_popup_say_why(void **state)
 {
 	struct fx *f = *state;
 	struct ui *u = &f->u;
-	keys(u, "\n"); /* open the selected group: "classic" sorts first */
+	test_ui_keys(u, "\n"); /* open the selected group: "classic" sorts first */
 	assert_non_null(u->open_group);
 	if (strcmp(u->open_group, "kip") != 0) {
-		keys(u, "\x1bj\n");
+		test_ui_keys(u, "\x1bj\n");
 		assert_string_equal(u->open_group, "kip");
 	}
-	keys(u, "m");
+	test_ui_keys(u, "m");
 	assert_true(u->show_members);
 	assert_non_null(screen_line(u, "Members of kip (type consumer)"));
 	assert_non_null(screen_line(u, "(" LT_MEMBERS_UNREADABLE_NOTE ")"));
 	assert_null(screen_line(u, "no members: the group is empty"));
-	keys(u, "\x1b");
-	keys(u, "e");
+	test_ui_keys(u, "\x1b");
+	test_ui_keys(u, "e");
 	assert_int_equal(u->popup, UI_POPUP_ERROR);
 	assert_non_null(screen_line(u, "group kip: " LT_MEMBERS_UNREADABLE_NOTE));
 	assert_null(screen_line(u, "group classic:"));
@@ -281,9 +267,9 @@ static void members_pane_wraps_each_members_partitions(void **state)
 {
 	struct fx *f = *state;
 	struct ui *u = &f->u;
-	keys(u, "\n");
+	test_ui_keys(u, "\n");
 	assert_string_equal(u->open_group, "wide");
-	keys(u, "m");
+	test_ui_keys(u, "m");
 	assert_true(u->show_members);
 	char texts[4][1024], want[1024] = "clickstream:";
 	int first[4];
@@ -333,12 +319,12 @@ static void record_popup_is_formatted_once(void **state)
 	struct ui *u = &f->u;
 	struct tui_clusters cl = { .reset_conf = nowhere_conf };
 	u->clusters = &cl;
-	keys(u, "\n");
+	test_ui_keys(u, "\n");
 	if (strcmp(u->open_group, "kip") != 0)
-		keys(u, "\x1bj\n");
+		test_ui_keys(u, "\x1bj\n");
 	assert_string_equal(u->open_group, "kip");
 	assert_int_equal(u->focus, UI_PANE_PARTS);
-	keys(u, "v");
+	test_ui_keys(u, "v");
 	assert_int_equal(u->popup, UI_POPUP_PEEK);
 	assert_non_null(screen_line(u, "Record of fx-orders:1 (read-only)"));
 	assert_non_null(screen_line(u, "reading..."));
@@ -369,7 +355,7 @@ static void help_lists_every_modes_keys(void **state)
 {
 	struct fx *f = *state;
 	struct ui *u = &f->u;
-	keys(u, "?");
+	test_ui_keys(u, "?");
 	assert_int_equal(u->popup, UI_POPUP_HELP);
 	const char *want[] = {
 		"Filter prompt (/, F3, F4):",           "Backspace    delete the last character",
@@ -382,12 +368,12 @@ static void help_lists_every_modes_keys(void **state)
 	for (int step = 0; step < 300; step++) {
 		for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 			seen[i] = seen[i] || screen_line(u, want[i]) != NULL;
-		keys(u, "j"); /* the popup's table: one line down */
+		test_ui_keys(u, "j"); /* the popup's table: one line down */
 	}
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		if (!seen[i])
 			fail_msg("the help never showed '%s'", want[i]);
-	keys(u, "q"); /* the popup's table: q closes the popup, it does not quit */
+	test_ui_keys(u, "q"); /* the popup's table: q closes the popup, it does not quit */
 	assert_int_equal(u->popup, UI_POPUP_NONE);
 	assert_false(u->quit);
 }

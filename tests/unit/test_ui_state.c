@@ -14,6 +14,7 @@
 #include "ui/ui.h"
 #include "util/timeutil.h"
 #include "../lib/cmocka_main.h"
+#include "../lib/lagtop_test.h"
 
 static struct tui_settings opts;
 
@@ -78,19 +79,10 @@ static const char *row_name(const struct ui_list *l, size_t i)
 	return i < l->n_rows ? l->rows[i].group->group : "(none)";
 }
 
-static void keys(struct ui *u, const char *k)
-{
-	for (; *k; k++)
-		ui_on_key(u, (unsigned char)*k);
-	if (u->dirty & UI_DIRTY_ROWS)
-		ui_rebuild_rows(u);
-	u->dirty = 0;
-}
-
 static void sort_by_lag_desc(struct ui *u)
 {
 	layout_screen(24, 240, false, &u->geom); /* < and > sort by the columns on screen: here every one */
-	keys(u, ">>>>>>");                       /* GROUP -> STATE -> TYPE -> MEMBERS -> TOPICS -> PARTITIONS -> LAG */
+	test_ui_keys(u, ">>>>>>");               /* GROUP -> STATE -> TYPE -> MEMBERS -> TOPICS -> PARTITIONS -> LAG */
 	assert_int_equal(u->groups.sort_col, LT_COL_LAG);
 	assert_true(u->groups.sort_desc);
 }
@@ -106,10 +98,10 @@ static void selection_follows_identity(void **state)
 	assert_string_equal(row_name(&u->groups, 1), "g1");
 	/* the cursor was on g1 (row 0 by name); it followed g1 to row 1 */
 	assert_int_equal(u->groups.cursor, 1);
-	keys(u, "I");
+	test_ui_keys(u, "I");
 	assert_string_equal(row_name(&u->groups, 0), "g3");
 	assert_string_equal(row_name(&u->groups, u->groups.cursor), "g1");
-	keys(u, "I");
+	test_ui_keys(u, "I");
 
 	/* a refresh where g1 overtakes g2: g1 moves to the top and the cursor with it */
 	lt_snapshot *s = snap3(90, 40, 6, 2);
@@ -157,19 +149,19 @@ static void filter_narrows_keeps_last_good_and_clears(void **state)
 {
 	struct fx *f = *state;
 	struct ui *u = &f->u;
-	keys(u, "/g2");
+	test_ui_keys(u, "/g2");
 	assert_true(u->filter_editing);
 	assert_int_equal(u->groups.n_rows, 1);
 	assert_string_equal(row_name(&u->groups, 0), "g2");
-	keys(u, "("); /* "g2(" is not a valid regex: the last good filter stays, the error is shown */
+	test_ui_keys(u, "("); /* "g2(" is not a valid regex: the last good filter stays, the error is shown */
 	assert_int_equal(u->groups.n_rows, 1);
 	assert_true(u->filter_err[0] != '\0');
 	ui_on_key(u, KEY_BACKSPACE);
-	keys(u, "\n"); /* Enter keeps the filter */
+	test_ui_keys(u, "\n"); /* Enter keeps the filter */
 	assert_false(u->filter_editing);
 	assert_int_equal(u->groups.n_rows, 1);
 	assert_string_equal(filter_text(u->groups.filter), "g2");
-	keys(u, "\x1b"); /* Esc clears it */
+	test_ui_keys(u, "\x1b"); /* Esc clears it */
 	assert_null(u->groups.filter);
 	assert_int_equal(u->groups.n_rows, 3);
 }
@@ -178,33 +170,33 @@ static void panes_enter_members_tab_esc(void **state)
 {
 	struct fx *f = *state;
 	struct ui *u = &f->u;
-	keys(u, "j\n"); /* g2 */
+	test_ui_keys(u, "j\n"); /* g2 */
 	assert_non_null(u->open_group);
 	assert_string_equal(u->open_group, "g2");
 	assert_int_equal(u->focus, UI_PANE_PARTS);
 	assert_int_equal(u->parts.n_rows, 3);
-	keys(u, "\n"); /* Enter on a partition: the detail popup */
+	test_ui_keys(u, "\n"); /* Enter on a partition: the detail popup */
 	assert_int_equal(u->popup, UI_POPUP_DETAIL);
 	assert_string_equal(u->detail.topic, "t");
-	keys(u, "\x1b");
+	test_ui_keys(u, "\x1b");
 	assert_int_equal(u->popup, UI_POPUP_NONE);
-	keys(u, "m");
+	test_ui_keys(u, "m");
 	assert_true(u->show_members);
 	assert_int_equal(u->focus, UI_PANE_MEMBERS);
 	assert_int_equal(screen_members_count(u), 1);
-	keys(u, "\t");
+	test_ui_keys(u, "\t");
 	assert_int_equal(u->focus, UI_PANE_GROUPS);
-	keys(u, "\t");
+	test_ui_keys(u, "\t");
 	assert_int_equal(u->focus, UI_PANE_MEMBERS);
-	keys(u, "\x1b"); /* back: the group closes */
+	test_ui_keys(u, "\x1b"); /* back: the group closes */
 	assert_null(u->open_group);
 	assert_int_equal(u->focus, UI_PANE_GROUPS);
-	keys(u, "?");
+	test_ui_keys(u, "?");
 	assert_int_equal(u->popup, UI_POPUP_HELP);
-	keys(u, "q"); /* q in a popup closes the popup, it does not quit */
+	test_ui_keys(u, "q"); /* q in a popup closes the popup, it does not quit */
 	assert_int_equal(u->popup, UI_POPUP_NONE);
 	assert_false(u->quit);
-	keys(u, "q");
+	test_ui_keys(u, "q");
 	assert_true(u->quit);
 }
 
@@ -214,7 +206,7 @@ static void topic_view_enter_and_back(void **state)
 	struct fx *f = *state;
 	struct ui *u = &f->u;
 	layout_screen(24, 240, false, &u->geom); /* < and > sort by the columns on screen: here every one */
-	keys(u, "T");
+	test_ui_keys(u, "T");
 	assert_true(u->topic_view);
 	assert_int_equal(u->focus, UI_PANE_TOPICS);
 	assert_int_equal(u->topics.n_rows, 1);
@@ -223,46 +215,46 @@ static void topic_view_enter_and_back(void **state)
 	assert_int_equal(t->n_groups, 3);
 	assert_int_equal(t->n_partitions, 4);
 	assert_int_equal(t->total_lag, 63); /* 10*2 + 13*3 + 1*4: the lags as snap3 divides them */
-	keys(u, "\n");
+	test_ui_keys(u, "\n");
 	assert_int_equal(u->focus, UI_PANE_TOPIC_GROUPS);
 	assert_string_equal(u->open_topic, "t");
 	assert_int_equal(u->tgroups.n_rows, 3);
 	/* sorted by lag on the topic, descending: g2 first */
-	keys(u, ">>>");
+	test_ui_keys(u, ">>>");
 	assert_int_equal(u->tgroups.sort_col, LT_COL_TG_LAG);
 	assert_string_equal(u->tgroups.rows[0].group->group, "g2");
-	keys(u, "\x1b"); /* a keypress of Esc alone: nothing to clear, the topic closes */
+	test_ui_keys(u, "\x1b"); /* a keypress of Esc alone: nothing to clear, the topic closes */
 	assert_null(u->open_topic);
 	assert_int_equal(u->focus, UI_PANE_TOPICS);
-	keys(u, "\n");
+	test_ui_keys(u, "\n");
 	assert_int_equal(u->tgroups.sort_col, LT_COL_TG_LAG); /* the sort is kept */
-	keys(u, "g");                                         /* nothing bound */
-	keys(u, "k\n");                                       /* the first row: g2; Enter: its partitions */
+	test_ui_keys(u, "g");                                 /* nothing bound */
+	test_ui_keys(u, "k\n");                               /* the first row: g2; Enter: its partitions */
 	assert_string_equal(u->open_group, "g2");
 	assert_int_equal(u->focus, UI_PANE_PARTS);
 	assert_int_equal(u->parts.n_rows, 3);
 	assert_string_equal(u->parts.rows[u->parts.cursor].part->topic, "t");
 	assert_int_equal(u->parts.rows[u->parts.cursor].part->partition, 0);
 	assert_int_equal(ui_bottom_pane(u), UI_PANE_PARTS);
-	keys(u, "\t");
+	test_ui_keys(u, "\t");
 	assert_int_equal(u->focus, UI_PANE_TOPICS);
-	keys(u, "\t");
+	test_ui_keys(u, "\t");
 	assert_int_equal(u->focus, UI_PANE_PARTS);
-	keys(u, "\x1b"); /* back to the topic's groups */
+	test_ui_keys(u, "\x1b"); /* back to the topic's groups */
 	assert_null(u->open_group);
 	assert_int_equal(u->focus, UI_PANE_TOPIC_GROUPS);
-	keys(u, "\x1b\x1b"); /* the topic closes; then nothing more to close */
+	test_ui_keys(u, "\x1b\x1b"); /* the topic closes; then nothing more to close */
 	assert_int_equal(u->focus, UI_PANE_TOPICS);
 	/* a filter in the topics pane: by topic, or a group reading it */
 	snprintf(u->filter_buf, sizeof u->filter_buf, "g3");
 	ui_apply_filter_text(u);
-	keys(u, "");
+	test_ui_keys(u, "");
 	assert_int_equal(u->topics.n_rows, 1);
 	snprintf(u->filter_buf, sizeof u->filter_buf, "nothing");
 	ui_apply_filter_text(u);
-	keys(u, "");
+	test_ui_keys(u, "");
 	assert_int_equal(u->topics.n_rows, 0);
-	keys(u, "\x1b");
+	test_ui_keys(u, "\x1b");
 	assert_int_equal(u->topics.n_rows, 1);
 	/* a new snapshot: the view is rebuilt from it, the cursor stays on its topic */
 	lt_snapshot *s = snap3(90, 40, 6, 2);
@@ -272,7 +264,7 @@ static void topic_view_enter_and_back(void **state)
 	ui_adopt_next(u, now_mono_ms() + 10 * UI_HOLD_MAX_MS);
 	assert_ptr_equal(u->tview_snap, u->snap);
 	assert_int_equal(u->topics.rows[0].topic->total_lag, 133);
-	keys(u, "T");
+	test_ui_keys(u, "T");
 	assert_false(u->topic_view);
 	assert_null(u->tview);
 	assert_int_equal(u->topics.n_rows, 0);
@@ -286,19 +278,19 @@ static void marks_follow_partitions(void **state)
 	struct fx *f = *state;
 	struct ui *u = &f->u;
 	layout_screen(24, 240, false, &u->geom); /* < and > sort by the columns on screen: here every one */
-	keys(u, "jj\n");                         /* g3: partitions 0..3 */
+	test_ui_keys(u, "jj\n");                 /* g3: partitions 0..3 */
 	assert_string_equal(u->open_group, "g3");
 	assert_int_equal(u->parts.n_rows, 4);
-	keys(u, "j "); /* mark partition 1, the cursor moves to 2 */
+	test_ui_keys(u, "j "); /* mark partition 1, the cursor moves to 2 */
 	assert_int_equal(u->parts.cursor, 2);
-	keys(u, "j "); /* mark 3; the last row: the cursor stays */
+	test_ui_keys(u, "j "); /* mark 3; the last row: the cursor stays */
 	assert_int_equal(u->parts.cursor, 3);
 	assert_false(u->paused); /* Space did not pause here */
 	const lt_markset *m = ui_open_marks(u);
 	assert_non_null(m);
 	assert_int_equal(m->n, 2);
 	assert_true(markset_has_tp(m, "t", 1) && markset_has_tp(m, "t", 3));
-	keys(u, ">I"); /* by partition, descending: the marks stay on their partitions */
+	test_ui_keys(u, ">I"); /* by partition, descending: the marks stay on their partitions */
 	assert_int_equal(u->parts.rows[0].part->partition, 3);
 	assert_true(markset_has(m, &u->parts.rows[0]));
 	assert_false(markset_has(m, &u->parts.rows[1]));
@@ -308,20 +300,20 @@ static void marks_follow_partitions(void **state)
 	ui_take_snapshot(u);
 	ui_adopt_next(u, now_mono_ms() + 10 * UI_HOLD_MAX_MS);
 	assert_int_equal(ui_open_marks(u)->n, 2);
-	keys(u, " "); /* unmark 3 (the cursor stayed on it) */
+	test_ui_keys(u, " "); /* unmark 3 (the cursor stayed on it) */
 	assert_int_equal(ui_open_marks(u)->n, 1);
-	keys(u, "\x1b"); /* close the group: the marks wait for it */
+	test_ui_keys(u, "\x1b"); /* close the group: the marks wait for it */
 	assert_null(ui_open_marks(u));
-	keys(u, " "); /* the groups pane: Space pauses */
+	test_ui_keys(u, " "); /* the groups pane: Space pauses */
 	assert_true(u->paused);
-	keys(u, " ");
-	keys(u, "\n");
+	test_ui_keys(u, " ");
+	test_ui_keys(u, "\n");
 	assert_int_equal(ui_open_marks(u)->n, 1);
-	keys(u, "u");
+	test_ui_keys(u, "u");
 	assert_null(ui_open_marks(u));
-	keys(u, " ");
+	test_ui_keys(u, " ");
 	assert_int_equal(ui_open_marks(u)->n, 1);
-	keys(u, "\x1bk\n"); /* another group: its own (no) marks */
+	test_ui_keys(u, "\x1bk\n"); /* another group: its own (no) marks */
 	assert_string_equal(u->open_group, "g2");
 	assert_null(ui_open_marks(u));
 }
@@ -373,7 +365,7 @@ static void key_bar_clicks_are_keys(void **state)
 	assert_false(u->quit);
 	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, bar_x(u, "Help"));
 	assert_int_equal(u->popup, UI_POPUP_HELP);
-	keys(u, "\x1b");
+	test_ui_keys(u, "\x1b");
 	assert_int_equal(u->popup, UI_POPUP_NONE);
 
 	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, bar_x(u, "Pause"));
@@ -405,7 +397,7 @@ static void key_bar_clicks_are_keys(void **state)
 	u->read_only = false;
 
 	/* with the mouse off the bar is the terminal's */
-	keys(u, "M");
+	test_ui_keys(u, "M");
 	u->msg[0] = '\0';
 	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.keys_y, bar_x(u, "Help"));
 	assert_int_equal(u->popup, UI_POPUP_NONE);
@@ -427,13 +419,13 @@ static void mouse_events_map_to_actions(void **state)
 	assert_int_equal(u->groups.cursor, 1);
 	int lag_x = column_x(u, &u->groups, LT_COL_LAG);
 	ui_mouse_event(u, UI_MOUSE_PRESS, 2, lag_x);
-	keys(u, "");
+	test_ui_keys(u, "");
 	assert_int_equal(u->groups.sort_col, LT_COL_LAG);
 	assert_true(u->groups.sort_desc); /* the column's first direction */
 	assert_string_equal(row_name(&u->groups, 0), "g2");
 	assert_string_equal(row_name(&u->groups, u->groups.cursor), "g2"); /* the cursor kept its row */
 	ui_mouse_event(u, UI_MOUSE_PRESS, 2, lag_x);                       /* again: the other direction */
-	keys(u, "");
+	test_ui_keys(u, "");
 	assert_false(u->groups.sort_desc);
 	assert_string_equal(row_name(&u->groups, 0), "g3");
 	ui_mouse_event(u, UI_MOUSE_WHEEL_UP, 5, 5);
@@ -445,7 +437,7 @@ static void mouse_events_map_to_actions(void **state)
 	assert_int_equal(u->groups.cursor, 2);
 
 	/* the bottom pane: a click there focuses it and selects the row */
-	keys(u, "\n");
+	test_ui_keys(u, "\n");
 	assert_int_equal(u->focus, UI_PANE_PARTS);
 	layout_screen(24, 80, true, &u->geom);
 	u->groups.top = u->parts.top = 0;                         /* as a draw of these few rows leaves them */
@@ -457,19 +449,19 @@ static void mouse_events_map_to_actions(void **state)
 	assert_int_equal(u->parts.cursor, 1);
 	int part_x = column_x(u, &u->parts, LT_COL_PARTITION);
 	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.bottom_y + 1, part_x);
-	keys(u, "");
+	test_ui_keys(u, "");
 	assert_int_equal(u->parts.sort_col, LT_COL_PARTITION);
 
 	/* off: the terminal keeps its selection; nothing moves */
-	keys(u, "M");
+	test_ui_keys(u, "M");
 	assert_false(u->mouse);
 	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.bottom_y + 2, 3);
 	assert_int_equal(u->parts.cursor, 1);
-	keys(u, "M");
+	test_ui_keys(u, "M");
 	assert_true(u->mouse);
 
 	/* the help popup scrolls with the wheel, clicks do nothing there */
-	keys(u, "?");
+	test_ui_keys(u, "?");
 	ui_mouse_event(u, UI_MOUSE_WHEEL_DOWN, 10, 10);
 	assert_int_equal(u->popup_top, 3);
 	ui_mouse_event(u, UI_MOUSE_PRESS, u->geom.bottom_y + 2, 3);
@@ -484,12 +476,12 @@ static void column_setup_and_sort_chooser(void **state)
 	struct fx *f = *state;
 	struct ui *u = &f->u;
 	sort_by_lag_desc(u);
-	keys(u, "S");
+	test_ui_keys(u, "S");
 	assert_int_equal(u->popup, UI_POPUP_COLUMNS);
-	keys(u, "jjjjjj ");                          /* group state type members topics partitions [lag] */
-	keys(u, "k]");                               /* partitions moves after lag */
+	test_ui_keys(u, "jjjjjj ");                  /* group state type members topics partitions [lag] */
+	test_ui_keys(u, "k]");                       /* partitions moves after lag */
 	u->config_path = "/nonexistent/lagtop.conf"; /* a file that cannot be rewritten */
-	keys(u, "\n");
+	test_ui_keys(u, "\n");
 	assert_int_equal(u->popup, UI_POPUP_NONE);
 	const lt_column *cols[LT_COL__COUNT];
 	size_t n = ui_pane_columns(u, &u->groups, cols);
@@ -500,7 +492,7 @@ static void column_setup_and_sort_chooser(void **state)
 	assert_int_equal(u->groups.sort_col, LT_COL_GROUP);
 	assert_non_null(strstr(u->msg, "columns kept for this session: cannot save them to /nonexistent/lagtop.conf"));
 
-	keys(u, ".");
+	test_ui_keys(u, ".");
 	assert_int_equal(u->popup, UI_POPUP_SORT);
 	struct ui_list_popup v;
 	ui_list_popup_view(u, &v);
@@ -511,10 +503,10 @@ static void column_setup_and_sort_chooser(void **state)
 			assert_int_equal(strncmp(v.lines[k++], slots[i].col->title, strlen(slots[i].col->title)), 0);
 	assert_int_equal(v.n, k);
 	ui_list_popup_free(&v);
-	keys(u, "j\n");
+	test_ui_keys(u, "j\n");
 	assert_int_equal(u->groups.sort_col, LT_COL_STATE);
 	/* Esc leaves everything as it was */
-	keys(u, "S \x1b");
+	test_ui_keys(u, "S \x1b");
 	assert_int_equal(u->popup, UI_POPUP_NONE);
 	assert_int_equal(u->groups.sort_col, LT_COL_STATE);
 }
