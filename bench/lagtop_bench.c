@@ -9,7 +9,8 @@
  *       simulator prints them as one JSON line on SIGUSR1) and its CPU time per warm refresh.
  *
  *       With --record FILE, each warm refresh is also appended to a recording (src/record) and the
- *       writer's CPU is printed apart (record_cpu_ms, and its share of the refresh's CPU).
+ *       writer's CPU is printed apart (record_cpu_ms, and its share of the refresh's CPU). With
+ *       LT_BENCH_NO_RECORD_READS set, no record is read for the time lag (what those reads cost).
  *
  *   lagtop-bench draw [--rows N] [--lines L] [--frames F]
  *       One group of N partition rows (default 100,000) in a fixed snapshot, enriched twice by the model;
@@ -248,7 +249,10 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 		}
 	}
 	struct lt_connection conn = { .name = (char *)"bench", .bootstrap = (char *)bootstrap };
-	struct lt_collector_conf conf = { .conn = &conn, .timeout_ms = 60000, .commit_stream = commit_stream };
+	struct lt_collector_conf conf = { .conn = &conn,
+					  .timeout_ms = 60000,
+					  .commit_stream = commit_stream,
+					  .no_record_reads = getenv("LT_BENCH_NO_RECORD_READS") != NULL };
 	model_params_default(&conf.model);
 	lt_collector *c = collector_new(&conf, err, sizeof err);
 	if (!c) {

@@ -5,8 +5,9 @@
  * Its own consumer handle, librdkafka's simple consumer: no group.id (nothing can ever be committed, no group is
  * joined, no coordinator asked), auto commit and offset store off, each partition started at the exact offset
  * (auto.offset.reset=error: an offset below the log start is reported, never silently moved), fetches capped
- * (max.partition.fetch.bytes 64 KiB, fetch.max.bytes 1 MiB; Kafka still answers with the first whole batch), and
- * every read bounded by its timeout. What is kept of a record is capped by model/peek.h.
+ * (max.partition.fetch.bytes 16 KiB, fetch.max.bytes 1 MiB; a larger batch still comes, whole or after a retry
+ * with a doubled size), each partition stopped once its record came, and every read bounded by its timeout.
+ * What is kept of a record is capped by model/peek.h.
  */
 #ifndef LAGTOP_KAFKA_RECORD_PEEK_H
 #define LAGTOP_KAFKA_RECORD_PEEK_H
