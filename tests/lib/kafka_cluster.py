@@ -63,6 +63,10 @@ if os.environ.get("LAGTOP_KAFKA_TESTS") == "no" and __name__ != "__main__":
     sys.exit(0)
 
 START_TIMEOUT = 90  # seconds for a node to say it started (a cold JVM on a loaded 2-core machine)
+# free_ports() closes its sockets before a node binds them: a test running beside may take one in between
+# (seen once in CI: "Kafka 4 starts" failed on a BindException). A start that lost a port that way is
+# tried again on new ports, at most this many times in all.
+START_ATTEMPTS = 3
 
 
 class Unavailable(Exception):
@@ -440,36 +444,67 @@ class KafkaCluster:
         self.version = self._version_from_classpath()
         if self.dir is None:
             self.dir = tempfile.mkdtemp(prefix="lagtop-kafka%s-" % self.line.replace(".", ""))
+        t0 = time.monotonic()
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                self._start_nodes(time.monotonic())  # each attempt its own START_TIMEOUT
+                break
+            except RuntimeError:
+                if attempt < START_ATTEMPTS and self._lost_a_port():
+                    self._stop_nodes()
+                    shutil.rmtree(self.dir, ignore_errors=True)  # a fresh start: formatted anew
+                    os.makedirs(self.dir, exist_ok=True)
+                    continue
+                self.stop()
+                raise
+            except BaseException:
+                self.stop()
+                raise
+        self.started_in = time.monotonic() - t0
+        return self
+
+    def _lost_a_port(self):
+        """Whether a node failed to start because its port was taken (Kafka logs a BindException)."""
+        for i in self.ports:
+            for name in ("server.log", "stdout.log"):
+                try:
+                    with open(os.path.join(self.node_dir(i), name), errors="replace") as f:
+                        if "Address already in use" in f.read():
+                            return True
+                except FileNotFoundError:
+                    pass
+        return False
+
+    def _start_nodes(self, t0):
+        """Picks the ports, writes and formats every node, launches them and waits until each started."""
         ports = free_ports(2 * self.nodes)
         for i in range(1, self.nodes + 1):
             self.ports[i] = (ports[2 * (i - 1)], ports[2 * (i - 1) + 1])
         self.bootstrap = ",".join("127.0.0.1:%d" % self.ports[i][0] for i in sorted(self.ports))
-        t0 = time.monotonic()
-        try:
-            if self.security is not None:
-                names = [n for n, _, _ in self.security.listeners]
-                extra_ports = free_ports(len(names) * self.nodes) if names else []
-                for i in sorted(self.ports):
-                    self.sec_ports[i] = {n: extra_ports.pop(0) for n in names}
-                if self.security.needs_tls():
-                    self.tls = Tls(os.path.join(self.dir, "tls"), self.security.client_cn)
+        if self.security is not None:
+            names = [n for n, _, _ in self.security.listeners]
+            extra_ports = free_ports(len(names) * self.nodes) if names else []
             for i in sorted(self.ports):
-                self._write_config(i)
-                self._format(i)
-            for i in sorted(self.ports):
-                self._launch(i)
-            for i in sorted(self.ports):
-                self._wait_started(i, t0 + START_TIMEOUT)
-        except BaseException:
-            self.stop()
-            raise
-        self.started_in = time.monotonic() - t0
-        return self
+                self.sec_ports[i] = {n: extra_ports.pop(0) for n in names}
+            if self.security.needs_tls():
+                self.tls = Tls(os.path.join(self.dir, "tls"), self.security.client_cn)
+        for i in sorted(self.ports):
+            self._write_config(i)
+            self._format(i)
+        for i in sorted(self.ports):
+            self._launch(i)
+        for i in sorted(self.ports):
+            self._wait_started(i, t0 + START_TIMEOUT)
 
     def stop(self):
         """Stops every node (SIGTERM to all at once, then SIGKILL to those still there after 30 s) and removes
         the directory. All at once: one by one, the last node of a 3-node quorum has lost its majority and
         waits out the whole 30 s (measured: 0.4 s, 0.3 s, 30 s one by one; 5 s together)."""
+        self._stop_nodes()
+        if self.dir and not self.keep_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _stop_nodes(self):
         procs = [self.procs.pop(i) for i in list(self.procs)]
         for p in procs:
             if p.poll() is None:
@@ -481,8 +516,6 @@ class KafkaCluster:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
-        if self.dir and not self.keep_dir:
-            shutil.rmtree(self.dir, ignore_errors=True)
 
     def stop_node(self, node, kill=False):
         p = self.procs.pop(node, None)
