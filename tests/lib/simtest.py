@@ -274,6 +274,7 @@ def lagtop_headless(n, *args, limit_s=60, stop=signal.SIGTERM, env=None):
         err.seek(0)
         return rc, docs, err.read()
 
+
 def json_from(f):
     """The JSON document in the file object f (a run's stdout), read from its start; f is closed. {} when f
     holds no JSON document (the run failed or was cut short)."""
