@@ -80,12 +80,14 @@ struct bar {
 	int y, x, w;
 };
 
-static void bar_seg(struct bar *b, ui_role role, const char *text, bool untrusted)
+/* One segment of the top bar, after a separator, cut with an ellipsis at the screen's edge. `key`, when
+ * given, is the key that explains the segment, shown after it as " (e)" and kept when the text is cut:
+ * at 80 columns the hint matters more than the end of the sentence. */
+static void bar_seg(struct bar *b, ui_role role, const char *text, const char *key)
 {
 	int room = b->w - b->x;
 	if (room <= 2)
 		return;
-	int need = display_width(text, utf8(b->u));
 	if (b->x > 0) {
 		set_role(UI_ROLE_TOP_BAR);
 		mvaddstr(b->y, b->x, " ");
@@ -96,11 +98,22 @@ static void bar_seg(struct bar *b, ui_role role, const char *text, bool untruste
 	}
 	if (room <= 0)
 		return;
-	int cells = need < room ? need : room;
+	char hint[16] = "";
+	if (key)
+		snprintf(hint, sizeof hint, " (%s)", key);
+	int hint_cells = (int)strlen(hint);
+	int need = display_width(text, utf8(b->u)) + hint_cells;
+	/* too narrow for a word and its hint: the text alone, cut */
+	if (room < hint_cells + 4)
+		hint_cells = 0;
+	int cells = (need < room ? need : room) - hint_cells;
 	set_role(role);
-	(void)untrusted; /* everything goes through the sanitizer anyway */
 	put_cells(b->u, b->y, b->x, text, cells, false);
 	b->x += cells;
+	if (hint_cells > 0) {
+		mvaddstr(b->y, b->x, hint);
+		b->x += hint_cells;
+	}
 }
 
 static bool refresh_late(const struct ui *u, int64_t wall, int64_t *late_by)
@@ -129,7 +142,7 @@ static void draw_top_bar(const struct ui *u, int64_t wall)
 		int64_t started = u->src->ops->refresh_started_ms(u->src);
 		format_duration_ms(started ? wall - started : 0, t1, sizeof t1);
 		snprintf(buf, sizeof buf, "lagtop: waiting for the first refresh (%s)", t1);
-		bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+		bar_seg(&b, UI_ROLE_TOP_BAR, buf, NULL);
 		b.x = b.w; /* nothing else yet */
 		return;
 	}
@@ -145,16 +158,16 @@ static void draw_top_bar(const struct ui *u, int64_t wall)
 	char replay[96];
 	bool replaying = replay_bar_text(u, replay, sizeof replay);
 	if (replaying)
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, replay, false);
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, replay, NULL);
 	/* --record: REC while every refresh goes to the file; said loudly when the file stopped taking them */
 	if (source_record_active(u->src))
 		bar_seg(&b, source_record_error(u->src) ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR,
-			source_record_error(u->src) ? "REC STOPPED (see on exit)" : "REC", false);
+			source_record_error(u->src) ? "REC STOPPED (see on exit)" : "REC", NULL);
 
 	snprintf(buf, sizeof buf, "brokers %d/%d", s->brokers_up, s->brokers_total);
-	bar_seg(&b, s->brokers_up < s->brokers_total ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR, buf, false);
+	bar_seg(&b, s->brokers_up < s->brokers_total ? UI_ROLE_TOP_BAR_ALERT : UI_ROLE_TOP_BAR, buf, NULL);
 	snprintf(buf, sizeof buf, "%zu group%s", s->n_groups, s->n_groups == 1 ? "" : "s");
-	bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+	bar_seg(&b, UI_ROLE_TOP_BAR, buf, NULL);
 	/* a refresh that did not read every group says so beside the count, where 80 columns still show it
 	 * (the error, which may be its cause, is longer and comes last): the rows are not the whole cluster */
 	if (!snapshot_read_whole(s)) {
@@ -162,15 +175,15 @@ static void draw_top_bar(const struct ui *u, int64_t wall)
 		for (size_t i = 0; i < s->n_unread; i++)
 			lists -= s->unread[i].group != NULL;
 		if (s->groups_unread)
-			snprintf(buf, sizeof buf, "%zu unread%s (e)", s->groups_unread, lists ? ", lists missing" : "");
+			snprintf(buf, sizeof buf, "%zu unread%s", s->groups_unread, lists ? ", lists missing" : "");
 		else
-			snprintf(buf, sizeof buf, "group lists missing (e)");
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, buf, false);
+			snprintf(buf, sizeof buf, "group lists missing");
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, buf, "e");
 	}
 	/* a failed refresh before its age and pace: what went wrong matters more than "every 1s" */
 	if (s->error) {
-		char *one = xasprintf("error: %s (e)", s->error);
-		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, true);
+		char *one = xasprintf("error: %s", s->error);
+		bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, one, "e");
 		free(one);
 	}
 
@@ -183,25 +196,25 @@ static void draw_top_bar(const struct ui *u, int64_t wall)
 		if (s->duration_ms < 1000)
 			snprintf(t2, sizeof t2, "%" PRId64 "ms", s->duration_ms);
 		snprintf(buf, sizeof buf, "%s ago, took %s", t1, t2);
-		bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+		bar_seg(&b, UI_ROLE_TOP_BAR, buf, NULL);
 		if (late) {
 			bar_seg(&b, UI_ROLE_TOP_BAR_ALERT,
-				u->src->ops->busy(u->src) ? "LATE: refresh still running" : "LATE", false);
+				u->src->ops->busy(u->src) ? "LATE: refresh still running" : "LATE", NULL);
 		}
 		if (u->read_only)
-			bar_seg(&b, UI_ROLE_TOP_BAR, "read-only", false);
+			bar_seg(&b, UI_ROLE_TOP_BAR, "read-only", NULL);
 		if (u->paused)
-			bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, "PAUSED", false);
+			bar_seg(&b, UI_ROLE_TOP_BAR_ALERT, "PAUSED", NULL);
 		else {
 			snprintf(buf, sizeof buf, "every %gs", u->interval_ms / 1000.0);
-			bar_seg(&b, UI_ROLE_TOP_BAR, buf, false);
+			bar_seg(&b, UI_ROLE_TOP_BAR, buf, NULL);
 		}
 	}
 	/* after the error: the commit-stream columns are empty or partial (the reason is in the 'e' popup) */
 	if (s->commit_stream == LT_CSTREAM_DENIED || s->commit_stream == LT_CSTREAM_FAILED)
-		bar_seg(&b, UI_ROLE_TOP_BAR, "no commit times (e)", false);
+		bar_seg(&b, UI_ROLE_TOP_BAR, "no commit times", "e");
 	else if (s->commit_stream == LT_CSTREAM_LOADING)
-		bar_seg(&b, UI_ROLE_TOP_BAR, "loading commit times", false);
+		bar_seg(&b, UI_ROLE_TOP_BAR, "loading commit times", NULL);
 }
 
 /* ---- panes ---- */

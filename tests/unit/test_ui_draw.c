@@ -135,10 +135,10 @@ static int teardown(void **state)
 /* Draws and returns the screen line holding `needle` (NULL if none). */
 static const char *screen_line(struct ui *u, const char *needle)
 {
-	static char line[COLS_ + 1];
+	static char line[256]; /* the screen may be wider than COLS_ */
 	screen_draw(u);
 	for (int y = 0; y < LINES_; y++) {
-		mvinnstr(y, 0, line, COLS_);
+		mvinnstr(y, 0, line, COLS < 255 ? COLS : 255);
 		if (strstr(line, needle))
 			return line;
 	}
@@ -225,6 +225,66 @@ static void stale_rows_age_with_the_clock(void **state)
 	const char *l = screen_row(&f->u, "fresh");
 	assert_non_null(l);
 	assert_null(strstr(l, "stale"));
+}
+
+/* A refresh of a cluster with a long name that could not read everything and failed part way: at 80 columns the
+ * top bar cannot hold all of it, and each alert it shows keeps its "(e)", the key that explains it. */
+static lt_snapshot *unread_snap(void)
+{
+	lt_snapshot *s = snapshot_new();
+	s->seq = 1;
+	s->taken_at_ms = now_wall_ms();
+	s->cluster = xstrdup("payments-eu-west-1-prod");
+	s->brokers_up = 3;
+	s->brokers_total = 3;
+	s->error = xstrdup("Local: Broker transport failure (after 3001ms in state UP)");
+	for (int i = 0; i < 12; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "g-%02d", i);
+		lt_group *g = snapshot_add_group(s, name);
+		g->state = LT_GROUP_STABLE;
+		g->unread = i < 10;
+	}
+	snapshot_add_unread(s, NULL, 2, "ListGroups: Local: Timed out");
+	snapshot_finish(s);
+	snapshot_count_unread(s);
+	return s;
+}
+
+static int setup_unread(void **state)
+{
+	return setup_with(state, unread_snap());
+}
+
+/* The top bar drawn `cols` wide, its trailing blanks cut, into bar. */
+static void top_bar_at(struct fx *f, int cols, char *bar, size_t size)
+{
+	resize_term(LINES_, cols);
+	const char *l = screen_line(&f->u, "payments-eu-west-1-prod");
+	assert_non_null(l);
+	snprintf(bar, size, "%s", l);
+	for (size_t n = strlen(bar); n > 0 && bar[n - 1] == ' '; n--)
+		bar[n - 1] = '\0';
+	assert_true(strlen(bar) <= (size_t)cols);
+}
+
+/* The top bar's alerts at 160 columns whole; narrower, the one cut at the edge still ends with its "(e)". */
+static void top_bar_keeps_each_alerts_key_when_cut(void **state)
+{
+	struct fx *f = *state;
+	char bar[256];
+	top_bar_at(f, 160, bar, sizeof bar);
+	assert_non_null(strstr(bar, "| 10 unread, lists missing (e) | error: Local: Broker transport failure (after "
+				    "3001ms in state UP) (e) |"));
+	/* 100 columns: the unread count whole, the error cut */
+	top_bar_at(f, 100, bar, sizeof bar);
+	assert_non_null(strstr(bar, "| 10 unread, lists missing (e) | error: Loc"));
+	assert_string_equal(bar + strlen(bar) - 5, "~ (e)");
+	/* 80 columns and a long cluster name: the unread count cut, nothing after it */
+	top_bar_at(f, 80, bar, sizeof bar);
+	assert_non_null(strstr(bar, "| 10 unread, "));
+	assert_null(strstr(bar, "error"));
+	assert_string_equal(bar + strlen(bar) - 5, "~ (e)");
 }
 
 /* The members pane's lines below its header: each member's partitions column, a member's continuation lines
@@ -385,6 +445,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_setup_teardown(stale_rows_age_with_the_clock, setup_stale, teardown),
 	LT_FIXTURE_TEST(record_popup_is_formatted_once),
 	cmocka_unit_test_setup_teardown(members_pane_wraps_each_members_partitions, setup_members, teardown),
+	cmocka_unit_test_setup_teardown(top_bar_keeps_each_alerts_key_when_cut, setup_unread, teardown),
 };
 
 LT_TEST_MAIN(NULL, NULL)
