@@ -34,7 +34,8 @@ lt_peeker *peeker_new(const struct lt_connection *cc, char *err, size_t errlen);
 void peeker_free(lt_peeker *pk);
 
 /* Reads req[i]'s record into out[i] (zeroed first), all partitions at once, within timeout_ms in all. The
- * same partition asked twice (committed offset and position) is read in a second round. */
+ * same partition asked twice (committed offset and position, two groups' committed offsets) is read in a
+ * second round, and so on. */
 void peeker_read(lt_peeker *pk, const lt_peek_req *req, size_t n, lt_peeked *out, int timeout_ms);
 
 /* What one refresh read for the time lag (the bench's figure). */
@@ -45,8 +46,9 @@ typedef struct lt_peek_stats {
 } lt_peek_stats;
 
 /* The collector's step after model_enrich: reads at most LT_RECORD_TS_PER_REFRESH of the records the history
- * wants (model/record_ts.h) within timeout_ms, puts them into the history, and applies them to s
- * (model_apply_record_ts). lock/unlock guard the history (NULL: the caller holds it); the reads run unlocked. */
+ * wants (model/record_ts.h), distinct partitions first, then other offsets of the same ones, within
+ * timeout_ms, puts them into the history, and applies them to s (model_apply_record_ts). lock/unlock guard
+ * the history (NULL: the caller holds it); the reads run unlocked. */
 void peeker_time_lags(lt_peeker *pk, lt_history *h, lt_snapshot *s, int timeout_ms, void (*lock)(void *),
 		      void (*unlock)(void *), void *lock_arg, lt_peek_stats *stats);
 

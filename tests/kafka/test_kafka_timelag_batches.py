@@ -9,9 +9,11 @@ others' fetches for a second each, and `--once` printed no time lag for most of 
 
 On the sim (which cuts batches as Kafka does) and a one-node Kafka 4.x: 6 topics of 1 partition, 3,000
 records of 300 bytes each, produced by confluent-kafka with batch.size 1 MB and linger.ms 200 (batches of
-several hundred KB); one group committed at offset 1,500 of each. Checks: `--once` gives every partition an
-exact time lag (not estimated), and each equals the time since the record at offset 1,500 was written (its
-timestamp, read back by the producer's side) within the run's own duration.
+several hundred KB); two groups committed in different batches of each, at offsets 1,500 and 700 (a partition
+whose records two groups want is read in two rounds; reading one offset a partition, `--once` gave the second
+group no time lag). Checks: `--once` gives every partition of both groups an exact time lag (not estimated), and
+each equals the time since the record at its group's committed offset was written (its timestamp, read back by
+the producer's side) within the run's own duration.
 """
 import json
 import os
@@ -25,58 +27,63 @@ from kafkatest import K  # noqa: E402
 from simtest import lagtop, now_ms, ok  # noqa: E402
 
 TOPICS = 6
-COMMITTED = 1500
+RECORDS = 3000
+COMMITTED = {"tlb": 1500, "tlb-b": 700}
 
-# Runs under the virtual environment's python (confluent-kafka): writes the topics, commits the group and
-# prints one JSON line, {topic: timestamp ms of the record at COMMITTED}.
+# Runs under the virtual environment's python (confluent-kafka): writes the topics, commits each group and
+# prints one JSON line, {group: {topic: timestamp ms of the record at the group's committed offset}}.
 WRITER = r'''
 import json, sys
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-b, n, at = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+b, n, records, committed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), json.loads(sys.argv[4])
 topics = ["tlb%d" % i for i in range(n)]
 admin = AdminClient({"bootstrap.servers": b})
 for f in admin.create_topics([NewTopic(t, 1, 1) for t in topics]).values():
     f.result()
 p = Producer({"bootstrap.servers": b, "batch.size": 1000000, "linger.ms": 200, "compression.type": "none"})
 for t in topics:
-    for k in range(2 * at):
+    for k in range(records):
         p.produce(t, b"x" * 300)
 p.flush(60)
-c = Consumer({"bootstrap.servers": b, "group.id": "tlb", "enable.auto.commit": False})
-c.commit(offsets=[TopicPartition(t, 0, at) for t in topics], asynchronous=False)
 ts = {}
-for t in topics:
-    c.assign([TopicPartition(t, 0, at)])
-    m = c.poll(30)
-    ts[t] = m.timestamp()[1] if m is not None and m.offset() == at else None
-c.close()
+for group, at in committed.items():
+    c = Consumer({"bootstrap.servers": b, "group.id": group, "enable.auto.commit": False})
+    c.commit(offsets=[TopicPartition(t, 0, at) for t in topics], asynchronous=False)
+    ts[group] = {}
+    for t in topics:
+        c.assign([TopicPartition(t, 0, at)])
+        m = c.poll(30)
+        ts[group][t] = m.timestamp()[1] if m is not None and m.offset() == at else None
+    c.close()
 print(json.dumps(ts))
 '''
 
 
 def run(kc, where):
     py = K.confluent_python()
-    w = subprocess.run([py, "-c", WRITER, kc.bootstrap, str(TOPICS), str(COMMITTED)], capture_output=True,
-                       text=True, timeout=180)
+    w = subprocess.run([py, "-c", WRITER, kc.bootstrap, str(TOPICS), str(RECORDS), json.dumps(COMMITTED)],
+                       capture_output=True, text=True, timeout=180)
     stamps = json.loads(w.stdout.strip().splitlines()[-1]) if w.returncode == 0 and w.stdout.strip() else {}
-    ok(len(stamps) == TOPICS and all(stamps.values()), "%s: the topics are written and the group committed" % where,
-       (w.returncode, w.stderr[-800:]))
+    stamps = {(g, t): ts for g, by_topic in stamps.items() for t, ts in by_topic.items()}
+    ok(len(stamps) == TOPICS * len(COMMITTED) and all(stamps.values()),
+       "%s: the topics are written and both groups committed" % where, (w.returncode, w.stderr[-800:]))
     t0 = now_ms()
-    rc, out, err = lagtop("-b", kc.bootstrap, "--once", "--format", "json", "--no-commit-stream", "-G", "^tlb$",
+    rc, out, err = lagtop("-b", kc.bootstrap, "--once", "--format", "json", "--no-commit-stream", "-G", "^tlb",
                           timeout=120)
     t1 = now_ms()
     d = json.loads(out) if rc == 0 else {"groups": []}
-    parts = {p["topic"]: p for g in d["groups"] for p in g["partitions"]}
+    parts = {(g["group"], p["topic"]): p for g in d["groups"] for p in g["partitions"]}
     print("# %s: --once took %d ms" % (where, t1 - t0))
     exact = all(p["time_lag_ms"] is not None and p["time_lag_estimated"] is False for p in parts.values())
-    ok(len(parts) == TOPICS and sorted(parts) == sorted(stamps) and exact,
-       "%s: every partition has an exact time lag from its record" % where,
-       (rc, err[-500:], {t: (p["time_lag_ms"], p["time_lag_estimated"]) for t, p in parts.items()}))
-    wrong = {t: (p["time_lag_ms"], t0 - stamps[t], t1 - stamps[t]) for t, p in parts.items()
-             if stamps.get(t) and p["time_lag_ms"] is not None
-             and not t0 - stamps[t] - 1000 <= p["time_lag_ms"] <= t1 - stamps[t] + 1000}
-    ok(parts and not wrong, "%s: each time lag is the age of the record at the committed offset" % where, wrong)
+    ok(sorted(parts) == sorted(stamps) and exact,
+       "%s: every partition of both groups has an exact time lag from its record" % where,
+       (rc, err[-500:], {k: (p["time_lag_ms"], p["time_lag_estimated"]) for k, p in parts.items()}))
+    wrong = {k: (p["time_lag_ms"], t0 - stamps[k], t1 - stamps[k]) for k, p in parts.items()
+             if stamps.get(k) and p["time_lag_ms"] is not None
+             and not t0 - stamps[k] - 1000 <= p["time_lag_ms"] <= t1 - stamps[k] + 1000}
+    ok(parts and not wrong, "%s: each time lag is the age of the record at its group's committed offset" % where,
+       wrong)
 
 
 def both(kc):
