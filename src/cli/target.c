@@ -10,6 +10,7 @@
 #include "config/command_config.h"
 #include "config/secrets.h"
 #include "kafka/collector.h"
+#include "kafka/log_starts.h"
 #include "util/errbuf.h"
 #include "util/regex.h"
 #include "util/sanitize.h"
@@ -199,6 +200,7 @@ void target_collector_conf(const struct lt_target *t, int timeout_ms, struct lt_
 		.timeout_ms = timeout_ms,
 		.commit_stream = t->commit_stream,
 		.expiry_horizon_ms = t->expiry_horizon_ms,
+		.log_start_max_age_ms = LT_LOG_START_MAX_AGE_MS,
 	};
 	model_params_default(&conf->model);
 	conf->model.allowed_lag = t->allowed_lag;

@@ -92,6 +92,8 @@ lt_collector *collector_new(const struct lt_collector_conf *conf, char *err, siz
 	    regexes_compile(conf->n_group_exclude, conf->group_exclude, &rc->exclude, err, errlen))
 		goto fail;
 	rc->commit_epochs = conf->commit_epochs;
+	if (conf->log_start_max_age_ms > 0)
+		rc->log_starts = log_starts_new(conf->log_start_max_age_ms);
 	rc->n_extra = conf->n_extra_groups;
 	rc->extra = strv_dup(conf->n_extra_groups, conf->extra_groups);
 
@@ -483,6 +485,7 @@ void collector_free(lt_collector *c)
 	strv_free(rc->n_extra, rc->extra);
 	free(rc->known_brokers);
 	free(rc->cluster_name);
+	log_starts_free(rc->log_starts);
 	close(c->wake_fd);
 	pthread_cond_destroy(&c->cv);
 	pthread_mutex_destroy(&c->mu);

@@ -38,6 +38,8 @@ struct lt_collector_conf {
 	int64_t expiry_horizon_ms; /* warn when offsets expire sooner; <= 0: the default (3 days) */
 	bool one_shot;             /* --once: the commit stream only loads its history (commit_reader_start_once) */
 	bool no_record_reads;      /* no time lag from records (record_peek.h): for modes that show no time lag */
+	int log_start_max_age_ms;  /* log starts read less than this ago are not asked again (log_starts.h); 0: every
+				    * refresh asks */
 	const lt_pos_sources_conf
 		*positions; /* consumers' position sources (metrics endpoints, statistics files); NULL or none: off */
 };

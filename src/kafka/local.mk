@@ -6,7 +6,7 @@ liblagtop_a_SOURCES += \
 	src/kafka/refresh.c src/kafka/refresh.h \
 	src/kafka/refresh_internal.h src/kafka/refresh_work.c src/kafka/refresh_steady.c \
 	src/kafka/refresh_build.c src/kafka/refresh_send.c src/kafka/refresh_groups.c \
-	src/kafka/log_offsets.c src/kafka/log_offsets.h \
+	src/kafka/log_offsets.c src/kafka/log_offsets.h src/kafka/log_starts.c src/kafka/log_starts.h \
 	src/kafka/assignment.c src/kafka/assignment.h \
 	src/kafka/group_batch.c src/kafka/group_batch.h \
 	src/kafka/reset_exec.c src/kafka/reset_exec.h src/kafka/reset_preview.c \
@@ -27,6 +27,12 @@ tests_integration_test_collector_sim_LDADD = $(UNIT_LDADD)
 tests_unit_test_reset_store_SOURCES = tests/unit/test_reset_store.c
 tests_unit_test_reset_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_reset_store_LDADD = $(UNIT_LDADD)
+## the log starts a dashboard carries between refreshes
+check_PROGRAMS += tests/unit/test_log_starts
+TESTS += tests/unit/test_log_starts
+tests_unit_test_log_starts_SOURCES = tests/unit/test_log_starts.c
+tests_unit_test_log_starts_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_log_starts_LDADD = $(UNIT_LDADD)
 ## the consumer assignment bytes of the batched DescribeGroups (hostile ones included)
 check_PROGRAMS += tests/unit/test_assignment
 TESTS += tests/unit/test_assignment

@@ -33,6 +33,8 @@ struct tp_ent {
 	int32_t partition;
 	int32_t leader; /* -1: none (topic gone, partition unknown, no leader) */
 	int64_t log_start, log_end;
+	int64_t start_read_at; /* when log_start was read (carried: an earlier refresh) */
+	bool carried;          /* log_start kept from an earlier refresh (log_starts.h): not asked again */
 	bool ok;
 };
 
@@ -92,6 +94,16 @@ static int32_t leader_of(const rd_kafka_metadata_topic_t *mt, const struct rd_ka
 	return -1;
 }
 
+/* Whether tps[from..to) (a chunk) needs its log starts asked: some were not carried from an earlier refresh.
+ * A chunk whose log starts were all carried asks only for its log ends. */
+static bool chunk_asks_start(const struct tp_ent *tps, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (!tps[i].carried)
+			return true;
+	return false;
+}
+
 struct leader_job {
 	rd_kafka_t *rk;
 	struct tp_ent *tps; /* a chunk of this leader's range */
@@ -108,7 +120,10 @@ static void *leader_job_run(void *arg)
 {
 	struct leader_job *j = arg;
 	static const int64_t which[2] = { -2, -1 };
-	for (int w = 0; w < 2 && !j->err; w++) {
+	bool ask_start = chunk_asks_start(j->tps, 0, j->n);
+	for (size_t i = 0; i < j->n && !ask_start; i++)
+		j->tps[i].ok = true; /* every log start carried */
+	for (int w = ask_start ? 0 : 1; w < 2 && !j->err; w++) {
 		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)j->n);
 		for (size_t i = 0; i < j->n; i++)
 			rd_kafka_topic_partition_list_add(l, j->tps[i].topic, j->tps[i].partition)->offset = which[w];
@@ -124,6 +139,7 @@ static void *leader_job_run(void *arg)
 			}
 			if (w == 0) {
 				t->log_start = e->offset;
+				t->carried = false;
 				t->ok = true;
 			} else if (t->ok) {
 				t->log_end = e->offset;
@@ -196,12 +212,14 @@ static int cmp_tp_name(const void *a, const void *b)
 	return c ? c : (x->partition > y->partition) - (x->partition < y->partition);
 }
 
-/* tps is sorted by leader: sends two calls for tps[from..to) (one leader's chunk), earliest and latest. */
-static void list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct tp_ent *tps, size_t from, size_t to,
-			      int timeout_ms)
+/* tps is sorted by leader: sends the calls for tps[from..to) (one leader's chunk), earliest (unless every log
+ * start was carried) and latest; returns how many. */
+static int list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct tp_ent *tps, size_t from, size_t to,
+			     int timeout_ms)
 {
 	static const int64_t spec[2] = { RD_KAFKA_OFFSET_SPEC_EARLIEST, RD_KAFKA_OFFSET_SPEC_LATEST };
-	for (int w = 0; w < 2; w++) {
+	int first = chunk_asks_start(tps, from, to) ? 0 : 1;
+	for (int w = first; w < 2; w++) {
 		rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)(to - from));
 		for (size_t i = from; i < to; i++)
 			rd_kafka_topic_partition_list_add(l, tps[i].topic, tps[i].partition)->offset = spec[w];
@@ -218,6 +236,7 @@ static void list_offsets_send(rd_kafka_t *rk, rd_kafka_queue_t *q, const struct 
 		rd_kafka_AdminOptions_destroy(o);
 		rd_kafka_topic_partition_list_destroy(l);
 	}
+	return 2 - first;
 }
 
 /* One leader's chunk of tps, [from, to). */
@@ -266,6 +285,8 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 	}
 	qsort(byname, m, sizeof *byname, cmp_tp_name);
 	bool *got_start = xcalloc(m, sizeof *got_start), *got_end = xcalloc(m, sizeof *got_end);
+	for (size_t i = 0; i < m; i++)
+		got_start[i] = byname[i]->carried;
 
 	size_t n_chunks = 0;
 	struct chunk *chunks = chunks_interleaved(tps, n, &n_chunks);
@@ -276,8 +297,7 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 		r = deadline_remaining_ms(deadline);
 		/* at most LIST_OFFSETS_IN_FLIGHT calls at a time: each holds its request and result copies */
 		while (next < n_chunks && r > 0 && sent - done < LIST_OFFSETS_IN_FLIGHT) {
-			list_offsets_send(rk, q, tps, chunks[next].from, chunks[next].to, r);
-			sent += 2;
+			sent += list_offsets_send(rk, q, tps, chunks[next].from, chunks[next].to, r);
 			next++;
 		}
 		if (done == sent)
@@ -312,6 +332,7 @@ static void fill_by_list_offsets(rd_kafka_t *rk, lt_snapshot *s, struct tp_ent *
 			size_t at = (size_t)(hit - byname);
 			if (w == 0) {
 				(*hit)->log_start = tp->offset;
+				(*hit)->carried = false;
 				got_start[at] = true;
 			} else {
 				(*hit)->log_end = tp->offset;
@@ -340,7 +361,34 @@ static bool use_list_offsets(void)
 }
 #endif
 
-void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_metadata *md, int64_t deadline)
+/* Each partition's log start read less than the kept set's max age ago is carried, not asked. */
+static size_t carry_log_starts(const lt_log_starts *kept, struct tp_ent *tps, size_t n, int64_t now)
+{
+	size_t carried = 0;
+	for (size_t i = 0; i < n; i++) {
+		tps[i].carried = tps[i].leader >= 0 && log_starts_get(kept, tps[i].topic, tps[i].partition, now,
+								   &tps[i].log_start, &tps[i].start_read_at);
+		carried += tps[i].carried;
+	}
+	return carried;
+}
+
+/* The log starts to carry into the next refresh: those read now or carried, and not above the log end read now
+ * (a log truncated or made again: unknown this time, asked next time). tps is sorted by topic. */
+static void keep_log_starts(lt_log_starts *kept, struct tp_ent *tps, size_t n, int64_t now)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct tp_ent *t = &tps[i];
+		if (t->ok && t->carried && t->log_start > t->log_end)
+			t->log_start = LT_OFFSET_NONE;
+		else if (t->ok)
+			log_starts_put(kept, t->topic, t->partition, t->log_start, t->carried ? t->start_read_at : now);
+	}
+	log_starts_commit(kept);
+}
+
+void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_metadata *md, int64_t deadline,
+		      lt_log_starts *kept)
 {
 	/* Distinct topic-partitions through a hash set of (interned topic, partition): groups share topics
 	 * (10 groups per topic on the benchmarks), and an entry per row cost 13 MB and a sort of 320,000
@@ -404,6 +452,8 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 			   "log offsets unknown for %zu topic%s not in the metadata (not authorized to "
 			   "Describe, or deleted): %s%s",
 			   n_unseen, n_unseen == 1 ? "" : "s", unseen, n_unseen > 3 ? ", ..." : "");
+	int64_t now = now_mono_ms();
+	size_t n_carried = kept ? carry_log_starts(kept, tps, n, now) : 0;
 	qsort(tps, n, sizeof *tps, cmp_tp_leader);
 
 	const char *via = "rd_kafka_offsets_for_times";
@@ -417,9 +467,12 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 	/* which path ran, for LAGTOP_DEBUG (tests check that LAGTOP_LOG_OFFSETS switches it) */
 	const char *dbg = getenv("LAGTOP_DEBUG");
 	if (dbg && *dbg && strcmp(dbg, "0") != 0)
-		fprintf(stderr, "lagtop: log offsets of %zu partitions via %s\n", n, via);
+		fprintf(stderr, "lagtop: log offsets of %zu partitions via %s, %zu log starts carried\n", n, via,
+			n_carried);
 
 	qsort(tps, n, sizeof *tps, cmp_tp);
+	if (kept)
+		keep_log_starts(kept, tps, n, now);
 	for (size_t g = 0; g < s->n_groups; g++) {
 		lt_group *gr = &s->groups[g];
 		if (gr->error)

@@ -9,7 +9,9 @@
  * every log offset. Partitions whose topic is gone or whose leader is not among the live brokers in md
  * are not asked and get LT_PF_NO_LEADER; those whose live leader was asked but whose answer failed, had
  * a partition error or did not come in time get LT_PF_LOG_UNKNOWN (both paths); a request's failure is
- * added to s->error. Groups with an error (stale) are skipped. LAGTOP_DEBUG names the path taken.
+ * added to s->error. Groups with an error (stale) are skipped. With `kept` (a dashboard's: log_starts.h), a
+ * log start read recently is carried instead of asked, and a chunk whose log starts were all carried sends
+ * only its latest call. LAGTOP_DEBUG names the path taken and how many log starts were carried.
  */
 #ifndef LAGTOP_KAFKA_LOG_OFFSETS_H
 #define LAGTOP_KAFKA_LOG_OFFSETS_H
@@ -18,8 +20,10 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "kafka/log_starts.h"
 #include "model/snapshot.h"
 
-void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_metadata *md, int64_t deadline);
+void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_metadata *md, int64_t deadline,
+		      lt_log_starts *kept);
 
 #endif

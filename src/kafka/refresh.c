@@ -173,7 +173,7 @@ int refresh_run(struct lt_refresh_ctx *rc, const bool *stop, lt_snapshot **out, 
 	/* Sorts, and adds the assigned partitions that have no commit: they need log offsets too. */
 	snapshot_finish(s);
 	if (!stopping(stop))
-		log_offsets_fill(client_rk(rc->client), s, md, deadline);
+		log_offsets_fill(client_rk(rc->client), s, md, deadline, rc->log_starts);
 	rd_kafka_metadata_destroy(md);
 	client_poll(rc->client);
 	char last[512];

@@ -29,6 +29,7 @@
 
 #include "kafka/client.h"
 #include "kafka/commitreader.h"
+#include "kafka/log_starts.h"
 #include "model/snapshot.h"
 
 struct lt_refresh_ctx {
@@ -46,6 +47,7 @@ struct lt_refresh_ctx {
 	rd_kafka_queue_t *q;       /* admin results; kept across refreshes, so late answers land here */
 	struct lt_ticket *tickets; /* requests sent and not answered yet (refresh_work.c) */
 	bool commit_epochs;        /* keep the commits' leader epochs (lt_group.commit_epochs) */
+	lt_log_starts *log_starts; /* log starts carried between refreshes (log_starts.h); NULL: asked every time */
 
 	/* The steady refresh (refresh_steady.c, "Steady refreshes" in doc/ARCHITECTURE.md): with the commit stream
 	 * live and caught up, a quiet group is built from the last snapshot and the stream's commits, with

@@ -187,6 +187,53 @@ static void numbers_equal_the_sim(void **state)
 	sim_free(sim);
 }
 
+/* A dashboard's log starts (src/kafka/log_starts.h): read at the first refresh; carried while younger than their
+ * max age, so a log start moved meanwhile is not seen yet and only the log ends are asked (half the
+ * ListOffsets); asked again once older, and then the move shows (with its out-of-range commit). */
+static void log_starts_carried_until_their_max_age(void **state)
+{
+	(void)state;
+	const int max_age_ms = 5000;
+	sim_cluster *sim = small_cluster();
+	struct lt_collector_conf c = { .log_start_max_age_ms = max_age_ms };
+	lt_collector *col = collector_for(sim, &c);
+	uint64_t n[SIM_COUNT_KEYS + 1];
+	sim_counts(sim, n, true);
+	lt_snapshot *s1 = collector_refresh_or_fail(col);
+	int64_t read_at = test_mono_ms();
+	sim_counts(sim, n, true);
+	const uint64_t asked_both = n[2]; /* ListOffsets */
+	check_against_sim(sim, s1);
+	assert_int_equal(find_part(snapshot_find_group(s1, "batch"), "u", 0)->log_start, 0);
+
+	char err[ERR_LEN];
+	assert_int_equal(sim_set_log_start(sim, "u", 0, 20, err, sizeof err), 0);
+	lt_snapshot *s2 = collector_refresh_or_fail(col);
+	sim_counts(sim, n, true);
+	assert_true(test_mono_ms() - read_at < max_age_ms); /* the small cluster's refresh takes milliseconds */
+	const lt_partition *carried = find_part(snapshot_find_group(s2, "batch"), "u", 0);
+	assert_int_equal(carried->log_start, 0);
+	assert_false(carried->flags & LT_PF_OUT_OF_RANGE);
+	assert_int_equal(carried->log_end, 50);
+	assert_true(asked_both > 0);
+	assert_int_equal(n[2] * 2, asked_both);
+
+	test_sleep_ms(max_age_ms - (test_mono_ms() - read_at) + 100);
+	lt_snapshot *s3 = collector_refresh_or_fail(col);
+	sim_counts(sim, n, true);
+	check_against_sim(sim, s3);
+	const lt_partition *asked = find_part(snapshot_find_group(s3, "batch"), "u", 0);
+	assert_int_equal(asked->log_start, 20);
+	assert_true(asked->flags & LT_PF_OUT_OF_RANGE);
+	assert_int_equal(n[2], asked_both);
+
+	snapshot_unref(s1);
+	snapshot_unref(s2);
+	snapshot_unref(s3);
+	collector_free(col);
+	sim_free(sim);
+}
+
 static void filters_and_explicit_groups(void **state)
 {
 	(void)state;
@@ -518,6 +565,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_equal_the_sim),
+		cmocka_unit_test(log_starts_carried_until_their_max_age),
 		cmocka_unit_test(filters_and_explicit_groups),
 		cmocka_unit_test(new_groups_among_remembered_ones),
 		cmocka_unit_test(request_budget_on_200_groups),
