@@ -10,7 +10,9 @@
  *
  *       With --record FILE, each warm refresh is also appended to a recording (src/record) and the
  *       writer's CPU is printed apart (record_cpu_ms, and its share of the refresh's CPU). With
- *       LT_BENCH_NO_RECORD_READS set, no record is read for the time lag (what those reads cost).
+ *       LT_BENCH_NO_RECORD_READS set, no record is read for the time lag (what those reads cost). Every
+ *       refresh asks for the log starts, unless LT_BENCH_LOG_START_MAX_AGE_MS carries them as a dashboard
+ *       does (src/kafka/log_starts.h; the refreshes here come back to back, so every warm one carries).
  *
  *   lagtop-bench draw [--rows N] [--lines L] [--frames F]
  *       One group of N partition rows (default 100,000) in a fixed snapshot, enriched twice by the model;
@@ -253,6 +255,8 @@ static int run_refresh(const char *bootstrap, int n, long sim_pid, const char *s
 					  .timeout_ms = 60000,
 					  .commit_stream = commit_stream,
 					  .no_record_reads = getenv("LT_BENCH_NO_RECORD_READS") != NULL };
+	const char *max_age = getenv("LT_BENCH_LOG_START_MAX_AGE_MS");
+	conf.log_start_max_age_ms = max_age ? atoi(max_age) : 0;
 	model_params_default(&conf.model);
 	lt_collector *c = collector_new(&conf, err, sizeof err);
 	if (!c) {
