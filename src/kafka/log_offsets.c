@@ -467,7 +467,7 @@ void log_offsets_fill(rd_kafka_t *rk, lt_snapshot *s, const struct rd_kafka_meta
 	/* which path ran, for LAGTOP_DEBUG (tests check that LAGTOP_LOG_OFFSETS switches it) */
 	const char *dbg = getenv("LAGTOP_DEBUG");
 	if (dbg && *dbg && strcmp(dbg, "0") != 0)
-		fprintf(stderr, "lagtop: log offsets of %zu partitions via %s, %zu log starts carried\n", n, via,
+		fprintf(stderr, "lagtop: log offsets of %zu partitions via %s (%zu log starts carried)\n", n, via,
 			n_carried);
 
 	qsort(tps, n, sizeof *tps, cmp_tp);
