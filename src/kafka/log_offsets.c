@@ -367,7 +367,7 @@ static size_t carry_log_starts(const lt_log_starts *kept, struct tp_ent *tps, si
 	size_t carried = 0;
 	for (size_t i = 0; i < n; i++) {
 		tps[i].carried = tps[i].leader >= 0 && log_starts_get(kept, tps[i].topic, tps[i].partition, now,
-								   &tps[i].log_start, &tps[i].start_read_at);
+								      &tps[i].log_start, &tps[i].start_read_at);
 		carried += tps[i].carried;
 	}
 	return carried;
