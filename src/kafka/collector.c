@@ -156,6 +156,7 @@ fail:
 	regexes_free(rc->n_exclude, rc->exclude);
 	strv_free(rc->n_extra, rc->extra);
 	free(rc->cluster_name);
+	log_starts_free(rc->log_starts);
 	if (c->wake_fd >= 0)
 		close(c->wake_fd);
 	free(c);
