@@ -276,23 +276,24 @@ void peeker_read(lt_peeker *pk, const lt_peek_req *req, size_t n, lt_peeked *out
  * and a stop) within the same budget. A dashboard on a large cluster fills its reads with distinct
  * partitions; `--once` on a small one, which has no next refresh, reads every group's. Topics are copied: the
  * keys live in the history, which may change unlocked. */
+static bool partition_picked(const lt_peek_req *req, size_t n, const lt_record_ts_key *k)
+{
+	for (size_t j = 0; j < n; j++)
+		if (req[j].partition == k->partition && strcmp(req[j].topic, k->topic) == 0)
+			return true;
+	return false;
+}
+
 static size_t pick_reads(const lt_record_ts_key *keys, size_t nk, lt_peek_req *req, size_t max)
 {
 	size_t n = 0;
 	bool *taken = xcalloc(nk ? nk : 1, sizeof *taken);
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < nk && n < max; i++) {
-			if (taken[i])
-				continue;
-			lt_peek_req q = { keys[i].topic, keys[i].partition, keys[i].offset, -1, -1 };
-			bool twice = false;
-			for (size_t j = 0; j < n && !twice && pass == 0; j++)
-				twice = req[j].partition == q.partition && strcmp(req[j].topic, q.topic) == 0;
-			if (twice)
+			if (taken[i] || (pass == 0 && partition_picked(req, n, &keys[i])))
 				continue;
 			taken[i] = true;
-			q.topic = xstrdup(q.topic);
-			req[n++] = q;
+			req[n++] = (lt_peek_req){ xstrdup(keys[i].topic), keys[i].partition, keys[i].offset, -1, -1 };
 		}
 	}
 	free(taken);
